@@ -1,0 +1,26 @@
+/* Shared helpers for the ulpsim command-line tool (not part of the library). */
+#ifndef ULP_CLI_H
+#define ULP_CLI_H
+
+#include <stdbool.h>
+
+#include "base/diag.h"
+
+/* Exit codes (README): 0 success, 1 a check or comparison failed,
+ * 2 bad usage or bad input. */
+enum { EXIT_OK = 0, EXIT_CHECK = 1, EXIT_BAD = 2 };
+
+#define ULPSIM_VERSION "0.1.0"
+
+#define CMD(name, summary) int cmd_##name(int argc, char **argv);
+#include "cli/commands.def"
+#undef CMD
+
+/* Print d as "ulpsim: file:line:col: msg" and return EXIT_BAD. */
+int cli_fail(const ulp_diag *d);
+/* "ulpsim: <cmd>: <msg>" plus a pointer to --help; returns EXIT_BAD. */
+int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* True when argv holds -h or --help (before any "--"). */
+bool cli_wants_help(int argc, char **argv);
+
+#endif

@@ -1,0 +1,12 @@
+/* ulpsim tgsi — placeholder until its issue lands; replaced by the real command. */
+#include <stdio.h>
+
+#include "cli/cli.h"
+
+int cmd_tgsi(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "ulpsim: tgsi: this command is not in this build yet\n");
+	return EXIT_BAD;
+}

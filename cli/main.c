@@ -1,0 +1,97 @@
+/* ulpsim: one binary, git-style subcommands (cli/commands.def). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+typedef struct cli_command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+} cli_command;
+
+static const cli_command commands[] = {
+#define CMD(name, summary) { #name, summary, cmd_##name },
+#include "cli/commands.def"
+#undef CMD
+};
+
+int cli_fail(const ulp_diag *d)
+{
+	ulp_diag_print(d, stderr);
+	return EXIT_BAD;
+}
+
+int cli_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "ulpsim: %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(see 'ulpsim %s --help')\n", cmd);
+	return EXIT_BAD;
+}
+
+bool cli_wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return false;
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+			return true;
+	}
+	return false;
+}
+
+static void print_help(FILE *f)
+{
+	fprintf(f, "ulpsim %s: cycle-accurate simulator of the PICA200 shader unit and the\n"
+	           "Tegra 2/3 GR3D fragment pipeline.\n\n"
+	           "usage: ulpsim <command> [options] [args]\n\ncommands:\n", ULPSIM_VERSION);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "  %-10s %s\n\n", "help", "this text, or 'ulpsim help <command>'");
+	fprintf(f, "exit codes: 0 success, 1 a check or comparison failed, 2 bad usage or input\n");
+}
+
+static const cli_command *find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_help(stderr);
+		return EXIT_BAD;
+	}
+	const char *name = argv[1];
+	if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+		printf("ulpsim %s\n", ULPSIM_VERSION);
+		return EXIT_OK;
+	}
+	if (strcmp(name, "help") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+		if (argc > 2 && strcmp(name, "help") == 0) {
+			const cli_command *c = find_command(argv[2]);
+			if (!c) {
+				fprintf(stderr, "ulpsim: unknown command '%s'\n", argv[2]);
+				return EXIT_BAD;
+			}
+			char *sub[] = { argv[2], "--help", NULL };
+			return c->run(2, sub);
+		}
+		print_help(stdout);
+		return EXIT_OK;
+	}
+	const cli_command *c = find_command(name);
+	if (!c) {
+		fprintf(stderr, "ulpsim: unknown command '%s' (see 'ulpsim help')\n", name);
+		return EXIT_BAD;
+	}
+	return c->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,119 @@
+#include "isa/f24.h"
+
+#include <math.h>
+#include <string.h>
+
+/* pica200.md §2.1: 1 sign, 7 exponent (bias 63), 16 mantissa; exponent 0 =
+ * zero/subnormal (decoded exactly, as Azahar does); no negative zero (§2.2). */
+const ulp_minifloat F24_FORMAT = {
+	.name = "f24", .ebits = 7, .mbits = 16, .bias = 63,
+	.subnormals = true, .neg_zero = false,
+};
+
+const f24_mode F24_MODE_DEFAULT = {
+	.round = ULP_ROUND_TRUNCATE,
+	.max_neg_inf = F24_MAX_FORMULA,
+};
+
+float f24_decode(uint32_t bits) { return (float)mf_decode(&F24_FORMAT, bits & 0xFFFFFFu); }
+
+uint32_t f24_encode(float v, enum ulp_round r) { return mf_encode(&F24_FORMAT, v, r); }
+
+/* Hot path: round a double's 52-bit mantissa to 16 bits in place. */
+float f24_round(double v, enum ulp_round r)
+{
+	if (isnan(v))
+		return NAN;
+	double a = fabs(v);
+	if (a < F24_MIN_NORMAL)            /* subnormal results flush to +0 (§2.2) */
+		return 0.0f;
+	if (isinf(v))
+		return (float)v;
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof bits);
+	const uint64_t drop = (1ull << 36) - 1;     /* 52 - 16 mantissa bits */
+	uint64_t rem = bits & drop;
+	bits &= ~drop;
+	if (r == ULP_ROUND_NEAREST_EVEN &&
+	    (rem > (1ull << 35) || (rem == (1ull << 35) && (bits >> 36 & 1))))
+		bits += 1ull << 36;                  /* a carry bumps the exponent */
+	memcpy(&v, &bits, sizeof v);
+	if (fabs(v) >= 0x1p64)                     /* largest f24 is just below 2^64 */
+		return v < 0 ? -INFINITY : INFINITY;
+	return (float)v;
+}
+
+float f24_flush(float v)
+{
+	return fabsf(v) < (float)F24_MIN_NORMAL ? 0.0f : v;
+}
+
+float f24_add(float a, float b, const f24_mode *m)
+{
+	return f24_round((double)f24_flush(a) + f24_flush(b), m->round);
+}
+
+/* inf * 0 = 0 (not NaN); NaN * 0 stays NaN.  The product of two 17-bit
+ * significands is exact in double, so one rounding happens. */
+static double mul_exact(float a, float b)
+{
+	a = f24_flush(a);
+	b = f24_flush(b);
+	if ((a == 0.0f && isinf(b)) || (b == 0.0f && isinf(a)))
+		return 0.0;
+	return (double)a * b;
+}
+
+float f24_mul(float a, float b, const f24_mode *m)
+{
+	return f24_round(mul_exact(a, b), m->round);
+}
+
+/* Not fused: the product is rounded before the add (§2.2). */
+float f24_mad(float a, float b, float c, const f24_mode *m)
+{
+	return f24_add(f24_mul(a, b, m), c, m);
+}
+
+/* DP3/DP4: each product rounded, summed in component order, each sum
+ * rounded (knob-free assumption, docs/ASSUMPTIONS.md "f24 dot order"). */
+float f24_dot(const float *a, const float *b, int n, const f24_mode *m)
+{
+	float acc = f24_mul(a[0], b[0], m);
+	for (int i = 1; i < n; i++)
+		acc = f24_add(acc, f24_mul(a[i], b[i], m), m);
+	return acc;
+}
+
+/* No flush in MAX/MIN (max(s,0) = s).  NaN asymmetry from the formula. */
+float f24_max(float a, float b, const f24_mode *m)
+{
+	if (m->max_neg_inf == F24_MAX_NEG_INF && isinf(b) && b < 0 && a == 0.0f)
+		return b;
+	return (a > b) ? a : b;
+}
+
+float f24_min(float a, float b, const f24_mode *m)
+{
+	(void)m;
+	return (a < b) ? a : b;
+}
+
+/* Special functions: exact libm, then rounded (precision on silicon is
+ * unknown: pica200.md §8 q3, docs/ASSUMPTIONS.md). */
+float f24_rcp(float a, const f24_mode *m) { return f24_round(1.0 / (double)f24_flush(a), m->round); }
+
+float f24_rsq(float a, const f24_mode *m)
+{
+	return f24_round(1.0 / sqrt((double)f24_flush(a)), m->round);
+}
+
+float f24_ex2(float a, const f24_mode *m) { return f24_round(exp2((double)f24_flush(a)), m->round); }
+
+float f24_lg2(float a, const f24_mode *m) { return f24_round(log2((double)f24_flush(a)), m->round); }
+
+float f24_flr(float a, const f24_mode *m) { return f24_round(floor((double)f24_flush(a)), m->round); }
+
+float f24_sge(float a, float b) { return (a >= b) ? 1.0f : 0.0f; }
+
+float f24_slt(float a, float b) { return (a < b) ? 1.0f : 0.0f; }

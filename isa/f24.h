@@ -1,0 +1,63 @@
+/* PICA200 float24: sign bit 23, exponent bits 16..22 (bias 63), mantissa
+ * bits 0..15.  1.0 = 0x3F0000.  (pica200.md §2.1)
+ *
+ * Shader registers hold f24 values as host floats: every f24 value is exactly
+ * representable in binary32, so arithmetic is done in double and rounded
+ * back with f24_round() under an explicit mode.  The rules are the hardware
+ * facts of pica200.md §2.2 (3dbrew "Floating-Point Behavior"):
+ *   - no negative zero; inf*0 = 0 in MUL/MAD/DP*; NaN*0 = NaN
+ *   - subnormal inputs and outputs flushed to +0, except in CMP and MAX/MIN
+ *   - MAX/MIN are (a > b) ? a : b and (a < b) ? a : b
+ *   - MAD is not fused: the product is rounded first. */
+#ifndef ULP_ISA_F24_H
+#define ULP_ISA_F24_H
+
+#include <stdint.h>
+
+#include "isa/minifloat.h"
+
+extern const ulp_minifloat F24_FORMAT;
+
+#define F24_ONE 0x3F0000u
+#define F24_MIN_NORMAL 0x1p-62
+
+/* max(0, -inf): the sources disagree (pica200.md §2.2, §8 q4). */
+enum f24_max_neg_inf {
+	F24_MAX_FORMULA = 0,  /* (a > b) ? a : b  -> max(0,-inf) = 0  (default) */
+	F24_MAX_NEG_INF,      /* 3dbrew's table: max(0,-inf) = -inf */
+};
+
+typedef struct f24_mode {
+	enum ulp_round round;             /* knob f24.round, default truncate */
+	enum f24_max_neg_inf max_neg_inf; /* knob f24.max_zero_neg_inf */
+} f24_mode;
+
+extern const f24_mode F24_MODE_DEFAULT;
+
+/* Raw bits <-> host float (decode is exact; encode of an f24-exact float is
+ * exact; other floats round with r). */
+float f24_decode(uint32_t bits);
+uint32_t f24_encode(float v, enum ulp_round r);
+
+/* Round a double to an f24 register value: mantissa to 16 bits, |v| >= 2^64
+ * -> inf, |v| < 2^-62 -> +0, NaN -> NaN, -0 -> +0. */
+float f24_round(double v, enum ulp_round r);
+/* Input flush of arithmetic operands: subnormals and -0 become +0. */
+float f24_flush(float v);
+
+/* Arithmetic as the shader unit does it (operands are f24 register values). */
+float f24_add(float a, float b, const f24_mode *m);
+float f24_mul(float a, float b, const f24_mode *m);
+float f24_mad(float a, float b, float c, const f24_mode *m);
+float f24_dot(const float *a, const float *b, int n, const f24_mode *m);
+float f24_max(float a, float b, const f24_mode *m);
+float f24_min(float a, float b, const f24_mode *m);
+float f24_rcp(float a, const f24_mode *m);
+float f24_rsq(float a, const f24_mode *m);
+float f24_ex2(float a, const f24_mode *m);
+float f24_lg2(float a, const f24_mode *m);
+float f24_flr(float a, const f24_mode *m);
+float f24_sge(float a, float b);   /* a >= b ? 1 : 0; NaN -> 0 */
+float f24_slt(float a, float b);   /* a <  b ? 1 : 0; NaN -> 0 */
+
+#endif

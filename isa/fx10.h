@@ -1,0 +1,30 @@
+/* Tegra GR3D FX10: 10-bit two's complement, 8 fraction bits, range [-2, 2).
+ * value = sext10(code) / 256.  (tegra-fp.md §2.4)
+ *
+ * The colour path (tegra-fp.md §7, hw-expected.md, an inference that
+ * reproduces every hardware-verified pixel):
+ *   - an FP20 result written to an FX10 half rounds to nearest: round(v*256)
+ *   - DW converts FX10 to UNORM8 as (fx10*255 + 127) >> 8, clamped to 0..255 */
+#ifndef ULP_ISA_FX10_H
+#define ULP_ISA_FX10_H
+
+#include <stdint.h>
+
+#include "isa/minifloat.h"
+
+#define FX10_MASK 0x3FFu
+#define FX10_ONE 0x100u
+
+/* Out-of-range values saturate to -2 or 511/256 (knob fx10.overflow, see
+ * docs/ASSUMPTIONS.md).  NaN encodes as 0. */
+uint16_t fx10_encode(double v, enum ulp_round r);
+float fx10_decode(uint32_t code);          /* low 10 bits used */
+int fx10_to_int(uint32_t code);            /* sext10: -512..511 */
+
+uint32_t fp20_to_fx10(uint32_t fp20, enum ulp_round r);
+uint32_t fx10_to_fp20(uint32_t fx10);      /* exact */
+
+uint8_t fx10_to_unorm8(uint32_t fx10);     /* DW: (fx10*255 + 127) >> 8, clamped */
+uint16_t unorm8_to_fx10(uint8_t b);        /* b + (b >> 7): round(b*256/255) */
+
+#endif

@@ -1,0 +1,20 @@
+/* Shared helpers for the Criterion suite. */
+#ifndef ULP_TEST_UTIL_H
+#define ULP_TEST_UTIL_H
+
+#include <stddef.h>
+
+/* Path of the shared corpus (env ULPSIM_CORPUS, default ../shared/corpus). */
+const char *test_corpus_dir(void);
+/* Corpus-relative path joined into a static-per-call malloc'd string. */
+char *test_corpus_path(const char *rel);
+
+/* Run "ulpsim <args>" (env ULPSIM_BIN, default build/ulpsim) through the
+ * shell; captures stdout and stderr (malloc'd, NUL-terminated) and returns
+ * the exit status (-1 when it did not exit normally). */
+int test_run_cli(const char *args, char **out, char **err);
+
+/* A fresh temporary directory under /tmp (malloc'd path). */
+char *test_tmpdir(void);
+
+#endif
