@@ -12,8 +12,10 @@
 #include "isa/fx10.h"
 
 static const char usage[] =
-	"usage: ulpsim num <fp20|fx10|f24> <value> [--round truncate|nearest-even]\n"
-	"  <value> decimal: encode it (rounding: --round, default nearest-even)\n"
+	"usage: ulpsim num <fp20|fx10|f24> <value> [--round MODE]\n"
+	"  <value> decimal: encode it, rounding with MODE = truncate, nearest-even or\n"
+	"          nearest-away; the default is the format's hardware knob default\n"
+	"          (docs/ASSUMPTIONS.md): fp20 nearest-even, fx10 nearest-away, f24 truncate\n"
 	"  <value> 0x<hex>: decode the raw code\n"
 	"prints: <fmt> 0x<hex> <decimal>\n"
 	"  fp20: sign 19, exponent 13..18 (bias 31), mantissa 0..12\n"
@@ -37,12 +39,14 @@ int cmd_num(int argc, char **argv)
 		return EXIT_OK;
 	}
 	enum ulp_round round = ULP_ROUND_NEAREST_EVEN;
+	bool round_given = false;
 	const char *pos[2] = { NULL, NULL };
 	int npos = 0;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--round") == 0) {
 			if (++i >= argc || !ulp_round_parse(argv[i], &round))
-				return cli_usage("num", "--round takes truncate or nearest-even");
+				return cli_usage("num", "--round takes truncate, nearest-even or nearest-away");
+			round_given = true;
 		} else if (npos < 2) {
 			pos[npos++] = argv[i];
 		} else {
@@ -62,6 +66,10 @@ int cmd_num(int argc, char **argv)
 		bits = 24;
 	else
 		return cli_usage("num", "unknown format '%s' (fp20, fx10 or f24)", fmt);
+
+	if (!round_given)
+		round = bits == 10 ? ULP_ROUND_NEAREST_AWAY
+		      : bits == 24 ? F24_MODE_DEFAULT.round : ULP_ROUND_NEAREST_EVEN;
 
 	char *end;
 	errno = 0;

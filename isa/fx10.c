@@ -8,14 +8,10 @@ uint16_t fx10_encode(double v, enum ulp_round r)
 {
 	if (isnan(v))
 		return 0;
-	double s = v * 256.0;
-	double q = r == ULP_ROUND_TRUNCATE ? trunc(s) : s;
-	if (r == ULP_ROUND_NEAREST_EVEN) {
-		q = floor(s);
-		double frac = s - q;
-		if (frac > 0.5 || (frac == 0.5 && fmod(q, 2.0) != 0.0))
-			q += 1.0;
-	}
+	double s = fabs(v) * 256.0;
+	double q = ulp_round_int(s, r);
+	if (v < 0)
+		q = -q;
 	/* Saturate (knob fx10.overflow = clamp; docs/ASSUMPTIONS.md). */
 	if (q < -512.0)
 		q = -512.0;

@@ -3,7 +3,8 @@
  *
  * The colour path (tegra-fp.md §7, hw-expected.md, an inference that
  * reproduces every hardware-verified pixel):
- *   - an FP20 result written to an FX10 half rounds to nearest: round(v*256)
+ *   - an FP20 result written to an FX10 half rounds to nearest with ties up:
+ *     floor(v*256 + 0.5) (ULP_ROUND_NEAREST_AWAY; 1/512 -> 1 is a verified tie)
  *   - DW converts FX10 to UNORM8 as (fx10*255 + 127) >> 8, clamped to 0..255 */
 #ifndef ULP_ISA_FX10_H
 #define ULP_ISA_FX10_H

@@ -5,14 +5,14 @@
 
 static uint32_t field_mask(unsigned bits) { return (1u << bits) - 1u; }
 
-/* Round a non-negative double holding an integer plus fraction. */
-static double round_int(double x, enum ulp_round r)
+/* Round a non-negative value to an integer. */
+double ulp_round_int(double x, enum ulp_round r)
 {
 	double fl = floor(x);
 	if (r == ULP_ROUND_TRUNCATE)
 		return fl;
 	double frac = x - fl;
-	if (frac > 0.5 || (frac == 0.5 && fmod(fl, 2.0) != 0.0))
+	if (frac > 0.5 || (frac == 0.5 && (r == ULP_ROUND_NEAREST_AWAY || fmod(fl, 2.0) != 0.0)))
 		return fl + 1.0;
 	return fl;
 }
@@ -36,7 +36,7 @@ uint32_t mf_encode(const ulp_minifloat *f, double v, enum ulp_round r)
 	int biased = e2 - 1 + f->bias;
 	double q;
 	if (biased >= 1) {
-		q = round_int(ldexp(a, f->mbits - (e2 - 1)), r);  /* in [2^m, 2^(m+1)] */
+		q = ulp_round_int(ldexp(a, f->mbits - (e2 - 1)), r);  /* in [2^m, 2^(m+1)] */
 		if (q >= 2.0 * one_m) {
 			q /= 2.0;
 			biased++;
@@ -46,7 +46,7 @@ uint32_t mf_encode(const ulp_minifloat *f, double v, enum ulp_round r)
 		return sign | (uint32_t)biased << f->mbits | (uint32_t)(q - one_m);
 	}
 	/* Below the smallest normal: value = q * 2^(1 - bias - mbits). */
-	q = round_int(ldexp(a, f->bias - 1 + f->mbits), r);
+	q = ulp_round_int(ldexp(a, f->bias - 1 + f->mbits), r);
 	if (q >= one_m)                  /* rounded up to the smallest normal */
 		return sign | 1u << f->mbits;
 	if (q == 0.0 || !f->subnormals)
@@ -98,13 +98,19 @@ bool mf_is_canonical(const ulp_minifloat *f, uint32_t code)
 
 const char *ulp_round_name(enum ulp_round r)
 {
-	return r == ULP_ROUND_TRUNCATE ? "truncate" : "nearest-even";
+	switch (r) {
+	case ULP_ROUND_TRUNCATE: return "truncate";
+	case ULP_ROUND_NEAREST_AWAY: return "nearest-away";
+	default: return "nearest-even";
+	}
 }
 
 bool ulp_round_parse(const char *s, enum ulp_round *r)
 {
 	if (strcmp(s, "truncate") == 0 || strcmp(s, "trunc") == 0)
 		*r = ULP_ROUND_TRUNCATE;
+	else if (strcmp(s, "nearest-away") == 0)
+		*r = ULP_ROUND_NEAREST_AWAY;
 	else if (strcmp(s, "nearest-even") == 0 || strcmp(s, "nearest") == 0 || strcmp(s, "rne") == 0)
 		*r = ULP_ROUND_NEAREST_EVEN;
 	else

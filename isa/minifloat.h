@@ -19,6 +19,7 @@
 enum ulp_round {
 	ULP_ROUND_NEAREST_EVEN = 0,
 	ULP_ROUND_TRUNCATE,      /* toward zero */
+	ULP_ROUND_NEAREST_AWAY,  /* nearest, ties away from zero: floor(|x| + 0.5) */
 };
 
 typedef struct ulp_minifloat {
@@ -28,6 +29,9 @@ typedef struct ulp_minifloat {
 	bool subnormals;     /* exponent 0 encodes subnormals (else: zero) */
 	bool neg_zero;       /* -0 exists (else -0 encodes and decodes as +0) */
 } ulp_minifloat;
+
+/* Round a non-negative value to an integer under r. */
+double ulp_round_int(double x, enum ulp_round r);
 
 /* Encode v: NaN -> positive canonical NaN (top mantissa bit set); overflow
  * after rounding -> inf; values below the smallest code -> zero. */
