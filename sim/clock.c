@@ -1,0 +1,141 @@
+#include "sim/clock.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void sim_clock_init(sim_clock *c, uint64_t watchdog_cycles, sim_timeline *tl)
+{
+	memset(c, 0, sizeof *c);
+	c->watchdog_cycles = watchdog_cycles;
+	c->tl = tl;
+}
+
+bool sim_clock_add_unit(sim_clock *c, sim_unit *u)
+{
+	if (c->nunits == SIM_CLOCK_MAX_UNITS)
+		return false;
+	if (c->tl)
+		u->lane = sim_tl_lane(c->tl, u->name);
+	u->tl = c->tl;
+	c->last_tick[c->nunits] = UINT64_MAX;
+	c->unit[c->nunits++] = u;
+	return true;
+}
+
+bool sim_clock_add_port(sim_clock *c, sim_port *p)
+{
+	if (c->nports == SIM_CLOCK_MAX_PORTS)
+		return false;
+	c->port[c->nports++] = p;
+	return true;
+}
+
+/* A unit's activity became idle after its last tick. */
+static void close_activity(sim_clock *c, unsigned i, uint64_t at)
+{
+	sim_unit *u = c->unit[i];
+	if (u->last_activity != SIM_ACT_IDLE) {
+		sim_tl_emit(c->tl, at, u->lane, SIM_TL_ACTIVITY, 0, SIM_ACT_IDLE);
+		u->last_activity = SIM_ACT_IDLE;
+	}
+}
+
+static void watchdog_report(const sim_clock *c, ulp_diag *d)
+{
+	char buf[ULP_DIAG_MSG_MAX];
+	size_t n = 0;
+	n += (size_t)snprintf(buf + n, sizeof buf - n,
+	                      "watchdog: no unit made progress for %llu cycles (cycle %llu):",
+	                      (unsigned long long)c->watchdog_cycles, (unsigned long long)c->now);
+	for (unsigned i = 0; i < c->nunits && n < sizeof buf; i++) {
+		const sim_unit *u = c->unit[i];
+		if (u->wake == UINT64_MAX)
+			continue;
+		n += (size_t)snprintf(buf + n, sizeof buf - n, " %s %s", u->name,
+		                      sim_activity_name(u->activity));
+		if (u->has_pc && n < sizeof buf)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, " pc 0x%x", u->debug_pc);
+		if (n < sizeof buf)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, ";");
+	}
+	for (unsigned i = 0; i < c->nports && n < sizeof buf; i++) {
+		const sim_port *p = c->port[i];
+		if (p->count)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, " port %s %u/%u;", p->name,
+			                      p->count, p->capacity);
+	}
+	ulp_diag_at(d, NULL, 0, 0, "%s", buf);
+}
+
+enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
+{
+	while (c->now < until) {
+		uint64_t next = UINT64_MAX;
+		for (unsigned i = 0; i < c->nunits; i++)
+			if (c->unit[i]->wake < next)
+				next = c->unit[i]->wake;
+		if (next == UINT64_MAX)
+			return SIM_RUN_DRAINED;
+		if (next > c->now) {            /* skip ahead: everyone sleeps */
+			if (next >= until) {
+				c->now = until;
+				return SIM_RUN_LIMIT;
+			}
+			c->now = next;
+		}
+		const uint64_t now = c->now;
+		bool progress = false;
+		for (unsigned i = 0; i < c->nunits; i++) {
+			sim_unit *u = c->unit[i];
+			if (u->wake > now)
+				continue;
+			u->activity = SIM_ACT_IDLE;
+			u->wake = UINT64_MAX;
+			u->tick(u, now);
+			c->last_tick[i] = now;
+			if (u->activity == SIM_ACT_BUSY) {
+				u->stats.busy++;
+				progress = true;
+			} else if (u->activity >= SIM_ACT_STALL) {
+				u->stats.stall[u->activity - SIM_ACT_STALL]++;
+			}
+			if (u->activity != u->last_activity) {
+				sim_tl_emit(c->tl, now, u->lane, SIM_TL_ACTIVITY, 0, u->activity);
+				u->last_activity = u->activity;
+			}
+			if (u->wake < now + 1 && u->wake != UINT64_MAX)
+				u->wake = now + 1;      /* a same-cycle wake means "next cycle" */
+		}
+		/* Units that sleep past the next cycle are idle from now + 1: close
+		 * their spans here so the event stream stays in cycle order. */
+		for (unsigned i = 0; i < c->nunits; i++)
+			if (c->last_tick[i] == now && c->unit[i]->wake > now + 1)
+				close_activity(c, i, now + 1);
+		if (progress) {
+			c->last_progress = now;
+		} else if (c->watchdog_cycles && now - c->last_progress >= c->watchdog_cycles) {
+			c->now = now + 1;
+			watchdog_report(c, d);
+			return SIM_RUN_WATCHDOG;
+		}
+		c->now = now + 1;
+	}
+	return SIM_RUN_LIMIT;
+}
+
+void sim_clock_finish(sim_clock *c)
+{
+	for (unsigned i = 0; i < c->nunits; i++)
+		if (c->last_tick[i] != UINT64_MAX)
+			close_activity(c, i, c->last_tick[i] + 1);
+	if (c->tl)
+		sim_tl_flush(c->tl);
+}
+
+uint64_t sim_unit_idle(const sim_clock *c, const sim_unit *u)
+{
+	uint64_t used = u->stats.busy;
+	for (int s = 0; s < SIM_STALL_COUNT; s++)
+		used += u->stats.stall[s];
+	return c->now > used ? c->now - used : 0;
+}

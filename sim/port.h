@@ -1,0 +1,73 @@
+/* A port between two units: a FIFO with a capacity and a latency.
+ *
+ *   producer --push(t)--> [ slot | slot | ... capacity ] --peek(t')--> consumer
+ *                          visible when t' >= t + latency
+ *
+ * Items are fixed-size records copied into the ring, so a hot loop never
+ * allocates.  A push wakes the consumer unit at the cycle the item becomes
+ * visible.  A full port makes the producer stall (SIM_STALL_OUTPUT_FULL). */
+#ifndef ULP_SIM_PORT_H
+#define ULP_SIM_PORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "sim/unit.h"
+
+typedef struct sim_port {
+	const char *name;
+	uint8_t *slots;          /* capacity * item_size bytes */
+	uint64_t *ready;         /* cycle at which each slot's item is visible */
+	uint32_t item_size, capacity, latency;
+	uint32_t head, count;
+	sim_unit *consumer;      /* woken on push; may be NULL */
+	/* statistics */
+	uint64_t pushes, max_count;
+} sim_port;
+
+bool sim_port_init(sim_port *p, const char *name, size_t item_size, uint32_t capacity,
+                   uint32_t latency, sim_unit *consumer);
+void sim_port_fini(sim_port *p);
+void sim_port_reset(sim_port *p);
+
+static inline bool sim_port_full(const sim_port *p) { return p->count == p->capacity; }
+static inline bool sim_port_empty(const sim_port *p) { return p->count == 0; }
+
+/* Copy item in; the caller has checked !sim_port_full(). */
+static inline void sim_port_push(sim_port *p, const void *item, uint64_t now)
+{
+	uint32_t tail = (p->head + p->count) % p->capacity;
+	memcpy(p->slots + (size_t)tail * p->item_size, item, p->item_size);
+	uint64_t at = now + p->latency;
+	p->ready[tail] = at;
+	p->count++;
+	p->pushes++;
+	if (p->count > p->max_count)
+		p->max_count = p->count;
+	if (p->consumer)
+		sim_unit_wake(p->consumer, at);
+}
+
+/* The head item if it is visible at cycle now, else NULL. */
+static inline void *sim_port_peek(const sim_port *p, uint64_t now)
+{
+	if (!p->count || p->ready[p->head] > now)
+		return NULL;
+	return p->slots + (size_t)p->head * p->item_size;
+}
+
+static inline void sim_port_pop(sim_port *p)
+{
+	p->head = (p->head + 1) % p->capacity;
+	p->count--;
+}
+
+/* Cycle at which the head item becomes visible; UINT64_MAX when empty. */
+static inline uint64_t sim_port_next_ready(const sim_port *p)
+{
+	return p->count ? p->ready[p->head] : UINT64_MAX;
+}
+
+#endif

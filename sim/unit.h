@@ -1,0 +1,92 @@
+/* The common shape of a clocked unit (PSEQ, MFU, TEX, ALU, DW, a PICA200
+ * shader unit, setup, raster...).  A unit struct embeds a sim_unit as its
+ * first member; the clock calls tick() on every cycle the unit is awake.
+ *
+ * A tick does one cycle of work and reports what the cycle was with
+ * sim_unit_busy() or sim_unit_stall(); a cycle with neither is idle.  At the
+ * end of the tick the unit says when it next needs the clock with
+ * sim_unit_sleep_until(); a push into one of its input ports wakes it. */
+#ifndef ULP_SIM_UNIT_H
+#define ULP_SIM_UNIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum sim_stall {
+#define STALL(id, name, desc) SIM_STALL_##id,
+#include "sim/stall_causes.def"
+#undef STALL
+	SIM_STALL_COUNT
+};
+
+/* What a unit did in a cycle (timeline lanes colour by this). */
+enum sim_activity {
+	SIM_ACT_IDLE = 0,
+	SIM_ACT_BUSY = 1,
+	SIM_ACT_STALL = 2,   /* + cause: SIM_ACT_STALL + enum sim_stall */
+};
+
+enum { SIM_MAX_COUNTERS = 12 };
+
+typedef struct sim_counter_def {
+	const char *name;   /* e.g. "instructions" */
+	const char *desc;
+} sim_counter_def;
+
+typedef struct sim_unit_stats {
+	uint64_t busy;
+	uint64_t stall[SIM_STALL_COUNT];
+	uint64_t counter[SIM_MAX_COUNTERS];   /* unit-specific, see counter_defs */
+} sim_unit_stats;
+
+struct sim_timeline;
+
+typedef struct sim_unit {
+	const char *name;          /* "pseq", "mfu", "vsh0", ... */
+	uint16_t lane;             /* timeline lane */
+	uint8_t ncounters;
+	const sim_counter_def *counter_defs;
+	void (*tick)(struct sim_unit *u, uint64_t now);
+	uint64_t wake;             /* next cycle to tick; UINT64_MAX = asleep */
+	uint8_t activity;          /* this cycle's activity (SIM_ACT_*) */
+	uint8_t last_activity;     /* previous reported activity (timeline) */
+	sim_unit_stats stats;
+	struct sim_timeline *tl;   /* may be NULL */
+	/* For watchdog messages: what the unit is working on. */
+	uint32_t debug_pc;
+	bool has_pc;
+} sim_unit;
+
+void sim_unit_init(sim_unit *u, const char *name, void (*tick)(sim_unit *, uint64_t),
+                   const sim_counter_def *counters, uint8_t ncounters);
+void sim_unit_reset_stats(sim_unit *u);
+
+static inline void sim_unit_wake(sim_unit *u, uint64_t at)
+{
+	if (at < u->wake)
+		u->wake = at;
+}
+
+static inline void sim_unit_sleep_until(sim_unit *u, uint64_t at) { u->wake = at; }
+
+static inline void sim_unit_busy(sim_unit *u)
+{
+	u->activity = SIM_ACT_BUSY;
+}
+
+static inline void sim_unit_stall(sim_unit *u, enum sim_stall cause)
+{
+	u->activity = (uint8_t)(SIM_ACT_STALL + cause);
+}
+
+static inline void sim_unit_count(sim_unit *u, unsigned counter, uint64_t n)
+{
+	u->stats.counter[counter] += n;
+}
+
+const char *sim_stall_name(enum sim_stall s);
+const char *sim_stall_desc(enum sim_stall s);
+/* "idle", "busy", "stall:output_full", ... */
+const char *sim_activity_name(uint8_t activity);
+
+#endif

@@ -1,0 +1,206 @@
+/* sim/clock, sim/port, sim/timeline on toy units with hand-computed timing. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/clock.h"
+
+/* A source that pushes `left` items, one per cycle, starting at `start`. */
+typedef struct toy_source {
+	sim_unit u;
+	sim_port *out;
+	unsigned left, next_id;
+} toy_source;
+
+/* A sink that takes one visible item, then rests `period - 1` cycles. */
+typedef struct toy_sink {
+	sim_unit u;
+	sim_port *in;
+	unsigned period, rest, got;
+	uint64_t got_at[16];
+} toy_sink;
+
+static void source_tick(sim_unit *u, uint64_t now)
+{
+	toy_source *s = (toy_source *)u;
+	if (!s->left)
+		return;
+	if (sim_port_full(s->out)) {
+		sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
+	} else {
+		unsigned id = s->next_id++;
+		sim_port_push(s->out, &id, now);
+		sim_unit_busy(u);
+		s->left--;
+	}
+	if (s->left)
+		sim_unit_sleep_until(u, now + 1);
+}
+
+static void sink_tick(sim_unit *u, uint64_t now)
+{
+	toy_sink *k = (toy_sink *)u;
+	if (k->rest) {
+		k->rest--;
+		sim_unit_busy(u);
+		sim_unit_sleep_until(u, now + 1);
+		return;
+	}
+	unsigned *item = sim_port_peek(k->in, now);
+	if (item) {
+		if (k->got < 16)
+			k->got_at[k->got] = now;
+		k->got++;
+		sim_port_pop(k->in);
+		sim_unit_busy(u);
+		k->rest = k->period - 1;
+		if (k->rest)
+			sim_unit_sleep_until(u, now + 1);
+	}
+	uint64_t r = sim_port_next_ready(k->in);
+	if (!k->rest && r != UINT64_MAX)
+		sim_unit_wake(u, r > now ? r : now + 1);
+}
+
+typedef struct toy {
+	sim_clock clock;
+	sim_port port;
+	toy_source src;
+	toy_sink sink;
+} toy;
+
+static void toy_build(toy *t, unsigned items, uint32_t cap, uint32_t lat, unsigned period,
+                      uint64_t start, sim_timeline *tl)
+{
+	memset(t, 0, sizeof *t);
+	sim_clock_init(&t->clock, 1000, tl);
+	sim_unit_init(&t->src.u, "source", source_tick, NULL, 0);
+	sim_unit_init(&t->sink.u, "sink", sink_tick, NULL, 0);
+	cr_assert(sim_port_init(&t->port, "source->sink", sizeof(unsigned), cap, lat, &t->sink.u));
+	t->src.out = &t->port;
+	t->src.left = items;
+	t->sink.in = &t->port;
+	t->sink.period = period;
+	/* consumers first: a pop frees a slot the producer can use this cycle */
+	cr_assert(sim_clock_add_unit(&t->clock, &t->sink.u));
+	cr_assert(sim_clock_add_unit(&t->clock, &t->src.u));
+	cr_assert(sim_clock_add_port(&t->clock, &t->port));
+	sim_unit_wake(&t->src.u, start);
+}
+
+Test(sim_clock, latency_and_skip_ahead)
+{
+	toy t;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	toy_build(&t, 1, 4, 3, 1, 1000, NULL);
+	cr_assert_eq(sim_clock_run(&t.clock, UINT64_MAX, &d), SIM_RUN_DRAINED);
+	cr_assert_eq(t.sink.got, 1);
+	cr_assert_eq(t.sink.got_at[0], 1003, "pushed at 1000, latency 3");
+	cr_assert_eq(t.src.u.stats.busy, 1);
+	cr_assert_eq(t.sink.u.stats.busy, 1, "the sink was not ticked while waiting");
+	cr_assert_eq(t.clock.now, 1004);
+	cr_assert_eq(sim_unit_idle(&t.clock, &t.sink.u), 1003);
+	sim_port_fini(&t.port);
+}
+
+Test(sim_clock, backpressure_counts_stalls)
+{
+	/* capacity 1, latency 1, the sink takes one item every 4 cycles:
+	 * pushes at 0, 2, 6, 10 (the slot frees when the sink pops at 1, 5, 9). */
+	toy t;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	toy_build(&t, 4, 1, 1, 4, 0, NULL);
+	cr_assert_eq(sim_clock_run(&t.clock, UINT64_MAX, &d), SIM_RUN_DRAINED);
+	cr_assert_eq(t.sink.got, 4);
+	uint64_t want[4] = { 1, 5, 9, 13 };
+	for (int i = 0; i < 4; i++)
+		cr_assert_eq(t.sink.got_at[i], want[i], "item %d at %llu", i,
+		             (unsigned long long)t.sink.got_at[i]);
+	cr_assert_eq(t.src.u.stats.busy, 4);
+	cr_assert_eq(t.src.u.stats.stall[SIM_STALL_OUTPUT_FULL], 6, "stalled 1 + 3 + 3 - 1 cycles");
+	cr_assert_eq(t.port.max_count, 1);
+	sim_port_fini(&t.port);
+}
+
+static void stuck_tick(sim_unit *u, uint64_t now)
+{
+	u->has_pc = true;
+	u->debug_pc = 0x2a;
+	sim_unit_stall(u, SIM_STALL_DEPENDENCY);
+	sim_unit_sleep_until(u, now + 1);
+}
+
+Test(sim_clock, watchdog_names_unit_pc_and_port)
+{
+	sim_clock c;
+	sim_unit u;
+	sim_port p;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	sim_clock_init(&c, 50, NULL);
+	sim_unit_init(&u, "vsh0", stuck_tick, NULL, 0);
+	cr_assert(sim_port_init(&p, "vsh0->pa", 4, 2, 1, NULL));
+	unsigned x = 7;
+	sim_port_push(&p, &x, 0);
+	sim_clock_add_unit(&c, &u);
+	sim_clock_add_port(&c, &p);
+	sim_unit_wake(&u, 0);
+	cr_assert_eq(sim_clock_run(&c, UINT64_MAX, &d), SIM_RUN_WATCHDOG);
+	cr_assert(d.set);
+	cr_assert(strstr(d.msg, "vsh0 stall:dependency pc 0x2a"), "%s", d.msg);
+	cr_assert(strstr(d.msg, "port vsh0->pa 1/2"), "%s", d.msg);
+	cr_assert_eq(u.stats.stall[SIM_STALL_DEPENDENCY], 51);
+	sim_port_fini(&p);
+}
+
+typedef struct tl_capture {
+	sim_tl_event ev[256];
+	size_t n;
+} tl_capture;
+
+static bool capture_write(void *ctx, const sim_tl_event *ev, size_t n)
+{
+	tl_capture *c = ctx;
+	for (size_t i = 0; i < n && c->n < 256; i++)
+		c->ev[c->n++] = ev[i];
+	return true;
+}
+
+Test(sim_clock, timeline_activity_spans)
+{
+	sim_timeline tl;
+	cr_assert(sim_tl_init(&tl));
+	tl_capture *cap = calloc(1, sizeof *cap);
+	sim_tl_add_sink(&tl, (sim_tl_sink){ .ctx = cap, .write = capture_write });
+	tl.enabled = true;
+	toy t;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	toy_build(&t, 1, 4, 3, 1, 10, &tl);
+	cr_assert_eq(sim_clock_run(&t.clock, UINT64_MAX, &d), SIM_RUN_DRAINED);
+	sim_clock_finish(&t.clock);
+	/* source busy [10,11), sink busy [13,14): four activity changes */
+	cr_assert_eq(cap->n, 4);
+	uint16_t src = t.src.u.lane, snk = t.sink.u.lane;
+	cr_assert_neq(src, snk);
+	cr_assert_str_eq(tl.lane_name[src], "source");
+	struct { uint64_t cycle; uint16_t lane; uint32_t act; } want[4] = {
+		{ 10, src, SIM_ACT_BUSY }, { 11, src, SIM_ACT_IDLE },
+		{ 13, snk, SIM_ACT_BUSY }, { 14, snk, SIM_ACT_IDLE },
+	};
+	for (int i = 0; i < 4; i++) {
+		cr_assert_eq(cap->ev[i].cycle, want[i].cycle, "event %d", i);
+		cr_assert_eq(cap->ev[i].lane, want[i].lane, "event %d", i);
+		cr_assert_eq(cap->ev[i].arg, want[i].act, "event %d", i);
+	}
+	/* the cycle window filters */
+	tl.from = 100;
+	sim_tl_emit(&tl, 50, 0, SIM_TL_INSTANT, 1, 2);
+	sim_tl_flush(&tl);
+	cr_assert_eq(cap->n, 4);
+	sim_tl_fini(&tl);
+	free(cap);
+	sim_port_fini(&t.port);
+}
