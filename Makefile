@@ -7,6 +7,7 @@
 #   make bench      benchmarks (prints a table; not a test)
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
+SHELL := /bin/bash
 
 BUILD   ?= build
 CC      ?= cc
@@ -81,9 +82,14 @@ test: deps
 test-run: $(CLI) $(TESTS)
 	ULPSIM_BIN=$(CLI) ULPSIM_CORPUS=$(CORPUS) $(TESTS) --jobs 2 $(TESTFLAGS)
 
+# Criterion's workers can report a leak and still pass, so the log is
+# searched for sanitizer reports too.
 san: deps
-	@$(MAKE) --no-print-directory BUILD=build/san OPT="-O1 -g $(SAN)" \
-	    LDFLAGS="$(SAN)" test-run
+	@mkdir -p build/san
+	@set -o pipefail; $(MAKE) --no-print-directory BUILD=build/san OPT="-O1 -g $(SAN)" \
+	    LDFLAGS="$(SAN)" test-run 2>&1 | tee build/san/test.log
+	@! grep -E 'ERROR: (Leak|Address)Sanitizer|runtime error:' build/san/test.log \
+	    || { echo "san: sanitizer reports above" >&2; exit 1; }
 
 run: deps
 	@$(MAKE) --no-print-directory all

@@ -8,6 +8,7 @@ void sim_clock_init(sim_clock *c, uint64_t watchdog_cycles, sim_timeline *tl)
 	memset(c, 0, sizeof *c);
 	c->watchdog_cycles = watchdog_cycles;
 	c->tl = tl;
+	c->next = UINT64_MAX;
 }
 
 bool sim_clock_add_unit(sim_clock *c, sim_unit *u)
@@ -17,6 +18,9 @@ bool sim_clock_add_unit(sim_clock *c, sim_unit *u)
 	if (c->tl)
 		u->lane = sim_tl_lane(c->tl, u->name);
 	u->tl = c->tl;
+	u->clock_next = &c->next;
+	if (u->wake < c->next)
+		c->next = u->wake;
 	c->last_tick[c->nunits] = UINT64_MAX;
 	c->unit[c->nunits++] = u;
 	return true;
@@ -69,26 +73,35 @@ static void watchdog_report(const sim_clock *c, ulp_diag *d)
 
 enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 {
+	uint64_t next = UINT64_MAX;            /* wakes may predate this call */
+	for (unsigned i = 0; i < c->nunits; i++)
+		if (c->unit[i]->wake < next)
+			next = c->unit[i]->wake;
+	c->next = next;
 	while (c->now < until) {
-		uint64_t next = UINT64_MAX;
-		for (unsigned i = 0; i < c->nunits; i++)
-			if (c->unit[i]->wake < next)
-				next = c->unit[i]->wake;
-		if (next == UINT64_MAX)
+		if (c->next == UINT64_MAX)
 			return SIM_RUN_DRAINED;
-		if (next > c->now) {            /* skip ahead: everyone sleeps */
-			if (next >= until) {
+		if (c->next > c->now) {         /* skip ahead: everyone sleeps */
+			if (c->next >= until) {
 				c->now = until;
 				return SIM_RUN_LIMIT;
 			}
-			c->now = next;
+			c->now = c->next;
 		}
 		const uint64_t now = c->now;
 		bool progress = false;
+		uint32_t slept = 0;                 /* units asleep past now + 1 */
+		/* One pass ticks the awake units and gathers the earliest wake;
+		 * wakes caused by pushes during the pass land in c->next too. */
+		c->next = UINT64_MAX;
+		uint64_t next_wake = UINT64_MAX;
 		for (unsigned i = 0; i < c->nunits; i++) {
 			sim_unit *u = c->unit[i];
-			if (u->wake > now)
+			if (u->wake > now) {
+				if (u->wake < next_wake)
+					next_wake = u->wake;
 				continue;
+			}
 			u->activity = SIM_ACT_IDLE;
 			u->wake = UINT64_MAX;
 			u->tick(u, now);
@@ -103,14 +116,24 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 				sim_tl_emit(c->tl, now, u->lane, SIM_TL_ACTIVITY, 0, u->activity);
 				u->last_activity = u->activity;
 			}
-			if (u->wake < now + 1 && u->wake != UINT64_MAX)
+			if (u->wake <= now)
 				u->wake = now + 1;      /* a same-cycle wake means "next cycle" */
+			if (u->wake > now + 1)
+				slept |= 1u << i;
+			if (u->wake < next_wake)
+				next_wake = u->wake;
 		}
+		if (c->next <= now)                 /* pushed into an already-ticked unit */
+			c->next = now + 1;
+		if (next_wake < c->next)
+			c->next = next_wake;
 		/* Units that sleep past the next cycle are idle from now + 1: close
 		 * their spans here so the event stream stays in cycle order. */
-		for (unsigned i = 0; i < c->nunits; i++)
-			if (c->last_tick[i] == now && c->unit[i]->wake > now + 1)
+		for (; slept; slept &= slept - 1) {
+			unsigned i = (unsigned)__builtin_ctz(slept);
+			if (c->unit[i]->wake > now + 1)
 				close_activity(c, i, now + 1);
+		}
 		if (progress) {
 			c->last_progress = now;
 		} else if (c->watchdog_cycles && now - c->last_progress >= c->watchdog_cycles) {

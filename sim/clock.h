@@ -18,12 +18,13 @@
 #include "sim/timeline.h"
 #include "sim/unit.h"
 
-enum { SIM_CLOCK_MAX_UNITS = 32, SIM_CLOCK_MAX_PORTS = 48 };
+enum { SIM_CLOCK_MAX_UNITS = 32, SIM_CLOCK_MAX_PORTS = 48 };   /* units: a uint32_t mask */
 
 typedef struct sim_clock {
 	uint64_t now;                      /* the next cycle to simulate */
 	uint64_t watchdog_cycles;          /* 0 = off */
 	uint64_t last_progress;
+	uint64_t next;                     /* earliest wake of any unit */
 	sim_unit *unit[SIM_CLOCK_MAX_UNITS];   /* step order */
 	uint64_t last_tick[SIM_CLOCK_MAX_UNITS];
 	unsigned nunits;

@@ -38,7 +38,9 @@ static inline bool sim_port_empty(const sim_port *p) { return p->count == 0; }
 /* Copy item in; the caller has checked !sim_port_full(). */
 static inline void sim_port_push(sim_port *p, const void *item, uint64_t now)
 {
-	uint32_t tail = (p->head + p->count) % p->capacity;
+	uint32_t tail = p->head + p->count;
+	if (tail >= p->capacity)
+		tail -= p->capacity;
 	memcpy(p->slots + (size_t)tail * p->item_size, item, p->item_size);
 	uint64_t at = now + p->latency;
 	p->ready[tail] = at;
@@ -60,7 +62,8 @@ static inline void *sim_port_peek(const sim_port *p, uint64_t now)
 
 static inline void sim_port_pop(sim_port *p)
 {
-	p->head = (p->head + 1) % p->capacity;
+	if (++p->head == p->capacity)
+		p->head = 0;
 	p->count--;
 }
 

@@ -52,6 +52,7 @@ typedef struct sim_unit {
 	uint8_t last_activity;     /* previous reported activity (timeline) */
 	sim_unit_stats stats;
 	struct sim_timeline *tl;   /* may be NULL */
+	uint64_t *clock_next;      /* the clock's earliest pending wake (or NULL) */
 	/* For watchdog messages: what the unit is working on. */
 	uint32_t debug_pc;
 	bool has_pc;
@@ -63,8 +64,11 @@ void sim_unit_reset_stats(sim_unit *u);
 
 static inline void sim_unit_wake(sim_unit *u, uint64_t at)
 {
-	if (at < u->wake)
+	if (at < u->wake) {
 		u->wake = at;
+		if (u->clock_next && at < *u->clock_next)
+			*u->clock_next = at;
+	}
 }
 
 static inline void sim_unit_sleep_until(sim_unit *u, uint64_t at) { u->wake = at; }

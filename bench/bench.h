@@ -1,0 +1,26 @@
+/* make bench: each benchmark reports one or more figures as table rows. */
+#ifndef ULP_BENCH_H
+#define ULP_BENCH_H
+
+#include <stdint.h>
+
+typedef struct bench_row {
+	const char *name;
+	double value;
+	const char *unit;
+	const char *goal;   /* "" when the issue sets none */
+} bench_row;
+
+typedef struct bench_table {
+	bench_row row[64];
+	int n;
+} bench_table;
+
+void bench_add(bench_table *t, const char *name, double value, const char *unit, const char *goal);
+double bench_now(void);   /* monotonic seconds */
+
+/* Benchmarks: one function per area, each adding rows. */
+void bench_numfmt(bench_table *t);
+void bench_clock(bench_table *t);
+
+#endif

@@ -1,0 +1,44 @@
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench/bench.h"
+
+void bench_add(bench_table *t, const char *name, double value, const char *unit, const char *goal)
+{
+	if (t->n < (int)(sizeof t->row / sizeof t->row[0]))
+		t->row[t->n++] = (bench_row){ name, value, unit, goal ? goal : "" };
+}
+
+double bench_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void print_value(double v)
+{
+	if (v >= 1e6)
+		printf("%12.2f M", v / 1e6);
+	else if (v >= 1e3)
+		printf("%12.2f k", v / 1e3);
+	else
+		printf("%12.3f  ", v);
+}
+
+int main(void)
+{
+	static bench_table t;
+	void (*const benches[])(bench_table *) = { bench_numfmt, bench_clock };
+	for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
+		benches[i](&t);
+	printf("%-48s %14s  %-16s %s\n", "benchmark", "value", "unit", "goal");
+	for (int i = 0; i < t.n; i++) {
+		printf("%-48s ", t.row[i].name);
+		print_value(t.row[i].value);
+		printf("  %-16s %s\n", t.row[i].unit, t.row[i].goal);
+	}
+	return 0;
+}
