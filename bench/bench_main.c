@@ -1,8 +1,7 @@
-#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "base/hosttime.h"
 #include "bench/bench.h"
 
 void bench_add(bench_table *t, const char *name, double value, const char *unit, const char *goal)
@@ -11,12 +10,7 @@ void bench_add(bench_table *t, const char *name, double value, const char *unit,
 		t->row[t->n++] = (bench_row){ name, value, unit, goal ? goal : "" };
 }
 
-double bench_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+double bench_now(void) { return ulp_host_seconds(); }
 
 static void print_value(double v)
 {

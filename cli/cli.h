@@ -16,6 +16,9 @@ enum { EXIT_OK = 0, EXIT_CHECK = 1, EXIT_BAD = 2 };
 #include "cli/commands.def"
 #undef CMD
 
+/* ulpsim pica run (cli/pica_run.c), dispatched from cmd_pica. */
+int cmd_pica_run(int argc, char **argv);
+
 /* Print d as "ulpsim: file:line:col: msg" and return EXIT_BAD. */
 int cli_fail(const ulp_diag *d);
 /* "ulpsim: <cmd>: <msg>" plus a pointer to --help; returns EXIT_BAD. */

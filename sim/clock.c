@@ -116,6 +116,10 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 				sim_tl_emit(c->tl, now, u->lane, SIM_TL_ACTIVITY, 0, u->activity);
 				u->last_activity = u->activity;
 			}
+			if (u->halt) {
+				c->now = now + 1;
+				return SIM_RUN_HALTED;
+			}
 			if (u->wake <= now)
 				u->wake = now + 1;      /* a same-cycle wake means "next cycle" */
 			if (u->wake > now + 1)

@@ -37,6 +37,7 @@ enum sim_run_result {
 	SIM_RUN_DRAINED,    /* every unit asleep with nothing scheduled */
 	SIM_RUN_LIMIT,      /* reached the cycle limit */
 	SIM_RUN_WATCHDOG,   /* no progress: d holds the report */
+	SIM_RUN_HALTED,     /* a unit set halt (it holds its own error) */
 };
 
 void sim_clock_init(sim_clock *c, uint64_t watchdog_cycles, sim_timeline *tl);

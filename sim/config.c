@@ -8,13 +8,14 @@
 
 #include "base/fileio.h"
 
-enum cfg_type { T_BOOL, T_INT, T_REAL, T_ROUND, T_ENUM_MAXNEG, T_ENUM_OVERFLOW, T_ENUM_UNDOC };
+enum cfg_type { T_BOOL, T_INT, T_REAL, T_ROUND, T_ENUM_MAXNEG, T_ENUM_OVERFLOW, T_ENUM_UNDOC, T_ENUM_DSTI };
 
 /* Names of enum values, in enum order.  ORDER: enum ulp_round etc. */
 static const char *const names_round[] = { "nearest-even", "truncate", "nearest-away", NULL };
 static const char *const names_maxneg[] = { "formula", "neg_inf", NULL };
 static const char *const names_overflow[] = { "clamp", "wrap", NULL };
 static const char *const names_undoc[] = { "error", "nop", NULL };
+static const char *const names_dsti[] = { "same", "swapped", NULL };
 
 typedef struct knob {
 	cfg_knob_info info;
@@ -57,6 +58,7 @@ static const char *const *enum_names(enum cfg_type t)
 	case T_ENUM_MAXNEG: return names_maxneg;
 	case T_ENUM_OVERFLOW: return names_overflow;
 	case T_ENUM_UNDOC: return names_undoc;
+	case T_ENUM_DSTI: return names_dsti;
 	default: return NULL;
 	}
 }
@@ -69,6 +71,7 @@ static void store_enum(ulp_config *c, const knob *k, int v)
 	case T_ENUM_MAXNEG: *(enum f24_max_neg_inf *)p = (enum f24_max_neg_inf)v; break;
 	case T_ENUM_OVERFLOW: *(enum fx10_overflow *)p = (enum fx10_overflow)v; break;
 	case T_ENUM_UNDOC: *(enum pica_undoc_policy *)p = (enum pica_undoc_policy)v; break;
+	case T_ENUM_DSTI: *(enum pica_dsti *)p = (enum pica_dsti)v; break;
 	default: break;
 	}
 }
@@ -81,6 +84,7 @@ static int load_enum(const ulp_config *c, const knob *k)
 	case T_ENUM_MAXNEG: return (int)*(const enum f24_max_neg_inf *)p;
 	case T_ENUM_OVERFLOW: return (int)*(const enum fx10_overflow *)p;
 	case T_ENUM_UNDOC: return (int)*(const enum pica_undoc_policy *)p;
+	case T_ENUM_DSTI: return (int)*(const enum pica_dsti *)p;
 	default: return 0;
 	}
 }

@@ -13,6 +13,7 @@
 
 enum fx10_overflow { FX10_OVERFLOW_CLAMP, FX10_OVERFLOW_WRAP };
 enum pica_undoc_policy { PICA_UNDOC_ERROR, PICA_UNDOC_NOP };
+enum pica_dsti { PICA_DSTI_SAME, PICA_DSTI_SWAPPED };
 
 #define CFG_TYPE_BOOL bool
 #define CFG_TYPE_INT int64_t
@@ -21,6 +22,7 @@ enum pica_undoc_policy { PICA_UNDOC_ERROR, PICA_UNDOC_NOP };
 #define CFG_TYPE_ENUM_MAXNEG enum f24_max_neg_inf
 #define CFG_TYPE_ENUM_OVERFLOW enum fx10_overflow
 #define CFG_TYPE_ENUM_UNDOC enum pica_undoc_policy
+#define CFG_TYPE_ENUM_DSTI enum pica_dsti
 
 typedef struct ulp_config {
 #define KNOB(field, key, type, def, lo, hi, kind, doc) CFG_TYPE_##type field;

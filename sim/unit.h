@@ -53,6 +53,7 @@ typedef struct sim_unit {
 	sim_unit_stats stats;
 	struct sim_timeline *tl;   /* may be NULL */
 	uint64_t *clock_next;      /* the clock's earliest pending wake (or NULL) */
+	bool halt;                 /* set by a unit that hit an error: the run stops */
 	/* For watchdog messages: what the unit is working on. */
 	uint32_t debug_pc;
 	bool has_pc;

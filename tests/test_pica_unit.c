@@ -1,0 +1,690 @@
+/* The PICA200 shader unit: every opcode, the stacks and flow-control rules
+ * of pica200.md §1.4, GS emission, the hang diagnostics, and the timing
+ * model.  Programs are assembled from picasso text; expected values come
+ * from the reference's rules. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "isa/pica/pica_asm.h"
+#include "tests/test_util.h"
+#include "units/pica_shader.h"
+
+typedef struct rig {
+	struct shbin s;
+	pica_program p;
+	pica_uniforms u;
+	pica_thread t;
+	pica_env env;
+	ulp_config cfg;
+	ulp_diag d;
+	unsigned prims;
+	pica_vec4 prim[4][3][16];
+	bool inv[4];
+	unsigned warnings;
+} rig;
+
+static void on_emit(void *ctx, const pica_vec4 vtx[3][16], bool inverted)
+{
+	rig *r = ctx;
+	if (r->prims < 4) {
+		memcpy(r->prim[r->prims], vtx, sizeof r->prim[0]);
+		r->inv[r->prims] = inverted;
+	}
+	r->prims++;
+}
+
+static void on_warn(void *ctx, const char *msg)
+{
+	(void)msg;
+	((rig *)ctx)->warnings++;
+}
+
+static rig *build(const char *src)
+{
+	rig *r = calloc(1, sizeof *r);
+	cr_assert(r);
+	ulp_diag_clear(&r->d);
+	ulp_config_defaults(&r->cfg);
+	struct pica_asm_file f = { "test.v.pica", src, strlen(src) };
+	struct pica_asm_opts o = { 0 };
+	cr_assert(pica_assemble(&f, 1, &o, &r->s, &r->d), "assemble: %s:%d:%d: %s", r->d.file,
+	          r->d.line, r->d.col, r->d.msg);
+	cr_assert(pica_program_build(&r->p, &r->s, 0, &r->cfg, &r->d), "%s", r->d.msg);
+	pica_uniforms_apply_dvle(&r->u, r->p.dvle);
+	pica_env_from_config(&r->env, &r->cfg);
+	r->env.emit = on_emit;
+	r->env.warn = on_warn;
+	r->env.ctx = r;
+	return r;
+}
+
+static void unbuild(rig *r)
+{
+	pica_program_free(&r->p);
+	shbin_free(&r->s);
+	free(r);
+}
+
+static void set4(pica_vec4 *v, float x, float y, float z, float w)
+{
+	v->c[0] = x, v->c[1] = y, v->c[2] = z, v->c[3] = w;
+}
+
+static enum pica_step_result run(rig *r)
+{
+	pica_thread_reset(&r->t);
+	return pica_run(&r->t, &r->p, &r->u, &r->env, &r->d);
+}
+
+static void expect4(const pica_vec4 *v, float x, float y, float z, float w, const char *what)
+{
+	const float e[4] = { x, y, z, w };
+	for (int k = 0; k < 4; k++) {
+		bool same = isnan(e[k]) ? isnan(v->c[k]) : v->c[k] == e[k];
+		cr_assert(same, "%s.%c = %.9g, want %.9g", what, "xyzw"[k], v->c[k], e[k]);
+	}
+}
+
+#define OUTS ".out o0 position\n.out o1 color\n.out o2 texcoord0\n.out o3 texcoord1\n"
+
+Test(pica_unit, arithmetic_opcodes)
+{
+	rig *r = build(OUTS
+		".constf k(2.0, 3.0, 4.0, 0.5)\n"
+		".proc main\n"
+		"  add o0, k, v0\n"        /* (2,3,4,.5) + (1,2,3,4) */
+		"  mul o1, k, v0\n"
+		"  mad o2, v0, k, v0\n"
+		"  dp3 o3.x, k, v0\n"      /* 2+6+12 = 20 */
+		"  dp4 o3.y, k, v0\n"      /* 20 + 2 = 22 */
+		"  dphi o3.z, v0, k\n"     /* (1,2,3,1).k = 20.5 */
+		"  mov r0, k\n"
+		"  dp4 o3.w, r0, r0\n"     /* 4+9+16+.25 */
+		"  end\n"
+		".end\n");
+	set4(&r->t.v[0], 0, 0, 0, 0);
+	pica_thread_reset(&r->t);
+	set4(&r->t.v[0], 1, 2, 3, 4);
+	pica_thread_start(&r->t, &r->p);
+	pica_step_info info;
+	enum pica_step_result st;
+	while ((st = pica_step(&r->t, &r->p, &r->u, &r->env, &info, &r->d)) == PICA_STEP_OK)
+		;
+	cr_assert_eq(st, PICA_STEP_END, "%s", r->d.msg);
+	expect4(&r->t.o[0][0], 3, 5, 7, 4.5f, "add");
+	expect4(&r->t.o[0][1], 2, 6, 12, 2, "mul");
+	expect4(&r->t.o[0][2], 3, 8, 15, 6, "mad");
+	expect4(&r->t.o[0][3], 20, 22, 20.5f, 29.25f, "dp3/dp4/dph");
+	unbuild(r);
+}
+
+static void run_with_v0(rig *r, float x, float y, float z, float w)
+{
+	pica_thread_reset(&r->t);
+	set4(&r->t.v[0], x, y, z, w);
+	pica_thread_start(&r->t, &r->p);
+	pica_step_info info;
+	enum pica_step_result st;
+	while ((st = pica_step(&r->t, &r->p, &r->u, &r->env, &info, &r->d)) == PICA_STEP_OK)
+		;
+	cr_assert_eq(st, PICA_STEP_END, "%s", r->d.msg);
+}
+
+Test(pica_unit, compare_and_unary_opcodes)
+{
+	rig *r = build(OUTS
+		".constf k(2.0, 3.0, -4.0, 0.5)\n"
+		".proc main\n"
+		"  sgei o0, v0, k\n"       /* (2,2.5,4,.5) >= k */
+		"  slti o1, v0, k\n"
+		"  max r0, k, v0\n"
+		"  min r1, k, v0\n"
+		"  add o2, r0, r1\n"       /* max + min = v0 + k */
+		"  flr r2, -v0\n"
+		"  rcp r3.x, k.w\n"        /* 2 */
+		"  rsq r3.y, k.w\n"        /* 1/sqrt(.5) */
+		"  ex2 r3.z, k.x\n"        /* 4 */
+		"  lg2 r3.w, k.y\n"        /* log2 3 */
+		"  mov o3, r3\n"
+		"  end\n"
+		".end\n");
+	run_with_v0(r, 2, 2.5f, 4, 0.5f);
+	expect4(&r->t.o[0][0], 1, 0, 1, 1, "sge");
+	expect4(&r->t.o[0][1], 0, 1, 0, 0, "slt");
+	expect4(&r->t.o[0][2], 4, 5.5f, 0, 1, "max+min");
+	expect4(&r->t.r[2], -2, -3, -4, -1, "flr(-v0)");
+	cr_assert_eq(r->t.o[0][3].c[0], 2.0f);
+	cr_assert_float_eq(r->t.o[0][3].c[1], 1.41421356f, 1e-4);
+	cr_assert_eq(r->t.o[0][3].c[2], 4.0f);
+	cr_assert_float_eq(r->t.o[0][3].c[3], 1.5849625f, 1e-4);
+	unbuild(r);
+}
+
+Test(pica_unit, float24_rules_through_instructions)
+{
+	/* pica200.md §2.2 through real instructions: inf*0 = 0 in MUL and DP4,
+	 * rcp(0) = +inf, rsq(-1) = NaN, max(NaN,0) = 0, max(0,NaN) = NaN. */
+	rig *r = build(OUTS
+		".constf k(0.0, 1.0, -1.0, 0.0)\n"
+		".proc main\n"
+		"  rcp r0, k.x\n"          /* +inf */
+		"  rsq r1, k.z\n"          /* NaN */
+		"  mul o0.x, k.x, r0\n"    /* 0*inf = 0 */
+		"  dp4 o0.y, k.xxxx, r0\n"
+		"  mov r2, k.x\n"
+		"  max o0.z, r1, r2\n"    /* max(NaN,0) = 0 */
+		"  max o0.w, r2, r1\n"    /* max(0,NaN) = NaN */
+		"  mov o1, r0\n"
+		"  add o2, r0, -r0\n"      /* inf - inf = NaN */
+		"  mov o3, -k.x\n"         /* no negative zero */
+		"  end\n"
+		".end\n");
+	run_with_v0(r, 0, 0, 0, 0);
+	expect4(&r->t.o[0][0], 0, 0, 0, NAN, "inf*0, max NaN");
+	cr_assert(isinf(r->t.o[0][1].c[0]) && r->t.o[0][1].c[0] > 0);
+	cr_assert(isnan(r->t.o[0][2].c[0]));
+	cr_assert(!signbit(r->t.o[0][3].c[0]), "-0 reads as +0");
+	unbuild(r);
+}
+
+Test(pica_unit, mova_and_relative_addressing)
+{
+	/* index = (c + a0) & 0x7F, >= 96 reads 1.0; offsets outside [-128,127]
+	 * apply nothing; MOVA truncates toward zero (pica200.md §1.2, §1.3). */
+	rig *r = build(OUTS
+		".fvec arr[8]\n"
+		".constf k(2.7, -1.5, 95.0, 300.0)\n"
+		".proc main\n"
+		"  mova a0.xy, k\n"        /* a0 = (2, -1) */
+		"  mov o0, arr[a0.x]\n"    /* arr[2] */
+		"  mov o1, arr[a0.y+3]\n"  /* arr[2] via -1 + 3 */
+		"  mov r0, k.zwzw\n"
+		"  mova a0.xy, r0\n"       /* a0 = (95, 300) */
+		"  nop\n"
+		"  mov o2, arr[a0.x+1]\n"  /* c(0 + 95 + 1) = c96 -> 1.0 */
+		"  mov o3, arr[a0.y]\n"    /* 300 is out of range: arr[0] */
+		"  end\n"
+		".end\n");
+	for (int i = 0; i < 8; i++)
+		set4(&r->u.c[i], (float)i, (float)i, (float)i, (float)i);
+	run_with_v0(r, 0, 0, 0, 0);
+	cr_assert_eq(r->t.a0[0], 95);
+	cr_assert_eq(r->t.a0[1], 300);
+	expect4(&r->t.o[0][0], 2, 2, 2, 2, "arr[a0.x]");
+	expect4(&r->t.o[0][1], 2, 2, 2, 2, "arr[a0.y+3]");
+	expect4(&r->t.o[0][2], 1, 1, 1, 1, "index >= 96");
+	expect4(&r->t.o[0][3], 0, 0, 0, 0, "offset out of range");
+	unbuild(r);
+}
+
+Test(pica_unit, cmp_ifc_else_and_jmpc)
+{
+	rig *r = build(OUTS
+		".constf k(1.0, 2.0, 3.0, 4.0)\n"
+		".proc main\n"
+		"  cmp k, gt, le, v0\n"    /* cmp.x = 1 > v0.x, cmp.y = 2 <= v0.y */
+		"  ifc cmp.x\n"
+		"    mov r0, k.xxxx\n"
+		"  .else\n"
+		"    mov r0, k.yyyy\n"
+		"  .end\n"
+		"  jmpc !cmp.y, skip\n"
+		"  add r0, k.zzzz, r0\n"
+		"skip:\n"
+		"  mov o0, r0\n"
+		"  mov o1, k\n  mov o2, k\n  mov o3, k\n"
+		"  end\n"
+		".end\n");
+	run_with_v0(r, 0, 5, 0, 0);        /* x: if-branch (1); y: add 3 */
+	cr_assert_eq(r->t.o[0][0].c[0], 4.0f);
+	run_with_v0(r, 7, 0, 0, 0);        /* else (2); jump over the add */
+	cr_assert_eq(r->t.o[0][0].c[0], 2.0f);
+	unbuild(r);
+}
+
+Test(pica_unit, loop_al_and_break)
+{
+	/* for i0 with i0 = (count-1 = 3, start 10, step 2): 4 iterations, aL =
+	 * 10, 12, 14, 16 in the body and 18 after the last one (pica200.md §1.3). */
+	rig *r = build(OUTS
+		".constf k(1.0, 0.0, 0.0, 0.0)\n"
+		".ivec it\n"
+		".proc main\n"
+		"  mov r0, k.yyyy\n"
+		"  for it\n"
+		"    add r0, k.xxxx, r0\n"
+		"    mov r1, c0[aL]\n"
+		"  .end\n"
+		"  mov o0, r0\n"
+		"  mov o1, r1\n"
+		"  mov o2, k\n  mov o3, k\n"
+		"  end\n"
+		".end\n");
+	/* find the ivec's register from the uniform table: it is i0 */
+	r->u.i[0][0] = 3, r->u.i[0][1] = 10, r->u.i[0][2] = 2;
+	for (int i = 0; i < 90; i++)        /* k lives at c95 */
+		set4(&r->u.c[i], (float)i, 0, 0, 0);
+	run_with_v0(r, 0, 0, 0, 0);
+	cr_assert_eq(r->t.o[0][0].c[0], 4.0f, "4 iterations, got %g", r->t.o[0][0].c[0]);
+	cr_assert_eq(r->t.o[0][1].c[0], 16.0f, "c[aL] on the last iteration");
+	cr_assert_eq(r->t.al, 18, "aL steps after the last iteration too");
+	unbuild(r);
+
+	r = build(OUTS
+		".constf k(1.0, 5.0, 0.0, 0.0)\n"
+		".ivec it\n"
+		".proc main\n"
+		"  mov r0, k.zzzz\n"
+		"  for it\n"
+		"    add r0, k.xxxx, r0\n"
+		"    cmp k.yyyy, le, le, r0\n"
+		"    breakc cmp.x\n"
+		"    nop\n"
+		"  .end\n"
+		"  mov o0, r0\n  mov o1, k\n  mov o2, k\n  mov o3, k\n"
+		"  end\n"
+		".end\n");
+	r->u.i[0][0] = 99;                 /* 100 iterations unless broken */
+	run_with_v0(r, 0, 0, 0, 0);
+	cr_assert_eq(r->t.o[0][0].c[0], 5.0f, "breakc leaves at 5");
+	cr_assert_eq(r->t.st.nloop, 0);
+	unbuild(r);
+}
+
+Test(pica_unit, call_ifu_callu_jmpu)
+{
+	rig *r = build(OUTS
+		".constf k(1.0, 10.0, 100.0, 0.0)\n"
+		".bool flag\n"
+		".proc addone\n"
+		"  add r0, k.xxxx, r0\n"
+		".end\n"
+		".proc main\n"
+		"  mov r0, k.wwww\n"
+		"  call addone\n"
+		"  callu flag, addone\n"
+		"  ifu flag\n"
+		"    add r0, k.yyyy, r0\n"
+		"  .end\n"
+		"  jmpu !flag, done\n"
+		"  add r0, k.zzzz, r0\n"
+		"done:\n"
+		"  mov o0, r0\n  mov o1, k\n  mov o2, k\n  mov o3, k\n"
+		"  end\n"
+		".end\n");
+	r->u.b[0] = false;
+	run_with_v0(r, 0, 0, 0, 0);
+	cr_assert_eq(r->t.o[0][0].c[0], 1.0f, "flag false: one call, no if, jump taken");
+	r->u.b[0] = true;
+	run_with_v0(r, 0, 0, 0, 0);
+	cr_assert_eq(r->t.o[0][0].c[0], 112.0f, "flag true: 1 + 1 + 10 + 100");
+	unbuild(r);
+}
+
+/* Hand-placed flow control: the priority rule and the lost 4th return. */
+static rig *build_words(const uint32_t *words, unsigned n)
+{
+	rig *r = build(OUTS ".proc main\n  end\n.end\n");
+	pica_program_free(&r->p);
+	free(r->s.code);
+	r->s.code = calloc(n, sizeof *r->s.code);
+	memcpy(r->s.code, words, n * sizeof *words);
+	r->s.ncode = n;
+	r->s.dvle[0].main = 0;
+	r->s.dvle[0].noutputs = 0;
+	cr_assert(pica_program_build(&r->p, &r->s, 0, &r->cfg, &r->d), "%s", r->d.msg);
+	return r;
+}
+
+#define W_NOP 0x84000000u
+#define W_END 0x88000000u
+/* format 2: op << 26 | DST << 10 | NUM */
+#define W_CALL(dst, num) (0x24u << 26 | (uint32_t)(dst) << 10 | (uint32_t)(num))
+#define W_IFC_X1(dst, num) (0x28u << 26 | 1u << 25 | 2u << 22 | (uint32_t)(dst) << 10 | (uint32_t)(num))
+
+Test(pica_unit, four_returns_in_one_step_lose_the_fourth)
+{
+	/* Four nested calls whose bodies all end at word 9: when 10 is offered,
+	 * the call stack pops 4 times; the 4th return (to 1) is lost, so
+	 * execution resumes at the 3rd pop's return address, 6. */
+	uint32_t w[12] = {
+		W_CALL(5, 5),  /* 0: A = 5..9, ret 1 */
+		W_END,         /* 1 */
+		W_NOP, W_NOP, W_NOP,
+		W_CALL(6, 4),  /* 5: B = 6..9, ret 6 */
+		W_CALL(7, 3),  /* 6: C = 7..9, ret 7 */
+		W_CALL(8, 2),  /* 7: D = 8..9, ret 8 */
+		W_NOP,         /* 8 */
+		W_NOP,         /* 9: last body word; 10 is offered */
+		W_END, W_END,
+	};
+	rig *r = build_words(w, 12);
+	pica_thread_reset(&r->t);
+	pica_thread_start(&r->t, &r->p);
+	pica_step_info info;
+	for (int i = 0; i < 6; i++)       /* 0, 5, 6, 7, 8, 9 */
+		cr_assert_eq(pica_step(&r->t, &r->p, &r->u, &r->env, &info, &r->d), PICA_STEP_OK);
+	cr_assert_eq(r->t.pc, 6, "resumed at 0x%x", r->t.pc);
+	cr_assert_eq(r->t.st.ncall, 0);
+	unbuild(r);
+}
+
+Test(pica_unit, stack_priority_if_over_call)
+{
+	/* An IF body and a CALL body end on the same word: IF > CALL, so the
+	 * call's return is lost (why picasso pads with NOPs). */
+	uint32_t w[10] = {
+		W_CALL(3, 3),      /* 0: body 3..5, ret 1 */
+		W_END,             /* 1 */
+		W_END,             /* 2 */
+		W_IFC_X1(6, 2),    /* 3: cmp.x == 1 -> body 4..5, then jump to 8 */
+		W_NOP,             /* 4 */
+		W_NOP,             /* 5: 6 offered to both stacks */
+		W_END, W_END,
+		W_END,             /* 8: the IF's target wins */
+		W_END,
+	};
+	rig *r = build_words(w, 10);
+	pica_thread_reset(&r->t);
+	pica_thread_start(&r->t, &r->p);
+	r->t.cmp[0] = true;
+	pica_step_info info;
+	for (int i = 0; i < 4; i++)
+		cr_assert_eq(pica_step(&r->t, &r->p, &r->u, &r->env, &info, &r->d), PICA_STEP_OK);
+	cr_assert_eq(r->t.pc, 8);
+	cr_assert_eq(r->t.st.ncall, 0, "the call entry popped too");
+	unbuild(r);
+}
+
+Test(pica_unit, call_stack_overflow_drops_oldest)
+{
+	/* 5 nested calls: the ring keeps 4, so the outermost return is lost. */
+	uint32_t w[16] = {
+		W_CALL(2, 12), W_END,                 /* 0 -> 2..13 ret 1 */
+		W_CALL(3, 10),                        /* 2 -> 3..12 ret 3 */
+		W_CALL(4, 8),                         /* 3 -> 4..11 ret 4 */
+		W_CALL(5, 6),                         /* 4 -> 5..10 ret 5 */
+		W_CALL(6, 4),                         /* 5 -> 6..9  ret 6 */
+		W_NOP, W_NOP, W_NOP, W_NOP, W_NOP, W_NOP, W_NOP, W_NOP, W_END, W_END,
+	};
+	rig *r = build_words(w, 16);
+	pica_thread_reset(&r->t);
+	pica_thread_start(&r->t, &r->p);
+	pica_step_info info;
+	for (int i = 0; i < 5; i++)
+		cr_assert_eq(pica_step(&r->t, &r->p, &r->u, &r->env, &info, &r->d), PICA_STEP_OK);
+	cr_assert_eq(r->t.st.ncall, 4, "depth 4");
+	cr_assert_eq(r->t.st.call[r->t.st.call_top].ret, 6);
+	unbuild(r);
+}
+
+/* The assembler refuses these programs, so they are made by patching the
+ * words of valid ones: patch(word index, field mask, field value). */
+typedef struct hang_case {
+	const char *body;
+	unsigned word;
+	uint32_t mask, value;
+	const char *msg;
+} hang_case;
+
+Test(pica_unit, hang_diagnostics)
+{
+	const hang_case cases[] = {
+		/* mova; nop; -> patch the nop into a second mova */
+		{ "  mova a0.x, k\n  mova a0.y, k\n", 0, 0, 0, "two adjacent MOVA" },
+		/* add r0, v0, r1 -> src2 (bits 11:7) = v1 */
+		{ "  add r0, v0, r1\n", 0, 0x1Fu << 7, 0x01u << 7, "two distinct input registers" },
+		{ "  mov o0, k\n  mov o0.x, k\n", 0, 0, 0, "o0.x written twice" },
+		{ "  break\n", 0, 0, 0, "BREAK with an empty loop stack" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char src[1024];
+		snprintf(src, sizeof src, ".out o0 position\n.constf k(1.0, 2.0, 3.0, 4.0)\n"
+		                          ".proc main\n%s  mov o0, k\n  end\n.end\n", cases[i].body);
+		rig *r = build(src);
+		if (cases[i].mask) {
+			r->s.code[cases[i].word] = (r->s.code[cases[i].word] & ~cases[i].mask) | cases[i].value;
+			pica_program_free(&r->p);
+			cr_assert(pica_program_build(&r->p, &r->s, 0, &r->cfg, &r->d));
+		}
+		cr_assert_eq(run(r), PICA_STEP_ERROR, "case %zu ran", i);
+		cr_assert(strstr(r->d.msg, cases[i].msg), "case %zu: %s", i, r->d.msg);
+		cr_assert(strstr(r->d.msg, "pc 0x"), "names the pc: %s", r->d.msg);
+		r->env.permissive = true;
+		ulp_diag_clear(&r->d);
+		run(r);
+		cr_assert_gt(r->warnings, 0, "--permissive warns (case %zu)", i);
+		unbuild(r);
+	}
+	rig *r = build(".out o0 position\n.out o1 color\n.constf k(1.0, 2.0, 3.0, 4.0)\n"
+	               ".proc main\n  mov o0, k\n  mov o1.xy, k\n  end\n.end\n");
+	cr_assert_eq(run(r), PICA_STEP_ERROR);
+	cr_assert(strstr(r->d.msg, "o1.zw left unwritten at END"), "%s", r->d.msg);
+	unbuild(r);
+}
+
+Test(pica_unit, watchdog_and_undocumented_opcodes)
+{
+	uint32_t loop_forever[2] = { 0x2Cu << 26 | 1u << 25 | 2u << 22 | 0u << 10, W_END }; /* jmpc cmp.x, 0 */
+	rig *r = build_words(loop_forever, 2);
+	r->env.max_steps = 1000;
+	pica_thread_reset(&r->t);
+	pica_thread_start(&r->t, &r->p);
+	r->t.cmp[0] = true;
+	pica_step_info info;
+	enum pica_step_result st;
+	while ((st = pica_step(&r->t, &r->p, &r->u, &r->env, &info, &r->d)) == PICA_STEP_OK)
+		;
+	cr_assert_eq(st, PICA_STEP_ERROR);
+	cr_assert(strstr(r->d.msg, "watchdog") && strstr(r->d.msg, "pc 0x000"), "%s", r->d.msg);
+	unbuild(r);
+
+	uint32_t undoc[2] = { 0x10u << 26, W_END };
+	r = build_words(undoc, 2);
+	cr_assert_eq(run(r), PICA_STEP_ERROR);
+	cr_assert(strstr(r->d.msg, "undocumented opcode 0x10"), "%s", r->d.msg);
+	r->env.undocumented = PICA_UNDOC_NOP;
+	ulp_diag_clear(&r->d);
+	cr_assert_eq(run(r), PICA_STEP_END, "policy nop: %s", r->d.msg);
+	unbuild(r);
+}
+
+/* ---- geometry shader: emission and output banking ---- */
+
+#define GS_SRC(body) \
+	".gsh point c0\n.out o0 position\n.out o1 color\n" \
+	".constf k(1.0, 2.0, 3.0, 4.0)\n.proc main\n" body "  end\n.end\n"
+
+Test(pica_unit, gs_emits_primitives_with_winding)
+{
+	rig *r = build(GS_SRC(
+		"  setemit 0\n  mov o0, k.xxxx\n  mov o1, k.xxxx\n  emit\n"
+		"  setemit 1\n  mov o0, k.yyyy\n  mov o1, k.yyyy\n  emit\n"
+		"  setemit 2, prim inv\n  mov o0, k.zzzz\n  mov o1, k.zzzz\n  emit\n"));
+	cr_assert(r->p.is_gs);
+	cr_assert_eq(run(r), PICA_STEP_END, "%s", r->d.msg);
+	cr_assert_eq(r->prims, 1);
+	cr_assert(r->inv[0]);
+	for (int v = 0; v < 3; v++)
+		expect4(&r->prim[0][v][0], (float)(v + 1), (float)(v + 1), (float)(v + 1), (float)(v + 1), "vtx");
+	unbuild(r);
+}
+
+Test(pica_unit, gs_output_banks_carry_two_emits_back)
+{
+	/* o1 is written only before the first two emits: the third vertex gets
+	 * the value from two emits earlier (pica200.md §1.1, banking). */
+	rig *r = build(GS_SRC(
+		"  setemit 0\n  mov o0, k.xxxx\n  mov o1, k.xxxx\n  emit\n"
+		"  setemit 1\n  mov o0, k.yyyy\n  mov o1, k.yyyy\n  emit\n"
+		"  setemit 2, prim\n  mov o0, k.zzzz\n  emit\n"));
+	cr_assert_eq(run(r), PICA_STEP_END, "%s", r->d.msg);
+	cr_assert_eq(r->prims, 1);
+	cr_assert_not(r->inv[0]);
+	expect4(&r->prim[0][2][1], 1, 1, 1, 1, "o1 of vertex 2 comes from bank 0");
+	unbuild(r);
+}
+
+/* ---- timing ---- */
+
+static void zero_job(void *ctx, uint32_t id, pica_job *job)
+{
+	(void)ctx;
+	(void)id;
+	memset(job, 0, sizeof *job);
+}
+
+static uint64_t cycles_of(const char *src, const char *set, pica_batch_stats *st)
+{
+	rig *r = build(src);
+	if (set) {
+		cr_assert(ulp_config_set(&r->cfg, set, &r->d), "%s", r->d.msg);
+		pica_env_from_config(&r->env, &r->cfg);
+	}
+	cr_assert(pica_batch_run(&r->p, &r->u, &r->cfg, &r->env, 1, 1, zero_job, NULL, NULL, NULL, st,
+	                         &r->d), "%s", r->d.msg);
+	unbuild(r);
+	return st->cycles;
+}
+
+Test(pica_unit, timing_dependency_stalls)
+{
+	/* Defaults: issue 1/cycle, ALU latency 3.  Three independent movs issue
+	 * at 1, 2, 3; END waits for the last write (3 + 3 = 6).  A dependent
+	 * chain waits the full latency each time. */
+	pica_batch_stats a, b;
+	const char *indep = ".out o0 position\n.constf k(1.0, 2.0, 3.0, 4.0)\n.proc main\n"
+	                    "  mov r0, k\n  mov r1, k\n  mov o0, k\n  end\n.end\n";
+	const char *chain = ".out o0 position\n.constf k(1.0, 2.0, 3.0, 4.0)\n.proc main\n"
+	                    "  mov r0, k\n  mov r1, r0\n  mov o0, r1\n  end\n.end\n";
+	uint64_t ci = cycles_of(indep, NULL, &a);
+	uint64_t cc = cycles_of(chain, NULL, &b);
+	cr_assert_eq(b.unit[0].stall[SIM_STALL_DEPENDENCY] - a.unit[0].stall[SIM_STALL_DEPENDENCY], 4,
+	             "two waits of 2 cycles");
+	cr_assert_eq(cc - ci, 4);
+	cr_assert_eq(a.instructions, 4);
+	cr_assert_eq(a.unit[0].busy, 4);
+	/* latency 1: no stalls at all */
+	pica_batch_stats c;
+	cycles_of(chain, "pica.latency.alu=1", &c);
+	cr_assert_eq(c.unit[0].stall[SIM_STALL_DEPENDENCY], 0);
+}
+
+Test(pica_unit, timing_sfu_and_flow_bubble)
+{
+	pica_batch_stats a, b;
+	const char *sfu = ".out o0 position\n.constf k(1.0, 2.0, 3.0, 4.0)\n.proc main\n"
+	                  "  rcp r0, k.x\n  mov o0, r0\n  end\n.end\n";
+	cycles_of(sfu, NULL, &a);
+	cr_assert_eq(a.unit[0].stall[SIM_STALL_DEPENDENCY], 5 + 2, "wait 5 for rcp, 2 for END");
+	const char *jump = ".out o0 position\n.constf k(1.0, 2.0, 3.0, 4.0)\n.proc main\n"
+	                   "  mov r0, k\n  cmp k, eq, eq, r0\n  jmpc cmp.x, over\n  nop\nover:\n  mov o0, k\n  end\n.end\n";
+	cycles_of(jump, NULL, &b);
+	cr_assert_eq(b.unit[0].stall[SIM_STALL_FLOW], 1, "one bubble after the taken jmpc");
+	cr_assert_eq(b.unit[0].counter[PICA_CTR_TAKEN], 1);
+}
+
+Test(pica_unit, batch_spreads_over_four_units_deterministically)
+{
+	const char *src = ".out o0 position\n.constf k(1.0, 2.0, 3.0, 4.0)\n.proc main\n"
+	                  "  mov r0, k\n  dp4 r1.x, r0, r0\n  mov o0, r1.xxxx\n  end\n.end\n";
+	pica_batch_stats a, b;
+	rig *r = build(src);
+	cr_assert(pica_batch_run(&r->p, &r->u, &r->cfg, &r->env, 4, 100, zero_job, NULL, NULL, NULL, &a, &r->d));
+	cr_assert(pica_batch_run(&r->p, &r->u, &r->cfg, &r->env, 4, 100, zero_job, NULL, NULL, NULL, &b, &r->d));
+	cr_assert_eq(a.invocations, 100);
+	cr_assert_eq(a.cycles, b.cycles, "deterministic");
+	for (int k = 0; k < 4; k++)
+		cr_assert_eq(a.unit[k].counter[PICA_CTR_INVOCATIONS], 25, "unit %d", k);
+	pica_batch_stats one;
+	cr_assert(pica_batch_run(&r->p, &r->u, &r->cfg, &r->env, 1, 100, zero_job, NULL, NULL, NULL, &one, &r->d));
+	cr_assert_lt(a.cycles * 3, one.cycles, "4 units are more than 3x faster than 1");
+	unbuild(r);
+}
+
+/* ---- every corpus SHBIN runs to END on the clocked unit ---- */
+
+#include <dirent.h>
+
+typedef struct corpus_ctx { unsigned prims; } corpus_ctx;
+
+static void count_emit(void *ctx, const pica_vec4 vtx[3][16], bool inverted)
+{
+	(void)vtx;
+	(void)inverted;
+	((corpus_ctx *)ctx)->prims++;
+}
+
+static void unit_job(void *ctx, uint32_t id, pica_job *job)
+{
+	(void)ctx;
+	for (int r = 0; r < 16; r++)
+		for (int k = 0; k < 4; k++)
+			job->v[r].c[k] = (float)((id + (unsigned)r + (unsigned)k) % 5) * 0.25f;
+}
+
+Test(pica_unit, corpus_shaders_run_to_end)
+{
+	char *dir = test_corpus_path("pica");
+	DIR *dp = opendir(dir);
+	cr_assert(dp, "cannot open %s", dir);
+	unsigned runs = 0, ok = 0;
+	struct dirent *de;
+	while ((de = readdir(dp))) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "README.md"))
+			continue;
+		char sub[512];
+		snprintf(sub, sizeof sub, "%s/%s", dir, de->d_name);
+		DIR *ds = opendir(sub);
+		if (!ds)
+			continue;
+		struct dirent *fe;
+		while ((fe = readdir(ds))) {
+			size_t n = strlen(fe->d_name);
+			if (n < 6 || strcmp(fe->d_name + n - 6, ".shbin"))
+				continue;
+			char path[1024];
+			snprintf(path, sizeof path, "%s/%s", sub, fe->d_name);
+			struct shbin s;
+			ulp_diag d;
+			ulp_diag_clear(&d);
+			cr_assert(shbin_load(path, &s, &d), "%s", d.msg);
+			for (unsigned e = 0; e < s.ndvle; e++) {
+				ulp_config cfg;
+				ulp_config_defaults(&cfg);
+				pica_program p;
+				static pica_uniforms u;
+				memset(&u, 0, sizeof u);
+				cr_assert(pica_program_build(&p, &s, e, &cfg, &d), "%s: %s", path, d.msg);
+				pica_uniforms_apply_dvle(&u, p.dvle);
+				for (int i = 0; i < 96; i++)       /* identity-ish matrices */
+					if (!(p.dvle->nconsts && i >= 90))
+						u.c[i].c[i % 4] = u.c[i].c[i % 4] == 0.0f ? 1.0f : u.c[i].c[i % 4];
+				pica_env env;
+				corpus_ctx cc = { 0 };
+				pica_env_from_config(&env, &cfg);
+				env.emit = count_emit;
+				env.ctx = &cc;
+				pica_batch_stats st;
+				runs++;
+				if (pica_batch_run(&p, &u, &cfg, &env, 4, 8, unit_job, NULL, NULL, NULL, &st, &d))
+					ok++;
+				else
+					cr_log_error("%s DVLE %u: %s", path, e, d.msg);
+				if (p.is_gs)
+					cr_expect_gt(cc.prims, 0, "%s: the GS emitted nothing", path);
+				pica_program_free(&p);
+				ulp_diag_clear(&d);
+			}
+			shbin_free(&s);
+		}
+		closedir(ds);
+	}
+	closedir(dp);
+	free(dir);
+	cr_log_info("pica unit: %u/%u corpus DVLEs run to END", ok, runs);
+	fprintf(stderr, "pica unit: %u/%u corpus DVLEs run to END\n", ok, runs);
+	cr_assert_gt(runs, 20);
+	cr_assert_eq(ok, runs);
+}
