@@ -261,7 +261,7 @@ static void on_trace(void *vctx, unsigned unit, uint64_t cycle, uint32_t pc,
 		fprintf(ctx->trace, " aL=%d", a->al);
 	if (a->cmp[0] != b->cmp[0] || a->cmp[1] != b->cmp[1])
 		fprintf(ctx->trace, " cmp=(%d, %d)", a->cmp[0], a->cmp[1]);
-	if (a->pc != pc + 1)
+	if (a->pc != pc + 1 && ctx->prog->inst[pc].op != PICA_OP_END)
 		fprintf(ctx->trace, " -> %03x", a->pc);
 	fputc('\n', ctx->trace);
 }
