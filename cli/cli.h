@@ -16,8 +16,12 @@ enum { EXIT_OK = 0, EXIT_CHECK = 1, EXIT_BAD = 2 };
 #include "cli/commands.def"
 #undef CMD
 
-/* ulpsim pica run (cli/pica_run.c), dispatched from cmd_pica. */
+/* Subcommands that live in their own files, dispatched from their group's
+ * table: ulpsim pica run (cli/pica_run.c), ulpsim tegra run
+ * (cli/tegra_run.c), ulpsim tgsi compile (cli/tgsi_compile.c). */
 int cmd_pica_run(int argc, char **argv);
+int cmd_tegra_run(int argc, char **argv);
+int cmd_tgsi_compile(int argc, char **argv);
 
 /* Print d as "ulpsim: file:line:col: msg" and return EXIT_BAD. */
 int cli_fail(const ulp_diag *d);
