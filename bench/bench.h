@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 typedef struct bench_row {
-	const char *name;
+	char name[80];
 	double value;
 	const char *unit;
 	const char *goal;   /* "" when the issue sets none */
@@ -22,5 +22,6 @@ double bench_now(void);   /* monotonic seconds */
 /* Benchmarks: one function per area, each adding rows. */
 void bench_numfmt(bench_table *t);
 void bench_clock(bench_table *t);
+void bench_pica(bench_table *t);
 
 #endif

@@ -6,8 +6,13 @@
 
 void bench_add(bench_table *t, const char *name, double value, const char *unit, const char *goal)
 {
-	if (t->n < (int)(sizeof t->row / sizeof t->row[0]))
-		t->row[t->n++] = (bench_row){ name, value, unit, goal ? goal : "" };
+	if (t->n == (int)(sizeof t->row / sizeof t->row[0]))
+		return;
+	bench_row *r = &t->row[t->n++];
+	snprintf(r->name, sizeof r->name, "%s", name);
+	r->value = value;
+	r->unit = unit;
+	r->goal = goal ? goal : "";
 }
 
 double bench_now(void) { return ulp_host_seconds(); }
@@ -25,7 +30,7 @@ static void print_value(double v)
 int main(void)
 {
 	static bench_table t;
-	void (*const benches[])(bench_table *) = { bench_numfmt, bench_clock };
+	void (*const benches[])(bench_table *) = { bench_numfmt, bench_clock, bench_pica };
 	for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
 		benches[i](&t);
 	printf("%-48s %14s  %-16s %s\n", "benchmark", "value", "unit", "goal");

@@ -19,62 +19,6 @@ float f24_decode(uint32_t bits) { return (float)mf_decode(&F24_FORMAT, bits & 0x
 
 uint32_t f24_encode(float v, enum ulp_round r) { return mf_encode(&F24_FORMAT, v, r); }
 
-/* Hot path: round a double's 52-bit mantissa to 16 bits in place. */
-float f24_round(double v, enum ulp_round r)
-{
-	if (isnan(v))
-		return NAN;
-	double a = fabs(v);
-	if (a < F24_MIN_NORMAL)            /* subnormal results flush to +0 (§2.2) */
-		return 0.0f;
-	if (isinf(v))
-		return (float)v;
-	uint64_t bits;
-	memcpy(&bits, &v, sizeof bits);
-	const uint64_t drop = (1ull << 36) - 1;     /* 52 - 16 mantissa bits */
-	uint64_t rem = bits & drop;
-	bits &= ~drop;
-	if (r == ULP_ROUND_NEAREST_EVEN &&
-	    (rem > (1ull << 35) || (rem == (1ull << 35) && (bits >> 36 & 1))))
-		bits += 1ull << 36;                  /* a carry bumps the exponent */
-	memcpy(&v, &bits, sizeof v);
-	if (fabs(v) >= 0x1p64)                     /* largest f24 is just below 2^64 */
-		return v < 0 ? -INFINITY : INFINITY;
-	return (float)v;
-}
-
-float f24_flush(float v)
-{
-	return fabsf(v) < (float)F24_MIN_NORMAL ? 0.0f : v;
-}
-
-float f24_add(float a, float b, const f24_mode *m)
-{
-	return f24_round((double)f24_flush(a) + f24_flush(b), m->round);
-}
-
-/* inf * 0 = 0 (not NaN); NaN * 0 stays NaN.  The product of two 17-bit
- * significands is exact in double, so one rounding happens. */
-static double mul_exact(float a, float b)
-{
-	a = f24_flush(a);
-	b = f24_flush(b);
-	if ((a == 0.0f && isinf(b)) || (b == 0.0f && isinf(a)))
-		return 0.0;
-	return (double)a * b;
-}
-
-float f24_mul(float a, float b, const f24_mode *m)
-{
-	return f24_round(mul_exact(a, b), m->round);
-}
-
-/* Not fused: the product is rounded before the add (§2.2). */
-float f24_mad(float a, float b, float c, const f24_mode *m)
-{
-	return f24_add(f24_mul(a, b, m), c, m);
-}
-
 /* DP3/DP4: each product rounded, summed in component order, each sum
  * rounded (knob-free assumption, docs/ASSUMPTIONS.md "f24 dot order"). */
 float f24_dot(const float *a, const float *b, int n, const f24_mode *m)

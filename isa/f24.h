@@ -12,7 +12,9 @@
 #ifndef ULP_ISA_F24_H
 #define ULP_ISA_F24_H
 
+#include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "isa/minifloat.h"
 
@@ -39,16 +41,8 @@ extern const f24_mode F24_MODE_DEFAULT;
 float f24_decode(uint32_t bits);
 uint32_t f24_encode(float v, enum ulp_round r);
 
-/* Round a double to an f24 register value: mantissa to 16 bits, |v| >= 2^64
- * -> inf, |v| < 2^-62 -> +0, NaN -> NaN, -0 -> +0. */
-float f24_round(double v, enum ulp_round r);
-/* Input flush of arithmetic operands: subnormals and -0 become +0. */
-float f24_flush(float v);
 
 /* Arithmetic as the shader unit does it (operands are f24 register values). */
-float f24_add(float a, float b, const f24_mode *m);
-float f24_mul(float a, float b, const f24_mode *m);
-float f24_mad(float a, float b, float c, const f24_mode *m);
 float f24_dot(const float *a, const float *b, int n, const f24_mode *m);
 float f24_max(float a, float b, const f24_mode *m);
 float f24_min(float a, float b, const f24_mode *m);
@@ -59,5 +53,65 @@ float f24_lg2(float a, const f24_mode *m);
 float f24_flr(float a, const f24_mode *m);
 float f24_sge(float a, float b);   /* a >= b ? 1 : 0; NaN -> 0 */
 float f24_slt(float a, float b);   /* a <  b ? 1 : 0; NaN -> 0 */
+
+/* ---- the hot operations, inline (the shader core calls them per component) ----
+ *
+ * Round a double to an f24 register value: mantissa to 16 bits, |v| >= 2^64
+ * -> inf, |v| < 2^-62 -> +0, NaN -> NaN, -0 -> +0.
+ * Hot path: round a double's 52-bit mantissa to 16 bits in place. */
+static inline float f24_round(double v, enum ulp_round r)
+{
+	if (isnan(v))
+		return NAN;
+	double a = fabs(v);
+	if (a < F24_MIN_NORMAL)            /* subnormal results flush to +0 (§2.2) */
+		return 0.0f;
+	if (isinf(v))
+		return (float)v;
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof bits);
+	const uint64_t drop = (1ull << 36) - 1;     /* 52 - 16 mantissa bits */
+	uint64_t rem = bits & drop;
+	bits &= ~drop;
+	if (r == ULP_ROUND_NEAREST_EVEN &&
+	    (rem > (1ull << 35) || (rem == (1ull << 35) && (bits >> 36 & 1))))
+		bits += 1ull << 36;                  /* a carry bumps the exponent */
+	memcpy(&v, &bits, sizeof v);
+	if (fabs(v) >= 0x1p64)                     /* largest f24 is just below 2^64 */
+		return v < 0 ? -INFINITY : INFINITY;
+	return (float)v;
+}
+
+static inline float f24_flush(float v)
+{
+	return fabsf(v) < (float)F24_MIN_NORMAL ? 0.0f : v;
+}
+
+static inline float f24_add(float a, float b, const f24_mode *m)
+{
+	return f24_round((double)f24_flush(a) + f24_flush(b), m->round);
+}
+
+/* inf * 0 = 0 (not NaN); NaN * 0 stays NaN.  The product of two 17-bit
+ * significands is exact in double, so one rounding happens. */
+static inline double f24_mul_exact_(float a, float b)
+{
+	a = f24_flush(a);
+	b = f24_flush(b);
+	if ((a == 0.0f && isinf(b)) || (b == 0.0f && isinf(a)))
+		return 0.0;
+	return (double)a * b;
+}
+
+static inline float f24_mul(float a, float b, const f24_mode *m)
+{
+	return f24_round(f24_mul_exact_(a, b), m->round);
+}
+
+/* Not fused: the product is rounded before the add (§2.2). */
+static inline float f24_mad(float a, float b, float c, const f24_mode *m)
+{
+	return f24_add(f24_mul(a, b, m), c, m);
+}
 
 #endif

@@ -59,8 +59,12 @@ static pica_inst_meta inst_meta(const struct pica_inst *in)
 	case PICA_OP_LITP:
 		m.writes |= PICA_SB_CMP;
 		break;
-	case PICA_OP_NOP: case PICA_OP_END:
+	case PICA_OP_NOP:
 		m.cls = PICA_CLS_NOP;
+		break;
+	case PICA_OP_END:
+		m.cls = PICA_CLS_NOP;
+		m.is_end = true;
 		break;
 	case PICA_OP_BREAK: case PICA_OP_EMIT: case PICA_OP_SETEMIT:
 	case PICA_OP_CALL: case PICA_OP_CALLU: case PICA_OP_IFU: case PICA_OP_JMPU:
@@ -230,11 +234,13 @@ static void read_src(const pica_thread *t, const pica_uniforms *u, const struct 
 		}
 		r = idx < 96 ? &u->c[idx] : &ONES;
 	}
-	for (int k = 0; k < 4; k++) {
-		float v = r->c[s->swz[k]];
-		v = s->neg ? -v : v;
-		out[k] = v == 0.0f ? 0.0f : v;     /* no negative zero */
-	}
+	for (int k = 0; k < 4; k++)
+		out[k] = r->c[s->swz[k]];
+	/* Registers never hold -0 (f24 results are +0, loads convert), so only
+	 * negation can make one; -x + 0 turns it into +0 and keeps x otherwise. */
+	if (s->neg)
+		for (int k = 0; k < 4; k++)
+			out[k] = -out[k] + 0.0f;
 }
 
 /* Descriptor mask bit3 = x .. bit0 = w. */

@@ -39,6 +39,7 @@ typedef struct pica_inst_meta {
 	uint8_t cls;              /* enum pica_class */
 	bool two_inputs;          /* reads two distinct v registers (hangs, §1.2) */
 	bool bad_desc;            /* descriptor index past the table */
+	bool is_end;
 } pica_inst_meta;
 
 /* A program ready to run: one DVLE's code, predecoded once. */

@@ -79,7 +79,7 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 				cause = b >= 16 && b <= 18 ? SIM_STALL_HAZARD : SIM_STALL_DEPENDENCY;
 			}
 		}
-		if (s->prog->inst[pc].op == PICA_OP_END) {
+		if (m->is_end) {
 			if (s->writes_done > need) {
 				need = s->writes_done;
 				cause = SIM_STALL_DEPENDENCY;
