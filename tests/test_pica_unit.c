@@ -688,3 +688,256 @@ Test(pica_unit, corpus_shaders_run_to_end)
 	cr_assert_gt(runs, 20);
 	cr_assert_eq(ok, runs);
 }
+
+/* ---- geometry-shader input modes (picasso Manual.md ".gsh") ---- */
+
+static rig *build_gs(const char *src)
+{
+	rig *r = build(src);
+	cr_assert(r->p.is_gs);
+	return r;
+}
+
+static void run_gs(rig *r, const pica_vec4 *vtx, unsigned nvtx, unsigned stride)
+{
+	pica_gs_prim prim = { vtx, nvtx, stride, 0 };
+	pica_thread_reset(&r->t);
+	cr_assert(pica_gs_load(&r->p, &prim, &r->t, &r->u, &r->d), "%s", r->d.msg);
+	cr_assert_eq(pica_run(&r->t, &r->p, &r->u, &r->env, &r->d), PICA_STEP_END, "%s", r->d.msg);
+	pica_gs_invocation_done(&r->u);
+}
+
+/* Vertex k, register j holds (10k + j, 0, 0, 1). */
+static void make_vertices(pica_vec4 *v, unsigned n, unsigned stride)
+{
+	for (unsigned k = 0; k < n; k++)
+		for (unsigned j = 0; j < stride; j++)
+			set4(&v[k * stride + j], (float)(10 * k + j), 0, 0, 1);
+}
+
+Test(pica_unit, gs_point_mode_inputs_in_v)
+{
+	rig *r = build_gs(".gsh point c0\n.out o0 position\n.out o1 color\n.proc main\n"
+		"  setemit 0\n  mov o0, v0\n  mov o1, v1\n  emit\n"
+		"  setemit 1\n  mov o0, v2\n  mov o1, v3\n  emit\n"
+		"  setemit 2, prim\n  mov o0, v4\n  mov o1, v5\n  emit\n  end\n.end\n");
+	pica_vec4 v[6];
+	make_vertices(v, 3, 2);
+	run_gs(r, v, 3, 2);
+	cr_assert_eq(r->prims, 1);
+	for (int k = 0; k < 3; k++) {
+		cr_assert_eq(r->prim[0][k][0].c[0], 10.0f * k, "vertex %d position", k);
+		cr_assert_eq(r->prim[0][k][1].c[0], 10.0f * k + 1, "vertex %d colour", k);
+	}
+	unbuild(r);
+}
+
+Test(pica_unit, gs_variable_mode_count_full_vertices_then_positions)
+{
+	/* .gsh variable c48 2: c0 = count, c1-c4 = 2 full vertices of stride 2,
+	 * c5.. = the position of each further vertex. */
+	rig *r = build_gs(".gsh variable c48 2\n.out o0 position\n.out o1 color\n.proc main\n"
+		"  setemit 0\n  mov o0, c0\n  mov o1, c2\n  emit\n"
+		"  setemit 1\n  mov o0, c3\n  mov o1, c4\n  emit\n"
+		"  setemit 2, prim\n  mov o0, c5\n  mov o1, c6\n  emit\n  end\n.end\n");
+	pica_vec4 v[8];
+	make_vertices(v, 4, 2);
+	run_gs(r, v, 4, 2);
+	cr_assert_eq(r->prims, 1);
+	expect4(&r->prim[0][0][0], 4, 4, 4, 4, "c0 = vertex count");
+	cr_assert_eq(r->prim[0][0][1].c[0], 1.0f, "c2 = vertex 0 register 1");
+	cr_assert_eq(r->prim[0][1][0].c[0], 10.0f, "c3 = vertex 1 register 0");
+	cr_assert_eq(r->prim[0][1][1].c[0], 11.0f, "c4 = vertex 1 register 1");
+	cr_assert_eq(r->prim[0][2][0].c[0], 20.0f, "c5 = vertex 2 position only");
+	cr_assert_eq(r->prim[0][2][1].c[0], 30.0f, "c6 = vertex 3 position only");
+	unbuild(r);
+}
+
+Test(pica_unit, gs_fixed_mode_array_start_and_b15)
+{
+	/* .gsh fixed c48 c8 3: three vertices of stride 2 from c8; b15 reads
+	 * false on the first invocation and true afterwards (pica200.md §1.1). */
+	rig *r = build_gs(".gsh fixed c48 c8 3\n.out o0 position\n.out o1 color\n"
+		".constf k(1.0, 2.0, 0.0, 0.0)\n.proc main\n"
+		"  mov r0, k.zzzz\n"
+		"  ifu b15\n    mov r0, k.xxxx\n  .end\n"
+		"  setemit 0\n  mov o0, c8\n  mov o1, r0\n  emit\n"
+		"  setemit 1\n  mov o0, c10\n  mov o1, r0\n  emit\n"
+		"  setemit 2, prim\n  mov o0, c12\n  mov o1, c13\n  emit\n  end\n.end\n");
+	pica_vec4 v[6];
+	make_vertices(v, 3, 2);
+	run_gs(r, v, 3, 2);
+	run_gs(r, v, 3, 2);
+	cr_assert_eq(r->prims, 2);
+	for (int k = 0; k < 3; k++)
+		cr_assert_eq(r->prim[0][k][0].c[0], 10.0f * k, "vertex %d at c8 + 2k", k);
+	cr_assert_eq(r->prim[0][2][1].c[0], 21.0f);
+	cr_assert_eq(r->prim[0][0][1].c[0], 0.0f, "b15 false on the first invocation");
+	cr_assert_eq(r->prim[1][0][1].c[0], 1.0f, "b15 true after it");
+	pica_vec4 four[8];
+	make_vertices(four, 4, 2);
+	pica_gs_prim bad = { four, 4, 2, 0 };
+	cr_assert_not(pica_gs_load(&r->p, &bad, &r->t, &r->u, &r->d));
+	cr_assert(strstr(r->d.msg, "fixed mode: 4 vertices, the shader takes 3"), "%s", r->d.msg);
+	unbuild(r);
+}
+
+Test(pica_unit, gs_corpus_point_mode_subdivides_a_triangle)
+{
+	/* corpus geoshader: point mode, v0-v5 = (pos, colour) x 3; it emits the
+	 * 3 corner triangles of the midpoint subdivision (projection = identity). */
+	char *path = test_corpus_path("pica/geoshader/program.g.shbin");
+	rig *r = calloc(1, sizeof *r);
+	ulp_diag_clear(&r->d);
+	ulp_config_defaults(&r->cfg);
+	cr_assert(shbin_load(path, &r->s, &r->d), "%s", r->d.msg);
+	free(path);
+	cr_assert(pica_program_build(&r->p, &r->s, 0, &r->cfg, &r->d), "%s", r->d.msg);
+	pica_uniforms_apply_dvle(&r->u, r->p.dvle);
+	for (int i = 0; i < 4; i++)
+		r->u.c[i].c[i] = 1.0f;               /* projection[4] at c0-c3 */
+	pica_env_from_config(&r->env, &r->cfg);
+	r->env.emit = on_emit;
+	r->env.ctx = r;
+	pica_vec4 v[6];
+	set4(&v[0], 0, 0, 0, 1);  set4(&v[1], 1, 0, 0, 1);   /* A, red */
+	set4(&v[2], 4, 0, 0, 1);  set4(&v[3], 0, 1, 0, 1);   /* B, green */
+	set4(&v[4], 0, 8, 0, 1);  set4(&v[5], 0, 0, 1, 1);   /* C, blue */
+	run_gs(r, v, 3, 2);
+	cr_assert_eq(r->prims, 3);
+	expect4(&r->prim[0][0][0], 0, 0, 0, 1, "A");
+	expect4(&r->prim[0][1][0], 2, 0, 0, 1, "mid(A,B)");
+	expect4(&r->prim[0][2][0], 0, 4, 0, 1, "mid(C,A)");
+	expect4(&r->prim[1][2][0], 2, 4, 0, 1, "mid(B,C)");
+	expect4(&r->prim[0][1][1], 0, 1, 0, 1, "slot 1 takes the second vertex's colour");
+	unbuild(r);
+}
+
+/* ---- the float24 behaviour table (pica200.md §2.2) through instructions ----
+ * Registers r0-r11 are loaded from c0-c11 with the special values below; each
+ * row's code leaves its result in r12.x. */
+typedef struct f24_row {
+	const char *what;
+	const char *code;
+	float want;          /* NaN = expect NaN */
+} f24_row;
+
+#define R_INF  "r2"
+#define R_NAN  "r3"
+#define R_SUB  "r4"
+#define R_NORM "r5"
+
+Test(pica_unit, float24_table_through_instructions)
+{
+	const float vals[12] = {
+		0.0f, 1.0f, INFINITY, NAN, (float)0x1p-70, (float)0x1p-62,
+		-INFINITY, 2.0f, 0.5f, -0.1f, -2.0f, -1.0f,
+	};
+	const f24_row rows[] = {
+		{ "rcp(-0) = +inf", "rcp r12, -r0\n", INFINITY },
+		{ "rsq(-0) = +inf", "rsq r12, -r0\n", INFINITY },
+		{ "rsq(rcp(-inf)) = +inf", "rcp r13, r6\n  rsq r12, r13\n", INFINITY },
+		{ "inf * 0 = 0 (MUL)", "mul r12, " R_INF ", r0\n", 0.0f },
+		{ "0 * inf = 0 (MUL)", "mul r12, r0, " R_INF "\n", 0.0f },
+		{ "inf * 0 + 1 = 1 (MAD)", "mad r12, r0, " R_INF ", r1\n", 1.0f },
+		{ "DP3 with inf * 0", "mov r13, r1\n  mov r13.x, " R_INF "\n  mov r14, r1\n  mov r14.x, r0\n  dp3 r12, r13, r14\n", 2.0f },
+		{ "DP4 with inf * 0", "mov r13, r1\n  mov r13.x, " R_INF "\n  mov r14, r1\n  mov r14.x, r0\n  dp4 r12, r13, r14\n", 3.0f },
+		{ "DPH with inf * 0", "mov r13, r1\n  mov r13.x, " R_INF "\n  mov r14, r1\n  mov r14.x, r0\n  dph r12, r13, r14\n", 3.0f },
+		{ "NaN * 0 = NaN", "mul r12, " R_NAN ", r0\n", NAN },
+		{ "+inf - +inf = NaN", "add r12, " R_INF ", -" R_INF "\n", NAN },
+		{ "mul(s, 2) = 0", "mul r12, " R_SUB ", r7\n", 0.0f },
+		{ "mul(n, 0.5) = 0", "mul r12, " R_NORM ", r8\n", 0.0f },
+		{ "max(s, 0) = s (no flush)", "max r12, " R_SUB ", r0\n", (float)0x1p-70 },
+		{ "cmp(s, 0) is false (no flush)", "mov r12, r1\n  cmp " R_SUB ", eq, eq, r0\n  ifc cmp.x\n    mov r12, r0\n  .end\n", 1.0f },
+		{ "rcp(0) = +inf", "rcp r12, r0\n", INFINITY },
+		{ "rcp(+inf) = 0", "rcp r12, " R_INF "\n", 0.0f },
+		{ "rcp(NaN) = NaN", "rcp r12, " R_NAN "\n", NAN },
+		{ "rsq(-2) = NaN", "rsq r12, r10\n", NAN },
+		{ "rsq(+inf) = 0", "rsq r12, " R_INF "\n", 0.0f },
+		{ "rsq(-inf) = NaN", "rsq r12, r6\n", NAN },
+		{ "max(0, NaN) = NaN", "max r12, r0, " R_NAN "\n", NAN },
+		{ "max(NaN, 0) = 0", "max r12, " R_NAN ", r0\n", 0.0f },
+		{ "min(0, NaN) = NaN", "min r12, r0, " R_NAN "\n", NAN },
+		{ "min(NaN, 0) = 0", "min r12, " R_NAN ", r0\n", 0.0f },
+		{ "max(0, -inf) = 0 (knob default)", "max r12, r0, r6\n", 0.0f },
+		{ "sge(NaN, 0) = 0", "sge r12, " R_NAN ", r0\n", 0.0f },
+		{ "sge(0, NaN) = 0", "sge r12, r0, " R_NAN "\n", 0.0f },
+		{ "slt(NaN, 0) = 0", "slt r12, " R_NAN ", r0\n", 0.0f },
+		{ "slt(0, NaN) = 0", "slt r12, r0, " R_NAN "\n", 0.0f },
+		{ "-flr(-0.1) = 1", "flr r13, r9\n  mov r12, -r13\n", 1.0f },
+		{ "ex2(-inf) = 0", "ex2 r12, r6\n", 0.0f },
+		{ "lg2(rcp(-inf)) = -inf", "rcp r13, r6\n  lg2 r12, r13\n", -INFINITY },
+		{ "lg2(-1) = NaN", "lg2 r12, r11\n", NAN },
+		{ "lg2(0) = -inf", "lg2 r12, r0\n", -INFINITY },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		char src[1024];
+		int n = snprintf(src, sizeof src, ".out o0 position\n.fvec vals[12]\n.proc main\n");
+		for (int k = 0; k < 12; k++)
+			n += snprintf(src + n, sizeof src - (size_t)n, "  mov r%d, vals[%d]\n", k, k);
+		snprintf(src + n, sizeof src - (size_t)n, "  %s  mov o0, r12.xxxx\n  end\n.end\n", rows[i].code);
+		rig *r = build(src);
+		for (int k = 0; k < 12; k++)
+			set4(&r->u.c[k], vals[k], vals[k], vals[k], vals[k]);
+		cr_assert_eq(run(r), PICA_STEP_END, "%s: %s", rows[i].what, r->d.msg);
+		float got = r->t.o[0][0].c[0];
+		if (isnan(rows[i].want))
+			cr_expect(isnan(got), "%s: got %.9g", rows[i].what, got);
+		else
+			cr_expect(got == rows[i].want && signbit(got) == signbit(rows[i].want),
+			          "%s: got %.9g", rows[i].what, got);
+		unbuild(r);
+	}
+	/* the disputed row under its alternative knob value */
+	rig *r = build(".out o0 position\n.fvec vals[2]\n.proc main\n  mov r0, vals[0]\n"
+	               "  mov r1, vals[1]\n  max o0, r0, r1\n  end\n.end\n");
+	set4(&r->u.c[1], -INFINITY, -INFINITY, -INFINITY, -INFINITY);
+	r->env.f24.max_neg_inf = F24_MAX_NEG_INF;
+	cr_assert_eq(run(r), PICA_STEP_END);
+	cr_assert(isinf(r->t.o[0][0].c[0]) && r->t.o[0][0].c[0] < 0, "3dbrew's -inf under the knob");
+	unbuild(r);
+}
+
+Test(pica_unit, dst_litp_index_wrap_and_lost_jump)
+{
+	rig *r = build(OUTS ".fvec a\n.fvec b\n.fvec arr[2]\n.proc main\n"
+		"  mov r0, a\n  mov r1, b\n"
+		"  dst o0, r0, r1\n"       /* {1, a.y*b.y, a.z, b.w} */
+		"  dsti o1, r0, b\n"       /* the same with the 1i widths (knob default) */
+		"  litp o2, r0\n"          /* {max(a.x,0), clamp(a.y), 0, max(a.w,0)} */
+		"  mova a0.x, b\n"         /* a0.x = trunc(b.x) = 40 */
+		"  nop\n"
+		"  mov o3, arr[a0.x+90]\n" /* (c_arr + 130) & 0x7F */
+		"  end\n.end\n");
+	/* a = c0, b = c1, arr = c2 */
+	set4(&r->u.c[0], -3, 200, 5, 7);
+	set4(&r->u.c[1], 40.9f, 0.5f, 9, 11);
+	set4(&r->u.c[4], 42, 42, 42, 42);     /* (2 + 90 + 40) & 0x7F = 4 */
+	run_with_v0(r, 0, 0, 0, 0);
+	expect4(&r->t.o[0][0], 1, 100, 5, 11, "dst");
+	expect4(&r->t.o[0][1], 1, 100, 5, 11, "dsti");
+	expect4(&r->t.o[0][2], 0, (float)0x7FFF / 0x100, 0, 7, "litp");
+	cr_assert_not(r->t.cmp[0], "litp: cmp.x = a.x >= 0");
+	cr_assert(r->t.cmp[1], "litp: cmp.y = a.w >= 0");
+	expect4(&r->t.o[0][3], 42, 42, 42, 42, "index wraps at 0x80");
+	unbuild(r);
+
+	/* a JMPC as the last instruction of an IF body: never taken on silicon */
+	uint32_t w[8] = {
+		W_IFC_X1(3, 0),                               /* 0: body 1..2 */
+		W_NOP,                                        /* 1 */
+		0x2Cu << 26 | 1u << 25 | 2u << 22 | 6u << 10, /* 2: jmpc cmp.x, 6 */
+		W_END, W_END, W_END, W_END, W_END,
+	};
+	r = build_words(w, 8);
+	pica_thread_reset(&r->t);
+	pica_thread_start(&r->t, &r->p);
+	r->t.cmp[0] = true;
+	pica_step_info info;
+	enum pica_step_result st;
+	while ((st = pica_step(&r->t, &r->p, &r->u, &r->env, &info, &r->d)) == PICA_STEP_OK)
+		;
+	cr_assert_eq(st, PICA_STEP_ERROR);
+	cr_assert(strstr(r->d.msg, "last instruction of a block"), "%s", r->d.msg);
+	unbuild(r);
+}

@@ -96,6 +96,10 @@ bool pica_program_build(pica_program *p, const struct shbin *s, unsigned dvle,
 		return ulp_diag_at(d, NULL, 0, 0,
 		                   "%zu code words do not fit the %lld-word code memory (pica.code_words)",
 		                   s->ncode, (long long)cfg->pica_code_words);
+	if (s->nopdesc > (size_t)cfg->pica_opdesc_count)
+		return ulp_diag_at(d, NULL, 0, 0,
+		                   "%zu operand descriptors do not fit the %lld-entry table (pica.opdesc_count)",
+		                   s->nopdesc, (long long)cfg->pica_opdesc_count);
 	const struct shbin_dvle *e = &s->dvle[dvle];
 	p->ncode = (uint32_t)s->ncode;
 	p->inst = calloc(p->ncode ? p->ncode : 1, sizeof *p->inst);
@@ -585,6 +589,57 @@ flow: {
 	return PICA_STEP_OK;
 }
 }
+
+bool pica_gs_load(const pica_program *p, const pica_gs_prim *prim, pica_thread *t,
+                  pica_uniforms *u, ulp_diag *d)
+{
+	if (!p->is_gs)
+		return ulp_diag_at(d, NULL, 0, 0, "not a geometry shader");
+	const unsigned n = prim->nvtx, S = prim->stride;
+	if (!S || S > 16 || prim->pos_reg >= S)
+		return ulp_diag_at(d, NULL, 0, 0, "bad vertex stride %u", S);
+	switch (p->gs_mode) {
+	case SHBIN_GS_POINT:
+		if (n * S > 16)
+			return ulp_diag_at(d, NULL, 0, 0, "point mode: %u vertices of %u registers do not fit v0-v15",
+			                   n, S);
+		memcpy(t->v, prim->vtx, (size_t)n * S * sizeof *t->v);
+		return true;
+	case SHBIN_GS_VARIABLE: {
+		unsigned full = p->dvle->gs_variable_num;
+		if (n <= full)
+			return ulp_diag_at(d, NULL, 0, 0, "variable mode: %u vertices, needs more than %u", n, full);
+		unsigned regs = 1 + full * S + (n - full);
+		if (regs > 96)
+			return ulp_diag_at(d, NULL, 0, 0, "variable mode: %u vertices need %u registers", n, regs);
+		for (int k = 0; k < 4; k++)
+			u->c[0].c[k] = (float)n;
+		unsigned r = 1;
+		for (unsigned v = 0; v < n; v++) {
+			if (v < full) {
+				memcpy(&u->c[r], &prim->vtx[v * S], S * sizeof *u->c);
+				r += S;
+			} else {
+				u->c[r++] = prim->vtx[v * S + prim->pos_reg];
+			}
+		}
+		return true;
+	}
+	case SHBIN_GS_FIXED: {
+		unsigned start = p->dvle->gs_fixed_start, want = p->dvle->gs_fixed_num;
+		if (n != want)
+			return ulp_diag_at(d, NULL, 0, 0, "fixed mode: %u vertices, the shader takes %u", n, want);
+		if (start + n * S > 96)
+			return ulp_diag_at(d, NULL, 0, 0, "fixed mode: vertices past c95");
+		memcpy(&u->c[start], prim->vtx, (size_t)n * S * sizeof *u->c);
+		return true;
+	}
+	default:
+		return ulp_diag_at(d, NULL, 0, 0, "unknown geometry shader mode %u", p->gs_mode);
+	}
+}
+
+void pica_gs_invocation_done(pica_uniforms *u) { u->b[15] = true; }
 
 enum pica_step_result pica_run(pica_thread *t, const pica_program *p, const pica_uniforms *u,
                                const pica_env *env, ulp_diag *d)

@@ -142,6 +142,26 @@ typedef struct pica_step_info {
 enum pica_step_result pica_step(pica_thread *t, const pica_program *p, const pica_uniforms *u,
                                 const pica_env *env, pica_step_info *info, ulp_diag *d);
 
+/* ---- geometry-shader input (picasso Manual.md ".gsh") ----
+ * A primitive's vertices arrive as stride registers each (the VS outputs in
+ * order).  point: v0 upward, vertex after vertex.  variable: c0 = the vertex
+ * count in every component, then the vtxNum full vertices from c1 upward and
+ * one position register per further vertex.  fixed: vtxNum vertices from
+ * the DVLE's array start register.  After each invocation b15 becomes true
+ * (pica200.md §1.1). */
+typedef struct pica_gs_prim {
+	const pica_vec4 *vtx;      /* nvtx * stride registers */
+	unsigned nvtx, stride;
+	unsigned pos_reg;          /* which of the stride registers is the position */
+} pica_gs_prim;
+
+/* Load one primitive into t (point) or u (variable, fixed).  False with d
+ * when it does not fit the registers the mode addresses. */
+bool pica_gs_load(const pica_program *p, const pica_gs_prim *prim, pica_thread *t,
+                  pica_uniforms *u, ulp_diag *d);
+/* What happens between two GS invocations: b15 = true. */
+void pica_gs_invocation_done(pica_uniforms *u);
+
 /* Run from the entry point to END (no timing). */
 enum pica_step_result pica_run(pica_thread *t, const pica_program *p, const pica_uniforms *u,
                                const pica_env *env, ulp_diag *d);

@@ -1,0 +1,64 @@
+/* DW: render-target and stencil writes, recirculation (dw.h). */
+#include "units/dw.h"
+
+const sim_counter_def DW_COUNTERS[DW_CTR_COUNT] = {
+	[DW_CTR_STORES] = { "stores", "DW store instructions run (per quad)" },
+	[DW_CTR_PIXELS] = { "pixels_written", "pixels written to a render target" },
+	[DW_CTR_KILLED] = { "pixels_killed", "pixels a store skipped because they were killed" },
+	[DW_CTR_STENCIL] = { "stencil_writes", "pixels written to the stencil buffer" },
+	[DW_CTR_QUADS_DONE] = { "quads_done", "quads that finished the program" },
+};
+
+static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
+{
+	gr3d_ctx *c = s->ctx;
+	const tegra_dw_inst *in = &c->prog->exec[e].dw;
+	if (!in->enable)
+		return s->quad_clocks;
+	sim_unit_count(&s->u, DW_CTR_STORES, 1);
+	unsigned lo = gr3d_row_reg(c, e, in->src_r2 ? 2 : 0);
+	unsigned hi = gr3d_row_reg(c, e, in->src_r2 ? 3 : 1);
+	ulp_image *rt = c->rt[in->rt & (GR3D_RTS - 1)];
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		const gr3d_pixel *px = &q->px[p];
+		if (!px->covered)
+			continue;
+		if (px->killed) {
+			sim_unit_count(&s->u, DW_CTR_KILLED, 1);
+			continue;
+		}
+		uint32_t x = q->x + (p & 1u), y = q->y + (p >> 1);
+		if (in->stencil) {         /* store stencil: marks the pixel (docs/tegra-units.md) */
+			if (c->stencil && x < c->width && y < c->height)
+				c->stencil[(size_t)y * c->width + x] = 0xFF;
+			sim_unit_count(&s->u, DW_CTR_STENCIL, 1);
+			continue;
+		}
+		if (!rt || x >= rt->width || y >= rt->height)
+			continue;
+		uint8_t *b = ulp_image_px(rt, x, y);     /* rN.l, rN.h, rN+1.l, rN+1.h = bytes 0..3 */
+		b[0] = fx10_to_unorm8(px->r[lo]);
+		b[1] = fx10_to_unorm8(px->r[lo] >> 10);
+		b[2] = fx10_to_unorm8(px->r[hi]);
+		b[3] = fx10_to_unorm8(px->r[hi] >> 10);
+		sim_unit_count(&s->u, DW_CTR_PIXELS, 1);
+	}
+	return s->quad_clocks;
+}
+
+static void dw_route(gr3d_stage *s, gr3d_token *t)
+{
+	if ((unsigned)t->exec + 1u >= s->ctx->prog->exec_count) {
+		t->done = 1;
+		sim_unit_count(&s->u, DW_CTR_QUADS_DONE, 1);
+	} else {
+		t->exec++;
+	}
+}
+
+void dw_init(dw_unit *w, gr3d_ctx *ctx)
+{
+	gr3d_stage_init(&w->s, "dw", ctx, DW_COUNTERS, DW_CTR_COUNT);
+	w->s.exec = dw_exec;
+	w->s.route = dw_route;
+}

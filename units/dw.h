@@ -1,0 +1,20 @@
+/* DW: the data-write unit of the Tegra GR3D fragment pipeline (tegra-fp.md
+ * §2.4 DW word): writes a register pair to a render target (FX10 -> UNORM8
+ * with the hardware-verified rule) or the stencil buffer, and sends the
+ * quad back to PSEQ for its next EXEC, or as finished. */
+#ifndef ULP_UNITS_DW_H
+#define ULP_UNITS_DW_H
+
+#include "units/gr3d_quad.h"
+
+enum dw_counter { DW_CTR_STORES, DW_CTR_PIXELS, DW_CTR_KILLED, DW_CTR_STENCIL, DW_CTR_QUADS_DONE,
+                  DW_CTR_COUNT };
+extern const sim_counter_def DW_COUNTERS[DW_CTR_COUNT];
+
+typedef struct dw_unit {
+	gr3d_stage s;
+} dw_unit;
+
+void dw_init(dw_unit *w, gr3d_ctx *ctx);
+
+#endif

@@ -1,0 +1,197 @@
+/* Shared state of the Tegra GR3D fragment units (PSEQ, MFU, TEX, ALU, DW):
+ * the quad of 2x2 pixels with its row registers, the token that travels
+ * between the units, and the context every unit reads (program, uniforms,
+ * TRAM, samplers, render targets).  docs/tegra-units.md describes the model.
+ *
+ * Quads do not travel by value: they live in a slot table indexed by their
+ * quad id (QID, as the hardware's PSEQ_QUAD_ID names them; tegra-fp.md §4)
+ * and the ports carry a small token {qid, exec}.  A slot belongs to exactly
+ * one unit at a time (the one holding the token), so there is no sharing.
+ *
+ *   raster --(gr3d_quad_in)--> PSEQ --tok--> MFU --tok--> TEX --tok--> ALU --tok--> DW
+ *                               ^                                                  |
+ *                               +------------------- tok (next EXEC / done) -------+ */
+#ifndef ULP_UNITS_GR3D_QUAD_H
+#define ULP_UNITS_GR3D_QUAD_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "base/image.h"
+#include "isa/fp20.h"
+#include "isa/fx10.h"
+#include "isa/tegra/tegra_prog.h"
+#include "sim/config.h"
+#include "sim/unit.h"
+
+enum {
+	GR3D_PIXELS = 4,          /* a quad: pixel k at (x + (k & 1), y + (k >> 1)) */
+	GR3D_ROW_REGS = 16,       /* r0..r15: up to 4 rows of 4 (tegra-fp.md §2.3) */
+	GR3D_GLOBALS = 8,         /* g0..g7 */
+	GR3D_COND_REGS = 8,       /* cr0..cr15 as 8 FX10 pairs */
+	GR3D_TRAM_ROWS = 16,      /* ipl tN: N = 0..15 */
+	GR3D_SAMPLERS = 16,
+	GR3D_RTS = 16,
+	GR3D_MAX_TRIS = 64,       /* TRAM holds 64 rows (tegra-fp.md §5) */
+};
+
+/* One pixel's state. Registers hold raw 20-bit words: one FP20, or two FX10
+ * halves (.l = bits 0..9, .h = bits 10..19). */
+typedef struct gr3d_pixel {
+	uint32_t r[GR3D_ROW_REGS];
+	uint32_t g[GR3D_GLOBALS];
+	uint32_t cr[GR3D_COND_REGS];
+	/* rasterizer inputs: lambda_k / w_k for vertices 0 and 1, and the
+	 * interpolated 1/w (sum of lambda_k / w_k); read by the MFU set-up */
+	float bar0, bar1, q;
+	float b0, b1;             /* barycentric weights the MFU "bar" writes set */
+	bool covered;             /* the rasterizer produced this pixel */
+	bool killed;              /* a kill write, or not covered */
+	bool front;               /* pface: counter-clockwise in window space */
+} gr3d_pixel;
+
+typedef struct gr3d_quad {
+	uint32_t id;              /* sequence number of the quad in the draw */
+	uint16_t x, y;            /* top-left pixel */
+	uint8_t tri;              /* triangle (TRAM slot) */
+	uint8_t tex_row;          /* row the last MFU interpolation wrote (tex.src_row_from_mfu) */
+	gr3d_pixel px[GR3D_PIXELS];
+} gr3d_quad;
+
+/* What the rasterizer hands to PSEQ. */
+typedef struct gr3d_quad_in {
+	uint32_t id;
+	uint16_t x, y;
+	uint8_t tri;
+	uint8_t mask;             /* covered pixels, bit k = pixel k */
+	bool front;
+	float bar0[GR3D_PIXELS], bar1[GR3D_PIXELS], q[GR3D_PIXELS];
+} gr3d_quad_in;
+
+/* What travels between the units. */
+typedef struct gr3d_token {
+	uint16_t qid;             /* slot index */
+	uint8_t exec;             /* EXEC this pass runs */
+	uint8_t done;             /* DW -> PSEQ: the program ended, free the slot */
+} gr3d_token;
+
+enum gr3d_wrap { GR3D_WRAP_REPEAT, GR3D_WRAP_CLAMP, GR3D_WRAP_MIRROR };
+enum gr3d_texfmt { GR3D_TEX_RGBA8888, GR3D_TEX_BGRA8888, GR3D_TEX_A8, GR3D_TEX_L8, GR3D_TEX_RGB565 };
+
+typedef struct gr3d_sampler {
+	const ulp_image *img;     /* NULL: unbound (samples as 0,0,0,0) */
+	uint8_t format;           /* enum gr3d_texfmt */
+	bool bilinear;
+	uint8_t wrap;             /* enum gr3d_wrap, both axes */
+} gr3d_sampler;
+
+/* TRAM: per triangle, per row, per component, per vertex: a raw 20-bit word
+ * (FP20, or an FX10 pair when the linker packs fx10 lo/hi). */
+typedef struct gr3d_tram_tri {
+	uint32_t v[GR3D_TRAM_ROWS][4][3];
+} gr3d_tram_tri;
+
+/* Everything the units share.  Owned by the pipeline (gr3d_fp.h). */
+typedef struct gr3d_ctx {
+	const tegra_fp_decoded *prog;
+	const ulp_config *cfg;
+	uint32_t uniforms[TEGRA_FP_NUM_CONST];       /* FP_CONST (20 bits each) */
+	const gr3d_tram_tri *tram;                   /* ntris entries */
+	unsigned ntris;
+	gr3d_sampler sampler[GR3D_SAMPLERS];
+	ulp_image *rt[GR3D_RTS];                     /* NULL: not bound */
+	uint8_t *stencil;                            /* width*height of rt[1]'s size, or NULL */
+	uint32_t width, height;                      /* surface size */
+	gr3d_quad *slot;                             /* max_qid slots */
+	unsigned rows;                               /* alu_buffer_size, 1..4 */
+	/* rounding, from the config */
+	enum ulp_round fp20_round, fx10_round;
+	bool fx10_wrap;
+} gr3d_ctx;
+
+/* ---- number helpers (hot: inline) ------------------------------------ */
+
+/* FP20 -> float, exact.  Exponent 0 is zero; 63 is inf/NaN (isa/fp20.h). */
+static inline float gr3d_fp20(uint32_t bits)
+{
+	uint32_t s = (bits >> 19) & 1u, e = (bits >> 13) & 0x3Fu, m = bits & 0x1FFFu;
+	uint32_t f;
+	if (e == 0)
+		f = s << 31;
+	else if (e == 0x3F)
+		f = (s << 31) | 0x7F800000u | (m << 10);
+	else
+		f = (s << 31) | ((e - 31u + 127u) << 23) | (m << 10);
+	float v;
+	memcpy(&v, &f, sizeof v);
+	return v;
+}
+
+static inline float gr3d_fx10(uint32_t bits, bool high)
+{
+	return fx10_decode(high ? bits >> 10 : bits);
+}
+
+/* An arithmetic result rounded to FP20 and encoded (fp20.round knob). */
+static inline uint32_t gr3d_to_fp20(const gr3d_ctx *c, double v)
+{
+	return fp20_encode(fp20_round(v, c->fp20_round), c->fp20_round);
+}
+
+/* An arithmetic result written into an FX10 half (fx10.round, fx10.overflow). */
+static inline uint32_t gr3d_to_fx10(const gr3d_ctx *c, double v)
+{
+	if (c->fx10_wrap && !isnan(v)) {          /* fx10.overflow = wrap */
+		double w = ulp_round_int(fabs(v) * 256.0, c->fx10_round);
+		long n = (long)(w > 1e9 ? 1e9 : w);
+		return (uint32_t)(v < 0 ? -n : n) & FX10_MASK;
+	}
+	return fx10_encode(v, c->fx10_round);
+}
+
+/* Write v into register *reg: both halves = FP20, one half = FX10. */
+static inline void gr3d_write_reg(const gr3d_ctx *c, uint32_t *reg, double v, bool lo, bool hi)
+{
+	if (lo && hi) {
+		*reg = gr3d_to_fp20(c, v);
+	} else if (lo) {
+		*reg = (*reg & ~FX10_MASK) | gr3d_to_fx10(c, v);
+	} else if (hi) {
+		*reg = (*reg & FX10_MASK) | (gr3d_to_fx10(c, v) << 10);
+	}
+}
+
+/* Row register k (0..3) of the current row of EXEC e (tegra-fp.md §5,
+ * knob tegra.row_relative). */
+static inline unsigned gr3d_row_reg(const gr3d_ctx *c, unsigned exec, unsigned k)
+{
+	unsigned base = c->cfg->tegra_row_relative ? (exec % c->rows) * 4u : 0u;
+	return (base + k) & (GR3D_ROW_REGS - 1);
+}
+
+/* ---- the common shape of a one-quad-at-a-time stage (MFU, TEX, ALU, DW) */
+
+typedef struct gr3d_stage gr3d_stage;
+struct sim_port;
+struct gr3d_stage {
+	sim_unit u;                   /* first: the clock's view */
+	gr3d_ctx *ctx;
+	struct sim_port *in, *out;
+	/* per-quad work: returns the cycles the quad occupies the unit (>= 1) */
+	unsigned (*exec)(gr3d_stage *s, gr3d_quad *q, unsigned exec);
+	/* where the token goes after the unit (DW: recirculation or done) */
+	void (*route)(gr3d_stage *s, gr3d_token *t);
+	bool holding;
+	gr3d_token cur;
+	uint64_t done_at;
+	uint32_t busy_quads;          /* quads accepted */
+	uint16_t quad_clocks;         /* tegra.quad_clocks */
+};
+
+void gr3d_stage_init(gr3d_stage *s, const char *name, gr3d_ctx *ctx,
+                     const sim_counter_def *counters, uint8_t ncounters);
+void gr3d_stage_tick(sim_unit *u, uint64_t now);
+
+#endif

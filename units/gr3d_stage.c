@@ -1,0 +1,58 @@
+/* The common shape of the MFU, TEX, ALU and DW units (gr3d_quad.h): take a
+ * token from the input port, do the unit's work on the quad, occupy the
+ * unit for the cycles that work costs, then hand the token on. */
+#include "units/gr3d_quad.h"
+
+#include "sim/port.h"
+#include "sim/timeline.h"
+
+void gr3d_stage_init(gr3d_stage *s, const char *name, gr3d_ctx *ctx,
+                     const sim_counter_def *counters, uint8_t ncounters)
+{
+	memset(s, 0, sizeof *s);
+	sim_unit_init(&s->u, name, gr3d_stage_tick, counters, ncounters);
+	s->ctx = ctx;
+	s->quad_clocks = (uint16_t)ctx->cfg->tegra_quad_clocks;
+}
+
+void gr3d_stage_tick(sim_unit *u, uint64_t now)
+{
+	gr3d_stage *s = (gr3d_stage *)u;
+	if (s->holding) {
+		if (now < s->done_at) {
+			sim_unit_busy(u);
+			sim_unit_sleep_until(u, now + 1);
+			return;
+		}
+		if (sim_port_full(s->out)) {
+			sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
+			sim_unit_sleep_until(u, now + 1);
+			return;
+		}
+		gr3d_token t = s->cur;
+		sim_tl_emit(u->tl, now, u->lane, SIM_TL_END, s->ctx->slot[t.qid].id, t.exec);
+		if (s->route)
+			s->route(s, &t);
+		sim_port_push(s->out, &t, now);
+		s->holding = false;
+	}
+	const gr3d_token *in = sim_port_peek(s->in, now);
+	if (!in) {
+		uint64_t r = sim_port_next_ready(s->in);
+		if (r != UINT64_MAX)
+			sim_unit_wake(u, r);
+		return;
+	}
+	s->cur = *in;
+	sim_port_pop(s->in);
+	gr3d_quad *q = &s->ctx->slot[s->cur.qid];
+	sim_tl_emit(u->tl, now, u->lane, SIM_TL_BEGIN, q->id, s->cur.exec);
+	unsigned cycles = s->exec(s, q, s->cur.exec);
+	s->done_at = now + (cycles ? cycles : 1);
+	s->holding = true;
+	s->busy_quads++;
+	u->debug_pc = s->cur.exec;
+	u->has_pc = true;
+	sim_unit_busy(u);
+	sim_unit_sleep_until(u, now + 1);
+}

@@ -1,0 +1,187 @@
+/* PSEQ: admission window, EXEC issue, recirculation, destination fetch. */
+#include "units/pseq.h"
+
+#include "sim/timeline.h"
+
+const sim_counter_def PSEQ_COUNTERS[PSEQ_CTR_COUNT] = {
+	[PSEQ_CTR_QUADS] = { "quads", "quads admitted from the rasterizer" },
+	[PSEQ_CTR_ISSUES] = { "quad_execs", "quad passes issued (one EXEC each)" },
+	[PSEQ_CTR_FETCHES] = { "dst_fetches", "destination pixels fetched (PSEQ LD)" },
+	[PSEQ_CTR_REMOVED] = { "quads_removed", "quads removed because every pixel was killed" },
+	[PSEQ_CTR_FINISHED] = { "quads_finished", "quads that ran the whole program" },
+};
+
+static void pseq_tick(sim_unit *u, uint64_t now);
+
+unsigned pseq_max_qid(const ulp_config *cfg, unsigned rows)
+{
+	if (rows < 1)
+		rows = 1;
+	unsigned q = (unsigned)(cfg->tegra_pseq_max_out - 1) / (4u * rows);  /* tegra-fp.md §5 */
+	return q ? q : 1;
+}
+
+void pseq_init(pseq_unit *p, gr3d_ctx *ctx, unsigned max_qid, uint16_t *free_slots,
+               sim_port *in, sim_port *recirc, sim_port *out)
+{
+	memset(p, 0, sizeof *p);
+	sim_unit_init(&p->u, "pseq", pseq_tick, PSEQ_COUNTERS, PSEQ_CTR_COUNT);
+	p->ctx = ctx;
+	p->in = in;
+	p->recirc = recirc;
+	p->out = out;
+	p->free_slots = free_slots;
+	p->max_qid = max_qid;
+	for (unsigned k = 0; k < max_qid; k++)
+		free_slots[k] = (uint16_t)(max_qid - 1 - k);
+	p->nfree = max_qid;
+	p->max_out = (unsigned)ctx->cfg->tegra_pseq_max_out;
+	p->min_out = (unsigned)ctx->cfg->tegra_pseq_min_out;
+	p->quad_clocks = (uint16_t)ctx->cfg->tegra_quad_clocks;
+}
+
+static bool all_killed(const gr3d_quad *q)
+{
+	for (unsigned k = 0; k < GR3D_PIXELS; k++)
+		if (!q->px[k].killed)
+			return false;
+	return true;
+}
+
+static void free_slot(pseq_unit *p, uint16_t qid)
+{
+	p->free_slots[p->nfree++] = qid;
+	p->inflight--;
+	unsigned rows = p->ctx->rows;
+	if (p->draining && p->inflight * 4u * rows <= p->min_out)
+		p->draining = false;
+}
+
+/* The PSEQ instruction of EXEC e: the destination fetch (tegra-fp.md §2.4:
+ * 0x0081000A = fetch RT1 into r2,r3; t30 OP 1..3 = LD, SURF = target). */
+static unsigned pseq_exec(pseq_unit *p, gr3d_quad *q, unsigned e)
+{
+	const tegra_pseq_inst *in = &p->ctx->prog->exec[e].pseq;
+	if (in->op == 0)
+		return 0;
+	const ulp_image *rt = p->ctx->rt[in->surf & (GR3D_RTS - 1)];
+	unsigned lo = gr3d_row_reg(p->ctx, e, in->dst_r2 ? 2 : 0);
+	unsigned hi = gr3d_row_reg(p->ctx, e, in->dst_r2 ? 3 : 1);
+	unsigned n = 0;
+	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
+		gr3d_pixel *px = &q->px[k];
+		if (px->killed)
+			continue;
+		uint32_t x = q->x + (k & 1u), y = q->y + (k >> 1);
+		uint8_t b[4] = { 0, 0, 0, 0 };
+		if (rt && x < rt->width && y < rt->height)
+			memcpy(b, ulp_image_cpx(rt, x, y), 4);
+		px->r[lo] = unorm8_to_fx10(b[0]) | (uint32_t)unorm8_to_fx10(b[1]) << 10;
+		px->r[hi] = unorm8_to_fx10(b[2]) | (uint32_t)unorm8_to_fx10(b[3]) << 10;
+		n++;
+	}
+	return n;
+}
+
+static void admit(pseq_unit *p, const gr3d_quad_in *in, gr3d_quad *q)
+{
+	memset(q, 0, sizeof *q);
+	q->id = in->id;
+	q->x = in->x;
+	q->y = in->y;
+	q->tri = in->tri;
+	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
+		gr3d_pixel *px = &q->px[k];
+		px->covered = (in->mask >> k) & 1u;
+		px->killed = !px->covered;
+		px->front = in->front;
+		px->bar0 = px->b0 = in->bar0[k];
+		px->bar1 = px->b1 = in->bar1[k];
+		px->q = in->q[k];
+	}
+}
+
+static void pseq_tick(sim_unit *u, uint64_t now)
+{
+	pseq_unit *p = (pseq_unit *)u;
+	gr3d_ctx *c = p->ctx;
+	if (p->holding) {
+		if (now < p->done_at) {
+			sim_unit_busy(u);
+			sim_unit_sleep_until(u, now + 1);
+			return;
+		}
+		if (sim_port_full(p->out)) {
+			sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
+			sim_unit_sleep_until(u, now + 1);
+			return;
+		}
+		sim_tl_emit(u->tl, now, u->lane, SIM_TL_END, c->slot[p->cur.qid].id, p->cur.exec);
+		sim_port_push(p->out, &p->cur, now);
+		p->holding = false;
+	}
+	/* Recirculating quads first (they hold window slots); finished ones free theirs. */
+	const gr3d_token *t;
+	gr3d_token next;
+	bool have = false;
+	while ((t = sim_port_peek(p->recirc, now))) {
+		next = *t;
+		sim_port_pop(p->recirc);
+		if (next.done) {
+			free_slot(p, next.qid);
+			p->quads_finished++;
+			sim_unit_count(u, PSEQ_CTR_FINISHED, 1);
+			continue;
+		}
+		if (c->cfg->tegra_pseq_remove_killed && all_killed(&c->slot[next.qid])) {
+			free_slot(p, next.qid);                 /* PSEQ_CTL REMOVE_KILLED_PIXELS */
+			p->quads_finished++;
+			sim_unit_count(u, PSEQ_CTR_REMOVED, 1);
+			continue;
+		}
+		have = true;
+		break;
+	}
+	if (!have) {
+		const gr3d_quad_in *in = sim_port_peek(p->in, now);
+		if (in) {
+			unsigned rows = c->rows;
+			bool window_full = p->nfree == 0 ||
+			                   (p->inflight + 1u) * 4u * rows > p->max_out - 1u;
+			if (window_full && c->cfg->tegra_pseq_hysteresis)
+				p->draining = true;
+			if (window_full || p->draining) {
+				sim_unit_stall(u, SIM_STALL_WINDOW);
+				sim_unit_sleep_until(u, now + 1);
+				return;
+			}
+			uint16_t qid = p->free_slots[--p->nfree];
+			p->inflight++;
+			admit(p, in, &c->slot[qid]);
+			sim_port_pop(p->in);
+			sim_unit_count(u, PSEQ_CTR_QUADS, 1);
+			next = (gr3d_token){ .qid = qid, .exec = 0, .done = 0 };
+			have = true;
+		}
+	}
+	if (!have) {
+		uint64_t r = sim_port_next_ready(p->recirc);
+		uint64_t r2 = sim_port_next_ready(p->in);
+		if (r2 < r)
+			r = r2;
+		if (r != UINT64_MAX)
+			sim_unit_wake(u, r);
+		return;
+	}
+	gr3d_quad *q = &c->slot[next.qid];
+	sim_tl_emit(u->tl, now, u->lane, SIM_TL_BEGIN, q->id, next.exec);
+	sim_unit_count(u, PSEQ_CTR_FETCHES, pseq_exec(p, q, next.exec));
+	sim_unit_count(u, PSEQ_CTR_ISSUES, 1);
+	p->cur = next;
+	p->holding = true;
+	p->done_at = now + p->quad_clocks;
+	u->debug_pc = next.exec;
+	u->has_pc = true;
+	sim_unit_busy(u);
+	sim_unit_sleep_until(u, now + 1);
+}
