@@ -1,8 +1,24 @@
 #!/usr/bin/env bash
 # make run: the main job on the bundled default.  Until the simulator core can
-# replay traces, it converts the hardware-verified colours of grate's tests.
+# replay traces (issue 6), it assembles the bundled PICA200 vertex shader, runs
+# one vertex through the clocked shader unit with a trace, then a batch of
+# 100,000 vertices over the four units.
 set -euo pipefail
 bin=${1:-build/ulpsim}
-echo "ulpsim: number formats of the Tegra colour path (tegra-fp.md §7):"
-for v in 0.1 0.2 0.3 0.4 0.5 1.0; do "$bin" num fp20 "$v" --round truncate; done
-"$bin" num f24 1.0
+out=build/run
+mkdir -p "$out"
+src=traces/samples/lit_vertex.v.pica
+"$bin" pica asm -o "$out/lit_vertex.shbin" "$src"
+"$bin" pica disasm "$out/lit_vertex.shbin" > "$out/lit_vertex.disasm.txt"
+"$bin" pica run "$out/lit_vertex.shbin" --case traces/samples/lit_vertex.case.json \
+    --trace > "$out/lit_vertex.result.json" 2> "$out/lit_vertex.trace.txt"
+"$bin" pica run "$out/lit_vertex.shbin" --case traces/samples/lit_vertex.case.json \
+    --batch 100000 > "$out/lit_vertex.batch.json"
+echo "ulpsim: assembled $src and ran it on the clocked PICA200 shader unit."
+echo "one vertex (outputs and cycles):"
+cat "$out/lit_vertex.result.json"
+echo "100,000 vertices over 4 units:"
+cat "$out/lit_vertex.batch.json"
+echo "outputs: $out/lit_vertex.shbin, $out/lit_vertex.disasm.txt,"
+echo "         $out/lit_vertex.trace.txt (per-instruction trace), $out/lit_vertex.result.json,"
+echo "         $out/lit_vertex.batch.json"
