@@ -85,6 +85,49 @@ static pica_inst_meta inst_meta(const struct pica_inst *in)
 	return m;
 }
 
+bool pica_program_from_code(pica_program *p, const uint32_t *code, size_t ncode,
+                            const uint32_t *opdesc, size_t nopdesc,
+                            const pica_program_desc *desc, const ulp_config *cfg, ulp_diag *d)
+{
+	memset(p, 0, sizeof *p);
+	if (ncode > (size_t)cfg->pica_code_words)
+		return ulp_diag_at(d, NULL, 0, 0,
+		                   "%zu code words do not fit the %lld-word code memory (pica.code_words)",
+		                   ncode, (long long)cfg->pica_code_words);
+	if (nopdesc > (size_t)cfg->pica_opdesc_count)
+		return ulp_diag_at(d, NULL, 0, 0,
+		                   "%zu operand descriptors do not fit the %lld-entry table (pica.opdesc_count)",
+		                   nopdesc, (long long)cfg->pica_opdesc_count);
+	if (desc->entry >= ncode)
+		return ulp_diag_at(d, NULL, 0, 0, "entry point 0x%x is outside the code (%zu words)",
+		                   desc->entry, ncode);
+	p->ncode = (uint32_t)ncode;
+	p->inst = calloc(ncode, sizeof *p->inst);
+	p->meta = calloc(ncode, sizeof *p->meta);
+	if (!p->inst || !p->meta) {
+		pica_program_free(p);
+		return ulp_diag_at(d, NULL, 0, 0, "out of memory");
+	}
+	for (uint32_t i = 0; i < p->ncode; i++) {
+		bool ok = pica_decode_prog(code[i], opdesc, nopdesc, &p->inst[i]);
+		p->meta[i] = inst_meta(&p->inst[i]);
+		p->meta[i].bad_desc = !ok;
+	}
+	p->entry = desc->entry;
+	p->end = desc->end;
+	p->is_gs = desc->is_gs;
+	p->gs_mode = desc->gs_mode;
+	p->gs_variable_num = desc->gs_variable_num;
+	p->gs_fixed_start = desc->gs_fixed_start;
+	p->gs_fixed_num = desc->gs_fixed_num;
+	for (unsigned r = 0; r < 16; r++) {
+		p->out_need[r] = desc->out_need[r] & 0xF;
+		if (p->out_need[r])
+			p->out_regs |= (uint16_t)(1u << r);
+	}
+	return true;
+}
+
 bool pica_program_build(pica_program *p, const struct shbin *s, unsigned dvle,
                         const ulp_config *cfg, ulp_diag *d)
 {
@@ -92,42 +135,18 @@ bool pica_program_build(pica_program *p, const struct shbin *s, unsigned dvle,
 	if (dvle >= s->ndvle)
 		return ulp_diag_at(d, NULL, 0, 0, "the SHBIN has %zu DVLE(s); there is no DVLE %u",
 		                   s->ndvle, dvle);
-	if (s->ncode > (size_t)cfg->pica_code_words)
-		return ulp_diag_at(d, NULL, 0, 0,
-		                   "%zu code words do not fit the %lld-word code memory (pica.code_words)",
-		                   s->ncode, (long long)cfg->pica_code_words);
-	if (s->nopdesc > (size_t)cfg->pica_opdesc_count)
-		return ulp_diag_at(d, NULL, 0, 0,
-		                   "%zu operand descriptors do not fit the %lld-entry table (pica.opdesc_count)",
-		                   s->nopdesc, (long long)cfg->pica_opdesc_count);
 	const struct shbin_dvle *e = &s->dvle[dvle];
-	p->ncode = (uint32_t)s->ncode;
-	p->inst = calloc(p->ncode ? p->ncode : 1, sizeof *p->inst);
-	p->meta = calloc(p->ncode ? p->ncode : 1, sizeof *p->meta);
-	if (!p->inst || !p->meta) {
-		pica_program_free(p);
-		return ulp_diag_at(d, NULL, 0, 0, "out of memory");
-	}
-	for (uint32_t i = 0; i < p->ncode; i++) {
-		bool ok = pica_decode_prog(s->code[i], s->opdesc, s->nopdesc, &p->inst[i]);
-		p->meta[i] = inst_meta(&p->inst[i]);
-		p->meta[i].bad_desc = !ok;
-	}
-	p->entry = e->main;
-	p->end = e->endmain;
-	p->is_gs = e->type == SHBIN_GS;
-	p->gs_mode = e->gs_mode;
+	pica_program_desc desc = {
+		.entry = e->main, .end = e->endmain, .is_gs = e->type == SHBIN_GS,
+		.gs_mode = e->gs_mode, .gs_variable_num = e->gs_variable_num,
+		.gs_fixed_start = e->gs_fixed_start, .gs_fixed_num = e->gs_fixed_num,
+	};
+	for (size_t k = 0; k < e->noutputs; k++)
+		if (e->outputs[k].reg < 16)
+			desc.out_need[e->outputs[k].reg] |= (uint8_t)(e->outputs[k].mask & 0xF);
+	if (!pica_program_from_code(p, s->code, s->ncode, s->opdesc, s->nopdesc, &desc, cfg, d))
+		return false;
 	p->dvle = e;
-	for (size_t k = 0; k < e->noutputs; k++) {
-		const struct shbin_output *o = &e->outputs[k];
-		if (o->reg < 16) {
-			p->out_regs |= (uint16_t)(1u << o->reg);
-			p->out_need[o->reg] |= (uint8_t)(o->mask & 0xF);
-		}
-	}
-	if (p->entry >= p->ncode)
-		return ulp_diag_at(d, NULL, 0, 0, "DVLE %u: entry point 0x%x is outside the code (%u words)",
-		                   dvle, p->entry, p->ncode);
 	return true;
 }
 
@@ -606,7 +625,7 @@ bool pica_gs_load(const pica_program *p, const pica_gs_prim *prim, pica_thread *
 		memcpy(t->v, prim->vtx, (size_t)n * S * sizeof *t->v);
 		return true;
 	case SHBIN_GS_VARIABLE: {
-		unsigned full = p->dvle->gs_variable_num;
+		unsigned full = p->gs_variable_num;
 		if (n <= full)
 			return ulp_diag_at(d, NULL, 0, 0, "variable mode: %u vertices, needs more than %u", n, full);
 		unsigned regs = 1 + full * S + (n - full);
@@ -626,7 +645,7 @@ bool pica_gs_load(const pica_program *p, const pica_gs_prim *prim, pica_thread *
 		return true;
 	}
 	case SHBIN_GS_FIXED: {
-		unsigned start = p->dvle->gs_fixed_start, want = p->dvle->gs_fixed_num;
+		unsigned start = p->gs_fixed_start, want = p->gs_fixed_num;
 		if (n != want)
 			return ulp_diag_at(d, NULL, 0, 0, "fixed mode: %u vertices, the shader takes %u", n, want);
 		if (start + n * S > 96)

@@ -42,19 +42,35 @@ typedef struct pica_inst_meta {
 	bool is_end;
 } pica_inst_meta;
 
-/* A program ready to run: one DVLE's code, predecoded once. */
+/* What a program needs besides its code: from a DVLE, or from the shader
+ * registers (entry point, output map, GS configuration). */
+typedef struct pica_program_desc {
+	uint32_t entry, end;
+	bool is_gs;
+	uint8_t gs_mode;                /* enum shbin_gs_mode */
+	uint8_t gs_variable_num;        /* variable mode: full vertices */
+	uint8_t gs_fixed_start, gs_fixed_num;
+	uint8_t out_need[16];           /* configured components (bit 0 = x) per o register */
+} pica_program_desc;
+
+/* A program ready to run: code predecoded once, plus its description. */
 typedef struct pica_program {
 	struct pica_inst *inst;
 	pica_inst_meta *meta;
 	uint32_t ncode;
 	uint32_t entry, end;
 	bool is_gs;
-	uint8_t gs_mode;
+	uint8_t gs_mode, gs_variable_num, gs_fixed_start, gs_fixed_num;
 	uint16_t out_regs;         /* o registers in the output table */
 	uint8_t out_need[16];      /* components (bit 0 = x) the table requires */
-	const struct shbin_dvle *dvle;
+	const struct shbin_dvle *dvle;   /* when built from an SHBIN, else NULL */
 } pica_program;
 
+/* From code memory and operand descriptors (the register-programmed path). */
+bool pica_program_from_code(pica_program *p, const uint32_t *code, size_t ncode,
+                            const uint32_t *opdesc, size_t nopdesc,
+                            const pica_program_desc *desc, const ulp_config *cfg, ulp_diag *d);
+/* From one DVLE of an SHBIN. */
 bool pica_program_build(pica_program *p, const struct shbin *s, unsigned dvle,
                         const ulp_config *cfg, ulp_diag *d);
 void pica_program_free(pica_program *p);

@@ -1,0 +1,156 @@
+#include "sim/pica_regs.h"
+
+#include <string.h>
+
+void pica_regs_init(pica_regs *r, const ulp_config *cfg)
+{
+	memset(r, 0, sizeof *r);
+	r->uniform_round = cfg->f24_uniform_round;
+}
+
+void pica_unpack_f24x4(const uint32_t w[3], uint32_t out[4])
+{
+	out[3] = w[0] >> 8;
+	out[2] = (w[0] & 0xFF) << 16 | w[1] >> 16;
+	out[1] = (w[1] & 0xFFFF) << 8 | w[2] >> 24;
+	out[0] = w[2] & 0xFFFFFF;
+}
+
+static uint32_t byte_mask(uint32_t mask)
+{
+	uint32_t m = 0;
+	for (int b = 0; b < 4; b++)
+		if (mask & (1u << b))
+			m |= 0xFFu << (8 * b);
+	return m;
+}
+
+/* A completed float-uniform word group: one vec4 at the index, which then
+ * advances; indices >= 96 are ignored (Azahar: "ignored on real HW"). */
+static void float_word(pica_sh_regs *b, uint32_t value, enum ulp_round round)
+{
+	b->float_words[b->float_nwords++] = value;
+	unsigned need = b->float_f32 ? 4 : 3;
+	if (b->float_nwords < need)
+		return;
+	b->float_nwords = 0;
+	if (b->float_index < 96) {
+		pica_vec4 *c = &b->unif.c[b->float_index];
+		if (b->float_f32) {          /* words arrive w, z, y, x */
+			for (int k = 0; k < 4; k++) {
+				float f;
+				uint32_t bits = b->float_words[3 - k];
+				memcpy(&f, &bits, sizeof f);
+				c->c[k] = f24_decode(f24_encode(f, round));
+			}
+		} else {
+			uint32_t xyzw[4];
+			pica_unpack_f24x4(b->float_words, xyzw);
+			for (int k = 0; k < 4; k++)
+				c->c[k] = f24_decode(xyzw[k]);
+		}
+	}
+	b->float_index++;
+}
+
+static bool block_write(pica_sh_regs *b, unsigned off, uint32_t mask, uint32_t value,
+                        enum ulp_round round, uint32_t reg, ulp_diag *d)
+{
+	const bool fifo = (off >= 0x11 && off <= 0x18) || (off >= 0x1C && off <= 0x23) ||
+	                  (off >= 0x26 && off <= 0x2D);
+	if (fifo && mask != 0xF)
+		return ulp_diag_at(d, NULL, 0, 0,
+		                   "register 0x%03x: byte mask 0x%x on an upload FIFO is not modelled", reg, mask);
+	uint32_t bm = byte_mask(mask);
+	b->raw[off] = (b->raw[off] & ~bm) | (value & bm);
+	const uint32_t v = b->raw[off];
+	if (off == 0x00) {
+		for (int i = 0; i < 16; i++)
+			b->unif.b[i] = (v >> i) & 1;
+	} else if (off >= 0x01 && off <= 0x04) {
+		for (int k = 0; k < 4; k++)
+			b->unif.i[off - 1][k] = (uint8_t)(v >> (8 * k));
+	} else if (off == 0x10) {
+		b->float_index = v & 0xFF;
+		b->float_f32 = v >> 31;
+		b->float_nwords = 0;
+	} else if (off >= 0x11 && off <= 0x18) {
+		float_word(b, value, round);
+		b->uploads++;
+	} else if (off == 0x1B) {
+		b->code_index = v & 0xFFF;
+	} else if (off >= 0x1C && off <= 0x23) {
+		if (b->code_index >= PICA_CODE_MAX)
+			return ulp_diag_at(d, NULL, 0, 0, "register 0x%03x: code upload past word 0x%x", reg,
+			                   PICA_CODE_MAX - 1);
+		b->code[b->code_index++] = value;
+		if (b->code_index > b->code_words)
+			b->code_words = b->code_index;
+		b->uploads++;
+	} else if (off == 0x25) {
+		b->opdesc_index = v & 0x7F;
+	} else if (off >= 0x26 && off <= 0x2D) {
+		if (b->opdesc_index >= PICA_OPDESC_MAX)
+			return ulp_diag_at(d, NULL, 0, 0, "register 0x%03x: operand descriptor upload past entry %u",
+			                   reg, PICA_OPDESC_MAX - 1);
+		b->opdesc[b->opdesc_index++] = value;
+		if (b->opdesc_index > b->opdesc_count)
+			b->opdesc_count = b->opdesc_index;
+		b->uploads++;
+	}
+	return true;
+}
+
+bool pica_regs_write(pica_regs *r, uint32_t reg, uint32_t mask, uint32_t value, ulp_diag *d)
+{
+	if (reg >= PICA_REG_COUNT)
+		return ulp_diag_at(d, NULL, 0, 0, "register 0x%x is outside the PICA register space (0x000-0x2ff)",
+		                   reg);
+	if (mask > 0xF)
+		return ulp_diag_at(d, NULL, 0, 0, "register 0x%03x: byte mask 0x%x has more than 4 bits", reg, mask);
+	uint32_t bm = byte_mask(mask);
+	r->raw[reg] = (r->raw[reg] & ~bm) | (value & bm);
+	if (reg >= PICA_REG_VSH_BASE && reg < PICA_REG_VSH_BASE + PICA_REG_BLOCK_SIZE) {
+		unsigned off = reg - PICA_REG_VSH_BASE;
+		if (!block_write(&r->vs, off, mask, value, r->uniform_round, reg, d))
+			return false;
+		/* VSH_COM_MODE = 0: VS uploads reach the GS unit too (pica200.md §4) */
+		if ((r->raw[PICA_REG_VSH_COM_MODE] & 1) == 0)
+			return block_write(&r->gs, off, mask, value, r->uniform_round, reg, d);
+		return true;
+	}
+	if (reg >= PICA_REG_GSH_BASE && reg < PICA_REG_GSH_BASE + PICA_REG_BLOCK_SIZE)
+		return block_write(&r->gs, reg - PICA_REG_GSH_BASE, mask, value, r->uniform_round, reg, d);
+	return true;
+}
+
+unsigned pica_regs_attr_reg(const pica_sh_regs *b, unsigned attr)
+{
+	uint32_t w = attr < 8 ? b->raw[0x0B] : b->raw[0x0C];
+	return (w >> (4 * (attr & 7))) & 0xF;
+}
+
+unsigned pica_regs_attr_count(const pica_sh_regs *b) { return (b->raw[0x09] & 0xF) + 1; }
+
+bool pica_regs_program(const pica_regs *r, bool gs, const ulp_config *cfg, pica_program *out,
+                       ulp_diag *d)
+{
+	const pica_sh_regs *b = gs ? &r->gs : &r->vs;
+	pica_program_desc desc = { .entry = b->raw[0x0A] & 0xFFFF, .end = b->code_words, .is_gs = gs };
+	/* The k-th enabled output register takes SH_OUTMAP_Ok's semantics; a
+	 * component whose semantic is 0x1F is not configured. */
+	const uint32_t mask = b->raw[0x0D] & 0xFFFF;
+	unsigned k = 0;
+	for (unsigned reg = 0; reg < 16; reg++) {
+		if (!(mask & (1u << reg)))
+			continue;
+		uint32_t sem = k < 7 ? r->raw[PICA_REG_OUTMAP_O0 + k] : 0x1F1F1F1Fu;
+		for (int c = 0; c < 4; c++)
+			if (((sem >> (8 * c)) & 0x1F) != 0x1F)
+				desc.out_need[reg] |= (uint8_t)(1u << c);
+		k++;
+	}
+	if (!b->code_words)
+		return ulp_diag_at(d, NULL, 0, 0, "no %s code has been uploaded", gs ? "geometry" : "vertex");
+	return pica_program_from_code(out, b->code, b->code_words, b->opdesc, b->opdesc_count, &desc, cfg, d);
+}
