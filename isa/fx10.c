@@ -4,7 +4,9 @@
 
 #include "isa/fp20.h"
 
-uint16_t fx10_encode(double v, enum ulp_round r)
+uint16_t fx10_encode(double v, enum ulp_round r) { return fx10_encode_ovf(v, r, false); }
+
+uint16_t fx10_encode_ovf(double v, enum ulp_round r, bool wrap)
 {
 	if (isnan(v))
 		return 0;
@@ -12,6 +14,8 @@ uint16_t fx10_encode(double v, enum ulp_round r)
 	double q = ulp_round_int(s, r);
 	if (v < 0)
 		q = -q;
+	if (wrap && !isinf(q))
+		return (uint16_t)((int64_t)fmod(q, 1024.0) & (int64_t)FX10_MASK);
 	/* Saturate (knob fx10.overflow = clamp; docs/ASSUMPTIONS.md). */
 	if (q < -512.0)
 		q = -512.0;

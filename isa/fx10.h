@@ -9,6 +9,7 @@
 #ifndef ULP_ISA_FX10_H
 #define ULP_ISA_FX10_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "isa/minifloat.h"
@@ -16,8 +17,10 @@
 #define FX10_MASK 0x3FFu
 #define FX10_ONE 0x100u
 
-/* Out-of-range values saturate to -2 or 511/256 (knob fx10.overflow, see
- * docs/ASSUMPTIONS.md).  NaN encodes as 0. */
+/* Out-of-range values saturate to -2 or 511/256, or wrap modulo 4 when
+ * wrap is set (knob fx10.overflow, docs/ASSUMPTIONS.md).  NaN encodes as 0. */
+uint16_t fx10_encode_ovf(double v, enum ulp_round r, bool wrap);
+/* The saturating form (the knob's default). */
 uint16_t fx10_encode(double v, enum ulp_round r);
 float fx10_decode(uint32_t code);          /* low 10 bits used */
 int fx10_to_int(uint32_t code);            /* sext10: -512..511 */

@@ -161,6 +161,10 @@ Test(numfmt, fx10_unorm8_edges)
 	cr_assert_eq(fx10_encode(5.0, ULP_ROUND_NEAREST_EVEN), 0x1FF, "saturates high");
 	cr_assert_eq(fx10_encode(-5.0, ULP_ROUND_NEAREST_EVEN), 0x200, "saturates low");
 	cr_assert_eq(fx10_encode(NAN, ULP_ROUND_NEAREST_EVEN), 0);
+	/* fx10.overflow = wrap: modulo 4 (1024 codes) */
+	cr_assert_eq(fx10_encode_ovf(2.5, ULP_ROUND_NEAREST_EVEN, true), 0x280, "2.5 wraps to -1.5");
+	cr_assert_eq(fx10_encode_ovf(-2.5, ULP_ROUND_NEAREST_EVEN, true), 0x180, "-2.5 wraps to 1.5");
+	cr_assert_eq(fx10_encode_ovf(1.5, ULP_ROUND_NEAREST_EVEN, true), 0x180, "in range: unchanged");
 	for (int b = 0; b < 256; b++) {
 		uint16_t fx = unorm8_to_fx10((uint8_t)b);
 		cr_assert_eq(fx10_to_unorm8(fx), b, "unorm8 %d round trip", b);

@@ -292,6 +292,42 @@ Test(pica_unit, loop_al_and_break)
 	unbuild(r);
 }
 
+Test(pica_unit, callc_madi_and_break)
+{
+	rig *r = build(OUTS
+		".constf k(1.0, 3.0, 0.5, 0.0)\n"
+		".ivec it\n"
+		".proc twice\n"
+		"  add r0, r0, r0\n"
+		".end\n"
+		".proc main\n"
+		"  mov r0, k.xxxx\n"
+		"  cmp k, eq, ne, r0\n"       /* cmp.x = 1 == 1, cmp.y = 3 != 1 */
+		"  callc cmp.x, twice\n"      /* taken: 2 */
+		"  callc !cmp.y, twice\n"     /* not taken */
+		"  mov r1, k.yyyy\n"
+		"  mad r2, r0, r1, k.zzzz\n"  /* MADI (wide src3): 2 * 3 + .5 */
+		"  mov r3, k.wwww\n"
+		"  for it\n"
+		"    add r3, k.xxxx, r3\n"
+		"    break\n"
+		"    nop\n"
+		"  .end\n"
+		"  mov o0, r0\n  mov o1, r2\n  mov o2, r3\n  mov o3, k\n"
+		"  end\n"
+		".end\n");
+	r->u.i[0][0] = 9;
+	run_with_v0(r, 0, 0, 0, 0);
+	cr_assert_eq(r->t.o[0][0].c[0], 2.0f, "one call taken");
+	cr_assert_eq(r->t.o[0][1].c[0], 6.5f, "madi");
+	cr_assert_eq(r->t.o[0][2].c[0], 1.0f, "break leaves after one iteration");
+	bool saw_madi = false;
+	for (uint32_t i = 0; i < r->p.ncode; i++)
+		saw_madi |= r->p.inst[i].op == PICA_OP_MADI;
+	cr_assert(saw_madi, "the assembler chose the MADI form");
+	unbuild(r);
+}
+
 Test(pica_unit, call_ifu_callu_jmpu)
 {
 	rig *r = build(OUTS
