@@ -1,0 +1,47 @@
+/* ulpsim trace check file.json | ulpsim trace schema */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "traces/trace.h"
+
+static const char usage[] =
+	"usage: ulpsim trace check FILE.json   validate a trace (format v1), list its contents\n"
+	"       ulpsim trace schema            print the format's JSON Schema\n"
+	"The format: docs/trace-format.md.  A bad trace is refused with the JSON path\n"
+	"of the offending value (exit 2).\n";
+
+int cmd_trace(int argc, char **argv)
+{
+	if (argc < 2 || cli_wants_help(argc, argv)) {
+		fputs(usage, argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_BAD : EXIT_OK;
+	}
+	if (strcmp(argv[1], "schema") == 0) {
+		if (argc != 2)
+			return cli_usage("trace", "schema takes no arguments");
+		char *s = trace_schema_json();
+		if (!s)
+			return cli_usage("trace", "out of memory");
+		printf("%s\n", s);
+		free(s);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "check") == 0) {
+		if (argc != 3)
+			return cli_usage("trace", "check takes one trace file");
+		trace t;
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		if (!trace_load(&t, argv[2], &d)) {
+			trace_free(&t);
+			return cli_fail(&d);
+		}
+		printf("%s: ulpsim-trace v1 '%s' (%s): %zu resources, %zu shaders, %zu commands\n", argv[2],
+		       t.name, t.gpu, t.nres, t.nsh, t.ncmd);
+		trace_free(&t);
+		return EXIT_OK;
+	}
+	return cli_usage("trace", "unknown subcommand '%s' (check, schema)", argv[1]);
+}

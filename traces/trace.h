@@ -1,0 +1,74 @@
+/* ulpsim trace format v1 (docs/trace-format.md): load, validate, resolve.
+ *
+ * The loader checks every rule of the format (the same rules as
+ * traces/schema/trace-v1.schema.json) and refuses a bad trace with the JSON
+ * path of the offending value.  Resources are decoded (buffer data, PNG
+ * textures) and shader files read at load time; commands stay as validated
+ * JSON objects for the driver layer to interpret. */
+#ifndef ULP_TRACES_TRACE_H
+#define ULP_TRACES_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+
+struct cJSON;
+
+enum trace_res_type { TRACE_BUFFER, TRACE_TEXTURE };
+enum trace_texfmt { TRACE_RGBA8888, TRACE_BGRA8888, TRACE_RGB565, TRACE_A8, TRACE_L8 };
+enum trace_stage { TRACE_VERTEX, TRACE_GEOMETRY, TRACE_FRAGMENT };
+enum trace_code { TRACE_TGSI, TRACE_SHBIN, TRACE_GRATE, TRACE_WORDS, TRACE_FP };
+
+typedef struct trace_resource {
+	char id[64];
+	enum trace_res_type type;
+	uint8_t *bytes;            /* buffer bytes, or texels in the texture's format */
+	size_t len;
+	enum trace_texfmt format;
+	uint32_t width, height;
+} trace_resource;
+
+typedef struct trace_shader {
+	char id[64];
+	enum trace_stage stage;
+	enum trace_code code;
+	char *text;                /* TGSI or grate source (inline or read from its file) */
+	char *path;                /* the resolved file for shbin / words / fp (and *_file) */
+	unsigned dvle;
+} trace_shader;
+
+typedef struct trace {
+	char *path, *dir;
+	char name[64];
+	char gpu[16];
+	struct cJSON *root;        /* owned; commands point into it */
+	trace_resource *res;
+	size_t nres;
+	trace_shader *sh;
+	size_t nsh;
+	const struct cJSON **cmd;  /* validated command objects, in order */
+	size_t ncmd;
+} trace;
+
+bool trace_load(trace *t, const char *path, ulp_diag *d);
+/* The same from text (dir resolves relative file names). */
+bool trace_parse(trace *t, const char *json, const char *path, const char *dir, ulp_diag *d);
+void trace_free(trace *t);
+
+const trace_resource *trace_find_resource(const trace *t, const char *id);
+const trace_shader *trace_find_shader(const trace *t, const char *id);
+
+/* Bytes per texel of a texture format. */
+unsigned trace_texfmt_bpp(enum trace_texfmt f);
+
+/* The JSON Schema of the format, generated from the loader's tables
+ * (malloc'd; free with free()). */
+char *trace_schema_json(void);
+
+/* The command names the loader accepts (NULL-terminated), for the schema
+ * consistency test. */
+extern const char *const TRACE_COMMANDS[];
+
+#endif

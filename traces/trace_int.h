@@ -1,0 +1,61 @@
+/* Internal to traces/: the validation machinery shared by trace.c (the
+ * document, commands) and trace_res.c (resources, shaders). */
+#ifndef ULP_TRACES_TRACE_INT_H
+#define ULP_TRACES_TRACE_INT_H
+
+#include <cjson/cJSON.h>
+
+#include "traces/trace.h"
+
+/* ---- the field table ---- */
+
+enum fkind {
+	F_INT, F_NUM, F_BOOL, F_STR, F_ENUM, F_COLOR, F_VEC3, F_FILE, F_CYCLES,
+	F_ID_SHADER, F_ID_BUF, F_ID_TEX,
+	F_OBJ, F_OBJ_ARRAY, F_F32_ARRAY, F_PICA_WRITES, F_GR3D_WRITES,
+};
+
+typedef struct field {
+	const char *name;
+	enum fkind kind;
+	bool required;
+	double lo, hi;                 /* numbers: range; arrays: item count */
+	const char *const *enums;      /* F_ENUM: NULL-terminated names */
+	const struct field *sub;       /* F_OBJ, F_OBJ_ARRAY: fields (name NULL ends) */
+} field;
+
+typedef struct command {
+	const char *name;
+	const field *fields;
+	const char *const *one_of;     /* exactly one of these must be present */
+	const char *const *any_of;     /* at least one of these */
+} command;
+
+extern const command TRACE_COMMAND_TABLE[];
+extern const size_t TRACE_NCOMMANDS;
+
+#define END_FIELDS { NULL, F_INT, false, 0, 0, NULL, NULL }
+
+typedef struct trace_ctx {
+	trace *t;
+	const char *file;
+	ulp_diag *d;
+} trace_ctx;
+
+extern const char *const TRACE_E_TEXFMT[];
+extern const char *const TRACE_E_STAGE[];
+
+/* Fill c->d with "file: path: message"; returns false. */
+bool trace_err(trace_ctx *c, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+bool trace_is_int(const cJSON *v);
+bool trace_valid_id(const char *s);
+int trace_enum_index(const char *const *names, const char *s);
+char *trace_resolve(const trace_ctx *c, const char *name);
+bool trace_file_exists(const trace_ctx *c, const char *name);
+bool trace_check_value(trace_ctx *c, const cJSON *v, const field *f, const char *path);
+unsigned trace_count_present(const cJSON *obj, const char *const *names);
+
+bool trace_load_resources(trace_ctx *c, const cJSON *res);
+bool trace_load_shaders(trace_ctx *c, const cJSON *sh);
+
+#endif

@@ -1,0 +1,315 @@
+/* Trace format v1: resources (buffers, textures) and shaders. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/fileio.h"
+#include "base/image.h"
+#include "traces/trace_int.h"
+
+/* ---- resources and shaders ---- */
+
+/* The texel bytes of one RGBA8 pixel in a texture format (little-endian). */
+static unsigned pack_texel(enum trace_texfmt f, const uint8_t rgba[4], uint8_t out[4])
+{
+	switch (f) {
+	case TRACE_RGBA8888: memcpy(out, rgba, 4); return 4;
+	case TRACE_BGRA8888: out[0] = rgba[2], out[1] = rgba[1], out[2] = rgba[0], out[3] = rgba[3]; return 4;
+	case TRACE_RGB565: {
+		unsigned v = (unsigned)(rgba[0] * 31 + 127) / 255 << 11 |
+		             (unsigned)(rgba[1] * 63 + 127) / 255 << 5 | (unsigned)(rgba[2] * 31 + 127) / 255;
+		out[0] = (uint8_t)v, out[1] = (uint8_t)(v >> 8);
+		return 2;
+	}
+	case TRACE_A8: out[0] = rgba[3]; return 1;
+	default: out[0] = rgba[0]; return 1;       /* L8 */
+	}
+}
+
+static bool only_fields(trace_ctx *c, const cJSON *obj, const char *const *allowed, const char *path)
+{
+	char sub[160];
+	for (const cJSON *it = obj->child; it; it = it->next) {
+		if (trace_enum_index(allowed, it->string) < 0) {
+			snprintf(sub, sizeof sub, "%s.%s", path, it->string);
+			return trace_err(c, sub, "unknown field%s", "");
+		}
+	}
+	return true;
+}
+
+static bool hexval(char ch, unsigned *v)
+{
+	if (ch >= '0' && ch <= '9') *v = (unsigned)(ch - '0');
+	else if (ch >= 'a' && ch <= 'f') *v = (unsigned)(ch - 'a' + 10);
+	else if (ch >= 'A' && ch <= 'F') *v = (unsigned)(ch - 'A' + 10);
+	else return false;
+	return true;
+}
+
+static bool load_buffer(trace_ctx *c, const cJSON *o, trace_resource *r, const char *path)
+{
+	static const char *const ALLOWED[] = { "type", "f32", "u32", "u16", "u8", "hex", "file", NULL };
+	static const char *const DATA[] = { "f32", "u32", "u16", "u8", "hex", "file", NULL };
+	if (!only_fields(c, o, ALLOWED, path))
+		return false;
+	if (trace_count_present(o, DATA) != 1)
+		return trace_err(c, path, "a buffer gives exactly one of f32, u32, u16, u8, hex, file%s", "");
+	char sub[160];
+	for (int k = 0; k < 4; k++) {                  /* the numeric arrays */
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, DATA[k]);
+		if (!a)
+			continue;
+		snprintf(sub, sizeof sub, "%s.%s", path, DATA[k]);
+		static const unsigned SIZE[] = { 4, 4, 2, 1 };
+		static const double MAX[] = { 0, 4294967295.0, 65535, 255 };
+		if (!cJSON_IsArray(a))
+			return trace_err(c, sub, "expected an array%s", "");
+		int n = cJSON_GetArraySize(a);
+		r->len = (size_t)n * SIZE[k];
+		r->bytes = malloc(r->len ? r->len : 1);
+		if (!r->bytes)
+			return trace_err(c, sub, "out of memory%s", "");
+		int i = 0;
+		for (const cJSON *x = a->child; x; x = x->next, i++) {
+			uint32_t w;
+			if (k == 0) {
+				if (!cJSON_IsNumber(x))
+					goto bad_item;
+				float f = (float)x->valuedouble;
+				memcpy(&w, &f, sizeof w);
+			} else {
+				if (!trace_is_int(x) || x->valuedouble < 0 || x->valuedouble > MAX[k])
+					goto bad_item;
+				w = (uint32_t)x->valuedouble;
+			}
+			for (unsigned b = 0; b < SIZE[k]; b++)
+				r->bytes[(size_t)i * SIZE[k] + b] = (uint8_t)(w >> (8 * b));
+			continue;
+bad_item:
+			snprintf(sub, sizeof sub, "%s.%s[%d]", path, DATA[k], i);
+			return trace_err(c, sub, k == 0 ? "expected a number%s" : "expected an unsigned integer that fits%s", "");
+		}
+		return true;
+	}
+	const cJSON *hex = cJSON_GetObjectItemCaseSensitive(o, "hex");
+	if (hex) {
+		snprintf(sub, sizeof sub, "%s.hex", path);
+		size_t n = cJSON_IsString(hex) ? strlen(hex->valuestring) : 1;
+		if (!cJSON_IsString(hex) || n % 2)
+			return trace_err(c, sub, "expected an even number of hex digits%s", "");
+		r->len = n / 2;
+		r->bytes = malloc(r->len ? r->len : 1);
+		if (!r->bytes)
+			return trace_err(c, sub, "out of memory%s", "");
+		for (size_t i = 0; i < r->len; i++) {
+			unsigned hi, lo;
+			if (!hexval(hex->valuestring[2 * i], &hi) || !hexval(hex->valuestring[2 * i + 1], &lo))
+				return trace_err(c, sub, "expected hex digits%s", "");
+			r->bytes[i] = (uint8_t)(hi << 4 | lo);
+		}
+		return true;
+	}
+	const cJSON *file = cJSON_GetObjectItemCaseSensitive(o, "file");
+	snprintf(sub, sizeof sub, "%s.file", path);
+	if (!cJSON_IsString(file))
+		return trace_err(c, sub, "expected a file name%s", "");
+	char *full = trace_resolve(c, file->valuestring);
+	ulp_diag inner;
+	ulp_diag_clear(&inner);
+	r->bytes = full ? (uint8_t *)ulp_read_file(full, &r->len, &inner) : NULL;
+	free(full);
+	return r->bytes || trace_err(c, sub, "cannot read '%s'", file->valuestring);
+}
+
+static bool load_texture(trace_ctx *c, const cJSON *o, trace_resource *r, const char *path)
+{
+	static const char *const ALLOWED[] = { "type", "format", "width", "height", "png", "u8", "fill", NULL };
+	static const char *const DATA[] = { "png", "u8", "fill", NULL };
+	static const field FMT = { "format", F_ENUM, true, 0, 0, TRACE_E_TEXFMT, NULL };
+	static const field DIM = { "width", F_INT, true, 1, 4096, NULL, NULL };
+	static const field FILL = { "fill", F_COLOR, true, 0, 0, NULL, NULL };
+	if (!only_fields(c, o, ALLOWED, path))
+		return false;
+	char sub[160];
+	const char *const need[] = { "format", "width", "height" };
+	for (int k = 0; k < 3; k++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, need[k]);
+		snprintf(sub, sizeof sub, "%s.%s", path, need[k]);
+		if (!v)
+			return trace_err(c, sub, "missing%s", "");
+		if (!trace_check_value(c, v, k ? &DIM : &FMT, sub))
+			return false;
+	}
+	r->format = (enum trace_texfmt)trace_enum_index(TRACE_E_TEXFMT, cJSON_GetObjectItemCaseSensitive(o, "format")->valuestring);
+	r->width = (uint32_t)cJSON_GetObjectItemCaseSensitive(o, "width")->valuedouble;
+	r->height = (uint32_t)cJSON_GetObjectItemCaseSensitive(o, "height")->valuedouble;
+	if (trace_count_present(o, DATA) != 1)
+		return trace_err(c, path, "a texture gives exactly one of png, u8, fill%s", "");
+	const unsigned bpp = trace_texfmt_bpp(r->format);
+	r->len = (size_t)r->width * r->height * bpp;
+	r->bytes = calloc(r->len, 1);
+	if (!r->bytes)
+		return trace_err(c, path, "out of memory%s", "");
+	const cJSON *u8 = cJSON_GetObjectItemCaseSensitive(o, "u8");
+	if (u8) {
+		snprintf(sub, sizeof sub, "%s.u8", path);
+		if (!cJSON_IsArray(u8) || (size_t)cJSON_GetArraySize(u8) != r->len) {
+			char want[64];
+			snprintf(want, sizeof want, "%zu", r->len);
+			return trace_err(c, sub, "expected width * height * bytes-per-texel = %s bytes", want);
+		}
+		size_t i = 0;
+		for (const cJSON *x = u8->child; x; x = x->next, i++) {
+			if (!trace_is_int(x) || x->valuedouble < 0 || x->valuedouble > 255)
+				return trace_err(c, sub, "expected bytes 0..255%s", "");
+			r->bytes[i] = (uint8_t)x->valuedouble;
+		}
+		return true;
+	}
+	const cJSON *fill = cJSON_GetObjectItemCaseSensitive(o, "fill");
+	if (fill) {
+		snprintf(sub, sizeof sub, "%s.fill", path);
+		if (!trace_check_value(c, fill, &FILL, sub))
+			return false;
+		uint8_t rgba[4], texel[4];
+		for (int k = 0; k < 4; k++)
+			rgba[k] = (uint8_t)lround(cJSON_GetArrayItem(fill, k)->valuedouble * 255.0);
+		pack_texel(r->format, rgba, texel);
+		for (size_t i = 0; i < r->len; i += bpp)
+			memcpy(r->bytes + i, texel, bpp);
+		return true;
+	}
+	const cJSON *png = cJSON_GetObjectItemCaseSensitive(o, "png");
+	snprintf(sub, sizeof sub, "%s.png", path);
+	if (!cJSON_IsString(png))
+		return trace_err(c, sub, "expected a PNG file name%s", "");
+	char *full = trace_resolve(c, png->valuestring);
+	ulp_diag inner;
+	ulp_diag_clear(&inner);
+	ulp_image *img = full ? ulp_image_load_png(full, &inner) : NULL;
+	free(full);
+	if (!img)
+		return trace_err(c, sub, "cannot load '%s' as a PNG", png->valuestring);
+	bool ok = img->width == r->width && img->height == r->height;
+	for (uint32_t y = 0; ok && y < r->height; y++)
+		for (uint32_t x = 0; x < r->width; x++)
+			pack_texel(r->format, ulp_image_cpx(img, x, y), r->bytes + ((size_t)y * r->width + x) * bpp);
+	ulp_image_free(img);
+	return ok || trace_err(c, sub, "the PNG's size differs from width x height%s", "");
+}
+
+bool trace_load_resources(trace_ctx *c, const cJSON *res)
+{
+	if (!res)
+		return true;
+	if (!cJSON_IsObject(res))
+		return trace_err(c, "$.resources", "expected an object%s", "");
+	size_t n = (size_t)cJSON_GetArraySize(res);
+	c->t->res = calloc(n ? n : 1, sizeof *c->t->res);
+	if (!c->t->res)
+		return trace_err(c, "$.resources", "out of memory%s", "");
+	for (const cJSON *it = res->child; it; it = it->next) {
+		char path[128];
+		snprintf(path, sizeof path, "$.resources.%s", it->string);
+		if (!trace_valid_id(it->string))
+			return trace_err(c, path, "a name is 1-63 characters of A-Z a-z 0-9 _ . -%s", "");
+		if (!cJSON_IsObject(it))
+			return trace_err(c, path, "expected an object%s", "");
+		trace_resource *r = &c->t->res[c->t->nres++];
+		snprintf(r->id, sizeof r->id, "%s", it->string);
+		const cJSON *type = cJSON_GetObjectItemCaseSensitive(it, "type");
+		char sub[160];
+		snprintf(sub, sizeof sub, "%s.type", path);
+		if (cJSON_IsString(type) && strcmp(type->valuestring, "buffer") == 0) {
+			r->type = TRACE_BUFFER;
+			if (!load_buffer(c, it, r, path))
+				return false;
+		} else if (cJSON_IsString(type) && strcmp(type->valuestring, "texture") == 0) {
+			r->type = TRACE_TEXTURE;
+			if (!load_texture(c, it, r, path))
+				return false;
+		} else {
+			return trace_err(c, sub, "expected \"buffer\" or \"texture\"%s", "");
+		}
+	}
+	return true;
+}
+
+bool trace_load_shaders(trace_ctx *c, const cJSON *sh)
+{
+	static const char *const ALLOWED[] = { "stage", "tgsi", "tgsi_file", "shbin", "dvle", "grate",
+		"grate_file", "words_file", "fp", NULL };
+	static const char *const CODE[] = { "tgsi", "tgsi_file", "shbin", "grate", "grate_file",
+		"words_file", "fp", NULL };
+	/* ORDER: CODE above */
+	static const enum trace_code KIND[] = { TRACE_TGSI, TRACE_TGSI, TRACE_SHBIN, TRACE_GRATE,
+		TRACE_GRATE, TRACE_WORDS, TRACE_FP };
+	static const bool IS_FILE[] = { false, true, true, false, true, true, true };
+	static const field STAGE = { "stage", F_ENUM, true, 0, 0, TRACE_E_STAGE, NULL };
+	static const field DVLE = { "dvle", F_INT, false, 0, 63, NULL, NULL };
+	if (!sh)
+		return true;
+	if (!cJSON_IsObject(sh))
+		return trace_err(c, "$.shaders", "expected an object%s", "");
+	size_t n = (size_t)cJSON_GetArraySize(sh);
+	c->t->sh = calloc(n ? n : 1, sizeof *c->t->sh);
+	if (!c->t->sh)
+		return trace_err(c, "$.shaders", "out of memory%s", "");
+	for (const cJSON *it = sh->child; it; it = it->next) {
+		char path[128], sub[160];
+		snprintf(path, sizeof path, "$.shaders.%s", it->string);
+		if (!trace_valid_id(it->string))
+			return trace_err(c, path, "a name is 1-63 characters of A-Z a-z 0-9 _ . -%s", "");
+		if (!cJSON_IsObject(it))
+			return trace_err(c, path, "expected an object%s", "");
+		if (!only_fields(c, it, ALLOWED, path))
+			return false;
+		trace_shader *s = &c->t->sh[c->t->nsh++];
+		snprintf(s->id, sizeof s->id, "%s", it->string);
+		const cJSON *stage = cJSON_GetObjectItemCaseSensitive(it, "stage");
+		snprintf(sub, sizeof sub, "%s.stage", path);
+		if (!stage)
+			return trace_err(c, sub, "missing%s", "");
+		if (!trace_check_value(c, stage, &STAGE, sub))
+			return false;
+		s->stage = (enum trace_stage)trace_enum_index(TRACE_E_STAGE, stage->valuestring);
+		if (trace_count_present(it, CODE) != 1)
+			return trace_err(c, path, "a shader gives exactly one of tgsi, tgsi_file, shbin, grate, "
+			                    "grate_file, words_file, fp%s", "");
+		const cJSON *dv = cJSON_GetObjectItemCaseSensitive(it, "dvle");
+		snprintf(sub, sizeof sub, "%s.dvle", path);
+		if (dv && !trace_check_value(c, dv, &DVLE, sub))
+			return false;
+		s->dvle = dv ? (unsigned)dv->valuedouble : 0;
+		int k = 0;
+		while (!cJSON_GetObjectItemCaseSensitive(it, CODE[k]))
+			k++;
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, CODE[k]);
+		snprintf(sub, sizeof sub, "%s.%s", path, CODE[k]);
+		s->code = KIND[k];
+		if (!cJSON_IsString(v) || !v->valuestring[0])
+			return trace_err(c, sub, IS_FILE[k] ? "expected a file name%s" : "expected the program text%s", "");
+		bool fragment_only = s->code == TRACE_GRATE || s->code == TRACE_WORDS || s->code == TRACE_FP;
+		if (fragment_only && s->stage != TRACE_FRAGMENT)
+			return trace_err(c, sub, "a Tegra program is a fragment shader%s", "");
+		if (s->code == TRACE_SHBIN && s->stage == TRACE_FRAGMENT)
+			return trace_err(c, sub, "an SHBIN holds vertex or geometry shaders%s", "");
+		if (!IS_FILE[k]) {
+			s->text = strdup(v->valuestring);
+		} else {
+			s->path = trace_resolve(c, v->valuestring);
+			if (!s->path || !trace_file_exists(c, v->valuestring))
+				return trace_err(c, sub, "cannot open '%s'", v->valuestring);
+			if (s->code == TRACE_TGSI || s->code == TRACE_GRATE) {
+				ulp_diag inner;
+				ulp_diag_clear(&inner);
+				s->text = ulp_read_file(s->path, NULL, &inner);
+			}
+		}
+		if ((s->code == TRACE_TGSI || s->code == TRACE_GRATE) && !s->text)
+			return trace_err(c, sub, "cannot read the program%s", "");
+	}
+	return true;
+}
+
