@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/fileio.h"
+#include "base/json.h"
 #include "base/hosttime.h"
 #include "cli/cli.h"
 #include "cli/json_out.h"
@@ -100,18 +101,10 @@ static bool load_case(const char *file, const ulp_config *cfg, unsigned *dvle, p
 	char *text = ulp_read_file(file, NULL, d);
 	if (!text)
 		return false;
-	cJSON *root = cJSON_Parse(text);
-	if (!root) {
-		const char *at = cJSON_GetErrorPtr();
-		long off = at ? (long)(at - text) : 0;
-		int line = 1, col = 1;
-		for (long i = 0; i < off && text[i]; i++, col++)
-			if (text[i] == '\n')
-				line++, col = 0;
-		free(text);
-		return ulp_diag_at(d, file, line, col, "invalid JSON");
-	}
+	cJSON *root = ulp_json_parse(text, file, d);
 	free(text);
+	if (!root)
+		return false;
 	bool ok = true;
 	char path[64];
 	if (!cJSON_IsObject(root))

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/fileio.h"
+#include "base/json.h"
 
 enum cfg_type { T_BOOL, T_INT, T_REAL, T_ROUND, T_ENUM_MAXNEG, T_ENUM_OVERFLOW, T_ENUM_UNDOC, T_ENUM_DSTI };
 
@@ -179,16 +180,9 @@ static bool apply_item(ulp_config *c, const cJSON *item, const char *prefix, con
 
 bool ulp_config_apply_json(ulp_config *c, const char *json, const char *file, ulp_diag *d)
 {
-	cJSON *root = cJSON_Parse(json);
-	if (!root) {
-		const char *at = cJSON_GetErrorPtr();
-		long off = at ? (long)(at - json) : 0;
-		int line = 1, col = 1;
-		for (long i = 0; i < off && json[i]; i++, col++)
-			if (json[i] == '\n')
-				line++, col = 0;
-		return ulp_diag_at(d, file, line, col, "invalid JSON");
-	}
+	cJSON *root = ulp_json_parse(json, file, d);
+	if (!root)
+		return false;
 	bool ok = cJSON_IsObject(root) ? apply_item(c, root, "", file, d)
 	                               : ulp_diag_at(d, file, 0, 0, "$: expected an object");
 	cJSON_Delete(root);

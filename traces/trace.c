@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/fileio.h"
+#include "base/json.h"
 #include "traces/trace_int.h"
 
 
@@ -444,16 +445,9 @@ bool trace_parse(trace *t, const char *json, const char *path, const char *dir, 
 	trace_ctx c = { t, path, d };
 	if (!t->path || !t->dir)
 		return ulp_diag_at(d, path, 0, 0, "out of memory");
-	t->root = cJSON_Parse(json);
-	if (!t->root) {
-		const char *at = cJSON_GetErrorPtr();
-		long off = at ? (long)(at - json) : 0;
-		int line = 1, col = 1;
-		for (long i = 0; i < off && json[i]; i++, col++)
-			if (json[i] == '\n')
-				line++, col = 0;
-		return ulp_diag_at(d, path, line, col, "invalid JSON");
-	}
+	t->root = ulp_json_parse(json, path, d);
+	if (!t->root)
+		return false;
 	const cJSON *root = t->root;
 	if (!cJSON_IsObject(root))
 		return trace_err(&c, "$", "expected an object%s", "");
