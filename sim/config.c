@@ -156,6 +156,13 @@ static bool apply_item(ulp_config *c, const cJSON *item, const char *prefix, con
 		}
 		char where[300];
 		snprintf(where, sizeof where, "$.%s", key);
+		if (strcmp(key, "preset") == 0) {
+			if (!cJSON_IsString(it))
+				return ulp_diag_at(d, file, 0, 0, "%s: expected a preset name", where);
+			if (!ulp_config_preset(c, it->valuestring, d))
+				return false;
+			continue;
+		}
 		const knob *k = find_knob(key);
 		if (!k)
 			return ulp_diag_at(d, file, 0, 0, "%s: unknown knob '%s'", where, key);
@@ -199,8 +206,32 @@ bool ulp_config_load(ulp_config *c, const char *path, ulp_diag *d)
 	return ok;
 }
 
+/* Presets: named sets of knob values (docs/ASSUMPTIONS.md for their sources). */
+typedef struct preset { const char *name; const char *const *sets; } preset;
+static const char *const P_TEGRA2[] = { "gr3d.instances=1", "gr3d.clock_mhz=300", NULL };
+static const char *const P_TEGRA3[] = { "gr3d.instances=2", "gr3d.clock_mhz=416", NULL };
+static const char *const P_PICA200[] = { "pica.units=4", "pica.clock_mhz=268", NULL };
+static const preset PRESETS[] = {
+	{ "tegra2", P_TEGRA2 }, { "tegra3", P_TEGRA3 }, { "pica200", P_PICA200 },
+};
+
+bool ulp_config_preset(ulp_config *c, const char *name, ulp_diag *d)
+{
+	for (size_t i = 0; i < sizeof PRESETS / sizeof PRESETS[0]; i++) {
+		if (strcmp(PRESETS[i].name, name))
+			continue;
+		for (const char *const *s = PRESETS[i].sets; *s; s++)
+			if (!ulp_config_set(c, *s, d))
+				return false;
+		return true;
+	}
+	return ulp_diag_at(d, "preset", 0, 0, "unknown preset '%s' (tegra2, tegra3, pica200)", name);
+}
+
 bool ulp_config_set(ulp_config *c, const char *assignment, ulp_diag *d)
 {
+	if (strncmp(assignment, "preset=", 7) == 0)
+		return ulp_config_preset(c, assignment + 7, d);
 	const char *eq = strchr(assignment, '=');
 	if (!eq || eq == assignment)
 		return ulp_diag_at(d, "--set", 0, 0, "expected key=value, got '%s'", assignment);

@@ -45,6 +45,10 @@ bool ulp_config_apply_json(ulp_config *c, const char *json, const char *file, ul
 bool ulp_config_load(ulp_config *c, const char *path, ulp_diag *d);
 /* "key=value" as given to --set. */
 bool ulp_config_set(ulp_config *c, const char *assignment, ulp_diag *d);
+/* Apply a named preset: tegra2 (one GR3D, 300 MHz), tegra3 (two GR3D
+ * blocks, 416 MHz), pica200 (4 shader units, 268 MHz).  A config file may
+ * say "preset": NAME (applied where it appears); --set preset=NAME too. */
+bool ulp_config_preset(ulp_config *c, const char *name, ulp_diag *d);
 /* Write every knob as nested JSON (the config actually used). */
 void ulp_config_dump_json(const ulp_config *c, FILE *f);
 

@@ -69,6 +69,24 @@ Test(config, errors_name_the_path)
 	cr_assert(strstr(d.msg, "expected key=value"));
 }
 
+Test(config, presets)
+{
+	ulp_config c;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	ulp_config_defaults(&c);
+	cr_assert_eq(c.gr3d_instances, 1);
+	cr_assert(ulp_config_set(&c, "preset=tegra3", &d), "%s", d.msg);
+	cr_assert_eq(c.gr3d_instances, 2);
+	cr_assert_eq(c.gr3d_clock_mhz, 416);
+	cr_assert(ulp_config_apply_json(&c, "{\"preset\": \"tegra2\", \"gr3d\": {\"clock_mhz\": 333}}", "p.json", &d),
+	          "%s", d.msg);
+	cr_assert_eq(c.gr3d_instances, 1);
+	cr_assert_eq(c.gr3d_clock_mhz, 333, "later keys override the preset");
+	cr_assert_not(ulp_config_set(&c, "preset=tegra9", &d));
+	cr_assert(strstr(d.msg, "unknown preset 'tegra9'"), "%s", d.msg);
+}
+
 Test(config, dump_reloads_to_the_same_config)
 {
 	ulp_config a, b;
