@@ -23,5 +23,6 @@ double bench_now(void);   /* monotonic seconds */
 void bench_numfmt(bench_table *t);
 void bench_clock(bench_table *t);
 void bench_pica(bench_table *t);
+void bench_compile(bench_table *t);
 
 #endif

@@ -1,7 +1,7 @@
 /* ulpsim tgsi <subcommand>: TGSI text tools.
  *   fmt      parse and reprint in tgsi_dump's format (frontends/tgsi/)
  *   run      reference interpreter (Mesa 22.3 tgsi_exec semantics, one lane)
- *   compile  to PICA200 / Tegra (not in this build yet)
+ *   compile  to PICA200 (cli/tgsi_compile.c; Tegra not yet)
  * Subcommands are rows of `subcommands` below. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,11 +28,17 @@ static const char usage[] =
 	"      \"SAMP[0]\": [r, g, b, a] (the texel every fetch from sampler 0 returns),\n"
 	"      \"INSTANCEID\": [...] (a declared IN/SV semantic)}; values are numbers or\n"
 	"      \"0x%08x\" bit patterns.  --bits prints outputs as bit patterns.\n"
-	"  compile  compile to PICA200 or Tegra (not in this build yet)\n"
+	"  compile FILE --target pica|tegra [-o OUT] [--asm]\n"
+	"      compile a VERT/GEOM shader to a PICA200 SHBIN (OUT), or with --asm its\n"
+	"      picasso text (OUT or stdout); tegra: not built yet (docs/compiler.md)\n"
 	"errors: ulpsim: FILE:LINE:COL: message, exit 2\n";
 
 static int tgsi_fmt(int argc, char **argv)
 {
+	if (cli_wants_help(argc, argv)) {
+		fputs(usage, stdout);
+		return EXIT_OK;
+	}
 	const char *in = NULL, *out = NULL;
 	enum tgsi_dump_floats floats = TGSI_DUMP_FLOATS_AS_WRITTEN;
 	tgsi_parse_options opts = { .reject_legacy = false };
@@ -96,6 +102,10 @@ static int tgsi_fmt(int argc, char **argv)
 
 static int tgsi_run(int argc, char **argv)
 {
+	if (cli_wants_help(argc, argv)) {
+		fputs(usage, stdout);
+		return EXIT_OK;
+	}
 	const char *in = NULL, *case_path = NULL, *out = NULL;
 	bool bits = false;
 	unsigned long long max_steps = 0;
@@ -168,25 +178,19 @@ static int tgsi_run(int argc, char **argv)
 	return rc;
 }
 
-static int tgsi_not_yet(int argc, char **argv)
-{
-	(void)argc;
-	fprintf(stderr, "ulpsim: tgsi %s: not in this build yet\n", argv[0]);
-	return EXIT_BAD;
-}
-
 static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv);
 } subcommands[] = {
 	{ "fmt", tgsi_fmt },
 	{ "run", tgsi_run },
-	{ "compile", tgsi_not_yet },
+	{ "compile", cmd_tgsi_compile },
 };
 
 int cmd_tgsi(int argc, char **argv)
 {
-	if (argc < 2 || cli_wants_help(argc, argv)) {
+	/* Only "ulpsim tgsi --help" is the group's help; subcommands answer their own. */
+	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		fputs(usage, argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_BAD : EXIT_OK;
 	}
