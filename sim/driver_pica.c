@@ -1,0 +1,114 @@
+#include "sim/driver_pica.h"
+
+#include <string.h>
+
+#include "sim/pica_regs.h"
+
+/* GPUREG_SH_OUTMAP_Oi component codes (3dbrew GPU/Internal Registers):
+ * position 0x00-0x03, normal quaternion 0x04-0x07, colour 0x08-0x0B,
+ * texcoord0 u,v 0x0C-0x0D, texcoord1 u,v 0x0E-0x0F, texcoord0 w 0x10,
+ * view x,y,z 0x12-0x14, texcoord2 u,v 0x16-0x17, unused 0x1F. */
+unsigned drv_pica_out_semantic(unsigned type, unsigned comp)
+{
+	switch (type) {
+	case SHBIN_OUT_POSITION: return 0x00 + comp;
+	case SHBIN_OUT_NORMALQUAT: return 0x04 + comp;
+	case SHBIN_OUT_COLOR: return 0x08 + comp;
+	case SHBIN_OUT_TEXCOORD0: return comp < 2 ? 0x0C + comp : 0x1F;
+	case SHBIN_OUT_TEXCOORD1: return comp < 2 ? 0x0E + comp : 0x1F;
+	case SHBIN_OUT_TEXCOORD0W: return 0x10;
+	case SHBIN_OUT_VIEW: return comp < 3 ? 0x12 + comp : 0x1F;
+	case SHBIN_OUT_TEXCOORD2: return comp < 2 ? 0x16 + comp : 0x1F;
+	default: return 0x1F;
+	}
+}
+
+static uint16_t base_of(bool gs) { return gs ? PICA_REG_GSH_BASE : PICA_REG_VSH_BASE; }
+
+bool drv_pica_load_shader(reg_stream *s, const struct shbin *sh, unsigned dvle, ulp_diag *d)
+{
+	if (dvle >= sh->ndvle)
+		return ulp_diag_at(d, NULL, 0, 0, "the SHBIN has no DVLE %u", dvle);
+	const struct shbin_dvle *e = &sh->dvle[dvle];
+	const bool gs = e->type == SHBIN_GS;
+	const uint16_t b = base_of(gs);
+	reg_stream_pica(s, PICA_REG_VSH_COM_MODE, 0xF, 1);
+	reg_stream_pica(s, b + 0x1B, 0xF, 0);                       /* CODETRANSFER_INDEX */
+	for (size_t i = 0; i < sh->ncode; i++)
+		reg_stream_pica(s, b + 0x1C, 0xF, sh->code[i]);     /* CODETRANSFER_DATA */
+	reg_stream_pica(s, b + 0x0F, 0xF, 1);                       /* CODETRANSFER_END */
+	reg_stream_pica(s, b + 0x25, 0xF, 0);                       /* OPDESCS_INDEX */
+	for (size_t i = 0; i < sh->nopdesc; i++)
+		reg_stream_pica(s, b + 0x26, 0xF, sh->opdesc[i]);
+	uint32_t bools = 0;
+	for (size_t k = 0; k < e->nconsts; k++) {
+		const struct shbin_const *c = &e->consts[k];
+		if (c->type == SHBIN_CONST_FVEC && c->reg < 96) {
+			/* the DVLE holds float24 bits: the packed mode, 3 words per vec4 */
+			const uint32_t *v = c->data;
+			reg_stream_pica(s, b + 0x10, 0xF, c->reg);
+			reg_stream_pica(s, b + 0x11, 0xF, v[3] << 8 | v[2] >> 16);
+			reg_stream_pica(s, b + 0x11, 0xF, (v[2] & 0xFFFF) << 16 | v[1] >> 8);
+			reg_stream_pica(s, b + 0x11, 0xF, (v[1] & 0xFF) << 24 | v[0]);
+		} else if (c->type == SHBIN_CONST_IVEC && c->reg < 4) {
+			reg_stream_pica(s, b + 0x01 + c->reg, 0xF, c->data[0]);
+		} else if (c->type == SHBIN_CONST_BOOL && c->reg < 16 && (c->data[0] & 1)) {
+			bools |= 1u << c->reg;
+		}
+	}
+	reg_stream_pica(s, b + 0x00, 0xF, 0x7FFF0000u | bools);     /* BOOLUNIFORM */
+	reg_stream_pica(s, b + 0x0A, 0xF, 0x7FFF0000u | (e->main & 0xFFFF));
+	/* output map: the mask, then one SH_OUTMAP_Ok per enabled register */
+	uint32_t sem[16];
+	uint16_t mask = 0;
+	for (int r = 0; r < 16; r++)
+		sem[r] = 0x1F1F1F1Fu;
+	for (size_t k = 0; k < e->noutputs; k++) {
+		const struct shbin_output *o = &e->outputs[k];
+		if (o->reg >= 16)
+			continue;
+		mask |= (uint16_t)(1u << o->reg);
+		for (unsigned c = 0; c < 4; c++) {
+			if (!(o->mask & (1u << c)))
+				continue;
+			unsigned code = drv_pica_out_semantic(o->type, c);
+			sem[o->reg] = (sem[o->reg] & ~(0xFFu << (8 * c))) | code << (8 * c);
+		}
+	}
+	reg_stream_pica(s, b + 0x0D, 0xF, mask);                    /* OUTMAP_MASK */
+	unsigned k = 0;
+	for (unsigned r = 0; r < 16 && k < 7; r++)
+		if (mask & (1u << r))
+			reg_stream_pica(s, (uint16_t)(PICA_REG_OUTMAP_O0 + k++), 0xF, sem[r]);
+	unsigned ninputs = (unsigned)__builtin_popcount(e->input_mask);
+	reg_stream_pica(s, b + 0x09, 0xF, (gs ? 0x08000000u : 0xA0000000u) | ((ninputs ? ninputs : 1) - 1));
+	return true;
+}
+
+void drv_pica_float_uniforms(reg_stream *s, bool gs, unsigned first, const float (*v)[4],
+                             unsigned count)
+{
+	const uint16_t b = base_of(gs);
+	reg_stream_pica(s, b + 0x10, 0xF, 0x80000000u | first);      /* f32 mode */
+	for (unsigned i = 0; i < count; i++)
+		for (int c = 3; c >= 0; c--) {                        /* w, z, y, x */
+			uint32_t bits;
+			memcpy(&bits, &v[i][c], sizeof bits);
+			reg_stream_pica(s, b + 0x11, 0xF, bits);
+		}
+}
+
+void drv_pica_attributes(reg_stream *s, bool gs, unsigned nattr, const uint8_t *reg)
+{
+	const uint16_t b = base_of(gs);
+	uint32_t lo = 0, hi = 0;
+	for (unsigned i = 0; i < nattr && i < 16; i++) {
+		if (i < 8)
+			lo |= (uint32_t)(reg[i] & 0xF) << (4 * i);
+		else
+			hi |= (uint32_t)(reg[i] & 0xF) << (4 * (i - 8));
+	}
+	reg_stream_pica(s, b + 0x09, 0xF, (gs ? 0x08000000u : 0xA0000000u) | ((nattr ? nattr : 1) - 1));
+	reg_stream_pica(s, b + 0x0B, 0xF, lo);
+	reg_stream_pica(s, b + 0x0C, 0xF, hi);
+}

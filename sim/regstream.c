@@ -1,0 +1,91 @@
+#include "sim/regstream.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/pica_regs.h"
+
+void reg_stream_init(reg_stream *s) { memset(s, 0, sizeof *s); }
+
+void reg_stream_free(reg_stream *s)
+{
+	free(s->w);
+	memset(s, 0, sizeof *s);
+}
+
+static void append(reg_stream *s, reg_write w)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 256;
+		reg_write *nw = realloc(s->w, cap * sizeof *nw);
+		if (!nw) {
+			s->oom = true;
+			return;
+		}
+		s->w = nw;
+		s->cap = cap;
+	}
+	s->w[s->n++] = w;
+}
+
+void reg_stream_pica(reg_stream *s, uint16_t reg, uint8_t mask, uint32_t value)
+{
+	append(s, (reg_write){ .space = REG_PICA, .mask = mask, .reg = reg, .value = value });
+}
+
+void reg_stream_gr3d(reg_stream *s, uint16_t reg, uint32_t value)
+{
+	append(s, (reg_write){ .space = REG_GR3D, .mask = 0xF, .reg = reg, .value = value });
+}
+
+/* Shader block offsets (pica_regs.h); ORDER: offset. */
+static const struct { uint8_t off, span; const char *name; } BLOCK[] = {
+	{ 0x00, 1, "BOOLUNIFORM" }, { 0x01, 4, "INTUNIFORM_I" }, { 0x09, 1, "INPUTBUFFER_CONFIG" },
+	{ 0x0A, 1, "ENTRYPOINT" }, { 0x0B, 1, "ATTRIBUTES_PERMUTATION_LOW" },
+	{ 0x0C, 1, "ATTRIBUTES_PERMUTATION_HIGH" }, { 0x0D, 1, "OUTMAP_MASK" },
+	{ 0x0F, 1, "CODETRANSFER_END" }, { 0x10, 1, "FLOATUNIFORM_INDEX" },
+	{ 0x11, 8, "FLOATUNIFORM_DATA" }, { 0x1B, 1, "CODETRANSFER_INDEX" },
+	{ 0x1C, 8, "CODETRANSFER_DATA" }, { 0x25, 1, "OPDESCS_INDEX" }, { 0x26, 8, "OPDESCS_DATA" },
+};
+
+const char *pica_reg_name(uint16_t reg, char *buf, size_t n)
+{
+	if (reg >= PICA_REG_OUTMAP_O0 && reg < PICA_REG_OUTMAP_O0 + 7) {
+		snprintf(buf, n, "SH_OUTMAP_O%u", reg - PICA_REG_OUTMAP_O0);
+		return buf;
+	}
+	if (reg == PICA_REG_VSH_COM_MODE)
+		return "VSH_COM_MODE";
+	const char *unit = NULL;
+	unsigned off = 0;
+	if (reg >= PICA_REG_GSH_BASE && reg < PICA_REG_GSH_BASE + PICA_REG_BLOCK_SIZE)
+		unit = "GSH", off = reg - PICA_REG_GSH_BASE;
+	else if (reg >= PICA_REG_VSH_BASE && reg < PICA_REG_VSH_BASE + PICA_REG_BLOCK_SIZE)
+		unit = "VSH", off = reg - PICA_REG_VSH_BASE;
+	if (!unit)
+		return NULL;
+	for (size_t i = 0; i < sizeof BLOCK / sizeof BLOCK[0]; i++) {
+		if (off < BLOCK[i].off || off >= (unsigned)BLOCK[i].off + BLOCK[i].span)
+			continue;
+		if (BLOCK[i].span == 4)
+			snprintf(buf, n, "%s_%s%u", unit, BLOCK[i].name, off - BLOCK[i].off);
+		else
+			snprintf(buf, n, "%s_%s", unit, BLOCK[i].name);
+		return buf;
+	}
+	return NULL;
+}
+
+void reg_stream_dump(const reg_stream *s, FILE *f)
+{
+	char name[48];
+	for (size_t i = 0; i < s->n; i++) {
+		const reg_write *w = &s->w[i];
+		if (w->space == REG_PICA) {
+			const char *nm = pica_reg_name(w->reg, name, sizeof name);
+			fprintf(f, "pica 0x%03x %x %08x  %s\n", w->reg, w->mask, w->value, nm ? nm : "");
+		} else {
+			fprintf(f, "gr3d 0x%03x %08x\n", w->reg, w->value);
+		}
+	}
+}
