@@ -1,0 +1,640 @@
+/* Trace replay: the first end-to-end slice (see replay.h, docs/replay.md). */
+#include "sim/replay.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/fileio.h"
+#include "base/image.h"
+#include "frontends/pica/pica_compile.h"
+#include "frontends/tgsi/tgsi.h"
+#include "isa/fp20.h"
+#include "isa/tegra/fp_container.h"
+#include "isa/tegra/tegra_asm.h"
+#include "sim/compare.h"
+#include "sim/driver_pica.h"
+#include "sim/pica_regs.h"
+#include "units/gr3d_fp.h"
+#include "units/pica_shader.h"
+
+enum { MAX_CBUFS = 8, MAX_ELEMENTS = 16 };
+
+typedef struct element {
+	const trace_resource *buf;
+	uint32_t offset, stride;
+	unsigned ncomp;
+	bool unorm8;
+} element;
+
+typedef struct replay {
+	const trace *t;
+	const replay_opts *o;
+	replay_result *res;
+	ulp_diag *d;
+	reg_stream stream;
+	pica_regs regs;
+	/* the bound vertex shader (its SHBIN gives the output table) */
+	struct shbin vs_shbin;
+	bool have_vs;
+	uint8_t pos_reg;                 /* o register of POSITION */
+	uint8_t tram_reg[GR3D_TRAM_ROWS]; /* linker: TRAM row -> o register */
+	unsigned ntram;
+	/* the bound fragment program */
+	tegra_fp_program fp;
+	tegra_fp_decoded fpd;
+	bool have_fs;
+	uint32_t fp_uniforms[TEGRA_FP_NUM_CONST];
+	/* state */
+	uint32_t width, height;
+	ulp_image *cbuf[MAX_CBUFS];
+	unsigned ncbufs;
+	element el[MAX_ELEMENTS];
+	unsigned nel;
+	double vp_scale[3], vp_translate[3];
+	gr3d_sampler sampler[GR3D_SAMPLERS];
+	ulp_image *tex_img[GR3D_SAMPLERS];
+	/* vertex results of the current draw */
+	pica_vec4 (*out)[16];
+	uint32_t nout;
+} replay;
+
+static bool fail(replay *r, size_t i, const char *fmt, const char *detail)
+{
+	char path[48], msg[ULP_DIAG_MSG_MAX];
+	snprintf(path, sizeof path, "$.commands[%zu]", i);
+	snprintf(msg, sizeof msg, "%s", fmt);
+	return ulp_diag_at(r->d, r->t->path, 0, 0, "%s: %s%s", path, msg, detail ? detail : "");
+}
+
+static const char *str(const cJSON *c, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, k);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static double num(const cJSON *c, const char *k, double def)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : def;
+}
+
+/* Applies the stream's new writes to the register model (and dumps them). */
+static bool flush_stream(replay *r, size_t from, size_t i)
+{
+	if (r->stream.oom)
+		return fail(r, i, "out of memory", NULL);
+	for (size_t k = from; k < r->stream.n; k++) {
+		const reg_write *w = &r->stream.w[k];
+		ulp_diag inner;
+		ulp_diag_clear(&inner);
+		if (w->space == REG_GR3D)
+			return fail(r, i, "GR3D register replay is not in this build yet", NULL);
+		if (!pica_regs_write(&r->regs, w->reg, w->mask, w->value, &inner))
+			return fail(r, i, inner.msg, NULL);
+	}
+	if (r->o->dump_commands) {
+		reg_stream tail = { r->stream.w + from, r->stream.n - from, 0, false };
+		reg_stream_dump(&tail, r->o->dump_commands);
+	}
+	return true;
+}
+
+/* ---- shaders ---- */
+
+static bool bind_vs(replay *r, const trace_shader *s, size_t i)
+{
+	if (r->have_vs)
+		shbin_free(&r->vs_shbin);
+	r->have_vs = false;
+	ulp_diag inner;
+	ulp_diag_clear(&inner);
+	if (s->code == TRACE_TGSI) {
+		tgsi_shader *sh = tgsi_parse(s->text, strlen(s->text), s->path ? s->path : s->id, NULL, &inner);
+		if (!sh)
+			return fail(r, i, inner.msg, NULL);
+		pica_compile_result *cr = calloc(1, sizeof *cr);
+		bool ok = cr && pica_compile(sh, s->path ? s->path : s->id, NULL, cr);
+		tgsi_shader_free(sh);
+		if (!ok) {
+			fail(r, i, "the vertex shader cannot be compiled for the PICA200: ", cr ? cr->d.msg : "out of memory");
+			if (cr)
+				pica_compile_result_free(cr);
+			free(cr);
+			return false;
+		}
+		r->vs_shbin = cr->shbin;          /* take the SHBIN */
+		memset(&cr->shbin, 0, sizeof cr->shbin);
+		cr->have_shbin = false;
+		pica_compile_result_free(cr);
+		free(cr);
+	} else if (s->code == TRACE_SHBIN) {
+		if (!shbin_load(s->path, &r->vs_shbin, &inner))
+			return fail(r, i, inner.msg, NULL);
+	} else {
+		return fail(r, i, "a vertex shader is TGSI or an SHBIN", NULL);
+	}
+	r->have_vs = true;
+	if (s->dvle >= r->vs_shbin.ndvle || r->vs_shbin.dvle[s->dvle].type != SHBIN_VS)
+		return fail(r, i, "the shader's DVLE is not a vertex shader", NULL);
+	/* linker convention (docs/replay.md): POSITION is the window position,
+	 * every other output register feeds the next TRAM row, x y z w as FP20 */
+	const struct shbin_dvle *e = &r->vs_shbin.dvle[s->dvle];
+	uint16_t regs = 0;
+	bool have_pos = false;
+	for (size_t k = 0; k < e->noutputs; k++) {
+		if (e->outputs[k].reg >= 16)
+			continue;
+		if (e->outputs[k].type == SHBIN_OUT_POSITION) {
+			r->pos_reg = (uint8_t)e->outputs[k].reg;
+			have_pos = true;
+		} else {
+			regs |= (uint16_t)(1u << e->outputs[k].reg);
+		}
+	}
+	if (!have_pos)
+		return fail(r, i, "the vertex shader writes no position", NULL);
+	r->ntram = 0;
+	for (unsigned reg = 0; reg < 16; reg++)
+		if ((regs & (1u << reg)) && reg != r->pos_reg && r->ntram < GR3D_TRAM_ROWS)
+			r->tram_reg[r->ntram++] = (uint8_t)reg;
+	size_t from = r->stream.n;
+	if (!drv_pica_load_shader(&r->stream, &r->vs_shbin, s->dvle, &inner))
+		return fail(r, i, inner.msg, NULL);
+	return flush_stream(r, from, i);
+}
+
+static bool bind_fs(replay *r, const trace_shader *s, size_t i)
+{
+	r->have_fs = false;
+	ulp_diag inner;
+	ulp_diag_clear(&inner);
+	if (s->code == TRACE_TGSI)
+		return fail(r, i, "fragment TGSI needs the Tegra backend, which is not in this build yet; "
+		                  "give the fragment program as grate_file, words_file or fp", NULL);
+	bool ok;
+	if (s->code == TRACE_GRATE) {
+		ok = tegra_asm_assemble(s->text, strlen(s->text), s->path ? s->path : s->id, &r->fp, &inner);
+	} else {
+		size_t len;
+		char *buf = ulp_read_file(s->path, &len, &inner);
+		ok = buf && tegra_fp_load_buffer(buf, len, s->path, &r->fp, &inner);
+		free(buf);
+	}
+	if (!ok || !tegra_fp_decode(&r->fp, &r->fpd, s->path, &inner))
+		return fail(r, i, inner.msg, NULL);
+	for (int k = 0; k < TEGRA_FP_NUM_CONST; k++)
+		r->fp_uniforms[k] = r->fp.constants[k] & FP20_MASK;
+	r->have_fs = true;
+	return true;
+}
+
+/* ---- vertices ---- */
+
+typedef struct fetch_ctx {
+	replay *r;
+	uint32_t first;
+	const uint32_t *index;     /* NULL: first + id */
+} fetch_ctx;
+
+static void fetch_vertex(void *vctx, uint32_t id, pica_job *job)
+{
+	fetch_ctx *f = vctx;
+	const replay *r = f->r;
+	uint32_t v = f->index ? f->index[id] : f->first + id;
+	for (unsigned k = 0; k < r->nel; k++) {
+		const element *e = &r->el[k];
+		float c[4] = { 0, 0, 0, 1 };
+		size_t at = (size_t)e->offset + (size_t)e->stride * v;
+		size_t need = e->unorm8 ? 4 : 4 * (size_t)e->ncomp;
+		if (at + need <= e->buf->len) {
+			for (unsigned j = 0; j < e->ncomp; j++) {
+				if (e->unorm8) {
+					c[j] = e->buf->bytes[at + j] / 255.0f;
+				} else {
+					uint32_t bits = 0;
+					for (int b = 0; b < 4; b++)
+						bits |= (uint32_t)e->buf->bytes[at + 4 * j + (size_t)b] << (8 * b);
+					memcpy(&c[j], &bits, sizeof c[j]);
+				}
+			}
+		}
+		unsigned reg = pica_regs_attr_reg(&r->regs.vs, k);
+		for (int j = 0; j < 4; j++)
+			job->v[reg].c[j] = f24_decode(f24_encode(c[j], r->regs.uniform_round));
+	}
+}
+
+static void collect(void *vctx, const pica_result *res)
+{
+	fetch_ctx *f = vctx;
+	if (res->id < f->r->nout)
+		memcpy(f->r->out[res->id], res->o, sizeof f->r->out[0]);
+}
+
+/* Triangles of a primitive mode as vertex positions in the draw. */
+static uint32_t assemble(const char *mode, uint32_t count, uint16_t *idx, uint32_t max)
+{
+	uint32_t n = 0;
+	if (strcmp(mode, "triangles") == 0) {
+		for (uint32_t v = 0; v + 2 < count && n < max; v += 3, n++)
+			idx[3 * n] = (uint16_t)v, idx[3 * n + 1] = (uint16_t)(v + 1), idx[3 * n + 2] = (uint16_t)(v + 2);
+	} else if (strcmp(mode, "triangle_strip") == 0) {
+		for (uint32_t v = 0; v + 2 < count && n < max; v++, n++) {
+			bool odd = v & 1;                 /* keep the winding */
+			idx[3 * n] = (uint16_t)(odd ? v + 1 : v), idx[3 * n + 1] = (uint16_t)(odd ? v : v + 1);
+			idx[3 * n + 2] = (uint16_t)(v + 2);
+		}
+	} else {                                      /* triangle_fan */
+		for (uint32_t v = 1; v + 1 < count && n < max; v++, n++)
+			idx[3 * n] = 0, idx[3 * n + 1] = (uint16_t)v, idx[3 * n + 2] = (uint16_t)(v + 1);
+	}
+	return n;
+}
+
+static bool draw(replay *r, const cJSON *c, size_t i)
+{
+	if (!r->have_vs || !r->have_fs)
+		return fail(r, i, "draw before bind_shaders", NULL);
+	if (!r->ncbufs)
+		return fail(r, i, "draw before framebuffer", NULL);
+	const char *mode = str(c, "mode");
+	if (strcmp(mode, "triangles") && strcmp(mode, "triangle_strip") && strcmp(mode, "triangle_fan"))
+		return fail(r, i, "points and lines are not in this build yet: ", mode);
+	uint32_t count = (uint32_t)num(c, "count", 0), start = (uint32_t)num(c, "start", 0);
+	if (count > 65535)
+		return fail(r, i, "more than 65535 vertices in one draw", NULL);
+	/* indices */
+	uint32_t *index = NULL;
+	const char *ib = str(c, "index_buffer");
+	if (ib) {
+		const trace_resource *b = trace_find_resource(r->t, ib);
+		unsigned size = (unsigned)num(c, "index_size", 2);
+		if (size == 3 || (size_t)(start + count) * size > b->len)
+			return fail(r, i, "the index buffer is too short, or index_size is not 1, 2 or 4", NULL);
+		index = malloc((count ? count : 1) * sizeof *index);
+		if (!index)
+			return fail(r, i, "out of memory", NULL);
+		for (uint32_t k = 0; k < count; k++) {
+			uint32_t v = 0;
+			for (unsigned byte = 0; byte < size; byte++)
+				v |= (uint32_t)b->bytes[(size_t)(start + k) * size + byte] << (8 * byte);
+			index[k] = v;
+		}
+	}
+	/* the vertex shader on the clocked PICA200 units */
+	ulp_diag inner;
+	ulp_diag_clear(&inner);
+	pica_program prog;
+	if (!pica_regs_program(&r->regs, false, r->o->cfg, &prog, &inner)) {
+		free(index);
+		return fail(r, i, inner.msg, NULL);
+	}
+	r->out = calloc(count ? count : 1, sizeof *r->out);
+	r->nout = count;
+	pica_env env;
+	pica_env_from_config(&env, r->o->cfg);
+	fetch_ctx f = { r, start, index };
+	pica_batch_stats vst;
+	bool ok = r->out && pica_batch_run(&prog, &r->regs.vs.unif, r->o->cfg, &env,
+	                                   (unsigned)r->o->cfg->pica_units, count, fetch_vertex,
+	                                   collect, &f, NULL, &vst, &inner);
+	pica_program_free(&prog);
+	free(index);
+	if (!ok) {
+		free(r->out);
+		return fail(r, i, "vertex shader: ", inner.msg);
+	}
+	r->res->vertex_cycles += vst.cycles;
+	r->res->cycles += vst.cycles;
+	r->res->vertices += count;
+	/* viewport and linker (docs/replay.md) */
+	gr3d_vertex *vtx = calloc(count ? count : 1, sizeof *vtx);
+	uint16_t *tri = malloc((count ? count : 1) * 3 * sizeof *tri);
+	if (!vtx || !tri) {
+		free(vtx);
+		free(tri);
+		free(r->out);
+		return fail(r, i, "out of memory", NULL);
+	}
+	for (uint32_t v = 0; v < count; v++) {
+		const float *p = r->out[v][r->pos_reg].c;
+		double w = p[3];
+		vtx[v].w = w;
+		vtx[v].x = w > 0 ? p[0] / w * r->vp_scale[0] + r->vp_translate[0] : 0;
+		vtx[v].y = w > 0 ? p[1] / w * r->vp_scale[1] + r->vp_translate[1] : 0;
+		for (unsigned row = 0; row < r->ntram; row++)
+			for (int k = 0; k < 4; k++)
+				vtx[v].tram[row][k] = fp20_encode(r->out[v][r->tram_reg[row]].c[k],
+				                                  r->o->cfg->fp20_round);
+	}
+	free(r->out);
+	r->out = NULL;
+	uint32_t ntris = assemble(mode, count, tri, count);
+	/* no clipper yet: a triangle with a vertex at w <= 0 is dropped (counted) */
+	uint32_t kept = 0;
+	for (uint32_t k = 0; k < ntris; k++) {
+		if (vtx[tri[3 * k]].w <= 0 || vtx[tri[3 * k + 1]].w <= 0 || vtx[tri[3 * k + 2]].w <= 0) {
+			r->res->clipped++;
+			continue;
+		}
+		memmove(&tri[3 * kept], &tri[3 * k], 3 * sizeof *tri);
+		kept++;
+	}
+	r->res->triangles += kept;
+	/* the fragment pipeline, at most GR3D_MAX_TRIS triangles per pass */
+	ok = true;
+	for (uint32_t first = 0; ok && first < kept; first += GR3D_MAX_TRIS) {
+		gr3d_draw dr;
+		memset(&dr, 0, sizeof dr);
+		dr.prog = &r->fpd;
+		dr.cfg = r->o->cfg;
+		memcpy(dr.uniforms, r->fp_uniforms, sizeof dr.uniforms);
+		dr.vtx = vtx;
+		dr.nvtx = count;
+		dr.idx = tri + 3 * first;
+		dr.ntris = kept - first < GR3D_MAX_TRIS ? kept - first : GR3D_MAX_TRIS;
+		memcpy(dr.sampler, r->sampler, sizeof dr.sampler);
+		for (unsigned k = 0; k < r->ncbufs && k + 1 < GR3D_RTS; k++)
+			dr.rt[k + 1] = r->cbuf[k];          /* colour buffer k = RT k + 1 */
+		gr3d_stats fst;
+		ok = gr3d_fp_draw(&dr, &fst, &inner);
+		if (ok) {
+			r->res->fragment_cycles += fst.cycles;
+			r->res->cycles += fst.cycles;
+			r->res->fragments += fst.pixels;
+		}
+	}
+	free(vtx);
+	free(tri);
+	r->res->draws++;
+	return ok || fail(r, i, "fragment pipeline: ", inner.msg);
+}
+
+/* ---- checkpoints ---- */
+
+/* Render targets are stored bottom row first (window y up, hw-expected.md);
+ * images are written top row first, as GL reads them back. */
+static ulp_image *flipped(const ulp_image *rt, ulp_diag *d)
+{
+	ulp_image *img = ulp_image_create(rt->width, rt->height, d);
+	if (img)
+		for (uint32_t y = 0; y < rt->height; y++)
+			memcpy(ulp_image_px(img, 0, rt->height - 1 - y), ulp_image_cpx(rt, 0, y),
+			       (size_t)rt->width * 4);
+	return img;
+}
+
+static void check_failed(replay *r, const char *what)
+{
+	if (!r->res->checks_failed++)
+		snprintf(r->res->first_failure, sizeof r->res->first_failure, "%s", what);
+}
+
+static bool checkpoint(replay *r, const cJSON *c, size_t i, bool last)
+{
+	r->res->checkpoints++;
+	if (!r->ncbufs)
+		return fail(r, i, "checkpoint before framebuffer", NULL);
+	ulp_diag inner;
+	ulp_diag_clear(&inner);
+	ulp_image *img = flipped(r->cbuf[0], &inner);
+	if (!img)
+		return fail(r, i, inner.msg, NULL);
+	const char *name = str(c, "name");
+	bool ok = true;
+	if (r->o->out_dir) {
+		char path[1024];
+		snprintf(path, sizeof path, "%s/%s.png", r->o->out_dir, name);
+		ok = ulp_image_save_png(img, path, &inner);
+	}
+	if (ok && last && r->o->out_png)
+		ok = ulp_image_save_png(img, r->o->out_png, &inner);
+	const char *expect = str(c, "expect_image");
+	if (ok && expect) {
+		size_t n = strlen(r->t->dir) + strlen(expect) + 2;
+		char *path = malloc(n);
+		ulp_image *ref = NULL;
+		if (path) {
+			snprintf(path, n, "%s%s%s", expect[0] == '/' ? "" : r->t->dir,
+			         expect[0] == '/' || !r->t->dir[0] ? "" : "/", expect);
+			ref = ulp_image_load_png(path, &inner);
+		}
+		free(path);
+		ulp_compare_result cmp;
+		ok = ref && ulp_compare_images(img, ref, (unsigned)num(c, "tolerance", 0), &cmp, NULL, &inner);
+		if (ok && cmp.over_tolerance) {
+			char what[256];
+			snprintf(what, sizeof what, "checkpoint '%s': %llu pixels differ by more than %u (max %u)",
+			         name, (unsigned long long)cmp.over_tolerance, cmp.tolerance, cmp.max_diff);
+			check_failed(r, what);
+		}
+		ulp_image_free(ref);
+	}
+	const cJSON *ec = cJSON_GetObjectItemCaseSensitive(c, "expect_cycles");
+	if (ok && ec) {
+		double want = 0, pct = 0;
+		if (cJSON_IsNumber(ec))
+			want = ec->valuedouble;
+		else if (sscanf(ec->valuestring, "%lf\xC2\xB1%lf", &want, &pct) != 2)
+			sscanf(ec->valuestring, "%lf+-%lf", &want, &pct);
+		double got = (double)r->res->cycles;
+		if (fabs(got - want) > want * pct / 100.0) {
+			char what[256];
+			snprintf(what, sizeof what, "checkpoint '%s': %.0f cycles, expected %.0f \xC2\xB1%g%%",
+			         name, got, want, pct);
+			check_failed(r, what);
+		}
+	}
+	ulp_image_free(img);
+	return ok || fail(r, i, inner.msg, NULL);
+}
+
+/* ---- commands ---- */
+
+static bool framebuffer(replay *r, const cJSON *c, size_t i)
+{
+	for (unsigned k = 0; k < r->ncbufs; k++)
+		ulp_image_free(r->cbuf[k]);
+	r->ncbufs = 0;
+	r->width = (uint32_t)num(c, "width", 1);
+	r->height = (uint32_t)num(c, "height", 1);
+	const cJSON *cb = cJSON_GetObjectItemCaseSensitive(c, "cbufs");
+	for (const cJSON *it = cb ? cb->child : NULL; it && r->ncbufs < MAX_CBUFS; it = it->next) {
+		if (strcmp(str(it, "format"), "RGBA8888"))
+			return fail(r, i, "only RGBA8888 colour buffers are in this build yet", NULL);
+		ulp_diag inner;
+		ulp_diag_clear(&inner);
+		if (!(r->cbuf[r->ncbufs] = ulp_image_create(r->width, r->height, &inner)))
+			return fail(r, i, inner.msg, NULL);
+		r->ncbufs++;
+	}
+	if (cJSON_GetObjectItemCaseSensitive(c, "zsbuf"))
+		return fail(r, i, "depth/stencil buffers are not in this build yet", NULL);
+	r->vp_scale[0] = r->width / 2.0, r->vp_scale[1] = r->height / 2.0, r->vp_scale[2] = 0.5;
+	r->vp_translate[0] = r->width / 2.0, r->vp_translate[1] = r->height / 2.0, r->vp_translate[2] = 0.5;
+	return true;
+}
+
+static bool vertex_elements(replay *r, const cJSON *c, size_t i)
+{
+	r->nel = 0;
+	const cJSON *els = cJSON_GetObjectItemCaseSensitive(c, "elements");
+	uint8_t perm[MAX_ELEMENTS];
+	for (const cJSON *it = els->child; it && r->nel < MAX_ELEMENTS; it = it->next) {
+		element *e = &r->el[r->nel];
+		e->buf = trace_find_resource(r->t, str(it, "buffer"));
+		e->offset = (uint32_t)num(it, "offset", 0);
+		e->stride = (uint32_t)num(it, "stride", 0);
+		const char *f = str(it, "format");
+		e->unorm8 = strcmp(f, "R8G8B8A8_UNORM") == 0;
+		e->ncomp = e->unorm8 ? 4 : !strcmp(f, "R32_FLOAT") ? 1 : !strcmp(f, "R32G32_FLOAT") ? 2
+		         : !strcmp(f, "R32G32B32_FLOAT") ? 3 : 4;
+		perm[r->nel] = (uint8_t)r->nel;       /* element k -> IN[k] -> v k */
+		r->nel++;
+	}
+	size_t from = r->stream.n;
+	drv_pica_attributes(&r->stream, false, r->nel, perm);
+	return flush_stream(r, from, i);
+}
+
+static bool sampler_view(replay *r, const cJSON *c, size_t i)
+{
+	unsigned idx = (unsigned)num(c, "index", 0);
+	const trace_resource *t = trace_find_resource(r->t, str(c, "resource"));
+	ulp_diag inner;
+	ulp_diag_clear(&inner);
+	ulp_image_free(r->tex_img[idx]);
+	ulp_image *img = r->tex_img[idx] = ulp_image_create(t->width, t->height, &inner);
+	if (!img)
+		return fail(r, i, inner.msg, NULL);
+	if (t->format != TRACE_RGBA8888)
+		return fail(r, i, "only RGBA8888 textures are in this build yet", NULL);
+	memcpy(img->rgba, t->bytes, ulp_image_bytes(img));
+	r->sampler[idx].img = img;
+	r->sampler[idx].format = GR3D_TEX_RGBA8888;
+	return true;
+}
+
+static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
+{
+	const char *cmd = str(c, "cmd");
+	if (!strcmp(cmd, "framebuffer"))
+		return framebuffer(r, c, i);
+	if (!strcmp(cmd, "bind_shaders")) {
+		if (str(c, "gs"))
+			return fail(r, i, "geometry shaders in traces are not in this build yet", NULL);
+		return bind_vs(r, trace_find_shader(r->t, str(c, "vs")), i) &&
+		       bind_fs(r, trace_find_shader(r->t, str(c, "fs")), i);
+	}
+	if (!strcmp(cmd, "vertex_elements"))
+		return vertex_elements(r, c, i);
+	if (!strcmp(cmd, "viewport")) {
+		for (int k = 0; k < 3; k++) {
+			r->vp_scale[k] = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "scale"), k)->valuedouble;
+			r->vp_translate[k] = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "translate"), k)->valuedouble;
+		}
+		return true;
+	}
+	if (!strcmp(cmd, "constant_buffer")) {
+		const char *stage = str(c, "stage");
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(c, "f32");
+		if (!f)
+			return fail(r, i, "constant buffers from a buffer resource are not in this build yet", NULL);
+		unsigned n = (unsigned)cJSON_GetArraySize(f) / 4;
+		if (strcmp(stage, "vertex") == 0) {
+			if (n > 96)
+				return fail(r, i, "more than 96 vec4 constants", NULL);
+			float (*v)[4] = calloc(n ? n : 1, sizeof *v);
+			if (!v)
+				return fail(r, i, "out of memory", NULL);
+			unsigned k = 0;
+			for (const cJSON *x = f->child; x && k < 4 * n; x = x->next, k++)
+				v[k / 4][k % 4] = (float)x->valuedouble;
+			size_t from = r->stream.n;
+			drv_pica_float_uniforms(&r->stream, false, 0, (const float (*)[4])v, n);
+			free(v);
+			return flush_stream(r, from, i);
+		}
+		if (strcmp(stage, "fragment") == 0) {
+			/* u0..u31: one FP20 word each, floats in order (grate's host truncates) */
+			unsigned k = 0;
+			for (const cJSON *x = f->child; x && k < TEGRA_FP_NUM_CONST; x = x->next, k++)
+				r->fp_uniforms[k] = fp20_encode((float)x->valuedouble, ULP_ROUND_TRUNCATE);
+			return true;
+		}
+		return fail(r, i, "geometry constants are not in this build yet", NULL);
+	}
+	if (!strcmp(cmd, "clear")) {
+		const cJSON *col = cJSON_GetObjectItemCaseSensitive(c, "color");
+		if (col) {
+			uint8_t b[4];
+			for (int k = 0; k < 4; k++)
+				b[k] = (uint8_t)lround(cJSON_GetArrayItem(col, k)->valuedouble * 255.0);
+			for (unsigned k = 0; k < r->ncbufs; k++)
+				ulp_image_fill(r->cbuf[k], b[0], b[1], b[2], b[3]);
+		}
+		return true;
+	}
+	if (!strcmp(cmd, "draw"))
+		return draw(r, c, i);
+	if (!strcmp(cmd, "checkpoint"))
+		return checkpoint(r, c, i, last_checkpoint);
+	if (!strcmp(cmd, "rasterizer") || !strcmp(cmd, "scissor") || !strcmp(cmd, "sampler"))
+		return true;    /* accepted; cull/scissor/sampler modes: docs/replay.md "not yet" */
+	if (!strcmp(cmd, "sampler_view"))
+		return sampler_view(r, c, i);
+	if (!strcmp(cmd, "blend")) {
+		const cJSON *en = cJSON_GetObjectItemCaseSensitive(c, "enable");
+		return !cJSON_IsTrue(en) || fail(r, i, "blending is not in this build yet (the Tegra way: "
+		                                       "write the blend into the fragment program)", NULL);
+	}
+	if (!strcmp(cmd, "depth_stencil_alpha")) {
+		const cJSON *dep = cJSON_GetObjectItemCaseSensitive(c, "depth");
+		return !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(dep, "enabled")) ||
+		       fail(r, i, "depth testing is not in this build yet", NULL);
+	}
+	if (!strcmp(cmd, "registers")) {
+		const cJSON *pica = cJSON_GetObjectItemCaseSensitive(c, "pica");
+		if (cJSON_GetObjectItemCaseSensitive(c, "gr3d"))
+			return fail(r, i, "GR3D register replay is not in this build yet", NULL);
+		size_t from = r->stream.n;
+		for (const cJSON *w = pica ? pica->child : NULL; w; w = w->next)
+			reg_stream_pica(&r->stream, (uint16_t)cJSON_GetArrayItem(w, 0)->valuedouble,
+			                (uint8_t)cJSON_GetArrayItem(w, 1)->valuedouble,
+			                (uint32_t)cJSON_GetArrayItem(w, 2)->valuedouble);
+		return flush_stream(r, from, i);
+	}
+	return fail(r, i, "unknown command ", cmd);
+}
+
+bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_diag *d)
+{
+	replay *r = calloc(1, sizeof *r);
+	if (!r)
+		return ulp_diag_at(d, t->path, 0, 0, "out of memory");
+	memset(res, 0, sizeof *res);
+	r->t = t;
+	r->o = o;
+	r->res = res;
+	r->d = d;
+	reg_stream_init(&r->stream);
+	pica_regs_init(&r->regs, o->cfg);
+	size_t last = SIZE_MAX;
+	for (size_t i = 0; i < t->ncmd; i++)
+		if (!strcmp(str(t->cmd[i], "cmd"), "checkpoint"))
+			last = i;
+	bool ok = true;
+	for (size_t i = 0; ok && i < t->ncmd; i++)
+		ok = command(r, t->cmd[i], i, i == last);
+	if (r->have_vs)
+		shbin_free(&r->vs_shbin);
+	for (unsigned k = 0; k < r->ncbufs; k++)
+		ulp_image_free(r->cbuf[k]);
+	for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
+		ulp_image_free(r->tex_img[k]);
+	reg_stream_free(&r->stream);
+	free(r);
+	return ok;
+}

@@ -1,0 +1,44 @@
+/* Trace replay (docs/trace-format.md, docs/replay.md): executes a loaded
+ * trace on the simulated GPU.
+ *
+ * This first slice runs the vertex side as silicon is programmed: the
+ * driver layer turns shaders, constants and attributes into PICA200
+ * register writes (sim/driver_pica.h), the register model builds the
+ * program, and vertices run on the clocked shader units.  Primitive
+ * assembly, the viewport and a fixed linker convention (docs/replay.md)
+ * hand triangles to the Tegra fragment pipeline (units/gr3d_fp.h), whose
+ * program is given in grate syntax, words or .fp (fragment TGSI waits for
+ * the Tegra backend). */
+#ifndef ULP_SIM_REPLAY_H
+#define ULP_SIM_REPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/diag.h"
+#include "sim/config.h"
+#include "sim/regstream.h"
+#include "traces/trace.h"
+
+typedef struct replay_opts {
+	const ulp_config *cfg;
+	const char *out_dir;        /* checkpoint PNGs: <out_dir>/<name>.png (NULL: none) */
+	const char *out_png;        /* the last checkpoint also here (NULL: none) */
+	FILE *dump_commands;        /* the register stream, as it is produced (NULL: no) */
+} replay_opts;
+
+typedef struct replay_result {
+	uint64_t cycles;            /* simulated: vertex + fragment, in draw order */
+	uint64_t vertex_cycles, fragment_cycles;
+	uint64_t draws, vertices, triangles, clipped, fragments;
+	unsigned checkpoints, checks_failed;
+	char first_failure[256];    /* what the first failed check said */
+} replay_result;
+
+/* Runs every command.  Returns false with d (the JSON path of the command)
+ * when the trace cannot be replayed; a failed check is not an error: it is
+ * counted in res->checks_failed. */
+bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_diag *d);
+
+#endif

@@ -1,0 +1,134 @@
+/* Trace replay, end to end: TGSI vertex shader -> PICA200 units -> Tegra
+ * fragment units -> PNG. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/fileio.h"
+#include "base/image.h"
+#include "sim/replay.h"
+#include "tests/test_util.h"
+
+static ulp_image *replay_sample(const char *trace_path, const char *png, replay_result *res)
+{
+	trace t;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(trace_load(&t, trace_path, &d), "%s", d.msg);
+	ulp_config cfg;
+	ulp_config_defaults(&cfg);
+	replay_opts o = { .cfg = &cfg, .out_png = png };
+	cr_assert(replay_run(&t, &o, res, &d), "%s", d.msg);
+	trace_free(&t);
+	ulp_image *img = ulp_image_load_png(png, &d);
+	cr_assert(img, "%s", d.msg);
+	return img;
+}
+
+Test(replay, triangle_pixels)
+{
+	char *dir = test_tmpdir();
+	char png[512];
+	snprintf(png, sizeof png, "%s/tri.png", dir);
+	replay_result res;
+	ulp_image *img = replay_sample("traces/samples/triangle.json", png, &res);
+	cr_assert_eq(img->width, 64);
+	cr_assert_eq(res.draws, 1);
+	cr_assert_eq(res.triangles, 1);
+	cr_assert_gt(res.fragments, 1000);
+	cr_assert_lt(res.fragments, 1500, "about half of 57.6 x 51.2 pixels");
+	cr_assert_gt(res.vertex_cycles, 0);
+	cr_assert_gt(res.fragment_cycles, res.vertex_cycles);
+	const uint8_t *bg = ulp_image_cpx(img, 0, 0);
+	cr_assert(bg[0] == 26 && bg[1] == 26 && bg[2] == 26 && bg[3] == 255, "clear colour 0.1");
+	/* the centroid, window (32, 23) = image row 63 - 23: each weight ~1/3 */
+	const uint8_t *mid = ulp_image_cpx(img, 32, 40);
+	for (int k = 0; k < 3; k++)
+		cr_assert(mid[k] > 75 && mid[k] < 95, "centroid channel %d = %d", k, mid[k]);
+	/* near the red vertex (window (8, 8) = image row 55) red dominates */
+	const uint8_t *red = ulp_image_cpx(img, 8, 55);
+	cr_assert(red[0] > 200 && red[1] < 40 && red[2] < 40, "near the red vertex: %d %d %d",
+	          red[0], red[1], red[2]);
+	ulp_image_free(img);
+
+	/* determinism: a second replay writes the same bytes */
+	char png2[512];
+	snprintf(png2, sizeof png2, "%s/tri2.png", dir);
+	replay_result res2;
+	ulp_image_free(replay_sample("traces/samples/triangle.json", png2, &res2));
+	size_t n1, n2;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	char *b1 = ulp_read_file(png, &n1, &d), *b2 = ulp_read_file(png2, &n2, &d);
+	cr_assert(b1 && b2 && n1 == n2 && memcmp(b1, b2, n1) == 0, "byte-identical PNGs");
+	cr_assert_eq(res.cycles, res2.cycles, "identical cycle counts");
+	free(b1);
+	free(b2);
+	remove(png);
+	remove(png2);
+	remove(dir);
+	free(dir);
+}
+
+static void refused(const char *json, const char *msg)
+{
+	trace t;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(trace_parse(&t, json, "r.json", "traces/samples", &d), "%s", d.msg);
+	ulp_config cfg;
+	ulp_config_defaults(&cfg);
+	replay_opts o = { .cfg = &cfg };
+	replay_result res;
+	cr_assert_not(replay_run(&t, &o, &res, &d), "replayed: %s", json);
+	cr_assert(strstr(d.msg, msg), "'%s' lacks '%s'", d.msg, msg);
+	trace_free(&t);
+}
+
+Test(replay, refusals_name_the_command)
+{
+	const char *head = "{\"format\": \"ulpsim-trace\", \"version\": 1, \"shaders\": {"
+	                   "\"vs\": {\"stage\": \"vertex\", \"tgsi_file\": \"triangle.vs.tgsi\"},"
+	                   "\"fs\": {\"stage\": \"fragment\", \"tgsi_file\": \"triangle.fs.tgsi\"},"
+	                   "\"fa\": {\"stage\": \"fragment\", \"grate_file\": \"triangle.fs.asm\"}}, ";
+	char buf[2048];
+	snprintf(buf, sizeof buf, "%s\"commands\": [{\"cmd\": \"bind_shaders\", \"vs\": \"vs\", \"fs\": \"fs\"}]}", head);
+	refused(buf, "$.commands[0]: fragment TGSI needs the Tegra backend");
+	snprintf(buf, sizeof buf, "%s\"commands\": [{\"cmd\": \"blend\", \"enable\": true}]}", head);
+	refused(buf, "$.commands[0]: blending is not in this build yet");
+	snprintf(buf, sizeof buf, "%s\"commands\": [{\"cmd\": \"draw\", \"mode\": \"triangles\", \"count\": 3}]}", head);
+	refused(buf, "$.commands[0]: draw before bind_shaders");
+	snprintf(buf, sizeof buf, "%s\"commands\": [{\"cmd\": \"registers\", \"pica\": [[705, 3, 1]]}]}", head);
+	refused(buf, "$.commands[0]: register 0x2c1: byte mask 0x3 on an upload FIFO");
+}
+
+Test(replay, cli_checks_and_dump)
+{
+	char *dir = test_tmpdir();
+	char args[1024], *out, *err;
+	snprintf(args, sizeof args, "replay traces/samples/triangle.json -o %s/a.png", dir);
+	cr_assert_eq(test_run_cli(args, &out, &err), 0, "%s", err);
+	cr_assert(strstr(err, "1 draws, 3 vertices, 1 triangles"), "%s", err);
+	free(out);
+	free(err);
+	snprintf(args, sizeof args, "replay traces/samples/triangle.json -o %s/b.png --expect %s/a.png", dir, dir);
+	cr_assert_eq(test_run_cli(args, &out, &err), 0, "identical: %s", err);
+	free(out);
+	free(err);
+	snprintf(args, sizeof args, "replay traces/samples/triangle.json --expect-cycles 10+-1%%");
+	cr_assert_eq(test_run_cli(args, &out, &err), 1, "cycles far off: %s", err);
+	free(out);
+	free(err);
+	cr_assert_eq(test_run_cli("replay traces/samples/triangle.json --dump-commands", &out, &err), 0);
+	cr_assert(strstr(out, "VSH_CODETRANSFER_DATA"), "dump");
+	cr_assert(strstr(out, "VSH_ATTRIBUTES_PERMUTATION_LOW"), "dump");
+	free(out);
+	free(err);
+	cr_assert_eq(test_run_cli("replay /nonexistent.json", &out, &err), 2);
+	free(out);
+	free(err);
+	snprintf(args, sizeof args, "rm -rf %s", dir);
+	cr_assert_eq(system(args), 0);
+	free(dir);
+}
