@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# make run: the main job on the bundled default.  Until the simulator core can
-# replay traces (issue 6), it assembles the bundled PICA200 vertex shader, runs
-# one vertex through the clocked shader unit with a trace, then a batch of
-# 100,000 vertices over the four units.
+# make run: the main job on the bundled default.  It assembles the bundled
+# PICA200 vertex shader and runs one vertex through the clocked shader unit
+# with a trace, then a batch of 100,000 vertices over the four units; then it
+# replays the bundled triangle trace through the whole pipeline to a PNG.
 set -euo pipefail
 bin=${1:-build/ulpsim}
 out=build/run
@@ -19,6 +19,11 @@ echo "one vertex (outputs and cycles):"
 cat "$out/lit_vertex.result.json"
 echo "100,000 vertices over 4 units:"
 cat "$out/lit_vertex.batch.json"
-echo "outputs: $out/lit_vertex.shbin, $out/lit_vertex.disasm.txt,"
+"$bin" replay traces/samples/triangle.json -o "$out/triangle.png" --dump-commands \
+    > "$out/triangle.commands.txt"
+echo "replayed traces/samples/triangle.json: TGSI vertex shader compiled to PICA200,"
+echo "uploaded by register writes, fragments through the Tegra PSEQ/MFU/TEX/ALU/DW units."
+echo "outputs: $out/triangle.png, $out/triangle.commands.txt (the register writes),"
+echo "         $out/lit_vertex.shbin, $out/lit_vertex.disasm.txt,"
 echo "         $out/lit_vertex.trace.txt (per-instruction trace), $out/lit_vertex.result.json,"
 echo "         $out/lit_vertex.batch.json"
