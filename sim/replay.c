@@ -15,6 +15,7 @@
 #include "isa/tegra/tegra_asm.h"
 #include "sim/compare.h"
 #include "sim/driver_pica.h"
+#include "sim/gr3d_regs.h"
 #include "sim/pica_regs.h"
 #include "units/gr3d_fp.h"
 #include "units/pica_shader.h"
@@ -41,11 +42,11 @@ typedef struct replay {
 	uint8_t pos_reg;                 /* o register of POSITION */
 	uint8_t tram_reg[GR3D_TRAM_ROWS]; /* linker: TRAM row -> o register */
 	unsigned ntram;
-	/* the bound fragment program */
-	tegra_fp_program fp;
+	/* the fragment side: programmed through the GR3D registers */
+	gr3d_regs gregs;
+	tegra_fp_program fp;             /* scratch: loading, and rebuilt from the registers */
 	tegra_fp_decoded fpd;
 	bool have_fs;
-	uint32_t fp_uniforms[TEGRA_FP_NUM_CONST];
 	/* state */
 	uint32_t width, height;
 	ulp_image *cbuf[MAX_CBUFS];
@@ -89,9 +90,9 @@ static bool flush_stream(replay *r, size_t from, size_t i)
 		const reg_write *w = &r->stream.w[k];
 		ulp_diag inner;
 		ulp_diag_clear(&inner);
-		if (w->space == REG_GR3D)
-			return fail(r, i, "GR3D register replay is not in this build yet", NULL);
-		if (!pica_regs_write(&r->regs, w->reg, w->mask, w->value, &inner))
+		bool ok = w->space == REG_GR3D ? gr3d_regs_write(&r->gregs, w->reg, w->value, &inner)
+		                               : pica_regs_write(&r->regs, w->reg, w->mask, w->value, &inner);
+		if (!ok)
 			return fail(r, i, inner.msg, NULL);
 	}
 	if (r->o->dump_commands) {
@@ -184,10 +185,10 @@ static bool bind_fs(replay *r, const trace_shader *s, size_t i)
 	}
 	if (!ok || !tegra_fp_decode(&r->fp, &r->fpd, s->path, &inner))
 		return fail(r, i, inner.msg, NULL);
-	for (int k = 0; k < TEGRA_FP_NUM_CONST; k++)
-		r->fp_uniforms[k] = r->fp.constants[k] & FP20_MASK;
 	r->have_fs = true;
-	return true;
+	size_t from = r->stream.n;
+	drv_gr3d_load_program(&r->stream, &r->fp, r->fp.constants);
+	return flush_stream(r, from, i);
 }
 
 /* ---- vertices ---- */
@@ -343,14 +344,18 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 		kept++;
 	}
 	r->res->triangles += kept;
+	/* the fragment program and its constants, as the GR3D registers hold them */
+	ok = gr3d_regs_program(&r->gregs, &r->fp, &inner) && tegra_fp_decode(&r->fp, &r->fpd, NULL, &inner);
+	uint32_t uniforms[TEGRA_FP_NUM_CONST];
+	for (int k = 0; k < TEGRA_FP_NUM_CONST; k++)
+		uniforms[k] = r->gregs.raw[0x820 + k] & FP20_MASK;
 	/* the fragment pipeline, at most GR3D_MAX_TRIS triangles per pass */
-	ok = true;
 	for (uint32_t first = 0; ok && first < kept; first += GR3D_MAX_TRIS) {
 		gr3d_draw dr;
 		memset(&dr, 0, sizeof dr);
 		dr.prog = &r->fpd;
 		dr.cfg = r->o->cfg;
-		memcpy(dr.uniforms, r->fp_uniforms, sizeof dr.uniforms);
+		memcpy(dr.uniforms, uniforms, sizeof dr.uniforms);
 		dr.vtx = vtx;
 		dr.nvtx = count;
 		dr.idx = tri + 3 * first;
@@ -558,11 +563,13 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 			return flush_stream(r, from, i);
 		}
 		if (strcmp(stage, "fragment") == 0) {
-			/* u0..u31: one FP20 word each, floats in order (grate's host truncates) */
+			/* FP_CONST u0..u31: one FP20 word each, floats in order (grate's host truncates) */
+			size_t from = r->stream.n;
 			unsigned k = 0;
 			for (const cJSON *x = f->child; x && k < TEGRA_FP_NUM_CONST; x = x->next, k++)
-				r->fp_uniforms[k] = fp20_encode((float)x->valuedouble, ULP_ROUND_TRUNCATE);
-			return true;
+				reg_stream_gr3d(&r->stream, (uint16_t)(0x820 + k),
+				                fp20_encode((float)x->valuedouble, ULP_ROUND_TRUNCATE));
+			return flush_stream(r, from, i);
 		}
 		return fail(r, i, "geometry constants are not in this build yet", NULL);
 	}
@@ -597,13 +604,16 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 	}
 	if (!strcmp(cmd, "registers")) {
 		const cJSON *pica = cJSON_GetObjectItemCaseSensitive(c, "pica");
-		if (cJSON_GetObjectItemCaseSensitive(c, "gr3d"))
-			return fail(r, i, "GR3D register replay is not in this build yet", NULL);
+		const cJSON *gr3d = cJSON_GetObjectItemCaseSensitive(c, "gr3d");
 		size_t from = r->stream.n;
 		for (const cJSON *w = pica ? pica->child : NULL; w; w = w->next)
 			reg_stream_pica(&r->stream, (uint16_t)cJSON_GetArrayItem(w, 0)->valuedouble,
 			                (uint8_t)cJSON_GetArrayItem(w, 1)->valuedouble,
 			                (uint32_t)cJSON_GetArrayItem(w, 2)->valuedouble);
+		for (const cJSON *w = gr3d ? gr3d->child : NULL; w; w = w->next)
+			reg_stream_gr3d(&r->stream, (uint16_t)cJSON_GetArrayItem(w, 0)->valuedouble,
+			                (uint32_t)cJSON_GetArrayItem(w, 1)->valuedouble);
+		r->have_fs |= gr3d != NULL;       /* a captured stream may load the program itself */
 		return flush_stream(r, from, i);
 	}
 	return fail(r, i, "unknown command ", cmd);
@@ -621,6 +631,7 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 	r->d = d;
 	reg_stream_init(&r->stream);
 	pica_regs_init(&r->regs, o->cfg);
+	gr3d_regs_init(&r->gregs);
 	size_t last = SIZE_MAX;
 	for (size_t i = 0; i < t->ncmd; i++)
 		if (!strcmp(str(t->cmd[i], "cmd"), "checkpoint"))

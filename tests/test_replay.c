@@ -123,6 +123,8 @@ Test(replay, cli_checks_and_dump)
 	cr_assert_eq(test_run_cli("replay traces/samples/triangle.json --dump-commands", &out, &err), 0);
 	cr_assert(strstr(out, "VSH_CODETRANSFER_DATA"), "dump");
 	cr_assert(strstr(out, "VSH_ATTRIBUTES_PERMUTATION_LOW"), "dump");
+	cr_assert(strstr(out, "gr3d 0x520 20006001"), "the fragment program's EXEC count: %s", out);
+	cr_assert(strstr(out, "gr3d 0x804 "), "ALU packets through their FIFO");
 	free(out);
 	free(err);
 	cr_assert_eq(test_run_cli("replay /nonexistent.json", &out, &err), 2);

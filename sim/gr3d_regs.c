@@ -1,0 +1,131 @@
+#include "sim/gr3d_regs.h"
+
+#include <string.h>
+
+void gr3d_regs_init(gr3d_regs *r) { memset(r, 0, sizeof *r); }
+
+/* Data register -> (upload stream, capacity in words, destination). */
+typedef struct upload_port {
+	uint16_t data, offset;
+	enum gr3d_upload up;
+	uint32_t cap;
+} upload_port;
+
+static const upload_port PORTS[] = {
+	{ 0x541, 0x540, GR3D_UP_PSEQ, TEGRA_FP_MAX_EXEC },
+	{ 0x601, 0x600, GR3D_UP_MFU_SCHED, TEGRA_FP_MAX_EXEC },
+	{ 0x604, 0x603, GR3D_UP_MFU, 2 * TEGRA_FP_MAX_MFU },
+	{ 0x701, 0x700, GR3D_UP_TEX, TEGRA_FP_MAX_EXEC },
+	{ 0x801, 0x800, GR3D_UP_ALU_SCHED, TEGRA_FP_MAX_EXEC },
+	{ 0x804, 0x803, GR3D_UP_ALU, 8 * TEGRA_FP_MAX_ALU_PACKETS },
+	{ 0x806, 0x805, GR3D_UP_COMPLEMENT, TEGRA_FP_MAX_EXEC },
+	{ 0x901, 0x900, GR3D_UP_DW, TEGRA_FP_MAX_EXEC },
+};
+
+static uint32_t *slot(gr3d_regs *r, enum gr3d_upload up, uint32_t i)
+{
+	switch (up) {
+	case GR3D_UP_PSEQ: return &r->pseq[i];
+	case GR3D_UP_MFU_SCHED: return &r->mfu_sched[i];
+	case GR3D_UP_MFU: return &r->mfu[i];
+	case GR3D_UP_TEX: return &r->tex[i];
+	case GR3D_UP_ALU_SCHED: return &r->alu_sched[i];
+	case GR3D_UP_ALU: return &r->alu[i];
+	case GR3D_UP_COMPLEMENT: return &r->complement[i];
+	default: return &r->dw[i];
+	}
+}
+
+bool gr3d_regs_write(gr3d_regs *r, uint32_t reg, uint32_t value, ulp_diag *d)
+{
+	if (reg >= GR3D_REG_COUNT)
+		return ulp_diag_at(d, NULL, 0, 0, "GR3D register 0x%x is outside 0x000-0xfff", reg);
+	r->raw[reg] = value;
+	if (reg == 0xe22) {               /* the common upload index (tegra-fp.md §2.5) */
+		for (int u = 0; u < GR3D_UP_COUNT; u++)
+			if (u != GR3D_UP_MFU && u != GR3D_UP_ALU)
+				r->index[u] = value;
+		return true;
+	}
+	for (size_t k = 0; k < sizeof PORTS / sizeof PORTS[0]; k++) {
+		const upload_port *p = &PORTS[k];
+		if (reg == p->offset) {
+			r->index[p->up] = value;
+			return true;
+		}
+		if (reg != p->data)
+			continue;
+		uint32_t i = r->index[p->up];
+		if (i >= p->cap)
+			return ulp_diag_at(d, NULL, 0, 0, "GR3D register 0x%03x: upload past word %u", reg, p->cap - 1);
+		*slot(r, p->up, i) = value;
+		r->index[p->up] = i + 1;
+		if (i + 1 > r->words[p->up])
+			r->words[p->up] = i + 1;
+		return true;
+	}
+	return true;
+}
+
+bool gr3d_regs_program(const gr3d_regs *r, tegra_fp_program *out, ulp_diag *d)
+{
+	memset(out, 0, sizeof *out);
+	unsigned n = r->raw[0x520] & 0x3F;   /* FP_PSEQ_ENGINE_INST: EXEC count */
+	if (!n)
+		return ulp_diag_at(d, NULL, 0, 0, "no fragment program: FP_PSEQ_ENGINE_INST (0x520) counts 0 EXECs");
+	const enum gr3d_upload per_exec[] = { GR3D_UP_PSEQ, GR3D_UP_MFU_SCHED, GR3D_UP_TEX,
+		GR3D_UP_ALU_SCHED, GR3D_UP_COMPLEMENT, GR3D_UP_DW };
+	for (size_t k = 0; k < sizeof per_exec / sizeof per_exec[0]; k++)
+		if (r->words[per_exec[k]] < n)
+			return ulp_diag_at(d, NULL, 0, 0, "0x520 says %u EXECs but only %u were uploaded", n,
+			                   r->words[per_exec[k]]);
+	if (r->words[GR3D_UP_MFU] % 2 || r->words[GR3D_UP_ALU] % 8)
+		return ulp_diag_at(d, NULL, 0, 0, "an MFU instruction or ALU packet was uploaded in part");
+	out->exec_count = n;
+	out->mfu_count = r->words[GR3D_UP_MFU] / 2;
+	out->alu_packet_count = r->words[GR3D_UP_ALU] / 8;
+	out->alu_buffer_size = (r->raw[0xe20] & 3) + 1;
+	out->pseq_to_dw_exec_nb = (r->raw[0x546] >> 6) & 0x7F;
+	for (unsigned e = 0; e < n; e++) {
+		out->pseq[e] = r->pseq[e];
+		out->mfu_sched[e] = r->mfu_sched[e];
+		out->tex[e] = r->tex[e];
+		out->alu_sched[e] = r->alu_sched[e];
+		out->alu_complement[e] = r->complement[e];
+		out->dw[e] = r->dw[e];
+	}
+	for (unsigned m = 0; m < out->mfu_count; m++) {
+		out->mfu[m][0] = r->mfu[2 * m];
+		out->mfu[m][1] = r->mfu[2 * m + 1];
+	}
+	for (unsigned p = 0; p < out->alu_packet_count; p++)
+		memcpy(out->alu[p], &r->alu[8 * p], sizeof out->alu[p]);
+	for (int k = 0; k < TEGRA_FP_NUM_CONST; k++)
+		out->constants[k] = r->raw[0x820 + k];
+	out->discards_fragment = r->raw[0x40f] == 0x60;
+	return tegra_fp_validate(out, NULL, d);
+}
+
+void drv_gr3d_load_program(reg_stream *s, const tegra_fp_program *p, const uint32_t fp_const[32])
+{
+	/* upload-index resets (grate-3d.c, tegra-fp.md §2.5) */
+	reg_stream_gr3d(s, 0xe22, 0);
+	reg_stream_gr3d(s, 0x603, 0);
+	reg_stream_gr3d(s, 0x803, 0);
+	size_t n = tegra_fp_word_count(p);
+	for (size_t i = 0; i < n; i++) {
+		tegra_fp_upload_word w = tegra_fp_upload_at(p, i);
+		reg_stream_gr3d(s, w.reg, w.value);
+		if (w.reg == 0x541 && w.index + 1 == p->exec_count)
+			reg_stream_gr3d(s, 0x500, 0);      /* PSEQ buffer flush after the PSEQ words */
+	}
+	reg_stream_gr3d(s, 0x520, 0x20006000u | p->exec_count);
+	reg_stream_gr3d(s, 0x546, tegra_fp_reg_0546(p));
+	uint32_t v;
+	if (tegra_fp_reg_0e20(p, &v))
+		reg_stream_gr3d(s, 0xe20, v);
+	reg_stream_gr3d(s, 0x501, 0x223212CFu);
+	reg_stream_gr3d(s, 0x40f, p->discards_fragment ? 0x60 : 0x48);
+	for (int k = 0; k < TEGRA_FP_NUM_CONST; k++)
+		reg_stream_gr3d(s, (uint16_t)(0x820 + k), fp_const[k]);
+}

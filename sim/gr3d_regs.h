@@ -1,0 +1,50 @@
+/* The GR3D fragment-program registers (tegra-fp.md §2.5, §4): the upload
+ * FIFOs and their indices, FP_CONST, and the draw-time globals.  The
+ * register model rebuilds the program the hardware would hold.
+ *
+ *   0x540/0x541 PSEQ        0x600/0x601 MFU schedule  0x603/0x604 MFU (hi, lo)
+ *   0x700/0x701 TEX         0x800/0x801 ALU schedule  0x803/0x804 ALU (8 words / packet)
+ *   0x805/0x806 complement  0x900/0x901 DW            0xe22 common index
+ *   0x500 PSEQ flush        0x520 FP_PSEQ_ENGINE_INST (0x20006000 | EXECs)
+ *   0x546 PSEQ_DWR_IF_STATE (pseq_to_dw_exec_nb at 6..12)
+ *   0xe20 GLOBAL_PIX_ATTR (rows - 1 at 0..1, MAX_QID at 24..31)
+ *   0x820+i FP_CONST (32 words)   0x903 RT_ENABLE   0x40f QR_OUTPUT_TO_SHADER */
+#ifndef ULP_SIM_GR3D_REGS_H
+#define ULP_SIM_GR3D_REGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "isa/tegra/tegra_prog.h"
+#include "sim/regstream.h"
+
+enum { GR3D_REG_COUNT = 0x1000 };
+
+enum gr3d_upload {
+	GR3D_UP_PSEQ, GR3D_UP_MFU_SCHED, GR3D_UP_MFU, GR3D_UP_TEX, GR3D_UP_ALU_SCHED, GR3D_UP_ALU,
+	GR3D_UP_COMPLEMENT, GR3D_UP_DW, GR3D_UP_COUNT
+};
+
+typedef struct gr3d_regs {
+	uint32_t raw[GR3D_REG_COUNT];
+	uint32_t index[GR3D_UP_COUNT];       /* next word of each upload FIFO */
+	uint32_t words[GR3D_UP_COUNT];       /* high-water marks */
+	uint32_t pseq[TEGRA_FP_MAX_EXEC], mfu_sched[TEGRA_FP_MAX_EXEC], tex[TEGRA_FP_MAX_EXEC];
+	uint32_t alu_sched[TEGRA_FP_MAX_EXEC], complement[TEGRA_FP_MAX_EXEC], dw[TEGRA_FP_MAX_EXEC];
+	uint32_t mfu[2 * TEGRA_FP_MAX_MFU];
+	uint32_t alu[8 * TEGRA_FP_MAX_ALU_PACKETS];
+} gr3d_regs;
+
+void gr3d_regs_init(gr3d_regs *r);
+bool gr3d_regs_write(gr3d_regs *r, uint32_t reg, uint32_t value, ulp_diag *d);
+/* The program the registers hold (counts from the upload high-water marks
+ * and FP_PSEQ_ENGINE_INST; globals from 0xe20 and 0x546; constants from
+ * FP_CONST).  False with d when the registers describe no valid program. */
+bool gr3d_regs_program(const gr3d_regs *r, tegra_fp_program *out, ulp_diag *d);
+
+/* The driver: a program's upload in grate's order (tegra-fp.md §2.5) and
+ * the per-draw registers grate writes, with the given FP_CONST words. */
+void drv_gr3d_load_program(reg_stream *s, const tegra_fp_program *p, const uint32_t fp_const[32]);
+
+#endif
