@@ -298,9 +298,11 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 	pica_env_from_config(&env, r->o->cfg);
 	fetch_ctx f = { r, start, index };
 	pica_batch_stats vst;
+	if (r->o->tl)
+		r->o->tl->base = r->res->cycles;      /* stages run one after another */
 	bool ok = r->out && pica_batch_run(&prog, &r->regs.vs.unif, r->o->cfg, &env,
 	                                   (unsigned)r->o->cfg->pica_units, count, fetch_vertex,
-	                                   collect, &f, NULL, &vst, &inner);
+	                                   collect, &f, r->o->tl, &vst, &inner);
 	pica_program_free(&prog);
 	free(index);
 	if (!ok) {
@@ -363,6 +365,9 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 		memcpy(dr.sampler, r->sampler, sizeof dr.sampler);
 		for (unsigned k = 0; k < r->ncbufs && k + 1 < GR3D_RTS; k++)
 			dr.rt[k + 1] = r->cbuf[k];          /* colour buffer k = RT k + 1 */
+		dr.tl = r->o->tl;
+		if (r->o->tl)
+			r->o->tl->base = r->res->cycles;
 		gr3d_stats fst;
 		ok = gr3d_fp_draw(&dr, &fst, &inner);
 		if (ok) {
@@ -639,6 +644,8 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 	bool ok = true;
 	for (size_t i = 0; ok && i < t->ncmd; i++)
 		ok = command(r, t->cmd[i], i, i == last);
+	if (ok && o->keep_image && r->ncbufs)
+		res->image = flipped(r->cbuf[0], d);
 	if (r->have_vs)
 		shbin_free(&r->vs_shbin);
 	for (unsigned k = 0; k < r->ncbufs; k++)

@@ -26,6 +26,8 @@ typedef struct replay_opts {
 	const char *out_dir;        /* checkpoint PNGs: <out_dir>/<name>.png (NULL: none) */
 	const char *out_png;        /* the last checkpoint also here (NULL: none) */
 	FILE *dump_commands;        /* the register stream, as it is produced (NULL: no) */
+	struct sim_timeline *tl;    /* events of every stage, on one cycle axis (NULL: none) */
+	bool keep_image;            /* return the final colour buffer 0 in res->image */
 } replay_opts;
 
 typedef struct replay_result {
@@ -34,6 +36,7 @@ typedef struct replay_result {
 	uint64_t draws, vertices, triangles, clipped, fragments;
 	unsigned checkpoints, checks_failed;
 	char first_failure[256];    /* what the first failed check said */
+	struct ulp_image *image;    /* keep_image: colour buffer 0, top row first (free it) */
 } replay_result;
 
 /* Runs every command.  Returns false with d (the JSON path of the command)

@@ -39,6 +39,7 @@ typedef struct sim_timeline {
 	bool enabled;
 	bool failed;
 	uint64_t from, to;                 /* record cycles in [from, to) */
+	uint64_t base;                     /* added to every cycle: where this clock starts in the run */
 	size_t n;
 	sim_tl_event *buf;                 /* SIM_TL_CHUNK events */
 	sim_tl_sink sinks[SIM_TL_MAX_SINKS];
@@ -58,7 +59,10 @@ void sim_tl_flush(sim_timeline *tl);
 static inline void sim_tl_emit(sim_timeline *tl, uint64_t cycle, uint16_t lane,
                                enum sim_tl_kind kind, uint32_t id, uint32_t arg)
 {
-	if (!tl || !tl->enabled || cycle < tl->from || cycle >= tl->to)
+	if (!tl || !tl->enabled)
+		return;
+	cycle += tl->base;
+	if (cycle < tl->from || cycle >= tl->to)
 		return;
 	tl->buf[tl->n++] = (sim_tl_event){ .cycle = cycle, .id = id, .arg = arg,
 	                                   .lane = lane, .kind = (uint8_t)kind };

@@ -1,0 +1,58 @@
+/* ulpsim's public interface: what the viewer (viewer/) and other programs
+ * use.  Nothing here exposes the simulator's internals; link libulpsim.a.
+ *
+ *   ulpsim *s = ulpsim_open("cube.json", NULL, 0, err, sizeof err);
+ *   ulpsim_run(s, err, sizeof err);            replay to the end, recording
+ *   ulpsim_image(s, &w, &h);                   the final colour buffer
+ *   ulpsim_events(s) / ulpsim_event_count(s)   the per-unit timeline
+ *   ulpsim_close(s); */
+#ifndef ULPSIM_ULPSIM_H
+#define ULPSIM_ULPSIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ulpsim ulpsim;
+
+/* A timeline event; cycle order.  kind: see ULPSIM_EV_*. */
+typedef struct ulpsim_event {
+	uint64_t cycle;
+	uint32_t id;        /* the item: quad id, instruction sequence number */
+	uint32_t arg;       /* ACTIVITY: ULPSIM_ACT_*; BEGIN: pc or EXEC index */
+	uint16_t lane;      /* ulpsim_lane_name() */
+	uint8_t kind;
+} ulpsim_event;
+
+enum { ULPSIM_EV_ACTIVITY, ULPSIM_EV_BEGIN, ULPSIM_EV_END, ULPSIM_EV_INSTANT };
+/* Activity codes: idle, busy, then one per stall cause (ulpsim_activity_name). */
+enum { ULPSIM_ACT_IDLE = 0, ULPSIM_ACT_BUSY = 1, ULPSIM_ACT_STALL = 2 };
+
+typedef struct ulpsim_summary {
+	uint64_t cycles, vertex_cycles, fragment_cycles;
+	uint64_t draws, vertices, triangles, fragments;
+	unsigned checkpoints, checks_failed;
+	uint64_t events, events_dropped;
+	unsigned gr3d_clock_mhz;
+} ulpsim_summary;
+
+/* Loads a trace and applies settings ("key=value" as --set takes them).
+ * NULL with err filled on failure. */
+ulpsim *ulpsim_open(const char *trace_path, const char *const *settings, size_t nsettings,
+                    char *err, size_t errlen);
+/* Replays the whole trace, recording at most max_events timeline events
+ * (0: a default of 4 million).  False with err filled on failure. */
+bool ulpsim_run(ulpsim *s, size_t max_events, char *err, size_t errlen);
+/* The final colour buffer 0: RGBA8, top row first (NULL before a run). */
+const uint8_t *ulpsim_image(const ulpsim *s, uint32_t *width, uint32_t *height);
+unsigned ulpsim_lane_count(const ulpsim *s);
+const char *ulpsim_lane_name(const ulpsim *s, unsigned lane);
+size_t ulpsim_event_count(const ulpsim *s);
+const ulpsim_event *ulpsim_events(const ulpsim *s);
+/* "idle", "busy", "stall:dependency", ... */
+const char *ulpsim_activity_name(uint8_t activity);
+ulpsim_summary ulpsim_get_summary(const ulpsim *s);
+const char *ulpsim_trace_name(const ulpsim *s);
+void ulpsim_close(ulpsim *s);
+
+#endif
