@@ -79,8 +79,9 @@ deps:
 test: deps
 	@$(MAKE) --no-print-directory test-run
 
-test-run: $(CLI) $(TESTS)
-	ULPSIM_BIN=$(CLI) ULPSIM_CORPUS=$(CORPUS) $(TESTS) --jobs 2 $(TESTFLAGS)
+test-run: $(ALL) $(TESTS)
+	ULPSIM_BIN=$(CLI) ULPSIM_VIEW=$(if $(filter $(VIEWER),$(ALL)),$(VIEWER)) \
+	    ULPSIM_CORPUS=$(CORPUS) $(TESTS) --jobs 2 $(TESTFLAGS)
 
 # Criterion's workers can report a leak and still pass, so the log is
 # searched for sanitizer reports too.

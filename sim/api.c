@@ -125,3 +125,20 @@ void ulpsim_close(ulpsim *s)
 	free(s->ev);
 	free(s);
 }
+
+bool ulpsim_write_png(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
+                      char *err, size_t errlen)
+{
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	ulp_image *img = ulp_image_create(width, height, &d);
+	bool ok = img != NULL;
+	if (ok) {
+		memcpy(img->rgba, rgba, ulp_image_bytes(img));
+		ok = ulp_image_save_png(img, path, &d);
+	}
+	ulp_image_free(img);
+	if (!ok)
+		set_err(err, errlen, &d);
+	return ok;
+}

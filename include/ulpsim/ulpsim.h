@@ -55,4 +55,9 @@ ulpsim_summary ulpsim_get_summary(const ulpsim *s);
 const char *ulpsim_trace_name(const ulpsim *s);
 void ulpsim_close(ulpsim *s);
 
+/* Writes an RGBA8 image (top row first) as a PNG, atomically (no partial
+ * file on failure).  False with err filled on failure. */
+bool ulpsim_write_png(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
+                      char *err, size_t errlen);
+
 #endif
