@@ -27,6 +27,13 @@ int cmd_tgsi_compile(int argc, char **argv);
 int cli_fail(const ulp_diag *d);
 /* "ulpsim: <cmd>: <msg>" plus a pointer to --help; returns EXIT_BAD. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The knob options every simulating command takes: --config FILE and
+ * --set KEY=VALUE.  When argv[*i] is one of them, applies it, advances *i
+ * past its value and returns 1; returns 0 when it is not; -1 after
+ * printing an error (the command then returns EXIT_BAD). */
+struct ulp_config;
+int cli_config_option(int argc, char **argv, int *i, struct ulp_config *cfg);
+
 /* True when argv holds -h or --help (before any "--"). */
 bool cli_wants_help(int argc, char **argv);
 

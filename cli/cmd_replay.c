@@ -40,7 +40,7 @@ int cmd_replay(int argc, char **argv)
 	ulp_diag d;
 	ulp_diag_clear(&d);
 	ulp_config_defaults(&cfg);
-	for (int i = 1; i < argc; i++) {
+	for (int i = 1, k; i < argc; i++) {
 		const char *a = argv[i];
 		bool more = i + 1 < argc;
 		if (!strcmp(a, "-o") && more)
@@ -59,12 +59,9 @@ int cmd_replay(int argc, char **argv)
 			tolerance = (unsigned)t;
 		} else if (!strcmp(a, "--expect-cycles") && more)
 			expect_cycles = argv[++i];
-		else if (!strcmp(a, "--config") && more) {
-			if (!ulp_config_load(&cfg, argv[++i], &d))
-				return cli_fail(&d);
-		} else if (!strcmp(a, "--set") && more) {
-			if (!ulp_config_set(&cfg, argv[++i], &d))
-				return cli_fail(&d);
+		else if ((k = cli_config_option(argc, argv, &i, &cfg)) != 0) {
+			if (k < 0)
+				return EXIT_BAD;
 		} else if (a[0] == '-' && a[1])
 			return cli_usage("replay", "unknown option '%s'", a);
 		else if (!path)

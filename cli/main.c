@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "sim/config.h"
 
 typedef struct cli_command {
 	const char *name;
@@ -32,6 +33,25 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\n(see 'ulpsim %s --help')\n", cmd);
 	return EXIT_BAD;
+}
+
+int cli_config_option(int argc, char **argv, int *i, struct ulp_config *cfg)
+{
+	const char *a = argv[*i];
+	bool is_config = strcmp(a, "--config") == 0, is_set = strcmp(a, "--set") == 0;
+	if (!is_config && !is_set)
+		return 0;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "ulpsim: %s takes a value\n", a);
+		return -1;
+	}
+	const char *v = argv[++*i];
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	if (is_config ? ulp_config_load(cfg, v, &d) : ulp_config_set(cfg, v, &d))
+		return 1;
+	cli_fail(&d);
+	return -1;
 }
 
 bool cli_wants_help(int argc, char **argv)

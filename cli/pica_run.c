@@ -274,7 +274,7 @@ int cmd_pica_run(int argc, char **argv)
 	ulp_diag d;
 	ulp_diag_clear(&d);
 	ulp_config_defaults(&cfg);
-	for (int i = 1; i < argc; i++) {
+	for (int i = 1, k; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--case") == 0 && i + 1 < argc) {
 			case_path = argv[++i];
@@ -287,12 +287,9 @@ int cmd_pica_run(int argc, char **argv)
 			batch = strtol(argv[++i], &end, 10);
 			if (*end || batch < 1 || batch > 100000000)
 				return cli_usage("pica run", "--batch takes a count from 1 to 10^8");
-		} else if (strcmp(a, "--config") == 0 && i + 1 < argc) {
-			if (!ulp_config_load(&cfg, argv[++i], &d))
-				return cli_fail(&d);
-		} else if (strcmp(a, "--set") == 0 && i + 1 < argc) {
-			if (!ulp_config_set(&cfg, argv[++i], &d))
-				return cli_fail(&d);
+		} else if ((k = cli_config_option(argc, argv, &i, &cfg)) != 0) {
+			if (k < 0)
+				return EXIT_BAD;
 		} else if (a[0] == '-' && a[1]) {
 			return cli_usage("pica run", "unknown option '%s'", a);
 		} else if (!shbin_path) {
