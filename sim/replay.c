@@ -254,6 +254,27 @@ static uint32_t assemble(const char *mode, uint32_t count, uint16_t *idx, uint32
 	return n;
 }
 
+static sim_unit *unit_named(replay_result *res, const char *name)
+{
+	for (unsigned k = 0; k < res->nunits; k++)
+		if (strcmp(res->unit[k].name, name) == 0)
+			return &res->unit[k];
+	return NULL;
+}
+
+static bool draw(replay *r, const cJSON *c, size_t i);
+
+/* Draws with the stats hook around them. */
+static bool hooked_draw(replay *r, const cJSON *c, size_t i)
+{
+	if (r->o->draw_hook)
+		r->o->draw_hook(r->o->hook_ctx, false, r->res);
+	bool ok = draw(r, c, i);
+	if (ok && r->o->draw_hook)
+		r->o->draw_hook(r->o->hook_ctx, true, r->res);
+	return ok;
+}
+
 static bool draw(replay *r, const cJSON *c, size_t i)
 {
 	if (!r->have_vs || !r->have_fs)
@@ -311,6 +332,12 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 	}
 	r->res->vertex_cycles += vst.cycles;
 	r->res->cycles += vst.cycles;
+	for (unsigned k = 0; k < 4 && k < (unsigned)r->o->cfg->pica_units; k++) {
+		static const char *const names[4] = { "vsh0", "vsh1", "vsh2", "vsh3" };
+		sim_unit *u = unit_named(r->res, names[k]);
+		if (u)
+			sim_unit_stats_add(&u->stats, &vst.unit[k]);
+	}
 	r->res->vertices += count;
 	/* viewport and linker (docs/replay.md) */
 	gr3d_vertex *vtx = calloc(count ? count : 1, sizeof *vtx);
@@ -374,6 +401,14 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 			r->res->fragment_cycles += fst.cycles;
 			r->res->cycles += fst.cycles;
 			r->res->fragments += fst.pixels;
+			for (unsigned k = 0; k < GR3D_UNITS; k++) {
+				sim_unit *u = fst.name[k] ? unit_named(r->res, fst.name[k]) : NULL;
+				if (!u)
+					continue;
+				sim_unit_stats_add(&u->stats, &fst.unit[k]);
+				u->counter_defs = fst.counter_defs[k];
+				u->ncounters = fst.ncounters[k];
+			}
 		}
 	}
 	free(vtx);
@@ -590,7 +625,7 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 		return true;
 	}
 	if (!strcmp(cmd, "draw"))
-		return draw(r, c, i);
+		return hooked_draw(r, c, i);
 	if (!strcmp(cmd, "checkpoint"))
 		return checkpoint(r, c, i, last_checkpoint);
 	if (!strcmp(cmd, "rasterizer") || !strcmp(cmd, "scissor") || !strcmp(cmd, "sampler"))
@@ -637,6 +672,13 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 	reg_stream_init(&r->stream);
 	pica_regs_init(&r->regs, o->cfg);
 	gr3d_regs_init(&r->gregs);
+	static const char *const units[] = { "vsh0", "vsh1", "vsh2", "vsh3", "pseq", "mfu", "tex", "alu", "dw" };
+	for (unsigned k = 0; k < sizeof units / sizeof units[0]; k++) {
+		if (k < 4 && k >= (unsigned)o->cfg->pica_units)
+			continue;
+		sim_unit_init(&res->unit[res->nunits++], units[k], NULL,
+		              k < 4 ? PICA_COUNTERS : NULL, k < 4 ? PICA_CTR_COUNT : 0);
+	}
 	size_t last = SIZE_MAX;
 	for (size_t i = 0; i < t->ncmd; i++)
 		if (!strcmp(str(t->cmd[i], "cmd"), "checkpoint"))

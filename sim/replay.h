@@ -19,16 +19,11 @@
 #include "base/diag.h"
 #include "sim/config.h"
 #include "sim/regstream.h"
+#include "sim/unit.h"
 #include "traces/trace.h"
 
-typedef struct replay_opts {
-	const ulp_config *cfg;
-	const char *out_dir;        /* checkpoint PNGs: <out_dir>/<name>.png (NULL: none) */
-	const char *out_png;        /* the last checkpoint also here (NULL: none) */
-	FILE *dump_commands;        /* the register stream, as it is produced (NULL: no) */
-	struct sim_timeline *tl;    /* events of every stage, on one cycle axis (NULL: none) */
-	bool keep_image;            /* return the final colour buffer 0 in res->image */
-} replay_opts;
+
+enum { REPLAY_MAX_UNITS = 12 };
 
 typedef struct replay_result {
 	uint64_t cycles;            /* simulated: vertex + fragment, in draw order */
@@ -37,7 +32,26 @@ typedef struct replay_result {
 	unsigned checkpoints, checks_failed;
 	char first_failure[256];    /* what the first failed check said */
 	struct ulp_image *image;    /* keep_image: colour buffer 0, top row first (free it) */
+	/* Every unit's stats summed over the run (vsh0.., then pseq, mfu, tex,
+	 * alu, dw); stats writers read them through these units. */
+	sim_unit unit[REPLAY_MAX_UNITS];
+	unsigned nunits;
 } replay_result;
+
+/* Called before (end = false) and after (end = true) each draw. */
+typedef void (*replay_draw_hook)(void *ctx, bool end, replay_result *res);
+
+typedef struct replay_opts {
+	const ulp_config *cfg;
+	const char *out_dir;        /* checkpoint PNGs: <out_dir>/<name>.png (NULL: none) */
+	const char *out_png;        /* the last checkpoint also here (NULL: none) */
+	FILE *dump_commands;        /* the register stream, as it is produced (NULL: no) */
+	struct sim_timeline *tl;    /* events of every stage, on one cycle axis (NULL: none) */
+	bool keep_image;            /* return the final colour buffer 0 in res->image */
+	replay_draw_hook draw_hook;
+	void *hook_ctx;
+} replay_opts;
+
 
 /* Runs every command.  Returns false with d (the JSON path of the command)
  * when the trace cannot be replayed; a failed check is not an error: it is

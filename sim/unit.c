@@ -36,6 +36,15 @@ void sim_unit_init(sim_unit *u, const char *name, void (*tick)(sim_unit *, uint6
 
 void sim_unit_reset_stats(sim_unit *u) { memset(&u->stats, 0, sizeof u->stats); }
 
+void sim_unit_stats_add(sim_unit_stats *a, const sim_unit_stats *b)
+{
+	a->busy += b->busy;
+	for (int k = 0; k < SIM_STALL_COUNT; k++)
+		a->stall[k] += b->stall[k];
+	for (int k = 0; k < SIM_MAX_COUNTERS; k++)
+		a->counter[k] += b->counter[k];
+}
+
 const char *sim_stall_name(enum sim_stall s) { return s < SIM_STALL_COUNT ? stall_names[s] : "?"; }
 const char *sim_stall_desc(enum sim_stall s) { return s < SIM_STALL_COUNT ? stall_descs[s] : "?"; }
 

@@ -89,6 +89,9 @@ static inline void sim_unit_count(sim_unit *u, unsigned counter, uint64_t n)
 	u->stats.counter[counter] += n;
 }
 
+/* a += b, field by field (aggregating one unit's stats over several runs). */
+void sim_unit_stats_add(sim_unit_stats *a, const sim_unit_stats *b);
+
 const char *sim_stall_name(enum sim_stall s);
 const char *sim_stall_desc(enum sim_stall s);
 /* "idle", "busy", "stall:output_full", ... */

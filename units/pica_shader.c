@@ -150,6 +150,7 @@ void pica_shader_init(pica_shader_unit *s, const char *name, uint32_t index,
 	s->in = in;
 	s->out = out;
 	s->index = index;
+	s->seq = (uint64_t)index << 24;      /* instruction ids unique across units */
 	s->latency[PICA_CLS_ALU] = (uint16_t)cfg->pica_lat_alu;
 	s->latency[PICA_CLS_SFU] = (uint16_t)cfg->pica_lat_sfu;
 	s->latency[PICA_CLS_MOVA] = (uint16_t)cfg->pica_lat_mova;
