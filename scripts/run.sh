@@ -21,9 +21,12 @@ echo "100,000 vertices over 4 units:"
 cat "$out/lit_vertex.batch.json"
 "$bin" replay traces/samples/triangle.json -o "$out/triangle.png" --dump-commands \
     > "$out/triangle.commands.txt"
-echo "replayed traces/samples/triangle.json: TGSI vertex shader compiled to PICA200,"
+"$bin" replay traces/samples/lit_sphere.json -o "$out/lit_sphere.png" \
+    --stats "$out/lit_sphere.stats.txt" --timeline "$out/lit_sphere.timeline.json"
+echo "replayed traces/samples/triangle.json and lit_sphere.json: TGSI vertex shaders compiled to PICA200,"
 echo "uploaded by register writes, fragments through the Tegra PSEQ/MFU/TEX/ALU/DW units."
 echo "outputs: $out/triangle.png, $out/triangle.commands.txt (the register writes),"
+echo "         $out/lit_sphere.png, $out/lit_sphere.stats.txt, $out/lit_sphere.timeline.json (Perfetto),"
 echo "         $out/lit_vertex.shbin, $out/lit_vertex.disasm.txt,"
 echo "         $out/lit_vertex.trace.txt (per-instruction trace), $out/lit_vertex.result.json,"
 echo "         $out/lit_vertex.batch.json"

@@ -179,3 +179,30 @@ Test(replay, stats_timeline_kanata_outputs)
 	cr_assert_eq(system(args), 0);
 	free(dir);
 }
+
+Test(replay, lit_sphere_and_teaching_samples)
+{
+	char *dir = test_tmpdir();
+	char png[512];
+	snprintf(png, sizeof png, "%s/s.png", dir);
+	replay_result res;
+	ulp_image *img = replay_sample("traces/samples/lit_sphere.json", png, &res);
+	cr_assert_eq(res.triangles, 384, "a 12 x 16 sphere, over several 64-triangle passes");
+	cr_assert_eq(res.vertices, 1152);
+	/* lit from (0.4, 0.6, 0.7): the upper right is bright orange, the lower
+	 * left only ambient; the corners keep the clear colour */
+	const uint8_t *lit = ulp_image_cpx(img, 80, 45), *dark = ulp_image_cpx(img, 30, 100);
+	cr_assert(lit[0] > 150 && lit[1] > 80 && lit[2] < lit[1], "lit: %d %d %d", lit[0], lit[1], lit[2]);
+	cr_assert(dark[0] < 50 && dark[1] < 50, "dark: %d %d %d", dark[0], dark[1], dark[2]);
+	cr_assert(dark[3] == 255 && lit[3] == 255, "opaque");
+	const uint8_t *corner = ulp_image_cpx(img, 0, 0);
+	cr_assert(corner[0] == 5 && corner[2] == 13, "clear colour: %d %d %d", corner[0], corner[1], corner[2]);
+	ulp_image_free(img);
+	img = replay_sample("traces/samples/teaching_8x8.json", png, &res);
+	cr_assert_eq(img->width, 8);
+	cr_assert_eq(res.fragments, 21, "the 8 x 8 triangle covers 21 pixel centres");
+	ulp_image_free(img);
+	remove(png);
+	remove(dir);
+	free(dir);
+}
