@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/hosttime.h"
 #include "base/image.h"
@@ -69,6 +70,20 @@ static void stats_hook(void *ctx, bool end, replay_result *res)
 		s->w = NULL;
 		s->failed = true;
 	}
+}
+
+/* A progress bar on a terminal (stderr), erased at the end. */
+static void progress(void *ctx, size_t done, size_t total, uint64_t cycles)
+{
+	(void)ctx;
+	const int width = 30;
+	int filled = total ? (int)(width * done / total) : width;
+	fprintf(stderr, "\r[%.*s%*s] %zu/%zu commands, %llu cycles", filled,
+	        "##############################", width - filled, "", done, total,
+	        (unsigned long long)cycles);
+	if (done == total)
+		fprintf(stderr, "\r%*s\r", 80, "");
+	fflush(stderr);
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -163,6 +178,9 @@ int cmd_replay(int argc, char **argv)
 	if (want_tl) {
 		tl.enabled = true;
 		o.tl = &tl;
+	}
+	if (isatty(STDERR_FILENO)) {
+		o.progress = progress;
 	}
 	stats_ctx sc = { .path = stats_path, .cfg = &cfg };
 	ulp_diag_clear(&sc.d);

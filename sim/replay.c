@@ -684,8 +684,11 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 		if (!strcmp(str(t->cmd[i], "cmd"), "checkpoint"))
 			last = i;
 	bool ok = true;
-	for (size_t i = 0; ok && i < t->ncmd; i++)
+	for (size_t i = 0; ok && i < t->ncmd; i++) {
 		ok = command(r, t->cmd[i], i, i == last);
+		if (o->progress)
+			o->progress(o->progress_ctx, i + 1, t->ncmd, res->cycles);
+	}
 	if (ok && o->keep_image && r->ncbufs)
 		res->image = flipped(r->cbuf[0], d);
 	if (r->have_vs)

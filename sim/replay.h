@@ -50,6 +50,9 @@ typedef struct replay_opts {
 	bool keep_image;            /* return the final colour buffer 0 in res->image */
 	replay_draw_hook draw_hook;
 	void *hook_ctx;
+	/* Called after each command (done of total); NULL: none. */
+	void (*progress)(void *ctx, size_t done, size_t total, uint64_t cycles);
+	void *progress_ctx;
 } replay_opts;
 
 
