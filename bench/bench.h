@@ -24,5 +24,6 @@ void bench_numfmt(bench_table *t);
 void bench_clock(bench_table *t);
 void bench_pica(bench_table *t);
 void bench_compile(bench_table *t);
+void bench_tegra(bench_table *t);
 
 #endif

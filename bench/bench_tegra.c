@@ -60,12 +60,17 @@ static void one(bench_table *t, const char *corpus, const char *rel, const char 
 	dr.sampler[1] = (gr3d_sampler){ .img = tex, .wrap = GR3D_WRAP_CLAMP };
 	dr.rt[1] = rt;
 	gr3d_stats st;
-	double t0 = bench_now();
-	bool ok = gr3d_fp_draw(&dr, &st, &d);
-	double dt = bench_now() - t0;
-	if (!ok) {
-		fprintf(stderr, "bench: %s: %s\n", path, d.msg);
-		goto out;
+	double dt = 0;
+	for (int rep = 0; rep < 3; rep++) {     /* best of 3: the host is shared */
+		double t0 = bench_now();
+		bool ok = gr3d_fp_draw(&dr, &st, &d);
+		double el = bench_now() - t0;
+		if (!ok) {
+			fprintf(stderr, "bench: %s: %s\n", path, d.msg);
+			goto out;
+		}
+		if (rep == 0 || el < dt)
+			dt = el;
 	}
 	char name[128];
 	snprintf(name, sizeof name, "tegra %s 640x480: pixel-EXECs", label);

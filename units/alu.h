@@ -1,7 +1,11 @@
 /* ALU: the Tegra GR3D fragment ALU (tegra-fp.md §2.4, §2.6): per EXEC up to
  * 3 packets of 4 scalar slots computing rA*rB op rC*rD (MAD, MUL, MIN, MAX,
  * CSEL) with operand modifiers, result scale, saturate, condition codes,
- * (this)/(other) accumulation, embedded constants and kill. */
+ * (this)/(other) accumulation, embedded constants and kill.
+ *
+ * Packets are compiled once per draw (alu_compile) into operand descriptors
+ * with constants (#0/#1, imm0..2, register 74) folded, so the per-pixel loop
+ * does no decoding. */
 #ifndef ULP_UNITS_ALU_H
 #define ULP_UNITS_ALU_H
 
@@ -10,16 +14,43 @@
 enum alu_counter { ALU_CTR_PACKETS, ALU_CTR_INSTRUCTIONS, ALU_CTR_KILLS, ALU_CTR_COUNT };
 extern const sim_counter_def ALU_COUNTERS[ALU_CTR_COUNT];
 
+typedef struct alu_operand {
+	uint8_t kind;                 /* enum alu_operand_kind (alu.c) */
+	uint8_t index;
+	uint8_t fx;                   /* 0 FP20, 1 FX10 .l, 2 FX10 .h */
+	bool mods, abs, x2, m1, neg;
+	double k;                     /* folded constant (kind CONST) */
+} alu_operand;
+
+typedef struct alu_slot {
+	alu_operand a, b, c, d;
+	uint8_t opcode, cc, scale;
+	bool add_disable, saturate;
+	uint8_t dst_cls, dst_index;
+	bool write_low, write_high;
+} alu_slot;
+
+typedef struct alu_packet {
+	alu_slot slot[4];
+	uint8_t nslots;               /* 3 when slot 3 holds constants */
+	int8_t group_head[4];         /* (this)/(other) group of each slot, -1 none */
+	bool groups;
+} alu_packet;
+
 typedef struct alu_unit {
 	gr3d_stage s;
+	alu_packet pk[TEGRA_FP_MAX_EXEC][TEGRA_FP_MAX_PER_EXEC];
 } alu_unit;
 
+/* Compiles every packet of ctx->prog (call after ctx is complete). */
 void alu_init(alu_unit *a, gr3d_ctx *ctx);
 
-/* Run one packet on one pixel (exposed for the unit tests).  alu[4] holds
- * the aluK values on entry (previous packet) and on return (this packet).
- * Returns the number of slots executed. */
-unsigned alu_run_packet(const gr3d_ctx *c, const tegra_alu_packet *p, gr3d_pixel *px,
-                        unsigned x, unsigned y, double alu[4], uint64_t *kills);
+void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out);
+
+/* Run one compiled packet on the live pixels of a quad.  alu[k][p] holds the
+ * aluK values on entry (previous packet) and on return (this packet).  wc,
+ * when not NULL, receives uniform writes.  Returns the slots executed. */
+unsigned alu_run_packet(const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p, gr3d_quad *q,
+                        double alu[4][GR3D_PIXELS], uint64_t *kills);
 
 #endif

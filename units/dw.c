@@ -23,7 +23,7 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 		const gr3d_pixel *px = &q->px[p];
 		if (!px->covered)
 			continue;
-		if (px->killed) {
+		if (px->killed || px->exec_killed) {
 			sim_unit_count(&s->u, DW_CTR_KILLED, 1);
 			continue;
 		}

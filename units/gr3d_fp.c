@@ -17,6 +17,10 @@ typedef struct tri_setup {
 	double x[3], y[3], iw[3];
 	double area;                  /* signed, > 0 counter-clockwise */
 	int x0, y0, x1, y1;           /* quad-aligned bounding box (pixels) */
+	/* edge k (opposite vertex k, counter-clockwise): e = ex*(px - x0k) - ey*(py - y0k) */
+	double ex[3], ey[3], ox[3], oy[3];
+	bool tie[3];                  /* a sample exactly on edge k belongs to this triangle */
+	double inv_area;
 } tri_setup;
 
 typedef struct raster_unit {
@@ -48,31 +52,22 @@ static bool owns(double e, double ax, double ay, double bx, double by)
 static unsigned quad_mask(const tri_setup *s, int qx, int qy, gr3d_quad_in *o)
 {
 	unsigned mask = 0;
-	/* vertices in counter-clockwise order for the edge tests */
-	int a = 0, b = 1, c = 2;
-	if (s->area < 0) {
-		b = 2;
-		c = 1;
-	}
 	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
 		double px = qx + (int)(k & 1u) + 0.5, py = qy + (int)(k >> 1) + 0.5;
-		double e0 = edge(s->x[b], s->y[b], s->x[c], s->y[c], px, py);   /* opposite a */
-		double e1 = edge(s->x[c], s->y[c], s->x[a], s->y[a], px, py);   /* opposite b */
-		double e2 = edge(s->x[a], s->y[a], s->x[b], s->y[b], px, py);   /* opposite c */
-		if (!owns(e0, s->x[b], s->y[b], s->x[c], s->y[c]) ||
-		    !owns(e1, s->x[c], s->y[c], s->x[a], s->y[a]) ||
-		    !owns(e2, s->x[a], s->y[a], s->x[b], s->y[b]))
-			continue;
-		double area = fabs(s->area);
 		double l[3];
-		l[a] = e0 / area;
-		l[b] = e1 / area;
-		l[c] = e2 / area;
-		double q = l[0] * s->iw[0] + l[1] * s->iw[1] + l[2] * s->iw[2];
+		bool in = true;
+		for (unsigned v = 0; v < 3; v++) {
+			double e = s->ex[v] * (py - s->oy[v]) - s->ey[v] * (px - s->ox[v]);
+			in = in && (e > 0 || (e == 0 && s->tie[v]));
+			l[v] = e * s->inv_area;
+		}
+		/* uncovered pixels get their (extrapolated) weights too: they are the
+		 * quad's helper pixels for the texture LOD */
 		o->bar0[k] = (float)(l[0] * s->iw[0]);
 		o->bar1[k] = (float)(l[1] * s->iw[1]);
-		o->q[k] = (float)q;
-		mask |= 1u << k;
+		o->q[k] = (float)(l[0] * s->iw[0] + l[1] * s->iw[1] + l[2] * s->iw[2]);
+		if (in)
+			mask |= 1u << k;
 	}
 	return mask;
 }
@@ -82,11 +77,12 @@ static void raster_tick(sim_unit *u, uint64_t now)
 	raster_unit *r = (raster_unit *)u;
 	if (r->done)
 		return;
-	sim_unit_sleep_until(u, now + 1);
-	if (sim_port_full(r->out)) {
+	if (sim_port_full(r->out)) {            /* PSEQ's pop wakes us */
 		sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
+		sim_unit_sleep_until(u, u->tl && u->tl->enabled ? now + 1 : UINT64_MAX);
 		return;
 	}
+	sim_unit_sleep_until(u, now + 1);
 	while (r->t < r->ntris) {
 		const tri_setup *s = &r->tri[r->t];
 		if (r->qy > s->y1) {
@@ -142,6 +138,17 @@ static bool setup_tris(const gr3d_draw *dr, uint32_t w, uint32_t h, tri_setup *t
 			maxy = fmax(maxy, v->y);
 		}
 		s->area = edge(s->x[0], s->y[0], s->x[1], s->y[1], s->x[2], s->y[2]);
+		/* edges in counter-clockwise order; edge v is the one opposite vertex v */
+		const bool ccw = s->area > 0;
+		for (unsigned v = 0; v < 3; v++) {
+			unsigned a = ccw ? (v + 1) % 3 : (v + 2) % 3, b = ccw ? (v + 2) % 3 : (v + 1) % 3;
+			s->ox[v] = s->x[a];
+			s->oy[v] = s->y[a];
+			s->ex[v] = s->x[b] - s->x[a];
+			s->ey[v] = s->y[b] - s->y[a];
+			s->tie[v] = owns(0.0, s->x[a], s->y[a], s->x[b], s->y[b]);
+		}
+		s->inv_area = s->area != 0.0 ? 1.0 / fabs(s->area) : 0.0;
 		s->x0 = (int)fmax(0.0, floor(minx)) & ~1;
 		s->y0 = (int)fmax(0.0, floor(miny)) & ~1;
 		s->x1 = (int)fmin((double)w - 1, ceil(maxx));
@@ -185,6 +192,11 @@ bool gr3d_fp_draw(const gr3d_draw *dr, gr3d_stats *st, ulp_diag *d)
 	ctx.cfg = dr->cfg;
 	memcpy(ctx.uniforms, dr->uniforms, sizeof ctx.uniforms);
 	memcpy(ctx.sampler, dr->sampler, sizeof ctx.sampler);
+	ulp_image *levels[GR3D_SAMPLERS][GR3D_TEX_LEVELS];
+	memset(levels, 0, sizeof levels);
+	bool ok = true;
+	for (unsigned k = 0; k < GR3D_SAMPLERS && ok; k++)
+		ok = tex_build_levels(&ctx.sampler[k], levels[k], d);
 	memcpy(ctx.rt, dr->rt, sizeof ctx.rt);
 	ctx.stencil = dr->stencil;
 	ctx.width = ref->width;
@@ -211,7 +223,9 @@ bool gr3d_fp_draw(const gr3d_draw *dr, gr3d_stats *st, ulp_diag *d)
 		sim_clock clock;
 	} units;
 	units *U = calloc(1, sizeof *U);
-	bool ok = tram && ts && slots && free_slots && U;
+	if (!ok)
+		goto out;
+	ok = tram && ts && slots && free_slots && U;
 	if (!ok) {
 		ulp_diag_at(d, NULL, 0, 0, "out of memory");
 		goto out;
@@ -222,8 +236,10 @@ bool gr3d_fp_draw(const gr3d_draw *dr, gr3d_stats *st, ulp_diag *d)
 	for (unsigned t = 0; t < dr->ntris; t++)
 		for (unsigned v = 0; v < 3; v++)
 			for (unsigned r = 0; r < GR3D_TRAM_ROWS; r++)
-				for (unsigned k = 0; k < 4; k++)
-					tram[t].v[r][k][v] = dr->vtx[dr->idx[3 * t + v]].tram[r][k];
+				for (unsigned k = 0; k < 4; k++) {
+					tram[t].v[r][k][v] = dr->vtx[dr->idx[3 * t + v]].tram[r][k] & FP20_MASK;
+					tram[t].f[r][k][v] = gr3d_fp20(tram[t].v[r][k][v]);
+				}
 	ctx.tram = tram;
 	ctx.slot = slots;
 
@@ -262,6 +278,11 @@ bool gr3d_fp_draw(const gr3d_draw *dr, gr3d_stats *st, ulp_diag *d)
 	U->alu.s.out = &U->p_dw;
 	U->dw.s.in = &U->p_dw;
 	U->dw.s.out = &U->p_recirc;
+	U->pseq.producer = &U->raster.u;
+	U->mfu.s.producer = &U->pseq.u;
+	U->tex.s.producer = &U->mfu.s.u;
+	U->alu.s.producer = &U->tex.s.u;
+	U->dw.s.producer = &U->alu.s.u;
 	sim_unit_init(&U->raster.u, "raster", raster_tick, NULL, 0);
 	U->raster.out = &U->p_in;
 	U->raster.tri = ts;
@@ -311,6 +332,9 @@ ports:
 	sim_port_fini(&U->p_dw);
 	sim_port_fini(&U->p_recirc);
 out:
+	for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
+		for (unsigned l = 0; l < GR3D_TEX_LEVELS; l++)
+			ulp_image_free(levels[k][l]);
 	free(tram);
 	free(ts);
 	free(slots);

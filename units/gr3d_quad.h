@@ -24,6 +24,7 @@
 #include "isa/fx10.h"
 #include "isa/tegra/tegra_prog.h"
 #include "sim/config.h"
+#include "sim/timeline.h"
 #include "sim/unit.h"
 
 enum {
@@ -47,8 +48,14 @@ typedef struct gr3d_pixel {
 	 * interpolated 1/w (sum of lambda_k / w_k); read by the MFU set-up */
 	float bar0, bar1, q;
 	float b0, b1;             /* barycentric weights the MFU "bar" writes set */
+	/* tegra.tex.fp20_reads_see_coords: the FP20 values the TEX destination
+	 * pair held before this EXEC's fetch (FX10 reads see the texel) */
+	uint32_t tex_old[2];
+	uint8_t tex_reg[2];
+	uint8_t tex_shadow;       /* bit k: tex_old[k] is live for this EXEC */
 	bool covered;             /* the rasterizer produced this pixel */
-	bool killed;              /* a kill write, or not covered */
+	bool killed;              /* not covered, or a sticky kill (tegra.alu.kill_this_exec off) */
+	bool exec_killed;         /* a kill write in this EXEC: its DW store skips the pixel */
 	bool front;               /* pface: counter-clockwise in window space */
 } gr3d_pixel;
 
@@ -80,17 +87,24 @@ typedef struct gr3d_token {
 enum gr3d_wrap { GR3D_WRAP_REPEAT, GR3D_WRAP_CLAMP, GR3D_WRAP_MIRROR };
 enum gr3d_texfmt { GR3D_TEX_RGBA8888, GR3D_TEX_BGRA8888, GR3D_TEX_A8, GR3D_TEX_L8, GR3D_TEX_RGB565 };
 
+enum { GR3D_TEX_LEVELS = 15 };
+
 typedef struct gr3d_sampler {
 	const ulp_image *img;     /* NULL: unbound (samples as 0,0,0,0) */
 	uint8_t format;           /* enum gr3d_texfmt */
 	bool bilinear;
 	uint8_t wrap;             /* enum gr3d_wrap, both axes */
+	bool mipmap;              /* the pipeline builds level[1..] (2x2 box filter) */
+	/* filled by the pipeline: level[0] = img; nearest level by the quad's LOD */
+	const ulp_image *level[GR3D_TEX_LEVELS];
+	uint8_t nlevels;
 } gr3d_sampler;
 
 /* TRAM: per triangle, per row, per component, per vertex: a raw 20-bit word
  * (FP20, or an FX10 pair when the linker packs fx10 lo/hi). */
 typedef struct gr3d_tram_tri {
 	uint32_t v[GR3D_TRAM_ROWS][4][3];
+	float f[GR3D_TRAM_ROWS][4][3];        /* v decoded as FP20 (filled by the pipeline) */
 } gr3d_tram_tri;
 
 /* Everything the units share.  Owned by the pipeline (gr3d_fp.h). */
@@ -113,13 +127,17 @@ typedef struct gr3d_ctx {
 
 /* ---- number helpers (hot: inline) ------------------------------------ */
 
-/* FP20 -> float, exact.  Exponent 0 is zero; 63 is inf/NaN (isa/fp20.h). */
+/* FP20 -> float, exact.  Exponent 63 is inf/NaN (isa/fp20.h).  Exponent 0
+ * with a non-zero mantissa reads as a subnormal (tegra.fp20.read_subnormals;
+ * the ALU applies the knob, results never produce them). */
 static inline float gr3d_fp20(uint32_t bits)
 {
 	uint32_t s = (bits >> 19) & 1u, e = (bits >> 13) & 0x3Fu, m = bits & 0x1FFFu;
 	uint32_t f;
-	if (e == 0)
-		f = s << 31;
+	if (e == 0) {                                  /* a subnormal read: m * 2^-43 */
+		float v = (float)m * 0x1p-43f;
+		return s ? -v : v;
+	}
 	else if (e == 0x3F)
 		f = (s << 31) | 0x7F800000u | (m << 10);
 	else
@@ -131,24 +149,75 @@ static inline float gr3d_fp20(uint32_t bits)
 
 static inline float gr3d_fx10(uint32_t bits, bool high)
 {
-	return fx10_decode(high ? bits >> 10 : bits);
+	int v = (int)((high ? bits >> 10 : bits) & FX10_MASK);
+	return (float)(v >= 512 ? v - 1024 : v) * (1.0f / 256.0f);
 }
 
-/* An arithmetic result rounded to FP20 and encoded (fp20.round knob). */
-static inline uint32_t gr3d_to_fp20(const gr3d_ctx *c, double v)
+/* An arithmetic result rounded to FP20 and encoded (fp20.round knob).
+ * The fast path rounds the binary64 mantissa in place; values near the
+ * ends of the range, zero, inf and NaN take isa/fp20's generic path. */
+static inline uint32_t gr3d_fp20_bits(enum ulp_round r, double v)
 {
-	return fp20_encode(fp20_round(v, c->fp20_round), c->fp20_round);
+	uint64_t b;
+	memcpy(&b, &v, sizeof b);
+	int e = (int)((b >> 52) & 0x7FFu) - 1023;
+	if (!(b << 1))
+		return (uint32_t)(b >> 63) << 19;           /* +-0 */
+	if (e < -29 || e > 30)
+		return fp20_encode(fp20_round(v, r), r);
+	uint64_t m = b & ((UINT64_C(1) << 52) - 1);
+	if (r == ULP_ROUND_NEAREST_EVEN)
+		m += (UINT64_C(1) << 38) - 1 + ((m >> 39) & 1u);
+	else if (r == ULP_ROUND_NEAREST_AWAY)
+		m += UINT64_C(1) << 38;
+	if (m >> 52) {
+		m = 0;
+		e++;
+	}
+	return (uint32_t)(b >> 63) << 19 | (uint32_t)(e + 31) << 13 | (uint32_t)(m >> 39);
 }
 
-/* An arithmetic result written into an FX10 half (fx10.round, fx10.overflow). */
+static inline uint32_t gr3d_to_fp20(const gr3d_ctx *c, double v) { return gr3d_fp20_bits(c->fp20_round, v); }
+
+/* v rounded to FP20, as a value (the same rounding, done on the binary64 bits). */
+static inline double gr3d_round20(const gr3d_ctx *c, double v)
+{
+	uint64_t b;
+	memcpy(&b, &v, sizeof b);
+	int e = (int)((b >> 52) & 0x7FFu) - 1023;
+	if (e < -29 || e > 30)
+		return !(b << 1) ? v : gr3d_fp20(gr3d_to_fp20(c, v));
+	if (c->fp20_round == ULP_ROUND_NEAREST_EVEN)
+		b += (UINT64_C(1) << 38) - 1 + ((b >> 39) & 1u);
+	else if (c->fp20_round == ULP_ROUND_NEAREST_AWAY)
+		b += UINT64_C(1) << 38;
+	b &= ~((UINT64_C(1) << 39) - 1);             /* a carry lands in the exponent */
+	double r;
+	memcpy(&r, &b, sizeof r);
+	return r;
+}
+
+/* An arithmetic result written into an FX10 half (fx10.round, fx10.overflow):
+ * the same rule as isa/fx10.h fx10_encode, inline. */
 static inline uint32_t gr3d_to_fx10(const gr3d_ctx *c, double v)
 {
-	if (c->fx10_wrap && !isnan(v)) {          /* fx10.overflow = wrap */
-		double w = ulp_round_int(fabs(v) * 256.0, c->fx10_round);
-		long n = (long)(w > 1e9 ? 1e9 : w);
-		return (uint32_t)(v < 0 ? -n : n) & FX10_MASK;
-	}
-	return fx10_encode(v, c->fx10_round);
+	if (isnan(v))
+		return 0;
+	double s = fabs(v) * 256.0;
+	if (s > 1e9)
+		s = 1e9;
+	long n;                                      /* s >= 0: truncation is floor */
+	if (c->fx10_round == ULP_ROUND_NEAREST_AWAY)
+		n = (long)(s + 0.5);
+	else if (c->fx10_round == ULP_ROUND_TRUNCATE)
+		n = (long)s;
+	else
+		n = (long)ulp_round_int(s, c->fx10_round);
+	if (v < 0)
+		n = -n;
+	if (!c->fx10_wrap)                        /* fx10.overflow = clamp */
+		n = n < -512 ? -512 : n > 511 ? 511 : n;
+	return (uint32_t)n & FX10_MASK;
 }
 
 /* Write v into register *reg: both halves = FP20, one half = FX10. */
@@ -171,6 +240,37 @@ static inline unsigned gr3d_row_reg(const gr3d_ctx *c, unsigned exec, unsigned k
 	return (base + k) & (GR3D_ROW_REGS - 1);
 }
 
+/* A stall booked in one step: without a timeline a unit that cannot go on
+ * (output full, window full) sleeps until something it waits for wakes it (a
+ * pop downstream, a push upstream) and then books the cycles it slept as that
+ * stall; with a timeline it ticks every cycle instead. */
+typedef struct gr3d_stall_book {
+	uint64_t since;
+	uint8_t cause;
+	bool on;
+} gr3d_stall_book;
+
+static inline void gr3d_stall_settle(sim_unit *u, gr3d_stall_book *b, uint64_t now)
+{
+	if (b->on) {
+		u->stats.stall[b->cause] += now - b->since - 1;
+		b->on = false;
+	}
+}
+
+static inline void gr3d_stall_wait(sim_unit *u, gr3d_stall_book *b, uint64_t now, enum sim_stall cause)
+{
+	sim_unit_stall(u, cause);
+	if (u->tl && u->tl->enabled) {
+		sim_unit_sleep_until(u, now + 1);
+		return;
+	}
+	b->on = true;
+	b->since = now;
+	b->cause = (uint8_t)cause;
+	sim_unit_sleep_until(u, UINT64_MAX);
+}
+
 /* ---- the common shape of a one-quad-at-a-time stage (MFU, TEX, ALU, DW) */
 
 typedef struct gr3d_stage gr3d_stage;
@@ -184,11 +284,29 @@ struct gr3d_stage {
 	/* where the token goes after the unit (DW: recirculation or done) */
 	void (*route)(gr3d_stage *s, gr3d_token *t);
 	bool holding;
+	bool booked;                  /* the holding cycles are already counted busy */
+	gr3d_stall_book stall;
+	sim_unit *producer;           /* woken when this unit frees a slot of its input */
 	gr3d_token cur;
 	uint64_t done_at;
 	uint32_t busy_quads;          /* quads accepted */
 	uint16_t quad_clocks;         /* tegra.quad_clocks */
 };
+
+/* A unit that took a quad at cycle now and holds it until done_at: without a
+ * timeline it sleeps until then and books the cycles in between as busy
+ * (the clock would count them one tick at a time); with a timeline it ticks
+ * every cycle so the activity lane stays exact. */
+static inline bool gr3d_occupy(sim_unit *u, uint64_t now, uint64_t done_at)
+{
+	if (done_at > now + 1 && !(u->tl && u->tl->enabled)) {
+		u->stats.busy += done_at - now - 1;
+		sim_unit_sleep_until(u, done_at);
+		return true;
+	}
+	sim_unit_sleep_until(u, now + 1);
+	return false;
+}
 
 void gr3d_stage_init(gr3d_stage *s, const char *name, gr3d_ctx *ctx,
                      const sim_counter_def *counters, uint8_t ncounters);

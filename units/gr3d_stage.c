@@ -18,15 +18,19 @@ void gr3d_stage_init(gr3d_stage *s, const char *name, gr3d_ctx *ctx,
 void gr3d_stage_tick(sim_unit *u, uint64_t now)
 {
 	gr3d_stage *s = (gr3d_stage *)u;
+	gr3d_stall_settle(u, &s->stall, now);
 	if (s->holding) {
-		if (now < s->done_at) {
+		if (now < s->done_at) {            /* woken early by a push */
+			if (s->booked) {
+				sim_unit_sleep_until(u, s->done_at);
+				return;
+			}
 			sim_unit_busy(u);
 			sim_unit_sleep_until(u, now + 1);
 			return;
 		}
-		if (sim_port_full(s->out)) {
-			sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
-			sim_unit_sleep_until(u, now + 1);
+		if (sim_port_full(s->out)) {       /* the consumer's pop wakes us */
+			gr3d_stall_wait(u, &s->stall, now, SIM_STALL_OUTPUT_FULL);
 			return;
 		}
 		gr3d_token t = s->cur;
@@ -45,6 +49,8 @@ void gr3d_stage_tick(sim_unit *u, uint64_t now)
 	}
 	s->cur = *in;
 	sim_port_pop(s->in);
+	if (s->producer)
+		sim_unit_wake(s->producer, now);
 	gr3d_quad *q = &s->ctx->slot[s->cur.qid];
 	sim_tl_emit(u->tl, now, u->lane, SIM_TL_BEGIN, q->id, s->cur.exec);
 	unsigned cycles = s->exec(s, q, s->cur.exec);
@@ -54,5 +60,5 @@ void gr3d_stage_tick(sim_unit *u, uint64_t now)
 	u->debug_pc = s->cur.exec;
 	u->has_pc = true;
 	sim_unit_busy(u);
-	sim_unit_sleep_until(u, now + 1);
+	s->booked = gr3d_occupy(u, now, s->done_at);
 }

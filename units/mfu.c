@@ -45,11 +45,10 @@ double mfu_sfu(const gr3d_ctx *c, unsigned op, double v)
 
 /* Multiplier source (tegra-fp.md §2.4): r0..r3 of the row, SFU result,
  * bar0, bar1, 1.0. */
-static double mul_src(const gr3d_ctx *c, const gr3d_pixel *px, unsigned e, unsigned code,
-                      double sfu)
+static double mul_src(const gr3d_pixel *px, unsigned base, unsigned code, double sfu)
 {
 	if (code <= 3)
-		return gr3d_fp20(px->r[gr3d_row_reg(c, e, code)]);
+		return gr3d_fp20(px->r[(base + code) & (GR3D_ROW_REGS - 1)]);
 	switch (code) {
 	case TEGRA_MUL_SRC_SFU: return sfu;
 	case TEGRA_MUL_SRC_BAR0: return px->bar0;
@@ -59,31 +58,31 @@ static double mul_src(const gr3d_ctx *c, const gr3d_pixel *px, unsigned e, unsig
 	}
 }
 
-static double interp(const gr3d_pixel *px, double a0, double a1, double a2)
+static inline double interp(const gr3d_pixel *px, double a0, double a1, double a2)
 {
 	return (double)px->b0 * a0 + (double)px->b1 * a1 + (1.0 - (double)px->b0 - (double)px->b1) * a2;
 }
 
 static double clamp01(double v) { return v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v; }
 
-static void run_inst(const gr3d_ctx *c, const tegra_mfu_inst *in, const gr3d_quad *q,
-                     gr3d_pixel *px, unsigned e, uint64_t n[MFU_CTR_COUNT])
+/* One MFU instruction on one pixel; base = first register of the row. */
+static void run_inst(const gr3d_ctx *c, const tegra_mfu_inst *in, const gr3d_tram_tri *t,
+                     gr3d_pixel *px, unsigned base, uint64_t n[MFU_CTR_COUNT])
 {
 	/* 1. SFU, in place on a row register (rcp r4 reads the interpolated 1/w) */
-	double sfu = 0.0;
+	double sfu;
 	unsigned sreg = in->sfu_reg;
-	bool w_reg = sreg == (unsigned)c->cfg->tegra_mfu_w_reg;
 	uint32_t *sdst = NULL;
-	if (w_reg)
+	if (sreg == (unsigned)c->cfg->tegra_mfu_w_reg) {
 		sfu = px->q;
-	else {
-		sdst = &px->r[sreg < 4 ? gr3d_row_reg(c, e, sreg) : sreg & (GR3D_ROW_REGS - 1)];
+	} else {
+		sdst = &px->r[(sreg < 4 ? base + sreg : sreg) & (GR3D_ROW_REGS - 1)];
 		sfu = gr3d_fp20(*sdst);
 	}
 	if (in->sfu_op != TEGRA_SFU_NOP) {
-		sfu = fp20_round(mfu_sfu(c, in->sfu_op, sfu), c->fp20_round);
+		sfu = gr3d_round20(c, mfu_sfu(c, in->sfu_op, sfu));
 		if (sdst)
-			*sdst = fp20_encode((float)sfu, c->fp20_round);
+			*sdst = gr3d_to_fp20(c, sfu);
 		n[MFU_CTR_SFU]++;
 	}
 	/* 2. the two multipliers, in order */
@@ -91,32 +90,32 @@ static void run_inst(const gr3d_ctx *c, const tegra_mfu_inst *in, const gr3d_qua
 		unsigned dst = in->mul[m].dst;
 		if (dst == TEGRA_MUL_DST_NONE)
 			continue;
-		double v = mul_src(c, px, e, in->mul[m].src0, sfu) * mul_src(c, px, e, in->mul[m].src1, sfu);
-		float r = fp20_round(v, c->fp20_round);
+		double v = mul_src(px, base, in->mul[m].src0, sfu) * mul_src(px, base, in->mul[m].src1, sfu);
+		double r = gr3d_round20(c, v);
 		if (dst == TEGRA_MUL_DST_BAR) {
 			if (m == 0)
-				px->b0 = r;
+				px->b0 = (float)r;
 			else
-				px->b1 = r;
+				px->b1 = (float)r;
 		} else if (dst >= TEGRA_MUL_DST_R0) {
-			px->r[gr3d_row_reg(c, e, dst - TEGRA_MUL_DST_R0)] = fp20_encode(r, c->fp20_round);
+			px->r[(base + dst - TEGRA_MUL_DST_R0) & (GR3D_ROW_REGS - 1)] = gr3d_to_fp20(c, r);
 		}
 		n[MFU_CTR_MUL]++;
 	}
 	/* 3. interpolation: var k -> rk of the row */
-	const gr3d_tram_tri *t = q->tri < c->ntris ? &c->tram[q->tri] : NULL;
 	for (unsigned k = 0; k < 4; k++) {
 		unsigned op = in->var[k].op;
 		if (op != TEGRA_VAR_FP20 && op != TEGRA_VAR_FX10)
 			continue;
-		const uint32_t *v = t ? t->v[in->var[k].tram_row & 15u][k] : NULL;
-		uint32_t *dst = &px->r[gr3d_row_reg(c, e, k)];
+		unsigned row = in->var[k].tram_row & 15u;
+		uint32_t *dst = &px->r[(base + k) & (GR3D_ROW_REGS - 1)];
 		if (op == TEGRA_VAR_FP20) {
-			double r = v ? interp(px, gr3d_fp20(v[0]), gr3d_fp20(v[1]), gr3d_fp20(v[2])) : 0.0;
+			double r = t ? interp(px, t->f[row][k][0], t->f[row][k][1], t->f[row][k][2]) : 0.0;
 			if (in->var[k].saturate)
 				r = clamp01(r);
 			*dst = gr3d_to_fp20(c, r);
 		} else {
+			const uint32_t *v = t ? t->v[row][k] : NULL;
 			uint32_t out = 0;
 			for (unsigned h = 0; h < 2; h++) {
 				double r = v ? interp(px, gr3d_fx10(v[0], h), gr3d_fx10(v[1], h), gr3d_fx10(v[2], h))
@@ -138,20 +137,23 @@ static unsigned mfu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	unsigned count = ex->mfu_sched.count;
 	uint64_t n[MFU_CTR_COUNT] = { 0 };
 	bool ipl = false;
+	const unsigned base = gr3d_row_reg(c, e, 0);
+	const gr3d_tram_tri *t = q->tri < c->ntris ? &c->tram[q->tri] : NULL;
 	for (unsigned i = 0; i < count; i++) {
 		const tegra_mfu_inst *in = &ex->mfu[i];
 		for (unsigned k = 0; k < 4; k++)
 			if (in->var[k].op == TEGRA_VAR_FP20 || in->var[k].op == TEGRA_VAR_FX10)
 				ipl = true;
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			if (!q->px[p].killed)
-				run_inst(c, in, q, &q->px[p], e, n);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)      /* live and helper pixels */
+			if (!q->px[p].killed || !q->px[p].covered)
+				run_inst(c, in, t, &q->px[p], base, n);
 	}
 	if (ipl)
 		q->tex_row = (uint8_t)(e % c->rows);
 	n[MFU_CTR_INSTRUCTIONS] = count;
 	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
-		sim_unit_count(&s->u, k, n[k]);
+		if (n[k])
+			sim_unit_count(&s->u, k, n[k]);
 	return s->quad_clocks * (count ? count : 1);     /* count 0 still takes a clock (wiki) */
 }
 

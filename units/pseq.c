@@ -83,7 +83,7 @@ static unsigned pseq_exec(pseq_unit *p, gr3d_quad *q, unsigned e)
 	return n;
 }
 
-static void admit(pseq_unit *p, const gr3d_quad_in *in, gr3d_quad *q)
+static void admit(const gr3d_quad_in *in, gr3d_quad *q)
 {
 	memset(q, 0, sizeof *q);
 	q->id = in->id;
@@ -105,15 +105,19 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 {
 	pseq_unit *p = (pseq_unit *)u;
 	gr3d_ctx *c = p->ctx;
+	gr3d_stall_settle(u, &p->stall, now);
 	if (p->holding) {
-		if (now < p->done_at) {
+		if (now < p->done_at) {            /* woken early by a push */
+			if (p->booked) {
+				sim_unit_sleep_until(u, p->done_at);
+				return;
+			}
 			sim_unit_busy(u);
 			sim_unit_sleep_until(u, now + 1);
 			return;
 		}
-		if (sim_port_full(p->out)) {
-			sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
-			sim_unit_sleep_until(u, now + 1);
+		if (sim_port_full(p->out)) {       /* MFU's pop wakes us */
+			gr3d_stall_wait(u, &p->stall, now, SIM_STALL_OUTPUT_FULL);
 			return;
 		}
 		sim_tl_emit(u->tl, now, u->lane, SIM_TL_END, c->slot[p->cur.qid].id, p->cur.exec);
@@ -151,14 +155,19 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 			if (window_full && c->cfg->tegra_pseq_hysteresis)
 				p->draining = true;
 			if (window_full || p->draining) {
-				sim_unit_stall(u, SIM_STALL_WINDOW);
-				sim_unit_sleep_until(u, now + 1);
+				/* a token coming back (recirculation push) wakes us */
+				gr3d_stall_wait(u, &p->stall, now, SIM_STALL_WINDOW);
+				uint64_t r = sim_port_next_ready(p->recirc);
+				if (r != UINT64_MAX)
+					sim_unit_wake(u, r);
 				return;
 			}
 			uint16_t qid = p->free_slots[--p->nfree];
 			p->inflight++;
-			admit(p, in, &c->slot[qid]);
+			admit(in, &c->slot[qid]);
 			sim_port_pop(p->in);
+			if (p->producer)
+				sim_unit_wake(p->producer, now);
 			sim_unit_count(u, PSEQ_CTR_QUADS, 1);
 			next = (gr3d_token){ .qid = qid, .exec = 0, .done = 0 };
 			have = true;
@@ -174,6 +183,8 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 		return;
 	}
 	gr3d_quad *q = &c->slot[next.qid];
+	for (unsigned k = 0; k < GR3D_PIXELS; k++)
+		q->px[k].exec_killed = false;       /* tegra.alu.kill_this_exec */
 	sim_tl_emit(u->tl, now, u->lane, SIM_TL_BEGIN, q->id, next.exec);
 	sim_unit_count(u, PSEQ_CTR_FETCHES, pseq_exec(p, q, next.exec));
 	sim_unit_count(u, PSEQ_CTR_ISSUES, 1);
@@ -183,5 +194,5 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 	u->debug_pc = next.exec;
 	u->has_pc = true;
 	sim_unit_busy(u);
-	sim_unit_sleep_until(u, now + 1);
+	p->booked = gr3d_occupy(u, now, p->done_at);
 }

@@ -24,9 +24,8 @@ static int wrap_coord(int i, int n, unsigned mode)
 }
 
 /* One texel as four FX10 codes in channel order 0..3 (the register order). */
-static void texel(const gr3d_sampler *sm, int x, int y, uint32_t out[4])
+static void texel(const gr3d_sampler *sm, const ulp_image *img, int x, int y, uint32_t out[4])
 {
-	const ulp_image *img = sm->img;
 	x = wrap_coord(x, (int)img->width, sm->wrap);
 	y = wrap_coord(y, (int)img->height, sm->wrap);
 	const uint8_t *p = ulp_image_cpx(img, (uint32_t)x, (uint32_t)y);
@@ -47,18 +46,18 @@ static void texel(const gr3d_sampler *sm, int x, int y, uint32_t out[4])
 		out[k] = unorm8_to_fx10(b[k]);
 }
 
-unsigned tex_sample(const gr3d_sampler *sm, double s, double t, double bias, uint32_t out[4])
+unsigned tex_sample(const gr3d_sampler *sm, unsigned lvl, double s, double t, uint32_t out[4])
 {
-	(void)bias;   /* one level per texture: a LOD bias selects nothing (docs/tegra-units.md) */
-	if (!sm->img || !isfinite(s) || !isfinite(t)) {
+	const ulp_image *img = lvl && lvl < sm->nlevels ? sm->level[lvl] : sm->img;
+	if (!img || !isfinite(s) || !isfinite(t)) {
 		out[0] = out[1] = out[2] = out[3] = 0;
 		return 0;
 	}
-	double u = s * sm->img->width, v = t * sm->img->height;
+	double u = s * img->width, v = t * img->height;
 	if (fabs(u) > 1e8 || fabs(v) > 1e8)
 		u = v = 0.0;
 	if (!sm->bilinear) {
-		texel(sm, (int)floor(u), (int)floor(v), out);
+		texel(sm, img, (int)floor(u), (int)floor(v), out);
 		return 1;
 	}
 	u -= 0.5;
@@ -66,10 +65,10 @@ unsigned tex_sample(const gr3d_sampler *sm, double s, double t, double bias, uin
 	int x0 = (int)floor(u), y0 = (int)floor(v);
 	double fu = u - x0, fv = v - y0;
 	uint32_t a[4], b[4], cc[4], d[4];
-	texel(sm, x0, y0, a);
-	texel(sm, x0 + 1, y0, b);
-	texel(sm, x0, y0 + 1, cc);
-	texel(sm, x0 + 1, y0 + 1, d);
+	texel(sm, img, x0, y0, a);
+	texel(sm, img, x0 + 1, y0, b);
+	texel(sm, img, x0, y0 + 1, cc);
+	texel(sm, img, x0 + 1, y0 + 1, d);
 	for (unsigned k = 0; k < 4; k++) {
 		double r = (1 - fv) * ((1 - fu) * a[k] + fu * b[k]) + fv * ((1 - fu) * cc[k] + fu * d[k]);
 		out[k] = (uint32_t)floor(r + 0.5) & FX10_MASK;
@@ -77,12 +76,65 @@ unsigned tex_sample(const gr3d_sampler *sm, double s, double t, double bias, uin
 	return 4;
 }
 
+unsigned tex_level(const gr3d_sampler *sm, const double s[4], const double t[4], double bias)
+{
+	if (sm->nlevels < 2 || !sm->img)
+		return 0;
+	double w = sm->img->width, h = sm->img->height;
+	/* pixel 1 is right of pixel 0, pixel 2 below it */
+	double dx = fmax(fabs(s[1] - s[0]) * w, fabs(t[1] - t[0]) * h);
+	double dy = fmax(fabs(s[2] - s[0]) * w, fabs(t[2] - t[0]) * h);
+	double rho = fmax(dx, dy);
+	if (!(rho > 0) || !isfinite(rho) || !isfinite(bias))
+		return 0;
+	double lod = log2(rho) + bias;
+	if (!(lod > 0))
+		return 0;
+	double l = floor(lod + 0.5);
+	return l >= sm->nlevels - 1 ? sm->nlevels - 1u : (unsigned)l;
+}
+
+bool tex_build_levels(gr3d_sampler *sm, ulp_image *owned[GR3D_TEX_LEVELS], ulp_diag *d)
+{
+	for (unsigned k = 0; k < GR3D_TEX_LEVELS; k++)
+		owned[k] = NULL;
+	sm->level[0] = sm->img;
+	sm->nlevels = sm->img ? 1 : 0;
+	if (!sm->img || !sm->mipmap)
+		return true;
+	const ulp_image *prev = sm->img;
+	for (unsigned k = 1; k < GR3D_TEX_LEVELS && (prev->width > 1 || prev->height > 1); k++) {
+		uint32_t w = prev->width > 1 ? prev->width / 2 : 1, h = prev->height > 1 ? prev->height / 2 : 1;
+		ulp_image *img = ulp_image_create(w, h, d);
+		if (!img)
+			return false;
+		for (uint32_t y = 0; y < h; y++)
+			for (uint32_t x = 0; x < w; x++) {
+				uint32_t x0 = prev->width > 1 ? 2 * x : 0, y0 = prev->height > 1 ? 2 * y : 0;
+				uint32_t x1 = prev->width > 1 ? x0 + 1 : 0, y1 = prev->height > 1 ? y0 + 1 : 0;
+				uint8_t *o = ulp_image_px(img, x, y);
+				for (unsigned c = 0; c < 4; c++)
+					o[c] = (uint8_t)((ulp_image_cpx(prev, x0, y0)[c] + ulp_image_cpx(prev, x1, y0)[c] +
+					                  ulp_image_cpx(prev, x0, y1)[c] + ulp_image_cpx(prev, x1, y1)[c] + 2) /
+					                 4);
+			}
+		owned[k] = img;
+		sm->level[k] = img;
+		sm->nlevels = (uint8_t)(k + 1);
+		prev = img;
+	}
+	return true;
+}
+
 static unsigned tex_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
 	const gr3d_ctx *c = s->ctx;
 	const tegra_tex_inst *in = &c->prog->exec[e].tex;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		q->px[p].tex_shadow = 0;
 	if (!in->enable)
 		return s->quad_clocks;
+	const bool shadow = c->cfg->tegra_tex_fp20_coords;
 	/* coordinates: r0,r1,r2[,r3] or r2,r3,r0[,r1] of the row the MFU wrote
 	 * (tegra.tex.src_row_from_mfu) or of the current row */
 	unsigned src_exec = c->cfg->tegra_tex_src_from_mfu ? q->tex_row : e;
@@ -92,14 +144,37 @@ static unsigned tex_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	unsigned dlo = gr3d_row_reg(c, e, in->dst_r2 ? 2 : 0);
 	unsigned dhi = gr3d_row_reg(c, e, in->dst_r2 ? 3 : 1);
 	const gr3d_sampler *sm = &c->sampler[in->sampler & (GR3D_SAMPLERS - 1)];
+	/* coordinates of all four pixels (helpers too) give the quad's LOD */
+	double cs[GR3D_PIXELS], ct[GR3D_PIXELS];
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		cs[p] = gr3d_fp20(q->px[p].r[sS]);
+		ct[p] = gr3d_fp20(q->px[p].r[sT]);
+	}
+	unsigned lvl = 0;
+	if (sm->nlevels > 1) {
+		/* TXB: the bias of the first live pixel (one LOD per quad) */
+		double bias = 0.0;
+		for (unsigned p = 0; p < GR3D_PIXELS && in->bias; p++)
+			if (!q->px[p].killed) {
+				bias = gr3d_fp20(q->px[p].r[sB]);
+				break;
+			}
+		lvl = tex_level(sm, cs, ct, bias);
+	}
 	uint64_t texels = 0;
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 		gr3d_pixel *px = &q->px[p];
 		if (px->killed)
 			continue;
-		double bias = in->bias ? gr3d_fp20(px->r[sB]) : 0.0;
 		uint32_t t4[4];
-		texels += tex_sample(sm, gr3d_fp20(px->r[sS]), gr3d_fp20(px->r[sT]), bias, t4);
+		texels += tex_sample(sm, lvl, cs[p], ct[p], t4);
+		if (shadow) {
+			px->tex_old[0] = px->r[dlo];
+			px->tex_old[1] = px->r[dhi];
+			px->tex_reg[0] = (uint8_t)dlo;
+			px->tex_reg[1] = (uint8_t)dhi;
+			px->tex_shadow = 3;
+		}
 		px->r[dlo] = t4[0] | t4[1] << 10;
 		px->r[dhi] = t4[2] | t4[3] << 10;
 	}

@@ -16,8 +16,16 @@ typedef struct tex_unit {
 
 void tex_init(tex_unit *t, gr3d_ctx *ctx);
 
-/* Sample a sampler at normalised (s, t): four FX10 codes (exposed for tests).
- * Returns the number of texels read. */
-unsigned tex_sample(const gr3d_sampler *sm, double s, double t, double bias, uint32_t out[4]);
+/* Sample level lvl of a sampler (level 0 = img when no chain is built) at
+ * normalised (s, t): four FX10 codes.  Returns the number of texels read. */
+unsigned tex_sample(const gr3d_sampler *sm, unsigned lvl, double s, double t, uint32_t out[4]);
+
+/* The level a quad samples: log2 of the largest screen-space footprint of
+ * (s*W, t*H) over the quad, plus bias, rounded to nearest and clamped. */
+unsigned tex_level(const gr3d_sampler *sm, const double s[4], const double t[4], double bias);
+
+/* Builds the mip chain of sm->img into owned[1..] (level k = 2x2 box filter
+ * of level k-1, rounded); owned[0] stays NULL.  Caller frees owned[]. */
+bool tex_build_levels(gr3d_sampler *sm, ulp_image *owned[GR3D_TEX_LEVELS], ulp_diag *d);
 
 #endif
