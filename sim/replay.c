@@ -9,6 +9,7 @@
 #include "base/fileio.h"
 #include "base/image.h"
 #include "frontends/pica/pica_compile.h"
+#include "frontends/tegra/tegra_compile.h"
 #include "frontends/tgsi/tgsi.h"
 #include "isa/fp20.h"
 #include "isa/tegra/fp_container.h"
@@ -40,8 +41,15 @@ typedef struct replay {
 	struct shbin vs_shbin;
 	bool have_vs;
 	uint8_t pos_reg;                 /* o register of POSITION */
-	uint8_t tram_reg[GR3D_TRAM_ROWS]; /* linker: TRAM row -> o register */
+	uint8_t tram_reg[GR3D_TRAM_ROWS]; /* linker: TRAM row -> o register (0xFF: none) */
 	unsigned ntram;
+	/* semantic linking when both stages are TGSI (docs/replay.md) */
+	bool vs_tgsi, fs_tgsi;
+	int16_t vs_sem[16];              /* o register -> semantic name, -1: none */
+	uint32_t vs_sem_index[16];
+	int16_t fs_sem[GR3D_TRAM_ROWS];  /* IN[k] -> semantic name, -1: none */
+	uint32_t fs_sem_index[GR3D_TRAM_ROWS];
+	unsigned fs_nin;
 	/* the fragment side: programmed through the GR3D registers */
 	gr3d_regs gregs;
 	tegra_fp_program fp;             /* scratch: loading, and rebuilt from the registers */
@@ -117,6 +125,20 @@ static bool bind_vs(replay *r, const trace_shader *s, size_t i)
 			return fail(r, i, inner.msg, NULL);
 		pica_compile_result *cr = calloc(1, sizeof *cr);
 		bool ok = cr && pica_compile(sh, s->path ? s->path : s->id, NULL, cr);
+		for (int k = 0; k < 16; k++)
+			r->vs_sem[k] = -1;
+		for (unsigned k = 0; ok && k < cr->noutputs; k++) {
+			const pica_compile_output *out = &cr->outputs[k];
+			for (size_t dcl = 0; dcl < sh->num_decls; dcl++) {
+				const tgsi_declaration *de = &sh->decls[dcl];
+				if (de->file != TGSI_FILE_OUTPUT || !de->semantic || out->o_reg >= 16 ||
+				    out->tgsi_index < (int32_t)de->first || out->tgsi_index > (int32_t)de->last)
+					continue;
+				r->vs_sem[out->o_reg] = de->semantic_name;
+				r->vs_sem_index[out->o_reg] = de->semantic_index + (uint32_t)(out->tgsi_index - (int32_t)de->first);
+			}
+		}
+		r->vs_tgsi = ok;
 		tgsi_shader_free(sh);
 		if (!ok) {
 			fail(r, i, "the vertex shader cannot be compiled for the PICA200: ", cr ? cr->d.msg : "out of memory");
@@ -131,6 +153,7 @@ static bool bind_vs(replay *r, const trace_shader *s, size_t i)
 		pica_compile_result_free(cr);
 		free(cr);
 	} else if (s->code == TRACE_SHBIN) {
+		r->vs_tgsi = false;
 		if (!shbin_load(s->path, &r->vs_shbin, &inner))
 			return fail(r, i, inner.msg, NULL);
 	} else {
@@ -171,11 +194,42 @@ static bool bind_fs(replay *r, const trace_shader *s, size_t i)
 	r->have_fs = false;
 	ulp_diag inner;
 	ulp_diag_clear(&inner);
-	if (s->code == TRACE_TGSI)
-		return fail(r, i, "fragment TGSI needs the Tegra backend, which is not in this build yet; "
-		                  "give the fragment program as grate_file, words_file or fp", NULL);
 	bool ok;
-	if (s->code == TRACE_GRATE) {
+	r->fs_tgsi = false;
+	if (s->code == TRACE_TGSI) {
+		const char *name = s->path ? s->path : s->id;
+		tgsi_shader *sh = tgsi_parse(s->text, strlen(s->text), name, NULL, &inner);
+		if (!sh)
+			return fail(r, i, inner.msg, NULL);
+		tegra_compile_result *tr = calloc(1, sizeof *tr);
+		ok = tr && tegra_compile(sh, name, tr);
+		r->fs_nin = 0;
+		for (int k = 0; k < GR3D_TRAM_ROWS; k++)
+			r->fs_sem[k] = -1;
+		for (size_t dcl = 0; ok && dcl < sh->num_decls; dcl++) {
+			const tgsi_declaration *de = &sh->decls[dcl];
+			if (de->file != TGSI_FILE_INPUT || !de->semantic)
+				continue;
+			for (uint32_t k = de->first; k <= de->last && k < GR3D_TRAM_ROWS; k++) {
+				r->fs_sem[k] = de->semantic_name;
+				r->fs_sem_index[k] = de->semantic_index + (k - de->first);
+				if (k + 1 > r->fs_nin)
+					r->fs_nin = k + 1;
+			}
+		}
+		tgsi_shader_free(sh);
+		if (!ok) {
+			fail(r, i, "the fragment shader cannot be compiled for the Tegra: ", tr ? tr->d.msg : "out of memory");
+			if (tr)
+				tegra_compile_result_free(tr);
+			free(tr);
+			return false;
+		}
+		r->fp = tr->prog;
+		tegra_compile_result_free(tr);
+		free(tr);
+		r->fs_tgsi = true;
+	} else if (s->code == TRACE_GRATE) {
 		ok = tegra_asm_assemble(s->text, strlen(s->text), s->path ? s->path : s->id, &r->fp, &inner);
 	} else {
 		size_t len;
@@ -348,16 +402,31 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 		free(r->out);
 		return fail(r, i, "out of memory", NULL);
 	}
+	/* the linker: by semantic when both stages are TGSI, else register order */
+	uint8_t tram_reg[GR3D_TRAM_ROWS];
+	unsigned ntram = r->ntram;
+	memcpy(tram_reg, r->tram_reg, sizeof tram_reg);
+	if (r->vs_tgsi && r->fs_tgsi) {
+		ntram = r->fs_nin;
+		for (unsigned k = 0; k < ntram; k++) {
+			tram_reg[k] = 0xFF;
+			for (unsigned o = 0; o < 16 && r->fs_sem[k] >= 0; o++)
+				if (r->vs_sem[o] == r->fs_sem[k] && r->vs_sem_index[o] == r->fs_sem_index[k])
+					tram_reg[k] = (uint8_t)o;
+		}
+	}
 	for (uint32_t v = 0; v < count; v++) {
 		const float *p = r->out[v][r->pos_reg].c;
 		double w = p[3];
 		vtx[v].w = w;
 		vtx[v].x = w > 0 ? p[0] / w * r->vp_scale[0] + r->vp_translate[0] : 0;
 		vtx[v].y = w > 0 ? p[1] / w * r->vp_scale[1] + r->vp_translate[1] : 0;
-		for (unsigned row = 0; row < r->ntram; row++)
+		for (unsigned row = 0; row < ntram; row++) {
+			static const float unlinked[4] = { 0, 0, 0, 1 };
+			const float *val = tram_reg[row] < 16 ? r->out[v][tram_reg[row]].c : unlinked;
 			for (int k = 0; k < 4; k++)
-				vtx[v].tram[row][k] = fp20_encode(r->out[v][r->tram_reg[row]].c[k],
-				                                  r->o->cfg->fp20_round);
+				vtx[v].tram[row][k] = fp20_encode(val[k], r->o->cfg->fp20_round);
+		}
 	}
 	free(r->out);
 	r->out = NULL;

@@ -91,10 +91,12 @@ Test(replay, refusals_name_the_command)
 	const char *head = "{\"format\": \"ulpsim-trace\", \"version\": 1, \"shaders\": {"
 	                   "\"vs\": {\"stage\": \"vertex\", \"tgsi_file\": \"triangle.vs.tgsi\"},"
 	                   "\"fs\": {\"stage\": \"fragment\", \"tgsi_file\": \"triangle.fs.tgsi\"},"
-	                   "\"fa\": {\"stage\": \"fragment\", \"grate_file\": \"triangle.fs.asm\"}}, ";
+	                   "\"fa\": {\"stage\": \"fragment\", \"grate_file\": \"triangle.fs.asm\"},"
+	                   "\"fi\": {\"stage\": \"fragment\", \"tgsi\": \"FRAG\\nDCL OUT[0], COLOR\\nDCL TEMP[0]\\n"
+	                   "  0: UADD TEMP[0].x, TEMP[0].xxxx, TEMP[0].xxxx\\n  1: MOV OUT[0], TEMP[0]\\n  2: END\\n\"}}, ";
 	char buf[2048];
-	snprintf(buf, sizeof buf, "%s\"commands\": [{\"cmd\": \"bind_shaders\", \"vs\": \"vs\", \"fs\": \"fs\"}]}", head);
-	refused(buf, "$.commands[0]: fragment TGSI needs the Tegra backend");
+	snprintf(buf, sizeof buf, "%s\"commands\": [{\"cmd\": \"bind_shaders\", \"vs\": \"vs\", \"fs\": \"fi\"}]}", head);
+	refused(buf, "$.commands[0]: the fragment shader cannot be compiled for the Tegra");
 	snprintf(buf, sizeof buf, "%s\"commands\": [{\"cmd\": \"blend\", \"enable\": true}]}", head);
 	refused(buf, "$.commands[0]: blending is not in this build yet");
 	snprintf(buf, sizeof buf, "%s\"commands\": [{\"cmd\": \"draw\", \"mode\": \"triangles\", \"count\": 3}]}", head);

@@ -1,0 +1,48 @@
+/* TGSI -> Tegra 2/3 GR3D fragment program compiler.
+ *
+ * tgsi_shader -> IR (frontends/ir/, lowered with the Tegra caps) -> scalar
+ * operations with IF/ELSE converted to selects (tegra_lower.c) -> EXEC /
+ * packet scheduling and row-register allocation (tegra_sched.c) -> grate
+ * fragment assembly text (tegra_emit.c) -> tegra_asm_assemble().  The text
+ * is the --asm output.  docs/compiler.md "Tegra backend" describes the
+ * mapping and the constraints it honours.
+ *
+ * What a driver feeds the program (the linker convention of docs/replay.md):
+ *   IN[k].c      -> TRAM row k, component c, FP20 (MFU ipl tk.fp20, with the
+ *                   perspective set-up rcp r4 / bar in the first MFU)
+ *   CONST[0][n].c -> FP_CONST slot u(4n+c), FP20 (n < 8)
+ *   SAMP[n]      -> tex n
+ *   OUT[0] COLOR -> render target 1 (RGBA8: FX10 halves, saturated) */
+#ifndef ULP_FRONTENDS_TEGRA_COMPILE_H
+#define ULP_FRONTENDS_TEGRA_COMPILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "frontends/ir/ir.h"
+#include "frontends/tgsi/tgsi.h"
+#include "isa/tegra/tegra_prog.h"
+
+enum { TEGRA_COMPILE_MAX_CONST = 8 };   /* 32 FP_CONST slots / 4 */
+
+typedef struct tegra_compile_result {
+	enum ir_refusal why;    /* IR_OK on success */
+	ulp_diag d;             /* the refusal: file:line:col of the TGSI instruction */
+	char *asm_text;         /* grate text (NULL when refused before emission) */
+	size_t asm_len;
+	tegra_fp_program prog;  /* valid when why == IR_OK */
+	/* statistics */
+	unsigned rows;          /* alu_buffer_size */
+	unsigned execs, mfu_insts, alu_packets, alu_slots;
+	unsigned tram_rows;     /* highest IN index + 1 */
+	bool kills;
+} tegra_compile_result;
+
+/* Compiles a parsed FRAG shader.  Always fills res; returns true when
+ * res->why == IR_OK.  Free with tegra_compile_result_free. */
+bool tegra_compile(tgsi_shader *sh, const char *file, tegra_compile_result *res);
+void tegra_compile_result_free(tegra_compile_result *res);
+
+#endif

@@ -1,0 +1,317 @@
+/* Tegra fragment backend, step 3: grate assembly text from the schedule,
+ * assembled with tegra_asm_assemble (isa/tegra/); and the driver
+ * tegra_compile (tegra_compile.h).  Syntax: tegra-fp.md §2.2,
+ * docs/tegra-isa.md. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontends/tegra/tegra_int.h"
+#include "isa/fp20.h"
+#include "isa/tegra/tegra_asm.h"
+#include "isa/tegra/tegra_isa.h"
+
+typedef struct tbuf {
+	char *s;
+	size_t len, cap;
+	bool oom;
+} tbuf;
+
+static void tb_printf(tbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tb_printf(tbuf *b, const char *fmt, ...)
+{
+	if (b->oom)
+		return;
+	for (;;) {
+		va_list ap;
+		va_start(ap, fmt);
+		size_t room = b->cap - b->len;
+		int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? room : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->oom = true;
+			return;
+		}
+		if (b->s && (size_t)n < room) {
+			b->len += (size_t)n;
+			return;
+		}
+		size_t cap = (b->cap ? b->cap * 2 : 4096) + (size_t)n;
+		char *s = realloc(b->s, cap);
+		if (!s) {
+			b->oom = true;
+			return;
+		}
+		b->s = s;
+		b->cap = cap;
+	}
+}
+
+const char *tfp_reg_name(unsigned r, char buf[8])
+{
+	if (r < 16)
+		snprintf(buf, 8, "r%u", r);
+	else
+		snprintf(buf, 8, "g%u", (r - 16) & 7u);
+	return buf;
+}
+
+/* Shortest decimal that grate's literal reading (atof, float, truncate to
+ * FP20: tegra-isa.md quirk 13) turns back into exactly these FP20 bits. */
+static bool fp20_literal(uint32_t bits, char *out, size_t n)
+{
+	double v = fp20_decode(bits);
+	if (!isfinite(v))
+		return false;
+	for (int prec = 1; prec <= 60; prec++) {
+		snprintf(out, n, "%.*f", prec, v);
+		if (tegra_grate_fp20((float)tegra_grate_atof(out)) == bits)
+			return true;
+	}
+	return false;
+}
+
+static void put_operand(tbuf *b, const tfp_sched *S, const tfp_packet *pk, const tfp_opnd *o)
+{
+	char name[24], reg[8];
+	bool neg = o->neg, x2 = o->x2;
+	switch (o->kind) {
+	case TO_VAL:
+		snprintf(name, sizeof name, "%s", tfp_reg_name((unsigned)S->val[o->v].reg, reg));
+		break;
+	case TO_FIX:
+		snprintf(name, sizeof name, "r%d%s", o->v, o->half == TO_LOW ? ".l" : o->half == TO_HIGH ? ".h" : "");
+		break;
+	case TO_UNIF:
+		snprintf(name, sizeof name, "u%d", o->v);
+		break;
+	case TO_POS:
+		snprintf(name, sizeof name, "%s", o->v ? "posy" : "posx");
+		break;
+	default: {
+		float k = o->k;
+		uint32_t bits = fp20_encode(k, ULP_ROUND_NEAREST_EVEN) & FP20_MASK;
+		if (k == 0.0f || (bits & 0x7FFFFu) == 0) {
+			snprintf(name, sizeof name, "#0");
+		} else if (k == 1.0f || k == -1.0f || k == 2.0f || k == -2.0f) {
+			snprintf(name, sizeof name, "#1");
+			neg ^= k < 0.0f;
+			x2 = k == 2.0f || k == -2.0f;
+		} else {
+			unsigned i = 0;
+			while (i < pk->nimm && pk->imm[i] != bits)
+				i++;
+			snprintf(name, sizeof name, "imm%u", i);
+		}
+		break;
+	}
+	}
+	tb_printf(b, "%s%s%s%s%s%s", neg ? "-" : "", o->abs ? "abs(" : "", name, o->abs ? ")" : "",
+	          x2 ? "*2" : "", o->m1 ? "-1" : "");
+}
+
+static const char *const ALU_NAMES[] = { "MAD", "MUL", "MIN", "MAX", "CSEL" };
+static const char *const CC_NAMES[] = { "", " (eq)", " (gt)", " (ge)" };
+
+static bool put_packet(tbuf *b, const tfp_sched *S, const tfp_packet *pk)
+{
+	tb_printf(b, "\tALU:\n");
+	for (unsigned k = 0; k < pk->n; k++) {
+		const tfp_slot *s = &pk->slot[k];
+		char reg[8];
+		tb_printf(b, "\t\tALU%u: %s ", k, ALU_NAMES[s->alu]);
+		switch (s->dkind) {
+		case TD_VAL:
+			tb_printf(b, "%s.lh", tfp_reg_name((unsigned)S->val[s->d].reg, reg));
+			break;
+		case TD_FIX:
+			tb_printf(b, "r%d.%s", s->d, s->dhalf == TO_LOW ? "l*" : s->dhalf == TO_HIGH ? "*h" : "lh");
+			break;
+		default:
+			tb_printf(b, "kill");
+			break;
+		}
+		for (unsigned j = 0; j < 3; j++) {
+			tb_printf(b, ", ");
+			put_operand(b, S, pk, &s->s[j]);
+		}
+		tb_printf(b, "%s%s\n", s->sat ? " (sat)" : "", CC_NAMES[s->cc & 3u]);
+	}
+	if (pk->nimm) {
+		char lit[3][96];
+		bool decimal = true;
+		for (unsigned i = 0; i < pk->nimm; i++)
+			decimal &= fp20_literal(pk->imm[i], lit[i], sizeof lit[i]);
+		if (decimal) {
+			tb_printf(b, "\t\tALU3:");
+			for (unsigned i = 0; i < pk->nimm; i++)
+				tb_printf(b, "%s imm%u = %s", i ? "," : "", i, lit[i]);
+			tb_printf(b, "\n");
+		} else {
+			/* no decimal literal (NaN): the raw words, not swapped by the
+			 * assembler; first word A, second B, Y = B:A with imm0 at
+			 * Y[4..23], imm1 at Y[24..43], imm2 at Y[44..63] (tegra-fp.md §2.4) */
+			uint64_t y = 0;
+			for (unsigned i = 0; i < pk->nimm; i++)
+				y |= (uint64_t)(pk->imm[i] & FP20_MASK) << (4 + 20 * i);
+			tb_printf(b, "\t\tALU3: 0x%08x, 0x%08x   // embedded constants", (unsigned)(uint32_t)y,
+			          (unsigned)(uint32_t)(y >> 32));
+			for (unsigned i = 0; i < pk->nimm; i++)
+				tb_printf(b, " imm%u=0x%05x", i, (unsigned)pk->imm[i]);
+			tb_printf(b, "\n");
+		}
+	}
+	return true;
+}
+
+static const char *sfu_name(unsigned op)
+{
+	static const char *const n[] = { "nop", "rcp", "rsq", "lg2", "ex2", "sqrt", "sin", "cos",
+	                                 "frc", "preex2", "presin", "precos" };
+	return op < sizeof n / sizeof n[0] ? n[op] : "nop";
+}
+
+static bool emit_text(const tfp_sched *S, const tfp_prog *p, tbuf *b)
+{
+	tb_printf(b, "// ulpsim tgsi compile --target tegra: %s\n", p->file);
+	tb_printf(b, "alu_buffer_size = %u\n", S->rows);
+	tb_printf(b, "pseq_to_dw_exec_nb = %u\n\n.asm\n", S->dw_exec + 1);
+	for (unsigned e = 0; e < S->nexec; e++) {
+		const tfp_exec *x = &S->ex[e];
+		tb_printf(b, "EXEC\n");
+		for (unsigned m = 0; m < x->nm; m++) {
+			const tfp_minst *mi = &x->m[m];
+			tb_printf(b, "\tMFU:");
+			if (mi->setup)   /* perspective set-up (tegra-fp.md §2.4, §3.4) */
+				tb_printf(b, " sfu: rcp r4\n\t\tmul0: bar, sfu, bar0\n\t\tmul1: bar, sfu, bar1\n\t\t");
+			else if (mi->sfu_used)
+				tb_printf(b, " sfu: %s r%u%s", sfu_name(mi->sfu_op), mi->sfu_reg,
+				          mi->var_mask ? "\n\t\t" : "");
+			else
+				tb_printf(b, " ");
+			if (mi->var_mask) {
+				tb_printf(b, "ipl:");
+				for (unsigned c = 0; c < 4; c++) {
+					if (mi->var_mask & (1u << c))
+						tb_printf(b, "%s t%u.fp20", c ? "," : "", mi->var_row[c]);
+					else
+						tb_printf(b, "%s NOP", c ? "," : "");
+				}
+			}
+			tb_printf(b, "\n");
+		}
+		if (x->tex) {   /* coordinates r0, r1 (bias r3), texel r2, r3 of the row */
+			if (x->tex_bias)
+				tb_printf(b, "\tTEX: txb r2, r3, tex%u, r0, r1, r2, r3\n", x->tex_sampler);
+			else
+				tb_printf(b, "\tTEX: tex r2, r3, tex%u, r0, r1, r2\n", x->tex_sampler);
+		}
+		unsigned np = 0;
+		for (unsigned q = 0; q < 3; q++)
+			if (x->p[q].n)
+				np = q + 1;
+		for (unsigned q = 0; q < np; q++)
+			if (!put_packet(b, S, &x->p[q]))
+				return false;
+		if (x->dw)
+			tb_printf(b, "\tDW: store rt1, r2, r3\n");
+		tb_printf(b, ";\n");
+	}
+	return true;
+}
+
+static bool compile_ir(tgsi_shader *sh, ir_shader *s, tegra_compile_result *res, ir_error *e)
+{
+	ir_caps caps;
+	tegra_ir_caps(&caps);
+	if (!ir_lower(s, &caps, e))
+		return false;
+	tfp_prog p;
+	if (!tegra_lower(s, sh, &p, e)) {
+		tfp_prog_free(&p);
+		return false;
+	}
+	/* fewest rows first (more quads in flight: MAX_QID = 299 / (4 rows),
+	 * tegra-fp.md §5); when registers run out, less hoisting */
+	static const int32_t windows[] = { -1, 8, 0 };
+	tfp_sched S;
+	bool ok = false, stop = false;
+	for (unsigned w = 0; w < 3 && !ok && !stop; w++) {
+		for (unsigned rows = 1; rows <= 4; rows++) {
+			ir_error e2;
+			memset(&e2, 0, sizeof e2);
+			ulp_diag_clear(&e2.d);
+			ok = tegra_schedule(&p, rows, windows[w], &S, &e2);
+			if (ok)
+				break;
+			tfp_sched_free(&S);
+			if (e2.why != IR_REFUSE_REGISTERS || (rows == 4 && w == 2)) {
+				*e = e2;
+				stop = true;
+				break;
+			}
+		}
+	}
+	if (ok) {
+		tbuf b = { 0 };
+		if (!emit_text(&S, &p, &b) || b.oom) {
+			ok = ir_refuse(e, IR_REFUSE_CONSTANTS, s->file, 1, 1, "an immediate has no FP20 literal");
+			free(b.s);
+		} else {
+			res->asm_text = b.s;
+			res->asm_len = b.len;
+			res->rows = S.rows;
+			res->execs = S.nexec;
+			res->mfu_insts = S.minsts;
+			res->alu_packets = S.packets;
+			res->alu_slots = S.slots;
+			res->tram_rows = p.tram_rows;
+			res->kills = p.has_kill;
+			ulp_diag d;
+			ulp_diag_clear(&d);
+			if (!tegra_asm_assemble(b.s, b.len, "<tegra backend>", &res->prog, &d))
+				ok = ir_refuse(e, IR_REFUSE_LIMITS, s->file, 1, 1,
+				               "internal error: the generated assembly is refused: %s:%d:%d: %s",
+				               d.file, d.line, d.col, d.msg);
+		}
+		tfp_sched_free(&S);
+	}
+	tfp_prog_free(&p);
+	return ok;
+}
+
+bool tegra_compile(tgsi_shader *sh, const char *file, tegra_compile_result *res)
+{
+	memset(res, 0, sizeof *res);
+	ir_error e;
+	memset(&e, 0, sizeof e);
+	ulp_diag_clear(&e.d);
+	file = file ? file : "";
+	if (sh->processor != TGSI_PROCESSOR_FRAGMENT) {
+		ir_refuse(&e, IR_REFUSE_STAGE, file, 1, 1, "%s shader: the Tegra GR3D fragment unit "
+		          "runs fragment shaders only", tgsi_processor_name(sh->processor));
+	} else {
+		ir_shader *s = ir_from_tgsi(sh, file, &e);
+		if (s) {
+			compile_ir(sh, s, res, &e);
+			ir_shader_free(s);
+		}
+	}
+	res->why = e.d.set ? (e.why ? e.why : IR_REFUSE_MALFORMED) : IR_OK;
+	res->d = e.d;
+	if (res->why != IR_OK) {
+		free(res->asm_text);
+		res->asm_text = NULL;
+		res->asm_len = 0;
+	}
+	return res->why == IR_OK;
+}
+
+void tegra_compile_result_free(tegra_compile_result *res)
+{
+	free(res->asm_text);
+	res->asm_text = NULL;
+	res->asm_len = 0;
+}

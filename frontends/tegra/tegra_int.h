@@ -1,0 +1,139 @@
+/* Internal form of the Tegra fragment backend (tegra_compile.h): scalar
+ * operations on SSA values, and the schedule they are placed into. */
+#ifndef ULP_FRONTENDS_TEGRA_INT_H
+#define ULP_FRONTENDS_TEGRA_INT_H
+
+#include "frontends/tegra/tegra_compile.h"
+
+/* ---- scalar program (tegra_lower.c) ---- */
+
+/* An operand: an SSA value, a fixed row register (MFU/TEX results, read
+ * before they are copied out), a uniform slot or a constant; with the ALU's
+ * source modifiers (applied abs, x2, minus one, negate: tegra-units.md). */
+enum tfp_okind { TO_VAL, TO_FIX, TO_UNIF, TO_IMM, TO_POS };   /* TO_POS: v 0 posx, 1 posy */
+enum { TO_FP20 = 0, TO_LOW = 1, TO_HIGH = 2 };
+
+typedef struct tfp_opnd {
+	uint8_t kind;           /* enum tfp_okind */
+	uint8_t half;           /* TO_FIX: FP20 or an FX10 half */
+	bool neg, abs, m1, x2;
+	int32_t v;              /* value id, register, uniform slot */
+	float k;                /* TO_IMM */
+} tfp_opnd;
+
+enum tfp_kind { TF_ALU, TF_SFU, TF_IPL, TF_TEX };
+enum tfp_alu { TA_MAD, TA_MUL, TA_MIN, TA_MAX, TA_CSEL };
+enum tfp_cc { TC_NONE, TC_EQ, TC_GT, TC_GE };   /* grate's names (tegra-fp.md §2.6) */
+
+typedef struct tfp_op {
+	uint8_t kind;           /* enum tfp_kind */
+	uint8_t alu, cc;        /* TF_ALU */
+	bool sat;
+	uint8_t sfu, pre;       /* TF_SFU: TEGRA_SFU_* op and its PRE step (0 = none) */
+	tfp_opnd s[3];          /* ALU a, b, c; SFU s[0]; TEX S, T, bias */
+	int32_t dst[4];         /* value ids, -1 = none (TEX: 4 channels) */
+	uint8_t tram_row, comp; /* TF_IPL */
+	uint8_t sampler;        /* TF_TEX */
+	bool bias;              /* TF_TEX: txb */
+	bool live;
+	int line, col;          /* TGSI position */
+} tfp_op;
+
+typedef struct tfp_prog {
+	tfp_op *op;
+	size_t n, cap;
+	uint32_t nval;
+	tfp_opnd out[4];        /* OUT[0] COLOR x, y, z, w */
+	bool has_kill;
+	tfp_opnd kill;          /* non-zero = discard */
+	bool any_ipl;
+	bool has_color;         /* a COLOR[0] output: stored to render target 1 */
+	unsigned tram_rows;
+	const char *file;
+} tfp_prog;
+
+/* IR (lowered with tegra_ir_caps) -> scalar program.  Refuses what the
+ * fragment unit cannot run. */
+void tegra_ir_caps(ir_caps *caps);
+bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, tfp_prog *p, ir_error *e);
+void tfp_prog_free(tfp_prog *p);
+
+/* tegra_opt.c: k rounded to FP20 (nearest even, the fp20.round default);
+ * the ALU result of op on constant operands (a CSEL with a constant
+ * selector picks its operand), false when not constant; removal of the
+ * operations nothing reaches (op->live). */
+float tfp_fp20(float k);
+bool tfp_fold(uint8_t op, uint8_t cc, const tfp_opnd *a, const tfp_opnd *b, const tfp_opnd *c,
+              tfp_opnd *r);
+bool tfp_eliminate_dead(tfp_prog *p);
+
+/* ---- schedule (tegra_sched.c) ---- */
+
+enum { TFP_MAX_EXEC = 64, TFP_MAX_MFU = 64, TFP_MAX_PACKETS = 64 };
+enum { TFP_NREGS = 24 };   /* r0..r15, g0..g7 (register numbers 0..23) */
+
+enum tfp_dkind { TD_VAL, TD_FIX, TD_KILL };
+
+typedef struct tfp_slot {
+	uint8_t alu, cc;
+	bool sat;
+	tfp_opnd s[3];
+	uint8_t dkind;          /* enum tfp_dkind */
+	uint8_t dhalf;          /* TD_FIX: TO_FP20 or a half */
+	int32_t d;              /* value id or register */
+} tfp_slot;
+
+typedef struct tfp_packet {
+	tfp_slot slot[4];
+	uint8_t n, nimm;
+	uint32_t imm[3];        /* FP20 bits */
+} tfp_packet;
+
+typedef struct tfp_minst {
+	bool setup;             /* rcp r4; mul0: bar, sfu, bar0; mul1: bar, sfu, bar1 */
+	bool sfu_used;
+	uint8_t sfu_op, sfu_reg;    /* row-relative r0..r3 */
+	uint8_t var_mask;
+	uint8_t var_row[4];
+} tfp_minst;
+
+typedef struct tfp_exec {
+	tfp_minst m[3];
+	uint8_t nm;
+	bool tex, tex_bias;
+	uint8_t tex_sampler;
+	tfp_packet p[3];
+	bool dw;
+} tfp_exec;
+
+typedef struct tfp_ival { int32_t lo, hi; } tfp_ival;
+typedef struct tfp_ilist { tfp_ival *v; size_t n, cap; } tfp_ilist;
+
+typedef struct tfp_value {
+	int32_t def_t, last_t;  /* schedule times; -1 = not placed / unread */
+	int16_t reg;            /* allocated register (0..23), -1 none */
+} tfp_value;
+
+typedef struct tfp_sched {
+	unsigned rows;
+	tfp_exec ex[TFP_MAX_EXEC];
+	unsigned nexec;         /* EXECs used */
+	unsigned dw_exec;
+	tfp_value *val;
+	tfp_ilist fixed[16];    /* row registers held by MFU/TEX/DW traffic */
+	tfp_ilist busy[TFP_NREGS];
+	unsigned packets, minsts, slots;
+	int32_t window;         /* how far before the latest placed op a later op may go; <0 any */
+	int32_t frontier;       /* latest definition time so far */
+} tfp_sched;
+
+/* Places every live operation (rows = alu_buffer_size) and allocates the
+ * values to registers.  Refuses (limits, registers) what does not fit. */
+bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched *S, ir_error *e);
+void tfp_sched_free(tfp_sched *S);
+
+/* ---- emission (tegra_emit.c) ---- */
+/* Register name of register number r (0..15 rN, 16..23 gN). */
+const char *tfp_reg_name(unsigned r, char buf[8]);
+
+#endif

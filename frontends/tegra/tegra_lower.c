@@ -1,0 +1,799 @@
+/* Tegra fragment backend, step 1: the lowered IR -> scalar operations on SSA
+ * values (tegra_int.h).  Every TGSI register component becomes the operand
+ * that last wrote it; IF/ELSE/ENDIF blocks are converted into CSEL selects
+ * on a predicate (the fragment unit has no branches: tegra-fp.md §2.4 lists
+ * no jump in any unit), KILL/KILL_IF accumulate a discard flag that the
+ * last EXEC writes into the `kill` register. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontends/tegra/tegra_int.h"
+#include "isa/tegra/tegra_isa.h"
+
+enum { MAX_DEPTH = 32 };
+
+/* A predicate level: an IF/ELSE block or a loop.  f = 1 when the level is
+ * off (its own condition false or an outer level off), p = f - 1 is
+ * negative iff it runs (the CSEL select operand). */
+typedef struct pred {
+	bool loop;
+	tfp_opnd f, p;
+	tfp_opnd eqz;           /* IF: its condition == 0 */
+	tfp_opnd own;           /* IF: 1 when this branch is not taken (eqz or 1 - eqz) */
+	size_t start;           /* loop: IR index of BGNLOOP */
+	unsigned iter;
+	tfp_opnd broken, cont;  /* loop: 1 after BRK / CONT (this iteration) */
+} pred;
+
+enum { MAX_ITER = 32, MAX_OPS = 2000 };
+
+typedef struct lctx {
+	const ir_shader *s;
+	const tgsi_shader *sh;
+	tfp_prog *p;
+	ir_error *e;
+	const ir_inst *in;
+	tfp_opnd *temp;         /* ntemps * 4 */
+	tfp_opnd out[4];
+	int32_t color_out;      /* OUT index of COLOR[0], -1 none */
+	int32_t ipl[16][4];
+	uint16_t bad_input;     /* bit n: IN[n] is not a TRAM varying (FACE) */
+	uint16_t pos_input;     /* bit n: IN[n] is the fragment position */
+	bool lower_left, integer_center;   /* FS_COORD_ORIGIN / _PIXEL_CENTER */
+	tfp_opnd addr[4][4];    /* ADDR[n].c = floor(x) */
+	uint8_t const_decl;     /* bit n: CONST[0][n] declared (n < 8) */
+	bool const_big;         /* a declared CONST[0] index >= 8 */
+	struct { int32_t a; float delta; int32_t sel; } selc[64];   /* (ADDR value == delta) */
+	unsigned nselc;
+	pred stack[MAX_DEPTH];
+	int depth;
+	bool ended;
+	size_t next;            /* IR index to lower next */
+} lctx;
+
+static tfp_opnd imm(float k) { return (tfp_opnd){ .kind = TO_IMM, .k = k }; }
+static tfp_opnd val(int32_t v) { return (tfp_opnd){ .kind = TO_VAL, .v = v }; }
+
+static bool refuse(lctx *L, enum ir_refusal why, const char *fmt, const char *what)
+{
+	int line = L->in ? L->in->line : 1, col = L->in ? L->in->col : 1;
+	const char *op = L->in ? ir_op_get(L->in->op)->name : "shader";
+	return ir_refuse(L->e, why, L->s->file, line ? line : 1, col ? col : 1, "%s: %s%s", op, fmt,
+	                 what ? what : "");
+}
+
+static tfp_op *new_op(lctx *L, uint8_t kind)
+{
+	tfp_prog *p = L->p;
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 64;
+		tfp_op *o = realloc(p->op, cap * sizeof *o);
+		if (!o) {
+			refuse(L, IR_REFUSE_LIMITS, "out of memory", NULL);
+			return NULL;
+		}
+		p->op = o;
+		p->cap = cap;
+	}
+	tfp_op *o = &p->op[p->n++];
+	memset(o, 0, sizeof *o);
+	o->kind = kind;
+	for (unsigned k = 0; k < 4; k++)
+		o->dst[k] = -1;
+	o->line = L->in ? L->in->line : 0;
+	o->col = L->in ? L->in->col : 0;
+	return o;
+}
+
+/* One ALU slot; NULL operand = #0.  Returns the result (IR_NULL-like imm 0
+ * and L->e set on failure). */
+static float fp20v(float k) { return tfp_fp20(k); }
+
+static bool same_opnd(const tfp_opnd *x, const tfp_opnd *y)
+{
+	uint32_t kx, ky;
+	memcpy(&kx, &x->k, sizeof kx);
+	memcpy(&ky, &y->k, sizeof ky);
+	return x->kind == y->kind && x->half == y->half && x->neg == y->neg && x->abs == y->abs &&
+	       x->m1 == y->m1 && x->x2 == y->x2 && x->v == y->v && (x->kind != TO_IMM || kx == ky);
+}
+
+static tfp_opnd alu(lctx *L, uint8_t op, uint8_t cc, tfp_opnd a, tfp_opnd b, tfp_opnd c)
+{
+	tfp_opnd folded;
+	if (tfp_fold(op, cc, &a, &b, &c, &folded))
+		return folded;
+	/* the same pure operation on the same values: reuse it (SSA, no side effects) */
+	for (size_t i = L->p->n; i-- > 0 && i + 16 >= L->p->n;) {
+		const tfp_op *o = &L->p->op[i];
+		if (o->kind == TF_ALU && o->alu == op && o->cc == cc && !o->sat && same_opnd(&o->s[0], &a) &&
+		    same_opnd(&o->s[1], &b) && same_opnd(&o->s[2], &c))
+			return val(o->dst[0]);
+	}
+	if (L->p->n >= MAX_OPS) {
+		refuse(L, IR_REFUSE_LIMITS, "more than the 64 EXECs of ALU work", NULL);
+		return imm(0.0f);
+	}
+	tfp_op *o = new_op(L, TF_ALU);
+	if (!o)
+		return imm(0.0f);
+	o->alu = op;
+	o->cc = cc;
+	o->s[0] = a;
+	o->s[1] = b;
+	o->s[2] = c;
+	o->dst[0] = (int32_t)L->p->nval++;
+	return val(o->dst[0]);
+}
+
+static tfp_opnd mov(lctx *L, tfp_opnd x) { return alu(L, TA_MAD, TC_NONE, x, imm(1.0f), imm(0.0f)); }
+
+/* sel(p, a, b) = p < 0 ? a : b */
+static tfp_opnd sel(lctx *L, tfp_opnd p, tfp_opnd a, tfp_opnd b)
+{
+	return alu(L, TA_CSEL, TC_NONE, p, a, b);
+}
+
+static bool plain(const tfp_opnd *o) { return !o->neg && !o->abs && !o->m1 && !o->x2; }
+
+/* Applies TGSI |x| then -x to an operand (tgsi order: abs first). */
+static tfp_opnd modify(lctx *L, tfp_opnd o, bool abs_, bool neg)
+{
+	if (o.kind == TO_IMM) {
+		float k = o.k;
+		if (abs_)
+			k = fabsf(k);
+		if (neg)
+			k = -k;
+		o.k = k;
+		return o;
+	}
+	if (abs_) {
+		if (o.m1 || o.x2)
+			o = mov(L, o);
+		o.abs = true;
+		o.neg = false;
+	}
+	if (neg)
+		o.neg = !o.neg;
+	return o;
+}
+
+static tfp_opnd neg(tfp_opnd o)
+{
+	if (o.kind == TO_IMM)
+		o.k = -o.k;
+	else
+		o.neg = !o.neg;
+	return o;
+}
+
+static tfp_opnd sfu(lctx *L, uint8_t op, uint8_t pre, tfp_opnd x)
+{
+	tfp_op *o = new_op(L, TF_SFU);
+	if (!o)
+		return imm(0.0f);
+	o->sfu = op;
+	o->pre = pre;
+	o->s[0] = x;
+	o->dst[0] = (int32_t)L->p->nval++;
+	return val(o->dst[0]);
+}
+
+/* x < 0 ? NaN : r (CSEL; an embedded FP20 NaN) */
+static tfp_opnd nan_below_zero(lctx *L, tfp_opnd x, tfp_opnd r)
+{
+	if (x.kind == TO_IMM)
+		return x.k < 0.0f ? imm(NAN) : r;
+	return alu(L, TA_CSEL, TC_NONE, x, imm(NAN), r);
+}
+
+static bool input_ok(lctx *L, int32_t n)
+{
+	if (n < 0 || n >= 16)
+		return refuse(L, IR_REFUSE_IO, "input beyond TRAM row 15", NULL);
+	if (L->bad_input & (1u << n))
+		return refuse(L, IR_REFUSE_IO, "the face input has no TRAM row in the linker "
+		              "convention (docs/replay.md)", NULL);
+	return true;
+}
+
+/* (a == delta) as a 0/1 value, shared by the reads of one address value. */
+static tfp_opnd addr_sel(lctx *L, tfp_opnd a, float delta)
+{
+	if (a.kind == TO_VAL && plain(&a))
+		for (unsigned i = 0; i < L->nselc; i++)
+			if (L->selc[i].a == a.v && L->selc[i].delta == delta)
+				return val(L->selc[i].sel);
+	tfp_opnd s = alu(L, TA_MAD, TC_EQ, a, imm(1.0f), imm(-delta));
+	if (a.kind == TO_VAL && plain(&a) && L->nselc < sizeof L->selc / sizeof L->selc[0]) {
+		L->selc[L->nselc].a = a.v;
+		L->selc[L->nselc].delta = delta;
+		L->selc[L->nselc++].sel = s.v;
+	}
+	return s;
+}
+
+/* CONST[0][ADDR + index].comp: a CSEL chain over the declared uniforms
+ * (the fragment unit has no address register); out of range reads 0, as
+ * tgsi_exec reads outside the file. */
+static bool read_indirect_const(lctx *L, const ir_src *x, unsigned comp, tfp_opnd *res)
+{
+	if (x->ind_reg >= 4 || L->const_big)
+		return refuse(L, IR_REFUSE_CONSTANTS, "indirect CONST[0] reads need every declared "
+		              "CONST[0][n] below 8 (FP_CONST u0..u31)", NULL);
+	tfp_opnd a = L->addr[x->ind_reg][x->ind_comp & 3u];
+	tfp_opnd v = imm(0.0f);
+	for (int32_t n = 0; n < TEGRA_COMPILE_MAX_CONST; n++) {
+		if (!(L->const_decl & (1u << n)))
+			continue;
+		tfp_opnd u = { .kind = TO_UNIF, .v = n * 4 + (int32_t)comp };
+		if (a.kind == TO_IMM) {
+			if (a.k + (float)x->index == (float)n)
+				v = u;
+			continue;
+		}
+		tfp_opnd s = addr_sel(L, a, (float)(n - x->index));
+		v = alu(L, TA_CSEL, TC_NONE, neg(s), u, v);
+	}
+	*res = modify(L, v, x->abs, x->neg);
+	return !L->e->d.set;
+}
+
+/* Component c (0..3, after the swizzle) of source k. */
+static bool read_src(lctx *L, const ir_src *x, unsigned c, tfp_opnd *res)
+{
+	unsigned comp = x->swz[c] & 3u;
+	tfp_opnd o;
+	if (x->indirect && x->file == IR_CONST)
+		return read_indirect_const(L, x, comp, res);
+	if (x->indirect)
+		return refuse(L, IR_REFUSE_ADDRESSING, "indirect addressing needs an address "
+		              "register; the fragment unit has none", NULL);
+	switch (x->file) {
+	case IR_TEMP:
+		if (x->index < 0 || (uint32_t)x->index >= L->s->ntemps)
+			return refuse(L, IR_REFUSE_MALFORMED, "temporary out of range", NULL);
+		o = L->temp[(size_t)x->index * 4 + comp];
+		break;
+	case IR_OUTPUT:
+		if (x->index != L->color_out)
+			return refuse(L, IR_REFUSE_IO, "only OUT COLOR[0] is supported", NULL);
+		o = L->out[comp];
+		break;
+	case IR_INPUT: {
+		if (!input_ok(L, x->index))
+			return false;
+		if (L->pos_input & (1u << x->index)) {   /* window position: posx, posy (pixel centre) */
+			if (comp >= 2)
+				return refuse(L, IR_REFUSE_IO, "fragment position .z/.w: the ALU reads posx "
+				              "and posy only", NULL);
+			if (L->integer_center || (comp == 1 && !L->lower_left))
+				return refuse(L, IR_REFUSE_IO, "fragment position: posx/posy are pixel centres "
+				              "counted from the lower left (FS_COORD_ORIGIN LOWER_LEFT, "
+				              "FS_COORD_PIXEL_CENTER HALF_INTEGER)", NULL);
+			o = (tfp_opnd){ .kind = TO_POS, .v = (int32_t)comp };
+			break;
+		}
+		int32_t *slot = &L->ipl[x->index][comp];
+		if (*slot < 0) {
+			tfp_op *op = new_op(L, TF_IPL);
+			if (!op)
+				return false;
+			op->tram_row = (uint8_t)x->index;
+			op->comp = (uint8_t)comp;
+			op->dst[0] = *slot = (int32_t)L->p->nval++;
+			L->p->any_ipl = true;
+			if ((unsigned)x->index + 1 > L->p->tram_rows)
+				L->p->tram_rows = (unsigned)x->index + 1;
+		}
+		o = val(*slot);
+		break;
+	}
+	case IR_CONST:
+		if (x->index < 0 || x->index >= TEGRA_COMPILE_MAX_CONST)
+			return refuse(L, IR_REFUSE_CONSTANTS, "CONST[0][n] needs n < 8 (32 FP20 "
+			              "FP_CONST slots, u(4n+c))", NULL);
+		o = (tfp_opnd){ .kind = TO_UNIF, .v = x->index * 4 + (int32_t)comp };
+		break;
+	case IR_IMM: {
+		if (x->index < 0 || (size_t)x->index >= L->s->nimm)
+			return refuse(L, IR_REFUSE_MALFORMED, "immediate out of range", NULL);
+		float f;
+		memcpy(&f, &L->s->imm[x->index][comp], sizeof f);
+		o = imm(f);
+		break;
+	}
+	default:
+		return refuse(L, IR_REFUSE_IO, "system values are not available", NULL);
+	}
+	*res = modify(L, o, x->abs, x->neg);
+	return !L->e->d.set;
+}
+
+/* Writes component c of the destination (under the IF predicate). */
+static bool write_comp(lctx *L, const ir_dst *d, unsigned c, tfp_opnd v)
+{
+	tfp_opnd *slot;
+	if (d->file == IR_TEMP && d->index >= 0 && (uint32_t)d->index < L->s->ntemps)
+		slot = &L->temp[(size_t)d->index * 4 + c];
+	else if (d->file == IR_OUTPUT && d->index == L->color_out)
+		slot = &L->out[c];
+	else if (d->file == IR_OUTPUT)
+		return refuse(L, IR_REFUSE_IO, "only OUT COLOR[0] is supported (render target 1)", NULL);
+	else if (d->file == IR_NULL)
+		return true;
+	else
+		return refuse(L, IR_REFUSE_MALFORMED, "unsupported destination", NULL);
+	if (L->depth > 0)
+		v = sel(L, L->stack[L->depth - 1].p, v, *slot);
+	*slot = v;
+	return !L->e->d.set;
+}
+
+static tfp_opnd saturate(lctx *L, tfp_opnd v, size_t first_op)
+{
+	if (v.kind == TO_IMM) {
+		float k = fp20v(v.k);
+		return imm(k > 0.0f ? (k < 1.0f ? k : 1.0f) : 0.0f);   /* NaN -> 0 */
+	}
+	/* the value's own ALU op when this instruction just made it */
+	if (v.kind == TO_VAL && plain(&v)) {
+		for (size_t i = L->p->n; i-- > first_op;) {
+			tfp_op *o = &L->p->op[i];
+			if (o->dst[0] == v.v && o->kind == TF_ALU && o->cc == TC_NONE) {
+				o->sat = true;
+				return v;
+			}
+		}
+	}
+	tfp_opnd r = mov(L, v);
+	if (L->p->n)
+		L->p->op[L->p->n - 1].sat = true;
+	return r;
+}
+
+static tfp_opnd dot(lctx *L, const tfp_opnd *a, const tfp_opnd *b, unsigned n, bool dph)
+{
+	if (n == 4) {   /* two chains of two, then their sum (3 packets deep) */
+		tfp_opnd m1 = alu(L, TA_MUL, TC_NONE, a[0], b[0], imm(0.0f));
+		tfp_opnd m2 = alu(L, TA_MUL, TC_NONE, a[2], b[2], imm(0.0f));
+		tfp_opnd n1 = alu(L, TA_MAD, TC_NONE, a[1], b[1], m1);
+		tfp_opnd n2 = alu(L, TA_MAD, TC_NONE, a[3], b[3], m2);
+		return alu(L, TA_MAD, TC_NONE, n1, imm(1.0f), n2);
+	}
+	tfp_opnd acc = dph ? alu(L, TA_MAD, TC_NONE, a[0], b[0], b[3])
+	                   : alu(L, TA_MUL, TC_NONE, a[0], b[0], imm(0.0f));
+	for (unsigned k = 1; k < n; k++)
+		acc = alu(L, TA_MAD, TC_NONE, a[k], b[k], acc);
+	return acc;
+}
+
+static bool tex_target_ok(lctx *L, unsigned target, bool *two_d)
+{
+	switch (target) {
+	case TGSI_TEXTURE_1D: *two_d = false; return true;
+	case TGSI_TEXTURE_2D: *two_d = true; return true;
+	default:
+		return refuse(L, IR_REFUSE_TEXTURE, "only 1D and 2D textures (no depth compare, "
+		              "3D, cube, rectangle or array sampling in the TEX unit)", NULL);
+	}
+}
+
+static bool do_tex(lctx *L, const ir_inst *in)
+{
+	bool two_d = false;
+	if (in->op == IR_OP_TXL)
+		return refuse(L, IR_REFUSE_TEXTURE, "explicit LOD: the TEX unit takes a bias only", NULL);
+	if (!tex_target_ok(L, in->tex_target, &two_d))
+		return false;
+	if (in->sampler >= 16)
+		return refuse(L, IR_REFUSE_TEXTURE, "sampler beyond tex15", NULL);
+	tfp_opnd s, t = imm(0.0f), b = imm(0.0f);
+	if (!read_src(L, &in->src[0], 0, &s) || (two_d && !read_src(L, &in->src[0], 1, &t)) ||
+	    (in->op == IR_OP_TXB && !read_src(L, &in->src[0], 3, &b)))
+		return false;
+	tfp_op *o = new_op(L, TF_TEX);
+	if (!o)
+		return false;
+	o->sampler = (uint8_t)in->sampler;
+	o->bias = in->op == IR_OP_TXB;
+	o->s[0] = s;
+	o->s[1] = t;
+	o->s[2] = b;
+	tfp_opnd r[4];
+	for (unsigned c = 0; c < 4; c++) {
+		o = &L->p->op[L->p->n - 1];
+		o->dst[c] = (int32_t)L->p->nval++;
+		r[c] = val(o->dst[c]);
+	}
+	size_t first = L->p->n;
+	for (unsigned c = 0; c < 4; c++) {
+		if (!(in->dst.mask & (1u << c)))
+			continue;
+		tfp_opnd v = in->sat ? saturate(L, r[c], first) : r[c];
+		if (!write_comp(L, &in->dst, c, v))
+			return false;
+	}
+	return true;
+}
+
+static bool do_kill_if(lctx *L, tfp_opnd cond_neg_kills)
+{
+	/* kill = (x < 0) ? 1 : kill, under the predicate */
+	tfp_opnd k = L->p->has_kill ? L->p->kill : imm(0.0f);
+	tfp_opnd t;
+	if (cond_neg_kills.kind == TO_IMM)
+		t = cond_neg_kills.k < 0.0f ? imm(1.0f) : k;
+	else
+		t = alu(L, TA_CSEL, TC_NONE, cond_neg_kills, imm(1.0f), k);
+	if (L->depth > 0)
+		t = sel(L, L->stack[L->depth - 1].p, t, k);
+	L->p->kill = t;
+	L->p->has_kill = true;
+	return !L->e->d.set;
+}
+
+static tfp_opnd minus_one(lctx *L, tfp_opnd f)
+{
+	if (f.kind == TO_IMM)
+		return imm(f.k - 1.0f);
+	if (!plain(&f))
+		f = mov(L, f);
+	f.m1 = true;
+	return f;
+}
+
+/* 1 when a or b is 1 (flags are 0/1) */
+static tfp_opnd or_flag(lctx *L, tfp_opnd a, tfp_opnd b)
+{
+	if (a.kind == TO_IMM && a.k == 0.0f)
+		return b;
+	if (b.kind == TO_IMM && b.k == 0.0f)
+		return a;
+	if ((a.kind == TO_IMM && a.k == 1.0f) || (b.kind == TO_IMM && b.k == 1.0f))
+		return imm(1.0f);
+	return alu(L, TA_MAX, TC_NONE, a, imm(1.0f), b);
+}
+
+/* Recomputes f/p of every level from `from` up (after a BRK/CONT changed a
+ * loop's flags, the blocks inside it turn off too). */
+static void refresh(lctx *L, int from)
+{
+	for (int j = from; j < L->depth; j++) {
+		pred *P = &L->stack[j];
+		tfp_opnd outer = j > 0 ? L->stack[j - 1].f : imm(0.0f);
+		P->f = P->loop ? or_flag(L, outer, or_flag(L, P->broken, P->cont)) : or_flag(L, outer, P->own);
+		P->p = minus_one(L, P->f);
+	}
+}
+
+static bool do_if(lctx *L, const ir_inst *in)
+{
+	if (L->depth == MAX_DEPTH)
+		return refuse(L, IR_REFUSE_CONTROL_FLOW, "IF nested too deeply", NULL);
+	tfp_opnd x;
+	if (!read_src(L, &in->src[0], 0, &x))
+		return false;
+	pred *P = &L->stack[L->depth];
+	memset(P, 0, sizeof *P);
+	/* eqz = (x == 0): NaN != 0, so NaN runs the block (tgsi IF) */
+	P->eqz = alu(L, TA_MAD, TC_EQ, x, imm(1.0f), imm(0.0f));
+	P->own = P->eqz;
+	L->depth++;
+	refresh(L, L->depth - 1);
+	return !L->e->d.set;
+}
+
+static bool do_else(lctx *L)
+{
+	if (L->depth == 0 || L->stack[L->depth - 1].loop)
+		return refuse(L, IR_REFUSE_MALFORMED, "ELSE outside IF", NULL);
+	pred *P = &L->stack[L->depth - 1];
+	tfp_opnd ne = P->eqz;             /* 1 - eqz = -(eqz - 1) */
+	if (ne.kind == TO_IMM) {
+		ne.k = 1.0f - ne.k;
+	} else {
+		ne.m1 = true;
+		ne.neg = true;
+	}
+	P->own = ne;
+	refresh(L, L->depth - 1);
+	return !L->e->d.set;
+}
+
+static int innermost_loop(const lctx *L)
+{
+	for (int j = L->depth - 1; j >= 0; j--)
+		if (L->stack[j].loop)
+			return j;
+	return -1;
+}
+
+/* Loops are unrolled while their exit is known at compile time: every
+ * iteration is lowered again under the loop's predicate, BRK/CONT set the
+ * loop's flags under the current one; the loop ends when the flags say
+ * "broken" as a constant. */
+static bool do_loop(lctx *L, const ir_inst *in, size_t pc)
+{
+	int j;
+	switch (in->op) {
+	case IR_OP_BGNLOOP:
+		if (L->depth == MAX_DEPTH)
+			return refuse(L, IR_REFUSE_CONTROL_FLOW, "loop nested too deeply", NULL);
+		memset(&L->stack[L->depth], 0, sizeof L->stack[0]);
+		L->stack[L->depth].loop = true;
+		L->stack[L->depth].start = pc;
+		L->stack[L->depth].broken = imm(0.0f);
+		L->stack[L->depth].cont = imm(0.0f);
+		L->depth++;
+		refresh(L, L->depth - 1);
+		return !L->e->d.set;
+	case IR_OP_BRK:
+	case IR_OP_CONT:
+		if ((j = innermost_loop(L)) < 0)
+			return refuse(L, IR_REFUSE_MALFORMED, "outside a loop", NULL);
+		if (in->op == IR_OP_BRK)
+			L->stack[j].broken = sel(L, L->stack[L->depth - 1].p, imm(1.0f), L->stack[j].broken);
+		else
+			L->stack[j].cont = sel(L, L->stack[L->depth - 1].p, imm(1.0f), L->stack[j].cont);
+		refresh(L, j);
+		return !L->e->d.set;
+	default: {   /* ENDLOOP */
+		if (L->depth == 0 || !L->stack[L->depth - 1].loop)
+			return refuse(L, IR_REFUSE_MALFORMED, "ENDLOOP without BGNLOOP", NULL);
+		pred *P = &L->stack[L->depth - 1];
+		tfp_opnd outer = L->depth > 1 ? L->stack[L->depth - 2].f : imm(0.0f);
+		tfp_opnd done = or_flag(L, outer, P->broken);
+		if (done.kind == TO_IMM && done.k == 1.0f) {
+			L->depth--;
+			return true;
+		}
+		if (++P->iter >= MAX_ITER)
+			return refuse(L, IR_REFUSE_CONTROL_FLOW, "loop: its trip count is not known at "
+			              "compile time (or over 32); the fragment unit has no branches, "
+			              "loops are unrolled", NULL);
+		P->cont = imm(0.0f);
+		refresh(L, L->depth - 1);
+		L->next = P->start + 1;
+		return !L->e->d.set;
+	}
+	}
+}
+
+/* LIT with selects (the generic lowering multiplies by 0/1 and relies on
+ * 0 * inf = 0, which the ALU's double arithmetic does not give):
+ * (1, max(x, 0), x > 0 ? (w' == 0 ? 1 : EX2(w' * LG2(max(y, 0)))) : 0, 1),
+ * w' = clamp(w, -128, 128) (tgsi.md §2). */
+static bool do_lit(lctx *L, const ir_inst *in)
+{
+	tfp_opnd x, y, w, r[4];
+	if (!read_src(L, &in->src[0], 0, &x) || !read_src(L, &in->src[0], 1, &y) ||
+	    !read_src(L, &in->src[0], 3, &w))
+		return false;
+	size_t first = L->p->n;
+	r[0] = r[3] = imm(1.0f);
+	r[1] = alu(L, TA_MAX, TC_NONE, x, imm(1.0f), imm(0.0f));
+	if (in->dst.mask & 4u) {
+		tfp_opnd y0 = alu(L, TA_MAX, TC_NONE, y, imm(1.0f), imm(0.0f));
+		tfp_opnd wc = alu(L, TA_MIN, TC_NONE, alu(L, TA_MAX, TC_NONE, w, imm(1.0f), imm(-128.0f)),
+		                  imm(1.0f), imm(128.0f));
+		tfp_opnd lg = sfu(L, TEGRA_SFU_LG2, 0, y0);
+		tfp_opnd pw = sfu(L, TEGRA_SFU_EX2, TEGRA_SFU_PREEX2, alu(L, TA_MUL, TC_NONE, wc, lg, imm(0.0f)));
+		tfp_opnd w0 = alu(L, TA_MAD, TC_EQ, wc, imm(1.0f), imm(0.0f));
+		pw = sel(L, neg(w0), imm(1.0f), pw);
+		r[2] = sel(L, neg(x), pw, imm(0.0f));
+	}
+	for (unsigned k = 0; k < 4; k++) {
+		if (!(in->dst.mask & (1u << k)))
+			continue;
+		tfp_opnd v = in->sat ? saturate(L, r[k], first) : r[k];
+		if (!write_comp(L, &in->dst, k, v))
+			return false;
+	}
+	return !L->e->d.set;
+}
+
+/* One lowered IR instruction. */
+static bool lower_inst(lctx *L, const ir_inst *in)
+{
+	const ir_op_info *oi = ir_op_get(in->op);
+	size_t first = L->p->n;
+	tfp_opnd a[4], b[4], c[4], r[4];
+	switch (in->op) {
+	case IR_OP_NOP:
+		return true;
+	case IR_OP_END:
+		L->ended = true;
+		return true;
+	case IR_OP_IF:
+		return do_if(L, in);
+	case IR_OP_ELSE:
+		return do_else(L);
+	case IR_OP_ENDIF:
+		if (L->depth == 0 || L->stack[L->depth - 1].loop)
+			return refuse(L, IR_REFUSE_MALFORMED, "ENDIF outside IF", NULL);
+		L->depth--;
+		return true;
+	case IR_OP_BGNLOOP: case IR_OP_ENDLOOP: case IR_OP_BRK: case IR_OP_CONT:
+		return do_loop(L, in, (size_t)(in - L->s->inst));
+	case IR_OP_KILL:
+		return do_kill_if(L, imm(-1.0f));
+	case IR_OP_KILL_IF:
+		for (unsigned k = 0; k < 4; k++)
+			if (!read_src(L, &in->src[0], k, &a[k]) || !do_kill_if(L, a[k]))
+				return false;
+		return true;
+	case IR_OP_ARL:   /* ADDR = floor(x): kept as a value for the CONST select chains */
+		if (in->dst.file != IR_ADDR || in->dst.index < 0 || in->dst.index >= 4)
+			return refuse(L, IR_REFUSE_ADDRESSING, "address register out of range", NULL);
+		for (unsigned k = 0; k < 4; k++) {
+			if (!(in->dst.mask & (1u << k)))
+				continue;
+			if (!read_src(L, &in->src[0], k, &a[k]))
+				return false;
+			if (a[k].kind == TO_IMM) {
+				r[k] = imm(floorf(a[k].k));
+			} else {
+				tfp_opnd f = sfu(L, TEGRA_SFU_FRC, 0, a[k]);
+				r[k] = alu(L, TA_MAD, TC_NONE, a[k], imm(1.0f), neg(f));
+			}
+			if (L->depth > 0)
+				r[k] = sel(L, L->stack[L->depth - 1].p, r[k], L->addr[in->dst.index][k]);
+			L->addr[in->dst.index][k] = r[k];
+		}
+		return !L->e->d.set;
+	case IR_OP_TEX: case IR_OP_TXB: case IR_OP_TXL:
+		return do_tex(L, in);
+	case IR_OP_LIT:
+		return do_lit(L, in);
+	default:
+		break;
+	}
+	if (oi->kind == IR_KIND_FLOW || oi->kind == IR_KIND_TEX || oi->kind == IR_KIND_CHAN)
+		return refuse(L, IR_REFUSE_OPCODE, "not supported by the Tegra fragment unit", NULL);
+	const unsigned ns = oi->nsrc;
+	uint8_t mask = in->dst.mask;
+	if (oi->kind == IR_KIND_REPL) {
+		unsigned n = in->op == IR_OP_DP2 ? 2 : in->op == IR_OP_DP3 ? 3 : in->op == IR_OP_DPH ? 4
+		           : in->op == IR_OP_DP4 ? 4 : 1;
+		for (unsigned k = 0; k < n; k++) {
+			if (!read_src(L, &in->src[0], k, &a[k]) || (ns > 1 && !read_src(L, &in->src[1], k, &b[k])))
+				return false;
+		}
+		tfp_opnd v;
+		switch (in->op) {
+		case IR_OP_DP2: case IR_OP_DP3: case IR_OP_DP4: v = dot(L, a, b, n, false); break;
+		case IR_OP_DPH: v = dot(L, a, b, 3, true); break;
+		case IR_OP_RCP: v = sfu(L, TEGRA_SFU_RCP, 0, a[0]); break;
+		/* the SFU takes |x| (tegra-units.md); tgsi_exec gives NaN below 0 */
+		case IR_OP_RSQ: v = nan_below_zero(L, a[0], sfu(L, TEGRA_SFU_RSQ, 0, a[0])); break;
+		case IR_OP_LG2: v = nan_below_zero(L, a[0], sfu(L, TEGRA_SFU_LG2, 0, a[0])); break;
+		case IR_OP_EX2: v = sfu(L, TEGRA_SFU_EX2, TEGRA_SFU_PREEX2, a[0]); break;
+		case IR_OP_SQRT: v = nan_below_zero(L, a[0], sfu(L, TEGRA_SFU_SQRT, 0, a[0])); break;
+		case IR_OP_SIN: v = sfu(L, TEGRA_SFU_SIN, TEGRA_SFU_PRESIN, a[0]); break;
+		case IR_OP_COS: v = sfu(L, TEGRA_SFU_COS, TEGRA_SFU_PRECOS, a[0]); break;
+		default:
+			return refuse(L, IR_REFUSE_OPCODE, "not supported by the Tegra fragment unit", NULL);
+		}
+		if (in->sat)
+			v = saturate(L, v, first);
+		for (unsigned k = 0; k < 4; k++)
+			if ((mask & (1u << k)) && !write_comp(L, &in->dst, k, v))
+				return false;
+		return !L->e->d.set;
+	}
+	/* component-wise */
+	for (unsigned k = 0; k < 4; k++) {
+		if (!(mask & (1u << k)))
+			continue;
+		if ((ns > 0 && !read_src(L, &in->src[0], k, &a[k])) ||
+		    (ns > 1 && !read_src(L, &in->src[1], k, &b[k])) ||
+		    (ns > 2 && !read_src(L, &in->src[2], k, &c[k])))
+			return false;
+	}
+	for (unsigned k = 0; k < 4; k++) {
+		if (!(mask & (1u << k)))
+			continue;
+		tfp_opnd v;
+		switch (in->op) {
+		case IR_OP_MOV: v = a[k]; break;
+		case IR_OP_ADD: v = alu(L, TA_MAD, TC_NONE, a[k], imm(1.0f), b[k]); break;
+		case IR_OP_MUL: v = alu(L, TA_MUL, TC_NONE, a[k], b[k], imm(0.0f)); break;
+		case IR_OP_MAD: v = alu(L, TA_MAD, TC_NONE, a[k], b[k], c[k]); break;
+		case IR_OP_MIN: v = alu(L, TA_MIN, TC_NONE, a[k], imm(1.0f), b[k]); break;
+		case IR_OP_MAX: v = alu(L, TA_MAX, TC_NONE, a[k], imm(1.0f), b[k]); break;
+		/* comparisons through the condition codes: b - a > 0 etc. (grate's gt/ge) */
+		case IR_OP_SLT: v = alu(L, TA_MAD, TC_GT, b[k], imm(1.0f), neg(a[k])); break;
+		case IR_OP_SGE: v = alu(L, TA_MAD, TC_GE, a[k], imm(1.0f), neg(b[k])); break;
+		case IR_OP_SGT: v = alu(L, TA_MAD, TC_GT, a[k], imm(1.0f), neg(b[k])); break;
+		case IR_OP_SLE: v = alu(L, TA_MAD, TC_GE, b[k], imm(1.0f), neg(a[k])); break;
+		case IR_OP_SEQ: v = alu(L, TA_MAD, TC_EQ, a[k], imm(1.0f), neg(b[k])); break;
+		case IR_OP_SNE:
+			v = alu(L, TA_MAD, TC_EQ, a[k], imm(1.0f), neg(b[k]));
+			v.m1 = true;     /* 1 - (a == b) */
+			v.neg = true;
+			break;
+		case IR_OP_CMP: v = alu(L, TA_CSEL, TC_NONE, a[k], b[k], c[k]); break;
+		case IR_OP_FRC: v = sfu(L, TEGRA_SFU_FRC, 0, a[k]); break;
+		case IR_OP_FLR: {
+			tfp_opnd f = sfu(L, TEGRA_SFU_FRC, 0, a[k]);
+			v = alu(L, TA_MAD, TC_NONE, a[k], imm(1.0f), neg(f));
+			break;
+		}
+		default:
+			return refuse(L, IR_REFUSE_OPCODE, "not supported by the Tegra fragment unit", NULL);
+		}
+		r[k] = in->sat ? saturate(L, v, first) : v;
+	}
+	for (unsigned k = 0; k < 4; k++)
+		if ((mask & (1u << k)) && !write_comp(L, &in->dst, k, r[k]))
+			return false;
+	return !L->e->d.set;
+}
+
+bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, tfp_prog *p, ir_error *e)
+{
+	memset(p, 0, sizeof *p);
+	p->file = s->file;
+	lctx L = { .s = s, .sh = sh, .p = p, .e = e, .color_out = -1 };
+	memset(L.ipl, 0xFF, sizeof L.ipl);
+	for (size_t i = 0; i < s->nout; i++)
+		if (s->out[i].semantic == TGSI_SEMANTIC_COLOR && s->out[i].semantic_index == 0)
+			L.color_out = s->out[i].index;
+	for (size_t i = 0; i < sh->num_decls; i++) {
+		const tgsi_declaration *d = &sh->decls[i];
+		if (d->file != TGSI_FILE_INPUT || !d->semantic)
+			continue;
+		for (uint32_t n = d->first; n <= d->last && n < 16; n++) {
+			if (d->semantic_name == TGSI_SEMANTIC_FACE)
+				L.bad_input |= (uint16_t)(1u << n);
+			if (d->semantic_name == TGSI_SEMANTIC_POSITION)
+				L.pos_input |= (uint16_t)(1u << n);
+		}
+	}
+	for (size_t i = 0; i < sh->num_decls; i++) {
+		const tgsi_declaration *d = &sh->decls[i];
+		if (d->file != TGSI_FILE_CONSTANT || (d->dimension && d->index_2d != 0))
+			continue;
+		for (uint32_t n = d->first; n <= d->last; n++) {
+			if (n < TEGRA_COMPILE_MAX_CONST)
+				L.const_decl |= (uint8_t)(1u << n);
+			else
+				L.const_big = true;
+		}
+	}
+	for (size_t i = 0; i < sh->num_props; i++) {   /* tgsi_info.c value names */
+		const tgsi_property *pr = &sh->props[i];
+		if (pr->name == TGSI_PROPERTY_FS_COORD_ORIGIN)
+			L.lower_left = pr->value == 1;
+		if (pr->name == TGSI_PROPERTY_FS_COORD_PIXEL_CENTER)
+			L.integer_center = pr->value == 1;
+	}
+	L.temp = calloc((size_t)s->ntemps * 4 + 4, sizeof *L.temp);
+	if (!L.temp)
+		return ir_refuse(e, IR_REFUSE_LIMITS, s->file, 1, 1, "out of memory");
+	for (size_t i = 0; i < (size_t)s->ntemps * 4; i++)
+		L.temp[i] = imm(0.0f);      /* tgsi_exec starts every register at 0 */
+	for (unsigned i = 0; i < 16; i++)
+		L.addr[i / 4][i % 4] = imm(0.0f);
+	for (unsigned c = 0; c < 4; c++)
+		L.out[c] = imm(0.0f);
+	for (size_t i = 0; i < s->n && !L.ended; i = L.next) {
+		L.in = &s->inst[i];
+		L.next = i + 1;
+		if (!lower_inst(&L, L.in))
+			break;
+	}
+	L.in = NULL;
+	bool ok = !e->d.set;
+	if (ok && L.color_out < 0 && !p->has_kill)
+		ok = ir_refuse(e, IR_REFUSE_IO, s->file, 1, 1, "no COLOR[0] output");
+	memcpy(p->out, L.out, sizeof p->out);
+	p->has_color = L.color_out >= 0;
+	free(L.temp);
+	if (ok && !tfp_eliminate_dead(p))
+		ok = ir_refuse(e, IR_REFUSE_LIMITS, s->file, 1, 1, "out of memory");
+	return ok;
+}

@@ -1,0 +1,84 @@
+/* Tegra fragment backend: constant folding as the ALU computes, dead
+ * operation removal, the IR lowering caps (tegra_int.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontends/tegra/tegra_int.h"
+#include "isa/fp20.h"
+
+float tfp_fp20(float k) { return fp20_round(k, ULP_ROUND_NEAREST_EVEN); }
+
+/* What the ALU computes on constants (tegra-units.md: a*b op c*1 in double,
+ * condition code, one FP20 rounding); a CSEL on a constant picks its operand. */
+bool tfp_fold(uint8_t op, uint8_t cc, const tfp_opnd *a, const tfp_opnd *b, const tfp_opnd *c,
+              tfp_opnd *r)
+{
+	if (op == TA_CSEL && a->kind == TO_IMM) {
+		*r = tfp_fp20(a->k) < 0.0f ? *b : *c;
+		return true;
+	}
+	if (a->kind != TO_IMM || b->kind != TO_IMM || c->kind != TO_IMM)
+		return false;
+	double x = (double)tfp_fp20(a->k) * tfp_fp20(b->k), y = tfp_fp20(c->k), v;
+	switch (op) {
+	case TA_MUL: v = x; break;
+	case TA_MIN: v = x < y ? x : y; break;
+	case TA_MAX: v = x > y ? x : y; break;
+	default: v = x + y; break;
+	}
+	if (cc != TC_NONE)
+		v = (cc == TC_EQ ? v == 0.0 : cc == TC_GT ? v > 0.0 : v >= 0.0) ? 1.0 : 0.0;
+	*r = (tfp_opnd){ .kind = TO_IMM, .k = fp20_round(v, ULP_ROUND_NEAREST_EVEN) };
+	return true;
+}
+
+void tegra_ir_caps(ir_caps *caps)
+{
+	memset(caps, 0, sizeof *caps);
+	static const unsigned native[] = {
+		IR_OP_CMP, IR_OP_SEQ, IR_OP_SNE, IR_OP_SGT, IR_OP_SLE, IR_OP_DP2, IR_OP_DPH,
+		IR_OP_FRC, IR_OP_SIN, IR_OP_COS, IR_OP_SQRT, IR_OP_LIT,
+	};
+	for (size_t i = 0; i < sizeof native / sizeof native[0]; i++)
+		caps->native |= UINT64_C(1) << native[i];
+	caps->src_abs = true;
+	caps->sat = true;
+	caps->texture = true;
+}
+
+static void mark_live(tfp_prog *p, bool *lv, const tfp_opnd *o)
+{
+	if (o->kind == TO_VAL && o->v >= 0 && (uint32_t)o->v < p->nval)
+		lv[o->v] = true;
+}
+
+/* Dead operations are dropped (only what reaches the colour or kill runs). */
+bool tfp_eliminate_dead(tfp_prog *p)
+{
+	bool *lv = calloc(p->nval + 1, sizeof *lv);
+	if (!lv)
+		return false;
+	for (unsigned c = 0; c < 4; c++)
+		mark_live(p, lv, &p->out[c]);
+	if (p->has_kill)
+		mark_live(p, lv, &p->kill);
+	for (size_t i = p->n; i-- > 0;) {
+		tfp_op *o = &p->op[i];
+		o->live = false;
+		for (unsigned k = 0; k < 4; k++)
+			if (o->dst[k] >= 0 && lv[o->dst[k]])
+				o->live = true;
+		if (!o->live)
+			continue;
+		for (unsigned k = 0; k < 3; k++)
+			mark_live(p, lv, &o->s[k]);
+	}
+	free(lv);
+	return true;
+}
+
+void tfp_prog_free(tfp_prog *p)
+{
+	free(p->op);
+	memset(p, 0, sizeof *p);
+}

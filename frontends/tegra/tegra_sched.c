@@ -1,0 +1,566 @@
+/* Tegra fragment backend, step 2: placing the scalar operations into EXECs
+ * and allocating registers (tegra_int.h).
+ *
+ * Time line: EXEC e runs MFU instructions m = 0..2 at 8e+m, TEX at 8e+3,
+ * ALU packets p = 0..2 at 8e+4+p and DW at 8e+7, the unit order inside an
+ * EXEC (tegra-fp.md §2.2, §5).  A value written at t is readable from t+1:
+ * ALU register writes land at the end of their packet (all four slots read
+ * first), MFU results are visible to the ALU of the same EXEC.
+ *
+ * MFU, TEX and DW address r0..r3 of the current row (row = EXEC mod
+ * alu_buffer_size; tegra-fp.md §5 "row-relative addressing"), so values
+ * that cross them travel through fixed row registers: an ALU copy into the
+ * row before an SFU op or a TEX, an ALU copy out of it after an ipl, SFU op
+ * or TEX in the same EXEC.  Those fixed holds are intervals on the row
+ * registers; every other value is an interval allocated afterwards by a
+ * greedy scan around them (r registers first, then g0..g7). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontends/tegra/tegra_int.h"
+#include "isa/fp20.h"
+#include "isa/tegra/tegra_isa.h"
+
+static int32_t t_mfu(unsigned e, unsigned m) { return (int32_t)(8 * e + m); }
+static int32_t t_tex(unsigned e) { return (int32_t)(8 * e + 3); }
+static int32_t t_alu(unsigned e, unsigned p) { return (int32_t)(8 * e + 4 + p); }
+static int32_t t_dw(unsigned e) { return (int32_t)(8 * e + 7); }
+
+static bool ilist_add(tfp_ilist *l, int32_t lo, int32_t hi)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		tfp_ival *v = realloc(l->v, cap * sizeof *v);
+		if (!v)
+			return false;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = (tfp_ival){ lo, hi };
+	return true;
+}
+
+static bool ilist_free_over(const tfp_ilist *l, int32_t lo, int32_t hi)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].lo <= hi && lo <= l->v[i].hi)
+			return false;
+	return true;
+}
+
+/* A hold written at time w (end of w) and last read at r. */
+static int32_t hold_lo(int32_t w) { return 2 * w + 1; }
+static int32_t hold_hi(int32_t r) { return 2 * r; }
+
+/* Constant operand: 0 when it is #0/#1 with modifiers, else 1 and its FP20. */
+static int imm_bits(float k, uint32_t *bits)
+{
+	if (k == 0.0f || k == 1.0f || k == -1.0f || k == 2.0f || k == -2.0f)
+		return 0;
+	*bits = fp20_encode(k, ULP_ROUND_NEAREST_EVEN) & FP20_MASK;
+	if ((*bits & 0x7FFFFu) == 0)
+		return 0;   /* rounds to zero: #0 */
+	return 1;
+}
+
+static unsigned slot_imms(const tfp_slot *s, uint32_t out[3])
+{
+	unsigned n = 0;
+	for (unsigned k = 0; k < 3; k++) {
+		uint32_t b;
+		if (s->s[k].kind != TO_IMM || !imm_bits(s->s[k].k, &b))
+			continue;
+		bool dup = false;
+		for (unsigned j = 0; j < n; j++)
+			dup |= out[j] == b;
+		if (!dup)
+			out[n++] = b;
+	}
+	return n;
+}
+
+/* Can slot s join packet pk?  (embedded constants take slot 3) */
+static bool packet_fits(const tfp_packet *pk, const tfp_slot *s)
+{
+	uint32_t im[3];
+	unsigned n = slot_imms(s, im), total = pk->nimm;
+	for (unsigned j = 0; j < n; j++) {
+		bool have = false;
+		for (unsigned i = 0; i < pk->nimm; i++)
+			have |= pk->imm[i] == im[j];
+		total += !have;
+	}
+	if (total > 3)
+		return false;
+	return (unsigned)pk->n + 1 <= (total ? 3u : 4u);
+}
+
+static void packet_add(tfp_packet *pk, const tfp_slot *s)
+{
+	uint32_t im[3];
+	unsigned n = slot_imms(s, im);
+	for (unsigned j = 0; j < n; j++) {
+		bool have = false;
+		for (unsigned i = 0; i < pk->nimm; i++)
+			have |= pk->imm[i] == im[j];
+		if (!have)
+			pk->imm[pk->nimm++] = im[j];
+	}
+	pk->slot[pk->n++] = *s;
+}
+
+/* Earliest time an operand can be read (and not before the window: an
+ * operation is not hoisted far above the ones before it, which bounds the
+ * registers held). */
+static int32_t ready(const tfp_sched *S, const tfp_opnd *o)
+{
+	int32_t floor_t = S->window < 0 ? 0 : S->frontier - S->window;
+	if (floor_t < 0)
+		floor_t = 0;
+	if (o->kind != TO_VAL)
+		return floor_t;
+	int32_t t = S->val[o->v].def_t + 1;
+	return t > floor_t ? t : floor_t;
+}
+
+/* First packet of EXEC e at or after time t with room for s; -1 none. */
+static int find_packet(const tfp_sched *S, unsigned e, int32_t t, const tfp_slot *s)
+{
+	for (unsigned p = 0; p < 3; p++)
+		if (t_alu(e, p) >= t && packet_fits(&S->ex[e].p[p], s))
+			return (int)p;
+	return -1;
+}
+
+static unsigned row_reg(const tfp_sched *S, unsigned e, unsigned k) { return 4 * (e % S->rows) + k; }
+
+static tfp_slot copy_slot(tfp_opnd src)
+{
+	tfp_slot s = { .alu = TA_MAD, .s = { src, { .kind = TO_IMM, .k = 1.0f }, { .kind = TO_IMM, .k = 0.0f } } };
+	return s;
+}
+
+static tfp_opnd fixed(unsigned reg, uint8_t half)
+{
+	return (tfp_opnd){ .kind = TO_FIX, .v = (int32_t)reg, .half = half };
+}
+
+static unsigned mfu_total(const tfp_sched *S)
+{
+	unsigned n = 0;
+	for (unsigned e = 0; e < TFP_MAX_EXEC; e++)
+		n += S->ex[e].nm;
+	return n;
+}
+
+/* An MFU instruction of EXEC e with var c free (c < 4) or the SFU free
+ * (c == 4); a new one when allowed.  -1 none. */
+static int find_minst(const tfp_sched *S, unsigned e, unsigned c)
+{
+	const tfp_exec *x = &S->ex[e];
+	for (unsigned m = 0; m < x->nm; m++)
+		if (c < 4 ? !(x->m[m].var_mask & (1u << c)) : !x->m[m].sfu_used)
+			return (int)m;
+	if (x->nm < 3 && mfu_total(S) < TFP_MAX_MFU)
+		return x->nm;
+	return -1;
+}
+
+static bool fixed_free(const tfp_sched *S, unsigned reg, int32_t lo, int32_t hi)
+{
+	return ilist_free_over(&S->fixed[reg], lo, hi);
+}
+
+static bool place_alu(tfp_sched *S, const tfp_op *o)
+{
+	tfp_slot s = { .alu = o->alu, .cc = o->cc, .sat = o->sat, .dkind = TD_VAL, .d = o->dst[0] };
+	memcpy(s.s, o->s, sizeof s.s);
+	int32_t t = 0;
+	for (unsigned k = 0; k < 3; k++) {
+		int32_t r = ready(S, &o->s[k]);
+		t = r > t ? r : t;
+	}
+	for (unsigned e = (unsigned)(t / 8); e < TFP_MAX_EXEC; e++) {
+		int p = find_packet(S, e, t, &s);
+		if (p < 0)
+			continue;
+		packet_add(&S->ex[e].p[p], &s);
+		S->val[o->dst[0]].def_t = t_alu(e, (unsigned)p);
+		return true;
+	}
+	return false;
+}
+
+static bool place_ipl(tfp_sched *S, const tfp_op *o)
+{
+	unsigned c = o->comp;
+	for (unsigned e = 0; e < TFP_MAX_EXEC; e++) {
+		int m = find_minst(S, e, c);
+		if (m < 0)
+			continue;
+		unsigned X = row_reg(S, e, c);
+		tfp_slot s = copy_slot(fixed(X, TO_FP20));
+		s.dkind = TD_VAL;
+		s.d = o->dst[0];
+		int p = find_packet(S, e, t_alu(e, 0), &s);
+		if (p < 0 || !fixed_free(S, X, hold_lo(t_mfu(e, 0)), hold_hi(t_alu(e, (unsigned)p))))
+			continue;
+		tfp_exec *x = &S->ex[e];
+		if ((unsigned)m == x->nm)
+			x->nm++;
+		x->m[m].var_mask |= (uint8_t)(1u << c);
+		x->m[m].var_row[c] = o->tram_row;
+		packet_add(&x->p[p], &s);
+		S->val[o->dst[0]].def_t = t_alu(e, (unsigned)p);
+		return ilist_add(&S->fixed[X], hold_lo(t_mfu(e, 0)), hold_hi(t_alu(e, (unsigned)p)));
+	}
+	return false;
+}
+
+static bool place_sfu(tfp_sched *S, const tfp_op *o)
+{
+	const unsigned R = S->rows;
+	const unsigned back = o->pre ? R + 1 : 1;   /* PRE step in an earlier EXEC of the same row */
+	int32_t t = ready(S, &o->s[0]);
+	for (unsigned es = back; es < TFP_MAX_EXEC; es++) {
+		unsigned ein = es - back, epre = es - R;
+		if (t_alu(ein, 2) < t)
+			continue;
+		int ms = find_minst(S, es, 4);
+		if (ms < 0)
+			continue;
+		int mp = -1;
+		if (o->pre && (mp = find_minst(S, epre, 4)) < 0)
+			continue;
+		for (unsigned j = 0; j < 4; j++) {
+			unsigned X = row_reg(S, es, j);
+			tfp_slot cin = copy_slot(o->s[0]);
+			cin.dkind = TD_FIX;
+			cin.d = (int32_t)X;
+			tfp_slot cout = copy_slot(fixed(X, TO_FP20));
+			cout.dkind = TD_VAL;
+			cout.d = o->dst[0];
+			int pin = find_packet(S, ein, t, &cin);
+			int pout = find_packet(S, es, t_alu(es, 0), &cout);
+			if (pin < 0 || pout < 0)
+				break;
+			int32_t lo = hold_lo(t_alu(ein, (unsigned)pin)), hi = hold_hi(t_alu(es, (unsigned)pout));
+			if (!fixed_free(S, X, lo, hi))
+				continue;
+			if (o->pre) {
+				tfp_exec *x = &S->ex[epre];
+				if ((unsigned)mp == x->nm)
+					x->nm++;
+				x->m[mp].sfu_used = true;
+				x->m[mp].sfu_op = o->pre;
+				x->m[mp].sfu_reg = (uint8_t)j;
+			}
+			tfp_exec *x = &S->ex[es];
+			if ((unsigned)ms == x->nm)
+				x->nm++;
+			x->m[ms].sfu_used = true;
+			x->m[ms].sfu_op = o->sfu;
+			x->m[ms].sfu_reg = (uint8_t)j;
+			packet_add(&S->ex[ein].p[pin], &cin);
+			packet_add(&x->p[pout], &cout);
+			S->val[o->dst[0]].def_t = t_alu(es, (unsigned)pout);
+			return ilist_add(&S->fixed[X], lo, hi);
+		}
+	}
+	return false;
+}
+
+static bool place_tex(tfp_sched *S, const tfp_op *o)
+{
+	int32_t t = 0;
+	for (unsigned k = 0; k < 3; k++) {
+		int32_t r = ready(S, &o->s[k]);
+		t = r > t ? r : t;
+	}
+	const unsigned ncoord = o->bias ? 3 : 2;
+	for (unsigned et = 1; et < TFP_MAX_EXEC; et++) {
+		unsigned ein = et - 1;
+		tfp_exec *x = &S->ex[et];
+		if (x->tex || t_alu(ein, 2) < t)
+			continue;
+		/* rows > 1: an interpolation in this EXEC makes the TEX read this row
+		 * (tegra.tex.src_row_from_mfu); a dummy ipl into r2, the R coordinate
+		 * a 2D fetch ignores and the destination overwrites */
+		int mdummy = -1;
+		if (S->rows > 1 && (mdummy = find_minst(S, et, 2)) < 0)
+			continue;
+		unsigned creg[3] = { row_reg(S, et, 0), row_reg(S, et, 1), row_reg(S, et, 3) };
+		unsigned d0 = row_reg(S, et, 2), d1 = row_reg(S, et, 3);
+		/* try the copies on a scratch copy of the two EXECs */
+		tfp_exec a = S->ex[ein], b = *x;
+		bool ok = true;
+		int32_t cin_t[3] = { 0, 0, 0 };
+		for (unsigned k = 0; k < ncoord && ok; k++) {
+			tfp_slot cin = copy_slot(o->s[k]);
+			cin.dkind = TD_FIX;
+			cin.d = (int32_t)creg[k];
+			int p = -1;
+			for (unsigned q = 0; q < 3 && p < 0; q++)
+				if (t_alu(ein, q) >= t && packet_fits(&a.p[q], &cin))
+					p = (int)q;
+			if (p < 0) {
+				ok = false;
+				break;
+			}
+			packet_add(&a.p[p], &cin);
+			cin_t[k] = t_alu(ein, (unsigned)p);
+			ok = fixed_free(S, creg[k], hold_lo(cin_t[k]), hold_hi(t_tex(et)));
+		}
+		int32_t out_t[4] = { -1, -1, -1, -1 }, last = t_tex(et);
+		for (unsigned ch = 0; ch < 4 && ok; ch++) {
+			if (o->dst[ch] < 0 || !o->live)
+				continue;
+			if (S->val[o->dst[ch]].def_t == -2)      /* dead channel */
+				continue;
+			tfp_slot cout = copy_slot(fixed(ch < 2 ? d0 : d1, ch & 1 ? TO_HIGH : TO_LOW));
+			cout.dkind = TD_VAL;
+			cout.d = o->dst[ch];
+			int p = -1;
+			for (unsigned q = 0; q < 3 && p < 0; q++)
+				if (packet_fits(&b.p[q], &cout))
+					p = (int)q;
+			if (p < 0) {
+				ok = false;
+				break;
+			}
+			packet_add(&b.p[p], &cout);
+			out_t[ch] = t_alu(et, (unsigned)p);
+			last = out_t[ch] > last ? out_t[ch] : last;
+		}
+		int32_t dlo = hold_lo(S->rows > 1 ? t_mfu(et, 0) : t_tex(et));
+		if (ok)
+			ok = fixed_free(S, d0, dlo, hold_hi(last)) && fixed_free(S, d1, hold_lo(t_tex(et)), hold_hi(last));
+		if (!ok)
+			continue;
+		if (mdummy >= 0) {
+			if ((unsigned)mdummy == b.nm)
+				b.nm++;
+			b.m[mdummy].var_mask |= 1u << 2;
+			b.m[mdummy].var_row[2] = 0;
+		}
+		b.tex = true;
+		b.tex_bias = o->bias;
+		b.tex_sampler = o->sampler;
+		S->ex[ein] = a;
+		*x = b;
+		for (unsigned k = 0; k < ncoord; k++)
+			if (!ilist_add(&S->fixed[creg[k]], hold_lo(cin_t[k]), hold_hi(t_tex(et))))
+				return false;
+		for (unsigned ch = 0; ch < 4; ch++)
+			if (out_t[ch] >= 0)
+				S->val[o->dst[ch]].def_t = out_t[ch];
+		return ilist_add(&S->fixed[d0], dlo, hold_hi(last)) &&
+		       ilist_add(&S->fixed[d1], hold_lo(t_tex(et)), hold_hi(last));
+	}
+	return false;
+}
+
+/* The colour (FX10 halves of the DW pair, saturated as a UNORM target
+ * clamps), the kill write and the store, in one EXEC: a kill acts on the
+ * store of its own EXEC (tegra.alu.kill_this_exec). */
+static bool place_final(tfp_sched *S, const tfp_prog *p, bool color)
+{
+	int32_t t = 0;
+	for (unsigned c = 0; c < 4; c++) {
+		int32_t r = ready(S, &p->out[c]);
+		t = r > t ? r : t;
+	}
+	if (p->has_kill) {
+		int32_t r = ready(S, &p->kill);
+		t = r > t ? r : t;
+	}
+	for (unsigned e = (unsigned)(t / 8); e < TFP_MAX_EXEC; e++) {
+		unsigned o0 = row_reg(S, e, 2), o1 = row_reg(S, e, 3);
+		int32_t lo = hold_lo(t_alu(e, 0)), hi = hold_hi(t_dw(e));
+		if (color && (!fixed_free(S, o0, lo, hi) || !fixed_free(S, o1, lo, hi)))
+			continue;
+		tfp_exec x = S->ex[e];
+		bool ok = true;
+		tfp_slot w[5];
+		unsigned n = 0;
+		if (color) {
+			for (unsigned c = 0; c < 4; c++) {
+				w[n] = copy_slot(p->out[c]);
+				w[n].sat = true;
+				w[n].dkind = TD_FIX;
+				w[n].d = (int32_t)(c < 2 ? o0 : o1);
+				w[n].dhalf = c & 1 ? TO_HIGH : TO_LOW;
+				n++;
+			}
+		}
+		if (p->has_kill) {
+			w[n] = copy_slot(p->kill);
+			w[n].dkind = TD_KILL;
+			n++;
+		}
+		for (unsigned k = 0; k < n && ok; k++) {
+			int q = -1;
+			for (unsigned j = 0; j < 3 && q < 0; j++)
+				if (t_alu(e, j) >= t && packet_fits(&x.p[j], &w[k]))
+					q = (int)j;
+			if (q < 0)
+				ok = false;
+			else
+				packet_add(&x.p[q], &w[k]);
+		}
+		if (!ok)
+			continue;
+		x.dw = color;
+		S->ex[e] = x;
+		S->dw_exec = e;
+		return !color || (ilist_add(&S->fixed[o0], lo, hi) && ilist_add(&S->fixed[o1], lo, hi));
+	}
+	return false;
+}
+
+static void note_use(tfp_sched *S, const tfp_opnd *o, int32_t t)
+{
+	if (o->kind == TO_VAL && S->val[o->v].last_t < t)
+		S->val[o->v].last_t = t;
+}
+
+static bool allocate(tfp_sched *S, const tfp_prog *p, ir_error *e)
+{
+	for (unsigned x = 0; x < TFP_MAX_EXEC; x++)
+		for (unsigned q = 0; q < 3; q++)
+			for (unsigned k = 0; k < S->ex[x].p[q].n; k++)
+				for (unsigned j = 0; j < 3; j++)
+					note_use(S, &S->ex[x].p[q].slot[k].s[j], t_alu(x, q));
+	/* values by definition time */
+	uint32_t *order = malloc((p->nval + 1) * sizeof *order);
+	if (!order)
+		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "out of memory");
+	size_t n = 0;
+	for (uint32_t v = 0; v < p->nval; v++)
+		if (S->val[v].def_t >= 0)
+			order[n++] = v;
+	for (size_t i = 1; i < n; i++) {          /* insertion sort: stable, small n */
+		uint32_t v = order[i];
+		size_t j = i;
+		while (j > 0 && S->val[order[j - 1]].def_t > S->val[v].def_t) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = v;
+	}
+	const unsigned nrow = 4 * S->rows;
+	bool ok = true;
+	for (size_t i = 0; i < n && ok; i++) {
+		tfp_value *v = &S->val[order[i]];
+		int32_t lo = hold_lo(v->def_t), hi = v->last_t > v->def_t ? hold_hi(v->last_t) : lo;
+		int reg = -1;
+		for (unsigned r = 0; r < nrow + 8 && reg < 0; r++) {
+			unsigned R = r < nrow ? r : 16 + (r - nrow);
+			if (R < 16 && !fixed_free(S, R, lo, hi))
+				continue;
+			if (ilist_free_over(&S->busy[R], lo, hi))
+				reg = (int)R;
+		}
+		if (reg < 0 || !ilist_add(&S->busy[reg], lo, hi))
+			ok = false;
+		v->reg = (int16_t)reg;
+	}
+	free(order);
+	if (!ok)
+		return ir_refuse(e, IR_REFUSE_REGISTERS, p->file, 1, 1,
+		                 "more live values than the %u row registers and g0..g7 hold",
+		                 4 * S->rows);
+	return true;
+}
+
+void tfp_sched_free(tfp_sched *S)
+{
+	for (unsigned r = 0; r < 16; r++)
+		free(S->fixed[r].v);
+	for (unsigned r = 0; r < TFP_NREGS; r++)
+		free(S->busy[r].v);
+	free(S->val);
+	memset(S, 0, sizeof *S);
+}
+
+bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched *S, ir_error *e)
+{
+	memset(S, 0, sizeof *S);
+	S->rows = rows;
+	S->window = window;
+	S->val = malloc((p->nval + 1) * sizeof *S->val);
+	if (!S->val)
+		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "out of memory");
+	for (uint32_t v = 0; v <= p->nval; v++)
+		S->val[v] = (tfp_value){ .def_t = -1, .last_t = -1, .reg = -1 };
+	/* values nothing reads: TEX channels are skipped (-2) */
+	bool *used = calloc(p->nval + 1, sizeof *used);
+	if (!used)
+		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "out of memory");
+	for (size_t i = 0; i < p->n; i++)
+		for (unsigned k = 0; k < 3; k++)
+			if (p->op[i].live && p->op[i].s[k].kind == TO_VAL)
+				used[p->op[i].s[k].v] = true;
+	for (unsigned c = 0; c < 4; c++)
+		if (p->out[c].kind == TO_VAL)
+			used[p->out[c].v] = true;
+	if (p->has_kill && p->kill.kind == TO_VAL)
+		used[p->kill.v] = true;
+	for (size_t i = 0; i < p->n; i++)
+		if (p->op[i].kind == TF_TEX)
+			for (unsigned c = 0; c < 4; c++)
+				if (p->op[i].dst[c] >= 0 && !used[p->op[i].dst[c]])
+					S->val[p->op[i].dst[c]].def_t = -2;
+	free(used);
+	if (p->any_ipl) {
+		S->ex[0].nm = 1;
+		S->ex[0].m[0].setup = true;
+		S->ex[0].m[0].sfu_used = true;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		const tfp_op *o = &p->op[i];
+		if (!o->live)
+			continue;
+		bool ok;
+		switch (o->kind) {
+		case TF_ALU: ok = place_alu(S, o); break;
+		case TF_IPL: ok = place_ipl(S, o); break;
+		case TF_SFU: ok = place_sfu(S, o); break;
+		default: ok = place_tex(S, o); break;
+		}
+		for (unsigned k = 0; ok && k < 4; k++)
+			if (o->dst[k] >= 0 && S->val[o->dst[k]].def_t > S->frontier)
+				S->frontier = S->val[o->dst[k]].def_t;
+		if (!ok)
+			return ir_refuse(e, IR_REFUSE_LIMITS, p->file, o->line ? o->line : 1, o->col ? o->col : 1,
+			                 "does not fit in %d EXECs (%d MFU instructions, %d ALU packets)",
+			                 TFP_MAX_EXEC, TFP_MAX_MFU, TFP_MAX_PACKETS);
+	}
+	for (uint32_t v = 0; v < p->nval; v++)
+		if (S->val[v].def_t == -2)
+			S->val[v].def_t = -1;
+	if (!place_final(S, p, p->has_color))
+		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "the colour store does not fit "
+		                 "in %d EXECs", TFP_MAX_EXEC);
+	/* extent and totals */
+	S->nexec = 0;
+	for (unsigned x = 0; x < TFP_MAX_EXEC; x++) {
+		const tfp_exec *ex = &S->ex[x];
+		bool any = ex->nm || ex->tex || ex->dw;
+		unsigned np = 0;
+		for (unsigned q = 0; q < 3; q++)
+			if (ex->p[q].n)
+				np = q + 1;
+		for (unsigned q = 0; q < np; q++)
+			S->slots += ex->p[q].n;
+		S->packets += np;
+		S->minsts += ex->nm;
+		if (any || np)
+			S->nexec = x + 1;
+	}
+	if (S->packets > TFP_MAX_PACKETS)
+		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "needs %u ALU packets, the "
+		                 "program holds %d", S->packets, TFP_MAX_PACKETS);
+	return allocate(S, p, e);
+}

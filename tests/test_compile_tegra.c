@@ -1,0 +1,839 @@
+/* TGSI -> Tegra GR3D fragment compiler: differential tests against the
+ * reference interpreter over the corpora, plus hand-written shaders for the
+ * slot packing / EXEC scheduling, refusals and the CLI.
+ *
+ * Differential test: every fs.tgsi of ../shared/corpus/tgsi-noint (and
+ * ../shared/corpus/tgsi) the backend accepts is drawn by gr3d_fp_draw
+ * (units/gr3d_fp.h, default knobs) on a 4x4 render target covered by two
+ * triangles whose vertices all carry the same TRAM words, so every
+ * interpolated input is constant; the interpreter (tgsi_exec, f32) runs
+ * once on the same values: IN[k] in [0, 1] for COLOR inputs and [-2, 2]
+ * otherwise, CONST[0][n] in [-2, 2], all FP20-rounded first; each sampler
+ * is a 1x1 texture of random bytes, whose FX10 texel (b + (b >> 7)) / 256
+ * is the interpreter's SAMP[n].  CASES cases per shader, fixed seeds.
+ *
+ * Each pixel byte is compared with the interpreter's OUT[0] clamped to
+ * [0, 1] (a UNORM target), encoded to FX10 rounding to nearest (ties away)
+ * and converted by the DW path (fx10 * 255 + 127) >> 8, within TOL = 2:
+ * FP20 keeps 13 mantissa bits and rounds each result (relative error
+ * 2^-14), FX10 has 8 fraction bits (steps of 2^-8).  A value that lands
+ * within a few FP20 roundings of an FX10 rounding boundary may round to
+ * the neighbouring FX10 code (one byte), and the FX10 -> UNORM8 mapping
+ * can turn one FX10 step into 0 or 1 byte: TOL = 1 for the boundary + 1
+ * for ~16 accumulated FP20 roundings on values up to ~4 (16 * 4 * 2^-14 =
+ * 2^-8, one more FX10 step); a wrong operand, swizzle, register, branch or
+ * half is off by far more.  Killed fragments must keep the clear colour on
+ * both sides. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/fileio.h"
+#include "base/image.h"
+#include "frontends/tegra/tegra_compile.h"
+#include "frontends/tgsi/tgsi_exec.h"
+#include "isa/fp20.h"
+#include "isa/fx10.h"
+#include "isa/tegra/fp_container.h"
+#include "isa/tegra/tegra_prog.h"
+#include "sim/config.h"
+#include "tests/test_util.h"
+#include "units/gr3d_fp.h"
+
+enum { CASES = 4, W = 4, H = 4, TOL = 2 };
+static const uint8_t CLEAR[4] = { 0x11, 0x22, 0x33, 0x44 };
+
+typedef struct rng { uint32_t s; } rng;
+
+static uint32_t rnd(rng *r)
+{
+	r->s ^= r->s << 13;
+	r->s ^= r->s >> 17;
+	r->s ^= r->s << 5;
+	return r->s;
+}
+
+static float fp20_val(float v) { return fp20_decode(fp20_encode(v, ULP_ROUND_NEAREST_EVEN)); }
+
+static float rnd_range(rng *r, float lo, float hi)
+{
+	return fp20_val((float)(lo + (hi - lo) * ((rnd(r) >> 8) / 16777216.0)));
+}
+
+static uint32_t f_bits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static float bits_f(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+enum outcome { OUT_REFUSED, OUT_MATCH, OUT_MISMATCH, OUT_SIM_ERROR, OUT_REF_ERROR, OUT_N };
+static const char *const OUTCOME[OUT_N] = { "refused", "match", "mismatch", "simulator error",
+                                            "reference error" };
+
+typedef struct one_result {
+	enum outcome o;
+	int maxdiff;            /* largest byte difference seen */
+	enum ir_refusal why;
+	char msg[2048];
+} one_result;
+
+/* The reference byte of one channel. */
+static uint8_t ref_byte(float v)
+{
+	double c = isnan(v) ? 0.0 : v < 0.0f ? 0.0 : v > 1.0f ? 1.0 : (double)v;
+	return fx10_to_unorm8(fx10_encode(c, ULP_ROUND_NEAREST_AWAY));
+}
+
+typedef struct case_io {
+	float in[16][4];
+	float cst[TEGRA_COMPILE_MAX_CONST][4];
+	int pos_in;             /* IN index of the fragment position, -1 none */
+	uint8_t tex[GR3D_SAMPLERS][4];
+} case_io;
+
+/* Runs the interpreter; *killed or expect[4] bytes.  False: reference error. */
+static bool run_reference(tgsi_shader *sh, const char *path, const case_io *io, uint8_t expect[4],
+                          bool *killed, char *msg, size_t n)
+{
+	tgsi_exec_machine m;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	if (!tgsi_exec_init(&m, sh, path, &d)) {
+		snprintf(msg, n, "init: %s", d.msg);
+		return false;
+	}
+	m.max_steps = 100000;
+	bool ok = true;
+	int32_t color = -1;
+	for (size_t i = 0; i < sh->num_decls && ok; i++) {
+		const tgsi_declaration *dc = &sh->decls[i];
+		for (uint32_t k = dc->first; k <= dc->last && k < 64; k++) {
+			if (dc->file == TGSI_FILE_OUTPUT && dc->semantic && dc->semantic_name == TGSI_SEMANTIC_COLOR &&
+			    dc->semantic_index == 0)
+				color = (int32_t)k;
+			if (dc->file == TGSI_FILE_INPUT && k < 16) {
+				uint32_t *r = tgsi_exec_reg(&m, TGSI_FILE_INPUT, 0, k);
+				ok &= r != NULL;
+				for (unsigned c = 0; r && c < 4; c++)
+					r[c] = f_bits(io->in[k][c]);
+			}
+			/* declared uniforms only: reads outside the file give 0 */
+			if (dc->file == TGSI_FILE_CONSTANT && k < TEGRA_COMPILE_MAX_CONST &&
+			    (!dc->dimension || dc->index_2d == 0)) {
+				uint32_t *r = tgsi_exec_reg(&m, TGSI_FILE_CONSTANT, 0, k);
+				ok &= r != NULL;
+				for (unsigned c = 0; r && c < 4; c++)
+					r[c] = f_bits(io->cst[k][c]);
+			}
+		}
+	}
+	for (unsigned k = 0; k < GR3D_SAMPLERS && ok; k++) {
+		uint32_t *r = tgsi_exec_reg(&m, TGSI_FILE_SAMPLER, 0, k);
+		ok &= r != NULL;
+		if (!r)
+			break;
+		m.files[TGSI_FILE_SAMPLER].banks[0].flags[k] |= TGSI_EXEC_WRITTEN;
+		for (unsigned c = 0; c < 4; c++)
+			r[c] = f_bits(fx10_decode(unorm8_to_fx10(io->tex[k][c])));
+	}
+	if (!ok || !tgsi_exec_run(&m, &d)) {
+		snprintf(msg, n, "run: %s", ok ? d.msg : "out of memory");
+		tgsi_exec_fini(&m);
+		return false;
+	}
+	*killed = m.killed;
+	if (color < 0) {
+		memcpy(expect, CLEAR, 4);
+	} else {
+		const uint32_t *o = tgsi_exec_reg(&m, TGSI_FILE_OUTPUT, 0, (size_t)color);
+		for (unsigned c = 0; c < 4; c++)
+			expect[c] = o ? ref_byte(bits_f(o[c])) : 0;
+	}
+	tgsi_exec_fini(&m);
+	return true;
+}
+
+/* Draws the program; rt receives the pixels.  False: simulator error. */
+static bool run_sim(const tegra_fp_decoded *dec, const case_io *io, unsigned tram_rows,
+                    ulp_image *rt, ulp_image *tex[GR3D_SAMPLERS], const char *const *knobs,
+                    char *msg, size_t n)
+{
+	ulp_config cfg;
+	ulp_config_defaults(&cfg);
+	for (unsigned k = 0; knobs && knobs[k]; k++) {
+		ulp_diag kd;
+		ulp_diag_clear(&kd);
+		cr_assert(ulp_config_set(&cfg, knobs[k], &kd), "%s: %s", knobs[k], kd.msg);
+	}
+	gr3d_draw dr;
+	memset(&dr, 0, sizeof dr);
+	dr.prog = dec;
+	dr.cfg = &cfg;
+	for (unsigned k = 0; k < TEGRA_COMPILE_MAX_CONST; k++)
+		for (unsigned c = 0; c < 4; c++)
+			dr.uniforms[4 * k + c] = fp20_encode(io->cst[k][c], ULP_ROUND_NEAREST_EVEN) & FP20_MASK;
+	static const double P[4][2] = { { 0, 0 }, { W, 0 }, { 0, H }, { W, H } };
+	gr3d_vertex v[4];
+	memset(v, 0, sizeof v);
+	for (unsigned i = 0; i < 4; i++) {
+		v[i].x = P[i][0];
+		v[i].y = P[i][1];
+		v[i].w = 1.0;
+		for (unsigned r = 0; r < tram_rows && r < GR3D_TRAM_ROWS; r++)
+			for (unsigned c = 0; c < 4; c++)
+				v[i].tram[r][c] = fp20_encode(io->in[r][c], ULP_ROUND_NEAREST_EVEN) & FP20_MASK;
+	}
+	static const uint16_t idx[6] = { 0, 1, 2, 1, 3, 2 };
+	dr.vtx = v;
+	dr.nvtx = 4;
+	dr.idx = idx;
+	dr.ntris = 2;
+	for (unsigned k = 0; k < GR3D_SAMPLERS; k++) {
+		uint8_t *px = ulp_image_px(tex[k], 0, 0);
+		memcpy(px, io->tex[k], 4);
+		dr.sampler[k] = (gr3d_sampler){ .img = tex[k], .format = GR3D_TEX_RGBA8888 };
+	}
+	ulp_image_fill(rt, CLEAR[0], CLEAR[1], CLEAR[2], CLEAR[3]);
+	dr.rt[1] = rt;
+	gr3d_stats st;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	if (!gr3d_fp_draw(&dr, &st, &d)) {
+		snprintf(msg, n, "draw: %s", d.msg);
+		return false;
+	}
+	return true;
+}
+
+/* Compiles and compares one shader text (CASES cases); res_out, when not
+ * NULL, receives the compile statistics. */
+static one_result check_text(const char *text, size_t len, const char *path, uint32_t seed,
+                             const char *const *knobs, tegra_compile_result *res_out)
+{
+	one_result R = { .o = OUT_REFUSED };
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	tgsi_shader *sh = tgsi_parse(text, len, path, NULL, &d);
+	cr_assert(sh, "%s: %s", path, d.msg);
+	tegra_compile_result res;
+	if (!tegra_compile(sh, path, &res)) {
+		R.why = res.why;
+		ulp_diag_format(&res.d, R.msg, sizeof R.msg);
+		if (res_out)
+			*res_out = res;
+		else
+			tegra_compile_result_free(&res);
+		tgsi_shader_free(sh);
+		return R;
+	}
+	tegra_fp_decoded *dec = malloc(sizeof *dec);
+	cr_assert(dec);
+	cr_assert(tegra_fp_decode(&res.prog, dec, path, &d), "%s: %s", path, d.msg);
+	ulp_image *rt = ulp_image_create(W, H, &d), *tex[GR3D_SAMPLERS];
+	cr_assert(rt);
+	for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
+		cr_assert((tex[k] = ulp_image_create(1, 1, &d)));
+	bool color_in[16] = { false };
+	int pos_in = -1;
+	for (size_t i = 0; i < sh->num_decls; i++) {
+		const tgsi_declaration *dc = &sh->decls[i];
+		if (dc->file == TGSI_FILE_INPUT && dc->semantic && dc->semantic_name == TGSI_SEMANTIC_COLOR)
+			for (uint32_t k = dc->first; k <= dc->last && k < 16; k++)
+				color_in[k] = true;
+		if (dc->file == TGSI_FILE_INPUT && dc->semantic && dc->semantic_name == TGSI_SEMANTIC_POSITION &&
+		    dc->first < 16)
+			pos_in = (int)dc->first;
+	}
+	rng r = { seed ? seed : 1u };
+	R.o = OUT_MATCH;
+	for (unsigned cs = 0; cs < CASES && R.o == OUT_MATCH; cs++) {
+		case_io io;
+		memset(&io, 0, sizeof io);
+		for (unsigned k = 0; k < 16; k++)
+			for (unsigned c = 0; c < 4; c++)
+				io.in[k][c] = color_in[k] ? rnd_range(&r, 0.0f, 1.0f) : rnd_range(&r, -2.0f, 2.0f);
+		for (unsigned k = 0; k < TEGRA_COMPILE_MAX_CONST; k++)
+			for (unsigned c = 0; c < 4; c++)
+				io.cst[k][c] = rnd_range(&r, -2.0f, 2.0f);
+		for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
+			for (unsigned c = 0; c < 4; c++)
+				io.tex[k][c] = (uint8_t)(rnd(&r) >> 24);
+		io.pos_in = pos_in;
+		uint8_t expect[H][W][4];
+		bool killed[H][W];
+		char msg[600];
+		/* one run, or one per pixel when the shader reads its window position
+		 * (pixel centres x + 0.5, y + 0.5; z = 0, w = 1) */
+		for (unsigned y = 0; y < H && R.o == OUT_MATCH; y++)
+			for (unsigned x = 0; x < W && R.o == OUT_MATCH; x++) {
+				if (pos_in < 0 && (x || y)) {
+					memcpy(expect[y][x], expect[0][0], 4);
+					killed[y][x] = killed[0][0];
+					continue;
+				}
+				if (pos_in >= 0) {
+					io.in[pos_in][0] = (float)x + 0.5f;
+					io.in[pos_in][1] = (float)y + 0.5f;
+					io.in[pos_in][2] = 0.0f;
+					io.in[pos_in][3] = 1.0f;
+				}
+				killed[y][x] = false;
+				if (!run_reference(sh, path, &io, expect[y][x], &killed[y][x], msg, sizeof msg)) {
+					R.o = OUT_REF_ERROR;
+					snprintf(R.msg, sizeof R.msg, "%s: %s", path, msg);
+				}
+				if (killed[y][x])
+					memcpy(expect[y][x], CLEAR, 4);
+			}
+		if (R.o != OUT_MATCH)
+			break;
+		if (!run_sim(dec, &io, res.tram_rows, rt, tex, knobs, msg, sizeof msg)) {
+			R.o = OUT_SIM_ERROR;
+			snprintf(R.msg, sizeof R.msg, "%s: %s", path, msg);
+			break;
+		}
+		for (unsigned y = 0; y < H && R.o == OUT_MATCH; y++)
+			for (unsigned x = 0; x < W && R.o == OUT_MATCH; x++) {
+				const uint8_t *px = ulp_image_cpx(rt, x, y);
+				for (unsigned c = 0; c < 4; c++) {
+					const uint8_t *ex = expect[y][x];
+					int diff = abs((int)px[c] - (int)ex[c]);
+					R.maxdiff = diff > R.maxdiff ? diff : R.maxdiff;
+					if (diff > TOL || (killed[y][x] && diff)) {
+						R.o = OUT_MISMATCH;
+						snprintf(R.msg, sizeof R.msg, "%s: case %u pixel (%u,%u): sim %02x%02x%02x%02x, "
+						         "ref %02x%02x%02x%02x%s", path, cs, x, y, px[0], px[1], px[2], px[3],
+						         ex[0], ex[1], ex[2], ex[3], killed[y][x] ? " (killed)" : "");
+						break;
+					}
+				}
+			}
+	}
+	for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
+		ulp_image_free(tex[k]);
+	ulp_image_free(rt);
+	free(dec);
+	if (res_out) {
+		*res_out = res;
+		res_out->asm_text = NULL;
+		res_out->asm_len = 0;
+	}
+	tegra_compile_result_free(&res);
+	tgsi_shader_free(sh);
+	return R;
+}
+
+static one_result check_shader(const char *path, uint32_t seed)
+{
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	size_t len;
+	char *text = ulp_read_file(path, &len, &d);
+	cr_assert(text, "%s", d.msg);
+	one_result R = check_text(text, len, path, seed, NULL, NULL);
+	free(text);
+	return R;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+typedef struct score {
+	unsigned total, compiled, matching, by_out[OUT_N], by_why[IR_REFUSAL_COUNT];
+	unsigned by_diff[TOL + 2];   /* matching shaders by their largest byte difference */
+} score;
+
+static score run_corpus(const char *set)
+{
+	score S;
+	memset(&S, 0, sizeof S);
+	char *dir = test_corpus_path(set);
+	cr_assert(dir);
+	DIR *dp = opendir(dir);
+	cr_assert(dp, "corpus %s not found", dir);
+	char **names = NULL;
+	size_t n = 0;
+	struct dirent *de;
+	while ((de = readdir(dp))) {
+		if (de->d_name[0] == '.')
+			continue;
+		char **p = realloc(names, (n + 1) * sizeof *p);
+		cr_assert(p);
+		names = p;
+		names[n] = strdup(de->d_name);
+		cr_assert(names[n]);
+		n++;
+	}
+	closedir(dp);
+	qsort(names, n, sizeof *names, cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		char path[1024];
+		snprintf(path, sizeof path, "%s/%s/fs.tgsi", dir, names[i]);
+		FILE *f = fopen(path, "r");
+		if (f) {
+			fclose(f);
+			uint32_t seed = 0x9E3779B9u ^ (uint32_t)(i * 2654435761u);
+			one_result R = check_shader(path, seed);
+			S.total++;
+			S.by_out[R.o]++;
+			if (R.o != OUT_REFUSED)
+				S.compiled++;
+			else
+				S.by_why[R.why]++;
+			if (R.o == OUT_MATCH) {
+				S.matching++;
+				S.by_diff[R.maxdiff <= TOL ? R.maxdiff : TOL + 1]++;
+			} else if (R.o == OUT_REFUSED) {
+				cr_log_info("refused [%s] %s", ir_refusal_name(R.why), R.msg);
+			}
+			else {
+				cr_log_info("%s: %s", OUTCOME[R.o], R.msg);
+			}
+			if (R.o != OUT_MATCH)
+				fprintf(stderr, "  %s [%s] %s\n", OUTCOME[R.o],
+				        R.o == OUT_REFUSED ? ir_refusal_name(R.why) : "-", R.msg);
+		}
+		free(names[i]);
+	}
+	free(names);
+	free(dir);
+	fprintf(stderr, "tegra (%s): compiled %u/%u, matching %u/%u\n", set, S.compiled, S.total,
+	        S.matching, S.compiled);
+	cr_log_info("tegra (%s): compiled %u/%u, matching %u/%u", set, S.compiled, S.total,
+	            S.matching, S.compiled);
+	fprintf(stderr, "  largest byte difference per matching shader:");
+	for (unsigned k = 0; k <= TOL; k++)
+		fprintf(stderr, " %u: %u%s", k, S.by_diff[k], k < TOL ? "," : "\n");
+	for (unsigned k = 1; k < IR_REFUSAL_COUNT; k++)
+		if (S.by_why[k])
+			fprintf(stderr, "  refusals [%s]: %u\n", ir_refusal_name(k), S.by_why[k]);
+	for (unsigned k = 2; k < OUT_N; k++)
+		if (S.by_out[k])
+			fprintf(stderr, "  %s: %u\n", OUTCOME[k], S.by_out[k]);
+	return S;
+}
+
+Test(compile_tegra, corpus_noint_fragment_shaders, .timeout = 120)
+{
+	score S = run_corpus("tgsi-noint");
+	cr_assert_gt(S.total, 100, "expected the tgsi-noint corpus (%u fragment shaders)", S.total);
+	cr_assert_eq(S.by_out[OUT_MISMATCH] + S.by_out[OUT_SIM_ERROR], 0, "every compiled shader must match");
+	cr_assert_geq(S.matching * 100, S.total * 80, "matching %u/%u is below 80%%", S.matching, S.total);
+}
+
+Test(compile_tegra, corpus_tgsi_fragment_shaders, .timeout = 120)
+{
+	score S = run_corpus("tgsi");
+	cr_assert_gt(S.total, 100);
+	cr_assert_eq(S.by_out[OUT_MISMATCH] + S.by_out[OUT_SIM_ERROR], 0, "every compiled shader must match");
+}
+
+/* ---- hand-written shaders: every lowering, differentially ---- */
+
+#define HDR "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL IN[1], GENERIC[1], PERSPECTIVE\n" \
+	"DCL OUT[0], COLOR\nDCL CONST[0][0..1]\nDCL TEMP[0..7]\n" \
+	"IMM[0] FLT32 {0.5, 0.25, 2.0, 0.125}\n"
+/* out = 0.5 * TEMP[0] + 0.5 keeps [-1, 1] visible through the clamp */
+#define OUT05 "MAD OUT[0], TEMP[0], IMM[0].xxxx, IMM[0].xxxx\nEND\n"
+
+static const char *const LOWERINGS[] = {
+	/* 0 SFU: SIN/COS (PRE steps), EX2 (PREEX2), LG2 */
+	HDR "SIN TEMP[0].x, IN[0].xxxx\nCOS TEMP[0].y, IN[0].yyyy\nEX2 TEMP[1].x, IN[0].zzzz\n"
+	"MUL TEMP[0].z, TEMP[1].xxxx, IMM[0].yyyy\nLG2 TEMP[0].w, |IN[0].wwww|\n" OUT05,
+	/* 1 RCP, RSQ, SQRT, POW, DIV */
+	HDR "ADD TEMP[1], |IN[0]|, IMM[0].xxxx\nRCP TEMP[0].x, TEMP[1].xxxx\nRSQ TEMP[0].y, TEMP[1].yyyy\n"
+	"SQRT TEMP[0].z, TEMP[1].zzzz\nPOW TEMP[0].w, TEMP[1].wwww, IN[1].xxxx\n"
+	"DIV TEMP[2].x, IN[1].yyyy, TEMP[1].xxxx\nMUL TEMP[0].w, TEMP[0].wwww, TEMP[2].xxxx\n" OUT05,
+	/* 2 FRC, FLR, CEIL, TRUNC, ROUND, SSG */
+	HDR "MUL TEMP[1], IN[0], IMM[0].zzzz\nFRC TEMP[0].x, TEMP[1].xxxx\nFLR TEMP[2].x, TEMP[1].yyyy\n"
+	"CEIL TEMP[2].y, TEMP[1].zzzz\nTRUNC TEMP[2].z, TEMP[1].wwww\nROUND TEMP[2].w, TEMP[1].xxxx\n"
+	"SSG TEMP[3], IN[1]\nDP4 TEMP[0].y, TEMP[2], IMM[0].wwww\nMUL TEMP[0].zw, TEMP[3], IMM[0].xxxx\n" OUT05,
+	/* 3 DP2/DP3/DP4/DPH, LRP, CMP, MIN/MAX, modifiers, CONST */
+	HDR "DP2 TEMP[0].x, IN[0], CONST[0][0]\nDP3 TEMP[1].x, IN[0], IN[1]\nDP4 TEMP[1].y, IN[1], CONST[0][1]\n"
+	"DPH TEMP[1].z, IN[0], CONST[0][0]\nMUL TEMP[0].yzw, TEMP[1].xxyz, IMM[0].wwww\n"
+	"LRP TEMP[2], IN[0], IN[1], -CONST[0][1]\nCMP TEMP[3], IN[1], TEMP[2], |CONST[0][0]|\n"
+	"MIN TEMP[4], TEMP[3], IN[0].wzyx\nMAX TEMP[4], TEMP[4], -IN[1]\nADD TEMP[0], TEMP[0], TEMP[4]\n" OUT05,
+	/* 4 comparisons */
+	HDR "SLT TEMP[1], IN[0], IN[1]\nSGE TEMP[2], IN[0], CONST[0][0]\nADD TEMP[0], TEMP[1], TEMP[2]\n"
+	"SEQ TEMP[3], IN[0], IN[0].xyxy\nADD TEMP[0], TEMP[0], TEMP[3]\nSNE TEMP[4], IN[0], IN[0].xxzz\n"
+	"ADD TEMP[0], TEMP[0], -TEMP[4]\nSGT TEMP[5], IN[1], CONST[0][1]\nADD TEMP[0], TEMP[0], -TEMP[5]\n"
+	"SLE TEMP[6], IN[1], IN[0]\nMAD TEMP[0], TEMP[6], IMM[0].yyyy, TEMP[0]\n"
+	"MUL TEMP[0], TEMP[0], IMM[0].yyyy\n" OUT05,
+	/* 5 nested IF/ELSE, KILL_IF inside, _SAT */
+	HDR "SLT TEMP[1], IN[0], IMM[0].yyyy\nMOV TEMP[0], IN[1]\nIF TEMP[1].xxxx\n"
+	"  IF TEMP[1].yyyy\n    ADD_SAT TEMP[0], IN[0], IN[1]\n  ELSE\n    MUL TEMP[0].xy, IN[0], IMM[0].zzzz\n"
+	"    KILL_IF IN[1].zwzw\n  ENDIF\nELSE\n  MOV TEMP[0].zw, -IN[0]\n  IF TEMP[1].zzzz\n    KILL\n  ENDIF\nENDIF\n" OUT05,
+	/* 6 a loop with a constant trip count (unrolled), CONT, a run-time IF inside */
+	HDR "MOV TEMP[0], IMM[0].yyyy\nMOV TEMP[1].x, IMM[0].xxxx\nBGNLOOP\n  SGE TEMP[2].x, TEMP[1].xxxx, IMM[0].zzzz\n"
+	"  IF TEMP[2].xxxx\n    BRK\n  ENDIF\n  ADD TEMP[1].x, TEMP[1].xxxx, IMM[0].xxxx\n"
+	"  MAD TEMP[0], IN[0], IMM[0].wwww, TEMP[0]\n"
+	"  SLT TEMP[3].x, CONST[0][0].xxxx, TEMP[0].xxxx\n  IF TEMP[3].xxxx\n    MUL TEMP[0], TEMP[0], IN[1]\n  ENDIF\n"
+	"  SEQ TEMP[3].y, TEMP[1].xxxx, IMM[0].xxxx\n  IF TEMP[3].yyyy\n    CONT\n  ENDIF\n"
+	"  ADD TEMP[0].w, TEMP[0].wwww, IMM[0].yyyy\nENDLOOP\n" OUT05,
+	/* 7 textures: TEX with computed coordinates, TXB, TXP, 1D */
+	"FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SAMP[3]\n"
+	"DCL SVIEW[0], 2D, FLOAT\nDCL SVIEW[3], 1D, FLOAT\nDCL TEMP[0..3]\nIMM[0] FLT32 {0.5, 0.25, 2.0, 0.125}\n"
+	"ADD TEMP[0], IN[0], IMM[0].xxxx\nTEX TEMP[1], TEMP[0], SAMP[0], 2D\nTXB TEMP[2], IN[0], SAMP[3], 1D\n"
+	"MOV TEMP[3].w, IMM[0].zzzz\nMOV TEMP[3].xyz, IN[0]\nTXP TEMP[3], TEMP[3], SAMP[0], 2D\n"
+	"MAD TEMP[1], TEMP[2], TEMP[1], TEMP[3].wzyx\nMUL OUT[0], TEMP[1], IMM[0].xxxx\nEND\n",
+	/* 8 many distinct immediates (embedded constants, slot 3) */
+	HDR "IMM[1] FLT32 {0.3, 0.7, -0.6, 1.7}\nIMM[2] FLT32 {0.11, -0.13, 0.17, 0.19}\n"
+	"MAD TEMP[0], IN[0], IMM[1], IMM[2]\nMAD TEMP[0], TEMP[0], IMM[1].wzyx, IMM[2].yxwz\n"
+	"MAD TEMP[0], TEMP[0], IMM[2].wzyx, IMM[1].yxwz\n" OUT05,
+	/* 9 register pressure: several rows, SFU (PRE) and TEX on rows > 0 */
+	"FRAG\nDCL IN[0..3], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\n"
+	"DCL TEMP[0..7]\nIMM[0] FLT32 {0.5, 0.25, 2.0, 0.125}\n"
+	"MUL TEMP[1], IN[0], IN[1]\nMUL TEMP[2], IN[1], IN[2]\nMUL TEMP[3], IN[2], IN[3]\nMUL TEMP[4], IN[3], IN[0]\n"
+	"SIN TEMP[5].x, TEMP[1].xxxx\nCOS TEMP[5].y, TEMP[2].yyyy\nEX2 TEMP[5].z, TEMP[3].zzzz\n"
+	"TEX TEMP[6], TEMP[4], SAMP[0], 2D\nADD TEMP[0], TEMP[1], TEMP[2]\nADD TEMP[0], TEMP[0], TEMP[3]\n"
+	"ADD TEMP[0], TEMP[0], TEMP[4]\nMAD TEMP[0], TEMP[0], IMM[0].wwww, TEMP[5]\nADD TEMP[0], TEMP[0], TEMP[6]\n"
+	"MUL TEMP[0], TEMP[0], IMM[0].yyyy\n" OUT05,
+	/* 10 LIT, EXP, LOG, XPD, indirect uniforms */
+	HDR "DCL ADDR[0]\nLIT TEMP[1], IN[0]\nEXP TEMP[2], IN[1].xxxx\nLOG TEMP[3], |IN[1].yyyy|\n"
+	"XPD TEMP[4].xyz, IN[0], IN[1]\nARL ADDR[0].x, IN[0].xxxx\nMOV TEMP[5], CONST[0][ADDR[0].x+1]\n"
+	"ADD TEMP[0], TEMP[1], TEMP[2]\nMAD TEMP[0], TEMP[3], IMM[0].wwww, TEMP[0]\n"
+	"MAD TEMP[0], TEMP[4], IMM[0].wwww, TEMP[0]\nMAD TEMP[0], TEMP[0], IMM[0].wwww, TEMP[5]\n" OUT05,
+};
+
+Test(compile_tegra, every_lowering_matches_the_interpreter)
+{
+	for (size_t k = 0; k < sizeof LOWERINGS / sizeof LOWERINGS[0]; k++) {
+		char name[32];
+		snprintf(name, sizeof name, "lowering%zu.tgsi", k);
+		for (uint32_t seed = 1; seed <= 8; seed++) {
+			tegra_compile_result st;
+			one_result R = check_text(LOWERINGS[k], strlen(LOWERINGS[k]), name, seed * 7919u, NULL, &st);
+			cr_assert_eq(R.o, OUT_MATCH, "shader %zu seed %u: %s: %s", k, seed, OUTCOME[R.o], R.msg);
+			if (k == 9 && seed == 1)
+				cr_assert_gt(st.rows, 1, "expected more than one row, got %u", st.rows);
+		}
+	}
+}
+
+/* The code must not depend on the open hardware questions it can avoid
+ * (tegra-fp.md §9): the same shaders under the other readings of the TEX
+ * coordinate row, sticky kills, PRE-step range reduction, same-packet aluK
+ * visibility and (this)/(other) grouping. */
+Test(compile_tegra, lowerings_hold_under_other_knob_readings)
+{
+	static const char *const knobs[] = {
+		"tegra.tex.src_row_from_mfu=false", "tegra.alu.kill_this_exec=false",
+		"tegra.sfu.pre_range_reduce=true", "tegra.alu.alu_reg_same_packet=true",
+		"tegra.alu.acc_group=false", "tegra.tex.fp20_reads_see_coords=false", NULL,
+	};
+	for (size_t k = 0; k < sizeof LOWERINGS / sizeof LOWERINGS[0]; k++) {
+		char name[32];
+		snprintf(name, sizeof name, "lowering%zu.tgsi", k);
+		for (uint32_t seed = 1; seed <= 3; seed++) {
+			one_result R = check_text(LOWERINGS[k], strlen(LOWERINGS[k]), name, seed * 104729u, knobs, NULL);
+			cr_assert_eq(R.o, OUT_MATCH, "shader %zu seed %u: %s: %s", k, seed, OUTCOME[R.o], R.msg);
+		}
+	}
+}
+
+/* ---- slot packing and EXEC scheduling ---- */
+
+static tegra_compile_result compile_ok(const char *text, tegra_fp_decoded *dec)
+{
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	tgsi_shader *sh = tgsi_parse(text, strlen(text), "t.tgsi", NULL, &d);
+	cr_assert(sh, "%s", d.msg);
+	tegra_compile_result r;
+	cr_assert(tegra_compile(sh, "t.tgsi", &r), "%s", r.d.msg);
+	tgsi_shader_free(sh);
+	cr_assert(tegra_fp_decode(&r.prog, dec, "t.tgsi", &d), "%s\n%s", d.msg, r.asm_text);
+	return r;
+}
+
+/* The limits of one EXEC (tegra-fp.md §2.2) on a decoded program. */
+static void check_exec_limits(const tegra_fp_decoded *dec)
+{
+	cr_assert_leq(dec->exec_count, 64);
+	unsigned dws = 0, packets = 0, mfus = 0;
+	for (unsigned e = 0; e < dec->exec_count; e++) {
+		const tegra_exec *x = &dec->exec[e];
+		cr_assert_leq(x->mfu_sched.count, 3);
+		cr_assert_leq(x->alu_sched.count, 3);
+		packets += x->alu_sched.count;
+		mfus += x->mfu_sched.count;
+		dws += x->dw.enable;
+		if (x->dw.enable)   /* the colour leaves from r2, r3 of the row as FX10 bytes to rt1 */
+			cr_assert(x->dw.rt == 1 && x->dw.src_r2);
+	}
+	cr_assert_leq(packets, 64);
+	cr_assert_leq(mfus, 64);
+	cr_assert_leq(dws, 1);
+}
+
+Test(compile_tegra, slots_pack_into_packets_and_execs)
+{
+	tegra_fp_decoded *dec = malloc(sizeof *dec);
+	cr_assert(dec);
+	/* MOV OUT, IN: one EXEC: set-up + 4 interpolations in one MFU
+	 * instruction, 4 copies then the 4 FX10 colour writes (2 packets), DW */
+	tegra_compile_result r = compile_ok("FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+	                                    "MOV OUT[0], IN[0]\nEND\n", dec);
+	cr_assert_eq(r.execs, 1, "%s", r.asm_text);
+	cr_assert_eq(r.mfu_insts, 1);
+	cr_assert_eq(r.alu_packets, 2, "%s", r.asm_text);
+	cr_assert_eq(dec->exec[0].mfu[0].sfu_op, TEGRA_SFU_RCP);   /* rcp r4: the perspective set-up */
+	cr_assert_eq(dec->exec[0].mfu[0].sfu_reg, 4);
+	for (unsigned c = 0; c < 4; c++)
+		cr_assert_eq(dec->exec[0].mfu[0].var[c].op, TEGRA_VAR_FP20);
+	cr_assert(dec->exec[0].dw.enable);
+	cr_assert_eq(dec->exec[0].dw.rt, 1);
+	for (unsigned k = 0; k < 4; k++) {   /* the colour: FX10 halves, saturated */
+		const tegra_alu_inst *s = &dec->exec[0].alu[1].slot[k];
+		cr_assert(s->saturate);
+		cr_assert_eq(s->dst_index, 2 + k / 2);
+		cr_assert_eq(s->write_high, (k & 1) != 0);
+		cr_assert_eq(s->write_low, (k & 1) == 0);
+	}
+	check_exec_limits(dec);
+	tegra_compile_result_free(&r);
+
+	/* 12 independent products of uniforms: 3 full packets of 4 in one EXEC */
+	r = compile_ok("FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0..5]\nDCL TEMP[0..2]\n"
+	               "MUL TEMP[0], CONST[0][0], CONST[0][1]\nMUL TEMP[1], CONST[0][2], CONST[0][3]\n"
+	               "MUL TEMP[2], CONST[0][4], CONST[0][5]\nADD TEMP[0], TEMP[0], TEMP[1]\n"
+	               "ADD OUT[0], TEMP[0], TEMP[2]\nEND\n", dec);
+	cr_assert_eq(dec->exec[0].alu_sched.count, 3, "%s", r.asm_text);
+	for (unsigned p = 0; p < 3; p++)
+		for (unsigned k = 0; k < 4; k++)
+			cr_assert_eq(dec->exec[0].alu[p].slot[k].add_disable, true, "packet %u slot %u\n%s", p, k,
+			             r.asm_text);
+	cr_assert_eq(r.execs, 2, "%s", r.asm_text);   /* 2 ADD levels, then the colour */
+	cr_assert_eq(dec->exec[1].alu_sched.count, 3, "%s", r.asm_text);
+	check_exec_limits(dec);
+	tegra_compile_result_free(&r);
+
+	/* embedded constants: a packet reading imm0..imm2 keeps 3 instructions */
+	r = compile_ok("FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nIMM[0] FLT32 {0.3, 0.7, -0.6, 1.7}\n"
+	               "MUL OUT[0], CONST[0][0], IMM[0]\nEND\n", dec);
+	unsigned imms = 0;
+	for (unsigned p = 0; p < dec->exec[0].alu_sched.count; p++) {
+		const tegra_alu_packet *pk = &dec->exec[0].alu[p];
+		if (!pk->slot3_is_imm)
+			continue;
+		for (unsigned i = 0; i < 3; i++) {
+			float v = fp20_decode(pk->imm[i]);
+			if (v == fp20_val(0.3f) || v == fp20_val(0.7f) || v == fp20_val(-0.6f) || v == fp20_val(1.7f))
+				imms++;
+		}
+	}
+	cr_assert_eq(imms, 4, "%s", r.asm_text);
+	tegra_compile_result_free(&r);
+
+	/* SFU: copied into a row register in the EXEC before, RCP in place;
+	 * SIN: PRESIN one EXEC before SIN on the same register */
+	r = compile_ok("FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nDCL TEMP[0]\n"
+	               "RCP TEMP[0].x, CONST[0][0].xxxx\nSIN TEMP[0].y, CONST[0][0].yyyy\n"
+	               "MOV OUT[0], TEMP[0].xyxy\nEND\n", dec);
+	int rcp = -1, sin = -1, presin = -1, sin_reg = -1, presin_reg = -1;
+	for (unsigned e = 0; e < dec->exec_count; e++)
+		for (unsigned m = 0; m < dec->exec[e].mfu_sched.count; m++) {
+			const tegra_mfu_inst *mi = &dec->exec[e].mfu[m];
+			if (mi->sfu_op == TEGRA_SFU_RCP)
+				rcp = (int)e;
+			if (mi->sfu_op == TEGRA_SFU_SIN)
+				sin = (int)e, sin_reg = mi->sfu_reg;
+			if (mi->sfu_op == TEGRA_SFU_PRESIN)
+				presin = (int)e, presin_reg = mi->sfu_reg;
+		}
+	cr_assert_geq(rcp, 1, "%s", r.asm_text);
+	cr_assert_eq(presin + 1, sin, "%s", r.asm_text);
+	cr_assert_eq(presin_reg, sin_reg);
+	check_exec_limits(dec);
+	tegra_compile_result_free(&r);
+	free(dec);
+}
+
+Test(compile_tegra, every_corpus_program_keeps_the_exec_limits, .timeout = 120)
+{
+	static const char *const sets[] = { "tgsi-noint", "tgsi" };
+	tegra_fp_decoded *dec = malloc(sizeof *dec);
+	cr_assert(dec);
+	unsigned checked = 0;
+	for (unsigned k = 0; k < 2; k++) {
+		char *dir = test_corpus_path(sets[k]);
+		DIR *dp = opendir(dir);
+		cr_assert(dp);
+		struct dirent *de;
+		while ((de = readdir(dp))) {
+			char path[1024];
+			snprintf(path, sizeof path, "%s/%s/fs.tgsi", dir, de->d_name);
+			ulp_diag d;
+			ulp_diag_clear(&d);
+			size_t len;
+			char *text = de->d_name[0] != '.' ? ulp_read_file(path, &len, &d) : NULL;
+			if (!text)
+				continue;
+			tgsi_shader *sh = tgsi_parse(text, len, path, NULL, &d);
+			free(text);
+			cr_assert(sh);
+			tegra_compile_result r;
+			if (tegra_compile(sh, path, &r)) {
+				cr_assert(tegra_fp_decode(&r.prog, dec, path, &d), "%s", d.msg);
+				check_exec_limits(dec);
+				cr_assert_leq(r.alu_packets, 64);
+				cr_assert_leq(r.mfu_insts, 64);
+				cr_assert(r.rows >= 1 && r.rows <= 4);
+				checked++;
+			} else {
+				cr_assert(r.d.set && r.d.line > 0, "%s: refusal without a position", path);
+			}
+			tegra_compile_result_free(&r);
+			tgsi_shader_free(sh);
+		}
+		closedir(dp);
+		free(dir);
+	}
+	free(dec);
+	cr_assert_gt(checked, 200);
+}
+
+/* ---- refusals ---- */
+
+Test(compile_tegra, what_the_fragment_unit_cannot_do_is_refused_with_its_line)
+{
+	static const struct { const char *text; enum ir_refusal why; const char *what; } C[] = {
+		{ "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nMOV OUT[0], IN[0]\nEND\n", IR_REFUSE_STAGE, "fragment" },
+		{ "FRAG\nDCL OUT[0], COLOR\nMOV OUT[0], CONST[0][8]\nEND\n", IR_REFUSE_CONSTANTS,
+		  "t.tgsi:3:1: MOV: CONST[0][n] needs n < 8" },
+		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nAND OUT[0], IN[0], IN[0]\nEND\n",
+		  IR_REFUSE_INTEGER, "t.tgsi:4:1: AND" },
+		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDADD OUT[0], IN[0], IN[0]\nEND\n",
+		  IR_REFUSE_DOUBLE, "t.tgsi:4:1" },
+		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n"
+		  "DCL SVIEW[0], SHADOW2D, FLOAT\nTEX OUT[0], IN[0], SAMP[0], SHADOW2D\nEND\n",
+		  IR_REFUSE_TEXTURE, "t.tgsi:6:1: TEX" },
+		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL OUT[1], COLOR[1]\n"
+		  "MOV OUT[0], IN[0]\nMOV OUT[1], IN[0]\nEND\n", IR_REFUSE_IO, "t.tgsi:6:1: MOV" },
+		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nDCL TEMP[0]\n"
+		  "MOV TEMP[0], IN[0]\nBGNLOOP\nADD TEMP[0], TEMP[0], IN[0]\nSLT TEMP[0].w, CONST[0][0].xxxx, TEMP[0].xxxx\n"
+		  "IF TEMP[0].wwww\nBRK\nENDIF\nENDLOOP\nMOV OUT[0], TEMP[0]\nEND\n", IR_REFUSE_CONTROL_FLOW,
+		  "ENDLOOP: loop" },
+		{ "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nMOV OUT[0], IN[0].zwzw\nEND\n",
+		  IR_REFUSE_IO, "t.tgsi:4:1: MOV: fragment position" },
+		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDDX OUT[0], IN[0]\nEND\n",
+		  IR_REFUSE_OPCODE, "t.tgsi:4:1: DDX" },
+	};
+	for (size_t k = 0; k < sizeof C / sizeof C[0]; k++) {
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		tgsi_shader *sh = tgsi_parse(C[k].text, strlen(C[k].text), "t.tgsi", NULL, &d);
+		cr_assert(sh, "case %zu: %s", k, d.msg);
+		tegra_compile_result r;
+		cr_assert_not(tegra_compile(sh, "t.tgsi", &r), "case %zu compiled:\n%s", k, r.asm_text);
+		cr_assert_eq(r.why, C[k].why, "case %zu: %s: %s", k, ir_refusal_name(r.why), r.d.msg);
+		char buf[700];
+		ulp_diag_format(&r.d, buf, sizeof buf);
+		cr_assert(strstr(buf, C[k].what), "case %zu: '%s' lacks '%s'", k, buf, C[k].what);
+		cr_assert_null(r.asm_text);
+		tegra_compile_result_free(&r);
+		tgsi_shader_free(sh);
+	}
+	/* more values live at once than 16 row registers and g0..g7 hold */
+	char text[8192];
+	int n = snprintf(text, sizeof text, "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+	                 "DCL CONST[0][0..7]\nDCL TEMP[0..8]\n");
+	for (int t = 0; t < 8; t++)
+		n += snprintf(text + n, sizeof text - (size_t)n, "MUL TEMP[%d], IN[0], CONST[0][%d]\n", t, t);
+	for (int t = 1; t < 8; t++)
+		n += snprintf(text + n, sizeof text - (size_t)n, "MAD TEMP[0], TEMP[0], TEMP[%d], TEMP[%d]\n", t,
+		              (t + 3) % 8);
+	snprintf(text + n, sizeof text - (size_t)n, "MOV OUT[0], TEMP[0]\nEND\n");
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	tgsi_shader *sh = tgsi_parse(text, strlen(text), "t.tgsi", NULL, &d);
+	cr_assert(sh, "%s", d.msg);
+	tegra_compile_result r;
+	cr_assert_not(tegra_compile(sh, "t.tgsi", &r), "compiled:\n%s", r.asm_text);
+	cr_assert_eq(r.why, IR_REFUSE_REGISTERS, "%s: %s", ir_refusal_name(r.why), r.d.msg);
+	tegra_compile_result_free(&r);
+	tgsi_shader_free(sh);
+}
+
+static char *write_tmp(const char *dir, const char *name, const char *text)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+	cr_assert(p);
+	snprintf(p, n, "%s/%s", dir, name);
+	FILE *f = fopen(p, "w");
+	cr_assert(f);
+	fputs(text, f);
+	fclose(f);
+	return p;
+}
+
+Test(compile_tegra, cli)
+{
+	char *dir = test_tmpdir();
+	cr_assert(dir);
+	char *good = write_tmp(dir, "good.tgsi", "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+	                       "DCL CONST[0][0]\nMUL OUT[0], IN[0], CONST[0][0]\nEND\n");
+	char *loop = write_tmp(dir, "loop.tgsi", "FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nBGNLOOP\n"
+	                       "IF CONST[0][0].xxxx\nBRK\nENDIF\nENDLOOP\nMOV OUT[0], CONST[0][0]\nEND\n");
+	char *bad = write_tmp(dir, "bad.tgsi", "FRAG\nDCL OUT[0], COLOR\nMOV OUT[0], IN[0].x\nEND\n");
+	char args[2048], *out, *err;
+	snprintf(args, sizeof args, "tgsi compile %s --target tegra -o %s/good.fp", good, dir);
+	cr_assert_eq(test_run_cli(args, &out, &err), 0, "%s", err);
+	free(out);
+	free(err);
+	snprintf(args, sizeof args, "%s/good.fp", dir);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	size_t len;
+	char *fp = ulp_read_file(args, &len, &d);
+	cr_assert(fp, "%s", d.msg);
+	cr_assert(tegra_fp_is_container(fp, len));
+	free(fp);
+	snprintf(args, sizeof args, "tgsi compile %s --target tegra --asm", good);
+	cr_assert_eq(test_run_cli(args, &out, &err), 0, "%s", err);
+	cr_assert(strstr(out, "rcp r4") && strstr(out, "store rt1, r2, r3") && strstr(out, "u0"), "%s", out);
+	free(out);
+	free(err);
+	/* the .fp runs: tegra run on the written container */
+	snprintf(args, sizeof args, "tegra run %s/good.fp --size 4x4 -o %s/good.png --varying t0=0.5,0.25,1.0,1.0 "
+	         "--uniform u0=1.0 --uniform u1=1.0 --uniform u2=0.5 --uniform u3=1.0", dir, dir);
+	int rc = test_run_cli(args, &out, &err);
+	cr_assert_eq(rc, 0, "%s", err);
+	free(out);
+	free(err);
+	/* unsupported and malformed: exit 2, file:line:col, no output file */
+	snprintf(args, sizeof args, "tgsi compile %s --target tegra -o %s/loop.fp", loop, dir);
+	cr_assert_eq(test_run_cli(args, &out, &err), 2);
+	cr_assert(strstr(err, "loop.tgsi:8:1: ENDLOOP"), "%s", err);
+	free(out);
+	free(err);
+	snprintf(args, sizeof args, "%s/loop.fp", dir);
+	cr_assert_null(fopen(args, "r"));
+	snprintf(args, sizeof args, "tgsi compile %s --target tegra -o %s/bad.fp", bad, dir);
+	cr_assert_eq(test_run_cli(args, &out, &err), 2);
+	cr_assert(strstr(err, "bad.tgsi:3:"), "%s", err);
+	free(out);
+	free(err);
+	snprintf(args, sizeof args, "tgsi compile %s --target tegra", good);
+	cr_assert_eq(test_run_cli(args, &out, &err), 2);
+	free(out);
+	free(err);
+	free(good);
+	free(loop);
+	free(bad);
+	free(dir);
+}
