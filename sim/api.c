@@ -1,11 +1,18 @@
 /* The public interface (include/ulpsim/ulpsim.h) over trace replay. */
 #include "ulpsim/ulpsim.h"
 
+#include <cjson/cJSON.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fileio.h"
 #include "base/image.h"
+#include "frontends/tegra/tegra_compile.h"
+#include "frontends/tgsi/tgsi.h"
+#include "isa/tegra/fp_container.h"
+#include "isa/tegra/tegra_disasm.h"
 #include "sim/config.h"
 #include "sim/replay.h"
 #include "sim/tl_store.h"
@@ -24,6 +31,9 @@ struct ulpsim {
 	char lane[SIM_TL_MAX_LANES][32];
 	unsigned nlanes;
 	ulpsim_summary sum;
+	_Atomic uint64_t progress_cycle, progress_events;
+	uint8_t *coverage;          /* ulpsim_quad_at's reconstruction (lazy) */
+	uint32_t cov_w, cov_h;
 };
 
 static void set_err(char *err, size_t n, const ulp_diag *d)
@@ -57,8 +67,24 @@ ulpsim *ulpsim_open(const char *trace_path, const char *const *settings, size_t 
 	return s;
 }
 
+/* A second sink: counts what the store sees, for ulpsim_progress. */
+static bool progress_write(void *ctx, const sim_tl_event *ev, size_t n)
+{
+	ulpsim *s = ctx;
+	if (n)
+		atomic_store(&s->progress_cycle, ev[n - 1].cycle);
+	atomic_fetch_add(&s->progress_events, (uint64_t)n);
+	return true;
+}
+
+static void progress_close(void *ctx) { (void)ctx; }
+
 bool ulpsim_run(ulpsim *s, size_t max_events, char *err, size_t errlen)
 {
+	atomic_store(&s->progress_cycle, 0);
+	atomic_store(&s->progress_events, 0);
+	free(s->coverage);
+	s->coverage = NULL;
 	ulp_diag d;
 	ulp_diag_clear(&d);
 	sim_timeline tl;
@@ -69,6 +95,7 @@ bool ulpsim_run(ulpsim *s, size_t max_events, char *err, size_t errlen)
 	}
 	sim_tl_store_init(&store, max_events ? max_events : 4u << 20);
 	sim_tl_add_sink(&tl, sim_tl_store_sink(&store));
+	sim_tl_add_sink(&tl, (sim_tl_sink){ s, progress_write, progress_close });
 	tl.enabled = true;
 	replay_opts o = { .cfg = &s->cfg, .tl = &tl, .keep_image = true };
 	replay_result res;
@@ -123,6 +150,7 @@ void ulpsim_close(ulpsim *s)
 	trace_free(&s->t);
 	ulp_image_free(s->image);
 	free(s->ev);
+	free(s->coverage);
 	free(s);
 }
 
@@ -141,4 +169,267 @@ bool ulpsim_write_png(const char *path, const uint8_t *rgba, uint32_t width, uin
 	if (!ok)
 		set_err(err, errlen, &d);
 	return ok;
+}
+
+void ulpsim_progress(const ulpsim *s, uint64_t *cycle, uint64_t *events)
+{
+	*cycle = atomic_load(&s->progress_cycle);
+	*events = atomic_load(&s->progress_events);
+}
+
+/* ---- ulpsim_quad_at ---- */
+
+static int lane_named(const ulpsim *s, const char *name)
+{
+	for (unsigned k = 0; k < s->nlanes; k++)
+		if (!strcmp(s->lane[k], name))
+			return (int)k;
+	return -1;
+}
+
+/* The cycles of fragment pass `pass`: from its first quad entering PSEQ
+ * (quad 0, EXEC 0) to the next pass's, or the end of the run. */
+static void pass_range(const ulpsim *s, uint32_t pass, uint64_t *from, uint64_t *to)
+{
+	int pseq = lane_named(s, "pseq");
+	uint32_t k = 0;
+	bool found = false;
+	*from = 0;
+	*to = s->sum.cycles;
+	for (size_t i = 0; pseq >= 0 && i < s->nev; i++) {
+		const ulpsim_event *e = &s->ev[i];
+		if (e->lane != (unsigned)pseq || e->kind != ULPSIM_EV_BEGIN || e->id || e->arg)
+			continue;
+		if (found) {
+			*to = e->cycle;
+			return;
+		}
+		if (k++ == pass) {
+			*from = e->cycle;
+			found = true;
+		}
+	}
+}
+
+/* The probe: every fragment program writes white, every clear is black. */
+static const char PROBE_FP[] =
+	"alu_buffer_size = 1\n"
+	"pseq_to_dw_exec_nb = 1\n"
+	".asm\n"
+	"EXEC\n"
+	"\tMFU:\tNOP\n"
+	"\tTEX:\tNOP\n"
+	"\tALU:\n"
+	"\t\tALU0:\tMAD  r0.*h, #1, #1, #0, #1\n"
+	"\t\tALU1:\tMAD  r0.l*, #1, #1, #0, #1\n"
+	"\t\tALU2:\tMAD  r1.*h, #1, #1, #0, #1\n"
+	"\t\tALU3:\tMAD  r1.l*, #1, #1, #0, #1\n"
+	"\tDW:\tstore rt1, r0, r1\n"
+	";\n";
+
+static bool coverage_replay(ulpsim *s, ulp_diag *d)
+{
+	trace t;
+	if (!trace_load(&t, s->t.path, d))
+		return false;
+	bool ok = true;
+	for (size_t k = 0; ok && k < t.nsh; k++) {
+		if (t.sh[k].stage != TRACE_FRAGMENT)
+			continue;
+		char *text = malloc(sizeof PROBE_FP);
+		ok = text != NULL;
+		if (ok) {
+			memcpy(text, PROBE_FP, sizeof PROBE_FP);
+			free(t.sh[k].text);
+			t.sh[k].text = text;
+			t.sh[k].code = TRACE_GRATE;
+		}
+	}
+	for (size_t i = 0; ok && i < t.ncmd; i++) {
+		cJSON *c = (cJSON *)t.cmd[i];
+		const cJSON *name = cJSON_GetObjectItemCaseSensitive(c, "cmd");
+		cJSON *col = cJSON_GetObjectItemCaseSensitive(c, "color");
+		if (cJSON_IsString(name) && !strcmp(name->valuestring, "clear") && col)
+			for (cJSON *x = col->child; x; x = x->next)
+				cJSON_SetNumberValue(x, 0.0);
+	}
+	if (!ok) {
+		trace_free(&t);
+		return ulp_diag_at(d, NULL, 0, 0, "out of memory");
+	}
+	replay_opts o = { .cfg = &s->cfg, .keep_image = true };
+	replay_result res;
+	ok = replay_run(&t, &o, &res, d);
+	trace_free(&t);
+	if (!ok) {
+		ulp_image_free(res.image);
+		return false;
+	}
+	if (!res.image)
+		return ulp_diag_at(d, NULL, 0, 0, "the coverage replay kept no image");
+	s->cov_w = res.image->width;
+	s->cov_h = res.image->height;
+	s->coverage = calloc((size_t)s->cov_w * s->cov_h, 1);
+	if (s->coverage)
+		for (size_t p = 0; p < (size_t)s->cov_w * s->cov_h; p++) {
+			const uint8_t *px = res.image->rgba + 4 * p;
+			s->coverage[p] = (px[0] | px[1] | px[2] | px[3]) != 0;
+		}
+	ulp_image_free(res.image);
+	return s->coverage ? true : ulp_diag_at(d, NULL, 0, 0, "out of memory");
+}
+
+/* Covered in window coordinates (y up); the coverage image is top row first. */
+static bool covered(const ulpsim *s, uint32_t wx, uint32_t wy)
+{
+	return wx < s->cov_w && wy < s->cov_h && s->coverage[(size_t)(s->cov_h - 1 - wy) * s->cov_w + wx];
+}
+
+bool ulpsim_quad_at(ulpsim *s, uint32_t x, uint32_t y, ulpsim_quad_ref *q, char *err, size_t errlen)
+{
+	memset(q, 0, sizeof *q);
+	if (!s->image || x >= s->image->width || y >= s->image->height) {
+		snprintf(err, errlen, "pixel (%u, %u) is outside the render target", x, y);
+		return false;
+	}
+	const uint32_t wy = s->image->height - 1 - y, qx = x & ~1u, qy = wy & ~1u;
+	q->qx = qx;
+	q->qy = qy;
+	/* 1. the rasterizer's own record, when the units emit it */
+	int raster = lane_named(s, "raster");
+	bool any = false, hit = false;
+	uint32_t pass = 0;
+	for (size_t i = 0; raster >= 0 && i < s->nev; i++) {
+		const ulpsim_event *e = &s->ev[i];
+		if (e->lane != (unsigned)raster || e->kind != ULPSIM_EV_INSTANT)
+			continue;
+		if (e->id == 0 && any)
+			pass++;
+		any = true;
+		if ((e->arg & 0xFFFFu) == qx && (e->arg >> 16) == qy) {
+			q->pass = pass;
+			q->quad = e->id;
+			hit = true;
+		}
+	}
+	if (any) {
+		if (!hit) {
+			snprintf(err, errlen, "pixel (%u, %u) is not covered: no quad was rasterized there", x, y);
+			return false;
+		}
+		q->exact = true;
+		pass_range(s, q->pass, &q->pass_from, &q->pass_to);
+		return true;
+	}
+	/* 2. reconstruction: one triangle, numbered as the rasterizer walks it
+	 * (quad rows bottom up, quads left to right, empty quads skipped) */
+	if (s->sum.triangles != 1) {
+		snprintf(err, errlen, "the rasterizer records no quad positions and this run has "
+		         "%llu triangles (reconstruction needs exactly one)",
+		         (unsigned long long)s->sum.triangles);
+		return false;
+	}
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	if (!s->coverage && !coverage_replay(s, &d)) {
+		set_err(err, errlen, &d);
+		return false;
+	}
+	if (!covered(s, x, wy)) {
+		snprintf(err, errlen, "pixel (%u, %u) is not covered by the triangle", x, y);
+		return false;
+	}
+	uint32_t id = 0;
+	for (uint32_t by = 0; by < s->cov_h; by += 2)
+		for (uint32_t bx = 0; bx < s->cov_w; bx += 2) {
+			if (bx == qx && by == qy) {
+				q->quad = id;
+				pass_range(s, 0, &q->pass_from, &q->pass_to);
+				return true;
+			}
+			if (covered(s, bx, by) || covered(s, bx + 1, by) || covered(s, bx, by + 1) ||
+			    covered(s, bx + 1, by + 1))
+				id++;
+		}
+	snprintf(err, errlen, "pixel (%u, %u): no quad", x, y);
+	return false;
+}
+
+/* ---- ulpsim_shader_text, ulpsim_fragment_grate ---- */
+
+/* The shader bound at the draw-th "draw" command; NULL if there is none. */
+static const trace_shader *bound_shader(const ulpsim *s, unsigned draw, bool fragment)
+{
+	const char *bound = NULL;
+	unsigned n = 0;
+	for (size_t i = 0; i < s->t.ncmd; i++) {
+		const cJSON *c = s->t.cmd[i];
+		const cJSON *name = cJSON_GetObjectItemCaseSensitive(c, "cmd");
+		if (!cJSON_IsString(name))
+			continue;
+		if (!strcmp(name->valuestring, "bind_shaders")) {
+			const cJSON *id = cJSON_GetObjectItemCaseSensitive(c, fragment ? "fs" : "vs");
+			bound = cJSON_IsString(id) ? id->valuestring : NULL;
+		} else if (!strcmp(name->valuestring, "draw") && n++ == draw) {
+			return bound ? trace_find_shader(&s->t, bound) : NULL;
+		}
+	}
+	return NULL;
+}
+
+const char *ulpsim_shader_text(const ulpsim *s, unsigned draw, bool fragment)
+{
+	const trace_shader *sh = bound_shader(s, draw, fragment);
+	return sh && (sh->code == TRACE_TGSI || sh->code == TRACE_GRATE) ? sh->text : NULL;
+}
+
+static char *copy_text(const char *t)
+{
+	size_t n = strlen(t) + 1;
+	char *c = malloc(n);
+	if (c)
+		memcpy(c, t, n);
+	return c;
+}
+
+char *ulpsim_fragment_grate(const ulpsim *s, unsigned draw, char *err, size_t errlen)
+{
+	const trace_shader *sh = bound_shader(s, draw, true);
+	if (!sh) {
+		snprintf(err, errlen, "draw %u: no such draw, or no fragment shader bound", draw);
+		return NULL;
+	}
+	const char *name = sh->path ? sh->path : sh->id;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	char *text = NULL;
+	if (sh->code == TRACE_GRATE) {
+		text = copy_text(sh->text);
+	} else if (sh->code == TRACE_TGSI) {
+		/* the same compiler the replay runs (sim/replay.c bind_fs) */
+		tgsi_shader *t = tgsi_parse(sh->text, strlen(sh->text), name, NULL, &d);
+		tegra_compile_result *tr = t ? calloc(1, sizeof *tr) : NULL;
+		if (tr && tegra_compile(t, name, tr) && tr->asm_text)
+			text = copy_text(tr->asm_text);
+		else if (tr)
+			d = tr->d;
+		if (tr)
+			tegra_compile_result_free(tr);
+		free(tr);
+		tgsi_shader_free(t);
+	} else {
+		size_t len;
+		char *buf = ulp_read_file(sh->path, &len, &d);
+		tegra_fp_program prog;
+		if (buf && tegra_fp_load_buffer(buf, len, sh->path, &prog, &d))
+			text = tegra_disasm(&prog, 0, sh->path, &d);
+		free(buf);
+	}
+	if (!text) {
+		if (d.set)
+			set_err(err, errlen, &d);
+		else
+			snprintf(err, errlen, "out of memory");
+	}
+	return text;
 }

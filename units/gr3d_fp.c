@@ -109,6 +109,8 @@ static void raster_tick(sim_unit *u, uint64_t now)
 		in.tri = (uint8_t)r->t;
 		in.mask = (uint8_t)mask;
 		in.front = s->area > 0;
+		/* where the quad is: the viewer's "pixel's journey" reads this */
+		sim_tl_emit(u->tl, now, u->lane, SIM_TL_INSTANT, in.id, (uint32_t)in.x | (uint32_t)in.y << 16);
 		sim_port_push(r->out, &in, now);
 		sim_unit_busy(u);
 		return;

@@ -2,7 +2,7 @@
  * use.  Nothing here exposes the simulator's internals; link libulpsim.a.
  *
  *   ulpsim *s = ulpsim_open("cube.json", NULL, 0, err, sizeof err);
- *   ulpsim_run(s, err, sizeof err);            replay to the end, recording
+ *   ulpsim_run(s, 0, err, sizeof err);         replay to the end, recording
  *   ulpsim_image(s, &w, &h);                   the final colour buffer
  *   ulpsim_events(s) / ulpsim_event_count(s)   the per-unit timeline
  *   ulpsim_close(s); */
@@ -59,5 +59,45 @@ void ulpsim_close(ulpsim *s);
  * file on failure).  False with err filled on failure. */
 bool ulpsim_write_png(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
                       char *err, size_t errlen);
+
+/* ---- viewer helpers ---------------------------------------------------- */
+
+/* While ulpsim_run works (from another thread): the last simulated cycle
+ * the timeline has seen and the events recorded so far.  Safe to call at
+ * any time; both are 0 before a run. */
+void ulpsim_progress(const ulpsim *s, uint64_t *cycle, uint64_t *events);
+
+/* The quad that wrote pixel (x, y) of ulpsim_image (top row first) in the
+ * last fragment pass that covered it.  pass: the fragment pass (quad ids
+ * restart in every pass), quad: its id (the BEGIN/END events' id on the
+ * Tegra lanes), qx, qy: its top-left pixel in window coordinates (y up, as
+ * the rasterizer walks), exact: found from the rasterizer's events (an
+ * INSTANT on the raster lane per quad, arg = x | y << 16) rather than
+ * reconstructed.  Without those events it is reconstructed for a run of
+ * exactly one triangle (a coverage replay of the trace with a constant
+ * fragment program; the quads are numbered as the rasterizer walks).
+ * False with err filled when the pixel has no quad or it cannot be found.
+ * After ulpsim_run; may replay the trace once more (not thread-safe). */
+typedef struct ulpsim_quad_ref {
+	uint32_t pass, quad;
+	uint32_t qx, qy;
+	uint64_t pass_from, pass_to;    /* the pass's cycles: [from, to) */
+	bool exact;
+} ulpsim_quad_ref;
+bool ulpsim_quad_at(ulpsim *s, uint32_t x, uint32_t y, ulpsim_quad_ref *q, char *err, size_t errlen);
+
+/* The source text of the vertex (fragment = false) or fragment shader bound
+ * at the draw-th "draw" command of the trace (0-based), as the trace gives
+ * it: TGSI, or grate assembly for a fragment program.  NULL when that draw
+ * does not exist or the shader is binary (shbin, words, fp).  Fragment pass
+ * k is draw k when no draw has more than 64 triangles.  Valid until
+ * ulpsim_close. */
+const char *ulpsim_shader_text(const ulpsim *s, unsigned draw, bool fragment);
+
+/* The fragment program bound at the draw-th draw as the GR3D runs it, in
+ * grate syntax: the Tegra compiler's output for a TGSI shader, the source
+ * for grate, the disassembly for words / .fp.  malloc'd (free it); NULL
+ * with err filled when there is no such draw or it does not compile. */
+char *ulpsim_fragment_grate(const ulpsim *s, unsigned draw, char *err, size_t errlen);
 
 #endif

@@ -1,0 +1,366 @@
+/* The SDL2 viewer (viewer/, docs/viewer.md): headless screenshots, the
+ * pixel's journey, bad arguments, a real window under Xvfb, `ulpsim view`,
+ * and the API helpers it added (ulpsim_quad_at, ulpsim_progress).
+ *
+ * The viewer binary comes from env ULPSIM_VIEW (the Makefile's test target
+ * sets it; empty when SDL2 was missing at build time).  With SDL2 installed
+ * an empty ULPSIM_VIEW is a failure, without it the viewer tests are skipped. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "base/fileio.h"
+#include "base/image.h"
+#include "tests/test_util.h"
+#include "ulpsim/ulpsim.h"
+
+#define SAMPLE "traces/samples/triangle.json"
+
+/* The sample triangle as it was when the cycle numbers below (and in
+ * docs/viewer-tour.md) were taken: its vertex shader and its fragment program
+ * in grate syntax, inline, so that changes to the sample do not move them. */
+static const char FIXTURE[] =
+	"{\"format\": \"ulpsim-trace\", \"version\": 1, \"name\": \"triangle\", \"gpu\": \"tegra2\",\n"
+	" \"resources\": {\"vertices\": {\"type\": \"buffer\", \"f32\": [\n"
+	"   -0.8, -0.8, 0.0, 1.0,  1.0, 0.0, 0.0, 1.0,\n"
+	"    0.8, -0.8, 0.0, 1.0,  0.0, 1.0, 0.0, 1.0,\n"
+	"    0.0,  0.8, 0.0, 1.0,  0.0, 0.0, 1.0, 1.0]}},\n"
+	" \"shaders\": {\n"
+	"   \"vs\": {\"stage\": \"vertex\", \"tgsi\": \"VERT\\nDCL IN[0]\\nDCL IN[1]\\n"
+	"DCL OUT[0], POSITION\\nDCL OUT[1], COLOR\\n  0: MOV OUT[0], IN[0]\\n"
+	"  1: MOV OUT[1], IN[1]\\n  2: END\\n\"},\n"
+	"   \"fs\": {\"stage\": \"fragment\", \"grate\": \"alu_buffer_size = 1\\n"
+	"pseq_to_dw_exec_nb = 1\\n.asm\\nEXEC\\n"
+	"  MFU: sfu: rcp r4\\n  mul0: bar, sfu, bar0\\n  mul1: bar, sfu, bar1\\n"
+	"  ipl: t0.fp20, t0.fp20, t0.fp20, t0.fp20\\n  TEX: NOP\\n  ALU:\\n"
+	"  ALU0: MAD r3.*h, r3, #1, #0, #1\\n  ALU1: MAD r3.l*, r2, #1, #0, #1\\n"
+	"  ALU2: MAD r2.*h, r1, #1, #0, #1\\n  ALU3: MAD r2.l*, r0, #1, #0, #1\\n"
+	"  DW: store rt1, r2, r3\\n;\\n\"}},\n"
+	" \"commands\": [\n"
+	"  {\"cmd\": \"framebuffer\", \"width\": 64, \"height\": 64, \"cbufs\": [{\"format\": \"RGBA8888\"}]},\n"
+	"  {\"cmd\": \"viewport\", \"scale\": [32, 32, 0.5], \"translate\": [32, 32, 0.5]},\n"
+	"  {\"cmd\": \"rasterizer\", \"cull\": \"none\", \"front_ccw\": true},\n"
+	"  {\"cmd\": \"bind_shaders\", \"vs\": \"vs\", \"fs\": \"fs\"},\n"
+	"  {\"cmd\": \"vertex_elements\", \"elements\": [\n"
+	"    {\"buffer\": \"vertices\", \"offset\": 0, \"stride\": 32, \"format\": \"R32G32B32A32_FLOAT\"},\n"
+	"    {\"buffer\": \"vertices\", \"offset\": 16, \"stride\": 32, \"format\": \"R32G32B32A32_FLOAT\"}]},\n"
+	"  {\"cmd\": \"clear\", \"color\": [0.1, 0.1, 0.1, 1.0]},\n"
+	"  {\"cmd\": \"draw\", \"mode\": \"triangles\", \"start\": 0, \"count\": 3},\n"
+	"  {\"cmd\": \"checkpoint\", \"name\": \"frame0\"}]}\n";
+
+/* Writes the fixture into a fresh directory; returns the trace's path. */
+static char *fixture(void)
+{
+	char *dir = test_tmpdir();
+	cr_assert(dir);
+	size_t n = strlen(dir) + 16;
+	char *path = malloc(n);
+	cr_assert(path);
+	snprintf(path, n, "%s/tri.json", dir);
+	free(dir);
+	FILE *f = fopen(path, "w");
+	cr_assert(f, "cannot write %s", path);
+	cr_assert_eq(fwrite(FIXTURE, 1, sizeof FIXTURE - 1, f), sizeof FIXTURE - 1);
+	cr_assert_eq(fclose(f), 0);
+	return path;
+}
+
+static void fixture_free(char *path)
+{
+	remove(path);
+	char *slash = strrchr(path, '/');
+	if (slash) {
+		*slash = 0;
+		remove(path);
+	}
+	free(path);
+}
+
+/* The viewer's path, or NULL (the test is then skipped or failed). */
+static const char *viewer_bin(void)
+{
+	const char *v = getenv("ULPSIM_VIEW");
+	if (v && *v)
+		return v;
+	if (system("pkg-config --exists sdl2 2>/dev/null") == 0)
+		cr_assert_fail("SDL2 is installed but ULPSIM_VIEW is empty: the viewer (build/ulpsim-view, "
+		               "which also needs SDL2_ttf: 'make deps') was not built, or the test was run "
+		               "without ULPSIM_VIEW=<path>");
+	cr_skip_test("SDL2 is not installed: no viewer to test");
+	return NULL;
+}
+
+/* Runs "<prefix> <viewer> <args>"; stdout and stderr captured (malloc'd). */
+static int run_view(const char *prefix, const char *args, char **out, char **err)
+{
+	const char *bin = viewer_bin();
+	char *dir = test_tmpdir();
+	cr_assert(dir);
+	size_t n = strlen(prefix) + strlen(bin) + strlen(args) + 2 * strlen(dir) + 192;
+	char *cmd = malloc(n);
+	cr_assert(cmd);
+	/* under ASan: libraries outside the project that keep memory (viewer/lsan.supp) */
+	snprintf(cmd, n, "LSAN_OPTIONS=\"suppressions=$PWD/viewer/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}\" "
+	         "%s %s %s >%s/out 2>%s/err </dev/null", prefix, bin, args, dir, dir);
+	int st = system(cmd);
+	free(cmd);
+	char path[512];
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	snprintf(path, sizeof path, "%s/out", dir);
+	*out = ulp_read_file(path, NULL, &d);
+	remove(path);
+	snprintf(path, sizeof path, "%s/err", dir);
+	*err = ulp_read_file(path, NULL, &d);
+	remove(path);
+	remove(dir);
+	free(dir);
+	if (!*out)
+		*out = strdup("");
+	if (!*err)
+		*err = strdup("");
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Pixels of img in [x0, x1) x [y0, y1) that are within tol of (r, g, b). */
+static unsigned count_near(const ulp_image *img, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
+                           int r, int g, int b, int tol)
+{
+	unsigned n = 0;
+	for (uint32_t y = y0; y < y1 && y < img->height; y++)
+		for (uint32_t x = x0; x < x1 && x < img->width; x++) {
+			const uint8_t *p = ulp_image_cpx(img, x, y);
+			n += abs(p[0] - r) <= tol && abs(p[1] - g) <= tol && abs(p[2] - b) <= tol;
+		}
+	return n;
+}
+
+/* Screenshot of a trace with extra args; returns the image. */
+static ulp_image *shot(const char *prefix, const char *trace, const char *extra, char **out)
+{
+	char *dir = test_tmpdir();
+	cr_assert(dir);
+	char args[1024], path[512], *err;
+	snprintf(path, sizeof path, "%s/shot.png", dir);
+	snprintf(args, sizeof args, "%s --screenshot %s %s", trace, path, extra);
+	int st = run_view(prefix, args, out, &err);
+	cr_assert_eq(st, 0, "ulpsim-view %s: exit %d: %s", args, st, err);
+	free(err);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	ulp_image *img = ulp_image_load_png(path, &d);
+	cr_assert(img, "the screenshot: %s", d.msg);
+	remove(path);
+	remove(dir);
+	free(dir);
+	return img;
+}
+
+/* The render target's colours in the image pane (left 36 %, top 52 %) and
+ * the timeline's below it. */
+static void check_panes(const ulp_image *img)
+{
+	uint32_t w = img->width, h = img->height, iw = w * 36 / 100, top = h * 52 / 100;
+	cr_assert_gt(count_near(img, 0, 0, iw, top, 250, 0, 0, 40), 10, "strongly red pixels");
+	cr_assert_gt(count_near(img, 0, 0, iw, top, 0, 250, 0, 40), 10, "strongly green pixels");
+	cr_assert_gt(count_near(img, 0, 0, iw, top, 0, 0, 250, 40), 10, "strongly blue pixels");
+	/* busy (60,180,75) and the raster's output_full stalls (230,60,60), blended */
+	cr_assert_gt(count_near(img, 0, top, w, h, 60, 180, 75, 3), 1000, "busy cycles in the timeline");
+	cr_assert_gt(count_near(img, 0, top, w, h, 38, 38, 46, 0), 1000, "idle cycles in the timeline");
+	cr_assert_gt(count_near(img, 0, top, w, h, 200, 55, 58, 40), 50, "stalled cycles in the timeline");
+}
+
+Test(viewer, headless_screenshot_size_and_colours)
+{
+	char *out;
+	ulp_image *img = shot("", SAMPLE, "--size 900x620", &out);
+	cr_assert_eq(img->width, 900);
+	cr_assert_eq(img->height, 620);
+	check_panes(img);
+	ulp_image_free(img);
+	free(out);
+}
+
+Test(viewer, select_prints_and_draws_the_journey)
+{
+	char *out, *tri = fixture();
+	ulp_image *img = shot("", tri, "--select 32,40 --at-cycle 790", &out);
+	cr_assert_eq(img->width, 1000, "the default screenshot size");
+	cr_assert_eq(img->height, 700);
+	cr_assert(strstr(out, "pixel (32, 40)"), "%s", out);
+	cr_assert(strstr(out, "quad 193 of fragment pass 0, at window (32, 22)"), "%s", out);
+	cr_assert(strstr(out, "EXEC  pseq"), "%s", out);
+	cr_assert(strstr(out, "   0    782-786     788-792     796-800     808-812     815-819"), "%s", out);
+	/* the selection (255,220,0) outlined in the render target and on the lanes */
+	uint32_t top = img->height * 52 / 100;
+	cr_assert_gt(count_near(img, 0, 0, img->width * 36 / 100, top, 255, 220, 0, 0), 8);
+	cr_assert_gt(count_near(img, 0, top, img->width, img->height, 255, 220, 0, 0), 20);
+	ulp_image_free(img);
+	free(out);
+	img = shot("", tri, "--select 10,60", &out);
+	cr_assert(strstr(out, "not covered"), "%s", out);
+	ulp_image_free(img);
+	free(out);
+	fixture_free(tri);
+}
+
+/* Stepping through the recorded run, key by key (--keys prints the cursor). */
+Test(viewer, keys_step_through_the_recorded_run)
+{
+	static const char *const cases[][2] = {
+		{ "Right,Right,Left", "cursor cycle 1 lane pseq" },
+		{ "N,N,N", "cursor cycle 18 lane pseq: busy  quad 2 EXEC 0" },
+		{ "N,N,N,P", "cursor cycle 14 lane pseq" },
+		{ "D,D", "cursor cycle 10 lane pseq: busy  quad 0 EXEC 0" },
+		{ "D,D,D", "message: no later draw" },
+		{ "7,9,0,Return", "cursor cycle 790 lane pseq: busy  quad 195 EXEC 0" },
+		{ "G,1,2,BackSpace,Return", "cursor cycle 1 lane pseq" },
+		{ "1,2,Escape", "cursor cycle 0 lane pseq" },
+		{ "End", "cursor cycle 1501 lane pseq" },
+		{ "J", "cursor cycle 782 lane pseq: busy  quad 193 EXEC 0" },
+		{ "J,Down,Down,Down,Down,8,1,5,Return", "cursor cycle 815 lane dw: busy  quad 193 EXEC 0" },
+		{ "Up,Up,Up,Up,Up,Up,N", "cursor cycle 1 lane vsh0: busy  item 0 pc 0" },
+		{ "Space,F1,Escape,Shift+D", "cursor cycle 0 lane pseq" },
+		{ "S,Escape,S,N", "cursor cycle 10 lane pseq" },
+	};
+	char *tri = fixture();
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char args[512], *out;
+		snprintf(args, sizeof args, "--select 32,40 --keys %s", cases[i][0]);
+		ulp_image *img = shot("", tri, args, &out);
+		cr_expect(strstr(out, cases[i][1]), "--keys %s: '%s' lacks '%s'", cases[i][0], out,
+		          cases[i][1]);
+		ulp_image_free(img);
+		free(out);
+	}
+	fixture_free(tri);
+}
+
+Test(viewer, bad_arguments_exit_2)
+{
+	char *tri = fixture();
+	static const char *const bad[][2] = {
+		{ "", "no trace" },
+		{ "@ --frobnicate 1", "unknown option" },
+		{ "@ --screenshot", "needs a value" },
+		{ "@ --screenshot /tmp/x.png --size 10x10", "--size" },
+		{ "@ --screenshot /tmp/x.png --size wide", "--size" },
+		{ "@ --screenshot /tmp/x.png --select 1", "--select" },
+		{ "@ --screenshot /tmp/x.png --select 64,0", "render target is 64x64" },
+		{ "@ --screenshot /tmp/x.png --at-cycle -3", "--at-cycle" },
+		{ "@ --screenshot /tmp/x.png --at-cycle 99999999", "the run has cycles 0..1501" },
+		{ "@ --window", "--window goes with --screenshot" },
+		{ "@ --keys N", "--keys goes with --screenshot" },
+		{ "@ --screenshot /tmp/x.png --keys Bogus", "unknown key 'Bogus'" },
+		{ "@ --screenshot /tmp/x.png --bench-frames 0", "--bench-frames" },
+		{ "traces/samples/missing.json --screenshot /tmp/x.png", "missing.json" },
+		{ "@ --screenshot /nonexistent/dir/x.png", "x.png" },
+		{ "@ --set no.such.knob=1 --screenshot /tmp/x.png", "no.such.knob" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *out, *err, args[512];
+		/* "@" stands for the fixture's path */
+		snprintf(args, sizeof args, "%s%s", bad[i][0][0] == '@' ? tri : "",
+		         bad[i][0] + (bad[i][0][0] == '@'));
+		int st = run_view("", args, &out, &err);
+		cr_expect_eq(st, 2, "ulpsim-view %s: exit %d (%s)", bad[i][0], st, err);
+		cr_expect(strstr(err, bad[i][1]), "ulpsim-view %s: stderr '%s' lacks '%s'", bad[i][0], err,
+		          bad[i][1]);
+		free(out);
+		free(err);
+	}
+	fixture_free(tri);
+}
+
+Test(viewer, real_window_under_xvfb)
+{
+	viewer_bin();
+	if (system("command -v xvfb-run >/dev/null 2>&1") != 0)
+		cr_assert_fail("xvfb-run is missing: 'make deps' installs the xvfb package");
+	char *out;
+	ulp_image *img = shot("xvfb-run -a -s '-screen 0 1280x1024x24'", SAMPLE, "--window --size 800x600",
+	                      &out);
+	cr_assert_eq(img->width, 800);
+	cr_assert_eq(img->height, 600);
+	check_panes(img);
+	ulp_image_free(img);
+	free(out);
+}
+
+Test(viewer, ulpsim_view_runs_the_viewer_beside_it)
+{
+	viewer_bin();
+	char *out, *err;
+	int st = test_run_cli("view --help", &out, &err);
+	cr_assert_eq(st, 0, "ulpsim view --help: %s", err);
+	cr_assert(strstr(out, "usage: ulpsim-view"), "%s", out);
+	free(out);
+	free(err);
+	/* a copy of ulpsim with no viewer beside it */
+	const char *bin = getenv("ULPSIM_BIN");
+	char *dir = test_tmpdir();
+	cr_assert(dir);
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "cp %s %s/ulpsim && %s/ulpsim view " SAMPLE " >%s/out 2>%s/err",
+	         bin && *bin ? bin : "build/ulpsim", dir, dir, dir, dir);
+	int rc = system(cmd);
+	cr_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 2, "exit %d", rc);
+	snprintf(cmd, sizeof cmd, "grep -q 'the viewer is not built' %s/err", dir);
+	cr_assert_eq(system(cmd), 0, "the message names the missing viewer");
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	cr_assert_eq(system(cmd), 0);
+	free(dir);
+}
+
+/* The API helpers the viewer added (no SDL needed). */
+Test(viewer, api_quad_at_and_progress)
+{
+	char err[512] = "", *tri = fixture();
+	ulpsim *s = ulpsim_open(tri, NULL, 0, err, sizeof err);
+	cr_assert(s, "%s", err);
+	uint64_t c, e;
+	ulpsim_progress(s, &c, &e);
+	cr_assert(c == 0 && e == 0);
+	cr_assert(ulpsim_run(s, 0, err, sizeof err), "%s", err);
+	ulpsim_progress(s, &c, &e);
+	ulpsim_summary sum = ulpsim_get_summary(s);
+	cr_assert_eq(e, sum.events + sum.events_dropped);
+	cr_assert(c > 0 && c < sum.cycles);
+	ulpsim_quad_ref q;
+	cr_assert(ulpsim_quad_at(s, 32, 40, &q, err, sizeof err), "%s", err);
+	cr_assert_eq(q.pass, 0);
+	cr_assert_eq(q.quad, 193);
+	cr_assert(q.qx == 32 && q.qy == 22, "(%u, %u)", q.qx, q.qy);
+	cr_assert(q.pass_from < q.pass_to && q.pass_to <= sum.cycles);
+	/* the first quad is the bottom row's leftmost; the two pixels of a quad agree */
+	ulpsim_quad_ref q2;
+	cr_assert(ulpsim_quad_at(s, 33, 41, &q2, err, sizeof err), "%s", err);
+	cr_assert_eq(q2.quad, q.quad);
+	cr_assert(!ulpsim_quad_at(s, 10, 60, &q, err, sizeof err));
+	cr_assert(strstr(err, "not covered"), "%s", err);
+	cr_assert(!ulpsim_quad_at(s, 64, 0, &q, err, sizeof err));
+	cr_assert(strstr(err, "outside"), "%s", err);
+	const char *vs = ulpsim_shader_text(s, 0, false), *fs = ulpsim_shader_text(s, 0, true);
+	cr_assert(vs && strstr(vs, "VERT"), "the vertex shader's TGSI");
+	cr_assert(fs && strstr(fs, "EXEC") && strstr(fs, "store rt1"), "the fragment program's grate text");
+	cr_assert_null(ulpsim_shader_text(s, 1, true), "there is one draw");
+	char *grate = ulpsim_fragment_grate(s, 0, err, sizeof err);
+	cr_assert(grate && strstr(grate, "store rt1, r2, r3"), "the grate text: %s", err);
+	free(grate);
+	cr_assert_null(ulpsim_fragment_grate(s, 1, err, sizeof err));
+	cr_assert(strstr(err, "no such draw"), "%s", err);
+	ulpsim_close(s);
+	fixture_free(tri);
+	/* a TGSI fragment shader: the Tegra compiler's grate output */
+	s = ulpsim_open(SAMPLE, NULL, 0, err, sizeof err);
+	cr_assert(s, "%s", err);
+	fs = ulpsim_shader_text(s, 0, true);
+	grate = ulpsim_fragment_grate(s, 0, err, sizeof err);
+	if (fs && strstr(fs, "FRAG")) {
+		cr_assert(grate && strstr(grate, "EXEC") && strstr(grate, "store rt1"), "%s", err);
+	}
+	free(grate);
+	ulpsim_close(s);
+}
