@@ -15,6 +15,8 @@ need_pc libcjson   libcjson-dev
 need_pc libpng     libpng-dev
 need_pc criterion  libcriterion-dev
 command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
+command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb)
+command -v xauth >/dev/null 2>&1 || missing+=(xauth)      # xvfb-run needs it; xvfb only recommends it
 fc-list 2>/dev/null | grep -qi 'DejaVuSans' || need_deb fonts-dejavu-core
 command -v fc-list >/dev/null 2>&1 || missing+=(fontconfig)
 
