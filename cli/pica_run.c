@@ -27,7 +27,9 @@ static const char usage[] =
 	"options:\n"
 	"  --trace          print each instruction: cycle, unit, pc, text, registers changed\n"
 	"  --batch N        run N vertices (inputs varied deterministically) over\n"
-	"                   pica.units units; print vertices/s and simulated cycles/s\n"
+	"                   pica.units units (one fewer when the SHBIN also holds a\n"
+	"                   geometry shader: it runs on the 4th); print vertices/s and\n"
+	"                   simulated cycles/s\n"
 	"  --permissive     conditions that hang silicon warn instead of stopping\n"
 	"  --config FILE    load knobs from a JSON config\n"
 	"  --set KEY=VALUE  set one knob (see docs/ASSUMPTIONS.md)\n";
@@ -336,7 +338,11 @@ int cmd_pica_run(int argc, char **argv)
 	if (prog.is_gs && !ctx.batch)
 		ctx.prims = cJSON_CreateArray();
 
-	unsigned units = ctx.batch ? (unsigned)cfg.pica_units : 1;
+	/* a geometry shader in the same SHBIN runs on one unit of its own */
+	bool gs_bound = false;
+	for (size_t k = 0; k < s.ndvle; k++)
+		gs_bound |= s.dvle[k].type == SHBIN_GS;
+	unsigned units = ctx.batch ? pica_vertex_units(&cfg, gs_bound && !prog.is_gs) : 1;
 	uint32_t njobs = ctx.batch ? (uint32_t)batch : 1;
 	pica_batch_stats st;
 	double t0 = ulp_host_seconds();

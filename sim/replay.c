@@ -376,7 +376,7 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 	if (r->o->tl)
 		r->o->tl->base = r->res->cycles;      /* stages run one after another */
 	bool ok = r->out && pica_batch_run(&prog, &r->regs.vs.unif, r->o->cfg, &env,
-	                                   (unsigned)r->o->cfg->pica_units, count, fetch_vertex,
+	                                   pica_vertex_units(r->o->cfg, false), count, fetch_vertex,
 	                                   collect, &f, r->o->tl, &vst, &inner);
 	pica_program_free(&prog);
 	free(index);

@@ -65,6 +65,13 @@ Test(pica_run_cli, vertex_shader_outputs_json)
 	free(out);
 	free(err);
 	free(c);
+	/* with a geometry shader in the SHBIN, vertices run on 3 units */
+	char *vs = write_case(dir, "v.json", "{\"dvle\": 0}");
+	cr_assert_eq(run("pica/geoshader/program.shbin", vs, "--batch 300", &out, &err), 0, "%s", err);
+	cr_assert(strstr(out, "\"vertices\": 300, \"units\": 3"), "%s", out);
+	free(out);
+	free(err);
+	free(vs);
 	free(dir);
 }
 

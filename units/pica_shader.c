@@ -163,6 +163,12 @@ void pica_shader_init(pica_shader_unit *s, const char *name, uint32_t index,
 	ulp_diag_clear(&s->err);
 }
 
+unsigned pica_vertex_units(const ulp_config *cfg, bool gs_bound)
+{
+	unsigned n = (unsigned)cfg->pica_units;
+	return gs_bound && n > 1 ? n - 1 : n;
+}
+
 /* ---- a vertex batch over several units ---- */
 
 typedef struct batch_fetch {          /* vertex fetch: hands jobs round-robin */

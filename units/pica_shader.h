@@ -58,6 +58,11 @@ void pica_shader_init(pica_shader_unit *s, const char *name, uint32_t index,
                       const pica_program *prog, const pica_uniforms *unif,
                       const ulp_config *cfg, sim_port *in, sim_port *out);
 
+/* Units that shade vertices: pica.units, less the one that runs the
+ * geometry shader when one is bound (pica200.md §4: "When a GS is active,
+ * the VS runs on 3 units"). */
+unsigned pica_vertex_units(const ulp_config *cfg, bool gs_bound);
+
 /* Run jobs through `units` shader units fed round-robin (a vertex batch, as
  * the vertex pipeline spreads it): one port of capacity 2 per unit in, one
  * shared out port.  on_result gets each output vertex in completion order.
