@@ -5,6 +5,7 @@
 #   make san        the same suite under ASan+UBSan (in build/san)
 #   make run        build and run the main job on the bundled default
 #   make bench      benchmarks (prints a table; not a test)
+#   make piglit     piglit's shader tests through the simulated GPU, scored
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
 SHELL := /bin/bash
@@ -48,7 +49,7 @@ ifneq ($(and $(HAVE_SDL),$(VIEWER_SRC)),)
 ALL += $(VIEWER)
 endif
 
-.PHONY: all deps test test-run san run bench clean
+.PHONY: all deps test test-run san run bench piglit clean
 all: $(ALL)
 
 $(BUILD)/obj/%.o: %.c
@@ -99,6 +100,11 @@ run: deps
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCH) $(CLI)
 	ULPSIM_CORPUS=$(CORPUS) $(BENCH)
+
+# The whole visible piglit corpus through the simulated GPU (docs/piglit.md).
+piglit: deps
+	@$(MAKE) --no-print-directory $(CLI)
+	$(CLI) piglit $(CORPUS)/tgsi-noint/* --compare-softpipe --quiet
 
 clean:
 	rm -rf build

@@ -697,8 +697,18 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 		return hooked_draw(r, c, i);
 	if (!strcmp(cmd, "checkpoint"))
 		return checkpoint(r, c, i, last_checkpoint);
-	if (!strcmp(cmd, "rasterizer") || !strcmp(cmd, "scissor") || !strcmp(cmd, "sampler"))
-		return true;    /* accepted; cull/scissor/sampler modes: docs/replay.md "not yet" */
+	if (!strcmp(cmd, "sampler")) {
+		gr3d_sampler *sm = &r->sampler[(unsigned)num(c, "index", 0) % GR3D_SAMPLERS];
+		const char *filter = str(c, "filter"), *wrap = str(c, "wrap");
+		if (filter)
+			sm->bilinear = strcmp(filter, "linear") == 0;
+		if (wrap)
+			sm->wrap = !strcmp(wrap, "clamp") ? GR3D_WRAP_CLAMP
+			         : !strcmp(wrap, "mirror") ? GR3D_WRAP_MIRROR : GR3D_WRAP_REPEAT;
+		return true;
+	}
+	if (!strcmp(cmd, "rasterizer") || !strcmp(cmd, "scissor"))
+		return true;    /* accepted; cull/scissor/flatshade: docs/replay.md "not yet" */
 	if (!strcmp(cmd, "sampler_view"))
 		return sampler_view(r, c, i);
 	if (!strcmp(cmd, "blend")) {

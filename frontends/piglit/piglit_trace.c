@@ -1,0 +1,251 @@
+/* The simulator path: a piglit test as a ulpsim trace (docs/trace-format.md),
+ * replayed by sim/replay.h.  The trace holds the VS and FS TGSI inline, a
+ * 250x250 RGBA8888 framebuffer, viewport (0, 0, 250, 250), and per draw one
+ * vertex buffer (every VS input as R32G32B32A32_FLOAT, interleaved), the
+ * VS and FS constant buffers (nir_vars placement, ints as floats), the bound
+ * 2-D textures and a draw.  What the trace format or the replay cannot
+ * express is refused with the reason. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "frontends/piglit/piglit.h"
+#include "sim/config.h"
+#include "sim/replay.h"
+#include "traces/trace.h"
+
+#define REFUSE(...) (snprintf(reason, n, __VA_ARGS__), false)
+
+struct pg_trace {
+	cJSON *root, *res, *cmds;
+	unsigned nbuf, ntex;
+	char name[256];
+};
+
+static cJSON *floats(const float *v, size_t count)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (size_t i = 0; a && i < count; i++) {
+		cJSON *x = cJSON_CreateNumber((double)v[i]);
+		if (!x) {
+			cJSON_Delete(a);
+			return NULL;
+		}
+		cJSON_AddItemToArray(a, x);
+	}
+	return a;
+}
+
+static cJSON *cmd(pg_trace *tr, const char *name)
+{
+	cJSON *c = cJSON_CreateObject();
+	if (c) {
+		cJSON_AddStringToObject(c, "cmd", name);
+		cJSON_AddItemToArray(tr->cmds, c);
+	}
+	return c;
+}
+
+pg_trace *pg_trace_new(const pg_test *t, ulp_diag *d)
+{
+	pg_trace *tr = calloc(1, sizeof *tr);
+	if (!tr) {
+		ulp_diag_at(d, t->name, 0, 0, "out of memory");
+		return NULL;
+	}
+	snprintf(tr->name, sizeof tr->name, "%s", t->name);
+	tr->root = cJSON_CreateObject();
+	cJSON *sh = cJSON_CreateObject(), *vs = cJSON_CreateObject(), *fs = cJSON_CreateObject();
+	tr->res = cJSON_CreateObject();
+	tr->cmds = cJSON_CreateArray();
+	if (!tr->root || !sh || !vs || !fs || !tr->res || !tr->cmds) {
+		cJSON_Delete(sh);
+		cJSON_Delete(vs);
+		cJSON_Delete(fs);
+		cJSON_Delete(tr->res);
+		cJSON_Delete(tr->cmds);
+		cJSON_Delete(tr->root);
+		free(tr);
+		ulp_diag_at(d, t->name, 0, 0, "out of memory");
+		return NULL;
+	}
+	cJSON_AddStringToObject(tr->root, "format", "ulpsim-trace");
+	cJSON_AddNumberToObject(tr->root, "version", 1);
+	char nm[64];
+	snprintf(nm, sizeof nm, "piglit");
+	cJSON_AddStringToObject(tr->root, "name", nm);
+	cJSON_AddItemToObject(tr->root, "resources", tr->res);
+	cJSON_AddStringToObject(vs, "stage", "vertex");
+	cJSON_AddStringToObject(vs, "tgsi", t->vs.tgsi ? t->vs.tgsi : "");
+	cJSON_AddStringToObject(fs, "stage", "fragment");
+	cJSON_AddStringToObject(fs, "tgsi", t->fs.tgsi ? t->fs.tgsi : "");
+	cJSON_AddItemToObject(sh, "vs", vs);
+	cJSON_AddItemToObject(sh, "fs", fs);
+	cJSON_AddItemToObject(tr->root, "shaders", sh);
+	cJSON_AddItemToObject(tr->root, "commands", tr->cmds);
+	cJSON *fb = cmd(tr, "framebuffer");
+	cJSON_AddNumberToObject(fb, "width", PG_FB_W);
+	cJSON_AddNumberToObject(fb, "height", PG_FB_H);
+	cJSON *cb = cJSON_AddArrayToObject(fb, "cbufs");
+	cJSON *f0 = cJSON_CreateObject();
+	cJSON_AddStringToObject(f0, "format", "RGBA8888");
+	cJSON_AddItemToArray(cb, f0);
+	cJSON *vp = cmd(tr, "viewport");
+	const float sc[3] = { PG_FB_W / 2.0f, PG_FB_H / 2.0f, 0.5f };
+	cJSON_AddItemToObject(vp, "scale", floats(sc, 3));
+	cJSON_AddItemToObject(vp, "translate", floats(sc, 3));
+	cJSON *bs = cmd(tr, "bind_shaders");
+	cJSON_AddStringToObject(bs, "vs", "vs");
+	cJSON_AddStringToObject(bs, "fs", "fs");
+	return tr;
+}
+
+void pg_trace_free(pg_trace *tr)
+{
+	if (!tr)
+		return;
+	cJSON_Delete(tr->root);
+	free(tr);
+}
+
+bool pg_trace_clear(pg_trace *tr, const float color[4], char *reason, size_t n)
+{
+	cJSON *c = cmd(tr, "clear");
+	if (!c)
+		return REFUSE("out of memory");
+	float col[4];
+	for (int k = 0; k < 4; k++)
+		col[k] = color[k] < 0 ? 0 : color[k] > 1 ? 1 : color[k];
+	cJSON_AddItemToObject(c, "color", floats(col, 4));
+	return true;
+}
+
+static bool texture(pg_trace *tr, const pg_texture *tx, unsigned unit, char *reason, size_t n)
+{
+	if (tx->dims != 2 || tx->shadow || tx->levels > 1)
+		return REFUSE("%s textures: the trace format has 2-D RGBA textures without mipmaps only",
+		              tx->shadow ? "depth (shadow)" : tx->levels > 1 ? "mipmapped"
+		                                                            : tx->dims == 1 ? "1-D" : "3-D");
+	char id[32];
+	snprintf(id, sizeof id, "tex%u", tr->ntex++);
+	cJSON *t = cJSON_CreateObject();
+	cJSON *u8 = cJSON_CreateArray();
+	if (!t || !u8) {
+		cJSON_Delete(t);
+		cJSON_Delete(u8);
+		return REFUSE("out of memory");
+	}
+	cJSON_AddStringToObject(t, "type", "texture");
+	cJSON_AddStringToObject(t, "format", "RGBA8888");
+	cJSON_AddNumberToObject(t, "width", tx->w);
+	cJSON_AddNumberToObject(t, "height", tx->h);
+	/* texel rows in upload order (glTexImage2D's and Gallium's): row 0 is
+	 * t = 0, which is what the replay samples at t = 0 */
+	for (unsigned y = 0; y < tx->h; y++)
+		for (unsigned x = 0; x < tx->w * 4; x++) {
+			float v = tx->texels[(size_t)y * tx->w * 4 + x];
+			cJSON_AddItemToArray(u8, cJSON_CreateNumber((double)(int)(v <= 0 ? 0 : v >= 1 ? 255
+			                                             : v * 255.0f + 0.5f)));
+		}
+	cJSON_AddItemToObject(t, "u8", u8);
+	cJSON_AddItemToObject(tr->res, id, t);
+	cJSON *sv = cmd(tr, "sampler_view");
+	cJSON_AddNumberToObject(sv, "index", unit);
+	cJSON_AddStringToObject(sv, "resource", id);
+	cJSON *sm = cmd(tr, "sampler");
+	cJSON_AddNumberToObject(sm, "index", unit);
+	cJSON_AddStringToObject(sm, "filter", "nearest");
+	cJSON_AddStringToObject(sm, "wrap", "clamp");
+	return true;
+}
+
+bool pg_trace_draw(pg_trace *tr, const pg_draw *dr, char *reason, size_t n)
+{
+	for (int k = 0; k < 8; k++)
+		if (dr->clip_enabled[k])
+			return REFUSE("user clip planes: the replay has no clipper yet");
+	if (dr->depth_test)
+		return REFUSE("depth test: the replay has no depth buffer yet");
+	if (dr->two_side)
+		return REFUSE("two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE): not in the trace format");
+	if (dr->flat)
+		return REFUSE("flat shading: the replay accepts rasterizer.flatshade but does not apply it");
+	for (unsigned u = 0; u < PG_MAX_UNITS; u++)
+		if (dr->units[u] && !texture(tr, dr->units[u], u, reason, n))
+			return false;
+	char id[32];
+	snprintf(id, sizeof id, "vb%u", tr->nbuf++);
+	cJSON *b = cJSON_CreateObject();
+	if (!b)
+		return REFUSE("out of memory");
+	cJSON_AddStringToObject(b, "type", "buffer");
+	cJSON_AddItemToObject(b, "f32", floats(&dr->in[0][0], (size_t)dr->nverts * dr->nin * 4));
+	cJSON_AddItemToObject(tr->res, id, b);
+	cJSON *ve = cmd(tr, "vertex_elements");
+	cJSON *el = cJSON_AddArrayToObject(ve, "elements");
+	for (unsigned i = 0; i < dr->nin; i++) {
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "buffer", id);
+		cJSON_AddNumberToObject(e, "offset", i * 16);
+		cJSON_AddNumberToObject(e, "stride", dr->nin * 16);
+		cJSON_AddStringToObject(e, "format", "R32G32B32A32_FLOAT");
+		cJSON_AddItemToArray(el, e);
+	}
+	cJSON *cv = cmd(tr, "constant_buffer");
+	cJSON_AddStringToObject(cv, "stage", "vertex");
+	cJSON_AddNumberToObject(cv, "index", 0);
+	cJSON_AddItemToObject(cv, "f32", floats(&dr->vs_const[0][0], (size_t)dr->nvs_const * 4));
+	cJSON *cf = cmd(tr, "constant_buffer");
+	cJSON_AddStringToObject(cf, "stage", "fragment");
+	cJSON_AddNumberToObject(cf, "index", 0);
+	cJSON_AddItemToObject(cf, "f32", floats(&dr->fs_const[0][0], (size_t)dr->nfs_const * 4));
+	cJSON *dw = cmd(tr, "draw");
+	static const char *modes[] = { "triangles", "triangle_strip", "triangle_fan" };
+	cJSON_AddStringToObject(dw, "mode", modes[dr->prim]);
+	cJSON_AddNumberToObject(dw, "start", 0);
+	cJSON_AddNumberToObject(dw, "count", dr->nverts);
+	return true;
+}
+
+char *pg_trace_json(const pg_trace *tr)
+{
+	return cJSON_Print(tr->root);
+}
+
+ulp_image *pg_trace_render(pg_trace *tr, char *reason, size_t n)
+{
+	char *json = cJSON_PrintUnformatted(tr->root);
+	if (!json)
+		return snprintf(reason, n, "out of memory"), (ulp_image *)NULL;
+	trace t;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	char path[300];
+	snprintf(path, sizeof path, "%s.trace.json", tr->name);
+	bool ok = trace_parse(&t, json, path, ".", &d);
+	free(json);
+	if (!ok) {
+		char msg[400];
+		ulp_diag_format(&d, msg, sizeof msg);
+		snprintf(reason, n, "trace: %s", msg);
+		return NULL;
+	}
+	ulp_config cfg;
+	ulp_config_defaults(&cfg);
+	replay_opts o = { .cfg = &cfg, .keep_image = true };
+	replay_result res;
+	memset(&res, 0, sizeof res);
+	ok = replay_run(&t, &o, &res, &d);
+	trace_free(&t);
+	if (!ok) {
+		ulp_image_free(res.image);
+		/* the message without the in-memory trace's name */
+		snprintf(reason, n, "replay: %s", d.msg);
+		return NULL;
+	}
+	if (!res.image)
+		return snprintf(reason, n, "replay returned no image"), (ulp_image *)NULL;
+	return res.image;
+}
