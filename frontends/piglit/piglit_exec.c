@@ -16,78 +16,6 @@
 #include "frontends/piglit/piglit_exec.h"
 #include "frontends/tgsi/tgsi_exec_ops.h"
 
-static const uint32_t *peek(const tgsi_exec_machine *m, unsigned file, int64_t bank,
-                            int64_t index)
-{
-	if (file >= TGSI_FILE_COUNT || bank < 0 || index < 0)
-		return NULL;
-	const tgsi_exec_file *f = &m->files[file];
-	if ((size_t)bank >= f->nbanks || (size_t)index >= f->banks[bank].n)
-		return NULL;
-	return f->banks[bank].v[index];
-}
-
-static int64_t address(const tgsi_exec_machine *m, bool indirect, const tgsi_ind_ref *ind,
-                       int32_t index)
-{
-	if (!indirect)
-		return (uint32_t)index;
-	const uint32_t *a = peek(m, ind->file, 0, (uint32_t)ind->index);
-	return (int64_t)(a ? tx_u2i(a[ind->swizzle & 3]) : 0) + index;
-}
-
-static void fetch(const tgsi_exec_machine *m, const tgsi_src *s, bool int_type, uint32_t v[4])
-{
-	const tgsi_reg_ref *r = &s->reg;
-	int64_t bank = r->dimension ? address(m, r->dim_indirect, &r->dim_ind, r->dim_index) : 0;
-	const uint32_t *p = peek(m, r->file, bank, address(m, r->indirect, &r->ind, r->index));
-	for (int c = 0; c < 4; c++) {
-		uint32_t x = p ? p[s->swizzle[c] & 3] : 0;
-		if (int_type) {
-			if (s->absolute && tx_u2i(x) < 0)
-				x = 0u - x;
-			if (s->negate)
-				x = 0u - x;
-		} else {
-			float f = tx_u2f(x);
-			if (s->absolute)
-				f = fabsf(f);
-			if (s->negate)
-				f = -f;
-			x = tx_f2u(f);
-		}
-		v[c] = x;
-	}
-}
-
-static bool store(tgsi_exec_machine *m, const tgsi_instruction *in, const tgsi_dst *dst,
-                  const uint32_t v[4])
-{
-	const tgsi_reg_ref *r = &dst->reg;
-	if (r->file == TGSI_FILE_NULL)
-		return true;
-	if (r->file != TGSI_FILE_OUTPUT && r->file != TGSI_FILE_TEMPORARY &&
-	    r->file != TGSI_FILE_ADDRESS)
-		return false;
-	int64_t bank = r->dimension ? address(m, r->dim_indirect, &r->dim_ind, r->dim_index) : 0;
-	int64_t idx = address(m, r->indirect, &r->ind, r->index);
-	if (bank < 0 || idx < 0)
-		return true;
-	uint32_t *p = tgsi_exec_reg(m, r->file, (size_t)bank, (size_t)idx);
-	if (!p)
-		return false;
-	m->files[r->file].banks[bank].flags[idx] |= TGSI_EXEC_WRITTEN;
-	for (int c = 0; c < 4; c++) {
-		if (!(dst->writemask & (1u << c)))
-			continue;
-		uint32_t x = v[c];
-		if (in->saturate)
-			x = tx_f2u(fminf(fmaxf(tx_u2f(x), 0.0f), 1.0f));
-		p[c] = x;
-	}
-	return true;
-}
-
 /* ---- textures ---- */
 
 static int clampi(int v, int lo, int hi)
@@ -239,6 +167,8 @@ bool pg_quad_run(pg_quad *q, char *reason, size_t n)
 	int32_t pc[4] = { 0, 0, 0, 0 };
 	bool done[4] = { false, false, false, false };
 	uint64_t steps = 0;
+	ulp_diag dd;
+	ulp_diag_clear(&dd);
 	for (;;) {
 		int32_t lo = INT32_MAX;
 		for (int l = 0; l < 4; l++)
@@ -269,7 +199,7 @@ bool pg_quad_run(pg_quad *q, char *reason, size_t n)
 		for (int l = 0; l < 4; l++)
 			if (group & (1u << l))
 				for (unsigned k = 0; k < in->num_src; k++)
-					fetch(&q->m[l], &in->src[k], int_type, s[l][k]);
+					tgsi_exec_fetch(&q->m[l], &in->src[k], int_type, s[l][k]);
 		bool write = false;
 		for (int l = 0; l < 4; l++) {
 			if (!(group & (1u << l)))
@@ -350,8 +280,8 @@ bool pg_quad_run(pg_quad *q, char *reason, size_t n)
 			for (int l = 0; l < 4; l++)
 				if (group & (1u << l))
 					for (unsigned k = 0; k < in->num_dst; k++)
-						if (!store(&q->m[l], in, &in->dst[k], r[l])) {
-							snprintf(reason, n, "reference: bad destination register");
+						if (!tgsi_exec_store(&q->m[l], in, &in->dst[k], r[l], &dd)) {
+							snprintf(reason, n, "reference: %s", dd.msg);
 							return false;
 						}
 	}

@@ -108,7 +108,7 @@ static int64_t address(const tgsi_exec_machine *m, bool indirect, const tgsi_ind
 	return (int64_t)(a ? tx_u2i(a[ind->swizzle & 3]) : 0) + index;
 }
 
-static void fetch(const tgsi_exec_machine *m, const tgsi_src *s, bool int_type, uint32_t v[4])
+void tgsi_exec_fetch(const tgsi_exec_machine *m, const tgsi_src *s, bool int_type, uint32_t v[4])
 {
 	const tgsi_reg_ref *r = &s->reg;
 	int64_t bank = r->dimension ? address(m, r->dim_indirect, &r->dim_ind, r->dim_index) : 0;
@@ -139,8 +139,8 @@ static bool fail(tgsi_exec_machine *m, const tgsi_instruction *in, ulp_diag *d,
 	                   tgsi_get_opcode_info(in->opcode)->mnemonic, what);
 }
 
-static bool store(tgsi_exec_machine *m, const tgsi_instruction *in, const tgsi_dst *dst,
-                  const uint32_t v[4], ulp_diag *d)
+bool tgsi_exec_store(tgsi_exec_machine *m, const tgsi_instruction *in, const tgsi_dst *dst,
+                     const uint32_t v[4], ulp_diag *d)
 {
 	const tgsi_reg_ref *r = &dst->reg;
 	switch (r->file) {
@@ -203,7 +203,7 @@ static int32_t switch_target(const tgsi_exec_machine *m, int32_t sw, uint32_t va
 			dflt = i;
 		} else if (c->opcode == TGSI_OPCODE_CASE) {
 			uint32_t v[4];
-			fetch(m, &c->src[0], true, v);
+			tgsi_exec_fetch(m, &c->src[0], true, v);
 			if (v[0] == value)
 				return i + 1;
 		}
@@ -226,7 +226,7 @@ bool tgsi_exec_run(tgsi_exec_machine *m, ulp_diag *d)
 		uint32_t s[TGSI_MAX_SRC][4] = { { 0 } }, r[4] = { 0, 0, 0, 0 };
 		bool int_type = tx_int_sources(in->opcode);
 		for (unsigned k = 0; k < in->num_src; k++)
-			fetch(m, &in->src[k], int_type, s[k]);
+			tgsi_exec_fetch(m, &in->src[k], int_type, s[k]);
 		int32_t next = pc + 1;
 		switch (in->opcode) {
 		case TGSI_OPCODE_IF:
@@ -293,7 +293,7 @@ bool tgsi_exec_run(tgsi_exec_machine *m, ulp_diag *d)
 				return fail(m, in, d, "not supported by the interpreter");
 			}
 			for (unsigned k = 0; k < in->num_dst; k++)
-				if (!store(m, in, &in->dst[k], r, d))
+				if (!tgsi_exec_store(m, in, &in->dst[k], r, d))
 					return false;
 		}
 		pc = next;

@@ -51,6 +51,15 @@ uint32_t *tgsi_exec_reg(tgsi_exec_machine *m, unsigned file, size_t bank, size_t
 /* Runs from instruction 0 to END (or the end of the main body). */
 bool tgsi_exec_run(tgsi_exec_machine *m, ulp_diag *d);
 
+/* Operand access, also used by other executors over these machines (the
+ * piglit reference quad): read a source with its swizzle, abs and negate
+ * (indirect and 2-D addressing resolved; out of range reads 0); write a
+ * destination with its mask and saturate (an out-of-range indirect write is
+ * dropped; false with d on a file the interpreter does not write). */
+void tgsi_exec_fetch(const tgsi_exec_machine *m, const tgsi_src *s, bool int_type, uint32_t v[4]);
+bool tgsi_exec_store(tgsi_exec_machine *m, const tgsi_instruction *in, const tgsi_dst *dst,
+                     const uint32_t v[4], ulp_diag *d);
+
 /* tgsi_exec_case.c: sets registers from a case JSON object
  *   { "IN[0]": [x, y, z, w], "CONST[0][2]": [...], "CONST[3]": [...],
  *     "SV[0]": [...], "INSTANCEID": [...], "SAMP[0]": [r, g, b, a] }
