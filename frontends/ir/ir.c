@@ -2,6 +2,8 @@
  * the listing.  (ir.h) */
 #include "frontends/ir/ir.h"
 
+#include "base/strbuf.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,90 +271,57 @@ bool ir_resolve_cf(ir_shader *s, ir_error *e)
 
 /* ---- listing ---- */
 
-typedef struct sbuf { char *p; size_t n, cap; bool oom; } sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-	if (b->oom)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	int k = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (k < 0) {
-		b->oom = true;
-		return;
-	}
-	if (b->n + (size_t)k + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		while (cap < b->n + (size_t)k + 1)
-			cap *= 2;
-		char *p = realloc(b->p, cap);
-		if (!p) {
-			b->oom = true;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
-	va_end(ap);
-	b->n += (size_t)k;
-}
-
 static const char *const FILE_NAMES[IR_FILE_COUNT] = {
 	"null", "t", "in", "out", "c", "imm", "addr", "samp", "sv",
 };
 
-static void dump_src(sbuf *b, const ir_src *s)
+static void dump_src(ulp_strbuf *b, const ir_src *s)
 {
-	sb_printf(b, "%s%s%s", s->neg ? "-" : "", s->abs ? "|" : "", FILE_NAMES[s->file]);
+	ulp_strbuf_printf(b, "%s%s%s", s->neg ? "-" : "", s->abs ? "|" : "", FILE_NAMES[s->file]);
 	if (s->indirect)
-		sb_printf(b, "[addr%u.%c%+d]", s->ind_reg, "xyzw"[s->ind_comp & 3], s->index);
+		ulp_strbuf_printf(b, "[addr%u.%c%+d]", s->ind_reg, "xyzw"[s->ind_comp & 3], s->index);
 	else if (s->file == IR_INPUT && s->dim)
-		sb_printf(b, "%u[%d]", s->dim, s->index);
+		ulp_strbuf_printf(b, "%u[%d]", s->dim, s->index);
 	else
-		sb_printf(b, "%d", s->index);
-	sb_printf(b, ".%c%c%c%c%s", "xyzw"[s->swz[0] & 3], "xyzw"[s->swz[1] & 3],
+		ulp_strbuf_printf(b, "%d", s->index);
+	ulp_strbuf_printf(b, ".%c%c%c%c%s", "xyzw"[s->swz[0] & 3], "xyzw"[s->swz[1] & 3],
 	          "xyzw"[s->swz[2] & 3], "xyzw"[s->swz[3] & 3], s->abs ? "|" : "");
 }
 
 char *ir_dump(const ir_shader *s)
 {
-	sbuf b = { 0 };
+	ulp_strbuf b = { 0 };
 	int depth = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		const ir_inst *in = &s->inst[i];
 		const ir_op_info *oi = ir_op_get(in->op);
 		if (in->op == IR_OP_ELSE || in->op == IR_OP_ENDIF || in->op == IR_OP_ENDLOOP)
 			depth--;
-		sb_printf(&b, "%3zu: %*s%s%s", i, 2 * (depth > 0 ? depth : 0), "", oi->name,
+		ulp_strbuf_printf(&b, "%3zu: %*s%s%s", i, 2 * (depth > 0 ? depth : 0), "", oi->name,
 		          in->sat ? "_SAT" : "");
 		const char *sep = " ";
 		if (in->dst.file != IR_NULL) {
-			sb_printf(&b, " %s%d.", FILE_NAMES[in->dst.file], in->dst.index);
+			ulp_strbuf_printf(&b, " %s%d.", FILE_NAMES[in->dst.file], in->dst.index);
 			for (unsigned c = 0; c < 4; c++)
 				if (in->dst.mask & (1u << c))
-					sb_printf(&b, "%c", "xyzw"[c]);
+					ulp_strbuf_printf(&b, "%c", "xyzw"[c]);
 			sep = ", ";
 		}
 		for (unsigned k = 0; k < in->nsrc; k++) {
-			sb_printf(&b, "%s", sep);
+			ulp_strbuf_printf(&b, "%s", sep);
 			dump_src(&b, &in->src[k]);
 			sep = ", ";
 		}
-		sb_printf(&b, "\n");
+		ulp_strbuf_printf(&b, "\n");
 		if (in->op == IR_OP_IF || in->op == IR_OP_ELSE || in->op == IR_OP_BGNLOOP)
 			depth++;
 	}
-	sb_printf(&b, "%s", "");
+	ulp_strbuf_printf(&b, "%s", "");
 	if (b.oom) {
-		free(b.p);
+		free(b.s);
 		return NULL;
 	}
-	if (!b.p)
-		b.p = calloc(1, 1);
-	return b.p;
+	if (!b.s)
+		b.s = calloc(1, 1);
+	return b.s;
 }

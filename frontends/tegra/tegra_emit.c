@@ -8,46 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "frontends/tegra/tegra_int.h"
 #include "isa/fp20.h"
 #include "isa/tegra/tegra_asm.h"
 #include "isa/tegra/tegra_isa.h"
-
-typedef struct tbuf {
-	char *s;
-	size_t len, cap;
-	bool oom;
-} tbuf;
-
-static void tb_printf(tbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void tb_printf(tbuf *b, const char *fmt, ...)
-{
-	if (b->oom)
-		return;
-	for (;;) {
-		va_list ap;
-		va_start(ap, fmt);
-		size_t room = b->cap - b->len;
-		int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? room : 0, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			b->oom = true;
-			return;
-		}
-		if (b->s && (size_t)n < room) {
-			b->len += (size_t)n;
-			return;
-		}
-		size_t cap = (b->cap ? b->cap * 2 : 4096) + (size_t)n;
-		char *s = realloc(b->s, cap);
-		if (!s) {
-			b->oom = true;
-			return;
-		}
-		b->s = s;
-		b->cap = cap;
-	}
-}
 
 const char *tfp_reg_name(unsigned r, char buf[8])
 {
@@ -73,7 +38,7 @@ static bool fp20_literal(uint32_t bits, char *out, size_t n)
 	return false;
 }
 
-static void put_operand(tbuf *b, const tfp_sched *S, const tfp_packet *pk, const tfp_opnd *o)
+static void put_operand(ulp_strbuf *b, const tfp_sched *S, const tfp_packet *pk, const tfp_opnd *o)
 {
 	char name[24], reg[8];
 	bool neg = o->neg, x2 = o->x2;
@@ -108,36 +73,36 @@ static void put_operand(tbuf *b, const tfp_sched *S, const tfp_packet *pk, const
 		break;
 	}
 	}
-	tb_printf(b, "%s%s%s%s%s%s", neg ? "-" : "", o->abs ? "abs(" : "", name, o->abs ? ")" : "",
+	ulp_strbuf_printf(b, "%s%s%s%s%s%s", neg ? "-" : "", o->abs ? "abs(" : "", name, o->abs ? ")" : "",
 	          x2 ? "*2" : "", o->m1 ? "-1" : "");
 }
 
 static const char *const ALU_NAMES[] = { "MAD", "MUL", "MIN", "MAX", "CSEL" };
 static const char *const CC_NAMES[] = { "", " (eq)", " (gt)", " (ge)" };
 
-static bool put_packet(tbuf *b, const tfp_sched *S, const tfp_packet *pk)
+static bool put_packet(ulp_strbuf *b, const tfp_sched *S, const tfp_packet *pk)
 {
-	tb_printf(b, "\tALU:\n");
+	ulp_strbuf_printf(b, "\tALU:\n");
 	for (unsigned k = 0; k < pk->n; k++) {
 		const tfp_slot *s = &pk->slot[k];
 		char reg[8];
-		tb_printf(b, "\t\tALU%u: %s ", k, ALU_NAMES[s->alu]);
+		ulp_strbuf_printf(b, "\t\tALU%u: %s ", k, ALU_NAMES[s->alu]);
 		switch (s->dkind) {
 		case TD_VAL:
-			tb_printf(b, "%s.lh", tfp_reg_name((unsigned)S->val[s->d].reg, reg));
+			ulp_strbuf_printf(b, "%s.lh", tfp_reg_name((unsigned)S->val[s->d].reg, reg));
 			break;
 		case TD_FIX:
-			tb_printf(b, "r%d.%s", s->d, s->dhalf == TO_LOW ? "l*" : s->dhalf == TO_HIGH ? "*h" : "lh");
+			ulp_strbuf_printf(b, "r%d.%s", s->d, s->dhalf == TO_LOW ? "l*" : s->dhalf == TO_HIGH ? "*h" : "lh");
 			break;
 		default:
-			tb_printf(b, "kill");
+			ulp_strbuf_printf(b, "kill");
 			break;
 		}
 		for (unsigned j = 0; j < 3; j++) {
-			tb_printf(b, ", ");
+			ulp_strbuf_printf(b, ", ");
 			put_operand(b, S, pk, &s->s[j]);
 		}
-		tb_printf(b, "%s%s\n", s->sat ? " (sat)" : "", CC_NAMES[s->cc & 3u]);
+		ulp_strbuf_printf(b, "%s%s\n", s->sat ? " (sat)" : "", CC_NAMES[s->cc & 3u]);
 	}
 	if (pk->nimm) {
 		char lit[3][96];
@@ -145,10 +110,10 @@ static bool put_packet(tbuf *b, const tfp_sched *S, const tfp_packet *pk)
 		for (unsigned i = 0; i < pk->nimm; i++)
 			decimal &= fp20_literal(pk->imm[i], lit[i], sizeof lit[i]);
 		if (decimal) {
-			tb_printf(b, "\t\tALU3:");
+			ulp_strbuf_printf(b, "\t\tALU3:");
 			for (unsigned i = 0; i < pk->nimm; i++)
-				tb_printf(b, "%s imm%u = %s", i ? "," : "", i, lit[i]);
-			tb_printf(b, "\n");
+				ulp_strbuf_printf(b, "%s imm%u = %s", i ? "," : "", i, lit[i]);
+			ulp_strbuf_printf(b, "\n");
 		} else {
 			/* no decimal literal (NaN): the raw words, not swapped by the
 			 * assembler; first word A, second B, Y = B:A with imm0 at
@@ -156,11 +121,11 @@ static bool put_packet(tbuf *b, const tfp_sched *S, const tfp_packet *pk)
 			uint64_t y = 0;
 			for (unsigned i = 0; i < pk->nimm; i++)
 				y |= (uint64_t)(pk->imm[i] & FP20_MASK) << (4 + 20 * i);
-			tb_printf(b, "\t\tALU3: 0x%08x, 0x%08x   // embedded constants", (unsigned)(uint32_t)y,
+			ulp_strbuf_printf(b, "\t\tALU3: 0x%08x, 0x%08x   // embedded constants", (unsigned)(uint32_t)y,
 			          (unsigned)(uint32_t)(y >> 32));
 			for (unsigned i = 0; i < pk->nimm; i++)
-				tb_printf(b, " imm%u=0x%05x", i, (unsigned)pk->imm[i]);
-			tb_printf(b, "\n");
+				ulp_strbuf_printf(b, " imm%u=0x%05x", i, (unsigned)pk->imm[i]);
+			ulp_strbuf_printf(b, "\n");
 		}
 	}
 	return true;
@@ -173,40 +138,40 @@ static const char *sfu_name(unsigned op)
 	return op < sizeof n / sizeof n[0] ? n[op] : "nop";
 }
 
-static bool emit_text(const tfp_sched *S, const tfp_prog *p, tbuf *b)
+static bool emit_text(const tfp_sched *S, const tfp_prog *p, ulp_strbuf *b)
 {
-	tb_printf(b, "// ulpsim tgsi compile --target tegra: %s\n", p->file);
-	tb_printf(b, "alu_buffer_size = %u\n", S->rows);
-	tb_printf(b, "pseq_to_dw_exec_nb = %u\n\n.asm\n", S->dw_exec + 1);
+	ulp_strbuf_printf(b, "// ulpsim tgsi compile --target tegra: %s\n", p->file);
+	ulp_strbuf_printf(b, "alu_buffer_size = %u\n", S->rows);
+	ulp_strbuf_printf(b, "pseq_to_dw_exec_nb = %u\n\n.asm\n", S->dw_exec + 1);
 	for (unsigned e = 0; e < S->nexec; e++) {
 		const tfp_exec *x = &S->ex[e];
-		tb_printf(b, "EXEC\n");
+		ulp_strbuf_printf(b, "EXEC\n");
 		for (unsigned m = 0; m < x->nm; m++) {
 			const tfp_minst *mi = &x->m[m];
-			tb_printf(b, "\tMFU:");
+			ulp_strbuf_printf(b, "\tMFU:");
 			if (mi->setup)   /* perspective set-up (tegra-fp.md §2.4, §3.4) */
-				tb_printf(b, " sfu: rcp r4\n\t\tmul0: bar, sfu, bar0\n\t\tmul1: bar, sfu, bar1\n\t\t");
+				ulp_strbuf_printf(b, " sfu: rcp r4\n\t\tmul0: bar, sfu, bar0\n\t\tmul1: bar, sfu, bar1\n\t\t");
 			else if (mi->sfu_used)
-				tb_printf(b, " sfu: %s r%u%s", sfu_name(mi->sfu_op), mi->sfu_reg,
+				ulp_strbuf_printf(b, " sfu: %s r%u%s", sfu_name(mi->sfu_op), mi->sfu_reg,
 				          mi->var_mask ? "\n\t\t" : "");
 			else
-				tb_printf(b, " ");
+				ulp_strbuf_printf(b, " ");
 			if (mi->var_mask) {
-				tb_printf(b, "ipl:");
+				ulp_strbuf_printf(b, "ipl:");
 				for (unsigned c = 0; c < 4; c++) {
 					if (mi->var_mask & (1u << c))
-						tb_printf(b, "%s t%u.fp20", c ? "," : "", mi->var_row[c]);
+						ulp_strbuf_printf(b, "%s t%u.fp20", c ? "," : "", mi->var_row[c]);
 					else
-						tb_printf(b, "%s NOP", c ? "," : "");
+						ulp_strbuf_printf(b, "%s NOP", c ? "," : "");
 				}
 			}
-			tb_printf(b, "\n");
+			ulp_strbuf_printf(b, "\n");
 		}
 		if (x->tex) {   /* coordinates r0, r1 (bias r3), texel r2, r3 of the row */
 			if (x->tex_bias)
-				tb_printf(b, "\tTEX: txb r2, r3, tex%u, r0, r1, r2, r3\n", x->tex_sampler);
+				ulp_strbuf_printf(b, "\tTEX: txb r2, r3, tex%u, r0, r1, r2, r3\n", x->tex_sampler);
 			else
-				tb_printf(b, "\tTEX: tex r2, r3, tex%u, r0, r1, r2\n", x->tex_sampler);
+				ulp_strbuf_printf(b, "\tTEX: tex r2, r3, tex%u, r0, r1, r2\n", x->tex_sampler);
 		}
 		unsigned np = 0;
 		for (unsigned q = 0; q < 3; q++)
@@ -216,8 +181,8 @@ static bool emit_text(const tfp_sched *S, const tfp_prog *p, tbuf *b)
 			if (!put_packet(b, S, &x->p[q]))
 				return false;
 		if (x->dw)
-			tb_printf(b, "\tDW: store rt1, r2, r3\n");
-		tb_printf(b, ";\n");
+			ulp_strbuf_printf(b, "\tDW: store rt1, r2, r3\n");
+		ulp_strbuf_printf(b, ";\n");
 	}
 	return true;
 }
@@ -255,7 +220,7 @@ static bool compile_ir(tgsi_shader *sh, ir_shader *s, tegra_compile_result *res,
 		}
 	}
 	if (ok) {
-		tbuf b = { 0 };
+		ulp_strbuf b = { 0 };
 		if (!emit_text(&S, &p, &b) || b.oom) {
 			ok = ir_refuse(e, IR_REFUSE_CONSTANTS, s->file, 1, 1, "an immediate has no FP20 literal");
 			free(b.s);

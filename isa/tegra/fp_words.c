@@ -5,41 +5,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "isa/tegra/tegra_text.h"
+#include "base/strbuf.h"
 
 static const char *const uniform_kind_names[3] = { "fp20", "l", "h" };
 
 char *tegra_fp_words_write(const tegra_fp_program *p, const char *source)
 {
-	sbuf sb = { NULL, 0, 0, false };
-	sb_printf(&sb, "%s\n# source: %s\n# assembler: ulpsim isa/tegra (grate-compatible)\n",
+	ulp_strbuf sb = { NULL, 0, 0, false };
+	ulp_strbuf_printf(&sb, "%s\n# source: %s\n# assembler: ulpsim isa/tegra (grate-compatible)\n",
 	          TEGRA_FP_WORDS_TAG, source ? source : "-");
-	sb_printf(&sb, ".alu_buffer_size %u\n.pseq_to_dw_exec_nb %u\n.exec_count %u\n"
+	ulp_strbuf_printf(&sb, ".alu_buffer_size %u\n.pseq_to_dw_exec_nb %u\n.exec_count %u\n"
 	          ".mfu_count %u\n.alu_packet_count %u\n.discards_fragment %d\n",
 	          p->alu_buffer_size, p->pseq_to_dw_exec_nb, p->exec_count, p->mfu_count,
 	          p->alu_packet_count, p->discards_fragment ? 1 : 0);
 	for (unsigned i = 0; i < TEGRA_FP_NUM_CONST; i++)
 		if (p->constants[i])
-			sb_printf(&sb, ".const %u %08X\n", i, p->constants[i]);
+			ulp_strbuf_printf(&sb, ".const %u %08X\n", i, p->constants[i]);
 	for (unsigned i = 0; i < TEGRA_FP_NUM_CONST; i++) {
 		const tegra_fp_uniform_half *lo = &p->uniforms[2 * i], *hi = &p->uniforms[2 * i + 1];
 		if (lo->used && lo->kind == TEGRA_UNIFORM_FP20) {
-			sb_printf(&sb, ".uniform %u fp20 \"%s\"\n", i, lo->name);
+			ulp_strbuf_printf(&sb, ".uniform %u fp20 \"%s\"\n", i, lo->name);
 			continue;
 		}
 		if (lo->used)
-			sb_printf(&sb, ".uniform %u l \"%s\"\n", i, lo->name);
+			ulp_strbuf_printf(&sb, ".uniform %u l \"%s\"\n", i, lo->name);
 		if (hi->used)
-			sb_printf(&sb, ".uniform %u h \"%s\"\n", i, hi->name);
+			ulp_strbuf_printf(&sb, ".uniform %u h \"%s\"\n", i, hi->name);
 	}
-	sb_printf(&sb, ".reg 0520 %08X\n.reg 0546 %08X\n", tegra_fp_reg_0520(p), tegra_fp_reg_0546(p));
+	ulp_strbuf_printf(&sb, ".reg 0520 %08X\n.reg 0546 %08X\n", tegra_fp_reg_0520(p), tegra_fp_reg_0546(p));
 	uint32_t e20;
 	if (tegra_fp_reg_0e20(p, &e20))
-		sb_printf(&sb, ".reg 0E20 %08X\n", e20);
+		ulp_strbuf_printf(&sb, ".reg 0E20 %08X\n", e20);
 	size_t n = tegra_fp_word_count(p);
 	for (size_t i = 0; i < n; i++) {
 		tegra_fp_upload_word w = tegra_fp_upload_at(p, i);
-		sb_printf(&sb, "%-15s%08X  # %s %u\n", w.label, w.value, w.index_kind, w.index);
+		ulp_strbuf_printf(&sb, "%-15s%08X  # %s %u\n", w.label, w.value, w.index_kind, w.index);
 	}
 	if (sb.oom) {
 		free(sb.s);

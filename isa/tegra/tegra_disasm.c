@@ -2,7 +2,7 @@
  * those of the corpus README, "Disassembly text". */
 #include "isa/tegra/tegra_disasm.h"
 
-#include "isa/tegra/tegra_text.h"
+#include "base/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,7 +239,7 @@ static bool imm_roundtrips(const imm_use *u, const uint32_t imm[3], uint32_t a, 
 	return (uint32_t)y == a && (uint32_t)(y >> 32) == b;
 }
 
-static void disasm_packet(sbuf *sb, const tegra_alu_packet *pk, bool grate)
+static void disasm_packet(ulp_strbuf *sb, const tegra_alu_packet *pk, bool grate)
 {
 	imm_use u;
 	memset(&u, 0, sizeof u);
@@ -248,7 +248,7 @@ static void disasm_packet(sbuf *sb, const tegra_alu_packet *pk, bool grate)
 		note_imm(&u, &pk->slot[k].b);
 		note_imm(&u, &pk->slot[k].c);
 	}
-	sb_printf(sb, "\tALU:\n");
+	ulp_strbuf_printf(sb, "\tALU:\n");
 	char text[320], rt[320];
 	for (int k = 0; k < 4; k++) {
 		const tegra_alu_inst *in = &pk->slot[k];
@@ -256,20 +256,20 @@ static void disasm_packet(sbuf *sb, const tegra_alu_packet *pk, bool grate)
 		if (k == 3 && u.any) {
 			fmt_imm(text, sizeof text, &u, pk->imm);
 			if (grate || imm_roundtrips(&u, pk->imm, w[0], w[1]))
-				sb_printf(sb, "\t\tALU3:\t%s\n", text);
+				ulp_strbuf_printf(sb, "\t\tALU3:\t%s\n", text);
 			else
-				sb_printf(sb, "\t\tALU3:\t0x%08X, 0x%08X\t// %s (imm0 0x%05X, imm1 0x%05X, imm2 0x%05X)\n",
+				ulp_strbuf_printf(sb, "\t\tALU3:\t0x%08X, 0x%08X\t// %s (imm0 0x%05X, imm1 0x%05X, imm2 0x%05X)\n",
 				          w[0], w[1], text, pk->imm[0], pk->imm[1], pk->imm[2]);
 			continue;
 		}
 		fmt_alu(text, sizeof text, in, false);
 		if (grate) {
-			sb_printf(sb, "\t\tALU%d:\t%s\n", k, text);
+			ulp_strbuf_printf(sb, "\t\tALU%d:\t%s\n", k, text);
 		} else if (fmt_alu(rt, sizeof rt, in, true)) {
-			sb_printf(sb, "\t\tALU%d:\t%s%s\n", k, rt,
+			ulp_strbuf_printf(sb, "\t\tALU%d:\t%s%s\n", k, rt,
 			          uses_reg74(in) ? "\t// u42 = register 74, coverage per the grate wiki (not grate syntax)" : "");
 		} else {
-			sb_printf(sb, "\t\tALU%d:\t0x%08X, 0x%08X\t// %s%s\n", k, w[0], w[1], text,
+			ulp_strbuf_printf(sb, "\t\tALU%d:\t0x%08X, 0x%08X\t// %s%s\n", k, w[0], w[1], text,
 			          uses_reg74(in) ? " (register 74: coverage per the grate wiki)" : "");
 		}
 	}
@@ -365,16 +365,16 @@ static void fmt_dw(char *out, size_t n, const tegra_dw_inst *w)
 static const char *const t30_ld_op[4] = { "NOP", "LD", "LD_R20", "LD_R80" };
 static const char *const t30_st_op[4] = { "NOP", "ST", "ST_R20", "ST_R80" };
 
-static void disasm_exec(sbuf *sb, const tegra_exec *x, bool grate)
+static void disasm_exec(ulp_strbuf *sb, const tegra_exec *x, bool grate)
 {
 	char text[640];
-	sb_printf(sb, "EXEC\n");
+	ulp_strbuf_printf(sb, "EXEC\n");
 	if (x->pseq.word) {
 		const tegra_pseq_inst *q = &x->pseq;
 		if (grate)
-			sb_printf(sb, "\tPSEQ:\t0x%08X\n", q->word);
+			ulp_strbuf_printf(sb, "\tPSEQ:\t0x%08X\n", q->word);
 		else
-			sb_printf(sb, "\tPSEQ:\t0x%08X\t// t30 PSEQ_INST: OP=%s SURF=%u ARGS=0x%04X%s%s%s"
+			ulp_strbuf_printf(sb, "\tPSEQ:\t0x%08X\t// t30 PSEQ_INST: OP=%s SURF=%u ARGS=0x%04X%s%s%s"
 			          " (grate PR #63: dst %s, enable0 %u)\n", q->word, t30_ld_op[q->op], q->surf,
 			          q->args, q->read_non_center ? " READ_NON_CENTER" : "",
 			          q->read_killed ? " READ_KILLED" : "",
@@ -385,22 +385,22 @@ static void disasm_exec(sbuf *sb, const tegra_exec *x, bool grate)
 		const tegra_mfu_inst *m = &x->mfu[k];
 		fmt_mfu(text, sizeof text, m);
 		if (grate || mfu_roundtrips(m)) {
-			sb_printf(sb, "\tMFU:\t%s\n", text);
+			ulp_strbuf_printf(sb, "\tMFU:\t%s\n", text);
 		} else {
 			for (char *nl = strchr(text, '\n'); nl; nl = strchr(nl, '\n'))
 				*nl = ' ';
 			for (char *tab = strchr(text, '\t'); tab; tab = strchr(tab, '\t'))
 				*tab = ' ';
-			sb_printf(sb, "\tMFU:\t0x%08X, 0x%08X\t// %s (pad %u)\n", m->hi, m->lo, text, m->pad);
+			ulp_strbuf_printf(sb, "\tMFU:\t0x%08X, 0x%08X\t// %s (pad %u)\n", m->hi, m->lo, text, m->pad);
 		}
 	}
 	const tegra_tex_inst *t = &x->tex;
 	if (t->word) {
 		fmt_tex(text, sizeof text, t);
 		if (grate || (t->word & ~0x103Fu) == 0x400u)
-			sb_printf(sb, "\tTEX:\t%s\n", text);
+			ulp_strbuf_printf(sb, "\tTEX:\t%s\n", text);
 		else
-			sb_printf(sb, "\tTEX:\t0x%08X\t// %s; t30 TEX_INST: SURF_PTR=%u REG_SRC=%u REG_DST=%u"
+			ulp_strbuf_printf(sb, "\tTEX:\t0x%08X\t// %s; t30 TEX_INST: SURF_PTR=%u REG_SRC=%u REG_DST=%u"
 			          " FETCH=%u COLOR_KEY=%u COMP_SEL=%u FETCH_KILLED=%u USER_LOD_BIAS=%u USER_LOD=%u\n",
 			          t->word, text, t->sampler, t->src_r2, t->dst_r2, t->enable, t->color_key,
 			          t->comp_sel, t->fetch_killed, t->bias, t->user_lod);
@@ -408,7 +408,7 @@ static void disasm_exec(sbuf *sb, const tegra_exec *x, bool grate)
 	for (unsigned k = 0; k < x->alu_sched.count; k++)
 		disasm_packet(sb, &x->alu[k], grate);
 	if (!grate && x->alu_complement)
-		sb_printf(sb, "\tALU_COMPLEMENT:\t0x%08X\t// t30 ALU_P2CX_DATA: REFERENCE=0x%04X MASK=0x%04X\n",
+		ulp_strbuf_printf(sb, "\tALU_COMPLEMENT:\t0x%08X\t// t30 ALU_P2CX_DATA: REFERENCE=0x%04X MASK=0x%04X\n",
 		          x->alu_complement, x->alu_complement & 0xFFFF, x->alu_complement >> 16);
 	const tegra_dw_inst *w = &x->dw;
 	if (w->word) {
@@ -416,28 +416,28 @@ static void disasm_exec(sbuf *sb, const tegra_exec *x, bool grate)
 		bool plain = w->word == TEGRA_DW_STORE_STENCIL ||
 		             (w->word & ~0x803Cu) == TEGRA_DW_STORE_BASE;
 		if (grate || plain)
-			sb_printf(sb, "\tDW:\t%s\n", text);
+			ulp_strbuf_printf(sb, "\tDW:\t%s\n", text);
 		else
-			sb_printf(sb, "\tDW:\t0x%08X\t// %s; t30 DW_INST: OP=%s SURF=%u ARGS=0x%04X%s%s%s%s\n",
+			ulp_strbuf_printf(sb, "\tDW:\t0x%08X\t// %s; t30 DW_INST: OP=%s SURF=%u ARGS=0x%04X%s%s%s%s\n",
 			          w->word, text, t30_st_op[w->op], w->rt, (w->word >> 10) & 0xFFFF,
 			          w->write_killed ? " WRITE_KILLED" : "",
 			          w->write_non_center ? " WRITE_NON_CENTER" : "",
 			          w->cache_persistent ? " CACHE_PERSISTENT" : "",
 			          w->cache_read_clean ? " CACHE_READ_CLEAN" : "");
 	}
-	sb_printf(sb, ";");
+	ulp_strbuf_printf(sb, ";");
 }
 
-static void disasm_sections(sbuf *sb, const tegra_fp_program *p)
+static void disasm_sections(ulp_strbuf *sb, const tegra_fp_program *p)
 {
 	bool any = false;
 	for (unsigned i = 0; i < TEGRA_FP_NUM_CONST; i++) {
 		if (!p->constants[i])
 			continue;
 		if (!any)
-			sb_printf(sb, ".constants\n");
+			ulp_strbuf_printf(sb, ".constants\n");
 		any = true;
-		sb_printf(sb, "\t[%u] = 0x%08X;\n", i, p->constants[i]);
+		ulp_strbuf_printf(sb, "\t[%u] = 0x%08X;\n", i, p->constants[i]);
 	}
 	any = false;
 	for (unsigned i = 0; i < TEGRA_FP_NUM_CONST; i++) {
@@ -445,18 +445,18 @@ static void disasm_sections(sbuf *sb, const tegra_fp_program *p)
 		if (!lo->used && !hi->used)
 			continue;
 		if (!any)
-			sb_printf(sb, ".uniforms\n");
+			ulp_strbuf_printf(sb, ".uniforms\n");
 		any = true;
 		if (lo->used && lo->kind == TEGRA_UNIFORM_FP20) {
-			sb_printf(sb, "\t[%u] = \"%s\";\n", i, lo->name);
+			ulp_strbuf_printf(sb, "\t[%u] = \"%s\";\n", i, lo->name);
 			continue;
 		}
 		if (lo->used)
-			sb_printf(sb, "\t[%u].l = \"%s\";\n", i, lo->name);
+			ulp_strbuf_printf(sb, "\t[%u].l = \"%s\";\n", i, lo->name);
 		if (hi->used)
-			sb_printf(sb, "\t[%u].h = \"%s\";\n", i, hi->name);
+			ulp_strbuf_printf(sb, "\t[%u].h = \"%s\";\n", i, hi->name);
 	}
-	sb_printf(sb, ".asm\n");
+	ulp_strbuf_printf(sb, ".asm\n");
 }
 
 char *tegra_disasm(const tegra_fp_program *p, unsigned flags, const char *file, ulp_diag *d)
@@ -471,19 +471,19 @@ char *tegra_disasm(const tegra_fp_program *p, unsigned flags, const char *file, 
 		return NULL;
 	}
 	bool grate = flags & TEGRA_DISASM_GRATE;
-	sbuf sb = { NULL, 0, 0, false };
-	sb_printf(&sb, "alu_buffer_size = %u\npseq_to_dw_exec_nb = %u\n", p->alu_buffer_size,
+	ulp_strbuf sb = { NULL, 0, 0, false };
+	ulp_strbuf_printf(&sb, "alu_buffer_size = %u\npseq_to_dw_exec_nb = %u\n", p->alu_buffer_size,
 	          p->pseq_to_dw_exec_nb);
 	if (!grate && !tegra_fp_is_canonical(p))
-		sb_printf(&sb, "// note: the MFU/ALU schedules are not laid out as grate's assembler lays\n"
+		ulp_strbuf_printf(&sb, "// note: the MFU/ALU schedules are not laid out as grate's assembler lays\n"
 		          "// them out (shared, skipped or unreferenced instructions); this text\n"
 		          "// re-assembles to a different word order.\n");
 	if (!grate)
 		disasm_sections(&sb, p);
 	for (unsigned e = 0; e < dec->exec_count; e++) {
-		sb_printf(&sb, "\n");
+		ulp_strbuf_printf(&sb, "\n");
 		disasm_exec(&sb, &dec->exec[e], grate);
-		sb_printf(&sb, "\n");
+		ulp_strbuf_printf(&sb, "\n");
 	}
 	free(dec);
 	if (sb.oom) {
