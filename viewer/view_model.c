@@ -364,14 +364,19 @@ static void trim(char *s)
 static void cell(char *buf, size_t n, int digits, uint64_t in, uint64_t out)
 {
 	char tmp[48];
+	int k;
+	digits = digits < 1 ? 1 : digits > 20 ? 20 : digits;
 	if (in == UINT64_MAX)
-		snprintf(tmp, sizeof tmp, "-");
+		k = snprintf(tmp, sizeof tmp, "-");
 	else if (out == UINT64_MAX)
-		snprintf(tmp, sizeof tmp, "%*llu-?", digits, (unsigned long long)in);
+		k = snprintf(tmp, sizeof tmp, "%*llu-?", digits, (unsigned long long)in);
 	else
-		snprintf(tmp, sizeof tmp, "%*llu-%llu", digits, (unsigned long long)in,
-		         (unsigned long long)out);
-	snprintf(buf, n, "%-*s", 2 * digits + 1, tmp);
+		k = snprintf(tmp, sizeof tmp, "%*llu-%llu", digits, (unsigned long long)in,
+		             (unsigned long long)out);
+	if (k < 0)
+		tmp[0] = '\0';
+	if (snprintf(buf, n, "%-*s", 2 * digits + 1, tmp) < 0 && n)
+		buf[0] = '\0';
 }
 
 unsigned view_journey_lines(const view_journey *j, char lines[][VIEW_LINE], unsigned max)
