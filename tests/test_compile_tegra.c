@@ -216,18 +216,103 @@ static bool run_sim(const tegra_fp_decoded *dec, const case_io *io, unsigned tra
 	return true;
 }
 
+/* The interpreter's texture opcodes return the sampler's constant texel,
+ * whatever the target.  For SHADOW1D/SHADOW2D the reference is built in
+ * TGSI: each shadow TEX/TXB/TXP becomes the fetch of the depth texel D (its
+ * .x) and the compare of the shadow reference (src.z, divided by src.w for
+ * TXP; tgsi.md §2) with the sampler's compare function (cmp, as compiled;
+ * GL's) on the reference clamped to [0, 1], depth mode LUMINANCE:
+ * (r, r, r, 1), r = (clamp(ref, 0, 1) OP D) ? 1 : 0.  NULL: no shadow
+ * sampling in the text (or out of memory: then the text stays as it is and
+ * any compiled shadow sampling mismatches). */
+static char *shadow_reference(const char *text, size_t len, const uint8_t cmp[16])
+{
+	/* ref OP D: the opcode and its operands (d = D in TEMP[x+1].x, r = ref in TEMP[x].z) */
+	static const struct { const char *op, *ab; } OPS[TEGRA_CMP_COUNT] = {
+		[TEGRA_CMP_LEQUAL] = { "SGE", "dr" }, [TEGRA_CMP_GEQUAL] = { "SGE", "rd" },
+		[TEGRA_CMP_LESS] = { "SLT", "rd" }, [TEGRA_CMP_GREATER] = { "SLT", "dr" },
+		[TEGRA_CMP_EQUAL] = { "SEQ", "dr" }, [TEGRA_CMP_NOTEQUAL] = { "SNE", "dr" },
+		[TEGRA_CMP_ALWAYS] = { "SGE", "dd" }, [TEGRA_CMP_NEVER] = { "SLT", "dd" },
+	};
+	if (!strstr(text, "SHADOW1D") && !strstr(text, "SHADOW2D"))
+		return NULL;
+	long x = 0;     /* first free TEMP index */
+	for (const char *q = text; (q = strstr(q, "DCL TEMP[")) != NULL; q += 9) {
+		char *e;
+		long a = strtol(q + 9, &e, 10);
+		if (e[0] == '.' && e[1] == '.')
+			a = strtol(e + 2, NULL, 10);
+		x = a + 1 > x ? a + 1 : x;
+	}
+	size_t cap = len * 2 + 4096, n = 0;
+	char *out = malloc(cap);
+	if (!out)
+		return NULL;
+	bool declared = false;
+	const char *line = text, *end = text + len;
+	while (line < end && n + 1024 < cap) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		size_t ll = nl ? (size_t)(nl - line) : (size_t)(end - line);
+		char buf[512];
+		snprintf(buf, sizeof buf, "%.*s", (int)(ll < sizeof buf ? ll : sizeof buf - 1), line);
+		line += ll + (nl ? 1 : 0);
+		const char *b = buf;
+		while (*b == ' ' || (*b >= '0' && *b <= '9') || *b == ':')
+			b++;
+		bool is_decl = !strncmp(b, "DCL", 3) || !strncmp(b, "IMM", 3) || !strncmp(b, "PROPERTY", 8) ||
+		               !strncmp(b, "FRAG", 4) || !*b;
+		if (!is_decl && !declared) {
+			n += (size_t)snprintf(out + n, cap - n, "DCL TEMP[%ld..%ld]\n", x, x + 1);
+			declared = true;
+		}
+		char op[16], dst[128], src[128];
+		unsigned samp;
+		char tgt[16];
+		if (!is_decl && sscanf(b, "%15s %127[^,], %127[^,], SAMP[%u], %15s", op, dst, src, &samp, tgt) == 5 &&
+		    (!strcmp(tgt, "SHADOW1D") || !strcmp(tgt, "SHADOW2D")) &&
+		    (!strncmp(op, "TEX", 3) || !strncmp(op, "TXB", 3) || !strncmp(op, "TXP", 3))) {
+			n += (size_t)snprintf(out + n, cap - n, "MOV TEMP[%ld], %s\n", x, src);
+			if (!strncmp(op, "TXP", 3))
+				n += (size_t)snprintf(out + n, cap - n, "DIV TEMP[%ld].z, TEMP[%ld].zzzz, TEMP[%ld].wwww\n",
+				                      x, x, x);
+			n += (size_t)snprintf(out + n, cap - n,
+			                      "TEX TEMP[%ld], TEMP[%ld], SAMP[%u], 2D\n"
+			                      "SGE TEMP[%ld].w, TEMP[%ld].xxxx, TEMP[%ld].xxxx\n"
+			                      "SLT TEMP[%ld].y, TEMP[%ld].xxxx, TEMP[%ld].xxxx\n"
+			                      "MAX TEMP[%ld].z, TEMP[%ld].zzzz, TEMP[%ld].yyyy\n"
+			                      "MIN TEMP[%ld].z, TEMP[%ld].zzzz, TEMP[%ld].wwww\n",
+			                      x + 1, x, samp, x + 1, x + 1, x + 1, x + 1, x + 1, x + 1, x, x, x + 1,
+			                      x, x, x + 1);
+			uint8_t f = samp < 16 && cmp[samp] < TEGRA_CMP_COUNT ? cmp[samp] : TEGRA_CMP_LEQUAL;
+			long ia = OPS[f].ab[0] == 'd' ? x + 1 : x, ib = OPS[f].ab[1] == 'd' ? x + 1 : x;
+			n += (size_t)snprintf(out + n, cap - n, "%s TEMP[%ld].x, TEMP[%ld].%s, TEMP[%ld].%s\n", OPS[f].op,
+			                      x + 1, ia, ia == x ? "zzzz" : "xxxx", ib, ib == x ? "zzzz" : "xxxx");
+			n += (size_t)snprintf(out + n, cap - n, "MOV%s %s, TEMP[%ld].xxxw\n",
+			                      strstr(op, "_SAT") ? "_SAT" : "", dst, x + 1);
+		} else {
+			n += (size_t)snprintf(out + n, cap - n, "%s\n", buf);
+		}
+	}
+	return out;
+}
+
 /* Compiles and compares one shader text (CASES cases); res_out, when not
  * NULL, receives the compile statistics. */
-static one_result check_text(const char *text, size_t len, const char *path, uint32_t seed,
-                             const char *const *knobs, tegra_compile_result *res_out)
+static one_result check_text_opts(const char *text, size_t len, const char *path, uint32_t seed,
+                                  const char *const *knobs, tegra_compile_result *res_out,
+                                  const tegra_compile_opts *opts)
 {
 	one_result R = { .o = OUT_REFUSED };
 	ulp_diag d;
 	ulp_diag_clear(&d);
 	tgsi_shader *sh = tgsi_parse(text, len, path, NULL, &d);
 	cr_assert(sh, "%s: %s", path, d.msg);
+	char *ref_text = shadow_reference(text, len, opts->shadow_compare);
+	tgsi_shader *ref_sh = ref_text ? tgsi_parse(ref_text, strlen(ref_text), path, NULL, &d) : NULL;
+	cr_assert(!ref_text || ref_sh, "%s: shadow reference: %s", path, d.msg);
+	free(ref_text);
 	tegra_compile_result res;
-	if (!tegra_compile(sh, path, &res)) {
+	if (!tegra_compile_with(sh, path, opts, &res)) {
 		R.why = res.why;
 		ulp_diag_format(&res.d, R.msg, sizeof R.msg);
 		if (res_out)
@@ -235,6 +320,8 @@ static one_result check_text(const char *text, size_t len, const char *path, uin
 		else
 			tegra_compile_result_free(&res);
 		tgsi_shader_free(sh);
+		if (ref_sh)
+			tgsi_shader_free(ref_sh);
 		return R;
 	}
 	tegra_fp_decoded *dec = malloc(sizeof *dec);
@@ -289,7 +376,7 @@ static one_result check_text(const char *text, size_t len, const char *path, uin
 					io.in[pos_in][3] = 1.0f;
 				}
 				killed[y][x] = false;
-				if (!run_reference(sh, path, &io, expect[y][x], &killed[y][x], msg, sizeof msg)) {
+				if (!run_reference(ref_sh ? ref_sh : sh, path, &io, expect[y][x], &killed[y][x], msg, sizeof msg)) {
 					R.o = OUT_REF_ERROR;
 					snprintf(R.msg, sizeof R.msg, "%s: %s", path, msg);
 				}
@@ -331,7 +418,16 @@ static one_result check_text(const char *text, size_t len, const char *path, uin
 	}
 	tegra_compile_result_free(&res);
 	tgsi_shader_free(sh);
+	if (ref_sh)
+		tgsi_shader_free(ref_sh);
 	return R;
+}
+
+static one_result check_text(const char *text, size_t len, const char *path, uint32_t seed,
+                             const char *const *knobs, tegra_compile_result *res_out)
+{
+	static const tegra_compile_opts dflt = { { 0 } };
+	return check_text_opts(text, len, path, seed, knobs, res_out, &dflt);
 }
 
 static one_result check_shader(const char *path, uint32_t seed)
@@ -506,6 +602,22 @@ static const char *const LOWERINGS[] = {
 	"XPD TEMP[4].xyz, IN[0], IN[1]\nARL ADDR[0].x, IN[0].xxxx\nMOV TEMP[5], CONST[0][ADDR[0].x+1]\n"
 	"ADD TEMP[0], TEMP[1], TEMP[2]\nMAD TEMP[0], TEMP[3], IMM[0].wwww, TEMP[0]\n"
 	"MAD TEMP[0], TEMP[4], IMM[0].wwww, TEMP[0]\nMAD TEMP[0], TEMP[0], IMM[0].wwww, TEMP[5]\n" OUT05,
+	/* 11 shadow samplers: TEX (_SAT, partial mask), TXB 1D, TXP (reference / w) */
+	"FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SAMP[2]\n"
+	"DCL SVIEW[0], SHADOW2D, FLOAT\nDCL SVIEW[2], SHADOW1D, FLOAT\nDCL TEMP[0..3]\n"
+	"IMM[0] FLT32 {0.5, 0.25, 2.0, 0.125}\n"
+	"TEX_SAT TEMP[1].xw, IN[0], SAMP[0], SHADOW2D\nTXB TEMP[2], IN[0].yxzw, SAMP[2], SHADOW1D\n"
+	"MOV TEMP[3].w, IMM[0].zzzz\nMOV TEMP[3].xyz, IN[0].zyxw\nTXP TEMP[3], TEMP[3], SAMP[0], SHADOW2D\n"
+	"MUL TEMP[0], TEMP[1], IMM[0].xxxx\nMAD TEMP[0], TEMP[2], IMM[0].yyyy, TEMP[0]\n"
+	"MAD OUT[0], TEMP[3], IMM[0].wwww, TEMP[0]\nEND\n",
+	/* 12 shadow compare ties: the reference is the depth texel itself (x, y, z) or D +- 2^-8 */
+	"FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n"
+	"DCL SVIEW[0], SHADOW2D, FLOAT\nDCL TEMP[0..3]\nIMM[0] FLT32 {0.00390625, -0.00390625, 0.5, 0.0}\n"
+	"TEX TEMP[0], IN[0], SAMP[0], 2D\nMOV TEMP[0].z, TEMP[0].xxxx\n"
+	"TEX TEMP[1].x, TEMP[0], SAMP[0], SHADOW2D\n"
+	"ADD TEMP[0].z, TEMP[0].xxxx, IMM[0].xxxx\nTEX TEMP[1].y, TEMP[0], SAMP[0], SHADOW2D\n"
+	"ADD TEMP[0].z, TEMP[0].xxxx, IMM[0].yyyy\nTEX TEMP[1].z, TEMP[0], SAMP[0], SHADOW2D\n"
+	"MOV TEMP[1].w, IMM[0].zzzz\nMOV OUT[0], TEMP[1]\nEND\n",
 };
 
 Test(compile_tegra, every_lowering_matches_the_interpreter)
@@ -527,6 +639,24 @@ Test(compile_tegra, every_lowering_matches_the_interpreter)
  * (tegra-fp.md §9): the same shaders under the other readings of the TEX
  * coordinate row, sticky kills, PRE-step range reduction, same-packet aluK
  * visibility and (this)/(other) grouping. */
+/* Shadow sampling with every compare function (sampler state given at
+ * compile time): shaders 11 (samplers 0 and 2 with different functions)
+ * and 12 (ties: the reference equal to the texel, and one FX10 step off). */
+Test(compile_tegra, shadow_compare_functions_match_the_interpreter)
+{
+	for (unsigned k = 11; k <= 12; k++)
+	for (unsigned f = 0; f < TEGRA_CMP_COUNT; f++)
+		for (uint32_t seed = 1; seed <= 8; seed++) {
+			tegra_compile_opts o = { { 0 } };
+			o.shadow_compare[0] = (uint8_t)f;
+			o.shadow_compare[2] = (uint8_t)((f + 3) % TEGRA_CMP_COUNT);
+			one_result R = check_text_opts(LOWERINGS[k], strlen(LOWERINGS[k]), "shadow.tgsi", seed * 31u + f,
+			                               NULL, NULL, &o);
+			cr_assert_eq(R.o, OUT_MATCH, "shader %u compare %u seed %u: %s: %s", k, f, seed, OUTCOME[R.o],
+			             R.msg);
+		}
+}
+
 Test(compile_tegra, lowerings_hold_under_other_knob_readings)
 {
 	static const char *const knobs[] = {
@@ -719,7 +849,7 @@ Test(compile_tegra, what_the_fragment_unit_cannot_do_is_refused_with_its_line)
 		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDADD OUT[0], IN[0], IN[0]\nEND\n",
 		  IR_REFUSE_DOUBLE, "t.tgsi:4:1" },
 		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n"
-		  "DCL SVIEW[0], SHADOW2D, FLOAT\nTEX OUT[0], IN[0], SAMP[0], SHADOW2D\nEND\n",
+		  "DCL SVIEW[0], SHADOWCUBE, FLOAT\nTEX OUT[0], IN[0], SAMP[0], SHADOWCUBE\nEND\n",
 		  IR_REFUSE_TEXTURE, "t.tgsi:6:1: TEX" },
 		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL OUT[1], COLOR[1]\n"
 		  "MOV OUT[0], IN[0]\nMOV OUT[1], IN[0]\nEND\n", IR_REFUSE_IO, "t.tgsi:6:1: MOV" },

@@ -11,7 +11,10 @@
  *   IN[k].c      -> TRAM row k, component c, FP20 (MFU ipl tk.fp20, with the
  *                   perspective set-up rcp r4 / bar in the first MFU)
  *   CONST[0][n].c -> FP_CONST slot u(4n+c), FP20 (n < 8)
- *   SAMP[n]      -> tex n
+ *   SAMP[n]      -> tex n (1D/2D; SHADOW1D/2D: depth in the texel's red
+ *                   channel, compared in the ALU with the sampler's function
+ *                   (tegra_compile_opts) on the reference clamped to [0, 1],
+ *                   result (r, r, r, 1))
  *   OUT[0] COLOR -> render target 1 (RGBA8: FX10 halves, saturated) */
 #ifndef ULP_FRONTENDS_TEGRA_COMPILE_H
 #define ULP_FRONTENDS_TEGRA_COMPILE_H
@@ -40,9 +43,22 @@ typedef struct tegra_compile_result {
 	bool kills;
 } tegra_compile_result;
 
+/* Sampler state a program is compiled for: the depth compare function of a
+ * SHADOW1D/SHADOW2D sampler, `ref OP texel.r` (GL order, the reference
+ * clamped to [0, 1]).  Zero-initialised = LEQUAL, GL's default. */
+enum tegra_compare { TEGRA_CMP_LEQUAL, TEGRA_CMP_GEQUAL, TEGRA_CMP_LESS, TEGRA_CMP_GREATER,
+	TEGRA_CMP_EQUAL, TEGRA_CMP_NOTEQUAL, TEGRA_CMP_ALWAYS, TEGRA_CMP_NEVER, TEGRA_CMP_COUNT };
+
+typedef struct tegra_compile_opts {
+	uint8_t shadow_compare[16];     /* enum tegra_compare, per sampler */
+} tegra_compile_opts;
+
 /* Compiles a parsed FRAG shader.  Always fills res; returns true when
- * res->why == IR_OK.  Free with tegra_compile_result_free. */
+ * res->why == IR_OK.  Free with tegra_compile_result_free.  tegra_compile
+ * uses the default options. */
 bool tegra_compile(tgsi_shader *sh, const char *file, tegra_compile_result *res);
+bool tegra_compile_with(tgsi_shader *sh, const char *file, const tegra_compile_opts *opts,
+                        tegra_compile_result *res);
 void tegra_compile_result_free(tegra_compile_result *res);
 
 #endif

@@ -187,14 +187,15 @@ static bool emit_text(const tfp_sched *S, const tfp_prog *p, ulp_strbuf *b)
 	return true;
 }
 
-static bool compile_ir(tgsi_shader *sh, ir_shader *s, tegra_compile_result *res, ir_error *e)
+static bool compile_ir(tgsi_shader *sh, ir_shader *s, const tegra_compile_opts *o, tegra_compile_result *res,
+                       ir_error *e)
 {
 	ir_caps caps;
 	tegra_ir_caps(&caps);
 	if (!ir_lower(s, &caps, e))
 		return false;
 	tfp_prog p;
-	if (!tegra_lower(s, sh, &p, e)) {
+	if (!tegra_lower(s, sh, o, &p, e)) {
 		tfp_prog_free(&p);
 		return false;
 	}
@@ -249,6 +250,13 @@ static bool compile_ir(tgsi_shader *sh, ir_shader *s, tegra_compile_result *res,
 
 bool tegra_compile(tgsi_shader *sh, const char *file, tegra_compile_result *res)
 {
+	static const tegra_compile_opts dflt = { { 0 } };
+	return tegra_compile_with(sh, file, &dflt, res);
+}
+
+bool tegra_compile_with(tgsi_shader *sh, const char *file, const tegra_compile_opts *opts,
+                        tegra_compile_result *res)
+{
 	memset(res, 0, sizeof *res);
 	ir_error e;
 	memset(&e, 0, sizeof e);
@@ -260,7 +268,7 @@ bool tegra_compile(tgsi_shader *sh, const char *file, tegra_compile_result *res)
 	} else {
 		ir_shader *s = ir_from_tgsi(sh, file, &e);
 		if (s) {
-			compile_ir(sh, s, res, &e);
+			compile_ir(sh, s, opts, res, &e);
 			ir_shader_free(s);
 		}
 	}

@@ -55,7 +55,8 @@ typedef struct tfp_prog {
 /* IR (lowered with tegra_ir_caps) -> scalar program.  Refuses what the
  * fragment unit cannot run. */
 void tegra_ir_caps(ir_caps *caps);
-bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, tfp_prog *p, ir_error *e);
+bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_opts *o, tfp_prog *p,
+                 ir_error *e);
 void tfp_prog_free(tfp_prog *p);
 
 /* tegra_opt.c: k rounded to FP20 (nearest even, the fp20.round default);
@@ -66,6 +67,8 @@ float tfp_fp20(float k);
 bool tfp_fold(uint8_t op, uint8_t cc, const tfp_opnd *a, const tfp_opnd *b, const tfp_opnd *c,
               tfp_opnd *r);
 bool tfp_eliminate_dead(tfp_prog *p);
+/* The same operand (kind, modifiers, value; immediates by bits). */
+bool tfp_same_opnd(const tfp_opnd *x, const tfp_opnd *y);
 
 /* ---- schedule (tegra_sched.c) ---- */
 

@@ -31,6 +31,7 @@ enum { MAX_ITER = 32, MAX_OPS = 2000 };
 typedef struct lctx {
 	const ir_shader *s;
 	const tgsi_shader *sh;
+	const tegra_compile_opts *o;
 	tfp_prog *p;
 	ir_error *e;
 	const ir_inst *in;
@@ -90,15 +91,6 @@ static tfp_op *new_op(lctx *L, uint8_t kind)
  * and L->e set on failure). */
 static float fp20v(float k) { return tfp_fp20(k); }
 
-static bool same_opnd(const tfp_opnd *x, const tfp_opnd *y)
-{
-	uint32_t kx, ky;
-	memcpy(&kx, &x->k, sizeof kx);
-	memcpy(&ky, &y->k, sizeof ky);
-	return x->kind == y->kind && x->half == y->half && x->neg == y->neg && x->abs == y->abs &&
-	       x->m1 == y->m1 && x->x2 == y->x2 && x->v == y->v && (x->kind != TO_IMM || kx == ky);
-}
-
 static tfp_opnd alu(lctx *L, uint8_t op, uint8_t cc, tfp_opnd a, tfp_opnd b, tfp_opnd c)
 {
 	tfp_opnd folded;
@@ -107,8 +99,8 @@ static tfp_opnd alu(lctx *L, uint8_t op, uint8_t cc, tfp_opnd a, tfp_opnd b, tfp
 	/* the same pure operation on the same values: reuse it (SSA, no side effects) */
 	for (size_t i = L->p->n; i-- > 0 && i + 16 >= L->p->n;) {
 		const tfp_op *o = &L->p->op[i];
-		if (o->kind == TF_ALU && o->alu == op && o->cc == cc && !o->sat && same_opnd(&o->s[0], &a) &&
-		    same_opnd(&o->s[1], &b) && same_opnd(&o->s[2], &c))
+		if (o->kind == TF_ALU && o->alu == op && o->cc == cc && !o->sat &&
+		    tfp_same_opnd(&o->s[0], &a) && tfp_same_opnd(&o->s[1], &b) && tfp_same_opnd(&o->s[2], &c))
 			return val(o->dst[0]);
 	}
 	if (L->p->n >= MAX_OPS) {
@@ -373,11 +365,32 @@ static tfp_opnd dot(lctx *L, const tfp_opnd *a, const tfp_opnd *b, unsigned n, b
 static bool tex_target_ok(lctx *L, unsigned target, bool *two_d)
 {
 	switch (target) {
-	case TGSI_TEXTURE_1D: *two_d = false; return true;
-	case TGSI_TEXTURE_2D: *two_d = true; return true;
+	case TGSI_TEXTURE_1D: case TGSI_TEXTURE_SHADOW1D: *two_d = false; return true;
+	case TGSI_TEXTURE_2D: case TGSI_TEXTURE_SHADOW2D: *two_d = true; return true;
 	default:
-		return refuse(L, IR_REFUSE_TEXTURE, "only 1D and 2D textures (no depth compare, "
-		              "3D, cube, rectangle or array sampling in the TEX unit)", NULL);
+		return refuse(L, IR_REFUSE_TEXTURE, "only 1D and 2D textures, plain or shadow (no 3D, "
+		              "cube, rectangle or array sampling in the TEX unit)", NULL);
+	}
+}
+
+/* (clamp(ref, 0, 1) OP d) ? 1 : 0 with the condition codes (as SGE etc.) */
+static tfp_opnd shadow_compare(lctx *L, uint8_t op, tfp_opnd ref, tfp_opnd d)
+{
+	ref = alu(L, TA_MAX, TC_NONE, ref, imm(1.0f), imm(0.0f));
+	ref = alu(L, TA_MIN, TC_NONE, ref, imm(1.0f), imm(1.0f));
+	tfp_opnd v;
+	switch (op) {
+	case TEGRA_CMP_GEQUAL: return alu(L, TA_MAD, TC_GE, ref, imm(1.0f), neg(d));
+	case TEGRA_CMP_LESS: return alu(L, TA_MAD, TC_GT, d, imm(1.0f), neg(ref));
+	case TEGRA_CMP_GREATER: return alu(L, TA_MAD, TC_GT, ref, imm(1.0f), neg(d));
+	case TEGRA_CMP_EQUAL: return alu(L, TA_MAD, TC_EQ, ref, imm(1.0f), neg(d));
+	case TEGRA_CMP_NOTEQUAL:
+		v = alu(L, TA_MAD, TC_EQ, ref, imm(1.0f), neg(d));
+		v.m1 = v.neg = true;    /* 1 - (ref == d) */
+		return v;
+	case TEGRA_CMP_ALWAYS: return imm(1.0f);
+	case TEGRA_CMP_NEVER: return imm(0.0f);
+	default: return alu(L, TA_MAD, TC_GE, d, imm(1.0f), neg(ref));   /* LEQUAL */
 	}
 }
 
@@ -390,9 +403,11 @@ static bool do_tex(lctx *L, const ir_inst *in)
 		return false;
 	if (in->sampler >= 16)
 		return refuse(L, IR_REFUSE_TEXTURE, "sampler beyond tex15", NULL);
-	tfp_opnd s, t = imm(0.0f), b = imm(0.0f);
+	bool shadow = in->tex_target == TGSI_TEXTURE_SHADOW1D || in->tex_target == TGSI_TEXTURE_SHADOW2D;
+	tfp_opnd s, t = imm(0.0f), b = imm(0.0f), ref = imm(0.0f);
 	if (!read_src(L, &in->src[0], 0, &s) || (two_d && !read_src(L, &in->src[0], 1, &t)) ||
-	    (in->op == IR_OP_TXB && !read_src(L, &in->src[0], 3, &b)))
+	    (in->op == IR_OP_TXB && !read_src(L, &in->src[0], 3, &b)) ||
+	    (shadow && !read_src(L, &in->src[0], 2, &ref)))
 		return false;
 	tfp_op *o = new_op(L, TF_TEX);
 	if (!o)
@@ -407,6 +422,10 @@ static bool do_tex(lctx *L, const ir_inst *in)
 		o = &L->p->op[L->p->n - 1];
 		o->dst[c] = (int32_t)L->p->nval++;
 		r[c] = val(o->dst[c]);
+	}
+	if (shadow) {   /* the compare in the ALU: (ref OP texel.r) ? 1 : 0, as (r, r, r, 1) */
+		r[0] = r[1] = r[2] = shadow_compare(L, L->o->shadow_compare[in->sampler], ref, r[0]);
+		r[3] = imm(1.0f);
 	}
 	size_t first = L->p->n;
 	for (unsigned c = 0; c < 4; c++) {
@@ -733,11 +752,12 @@ static bool lower_inst(lctx *L, const ir_inst *in)
 	return !L->e->d.set;
 }
 
-bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, tfp_prog *p, ir_error *e)
+bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_opts *o, tfp_prog *p,
+                 ir_error *e)
 {
 	memset(p, 0, sizeof *p);
 	p->file = s->file;
-	lctx L = { .s = s, .sh = sh, .p = p, .e = e, .color_out = -1 };
+	lctx L = { .s = s, .sh = sh, .o = o, .p = p, .e = e, .color_out = -1 };
 	memset(L.ipl, 0xFF, sizeof L.ipl);
 	for (size_t i = 0; i < s->nout; i++)
 		if (s->out[i].semantic == TGSI_SEMANTIC_COLOR && s->out[i].semantic_index == 0)

@@ -82,3 +82,12 @@ void tfp_prog_free(tfp_prog *p)
 	free(p->op);
 	memset(p, 0, sizeof *p);
 }
+
+bool tfp_same_opnd(const tfp_opnd *x, const tfp_opnd *y)
+{
+	uint32_t kx, ky;
+	memcpy(&kx, &x->k, sizeof kx);
+	memcpy(&ky, &y->k, sizeof ky);
+	return x->kind == y->kind && x->half == y->half && x->neg == y->neg && x->abs == y->abs &&
+	       x->m1 == y->m1 && x->x2 == y->x2 && x->v == y->v && (x->kind != TO_IMM || kx == ky);
+}
