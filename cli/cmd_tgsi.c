@@ -1,6 +1,7 @@
 /* ulpsim tgsi <subcommand>: TGSI text tools.
  *   fmt      parse and reprint in tgsi_dump's format (frontends/tgsi/)
- *   run      reference interpreter (Mesa 22.3 tgsi_exec semantics, one lane)
+ *   run      reference interpreter (Mesa 22.3 tgsi_exec semantics, one lane;
+ *            vertex, fragment or one GS invocation)
  *   compile  to PICA200 (cli/tgsi_compile.c; Tegra not yet)
  * Subcommands are rows of `subcommands` below. */
 #include <stdio.h>
@@ -22,12 +23,20 @@ static const char usage[] =
 	"      says otherwise.  --mesa rejects the legacy opcodes (ABS, SUB, XPD,\n"
 	"      DPH, SCS, KIL, CLAMP) as Mesa 22.3 does.  -o writes OUT atomically.\n"
 	"  run FILE --case CASE.json [--bits] [--max-steps N] [-o OUT]\n"
-	"      run one invocation with Mesa 22.3 tgsi_exec semantics in f32 and print\n"
-	"      {\"outputs\": {\"OUT[0]\": [x, y, z, w], ...}, \"killed\": false}\n"
-	"      CASE.json: {\"IN[0]\": [x, y, z, w], \"CONST[0][2]\": [...], \"SV[0]\": [...],\n"
-	"      \"SAMP[0]\": [r, g, b, a] (the texel every fetch from sampler 0 returns),\n"
-	"      \"INSTANCEID\": [...] (a declared IN/SV semantic)}; values are numbers or\n"
-	"      \"0x%08x\" bit patterns.  --bits prints outputs as bit patterns.\n"
+	"      run one invocation (vertex, fragment or GS) with Mesa 22.3 tgsi_exec\n"
+	"      semantics in f32 and print\n"
+	"      {\"outputs\": {\"OUT[0]\": [x, y, z, w], ...}, \"killed\": false}, or for\n"
+	"      GEOM {\"output_primitive\": \"...\", \"primitives\": [{\"vertices\":\n"
+	"      [{\"OUT[0]\": [...], ...}, ...]}, ...]} (EMIT/ENDPRIM, stream 0)\n"
+	"      CASE.json: {\"IN[0]\": [x, y, z, w], \"IN[1][0]\": [...] (GS vertex 1),\n"
+	"      \"CONST[0][2]\": [...], \"SV[0]\": [...], \"INSTANCEID\": [...] (a declared\n"
+	"      IN/SV semantic), \"SAMP[0]\": [r, g, b, a] (one constant texel) or\n"
+	"      \"SAMP[1]\": {\"width\": W, \"height\": H, \"texels\": [[r, g, b, a], ...]\n"
+	"      (row-major, first row at t = 0) or \"png\": \"FILE.png\" (relative to\n"
+	"      CASE.json), \"filter\": \"nearest\"|\"linear\", \"wrap\": \"repeat\"|\"clamp\"|\n"
+	"      \"mirror\" or [s, t], \"compare\": \"less\"|... for SHADOW targets}};\n"
+	"      values are numbers or \"0x%08x\" bit patterns.  --bits prints outputs\n"
+	"      as bit patterns.  Details: docs/tgsi-frontend.md.\n"
 	"  compile FILE --target pica|tegra [-o OUT] [--asm]\n"
 	"      compile a VERT/GEOM shader to a PICA200 SHBIN (OUT), or with --asm its\n"
 	"      picasso text (OUT or stdout); tegra: not built yet (docs/compiler.md)\n"

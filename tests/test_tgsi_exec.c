@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/fileio.h"
+#include "base/image.h"
 #include "frontends/tgsi/tgsi.h"
 #include "frontends/tgsi/tgsi_exec.h"
 #include "tests/test_util.h"
@@ -226,6 +227,282 @@ Test(tgsi_exec, cli_run)
 	remove(sp);
 	remove(cp);
 	remove(op);
+	remove(dir);
+	free(dir);
+}
+
+/* ---- geometry shaders: EMIT snapshots OUT as a vertex, ENDPRIM closes the
+ * primitive, END closes an open one; over GS_MAX_OUTPUT_VERTICES per
+ * primitive an EMIT is dropped (tgsi_exec's check) ---- */
+
+#define GS_HEAD(max) "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\n" \
+	"PROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP\nPROPERTY GS_MAX_OUTPUT_VERTICES " max "\n" \
+	"DCL IN[][0], POSITION\nDCL IN[][1], GENERIC[0]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n" \
+	"DCL CONST[0][0]\nIMM[0] UINT32 {0, 1, 0, 0}\n"
+
+Test(tgsi_exec, geometry_shader_emit_endprim)
+{
+	static const char in[] = "{\"IN[0][0]\": [1, 2, 3, 4], \"IN[1][0]\": [5, 6, 7, 8], "
+		"\"IN[2][0]\": [9], \"IN[0][1]\": [0.5], \"IN[2][1]\": [0, 0, 0, 2], "
+		"\"CONST[0][0]\": [0.25, 0.25, 0.25, 0.25]}";
+	/* tgsi.md §1.8 (h): three EMITs, END closes the strip */
+	expect(GS_HEAD("3") "MOV OUT[0], IN[0][0]\nEMIT IMM[0].xxxx\nMOV OUT[0], IN[1][0]\n"
+	       "EMIT IMM[0].xxxx\nMOV OUT[0], IN[2][0]\nEMIT IMM[0].xxxx\nEND\n", in,
+	       "{\"output_primitive\": \"TRIANGLE_STRIP\", \"primitives\": [{\"vertices\": ["
+	       "{\"OUT[0]\": [1, 2, 3, 4], \"OUT[1]\": [0, 0, 0, 0]}, "
+	       "{\"OUT[0]\": [5, 6, 7, 8], \"OUT[1]\": [0, 0, 0, 0]}, "
+	       "{\"OUT[0]\": [9, 0, 0, 0], \"OUT[1]\": [0, 0, 0, 0]}]}]}\n");
+	/* a vertex's outputs start at 0 after EMIT; the third EMIT of a primitive
+	 * is over the limit of 2 (dropped, OUT kept); ENDPRIM twice gives an
+	 * empty primitive */
+	expect(GS_HEAD("2") "ADD OUT[1], IN[0][1], CONST[0][0]\nMOV OUT[0], IN[0][0]\nEMIT IMM[0].xxxx\n"
+	       "MOV OUT[0].x, IN[1][0].yyyy\nEMIT IMM[0].xxxx\nMOV OUT[0], IN[2][0]\nEMIT IMM[0].xxxx\n"
+	       "ENDPRIM IMM[0].xxxx\nENDPRIM IMM[0].xxxx\nMOV OUT[1], IN[2][1]\nEMIT IMM[0].xxxx\n"
+	       "ENDPRIM IMM[0].xxxx\nEND\n", in,
+	       "{\"output_primitive\": \"TRIANGLE_STRIP\", \"primitives\": [{\"vertices\": ["
+	       "{\"OUT[0]\": [1, 2, 3, 4], \"OUT[1]\": [0.75, 0.25, 0.25, 0.25]}, "
+	       "{\"OUT[0]\": [6, 0, 0, 0], \"OUT[1]\": [0, 0, 0, 0]}]}, {\"vertices\": []}, "
+	       "{\"vertices\": [{\"OUT[0]\": [9, 0, 0, 0], \"OUT[1]\": [0, 0, 0, 2]}]}]}\n");
+	/* loops and RET in main end the invocation like END; no limit property
+	 * means no limit */
+	expect("GEOM\nDCL OUT[0], POSITION\nDCL TEMP[0]\nIMM[0] FLT32 {1, 3, 0, 0}\n"
+	       "BGNLOOP\nADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\nMOV OUT[0], TEMP[0]\nEMIT IMM[1].xxxx\n"
+	       "SGE TEMP[0].y, TEMP[0].xxxx, IMM[0].yyyy\nIF TEMP[0].yyyy\nRET\nENDIF\nENDLOOP\n"
+	       "IMM[1] UINT32 {0, 0, 0, 0}\nEND\n", "{}",
+	       "{\"primitives\": [{\"vertices\": [{\"OUT[0]\": [1, 0, 0, 0]}, "
+	       "{\"OUT[0]\": [2, 0, 0, 0]}, {\"OUT[0]\": [3, 0, 0, 0]}]}]}\n");
+	expect("GEOM\nDCL OUT[0], POSITION\nEND\n", "{}", "{\"primitives\": []}\n");
+	expect_fail(GS_HEAD("3") "EMIT IMM[0].yyyy\nEND\n", "{}", "stream 1");
+	expect_fail(FS("EMIT IMM[0].xxxx\nIMM[0] UINT32 {0, 0, 0, 0}\n"), "{}", "only a GEOM");
+	expect_fail("GEOM\nDCL OUT[0]\nIMM[0] UINT32 {0, 0, 0, 0}\nBGNLOOP\nEMIT IMM[0].xxxx\nENDLOOP\n",
+	            "{}", "more than 65536 vertices");
+}
+
+/* Every GEOM shader of the corpora runs (today there are none: the corpus
+ * READMEs say "No GS/CS"). */
+Test(tgsi_exec, corpus_geometry_shaders_run)
+{
+	static const char *const sets[] = { "tgsi", "tgsi-noint" };
+	int ran = 0;
+	for (int k = 0; k < 2; k++) {
+		char *root = test_corpus_path(sets[k]);
+		DIR *dir = opendir(root);
+		struct dirent *e;
+		while (dir && (e = readdir(dir))) {
+			static const char *const stages[] = { "gs.tgsi", "geom.tgsi" };
+			for (int s = 0; s < 2 && e->d_name[0] != '.'; s++) {
+				char path[2048];
+				snprintf(path, sizeof path, "%s/%s/%s", root, e->d_name, stages[s]);
+				ulp_diag d;
+				ulp_diag_clear(&d);
+				char *src = ulp_read_file(path, NULL, &d);
+				if (!src || strncmp(src, "GEOM", 4) != 0) {
+					free(src);
+					continue;
+				}
+				char *out = run(src, "{}", false, &d);
+				cr_assert(out && strstr(out, "\"primitives\""), "%s: %s", path, d.msg);
+				free(out);
+				free(src);
+				ran++;
+			}
+		}
+		if (dir)
+			closedir(dir);
+		free(root);
+	}
+	fprintf(stderr, "tgsi run: %d corpus geometry shaders\n", ran);
+}
+
+/* ---- texture images: texel (i, j) covers [i, i+1) x [j, j+1) in texel
+ * units, row 0 at t = 0; GL-spec wraps on integer texel coordinates ---- */
+
+#define TEXFS(op, target) "FRAG\nDCL IN[0]\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SAMP[1]\n" \
+	op " OUT[0], IN[0], SAMP[0], " target "\nEND\n"
+/* 2x2: r = i + 2j; 4x1: r = i */
+#define IMG22 "\"width\": 2, \"height\": 2, \"texels\": [[0], [1], [2], [3]]"
+#define IMG41 "\"width\": 4, \"height\": 1, \"texels\": [0, 1, 2, [3]]"
+
+/* OUT[0].x of `op target` on image `img` ({...} body) at coordinates co. */
+static float tex_r(const char *op, const char *target, const char *img, const char *co)
+{
+	char src[512], cs[1024];
+	snprintf(src, sizeof src, TEXFS("%s", "%s"), op, target);
+	snprintf(cs, sizeof cs, "{\"IN[0]\": [%s], \"SAMP[0]\": {%s}}", co, img);
+	ulp_diag d;
+	char *out = run(src, cs, false, &d);
+	cr_assert(out, "%s: %s", cs, d.msg);
+	cJSON *root = cJSON_Parse(out);
+	const cJSON *o = cJSON_GetObjectItem(cJSON_GetObjectItem(root, "outputs"), "OUT[0]");
+	cr_assert(cJSON_IsNumber(cJSON_GetArrayItem(o, 0)), "%s", out);
+	float r = (float)cJSON_GetArrayItem(o, 0)->valuedouble;
+	cJSON_Delete(root);
+	free(out);
+	return r;
+}
+
+Test(tgsi_exec, texture_nearest_linear_and_wraps)
+{
+	static const struct { const char *filter, *co; float repeat, clamp, mirror; } t[] = {
+		/* nearest on 4x1: centres, edges (a texel owns its left edge), outside */
+		{ "nearest", "0.125, 0.5", 0, 0, 0 },      { "nearest", "0.25, 0.5", 1, 1, 1 },
+		{ "nearest", "0.875, 0.5", 3, 3, 3 },      { "nearest", "0, 0", 0, 0, 0 },
+		{ "nearest", "1, 0.5", 0, 3, 3 },          { "nearest", "1.125, 0.5", 0, 3, 3 },
+		{ "nearest", "1.375, 0.5", 1, 3, 2 },      { "nearest", "-0.125, 0.5", 3, 0, 0 },
+		{ "nearest", "-0.375, 0.5", 2, 0, 1 },     { "nearest", "2.125, 0.5", 0, 3, 0 },
+		{ "nearest", "0.5, 7.9", 2, 2, 2 },
+		/* linear on 4x1: centres exact, midpoints, the edges blend per wrap */
+		{ "linear", "0.375, 0.5", 1, 1, 1 },       { "linear", "0.25, 0.5", 0.5f, 0.5f, 0.5f },
+		{ "linear", "0.5, 0.5", 1.5f, 1.5f, 1.5f }, { "linear", "0, 0.5", 1.5f, 0, 0 },
+		{ "linear", "1, 0.5", 1.5f, 3, 3 },        { "linear", "1.0625, 0.5", 0.75f, 3, 3 },
+		{ "linear", "-0.0625, 0.5", 2.25f, 0, 0 },
+	};
+	static const char *const wraps[] = { "repeat", "clamp", "mirror" };
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		for (int w = 0; w < 3; w++) {
+			char img[256];
+			snprintf(img, sizeof img, IMG41 ", \"filter\": \"%s\", \"wrap\": \"%s\"",
+			         t[i].filter, wraps[w]);
+			float want = w == 0 ? t[i].repeat : w == 1 ? t[i].clamp : t[i].mirror;
+			float got = tex_r("TEX", "2D", img, t[i].co);
+			cr_assert_eq(got, want, "%s %s at (%s): got %g, want %g", t[i].filter, wraps[w],
+			             t[i].co, (double)got, (double)want);
+		}
+	/* 2x2: texel centres, bilinear midpoints, per-axis wraps */
+	cr_assert_eq(tex_r("TEX", "2D", IMG22, "0.75, 0.25"), 1);
+	cr_assert_eq(tex_r("TEX", "2D", IMG22, "0.25, 0.75"), 2);
+	cr_assert_eq(tex_r("TEX", "2D", IMG22, "0.5, 0.5"), 3);
+	cr_assert_eq(tex_r("TEX", "2D", IMG22 ", \"filter\": \"linear\"", "0.5, 0.5"), 1.5f);
+	cr_assert_eq(tex_r("TEX", "2D", IMG22 ", \"filter\": \"linear\"", "0.5, 0.25"), 0.5f);
+	cr_assert_eq(tex_r("TEX", "2D", IMG22 ", \"filter\": \"linear\"", "0.25, 0.5"), 1);
+	cr_assert_eq(tex_r("TEX", "2D", IMG22 ", \"filter\": \"linear\"", "0.375, 0.625"), 1.75f);
+	cr_assert_eq(tex_r("TEX", "2D", IMG22 ", \"wrap\": [\"repeat\", \"clamp\"]", "1.25, 1.25"), 2);
+	cr_assert_eq(tex_r("TEX", "2D", IMG22 ", \"wrap\": [\"clamp\", \"mirror\"]", "1.25, -0.25"), 1);
+	/* 1D ignores t, RECT is in texels, TXP divides by w, TXB/TXL ignore w */
+	cr_assert_eq(tex_r("TEX", "1D", IMG41, "0.6, 0.9"), 2);
+	cr_assert_eq(tex_r("TEX", "RECT", IMG22, "1.5, 0.5"), 1);
+	cr_assert_eq(tex_r("TEX", "RECT", IMG22 ", \"filter\": \"linear\"", "1, 1"), 1.5f);
+	cr_assert_eq(tex_r("TXP", "2D", IMG22, "1.5, 0.5, 0, 2"), 1);
+	cr_assert_eq(tex_r("TXB", "2D", IMG22, "0.75, 0.75, 0, -3"), 3);
+	cr_assert_eq(tex_r("TXL", "2D", IMG22, "0.25, 0.75, 0, 5"), 2);
+	expect("FRAG\nDCL IN[0]\nDCL OUT[0], COLOR\nDCL SAMP[0]\n"
+	       "TXD OUT[0], IN[0], IN[0], IN[0], SAMP[0], 2D\nEND\n",
+	       "{\"IN[0]\": [0.75, 0.25], \"SAMP[0]\": {" IMG22 "}}", OUT0("1, 0, 0, 1"));
+	/* missing channels: g = b = 0, a = 1; "0x" bit patterns */
+	expect(TEXFS("TEX", "2D"), "{\"IN[0]\": [0.5], \"SAMP[0]\": {\"width\": 1, "
+	       "\"texels\": [[\"0x3f000000\", 0.25]]}}", OUT0("0.5, 0.25, 0, 1"));
+}
+
+Test(tgsi_exec, texture_fetch_query_offsets_shadow)
+{
+	/* TXF: integer texel coordinates, 0 outside; TXQ: width, height, 0, 1 */
+	expect(TEXFS("TXF", "2D"), "{\"IN[0]\": [\"0x1\", \"0x1\"], \"SAMP[0]\": {" IMG22 "}}",
+	       OUT0("3, 0, 0, 1"));
+	expect(TEXFS("TXF", "2D"), "{\"IN[0]\": [\"0x2\", \"0x0\"], \"SAMP[0]\": {" IMG22 "}}",
+	       OUT0("0, 0, 0, 0"));
+	expect_bits(TEXFS("TXQ", "2D"), "{\"SAMP[0]\": {" IMG41 "}}",
+	            OUT0("\"0x00000004\", \"0x00000001\", \"0x00000000\", \"0x00000001\""));
+	/* a texel offset (in texels) */
+	expect("FRAG\nDCL IN[0]\nDCL OUT[0], COLOR\nDCL SAMP[0]\nIMM[0] INT32 {1, -1, 0, 0}\n"
+	       "TEX OUT[0], IN[0], SAMP[0], 2D, IMM[0].xyz\nEND\n",
+	       "{\"IN[0]\": [0.25, 0.75], \"SAMP[0]\": {" IMG22 "}}", OUT0("1, 0, 0, 1"));
+	/* depth compare `ref OP d` per texel, ref = z clamped to [0, 1], filtered */
+#define DEPTH "\"width\": 2, \"texels\": [0.25, 0.75], \"compare\": "
+	expect(TEXFS("TEX", "SHADOW2D"), "{\"IN[0]\": [0.25, 0, 0.5], \"SAMP[0]\": {" DEPTH
+	       "\"less\"}}", OUT0("0, 0, 0, 1"));
+	expect(TEXFS("TEX", "SHADOW2D"), "{\"IN[0]\": [0.75, 0, 0.5], \"SAMP[0]\": {" DEPTH
+	       "\"less\"}}", OUT0("1, 1, 1, 1"));
+	expect(TEXFS("TEX", "SHADOW2D"), "{\"IN[0]\": [0.5, 0, 0.5], \"SAMP[0]\": {" DEPTH
+	       "\"less\", \"filter\": \"linear\", \"wrap\": \"clamp\"}}", OUT0("0.5, 0.5, 0.5, 1"));
+	expect(TEXFS("TEX", "SHADOW2D"), "{\"IN[0]\": [0.25, 0, -1], \"SAMP[0]\": {" DEPTH
+	       "\"lequal\"}}", OUT0("1, 1, 1, 1"));
+	expect(TEXFS("TXP", "SHADOW2D"), "{\"IN[0]\": [0.5, 0, 1, 2], \"SAMP[0]\": {" DEPTH
+	       "\"greater\"}}", OUT0("1, 1, 1, 1"));
+	expect(TEXFS("TEX", "SHADOW1D"), "{\"IN[0]\": [0.75, 0, 0.75], \"SAMP[0]\": {" DEPTH
+	       "\"notequal\"}}", OUT0("0, 0, 0, 1"));
+	/* a non-shadow target ignores compare */
+	expect(TEXFS("TEX", "2D"), "{\"IN[0]\": [0.75], \"SAMP[0]\": {" DEPTH "\"never\"}}",
+	       OUT0("0.75, 0, 0, 1"));
+	/* the constant-texel form still works, next to an image */
+	expect("FRAG\nDCL IN[0]\nDCL OUT[0..1]\nDCL SAMP[0..1]\nTEX OUT[0], IN[0], SAMP[0], 2D\n"
+	       "TEX OUT[1], IN[0], SAMP[1], 3D\nEND\n",
+	       "{\"IN[0]\": [0.75, 0.75], \"SAMP[0]\": {" IMG22 "}, \"SAMP[1]\": [1, 0.5]}",
+	       "{\"outputs\": {\"OUT[0]\": [3, 0, 0, 1], \"OUT[1]\": [1, 0.5, 0, 0]}, "
+	       "\"killed\": false}\n");
+	expect_fail(TEXFS("TEX", "SHADOW2D"), "{\"SAMP[0]\": {" IMG22 "}}", "needs \"compare\"");
+	expect_fail(TEXFS("TEX", "3D"), "{\"SAMP[0]\": {" IMG22 "}}", "SAMP[0]: target 3D");
+	expect_fail(TEXFS("LODQ", "2D"), "{\"SAMP[0]\": {" IMG22 "}}", "not supported with an image");
+#undef DEPTH
+}
+
+Test(tgsi_exec, texture_case_errors_name_the_json_path)
+{
+	static const struct { const char *samp, *msg; } t[] = {
+		{ "{\"width\": 0, \"texels\": []}", "SAMP[0].width: expected a whole number" },
+		{ "{\"width\": 1.5, \"texels\": []}", "SAMP[0].width" },
+		{ "{\"width\": 2, \"height\": 99999, \"texels\": []}", "SAMP[0].height" },
+		{ "{\"width\": 2, \"height\": 2, \"texels\": [1, 2, 3]}",
+		  "SAMP[0].texels: expected an array of width * height = 4" },
+		{ "{\"width\": 2, \"texels\": [1, [1, 2, 3, 4, 5]]}", "SAMP[0].texels[1]: expected" },
+		{ "{\"width\": 2, \"texels\": [1, [true]]}", "SAMP[0].texels[1]" },
+		{ "{\"width\": 1, \"texels\": [1], \"filter\": \"cubic\"}", "SAMP[0].filter" },
+		{ "{\"width\": 1, \"texels\": [1], \"wrap\": \"border\"}", "SAMP[0].wrap: expected" },
+		{ "{\"width\": 1, \"texels\": [1], \"wrap\": [\"repeat\", 3]}", "SAMP[0].wrap[1]" },
+		{ "{\"width\": 1, \"texels\": [1], \"wrap\": [\"repeat\"]}", "array of two" },
+		{ "{\"width\": 1, \"texels\": [1], \"compare\": \"lt\"}", "SAMP[0].compare" },
+		{ "{\"width\": 1, \"texels\": [1], \"size\": 1}", "SAMP[0].size: unknown key" },
+		{ "{\"png\": \"/nonexistent/x.png\"}", "SAMP[0].png: " },
+		{ "{\"png\": 3}", "SAMP[0].png: expected a file name" },
+		{ "{\"png\": \"a.png\", \"width\": 1}", "either \"png\"" },
+		{ "{}", "SAMP[0].width" },
+		{ "[]", "array of 1 to 4 values or an image" },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		char cs[512];
+		snprintf(cs, sizeof cs, "{\"SAMP[0]\": %s}", t[i].samp);
+		expect_fail(TEXFS("TEX", "2D"), cs, t[i].msg);
+	}
+	expect_fail(TEXFS("TEX", "2D"), "{\"IN[0]\": {\"width\": 1}}", "array of 1 to 4 values");
+	expect_fail(TEXFS("TEX", "2D"), "{\"SAMP[1][0]\": {\"width\": 1}}", "expected SAMP[n]");
+}
+
+/* PNG images through the CLI: a path relative to the case file, bytes / 255,
+ * the first row at t = 0; a malformed case exits 2 naming the JSON path. */
+Test(tgsi_exec, cli_texture_png_and_errors)
+{
+	char *dir = test_tmpdir();
+	cr_assert(dir);
+	char sp[1024], cp[1024], pp[1024], args[4096];
+	snprintf(sp, sizeof sp, "%s/s.tgsi", dir);
+	snprintf(cp, sizeof cp, "%s/c.json", dir);
+	snprintf(pp, sizeof pp, "%s/img.png", dir);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	ulp_image *img = ulp_image_create(2, 2, &d);
+	cr_assert(img);
+	ulp_image_fill(img, 0, 0, 0, 255);
+	memcpy(ulp_image_px(img, 1, 0), (const uint8_t[4]){ 255, 51, 0, 255 }, 4);
+	cr_assert(ulp_image_save_png(img, pp, &d), "%s", d.msg);
+	ulp_image_free(img);
+	static const char src[] = TEXFS("TEX", "2D");
+	static const char cs[] = "{\"IN[0]\": [0.75, 0.25], \"SAMP[0]\": {\"png\": \"img.png\"}}";
+	cr_assert(ulp_write_file(sp, src, sizeof src - 1, &d));
+	cr_assert(ulp_write_file(cp, cs, sizeof cs - 1, &d));
+	char *out, *err;
+	snprintf(args, sizeof args, "tgsi run %s --case %s", sp, cp);
+	cr_assert_eq(test_run_cli(args, &out, &err), 0, "%s", err);
+	cr_assert_str_eq(out, OUT0("1, 0.200000003, 0, 1"));
+	free(out);
+	free(err);
+	static const char bad[] = "{\"SAMP[0]\": {\"width\": 2, \"texels\": [1, \"x\"]}}";
+	cr_assert(ulp_write_file(cp, bad, sizeof bad - 1, &d));
+	cr_assert_eq(test_run_cli(args, &out, &err), 2);
+	cr_assert(strstr(err, "c.json: SAMP[0].texels[1]: expected"), "%s", err);
+	free(out);
+	free(err);
+	remove(sp);
+	remove(cp);
+	remove(pp);
 	remove(dir);
 	free(dir);
 }

@@ -293,3 +293,110 @@ bool tx_alu(unsigned op, const uint32_t s[][4], uint32_t r[4])
 	}
 	return true;
 }
+
+/* ---- texture sampling (see tgsi_exec_ops.h) ---- */
+
+/* floorf(u) as an integer: NaN gives 0, magnitudes are capped at 2^40 (far
+ * beyond any image, so the wraps stay exact). */
+static int64_t ifloor(float u)
+{
+	if (isnan(u))
+		return 0;
+	float f = floorf(u);
+	if (f < -1099511627776.0f)
+		return -1099511627776LL;
+	if (f > 1099511627776.0f)
+		return 1099511627776LL;
+	return (int64_t)f;
+}
+
+static int64_t wrap(int64_t i, uint32_t size, uint8_t mode)
+{
+	int64_t n = size;
+	switch (mode) {
+	case TGSI_EXEC_CLAMP_TO_EDGE:
+		return i < 0 ? 0 : i >= n ? n - 1 : i;
+	case TGSI_EXEC_MIRRORED_REPEAT: {
+		int64_t m = ((i % (2 * n)) + 2 * n) % (2 * n) - n;
+		return (n - 1) - (m >= 0 ? m : -(1 + m));
+	}
+	default:
+		return ((i % n) + n) % n;
+	}
+}
+
+static bool compare(uint8_t op, float ref, float d)
+{
+	switch (op) {
+	case TGSI_EXEC_LESS: return ref < d;
+	case TGSI_EXEC_EQUAL: return ref == d;
+	case TGSI_EXEC_LEQUAL: return ref <= d;
+	case TGSI_EXEC_GREATER: return ref > d;
+	case TGSI_EXEC_NOTEQUAL: return ref != d;
+	case TGSI_EXEC_GEQUAL: return ref >= d;
+	case TGSI_EXEC_ALWAYS: return true;
+	default: return false;          /* NEVER */
+	}
+}
+
+/* Texel (i, j) after wrapping, or its compare result. */
+static void texel_at(const tgsi_exec_texture *tex, int64_t i, int64_t j, float ref, float r[4])
+{
+	i = wrap(i, tex->width, tex->wrap[0]);
+	j = wrap(j, tex->height, tex->wrap[1]);
+	const float *p = tex->texels[(size_t)j * tex->width + (size_t)i];
+	if (tex->compare == TGSI_EXEC_COMPARE_NONE) {
+		memcpy(r, p, 4 * sizeof *r);
+		return;
+	}
+	float v = compare(tex->compare, ref, p[0]) ? 1.0f : 0.0f;
+	r[0] = r[1] = r[2] = r[3] = v;
+}
+
+static float lerp(float a, float x, float y)
+{
+	return x + a * (y - x);
+}
+
+static float frac_weight(float u)
+{
+	float a = u - floorf(u);
+	return isfinite(a) ? a : 0.0f;
+}
+
+void tx_sample(const tgsi_exec_texture *tex, const float st[2], bool one_d, bool unnormalised,
+               const int32_t off[2], float ref, float r[4])
+{
+	if (tex->compare != TGSI_EXEC_COMPARE_NONE)
+		ref = fminf(fmaxf(ref, 0.0f), 1.0f);
+	float u = unnormalised ? st[0] : st[0] * (float)tex->width;
+	float v = unnormalised ? st[1] : st[1] * (float)tex->height;
+	if (tex->filter == TGSI_EXEC_NEAREST) {
+		int64_t j = one_d ? 0 : ifloor(v) + off[1];
+		texel_at(tex, ifloor(u) + off[0], j, ref, r);
+	} else {
+		u -= 0.5f;
+		v -= 0.5f;
+		int64_t i0 = ifloor(u) + off[0], j0 = one_d ? 0 : ifloor(v) + off[1];
+		int64_t j1 = one_d ? 0 : j0 + 1;
+		float a = frac_weight(u), b = one_d ? 0.0f : frac_weight(v);
+		float t00[4], t10[4], t01[4], t11[4];
+		texel_at(tex, i0, j0, ref, t00);
+		texel_at(tex, i0 + 1, j0, ref, t10);
+		texel_at(tex, i0, j1, ref, t01);
+		texel_at(tex, i0 + 1, j1, ref, t11);
+		for (int c = 0; c < 4; c++)
+			r[c] = lerp(b, lerp(a, t00[c], t10[c]), lerp(a, t01[c], t11[c]));
+	}
+	if (tex->compare != TGSI_EXEC_COMPARE_NONE)
+		r[3] = 1.0f;
+}
+
+void tx_fetch(const tgsi_exec_texture *tex, int64_t x, int64_t y, float r[4])
+{
+	if (x < 0 || y < 0 || x >= tex->width || y >= tex->height) {
+		r[0] = r[1] = r[2] = r[3] = 0.0f;
+		return;
+	}
+	memcpy(r, tex->texels[(size_t)y * tex->width + (size_t)x], 4 * sizeof *r);
+}
