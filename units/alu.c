@@ -16,7 +16,7 @@ enum alu_operand_kind {
 };
 
 /* FP20 operand value of a raw word (tegra.fp20.read_subnormals). */
-static double fp20_operand(const gr3d_ctx *c, uint32_t raw)
+GR3D_HOT double fp20_operand(const gr3d_ctx *c, uint32_t raw)
 {
 	if (!(raw & 0x7E000u) && !c->cfg->tegra_fp20_subnormals)
 		return 0.0;
@@ -53,7 +53,7 @@ static alu_operand operand(const gr3d_ctx *c, const tegra_alu_packet *p, unsigne
 }
 
 /* Modifiers in the order abs, x2, minus one, negate (docs/tegra-units.md). */
-static inline double modify(const alu_operand *o, double v)
+GR3D_HOT double modify(const alu_operand *o, double v)
 {
 	if (o->abs)
 		v = fabs(v);
@@ -97,12 +97,19 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out)
 		o->write_low = s->write_low;
 		o->write_high = s->write_high;
 	}
+	/* constants take their modifiers now: fetch copies them as they are */
+	for (unsigned k = 0; k < 4; k++) {
+		alu_operand *o[4] = { &out->slot[k].a, &out->slot[k].b, &out->slot[k].c, &out->slot[k].d };
+		for (unsigned j = 0; j < 4; j++)
+			if (o[j]->kind == OPD_CONST && o[j]->mods) {
+				o[j]->k = modify(o[j], o[j]->k);
+				o[j]->mods = false;
+			}
+	}
 	/* (this)/(other) groups (tegra.alu.acc_group, §9 q4) */
 	for (unsigned k = 0; k < 4; k++)
 		out->group_head[k] = -1;
-	if (!c->cfg->tegra_acc_group)
-		return;
-	for (unsigned k = 0; k < out->nslots; k++) {
+	for (unsigned k = 0; k < out->nslots && c->cfg->tegra_acc_group; k++) {
 		if (!in->slot[k].acc_this)
 			continue;
 		out->groups = true;
@@ -114,20 +121,28 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out)
 			out->group_head[j] = (int8_t)k;
 		k = j;
 	}
+	/* with alu_reg_same_packet, slot k sees the results of the earlier,
+	 * non-accumulating slots of the same packet */
+	const bool same = c->cfg->tegra_alu_same_packet;
+	for (unsigned k = 0; k < 4; k++) {
+		alu_operand *o[4] = { &out->slot[k].a, &out->slot[k].b, &out->slot[k].c, &out->slot[k].d };
+		for (unsigned j = 0; j < 4; j++)
+			o[j]->cur = o[j]->kind == OPD_ALU && same && o[j]->index < k &&
+			            out->group_head[o[j]->index] < 0;
+	}
 }
 
 /* One operand for the four pixels of a quad. */
-static void fetch(const gr3d_ctx *c, const gr3d_quad *q, const alu_operand *o,
-                  const double alu[4][GR3D_PIXELS], double out[GR3D_PIXELS])
+GR3D_HOT void fetch(const gr3d_ctx *c, const gr3d_quad *q, const alu_operand *o,
+                  const double prev[4][GR3D_PIXELS], const double cur[4][GR3D_PIXELS],
+                  double out[GR3D_PIXELS])
 {
 	uint32_t raw[GR3D_PIXELS];
 	switch (o->kind) {
-	case OPD_CONST: {
-		double k = o->mods ? modify(o, o->k) : o->k;
+	case OPD_CONST:                   /* modifiers folded by alu_compile */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			out[p] = k;
+			out[p] = o->k;
 		return;
-	}
 	case OPD_ROW:
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 			const gr3d_pixel *px = &q->px[p];
@@ -144,16 +159,19 @@ static void fetch(const gr3d_ctx *c, const gr3d_quad *q, const alu_operand *o,
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			raw[p] = q->px[p].g[o->index];
 		break;
-	case OPD_UNIFORM:
+	case OPD_UNIFORM: {               /* one value for the quad: decode it once */
+		const uint32_t u = c->uniforms[o->index];
+		const double v = o->fx ? gr3d_fx10(u >> (o->fx == 2 ? 10u : 0u), false) : fp20_operand(c, u);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			raw[p] = c->uniforms[o->index];
-		break;
+			out[p] = v;
+		goto mods;
+	}
 	case OPD_COND:
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			raw[p] = q->px[p].cr[o->index];
 		break;
 	case OPD_ALU:
-		memcpy(out, alu[o->index], sizeof(double) * GR3D_PIXELS);
+		memcpy(out, o->cur ? cur[o->index] : prev[o->index], sizeof(double) * GR3D_PIXELS);
 		goto mods;
 	case OPD_POSX:
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
@@ -169,8 +187,9 @@ static void fetch(const gr3d_ctx *c, const gr3d_quad *q, const alu_operand *o,
 		goto mods;
 	}
 	if (o->fx) {
+		const unsigned sh = o->fx == 2 ? 10u : 0u;
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			out[p] = gr3d_fx10(raw[p], o->fx == 2);
+			out[p] = gr3d_fx10(raw[p] >> sh, false);
 	} else {
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = fp20_operand(c, raw[p]);
@@ -181,22 +200,22 @@ mods:
 			out[p] = modify(o, out[p]);
 }
 
-static void slot_result(const gr3d_ctx *c, const gr3d_quad *q, const double alu[4][GR3D_PIXELS],
-                        const alu_slot *s, double r[GR3D_PIXELS])
+static void slot_result(const gr3d_ctx *c, const gr3d_quad *q, const double prev[4][GR3D_PIXELS],
+                        const double cur[4][GR3D_PIXELS], const alu_slot *s, double r[GR3D_PIXELS])
 {
 	double a[GR3D_PIXELS], b[GR3D_PIXELS], x[GR3D_PIXELS], y[GR3D_PIXELS];
-	fetch(c, q, &s->a, alu, a);
-	fetch(c, q, &s->b, alu, b);
+	fetch(c, q, &s->a, prev, cur, a);
+	fetch(c, q, &s->b, prev, cur, b);
 	switch (s->opcode) {
 	case TEGRA_ALU_CSEL:                                  /* (rA < 0) ? rB : rC */
-		fetch(c, q, &s->c, alu, x);
+		fetch(c, q, &s->c, prev, cur, x);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			r[p] = a[p] < 0.0 ? b[p] : x[p];
 		break;
 	case TEGRA_ALU_MIN:
 	case TEGRA_ALU_MAX:
-		fetch(c, q, &s->c, alu, x);
-		fetch(c, q, &s->d, alu, y);
+		fetch(c, q, &s->c, prev, cur, x);
+		fetch(c, q, &s->d, prev, cur, y);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 			double l = a[p] * b[p], rr = x[p] * y[p];
 			r[p] = s->opcode == TEGRA_ALU_MIN ? (l < rr ? l : rr) : (l > rr ? l : rr);
@@ -208,51 +227,81 @@ static void slot_result(const gr3d_ctx *c, const gr3d_quad *q, const double alu[
 				r[p] = a[p] * b[p];
 			break;
 		}
-		fetch(c, q, &s->c, alu, x);
-		fetch(c, q, &s->d, alu, y);
+		if (s->c.kind == OPD_CONST && s->d.kind == OPD_CONST) {   /* rC*rD: the same product */
+			const double xy = s->c.k * s->d.k;
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				r[p] = a[p] * b[p] + xy;
+			break;
+		}
+		fetch(c, q, &s->c, prev, cur, x);
+		fetch(c, q, &s->d, prev, cur, y);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			r[p] = a[p] * b[p] + x[p] * y[p];
 		break;
 	}
 	static const double scale[4] = { 1.0, 2.0, 4.0, 0.5 };
+	const double sc = scale[s->scale];
+	if (s->cc != TEGRA_CC_NONE) {      /* 0 or 1: exact in FP20, saturate keeps it */
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			double v = r[p] * sc;
+			r[p] = (s->cc == TEGRA_CC_EQ ? v == 0.0 : s->cc == TEGRA_CC_GT ? v > 0.0 : v >= 0.0) ? 1.0 : 0.0;
+		}
+		return;
+	}
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		double v = r[p] * scale[s->scale];
-		if (s->cc != TEGRA_CC_NONE)
-			v = (s->cc == TEGRA_CC_EQ ? v == 0.0 : s->cc == TEGRA_CC_GT ? v > 0.0 : v >= 0.0) ? 1.0 : 0.0;
+		double v = r[p] * sc;
 		if (s->saturate)
 			v = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
 		r[p] = gr3d_round20(c, v);
 	}
 }
 
-static void write_dst(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_pixel *px, const alu_slot *s,
-                      double v, uint64_t *kills)
+/* One slot's destination write for the live pixels (bit p of live).  Slot
+ * by slot gives the same registers as pixel by pixel: every live pixel runs
+ * the same slots, and a pixel's own writes stay in slot order. */
+static void write_slot(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned live,
+                       const alu_slot *s, const double v[GR3D_PIXELS], uint64_t *kills)
 {
+	const bool lo = s->write_low, hi = s->write_high;
+	const unsigned i = s->dst_index;
 	switch (s->dst_cls) {
 	case TEGRA_REG_ROW:
-		if (px->tex_shadow && (s->write_low || s->write_high))
-			for (unsigned k = 0; k < 2; k++)  /* a write ends the pre-fetch view */
-				if (px->tex_reg[k] == s->dst_index)
-					px->tex_shadow &= (uint8_t)~(1u << k);
-		gr3d_write_reg(c, &px->r[s->dst_index & (GR3D_ROW_REGS - 1)], v, s->write_low, s->write_high);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			gr3d_pixel *px = &q->px[p];
+			if (!((live >> p) & 1u))
+				continue;
+			if (px->tex_shadow && (lo || hi))
+				for (unsigned k = 0; k < 2; k++)  /* a write ends the pre-fetch view */
+					if (px->tex_reg[k] == i)
+						px->tex_shadow &= (uint8_t)~(1u << k);
+			gr3d_write_reg(c, &px->r[i & (GR3D_ROW_REGS - 1)], v[p], lo, hi);
+		}
 		break;
 	case TEGRA_REG_GLOBAL:
-		gr3d_write_reg(c, &px->g[s->dst_index & 7u], v, s->write_low, s->write_high);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			if ((live >> p) & 1u)
+				gr3d_write_reg(c, &q->px[p].g[i & 7u], v[p], lo, hi);
 		break;
 	case TEGRA_REG_UNIFORM:    /* u0..u7 as a destination (tegra-fp.md §2.3): the shared file */
-		if (wc)
-			gr3d_write_reg(c, &wc->uniforms[s->dst_index & 31u], v, s->write_low, s->write_high);
+		for (unsigned p = 0; p < GR3D_PIXELS && wc; p++)
+			if ((live >> p) & 1u)
+				gr3d_write_reg(c, &wc->uniforms[i & 31u], v[p], lo, hi);
 		break;
 	case TEGRA_REG_COND:       /* the two write bits select the half (tegra-fp.md §2.3) */
-		gr3d_write_reg(c, &px->cr[s->dst_index & 7u], v, !s->write_high, s->write_high);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			if ((live >> p) & 1u)
+				gr3d_write_reg(c, &q->px[p].cr[i & 7u], v[p], !hi, hi);
 		break;
 	case TEGRA_REG_KILL:
-		if (v != 0.0 && !px->killed && !px->exec_killed) {
-			if (c->cfg->tegra_kill_this_exec)
-				px->exec_killed = true;
-			else
-				px->killed = true;
-			(*kills)++;
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			gr3d_pixel *px = &q->px[p];
+			if (((live >> p) & 1u) && v[p] != 0.0 && !px->killed && !px->exec_killed) {
+				if (c->cfg->tegra_kill_this_exec)
+					px->exec_killed = true;
+				else
+					px->killed = true;
+				(*kills)++;
+			}
 		}
 		break;
 	default:                   /* lp, read-only registers: discarded */
@@ -260,19 +309,17 @@ static void write_dst(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_pixel *px, const alu
 	}
 }
 
-unsigned alu_run_packet(const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p, gr3d_quad *q,
-                        double alu[4][GR3D_PIXELS], uint64_t *kills)
+/* One packet: prev holds the aluK values of the previous packet, cur
+ * receives this packet's (slots past nslots read as 0). */
+static unsigned run_packet(const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p, gr3d_quad *q,
+                           const double prev[4][GR3D_PIXELS], double cur[4][GR3D_PIXELS],
+                           uint64_t *kills)
 {
 	const unsigned n = p->nslots;
-	double prev[4][GR3D_PIXELS], cur[4][GR3D_PIXELS];
-	memcpy(prev, alu, sizeof prev);
-	memset(cur, 0, sizeof cur);
-	const bool same = c->cfg->tegra_alu_same_packet;
-	for (unsigned k = 0; k < n; k++) {
-		slot_result(c, q, prev, &p->slot[k], cur[k]);
-		if (same && p->group_head[k] < 0)    /* earlier, non-accumulating slots visible */
-			memcpy(prev[k], cur[k], sizeof cur[k]);
-	}
+	for (unsigned k = 0; k < n; k++)
+		slot_result(c, q, prev, cur, &p->slot[k], cur[k]);
+	for (unsigned k = n; k < 4; k++)
+		memset(cur[k], 0, sizeof cur[k]);
 	if (p->groups) {
 		for (unsigned k = 0; k < n; k++) {
 			if (p->group_head[k] != (int)k)
@@ -287,13 +334,19 @@ unsigned alu_run_packet(const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p, gr
 		}
 	}
 	/* register writes land at the end of the packet (xf86 swaps r2.l/r3.l in one packet) */
-	for (unsigned px = 0; px < GR3D_PIXELS; px++) {
-		gr3d_pixel *pix = &q->px[px];
-		if (pix->killed)
-			continue;
-		for (unsigned k = 0; k < n; k++)
-			write_dst(c, wc, pix, &p->slot[k], cur[k][px], kills);
-	}
+	unsigned live = 0;
+	for (unsigned px = 0; px < GR3D_PIXELS; px++)
+		live |= (unsigned)!q->px[px].killed << px;
+	for (unsigned k = 0; k < n && live; k++)
+		write_slot(c, wc, q, live, &p->slot[k], cur[k], kills);
+	return n;
+}
+
+unsigned alu_run_packet(const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p, gr3d_quad *q,
+                        double alu[4][GR3D_PIXELS], uint64_t *kills)
+{
+	double cur[4][GR3D_PIXELS];
+	unsigned n = run_packet(c, wc, p, q, (const double (*)[GR3D_PIXELS])alu, cur, kills);
 	memcpy(alu, cur, sizeof cur);
 	return n;
 }
@@ -308,10 +361,11 @@ static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	for (unsigned p = 0; p < GR3D_PIXELS; p++)
 		alive += !q->px[p].killed;
 	if (alive && count) {
-		double alu[4][GR3D_PIXELS];
-		memset(alu, 0, sizeof alu);
+		double buf[2][4][GR3D_PIXELS];          /* aluK: previous and current packet */
+		memset(buf[0], 0, sizeof buf[0]);
 		for (unsigned i = 0; i < count; i++)
-			insts += alu_run_packet(c, c, &a->pk[e][i], q, alu, &kills) * alive;
+			insts += run_packet(c, c, &a->pk[e][i], q, (const double (*)[GR3D_PIXELS])buf[i & 1],
+			                    buf[(i & 1) ^ 1], &kills) * alive;
 	}
 	sim_unit_count(&s->u, ALU_CTR_PACKETS, count);
 	sim_unit_count(&s->u, ALU_CTR_INSTRUCTIONS, insts);

@@ -19,6 +19,8 @@ typedef struct alu_operand {
 	uint8_t index;
 	uint8_t fx;                   /* 0 FP20, 1 FX10 .l, 2 FX10 .h */
 	bool mods, abs, x2, m1, neg;
+	bool cur;                     /* kind ALU: reads this packet's earlier slot
+	                               * (tegra.alu.alu_reg_same_packet) */
 	double k;                     /* folded constant (kind CONST) */
 } alu_operand;
 

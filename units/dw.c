@@ -12,6 +12,7 @@ const sim_counter_def DW_COUNTERS[DW_CTR_COUNT] = {
 static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
 	gr3d_ctx *c = s->ctx;
+	const uint8_t *unorm8 = ((const dw_unit *)s)->unorm8;
 	const tegra_dw_inst *in = &c->prog->exec[e].dw;
 	if (!in->enable)
 		return s->quad_clocks;
@@ -37,10 +38,10 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 		if (!rt || x >= rt->width || y >= rt->height)
 			continue;
 		uint8_t *b = ulp_image_px(rt, x, y);     /* rN.l, rN.h, rN+1.l, rN+1.h = bytes 0..3 */
-		b[0] = fx10_to_unorm8(px->r[lo]);
-		b[1] = fx10_to_unorm8(px->r[lo] >> 10);
-		b[2] = fx10_to_unorm8(px->r[hi]);
-		b[3] = fx10_to_unorm8(px->r[hi] >> 10);
+		b[0] = unorm8[px->r[lo] & FX10_MASK];
+		b[1] = unorm8[(px->r[lo] >> 10) & FX10_MASK];
+		b[2] = unorm8[px->r[hi] & FX10_MASK];
+		b[3] = unorm8[(px->r[hi] >> 10) & FX10_MASK];
 		sim_unit_count(&s->u, DW_CTR_PIXELS, 1);
 	}
 	return s->quad_clocks;
@@ -61,4 +62,6 @@ void dw_init(dw_unit *w, gr3d_ctx *ctx)
 	gr3d_stage_init(&w->s, "dw", ctx, DW_COUNTERS, DW_CTR_COUNT);
 	w->s.exec = dw_exec;
 	w->s.route = dw_route;
+	for (uint32_t k = 0; k <= FX10_MASK; k++)
+		w->unorm8[k] = fx10_to_unorm8(k);
 }

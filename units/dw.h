@@ -13,6 +13,7 @@ extern const sim_counter_def DW_COUNTERS[DW_CTR_COUNT];
 
 typedef struct dw_unit {
 	gr3d_stage s;
+	uint8_t unorm8[FX10_MASK + 1];    /* fx10_to_unorm8 of every FX10 code */
 } dw_unit;
 
 void dw_init(dw_unit *w, gr3d_ctx *ctx);

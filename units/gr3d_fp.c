@@ -52,22 +52,26 @@ static bool owns(double e, double ax, double ay, double bx, double by)
 static unsigned quad_mask(const tri_setup *s, int qx, int qy, gr3d_quad_in *o)
 {
 	unsigned mask = 0;
+	double e[GR3D_PIXELS][3];
 	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
 		double px = qx + (int)(k & 1u) + 0.5, py = qy + (int)(k >> 1) + 0.5;
-		double l[3];
 		bool in = true;
 		for (unsigned v = 0; v < 3; v++) {
-			double e = s->ex[v] * (py - s->oy[v]) - s->ey[v] * (px - s->ox[v]);
-			in = in && (e > 0 || (e == 0 && s->tie[v]));
-			l[v] = e * s->inv_area;
+			e[k][v] = s->ex[v] * (py - s->oy[v]) - s->ey[v] * (px - s->ox[v]);
+			in = in && (e[k][v] > 0 || (e[k][v] == 0 && s->tie[v]));
 		}
-		/* uncovered pixels get their (extrapolated) weights too: they are the
-		 * quad's helper pixels for the texture LOD */
-		o->bar0[k] = (float)(l[0] * s->iw[0]);
-		o->bar1[k] = (float)(l[1] * s->iw[1]);
-		o->q[k] = (float)(l[0] * s->iw[0] + l[1] * s->iw[1] + l[2] * s->iw[2]);
 		if (in)
 			mask |= 1u << k;
+	}
+	if (!mask)                    /* the rasterizer drops the quad */
+		return 0;
+	/* uncovered pixels get their (extrapolated) weights too: they are the
+	 * quad's helper pixels for the texture LOD */
+	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
+		double l0 = e[k][0] * s->inv_area, l1 = e[k][1] * s->inv_area, l2 = e[k][2] * s->inv_area;
+		o->bar0[k] = (float)(l0 * s->iw[0]);
+		o->bar1[k] = (float)(l1 * s->iw[1]);
+		o->q[k] = (float)(l0 * s->iw[0] + l1 * s->iw[1] + l2 * s->iw[2]);
 	}
 	return mask;
 }
@@ -241,6 +245,8 @@ bool gr3d_fp_draw(const gr3d_draw *dr, gr3d_stats *st, ulp_diag *d)
 				for (unsigned k = 0; k < 4; k++) {
 					tram[t].v[r][k][v] = dr->vtx[dr->idx[3 * t + v]].tram[r][k] & FP20_MASK;
 					tram[t].f[r][k][v] = gr3d_fp20(tram[t].v[r][k][v]);
+					tram[t].fx[r][k][0][v] = gr3d_fx10(tram[t].v[r][k][v], false);
+					tram[t].fx[r][k][1][v] = gr3d_fx10(tram[t].v[r][k][v], true);
 				}
 	ctx.tram = tram;
 	ctx.slot = slots;

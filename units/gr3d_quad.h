@@ -105,6 +105,7 @@ typedef struct gr3d_sampler {
 typedef struct gr3d_tram_tri {
 	uint32_t v[GR3D_TRAM_ROWS][4][3];
 	float f[GR3D_TRAM_ROWS][4][3];        /* v decoded as FP20 (filled by the pipeline) */
+	float fx[GR3D_TRAM_ROWS][4][2][3];    /* v decoded as FX10 .l / .h (filled by the pipeline) */
 } gr3d_tram_tri;
 
 /* Everything the units share.  Owned by the pipeline (gr3d_fp.h). */
@@ -126,6 +127,10 @@ typedef struct gr3d_ctx {
 } gr3d_ctx;
 
 /* ---- number helpers (hot: inline) ------------------------------------ */
+
+/* The per-pixel register writes are small enough that a call costs as much
+ * as the work; GCC and Clang otherwise keep one copy out of line. */
+#define GR3D_HOT static inline __attribute__((always_inline))
 
 /* FP20 -> float, exact.  Exponent 63 is inf/NaN (isa/fp20.h).  Exponent 0
  * with a non-zero mantissa reads as a subnormal (tegra.fp20.read_subnormals;
@@ -199,7 +204,7 @@ static inline double gr3d_round20(const gr3d_ctx *c, double v)
 
 /* An arithmetic result written into an FX10 half (fx10.round, fx10.overflow):
  * the same rule as isa/fx10.h fx10_encode, inline. */
-static inline uint32_t gr3d_to_fx10(const gr3d_ctx *c, double v)
+GR3D_HOT uint32_t gr3d_to_fx10(const gr3d_ctx *c, double v)
 {
 	if (isnan(v))
 		return 0;
@@ -221,7 +226,7 @@ static inline uint32_t gr3d_to_fx10(const gr3d_ctx *c, double v)
 }
 
 /* Write v into register *reg: both halves = FP20, one half = FX10. */
-static inline void gr3d_write_reg(const gr3d_ctx *c, uint32_t *reg, double v, bool lo, bool hi)
+GR3D_HOT void gr3d_write_reg(const gr3d_ctx *c, uint32_t *reg, double v, bool lo, bool hi)
 {
 	if (lo && hi) {
 		*reg = gr3d_to_fp20(c, v);

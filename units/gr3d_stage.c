@@ -29,6 +29,7 @@ void gr3d_stage_tick(sim_unit *u, uint64_t now)
 			sim_unit_sleep_until(u, now + 1);
 			return;
 		}
+		s->in->consumer = u;               /* pushes wake us again (see below) */
 		if (sim_port_full(s->out)) {       /* the consumer's pop wakes us */
 			gr3d_stall_wait(u, &s->stall, now, SIM_STALL_OUTPUT_FULL);
 			return;
@@ -61,4 +62,8 @@ void gr3d_stage_tick(sim_unit *u, uint64_t now)
 	u->has_pc = true;
 	sim_unit_busy(u);
 	s->booked = gr3d_occupy(u, now, s->done_at);
+	/* Asleep until done_at, the unit looks at its input then anyway: a push
+	 * in between would only wake it to go back to sleep. */
+	if (s->booked)
+		s->in->consumer = NULL;
 }

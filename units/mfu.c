@@ -58,15 +58,16 @@ static double mul_src(const gr3d_pixel *px, unsigned base, unsigned code, double
 	}
 }
 
-static inline double interp(const gr3d_pixel *px, double a0, double a1, double a2)
+/* Barycentric interpolation with the weights b0, b1, 1 - b0 - b1 (w[]). */
+static inline double interp(const double w[3], const float a[3])
 {
-	return (double)px->b0 * a0 + (double)px->b1 * a1 + (1.0 - (double)px->b0 - (double)px->b1) * a2;
+	return w[0] * a[0] + w[1] * a[1] + w[2] * a[2];
 }
 
 static double clamp01(double v) { return v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v; }
 
 /* One MFU instruction on one pixel; base = first register of the row. */
-static void run_inst(const gr3d_ctx *c, const tegra_mfu_inst *in, const gr3d_tram_tri *t,
+static void run_inst(const gr3d_ctx *c, const tegra_mfu_inst *in, bool ipl, const gr3d_tram_tri *t,
                      gr3d_pixel *px, unsigned base, uint64_t n[MFU_CTR_COUNT])
 {
 	/* 1. SFU, in place on a row register (rcp r4 reads the interpolated 1/w) */
@@ -103,6 +104,9 @@ static void run_inst(const gr3d_ctx *c, const tegra_mfu_inst *in, const gr3d_tra
 		n[MFU_CTR_MUL]++;
 	}
 	/* 3. interpolation: var k -> rk of the row */
+	if (!ipl)
+		return;
+	const double w[3] = { px->b0, px->b1, 1.0 - (double)px->b0 - (double)px->b1 };
 	for (unsigned k = 0; k < 4; k++) {
 		unsigned op = in->var[k].op;
 		if (op != TEGRA_VAR_FP20 && op != TEGRA_VAR_FX10)
@@ -110,16 +114,14 @@ static void run_inst(const gr3d_ctx *c, const tegra_mfu_inst *in, const gr3d_tra
 		unsigned row = in->var[k].tram_row & 15u;
 		uint32_t *dst = &px->r[(base + k) & (GR3D_ROW_REGS - 1)];
 		if (op == TEGRA_VAR_FP20) {
-			double r = t ? interp(px, t->f[row][k][0], t->f[row][k][1], t->f[row][k][2]) : 0.0;
+			double r = t ? interp(w, t->f[row][k]) : 0.0;
 			if (in->var[k].saturate)
 				r = clamp01(r);
 			*dst = gr3d_to_fp20(c, r);
 		} else {
-			const uint32_t *v = t ? t->v[row][k] : NULL;
 			uint32_t out = 0;
 			for (unsigned h = 0; h < 2; h++) {
-				double r = v ? interp(px, gr3d_fx10(v[0], h), gr3d_fx10(v[1], h), gr3d_fx10(v[2], h))
-				             : 0.0;
+				double r = t ? interp(w, t->fx[row][k][h]) : 0.0;
 				if (in->var[k].saturate)
 					r = clamp01(r);
 				out |= gr3d_to_fx10(c, r) << (10 * h);
@@ -141,12 +143,14 @@ static unsigned mfu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	const gr3d_tram_tri *t = q->tri < c->ntris ? &c->tram[q->tri] : NULL;
 	for (unsigned i = 0; i < count; i++) {
 		const tegra_mfu_inst *in = &ex->mfu[i];
+		bool in_ipl = false;                            /* this instruction interpolates */
 		for (unsigned k = 0; k < 4; k++)
 			if (in->var[k].op == TEGRA_VAR_FP20 || in->var[k].op == TEGRA_VAR_FX10)
-				ipl = true;
+				in_ipl = true;
+		ipl |= in_ipl;
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)      /* live and helper pixels */
 			if (!q->px[p].killed || !q->px[p].covered)
-				run_inst(c, in, t, &q->px[p], base, n);
+				run_inst(c, in, in_ipl, t, &q->px[p], base, n);
 	}
 	if (ipl)
 		q->tex_row = (uint8_t)(e % c->rows);

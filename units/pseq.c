@@ -116,6 +116,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 			sim_unit_sleep_until(u, now + 1);
 			return;
 		}
+		p->in->consumer = p->recirc->consumer = u;   /* pushes wake us again */
 		if (sim_port_full(p->out)) {       /* MFU's pop wakes us */
 			gr3d_stall_wait(u, &p->stall, now, SIM_STALL_OUTPUT_FULL);
 			return;
@@ -195,4 +196,8 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 	u->has_pc = true;
 	sim_unit_busy(u);
 	p->booked = gr3d_occupy(u, now, p->done_at);
+	/* Asleep until done_at, PSEQ looks at both inputs then anyway: a push in
+	 * between would only wake it to go back to sleep. */
+	if (p->booked)
+		p->in->consumer = p->recirc->consumer = NULL;
 }
