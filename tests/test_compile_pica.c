@@ -682,27 +682,14 @@ Test(compile_pica, what_the_pica200_cannot_do_is_refused_with_its_line)
 	pica_compile_result_free(&r);
 }
 
-static char *write_tmp(const char *dir, const char *name, const char *text)
-{
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *p = malloc(n);
-	cr_assert(p);
-	snprintf(p, n, "%s/%s", dir, name);
-	FILE *f = fopen(p, "w");
-	cr_assert(f);
-	fputs(text, f);
-	fclose(f);
-	return p;
-}
-
 Test(compile_pica, cli)
 {
 	char *dir = test_tmpdir();
 	cr_assert(dir);
-	char *good = write_tmp(dir, "good.tgsi", "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n"
+	char *good = test_write_file(dir, "good.tgsi", "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n"
 	                       "DCL CONST[0][0]\nMUL OUT[0], IN[0], CONST[0][0]\nEND\n");
-	char *bad = write_tmp(dir, "bad.tgsi", "VERT\nDCL IN[0]\nMOV OUT[0], IN[0].x\nEND\n");
-	char *intg = write_tmp(dir, "int.tgsi", "VERT\nDCL IN[0]\nDCL OUT[0]\n"
+	char *bad = test_write_file(dir, "bad.tgsi", "VERT\nDCL IN[0]\nMOV OUT[0], IN[0].x\nEND\n");
+	char *intg = test_write_file(dir, "int.tgsi", "VERT\nDCL IN[0]\nDCL OUT[0]\n"
 	                       "UADD OUT[0], IN[0], IN[0]\nEND\n");
 	char args[2048], *out, *err;
 	snprintf(args, sizeof args, "tgsi compile %s --target pica -o %s/good.shbin", good, dir);

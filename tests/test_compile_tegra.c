@@ -898,28 +898,15 @@ Test(compile_tegra, what_the_fragment_unit_cannot_do_is_refused_with_its_line)
 	tgsi_shader_free(sh);
 }
 
-static char *write_tmp(const char *dir, const char *name, const char *text)
-{
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *p = malloc(n);
-	cr_assert(p);
-	snprintf(p, n, "%s/%s", dir, name);
-	FILE *f = fopen(p, "w");
-	cr_assert(f);
-	fputs(text, f);
-	fclose(f);
-	return p;
-}
-
 Test(compile_tegra, cli)
 {
 	char *dir = test_tmpdir();
 	cr_assert(dir);
-	char *good = write_tmp(dir, "good.tgsi", "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+	char *good = test_write_file(dir, "good.tgsi", "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
 	                       "DCL CONST[0][0]\nMUL OUT[0], IN[0], CONST[0][0]\nEND\n");
-	char *loop = write_tmp(dir, "loop.tgsi", "FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nBGNLOOP\n"
+	char *loop = test_write_file(dir, "loop.tgsi", "FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nBGNLOOP\n"
 	                       "IF CONST[0][0].xxxx\nBRK\nENDIF\nENDLOOP\nMOV OUT[0], CONST[0][0]\nEND\n");
-	char *bad = write_tmp(dir, "bad.tgsi", "FRAG\nDCL OUT[0], COLOR\nMOV OUT[0], IN[0].x\nEND\n");
+	char *bad = test_write_file(dir, "bad.tgsi", "FRAG\nDCL OUT[0], COLOR\nMOV OUT[0], IN[0].x\nEND\n");
 	char args[2048], *out, *err;
 	snprintf(args, sizeof args, "tgsi compile %s --target tegra -o %s/good.fp", good, dir);
 	cr_assert_eq(test_run_cli(args, &out, &err), 0, "%s", err);

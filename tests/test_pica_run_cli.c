@@ -7,17 +7,6 @@
 
 #include "tests/test_util.h"
 
-static char *write_case(const char *dir, const char *name, const char *json)
-{
-	char *path = malloc(strlen(dir) + strlen(name) + 2);
-	sprintf(path, "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	cr_assert(f);
-	fputs(json, f);
-	fclose(f);
-	return path;
-}
-
 static int run(const char *shbin_rel, const char *case_path, const char *extra, char **out, char **err)
 {
 	char *shbin = test_corpus_path(shbin_rel);
@@ -36,7 +25,7 @@ static float num(const cJSON *a, int k)
 Test(pica_run_cli, vertex_shader_outputs_json)
 {
 	char *dir = test_tmpdir();
-	char *c = write_case(dir, "c.json",
+	char *c = test_write_file(dir, "c.json",
 		"{\"dvle\": 0, \"inputs\": {\"v0\": [1, 2, 3, 1], \"v1\": [\"inf\", 0.25, 1, 1]},"
 		" \"uniforms\": {\"c0\": [2,0,0,0], \"c1\": [0,1,0,0], \"c2\": [0,0,1,0], \"c3\": [0,0,0,1]}}");
 	char *out, *err;
@@ -66,7 +55,7 @@ Test(pica_run_cli, vertex_shader_outputs_json)
 	free(err);
 	free(c);
 	/* with a geometry shader in the SHBIN, vertices run on 3 units */
-	char *vs = write_case(dir, "v.json", "{\"dvle\": 0}");
+	char *vs = test_write_file(dir, "v.json", "{\"dvle\": 0}");
 	cr_assert_eq(run("pica/geoshader/program.shbin", vs, "--batch 300", &out, &err), 0, "%s", err);
 	cr_assert(strstr(out, "\"vertices\": 300, \"units\": 3"), "%s", out);
 	free(out);
@@ -78,7 +67,7 @@ Test(pica_run_cli, vertex_shader_outputs_json)
 Test(pica_run_cli, geometry_shader_primitives_json)
 {
 	char *dir = test_tmpdir();
-	char *c = write_case(dir, "g.json",
+	char *c = test_write_file(dir, "g.json",
 		"{\"inputs\": {\"v0\": [0,0,0,1], \"v1\": [1,0,0,1], \"v2\": [4,0,0,1],"
 		" \"v3\": [0,1,0,1], \"v4\": [0,8,0,1], \"v5\": [0,0,1,1]},"
 		" \"uniforms\": {\"c0\": [1,0,0,0], \"c1\": [0,1,0,0], \"c2\": [0,0,1,0], \"c3\": [0,0,0,1]}}");
@@ -112,7 +101,7 @@ Test(pica_run_cli, bad_cases_exit_2_with_location)
 		{ "{\n  \"inputs\": {,}\n}", "c.json:2:" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		char *c = write_case(dir, "c.json", cases[i].json);
+		char *c = test_write_file(dir, "c.json", cases[i].json);
 		char *out, *err;
 		cr_assert_eq(run("pica/simple_tri/vshader.shbin", c, "", &out, &err), 2, "case %zu", i);
 		cr_assert(strstr(err, cases[i].msg), "case %zu: %s", i, err);

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include <criterion/criterion.h>
+
 #include "base/fileio.h"
 
 const char *test_corpus_dir(void)
@@ -66,4 +68,17 @@ int test_run_cli(const char *args, char **out, char **err)
 	if (st == -1 || !WIFEXITED(st))
 		return -1;
 	return WEXITSTATUS(st);
+}
+
+char *test_write_file(const char *dir, const char *name, const char *text)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+	cr_assert(p);
+	snprintf(p, n, "%s/%s", dir, name);
+	FILE *f = fopen(p, "w");
+	cr_assert(f, "cannot write %s", p);
+	fputs(text, f);
+	fclose(f);
+	return p;
 }

@@ -14,6 +14,9 @@ char *test_corpus_path(const char *rel);
  * the exit status (-1 when it did not exit normally). */
 int test_run_cli(const char *args, char **out, char **err);
 
+/* Writes text to dir/name and returns the path (malloc'd); asserts. */
+char *test_write_file(const char *dir, const char *name, const char *text);
+
 /* A fresh temporary directory under /tmp (malloc'd path). */
 char *test_tmpdir(void);
 
