@@ -1,0 +1,302 @@
+/* TGSI -> Tegra GR3D fragment compiler: the slot packing and EXEC limits
+ * of every compiled program, refusals with their line, and the CLI
+ * (tests/test_compile_tegra.c: the differential tests). */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/fileio.h"
+#include "base/image.h"
+#include "frontends/tegra/tegra_compile.h"
+#include "frontends/tgsi/tgsi_exec.h"
+#include "isa/fp20.h"
+#include "isa/fx10.h"
+#include "isa/tegra/fp_container.h"
+#include "isa/tegra/tegra_prog.h"
+#include "sim/config.h"
+#include "tests/test_util.h"
+#include "units/gr3d_fp.h"
+
+static float fp20_val(float v) { return fp20_decode(fp20_encode(v, ULP_ROUND_NEAREST_EVEN)); }
+
+static tegra_compile_result compile_ok(const char *text, tegra_fp_decoded *dec)
+{
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	tgsi_shader *sh = tgsi_parse(text, strlen(text), "t.tgsi", NULL, &d);
+	cr_assert(sh, "%s", d.msg);
+	tegra_compile_result r;
+	cr_assert(tegra_compile(sh, "t.tgsi", &r), "%s", r.d.msg);
+	tgsi_shader_free(sh);
+	cr_assert(tegra_fp_decode(&r.prog, dec, "t.tgsi", &d), "%s\n%s", d.msg, r.asm_text);
+	return r;
+}
+
+/* The limits of one EXEC (tegra-fp.md §2.2) on a decoded program. */
+static void check_exec_limits(const tegra_fp_decoded *dec)
+{
+	cr_assert_leq(dec->exec_count, 64);
+	unsigned dws = 0, packets = 0, mfus = 0;
+	for (unsigned e = 0; e < dec->exec_count; e++) {
+		const tegra_exec *x = &dec->exec[e];
+		cr_assert_leq(x->mfu_sched.count, 3);
+		cr_assert_leq(x->alu_sched.count, 3);
+		packets += x->alu_sched.count;
+		mfus += x->mfu_sched.count;
+		dws += x->dw.enable;
+		if (x->dw.enable)   /* the colour leaves from r2, r3 of the row as FX10 bytes to rt1 */
+			cr_assert(x->dw.rt == 1 && x->dw.src_r2);
+	}
+	cr_assert_leq(packets, 64);
+	cr_assert_leq(mfus, 64);
+	cr_assert_leq(dws, 1);
+}
+
+Test(compile_tegra, slots_pack_into_packets_and_execs)
+{
+	tegra_fp_decoded *dec = malloc(sizeof *dec);
+	cr_assert(dec);
+	/* MOV OUT, IN: one EXEC: set-up + 4 interpolations in one MFU
+	 * instruction, 4 copies then the 4 FX10 colour writes (2 packets), DW */
+	tegra_compile_result r = compile_ok("FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+	                                    "MOV OUT[0], IN[0]\nEND\n", dec);
+	cr_assert_eq(r.execs, 1, "%s", r.asm_text);
+	cr_assert_eq(r.mfu_insts, 1);
+	cr_assert_eq(r.alu_packets, 2, "%s", r.asm_text);
+	cr_assert_eq(dec->exec[0].mfu[0].sfu_op, TEGRA_SFU_RCP);   /* rcp r4: the perspective set-up */
+	cr_assert_eq(dec->exec[0].mfu[0].sfu_reg, 4);
+	for (unsigned c = 0; c < 4; c++)
+		cr_assert_eq(dec->exec[0].mfu[0].var[c].op, TEGRA_VAR_FP20);
+	cr_assert(dec->exec[0].dw.enable);
+	cr_assert_eq(dec->exec[0].dw.rt, 1);
+	for (unsigned k = 0; k < 4; k++) {   /* the colour: FX10 halves, saturated */
+		const tegra_alu_inst *s = &dec->exec[0].alu[1].slot[k];
+		cr_assert(s->saturate);
+		cr_assert_eq(s->dst_index, 2 + k / 2);
+		cr_assert_eq(s->write_high, (k & 1) != 0);
+		cr_assert_eq(s->write_low, (k & 1) == 0);
+	}
+	check_exec_limits(dec);
+	tegra_compile_result_free(&r);
+
+	/* 12 independent products of uniforms: 3 full packets of 4 in one EXEC */
+	r = compile_ok("FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0..5]\nDCL TEMP[0..2]\n"
+	               "MUL TEMP[0], CONST[0][0], CONST[0][1]\nMUL TEMP[1], CONST[0][2], CONST[0][3]\n"
+	               "MUL TEMP[2], CONST[0][4], CONST[0][5]\nADD TEMP[0], TEMP[0], TEMP[1]\n"
+	               "ADD OUT[0], TEMP[0], TEMP[2]\nEND\n", dec);
+	cr_assert_eq(dec->exec[0].alu_sched.count, 3, "%s", r.asm_text);
+	for (unsigned p = 0; p < 3; p++)
+		for (unsigned k = 0; k < 4; k++)
+			cr_assert_eq(dec->exec[0].alu[p].slot[k].add_disable, true, "packet %u slot %u\n%s", p, k,
+			             r.asm_text);
+	cr_assert_eq(r.execs, 2, "%s", r.asm_text);   /* 2 ADD levels, then the colour */
+	cr_assert_eq(dec->exec[1].alu_sched.count, 3, "%s", r.asm_text);
+	check_exec_limits(dec);
+	tegra_compile_result_free(&r);
+
+	/* embedded constants: a packet reading imm0..imm2 keeps 3 instructions */
+	r = compile_ok("FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nIMM[0] FLT32 {0.3, 0.7, -0.6, 1.7}\n"
+	               "MUL OUT[0], CONST[0][0], IMM[0]\nEND\n", dec);
+	unsigned imms = 0;
+	for (unsigned p = 0; p < dec->exec[0].alu_sched.count; p++) {
+		const tegra_alu_packet *pk = &dec->exec[0].alu[p];
+		if (!pk->slot3_is_imm)
+			continue;
+		for (unsigned i = 0; i < 3; i++) {
+			float v = fp20_decode(pk->imm[i]);
+			if (v == fp20_val(0.3f) || v == fp20_val(0.7f) || v == fp20_val(-0.6f) || v == fp20_val(1.7f))
+				imms++;
+		}
+	}
+	cr_assert_eq(imms, 4, "%s", r.asm_text);
+	tegra_compile_result_free(&r);
+
+	/* SFU: copied into a row register in the EXEC before, RCP in place;
+	 * SIN: PRESIN one EXEC before SIN on the same register */
+	r = compile_ok("FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nDCL TEMP[0]\n"
+	               "RCP TEMP[0].x, CONST[0][0].xxxx\nSIN TEMP[0].y, CONST[0][0].yyyy\n"
+	               "MOV OUT[0], TEMP[0].xyxy\nEND\n", dec);
+	int rcp = -1, sin = -1, presin = -1, sin_reg = -1, presin_reg = -1;
+	for (unsigned e = 0; e < dec->exec_count; e++)
+		for (unsigned m = 0; m < dec->exec[e].mfu_sched.count; m++) {
+			const tegra_mfu_inst *mi = &dec->exec[e].mfu[m];
+			if (mi->sfu_op == TEGRA_SFU_RCP)
+				rcp = (int)e;
+			if (mi->sfu_op == TEGRA_SFU_SIN)
+				sin = (int)e, sin_reg = mi->sfu_reg;
+			if (mi->sfu_op == TEGRA_SFU_PRESIN)
+				presin = (int)e, presin_reg = mi->sfu_reg;
+		}
+	cr_assert_geq(rcp, 1, "%s", r.asm_text);
+	cr_assert_eq(presin + 1, sin, "%s", r.asm_text);
+	cr_assert_eq(presin_reg, sin_reg);
+	check_exec_limits(dec);
+	tegra_compile_result_free(&r);
+	free(dec);
+}
+
+Test(compile_tegra, every_corpus_program_keeps_the_exec_limits, .timeout = 120)
+{
+	static const char *const sets[] = { "tgsi-noint", "tgsi" };
+	tegra_fp_decoded *dec = malloc(sizeof *dec);
+	cr_assert(dec);
+	unsigned checked = 0;
+	for (unsigned k = 0; k < 2; k++) {
+		char *dir = test_corpus_path(sets[k]);
+		DIR *dp = opendir(dir);
+		cr_assert(dp);
+		struct dirent *de;
+		while ((de = readdir(dp))) {
+			char path[1024];
+			snprintf(path, sizeof path, "%s/%s/fs.tgsi", dir, de->d_name);
+			ulp_diag d;
+			ulp_diag_clear(&d);
+			size_t len;
+			char *text = de->d_name[0] != '.' ? ulp_read_file(path, &len, &d) : NULL;
+			if (!text)
+				continue;
+			tgsi_shader *sh = tgsi_parse(text, len, path, NULL, &d);
+			free(text);
+			cr_assert(sh);
+			tegra_compile_result r;
+			if (tegra_compile(sh, path, &r)) {
+				cr_assert(tegra_fp_decode(&r.prog, dec, path, &d), "%s", d.msg);
+				check_exec_limits(dec);
+				cr_assert_leq(r.alu_packets, 64);
+				cr_assert_leq(r.mfu_insts, 64);
+				cr_assert(r.rows >= 1 && r.rows <= 4);
+				checked++;
+			} else {
+				cr_assert(r.d.set && r.d.line > 0, "%s: refusal without a position", path);
+			}
+			tegra_compile_result_free(&r);
+			tgsi_shader_free(sh);
+		}
+		closedir(dp);
+		free(dir);
+	}
+	free(dec);
+	cr_assert_gt(checked, 200);
+}
+
+/* ---- refusals ---- */
+
+Test(compile_tegra, what_the_fragment_unit_cannot_do_is_refused_with_its_line)
+{
+	static const struct { const char *text; enum ir_refusal why; const char *what; } C[] = {
+		{ "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nMOV OUT[0], IN[0]\nEND\n", IR_REFUSE_STAGE, "fragment" },
+		{ "FRAG\nDCL OUT[0], COLOR\nMOV OUT[0], CONST[0][8]\nEND\n", IR_REFUSE_CONSTANTS,
+		  "t.tgsi:3:1: MOV: CONST[0][n] needs n < 8" },
+		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nAND OUT[0], IN[0], IN[0]\nEND\n",
+		  IR_REFUSE_INTEGER, "t.tgsi:4:1: AND" },
+		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDADD OUT[0], IN[0], IN[0]\nEND\n",
+		  IR_REFUSE_DOUBLE, "t.tgsi:4:1" },
+		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n"
+		  "DCL SVIEW[0], SHADOWCUBE, FLOAT\nTEX OUT[0], IN[0], SAMP[0], SHADOWCUBE\nEND\n",
+		  IR_REFUSE_TEXTURE, "t.tgsi:6:1: TEX" },
+		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL OUT[1], COLOR[1]\n"
+		  "MOV OUT[0], IN[0]\nMOV OUT[1], IN[0]\nEND\n", IR_REFUSE_IO, "t.tgsi:6:1: MOV" },
+		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nDCL TEMP[0]\n"
+		  "MOV TEMP[0], IN[0]\nBGNLOOP\nADD TEMP[0], TEMP[0], IN[0]\nSLT TEMP[0].w, CONST[0][0].xxxx, TEMP[0].xxxx\n"
+		  "IF TEMP[0].wwww\nBRK\nENDIF\nENDLOOP\nMOV OUT[0], TEMP[0]\nEND\n", IR_REFUSE_CONTROL_FLOW,
+		  "ENDLOOP: loop" },
+		{ "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nMOV OUT[0], IN[0].zwzw\nEND\n",
+		  IR_REFUSE_IO, "t.tgsi:4:1: MOV: fragment position" },
+		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDDX OUT[0], IN[0]\nEND\n",
+		  IR_REFUSE_OPCODE, "t.tgsi:4:1: DDX" },
+	};
+	for (size_t k = 0; k < sizeof C / sizeof C[0]; k++) {
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		tgsi_shader *sh = tgsi_parse(C[k].text, strlen(C[k].text), "t.tgsi", NULL, &d);
+		cr_assert(sh, "case %zu: %s", k, d.msg);
+		tegra_compile_result r;
+		cr_assert_not(tegra_compile(sh, "t.tgsi", &r), "case %zu compiled:\n%s", k, r.asm_text);
+		cr_assert_eq(r.why, C[k].why, "case %zu: %s: %s", k, ir_refusal_name(r.why), r.d.msg);
+		char buf[700];
+		ulp_diag_format(&r.d, buf, sizeof buf);
+		cr_assert(strstr(buf, C[k].what), "case %zu: '%s' lacks '%s'", k, buf, C[k].what);
+		cr_assert_null(r.asm_text);
+		tegra_compile_result_free(&r);
+		tgsi_shader_free(sh);
+	}
+	/* more values live at once than 16 row registers and g0..g7 hold */
+	char text[8192];
+	int n = snprintf(text, sizeof text, "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+	                 "DCL CONST[0][0..7]\nDCL TEMP[0..8]\n");
+	for (int t = 0; t < 8; t++)
+		n += snprintf(text + n, sizeof text - (size_t)n, "MUL TEMP[%d], IN[0], CONST[0][%d]\n", t, t);
+	for (int t = 1; t < 8; t++)
+		n += snprintf(text + n, sizeof text - (size_t)n, "MAD TEMP[0], TEMP[0], TEMP[%d], TEMP[%d]\n", t,
+		              (t + 3) % 8);
+	snprintf(text + n, sizeof text - (size_t)n, "MOV OUT[0], TEMP[0]\nEND\n");
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	tgsi_shader *sh = tgsi_parse(text, strlen(text), "t.tgsi", NULL, &d);
+	cr_assert(sh, "%s", d.msg);
+	tegra_compile_result r;
+	cr_assert_not(tegra_compile(sh, "t.tgsi", &r), "compiled:\n%s", r.asm_text);
+	cr_assert_eq(r.why, IR_REFUSE_REGISTERS, "%s: %s", ir_refusal_name(r.why), r.d.msg);
+	tegra_compile_result_free(&r);
+	tgsi_shader_free(sh);
+}
+
+Test(compile_tegra, cli)
+{
+	char *dir = test_tmpdir();
+	cr_assert(dir);
+	char *good = test_write_file(dir, "good.tgsi", "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+	                       "DCL CONST[0][0]\nMUL OUT[0], IN[0], CONST[0][0]\nEND\n");
+	char *loop = test_write_file(dir, "loop.tgsi", "FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nBGNLOOP\n"
+	                       "IF CONST[0][0].xxxx\nBRK\nENDIF\nENDLOOP\nMOV OUT[0], CONST[0][0]\nEND\n");
+	char *bad = test_write_file(dir, "bad.tgsi", "FRAG\nDCL OUT[0], COLOR\nMOV OUT[0], IN[0].x\nEND\n");
+	char args[2048], *out, *err;
+	snprintf(args, sizeof args, "tgsi compile %s --target tegra -o %s/good.fp", good, dir);
+	cr_assert_eq(test_run_cli(args, &out, &err), 0, "%s", err);
+	free(out);
+	free(err);
+	snprintf(args, sizeof args, "%s/good.fp", dir);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	size_t len;
+	char *fp = ulp_read_file(args, &len, &d);
+	cr_assert(fp, "%s", d.msg);
+	cr_assert(tegra_fp_is_container(fp, len));
+	free(fp);
+	snprintf(args, sizeof args, "tgsi compile %s --target tegra --asm", good);
+	cr_assert_eq(test_run_cli(args, &out, &err), 0, "%s", err);
+	cr_assert(strstr(out, "rcp r4") && strstr(out, "store rt1, r2, r3") && strstr(out, "u0"), "%s", out);
+	free(out);
+	free(err);
+	/* the .fp runs: tegra run on the written container */
+	snprintf(args, sizeof args, "tegra run %s/good.fp --size 4x4 -o %s/good.png --varying t0=0.5,0.25,1.0,1.0 "
+	         "--uniform u0=1.0 --uniform u1=1.0 --uniform u2=0.5 --uniform u3=1.0", dir, dir);
+	int rc = test_run_cli(args, &out, &err);
+	cr_assert_eq(rc, 0, "%s", err);
+	free(out);
+	free(err);
+	/* unsupported and malformed: exit 2, file:line:col, no output file */
+	snprintf(args, sizeof args, "tgsi compile %s --target tegra -o %s/loop.fp", loop, dir);
+	cr_assert_eq(test_run_cli(args, &out, &err), 2);
+	cr_assert(strstr(err, "loop.tgsi:8:1: ENDLOOP"), "%s", err);
+	free(out);
+	free(err);
+	snprintf(args, sizeof args, "%s/loop.fp", dir);
+	cr_assert_null(fopen(args, "r"));
+	snprintf(args, sizeof args, "tgsi compile %s --target tegra -o %s/bad.fp", bad, dir);
+	cr_assert_eq(test_run_cli(args, &out, &err), 2);
+	cr_assert(strstr(err, "bad.tgsi:3:"), "%s", err);
+	free(out);
+	free(err);
+	snprintf(args, sizeof args, "tgsi compile %s --target tegra", good);
+	cr_assert_eq(test_run_cli(args, &out, &err), 2);
+	free(out);
+	free(err);
+	free(good);
+	free(loop);
+	free(bad);
+	free(dir);
+}
