@@ -619,6 +619,10 @@ static const char *const LOWERINGS[] = {
 	"ADD TEMP[0].z, TEMP[0].xxxx, IMM[0].xxxx\nTEX TEMP[1].y, TEMP[0], SAMP[0], SHADOW2D\n"
 	"ADD TEMP[0].z, TEMP[0].xxxx, IMM[0].yyyy\nTEX TEMP[1].z, TEMP[0], SAMP[0], SHADOW2D\n"
 	"MOV TEMP[1].w, IMM[0].zzzz\nMOV OUT[0], TEMP[1]\nEND\n",
+	/* 13 _SAT of a value whose plain MOV already exists (ADD x, 0 is MAD x, 1, 0): the
+	 * saturating MOV must be its own op, not the earlier one, which TEMP[1] still reads */
+	HDR "IMM[1] FLT32 {0.0, 0.0, 0.0, 0.0}\nADD TEMP[1], IN[0], IMM[1].xxxx\nMOV_SAT TEMP[2], IN[0]\n"
+	"MAD TEMP[0], TEMP[1], IMM[0].yyyy, TEMP[2]\nMUL TEMP[0], TEMP[0], IMM[0].xxxx\n" OUT05,
 };
 
 Test(compile_tegra, every_lowering_matches_the_interpreter)

@@ -91,18 +91,9 @@ static tfp_op *new_op(lctx *L, uint8_t kind)
  * and L->e set on failure). */
 static float fp20v(float k) { return tfp_fp20(k); }
 
-static tfp_opnd alu(lctx *L, uint8_t op, uint8_t cc, tfp_opnd a, tfp_opnd b, tfp_opnd c)
+/* Appends one ALU op, never reusing an earlier one (see alu() for that). */
+static tfp_opnd alu_new(lctx *L, uint8_t op, uint8_t cc, tfp_opnd a, tfp_opnd b, tfp_opnd c)
 {
-	tfp_opnd folded;
-	if (tfp_fold(op, cc, &a, &b, &c, &folded))
-		return folded;
-	/* the same pure operation on the same values: reuse it (SSA, no side effects) */
-	for (size_t i = L->p->n; i-- > 0 && i + 16 >= L->p->n;) {
-		const tfp_op *o = &L->p->op[i];
-		if (o->kind == TF_ALU && o->alu == op && o->cc == cc && !o->sat &&
-		    tfp_same_opnd(&o->s[0], &a) && tfp_same_opnd(&o->s[1], &b) && tfp_same_opnd(&o->s[2], &c))
-			return val(o->dst[0]);
-	}
 	if (L->p->n >= MAX_OPS) {
 		refuse(L, IR_REFUSE_LIMITS, "more than the 64 EXECs of ALU work", NULL);
 		return imm(0.0f);
@@ -117,6 +108,21 @@ static tfp_opnd alu(lctx *L, uint8_t op, uint8_t cc, tfp_opnd a, tfp_opnd b, tfp
 	o->s[2] = c;
 	o->dst[0] = (int32_t)L->p->nval++;
 	return val(o->dst[0]);
+}
+
+static tfp_opnd alu(lctx *L, uint8_t op, uint8_t cc, tfp_opnd a, tfp_opnd b, tfp_opnd c)
+{
+	tfp_opnd folded;
+	if (tfp_fold(op, cc, &a, &b, &c, &folded))
+		return folded;
+	/* the same pure operation on the same values: reuse it (SSA, no side effects) */
+	for (size_t i = L->p->n; i-- > 0 && i + 16 >= L->p->n;) {
+		const tfp_op *o = &L->p->op[i];
+		if (o->kind == TF_ALU && o->alu == op && o->cc == cc && !o->sat &&
+		    tfp_same_opnd(&o->s[0], &a) && tfp_same_opnd(&o->s[1], &b) && tfp_same_opnd(&o->s[2], &c))
+			return val(o->dst[0]);
+	}
+	return alu_new(L, op, cc, a, b, c);
 }
 
 static tfp_opnd mov(lctx *L, tfp_opnd x) { return alu(L, TA_MAD, TC_NONE, x, imm(1.0f), imm(0.0f)); }
@@ -324,25 +330,40 @@ static bool write_comp(lctx *L, const ir_dst *d, unsigned c, tfp_opnd v)
 	return !L->e->d.set;
 }
 
+/* Does any op after op[i] read value id v? */
+static bool value_read_after(const tfp_prog *p, size_t i, int32_t v)
+{
+	for (size_t j = i + 1; j < p->n; j++)
+		for (unsigned k = 0; k < 3; k++)
+			if (p->op[j].s[k].kind == TO_VAL && p->op[j].s[k].v == v)
+				return true;
+	return false;
+}
+
 static tfp_opnd saturate(lctx *L, tfp_opnd v, size_t first_op)
 {
 	if (v.kind == TO_IMM) {
 		float k = fp20v(v.k);
 		return imm(k > 0.0f ? (k < 1.0f ? k : 1.0f) : 0.0f);   /* NaN -> 0 */
 	}
-	/* the value's own ALU op when this instruction just made it */
+	/* the value's own ALU op, when this instruction just made it and nothing
+	 * has read the unsaturated value yet */
 	if (v.kind == TO_VAL && plain(&v)) {
 		for (size_t i = L->p->n; i-- > first_op;) {
 			tfp_op *o = &L->p->op[i];
 			if (o->dst[0] == v.v && o->kind == TF_ALU && o->cc == TC_NONE) {
+				if (value_read_after(L->p, i, v.v))
+					break;
 				o->sat = true;
 				return v;
 			}
 		}
 	}
-	tfp_opnd r = mov(L, v);
-	if (L->p->n)
-		L->p->op[L->p->n - 1].sat = true;
+	/* otherwise a fresh saturating MOV: a reused one would be shared */
+	size_t n = L->p->n;
+	tfp_opnd r = alu_new(L, TA_MAD, TC_NONE, v, imm(1.0f), imm(0.0f));
+	if (L->p->n > n)
+		L->p->op[n].sat = true;
 	return r;
 }
 
