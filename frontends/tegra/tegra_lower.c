@@ -1,62 +1,17 @@
 /* Tegra fragment backend, step 1: the lowered IR -> scalar operations on SSA
  * values (tegra_int.h).  Every TGSI register component becomes the operand
- * that last wrote it; IF/ELSE/ENDIF blocks are converted into CSEL selects
- * on a predicate (the fragment unit has no branches: tegra-fp.md §2.4 lists
- * no jump in any unit), KILL/KILL_IF accumulate a discard flag that the
- * last EXEC writes into the `kill` register. */
+ * that last wrote it; writes happen under the current predicate, which
+ * tegra_lower_cf.c keeps (IF/ELSE and loops as selects: the fragment unit has
+ * no branches); KILL/KILL_IF accumulate a discard flag that the last EXEC
+ * writes into the `kill` register. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontends/tegra/tegra_int.h"
+#include "frontends/tegra/tegra_lower.h"
 #include "isa/tegra/tegra_isa.h"
 
-enum { MAX_DEPTH = 32 };
-
-/* A predicate level: an IF/ELSE block or a loop.  f = 1 when the level is
- * off (its own condition false or an outer level off), p = f - 1 is
- * negative iff it runs (the CSEL select operand). */
-typedef struct pred {
-	bool loop;
-	tfp_opnd f, p;
-	tfp_opnd eqz;           /* IF: its condition == 0 */
-	tfp_opnd own;           /* IF: 1 when this branch is not taken (eqz or 1 - eqz) */
-	size_t start;           /* loop: IR index of BGNLOOP */
-	unsigned iter;
-	tfp_opnd broken, cont;  /* loop: 1 after BRK / CONT (this iteration) */
-} pred;
-
-enum { MAX_ITER = 32, MAX_OPS = 2000 };
-
-typedef struct lctx {
-	const ir_shader *s;
-	const tgsi_shader *sh;
-	const tegra_compile_opts *o;
-	tfp_prog *p;
-	ir_error *e;
-	const ir_inst *in;
-	tfp_opnd *temp;         /* ntemps * 4 */
-	tfp_opnd out[4];
-	int32_t color_out;      /* OUT index of COLOR[0], -1 none */
-	int32_t ipl[16][4];
-	uint16_t bad_input;     /* bit n: IN[n] is not a TRAM varying (FACE) */
-	uint16_t pos_input;     /* bit n: IN[n] is the fragment position */
-	bool lower_left, integer_center;   /* FS_COORD_ORIGIN / _PIXEL_CENTER */
-	tfp_opnd addr[4][4];    /* ADDR[n].c = floor(x) */
-	uint8_t const_decl;     /* bit n: CONST[0][n] declared (n < 8) */
-	bool const_big;         /* a declared CONST[0] index >= 8 */
-	struct { int32_t a; float delta; int32_t sel; } selc[64];   /* (ADDR value == delta) */
-	unsigned nselc;
-	pred stack[MAX_DEPTH];
-	int depth;
-	bool ended;
-	size_t next;            /* IR index to lower next */
-} lctx;
-
-static tfp_opnd imm(float k) { return (tfp_opnd){ .kind = TO_IMM, .k = k }; }
-static tfp_opnd val(int32_t v) { return (tfp_opnd){ .kind = TO_VAL, .v = v }; }
-
-static bool refuse(lctx *L, enum ir_refusal why, const char *fmt, const char *what)
+bool tfl_refuse(lctx *L, enum ir_refusal why, const char *fmt, const char *what)
 {
 	int line = L->in ? L->in->line : 1, col = L->in ? L->in->col : 1;
 	const char *op = L->in ? ir_op_get(L->in->op)->name : "shader";
@@ -71,7 +26,7 @@ static tfp_op *new_op(lctx *L, uint8_t kind)
 		size_t cap = p->cap ? p->cap * 2 : 64;
 		tfp_op *o = realloc(p->op, cap * sizeof *o);
 		if (!o) {
-			refuse(L, IR_REFUSE_LIMITS, "out of memory", NULL);
+			tfl_refuse(L, IR_REFUSE_LIMITS, "out of memory", NULL);
 			return NULL;
 		}
 		p->op = o;
@@ -91,11 +46,11 @@ static tfp_op *new_op(lctx *L, uint8_t kind)
  * and L->e set on failure). */
 static float fp20v(float k) { return tfp_fp20(k); }
 
-/* Appends one ALU op, never reusing an earlier one (see alu() for that). */
+/* Appends one ALU op, never reusing an earlier one (see tfl_alu() for that). */
 static tfp_opnd alu_new(lctx *L, uint8_t op, uint8_t cc, tfp_opnd a, tfp_opnd b, tfp_opnd c)
 {
 	if (L->p->n >= MAX_OPS) {
-		refuse(L, IR_REFUSE_LIMITS, "more than the 64 EXECs of ALU work", NULL);
+		tfl_refuse(L, IR_REFUSE_LIMITS, "more than the 64 EXECs of ALU work", NULL);
 		return imm(0.0f);
 	}
 	tfp_op *o = new_op(L, TF_ALU);
@@ -110,7 +65,7 @@ static tfp_opnd alu_new(lctx *L, uint8_t op, uint8_t cc, tfp_opnd a, tfp_opnd b,
 	return val(o->dst[0]);
 }
 
-static tfp_opnd alu(lctx *L, uint8_t op, uint8_t cc, tfp_opnd a, tfp_opnd b, tfp_opnd c)
+tfp_opnd tfl_alu(lctx *L, uint8_t op, uint8_t cc, tfp_opnd a, tfp_opnd b, tfp_opnd c)
 {
 	tfp_opnd folded;
 	if (tfp_fold(op, cc, &a, &b, &c, &folded))
@@ -125,15 +80,14 @@ static tfp_opnd alu(lctx *L, uint8_t op, uint8_t cc, tfp_opnd a, tfp_opnd b, tfp
 	return alu_new(L, op, cc, a, b, c);
 }
 
-static tfp_opnd mov(lctx *L, tfp_opnd x) { return alu(L, TA_MAD, TC_NONE, x, imm(1.0f), imm(0.0f)); }
+tfp_opnd tfl_mov(lctx *L, tfp_opnd x) { return tfl_alu(L, TA_MAD, TC_NONE, x, imm(1.0f), imm(0.0f)); }
 
-/* sel(p, a, b) = p < 0 ? a : b */
-static tfp_opnd sel(lctx *L, tfp_opnd p, tfp_opnd a, tfp_opnd b)
+/* tfl_sel(p, a, b) = p < 0 ? a : b */
+tfp_opnd tfl_sel(lctx *L, tfp_opnd p, tfp_opnd a, tfp_opnd b)
 {
-	return alu(L, TA_CSEL, TC_NONE, p, a, b);
+	return tfl_alu(L, TA_CSEL, TC_NONE, p, a, b);
 }
 
-static bool plain(const tfp_opnd *o) { return !o->neg && !o->abs && !o->m1 && !o->x2; }
 
 /* Applies TGSI |x| then -x to an operand (tgsi order: abs first). */
 static tfp_opnd modify(lctx *L, tfp_opnd o, bool abs_, bool neg)
@@ -149,7 +103,7 @@ static tfp_opnd modify(lctx *L, tfp_opnd o, bool abs_, bool neg)
 	}
 	if (abs_) {
 		if (o.m1 || o.x2)
-			o = mov(L, o);
+			o = tfl_mov(L, o);
 		o.abs = true;
 		o.neg = false;
 	}
@@ -184,15 +138,15 @@ static tfp_opnd nan_below_zero(lctx *L, tfp_opnd x, tfp_opnd r)
 {
 	if (x.kind == TO_IMM)
 		return x.k < 0.0f ? imm(NAN) : r;
-	return alu(L, TA_CSEL, TC_NONE, x, imm(NAN), r);
+	return tfl_alu(L, TA_CSEL, TC_NONE, x, imm(NAN), r);
 }
 
 static bool input_ok(lctx *L, int32_t n)
 {
 	if (n < 0 || n >= 16)
-		return refuse(L, IR_REFUSE_IO, "input beyond TRAM row 15", NULL);
+		return tfl_refuse(L, IR_REFUSE_IO, "input beyond TRAM row 15", NULL);
 	if (L->bad_input & (1u << n))
-		return refuse(L, IR_REFUSE_IO, "the face input has no TRAM row in the linker "
+		return tfl_refuse(L, IR_REFUSE_IO, "the face input has no TRAM row in the linker "
 		              "convention (docs/replay.md)", NULL);
 	return true;
 }
@@ -204,7 +158,7 @@ static tfp_opnd addr_sel(lctx *L, tfp_opnd a, float delta)
 		for (unsigned i = 0; i < L->nselc; i++)
 			if (L->selc[i].a == a.v && L->selc[i].delta == delta)
 				return val(L->selc[i].sel);
-	tfp_opnd s = alu(L, TA_MAD, TC_EQ, a, imm(1.0f), imm(-delta));
+	tfp_opnd s = tfl_alu(L, TA_MAD, TC_EQ, a, imm(1.0f), imm(-delta));
 	if (a.kind == TO_VAL && plain(&a) && L->nselc < sizeof L->selc / sizeof L->selc[0]) {
 		L->selc[L->nselc].a = a.v;
 		L->selc[L->nselc].delta = delta;
@@ -219,7 +173,7 @@ static tfp_opnd addr_sel(lctx *L, tfp_opnd a, float delta)
 static bool read_indirect_const(lctx *L, const ir_src *x, unsigned comp, tfp_opnd *res)
 {
 	if (x->ind_reg >= 4 || L->const_big)
-		return refuse(L, IR_REFUSE_CONSTANTS, "indirect CONST[0] reads need every declared "
+		return tfl_refuse(L, IR_REFUSE_CONSTANTS, "indirect CONST[0] reads need every declared "
 		              "CONST[0][n] below 8 (FP_CONST u0..u31)", NULL);
 	tfp_opnd a = L->addr[x->ind_reg][x->ind_comp & 3u];
 	tfp_opnd v = imm(0.0f);
@@ -233,31 +187,31 @@ static bool read_indirect_const(lctx *L, const ir_src *x, unsigned comp, tfp_opn
 			continue;
 		}
 		tfp_opnd s = addr_sel(L, a, (float)(n - x->index));
-		v = alu(L, TA_CSEL, TC_NONE, neg(s), u, v);
+		v = tfl_alu(L, TA_CSEL, TC_NONE, neg(s), u, v);
 	}
 	*res = modify(L, v, x->abs, x->neg);
 	return !L->e->d.set;
 }
 
 /* Component c (0..3, after the swizzle) of source k. */
-static bool read_src(lctx *L, const ir_src *x, unsigned c, tfp_opnd *res)
+bool tfl_read_src(lctx *L, const ir_src *x, unsigned c, tfp_opnd *res)
 {
 	unsigned comp = x->swz[c] & 3u;
 	tfp_opnd o;
 	if (x->indirect && x->file == IR_CONST)
 		return read_indirect_const(L, x, comp, res);
 	if (x->indirect)
-		return refuse(L, IR_REFUSE_ADDRESSING, "indirect addressing needs an address "
+		return tfl_refuse(L, IR_REFUSE_ADDRESSING, "indirect addressing needs an address "
 		              "register; the fragment unit has none", NULL);
 	switch (x->file) {
 	case IR_TEMP:
 		if (x->index < 0 || (uint32_t)x->index >= L->s->ntemps)
-			return refuse(L, IR_REFUSE_MALFORMED, "temporary out of range", NULL);
+			return tfl_refuse(L, IR_REFUSE_MALFORMED, "temporary out of range", NULL);
 		o = L->temp[(size_t)x->index * 4 + comp];
 		break;
 	case IR_OUTPUT:
 		if (x->index != L->color_out)
-			return refuse(L, IR_REFUSE_IO, "only OUT COLOR[0] is supported", NULL);
+			return tfl_refuse(L, IR_REFUSE_IO, "only OUT COLOR[0] is supported", NULL);
 		o = L->out[comp];
 		break;
 	case IR_INPUT: {
@@ -265,10 +219,10 @@ static bool read_src(lctx *L, const ir_src *x, unsigned c, tfp_opnd *res)
 			return false;
 		if (L->pos_input & (1u << x->index)) {   /* window position: posx, posy (pixel centre) */
 			if (comp >= 2)
-				return refuse(L, IR_REFUSE_IO, "fragment position .z/.w: the ALU reads posx "
+				return tfl_refuse(L, IR_REFUSE_IO, "fragment position .z/.w: the ALU reads posx "
 				              "and posy only", NULL);
 			if (L->integer_center || (comp == 1 && !L->lower_left))
-				return refuse(L, IR_REFUSE_IO, "fragment position: posx/posy are pixel centres "
+				return tfl_refuse(L, IR_REFUSE_IO, "fragment position: posx/posy are pixel centres "
 				              "counted from the lower left (FS_COORD_ORIGIN LOWER_LEFT, "
 				              "FS_COORD_PIXEL_CENTER HALF_INTEGER)", NULL);
 			o = (tfp_opnd){ .kind = TO_POS, .v = (int32_t)comp };
@@ -291,20 +245,20 @@ static bool read_src(lctx *L, const ir_src *x, unsigned c, tfp_opnd *res)
 	}
 	case IR_CONST:
 		if (x->index < 0 || x->index >= TEGRA_COMPILE_MAX_CONST)
-			return refuse(L, IR_REFUSE_CONSTANTS, "CONST[0][n] needs n < 8 (32 FP20 "
+			return tfl_refuse(L, IR_REFUSE_CONSTANTS, "CONST[0][n] needs n < 8 (32 FP20 "
 			              "FP_CONST slots, u(4n+c))", NULL);
 		o = (tfp_opnd){ .kind = TO_UNIF, .v = x->index * 4 + (int32_t)comp };
 		break;
 	case IR_IMM: {
 		if (x->index < 0 || (size_t)x->index >= L->s->nimm)
-			return refuse(L, IR_REFUSE_MALFORMED, "immediate out of range", NULL);
+			return tfl_refuse(L, IR_REFUSE_MALFORMED, "immediate out of range", NULL);
 		float f;
 		memcpy(&f, &L->s->imm[x->index][comp], sizeof f);
 		o = imm(f);
 		break;
 	}
 	default:
-		return refuse(L, IR_REFUSE_IO, "system values are not available", NULL);
+		return tfl_refuse(L, IR_REFUSE_IO, "system values are not available", NULL);
 	}
 	*res = modify(L, o, x->abs, x->neg);
 	return !L->e->d.set;
@@ -319,13 +273,13 @@ static bool write_comp(lctx *L, const ir_dst *d, unsigned c, tfp_opnd v)
 	else if (d->file == IR_OUTPUT && d->index == L->color_out)
 		slot = &L->out[c];
 	else if (d->file == IR_OUTPUT)
-		return refuse(L, IR_REFUSE_IO, "only OUT COLOR[0] is supported (render target 1)", NULL);
+		return tfl_refuse(L, IR_REFUSE_IO, "only OUT COLOR[0] is supported (render target 1)", NULL);
 	else if (d->file == IR_NULL)
 		return true;
 	else
-		return refuse(L, IR_REFUSE_MALFORMED, "unsupported destination", NULL);
+		return tfl_refuse(L, IR_REFUSE_MALFORMED, "unsupported destination", NULL);
 	if (L->depth > 0)
-		v = sel(L, L->stack[L->depth - 1].p, v, *slot);
+		v = tfl_sel(L, L->stack[L->depth - 1].p, v, *slot);
 	*slot = v;
 	return !L->e->d.set;
 }
@@ -370,16 +324,16 @@ static tfp_opnd saturate(lctx *L, tfp_opnd v, size_t first_op)
 static tfp_opnd dot(lctx *L, const tfp_opnd *a, const tfp_opnd *b, unsigned n, bool dph)
 {
 	if (n == 4) {   /* two chains of two, then their sum (3 packets deep) */
-		tfp_opnd m1 = alu(L, TA_MUL, TC_NONE, a[0], b[0], imm(0.0f));
-		tfp_opnd m2 = alu(L, TA_MUL, TC_NONE, a[2], b[2], imm(0.0f));
-		tfp_opnd n1 = alu(L, TA_MAD, TC_NONE, a[1], b[1], m1);
-		tfp_opnd n2 = alu(L, TA_MAD, TC_NONE, a[3], b[3], m2);
-		return alu(L, TA_MAD, TC_NONE, n1, imm(1.0f), n2);
+		tfp_opnd m1 = tfl_alu(L, TA_MUL, TC_NONE, a[0], b[0], imm(0.0f));
+		tfp_opnd m2 = tfl_alu(L, TA_MUL, TC_NONE, a[2], b[2], imm(0.0f));
+		tfp_opnd n1 = tfl_alu(L, TA_MAD, TC_NONE, a[1], b[1], m1);
+		tfp_opnd n2 = tfl_alu(L, TA_MAD, TC_NONE, a[3], b[3], m2);
+		return tfl_alu(L, TA_MAD, TC_NONE, n1, imm(1.0f), n2);
 	}
-	tfp_opnd acc = dph ? alu(L, TA_MAD, TC_NONE, a[0], b[0], b[3])
-	                   : alu(L, TA_MUL, TC_NONE, a[0], b[0], imm(0.0f));
+	tfp_opnd acc = dph ? tfl_alu(L, TA_MAD, TC_NONE, a[0], b[0], b[3])
+	                   : tfl_alu(L, TA_MUL, TC_NONE, a[0], b[0], imm(0.0f));
 	for (unsigned k = 1; k < n; k++)
-		acc = alu(L, TA_MAD, TC_NONE, a[k], b[k], acc);
+		acc = tfl_alu(L, TA_MAD, TC_NONE, a[k], b[k], acc);
 	return acc;
 }
 
@@ -389,7 +343,7 @@ static bool tex_target_ok(lctx *L, unsigned target, bool *two_d)
 	case TGSI_TEXTURE_1D: case TGSI_TEXTURE_SHADOW1D: *two_d = false; return true;
 	case TGSI_TEXTURE_2D: case TGSI_TEXTURE_SHADOW2D: *two_d = true; return true;
 	default:
-		return refuse(L, IR_REFUSE_TEXTURE, "only 1D and 2D textures, plain or shadow (no 3D, "
+		return tfl_refuse(L, IR_REFUSE_TEXTURE, "only 1D and 2D textures, plain or shadow (no 3D, "
 		              "cube, rectangle or array sampling in the TEX unit)", NULL);
 	}
 }
@@ -397,21 +351,21 @@ static bool tex_target_ok(lctx *L, unsigned target, bool *two_d)
 /* (clamp(ref, 0, 1) OP d) ? 1 : 0 with the condition codes (as SGE etc.) */
 static tfp_opnd shadow_compare(lctx *L, uint8_t op, tfp_opnd ref, tfp_opnd d)
 {
-	ref = alu(L, TA_MAX, TC_NONE, ref, imm(1.0f), imm(0.0f));
-	ref = alu(L, TA_MIN, TC_NONE, ref, imm(1.0f), imm(1.0f));
+	ref = tfl_alu(L, TA_MAX, TC_NONE, ref, imm(1.0f), imm(0.0f));
+	ref = tfl_alu(L, TA_MIN, TC_NONE, ref, imm(1.0f), imm(1.0f));
 	tfp_opnd v;
 	switch (op) {
-	case TEGRA_CMP_GEQUAL: return alu(L, TA_MAD, TC_GE, ref, imm(1.0f), neg(d));
-	case TEGRA_CMP_LESS: return alu(L, TA_MAD, TC_GT, d, imm(1.0f), neg(ref));
-	case TEGRA_CMP_GREATER: return alu(L, TA_MAD, TC_GT, ref, imm(1.0f), neg(d));
-	case TEGRA_CMP_EQUAL: return alu(L, TA_MAD, TC_EQ, ref, imm(1.0f), neg(d));
+	case TEGRA_CMP_GEQUAL: return tfl_alu(L, TA_MAD, TC_GE, ref, imm(1.0f), neg(d));
+	case TEGRA_CMP_LESS: return tfl_alu(L, TA_MAD, TC_GT, d, imm(1.0f), neg(ref));
+	case TEGRA_CMP_GREATER: return tfl_alu(L, TA_MAD, TC_GT, ref, imm(1.0f), neg(d));
+	case TEGRA_CMP_EQUAL: return tfl_alu(L, TA_MAD, TC_EQ, ref, imm(1.0f), neg(d));
 	case TEGRA_CMP_NOTEQUAL:
-		v = alu(L, TA_MAD, TC_EQ, ref, imm(1.0f), neg(d));
+		v = tfl_alu(L, TA_MAD, TC_EQ, ref, imm(1.0f), neg(d));
 		v.m1 = v.neg = true;    /* 1 - (ref == d) */
 		return v;
 	case TEGRA_CMP_ALWAYS: return imm(1.0f);
 	case TEGRA_CMP_NEVER: return imm(0.0f);
-	default: return alu(L, TA_MAD, TC_GE, d, imm(1.0f), neg(ref));   /* LEQUAL */
+	default: return tfl_alu(L, TA_MAD, TC_GE, d, imm(1.0f), neg(ref));   /* LEQUAL */
 	}
 }
 
@@ -419,16 +373,16 @@ static bool do_tex(lctx *L, const ir_inst *in)
 {
 	bool two_d = false;
 	if (in->op == IR_OP_TXL)
-		return refuse(L, IR_REFUSE_TEXTURE, "explicit LOD: the TEX unit takes a bias only", NULL);
+		return tfl_refuse(L, IR_REFUSE_TEXTURE, "explicit LOD: the TEX unit takes a bias only", NULL);
 	if (!tex_target_ok(L, in->tex_target, &two_d))
 		return false;
 	if (in->sampler >= 16)
-		return refuse(L, IR_REFUSE_TEXTURE, "sampler beyond tex15", NULL);
+		return tfl_refuse(L, IR_REFUSE_TEXTURE, "sampler beyond tex15", NULL);
 	bool shadow = in->tex_target == TGSI_TEXTURE_SHADOW1D || in->tex_target == TGSI_TEXTURE_SHADOW2D;
 	tfp_opnd s, t = imm(0.0f), b = imm(0.0f), ref = imm(0.0f);
-	if (!read_src(L, &in->src[0], 0, &s) || (two_d && !read_src(L, &in->src[0], 1, &t)) ||
-	    (in->op == IR_OP_TXB && !read_src(L, &in->src[0], 3, &b)) ||
-	    (shadow && !read_src(L, &in->src[0], 2, &ref)))
+	if (!tfl_read_src(L, &in->src[0], 0, &s) || (two_d && !tfl_read_src(L, &in->src[0], 1, &t)) ||
+	    (in->op == IR_OP_TXB && !tfl_read_src(L, &in->src[0], 3, &b)) ||
+	    (shadow && !tfl_read_src(L, &in->src[0], 2, &ref)))
 		return false;
 	tfp_op *o = new_op(L, TF_TEX);
 	if (!o)
@@ -459,149 +413,6 @@ static bool do_tex(lctx *L, const ir_inst *in)
 	return true;
 }
 
-static bool do_kill_if(lctx *L, tfp_opnd cond_neg_kills)
-{
-	/* kill = (x < 0) ? 1 : kill, under the predicate */
-	tfp_opnd k = L->p->has_kill ? L->p->kill : imm(0.0f);
-	tfp_opnd t;
-	if (cond_neg_kills.kind == TO_IMM)
-		t = cond_neg_kills.k < 0.0f ? imm(1.0f) : k;
-	else
-		t = alu(L, TA_CSEL, TC_NONE, cond_neg_kills, imm(1.0f), k);
-	if (L->depth > 0)
-		t = sel(L, L->stack[L->depth - 1].p, t, k);
-	L->p->kill = t;
-	L->p->has_kill = true;
-	return !L->e->d.set;
-}
-
-static tfp_opnd minus_one(lctx *L, tfp_opnd f)
-{
-	if (f.kind == TO_IMM)
-		return imm(f.k - 1.0f);
-	if (!plain(&f))
-		f = mov(L, f);
-	f.m1 = true;
-	return f;
-}
-
-/* 1 when a or b is 1 (flags are 0/1) */
-static tfp_opnd or_flag(lctx *L, tfp_opnd a, tfp_opnd b)
-{
-	if (a.kind == TO_IMM && a.k == 0.0f)
-		return b;
-	if (b.kind == TO_IMM && b.k == 0.0f)
-		return a;
-	if ((a.kind == TO_IMM && a.k == 1.0f) || (b.kind == TO_IMM && b.k == 1.0f))
-		return imm(1.0f);
-	return alu(L, TA_MAX, TC_NONE, a, imm(1.0f), b);
-}
-
-/* Recomputes f/p of every level from `from` up (after a BRK/CONT changed a
- * loop's flags, the blocks inside it turn off too). */
-static void refresh(lctx *L, int from)
-{
-	for (int j = from; j < L->depth; j++) {
-		pred *P = &L->stack[j];
-		tfp_opnd outer = j > 0 ? L->stack[j - 1].f : imm(0.0f);
-		P->f = P->loop ? or_flag(L, outer, or_flag(L, P->broken, P->cont)) : or_flag(L, outer, P->own);
-		P->p = minus_one(L, P->f);
-	}
-}
-
-static bool do_if(lctx *L, const ir_inst *in)
-{
-	if (L->depth == MAX_DEPTH)
-		return refuse(L, IR_REFUSE_CONTROL_FLOW, "IF nested too deeply", NULL);
-	tfp_opnd x;
-	if (!read_src(L, &in->src[0], 0, &x))
-		return false;
-	pred *P = &L->stack[L->depth];
-	memset(P, 0, sizeof *P);
-	/* eqz = (x == 0): NaN != 0, so NaN runs the block (tgsi IF) */
-	P->eqz = alu(L, TA_MAD, TC_EQ, x, imm(1.0f), imm(0.0f));
-	P->own = P->eqz;
-	L->depth++;
-	refresh(L, L->depth - 1);
-	return !L->e->d.set;
-}
-
-static bool do_else(lctx *L)
-{
-	if (L->depth == 0 || L->stack[L->depth - 1].loop)
-		return refuse(L, IR_REFUSE_MALFORMED, "ELSE outside IF", NULL);
-	pred *P = &L->stack[L->depth - 1];
-	tfp_opnd ne = P->eqz;             /* 1 - eqz = -(eqz - 1) */
-	if (ne.kind == TO_IMM) {
-		ne.k = 1.0f - ne.k;
-	} else {
-		ne.m1 = true;
-		ne.neg = true;
-	}
-	P->own = ne;
-	refresh(L, L->depth - 1);
-	return !L->e->d.set;
-}
-
-static int innermost_loop(const lctx *L)
-{
-	for (int j = L->depth - 1; j >= 0; j--)
-		if (L->stack[j].loop)
-			return j;
-	return -1;
-}
-
-/* Loops are unrolled while their exit is known at compile time: every
- * iteration is lowered again under the loop's predicate, BRK/CONT set the
- * loop's flags under the current one; the loop ends when the flags say
- * "broken" as a constant. */
-static bool do_loop(lctx *L, const ir_inst *in, size_t pc)
-{
-	int j;
-	switch (in->op) {
-	case IR_OP_BGNLOOP:
-		if (L->depth == MAX_DEPTH)
-			return refuse(L, IR_REFUSE_CONTROL_FLOW, "loop nested too deeply", NULL);
-		memset(&L->stack[L->depth], 0, sizeof L->stack[0]);
-		L->stack[L->depth].loop = true;
-		L->stack[L->depth].start = pc;
-		L->stack[L->depth].broken = imm(0.0f);
-		L->stack[L->depth].cont = imm(0.0f);
-		L->depth++;
-		refresh(L, L->depth - 1);
-		return !L->e->d.set;
-	case IR_OP_BRK:
-	case IR_OP_CONT:
-		if ((j = innermost_loop(L)) < 0)
-			return refuse(L, IR_REFUSE_MALFORMED, "outside a loop", NULL);
-		if (in->op == IR_OP_BRK)
-			L->stack[j].broken = sel(L, L->stack[L->depth - 1].p, imm(1.0f), L->stack[j].broken);
-		else
-			L->stack[j].cont = sel(L, L->stack[L->depth - 1].p, imm(1.0f), L->stack[j].cont);
-		refresh(L, j);
-		return !L->e->d.set;
-	default: {   /* ENDLOOP */
-		if (L->depth == 0 || !L->stack[L->depth - 1].loop)
-			return refuse(L, IR_REFUSE_MALFORMED, "ENDLOOP without BGNLOOP", NULL);
-		pred *P = &L->stack[L->depth - 1];
-		tfp_opnd outer = L->depth > 1 ? L->stack[L->depth - 2].f : imm(0.0f);
-		tfp_opnd done = or_flag(L, outer, P->broken);
-		if (done.kind == TO_IMM && done.k == 1.0f) {
-			L->depth--;
-			return true;
-		}
-		if (++P->iter >= MAX_ITER)
-			return refuse(L, IR_REFUSE_CONTROL_FLOW, "loop: its trip count is not known at "
-			              "compile time (or over 32); the fragment unit has no branches, "
-			              "loops are unrolled", NULL);
-		P->cont = imm(0.0f);
-		refresh(L, L->depth - 1);
-		L->next = P->start + 1;
-		return !L->e->d.set;
-	}
-	}
-}
-
 /* LIT with selects (the generic lowering multiplies by 0/1 and relies on
  * 0 * inf = 0, which the ALU's double arithmetic does not give):
  * (1, max(x, 0), x > 0 ? (w' == 0 ? 1 : EX2(w' * LG2(max(y, 0)))) : 0, 1),
@@ -609,21 +420,21 @@ static bool do_loop(lctx *L, const ir_inst *in, size_t pc)
 static bool do_lit(lctx *L, const ir_inst *in)
 {
 	tfp_opnd x, y, w, r[4];
-	if (!read_src(L, &in->src[0], 0, &x) || !read_src(L, &in->src[0], 1, &y) ||
-	    !read_src(L, &in->src[0], 3, &w))
+	if (!tfl_read_src(L, &in->src[0], 0, &x) || !tfl_read_src(L, &in->src[0], 1, &y) ||
+	    !tfl_read_src(L, &in->src[0], 3, &w))
 		return false;
 	size_t first = L->p->n;
 	r[0] = r[3] = imm(1.0f);
-	r[1] = alu(L, TA_MAX, TC_NONE, x, imm(1.0f), imm(0.0f));
+	r[1] = tfl_alu(L, TA_MAX, TC_NONE, x, imm(1.0f), imm(0.0f));
 	if (in->dst.mask & 4u) {
-		tfp_opnd y0 = alu(L, TA_MAX, TC_NONE, y, imm(1.0f), imm(0.0f));
-		tfp_opnd wc = alu(L, TA_MIN, TC_NONE, alu(L, TA_MAX, TC_NONE, w, imm(1.0f), imm(-128.0f)),
+		tfp_opnd y0 = tfl_alu(L, TA_MAX, TC_NONE, y, imm(1.0f), imm(0.0f));
+		tfp_opnd wc = tfl_alu(L, TA_MIN, TC_NONE, tfl_alu(L, TA_MAX, TC_NONE, w, imm(1.0f), imm(-128.0f)),
 		                  imm(1.0f), imm(128.0f));
 		tfp_opnd lg = sfu(L, TEGRA_SFU_LG2, 0, y0);
-		tfp_opnd pw = sfu(L, TEGRA_SFU_EX2, TEGRA_SFU_PREEX2, alu(L, TA_MUL, TC_NONE, wc, lg, imm(0.0f)));
-		tfp_opnd w0 = alu(L, TA_MAD, TC_EQ, wc, imm(1.0f), imm(0.0f));
-		pw = sel(L, neg(w0), imm(1.0f), pw);
-		r[2] = sel(L, neg(x), pw, imm(0.0f));
+		tfp_opnd pw = sfu(L, TEGRA_SFU_EX2, TEGRA_SFU_PREEX2, tfl_alu(L, TA_MUL, TC_NONE, wc, lg, imm(0.0f)));
+		tfp_opnd w0 = tfl_alu(L, TA_MAD, TC_EQ, wc, imm(1.0f), imm(0.0f));
+		pw = tfl_sel(L, neg(w0), imm(1.0f), pw);
+		r[2] = tfl_sel(L, neg(x), pw, imm(0.0f));
 	}
 	for (unsigned k = 0; k < 4; k++) {
 		if (!(in->dst.mask & (1u << k)))
@@ -648,39 +459,39 @@ static bool lower_inst(lctx *L, const ir_inst *in)
 		L->ended = true;
 		return true;
 	case IR_OP_IF:
-		return do_if(L, in);
+		return tfl_if(L, in);
 	case IR_OP_ELSE:
-		return do_else(L);
+		return tfl_else(L);
 	case IR_OP_ENDIF:
 		if (L->depth == 0 || L->stack[L->depth - 1].loop)
-			return refuse(L, IR_REFUSE_MALFORMED, "ENDIF outside IF", NULL);
+			return tfl_refuse(L, IR_REFUSE_MALFORMED, "ENDIF outside IF", NULL);
 		L->depth--;
 		return true;
 	case IR_OP_BGNLOOP: case IR_OP_ENDLOOP: case IR_OP_BRK: case IR_OP_CONT:
-		return do_loop(L, in, (size_t)(in - L->s->inst));
+		return tfl_loop(L, in, (size_t)(in - L->s->inst));
 	case IR_OP_KILL:
-		return do_kill_if(L, imm(-1.0f));
+		return tfl_kill_if(L, imm(-1.0f));
 	case IR_OP_KILL_IF:
 		for (unsigned k = 0; k < 4; k++)
-			if (!read_src(L, &in->src[0], k, &a[k]) || !do_kill_if(L, a[k]))
+			if (!tfl_read_src(L, &in->src[0], k, &a[k]) || !tfl_kill_if(L, a[k]))
 				return false;
 		return true;
 	case IR_OP_ARL:   /* ADDR = floor(x): kept as a value for the CONST select chains */
 		if (in->dst.file != IR_ADDR || in->dst.index < 0 || in->dst.index >= 4)
-			return refuse(L, IR_REFUSE_ADDRESSING, "address register out of range", NULL);
+			return tfl_refuse(L, IR_REFUSE_ADDRESSING, "address register out of range", NULL);
 		for (unsigned k = 0; k < 4; k++) {
 			if (!(in->dst.mask & (1u << k)))
 				continue;
-			if (!read_src(L, &in->src[0], k, &a[k]))
+			if (!tfl_read_src(L, &in->src[0], k, &a[k]))
 				return false;
 			if (a[k].kind == TO_IMM) {
 				r[k] = imm(floorf(a[k].k));
 			} else {
 				tfp_opnd f = sfu(L, TEGRA_SFU_FRC, 0, a[k]);
-				r[k] = alu(L, TA_MAD, TC_NONE, a[k], imm(1.0f), neg(f));
+				r[k] = tfl_alu(L, TA_MAD, TC_NONE, a[k], imm(1.0f), neg(f));
 			}
 			if (L->depth > 0)
-				r[k] = sel(L, L->stack[L->depth - 1].p, r[k], L->addr[in->dst.index][k]);
+				r[k] = tfl_sel(L, L->stack[L->depth - 1].p, r[k], L->addr[in->dst.index][k]);
 			L->addr[in->dst.index][k] = r[k];
 		}
 		return !L->e->d.set;
@@ -692,14 +503,14 @@ static bool lower_inst(lctx *L, const ir_inst *in)
 		break;
 	}
 	if (oi->kind == IR_KIND_FLOW || oi->kind == IR_KIND_TEX || oi->kind == IR_KIND_CHAN)
-		return refuse(L, IR_REFUSE_OPCODE, "not supported by the Tegra fragment unit", NULL);
+		return tfl_refuse(L, IR_REFUSE_OPCODE, "not supported by the Tegra fragment unit", NULL);
 	const unsigned ns = oi->nsrc;
 	uint8_t mask = in->dst.mask;
 	if (oi->kind == IR_KIND_REPL) {
 		unsigned n = in->op == IR_OP_DP2 ? 2 : in->op == IR_OP_DP3 ? 3 : in->op == IR_OP_DPH ? 4
 		           : in->op == IR_OP_DP4 ? 4 : 1;
 		for (unsigned k = 0; k < n; k++) {
-			if (!read_src(L, &in->src[0], k, &a[k]) || (ns > 1 && !read_src(L, &in->src[1], k, &b[k])))
+			if (!tfl_read_src(L, &in->src[0], k, &a[k]) || (ns > 1 && !tfl_read_src(L, &in->src[1], k, &b[k])))
 				return false;
 		}
 		tfp_opnd v;
@@ -715,7 +526,7 @@ static bool lower_inst(lctx *L, const ir_inst *in)
 		case IR_OP_SIN: v = sfu(L, TEGRA_SFU_SIN, TEGRA_SFU_PRESIN, a[0]); break;
 		case IR_OP_COS: v = sfu(L, TEGRA_SFU_COS, TEGRA_SFU_PRECOS, a[0]); break;
 		default:
-			return refuse(L, IR_REFUSE_OPCODE, "not supported by the Tegra fragment unit", NULL);
+			return tfl_refuse(L, IR_REFUSE_OPCODE, "not supported by the Tegra fragment unit", NULL);
 		}
 		if (in->sat)
 			v = saturate(L, v, first);
@@ -728,9 +539,9 @@ static bool lower_inst(lctx *L, const ir_inst *in)
 	for (unsigned k = 0; k < 4; k++) {
 		if (!(mask & (1u << k)))
 			continue;
-		if ((ns > 0 && !read_src(L, &in->src[0], k, &a[k])) ||
-		    (ns > 1 && !read_src(L, &in->src[1], k, &b[k])) ||
-		    (ns > 2 && !read_src(L, &in->src[2], k, &c[k])))
+		if ((ns > 0 && !tfl_read_src(L, &in->src[0], k, &a[k])) ||
+		    (ns > 1 && !tfl_read_src(L, &in->src[1], k, &b[k])) ||
+		    (ns > 2 && !tfl_read_src(L, &in->src[2], k, &c[k])))
 			return false;
 	}
 	for (unsigned k = 0; k < 4; k++) {
@@ -739,31 +550,31 @@ static bool lower_inst(lctx *L, const ir_inst *in)
 		tfp_opnd v;
 		switch (in->op) {
 		case IR_OP_MOV: v = a[k]; break;
-		case IR_OP_ADD: v = alu(L, TA_MAD, TC_NONE, a[k], imm(1.0f), b[k]); break;
-		case IR_OP_MUL: v = alu(L, TA_MUL, TC_NONE, a[k], b[k], imm(0.0f)); break;
-		case IR_OP_MAD: v = alu(L, TA_MAD, TC_NONE, a[k], b[k], c[k]); break;
-		case IR_OP_MIN: v = alu(L, TA_MIN, TC_NONE, a[k], imm(1.0f), b[k]); break;
-		case IR_OP_MAX: v = alu(L, TA_MAX, TC_NONE, a[k], imm(1.0f), b[k]); break;
+		case IR_OP_ADD: v = tfl_alu(L, TA_MAD, TC_NONE, a[k], imm(1.0f), b[k]); break;
+		case IR_OP_MUL: v = tfl_alu(L, TA_MUL, TC_NONE, a[k], b[k], imm(0.0f)); break;
+		case IR_OP_MAD: v = tfl_alu(L, TA_MAD, TC_NONE, a[k], b[k], c[k]); break;
+		case IR_OP_MIN: v = tfl_alu(L, TA_MIN, TC_NONE, a[k], imm(1.0f), b[k]); break;
+		case IR_OP_MAX: v = tfl_alu(L, TA_MAX, TC_NONE, a[k], imm(1.0f), b[k]); break;
 		/* comparisons through the condition codes: b - a > 0 etc. (grate's gt/ge) */
-		case IR_OP_SLT: v = alu(L, TA_MAD, TC_GT, b[k], imm(1.0f), neg(a[k])); break;
-		case IR_OP_SGE: v = alu(L, TA_MAD, TC_GE, a[k], imm(1.0f), neg(b[k])); break;
-		case IR_OP_SGT: v = alu(L, TA_MAD, TC_GT, a[k], imm(1.0f), neg(b[k])); break;
-		case IR_OP_SLE: v = alu(L, TA_MAD, TC_GE, b[k], imm(1.0f), neg(a[k])); break;
-		case IR_OP_SEQ: v = alu(L, TA_MAD, TC_EQ, a[k], imm(1.0f), neg(b[k])); break;
+		case IR_OP_SLT: v = tfl_alu(L, TA_MAD, TC_GT, b[k], imm(1.0f), neg(a[k])); break;
+		case IR_OP_SGE: v = tfl_alu(L, TA_MAD, TC_GE, a[k], imm(1.0f), neg(b[k])); break;
+		case IR_OP_SGT: v = tfl_alu(L, TA_MAD, TC_GT, a[k], imm(1.0f), neg(b[k])); break;
+		case IR_OP_SLE: v = tfl_alu(L, TA_MAD, TC_GE, b[k], imm(1.0f), neg(a[k])); break;
+		case IR_OP_SEQ: v = tfl_alu(L, TA_MAD, TC_EQ, a[k], imm(1.0f), neg(b[k])); break;
 		case IR_OP_SNE:
-			v = alu(L, TA_MAD, TC_EQ, a[k], imm(1.0f), neg(b[k]));
+			v = tfl_alu(L, TA_MAD, TC_EQ, a[k], imm(1.0f), neg(b[k]));
 			v.m1 = true;     /* 1 - (a == b) */
 			v.neg = true;
 			break;
-		case IR_OP_CMP: v = alu(L, TA_CSEL, TC_NONE, a[k], b[k], c[k]); break;
+		case IR_OP_CMP: v = tfl_alu(L, TA_CSEL, TC_NONE, a[k], b[k], c[k]); break;
 		case IR_OP_FRC: v = sfu(L, TEGRA_SFU_FRC, 0, a[k]); break;
 		case IR_OP_FLR: {
 			tfp_opnd f = sfu(L, TEGRA_SFU_FRC, 0, a[k]);
-			v = alu(L, TA_MAD, TC_NONE, a[k], imm(1.0f), neg(f));
+			v = tfl_alu(L, TA_MAD, TC_NONE, a[k], imm(1.0f), neg(f));
 			break;
 		}
 		default:
-			return refuse(L, IR_REFUSE_OPCODE, "not supported by the Tegra fragment unit", NULL);
+			return tfl_refuse(L, IR_REFUSE_OPCODE, "not supported by the Tegra fragment unit", NULL);
 		}
 		r[k] = in->sat ? saturate(L, v, first) : v;
 	}
