@@ -41,7 +41,11 @@ static inline void sim_port_push(sim_port *p, const void *item, uint64_t now)
 	uint32_t tail = p->head + p->count;
 	if (tail >= p->capacity)
 		tail -= p->capacity;
-	memcpy(p->slots + (size_t)tail * p->item_size, item, p->item_size);
+	uint8_t *slot = p->slots + (size_t)tail * p->item_size;
+	if (p->item_size == sizeof(uint32_t))   /* GR3D's tokens: one store, not a library call */
+		memcpy(slot, item, sizeof(uint32_t));
+	else
+		memcpy(slot, item, p->item_size);
 	uint64_t at = now + p->latency;
 	p->ready[tail] = at;
 	p->count++;
