@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/fileio.h"
+#include "sim/tl_file.h"
 #include "sim/unit.h"
 
 enum { SLOT_WORDS = TL_CHROME_MAX_SLOTS / 64, TID_STRIDE = 1000 };
@@ -28,10 +28,8 @@ typedef struct ch_lane {
 } ch_lane;
 
 struct tl_chrome {
-	ulp_out out;
+	tl_file file;               /* the output, its first error */
 	tl_chrome_opts o;
-	bool failed;
-	ulp_diag err;
 	bool any;                          /* an event has been written */
 	uint64_t last;                     /* last cycle seen */
 	uint64_t dropped;
@@ -71,30 +69,30 @@ static uint64_t time_ns(const tl_chrome *w, uint64_t cycle)
 static void put_ts(tl_chrome *w, uint64_t cycle)
 {
 	if (!w->o.clock_mhz) {
-		fprintf(w->out.f, ",\"ts\":%llu", (unsigned long long)cycle);
+		fprintf(w->file.out.f, ",\"ts\":%llu", (unsigned long long)cycle);
 		return;
 	}
 	uint64_t t = time_ns(w, cycle);
-	fprintf(w->out.f, ",\"ts\":%llu.%03llu", (unsigned long long)(t / 1000u),
+	fprintf(w->file.out.f, ",\"ts\":%llu.%03llu", (unsigned long long)(t / 1000u),
 	        (unsigned long long)(t % 1000u));
 }
 
 static void put_dur(tl_chrome *w, uint64_t begin, uint64_t end)
 {
 	if (!w->o.clock_mhz) {
-		fprintf(w->out.f, ",\"dur\":%llu", (unsigned long long)(end - begin));
+		fprintf(w->file.out.f, ",\"dur\":%llu", (unsigned long long)(end - begin));
 		return;
 	}
 	uint64_t t = time_ns(w, end) - time_ns(w, begin);
-	fprintf(w->out.f, ",\"dur\":%llu.%03llu", (unsigned long long)(t / 1000u),
+	fprintf(w->file.out.f, ",\"dur\":%llu.%03llu", (unsigned long long)(t / 1000u),
 	        (unsigned long long)(t % 1000u));
 }
 
 static void event_start(tl_chrome *w, const char *ph)
 {
-	fputs(w->any ? ",\n{" : "\n{", w->out.f);
+	fputs(w->any ? ",\n{" : "\n{", w->file.out.f);
 	w->any = true;
-	fprintf(w->out.f, "\"ph\":\"%s\",\"pid\":1", ph);
+	fprintf(w->file.out.f, "\"ph\":\"%s\",\"pid\":1", ph);
 }
 
 static const char *lane_name(const tl_chrome *w, uint16_t lane, char *buf, size_t n)
@@ -109,17 +107,17 @@ static const char *lane_name(const tl_chrome *w, uint16_t lane, char *buf, size_
 static void thread_meta(tl_chrome *w, unsigned tid, const char *name, int slot)
 {
 	event_start(w, "M");
-	fprintf(w->out.f, ",\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":", tid);
+	fprintf(w->file.out.f, ",\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":", tid);
 	if (slot < 0) {
-		put_json_string(w->out.f, name);
+		put_json_string(w->file.out.f, name);
 	} else {
 		char buf[160];
 		snprintf(buf, sizeof buf, "%s #%d", name, slot);
-		put_json_string(w->out.f, buf);
+		put_json_string(w->file.out.f, buf);
 	}
-	fputs("}}", w->out.f);
+	fputs("}}", w->file.out.f);
 	event_start(w, "M");
-	fprintf(w->out.f, ",\"tid\":%u,\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%u}}",
+	fprintf(w->file.out.f, ",\"tid\":%u,\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%u}}",
 	        tid, tid);
 }
 
@@ -142,11 +140,11 @@ static void close_span(tl_chrome *w, uint16_t lane, ch_lane *l, uint64_t at)
 {
 	if (l->act != SIM_ACT_IDLE && at > l->since) {
 		event_start(w, "X");
-		fprintf(w->out.f, ",\"tid\":%u,\"cat\":\"activity\",\"name\":", act_tid(lane));
-		put_json_string(w->out.f, sim_activity_name(l->act));
+		fprintf(w->file.out.f, ",\"tid\":%u,\"cat\":\"activity\",\"name\":", act_tid(lane));
+		put_json_string(w->file.out.f, sim_activity_name(l->act));
 		put_ts(w, l->since);
 		put_dur(w, l->since, at);
-		fputc('}', w->out.f);
+		fputc('}', w->file.out.f);
 	}
 }
 
@@ -165,11 +163,11 @@ static void write_item(tl_chrome *w, uint16_t lane, const ch_item *it, uint64_t 
 	char name[128];
 	item_name(w, lane, it, name, sizeof name);
 	event_start(w, "X");
-	fprintf(w->out.f, ",\"tid\":%u,\"cat\":\"item\",\"name\":", act_tid(lane) + 1 + it->slot);
-	put_json_string(w->out.f, name);
+	fprintf(w->file.out.f, ",\"tid\":%u,\"cat\":\"item\",\"name\":", act_tid(lane) + 1 + it->slot);
+	put_json_string(w->file.out.f, name);
 	put_ts(w, it->begin);
 	put_dur(w, it->begin, end);
-	fprintf(w->out.f, ",\"args\":{\"id\":%lu,\"arg\":%lu%s}}", (unsigned long)it->id,
+	fprintf(w->file.out.f, ",\"args\":{\"id\":%lu,\"arg\":%lu%s}}", (unsigned long)it->id,
 	        (unsigned long)it->arg, open ? ",\"unfinished\":true" : "");
 }
 
@@ -190,8 +188,7 @@ static void item_begin(tl_chrome *w, uint16_t lane, ch_lane *l, const sim_tl_eve
 		uint32_t cap = l->cap ? l->cap * 2 : 16;
 		ch_item *ni = realloc(l->items, cap * sizeof *ni);
 		if (!ni) {
-			w->failed = true;
-			ulp_diag_at(&w->err, w->out.path, 0, 0, "out of memory");
+			tl_file_fail(&w->file, "out of memory");
 			return;
 		}
 		l->items = ni;
@@ -225,9 +222,9 @@ static void item_end(tl_chrome *w, uint16_t lane, ch_lane *l, const sim_tl_event
 static bool chrome_write(void *ctx, const sim_tl_event *ev, size_t n)
 {
 	tl_chrome *w = ctx;
-	if (w->failed)
+	if (w->file.failed)
 		return false;
-	for (size_t i = 0; i < n && !w->failed; i++) {
+	for (size_t i = 0; i < n && !w->file.failed; i++) {
 		const sim_tl_event *e = &ev[i];
 		uint16_t lane = e->lane < SIM_TL_MAX_LANES ? e->lane : SIM_TL_MAX_LANES - 1;
 		ch_lane *l = lane_get(w, lane);
@@ -249,21 +246,17 @@ static bool chrome_write(void *ctx, const sim_tl_event *ev, size_t n)
 			break;
 		case SIM_TL_INSTANT:
 			event_start(w, "i");
-			fprintf(w->out.f, ",\"tid\":%u,\"s\":\"t\",\"cat\":\"instant\",\"name\":\"0x%x\"",
+			fprintf(w->file.out.f, ",\"tid\":%u,\"s\":\"t\",\"cat\":\"instant\",\"name\":\"0x%x\"",
 			        act_tid(lane), e->arg);
 			put_ts(w, e->cycle);
-			fprintf(w->out.f, ",\"args\":{\"id\":%lu,\"arg\":%lu}}", (unsigned long)e->id,
+			fprintf(w->file.out.f, ",\"args\":{\"id\":%lu,\"arg\":%lu}}", (unsigned long)e->id,
 			        (unsigned long)e->arg);
 			break;
 		default:
 			break;
 		}
 	}
-	if (!w->failed && ferror(w->out.f)) {
-		w->failed = true;
-		ulp_diag_at(&w->err, w->out.path, 0, 0, "write error");
-	}
-	return !w->failed;
+	return tl_file_check(&w->file);
 }
 
 tl_chrome *tl_chrome_open(const char *path, const tl_chrome_opts *opts, ulp_diag *d)
@@ -275,16 +268,15 @@ tl_chrome *tl_chrome_open(const char *path, const tl_chrome_opts *opts, ulp_diag
 	}
 	if (opts)
 		w->o = *opts;
-	ulp_diag_clear(&w->err);
-	if (!ulp_out_open(&w->out, path, d)) {
+	if (!tl_file_open(&w->file, path, d)) {
 		free(w);
 		return NULL;
 	}
-	fputs("{\"traceEvents\":[", w->out.f);
+	fputs("{\"traceEvents\":[", w->file.out.f);
 	event_start(w, "M");
-	fputs(",\"name\":\"process_name\",\"args\":{\"name\":", w->out.f);
-	put_json_string(w->out.f, w->o.process_name ? w->o.process_name : "GPU");
-	fputs("}}", w->out.f);
+	fputs(",\"name\":\"process_name\",\"args\":{\"name\":", w->file.out.f);
+	put_json_string(w->file.out.f, w->o.process_name ? w->o.process_name : "GPU");
+	fputs("}}", w->file.out.f);
 	return w;
 }
 
@@ -306,29 +298,23 @@ bool tl_chrome_close(tl_chrome *w, ulp_diag *d)
 {
 	if (!w)
 		return false;
-	if (!w->failed) {
+	if (!w->file.failed) {
 		for (uint16_t i = 0; i < SIM_TL_MAX_LANES; i++) {
 			ch_lane *l = &w->lane[i];
 			close_span(w, i, l, w->last);
 			for (uint32_t k = 0; k < l->n; k++)
 				write_item(w, i, &l->items[k], w->last, true);
 		}
-		fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"ulpsim\",", w->out.f);
+		fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"ulpsim\",", w->file.out.f);
 		if (w->o.clock_mhz)
-			fprintf(w->out.f, "\"time_unit\":\"ts in us at %u MHz\",\"clock_mhz\":%u,",
+			fprintf(w->file.out.f, "\"time_unit\":\"ts in us at %u MHz\",\"clock_mhz\":%u,",
 			        w->o.clock_mhz, w->o.clock_mhz);
 		else
-			fputs("\"time_unit\":\"1 cycle = 1 us\",", w->out.f);
-		fprintf(w->out.f, "\"last_cycle\":%llu,\"dropped_items\":%llu}}\n",
+			fputs("\"time_unit\":\"1 cycle = 1 us\",", w->file.out.f);
+		fprintf(w->file.out.f, "\"last_cycle\":%llu,\"dropped_items\":%llu}}\n",
 		        (unsigned long long)w->last, (unsigned long long)w->dropped);
 	}
-	bool ok;
-	if (w->failed) {
-		ulp_out_abort(&w->out);
-		ok = ulp_diag_at(d, w->err.file, 0, 0, "%s", w->err.msg);
-	} else {
-		ok = ulp_out_commit(&w->out, d);
-	}
+	bool ok = tl_file_close(&w->file, d);
 	free_writer(w);
 	return ok;
 }
@@ -337,6 +323,6 @@ void tl_chrome_abort(tl_chrome *w)
 {
 	if (!w)
 		return;
-	ulp_out_abort(&w->out);
+	ulp_out_abort(&w->file.out);
 	free_writer(w);
 }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/fileio.h"
+#include "sim/tl_file.h"
 
 typedef struct kn_instr {
 	uint32_t id, arg;
@@ -33,10 +33,9 @@ typedef struct kn_retire {
 } kn_retire;
 
 struct tl_kanata {
-	ulp_out out;
+	tl_file file;               /* the output, its first error */
 	tl_kanata_opts o;
-	bool failed, started;
-	ulp_diag err;
+	bool started;
 	uint64_t now;
 	uint64_t next_serial, next_retire, dropped;
 	kn_instr *pool;                    /* slots; free ones listed in free_slots */
@@ -52,8 +51,7 @@ struct tl_kanata {
 
 static bool oom(tl_kanata *w)
 {
-	w->failed = true;
-	return ulp_diag_at(&w->err, w->out.path, 0, 0, "out of memory");
+	return tl_file_fail(&w->file, "out of memory");
 }
 
 static const char *lane_name(const tl_kanata *w, uint16_t lane, char *buf, size_t n)
@@ -132,7 +130,7 @@ static void tab_delete(tl_kanata *w, uint32_t i)
 static void set_time(tl_kanata *w, uint64_t t)
 {
 	if (t > w->now) {
-		fprintf(w->out.f, "C\t%llu\n", (unsigned long long)(t - w->now));
+		fprintf(w->file.out.f, "C\t%llu\n", (unsigned long long)(t - w->now));
 		w->now = t;
 	}
 }
@@ -152,7 +150,7 @@ static const char *clean(const char *s, char *buf, size_t n)
 static void stage_cmd(tl_kanata *w, char cmd, const kn_instr *in, uint16_t lane)
 {
 	char buf[32], tmp[64];
-	fprintf(w->out.f, "%c\t%llu\t0\t%s\n", cmd, (unsigned long long)in->serial,
+	fprintf(w->file.out.f, "%c\t%llu\t0\t%s\n", cmd, (unsigned long long)in->serial,
 	        clean(lane_name(w, lane, buf, sizeof buf), tmp, sizeof tmp));
 }
 
@@ -161,7 +159,7 @@ static void retire(tl_kanata *w, uint32_t slot, int flush)
 	kn_instr *in = &w->pool[slot];
 	if (in->stage >= 0)
 		stage_cmd(w, 'E', in, (uint16_t)in->stage);
-	fprintf(w->out.f, "R\t%llu\t%llu\t%d\n", (unsigned long long)in->serial,
+	fprintf(w->file.out.f, "R\t%llu\t%llu\t%d\n", (unsigned long long)in->serial,
 	        (unsigned long long)w->next_retire++, flush);
 	tab_delete(w, tab_find(w, in->key_lane, in->id, in->arg));
 	in->live = false;
@@ -250,7 +248,7 @@ static bool new_instr(tl_kanata *w, const sim_tl_event *e, uint32_t *slot_out)
 	}
 	char tmp[160], tmp2[64];
 	unsigned long long serial = (unsigned long long)in->serial;
-	fprintf(w->out.f, "I\t%llu\t%lu\t0\nL\t%llu\t0\t%s\nL\t%llu\t1\tid %lu arg %lu (%s)\n",
+	fprintf(w->file.out.f, "I\t%llu\t%lu\t0\nL\t%llu\t0\t%s\nL\t%llu\t1\tid %lu arg %lu (%s)\n",
 	        serial, (unsigned long)e->id, serial, clean(label, tmp, sizeof tmp), serial,
 	        (unsigned long)e->id, (unsigned long)e->arg, clean(ln, tmp2, sizeof tmp2));
 	*slot_out = slot;
@@ -320,12 +318,12 @@ static bool on_end(tl_kanata *w, const sim_tl_event *e)
 static bool kanata_write(void *ctx, const sim_tl_event *ev, size_t n)
 {
 	tl_kanata *w = ctx;
-	for (size_t i = 0; i < n && !w->failed; i++) {
+	for (size_t i = 0; i < n && !w->file.failed; i++) {
 		const sim_tl_event *e = &ev[i];
 		if (e->lane >= SIM_TL_MAX_LANES || (e->kind != SIM_TL_BEGIN && e->kind != SIM_TL_END))
 			continue;
 		if (!w->started) {
-			fprintf(w->out.f, "C=\t%llu\n", (unsigned long long)e->cycle);
+			fprintf(w->file.out.f, "C=\t%llu\n", (unsigned long long)e->cycle);
 			w->now = e->cycle;
 			w->started = true;
 		}
@@ -338,11 +336,7 @@ static bool kanata_write(void *ctx, const sim_tl_event *ev, size_t n)
 		else
 			on_end(w, e);
 	}
-	if (!w->failed && ferror(w->out.f)) {
-		w->failed = true;
-		ulp_diag_at(&w->err, w->out.path, 0, 0, "write error");
-	}
-	return !w->failed;
+	return tl_file_check(&w->file);
 }
 
 tl_kanata *tl_kanata_open(const char *path, const tl_kanata_opts *opts, ulp_diag *d)
@@ -354,12 +348,11 @@ tl_kanata *tl_kanata_open(const char *path, const tl_kanata_opts *opts, ulp_diag
 	}
 	if (opts)
 		w->o = *opts;
-	ulp_diag_clear(&w->err);
-	if (!ulp_out_open(&w->out, path, d)) {
+	if (!tl_file_open(&w->file, path, d)) {
 		free(w);
 		return NULL;
 	}
-	fputs("Kanata\t0004\n", w->out.f);
+	fputs("Kanata\t0004\n", w->file.out.f);
 	return w;
 }
 
@@ -385,23 +378,13 @@ bool tl_kanata_close(tl_kanata *w, ulp_diag *d)
 {
 	if (!w)
 		return false;
-	if (!w->failed) {
+	if (!w->file.failed) {
 		run_retirements(w, UINT64_MAX);
 		for (uint32_t s = 0; s < w->pool_n; s++)
 			if (w->pool[s].live)
 				retire(w, s, 1);
 	}
-	bool ok;
-	if (!w->failed && ferror(w->out.f)) {
-		w->failed = true;
-		ulp_diag_at(&w->err, w->out.path, 0, 0, "write error");
-	}
-	if (w->failed) {
-		ulp_out_abort(&w->out);
-		ok = ulp_diag_at(d, w->err.file, 0, 0, "%s", w->err.msg);
-	} else {
-		ok = ulp_out_commit(&w->out, d);
-	}
+	bool ok = tl_file_close(&w->file, d);
 	free_writer(w);
 	return ok;
 }
@@ -410,6 +393,6 @@ void tl_kanata_abort(tl_kanata *w)
 {
 	if (!w)
 		return;
-	ulp_out_abort(&w->out);
+	ulp_out_abort(&w->file.out);
 	free_writer(w);
 }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/fileio.h"
+#include "sim/tl_file.h"
 #include "sim/unit.h"
 
 enum { VAR_ACT, VAR_ITEM, VAR_ARG, VAR_INFLIGHT, VAR_INSTANT, VARS_PER_LANE,
@@ -29,10 +29,9 @@ typedef struct vcd_lane {
 } vcd_lane;
 
 struct tl_vcd {
-	ulp_out out;
+	tl_file file;               /* the output, its first error */
 	tl_vcd_opts o;
-	bool failed, started;
-	ulp_diag err;
+	bool started;
 	unsigned nlanes;                   /* declared in the header */
 	uint64_t now, written;             /* current time; last "#t" written */
 	uint64_t dropped;
@@ -89,7 +88,7 @@ static void put_scope(FILE *f, const char *name)
 
 static void header(tl_vcd *w, const sim_tl_event *ev, size_t n)
 {
-	FILE *f = w->out.f;
+	FILE *f = w->file.out.f;
 	const sim_timeline *tl = w->o.tl;
 	unsigned nl = tl ? tl->nlanes : 0;
 	for (size_t i = 0; i < n; i++)
@@ -144,7 +143,7 @@ static void mark(tl_vcd *w, uint16_t lane)
 static void stamp(tl_vcd *w, bool *stamped)
 {
 	if (!*stamped && w->now != w->written)
-		fprintf(w->out.f, "#%llu\n", (unsigned long long)w->now);
+		fprintf(w->file.out.f, "#%llu\n", (unsigned long long)w->now);
 	w->written = w->now;
 	*stamped = true;
 }
@@ -152,7 +151,7 @@ static void stamp(tl_vcd *w, bool *stamped)
 /* Dump the end-of-cycle values of the lanes that changed at w->now. */
 static void flush_time(tl_vcd *w)
 {
-	FILE *f = w->out.f;
+	FILE *f = w->file.out.f;
 	bool stamped = false;
 	for (unsigned i = 0; i < w->ndirty; i++) {
 		uint16_t ln = w->dirty[i];
@@ -207,7 +206,7 @@ static bool item_push(tl_vcd *w, vcd_lane *l, const sim_tl_event *e)
 		uint32_t cap = l->cap ? l->cap * 2 : 16;
 		vcd_item *ni = realloc(l->items, cap * sizeof *ni);
 		if (!ni)
-			return ulp_diag_at(&w->err, w->out.path, 0, 0, "out of memory");
+			return tl_file_fail(&w->file, "out of memory");
 		l->items = ni;
 		l->cap = cap;
 	}
@@ -229,7 +228,7 @@ static void item_pop(vcd_lane *l, uint32_t id)
 static bool vcd_write(void *ctx, const sim_tl_event *ev, size_t n)
 {
 	tl_vcd *w = ctx;
-	if (w->failed)
+	if (w->file.failed)
 		return false;
 	if (!w->started)
 		header(w, ev, n);
@@ -249,10 +248,8 @@ static bool vcd_write(void *ctx, const sim_tl_event *ev, size_t n)
 			l->act = (uint8_t)e->arg;
 			break;
 		case SIM_TL_BEGIN:
-			if (!item_push(w, l, e)) {
-				w->failed = true;
+			if (!item_push(w, l, e))
 				return false;
-			}
 			break;
 		case SIM_TL_END:
 			item_pop(l, e->id);
@@ -265,11 +262,7 @@ static bool vcd_write(void *ctx, const sim_tl_event *ev, size_t n)
 		}
 		mark(w, e->lane);
 	}
-	if (ferror(w->out.f)) {
-		w->failed = true;
-		ulp_diag_at(&w->err, w->out.path, 0, 0, "write error");
-	}
-	return !w->failed;
+	return tl_file_check(&w->file);
 }
 
 tl_vcd *tl_vcd_open(const char *path, const tl_vcd_opts *opts, ulp_diag *d)
@@ -281,8 +274,7 @@ tl_vcd *tl_vcd_open(const char *path, const tl_vcd_opts *opts, ulp_diag *d)
 	}
 	if (opts)
 		w->o = *opts;
-	ulp_diag_clear(&w->err);
-	if (!ulp_out_open(&w->out, path, d)) {
+	if (!tl_file_open(&w->file, path, d)) {
 		free(w);
 		return NULL;
 	}
@@ -307,20 +299,14 @@ bool tl_vcd_close(tl_vcd *w, ulp_diag *d)
 {
 	if (!w)
 		return false;
-	if (!w->failed) {
+	if (!w->file.failed) {
 		if (!w->started)
 			header(w, NULL, 0);
 		flush_time(w);
 		if (w->now != w->written)
-			fprintf(w->out.f, "#%llu\n", (unsigned long long)w->now);
+			fprintf(w->file.out.f, "#%llu\n", (unsigned long long)w->now);
 	}
-	bool ok;
-	if (w->failed) {
-		ulp_out_abort(&w->out);
-		ok = ulp_diag_at(d, w->err.file, 0, 0, "%s", w->err.msg);
-	} else {
-		ok = ulp_out_commit(&w->out, d);
-	}
+	bool ok = tl_file_close(&w->file, d);
 	free_writer(w);
 	return ok;
 }
@@ -329,6 +315,6 @@ void tl_vcd_abort(tl_vcd *w)
 {
 	if (!w)
 		return;
-	ulp_out_abort(&w->out);
+	ulp_out_abort(&w->file.out);
 	free_writer(w);
 }
