@@ -19,7 +19,6 @@
  * Cases whose indirect CONST index falls outside the declared array are
  * out-of-bounds reads in GL (undefined): they are redrawn. */
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,11 +318,6 @@ static one_result check_fs_as_vs(const char *path, uint32_t seed)
 	return R;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 typedef struct score { unsigned total, compiled, matching, by_out[OUT_N], by_why[IR_REFUSAL_COUNT]; } score;
 
 static score run_corpus(const char *set, const char *stage)
@@ -333,21 +327,8 @@ static score run_corpus(const char *set, const char *stage)
 	memset(&S, 0, sizeof S);
 	char *dir = test_corpus_path(set);
 	cr_assert(dir);
-	DIR *dp = opendir(dir);
-	cr_assert(dp, "corpus %s not found", dir);
-	char **names = NULL;
-	size_t n = 0;
-	struct dirent *de;
-	while ((de = readdir(dp))) {
-		if (de->d_name[0] == '.')
-			continue;
-		char **p = realloc(names, (n + 1) * sizeof *p);
-		cr_assert(p);
-		names = p;
-		names[n++] = strdup(de->d_name);
-	}
-	closedir(dp);
-	qsort(names, n, sizeof *names, cmp_str);
+	size_t n;
+	char **names = test_list_dir(dir, false, &n);
 	for (size_t i = 0; i < n; i++) {
 		char path[1024];
 		snprintf(path, sizeof path, "%s/%s/%s.tgsi", dir, names[i], stage);
@@ -372,9 +353,8 @@ static score run_corpus(const char *set, const char *stage)
 				fprintf(stderr, "  %s [%s] %s\n", OUTCOME[R.o],
 				        R.o == OUT_REFUSED ? ir_refusal_name(R.why) : "-", R.msg);
 		}
-		free(names[i]);
 	}
-	free(names);
+	test_free_names(names, n);
 	free(dir);
 	fprintf(stderr, "pica (%s %s): compiled %u/%u, matching %u/%u\n", set, stage, S.compiled,
 	        S.total, S.matching, S.compiled);

@@ -3,7 +3,6 @@
  * matches Mesa's own decimal IMM lines (meta.json imm_decimal); the CLI. */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,35 +25,12 @@ static bool is_known_failure(const char *rel)
 	return false;
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Sorted test folder names of a corpus (malloc'd array of malloc'd names). */
 static char **list_dirs(const char *corpus, size_t *n)
 {
 	char *root = test_corpus_path(corpus);
-	DIR *dir = opendir(root);
-	cr_assert(dir, "corpus %s not found (ULPSIM_CORPUS=%s)", root, test_corpus_dir());
-	size_t cap = 256, k = 0;
-	char **names = malloc(cap * sizeof *names);
-	cr_assert(names);
-	struct dirent *e;
-	while ((e = readdir(dir))) {
-		if (e->d_name[0] == '.' || e->d_type != DT_DIR)
-			continue;
-		if (k == cap) {
-			cap *= 2;
-			names = realloc(names, cap * sizeof *names);
-			cr_assert(names);
-		}
-		names[k++] = strdup(e->d_name);
-	}
-	closedir(dir);
+	char **names = test_list_dir(root, true, n);
 	free(root);
-	qsort(names, k, sizeof *names, cmp_names);
-	*n = k;
 	return names;
 }
 

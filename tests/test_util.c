@@ -1,9 +1,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tests/test_util.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <criterion/criterion.h>
@@ -81,4 +83,48 @@ char *test_write_file(const char *dir, const char *name, const char *text)
 	fputs(text, f);
 	fclose(f);
 	return p;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **test_list_dir(const char *dir, bool dirs_only, size_t *n)
+{
+	DIR *dp = opendir(dir);
+	cr_assert(dp, "%s not found (ULPSIM_CORPUS=%s)", dir, test_corpus_dir());
+	char **names = NULL;
+	size_t k = 0, cap = 0;
+	struct dirent *de;
+	while ((de = readdir(dp))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (dirs_only) {
+			char path[4096];
+			struct stat st;
+			snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+			if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+				continue;
+		}
+		if (k == cap) {
+			cap = cap ? cap * 2 : 256;
+			names = realloc(names, cap * sizeof *names);
+			cr_assert(names);
+		}
+		names[k] = strdup(de->d_name);
+		cr_assert(names[k]);
+		k++;
+	}
+	closedir(dp);
+	qsort(names, k, sizeof *names, cmp_names);
+	*n = k;
+	return names;
+}
+
+void test_free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 }

@@ -2,12 +2,18 @@
 #ifndef ULP_TEST_UTIL_H
 #define ULP_TEST_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Path of the shared corpus (env ULPSIM_CORPUS, default ../shared/corpus). */
 const char *test_corpus_dir(void);
 /* Corpus-relative path joined into a static-per-call malloc'd string. */
 char *test_corpus_path(const char *rel);
+
+/* The entries of dir without dot files (only folders when dirs_only), sorted
+ * by name; malloc'd array of malloc'd names, *n set.  Asserts. */
+char **test_list_dir(const char *dir, bool dirs_only, size_t *n);
+void test_free_names(char **names, size_t n);
 
 /* Run "ulpsim <args>" (env ULPSIM_BIN, default build/ulpsim) through the
  * shell; captures stdout and stderr (malloc'd, NUL-terminated) and returns
