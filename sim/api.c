@@ -9,8 +9,10 @@
 
 #include "base/fileio.h"
 #include "base/image.h"
+#include "frontends/pica/pica_compile.h"
 #include "frontends/tegra/tegra_compile.h"
 #include "frontends/tgsi/tgsi.h"
+#include "isa/pica/pica_disasm.h"
 #include "isa/tegra/fp_container.h"
 #include "isa/tegra/tegra_disasm.h"
 #include "sim/config.h"
@@ -34,6 +36,9 @@ struct ulpsim {
 	_Atomic uint64_t progress_cycle, progress_events;
 	uint8_t *coverage;          /* ulpsim_quad_at's reconstruction (lazy) */
 	uint32_t cov_w, cov_h;
+	uint64_t (*draw)[2];        /* each draw's cycles [from, to), in draw order */
+	unsigned ndraws, draw_cap;
+	bool draw_oom;
 };
 
 static void set_err(char *err, size_t n, const ulp_diag *d)
@@ -79,6 +84,29 @@ static bool progress_write(void *ctx, const sim_tl_event *ev, size_t n)
 
 static void progress_close(void *ctx) { (void)ctx; }
 
+/* Before and after each draw: its cycle range (ulpsim_draw_range). */
+static void draw_hook(void *ctx, bool end, replay_result *res)
+{
+	ulpsim *s = ctx;
+	if (end) {
+		if (s->ndraws)
+			s->draw[s->ndraws - 1][1] = res->cycles;
+		return;
+	}
+	if (s->ndraws == s->draw_cap) {
+		unsigned cap = s->draw_cap ? 2 * s->draw_cap : 16;
+		uint64_t (*d)[2] = realloc(s->draw, cap * sizeof *d);
+		if (!d) {
+			s->draw_oom = true;
+			return;
+		}
+		s->draw = d;
+		s->draw_cap = cap;
+	}
+	s->draw[s->ndraws][0] = s->draw[s->ndraws][1] = res->cycles;
+	s->ndraws++;
+}
+
 bool ulpsim_run(ulpsim *s, size_t max_events, char *err, size_t errlen)
 {
 	atomic_store(&s->progress_cycle, 0);
@@ -97,7 +125,10 @@ bool ulpsim_run(ulpsim *s, size_t max_events, char *err, size_t errlen)
 	sim_tl_add_sink(&tl, sim_tl_store_sink(&store));
 	sim_tl_add_sink(&tl, (sim_tl_sink){ s, progress_write, progress_close });
 	tl.enabled = true;
-	replay_opts o = { .cfg = &s->cfg, .tl = &tl, .keep_image = true };
+	s->ndraws = 0;
+	s->draw_oom = false;
+	replay_opts o = { .cfg = &s->cfg, .tl = &tl, .keep_image = true,
+	                  .draw_hook = draw_hook, .hook_ctx = s };
 	replay_result res;
 	bool ok = replay_run(&s->t, &o, &res, &d);
 	sim_tl_flush(&tl);
@@ -151,6 +182,7 @@ void ulpsim_close(ulpsim *s)
 	ulp_image_free(s->image);
 	free(s->ev);
 	free(s->coverage);
+	free(s->draw);
 	free(s);
 }
 
@@ -432,4 +464,81 @@ char *ulpsim_fragment_grate(const ulpsim *s, unsigned draw, char *err, size_t er
 			snprintf(err, errlen, "out of memory");
 	}
 	return text;
+}
+
+/* ---- ulpsim_vertex_pica, draw ranges ---- */
+
+char *ulpsim_vertex_pica(const ulpsim *s, unsigned draw, char *err, size_t errlen)
+{
+	const trace_shader *sh = bound_shader(s, draw, false);
+	if (!sh) {
+		snprintf(err, errlen, "draw %u: no such draw, or no vertex shader bound", draw);
+		return NULL;
+	}
+	const char *name = sh->path ? sh->path : sh->id;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	struct shbin bin;
+	memset(&bin, 0, sizeof bin);
+	bool have = false;
+	if (sh->code == TRACE_TGSI) {
+		/* the same compiler the replay runs (sim/replay.c bind_vs) */
+		tgsi_shader *t = tgsi_parse(sh->text, strlen(sh->text), name, NULL, &d);
+		pica_compile_result *cr = t ? calloc(1, sizeof *cr) : NULL;
+		if (cr && pica_compile(t, name, NULL, cr)) {
+			bin = cr->shbin;              /* take the SHBIN */
+			memset(&cr->shbin, 0, sizeof cr->shbin);
+			cr->have_shbin = false;
+			have = true;
+		} else if (cr) {
+			d = cr->d;
+		}
+		if (cr)
+			pica_compile_result_free(cr);
+		free(cr);
+		tgsi_shader_free(t);
+	} else if (sh->code == TRACE_SHBIN) {
+		have = shbin_load(sh->path, &bin, &d);
+	} else {
+		snprintf(err, errlen, "draw %u: the vertex shader is neither TGSI nor an SHBIN", draw);
+		return NULL;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = have ? open_memstream(&text, &len) : NULL;
+	bool exact;
+	bool ok = f && pica_disasm(&bin, f, &exact, &d);
+	if (f && fclose(f) != 0)
+		ok = false;
+	if (have)
+		shbin_free(&bin);
+	if (!ok) {
+		free(text);
+		if (d.set)
+			set_err(err, errlen, &d);
+		else
+			snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	return text;
+}
+
+unsigned ulpsim_draw_count(const ulpsim *s) { return s->draw_oom ? 0 : s->ndraws; }
+
+bool ulpsim_draw_range(const ulpsim *s, unsigned draw, uint64_t *from, uint64_t *to)
+{
+	if (s->draw_oom || draw >= s->ndraws)
+		return false;
+	*from = s->draw[draw][0];
+	*to = s->draw[draw][1];
+	return true;
+}
+
+int ulpsim_draw_at(const ulpsim *s, uint64_t cycle)
+{
+	/* the last draw that started at or before the cycle */
+	int found = -1;
+	for (unsigned k = 0; !s->draw_oom && k < s->ndraws && s->draw[k][0] <= cycle; k++)
+		found = (int)k;
+	return found;
 }

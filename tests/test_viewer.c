@@ -238,6 +238,33 @@ Test(viewer, keys_step_through_the_recorded_run)
 	fixture_free(tri);
 }
 
+/* The programs overlay (S) highlights what the selected lane holds at the
+ * cursor: the EXEC of a quad on a Tegra lane, the pc on a shader unit. */
+Test(viewer, programs_overlay_highlights_the_exec_and_the_pc)
+{
+	static const char *const cases[][3] = {
+		/* J: the selected quad's first cycle in PSEQ, in its EXEC 0 */
+		{ "J,S", "programs: draw 0, fragment side, EXEC 0 at lines 4-16: EXEC", "quad 193 EXEC 0" },
+		/* the top lane is vfetch, the next vsh0; N: its first instruction */
+		{ "Up,Up,Up,Up,Up,Up,Up,Up,Up,Up,Up,Up,Down,N,S",
+		  "programs: draw 0, vertex side, pc 0 at lines", "lane vsh0: busy  item 0 pc 0" },
+		{ "S", "programs: draw 0, fragment side, nothing highlighted", "lane pseq: idle" },
+	};
+	char *tri = fixture();
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char args[512], *out;
+		snprintf(args, sizeof args, "--select 32,40 --keys %s", cases[i][0]);
+		ulp_image *img = shot("", tri, args, &out);
+		cr_expect(strstr(out, cases[i][1]), "--keys %s: '%s' lacks '%s'", cases[i][0], out, cases[i][1]);
+		cr_expect(strstr(out, cases[i][2]), "--keys %s: '%s' lacks '%s'", cases[i][0], out, cases[i][2]);
+		if (i == 1)
+			cr_expect(strstr(out, "mov o0, v0") && strstr(out, "; 000: "), "the pc 0 line: '%s'", out);
+		ulp_image_free(img);
+		free(out);
+	}
+	fixture_free(tri);
+}
+
 Test(viewer, bad_arguments_exit_2)
 {
 	char *tri = fixture();
@@ -351,6 +378,21 @@ Test(viewer, api_quad_at_and_progress)
 	free(grate);
 	cr_assert_null(ulpsim_fragment_grate(s, 1, err, sizeof err));
 	cr_assert(strstr(err, "no such draw"), "%s", err);
+	/* the vertex shader as the PICA200 units run it, and the draw's cycles */
+	char *pica = ulpsim_vertex_pica(s, 0, err, sizeof err);
+	cr_assert(pica && strstr(pica, "mov o0, v0") && strstr(pica, "; 000: ") && strstr(pica, "end"),
+	          "the PICA200 listing: %s", pica ? pica : err);
+	free(pica);
+	cr_assert_null(ulpsim_vertex_pica(s, 1, err, sizeof err));
+	cr_assert(strstr(err, "no such draw"), "%s", err);
+	uint64_t from, to;
+	cr_assert_eq(ulpsim_draw_count(s), 1);
+	cr_assert(ulpsim_draw_range(s, 0, &from, &to));
+	cr_assert(from == 0 && to == sum.cycles, "draw 0 takes [%llu, %llu) of %llu cycles",
+	          (unsigned long long)from, (unsigned long long)to, (unsigned long long)sum.cycles);
+	cr_assert(!ulpsim_draw_range(s, 1, &from, &to));
+	cr_assert_eq(ulpsim_draw_at(s, 0), 0);
+	cr_assert_eq(ulpsim_draw_at(s, sum.cycles + 5), 0, "the last draw that started");
 	ulpsim_close(s);
 	fixture_free(tri);
 	/* a TGSI fragment shader: the Tegra compiler's grate output */

@@ -242,6 +242,8 @@ static bool press_keys(viewer *v, const char *list)
 	printf("cursor cycle %llu lane %s: %s%s%s%s\n", (unsigned long long)v->cursor,
 	       l ? l->name : "-", l ? ulpsim_activity_name(view_lane_act_at(l, v->cursor)) : "-", item,
 	       v->msg[0] ? "  message: " : "", v->msg);
+	if (v->source)
+		view_source_print(v, stdout);
 	fflush(stdout);
 	return true;
 }
@@ -462,7 +464,8 @@ int main(int argc, char **argv)
 	}
 	rc = o.screenshot ? headless(v, &o) : interactive(v, &o);
 	view_model_free(&v->m);
-	free(v->grate);
+	free(v->prog[0].text);
+	free(v->prog[1].text);
 	ulpsim_close(v->sim);
 	free(v);
 	return rc;

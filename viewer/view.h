@@ -15,6 +15,7 @@
 #include <SDL.h>
 #include <SDL_ttf.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "ulpsim/ulpsim.h"
@@ -116,6 +117,14 @@ int view_text_draw(view_text *t, SDL_Renderer *r, int font, int x, int y, SDL_Co
 
 /* ---- the viewer ---- */
 
+/* A program as the hardware runs it, loaded for one draw (view_source.c). */
+typedef struct view_prog {
+	char *text;
+	unsigned draw;
+	bool loaded;
+	char err[256];
+} view_prog;
+
 typedef struct view_rect { int x, y, w, h; } view_rect;
 
 typedef struct viewer {
@@ -149,11 +158,8 @@ typedef struct viewer {
 	char prompt[24];
 	bool prompt_on;
 	bool help;
-	bool source;                         /* the shader source overlay (S) */
-	char *grate;                         /* its fragment program as the GR3D runs it */
-	unsigned grate_draw;
-	bool grate_loaded;
-	char grate_err[256];
+	bool source;                         /* the programs overlay (S) */
+	view_prog prog[2];                   /* as run: the PICA200 program, the fragment program */
 	char msg[160];
 	bool quit;
 } viewer;
@@ -165,6 +171,25 @@ void view_handle_event(viewer *v, const SDL_Event *e);
 void view_tick(viewer *v, double dt);
 void view_select_pixel(viewer *v, uint32_t x, uint32_t y);
 void view_set_cursor(viewer *v, uint64_t cycle);
+
+/* view_source.c: the programs overlay.  Its focus: the draw under the
+ * cursor, the side the selected lane belongs to, and the lines of the
+ * instruction (PICA200 pc) or EXEC (Tegra) the lane holds at the cursor. */
+typedef struct view_focus {
+	unsigned draw;
+	bool vertex;
+	const char *source;                  /* the TGSI of that side (NULL: none) */
+	const char *run, *run_err;           /* the program as run, or why not */
+	bool have_hl;
+	uint32_t item;                       /* the pc or the EXEC */
+	unsigned hl_first, hl_last;          /* 0-based lines of run */
+} view_focus;
+void view_source_focus(viewer *v, view_focus *f);
+void view_source_draw(viewer *v);
+/* One line for --keys S in headless mode: what the overlay highlights. */
+void view_source_print(viewer *v, FILE *out);
+bool view_source_pica_line(const char *text, uint32_t pc, unsigned *line);
+bool view_source_exec_lines(const char *text, uint32_t exec, unsigned *first, unsigned *last);
 
 /* view_image.c */
 bool view_image_upload(viewer *v);

@@ -225,7 +225,8 @@ static const char *const HELP[] = {
 	"C            centre the timeline on the cursor",
 	"J            cursor to the selected quad's first cycle in PSEQ",
 	"F            fit the render target and the timeline",
-	"S            the shader sources of the selected quad's draw (Esc closes)",
+	"S            the programs of the draw at the cursor: TGSI and as run, with the",
+	"             pc (vsh lanes) or EXEC (Tegra lanes) at the cursor highlighted",
 	"F1  H        this help            Q  Esc     quit",
 	"Mouse: wheel zooms, drag pans (render target and timeline);",
 	"       click a pixel: its journey; click the timeline: cursor and lane.",
@@ -251,70 +252,6 @@ static void draw_help(viewer *v)
 		               y + 10 + (int)i * lh, i ? LABEL : HEAD, HELP[i]);
 }
 
-/* One column of the source overlay: the text with tabs expanded, clipped. */
-static void draw_source_column(viewer *v, int x, int y, int w, int h, const char *title,
-                               const char *text)
-{
-	int lh = v->text.line_h, max_chars = w / (v->text.char_w ? v->text.char_w : 7) - 1;
-	view_text_draw(&v->text, v->r, VIEW_FONT_BOLD, x, y, HEAD, title);
-	y += lh + 4;
-	if (!text) {
-		view_text_draw(&v->text, v->r, VIEW_FONT_MONO, x, y, DIM,
-		               "(no source: a binary shader, or no such draw)");
-		return;
-	}
-	char line[128];
-	for (const char *p = text; *p && y + lh <= h; y += lh) {
-		int n = 0;
-		for (; *p && *p != '\n'; p++) {
-			if (*p == '\t') {
-				do
-					if (n < (int)sizeof line - 1 && n < max_chars)
-						line[n++] = ' ';
-				while (n % 4 && n < max_chars && n < (int)sizeof line - 1);
-			} else if (n < (int)sizeof line - 1 && n < max_chars) {
-				line[n++] = *p;
-			}
-		}
-		line[n] = 0;
-		if (*p == '\n')
-			p++;
-		view_text_draw(&v->text, v->r, VIEW_FONT_MONO, x, y, LABEL, line);
-	}
-}
-
-static void draw_source(viewer *v)
-{
-	unsigned draw = v->have_sel && v->journey.valid ? v->journey.q.pass : 0;
-	if (!v->grate_loaded || v->grate_draw != draw) {
-		free(v->grate);
-		v->grate_err[0] = 0;
-		v->grate = ulpsim_fragment_grate(v->sim, draw, v->grate_err, sizeof v->grate_err);
-		v->grate_draw = draw;
-		v->grate_loaded = true;
-	}
-	int x = 20, y = 20, w = v->w - 40, h = v->h - 40;
-	view_fill(v->r, x, y, w, h, (SDL_Color){ 22, 22, 30, 255 });
-	view_frame(v->r, x, y, w, h, (SDL_Color){ 0, 200, 255, 255 });
-	const char *vs = ulpsim_shader_text(v->sim, draw, false);
-	const char *fs = ulpsim_shader_text(v->sim, draw, true);
-	bool fs_tgsi = fs && v->grate && strcmp(fs, v->grate) != 0;   /* else fs is the grate text */
-	int cols = fs_tgsi ? 3 : 2, cw = (w - 24) / cols;
-	char t[96];
-	SDL_Rect clip = { x + 1, y + 1, w - 2, h - 2 };
-	SDL_RenderSetClipRect(v->r, &clip);
-	snprintf(t, sizeof t, "vertex shader, draw %u (TGSI)", draw);
-	draw_source_column(v, x + 12, y + 8, cw - 12, y + h - 8, t, vs);
-	if (fs_tgsi) {
-		snprintf(t, sizeof t, "fragment shader, draw %u (TGSI)", draw);
-		draw_source_column(v, x + 12 + cw, y + 8, cw - 12, y + h - 8, t, fs);
-	}
-	snprintf(t, sizeof t, "fragment program, draw %u (grate, as run)", draw);
-	draw_source_column(v, x + 12 + (cols - 1) * cw, y + 8, cw - 4, y + h - 8, t,
-	                   v->grate ? v->grate : v->grate_err[0] ? v->grate_err : NULL);
-	SDL_RenderSetClipRect(v->r, NULL);
-}
-
 void view_draw(viewer *v, uint64_t progress_cycle, uint64_t progress_events)
 {
 	v->text.frame++;
@@ -326,7 +263,7 @@ void view_draw(viewer *v, uint64_t progress_cycle, uint64_t progress_events)
 	view_timeline_draw(v);
 	draw_status(v, progress_cycle, progress_events);
 	if (v->source && v->ready)
-		draw_source(v);
+		view_source_draw(v);
 	if (v->help)
 		draw_help(v);
 }

@@ -100,4 +100,19 @@ const char *ulpsim_shader_text(const ulpsim *s, unsigned draw, bool fragment);
  * with err filled when there is no such draw or it does not compile. */
 char *ulpsim_fragment_grate(const ulpsim *s, unsigned draw, char *err, size_t errlen);
 
+/* The vertex shader bound at the draw-th draw as the PICA200 units run it:
+ * the disassembly (picasso syntax) of the SHBIN the PICA200 compiler made
+ * from TGSI, or of the trace's SHBIN.  Each instruction's line ends with a
+ * comment "; AAA: WWWWWWWW" giving its word address (the pc of the timeline's
+ * BEGIN events on the vsh lanes) and its code word.  malloc'd (free it);
+ * NULL with err filled when there is no such draw or it does not compile. */
+char *ulpsim_vertex_pica(const ulpsim *s, unsigned draw, char *err, size_t errlen);
+
+/* After ulpsim_run: the draws of the run and the cycles [from, to) each
+ * took, in draw order; ulpsim_draw_at gives the last draw that started at
+ * or before a cycle (-1: none). */
+unsigned ulpsim_draw_count(const ulpsim *s);
+bool ulpsim_draw_range(const ulpsim *s, unsigned draw, uint64_t *from, uint64_t *to);
+int ulpsim_draw_at(const ulpsim *s, uint64_t cycle);
+
 #endif
