@@ -300,6 +300,14 @@ bool tgsi_exec_run(tgsi_exec_machine *m, ulp_diag *d)
 		case TGSI_OPCODE_KILL:
 			m->killed = true;
 			return true;
+		case TGSI_OPCODE_FBFETCH: {
+			uint32_t v[4];
+			memcpy(v, m->fb_color, sizeof v);
+			for (unsigned k = 0; k < in->num_dst; k++)
+				if (!tgsi_exec_store(m, in, &in->dst[k], v, d))
+					return false;
+			break;
+		}
 		case TGSI_OPCODE_KILL_IF:
 		case TGSI_OPCODE_KIL:
 			for (int c = 0; c < 4; c++)

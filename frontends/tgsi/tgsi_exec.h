@@ -6,7 +6,7 @@
  *
  * Single-lane model: IF/UIF/ELSE/loops/BRK/CONT/CAL/RET act as plain jumps
  * (tgsi_cf_resolve links); DDX/DDY give 0; KILL/KILL_IF end the run with
- * `killed`.  Texture opcodes sample the sampler's image (one 2-D level,
+ * `killed`; FBFETCH reads fb_color (the destination pixel).  Texture opcodes sample the sampler's image (one 2-D level,
  * nearest or bilinear, repeat / clamp-to-edge / mirrored-repeat, optional
  * depth compare; tgsi_exec_ops.h) or, without one, return the constant texel
  * in SAMP[n].  A GEOM shader's EMIT snapshots the OUT registers as a vertex
@@ -76,6 +76,7 @@ typedef struct tgsi_exec_machine {
 	tgsi_exec_texture *textures;    /* by sampler index; see tgsi_exec_texture_slot */
 	size_t num_textures;
 	tgsi_exec_gs_out gs;            /* GEOM only */
+	float fb_color[4];              /* FBFETCH: the destination pixel (RGBA, 0..1) */
 } tgsi_exec_machine;
 
 /* Resolves control flow and sizes every register file from the shader.
