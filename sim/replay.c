@@ -58,12 +58,18 @@ typedef struct replay {
 	/* state */
 	uint32_t width, height;
 	ulp_image *cbuf[MAX_CBUFS];
+	uint8_t cbuf_fmt[MAX_CBUFS];      /* enum gr3d_rtfmt */
 	unsigned ncbufs;
 	element el[MAX_ELEMENTS];
 	unsigned nel;
 	double vp_scale[3], vp_translate[3];
 	gr3d_sampler sampler[GR3D_SAMPLERS];
-	ulp_image *tex_img[GR3D_SAMPLERS];
+	ulp_image *tex_img[GR3D_SAMPLERS][GR3D_TEX_LEVELS];   /* the bound textures' levels */
+	/* a TGSI fragment shader is compiled for the samplers' compare functions
+	 * (a shadow variant, as a Gallium driver keys its shaders) */
+	uint8_t shadow_cmp[GR3D_SAMPLERS];  /* enum tegra_compare */
+	const trace_shader *fs_src;
+	tegra_compile_opts fs_opts;
 	/* vertex results of the current draw */
 	pica_vec4 (*out)[16];
 	uint32_t nout;
@@ -202,7 +208,9 @@ static bool bind_fs(replay *r, const trace_shader *s, size_t i)
 		if (!sh)
 			return fail(r, i, inner.msg, NULL);
 		tegra_compile_result *tr = calloc(1, sizeof *tr);
-		ok = tr && tegra_compile(sh, name, tr);
+		memcpy(r->fs_opts.shadow_compare, r->shadow_cmp, sizeof r->fs_opts.shadow_compare);
+		r->fs_src = s;
+		ok = tr && tegra_compile_with(sh, name, &r->fs_opts, tr);
 		r->fs_nin = 0;
 		for (int k = 0; k < GR3D_TRAM_ROWS; k++)
 			r->fs_sem[k] = -1;
@@ -318,9 +326,36 @@ static sim_unit *unit_named(replay_result *res, const char *name)
 
 static bool draw(replay *r, const cJSON *c, size_t i);
 
+static bool bind_fs(replay *r, const trace_shader *s, size_t i);
+
+/* Recompiles a TGSI fragment shader whose samplers' compare functions
+ * changed since it was compiled, keeping the FP_CONST words the trace wrote
+ * (those that differ from the old program's own constants). */
+static bool fs_variant(replay *r, size_t i)
+{
+	if (!r->fs_tgsi || !r->fs_src ||
+	    !memcmp(r->fs_opts.shadow_compare, r->shadow_cmp, sizeof r->shadow_cmp))
+		return true;
+	uint32_t user[TEGRA_FP_NUM_CONST];
+	bool written[TEGRA_FP_NUM_CONST];
+	for (int k = 0; k < TEGRA_FP_NUM_CONST; k++) {
+		user[k] = r->gregs.raw[0x820 + k];
+		written[k] = user[k] != r->fp.constants[k];
+	}
+	if (!bind_fs(r, r->fs_src, i))
+		return false;
+	size_t from = r->stream.n;
+	for (int k = 0; k < TEGRA_FP_NUM_CONST; k++)
+		if (written[k])
+			reg_stream_gr3d(&r->stream, (uint16_t)(0x820 + k), user[k]);
+	return flush_stream(r, from, i);
+}
+
 /* Draws with the stats hook around them. */
 static bool hooked_draw(replay *r, const cJSON *c, size_t i)
 {
+	if (!fs_variant(r, i))
+		return false;
 	if (r->o->draw_hook)
 		r->o->draw_hook(r->o->hook_ctx, false, r->res);
 	bool ok = draw(r, c, i);
@@ -459,8 +494,12 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 		dr.idx = tri + 3 * first;
 		dr.ntris = kept - first < GR3D_MAX_TRIS ? kept - first : GR3D_MAX_TRIS;
 		memcpy(dr.sampler, r->sampler, sizeof dr.sampler);
-		for (unsigned k = 0; k < r->ncbufs && k + 1 < GR3D_RTS; k++)
+		for (unsigned k = 0; k < r->ncbufs && k + 1 < GR3D_RTS; k++) {
 			dr.rt[k + 1] = r->cbuf[k];          /* colour buffer k = RT k + 1 */
+			ok = ok && gr3d_regs_rt_format(&r->gregs, k + 1, &dr.rt_format[k + 1], &inner);
+		}
+		if (!ok)
+			break;
 		dr.tl = r->o->tl;
 		if (r->o->tl)
 			r->o->tl->base = r->res->cycles;
@@ -567,6 +606,20 @@ static bool checkpoint(replay *r, const cJSON *c, size_t i, bool last)
 
 /* ---- commands ---- */
 
+/* The RGBA8 view of a colour a target of format fmt stores (gr3d_quad.h):
+ * RGB565 keeps 5/6/5 bits (rounded, read back expanded), A8 alpha only. */
+static void cbuf_view(unsigned fmt, uint8_t b[4])
+{
+	if (fmt == GR3D_RT_RGB565) {
+		b[0] = (uint8_t)((((b[0] * 31u + 127u) / 255u) * 527u + 23u) >> 6);
+		b[1] = (uint8_t)((((b[1] * 63u + 127u) / 255u) * 259u + 33u) >> 6);
+		b[2] = (uint8_t)((((b[2] * 31u + 127u) / 255u) * 527u + 23u) >> 6);
+		b[3] = 255;
+	} else if (fmt == GR3D_RT_A8) {
+		b[0] = b[1] = b[2] = 0;
+	}
+}
+
 static bool framebuffer(replay *r, const cJSON *c, size_t i)
 {
 	for (unsigned k = 0; k < r->ncbufs; k++)
@@ -575,15 +628,30 @@ static bool framebuffer(replay *r, const cJSON *c, size_t i)
 	r->width = (uint32_t)num(c, "width", 1);
 	r->height = (uint32_t)num(c, "height", 1);
 	const cJSON *cb = cJSON_GetObjectItemCaseSensitive(c, "cbufs");
+	size_t from = r->stream.n;
 	for (const cJSON *it = cb ? cb->child : NULL; it && r->ncbufs < MAX_CBUFS; it = it->next) {
-		if (strcmp(str(it, "format"), "RGBA8888"))
-			return fail(r, i, "only RGBA8888 colour buffers are in this build yet", NULL);
+		/* ORDER: TRACE_E_CBUFFMT */
+		static const uint8_t FMT[] = { GR3D_RT_RGBA8888, GR3D_RT_BGRA8888, GR3D_RT_RGB565, GR3D_RT_A8 };
+		static const uint8_t BPP[] = { 4, 4, 2, 1 };
+		static const char *const NAMES[] = { "RGBA8888", "BGRA8888", "RGB565", "A8", NULL };
+		int f = 0;
+		while (NAMES[f] && strcmp(NAMES[f], str(it, "format")))
+			f++;
+		if (!NAMES[f])
+			return fail(r, i, "not a colour-buffer format: ", str(it, "format"));
 		ulp_diag inner;
 		ulp_diag_clear(&inner);
 		if (!(r->cbuf[r->ncbufs] = ulp_image_create(r->width, r->height, &inner)))
 			return fail(r, i, inner.msg, NULL);
+		r->cbuf_fmt[r->ncbufs] = FMT[f];
+		uint8_t b[4] = { 0, 0, 0, 0 };
+		cbuf_view(FMT[f], b);
+		ulp_image_fill(r->cbuf[r->ncbufs], b[0], b[1], b[2], b[3]);
+		drv_gr3d_rt_params(&r->stream, r->ncbufs + 1, FMT[f], r->width * BPP[f]);
 		r->ncbufs++;
 	}
+	if (!flush_stream(r, from, i))
+		return false;
 	if (cJSON_GetObjectItemCaseSensitive(c, "zsbuf"))
 		return fail(r, i, "depth/stencil buffers are not in this build yet", NULL);
 	r->vp_scale[0] = r->width / 2.0, r->vp_scale[1] = r->height / 2.0, r->vp_scale[2] = 0.5;
@@ -613,21 +681,108 @@ static bool vertex_elements(replay *r, const cJSON *c, size_t i)
 	return flush_stream(r, from, i);
 }
 
+/* One texture level in the TEX unit's layout (units/tex.c texel()): the
+ * texel bytes of RGBA8888/BGRA8888 as they are, RGB565 unpacked to its
+ * 5/6/5 bits at the top of bytes 0..2, A8 in byte 3, L8 in byte 0, D16's
+ * two bytes in bytes 0..1. */
+static void unpack_level(const trace_resource *t, const uint8_t *src, ulp_image *img)
+{
+	const size_t n = (size_t)img->width * img->height;
+	uint8_t *o = img->rgba;
+	for (size_t k = 0; k < n; k++, o += 4) {
+		switch (t->format) {
+		case TRACE_RGBA8888: case TRACE_BGRA8888: memcpy(o, src + 4 * k, 4); break;
+		case TRACE_RGB565: {
+			unsigned v = (unsigned)src[2 * k] | (unsigned)src[2 * k + 1] << 8;
+			o[0] = (uint8_t)((v >> 11) << 3), o[1] = (uint8_t)(((v >> 5) & 63u) << 2);
+			o[2] = (uint8_t)((v & 31u) << 3), o[3] = 255;
+			break;
+		}
+		case TRACE_A8: o[0] = o[1] = o[2] = 0, o[3] = src[k]; break;
+		case TRACE_L8: o[0] = o[1] = o[2] = src[k], o[3] = 255; break;
+		default: o[0] = src[2 * k], o[1] = src[2 * k + 1], o[2] = 0, o[3] = 255; break;   /* D16 */
+		}
+	}
+}
+
 static bool sampler_view(replay *r, const cJSON *c, size_t i)
 {
-	unsigned idx = (unsigned)num(c, "index", 0);
+	unsigned idx = (unsigned)num(c, "index", 0) % GR3D_SAMPLERS;
 	const trace_resource *t = trace_find_resource(r->t, str(c, "resource"));
 	ulp_diag inner;
 	ulp_diag_clear(&inner);
-	ulp_image_free(r->tex_img[idx]);
-	ulp_image *img = r->tex_img[idx] = ulp_image_create(t->width, t->height, &inner);
-	if (!img)
-		return fail(r, i, inner.msg, NULL);
-	if (t->format != TRACE_RGBA8888)
-		return fail(r, i, "only RGBA8888 textures are in this build yet", NULL);
-	memcpy(img->rgba, t->bytes, ulp_image_bytes(img));
-	r->sampler[idx].img = img;
-	r->sampler[idx].format = GR3D_TEX_RGBA8888;
+	gr3d_sampler *sm = &r->sampler[idx];
+	for (unsigned l = 0; l < GR3D_TEX_LEVELS; l++) {
+		ulp_image_free(r->tex_img[idx][l]);
+		r->tex_img[idx][l] = NULL;
+		sm->level[l] = NULL;
+	}
+	sm->img = NULL;
+	sm->nlevels = 0;
+	/* ORDER: enum trace_texfmt */
+	static const uint8_t FMT[] = { GR3D_TEX_RGBA8888, GR3D_TEX_BGRA8888, GR3D_TEX_RGB565, GR3D_TEX_A8,
+		GR3D_TEX_L8, GR3D_TEX_D16 };
+	for (unsigned l = 0; l < t->nlevels && l < GR3D_TEX_LEVELS; l++) {
+		uint32_t w = t->width >> l ? t->width >> l : 1, h = t->height >> l ? t->height >> l : 1;
+		ulp_image *img = r->tex_img[idx][l] = ulp_image_create(w, h, &inner);
+		if (!img)
+			return fail(r, i, inner.msg, NULL);
+		unpack_level(t, t->bytes + t->level_off[l], img);
+		sm->level[l] = img;
+	}
+	sm->img = r->tex_img[idx][0];
+	sm->format = FMT[t->format];
+	sm->nlevels = (uint8_t)t->nlevels;
+	sm->mipmap = false;
+	return true;
+}
+
+static bool sampler(replay *r, const cJSON *c)
+{
+	gr3d_sampler *sm = &r->sampler[(unsigned)num(c, "index", 0) % GR3D_SAMPLERS];
+	const char *filter = str(c, "filter"), *mag = str(c, "mag_filter"), *min = str(c, "min_filter");
+	const char *mip = str(c, "mip_filter");
+	if (filter) {
+		sm->bilinear = strcmp(filter, "linear") == 0;
+		sm->min_filter = GR3D_MIN_AS_MAG;
+	}
+	if (mag)
+		sm->bilinear = strcmp(mag, "linear") == 0;
+	if (min)
+		sm->min_filter = strcmp(min, "linear") == 0 ? GR3D_MIN_LINEAR : GR3D_MIN_NEAREST;
+	if (mip) {                 /* none: level 0 only; the levels stay with the view */
+		sm->mip_linear = strcmp(mip, "linear") == 0;
+		sm->mip_none = strcmp(mip, "none") == 0;
+	}
+	const char *wrap[3] = { str(c, "wrap"), str(c, "wrap_s"), str(c, "wrap_t") };
+	uint8_t mode[3];
+	for (int k = 0; k < 3; k++)
+		mode[k] = !wrap[k] ? 0 : !strcmp(wrap[k], "clamp") ? GR3D_WRAP_CLAMP
+		        : !strcmp(wrap[k], "mirror") ? GR3D_WRAP_MIRROR : GR3D_WRAP_REPEAT;
+	if (wrap[0]) {
+		sm->wrap = mode[0];
+		sm->wrap_t_own = false;
+	}
+	if (wrap[1])
+		sm->wrap = mode[1];
+	if (wrap[2]) {
+		sm->wrap_t = mode[2];
+		sm->wrap_t_own = true;
+	}
+	const cJSON *bias = cJSON_GetObjectItemCaseSensitive(c, "lod_bias");
+	if (bias)
+		sm->lod_bias = (float)bias->valuedouble;
+	/* the compare goes into the fragment program (frontends/tegra: the ALU
+	 * compares the reference with the texel's red channel) */
+	const char *cmp = str(c, "compare_func");
+	if (cmp) {
+		static const char *const GL[] = { "lequal", "gequal", "less", "greater", "equal", "notequal",
+			"always", "never", NULL };   /* ORDER: enum tegra_compare */
+		int k = 0;
+		while (GL[k] && strcmp(GL[k], cmp))
+			k++;
+		r->shadow_cmp[(unsigned)num(c, "index", 0) % GR3D_SAMPLERS] = (uint8_t)(GL[k] ? k : 0);
+	}
 	return true;
 }
 
@@ -688,8 +843,11 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 			uint8_t b[4];
 			for (int k = 0; k < 4; k++)
 				b[k] = (uint8_t)lround(cJSON_GetArrayItem(col, k)->valuedouble * 255.0);
-			for (unsigned k = 0; k < r->ncbufs; k++)
-				ulp_image_fill(r->cbuf[k], b[0], b[1], b[2], b[3]);
+			for (unsigned k = 0; k < r->ncbufs; k++) {
+				uint8_t v[4] = { b[0], b[1], b[2], b[3] };
+				cbuf_view(r->cbuf_fmt[k], v);
+				ulp_image_fill(r->cbuf[k], v[0], v[1], v[2], v[3]);
+			}
 		}
 		return true;
 	}
@@ -697,16 +855,8 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 		return hooked_draw(r, c, i);
 	if (!strcmp(cmd, "checkpoint"))
 		return checkpoint(r, c, i, last_checkpoint);
-	if (!strcmp(cmd, "sampler")) {
-		gr3d_sampler *sm = &r->sampler[(unsigned)num(c, "index", 0) % GR3D_SAMPLERS];
-		const char *filter = str(c, "filter"), *wrap = str(c, "wrap");
-		if (filter)
-			sm->bilinear = strcmp(filter, "linear") == 0;
-		if (wrap)
-			sm->wrap = !strcmp(wrap, "clamp") ? GR3D_WRAP_CLAMP
-			         : !strcmp(wrap, "mirror") ? GR3D_WRAP_MIRROR : GR3D_WRAP_REPEAT;
-		return true;
-	}
+	if (!strcmp(cmd, "sampler"))
+		return sampler(r, c);
 	if (!strcmp(cmd, "rasterizer") || !strcmp(cmd, "scissor"))
 		return true;    /* accepted; cull/scissor/flatshade: docs/replay.md "not yet" */
 	if (!strcmp(cmd, "sampler_view"))
@@ -775,7 +925,8 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 	for (unsigned k = 0; k < r->ncbufs; k++)
 		ulp_image_free(r->cbuf[k]);
 	for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
-		ulp_image_free(r->tex_img[k]);
+		for (unsigned l = 0; l < GR3D_TEX_LEVELS; l++)
+			ulp_image_free(r->tex_img[k][l]);
 	reg_stream_free(&r->stream);
 	free(r);
 	return ok;

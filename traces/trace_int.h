@@ -43,6 +43,8 @@ typedef struct trace_ctx {
 } trace_ctx;
 
 extern const char *const TRACE_E_TEXFMT[];
+extern const char *const TRACE_E_CBUFFMT[];
+extern const char *const TRACE_E_TARGET[];
 extern const char *const TRACE_E_STAGE[];
 
 /* Fill c->d with "file: path: message"; returns false. */
