@@ -18,6 +18,7 @@
 #include "sim/driver_pica.h"
 #include "sim/gr3d_regs.h"
 #include "sim/pica_regs.h"
+#include "sim/replay_tex.h"
 #include "units/gr3d_fp.h"
 #include "units/pica_shader.h"
 
@@ -606,20 +607,6 @@ static bool checkpoint(replay *r, const cJSON *c, size_t i, bool last)
 
 /* ---- commands ---- */
 
-/* The RGBA8 view of a colour a target of format fmt stores (gr3d_quad.h):
- * RGB565 keeps 5/6/5 bits (rounded, read back expanded), A8 alpha only. */
-static void cbuf_view(unsigned fmt, uint8_t b[4])
-{
-	if (fmt == GR3D_RT_RGB565) {
-		b[0] = (uint8_t)((((b[0] * 31u + 127u) / 255u) * 527u + 23u) >> 6);
-		b[1] = (uint8_t)((((b[1] * 63u + 127u) / 255u) * 259u + 33u) >> 6);
-		b[2] = (uint8_t)((((b[2] * 31u + 127u) / 255u) * 527u + 23u) >> 6);
-		b[3] = 255;
-	} else if (fmt == GR3D_RT_A8) {
-		b[0] = b[1] = b[2] = 0;
-	}
-}
-
 static bool framebuffer(replay *r, const cJSON *c, size_t i)
 {
 	for (unsigned k = 0; k < r->ncbufs; k++)
@@ -630,24 +617,19 @@ static bool framebuffer(replay *r, const cJSON *c, size_t i)
 	const cJSON *cb = cJSON_GetObjectItemCaseSensitive(c, "cbufs");
 	size_t from = r->stream.n;
 	for (const cJSON *it = cb ? cb->child : NULL; it && r->ncbufs < MAX_CBUFS; it = it->next) {
-		/* ORDER: TRACE_E_CBUFFMT */
-		static const uint8_t FMT[] = { GR3D_RT_RGBA8888, GR3D_RT_BGRA8888, GR3D_RT_RGB565, GR3D_RT_A8 };
-		static const uint8_t BPP[] = { 4, 4, 2, 1 };
-		static const char *const NAMES[] = { "RGBA8888", "BGRA8888", "RGB565", "A8", NULL };
-		int f = 0;
-		while (NAMES[f] && strcmp(NAMES[f], str(it, "format")))
-			f++;
-		if (!NAMES[f])
+		uint8_t fmt;
+		unsigned bpp;
+		if (!replay_cbuf_format(str(it, "format"), &fmt, &bpp))
 			return fail(r, i, "not a colour-buffer format: ", str(it, "format"));
 		ulp_diag inner;
 		ulp_diag_clear(&inner);
 		if (!(r->cbuf[r->ncbufs] = ulp_image_create(r->width, r->height, &inner)))
 			return fail(r, i, inner.msg, NULL);
-		r->cbuf_fmt[r->ncbufs] = FMT[f];
+		r->cbuf_fmt[r->ncbufs] = fmt;
 		uint8_t b[4] = { 0, 0, 0, 0 };
-		cbuf_view(FMT[f], b);
+		replay_cbuf_view(r->o->cfg, fmt, b);
 		ulp_image_fill(r->cbuf[r->ncbufs], b[0], b[1], b[2], b[3]);
-		drv_gr3d_rt_params(&r->stream, r->ncbufs + 1, FMT[f], r->width * BPP[f]);
+		drv_gr3d_rt_params(&r->stream, r->ncbufs + 1, fmt, r->width * bpp);
 		r->ncbufs++;
 	}
 	if (!flush_stream(r, from, i))
@@ -681,108 +663,21 @@ static bool vertex_elements(replay *r, const cJSON *c, size_t i)
 	return flush_stream(r, from, i);
 }
 
-/* One texture level in the TEX unit's layout (units/tex.c texel()): the
- * texel bytes of RGBA8888/BGRA8888 as they are, RGB565 unpacked to its
- * 5/6/5 bits at the top of bytes 0..2, A8 in byte 3, L8 in byte 0, D16's
- * two bytes in bytes 0..1. */
-static void unpack_level(const trace_resource *t, const uint8_t *src, ulp_image *img)
-{
-	const size_t n = (size_t)img->width * img->height;
-	uint8_t *o = img->rgba;
-	for (size_t k = 0; k < n; k++, o += 4) {
-		switch (t->format) {
-		case TRACE_RGBA8888: case TRACE_BGRA8888: memcpy(o, src + 4 * k, 4); break;
-		case TRACE_RGB565: {
-			unsigned v = (unsigned)src[2 * k] | (unsigned)src[2 * k + 1] << 8;
-			o[0] = (uint8_t)((v >> 11) << 3), o[1] = (uint8_t)(((v >> 5) & 63u) << 2);
-			o[2] = (uint8_t)((v & 31u) << 3), o[3] = 255;
-			break;
-		}
-		case TRACE_A8: o[0] = o[1] = o[2] = 0, o[3] = src[k]; break;
-		case TRACE_L8: o[0] = o[1] = o[2] = src[k], o[3] = 255; break;
-		default: o[0] = src[2 * k], o[1] = src[2 * k + 1], o[2] = 0, o[3] = 255; break;   /* D16 */
-		}
-	}
-}
-
 static bool sampler_view(replay *r, const cJSON *c, size_t i)
 {
 	unsigned idx = (unsigned)num(c, "index", 0) % GR3D_SAMPLERS;
-	const trace_resource *t = trace_find_resource(r->t, str(c, "resource"));
 	ulp_diag inner;
 	ulp_diag_clear(&inner);
-	gr3d_sampler *sm = &r->sampler[idx];
-	for (unsigned l = 0; l < GR3D_TEX_LEVELS; l++) {
-		ulp_image_free(r->tex_img[idx][l]);
-		r->tex_img[idx][l] = NULL;
-		sm->level[l] = NULL;
-	}
-	sm->img = NULL;
-	sm->nlevels = 0;
-	/* ORDER: enum trace_texfmt */
-	static const uint8_t FMT[] = { GR3D_TEX_RGBA8888, GR3D_TEX_BGRA8888, GR3D_TEX_RGB565, GR3D_TEX_A8,
-		GR3D_TEX_L8, GR3D_TEX_D16 };
-	for (unsigned l = 0; l < t->nlevels && l < GR3D_TEX_LEVELS; l++) {
-		uint32_t w = t->width >> l ? t->width >> l : 1, h = t->height >> l ? t->height >> l : 1;
-		ulp_image *img = r->tex_img[idx][l] = ulp_image_create(w, h, &inner);
-		if (!img)
-			return fail(r, i, inner.msg, NULL);
-		unpack_level(t, t->bytes + t->level_off[l], img);
-		sm->level[l] = img;
-	}
-	sm->img = r->tex_img[idx][0];
-	sm->format = FMT[t->format];
-	sm->nlevels = (uint8_t)t->nlevels;
-	sm->mipmap = false;
+	if (!replay_texture(trace_find_resource(r->t, str(c, "resource")), &r->sampler[idx], r->tex_img[idx],
+	                    &inner))
+		return fail(r, i, inner.msg, NULL);
 	return true;
 }
 
 static bool sampler(replay *r, const cJSON *c)
 {
-	gr3d_sampler *sm = &r->sampler[(unsigned)num(c, "index", 0) % GR3D_SAMPLERS];
-	const char *filter = str(c, "filter"), *mag = str(c, "mag_filter"), *min = str(c, "min_filter");
-	const char *mip = str(c, "mip_filter");
-	if (filter) {
-		sm->bilinear = strcmp(filter, "linear") == 0;
-		sm->min_filter = GR3D_MIN_AS_MAG;
-	}
-	if (mag)
-		sm->bilinear = strcmp(mag, "linear") == 0;
-	if (min)
-		sm->min_filter = strcmp(min, "linear") == 0 ? GR3D_MIN_LINEAR : GR3D_MIN_NEAREST;
-	if (mip) {                 /* none: level 0 only; the levels stay with the view */
-		sm->mip_linear = strcmp(mip, "linear") == 0;
-		sm->mip_none = strcmp(mip, "none") == 0;
-	}
-	const char *wrap[3] = { str(c, "wrap"), str(c, "wrap_s"), str(c, "wrap_t") };
-	uint8_t mode[3];
-	for (int k = 0; k < 3; k++)
-		mode[k] = !wrap[k] ? 0 : !strcmp(wrap[k], "clamp") ? GR3D_WRAP_CLAMP
-		        : !strcmp(wrap[k], "mirror") ? GR3D_WRAP_MIRROR : GR3D_WRAP_REPEAT;
-	if (wrap[0]) {
-		sm->wrap = mode[0];
-		sm->wrap_t_own = false;
-	}
-	if (wrap[1])
-		sm->wrap = mode[1];
-	if (wrap[2]) {
-		sm->wrap_t = mode[2];
-		sm->wrap_t_own = true;
-	}
-	const cJSON *bias = cJSON_GetObjectItemCaseSensitive(c, "lod_bias");
-	if (bias)
-		sm->lod_bias = (float)bias->valuedouble;
-	/* the compare goes into the fragment program (frontends/tegra: the ALU
-	 * compares the reference with the texel's red channel) */
-	const char *cmp = str(c, "compare_func");
-	if (cmp) {
-		static const char *const GL[] = { "lequal", "gequal", "less", "greater", "equal", "notequal",
-			"always", "never", NULL };   /* ORDER: enum tegra_compare */
-		int k = 0;
-		while (GL[k] && strcmp(GL[k], cmp))
-			k++;
-		r->shadow_cmp[(unsigned)num(c, "index", 0) % GR3D_SAMPLERS] = (uint8_t)(GL[k] ? k : 0);
-	}
+	unsigned idx = (unsigned)num(c, "index", 0) % GR3D_SAMPLERS;
+	replay_sampler_state(&r->sampler[idx], &r->shadow_cmp[idx], c);
 	return true;
 }
 
@@ -845,7 +740,7 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 				b[k] = (uint8_t)lround(cJSON_GetArrayItem(col, k)->valuedouble * 255.0);
 			for (unsigned k = 0; k < r->ncbufs; k++) {
 				uint8_t v[4] = { b[0], b[1], b[2], b[3] };
-				cbuf_view(r->cbuf_fmt[k], v);
+				replay_cbuf_view(r->o->cfg, r->cbuf_fmt[k], v);
 				ulp_image_fill(r->cbuf[k], v[0], v[1], v[2], v[3]);
 			}
 		}
