@@ -66,9 +66,10 @@ typedef struct replay {
 	double vp_scale[3], vp_translate[3];
 	gr3d_sampler sampler[GR3D_SAMPLERS];
 	ulp_image *tex_img[GR3D_SAMPLERS][GR3D_TEX_LEVELS];   /* the bound textures' levels */
-	/* a TGSI fragment shader is compiled for the samplers' compare functions
-	 * (a shadow variant, as a Gallium driver keys its shaders) */
+	/* a TGSI fragment shader is compiled for the samplers' compare functions and
+	 * the views' swizzles (a variant, as a Gallium driver keys its shaders) */
 	uint8_t shadow_cmp[GR3D_SAMPLERS];  /* enum tegra_compare */
+	uint8_t view_swz[GR3D_SAMPLERS][4]; /* enum tegra_swizzle: the sampler views' swizzles */
 	const trace_shader *fs_src;
 	tegra_compile_opts fs_opts;
 	/* vertex results of the current draw */
@@ -210,6 +211,7 @@ static bool bind_fs(replay *r, const trace_shader *s, size_t i)
 			return fail(r, i, inner.msg, NULL);
 		tegra_compile_result *tr = calloc(1, sizeof *tr);
 		memcpy(r->fs_opts.shadow_compare, r->shadow_cmp, sizeof r->fs_opts.shadow_compare);
+		memcpy(r->fs_opts.swizzle, r->view_swz, sizeof r->fs_opts.swizzle);
 		r->fs_src = s;
 		ok = tr && tegra_compile_with(sh, name, &r->fs_opts, tr);
 		r->fs_nin = 0;
@@ -329,13 +331,21 @@ static bool draw(replay *r, const cJSON *c, size_t i);
 
 static bool bind_fs(replay *r, const trace_shader *s, size_t i);
 
-/* Recompiles a TGSI fragment shader whose samplers' compare functions
- * changed since it was compiled, keeping the FP_CONST words the trace wrote
+/* Recompiles a TGSI fragment shader whose samplers' compare functions or
+ * views' swizzles changed since it was compiled, keeping the FP_CONST words the trace wrote
  * (those that differ from the old program's own constants). */
 static bool fs_variant(replay *r, size_t i)
 {
-	if (!r->fs_tgsi || !r->fs_src ||
-	    !memcmp(r->fs_opts.shadow_compare, r->shadow_cmp, sizeof r->shadow_cmp))
+	if (!r->fs_tgsi || !r->fs_src) {
+		for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
+			for (unsigned ch = 0; ch < 4; ch++)
+				if (r->view_swz[k][ch] && r->view_swz[k][ch] != TEGRA_SWZ_R + ch)
+					return fail(r, i, "a sampler_view swizzle needs a TGSI fragment shader (the driver "
+					                  "compiles it into the program; the TEX unit has none)", NULL);
+		return true;
+	}
+	if (!memcmp(r->fs_opts.shadow_compare, r->shadow_cmp, sizeof r->shadow_cmp) &&
+	    !memcmp(r->fs_opts.swizzle, r->view_swz, sizeof r->view_swz))
 		return true;
 	uint32_t user[TEGRA_FP_NUM_CONST];
 	bool written[TEGRA_FP_NUM_CONST];
@@ -671,6 +681,7 @@ static bool sampler_view(replay *r, const cJSON *c, size_t i)
 	if (!replay_texture(trace_find_resource(r->t, str(c, "resource")), &r->sampler[idx], r->tex_img[idx],
 	                    &inner))
 		return fail(r, i, inner.msg, NULL);
+	replay_view_swizzle(str(c, "swizzle"), r->view_swz[idx]);
 	return true;
 }
 

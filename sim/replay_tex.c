@@ -4,6 +4,8 @@
 #include <cjson/cJSON.h>
 #include <string.h>
 
+#include "frontends/tegra/tegra_compile.h"
+
 bool replay_cbuf_format(const char *name, uint8_t *fmt, unsigned *bpp)
 {
 	/* ORDER: TRACE_E_CBUFFMT */
@@ -137,5 +139,14 @@ void replay_sampler_state(gr3d_sampler *sm, uint8_t *shadow_cmp, const cJSON *c)
 		while (GL[k] && strcmp(GL[k], cmp))
 			k++;
 		*shadow_cmp = (uint8_t)(GL[k] ? k : 0);
+	}
+}
+
+void replay_view_swizzle(const char *swz, uint8_t out[4])
+{
+	static const char NAMES[] = "rgba01";          /* ORDER: TEGRA_SWZ_R .. TEGRA_SWZ_ONE */
+	for (unsigned ch = 0; ch < 4; ch++) {
+		const char *p = swz && swz[ch] ? strchr(NAMES, swz[ch]) : NULL;
+		out[ch] = p ? (uint8_t)(TEGRA_SWZ_R + (p - NAMES)) : TEGRA_SWZ_SAME;
 	}
 }

@@ -28,6 +28,9 @@ void replay_cbuf_view(const ulp_config *cfg, unsigned fmt, uint8_t b[4]);
 bool replay_texture(const trace_resource *t, gr3d_sampler *sm, ulp_image *owned[GR3D_TEX_LEVELS],
                     ulp_diag *d);
 
+/* A sampler view's swizzle ("rrr1"; NULL: none) as enum tegra_swizzle codes. */
+void replay_view_swizzle(const char *swz, uint8_t out[4]);
+
 /* Applies a validated `sampler` command to sm; *shadow_cmp gets its
  * compare_func as an enum tegra_compare (frontends/tegra/tegra_compile.h). */
 void replay_sampler_state(gr3d_sampler *sm, uint8_t *shadow_cmp, const struct cJSON *c);

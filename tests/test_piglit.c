@@ -279,7 +279,7 @@ static const struct {
 	{ "generated_tests__spec__glsl-1.10__execution__variable-indexing__fs-uniform-array-mat2-col-rd",
 	  false, NULL },
 	{ "tests__spec__arb_fragment_program__texturing__txb-2d", true, NULL },
-	{ "tests__spec__glsl-1.10__execution__samplers__glsl-fs-shadow2D-07", false, "depth texture mode" },
+	{ "tests__spec__glsl-1.10__execution__samplers__glsl-fs-shadow2D-07", true, NULL },
 	{ "tests__spec__arb_vertex_program__instructions__swz_src_and_constants", true, NULL },
 	{ "tests__spec__arb_vertex_program__vp-arl-local-array", true, NULL },
 	{ "tests__spec__glsl-1.20__execution__clipping__vs-clip-vertex-const-reject", false, "user clip planes" },

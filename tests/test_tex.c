@@ -349,6 +349,37 @@ Test(tex, shadow_compare_end_to_end, .timeout = 60)
 	}
 }
 
+Test(tex, view_swizzle_gives_the_depth_modes, .timeout = 60)
+{
+	/* GL depth texture modes on the compare result c (here "less": left 0,
+	 * right 1) through the view swizzle compiled into the program */
+	const char *res = ",\"d\": {\"type\": \"texture\", \"format\": \"D16\", \"target\": \"1D\", "
+	                  "\"width\": 2, \"height\": 1, \"u16\": [0, 65535]}";
+	static const struct {
+		const char *swz;
+		uint8_t right[4];
+	} cases[] = {
+		{ "rrr1", { 255, 255, 255, 255 } },   /* luminance */
+		{ "rrrr", { 255, 255, 255, 255 } },   /* intensity */
+		{ "000r", { 0, 0, 0, 255 } },         /* alpha */
+		{ "r001", { 255, 0, 0, 255 } },       /* red */
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		char cmds[512];
+		snprintf(cmds, sizeof cmds,
+		         "{\"cmd\": \"sampler_view\", \"index\": 0, \"resource\": \"d\", \"swizzle\": \"%s\"},\n"
+		         "{\"cmd\": \"sampler\", \"index\": 0, \"filter\": \"nearest\", \"wrap\": \"clamp\", "
+		         "\"compare_mode\": \"ref_to_texture\", \"compare_func\": \"less\"},", cases[k].swz);
+		ulp_image *img = run_quad("RGBA8888", res, SHADOW_FS, cmds, true);
+		const uint8_t *l = ulp_image_cpx(img, 1, 4), *r = ulp_image_cpx(img, 6, 4);
+		cr_expect(!memcmp(r, cases[k].right, 4), "%s right: %u %u %u %u", cases[k].swz, r[0], r[1], r[2], r[3]);
+		/* left: c = 0; the alpha channel is 1 only where the swizzle says 1 */
+		uint8_t a = cases[k].swz[3] == '1' ? 255 : 0;
+		cr_expect(l[0] == 0 && l[3] == a, "%s left: %u %u", cases[k].swz, l[0], l[3]);
+		ulp_image_free(img);
+	}
+}
+
 Test(tex, mip_levels_through_the_replay, .timeout = 60)
 {
 	/* an 8x8 red texture with a 4x4 green and 2x2 blue level, minified: the
@@ -421,6 +452,9 @@ Test(tex, trace_texture_rules)
 	bad_trace("", "{\"cmd\": \"sampler\", \"index\": 0, \"mip_filter\": \"cubic\"}",
 	          "$.commands[0].mip_filter: expected one of none, nearest, linear");
 	bad_trace("", "{\"cmd\": \"sampler\", \"index\": 0, \"lod_bias\": 40}", "$.commands[0].lod_bias");
+	bad_trace("\"t\": {\"type\": \"texture\", \"format\": \"L8\", \"width\": 1, \"height\": 1, \"u8\": [0]}",
+	          "{\"cmd\": \"sampler_view\", \"index\": 0, \"resource\": \"t\", \"swizzle\": \"rgbx\"}",
+	          "$.commands[0].swizzle: expected 4 of r, g, b, a, 0, 1");
 	bad_trace("", "{\"cmd\": \"framebuffer\", \"width\": 4, \"height\": 4, \"cbufs\": [{\"format\": \"D16\"}]}",
 	          "$.commands[0].cbufs[0].format: expected one of RGBA8888, BGRA8888, RGB565, A8");
 

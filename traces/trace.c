@@ -141,6 +141,7 @@ static const field C_SAMPLER[] = {
 static const field C_SAMPLER_VIEW[] = {
 	{ "index", F_INT, true, 0, 15, NULL, NULL },
 	{ "resource", F_ID_TEX, true, 0, 0, NULL, NULL },
+	{ "swizzle", F_SWIZZLE, false, 0, 0, NULL, NULL },
 	END_FIELDS,
 };
 static const field C_CLEAR[] = {
@@ -316,6 +317,12 @@ bool trace_check_value(trace_ctx *c, const cJSON *v, const field *f, const char 
 		     sscanf(v->valuestring, "%llu+-%lf%%%c", &n, &pct, &tail) == 2) && pct >= 0)
 			return true;
 		return trace_err(c, path, "expected an integer or \"N\xC2\xB1P%%\"%s", "");
+	}
+	case F_SWIZZLE: {
+		bool ok = cJSON_IsString(v) && strlen(v->valuestring) == 4;
+		for (int i = 0; ok && i < 4; i++)
+			ok = strchr("rgba01", v->valuestring[i]) != NULL;
+		return ok || trace_err(c, path, "expected 4 of r, g, b, a, 0, 1 (e.g. \"rrr1\")%s", "");
 	}
 	case F_ID_SHADER:
 		if (!cJSON_IsString(v) || !trace_find_shader(c->t, v->valuestring))

@@ -91,6 +91,7 @@ static cJSON *field_schema(const field *f)
 		cJSON_AddItemToArray(any, string_pattern("^[0-9]+(\xC2\xB1|\\+-)[0-9.]+%$"));
 		return o;
 	}
+	case F_SWIZZLE: return string_pattern("^[rgba01]{4}$");
 	case F_ID_SHADER: case F_ID_BUF: case F_ID_TEX: return string_pattern(ID_PATTERN);
 	case F_OBJ: return object_of(f->sub, NULL);
 	case F_OBJ_ARRAY: return array_of(object_of(f->sub, NULL), f->lo, f->hi);

@@ -135,17 +135,13 @@ static cJSON *u8_level(const float *p, unsigned w, unsigned h)
 
 /* A harness texture as a trace texture: colour textures RGBA8888 with their
  * mip levels, depth (shadow) textures D16 with the compare function on the
- * sampler, 1-D textures as 1D (an N x 1 texture: exact, t never leaves row
+ * sampler and the depth texture mode as the view's swizzle, 1-D textures as 1D (an N x 1 texture: exact, t never leaves row
  * 0).  3-D textures are refused (docs/piglit.md). */
 static bool texture(pg_trace *tr, const pg_texture *tx, unsigned unit, char *reason, size_t n)
 {
 	if (tx->dims == 3)
 		return REFUSE("3-D textures: not modelled (the Tegra 2 texture descriptor has a width and "
 		              "a height, no public depth field)");
-	static const char *const DEPTH_MODE[] = { "luminance", "intensity", "alpha", "red" };
-	if (tx->shadow && tx->depth_mode != 0)
-		return REFUSE("depth texture mode %s: the Tegra backend returns a shadow compare as "
-		              "(c, c, c, 1), the luminance mode", DEPTH_MODE[tx->depth_mode & 3]);
 	char id[32];
 	snprintf(id, sizeof id, "tex%u", tr->ntex++);
 	cJSON *t = cJSON_CreateObject();
@@ -186,6 +182,10 @@ static bool texture(pg_trace *tr, const pg_texture *tx, unsigned unit, char *rea
 	cJSON *sv = cmd(tr, "sampler_view");
 	cJSON_AddNumberToObject(sv, "index", unit);
 	cJSON_AddStringToObject(sv, "resource", id);
+	if (tx->shadow) {          /* GL's depth texture mode as the view's swizzle, as Mesa's state tracker does */
+		static const char *const MODE_SWIZZLE[] = { "rrr1", "rrrr", "000r", "r001" };
+		cJSON_AddStringToObject(sv, "swizzle", MODE_SWIZZLE[tx->depth_mode & 3]);
+	}
 	/* the harness reference samples nearest, clamp to edge, nearest level */
 	cJSON *sm = cmd(tr, "sampler");
 	cJSON_AddNumberToObject(sm, "index", unit);
