@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "units/gr3d_quad.h"
+
 void gr3d_regs_init(gr3d_regs *r) { memset(r, 0, sizeof *r); }
 
 /* Data register -> (upload stream, capacity in words, destination). */
@@ -128,4 +130,29 @@ void drv_gr3d_load_program(reg_stream *s, const tegra_fp_program *p, const uint3
 	reg_stream_gr3d(s, 0x40f, p->discards_fragment ? 0x60 : 0x48);
 	for (int k = 0; k < TEGRA_FP_NUM_CONST; k++)
 		reg_stream_gr3d(s, (uint16_t)(0x820 + k), fp_const[k]);
+}
+
+bool gr3d_regs_rt_format(const gr3d_regs *r, unsigned rt, uint8_t *fmt, ulp_diag *d)
+{
+	uint32_t v = r->raw[0xe10 + (rt & 15u)];
+	unsigned code = (v >> 2) & 0x1F;
+	*fmt = GR3D_RT_RGBA8888;
+	if (!v || code == GR3D_PF_RGBA8888)
+		return true;
+	if (code == GR3D_PF_RGB565) {
+		*fmt = GR3D_RT_RGB565;
+		return true;
+	}
+	if (code == GR3D_PF_A8) {
+		*fmt = GR3D_RT_A8;
+		return true;
+	}
+	return ulp_diag_at(d, NULL, 0, 0, "RT_PARAMS (0x%03x): FORMAT %u is not a colour format the DW writes "
+	                   "(A8, RGB565, RGBA8888)", 0xe10 + (rt & 15u), code);
+}
+
+void drv_gr3d_rt_params(reg_stream *s, unsigned rt, unsigned fmt, uint32_t pitch)
+{
+	unsigned code = fmt == GR3D_RT_RGB565 ? GR3D_PF_RGB565 : fmt == GR3D_RT_A8 ? GR3D_PF_A8 : GR3D_PF_RGBA8888;
+	reg_stream_gr3d(s, (uint16_t)(0xe10 + (rt & 15u)), (uint32_t)code << 2 | (pitch & 0x1FFFFu) << 8);
 }

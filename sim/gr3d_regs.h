@@ -8,7 +8,8 @@
  *   0x500 PSEQ flush        0x520 FP_PSEQ_ENGINE_INST (0x20006000 | EXECs)
  *   0x546 PSEQ_DWR_IF_STATE (pseq_to_dw_exec_nb at 6..12)
  *   0xe20 GLOBAL_PIX_ATTR (rows - 1 at 0..1, MAX_QID at 24..31)
- *   0x820+i FP_CONST (32 words)   0x903 RT_ENABLE   0x40f QR_OUTPUT_TO_SHADER */
+ *   0x820+i FP_CONST (32 words)   0x903 RT_ENABLE   0x40f QR_OUTPUT_TO_SHADER
+ *   0xe10+i RT_PARAMS (GLOBAL_SURFDESC): dither 0, FORMAT 2..6, PITCH 8..24, tiled 26 */
 #ifndef ULP_SIM_GR3D_REGS_H
 #define ULP_SIM_GR3D_REGS_H
 
@@ -36,12 +37,32 @@ typedef struct gr3d_regs {
 	uint32_t alu[8 * TEGRA_FP_MAX_ALU_PACKETS];
 } gr3d_regs;
 
+/* RT_PARAMS.FORMAT codes.  The names are grate's PIXEL_FORMAT list
+ * (tegra-fp.md §4); their numbers are not in the reference, so these are the
+ * simulator's (docs/registers.md).  The hardware has one 32-bit colour code:
+ * a B8G8R8A8 surface is programmed as RGBA8888, the byte order being the
+ * driver's business, as grate's Gallium driver does. */
+enum gr3d_pixel_format {
+	GR3D_PF_A8 = 0, GR3D_PF_L8 = 1, GR3D_PF_S8 = 2, GR3D_PF_LA88 = 3, GR3D_PF_RGB565 = 4,
+	GR3D_PF_RGBA5551 = 5, GR3D_PF_RGBA4444 = 6, GR3D_PF_D16_LINEAR = 7, GR3D_PF_D16_NONLINEAR = 8,
+	GR3D_PF_RGBA8888 = 9, GR3D_PF_RGBA_FP32 = 10,
+};
+
 void gr3d_regs_init(gr3d_regs *r);
 bool gr3d_regs_write(gr3d_regs *r, uint32_t reg, uint32_t value, ulp_diag *d);
 /* The program the registers hold (counts from the upload high-water marks
  * and FP_PSEQ_ENGINE_INST; globals from 0xe20 and 0x546; constants from
  * FP_CONST).  False with d when the registers describe no valid program. */
 bool gr3d_regs_program(const gr3d_regs *r, tegra_fp_program *out, ulp_diag *d);
+
+/* The colour format RT_PARAMS (0xe10 + rt) describes: an enum gr3d_rtfmt
+ * (RGBA8888 for a never-written register).  False with d for a FORMAT code
+ * the DW does not write as colour. */
+bool gr3d_regs_rt_format(const gr3d_regs *r, unsigned rt, uint8_t *fmt, ulp_diag *d);
+
+/* The driver: RT_PARAMS of render target rt for a colour buffer of format
+ * fmt (enum gr3d_rtfmt), pitch in bytes. */
+void drv_gr3d_rt_params(reg_stream *s, unsigned rt, unsigned fmt, uint32_t pitch);
 
 /* The driver: a program's upload in grate's order (tegra-fp.md §2.5) and
  * the per-draw registers grate writes, with the given FP_CONST words. */

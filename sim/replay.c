@@ -18,6 +18,7 @@
 #include "sim/driver_pica.h"
 #include "sim/gr3d_regs.h"
 #include "sim/pica_regs.h"
+#include "sim/replay_tex.h"
 #include "units/gr3d_fp.h"
 #include "units/pica_shader.h"
 
@@ -58,12 +59,19 @@ typedef struct replay {
 	/* state */
 	uint32_t width, height;
 	ulp_image *cbuf[MAX_CBUFS];
+	uint8_t cbuf_fmt[MAX_CBUFS];      /* enum gr3d_rtfmt */
 	unsigned ncbufs;
 	element el[MAX_ELEMENTS];
 	unsigned nel;
 	double vp_scale[3], vp_translate[3];
 	gr3d_sampler sampler[GR3D_SAMPLERS];
-	ulp_image *tex_img[GR3D_SAMPLERS];
+	ulp_image *tex_img[GR3D_SAMPLERS][GR3D_TEX_LEVELS];   /* the bound textures' levels */
+	/* a TGSI fragment shader is compiled for the samplers' compare functions and
+	 * the views' swizzles (a variant, as a Gallium driver keys its shaders) */
+	uint8_t shadow_cmp[GR3D_SAMPLERS];  /* enum tegra_compare */
+	uint8_t view_swz[GR3D_SAMPLERS][4]; /* enum tegra_swizzle: the sampler views' swizzles */
+	const trace_shader *fs_src;
+	tegra_compile_opts fs_opts;
 	/* vertex results of the current draw */
 	pica_vec4 (*out)[16];
 	uint32_t nout;
@@ -202,7 +210,10 @@ static bool bind_fs(replay *r, const trace_shader *s, size_t i)
 		if (!sh)
 			return fail(r, i, inner.msg, NULL);
 		tegra_compile_result *tr = calloc(1, sizeof *tr);
-		ok = tr && tegra_compile(sh, name, tr);
+		memcpy(r->fs_opts.shadow_compare, r->shadow_cmp, sizeof r->fs_opts.shadow_compare);
+		memcpy(r->fs_opts.swizzle, r->view_swz, sizeof r->fs_opts.swizzle);
+		r->fs_src = s;
+		ok = tr && tegra_compile_with(sh, name, &r->fs_opts, tr);
 		r->fs_nin = 0;
 		for (int k = 0; k < GR3D_TRAM_ROWS; k++)
 			r->fs_sem[k] = -1;
@@ -318,9 +329,44 @@ static sim_unit *unit_named(replay_result *res, const char *name)
 
 static bool draw(replay *r, const cJSON *c, size_t i);
 
+static bool bind_fs(replay *r, const trace_shader *s, size_t i);
+
+/* Recompiles a TGSI fragment shader whose samplers' compare functions or
+ * views' swizzles changed since it was compiled, keeping the FP_CONST words the trace wrote
+ * (those that differ from the old program's own constants). */
+static bool fs_variant(replay *r, size_t i)
+{
+	if (!r->fs_tgsi || !r->fs_src) {
+		for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
+			for (unsigned ch = 0; ch < 4; ch++)
+				if (r->view_swz[k][ch] && r->view_swz[k][ch] != TEGRA_SWZ_R + ch)
+					return fail(r, i, "a sampler_view swizzle needs a TGSI fragment shader (the driver "
+					                  "compiles it into the program; the TEX unit has none)", NULL);
+		return true;
+	}
+	if (!memcmp(r->fs_opts.shadow_compare, r->shadow_cmp, sizeof r->shadow_cmp) &&
+	    !memcmp(r->fs_opts.swizzle, r->view_swz, sizeof r->view_swz))
+		return true;
+	uint32_t user[TEGRA_FP_NUM_CONST];
+	bool written[TEGRA_FP_NUM_CONST];
+	for (int k = 0; k < TEGRA_FP_NUM_CONST; k++) {
+		user[k] = r->gregs.raw[0x820 + k];
+		written[k] = user[k] != r->fp.constants[k];
+	}
+	if (!bind_fs(r, r->fs_src, i))
+		return false;
+	size_t from = r->stream.n;
+	for (int k = 0; k < TEGRA_FP_NUM_CONST; k++)
+		if (written[k])
+			reg_stream_gr3d(&r->stream, (uint16_t)(0x820 + k), user[k]);
+	return flush_stream(r, from, i);
+}
+
 /* Draws with the stats hook around them. */
 static bool hooked_draw(replay *r, const cJSON *c, size_t i)
 {
+	if (!fs_variant(r, i))
+		return false;
 	if (r->o->draw_hook)
 		r->o->draw_hook(r->o->hook_ctx, false, r->res);
 	bool ok = draw(r, c, i);
@@ -459,8 +505,12 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 		dr.idx = tri + 3 * first;
 		dr.ntris = kept - first < GR3D_MAX_TRIS ? kept - first : GR3D_MAX_TRIS;
 		memcpy(dr.sampler, r->sampler, sizeof dr.sampler);
-		for (unsigned k = 0; k < r->ncbufs && k + 1 < GR3D_RTS; k++)
+		for (unsigned k = 0; k < r->ncbufs && k + 1 < GR3D_RTS; k++) {
 			dr.rt[k + 1] = r->cbuf[k];          /* colour buffer k = RT k + 1 */
+			ok = ok && gr3d_regs_rt_format(&r->gregs, k + 1, &dr.rt_format[k + 1], &inner);
+		}
+		if (!ok)
+			break;
 		dr.tl = r->o->tl;
 		if (r->o->tl)
 			r->o->tl->base = r->res->cycles;
@@ -575,15 +625,25 @@ static bool framebuffer(replay *r, const cJSON *c, size_t i)
 	r->width = (uint32_t)num(c, "width", 1);
 	r->height = (uint32_t)num(c, "height", 1);
 	const cJSON *cb = cJSON_GetObjectItemCaseSensitive(c, "cbufs");
+	size_t from = r->stream.n;
 	for (const cJSON *it = cb ? cb->child : NULL; it && r->ncbufs < MAX_CBUFS; it = it->next) {
-		if (strcmp(str(it, "format"), "RGBA8888"))
-			return fail(r, i, "only RGBA8888 colour buffers are in this build yet", NULL);
+		uint8_t fmt;
+		unsigned bpp;
+		if (!replay_cbuf_format(str(it, "format"), &fmt, &bpp))
+			return fail(r, i, "not a colour-buffer format: ", str(it, "format"));
 		ulp_diag inner;
 		ulp_diag_clear(&inner);
 		if (!(r->cbuf[r->ncbufs] = ulp_image_create(r->width, r->height, &inner)))
 			return fail(r, i, inner.msg, NULL);
+		r->cbuf_fmt[r->ncbufs] = fmt;
+		uint8_t b[4] = { 0, 0, 0, 0 };
+		replay_cbuf_view(r->o->cfg, fmt, b);
+		ulp_image_fill(r->cbuf[r->ncbufs], b[0], b[1], b[2], b[3]);
+		drv_gr3d_rt_params(&r->stream, r->ncbufs + 1, fmt, r->width * bpp);
 		r->ncbufs++;
 	}
+	if (!flush_stream(r, from, i))
+		return false;
 	if (cJSON_GetObjectItemCaseSensitive(c, "zsbuf"))
 		return fail(r, i, "depth/stencil buffers are not in this build yet", NULL);
 	r->vp_scale[0] = r->width / 2.0, r->vp_scale[1] = r->height / 2.0, r->vp_scale[2] = 0.5;
@@ -615,19 +675,20 @@ static bool vertex_elements(replay *r, const cJSON *c, size_t i)
 
 static bool sampler_view(replay *r, const cJSON *c, size_t i)
 {
-	unsigned idx = (unsigned)num(c, "index", 0);
-	const trace_resource *t = trace_find_resource(r->t, str(c, "resource"));
+	unsigned idx = (unsigned)num(c, "index", 0) % GR3D_SAMPLERS;
 	ulp_diag inner;
 	ulp_diag_clear(&inner);
-	ulp_image_free(r->tex_img[idx]);
-	ulp_image *img = r->tex_img[idx] = ulp_image_create(t->width, t->height, &inner);
-	if (!img)
+	if (!replay_texture(trace_find_resource(r->t, str(c, "resource")), &r->sampler[idx], r->tex_img[idx],
+	                    &inner))
 		return fail(r, i, inner.msg, NULL);
-	if (t->format != TRACE_RGBA8888)
-		return fail(r, i, "only RGBA8888 textures are in this build yet", NULL);
-	memcpy(img->rgba, t->bytes, ulp_image_bytes(img));
-	r->sampler[idx].img = img;
-	r->sampler[idx].format = GR3D_TEX_RGBA8888;
+	replay_view_swizzle(str(c, "swizzle"), r->view_swz[idx]);
+	return true;
+}
+
+static bool sampler(replay *r, const cJSON *c)
+{
+	unsigned idx = (unsigned)num(c, "index", 0) % GR3D_SAMPLERS;
+	replay_sampler_state(&r->sampler[idx], &r->shadow_cmp[idx], c);
 	return true;
 }
 
@@ -688,8 +749,11 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 			uint8_t b[4];
 			for (int k = 0; k < 4; k++)
 				b[k] = (uint8_t)lround(cJSON_GetArrayItem(col, k)->valuedouble * 255.0);
-			for (unsigned k = 0; k < r->ncbufs; k++)
-				ulp_image_fill(r->cbuf[k], b[0], b[1], b[2], b[3]);
+			for (unsigned k = 0; k < r->ncbufs; k++) {
+				uint8_t v[4] = { b[0], b[1], b[2], b[3] };
+				replay_cbuf_view(r->o->cfg, r->cbuf_fmt[k], v);
+				ulp_image_fill(r->cbuf[k], v[0], v[1], v[2], v[3]);
+			}
 		}
 		return true;
 	}
@@ -697,16 +761,8 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 		return hooked_draw(r, c, i);
 	if (!strcmp(cmd, "checkpoint"))
 		return checkpoint(r, c, i, last_checkpoint);
-	if (!strcmp(cmd, "sampler")) {
-		gr3d_sampler *sm = &r->sampler[(unsigned)num(c, "index", 0) % GR3D_SAMPLERS];
-		const char *filter = str(c, "filter"), *wrap = str(c, "wrap");
-		if (filter)
-			sm->bilinear = strcmp(filter, "linear") == 0;
-		if (wrap)
-			sm->wrap = !strcmp(wrap, "clamp") ? GR3D_WRAP_CLAMP
-			         : !strcmp(wrap, "mirror") ? GR3D_WRAP_MIRROR : GR3D_WRAP_REPEAT;
-		return true;
-	}
+	if (!strcmp(cmd, "sampler"))
+		return sampler(r, c);
 	if (!strcmp(cmd, "rasterizer") || !strcmp(cmd, "scissor"))
 		return true;    /* accepted; cull/scissor/flatshade: docs/replay.md "not yet" */
 	if (!strcmp(cmd, "sampler_view"))
@@ -775,7 +831,8 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 	for (unsigned k = 0; k < r->ncbufs; k++)
 		ulp_image_free(r->cbuf[k]);
 	for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
-		ulp_image_free(r->tex_img[k]);
+		for (unsigned l = 0; l < GR3D_TEX_LEVELS; l++)
+			ulp_image_free(r->tex_img[k][l]);
 	reg_stream_free(&r->stream);
 	free(r);
 	return ok;

@@ -426,7 +426,7 @@ static one_result check_text_opts(const char *text, size_t len, const char *path
 static one_result check_text(const char *text, size_t len, const char *path, uint32_t seed,
                              const char *const *knobs, tegra_compile_result *res_out)
 {
-	static const tegra_compile_opts dflt = { { 0 } };
+	static const tegra_compile_opts dflt = { 0 };
 	return check_text_opts(text, len, path, seed, knobs, res_out, &dflt);
 }
 
@@ -630,7 +630,7 @@ Test(compile_tegra, shadow_compare_functions_match_the_interpreter)
 	for (unsigned k = 11; k <= 12; k++)
 	for (unsigned f = 0; f < TEGRA_CMP_COUNT; f++)
 		for (uint32_t seed = 1; seed <= 8; seed++) {
-			tegra_compile_opts o = { { 0 } };
+			tegra_compile_opts o = { 0 };
 			o.shadow_compare[0] = (uint8_t)f;
 			o.shadow_compare[2] = (uint8_t)((f + 3) % TEGRA_CMP_COUNT);
 			one_result R = check_text_opts(LOWERINGS[k], strlen(LOWERINGS[k]), "shadow.tgsi", seed * 31u + f,

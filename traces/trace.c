@@ -16,7 +16,10 @@
 #include "traces/trace_int.h"
 
 
-const char *const TRACE_E_TEXFMT[] = { "RGBA8888", "BGRA8888", "RGB565", "A8", "L8", NULL };
+/* ORDER: enum trace_texfmt; the colour formats come first (TRACE_E_CBUFFMT) */
+const char *const TRACE_E_TEXFMT[] = { "RGBA8888", "BGRA8888", "RGB565", "A8", "L8", "D16", NULL };
+const char *const TRACE_E_CBUFFMT[] = { "RGBA8888", "BGRA8888", "RGB565", "A8", NULL };
+const char *const TRACE_E_TARGET[] = { "1D", "2D", "3D", NULL };
 static const char *const E_ZSFMT[] = { "D16", "D24S8", NULL };
 const char *const TRACE_E_STAGE[] = { "vertex", "geometry", "fragment", NULL };
 static const char *const E_VFMT[] = { "R32_FLOAT", "R32G32_FLOAT", "R32G32B32_FLOAT",
@@ -30,10 +33,12 @@ static const char *const E_STENCILOP[] = { "keep", "zero", "replace", "incr", "d
 static const char *const E_CULL[] = { "none", "front", "back", NULL };
 static const char *const E_FILTER[] = { "nearest", "linear", NULL };
 static const char *const E_WRAP[] = { "repeat", "clamp", "mirror", NULL };
+static const char *const E_MIPFILTER[] = { "none", "nearest", "linear", NULL };
+static const char *const E_COMPARE_MODE[] = { "none", "ref_to_texture", NULL };
 static const char *const E_MODE[] = { "points", "lines", "line_strip", "triangles", "triangle_strip",
 	"triangle_fan", NULL };
 
-static const field CBUF[] = { { "format", F_ENUM, true, 0, 0, TRACE_E_TEXFMT, NULL }, END_FIELDS };
+static const field CBUF[] = { { "format", F_ENUM, true, 0, 0, TRACE_E_CBUFFMT, NULL }, END_FIELDS };
 static const field ZSBUF[] = { { "format", F_ENUM, true, 0, 0, E_ZSFMT, NULL }, END_FIELDS };
 static const field ELEMENT[] = {
 	{ "buffer", F_ID_BUF, true, 0, 0, NULL, NULL },
@@ -122,12 +127,21 @@ static const field C_SCISSOR[] = {
 static const field C_SAMPLER[] = {
 	{ "index", F_INT, true, 0, 15, NULL, NULL },
 	{ "filter", F_ENUM, false, 0, 0, E_FILTER, NULL },
+	{ "min_filter", F_ENUM, false, 0, 0, E_FILTER, NULL },
+	{ "mag_filter", F_ENUM, false, 0, 0, E_FILTER, NULL },
+	{ "mip_filter", F_ENUM, false, 0, 0, E_MIPFILTER, NULL },
 	{ "wrap", F_ENUM, false, 0, 0, E_WRAP, NULL },
+	{ "wrap_s", F_ENUM, false, 0, 0, E_WRAP, NULL },
+	{ "wrap_t", F_ENUM, false, 0, 0, E_WRAP, NULL },
+	{ "compare_mode", F_ENUM, false, 0, 0, E_COMPARE_MODE, NULL },
+	{ "compare_func", F_ENUM, false, 0, 0, E_FUNC, NULL },
+	{ "lod_bias", F_NUM, false, -16, 16, NULL, NULL },
 	END_FIELDS,
 };
 static const field C_SAMPLER_VIEW[] = {
 	{ "index", F_INT, true, 0, 15, NULL, NULL },
 	{ "resource", F_ID_TEX, true, 0, 0, NULL, NULL },
+	{ "swizzle", F_SWIZZLE, false, 0, 0, NULL, NULL },
 	END_FIELDS,
 };
 static const field C_CLEAR[] = {
@@ -303,6 +317,12 @@ bool trace_check_value(trace_ctx *c, const cJSON *v, const field *f, const char 
 		     sscanf(v->valuestring, "%llu+-%lf%%%c", &n, &pct, &tail) == 2) && pct >= 0)
 			return true;
 		return trace_err(c, path, "expected an integer or \"N\xC2\xB1P%%\"%s", "");
+	}
+	case F_SWIZZLE: {
+		bool ok = cJSON_IsString(v) && strlen(v->valuestring) == 4;
+		for (int i = 0; ok && i < 4; i++)
+			ok = strchr("rgba01", v->valuestring[i]) != NULL;
+		return ok || trace_err(c, path, "expected 4 of r, g, b, a, 0, 1 (e.g. \"rrr1\")%s", "");
 	}
 	case F_ID_SHADER:
 		if (!cJSON_IsString(v) || !trace_find_shader(c->t, v->valuestring))
@@ -546,5 +566,5 @@ const trace_shader *trace_find_shader(const trace *t, const char *id)
 
 unsigned trace_texfmt_bpp(enum trace_texfmt f)
 {
-	return f == TRACE_RGB565 ? 2 : (f == TRACE_A8 || f == TRACE_L8) ? 1 : 4;
+	return (f == TRACE_RGB565 || f == TRACE_D16) ? 2 : (f == TRACE_A8 || f == TRACE_L8) ? 1 : 4;
 }

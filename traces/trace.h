@@ -17,7 +17,9 @@
 struct cJSON;
 
 enum trace_res_type { TRACE_BUFFER, TRACE_TEXTURE };
-enum trace_texfmt { TRACE_RGBA8888, TRACE_BGRA8888, TRACE_RGB565, TRACE_A8, TRACE_L8 };
+enum trace_texfmt { TRACE_RGBA8888, TRACE_BGRA8888, TRACE_RGB565, TRACE_A8, TRACE_L8, TRACE_D16 };
+enum trace_textarget { TRACE_TEX_1D, TRACE_TEX_2D };
+enum { TRACE_TEX_LEVELS = 13 };    /* 4096 x 4096 down to 1 x 1 */
 enum trace_stage { TRACE_VERTEX, TRACE_GEOMETRY, TRACE_FRAGMENT };
 enum trace_code { TRACE_TGSI, TRACE_SHBIN, TRACE_GRATE, TRACE_WORDS, TRACE_FP };
 
@@ -27,7 +29,10 @@ typedef struct trace_resource {
 	uint8_t *bytes;            /* buffer bytes, or texels in the texture's format */
 	size_t len;
 	enum trace_texfmt format;
-	uint32_t width, height;
+	enum trace_textarget target;
+	uint32_t width, height;    /* level 0; level k is max(1, width >> k) x max(1, height >> k) */
+	unsigned nlevels;          /* 1 + the explicit `levels` */
+	size_t level_off[TRACE_TEX_LEVELS];   /* level k's texels at bytes + level_off[k] */
 } trace_resource;
 
 typedef struct trace_shader {
@@ -60,7 +65,7 @@ void trace_free(trace *t);
 const trace_resource *trace_find_resource(const trace *t, const char *id);
 const trace_shader *trace_find_shader(const trace *t, const char *id);
 
-/* Bytes per texel of a texture format. */
+/* Bytes per texel of a texture format (D16: little-endian 16-bit depth). */
 unsigned trace_texfmt_bpp(enum trace_texfmt f);
 
 /* The JSON Schema of the format, generated from the loader's tables

@@ -10,7 +10,7 @@
 /* ---- the field table ---- */
 
 enum fkind {
-	F_INT, F_NUM, F_BOOL, F_STR, F_ENUM, F_COLOR, F_VEC3, F_FILE, F_CYCLES,
+	F_INT, F_NUM, F_BOOL, F_STR, F_ENUM, F_COLOR, F_VEC3, F_FILE, F_CYCLES, F_SWIZZLE,
 	F_ID_SHADER, F_ID_BUF, F_ID_TEX,
 	F_OBJ, F_OBJ_ARRAY, F_F32_ARRAY, F_PICA_WRITES, F_GR3D_WRITES,
 };
@@ -43,6 +43,8 @@ typedef struct trace_ctx {
 } trace_ctx;
 
 extern const char *const TRACE_E_TEXFMT[];
+extern const char *const TRACE_E_CBUFFMT[];
+extern const char *const TRACE_E_TARGET[];
 extern const char *const TRACE_E_STAGE[];
 
 /* Fill c->d with "file: path: message"; returns false. */

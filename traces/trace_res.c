@@ -22,13 +22,14 @@ static unsigned pack_texel(enum trace_texfmt f, const uint8_t rgba[4], uint8_t o
 		return 2;
 	}
 	case TRACE_A8: out[0] = rgba[3]; return 1;
+	case TRACE_D16: out[0] = rgba[0], out[1] = rgba[0]; return 2;   /* red * 257 */
 	default: out[0] = rgba[0]; return 1;       /* L8 */
 	}
 }
 
 static bool only_fields(trace_ctx *c, const cJSON *obj, const char *const *allowed, const char *path)
 {
-	char sub[160];
+	char sub[224];
 	for (const cJSON *it = obj->child; it; it = it->next) {
 		if (trace_enum_index(allowed, it->string) < 0) {
 			snprintf(sub, sizeof sub, "%s.%s", path, it->string);
@@ -122,13 +123,103 @@ bad_item:
 	return r->bytes || trace_err(c, sub, "cannot read '%s'", file->valuestring);
 }
 
+/* One level's texels from exactly one of png, u8, u16, fill in o, into out
+ * (w x h texels of r->format). */
+static bool load_level(trace_ctx *c, const cJSON *o, const trace_resource *r, uint32_t w, uint32_t h,
+                       uint8_t *out, const char *path)
+{
+	static const char *const DATA[] = { "png", "u8", "u16", "fill", NULL };
+	static const field FILL = { "fill", F_COLOR, true, 0, 0, NULL, NULL };
+	char sub[192];
+	if (trace_count_present(o, DATA) != 1)
+		return trace_err(c, path, "a texture level gives exactly one of png, u8, u16, fill%s", "");
+	const unsigned bpp = trace_texfmt_bpp(r->format);
+	const size_t len = (size_t)w * h * bpp;
+	const cJSON *u8 = cJSON_GetObjectItemCaseSensitive(o, "u8");
+	if (u8) {
+		snprintf(sub, sizeof sub, "%s.u8", path);
+		if (!cJSON_IsArray(u8) || (size_t)cJSON_GetArraySize(u8) != len) {
+			char want[64];
+			snprintf(want, sizeof want, "%zu", len);
+			return trace_err(c, sub, "expected width * height * bytes-per-texel = %s bytes", want);
+		}
+		size_t i = 0;
+		for (const cJSON *x = u8->child; x; x = x->next, i++) {
+			if (!trace_is_int(x) || x->valuedouble < 0 || x->valuedouble > 255)
+				return trace_err(c, sub, "expected bytes 0..255%s", "");
+			out[i] = (uint8_t)x->valuedouble;
+		}
+		return true;
+	}
+	const cJSON *u16 = cJSON_GetObjectItemCaseSensitive(o, "u16");
+	if (u16) {
+		snprintf(sub, sizeof sub, "%s.u16", path);
+		if (bpp != 2)
+			return trace_err(c, sub, "u16 texels are for the 16-bit formats RGB565 and D16%s", "");
+		if (!cJSON_IsArray(u16) || (size_t)cJSON_GetArraySize(u16) != (size_t)w * h) {
+			char want[64];
+			snprintf(want, sizeof want, "%zu", (size_t)w * h);
+			return trace_err(c, sub, "expected width * height = %s values", want);
+		}
+		size_t i = 0;
+		for (const cJSON *x = u16->child; x; x = x->next, i++) {
+			if (!trace_is_int(x) || x->valuedouble < 0 || x->valuedouble > 65535)
+				return trace_err(c, sub, "expected values 0..65535%s", "");
+			unsigned v = (unsigned)x->valuedouble;
+			out[2 * i] = (uint8_t)v;
+			out[2 * i + 1] = (uint8_t)(v >> 8);
+		}
+		return true;
+	}
+	const cJSON *fill = cJSON_GetObjectItemCaseSensitive(o, "fill");
+	if (fill) {
+		snprintf(sub, sizeof sub, "%s.fill", path);
+		if (!trace_check_value(c, fill, &FILL, sub))
+			return false;
+		uint8_t rgba[4], texel[4];
+		for (int k = 0; k < 4; k++)
+			rgba[k] = (uint8_t)lround(cJSON_GetArrayItem(fill, k)->valuedouble * 255.0);
+		pack_texel(r->format, rgba, texel);
+		if (r->format == TRACE_D16) {          /* the depth at 16 bits, not through 8 */
+			long d = lround(cJSON_GetArrayItem(fill, 0)->valuedouble * 65535.0);
+			texel[0] = (uint8_t)d, texel[1] = (uint8_t)(d >> 8);
+		}
+		for (size_t i = 0; i < len; i += bpp)
+			memcpy(out + i, texel, bpp);
+		return true;
+	}
+	const cJSON *png = cJSON_GetObjectItemCaseSensitive(o, "png");
+	snprintf(sub, sizeof sub, "%s.png", path);
+	if (!cJSON_IsString(png))
+		return trace_err(c, sub, "expected a PNG file name%s", "");
+	char *full = trace_resolve(c, png->valuestring);
+	ulp_diag inner;
+	ulp_diag_clear(&inner);
+	ulp_image *img = full ? ulp_image_load_png(full, &inner) : NULL;
+	free(full);
+	if (!img)
+		return trace_err(c, sub, "cannot load '%s' as a PNG", png->valuestring);
+	bool ok = img->width == w && img->height == h;
+	for (uint32_t y = 0; ok && y < h; y++)
+		for (uint32_t x = 0; x < w; x++)
+			pack_texel(r->format, ulp_image_cpx(img, x, y), out + ((size_t)y * w + x) * bpp);
+	ulp_image_free(img);
+	if (!ok) {
+		char want[64];
+		snprintf(want, sizeof want, "%u x %u", w, h);
+		return trace_err(c, sub, "the PNG's size differs from this level's %s", want);
+	}
+	return true;
+}
+
 static bool load_texture(trace_ctx *c, const cJSON *o, trace_resource *r, const char *path)
 {
-	static const char *const ALLOWED[] = { "type", "format", "width", "height", "png", "u8", "fill", NULL };
-	static const char *const DATA[] = { "png", "u8", "fill", NULL };
+	static const char *const ALLOWED[] = { "type", "format", "target", "width", "height", "png", "u8",
+		"u16", "fill", "levels", NULL };
+	static const char *const LEVEL_ALLOWED[] = { "png", "u8", "u16", "fill", NULL };
 	static const field FMT = { "format", F_ENUM, true, 0, 0, TRACE_E_TEXFMT, NULL };
+	static const field TARGET = { "target", F_ENUM, false, 0, 0, TRACE_E_TARGET, NULL };
 	static const field DIM = { "width", F_INT, true, 1, 4096, NULL, NULL };
-	static const field FILL = { "fill", F_COLOR, true, 0, 0, NULL, NULL };
 	if (!only_fields(c, o, ALLOWED, path))
 		return false;
 	char sub[160];
@@ -144,59 +235,62 @@ static bool load_texture(trace_ctx *c, const cJSON *o, trace_resource *r, const 
 	r->format = (enum trace_texfmt)trace_enum_index(TRACE_E_TEXFMT, cJSON_GetObjectItemCaseSensitive(o, "format")->valuestring);
 	r->width = (uint32_t)cJSON_GetObjectItemCaseSensitive(o, "width")->valuedouble;
 	r->height = (uint32_t)cJSON_GetObjectItemCaseSensitive(o, "height")->valuedouble;
-	if (trace_count_present(o, DATA) != 1)
-		return trace_err(c, path, "a texture gives exactly one of png, u8, fill%s", "");
+	r->target = TRACE_TEX_2D;
+	const cJSON *tg = cJSON_GetObjectItemCaseSensitive(o, "target");
+	snprintf(sub, sizeof sub, "%s.target", path);
+	if (tg) {
+		if (!trace_check_value(c, tg, &TARGET, sub))
+			return false;
+		if (!strcmp(tg->valuestring, "3D"))
+			return trace_err(c, sub, "3-D textures are not modelled: the Tegra 2 texture descriptor "
+			                 "(TEXTURE_DESC1/2) has a width and a height, no public depth field%s", "");
+		if (!strcmp(tg->valuestring, "1D")) {
+			r->target = TRACE_TEX_1D;
+			if (r->height != 1) {
+				snprintf(sub, sizeof sub, "%s.height", path);
+				return trace_err(c, sub, "a 1D texture has height 1%s", "");
+			}
+		}
+	}
+	/* the mip chain: level 0 from this object, levels 1.. from `levels` */
+	const cJSON *lv = cJSON_GetObjectItemCaseSensitive(o, "levels");
+	unsigned maxlev = 1;
+	while ((r->width >> maxlev) || (r->height >> maxlev))
+		maxlev++;
+	snprintf(sub, sizeof sub, "%s.levels", path);
+	if (lv && (!cJSON_IsArray(lv) || cJSON_GetArraySize(lv) < 1 ||
+	           (unsigned)cJSON_GetArraySize(lv) > maxlev - 1)) {
+		char want[32];
+		snprintf(want, sizeof want, "1 to %u", maxlev - 1);
+		return maxlev > 1 ? trace_err(c, sub, "expected an array of %s level objects (level 1 down to 1 x 1)", want)
+		                  : trace_err(c, sub, "a 1 x 1 texture has no further levels%s", "");
+	}
+	r->nlevels = 1 + (lv ? (unsigned)cJSON_GetArraySize(lv) : 0);
 	const unsigned bpp = trace_texfmt_bpp(r->format);
-	r->len = (size_t)r->width * r->height * bpp;
+	r->len = 0;
+	for (unsigned k = 0; k < r->nlevels; k++) {
+		uint32_t w = r->width >> k ? r->width >> k : 1, h = r->height >> k ? r->height >> k : 1;
+		r->level_off[k] = r->len;
+		r->len += (size_t)w * h * bpp;
+	}
 	r->bytes = calloc(r->len, 1);
 	if (!r->bytes)
 		return trace_err(c, path, "out of memory%s", "");
-	const cJSON *u8 = cJSON_GetObjectItemCaseSensitive(o, "u8");
-	if (u8) {
-		snprintf(sub, sizeof sub, "%s.u8", path);
-		if (!cJSON_IsArray(u8) || (size_t)cJSON_GetArraySize(u8) != r->len) {
-			char want[64];
-			snprintf(want, sizeof want, "%zu", r->len);
-			return trace_err(c, sub, "expected width * height * bytes-per-texel = %s bytes", want);
-		}
-		size_t i = 0;
-		for (const cJSON *x = u8->child; x; x = x->next, i++) {
-			if (!trace_is_int(x) || x->valuedouble < 0 || x->valuedouble > 255)
-				return trace_err(c, sub, "expected bytes 0..255%s", "");
-			r->bytes[i] = (uint8_t)x->valuedouble;
-		}
-		return true;
-	}
-	const cJSON *fill = cJSON_GetObjectItemCaseSensitive(o, "fill");
-	if (fill) {
-		snprintf(sub, sizeof sub, "%s.fill", path);
-		if (!trace_check_value(c, fill, &FILL, sub))
+	if (!load_level(c, o, r, r->width, r->height, r->bytes, path))
+		return false;
+	for (unsigned k = 1; k < r->nlevels; k++) {
+		const cJSON *it = cJSON_GetArrayItem(lv, (int)k - 1);
+		char lpath[192];
+		snprintf(lpath, sizeof lpath, "%s.levels[%u]", path, k - 1);
+		if (!cJSON_IsObject(it))
+			return trace_err(c, lpath, "expected an object%s", "");
+		if (!only_fields(c, it, LEVEL_ALLOWED, lpath))
 			return false;
-		uint8_t rgba[4], texel[4];
-		for (int k = 0; k < 4; k++)
-			rgba[k] = (uint8_t)lround(cJSON_GetArrayItem(fill, k)->valuedouble * 255.0);
-		pack_texel(r->format, rgba, texel);
-		for (size_t i = 0; i < r->len; i += bpp)
-			memcpy(r->bytes + i, texel, bpp);
-		return true;
+		uint32_t w = r->width >> k ? r->width >> k : 1, h = r->height >> k ? r->height >> k : 1;
+		if (!load_level(c, it, r, w, h, r->bytes + r->level_off[k], lpath))
+			return false;
 	}
-	const cJSON *png = cJSON_GetObjectItemCaseSensitive(o, "png");
-	snprintf(sub, sizeof sub, "%s.png", path);
-	if (!cJSON_IsString(png))
-		return trace_err(c, sub, "expected a PNG file name%s", "");
-	char *full = trace_resolve(c, png->valuestring);
-	ulp_diag inner;
-	ulp_diag_clear(&inner);
-	ulp_image *img = full ? ulp_image_load_png(full, &inner) : NULL;
-	free(full);
-	if (!img)
-		return trace_err(c, sub, "cannot load '%s' as a PNG", png->valuestring);
-	bool ok = img->width == r->width && img->height == r->height;
-	for (uint32_t y = 0; ok && y < r->height; y++)
-		for (uint32_t x = 0; x < r->width; x++)
-			pack_texel(r->format, ulp_image_cpx(img, x, y), r->bytes + ((size_t)y * r->width + x) * bpp);
-	ulp_image_free(img);
-	return ok || trace_err(c, sub, "the PNG's size differs from width x height%s", "");
+	return true;
 }
 
 bool trace_load_resources(trace_ctx *c, const cJSON *res)

@@ -91,6 +91,7 @@ static cJSON *field_schema(const field *f)
 		cJSON_AddItemToArray(any, string_pattern("^[0-9]+(\xC2\xB1|\\+-)[0-9.]+%$"));
 		return o;
 	}
+	case F_SWIZZLE: return string_pattern("^[rgba01]{4}$");
 	case F_ID_SHADER: case F_ID_BUF: case F_ID_TEX: return string_pattern(ID_PATTERN);
 	case F_OBJ: return object_of(f->sub, NULL);
 	case F_OBJ_ARRAY: return array_of(object_of(f->sub, NULL), f->lo, f->hi);
@@ -152,7 +153,7 @@ static cJSON *required_each(const char *const *names)
 static cJSON *resource_defs(void)
 {
 	static const char *const BUF_DATA[] = { "f32", "u32", "u16", "u8", "hex", "file", NULL };
-	static const char *const TEX_DATA[] = { "png", "u8", "fill", NULL };
+	static const char *const TEX_DATA[] = { "png", "u8", "u16", "fill", NULL };
 	cJSON *buf = cJSON_CreateObject();
 	cJSON_AddStringToObject(buf, "type", "object");
 	cJSON *bp = cJSON_AddObjectToObject(buf, "properties");
@@ -170,16 +171,30 @@ static cJSON *resource_defs(void)
 	cJSON_AddItemToObject(buf, "oneOf", required_each(BUF_DATA));
 	cJSON_AddBoolToObject(buf, "additionalProperties", false);
 
+	/* one level's data: exactly one of png, u8, u16, fill */
+	cJSON *level = cJSON_CreateObject();
+	cJSON_AddStringToObject(level, "type", "object");
+	cJSON *lp = cJSON_AddObjectToObject(level, "properties");
+	cJSON_AddItemToObject(lp, "png", string_pattern("."));
+	cJSON_AddItemToObject(lp, "u8", array_of(num_range("integer", 0, 255), 0, 0));
+	cJSON_AddItemToObject(lp, "u16", array_of(num_range("integer", 0, 65535), 0, 0));
+	cJSON_AddItemToObject(lp, "fill", array_of(num_range("number", 0, 1), 4, 4));
+	cJSON_AddItemToObject(level, "oneOf", required_each(TEX_DATA));
+	cJSON_AddBoolToObject(level, "additionalProperties", false);
+
 	cJSON *tex = cJSON_CreateObject();
 	cJSON_AddStringToObject(tex, "type", "object");
 	cJSON *tp = cJSON_AddObjectToObject(tex, "properties");
 	cJSON_AddItemToObject(cJSON_AddObjectToObject(tp, "type"), "const", cJSON_CreateString("texture"));
 	cJSON_AddItemToObject(tp, "format", enum_of(TRACE_E_TEXFMT));
+	cJSON_AddItemToObject(tp, "target", enum_of(TRACE_E_TARGET));
 	cJSON_AddItemToObject(tp, "width", num_range("integer", 1, 4096));
 	cJSON_AddItemToObject(tp, "height", num_range("integer", 1, 4096));
 	cJSON_AddItemToObject(tp, "png", string_pattern("."));
 	cJSON_AddItemToObject(tp, "u8", array_of(num_range("integer", 0, 255), 0, 0));
+	cJSON_AddItemToObject(tp, "u16", array_of(num_range("integer", 0, 65535), 0, 0));
 	cJSON_AddItemToObject(tp, "fill", array_of(num_range("number", 0, 1), 4, 4));
+	cJSON_AddItemToObject(tp, "levels", array_of(level, 1, TRACE_TEX_LEVELS - 1));
 	cJSON *treq = cJSON_AddArrayToObject(tex, "required");
 	const char *const need[] = { "type", "format", "width", "height" };
 	for (int i = 0; i < 4; i++)

@@ -12,7 +12,8 @@ const sim_counter_def DW_COUNTERS[DW_CTR_COUNT] = {
 static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
 	gr3d_ctx *c = s->ctx;
-	const uint8_t *unorm8 = ((const dw_unit *)s)->unorm8;
+	const dw_unit *w = (const dw_unit *)s;
+	const uint8_t *unorm8 = w->unorm8;
 	const tegra_dw_inst *in = &c->prog->exec[e].dw;
 	if (!in->enable)
 		return s->quad_clocks;
@@ -20,6 +21,7 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	unsigned lo = gr3d_row_reg(c, e, in->src_r2 ? 2 : 0);
 	unsigned hi = gr3d_row_reg(c, e, in->src_r2 ? 3 : 1);
 	ulp_image *rt = c->rt[in->rt & (GR3D_RTS - 1)];
+	const unsigned fmt = c->rt_format[in->rt & (GR3D_RTS - 1)];
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 		const gr3d_pixel *px = &q->px[p];
 		if (!px->covered)
@@ -42,6 +44,14 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 		b[1] = unorm8[(px->r[lo] >> 10) & FX10_MASK];
 		b[2] = unorm8[px->r[hi] & FX10_MASK];
 		b[3] = unorm8[(px->r[hi] >> 10) & FX10_MASK];
+		if (fmt == GR3D_RT_RGB565) {       /* the view of what the target stores */
+			b[0] = w->r5[b[0]];
+			b[1] = w->g6[b[1]];
+			b[2] = w->r5[b[2]];
+			b[3] = 255;
+		} else if (fmt == GR3D_RT_A8) {
+			b[0] = b[1] = b[2] = 0;
+		}
 		sim_unit_count(&s->u, DW_CTR_PIXELS, 1);
 	}
 	return s->quad_clocks;
@@ -64,4 +74,12 @@ void dw_init(dw_unit *w, gr3d_ctx *ctx)
 	w->s.route = dw_route;
 	for (uint32_t k = 0; k <= FX10_MASK; k++)
 		w->unorm8[k] = fx10_to_unorm8(k);
+	/* RGB565: 5/6 bits (tegra.dw.rgb565_round), read back expanded as the
+	 * TEX unit expands RGB565 texels (round(v * 255 / 31), / 63) */
+	const bool rnd = ctx->cfg->tegra_dw_rgb565_round;
+	for (unsigned v = 0; v < 256; v++) {
+		unsigned v5 = rnd ? (v * 31 + 127) / 255 : v >> 3, v6 = rnd ? (v * 63 + 127) / 255 : v >> 2;
+		w->r5[v] = (uint8_t)((v5 * 527 + 23) >> 6);
+		w->g6[v] = (uint8_t)((v6 * 259 + 33) >> 6);
+	}
 }

@@ -1,6 +1,7 @@
 /* DW: the data-write unit of the Tegra GR3D fragment pipeline (tegra-fp.md
  * §2.4 DW word): writes a register pair to a render target (FX10 -> UNORM8
- * with the hardware-verified rule) or the stencil buffer, and sends the
+ * with the hardware-verified rule, then to the target's format: RGBA8888,
+ * BGRA8888, RGB565, A8) or the stencil buffer, and sends the
  * quad back to PSEQ for its next EXEC, or as finished. */
 #ifndef ULP_UNITS_DW_H
 #define ULP_UNITS_DW_H
@@ -14,6 +15,7 @@ extern const sim_counter_def DW_COUNTERS[DW_CTR_COUNT];
 typedef struct dw_unit {
 	gr3d_stage s;
 	uint8_t unorm8[FX10_MASK + 1];    /* fx10_to_unorm8 of every FX10 code */
+	uint8_t r5[256], g6[256];         /* RGB565 targets: UNORM8 -> stored 5/6 bits, expanded to 8 */
 } dw_unit;
 
 void dw_init(dw_unit *w, gr3d_ctx *ctx);

@@ -204,6 +204,7 @@ bool gr3d_fp_draw(const gr3d_draw *dr, gr3d_stats *st, ulp_diag *d)
 	for (unsigned k = 0; k < GR3D_SAMPLERS && ok; k++)
 		ok = tex_build_levels(&ctx.sampler[k], levels[k], d);
 	memcpy(ctx.rt, dr->rt, sizeof ctx.rt);
+	memcpy(ctx.rt_format, dr->rt_format, sizeof ctx.rt_format);
 	ctx.stencil = dr->stencil;
 	ctx.width = ref->width;
 	ctx.height = ref->height;

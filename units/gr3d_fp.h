@@ -25,6 +25,7 @@ typedef struct gr3d_draw {
 	unsigned ntris;               /* 1..GR3D_MAX_TRIS */
 	gr3d_sampler sampler[GR3D_SAMPLERS];
 	ulp_image *rt[GR3D_RTS];      /* at least one bound; all bound targets the same size */
+	uint8_t rt_format[GR3D_RTS];  /* enum gr3d_rtfmt (0: RGBA8888) */
 	uint8_t *stencil;             /* optional, width*height */
 	sim_timeline *tl;             /* optional */
 } gr3d_draw;

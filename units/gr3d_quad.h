@@ -85,17 +85,38 @@ typedef struct gr3d_token {
 } gr3d_token;
 
 enum gr3d_wrap { GR3D_WRAP_REPEAT, GR3D_WRAP_CLAMP, GR3D_WRAP_MIRROR };
-enum gr3d_texfmt { GR3D_TEX_RGBA8888, GR3D_TEX_BGRA8888, GR3D_TEX_A8, GR3D_TEX_L8, GR3D_TEX_RGB565 };
+/* D16: a 16-bit depth (texel bytes 0..1, little-endian), sampled as (d, d, d, 1) */
+enum gr3d_texfmt { GR3D_TEX_RGBA8888, GR3D_TEX_BGRA8888, GR3D_TEX_A8, GR3D_TEX_L8, GR3D_TEX_RGB565,
+	GR3D_TEX_D16 };
+/* minification filter: 0 follows `bilinear` (the magnification filter) */
+enum gr3d_minfilter { GR3D_MIN_AS_MAG, GR3D_MIN_NEAREST, GR3D_MIN_LINEAR };
 
 enum { GR3D_TEX_LEVELS = 15 };
 
+/* Colour render-target formats (RT_PARAMS.FORMAT, tegra-fp.md §4).  A target
+ * is kept as an RGBA8 view of what it stores: each channel the format holds,
+ * expanded to 8 bits; channels it lacks read as 0 (A8: r, g, b) or 1
+ * (RGB565: a).  BGRA8888 stores the same values in another byte order. */
+enum gr3d_rtfmt { GR3D_RT_RGBA8888, GR3D_RT_BGRA8888, GR3D_RT_RGB565, GR3D_RT_A8 };
+
+/* The sampler state and texture of one TEX slot: the fields of TEXTURE_DESC1
+ * (format, min/mag/mip filters, wrap per axis; tegra-fp.md §4) and the mip
+ * chain. */
 typedef struct gr3d_sampler {
 	const ulp_image *img;     /* NULL: unbound (samples as 0,0,0,0) */
 	uint8_t format;           /* enum gr3d_texfmt */
-	bool bilinear;
-	uint8_t wrap;             /* enum gr3d_wrap, both axes */
+	bool bilinear;            /* magnification filter (MAGFILTER_LINEAR) */
+	uint8_t min_filter;       /* enum gr3d_minfilter (MINFILTER_LINEAR_WITHIN) */
+	uint8_t wrap;             /* enum gr3d_wrap: s, and t unless wrap_t_own */
+	bool wrap_t_own;
+	uint8_t wrap_t;           /* enum gr3d_wrap for t when wrap_t_own */
 	bool mipmap;              /* the pipeline builds level[1..] (2x2 box filter) */
-	/* filled by the pipeline: level[0] = img; nearest level by the quad's LOD */
+	bool mip_linear;          /* blend the two nearest levels (MINFILTER_LINEAR_BETWEEN) */
+	bool mip_none;            /* MIPFILTER off: level 0 only, whatever the chain */
+	float lod_bias;           /* added to the quad's LOD (and to a TXB bias) */
+	bool depth_truncate;      /* D16 -> FX10 truncates (tex_init sets it from tegra.tex.depth_round) */
+	/* level[0] = img; the pipeline fills level[1..] when mipmap is set, else a
+	 * caller may give them (nlevels > 1: level[k] is max(1, w >> k) x max(1, h >> k)) */
 	const ulp_image *level[GR3D_TEX_LEVELS];
 	uint8_t nlevels;
 } gr3d_sampler;
@@ -117,6 +138,7 @@ typedef struct gr3d_ctx {
 	unsigned ntris;
 	gr3d_sampler sampler[GR3D_SAMPLERS];
 	ulp_image *rt[GR3D_RTS];                     /* NULL: not bound */
+	uint8_t rt_format[GR3D_RTS];                 /* enum gr3d_rtfmt */
 	uint8_t *stencil;                            /* width*height of rt[1]'s size, or NULL */
 	uint32_t width, height;                      /* surface size */
 	gr3d_quad *slot;                             /* max_qid slots */

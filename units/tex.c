@@ -23,11 +23,20 @@ static int wrap_coord(int i, int n, unsigned mode)
 	}
 }
 
+/* A 16-bit depth as an FX10 code: d / 65535 at the FX10 step of 1/256,
+ * rounded to nearest (docs/ASSUMPTIONS.md: TEX depth texels). */
+static uint32_t depth_fx10(const gr3d_sampler *sm, unsigned d)
+{
+	return sm->depth_truncate ? d >> 8 : (d * 256u + 32767u) / 65535u;
+}
+
+static unsigned texel_depth(const uint8_t *p) { return (unsigned)p[0] | (unsigned)p[1] << 8; }
+
 /* One texel as four FX10 codes in channel order 0..3 (the register order). */
 static void texel(const gr3d_sampler *sm, const ulp_image *img, int x, int y, uint32_t out[4])
 {
 	x = wrap_coord(x, (int)img->width, sm->wrap);
-	y = wrap_coord(y, (int)img->height, sm->wrap);
+	y = wrap_coord(y, (int)img->height, sm->wrap_t_own ? sm->wrap_t : sm->wrap);
 	const uint8_t *p = ulp_image_cpx(img, (uint32_t)x, (uint32_t)y);
 	uint8_t b[4];
 	switch (sm->format) {
@@ -40,15 +49,24 @@ static void texel(const gr3d_sampler *sm, const ulp_image *img, int x, int y, ui
 		b[2] = (uint8_t)(((p[2] >> 3) * 527 + 23) >> 6);
 		b[3] = 255;
 		break;
+	case GR3D_TEX_D16:
+		out[0] = out[1] = out[2] = depth_fx10(sm, texel_depth(p));
+		out[3] = unorm8_to_fx10(255);
+		return;
 	default: memcpy(b, p, 4); break;
 	}
 	for (unsigned k = 0; k < 4; k++)
 		out[k] = unorm8_to_fx10(b[k]);
 }
 
-unsigned tex_sample(const gr3d_sampler *sm, unsigned lvl, double s, double t, uint32_t out[4])
+static const ulp_image *level_img(const gr3d_sampler *sm, unsigned lvl)
 {
-	const ulp_image *img = lvl && lvl < sm->nlevels ? sm->level[lvl] : sm->img;
+	return lvl && lvl < sm->nlevels ? sm->level[lvl] : sm->img;
+}
+
+unsigned tex_fetch(const gr3d_sampler *sm, unsigned lvl, bool linear, double s, double t, uint32_t out[4])
+{
+	const ulp_image *img = level_img(sm, lvl);
 	if (!img || !isfinite(s) || !isfinite(t)) {
 		out[0] = out[1] = out[2] = out[3] = 0;
 		return 0;
@@ -56,7 +74,7 @@ unsigned tex_sample(const gr3d_sampler *sm, unsigned lvl, double s, double t, ui
 	double u = s * img->width, v = t * img->height;
 	if (fabs(u) > 1e8 || fabs(v) > 1e8)
 		u = v = 0.0;
-	if (!sm->bilinear) {
+	if (!linear) {
 		texel(sm, img, (int)floor(u), (int)floor(v), out);
 		return 1;
 	}
@@ -76,18 +94,55 @@ unsigned tex_sample(const gr3d_sampler *sm, unsigned lvl, double s, double t, ui
 	return 4;
 }
 
-unsigned tex_level(const gr3d_sampler *sm, const double s[4], const double t[4], double bias)
+unsigned tex_sample(const gr3d_sampler *sm, unsigned lvl, double s, double t, uint32_t out[4])
 {
-	if (sm->nlevels < 2 || !sm->img)
-		return 0;
+	return tex_fetch(sm, lvl, sm->bilinear, s, t, out);
+}
+
+unsigned tex_filter(const gr3d_sampler *sm, double lod, double s, double t, uint32_t out[4])
+{
+	if (!(lod > 0))                                /* magnification (or no LOD): level 0 */
+		return tex_fetch(sm, 0, sm->bilinear, s, t, out);
+	bool linear = sm->min_filter == GR3D_MIN_AS_MAG ? sm->bilinear : sm->min_filter == GR3D_MIN_LINEAR;
+	if (sm->nlevels < 2 || sm->mip_none)
+		return tex_fetch(sm, 0, linear, s, t, out);
+	const unsigned last = sm->nlevels - 1u;
+	if (!sm->mip_linear) {
+		double l = floor(lod + 0.5);
+		return tex_fetch(sm, l >= last ? last : (unsigned)l, linear, s, t, out);
+	}
+	double l0 = floor(lod);
+	if (l0 >= last)
+		return tex_fetch(sm, last, linear, s, t, out);
+	double f = lod - l0;
+	uint32_t a[4], b[4];
+	unsigned n = tex_fetch(sm, (unsigned)l0, linear, s, t, a);
+	n += tex_fetch(sm, (unsigned)l0 + 1, linear, s, t, b);
+	for (unsigned k = 0; k < 4; k++)
+		out[k] = (uint32_t)floor((1 - f) * a[k] + f * b[k] + 0.5) & FX10_MASK;
+	return n;
+}
+
+double tex_lod(const gr3d_sampler *sm, const double s[4], const double t[4], double bias)
+{
+	if (!sm->img)
+		return 0.0;
 	double w = sm->img->width, h = sm->img->height;
 	/* pixel 1 is right of pixel 0, pixel 2 below it */
 	double dx = fmax(fabs(s[1] - s[0]) * w, fabs(t[1] - t[0]) * h);
 	double dy = fmax(fabs(s[2] - s[0]) * w, fabs(t[2] - t[0]) * h);
 	double rho = fmax(dx, dy);
+	bias += sm->lod_bias;
 	if (!(rho > 0) || !isfinite(rho) || !isfinite(bias))
+		return 0.0;
+	return log2(rho) + bias;
+}
+
+unsigned tex_level(const gr3d_sampler *sm, const double s[4], const double t[4], double bias)
+{
+	if (sm->nlevels < 2 || !sm->img)
 		return 0;
-	double lod = log2(rho) + bias;
+	double lod = tex_lod(sm, s, t, bias);
 	if (!(lod > 0))
 		return 0;
 	double l = floor(lod + 0.5);
@@ -98,6 +153,13 @@ bool tex_build_levels(gr3d_sampler *sm, ulp_image *owned[GR3D_TEX_LEVELS], ulp_d
 {
 	for (unsigned k = 0; k < GR3D_TEX_LEVELS; k++)
 		owned[k] = NULL;
+	if (sm->img && !sm->mipmap && sm->nlevels > 1) {   /* the caller's levels */
+		sm->level[0] = sm->img;
+		for (unsigned k = 1; k < sm->nlevels; k++)
+			if (!sm->level[k])
+				return ulp_diag_at(d, NULL, 0, 0, "texture level %u is missing", k);
+		return true;
+	}
 	sm->level[0] = sm->img;
 	sm->nlevels = sm->img ? 1 : 0;
 	if (!sm->img || !sm->mipmap)
@@ -112,11 +174,17 @@ bool tex_build_levels(gr3d_sampler *sm, ulp_image *owned[GR3D_TEX_LEVELS], ulp_d
 			for (uint32_t x = 0; x < w; x++) {
 				uint32_t x0 = prev->width > 1 ? 2 * x : 0, y0 = prev->height > 1 ? 2 * y : 0;
 				uint32_t x1 = prev->width > 1 ? x0 + 1 : 0, y1 = prev->height > 1 ? y0 + 1 : 0;
+				const uint8_t *q[4] = { ulp_image_cpx(prev, x0, y0), ulp_image_cpx(prev, x1, y0),
+				                        ulp_image_cpx(prev, x0, y1), ulp_image_cpx(prev, x1, y1) };
 				uint8_t *o = ulp_image_px(img, x, y);
+				if (sm->format == GR3D_TEX_D16) {    /* the 16-bit depth, not its bytes */
+					unsigned v = (texel_depth(q[0]) + texel_depth(q[1]) + texel_depth(q[2]) +
+					              texel_depth(q[3]) + 2) / 4;
+					o[0] = (uint8_t)v, o[1] = (uint8_t)(v >> 8), o[2] = 0, o[3] = 255;
+					continue;
+				}
 				for (unsigned c = 0; c < 4; c++)
-					o[c] = (uint8_t)((ulp_image_cpx(prev, x0, y0)[c] + ulp_image_cpx(prev, x1, y0)[c] +
-					                  ulp_image_cpx(prev, x0, y1)[c] + ulp_image_cpx(prev, x1, y1)[c] + 2) /
-					                 4);
+					o[c] = (uint8_t)((q[0][c] + q[1][c] + q[2][c] + q[3][c] + 2) / 4);
 			}
 		owned[k] = img;
 		sm->level[k] = img;
@@ -150,16 +218,19 @@ static unsigned tex_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 		cs[p] = gr3d_fp20(q->px[p].r[sS]);
 		ct[p] = gr3d_fp20(q->px[p].r[sT]);
 	}
-	unsigned lvl = 0;
-	if (sm->nlevels > 1) {
-		/* TXB: the bias of the first live pixel (one LOD per quad) */
+	/* one LOD per quad when a level or the min/mag choice depends on it */
+	double lod = 0.0;
+	bool minmag = sm->min_filter != GR3D_MIN_AS_MAG &&
+	              (sm->min_filter == GR3D_MIN_LINEAR) != sm->bilinear;
+	if ((sm->nlevels > 1 && !sm->mip_none) || minmag) {
+		/* TXB: the bias of the first live pixel */
 		double bias = 0.0;
 		for (unsigned p = 0; p < GR3D_PIXELS && in->bias; p++)
 			if (!q->px[p].killed) {
 				bias = gr3d_fp20(q->px[p].r[sB]);
 				break;
 			}
-		lvl = tex_level(sm, cs, ct, bias);
+		lod = tex_lod(sm, cs, ct, bias);
 	}
 	uint64_t texels = 0;
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
@@ -167,7 +238,7 @@ static unsigned tex_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 		if (px->killed)
 			continue;
 		uint32_t t4[4];
-		texels += tex_sample(sm, lvl, cs[p], ct[p], t4);
+		texels += tex_filter(sm, lod, cs[p], ct[p], t4);
 		if (shadow) {
 			px->tex_old[0] = px->r[dlo];
 			px->tex_old[1] = px->r[dhi];
@@ -186,5 +257,7 @@ static unsigned tex_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 void tex_init(tex_unit *t, gr3d_ctx *ctx)
 {
 	gr3d_stage_init(&t->s, "tex", ctx, TEX_COUNTERS, TEX_CTR_COUNT);
+	for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
+		ctx->sampler[k].depth_truncate = !ctx->cfg->tegra_tex_depth_round;
 	t->s.exec = tex_exec;
 }

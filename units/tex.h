@@ -17,15 +17,29 @@ typedef struct tex_unit {
 void tex_init(tex_unit *t, gr3d_ctx *ctx);
 
 /* Sample level lvl of a sampler (level 0 = img when no chain is built) at
- * normalised (s, t): four FX10 codes.  Returns the number of texels read. */
+ * normalised (s, t), nearest or bilinear within the level: four FX10 codes.
+ * Returns the number of texels read.  tex_sample uses the magnification
+ * filter. */
+unsigned tex_fetch(const gr3d_sampler *sm, unsigned lvl, bool linear, double s, double t, uint32_t out[4]);
 unsigned tex_sample(const gr3d_sampler *sm, unsigned lvl, double s, double t, uint32_t out[4]);
 
-/* The level a quad samples: log2 of the largest screen-space footprint of
- * (s*W, t*H) over the quad, plus bias, rounded to nearest and clamped. */
+/* The quad's LOD: log2 of the largest screen-space footprint of (s*W, t*H)
+ * over the quad (pixel 1 right of 0, pixel 2 below it), plus bias and the
+ * sampler's lod_bias.  0 when the footprint is 0 or not finite. */
+double tex_lod(const gr3d_sampler *sm, const double s[4], const double t[4], double bias);
+
+/* The full filter at a LOD: lod <= 0 magnifies (level 0, mag filter); else
+ * the min filter within the level nearest to lod (mip nearest) or a blend of
+ * the two levels around it (mip linear), clamped to the last level. */
+unsigned tex_filter(const gr3d_sampler *sm, double lod, double s, double t, uint32_t out[4]);
+
+/* The nearest level of tex_lod (rounded, clamped). */
 unsigned tex_level(const gr3d_sampler *sm, const double s[4], const double t[4], double bias);
 
 /* Builds the mip chain of sm->img into owned[1..] (level k = 2x2 box filter
- * of level k-1, rounded); owned[0] stays NULL.  Caller frees owned[]. */
+ * of level k-1, rounded; D16 averages the 16-bit depth); owned[0] stays
+ * NULL.  Caller frees owned[].  Without mipmap, levels the caller gave
+ * (nlevels > 1) are kept. */
 bool tex_build_levels(gr3d_sampler *sm, ulp_image *owned[GR3D_TEX_LEVELS], ulp_diag *d);
 
 #endif

@@ -122,42 +122,83 @@ bool pg_trace_clear(pg_trace *tr, const float color[4], char *reason, size_t n)
 	return true;
 }
 
+static cJSON *u8_level(const float *p, unsigned w, unsigned h)
+{
+	cJSON *u8 = cJSON_CreateArray();
+	for (size_t i = 0; u8 && i < (size_t)w * h * 4; i++) {
+		float v = p[i];
+		cJSON_AddItemToArray(u8, cJSON_CreateNumber((double)(int)(v <= 0 ? 0 : v >= 1 ? 255
+		                                                         : v * 255.0f + 0.5f)));
+	}
+	return u8;
+}
+
+/* A harness texture as a trace texture: colour textures RGBA8888 with their
+ * mip levels, depth (shadow) textures D16 with the compare function on the
+ * sampler and the depth texture mode as the view's swizzle, 1-D textures as 1D (an N x 1 texture: exact, t never leaves row
+ * 0).  3-D textures are refused (docs/piglit.md). */
 static bool texture(pg_trace *tr, const pg_texture *tx, unsigned unit, char *reason, size_t n)
 {
-	if (tx->dims != 2 || tx->shadow || tx->levels > 1)
-		return REFUSE("%s textures: the trace format has 2-D RGBA textures without mipmaps only",
-		              tx->shadow ? "depth (shadow)" : tx->levels > 1 ? "mipmapped"
-		                                                            : tx->dims == 1 ? "1-D" : "3-D");
+	if (tx->dims == 3)
+		return REFUSE("3-D textures: not modelled (the Tegra 2 texture descriptor has a width and "
+		              "a height, no public depth field)");
 	char id[32];
 	snprintf(id, sizeof id, "tex%u", tr->ntex++);
 	cJSON *t = cJSON_CreateObject();
-	cJSON *u8 = cJSON_CreateArray();
-	if (!t || !u8) {
-		cJSON_Delete(t);
-		cJSON_Delete(u8);
+	if (!t)
 		return REFUSE("out of memory");
-	}
 	cJSON_AddStringToObject(t, "type", "texture");
-	cJSON_AddStringToObject(t, "format", "RGBA8888");
+	cJSON_AddStringToObject(t, "format", tx->shadow ? "D16" : "RGBA8888");
+	cJSON_AddStringToObject(t, "target", tx->dims == 1 ? "1D" : "2D");
 	cJSON_AddNumberToObject(t, "width", tx->w);
 	cJSON_AddNumberToObject(t, "height", tx->h);
+	cJSON_AddItemToObject(tr->res, id, t);
 	/* texel rows in upload order (glTexImage2D's and Gallium's): row 0 is
 	 * t = 0, which is what the replay samples at t = 0 */
-	for (unsigned y = 0; y < tx->h; y++)
-		for (unsigned x = 0; x < tx->w * 4; x++) {
-			float v = tx->texels[(size_t)y * tx->w * 4 + x];
-			cJSON_AddItemToArray(u8, cJSON_CreateNumber((double)(int)(v <= 0 ? 0 : v >= 1 ? 255
-			                                             : v * 255.0f + 0.5f)));
+	if (tx->shadow) {
+		cJSON *u16 = cJSON_CreateArray();
+		if (!u16)
+			return REFUSE("out of memory");
+		for (size_t i = 0; i < (size_t)tx->w * tx->h; i++) {
+			float v = tx->texels[i * 4];
+			cJSON_AddItemToArray(u16, cJSON_CreateNumber((double)(long)(v <= 0 ? 0 : v >= 1 ? 65535
+			                                              : v * 65535.0f + 0.5f)));
 		}
-	cJSON_AddItemToObject(t, "u8", u8);
-	cJSON_AddItemToObject(tr->res, id, t);
+		cJSON_AddItemToObject(t, "u16", u16);
+	} else {
+		cJSON_AddItemToObject(t, "u8", u8_level(tx->texels, tx->w, tx->h));
+	}
+	if (!tx->shadow && tx->levels > 1) {
+		cJSON *lv = cJSON_AddArrayToObject(t, "levels");
+		for (unsigned l = 1; lv && l < tx->levels && l < 16; l++) {
+			unsigned w = tx->w >> l ? tx->w >> l : 1, h = tx->h >> l ? tx->h >> l : 1;
+			cJSON *o = cJSON_CreateObject();
+			if (!o)
+				return REFUSE("out of memory");
+			cJSON_AddItemToObject(o, "u8", u8_level(tx->level[l], w, h));
+			cJSON_AddItemToArray(lv, o);
+		}
+	}
 	cJSON *sv = cmd(tr, "sampler_view");
 	cJSON_AddNumberToObject(sv, "index", unit);
 	cJSON_AddStringToObject(sv, "resource", id);
+	if (tx->shadow) {          /* GL's depth texture mode as the view's swizzle, as Mesa's state tracker does */
+		static const char *const MODE_SWIZZLE[] = { "rrr1", "rrrr", "000r", "r001" };
+		cJSON_AddStringToObject(sv, "swizzle", MODE_SWIZZLE[tx->depth_mode & 3]);
+	}
+	/* the harness reference samples nearest, clamp to edge, nearest level */
 	cJSON *sm = cmd(tr, "sampler");
 	cJSON_AddNumberToObject(sm, "index", unit);
 	cJSON_AddStringToObject(sm, "filter", "nearest");
+	cJSON_AddStringToObject(sm, "mip_filter", tx->levels > 1 ? "nearest" : "none");
 	cJSON_AddStringToObject(sm, "wrap", "clamp");
+	if (tx->shadow) {
+		static const char *const FUNC[] = { "lequal", "never", "less", "equal", "lequal", "greater",
+			"notequal", "gequal", "always" };   /* ORDER: PG_CMP_*; NONE reads as GL's default */
+		cJSON_AddStringToObject(sm, "compare_mode", tx->compare_func ? "ref_to_texture" : "none");
+		cJSON_AddStringToObject(sm, "compare_func", FUNC[tx->compare_func >= 0 && tx->compare_func < 9
+		                                                  ? tx->compare_func : 0]);
+	}
 	return true;
 }
 

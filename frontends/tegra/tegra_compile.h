@@ -49,8 +49,15 @@ typedef struct tegra_compile_result {
 enum tegra_compare { TEGRA_CMP_LEQUAL, TEGRA_CMP_GEQUAL, TEGRA_CMP_LESS, TEGRA_CMP_GREATER,
 	TEGRA_CMP_EQUAL, TEGRA_CMP_NOTEQUAL, TEGRA_CMP_ALWAYS, TEGRA_CMP_NEVER, TEGRA_CMP_COUNT };
 
+/* The sampler view's swizzle applied to a fetch's result (Gallium's
+ * swizzle_r..a; GL's depth texture modes on a shadow result (c, c, c, 1)):
+ * per sampler and channel.  Zero-initialised = each channel itself. */
+enum tegra_swizzle { TEGRA_SWZ_SAME, TEGRA_SWZ_R, TEGRA_SWZ_G, TEGRA_SWZ_B, TEGRA_SWZ_A, TEGRA_SWZ_ZERO,
+	TEGRA_SWZ_ONE };
+
 typedef struct tegra_compile_opts {
 	uint8_t shadow_compare[16];     /* enum tegra_compare, per sampler */
+	uint8_t swizzle[16][4];         /* enum tegra_swizzle, per sampler and channel */
 } tegra_compile_opts;
 
 /* Compiles a parsed FRAG shader.  Always fills res; returns true when

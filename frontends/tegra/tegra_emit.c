@@ -250,7 +250,7 @@ static bool compile_ir(tgsi_shader *sh, ir_shader *s, const tegra_compile_opts *
 
 bool tegra_compile(tgsi_shader *sh, const char *file, tegra_compile_result *res)
 {
-	static const tegra_compile_opts dflt = { { 0 } };
+	static const tegra_compile_opts dflt = { 0 };
 	return tegra_compile_with(sh, file, &dflt, res);
 }
 

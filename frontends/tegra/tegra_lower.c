@@ -402,6 +402,15 @@ static bool do_tex(lctx *L, const ir_inst *in)
 		r[0] = r[1] = r[2] = shadow_compare(L, L->o->shadow_compare[in->sampler], ref, r[0]);
 		r[3] = imm(1.0f);
 	}
+	const uint8_t *sw = L->o->swizzle[in->sampler];   /* the sampler view's swizzle */
+	if (sw[0] | sw[1] | sw[2] | sw[3]) {
+		tfp_opnd t4[4] = { r[0], r[1], r[2], r[3] };
+		for (unsigned c = 0; c < 4; c++)
+			if (sw[c] >= TEGRA_SWZ_R && sw[c] <= TEGRA_SWZ_A)
+				r[c] = t4[sw[c] - TEGRA_SWZ_R];
+			else if (sw[c] == TEGRA_SWZ_ZERO || sw[c] == TEGRA_SWZ_ONE)
+				r[c] = imm(sw[c] == TEGRA_SWZ_ONE ? 1.0f : 0.0f);
+	}
 	size_t first = L->p->n;
 	for (unsigned c = 0; c < 4; c++) {
 		if (!(in->dst.mask & (1u << c)))
