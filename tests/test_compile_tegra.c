@@ -95,16 +95,41 @@ static uint8_t ref_byte(float v)
 	return fx10_to_unorm8(fx10_encode(c, ULP_ROUND_NEAREST_AWAY));
 }
 
+enum { NCST = 128 };   /* CONST[0] elements given values (the corpus declares up to 68) */
+
 typedef struct case_io {
 	float in[16][4];
-	float cst[TEGRA_COMPILE_MAX_CONST][4];
+	float cst[NCST][4];
 	int pos_in;             /* IN index of the fragment position, -1 none */
 	uint8_t tex[GR3D_SAMPLERS][4];
 } case_io;
 
-/* Runs the interpreter; *killed or expect[4] bytes.  False: reference error. */
+/* An indirect CONST read of the last run outside [its base index, the last
+ * declared element] (final ADDR values: the corpus sets each address once):
+ * out of bounds in GL, where the packed uniform layout reads 0. */
+static bool indirect_out_of_array(tgsi_exec_machine *m, const tgsi_shader *sh)
+{
+	int64_t last = -1;
+	for (size_t i = 0; i < sh->num_decls; i++)
+		if (sh->decls[i].file == TGSI_FILE_CONSTANT && (int64_t)sh->decls[i].last > last)
+			last = sh->decls[i].last;
+	for (size_t i = 0; i < sh->num_insts; i++)
+		for (unsigned k = 0; k < sh->insts[i].num_src; k++) {
+			const tgsi_reg_ref *r = &sh->insts[i].src[k].reg;
+			if (r->file != TGSI_FILE_CONSTANT || !r->indirect)
+				continue;
+			uint32_t *a = tgsi_exec_reg(m, TGSI_FILE_ADDRESS, 0, (size_t)r->ind.index);
+			int64_t addr = (int64_t)(int32_t)(a ? a[r->ind.swizzle & 3] : 0);
+			if (addr < 0 || addr + r->index > last)
+				return true;
+		}
+	return false;
+}
+
+/* Runs the interpreter; *killed or expect[4] bytes; *oob (when not NULL):
+ * indirect_out_of_array.  False: reference error. */
 static bool run_reference(tgsi_shader *sh, const char *path, const case_io *io, uint8_t expect[4],
-                          bool *killed, char *msg, size_t n)
+                          bool *killed, bool *oob, char *msg, size_t n)
 {
 	tgsi_exec_machine m;
 	ulp_diag d;
@@ -129,7 +154,7 @@ static bool run_reference(tgsi_shader *sh, const char *path, const case_io *io, 
 					r[c] = f_bits(io->in[k][c]);
 			}
 			/* declared uniforms only: reads outside the file give 0 */
-			if (dc->file == TGSI_FILE_CONSTANT && k < TEGRA_COMPILE_MAX_CONST &&
+			if (dc->file == TGSI_FILE_CONSTANT && k < NCST &&
 			    (!dc->dimension || dc->index_2d == 0)) {
 				uint32_t *r = tgsi_exec_reg(&m, TGSI_FILE_CONSTANT, 0, k);
 				ok &= r != NULL;
@@ -153,6 +178,8 @@ static bool run_reference(tgsi_shader *sh, const char *path, const case_io *io, 
 		return false;
 	}
 	*killed = m.killed;
+	if (oob)
+		*oob = indirect_out_of_array(&m, sh);
 	if (color < 0) {
 		memcpy(expect, CLEAR, 4);
 	} else {
@@ -165,8 +192,8 @@ static bool run_reference(tgsi_shader *sh, const char *path, const case_io *io, 
 }
 
 /* Draws the program; rt receives the pixels.  False: simulator error. */
-static bool run_sim(const tegra_fp_decoded *dec, const case_io *io, unsigned tram_rows,
-                    ulp_image *rt, ulp_image *tex[GR3D_SAMPLERS], const char *const *knobs,
+static bool run_sim(const tegra_fp_decoded *dec, const int16_t usrc[TEGRA_FP_NUM_CONST],
+                    const case_io *io, unsigned tram_rows, ulp_image *rt, ulp_image *tex[GR3D_SAMPLERS], const char *const *knobs,
                     char *msg, size_t n)
 {
 	ulp_config cfg;
@@ -180,9 +207,10 @@ static bool run_sim(const tegra_fp_decoded *dec, const case_io *io, unsigned tra
 	memset(&dr, 0, sizeof dr);
 	dr.prog = dec;
 	dr.cfg = &cfg;
-	for (unsigned k = 0; k < TEGRA_COMPILE_MAX_CONST; k++)
-		for (unsigned c = 0; c < 4; c++)
-			dr.uniforms[4 * k + c] = fp20_encode(io->cst[k][c], ULP_ROUND_NEAREST_EVEN) & FP20_MASK;
+	for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)   /* the program's uniform layout */
+		if (usrc[k] >= 0 && usrc[k] < 4 * NCST)
+			dr.uniforms[k] = fp20_encode(io->cst[usrc[k] / 4][usrc[k] % 4], ULP_ROUND_NEAREST_EVEN) &
+			                 FP20_MASK;
 	static const double P[4][2] = { { 0, 0 }, { W, 0 }, { 0, H }, { W, H } };
 	gr3d_vertex v[4];
 	memset(v, 0, sizeof v);
@@ -342,8 +370,16 @@ static one_result check_text_opts(const char *text, size_t len, const char *path
 		    dc->first < 16)
 			pos_in = (int)dc->first;
 	}
+	/* the packed uniform layout reads 0 below an indirect array's base (out
+	 * of bounds in GL): non-negative constants keep ARL addresses mostly in
+	 * the array, and cases whose reads leave it are redrawn */
+	bool oob_redraw = false;
+	for (size_t i = 0; res.uniforms_packed && i < sh->num_insts; i++)
+		for (unsigned k = 0; k < sh->insts[i].num_src; k++)
+			oob_redraw |= sh->insts[i].src[k].reg.file == TGSI_FILE_CONSTANT && sh->insts[i].src[k].reg.indirect;
 	rng r = { seed ? seed : 1u };
 	R.o = OUT_MATCH;
+	unsigned tries = 0;
 	for (unsigned cs = 0; cs < CASES && R.o == OUT_MATCH; cs++) {
 		case_io io;
 		memset(&io, 0, sizeof io);
@@ -356,7 +392,14 @@ static one_result check_text_opts(const char *text, size_t len, const char *path
 		for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
 			for (unsigned c = 0; c < 4; c++)
 				io.tex[k][c] = (uint8_t)(rnd(&r) >> 24);
+		for (unsigned k = TEGRA_COMPILE_MAX_CONST; k < NCST; k++)
+			for (unsigned c = 0; c < 4; c++)
+				io.cst[k][c] = rnd_range(&r, -2.0f, 2.0f);
+		for (unsigned k = 0; oob_redraw && k < NCST; k++)
+			for (unsigned c = 0; c < 4; c++)
+				io.cst[k][c] = fabsf(io.cst[k][c]);
 		io.pos_in = pos_in;
+		bool oob = false;
 		uint8_t expect[H][W][4];
 		bool killed[H][W];
 		char msg[600];
@@ -376,16 +419,28 @@ static one_result check_text_opts(const char *text, size_t len, const char *path
 					io.in[pos_in][3] = 1.0f;
 				}
 				killed[y][x] = false;
-				if (!run_reference(ref_sh ? ref_sh : sh, path, &io, expect[y][x], &killed[y][x], msg, sizeof msg)) {
+				bool o1 = false;
+				if (!run_reference(ref_sh ? ref_sh : sh, path, &io, expect[y][x], &killed[y][x], &o1, msg,
+				                   sizeof msg)) {
 					R.o = OUT_REF_ERROR;
 					snprintf(R.msg, sizeof R.msg, "%s: %s", path, msg);
 				}
+				oob |= o1;
 				if (killed[y][x])
 					memcpy(expect[y][x], CLEAR, 4);
 			}
 		if (R.o != OUT_MATCH)
 			break;
-		if (!run_sim(dec, &io, res.tram_rows, rt, tex, knobs, msg, sizeof msg)) {
+		if (oob_redraw && oob) {
+			if (++tries > 16 * CASES) {
+				R.o = OUT_REF_ERROR;
+				snprintf(R.msg, sizeof R.msg, "%s: no case with in-array indirect reads", path);
+				break;
+			}
+			cs--;
+			continue;
+		}
+		if (!run_sim(dec, res.uniform_src, &io, res.tram_rows, rt, tex, knobs, msg, sizeof msg)) {
 			R.o = OUT_SIM_ERROR;
 			snprintf(R.msg, sizeof R.msg, "%s: %s", path, msg);
 			break;

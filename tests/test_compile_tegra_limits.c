@@ -188,8 +188,11 @@ Test(compile_tegra, what_the_fragment_unit_cannot_do_is_refused_with_its_line)
 {
 	static const struct { const char *text; enum ir_refusal why; const char *what; } C[] = {
 		{ "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nMOV OUT[0], IN[0]\nEND\n", IR_REFUSE_STAGE, "fragment" },
-		{ "FRAG\nDCL OUT[0], COLOR\nMOV OUT[0], CONST[0][8]\nEND\n", IR_REFUSE_CONSTANTS,
-		  "t.tgsi:3:1: MOV: CONST[0][n] needs n < 8" },
+		{ "FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0..8]\nDCL TEMP[0]\nADD TEMP[0], CONST[0][0], CONST[0][1]\n"
+		  "ADD TEMP[0], TEMP[0], CONST[0][2]\nADD TEMP[0], TEMP[0], CONST[0][3]\nADD TEMP[0], TEMP[0], CONST[0][4]\n"
+		  "ADD TEMP[0], TEMP[0], CONST[0][5]\nADD TEMP[0], TEMP[0], CONST[0][6]\nADD TEMP[0], TEMP[0], CONST[0][7]\n"
+		  "ADD OUT[0], TEMP[0], CONST[0][8]\nEND\n", IR_REFUSE_CONSTANTS,
+		  "t.tgsi:12:1: ADD: the CONST[0] components read need 36 FP_CONST slots" },
 		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nAND OUT[0], IN[0], IN[0]\nEND\n",
 		  IR_REFUSE_INTEGER, "t.tgsi:4:1: AND" },
 		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDADD OUT[0], IN[0], IN[0]\nEND\n",

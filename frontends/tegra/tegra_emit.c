@@ -142,7 +142,16 @@ static bool emit_text(const tfp_sched *S, const tfp_prog *p, ulp_strbuf *b)
 {
 	ulp_strbuf_printf(b, "// ulpsim tgsi compile --target tegra: %s\n", p->file);
 	ulp_strbuf_printf(b, "alu_buffer_size = %u\n", S->rows);
-	ulp_strbuf_printf(b, "pseq_to_dw_exec_nb = %u\n\n.asm\n", S->dw_exec + 1);
+	ulp_strbuf_printf(b, "pseq_to_dw_exec_nb = %u\n\n", S->dw_exec + 1);
+	if (p->upacked) {   /* the packed uniform layout, named for the driver */
+		ulp_strbuf_printf(b, ".uniforms\n");
+		for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)
+			if (p->usrc[k] >= 0)
+				ulp_strbuf_printf(b, "\t[%u] = \"CONST[0][%d].%c\";\n", k, p->usrc[k] / 4,
+				                  "xyzw"[p->usrc[k] % 4]);
+		ulp_strbuf_printf(b, "\n");
+	}
+	ulp_strbuf_printf(b, ".asm\n");
 	for (unsigned e = 0; e < S->nexec; e++) {
 		const tfp_exec *x = &S->ex[e];
 		ulp_strbuf_printf(b, "EXEC\n");
@@ -235,6 +244,8 @@ static bool compile_ir(tgsi_shader *sh, ir_shader *s, const tegra_compile_opts *
 			res->alu_slots = S.slots;
 			res->tram_rows = p.tram_rows;
 			res->kills = p.has_kill;
+			res->uniforms_packed = p.upacked;
+			memcpy(res->uniform_src, p.usrc, sizeof res->uniform_src);
 			ulp_diag d;
 			ulp_diag_clear(&d);
 			if (!tegra_asm_assemble(b.s, b.len, "<tegra backend>", &res->prog, &d))

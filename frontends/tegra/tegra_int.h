@@ -50,7 +50,20 @@ typedef struct tfp_prog {
 	bool has_color;         /* a COLOR[0] output: stored to render target 1 */
 	unsigned tram_rows;
 	const char *file;
+	bool upacked;           /* the packed uniform layout (tegra_uniforms.c) */
+	int16_t usrc[TEGRA_FP_NUM_CONST];   /* FP_CONST u_k: CONST[0] float index 4n+c, -1 none */
 } tfp_prog;
+
+/* Where CONST[0] lives in FP_CONST (tegra_uniforms.c). */
+typedef struct tfp_ulayout {
+	bool packed;            /* false: identity, CONST[0][n].c -> u(4n+c) */
+	int32_t nconst;         /* declared span: elements 0..nconst-1 */
+	int16_t *slot;          /* per float index 4n+c: FP_CONST slot, -1 not resident */
+	uint8_t *decl;          /* per element: declared */
+	int16_t src[TEGRA_FP_NUM_CONST];    /* inverse map, -1 unused */
+} tfp_ulayout;
+bool tegra_uniform_layout(const ir_shader *s, const tgsi_shader *sh, tfp_ulayout *u, ir_error *e);
+void tfp_ulayout_free(tfp_ulayout *u);
 
 /* IR (lowered with tegra_ir_caps) -> scalar program.  Refuses what the
  * fragment unit cannot run. */

@@ -167,20 +167,30 @@ static tfp_opnd addr_sel(lctx *L, tfp_opnd a, float delta)
 	return s;
 }
 
-/* CONST[0][ADDR + index].comp: a CSEL chain over the declared uniforms
- * (the fragment unit has no address register); out of range reads 0, as
+/* CONST[0][n].comp as an operand: its FP_CONST slot, or 0 when it is not
+ * resident (outside the declared file, or below an indirect array's base
+ * in the packed layout). */
+static tfp_opnd unif(const lctx *L, int32_t n, unsigned comp)
+{
+	if (n < 0 || n >= L->ul.nconst || !L->ul.decl[n] || L->ul.slot[4 * n + (int32_t)comp] < 0)
+		return imm(0.0f);
+	return (tfp_opnd){ .kind = TO_UNIF, .v = L->ul.slot[4 * n + (int32_t)comp] };
+}
+
+/* CONST[0][ADDR + index].comp: a CSEL chain over the resident elements (the
+ * fragment unit has no address register): every declared one in the
+ * identity layout, index..last in the packed one; out of range reads 0, as
  * tgsi_exec reads outside the file. */
 static bool read_indirect_const(lctx *L, const ir_src *x, unsigned comp, tfp_opnd *res)
 {
-	if (x->ind_reg >= 4 || L->const_big)
-		return tfl_refuse(L, IR_REFUSE_CONSTANTS, "indirect CONST[0] reads need every declared "
-		              "CONST[0][n] below 8 (FP_CONST u0..u31)", NULL);
+	if (x->ind_reg >= 4)
+		return tfl_refuse(L, IR_REFUSE_ADDRESSING, "address register out of range", NULL);
 	tfp_opnd a = L->addr[x->ind_reg][x->ind_comp & 3u];
 	tfp_opnd v = imm(0.0f);
-	for (int32_t n = 0; n < TEGRA_COMPILE_MAX_CONST; n++) {
-		if (!(L->const_decl & (1u << n)))
+	for (int32_t n = 0; n < L->ul.nconst; n++) {
+		tfp_opnd u = unif(L, n, comp);
+		if (u.kind == TO_IMM)
 			continue;
-		tfp_opnd u = { .kind = TO_UNIF, .v = n * 4 + (int32_t)comp };
 		if (a.kind == TO_IMM) {
 			if (a.k + (float)x->index == (float)n)
 				v = u;
@@ -244,10 +254,7 @@ bool tfl_read_src(lctx *L, const ir_src *x, unsigned c, tfp_opnd *res)
 		break;
 	}
 	case IR_CONST:
-		if (x->index < 0 || x->index >= TEGRA_COMPILE_MAX_CONST)
-			return tfl_refuse(L, IR_REFUSE_CONSTANTS, "CONST[0][n] needs n < 8 (32 FP20 "
-			              "FP_CONST slots, u(4n+c))", NULL);
-		o = (tfp_opnd){ .kind = TO_UNIF, .v = x->index * 4 + (int32_t)comp };
+		o = unif(L, x->index, comp);
 		break;
 	case IR_IMM: {
 		if (x->index < 0 || (size_t)x->index >= L->s->nimm)
@@ -605,17 +612,12 @@ bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_
 				L.pos_input |= (uint16_t)(1u << n);
 		}
 	}
-	for (size_t i = 0; i < sh->num_decls; i++) {
-		const tgsi_declaration *d = &sh->decls[i];
-		if (d->file != TGSI_FILE_CONSTANT || (d->dimension && d->index_2d != 0))
-			continue;
-		for (uint32_t n = d->first; n <= d->last; n++) {
-			if (n < TEGRA_COMPILE_MAX_CONST)
-				L.const_decl |= (uint8_t)(1u << n);
-			else
-				L.const_big = true;
-		}
+	if (!tegra_uniform_layout(s, sh, &L.ul, e)) {
+		tfp_ulayout_free(&L.ul);
+		return false;
 	}
+	p->upacked = L.ul.packed;
+	memcpy(p->usrc, L.ul.src, sizeof p->usrc);
 	for (size_t i = 0; i < sh->num_props; i++) {   /* tgsi_info.c value names */
 		const tgsi_property *pr = &sh->props[i];
 		if (pr->name == TGSI_PROPERTY_FS_COORD_ORIGIN)
@@ -624,8 +626,10 @@ bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_
 			L.integer_center = pr->value == 1;
 	}
 	L.temp = calloc((size_t)s->ntemps * 4 + 4, sizeof *L.temp);
-	if (!L.temp)
+	if (!L.temp) {
+		tfp_ulayout_free(&L.ul);
 		return ir_refuse(e, IR_REFUSE_LIMITS, s->file, 1, 1, "out of memory");
+	}
 	for (size_t i = 0; i < (size_t)s->ntemps * 4; i++)
 		L.temp[i] = imm(0.0f);      /* tgsi_exec starts every register at 0 */
 	for (unsigned i = 0; i < 16; i++)
@@ -645,6 +649,7 @@ bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_
 	memcpy(p->out, L.out, sizeof p->out);
 	p->has_color = L.color_out >= 0;
 	free(L.temp);
+	tfp_ulayout_free(&L.ul);
 	if (ok && !tfp_eliminate_dead(p))
 		ok = ir_refuse(e, IR_REFUSE_LIMITS, s->file, 1, 1, "out of memory");
 	return ok;

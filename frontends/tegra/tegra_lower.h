@@ -38,8 +38,7 @@ typedef struct lctx {
 	uint16_t pos_input;     /* bit n: IN[n] is the fragment position */
 	bool lower_left, integer_center;   /* FS_COORD_ORIGIN / _PIXEL_CENTER */
 	tfp_opnd addr[4][4];    /* ADDR[n].c = floor(x) */
-	uint8_t const_decl;     /* bit n: CONST[0][n] declared (n < 8) */
-	bool const_big;         /* a declared CONST[0] index >= 8 */
+	tfp_ulayout ul;         /* CONST[0] in FP_CONST (tegra_uniforms.c) */
 	struct { int32_t a; float delta; int32_t sel; } selc[64];   /* (ADDR value == delta) */
 	unsigned nselc;
 	pred stack[MAX_DEPTH];
