@@ -398,6 +398,11 @@ static one_result check_text_opts(const char *text, size_t len, const char *path
 		for (unsigned k = 0; oob_redraw && k < NCST; k++)
 			for (unsigned c = 0; c < 4; c++)
 				io.cst[k][c] = fabsf(io.cst[k][c]);
+		/* loops with a run-time exit: every other case draws integer uniforms
+		 * (-2..2, as piglit's int/bool uniforms: exact trip counts, 0 = false) */
+		for (unsigned k = 0; res.loop_bound && ((cs + tries) & 1u) && k < NCST; k++)
+			for (unsigned c = 0; c < 4; c++)
+				io.cst[k][c] = (float)((int)(rnd(&r) % 5u) - 2);
 		io.pos_in = pos_in;
 		bool oob = false;
 		uint8_t expect[H][W][4];
@@ -426,15 +431,22 @@ static one_result check_text_opts(const char *text, size_t len, const char *path
 					snprintf(R.msg, sizeof R.msg, "%s: %s", path, msg);
 				}
 				oob |= o1;
+				/* an endless loop for these uniforms (the reference stops at its
+				 * step limit): no defined result, redrawn */
+				if (R.o == OUT_REF_ERROR && res.loop_bound && strstr(R.msg, "step limit")) {
+					R.o = OUT_MATCH;
+					oob = true;
+				}
 				if (killed[y][x])
 					memcpy(expect[y][x], CLEAR, 4);
 			}
 		if (R.o != OUT_MATCH)
 			break;
-		if (oob_redraw && oob) {
+		if (oob) {
 			if (++tries > 16 * CASES) {
 				R.o = OUT_REF_ERROR;
-				snprintf(R.msg, sizeof R.msg, "%s: no case with in-array indirect reads", path);
+				snprintf(R.msg, sizeof R.msg, "%s: no case with in-array indirect reads and a finite loop",
+				         path);
 				break;
 			}
 			cs--;
@@ -656,6 +668,25 @@ static const char *const LOWERINGS[] = {
 	 * saturating MOV must be its own op, not the earlier one, which TEMP[1] still reads */
 	HDR "IMM[1] FLT32 {0.0, 0.0, 0.0, 0.0}\nADD TEMP[1], IN[0], IMM[1].xxxx\nMOV_SAT TEMP[2], IN[0]\n"
 	"MAD TEMP[0], TEMP[1], IMM[0].yyyy, TEMP[2]\nMUL TEMP[0], TEMP[0], IMM[0].xxxx\n" OUT05,
+	/* 14 a loop whose trip count is a uniform (4 c, c in [-2, 2]: up to 8; exact in FP20),
+	 * unrolled to its bound with every iteration under its flag */
+	HDR "IMM[1] FLT32 {4.0, 1.0, 0.0, 0.0}\nMOV TEMP[0], IN[1]\nMUL TEMP[2].x, CONST[0][0].xxxx, IMM[1].xxxx\n"
+	"BGNLOOP\n  SGE TEMP[3].x, TEMP[1].xxxx, TEMP[2].xxxx\n  IF TEMP[3].xxxx\n    BRK\n  ENDIF\n"
+	"  MAD TEMP[0], TEMP[0].yzwx, IMM[0].xxxx, IN[0]\n  ADD TEMP[1].x, TEMP[1].xxxx, IMM[1].yyyy\nENDLOOP\n" OUT05,
+	/* 15 a counted loop with a uniform bound (16 |c|: up to 32 iterations) that only
+	 * accumulates invariants: closed form, the counter and the exit flag read after it */
+	HDR "IMM[1] FLT32 {16.0, 1.0, 0.01, 2.0}\nMUL TEMP[2].x, |CONST[0][0].xxxx|, IMM[1].xxxx\n"
+	"MOV TEMP[0], IN[0]\nMOV TEMP[1].x, IMM[1].wwww\nMUL TEMP[4], CONST[0][1], IMM[1].zzzz\n"
+	"BGNLOOP\n  SGE TEMP[3].x, TEMP[1].xxxx, TEMP[2].xxxx\n  IF TEMP[3].xxxx\n    BRK\n  ENDIF\n"
+	"  ADD TEMP[0], TEMP[0], TEMP[4]\n  ADD TEMP[1].x, TEMP[1].xxxx, IMM[1].yyyy\nENDLOOP\n"
+	"MAD TEMP[0].x, TEMP[1].xxxx, IMM[1].zzzz, TEMP[0].xxxx\nADD TEMP[0].y, TEMP[0].yyyy, -TEMP[3].xxxx\n" OUT05,
+	/* 16 an indirect uniform array past u31 in the identity layout: packed, 32 slots
+	 * ([0].x, [1].y, [2..11].xyz) */
+	"FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL CONST[0][0..11]\nDCL TEMP[0..3]\n"
+	"DCL ADDR[0]\nIMM[0] FLT32 {0.5, 0.25, 3.0, 0.125}\nMUL TEMP[0].x, CONST[0][0].xxxx, IMM[0].zzzz\n"
+	"ARL ADDR[0].x, TEMP[0].xxxx\nMOV TEMP[1].xyz, CONST[0][ADDR[0].x+2].xyzz\n"
+	"MAD TEMP[1].xyz, TEMP[1], CONST[0][1].yyyy, IN[0]\nMOV TEMP[1].w, IMM[0].xxxx\n"
+	"MUL OUT[0], TEMP[1], IMM[0].yyyy\nEND\n",
 };
 
 Test(compile_tegra, every_lowering_matches_the_interpreter)
@@ -669,6 +700,18 @@ Test(compile_tegra, every_lowering_matches_the_interpreter)
 			cr_assert_eq(R.o, OUT_MATCH, "shader %zu seed %u: %s: %s", k, seed, OUTCOME[R.o], R.msg);
 			if (k == 9 && seed == 1)
 				cr_assert_gt(st.rows, 1, "expected more than one row, got %u", st.rows);
+			if (k == 14)   /* every drawn trip count (<= 8) within the bound */
+				cr_assert_geq(st.loop_bound, 8, "loop unrolled %u times", st.loop_bound);
+			if (k == 15)   /* closed form: no unrolling, a few EXECs */
+				cr_assert(st.loop_bound == 0 && st.execs <= 8, "bound %u, %u EXECs", st.loop_bound, st.execs);
+			if (k == 16) {
+				cr_assert(st.uniforms_packed);
+				cr_assert(st.uniform_src[0] == 0 && st.uniform_src[1] == 5 && st.uniform_src[2] == 8 &&
+				          st.uniform_src[31] == 46, "u0..u2, u31 <- %d %d %d %d", st.uniform_src[0],
+				          st.uniform_src[1], st.uniform_src[2], st.uniform_src[31]);
+			}
+			if (k < 14)
+				cr_assert(st.loop_bound == 0 && !st.uniforms_packed);
 		}
 	}
 }

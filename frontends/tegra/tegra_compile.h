@@ -48,6 +48,9 @@ typedef struct tegra_compile_result {
 	 * the identity k for k < 32 unless uniforms_packed */
 	int16_t uniform_src[TEGRA_FP_NUM_CONST];
 	bool uniforms_packed;
+	/* > 0: a loop whose exit depends on run-time values was unrolled this
+	 * many times; the program is exact for every trip count up to it */
+	unsigned loop_bound;
 } tegra_compile_result;
 
 /* Sampler state a program is compiled for: the depth compare function of a

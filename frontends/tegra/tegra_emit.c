@@ -141,6 +141,9 @@ static const char *sfu_name(unsigned op)
 static bool emit_text(const tfp_sched *S, const tfp_prog *p, ulp_strbuf *b)
 {
 	ulp_strbuf_printf(b, "// ulpsim tgsi compile --target tegra: %s\n", p->file);
+	if (p->runtime_loops)
+		ulp_strbuf_printf(b, "// loops with a run-time exit unrolled %u times (exact up to that trip count)\n",
+		                  p->loop_bound);
 	ulp_strbuf_printf(b, "alu_buffer_size = %u\n", S->rows);
 	ulp_strbuf_printf(b, "pseq_to_dw_exec_nb = %u\n\n", S->dw_exec + 1);
 	if (p->upacked) {   /* the packed uniform layout, named for the driver */
@@ -196,6 +199,28 @@ static bool emit_text(const tfp_sched *S, const tfp_prog *p, ulp_strbuf *b)
 	return true;
 }
 
+/* Places p with the fewest rows first (more quads in flight: MAX_QID = 299
+ * / (4 rows), tegra-fp.md §5); when registers run out, less hoisting. */
+static bool schedule(const tfp_prog *p, tfp_sched *S, ir_error *e)
+{
+	static const int32_t windows[] = { -1, 8, 0 };
+	for (unsigned w = 0; w < 3; w++) {
+		for (unsigned rows = 1; rows <= 4; rows++) {
+			ir_error e2;
+			memset(&e2, 0, sizeof e2);
+			ulp_diag_clear(&e2.d);
+			if (tegra_schedule(p, rows, windows[w], S, &e2))
+				return true;
+			tfp_sched_free(S);
+			if (e2.why != IR_REFUSE_REGISTERS || (rows == 4 && w == 2)) {
+				*e = e2;
+				return false;
+			}
+		}
+	}
+	return false;
+}
+
 static bool compile_ir(tgsi_shader *sh, ir_shader *s, const tegra_compile_opts *o, tegra_compile_result *res,
                        ir_error *e)
 {
@@ -203,33 +228,33 @@ static bool compile_ir(tgsi_shader *sh, ir_shader *s, const tegra_compile_opts *
 	tegra_ir_caps(&caps);
 	if (!ir_lower(s, &caps, e))
 		return false;
+	/* a loop with a run-time exit is unrolled as often as fits: the bounds
+	 * are tried from the largest down while the program does not fit */
+	static const unsigned bounds[] = { 32, 24, 16, 12, 8, 6, 4, 3, 2, 1 };
+	const unsigned nbounds = sizeof bounds / sizeof bounds[0];
 	tfp_prog p;
-	if (!tegra_lower(s, sh, o, &p, e)) {
-		tfp_prog_free(&p);
-		return false;
-	}
-	/* fewest rows first (more quads in flight: MAX_QID = 299 / (4 rows),
-	 * tegra-fp.md §5); when registers run out, less hoisting */
-	static const int32_t windows[] = { -1, 8, 0 };
 	tfp_sched S;
-	bool ok = false, stop = false;
-	for (unsigned w = 0; w < 3 && !ok && !stop; w++) {
-		for (unsigned rows = 1; rows <= 4; rows++) {
-			ir_error e2;
-			memset(&e2, 0, sizeof e2);
-			ulp_diag_clear(&e2.d);
-			ok = tegra_schedule(&p, rows, windows[w], &S, &e2);
-			if (ok)
-				break;
-			tfp_sched_free(&S);
-			if (e2.why != IR_REFUSE_REGISTERS || (rows == 4 && w == 2)) {
-				*e = e2;
-				stop = true;
-				break;
-			}
+	bool ok = false;
+	unsigned bound = 0;
+	for (unsigned bi = 0; bi < nbounds && !ok; bi++) {
+		ir_error e1;
+		memset(&e1, 0, sizeof e1);
+		ulp_diag_clear(&e1.d);
+		bound = bounds[bi];
+		bool lowered = tegra_lower(s, sh, o, bound, &p, &e1);
+		if (lowered)
+			ok = schedule(&p, &S, &e1);
+		bool retry = !ok && p.runtime_loops && bi + 1 < nbounds &&
+		             (e1.why == IR_REFUSE_LIMITS || e1.why == IR_REFUSE_REGISTERS);
+		if (!ok)
+			tfp_prog_free(&p);
+		if (!ok && !retry) {
+			*e = e1;
+			return false;
 		}
 	}
 	if (ok) {
+		p.loop_bound = bound;
 		ulp_strbuf b = { 0 };
 		if (!emit_text(&S, &p, &b) || b.oom) {
 			ok = ir_refuse(e, IR_REFUSE_CONSTANTS, s->file, 1, 1, "an immediate has no FP20 literal");
@@ -244,6 +269,7 @@ static bool compile_ir(tgsi_shader *sh, ir_shader *s, const tegra_compile_opts *
 			res->alu_slots = S.slots;
 			res->tram_rows = p.tram_rows;
 			res->kills = p.has_kill;
+			res->loop_bound = p.runtime_loops ? bound : 0;
 			res->uniforms_packed = p.upacked;
 			memcpy(res->uniform_src, p.usrc, sizeof res->uniform_src);
 			ulp_diag d;

@@ -51,6 +51,8 @@ typedef struct tfp_prog {
 	unsigned tram_rows;
 	const char *file;
 	bool upacked;           /* the packed uniform layout (tegra_uniforms.c) */
+	bool runtime_loops;     /* a loop with a run-time exit was unrolled to loop_bound */
+	unsigned loop_bound;
 	int16_t usrc[TEGRA_FP_NUM_CONST];   /* FP_CONST u_k: CONST[0] float index 4n+c, -1 none */
 } tfp_prog;
 
@@ -66,10 +68,12 @@ bool tegra_uniform_layout(const ir_shader *s, const tgsi_shader *sh, tfp_ulayout
 void tfp_ulayout_free(tfp_ulayout *u);
 
 /* IR (lowered with tegra_ir_caps) -> scalar program.  Refuses what the
- * fragment unit cannot run. */
+ * fragment unit cannot run.  loop_bound: how many times a loop whose exit
+ * depends on run-time values is unrolled (p->runtime_loops tells whether
+ * there was one, also after a refusal). */
 void tegra_ir_caps(ir_caps *caps);
-bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_opts *o, tfp_prog *p,
-                 ir_error *e);
+bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_opts *o, unsigned loop_bound,
+                 tfp_prog *p, ir_error *e);
 void tfp_prog_free(tfp_prog *p);
 
 /* tegra_opt.c: k rounded to FP20 (nearest even, the fp20.round default);

@@ -121,7 +121,7 @@ static tfp_opnd neg(tfp_opnd o)
 	return o;
 }
 
-static tfp_opnd sfu(lctx *L, uint8_t op, uint8_t pre, tfp_opnd x)
+tfp_opnd tfl_sfu(lctx *L, uint8_t op, uint8_t pre, tfp_opnd x)
 {
 	tfp_op *o = new_op(L, TF_SFU);
 	if (!o)
@@ -272,7 +272,7 @@ bool tfl_read_src(lctx *L, const ir_src *x, unsigned c, tfp_opnd *res)
 }
 
 /* Writes component c of the destination (under the IF predicate). */
-static bool write_comp(lctx *L, const ir_dst *d, unsigned c, tfp_opnd v)
+bool tfl_write(lctx *L, const ir_dst *d, unsigned c, tfp_opnd v)
 {
 	tfp_opnd *slot;
 	if (d->file == IR_TEMP && d->index >= 0 && (uint32_t)d->index < L->s->ntemps)
@@ -414,7 +414,7 @@ static bool do_tex(lctx *L, const ir_inst *in)
 		if (!(in->dst.mask & (1u << c)))
 			continue;
 		tfp_opnd v = in->sat ? saturate(L, r[c], first) : r[c];
-		if (!write_comp(L, &in->dst, c, v))
+		if (!tfl_write(L, &in->dst, c, v))
 			return false;
 	}
 	return true;
@@ -437,8 +437,8 @@ static bool do_lit(lctx *L, const ir_inst *in)
 		tfp_opnd y0 = tfl_alu(L, TA_MAX, TC_NONE, y, imm(1.0f), imm(0.0f));
 		tfp_opnd wc = tfl_alu(L, TA_MIN, TC_NONE, tfl_alu(L, TA_MAX, TC_NONE, w, imm(1.0f), imm(-128.0f)),
 		                  imm(1.0f), imm(128.0f));
-		tfp_opnd lg = sfu(L, TEGRA_SFU_LG2, 0, y0);
-		tfp_opnd pw = sfu(L, TEGRA_SFU_EX2, TEGRA_SFU_PREEX2, tfl_alu(L, TA_MUL, TC_NONE, wc, lg, imm(0.0f)));
+		tfp_opnd lg = tfl_sfu(L, TEGRA_SFU_LG2, 0, y0);
+		tfp_opnd pw = tfl_sfu(L, TEGRA_SFU_EX2, TEGRA_SFU_PREEX2, tfl_alu(L, TA_MUL, TC_NONE, wc, lg, imm(0.0f)));
 		tfp_opnd w0 = tfl_alu(L, TA_MAD, TC_EQ, wc, imm(1.0f), imm(0.0f));
 		pw = tfl_sel(L, neg(w0), imm(1.0f), pw);
 		r[2] = tfl_sel(L, neg(x), pw, imm(0.0f));
@@ -447,7 +447,7 @@ static bool do_lit(lctx *L, const ir_inst *in)
 		if (!(in->dst.mask & (1u << k)))
 			continue;
 		tfp_opnd v = in->sat ? saturate(L, r[k], first) : r[k];
-		if (!write_comp(L, &in->dst, k, v))
+		if (!tfl_write(L, &in->dst, k, v))
 			return false;
 	}
 	return !L->e->d.set;
@@ -494,7 +494,7 @@ static bool lower_inst(lctx *L, const ir_inst *in)
 			if (a[k].kind == TO_IMM) {
 				r[k] = imm(floorf(a[k].k));
 			} else {
-				tfp_opnd f = sfu(L, TEGRA_SFU_FRC, 0, a[k]);
+				tfp_opnd f = tfl_sfu(L, TEGRA_SFU_FRC, 0, a[k]);
 				r[k] = tfl_alu(L, TA_MAD, TC_NONE, a[k], imm(1.0f), neg(f));
 			}
 			if (L->depth > 0)
@@ -524,21 +524,21 @@ static bool lower_inst(lctx *L, const ir_inst *in)
 		switch (in->op) {
 		case IR_OP_DP2: case IR_OP_DP3: case IR_OP_DP4: v = dot(L, a, b, n, false); break;
 		case IR_OP_DPH: v = dot(L, a, b, 3, true); break;
-		case IR_OP_RCP: v = sfu(L, TEGRA_SFU_RCP, 0, a[0]); break;
+		case IR_OP_RCP: v = tfl_sfu(L, TEGRA_SFU_RCP, 0, a[0]); break;
 		/* the SFU takes |x| (tegra-units.md); tgsi_exec gives NaN below 0 */
-		case IR_OP_RSQ: v = nan_below_zero(L, a[0], sfu(L, TEGRA_SFU_RSQ, 0, a[0])); break;
-		case IR_OP_LG2: v = nan_below_zero(L, a[0], sfu(L, TEGRA_SFU_LG2, 0, a[0])); break;
-		case IR_OP_EX2: v = sfu(L, TEGRA_SFU_EX2, TEGRA_SFU_PREEX2, a[0]); break;
-		case IR_OP_SQRT: v = nan_below_zero(L, a[0], sfu(L, TEGRA_SFU_SQRT, 0, a[0])); break;
-		case IR_OP_SIN: v = sfu(L, TEGRA_SFU_SIN, TEGRA_SFU_PRESIN, a[0]); break;
-		case IR_OP_COS: v = sfu(L, TEGRA_SFU_COS, TEGRA_SFU_PRECOS, a[0]); break;
+		case IR_OP_RSQ: v = nan_below_zero(L, a[0], tfl_sfu(L, TEGRA_SFU_RSQ, 0, a[0])); break;
+		case IR_OP_LG2: v = nan_below_zero(L, a[0], tfl_sfu(L, TEGRA_SFU_LG2, 0, a[0])); break;
+		case IR_OP_EX2: v = tfl_sfu(L, TEGRA_SFU_EX2, TEGRA_SFU_PREEX2, a[0]); break;
+		case IR_OP_SQRT: v = nan_below_zero(L, a[0], tfl_sfu(L, TEGRA_SFU_SQRT, 0, a[0])); break;
+		case IR_OP_SIN: v = tfl_sfu(L, TEGRA_SFU_SIN, TEGRA_SFU_PRESIN, a[0]); break;
+		case IR_OP_COS: v = tfl_sfu(L, TEGRA_SFU_COS, TEGRA_SFU_PRECOS, a[0]); break;
 		default:
 			return tfl_refuse(L, IR_REFUSE_OPCODE, "not supported by the Tegra fragment unit", NULL);
 		}
 		if (in->sat)
 			v = saturate(L, v, first);
 		for (unsigned k = 0; k < 4; k++)
-			if ((mask & (1u << k)) && !write_comp(L, &in->dst, k, v))
+			if ((mask & (1u << k)) && !tfl_write(L, &in->dst, k, v))
 				return false;
 		return !L->e->d.set;
 	}
@@ -574,9 +574,9 @@ static bool lower_inst(lctx *L, const ir_inst *in)
 			v.neg = true;
 			break;
 		case IR_OP_CMP: v = tfl_alu(L, TA_CSEL, TC_NONE, a[k], b[k], c[k]); break;
-		case IR_OP_FRC: v = sfu(L, TEGRA_SFU_FRC, 0, a[k]); break;
+		case IR_OP_FRC: v = tfl_sfu(L, TEGRA_SFU_FRC, 0, a[k]); break;
 		case IR_OP_FLR: {
-			tfp_opnd f = sfu(L, TEGRA_SFU_FRC, 0, a[k]);
+			tfp_opnd f = tfl_sfu(L, TEGRA_SFU_FRC, 0, a[k]);
 			v = tfl_alu(L, TA_MAD, TC_NONE, a[k], imm(1.0f), neg(f));
 			break;
 		}
@@ -586,17 +586,17 @@ static bool lower_inst(lctx *L, const ir_inst *in)
 		r[k] = in->sat ? saturate(L, v, first) : v;
 	}
 	for (unsigned k = 0; k < 4; k++)
-		if ((mask & (1u << k)) && !write_comp(L, &in->dst, k, r[k]))
+		if ((mask & (1u << k)) && !tfl_write(L, &in->dst, k, r[k]))
 			return false;
 	return !L->e->d.set;
 }
 
-bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_opts *o, tfp_prog *p,
-                 ir_error *e)
+bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_opts *o, unsigned loop_bound,
+                 tfp_prog *p, ir_error *e)
 {
 	memset(p, 0, sizeof *p);
 	p->file = s->file;
-	lctx L = { .s = s, .sh = sh, .o = o, .p = p, .e = e, .color_out = -1 };
+	lctx L = { .s = s, .sh = sh, .o = o, .p = p, .e = e, .color_out = -1, .loop_bound = loop_bound };
 	memset(L.ipl, 0xFF, sizeof L.ipl);
 	for (size_t i = 0; i < s->nout; i++)
 		if (s->out[i].semantic == TGSI_SEMANTIC_COLOR && s->out[i].semantic_index == 0)

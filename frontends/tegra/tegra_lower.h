@@ -41,6 +41,7 @@ typedef struct lctx {
 	tfp_ulayout ul;         /* CONST[0] in FP_CONST (tegra_uniforms.c) */
 	struct { int32_t a; float delta; int32_t sel; } selc[64];   /* (ADDR value == delta) */
 	unsigned nselc;
+	unsigned loop_bound;    /* iterations of a loop with a run-time exit */
 	pred stack[MAX_DEPTH];
 	int depth;
 	bool ended;
@@ -58,6 +59,10 @@ tfp_opnd tfl_alu(lctx *L, uint8_t op, uint8_t cc, tfp_opnd a, tfp_opnd b, tfp_op
 tfp_opnd tfl_mov(lctx *L, tfp_opnd x);
 /* p < 0 ? a : b */
 tfp_opnd tfl_sel(lctx *L, tfp_opnd p, tfp_opnd a, tfp_opnd b);
+/* An SFU op (its PRE step or 0) on x. */
+tfp_opnd tfl_sfu(lctx *L, uint8_t op, uint8_t pre, tfp_opnd x);
+/* Writes component c of a destination under the current predicate. */
+bool tfl_write(lctx *L, const ir_dst *d, unsigned c, tfp_opnd v);
 /* Component c (after the swizzle) of a source. */
 bool tfl_read_src(lctx *L, const ir_src *x, unsigned c, tfp_opnd *res);
 
