@@ -193,7 +193,7 @@ static bool run_reference(tgsi_shader *sh, const char *path, const case_io *io, 
 
 /* Draws the program; rt receives the pixels.  False: simulator error. */
 static bool run_sim(const tegra_fp_decoded *dec, const int16_t usrc[TEGRA_FP_NUM_CONST],
-                    const case_io *io, unsigned tram_rows, ulp_image *rt, ulp_image *tex[GR3D_SAMPLERS], const char *const *knobs,
+                    const case_io *io, double vw, unsigned tram_rows, ulp_image *rt, ulp_image *tex[GR3D_SAMPLERS], const char *const *knobs,
                     char *msg, size_t n)
 {
 	ulp_config cfg;
@@ -217,7 +217,7 @@ static bool run_sim(const tegra_fp_decoded *dec, const int16_t usrc[TEGRA_FP_NUM
 	for (unsigned i = 0; i < 4; i++) {
 		v[i].x = P[i][0];
 		v[i].y = P[i][1];
-		v[i].w = 1.0;
+		v[i].w = vw;   /* clip w of every vertex (1/w interpolates to 1/vw) */
 		for (unsigned r = 0; r < tram_rows && r < GR3D_TRAM_ROWS; r++)
 			for (unsigned c = 0; c < 4; c++)
 				v[i].tram[r][c] = fp20_encode(io->in[r][c], ULP_ROUND_NEAREST_EVEN) & FP20_MASK;
@@ -452,7 +452,7 @@ static one_result check_text_opts(const char *text, size_t len, const char *path
 			cs--;
 			continue;
 		}
-		if (!run_sim(dec, res.uniform_src, &io, res.tram_rows, rt, tex, knobs, msg, sizeof msg)) {
+		if (!run_sim(dec, res.uniform_src, &io, 1.0, res.tram_rows, rt, tex, knobs, msg, sizeof msg)) {
 			R.o = OUT_SIM_ERROR;
 			snprintf(R.msg, sizeof R.msg, "%s: %s", path, msg);
 			break;
@@ -714,6 +714,47 @@ Test(compile_tegra, every_lowering_matches_the_interpreter)
 				cr_assert(st.loop_bound == 0 && !st.uniforms_packed);
 		}
 	}
+}
+
+/* gl_FragCoord.w = 1/w: the SFU operand r4 (tegra.mfu.w_reg), copied out
+ * by an MFU multiply; vertices at w = 2 and 4 give 0.5 and 0.25. */
+Test(compile_tegra, fragment_position_w_is_one_over_w)
+{
+	static const char text[] = "FRAG\nPROPERTY FS_COORD_ORIGIN LOWER_LEFT\nDCL IN[0], POSITION, LINEAR\n"
+	                           "DCL OUT[0], COLOR\nIMM[0] FLT32 {0.5, 1.0, 0.0, 0.0}\n"
+	                           "MUL OUT[0].xy, IN[0].wwww, IMM[0].yxxx\nMOV OUT[0].zw, IMM[0].zzzy\nEND\n";
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	tgsi_shader *sh = tgsi_parse(text, strlen(text), "w.tgsi", NULL, &d);
+	cr_assert(sh, "%s", d.msg);
+	tegra_compile_result res;
+	cr_assert(tegra_compile(sh, "w.tgsi", &res), "%s", res.d.msg);
+	cr_assert(strstr(res.asm_text, "sfu: nop r4") && strstr(res.asm_text, "mul0: r0, sfu, #1"), "%s",
+	          res.asm_text);
+	tegra_fp_decoded *dec = malloc(sizeof *dec);
+	cr_assert(dec && tegra_fp_decode(&res.prog, dec, "w.tgsi", &d), "%s", d.msg);
+	ulp_image *rt = ulp_image_create(W, H, &d), *tex[GR3D_SAMPLERS];
+	cr_assert(rt);
+	for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
+		cr_assert((tex[k] = ulp_image_create(1, 1, &d)));
+	static const double vw[2] = { 2.0, 4.0 };
+	static const uint8_t want[2][2] = { { 128, 64 }, { 64, 32 } };   /* (1/w, 1/(2w)) in bytes */
+	for (unsigned k = 0; k < 2; k++) {
+		case_io io;
+		memset(&io, 0, sizeof io);
+		char msg[600];
+		cr_assert(run_sim(dec, res.uniform_src, &io, vw[k], res.tram_rows, rt, tex, NULL, msg, sizeof msg),
+		          "%s", msg);
+		const uint8_t *px = ulp_image_cpx(rt, 1, 2);
+		cr_assert(abs(px[0] - want[k][0]) <= 1 && abs(px[1] - want[k][1]) <= 1 && px[2] == 0 && px[3] == 255,
+		          "w %g: got %u %u %u %u", vw[k], px[0], px[1], px[2], px[3]);
+	}
+	for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
+		ulp_image_free(tex[k]);
+	ulp_image_free(rt);
+	free(dec);
+	tegra_compile_result_free(&res);
+	tgsi_shader_free(sh);
 }
 
 /* The code must not depend on the open hardware questions it can avoid

@@ -163,6 +163,9 @@ static bool emit_text(const tfp_sched *S, const tfp_prog *p, ulp_strbuf *b)
 			ulp_strbuf_printf(b, "\tMFU:");
 			if (mi->setup)   /* perspective set-up (tegra-fp.md §2.4, §3.4) */
 				ulp_strbuf_printf(b, " sfu: rcp r4\n\t\tmul0: bar, sfu, bar0\n\t\tmul1: bar, sfu, bar1\n\t\t");
+			else if (mi->wread)   /* 1/w: the SFU operand r4 (tegra.mfu.w_reg), copied by mul0 */
+				ulp_strbuf_printf(b, " sfu: nop r4\n\t\tmul0: r%u, sfu, #1%s", mi->wdst,
+				          mi->var_mask ? "\n\t\t" : "");
 			else if (mi->sfu_used)
 				ulp_strbuf_printf(b, " sfu: %s r%u%s", sfu_name(mi->sfu_op), mi->sfu_reg,
 				          mi->var_mask ? "\n\t\t" : "");

@@ -33,6 +33,7 @@ typedef struct tfp_op {
 	tfp_opnd s[3];          /* ALU a, b, c; SFU s[0]; TEX S, T, bias */
 	int32_t dst[4];         /* value ids, -1 = none (TEX: 4 channels) */
 	uint8_t tram_row, comp; /* TF_IPL */
+	bool wpos;              /* TF_IPL: the fragment's 1/w (MFU sfu r4 -> mul0), not a varying */
 	uint8_t sampler;        /* TF_TEX */
 	bool bias;              /* TF_TEX: txb */
 	bool live;
@@ -115,6 +116,8 @@ typedef struct tfp_minst {
 	uint8_t sfu_op, sfu_reg;    /* row-relative r0..r3 */
 	uint8_t var_mask;
 	uint8_t var_row[4];
+	bool wread;             /* sfu: nop r4; mul0: r(wdst), sfu, #1 (1/w, tegra.mfu.w_reg) */
+	uint8_t wdst;
 } tfp_minst;
 
 typedef struct tfp_exec {

@@ -228,9 +228,21 @@ bool tfl_read_src(lctx *L, const ir_src *x, unsigned c, tfp_opnd *res)
 		if (!input_ok(L, x->index))
 			return false;
 		if (L->pos_input & (1u << x->index)) {   /* window position: posx, posy (pixel centre) */
-			if (comp >= 2)
-				return tfl_refuse(L, IR_REFUSE_IO, "fragment position .z/.w: the ALU reads posx "
-				              "and posy only", NULL);
+			if (comp == 2)
+				return tfl_refuse(L, IR_REFUSE_IO, "fragment position .z: no unit of the fragment "
+				              "pipeline is known to read the depth (posx, posy and the 1/w of r4 only)",
+				              NULL);
+			if (comp == 3) {   /* 1/w: what the perspective set-up's rcp r4 reads (§2.4) */
+				if (L->wpos < 0) {
+					tfp_op *op = new_op(L, TF_IPL);
+					if (!op)
+						return false;
+					op->wpos = true;
+					op->dst[0] = L->wpos = (int32_t)L->p->nval++;
+				}
+				o = val(L->wpos);
+				break;
+			}
 			if (L->integer_center || (comp == 1 && !L->lower_left))
 				return tfl_refuse(L, IR_REFUSE_IO, "fragment position: posx/posy are pixel centres "
 				              "counted from the lower left (FS_COORD_ORIGIN LOWER_LEFT, "
@@ -596,7 +608,8 @@ bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_
 {
 	memset(p, 0, sizeof *p);
 	p->file = s->file;
-	lctx L = { .s = s, .sh = sh, .o = o, .p = p, .e = e, .color_out = -1, .loop_bound = loop_bound };
+	lctx L = { .s = s, .sh = sh, .o = o, .p = p, .e = e, .color_out = -1, .loop_bound = loop_bound,
+	           .wpos = -1 };
 	memset(L.ipl, 0xFF, sizeof L.ipl);
 	for (size_t i = 0; i < s->nout; i++)
 		if (s->out[i].semantic == TGSI_SEMANTIC_COLOR && s->out[i].semantic_index == 0)
