@@ -288,6 +288,24 @@ static bool compile_ir(tgsi_shader *sh, ir_shader *s, const tegra_compile_opts *
 	return ok;
 }
 
+/* DDX/DDY need a pixel's quad neighbours; no public source shows a way for
+ * the fragment units to read them (registers 72-75 are posx, posy, an
+ * unknown 74 and pface, tegra-fp.md §2.3; the MFU interpolates at its own
+ * pixel only), so they are refused with that reason rather than guessed. */
+static bool derivatives_ok(const tgsi_shader *sh, const char *file, ir_error *e)
+{
+	for (size_t i = 0; i < sh->num_insts; i++) {
+		unsigned op = sh->insts[i].opcode;
+		if (op == TGSI_OPCODE_DDX || op == TGSI_OPCODE_DDY || op == TGSI_OPCODE_DDX_FINE ||
+		    op == TGSI_OPCODE_DDY_FINE)
+			return ir_refuse(e, IR_REFUSE_OPCODE, file, sh->insts[i].line ? sh->insts[i].line : 1,
+			                 sh->insts[i].col ? sh->insts[i].col : 1, "%s: derivatives need the pixel's "
+			                 "quad neighbours; no known register or unit of the Tegra fragment pipeline "
+			                 "reads them (tegra-fp.md §2.3)", tgsi_get_opcode_info(op)->mnemonic);
+	}
+	return true;
+}
+
 bool tegra_compile(tgsi_shader *sh, const char *file, tegra_compile_result *res)
 {
 	static const tegra_compile_opts dflt = { { 0 } };
@@ -305,6 +323,8 @@ bool tegra_compile_with(tgsi_shader *sh, const char *file, const tegra_compile_o
 	if (sh->processor != TGSI_PROCESSOR_FRAGMENT) {
 		ir_refuse(&e, IR_REFUSE_STAGE, file, 1, 1, "%s shader: the Tegra GR3D fragment unit "
 		          "runs fragment shaders only", tgsi_processor_name(sh->processor));
+	} else if (!derivatives_ok(sh, file, &e)) {
+		/* refused with the reason */
 	} else {
 		ir_shader *s = ir_from_tgsi(sh, file, &e);
 		if (s) {
