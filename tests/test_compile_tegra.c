@@ -687,6 +687,14 @@ static const char *const LOWERINGS[] = {
 	"ARL ADDR[0].x, TEMP[0].xxxx\nMOV TEMP[1].xyz, CONST[0][ADDR[0].x+2].xyzz\n"
 	"MAD TEMP[1].xyz, TEMP[1], CONST[0][1].yyyy, IN[0]\nMOV TEMP[1].w, IMM[0].xxxx\n"
 	"MUL OUT[0], TEMP[1], IMM[0].yyyy\nEND\n",
+	/* 17 whole vec4 reads of CONST[0][0..9] (40 components) of which only .x and .w
+	 * reach the output: packed after dead-code removal into 20 slots */
+	"FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL CONST[0][0..9]\nDCL TEMP[0..1]\n"
+	"IMM[0] FLT32 {0.5, 0.0625, 0.0, 0.125}\nADD TEMP[1], CONST[0][0], CONST[0][1]\n"
+	"ADD TEMP[1], TEMP[1], CONST[0][2]\nADD TEMP[1], TEMP[1], CONST[0][3]\nADD TEMP[1], TEMP[1], CONST[0][4]\n"
+	"ADD TEMP[1], TEMP[1], CONST[0][5]\nADD TEMP[1], TEMP[1], CONST[0][6]\nADD TEMP[1], TEMP[1], CONST[0][7]\n"
+	"SLT TEMP[0].x, IN[0].xxxx, IMM[0].zzzz\nIF TEMP[0].xxxx\n  ADD TEMP[1], TEMP[1], CONST[0][8]\nELSE\n"
+	"  ADD TEMP[1], TEMP[1], -CONST[0][9]\nENDIF\nMAD OUT[0], TEMP[1].xwxw, IMM[0].yyyy, IMM[0].xxxx\nEND\n",
 };
 
 Test(compile_tegra, every_lowering_matches_the_interpreter)
@@ -710,6 +718,10 @@ Test(compile_tegra, every_lowering_matches_the_interpreter)
 				          st.uniform_src[31] == 46, "u0..u2, u31 <- %d %d %d %d", st.uniform_src[0],
 				          st.uniform_src[1], st.uniform_src[2], st.uniform_src[31]);
 			}
+			if (k == 17)   /* [n].x, [n].w of 10 elements */
+				cr_assert(st.uniforms_packed && st.uniform_src[0] == 0 && st.uniform_src[1] == 3 &&
+				          st.uniform_src[19] == 39, "u0 u1 u19 <- %d %d %d",
+				          st.uniform_src[0], st.uniform_src[1], st.uniform_src[19]);
 			if (k < 14)
 				cr_assert(st.loop_bound == 0 && !st.uniforms_packed);
 		}

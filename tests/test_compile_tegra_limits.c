@@ -197,7 +197,7 @@ Test(compile_tegra, what_the_fragment_unit_cannot_do_is_refused_with_its_line)
 		  "ADD TEMP[0], TEMP[0], CONST[0][2]\nADD TEMP[0], TEMP[0], CONST[0][3]\nADD TEMP[0], TEMP[0], CONST[0][4]\n"
 		  "ADD TEMP[0], TEMP[0], CONST[0][5]\nADD TEMP[0], TEMP[0], CONST[0][6]\nADD TEMP[0], TEMP[0], CONST[0][7]\n"
 		  "ADD OUT[0], TEMP[0], CONST[0][8]\nEND\n", IR_REFUSE_CONSTANTS,
-		  "t.tgsi:12:1: ADD: the CONST[0] components read need 36 FP_CONST slots" },
+		  "t.tgsi:12:1: ADD: the CONST[0] components the program reads need 36 FP_CONST slots" },
 		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nAND OUT[0], IN[0], IN[0]\nEND\n",
 		  IR_REFUSE_INTEGER, "t.tgsi:4:1: AND" },
 		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDADD OUT[0], IN[0], IN[0]\nEND\n",

@@ -38,6 +38,7 @@ typedef struct tfp_op {
 	bool bias;              /* TF_TEX: txb */
 	bool live;
 	int line, col;          /* TGSI position */
+	uint16_t irop;          /* the IR instruction it comes from (refusals) */
 } tfp_op;
 
 typedef struct tfp_prog {
@@ -66,6 +67,10 @@ typedef struct tfp_ulayout {
 	int16_t src[TEGRA_FP_NUM_CONST];    /* inverse map, -1 unused */
 } tfp_ulayout;
 bool tegra_uniform_layout(const ir_shader *s, const tgsi_shader *sh, tfp_ulayout *u, ir_error *e);
+/* The packed layout after dead-code removal: u0..u31 for the components
+ * that live operations and the outputs read (in (n, c) order), p->usrc
+ * filled; refuses (constants) more than 32. */
+bool tfp_uniform_pack(tfp_prog *p, int32_t nconst, ir_error *e);
 void tfp_ulayout_free(tfp_ulayout *u);
 
 /* IR (lowered with tegra_ir_caps) -> scalar program.  Refuses what the

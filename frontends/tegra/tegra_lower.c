@@ -37,6 +37,7 @@ static tfp_op *new_op(lctx *L, uint8_t kind)
 	o->kind = kind;
 	for (unsigned k = 0; k < 4; k++)
 		o->dst[k] = -1;
+	o->irop = L->in ? L->in->op : IR_OP_NOP;
 	o->line = L->in ? L->in->line : 0;
 	o->col = L->in ? L->in->col : 0;
 	return o;
@@ -631,6 +632,7 @@ bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_
 	}
 	p->upacked = L.ul.packed;
 	memcpy(p->usrc, L.ul.src, sizeof p->usrc);
+	const int32_t nconst = L.ul.nconst;
 	for (size_t i = 0; i < sh->num_props; i++) {   /* tgsi_info.c value names */
 		const tgsi_property *pr = &sh->props[i];
 		if (pr->name == TGSI_PROPERTY_FS_COORD_ORIGIN)
@@ -665,5 +667,7 @@ bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_
 	tfp_ulayout_free(&L.ul);
 	if (ok && !tfp_eliminate_dead(p))
 		ok = ir_refuse(e, IR_REFUSE_LIMITS, s->file, 1, 1, "out of memory");
+	if (ok && p->upacked)
+		ok = tfp_uniform_pack(p, nconst, e);
 	return ok;
 }

@@ -71,7 +71,7 @@ bool tegra_uniform_layout(const ir_shader *s, const tgsi_shader *sh, tfp_ulayout
 	 * passes 32 names a refusal */
 	unsigned count = 0;
 	bool identity = true, indirect = false;
-	const ir_inst *over = NULL;
+	const ir_inst *over = NULL;   /* where the conservative count passes 32 */
 	for (size_t i = 0; i < s->n; i++) {
 		const ir_inst *in = &s->inst[i];
 		const ir_op_info *oi = ir_op_get(in->op);
@@ -101,21 +101,76 @@ bool tegra_uniform_layout(const ir_shader *s, const tgsi_shader *sh, tfp_ulayout
 			u->src[k] = (int16_t)k;
 		return true;
 	}
-	if (over)
-		return ir_refuse(e, IR_REFUSE_CONSTANTS, s->file, over->line ? over->line : 1,
-		                 over->col ? over->col : 1, "%s: the CONST[0] components read need %u FP_CONST "
-		                 "slots (an indirect read holds its array from the base index to the last "
-		                 "declared element); the fragment unit has 32 (u0..u31)",
-		                 ir_op_get(over->op)->name, count);
+	/* packed: virtual slots (the float index 4n+c) while lowering; what the
+	 * live operations still read gets u0..u31 in tfp_uniform_pack */
+	(void)over;
 	u->packed = true;
-	int16_t next = 0;
-	for (int32_t k = 0; k < u->nconst * 4; k++) {
-		if (u->slot[k] == -3) {
-			u->src[next] = (int16_t)k;
-			u->slot[k] = next++;
-		} else {
-			u->slot[k] = -1;
+	for (int32_t k = 0; k < u->nconst * 4; k++)
+		u->slot[k] = u->slot[k] == -3 ? (int16_t)k : -1;
+	return true;
+}
+
+static bool pack_opnd(tfp_opnd *o, const int16_t *map)
+{
+	if (o->kind != TO_UNIF)
+		return true;
+	o->v = map[o->v];
+	return o->v >= 0;
+}
+
+bool tfp_uniform_pack(tfp_prog *p, int32_t nconst, ir_error *e)
+{
+	size_t nf = (size_t)nconst * 4;
+	int16_t *map = malloc((nf + 1) * sizeof *map);
+	if (!map)
+		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "out of memory");
+	for (size_t k = 0; k < nf; k++)
+		map[k] = -1;
+	/* mark what live operations and the outputs read; count in (n, c) order */
+	tfp_opnd *roots[5] = { &p->out[0], &p->out[1], &p->out[2], &p->out[3], p->has_kill ? &p->kill : NULL };
+	for (unsigned r = 0; r < 5; r++)
+		if (roots[r] && roots[r]->kind == TO_UNIF && (size_t)roots[r]->v < nf)
+			map[roots[r]->v] = 0;
+	for (size_t i = 0; i < p->n; i++)
+		for (unsigned k = 0; k < 3 && p->op[i].live; k++)
+			if (p->op[i].s[k].kind == TO_UNIF && (size_t)p->op[i].s[k].v < nf)
+				map[p->op[i].s[k].v] = 0;
+	unsigned count = 0;
+	for (size_t k = 0; k < nf; k++)
+		if (map[k] == 0) {
+			map[k] = (int16_t)count;
+			if (count < TEGRA_FP_NUM_CONST)
+				p->usrc[count] = (int16_t)k;
+			count++;
 		}
+	if (count > TEGRA_FP_NUM_CONST) {
+		/* name the first operation reading a component past the 32nd */
+		int line = 1, col = 1;
+		const char *op = "shader";
+		for (size_t i = 0; i < p->n && line == 1; i++)
+			for (unsigned k = 0; k < 3 && p->op[i].live; k++)
+				if (p->op[i].s[k].kind == TO_UNIF && map[p->op[i].s[k].v] >= TEGRA_FP_NUM_CONST) {
+					line = p->op[i].line ? p->op[i].line : 1;
+					col = p->op[i].col ? p->op[i].col : 1;
+					op = ir_op_get(p->op[i].irop)->name;
+					break;
+				}
+		free(map);
+		return ir_refuse(e, IR_REFUSE_CONSTANTS, p->file, line, col, "%s: the CONST[0] components the "
+		                 "program reads need %u FP_CONST slots (an indirect read holds its array from "
+		                 "the base index to the last declared element); the fragment unit has 32 "
+		                 "(u0..u31)", op, count);
 	}
+	bool ok = true;
+	for (unsigned r = 0; r < 5; r++)
+		if (roots[r])
+			ok &= pack_opnd(roots[r], map);
+	for (size_t i = 0; i < p->n; i++)
+		for (unsigned k = 0; k < 3; k++)
+			if (p->op[i].live)
+				ok &= pack_opnd(&p->op[i].s[k], map);
+	free(map);
+	if (!ok)
+		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "internal error: a uniform without a slot");
 	return true;
 }
