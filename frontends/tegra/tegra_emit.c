@@ -224,6 +224,21 @@ static bool schedule(const tfp_prog *p, tfp_sched *S, ir_error *e)
 	return false;
 }
 
+/* Lowers with a loop bound and schedules; on failure p and S are freed and
+ * *retry says whether a smaller bound may fit (a loop with a run-time exit,
+ * out of room or registers). */
+static bool attempt(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_opts *o, unsigned bound,
+                    tfp_prog *p, tfp_sched *S, ir_error *e, bool *retry)
+{
+	memset(e, 0, sizeof *e);
+	ulp_diag_clear(&e->d);
+	bool ok = tegra_lower(s, sh, o, bound, p, e) && schedule(p, S, e);
+	*retry = !ok && p->runtime_loops && (e->why == IR_REFUSE_LIMITS || e->why == IR_REFUSE_REGISTERS);
+	if (!ok)
+		tfp_prog_free(p);
+	return ok;
+}
+
 static bool compile_ir(tgsi_shader *sh, ir_shader *s, const tegra_compile_opts *o, tegra_compile_result *res,
                        ir_error *e)
 {
@@ -232,28 +247,38 @@ static bool compile_ir(tgsi_shader *sh, ir_shader *s, const tegra_compile_opts *
 	if (!ir_lower(s, &caps, e))
 		return false;
 	/* a loop with a run-time exit is unrolled as often as fits: the bounds
-	 * are tried from the largest down while the program does not fit */
+	 * are tried from the largest down while the program does not fit, then
+	 * refined between the last that fits and the one above it */
 	static const unsigned bounds[] = { 32, 24, 16, 12, 8, 6, 4, 3, 2, 1 };
 	const unsigned nbounds = sizeof bounds / sizeof bounds[0];
 	tfp_prog p;
 	tfp_sched S;
 	bool ok = false;
-	unsigned bound = 0;
-	for (unsigned bi = 0; bi < nbounds && !ok; bi++) {
+	unsigned bound = 0, bi = 0;
+	for (; bi < nbounds && !ok; bi++) {
 		ir_error e1;
-		memset(&e1, 0, sizeof e1);
-		ulp_diag_clear(&e1.d);
 		bound = bounds[bi];
-		bool lowered = tegra_lower(s, sh, o, bound, &p, &e1);
-		if (lowered)
-			ok = schedule(&p, &S, &e1);
-		bool retry = !ok && p.runtime_loops && bi + 1 < nbounds &&
-		             (e1.why == IR_REFUSE_LIMITS || e1.why == IR_REFUSE_REGISTERS);
-		if (!ok)
-			tfp_prog_free(&p);
-		if (!ok && !retry) {
+		bool retry = false;
+		ok = attempt(s, sh, o, bound, &p, &S, &e1, &retry);
+		if (!ok && !(retry && bi + 1 < nbounds)) {
 			*e = e1;
 			return false;
+		}
+	}
+	for (unsigned lo = bound, hi = bi >= 2 ? bounds[bi - 2] : bound; ok && p.runtime_loops && hi > lo + 1;) {
+		unsigned mid = lo + (hi - lo) / 2;
+		tfp_prog p2;
+		tfp_sched S2;
+		ir_error e2;
+		bool retry;
+		if (attempt(s, sh, o, mid, &p2, &S2, &e2, &retry)) {
+			tfp_sched_free(&S);
+			tfp_prog_free(&p);
+			p = p2;
+			S = S2;
+			bound = lo = mid;
+		} else {
+			hi = mid;
 		}
 	}
 	if (ok) {
