@@ -149,6 +149,8 @@ static bool closed_form(lctx *L, size_t pc)
 		return false;
 	int32_t ti = t->src[0].index;
 	unsigned ci = t->src[0].swz[cc] & 3u;
+	if (ti < 0 || (uint32_t)ti >= s->ntemps)
+		return false;
 	if (!invariant_in(s, pc + 1, end, &t->src[1], cc) || L->temp[(size_t)ti * 4 + ci].kind != TO_IMM)
 		return false;
 	/* the body: ADD v, v, inv (either operand order), nothing else */

@@ -3,13 +3,15 @@
  *
  * Identity layout (CONST[0][n].c -> u(4n+c)) whenever every read component
  * has n < 8 and, with indirect reads, every declared element does: a driver
- * then uploads by index.  Otherwise the packed layout: only the components
- * the program reads get a slot, in (n, c) order; an indirect read
+ * then uploads by index.  Otherwise the packed layout: an indirect read
  * CONST[0][ADDR + k] makes the components it reads of every declared
  * element k..last resident (GLSL arrays are indexed from their base: an
- * index below it is out of bounds, undefined in GL).  The map goes to the
- * driver (tegra_compile_result.uniform_src) and into the program's
- * `.uniforms` names. */
+ * index below it is out of bounds, undefined in GL); the lowering uses
+ * virtual slots (the float index 4n+c), and after dead-code removal the
+ * components that live operations still read get u0, u1, ... in (n, c)
+ * order (tfp_uniform_pack).  The map goes to the driver
+ * (tegra_compile_result.uniform_src) and into the program's `.uniforms`
+ * names. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,15 +19,13 @@
 
 static bool declared(const tfp_ulayout *u, int32_t n) { return n >= 0 && n < u->nconst && u->decl[n]; }
 
-static void need(tfp_ulayout *u, int32_t n, uint8_t comps, unsigned *count)
+static void need(tfp_ulayout *u, int32_t n, uint8_t comps)
 {
 	if (!declared(u, n))
 		return;   /* reads outside the declared file give 0 (tgsi_exec) */
 	for (unsigned c = 0; c < 4; c++)
-		if ((comps & (1u << c)) && u->slot[4 * n + (int32_t)c] == -2) {
-			u->slot[4 * n + (int32_t)c] = -3;   /* needed, not placed yet */
-			(*count)++;
-		}
+		if (comps & (1u << c))
+			u->slot[4 * n + (int32_t)c] = -3;   /* read */
 }
 
 void tfp_ulayout_free(tfp_ulayout *u)
@@ -67,11 +67,8 @@ bool tegra_uniform_layout(const ir_shader *s, const tgsi_shader *sh, tfp_ulayout
 			big_decl |= n >= TEGRA_COMPILE_MAX_CONST;
 		}
 	}
-	/* what the program reads; the instruction where the packed count first
-	 * passes 32 names a refusal */
-	unsigned count = 0;
+	/* what the IR reads (conservatively: whole source masks) */
 	bool identity = true, indirect = false;
-	const ir_inst *over = NULL;   /* where the conservative count passes 32 */
 	for (size_t i = 0; i < s->n; i++) {
 		const ir_inst *in = &s->inst[i];
 		const ir_op_info *oi = ir_op_get(in->op);
@@ -83,13 +80,11 @@ bool tegra_uniform_layout(const ir_shader *s, const tgsi_shader *sh, tfp_ulayout
 			if (x->indirect) {
 				indirect = true;
 				for (int32_t n = x->index < 0 ? 0 : x->index; n < u->nconst; n++)
-					need(u, n, comps, &count);
+					need(u, n, comps);
 			} else {
-				need(u, x->index, comps, &count);
+				need(u, x->index, comps);
 				identity &= x->index < TEGRA_COMPILE_MAX_CONST || !declared(u, x->index);
 			}
-			if (count > TEGRA_FP_NUM_CONST && !over)
-				over = in;
 		}
 	}
 	if (indirect && big_decl)
@@ -103,7 +98,6 @@ bool tegra_uniform_layout(const ir_shader *s, const tgsi_shader *sh, tfp_ulayout
 	}
 	/* packed: virtual slots (the float index 4n+c) while lowering; what the
 	 * live operations still read gets u0..u31 in tfp_uniform_pack */
-	(void)over;
 	u->packed = true;
 	for (int32_t k = 0; k < u->nconst * 4; k++)
 		u->slot[k] = u->slot[k] == -3 ? (int16_t)k : -1;
