@@ -56,6 +56,7 @@ typedef struct replay {
 	tegra_fp_program fp;             /* scratch: loading, and rebuilt from the registers */
 	tegra_fp_decoded fpd;
 	bool have_fs;
+	int16_t fs_usrc[TEGRA_FP_NUM_CONST];   /* FP_CONST u_k <- fragment constant float index (-1: 0) */
 	/* state */
 	uint32_t width, height;
 	ulp_image *cbuf[MAX_CBUFS];
@@ -200,6 +201,8 @@ static bool bind_vs(replay *r, const trace_shader *s, size_t i)
 static bool bind_fs(replay *r, const trace_shader *s, size_t i)
 {
 	r->have_fs = false;
+	for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)
+		r->fs_usrc[k] = (int16_t)k;
 	ulp_diag inner;
 	ulp_diag_clear(&inner);
 	bool ok;
@@ -237,6 +240,7 @@ static bool bind_fs(replay *r, const trace_shader *s, size_t i)
 			return false;
 		}
 		r->fp = tr->prog;
+		memcpy(r->fs_usrc, tr->uniform_src, sizeof r->fs_usrc);   /* the compiler's uniform layout */
 		tegra_compile_result_free(tr);
 		free(tr);
 		r->fs_tgsi = true;
@@ -733,12 +737,18 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 			return flush_stream(r, from, i);
 		}
 		if (strcmp(stage, "fragment") == 0) {
-			/* FP_CONST u0..u31: one FP20 word each, floats in order (grate's host truncates) */
+			/* FP_CONST u0..u31: one FP20 word each (grate's host truncates), u_k
+			 * = float fs_usrc[k] of the buffer (the bound program's layout) */
 			size_t from = r->stream.n;
-			unsigned k = 0;
-			for (const cJSON *x = f->child; x && k < TEGRA_FP_NUM_CONST; x = x->next, k++)
+			int nf = cJSON_GetArraySize(f);
+			for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++) {
+				int src = r->fs_usrc[k];
+				if (src < 0 || src >= nf)
+					continue;
+				const cJSON *x = cJSON_GetArrayItem(f, src);
 				reg_stream_gr3d(&r->stream, (uint16_t)(0x820 + k),
 				                fp20_encode((float)x->valuedouble, ULP_ROUND_TRUNCATE));
+			}
 			return flush_stream(r, from, i);
 		}
 		return fail(r, i, "geometry constants are not in this build yet", NULL);
@@ -804,6 +814,8 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 	r->o = o;
 	r->res = res;
 	r->d = d;
+	for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)
+		r->fs_usrc[k] = (int16_t)k;   /* identity until a compiled program says otherwise */
 	reg_stream_init(&r->stream);
 	pica_regs_init(&r->regs, o->cfg);
 	gr3d_regs_init(&r->gregs);

@@ -95,16 +95,41 @@ static uint8_t ref_byte(float v)
 	return fx10_to_unorm8(fx10_encode(c, ULP_ROUND_NEAREST_AWAY));
 }
 
+enum { NCST = 128 };   /* CONST[0] elements given values (the corpus declares up to 68) */
+
 typedef struct case_io {
 	float in[16][4];
-	float cst[TEGRA_COMPILE_MAX_CONST][4];
+	float cst[NCST][4];
 	int pos_in;             /* IN index of the fragment position, -1 none */
 	uint8_t tex[GR3D_SAMPLERS][4];
 } case_io;
 
-/* Runs the interpreter; *killed or expect[4] bytes.  False: reference error. */
+/* An indirect CONST read of the last run outside [its base index, the last
+ * declared element] (final ADDR values: the corpus sets each address once):
+ * out of bounds in GL, where the packed uniform layout reads 0. */
+static bool indirect_out_of_array(tgsi_exec_machine *m, const tgsi_shader *sh)
+{
+	int64_t last = -1;
+	for (size_t i = 0; i < sh->num_decls; i++)
+		if (sh->decls[i].file == TGSI_FILE_CONSTANT && (int64_t)sh->decls[i].last > last)
+			last = sh->decls[i].last;
+	for (size_t i = 0; i < sh->num_insts; i++)
+		for (unsigned k = 0; k < sh->insts[i].num_src; k++) {
+			const tgsi_reg_ref *r = &sh->insts[i].src[k].reg;
+			if (r->file != TGSI_FILE_CONSTANT || !r->indirect)
+				continue;
+			uint32_t *a = tgsi_exec_reg(m, TGSI_FILE_ADDRESS, 0, (size_t)r->ind.index);
+			int64_t addr = (int64_t)(int32_t)(a ? a[r->ind.swizzle & 3] : 0);
+			if (addr < 0 || addr + r->index > last)
+				return true;
+		}
+	return false;
+}
+
+/* Runs the interpreter; *killed or expect[4] bytes; *oob (when not NULL):
+ * indirect_out_of_array.  False: reference error. */
 static bool run_reference(tgsi_shader *sh, const char *path, const case_io *io, uint8_t expect[4],
-                          bool *killed, char *msg, size_t n)
+                          bool *killed, bool *oob, char *msg, size_t n)
 {
 	tgsi_exec_machine m;
 	ulp_diag d;
@@ -129,7 +154,7 @@ static bool run_reference(tgsi_shader *sh, const char *path, const case_io *io, 
 					r[c] = f_bits(io->in[k][c]);
 			}
 			/* declared uniforms only: reads outside the file give 0 */
-			if (dc->file == TGSI_FILE_CONSTANT && k < TEGRA_COMPILE_MAX_CONST &&
+			if (dc->file == TGSI_FILE_CONSTANT && k < NCST &&
 			    (!dc->dimension || dc->index_2d == 0)) {
 				uint32_t *r = tgsi_exec_reg(&m, TGSI_FILE_CONSTANT, 0, k);
 				ok &= r != NULL;
@@ -153,6 +178,8 @@ static bool run_reference(tgsi_shader *sh, const char *path, const case_io *io, 
 		return false;
 	}
 	*killed = m.killed;
+	if (oob)
+		*oob = indirect_out_of_array(&m, sh);
 	if (color < 0) {
 		memcpy(expect, CLEAR, 4);
 	} else {
@@ -165,8 +192,8 @@ static bool run_reference(tgsi_shader *sh, const char *path, const case_io *io, 
 }
 
 /* Draws the program; rt receives the pixels.  False: simulator error. */
-static bool run_sim(const tegra_fp_decoded *dec, const case_io *io, unsigned tram_rows,
-                    ulp_image *rt, ulp_image *tex[GR3D_SAMPLERS], const char *const *knobs,
+static bool run_sim(const tegra_fp_decoded *dec, const int16_t usrc[TEGRA_FP_NUM_CONST],
+                    const case_io *io, double vw, unsigned tram_rows, ulp_image *rt, ulp_image *tex[GR3D_SAMPLERS], const char *const *knobs,
                     char *msg, size_t n)
 {
 	ulp_config cfg;
@@ -180,16 +207,17 @@ static bool run_sim(const tegra_fp_decoded *dec, const case_io *io, unsigned tra
 	memset(&dr, 0, sizeof dr);
 	dr.prog = dec;
 	dr.cfg = &cfg;
-	for (unsigned k = 0; k < TEGRA_COMPILE_MAX_CONST; k++)
-		for (unsigned c = 0; c < 4; c++)
-			dr.uniforms[4 * k + c] = fp20_encode(io->cst[k][c], ULP_ROUND_NEAREST_EVEN) & FP20_MASK;
+	for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)   /* the program's uniform layout */
+		if (usrc[k] >= 0 && usrc[k] < 4 * NCST)
+			dr.uniforms[k] = fp20_encode(io->cst[usrc[k] / 4][usrc[k] % 4], ULP_ROUND_NEAREST_EVEN) &
+			                 FP20_MASK;
 	static const double P[4][2] = { { 0, 0 }, { W, 0 }, { 0, H }, { W, H } };
 	gr3d_vertex v[4];
 	memset(v, 0, sizeof v);
 	for (unsigned i = 0; i < 4; i++) {
 		v[i].x = P[i][0];
 		v[i].y = P[i][1];
-		v[i].w = 1.0;
+		v[i].w = vw;   /* clip w of every vertex (1/w interpolates to 1/vw) */
 		for (unsigned r = 0; r < tram_rows && r < GR3D_TRAM_ROWS; r++)
 			for (unsigned c = 0; c < 4; c++)
 				v[i].tram[r][c] = fp20_encode(io->in[r][c], ULP_ROUND_NEAREST_EVEN) & FP20_MASK;
@@ -342,8 +370,16 @@ static one_result check_text_opts(const char *text, size_t len, const char *path
 		    dc->first < 16)
 			pos_in = (int)dc->first;
 	}
+	/* the packed uniform layout reads 0 below an indirect array's base (out
+	 * of bounds in GL): non-negative constants keep ARL addresses mostly in
+	 * the array, and cases whose reads leave it are redrawn */
+	bool oob_redraw = false;
+	for (size_t i = 0; res.uniforms_packed && i < sh->num_insts; i++)
+		for (unsigned k = 0; k < sh->insts[i].num_src; k++)
+			oob_redraw |= sh->insts[i].src[k].reg.file == TGSI_FILE_CONSTANT && sh->insts[i].src[k].reg.indirect;
 	rng r = { seed ? seed : 1u };
 	R.o = OUT_MATCH;
+	unsigned tries = 0;
 	for (unsigned cs = 0; cs < CASES && R.o == OUT_MATCH; cs++) {
 		case_io io;
 		memset(&io, 0, sizeof io);
@@ -356,7 +392,19 @@ static one_result check_text_opts(const char *text, size_t len, const char *path
 		for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
 			for (unsigned c = 0; c < 4; c++)
 				io.tex[k][c] = (uint8_t)(rnd(&r) >> 24);
+		for (unsigned k = TEGRA_COMPILE_MAX_CONST; k < NCST; k++)
+			for (unsigned c = 0; c < 4; c++)
+				io.cst[k][c] = rnd_range(&r, -2.0f, 2.0f);
+		for (unsigned k = 0; oob_redraw && k < NCST; k++)
+			for (unsigned c = 0; c < 4; c++)
+				io.cst[k][c] = fabsf(io.cst[k][c]);
+		/* loops with a run-time exit: every other case draws integer uniforms
+		 * (-2..2, as piglit's int/bool uniforms: exact trip counts, 0 = false) */
+		for (unsigned k = 0; res.loop_bound && ((cs + tries) & 1u) && k < NCST; k++)
+			for (unsigned c = 0; c < 4; c++)
+				io.cst[k][c] = (float)((int)(rnd(&r) % 5u) - 2);
 		io.pos_in = pos_in;
+		bool oob = false;
 		uint8_t expect[H][W][4];
 		bool killed[H][W];
 		char msg[600];
@@ -376,16 +424,35 @@ static one_result check_text_opts(const char *text, size_t len, const char *path
 					io.in[pos_in][3] = 1.0f;
 				}
 				killed[y][x] = false;
-				if (!run_reference(ref_sh ? ref_sh : sh, path, &io, expect[y][x], &killed[y][x], msg, sizeof msg)) {
+				bool o1 = false;
+				if (!run_reference(ref_sh ? ref_sh : sh, path, &io, expect[y][x], &killed[y][x], &o1, msg,
+				                   sizeof msg)) {
 					R.o = OUT_REF_ERROR;
 					snprintf(R.msg, sizeof R.msg, "%s: %s", path, msg);
+				}
+				oob |= o1;
+				/* an endless loop for these uniforms (the reference stops at its
+				 * step limit): no defined result, redrawn */
+				if (R.o == OUT_REF_ERROR && res.loop_bound && strstr(R.msg, "step limit")) {
+					R.o = OUT_MATCH;
+					oob = true;
 				}
 				if (killed[y][x])
 					memcpy(expect[y][x], CLEAR, 4);
 			}
 		if (R.o != OUT_MATCH)
 			break;
-		if (!run_sim(dec, &io, res.tram_rows, rt, tex, knobs, msg, sizeof msg)) {
+		if (oob) {
+			if (++tries > 16 * CASES) {
+				R.o = OUT_REF_ERROR;
+				snprintf(R.msg, sizeof R.msg, "%s: no case with in-array indirect reads and a finite loop",
+				         path);
+				break;
+			}
+			cs--;
+			continue;
+		}
+		if (!run_sim(dec, res.uniform_src, &io, 1.0, res.tram_rows, rt, tex, knobs, msg, sizeof msg)) {
 			R.o = OUT_SIM_ERROR;
 			snprintf(R.msg, sizeof R.msg, "%s: %s", path, msg);
 			break;
@@ -601,6 +668,33 @@ static const char *const LOWERINGS[] = {
 	 * saturating MOV must be its own op, not the earlier one, which TEMP[1] still reads */
 	HDR "IMM[1] FLT32 {0.0, 0.0, 0.0, 0.0}\nADD TEMP[1], IN[0], IMM[1].xxxx\nMOV_SAT TEMP[2], IN[0]\n"
 	"MAD TEMP[0], TEMP[1], IMM[0].yyyy, TEMP[2]\nMUL TEMP[0], TEMP[0], IMM[0].xxxx\n" OUT05,
+	/* 14 a loop whose trip count is a uniform (4 c, c in [-2, 2]: up to 8; exact in FP20),
+	 * unrolled to its bound with every iteration under its flag */
+	HDR "IMM[1] FLT32 {4.0, 1.0, 0.0, 0.0}\nMOV TEMP[0], IN[1]\nMUL TEMP[2].x, CONST[0][0].xxxx, IMM[1].xxxx\n"
+	"BGNLOOP\n  SGE TEMP[3].x, TEMP[1].xxxx, TEMP[2].xxxx\n  IF TEMP[3].xxxx\n    BRK\n  ENDIF\n"
+	"  MAD TEMP[0], TEMP[0].yzwx, IMM[0].xxxx, IN[0]\n  ADD TEMP[1].x, TEMP[1].xxxx, IMM[1].yyyy\nENDLOOP\n" OUT05,
+	/* 15 a counted loop with a uniform bound (16 |c|: up to 32 iterations) that only
+	 * accumulates invariants: closed form, the counter and the exit flag read after it */
+	HDR "IMM[1] FLT32 {16.0, 1.0, 0.01, 2.0}\nMUL TEMP[2].x, |CONST[0][0].xxxx|, IMM[1].xxxx\n"
+	"MOV TEMP[0], IN[0]\nMOV TEMP[1].x, IMM[1].wwww\nMUL TEMP[4], CONST[0][1], IMM[1].zzzz\n"
+	"BGNLOOP\n  SGE TEMP[3].x, TEMP[1].xxxx, TEMP[2].xxxx\n  IF TEMP[3].xxxx\n    BRK\n  ENDIF\n"
+	"  ADD TEMP[0], TEMP[0], TEMP[4]\n  ADD TEMP[1].x, TEMP[1].xxxx, IMM[1].yyyy\nENDLOOP\n"
+	"MAD TEMP[0].x, TEMP[1].xxxx, IMM[1].zzzz, TEMP[0].xxxx\nADD TEMP[0].y, TEMP[0].yyyy, -TEMP[3].xxxx\n" OUT05,
+	/* 16 an indirect uniform array past u31 in the identity layout: packed, 32 slots
+	 * ([0].x, [1].y, [2..11].xyz) */
+	"FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL CONST[0][0..11]\nDCL TEMP[0..3]\n"
+	"DCL ADDR[0]\nIMM[0] FLT32 {0.5, 0.25, 3.0, 0.125}\nMUL TEMP[0].x, CONST[0][0].xxxx, IMM[0].zzzz\n"
+	"ARL ADDR[0].x, TEMP[0].xxxx\nMOV TEMP[1].xyz, CONST[0][ADDR[0].x+2].xyzz\n"
+	"MAD TEMP[1].xyz, TEMP[1], CONST[0][1].yyyy, IN[0]\nMOV TEMP[1].w, IMM[0].xxxx\n"
+	"MUL OUT[0], TEMP[1], IMM[0].yyyy\nEND\n",
+	/* 17 whole vec4 reads of CONST[0][0..9] (40 components) of which only .x and .w
+	 * reach the output: packed after dead-code removal into 20 slots */
+	"FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL CONST[0][0..9]\nDCL TEMP[0..1]\n"
+	"IMM[0] FLT32 {0.5, 0.0625, 0.0, 0.125}\nADD TEMP[1], CONST[0][0], CONST[0][1]\n"
+	"ADD TEMP[1], TEMP[1], CONST[0][2]\nADD TEMP[1], TEMP[1], CONST[0][3]\nADD TEMP[1], TEMP[1], CONST[0][4]\n"
+	"ADD TEMP[1], TEMP[1], CONST[0][5]\nADD TEMP[1], TEMP[1], CONST[0][6]\nADD TEMP[1], TEMP[1], CONST[0][7]\n"
+	"SLT TEMP[0].x, IN[0].xxxx, IMM[0].zzzz\nIF TEMP[0].xxxx\n  ADD TEMP[1], TEMP[1], CONST[0][8]\nELSE\n"
+	"  ADD TEMP[1], TEMP[1], -CONST[0][9]\nENDIF\nMAD OUT[0], TEMP[1].xwxw, IMM[0].yyyy, IMM[0].xxxx\nEND\n",
 };
 
 Test(compile_tegra, every_lowering_matches_the_interpreter)
@@ -614,8 +708,65 @@ Test(compile_tegra, every_lowering_matches_the_interpreter)
 			cr_assert_eq(R.o, OUT_MATCH, "shader %zu seed %u: %s: %s", k, seed, OUTCOME[R.o], R.msg);
 			if (k == 9 && seed == 1)
 				cr_assert_gt(st.rows, 1, "expected more than one row, got %u", st.rows);
+			if (k == 14)   /* every drawn trip count (<= 8) within the bound */
+				cr_assert_geq(st.loop_bound, 8, "loop unrolled %u times", st.loop_bound);
+			if (k == 15)   /* closed form: no unrolling, a few EXECs */
+				cr_assert(st.loop_bound == 0 && st.execs <= 8, "bound %u, %u EXECs", st.loop_bound, st.execs);
+			if (k == 16) {
+				cr_assert(st.uniforms_packed);
+				cr_assert(st.uniform_src[0] == 0 && st.uniform_src[1] == 5 && st.uniform_src[2] == 8 &&
+				          st.uniform_src[31] == 46, "u0..u2, u31 <- %d %d %d %d", st.uniform_src[0],
+				          st.uniform_src[1], st.uniform_src[2], st.uniform_src[31]);
+			}
+			if (k == 17)   /* [n].x, [n].w of 10 elements */
+				cr_assert(st.uniforms_packed && st.uniform_src[0] == 0 && st.uniform_src[1] == 3 &&
+				          st.uniform_src[19] == 39, "u0 u1 u19 <- %d %d %d",
+				          st.uniform_src[0], st.uniform_src[1], st.uniform_src[19]);
+			if (k < 14)
+				cr_assert(st.loop_bound == 0 && !st.uniforms_packed);
 		}
 	}
+}
+
+/* gl_FragCoord.w = 1/w: the SFU operand r4 (tegra.mfu.w_reg), copied out
+ * by an MFU multiply; vertices at w = 2 and 4 give 0.5 and 0.25. */
+Test(compile_tegra, fragment_position_w_is_one_over_w)
+{
+	static const char text[] = "FRAG\nPROPERTY FS_COORD_ORIGIN LOWER_LEFT\nDCL IN[0], POSITION, LINEAR\n"
+	                           "DCL OUT[0], COLOR\nIMM[0] FLT32 {0.5, 1.0, 0.0, 0.0}\n"
+	                           "MUL OUT[0].xy, IN[0].wwww, IMM[0].yxxx\nMOV OUT[0].zw, IMM[0].zzzy\nEND\n";
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	tgsi_shader *sh = tgsi_parse(text, strlen(text), "w.tgsi", NULL, &d);
+	cr_assert(sh, "%s", d.msg);
+	tegra_compile_result res;
+	cr_assert(tegra_compile(sh, "w.tgsi", &res), "%s", res.d.msg);
+	cr_assert(strstr(res.asm_text, "sfu: nop r4") && strstr(res.asm_text, "mul0: r0, sfu, #1"), "%s",
+	          res.asm_text);
+	tegra_fp_decoded *dec = malloc(sizeof *dec);
+	cr_assert(dec && tegra_fp_decode(&res.prog, dec, "w.tgsi", &d), "%s", d.msg);
+	ulp_image *rt = ulp_image_create(W, H, &d), *tex[GR3D_SAMPLERS];
+	cr_assert(rt);
+	for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
+		cr_assert((tex[k] = ulp_image_create(1, 1, &d)));
+	static const double vw[2] = { 2.0, 4.0 };
+	static const uint8_t want[2][2] = { { 128, 64 }, { 64, 32 } };   /* (1/w, 1/(2w)) in bytes */
+	for (unsigned k = 0; k < 2; k++) {
+		case_io io;
+		memset(&io, 0, sizeof io);
+		char msg[600];
+		cr_assert(run_sim(dec, res.uniform_src, &io, vw[k], res.tram_rows, rt, tex, NULL, msg, sizeof msg),
+		          "%s", msg);
+		const uint8_t *px = ulp_image_cpx(rt, 1, 2);
+		cr_assert(abs(px[0] - want[k][0]) <= 1 && abs(px[1] - want[k][1]) <= 1 && px[2] == 0 && px[3] == 255,
+		          "w %g: got %u %u %u %u", vw[k], px[0], px[1], px[2], px[3]);
+	}
+	for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
+		ulp_image_free(tex[k]);
+	ulp_image_free(rt);
+	free(dec);
+	tegra_compile_result_free(&res);
+	tgsi_shader_free(sh);
 }
 
 /* The code must not depend on the open hardware questions it can avoid

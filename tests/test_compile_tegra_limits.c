@@ -184,12 +184,20 @@ Test(compile_tegra, every_corpus_program_keeps_the_exec_limits, .timeout = 120)
 
 /* ---- refusals ---- */
 
+#define LOOP40 "FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0]\nIMM[0] FLT32 {0x3f800000, 0x42200000, 0x00000000, 0x00000000}\n" \
+	"BGNLOOP\nSGE TEMP[0].y, TEMP[0].xxxx, IMM[0].yyyy\nIF TEMP[0].yyyy\nBRK\nENDIF\n" \
+	"ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\nMUL TEMP[0].z, TEMP[0].zzzz, TEMP[0].xxxx\nENDLOOP\n" \
+	"MOV OUT[0], TEMP[0]\nEND\n"
+
 Test(compile_tegra, what_the_fragment_unit_cannot_do_is_refused_with_its_line)
 {
 	static const struct { const char *text; enum ir_refusal why; const char *what; } C[] = {
 		{ "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nMOV OUT[0], IN[0]\nEND\n", IR_REFUSE_STAGE, "fragment" },
-		{ "FRAG\nDCL OUT[0], COLOR\nMOV OUT[0], CONST[0][8]\nEND\n", IR_REFUSE_CONSTANTS,
-		  "t.tgsi:3:1: MOV: CONST[0][n] needs n < 8" },
+		{ "FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0..8]\nDCL TEMP[0]\nADD TEMP[0], CONST[0][0], CONST[0][1]\n"
+		  "ADD TEMP[0], TEMP[0], CONST[0][2]\nADD TEMP[0], TEMP[0], CONST[0][3]\nADD TEMP[0], TEMP[0], CONST[0][4]\n"
+		  "ADD TEMP[0], TEMP[0], CONST[0][5]\nADD TEMP[0], TEMP[0], CONST[0][6]\nADD TEMP[0], TEMP[0], CONST[0][7]\n"
+		  "ADD OUT[0], TEMP[0], CONST[0][8]\nEND\n", IR_REFUSE_CONSTANTS,
+		  "t.tgsi:12:1: ADD: the CONST[0] components the program reads need 36 FP_CONST slots" },
 		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nAND OUT[0], IN[0], IN[0]\nEND\n",
 		  IR_REFUSE_INTEGER, "t.tgsi:4:1: AND" },
 		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDADD OUT[0], IN[0], IN[0]\nEND\n",
@@ -199,14 +207,12 @@ Test(compile_tegra, what_the_fragment_unit_cannot_do_is_refused_with_its_line)
 		  IR_REFUSE_TEXTURE, "t.tgsi:6:1: TEX" },
 		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL OUT[1], COLOR[1]\n"
 		  "MOV OUT[0], IN[0]\nMOV OUT[1], IN[0]\nEND\n", IR_REFUSE_IO, "t.tgsi:6:1: MOV" },
-		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nDCL TEMP[0]\n"
-		  "MOV TEMP[0], IN[0]\nBGNLOOP\nADD TEMP[0], TEMP[0], IN[0]\nSLT TEMP[0].w, CONST[0][0].xxxx, TEMP[0].xxxx\n"
-		  "IF TEMP[0].wwww\nBRK\nENDIF\nENDLOOP\nMOV OUT[0], TEMP[0]\nEND\n", IR_REFUSE_CONTROL_FLOW,
-		  "ENDLOOP: loop" },
+		/* a compile-time trip count of 40 that no closed form covers (the MUL) */
+		{ LOOP40, IR_REFUSE_CONTROL_FLOW, "t.tgsi:12:1: ENDLOOP: loop: more than 32 iterations" },
 		{ "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nMOV OUT[0], IN[0].zwzw\nEND\n",
-		  IR_REFUSE_IO, "t.tgsi:4:1: MOV: fragment position" },
+		  IR_REFUSE_IO, "t.tgsi:4:1: MOV: fragment position .z" },
 		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDDX OUT[0], IN[0]\nEND\n",
-		  IR_REFUSE_OPCODE, "t.tgsi:4:1: DDX" },
+		  IR_REFUSE_OPCODE, "t.tgsi:4:1: DDX: derivatives need the pixel's quad neighbours" },
 	};
 	for (size_t k = 0; k < sizeof C / sizeof C[0]; k++) {
 		ulp_diag d;
@@ -250,8 +256,7 @@ Test(compile_tegra, cli)
 	cr_assert(dir);
 	char *good = test_write_file(dir, "good.tgsi", "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
 	                       "DCL CONST[0][0]\nMUL OUT[0], IN[0], CONST[0][0]\nEND\n");
-	char *loop = test_write_file(dir, "loop.tgsi", "FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nBGNLOOP\n"
-	                       "IF CONST[0][0].xxxx\nBRK\nENDIF\nENDLOOP\nMOV OUT[0], CONST[0][0]\nEND\n");
+	char *loop = test_write_file(dir, "loop.tgsi", LOOP40);
 	char *bad = test_write_file(dir, "bad.tgsi", "FRAG\nDCL OUT[0], COLOR\nMOV OUT[0], IN[0].x\nEND\n");
 	char args[2048], *out, *err;
 	snprintf(args, sizeof args, "tgsi compile %s --target tegra -o %s/good.fp", good, dir);
@@ -281,7 +286,7 @@ Test(compile_tegra, cli)
 	/* unsupported and malformed: exit 2, file:line:col, no output file */
 	snprintf(args, sizeof args, "tgsi compile %s --target tegra -o %s/loop.fp", loop, dir);
 	cr_assert_eq(test_run_cli(args, &out, &err), 2);
-	cr_assert(strstr(err, "loop.tgsi:8:1: ENDLOOP"), "%s", err);
+	cr_assert(strstr(err, "loop.tgsi:12:1: ENDLOOP"), "%s", err);
 	free(out);
 	free(err);
 	snprintf(args, sizeof args, "%s/loop.fp", dir);

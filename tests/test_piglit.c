@@ -287,6 +287,14 @@ static const struct {
 	  false, "user clip planes" },
 	{ "tests__spec__glsl-1.10__execution__temp-array-indexing__glsl-vs-vec4-indexing-temp-src-in-nested-loop-inner",
 	  true, NULL },
+	/* the Tegra backend: an indirect uniform array in the packed FP_CONST layout
+	 * (uploaded through the program's map), whole-vec4 reads packed after
+	 * dead-code removal, a loop with a uniform trip count, gl_FragCoord.w */
+	{ "generated_tests__spec__glsl-1.10__execution__variable-indexing__fs-uniform-array-mat3-index-col-rd",
+	  true, NULL },
+	{ "tests__spec__glsl-1.10__execution__gl_lightsource_indirect", true, NULL },
+	{ "tests__shaders__ssa__fs-while-loop-rotate-value", true, NULL },
+	{ "tests__spec__glsl-1.10__execution__fragcoord_w", true, NULL },
 };
 
 Test(piglit, subset_end_to_end, .timeout = 60)

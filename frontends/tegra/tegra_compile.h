@@ -10,7 +10,9 @@
  * What a driver feeds the program (the linker convention of docs/replay.md):
  *   IN[k].c      -> TRAM row k, component c, FP20 (MFU ipl tk.fp20, with the
  *                   perspective set-up rcp r4 / bar in the first MFU)
- *   CONST[0][n].c -> FP_CONST slot u(4n+c), FP20 (n < 8)
+ *   CONST[0][n].c -> FP_CONST slot u(4n+c), FP20, when every read (and, with
+ *                   indirect reads, every declared) n < 8; otherwise the
+ *                   packed layout of uniform_src (read components only)
  *   SAMP[n]      -> tex n (1D/2D; SHADOW1D/2D: depth in the texel's red
  *                   channel, compared in the ALU with the sampler's function
  *                   (tegra_compile_opts) on the reference clamped to [0, 1],
@@ -28,7 +30,8 @@
 #include "frontends/tgsi/tgsi.h"
 #include "isa/tegra/tegra_prog.h"
 
-enum { TEGRA_COMPILE_MAX_CONST = 8 };   /* 32 FP_CONST slots / 4 */
+enum { TEGRA_COMPILE_MAX_CONST = 8 };   /* 32 FP_CONST slots / 4: identity layout */
+enum { TEGRA_COMPILE_MAX_CONST_DECL = 1024 };   /* CONST[0] elements the layout handles */
 
 typedef struct tegra_compile_result {
 	enum ir_refusal why;    /* IR_OK on success */
@@ -41,6 +44,13 @@ typedef struct tegra_compile_result {
 	unsigned execs, mfu_insts, alu_packets, alu_slots;
 	unsigned tram_rows;     /* highest IN index + 1 */
 	bool kills;
+	/* FP_CONST u_k holds CONST[0] float 4n+c = uniform_src[k] (-1: unused);
+	 * the identity k for k < 32 unless uniforms_packed */
+	int16_t uniform_src[TEGRA_FP_NUM_CONST];
+	bool uniforms_packed;
+	/* > 0: a loop whose exit depends on run-time values was unrolled this
+	 * many times; the program is exact for every trip count up to it */
+	unsigned loop_bound;
 } tegra_compile_result;
 
 /* Sampler state a program is compiled for: the depth compare function of a

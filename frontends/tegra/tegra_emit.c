@@ -141,8 +141,20 @@ static const char *sfu_name(unsigned op)
 static bool emit_text(const tfp_sched *S, const tfp_prog *p, ulp_strbuf *b)
 {
 	ulp_strbuf_printf(b, "// ulpsim tgsi compile --target tegra: %s\n", p->file);
+	if (p->runtime_loops)
+		ulp_strbuf_printf(b, "// loops with a run-time exit unrolled %u times (exact up to that trip count)\n",
+		                  p->loop_bound);
 	ulp_strbuf_printf(b, "alu_buffer_size = %u\n", S->rows);
-	ulp_strbuf_printf(b, "pseq_to_dw_exec_nb = %u\n\n.asm\n", S->dw_exec + 1);
+	ulp_strbuf_printf(b, "pseq_to_dw_exec_nb = %u\n\n", S->dw_exec + 1);
+	if (p->upacked) {   /* the packed uniform layout, named for the driver */
+		ulp_strbuf_printf(b, ".uniforms\n");
+		for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)
+			if (p->usrc[k] >= 0)
+				ulp_strbuf_printf(b, "\t[%u] = \"CONST[0][%d].%c\";\n", k, p->usrc[k] / 4,
+				                  "xyzw"[p->usrc[k] % 4]);
+		ulp_strbuf_printf(b, "\n");
+	}
+	ulp_strbuf_printf(b, ".asm\n");
 	for (unsigned e = 0; e < S->nexec; e++) {
 		const tfp_exec *x = &S->ex[e];
 		ulp_strbuf_printf(b, "EXEC\n");
@@ -151,6 +163,9 @@ static bool emit_text(const tfp_sched *S, const tfp_prog *p, ulp_strbuf *b)
 			ulp_strbuf_printf(b, "\tMFU:");
 			if (mi->setup)   /* perspective set-up (tegra-fp.md §2.4, §3.4) */
 				ulp_strbuf_printf(b, " sfu: rcp r4\n\t\tmul0: bar, sfu, bar0\n\t\tmul1: bar, sfu, bar1\n\t\t");
+			else if (mi->wread)   /* 1/w: the SFU operand r4 (tegra.mfu.w_reg), copied by mul0 */
+				ulp_strbuf_printf(b, " sfu: nop r4\n\t\tmul0: r%u, sfu, #1%s", mi->wdst,
+				          mi->var_mask ? "\n\t\t" : "");
 			else if (mi->sfu_used)
 				ulp_strbuf_printf(b, " sfu: %s r%u%s", sfu_name(mi->sfu_op), mi->sfu_reg,
 				          mi->var_mask ? "\n\t\t" : "");
@@ -187,6 +202,43 @@ static bool emit_text(const tfp_sched *S, const tfp_prog *p, ulp_strbuf *b)
 	return true;
 }
 
+/* Places p with the fewest rows first (more quads in flight: MAX_QID = 299
+ * / (4 rows), tegra-fp.md §5); when registers run out, less hoisting. */
+static bool schedule(const tfp_prog *p, tfp_sched *S, ir_error *e)
+{
+	static const int32_t windows[] = { -1, 8, 0 };
+	for (unsigned w = 0; w < 3; w++) {
+		for (unsigned rows = 1; rows <= 4; rows++) {
+			ir_error e2;
+			memset(&e2, 0, sizeof e2);
+			ulp_diag_clear(&e2.d);
+			if (tegra_schedule(p, rows, windows[w], S, &e2))
+				return true;
+			tfp_sched_free(S);
+			if (e2.why != IR_REFUSE_REGISTERS || (rows == 4 && w == 2)) {
+				*e = e2;
+				return false;
+			}
+		}
+	}
+	return false;
+}
+
+/* Lowers with a loop bound and schedules; on failure p and S are freed and
+ * *retry says whether a smaller bound may fit (a loop with a run-time exit,
+ * out of room or registers). */
+static bool attempt(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_opts *o, unsigned bound,
+                    tfp_prog *p, tfp_sched *S, ir_error *e, bool *retry)
+{
+	memset(e, 0, sizeof *e);
+	ulp_diag_clear(&e->d);
+	bool ok = tegra_lower(s, sh, o, bound, p, e) && schedule(p, S, e);
+	*retry = !ok && p->runtime_loops && (e->why == IR_REFUSE_LIMITS || e->why == IR_REFUSE_REGISTERS);
+	if (!ok)
+		tfp_prog_free(p);
+	return ok;
+}
+
 static bool compile_ir(tgsi_shader *sh, ir_shader *s, const tegra_compile_opts *o, tegra_compile_result *res,
                        ir_error *e)
 {
@@ -194,33 +246,43 @@ static bool compile_ir(tgsi_shader *sh, ir_shader *s, const tegra_compile_opts *
 	tegra_ir_caps(&caps);
 	if (!ir_lower(s, &caps, e))
 		return false;
+	/* a loop with a run-time exit is unrolled as often as fits: the bounds
+	 * are tried from the largest down while the program does not fit, then
+	 * refined between the last that fits and the one above it */
+	static const unsigned bounds[] = { 32, 24, 16, 12, 8, 6, 4, 3, 2, 1 };
+	const unsigned nbounds = sizeof bounds / sizeof bounds[0];
 	tfp_prog p;
-	if (!tegra_lower(s, sh, o, &p, e)) {
-		tfp_prog_free(&p);
-		return false;
-	}
-	/* fewest rows first (more quads in flight: MAX_QID = 299 / (4 rows),
-	 * tegra-fp.md §5); when registers run out, less hoisting */
-	static const int32_t windows[] = { -1, 8, 0 };
 	tfp_sched S;
-	bool ok = false, stop = false;
-	for (unsigned w = 0; w < 3 && !ok && !stop; w++) {
-		for (unsigned rows = 1; rows <= 4; rows++) {
-			ir_error e2;
-			memset(&e2, 0, sizeof e2);
-			ulp_diag_clear(&e2.d);
-			ok = tegra_schedule(&p, rows, windows[w], &S, &e2);
-			if (ok)
-				break;
+	bool ok = false;
+	unsigned bound = 0, bi = 0;
+	for (; bi < nbounds && !ok; bi++) {
+		ir_error e1;
+		bound = bounds[bi];
+		bool retry = false;
+		ok = attempt(s, sh, o, bound, &p, &S, &e1, &retry);
+		if (!ok && !(retry && bi + 1 < nbounds)) {
+			*e = e1;
+			return false;
+		}
+	}
+	for (unsigned lo = bound, hi = bi >= 2 ? bounds[bi - 2] : bound; ok && p.runtime_loops && hi > lo + 1;) {
+		unsigned mid = lo + (hi - lo) / 2;
+		tfp_prog p2;
+		tfp_sched S2;
+		ir_error e2;
+		bool retry;
+		if (attempt(s, sh, o, mid, &p2, &S2, &e2, &retry)) {
 			tfp_sched_free(&S);
-			if (e2.why != IR_REFUSE_REGISTERS || (rows == 4 && w == 2)) {
-				*e = e2;
-				stop = true;
-				break;
-			}
+			tfp_prog_free(&p);
+			p = p2;
+			S = S2;
+			bound = lo = mid;
+		} else {
+			hi = mid;
 		}
 	}
 	if (ok) {
+		p.loop_bound = bound;
 		ulp_strbuf b = { 0 };
 		if (!emit_text(&S, &p, &b) || b.oom) {
 			ok = ir_refuse(e, IR_REFUSE_CONSTANTS, s->file, 1, 1, "an immediate has no FP20 literal");
@@ -235,6 +297,9 @@ static bool compile_ir(tgsi_shader *sh, ir_shader *s, const tegra_compile_opts *
 			res->alu_slots = S.slots;
 			res->tram_rows = p.tram_rows;
 			res->kills = p.has_kill;
+			res->loop_bound = p.runtime_loops ? bound : 0;
+			res->uniforms_packed = p.upacked;
+			memcpy(res->uniform_src, p.usrc, sizeof res->uniform_src);
 			ulp_diag d;
 			ulp_diag_clear(&d);
 			if (!tegra_asm_assemble(b.s, b.len, "<tegra backend>", &res->prog, &d))
@@ -246,6 +311,24 @@ static bool compile_ir(tgsi_shader *sh, ir_shader *s, const tegra_compile_opts *
 	}
 	tfp_prog_free(&p);
 	return ok;
+}
+
+/* DDX/DDY need a pixel's quad neighbours; no public source shows a way for
+ * the fragment units to read them (registers 72-75 are posx, posy, an
+ * unknown 74 and pface, tegra-fp.md §2.3; the MFU interpolates at its own
+ * pixel only), so they are refused with that reason rather than guessed. */
+static bool derivatives_ok(const tgsi_shader *sh, const char *file, ir_error *e)
+{
+	for (size_t i = 0; i < sh->num_insts; i++) {
+		unsigned op = sh->insts[i].opcode;
+		if (op == TGSI_OPCODE_DDX || op == TGSI_OPCODE_DDY || op == TGSI_OPCODE_DDX_FINE ||
+		    op == TGSI_OPCODE_DDY_FINE)
+			return ir_refuse(e, IR_REFUSE_OPCODE, file, sh->insts[i].line ? sh->insts[i].line : 1,
+			                 sh->insts[i].col ? sh->insts[i].col : 1, "%s: derivatives need the pixel's "
+			                 "quad neighbours; no known register or unit of the Tegra fragment pipeline "
+			                 "reads them (tegra-fp.md §2.3)", tgsi_get_opcode_info(op)->mnemonic);
+	}
+	return true;
 }
 
 bool tegra_compile(tgsi_shader *sh, const char *file, tegra_compile_result *res)
@@ -265,6 +348,8 @@ bool tegra_compile_with(tgsi_shader *sh, const char *file, const tegra_compile_o
 	if (sh->processor != TGSI_PROCESSOR_FRAGMENT) {
 		ir_refuse(&e, IR_REFUSE_STAGE, file, 1, 1, "%s shader: the Tegra GR3D fragment unit "
 		          "runs fragment shaders only", tgsi_processor_name(sh->processor));
+	} else if (!derivatives_ok(sh, file, &e)) {
+		/* refused with the reason */
 	} else {
 		ir_shader *s = ir_from_tgsi(sh, file, &e);
 		if (s) {

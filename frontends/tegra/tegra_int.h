@@ -33,10 +33,12 @@ typedef struct tfp_op {
 	tfp_opnd s[3];          /* ALU a, b, c; SFU s[0]; TEX S, T, bias */
 	int32_t dst[4];         /* value ids, -1 = none (TEX: 4 channels) */
 	uint8_t tram_row, comp; /* TF_IPL */
+	bool wpos;              /* TF_IPL: the fragment's 1/w (MFU sfu r4 -> mul0), not a varying */
 	uint8_t sampler;        /* TF_TEX */
 	bool bias;              /* TF_TEX: txb */
 	bool live;
 	int line, col;          /* TGSI position */
+	uint16_t irop;          /* the IR instruction it comes from (refusals) */
 } tfp_op;
 
 typedef struct tfp_prog {
@@ -50,13 +52,34 @@ typedef struct tfp_prog {
 	bool has_color;         /* a COLOR[0] output: stored to render target 1 */
 	unsigned tram_rows;
 	const char *file;
+	bool upacked;           /* the packed uniform layout (tegra_uniforms.c) */
+	bool runtime_loops;     /* a loop with a run-time exit was unrolled to loop_bound */
+	unsigned loop_bound;
+	int16_t usrc[TEGRA_FP_NUM_CONST];   /* FP_CONST u_k: CONST[0] float index 4n+c, -1 none */
 } tfp_prog;
 
+/* Where CONST[0] lives in FP_CONST (tegra_uniforms.c). */
+typedef struct tfp_ulayout {
+	bool packed;            /* false: identity, CONST[0][n].c -> u(4n+c) */
+	int32_t nconst;         /* declared span: elements 0..nconst-1 */
+	int16_t *slot;          /* per float index 4n+c: FP_CONST slot, -1 not resident */
+	uint8_t *decl;          /* per element: declared */
+	int16_t src[TEGRA_FP_NUM_CONST];    /* inverse map, -1 unused */
+} tfp_ulayout;
+bool tegra_uniform_layout(const ir_shader *s, const tgsi_shader *sh, tfp_ulayout *u, ir_error *e);
+/* The packed layout after dead-code removal: u0..u31 for the components
+ * that live operations and the outputs read (in (n, c) order), p->usrc
+ * filled; refuses (constants) more than 32. */
+bool tfp_uniform_pack(tfp_prog *p, int32_t nconst, ir_error *e);
+void tfp_ulayout_free(tfp_ulayout *u);
+
 /* IR (lowered with tegra_ir_caps) -> scalar program.  Refuses what the
- * fragment unit cannot run. */
+ * fragment unit cannot run.  loop_bound: how many times a loop whose exit
+ * depends on run-time values is unrolled (p->runtime_loops tells whether
+ * there was one, also after a refusal). */
 void tegra_ir_caps(ir_caps *caps);
-bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_opts *o, tfp_prog *p,
-                 ir_error *e);
+bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_opts *o, unsigned loop_bound,
+                 tfp_prog *p, ir_error *e);
 void tfp_prog_free(tfp_prog *p);
 
 /* tegra_opt.c: k rounded to FP20 (nearest even, the fp20.round default);
@@ -98,6 +121,8 @@ typedef struct tfp_minst {
 	uint8_t sfu_op, sfu_reg;    /* row-relative r0..r3 */
 	uint8_t var_mask;
 	uint8_t var_row[4];
+	bool wread;             /* sfu: nop r4; mul0: r(wdst), sfu, #1 (1/w, tegra.mfu.w_reg) */
+	uint8_t wdst;
 } tfp_minst;
 
 typedef struct tfp_exec {

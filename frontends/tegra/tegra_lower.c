@@ -37,6 +37,7 @@ static tfp_op *new_op(lctx *L, uint8_t kind)
 	o->kind = kind;
 	for (unsigned k = 0; k < 4; k++)
 		o->dst[k] = -1;
+	o->irop = L->in ? L->in->op : IR_OP_NOP;
 	o->line = L->in ? L->in->line : 0;
 	o->col = L->in ? L->in->col : 0;
 	return o;
@@ -121,7 +122,7 @@ static tfp_opnd neg(tfp_opnd o)
 	return o;
 }
 
-static tfp_opnd sfu(lctx *L, uint8_t op, uint8_t pre, tfp_opnd x)
+tfp_opnd tfl_sfu(lctx *L, uint8_t op, uint8_t pre, tfp_opnd x)
 {
 	tfp_op *o = new_op(L, TF_SFU);
 	if (!o)
@@ -167,20 +168,30 @@ static tfp_opnd addr_sel(lctx *L, tfp_opnd a, float delta)
 	return s;
 }
 
-/* CONST[0][ADDR + index].comp: a CSEL chain over the declared uniforms
- * (the fragment unit has no address register); out of range reads 0, as
+/* CONST[0][n].comp as an operand: its FP_CONST slot, or 0 when it is not
+ * resident (outside the declared file, or below an indirect array's base
+ * in the packed layout). */
+static tfp_opnd unif(const lctx *L, int32_t n, unsigned comp)
+{
+	if (n < 0 || n >= L->ul.nconst || !L->ul.decl[n] || L->ul.slot[4 * n + (int32_t)comp] < 0)
+		return imm(0.0f);
+	return (tfp_opnd){ .kind = TO_UNIF, .v = L->ul.slot[4 * n + (int32_t)comp] };
+}
+
+/* CONST[0][ADDR + index].comp: a CSEL chain over the resident elements (the
+ * fragment unit has no address register): every declared one in the
+ * identity layout, index..last in the packed one; out of range reads 0, as
  * tgsi_exec reads outside the file. */
 static bool read_indirect_const(lctx *L, const ir_src *x, unsigned comp, tfp_opnd *res)
 {
-	if (x->ind_reg >= 4 || L->const_big)
-		return tfl_refuse(L, IR_REFUSE_CONSTANTS, "indirect CONST[0] reads need every declared "
-		              "CONST[0][n] below 8 (FP_CONST u0..u31)", NULL);
+	if (x->ind_reg >= 4)
+		return tfl_refuse(L, IR_REFUSE_ADDRESSING, "address register out of range", NULL);
 	tfp_opnd a = L->addr[x->ind_reg][x->ind_comp & 3u];
 	tfp_opnd v = imm(0.0f);
-	for (int32_t n = 0; n < TEGRA_COMPILE_MAX_CONST; n++) {
-		if (!(L->const_decl & (1u << n)))
+	for (int32_t n = 0; n < L->ul.nconst; n++) {
+		tfp_opnd u = unif(L, n, comp);
+		if (u.kind == TO_IMM)
 			continue;
-		tfp_opnd u = { .kind = TO_UNIF, .v = n * 4 + (int32_t)comp };
 		if (a.kind == TO_IMM) {
 			if (a.k + (float)x->index == (float)n)
 				v = u;
@@ -218,9 +229,21 @@ bool tfl_read_src(lctx *L, const ir_src *x, unsigned c, tfp_opnd *res)
 		if (!input_ok(L, x->index))
 			return false;
 		if (L->pos_input & (1u << x->index)) {   /* window position: posx, posy (pixel centre) */
-			if (comp >= 2)
-				return tfl_refuse(L, IR_REFUSE_IO, "fragment position .z/.w: the ALU reads posx "
-				              "and posy only", NULL);
+			if (comp == 2)
+				return tfl_refuse(L, IR_REFUSE_IO, "fragment position .z: no unit of the fragment "
+				              "pipeline is known to read the depth (posx, posy and the 1/w of r4 only)",
+				              NULL);
+			if (comp == 3) {   /* 1/w: what the perspective set-up's rcp r4 reads (§2.4) */
+				if (L->wpos < 0) {
+					tfp_op *op = new_op(L, TF_IPL);
+					if (!op)
+						return false;
+					op->wpos = true;
+					op->dst[0] = L->wpos = (int32_t)L->p->nval++;
+				}
+				o = val(L->wpos);
+				break;
+			}
 			if (L->integer_center || (comp == 1 && !L->lower_left))
 				return tfl_refuse(L, IR_REFUSE_IO, "fragment position: posx/posy are pixel centres "
 				              "counted from the lower left (FS_COORD_ORIGIN LOWER_LEFT, "
@@ -244,10 +267,7 @@ bool tfl_read_src(lctx *L, const ir_src *x, unsigned c, tfp_opnd *res)
 		break;
 	}
 	case IR_CONST:
-		if (x->index < 0 || x->index >= TEGRA_COMPILE_MAX_CONST)
-			return tfl_refuse(L, IR_REFUSE_CONSTANTS, "CONST[0][n] needs n < 8 (32 FP20 "
-			              "FP_CONST slots, u(4n+c))", NULL);
-		o = (tfp_opnd){ .kind = TO_UNIF, .v = x->index * 4 + (int32_t)comp };
+		o = unif(L, x->index, comp);
 		break;
 	case IR_IMM: {
 		if (x->index < 0 || (size_t)x->index >= L->s->nimm)
@@ -265,7 +285,7 @@ bool tfl_read_src(lctx *L, const ir_src *x, unsigned c, tfp_opnd *res)
 }
 
 /* Writes component c of the destination (under the IF predicate). */
-static bool write_comp(lctx *L, const ir_dst *d, unsigned c, tfp_opnd v)
+bool tfl_write(lctx *L, const ir_dst *d, unsigned c, tfp_opnd v)
 {
 	tfp_opnd *slot;
 	if (d->file == IR_TEMP && d->index >= 0 && (uint32_t)d->index < L->s->ntemps)
@@ -416,7 +436,7 @@ static bool do_tex(lctx *L, const ir_inst *in)
 		if (!(in->dst.mask & (1u << c)))
 			continue;
 		tfp_opnd v = in->sat ? saturate(L, r[c], first) : r[c];
-		if (!write_comp(L, &in->dst, c, v))
+		if (!tfl_write(L, &in->dst, c, v))
 			return false;
 	}
 	return true;
@@ -439,8 +459,8 @@ static bool do_lit(lctx *L, const ir_inst *in)
 		tfp_opnd y0 = tfl_alu(L, TA_MAX, TC_NONE, y, imm(1.0f), imm(0.0f));
 		tfp_opnd wc = tfl_alu(L, TA_MIN, TC_NONE, tfl_alu(L, TA_MAX, TC_NONE, w, imm(1.0f), imm(-128.0f)),
 		                  imm(1.0f), imm(128.0f));
-		tfp_opnd lg = sfu(L, TEGRA_SFU_LG2, 0, y0);
-		tfp_opnd pw = sfu(L, TEGRA_SFU_EX2, TEGRA_SFU_PREEX2, tfl_alu(L, TA_MUL, TC_NONE, wc, lg, imm(0.0f)));
+		tfp_opnd lg = tfl_sfu(L, TEGRA_SFU_LG2, 0, y0);
+		tfp_opnd pw = tfl_sfu(L, TEGRA_SFU_EX2, TEGRA_SFU_PREEX2, tfl_alu(L, TA_MUL, TC_NONE, wc, lg, imm(0.0f)));
 		tfp_opnd w0 = tfl_alu(L, TA_MAD, TC_EQ, wc, imm(1.0f), imm(0.0f));
 		pw = tfl_sel(L, neg(w0), imm(1.0f), pw);
 		r[2] = tfl_sel(L, neg(x), pw, imm(0.0f));
@@ -449,7 +469,7 @@ static bool do_lit(lctx *L, const ir_inst *in)
 		if (!(in->dst.mask & (1u << k)))
 			continue;
 		tfp_opnd v = in->sat ? saturate(L, r[k], first) : r[k];
-		if (!write_comp(L, &in->dst, k, v))
+		if (!tfl_write(L, &in->dst, k, v))
 			return false;
 	}
 	return !L->e->d.set;
@@ -496,7 +516,7 @@ static bool lower_inst(lctx *L, const ir_inst *in)
 			if (a[k].kind == TO_IMM) {
 				r[k] = imm(floorf(a[k].k));
 			} else {
-				tfp_opnd f = sfu(L, TEGRA_SFU_FRC, 0, a[k]);
+				tfp_opnd f = tfl_sfu(L, TEGRA_SFU_FRC, 0, a[k]);
 				r[k] = tfl_alu(L, TA_MAD, TC_NONE, a[k], imm(1.0f), neg(f));
 			}
 			if (L->depth > 0)
@@ -526,21 +546,21 @@ static bool lower_inst(lctx *L, const ir_inst *in)
 		switch (in->op) {
 		case IR_OP_DP2: case IR_OP_DP3: case IR_OP_DP4: v = dot(L, a, b, n, false); break;
 		case IR_OP_DPH: v = dot(L, a, b, 3, true); break;
-		case IR_OP_RCP: v = sfu(L, TEGRA_SFU_RCP, 0, a[0]); break;
+		case IR_OP_RCP: v = tfl_sfu(L, TEGRA_SFU_RCP, 0, a[0]); break;
 		/* the SFU takes |x| (tegra-units.md); tgsi_exec gives NaN below 0 */
-		case IR_OP_RSQ: v = nan_below_zero(L, a[0], sfu(L, TEGRA_SFU_RSQ, 0, a[0])); break;
-		case IR_OP_LG2: v = nan_below_zero(L, a[0], sfu(L, TEGRA_SFU_LG2, 0, a[0])); break;
-		case IR_OP_EX2: v = sfu(L, TEGRA_SFU_EX2, TEGRA_SFU_PREEX2, a[0]); break;
-		case IR_OP_SQRT: v = nan_below_zero(L, a[0], sfu(L, TEGRA_SFU_SQRT, 0, a[0])); break;
-		case IR_OP_SIN: v = sfu(L, TEGRA_SFU_SIN, TEGRA_SFU_PRESIN, a[0]); break;
-		case IR_OP_COS: v = sfu(L, TEGRA_SFU_COS, TEGRA_SFU_PRECOS, a[0]); break;
+		case IR_OP_RSQ: v = nan_below_zero(L, a[0], tfl_sfu(L, TEGRA_SFU_RSQ, 0, a[0])); break;
+		case IR_OP_LG2: v = nan_below_zero(L, a[0], tfl_sfu(L, TEGRA_SFU_LG2, 0, a[0])); break;
+		case IR_OP_EX2: v = tfl_sfu(L, TEGRA_SFU_EX2, TEGRA_SFU_PREEX2, a[0]); break;
+		case IR_OP_SQRT: v = nan_below_zero(L, a[0], tfl_sfu(L, TEGRA_SFU_SQRT, 0, a[0])); break;
+		case IR_OP_SIN: v = tfl_sfu(L, TEGRA_SFU_SIN, TEGRA_SFU_PRESIN, a[0]); break;
+		case IR_OP_COS: v = tfl_sfu(L, TEGRA_SFU_COS, TEGRA_SFU_PRECOS, a[0]); break;
 		default:
 			return tfl_refuse(L, IR_REFUSE_OPCODE, "not supported by the Tegra fragment unit", NULL);
 		}
 		if (in->sat)
 			v = saturate(L, v, first);
 		for (unsigned k = 0; k < 4; k++)
-			if ((mask & (1u << k)) && !write_comp(L, &in->dst, k, v))
+			if ((mask & (1u << k)) && !tfl_write(L, &in->dst, k, v))
 				return false;
 		return !L->e->d.set;
 	}
@@ -576,9 +596,9 @@ static bool lower_inst(lctx *L, const ir_inst *in)
 			v.neg = true;
 			break;
 		case IR_OP_CMP: v = tfl_alu(L, TA_CSEL, TC_NONE, a[k], b[k], c[k]); break;
-		case IR_OP_FRC: v = sfu(L, TEGRA_SFU_FRC, 0, a[k]); break;
+		case IR_OP_FRC: v = tfl_sfu(L, TEGRA_SFU_FRC, 0, a[k]); break;
 		case IR_OP_FLR: {
-			tfp_opnd f = sfu(L, TEGRA_SFU_FRC, 0, a[k]);
+			tfp_opnd f = tfl_sfu(L, TEGRA_SFU_FRC, 0, a[k]);
 			v = tfl_alu(L, TA_MAD, TC_NONE, a[k], imm(1.0f), neg(f));
 			break;
 		}
@@ -588,17 +608,18 @@ static bool lower_inst(lctx *L, const ir_inst *in)
 		r[k] = in->sat ? saturate(L, v, first) : v;
 	}
 	for (unsigned k = 0; k < 4; k++)
-		if ((mask & (1u << k)) && !write_comp(L, &in->dst, k, r[k]))
+		if ((mask & (1u << k)) && !tfl_write(L, &in->dst, k, r[k]))
 			return false;
 	return !L->e->d.set;
 }
 
-bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_opts *o, tfp_prog *p,
-                 ir_error *e)
+bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_opts *o, unsigned loop_bound,
+                 tfp_prog *p, ir_error *e)
 {
 	memset(p, 0, sizeof *p);
 	p->file = s->file;
-	lctx L = { .s = s, .sh = sh, .o = o, .p = p, .e = e, .color_out = -1 };
+	lctx L = { .s = s, .sh = sh, .o = o, .p = p, .e = e, .color_out = -1, .loop_bound = loop_bound,
+	           .wpos = -1 };
 	memset(L.ipl, 0xFF, sizeof L.ipl);
 	for (size_t i = 0; i < s->nout; i++)
 		if (s->out[i].semantic == TGSI_SEMANTIC_COLOR && s->out[i].semantic_index == 0)
@@ -614,17 +635,13 @@ bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_
 				L.pos_input |= (uint16_t)(1u << n);
 		}
 	}
-	for (size_t i = 0; i < sh->num_decls; i++) {
-		const tgsi_declaration *d = &sh->decls[i];
-		if (d->file != TGSI_FILE_CONSTANT || (d->dimension && d->index_2d != 0))
-			continue;
-		for (uint32_t n = d->first; n <= d->last; n++) {
-			if (n < TEGRA_COMPILE_MAX_CONST)
-				L.const_decl |= (uint8_t)(1u << n);
-			else
-				L.const_big = true;
-		}
+	if (!tegra_uniform_layout(s, sh, &L.ul, e)) {
+		tfp_ulayout_free(&L.ul);
+		return false;
 	}
+	p->upacked = L.ul.packed;
+	memcpy(p->usrc, L.ul.src, sizeof p->usrc);
+	const int32_t nconst = L.ul.nconst;
 	for (size_t i = 0; i < sh->num_props; i++) {   /* tgsi_info.c value names */
 		const tgsi_property *pr = &sh->props[i];
 		if (pr->name == TGSI_PROPERTY_FS_COORD_ORIGIN)
@@ -633,8 +650,10 @@ bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_
 			L.integer_center = pr->value == 1;
 	}
 	L.temp = calloc((size_t)s->ntemps * 4 + 4, sizeof *L.temp);
-	if (!L.temp)
+	if (!L.temp) {
+		tfp_ulayout_free(&L.ul);
 		return ir_refuse(e, IR_REFUSE_LIMITS, s->file, 1, 1, "out of memory");
+	}
 	for (size_t i = 0; i < (size_t)s->ntemps * 4; i++)
 		L.temp[i] = imm(0.0f);      /* tgsi_exec starts every register at 0 */
 	for (unsigned i = 0; i < 16; i++)
@@ -654,7 +673,10 @@ bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_
 	memcpy(p->out, L.out, sizeof p->out);
 	p->has_color = L.color_out >= 0;
 	free(L.temp);
+	tfp_ulayout_free(&L.ul);
 	if (ok && !tfp_eliminate_dead(p))
 		ok = ir_refuse(e, IR_REFUSE_LIMITS, s->file, 1, 1, "out of memory");
+	if (ok && p->upacked)
+		ok = tfp_uniform_pack(p, nconst, e);
 	return ok;
 }

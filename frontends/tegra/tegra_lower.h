@@ -34,14 +34,15 @@ typedef struct lctx {
 	tfp_opnd out[4];
 	int32_t color_out;      /* OUT index of COLOR[0], -1 none */
 	int32_t ipl[16][4];
+	int32_t wpos;           /* value of the fragment's 1/w, -1 not read yet */
 	uint16_t bad_input;     /* bit n: IN[n] is not a TRAM varying (FACE) */
 	uint16_t pos_input;     /* bit n: IN[n] is the fragment position */
 	bool lower_left, integer_center;   /* FS_COORD_ORIGIN / _PIXEL_CENTER */
 	tfp_opnd addr[4][4];    /* ADDR[n].c = floor(x) */
-	uint8_t const_decl;     /* bit n: CONST[0][n] declared (n < 8) */
-	bool const_big;         /* a declared CONST[0] index >= 8 */
+	tfp_ulayout ul;         /* CONST[0] in FP_CONST (tegra_uniforms.c) */
 	struct { int32_t a; float delta; int32_t sel; } selc[64];   /* (ADDR value == delta) */
 	unsigned nselc;
+	unsigned loop_bound;    /* iterations of a loop with a run-time exit */
 	pred stack[MAX_DEPTH];
 	int depth;
 	bool ended;
@@ -59,6 +60,10 @@ tfp_opnd tfl_alu(lctx *L, uint8_t op, uint8_t cc, tfp_opnd a, tfp_opnd b, tfp_op
 tfp_opnd tfl_mov(lctx *L, tfp_opnd x);
 /* p < 0 ? a : b */
 tfp_opnd tfl_sel(lctx *L, tfp_opnd p, tfp_opnd a, tfp_opnd b);
+/* An SFU op (its PRE step or 0) on x. */
+tfp_opnd tfl_sfu(lctx *L, uint8_t op, uint8_t pre, tfp_opnd x);
+/* Writes component c of a destination under the current predicate. */
+bool tfl_write(lctx *L, const ir_dst *d, unsigned c, tfp_opnd v);
 /* Component c (after the swizzle) of a source. */
 bool tfl_read_src(lctx *L, const ir_src *x, unsigned c, tfp_opnd *res);
 

@@ -160,7 +160,8 @@ static int find_minst(const tfp_sched *S, unsigned e, unsigned c)
 {
 	const tfp_exec *x = &S->ex[e];
 	for (unsigned m = 0; m < x->nm; m++)
-		if (c < 4 ? !(x->m[m].var_mask & (1u << c)) : !x->m[m].sfu_used)
+		if (c < 4 ? !((x->m[m].var_mask | (x->m[m].wread ? 1u << x->m[m].wdst : 0u)) & (1u << c))
+		          : !x->m[m].sfu_used)
 			return (int)m;
 	if (x->nm < 3 && mfu_total(S) < TFP_MAX_MFU)
 		return x->nm;
@@ -192,9 +193,45 @@ static bool place_alu(tfp_sched *S, const tfp_op *o)
 	return false;
 }
 
+/* The fragment's 1/w: the SFU operand r4 reads it (tegra.mfu.w_reg), mul0
+ * copies it into a row register that no var of the instruction writes. */
+static bool place_wpos(tfp_sched *S, const tfp_op *o)
+{
+	for (unsigned e = 0; e < TFP_MAX_EXEC; e++) {
+		int m = find_minst(S, e, 4);
+		if (m < 0)
+			continue;
+		tfp_exec *x = &S->ex[e];
+		for (unsigned c = 0; c < 4; c++) {
+			if ((unsigned)m < x->nm && (x->m[m].var_mask & (1u << c)))
+				continue;
+			unsigned X = row_reg(S, e, c);
+			tfp_slot s = copy_slot(fixed(X, TO_FP20));
+			s.dkind = TD_VAL;
+			s.d = o->dst[0];
+			int p = find_packet(S, e, t_alu(e, 0), &s);
+			if (p < 0 || !fixed_free(S, X, hold_lo(t_mfu(e, 0)), hold_hi(t_alu(e, (unsigned)p))))
+				continue;
+			if ((unsigned)m == x->nm)
+				x->nm++;
+			x->m[m].sfu_used = true;
+			x->m[m].sfu_op = TEGRA_SFU_NOP;
+			x->m[m].sfu_reg = 4;
+			x->m[m].wread = true;
+			x->m[m].wdst = (uint8_t)c;
+			packet_add(&x->p[p], &s);
+			S->val[o->dst[0]].def_t = t_alu(e, (unsigned)p);
+			return ilist_add(&S->fixed[X], hold_lo(t_mfu(e, 0)), hold_hi(t_alu(e, (unsigned)p)));
+		}
+	}
+	return false;
+}
+
 static bool place_ipl(tfp_sched *S, const tfp_op *o)
 {
 	unsigned c = o->comp;
+	if (o->wpos)
+		return place_wpos(S, o);
 	for (unsigned e = 0; e < TFP_MAX_EXEC; e++) {
 		int m = find_minst(S, e, c);
 		if (m < 0)
