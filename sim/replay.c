@@ -64,6 +64,10 @@ typedef struct replay {
 	double vp_scale[3], vp_translate[3];
 	gr3d_sampler sampler[GR3D_SAMPLERS];
 	ulp_image *tex_img[GR3D_SAMPLERS];
+	/* depth/stencil: the bound surface and the trace's state (programmed
+	 * into the GR3D registers; the units read it back from there) */
+	zs_surface *zs;
+	zs_state zsa;
 	/* vertex results of the current draw */
 	pica_vec4 (*out)[16];
 	uint32_t nout;
@@ -318,6 +322,18 @@ static sim_unit *unit_named(replay_result *res, const char *name)
 
 static bool draw(replay *r, const cJSON *c, size_t i);
 
+/* The "zs" unit of the run's stats (registered up front when the trace
+ * uses depth/stencil, else added at its first use). */
+static sim_unit *zs_unit_stats(replay_result *res)
+{
+	sim_unit *u = unit_named(res, "zs");
+	if (!u && res->nunits < REPLAY_MAX_UNITS) {
+		u = &res->unit[res->nunits++];
+		sim_unit_init(u, "zs", NULL, ZS_COUNTERS, ZS_CTR_COUNT);
+	}
+	return u;
+}
+
 /* Draws with the stats hook around them. */
 static bool hooked_draw(replay *r, const cJSON *c, size_t i)
 {
@@ -421,6 +437,7 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 		vtx[v].w = w;
 		vtx[v].x = w > 0 ? p[0] / w * r->vp_scale[0] + r->vp_translate[0] : 0;
 		vtx[v].y = w > 0 ? p[1] / w * r->vp_scale[1] + r->vp_translate[1] : 0;
+		vtx[v].z = w > 0 ? p[2] / w * r->vp_scale[2] + r->vp_translate[2] : 0;
 		for (unsigned row = 0; row < ntram; row++) {
 			static const float unlinked[4] = { 0, 0, 0, 1 };
 			const float *val = tram_reg[row] < 16 ? r->out[v][tram_reg[row]].c : unlinked;
@@ -462,6 +479,8 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 		for (unsigned k = 0; k < r->ncbufs && k + 1 < GR3D_RTS; k++)
 			dr.rt[k + 1] = r->cbuf[k];          /* colour buffer k = RT k + 1 */
 		dr.tl = r->o->tl;
+		gr3d_regs_zs(&r->gregs, r->o->cfg->zs_late_when_kill, &dr.zs_state);
+		dr.zs = r->zs;
 		if (r->o->tl)
 			r->o->tl->base = r->res->cycles;
 		gr3d_stats fst;
@@ -478,6 +497,9 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 				u->counter_defs = fst.counter_defs[k];
 				u->ncounters = fst.ncounters[k];
 			}
+			sim_unit *zu = fst.zs_used ? zs_unit_stats(r->res) : NULL;
+			if (zu)
+				sim_unit_stats_add(&zu->stats, &fst.zs);
 		}
 	}
 	free(vtx);
@@ -567,6 +589,57 @@ static bool checkpoint(replay *r, const cJSON *c, size_t i, bool last)
 
 /* ---- commands ---- */
 
+/* ---- depth/stencil ---- */
+
+/* The trace's depth/stencil state and the viewport's depth range into the
+ * GR3D registers (sim/gr3d_regs.h); the caller flushes the stream. */
+static bool program_zs(replay *r)
+{
+	double a = r->vp_translate[2] - r->vp_scale[2], b = r->vp_translate[2] + r->vp_scale[2];
+	double lo = fmin(a, b), hi = fmax(a, b);
+	lo = lo < 0 ? 0 : lo > 1 ? 1 : lo;
+	hi = hi < 0 ? 0 : hi > 1 ? 1 : hi;
+	r->zsa.z_min = (uint32_t)lround(lo * 0xFFFFF);      /* QR_Z_MIN/MAX: 20-bit unorm */
+	r->zsa.z_max = (uint32_t)lround(hi * 0xFFFFF);
+	drv_gr3d_zs(&r->stream, &r->zsa);
+	return true;
+}
+
+static uint8_t enum_index(const char *v, const char *const *names, uint8_t def)
+{
+	for (uint8_t k = 0; v && names[k]; k++)
+		if (!strcmp(v, names[k]))
+			return k;
+	return def;
+}
+
+static const char *const ZS_FUNCS[] = { "never", "less", "equal", "lequal", "greater", "notequal",
+	"gequal", "always", NULL };
+static const char *const ZS_OPS[] = { "keep", "zero", "replace", "incr", "decr", "invert", NULL };
+
+static bool depth_stencil_alpha(replay *r, const cJSON *c, size_t i)
+{
+	const cJSON *dep = cJSON_GetObjectItemCaseSensitive(c, "depth");
+	const cJSON *sten = cJSON_GetObjectItemCaseSensitive(c, "stencil");
+	zs_state *st = &r->zsa;
+	st->z_enable = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(dep, "enabled"));
+	const cJSON *wm = cJSON_GetObjectItemCaseSensitive(dep, "writemask");
+	st->z_write = st->z_enable && (!wm || cJSON_IsTrue(wm));     /* Gallium: writes only when enabled */
+	st->z_func = enum_index(str(dep, "func"), ZS_FUNCS, ZS_LESS);
+	st->s_enable = sten && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sten, "enabled"));
+	zs_face f;
+	f.func = enum_index(str(sten, "func"), ZS_FUNCS, ZS_ALWAYS);
+	f.ref = (uint8_t)num(sten, "ref", 0);
+	f.valuemask = (uint8_t)num(sten, "valuemask", 255);
+	f.writemask = (uint8_t)num(sten, "writemask", 255);
+	f.fail_op = enum_index(str(sten, "fail_op"), ZS_OPS, ZS_KEEP);
+	f.zfail_op = enum_index(str(sten, "zfail_op"), ZS_OPS, ZS_KEEP);
+	f.zpass_op = enum_index(str(sten, "zpass_op"), ZS_OPS, ZS_KEEP);
+	st->face[0] = st->face[1] = f;            /* one stencil state for both faces in format v1 */
+	size_t from = r->stream.n;
+	return program_zs(r) && flush_stream(r, from, i);
+}
+
 static bool framebuffer(replay *r, const cJSON *c, size_t i)
 {
 	for (unsigned k = 0; k < r->ncbufs; k++)
@@ -584,11 +657,25 @@ static bool framebuffer(replay *r, const cJSON *c, size_t i)
 			return fail(r, i, inner.msg, NULL);
 		r->ncbufs++;
 	}
-	if (cJSON_GetObjectItemCaseSensitive(c, "zsbuf"))
-		return fail(r, i, "depth/stencil buffers are not in this build yet", NULL);
 	r->vp_scale[0] = r->width / 2.0, r->vp_scale[1] = r->height / 2.0, r->vp_scale[2] = 0.5;
 	r->vp_translate[0] = r->width / 2.0, r->vp_translate[1] = r->height / 2.0, r->vp_translate[2] = 0.5;
-	return true;
+	const cJSON *zb = cJSON_GetObjectItemCaseSensitive(c, "zsbuf");
+	bool had = r->zs != NULL;
+	zs_surface_free(r->zs);
+	r->zs = NULL;
+	if (zb) {
+		ulp_diag inner;
+		ulp_diag_clear(&inner);
+		r->zs = zs_surface_create(r->width, r->height, strcmp(str(zb, "format"), "D16") ? ZS_D24S8 : ZS_D16,
+		                          &inner);
+		if (!r->zs)
+			return fail(r, i, inner.msg, NULL);
+	}
+	if (!zb && !had)
+		return true;
+	size_t from = r->stream.n;
+	drv_gr3d_rt_enable(&r->stream, r->ncbufs, zb != NULL);
+	return program_zs(r) && flush_stream(r, from, i);
 }
 
 static bool vertex_elements(replay *r, const cJSON *c, size_t i)
@@ -649,7 +736,10 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 			r->vp_scale[k] = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "scale"), k)->valuedouble;
 			r->vp_translate[k] = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "translate"), k)->valuedouble;
 		}
-		return true;
+		if (!r->zs && !zs_active(&r->zsa))
+			return true;
+		size_t from = r->stream.n;
+		return program_zs(r) && flush_stream(r, from, i);    /* the depth range: QR_Z_MIN/MAX */
 	}
 	if (!strcmp(cmd, "constant_buffer")) {
 		const char *stage = str(c, "stage");
@@ -691,6 +781,11 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 			for (unsigned k = 0; k < r->ncbufs; k++)
 				ulp_image_fill(r->cbuf[k], b[0], b[1], b[2], b[3]);
 		}
+		const cJSON *cd = cJSON_GetObjectItemCaseSensitive(c, "depth");
+		const cJSON *cs = cJSON_GetObjectItemCaseSensitive(c, "stencil");
+		if (r->zs && (cd || cs))
+			zs_surface_clear(r->zs, cd != NULL, cd ? cd->valuedouble : 1.0, cs != NULL,
+			                 cs ? (uint8_t)cs->valueint : 0);
 		return true;
 	}
 	if (!strcmp(cmd, "draw"))
@@ -716,11 +811,8 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 		return !cJSON_IsTrue(en) || fail(r, i, "blending is not in this build yet (the Tegra way: "
 		                                       "write the blend into the fragment program)", NULL);
 	}
-	if (!strcmp(cmd, "depth_stencil_alpha")) {
-		const cJSON *dep = cJSON_GetObjectItemCaseSensitive(c, "depth");
-		return !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(dep, "enabled")) ||
-		       fail(r, i, "depth testing is not in this build yet", NULL);
-	}
+	if (!strcmp(cmd, "depth_stencil_alpha"))
+		return depth_stencil_alpha(r, c, i);
 	if (!strcmp(cmd, "registers")) {
 		const cJSON *pica = cJSON_GetObjectItemCaseSensitive(c, "pica");
 		const cJSON *gr3d = cJSON_GetObjectItemCaseSensitive(c, "gr3d");
@@ -751,6 +843,10 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 	reg_stream_init(&r->stream);
 	pica_regs_init(&r->regs, o->cfg);
 	gr3d_regs_init(&r->gregs);
+	r->zsa.face[0].func = r->zsa.face[1].func = ZS_ALWAYS;
+	r->zsa.face[0].valuemask = r->zsa.face[1].valuemask = 0xFF;
+	r->zsa.face[0].writemask = r->zsa.face[1].writemask = 0xFF;
+	r->zsa.z_func = ZS_LESS;
 	static const char *const units[] = { "vsh0", "vsh1", "vsh2", "vsh3", "pseq", "mfu", "tex", "alu", "dw" };
 	for (unsigned k = 0; k < sizeof units / sizeof units[0]; k++) {
 		if (k < 4 && k >= (unsigned)o->cfg->pica_units)
@@ -758,6 +854,12 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 		sim_unit_init(&res->unit[res->nunits++], units[k], NULL,
 		              k < 4 ? PICA_COUNTERS : NULL, k < 4 ? PICA_CTR_COUNT : 0);
 	}
+	for (size_t k = 0; k < t->ncmd; k++)            /* a trace with depth/stencil has a "zs" unit */
+		if (cJSON_GetObjectItemCaseSensitive(t->cmd[k], "zsbuf") ||
+		    !strcmp(str(t->cmd[k], "cmd"), "depth_stencil_alpha")) {
+			zs_unit_stats(res);
+			break;
+		}
 	size_t last = SIZE_MAX;
 	for (size_t i = 0; i < t->ncmd; i++)
 		if (!strcmp(str(t->cmd[i], "cmd"), "checkpoint"))
@@ -770,6 +872,13 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 	}
 	if (ok && o->keep_image && r->ncbufs)
 		res->image = flipped(r->cbuf[0], d);
+	if (ok && o->keep_depth && r->zs) {
+		res->depth = malloc(sizeof *res->depth * r->zs->width * r->zs->height);
+		for (uint32_t y = 0; res->depth && y < r->zs->height; y++)
+			for (uint32_t x = 0; x < r->zs->width; x++)
+				res->depth[(size_t)y * r->zs->width + x] = (float)zs_surface_depth(r->zs, x, y);
+	}
+	zs_surface_free(r->zs);
 	if (r->have_vs)
 		shbin_free(&r->vs_shbin);
 	for (unsigned k = 0; k < r->ncbufs; k++)

@@ -1,12 +1,15 @@
 /* DW: render-target and stencil writes, recirculation (dw.h). */
 #include "units/dw.h"
 
+#include "units/zs.h"
+
 const sim_counter_def DW_COUNTERS[DW_CTR_COUNT] = {
 	[DW_CTR_STORES] = { "stores", "DW store instructions run (per quad)" },
 	[DW_CTR_PIXELS] = { "pixels_written", "pixels written to a render target" },
 	[DW_CTR_KILLED] = { "pixels_killed", "pixels a store skipped because they were killed" },
 	[DW_CTR_STENCIL] = { "stencil_writes", "pixels written to the stencil buffer" },
 	[DW_CTR_QUADS_DONE] = { "quads_done", "quads that finished the program" },
+	[DW_CTR_ZS_FAILED] = { "zs_late_failed", "pixels the late depth/stencil test stopped (program can kill)" },
 };
 
 static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
@@ -29,6 +32,14 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 			continue;
 		}
 		uint32_t x = q->x + (p & 1u), y = q->y + (p >> 1);
+		/* the program can kill: depth/stencil are tested and written here,
+		 * after the shader, for the pixels it stores (units/zs.h) */
+		if (c->zs_late && !zs_late_store(c->zs_late, q, p, &c->zs_lost)) {
+			if (c->zs_lost)
+				s->u.halt = true;
+			sim_unit_count(&s->u, DW_CTR_ZS_FAILED, 1);
+			continue;
+		}
 		if (in->stencil) {         /* store stencil: marks the pixel (docs/tegra-units.md) */
 			if (c->stencil && x < c->width && y < c->height)
 				c->stencil[(size_t)y * c->width + x] = 0xFF;
