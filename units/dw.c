@@ -17,8 +17,22 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	gr3d_ctx *c = s->ctx;
 	const uint8_t *unorm8 = ((const dw_unit *)s)->unorm8;
 	const tegra_dw_inst *in = &c->prog->exec[e].dw;
-	if (!in->enable)
+	const bool last = e + 1u >= c->prog->exec_count;
+	zs_late_entry *ze = NULL;
+	if (c->zs_late) {                 /* the program can kill: depth/stencil happen here (units/zs.h) */
+		ze = zs_late_entry_of(c->zs_late, q);
+		if (!ze) {
+			c->zs_lost = true;
+			s->u.halt = true;
+			return s->quad_clocks;
+		}
+		zs_late_note_kills(ze, q);
+	}
+	if (!in->enable) {
+		if (ze && last)
+			zs_late_finish(c->zs_late, ze, q);
 		return s->quad_clocks;
+	}
 	sim_unit_count(&s->u, DW_CTR_STORES, 1);
 	unsigned lo = gr3d_row_reg(c, e, in->src_r2 ? 2 : 0);
 	unsigned hi = gr3d_row_reg(c, e, in->src_r2 ? 3 : 1);
@@ -32,11 +46,7 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 			continue;
 		}
 		uint32_t x = q->x + (p & 1u), y = q->y + (p >> 1);
-		/* the program can kill: depth/stencil are tested and written here,
-		 * after the shader, for the pixels it stores (units/zs.h) */
-		if (c->zs_late && !zs_late_store(c->zs_late, q, p, &c->zs_lost)) {
-			if (c->zs_lost)
-				s->u.halt = true;
+		if (ze && !zs_late_resolve(c->zs_late, ze, q, p)) {
 			sim_unit_count(&s->u, DW_CTR_ZS_FAILED, 1);
 			continue;
 		}
@@ -55,6 +65,8 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 		b[3] = unorm8[(px->r[hi] >> 10) & FX10_MASK];
 		sim_unit_count(&s->u, DW_CTR_PIXELS, 1);
 	}
+	if (ze && last)
+		zs_late_finish(c->zs_late, ze, q);
 	return s->quad_clocks;
 }
 

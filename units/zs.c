@@ -139,14 +139,24 @@ uint32_t zs_pixel_z(const zs_state *st, const zs_surface *s, double z)
 	return s ? zs_quantize(s, z) : 0;
 }
 
-bool zs_late_store(zs_late *l, const gr3d_quad *q, unsigned p, bool *lost)
+zs_late_entry *zs_late_entry_of(zs_late *l, const gr3d_quad *q)
 {
 	zs_late_entry *e = &l->ring[q->id % ZS_LATE_ENTRIES];
-	if (!e->valid || e->id != q->id) {
-		*lost = true;
-		return false;
-	}
+	return e->valid && e->id == q->id ? e : NULL;
+}
+
+void zs_late_note_kills(zs_late_entry *e, const gr3d_quad *q)
+{
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		if (q->px[p].covered && (q->px[p].killed || q->px[p].exec_killed))
+			e->discarded |= (uint8_t)(1u << p);
+}
+
+bool zs_late_resolve(zs_late *l, zs_late_entry *e, const gr3d_quad *q, unsigned p)
+{
 	uint8_t bit = (uint8_t)(1u << p);
+	if (e->discarded & bit)       /* killed in an earlier EXEC: no depth/stencil write */
+		return true;
 	if (!(e->resolved & bit)) {
 		e->resolved |= bit;
 		uint32_t x = q->x + (p & 1u), y = q->y + (p >> 1);
@@ -154,6 +164,14 @@ bool zs_late_store(zs_late *l, const gr3d_quad *q, unsigned p, bool *lost)
 			e->passed |= bit;
 	}
 	return e->passed & bit;
+}
+
+void zs_late_finish(zs_late *l, zs_late_entry *e, const gr3d_quad *q)
+{
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		if (q->px[p].covered && !((e->discarded | e->resolved) & (1u << p)))
+			zs_late_resolve(l, e, q, p);
+	e->valid = false;
 }
 
 /* ---- the unit ---- */
@@ -205,7 +223,7 @@ static unsigned test_quad(zs_unit *z)
 		zs_late_entry *e = &z->late->ring[in->id % ZS_LATE_ENTRIES];
 		e->id = in->id;
 		e->valid = true;
-		e->resolved = e->passed = 0;
+		e->resolved = e->passed = e->discarded = 0;
 		memcpy(e->z, code, sizeof e->z);
 	}
 	sim_unit_count(&z->u, ZS_CTR_QUADS, 1);

@@ -85,6 +85,7 @@ typedef struct zs_late_entry {
 	uint32_t id;
 	uint32_t z[GR3D_PIXELS];      /* unorm codes */
 	uint8_t resolved, passed;     /* bit k: pixel k tested in DW / passed there */
+	uint8_t discarded;            /* bit k: the program killed pixel k in some EXEC */
 	bool valid;
 } zs_late_entry;
 
@@ -94,10 +95,17 @@ typedef struct zs_late {
 	zs_late_entry *ring;          /* ZS_LATE_ENTRIES */
 } zs_late;
 
-/* DW, storing pixel p of quad q: the late test and write (once per pixel).
- * Returns whether the store may write the pixel.  d set (false) when the
- * quad's entry was overwritten: the caller halts. */
-bool zs_late_store(zs_late *l, const gr3d_quad *q, unsigned p, bool *lost);
+/* DW's side, every EXEC of a quad ZS passed in late mode:
+ *   e = zs_late_entry_of(l, q)   NULL: the entry was overwritten (halt);
+ *   zs_late_note_kills(e, q)     first: the pixels this EXEC killed;
+ *   zs_late_resolve(l, e, q, p)  at a store of pixel p: the late test and
+ *                                write, once per pixel; false: skip the store;
+ *   zs_late_finish(l, e, q)      at the last EXEC: the pixels no store
+ *                                resolved (a program without colour output). */
+zs_late_entry *zs_late_entry_of(zs_late *l, const gr3d_quad *q);
+void zs_late_note_kills(zs_late_entry *e, const gr3d_quad *q);
+bool zs_late_resolve(zs_late *l, zs_late_entry *e, const gr3d_quad *q, unsigned p);
+void zs_late_finish(zs_late *l, zs_late_entry *e, const gr3d_quad *q);
 
 /* ---- the clocked unit ---------------------------------------------------- */
 
