@@ -447,3 +447,44 @@ Test(zs, refusals_name_the_json_path)
 	cr_expect(strstr(d.msg, "$.commands[1].depth.func"), "%s", d.msg);
 	free(j);
 }
+
+/* Stencil through the whole replay: a small triangle marks the stencil
+ * (always, replace with 1), then a full-screen one draws only where it is 1. */
+Test(zs, replay_stencil_marks_then_masks)
+{
+	const char *json =
+	    "{\"format\":\"ulpsim-trace\",\"version\":1,"
+	    "\"resources\":{\"vb\":{\"type\":\"buffer\",\"f32\":["
+	    "-1,-1,0,1, 1,0,0,1,  0,-1,0,1, 1,0,0,1,  -1,0,0,1, 1,0,0,1,"
+	    "-1,-1,0,1, 0,1,0,1,  3,-1,0,1, 0,1,0,1,  -1,3,0,1, 0,1,0,1]}},"
+	    "\"shaders\":{\"vs\":{\"stage\":\"vertex\",\"tgsi\":\"VERT\\nDCL IN[0]\\nDCL IN[1]\\n"
+	    "DCL OUT[0], POSITION\\nDCL OUT[1], COLOR\\n  0: MOV OUT[0], IN[0]\\n  1: MOV OUT[1], IN[1]\\n"
+	    "  2: END\\n\"},\"fs\":{\"stage\":\"fragment\",\"tgsi\":\"FRAG\\nDCL IN[0], COLOR, COLOR\\n"
+	    "DCL OUT[0], COLOR\\n  0: MOV OUT[0], IN[0]\\n  1: END\\n\"}},"
+	    "\"commands\":["
+	    "{\"cmd\":\"framebuffer\",\"width\":8,\"height\":8,\"cbufs\":[{\"format\":\"RGBA8888\"}],"
+	    "\"zsbuf\":{\"format\":\"D24S8\"}},"
+	    "{\"cmd\":\"bind_shaders\",\"vs\":\"vs\",\"fs\":\"fs\"},"
+	    "{\"cmd\":\"vertex_elements\",\"elements\":["
+	    "{\"buffer\":\"vb\",\"offset\":0,\"stride\":32,\"format\":\"R32G32B32A32_FLOAT\"},"
+	    "{\"buffer\":\"vb\",\"offset\":16,\"stride\":32,\"format\":\"R32G32B32A32_FLOAT\"}]},"
+	    "{\"cmd\":\"clear\",\"color\":[0,0,0,1],\"depth\":1.0,\"stencil\":0},"
+	    "{\"cmd\":\"depth_stencil_alpha\",\"depth\":{\"enabled\":false},\"stencil\":{\"enabled\":true,"
+	    "\"func\":\"always\",\"ref\":1,\"zpass_op\":\"replace\"}},"
+	    "{\"cmd\":\"draw\",\"mode\":\"triangles\",\"start\":0,\"count\":3},"
+	    "{\"cmd\":\"depth_stencil_alpha\",\"depth\":{\"enabled\":false},\"stencil\":{\"enabled\":true,"
+	    "\"func\":\"equal\",\"ref\":1}},"
+	    "{\"cmd\":\"draw\",\"mode\":\"triangles\",\"start\":3,\"count\":3},"
+	    "{\"cmd\":\"checkpoint\",\"name\":\"f\"}]}";
+	replay_result res;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(replay_text(json, &res, true, &d), "%s", d.msg);
+	/* image top row first: window (0, 0) is image row 7 */
+	const uint8_t *in = ulp_image_cpx(res.image, 0, 7), *out = ulp_image_cpx(res.image, 7, 0);
+	cr_expect(in[1] == 255 && in[0] == 0, "inside the marked triangle: green (%d %d)", in[0], in[1]);
+	cr_expect(out[0] == 0 && out[1] == 0, "outside: the clear colour (%d %d)", out[0], out[1]);
+	cr_expect_float_eq(res.depth[0], 1.0f, 1e-6f, "depth test off: no depth writes");
+	ulp_image_free(res.image);
+	free(res.depth);
+}
