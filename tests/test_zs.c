@@ -324,8 +324,10 @@ Test(zs, registers_round_trip)
 static bool replay_text(const char *json, replay_result *res, bool keep, ulp_diag *d)
 {
 	trace t;
-	if (!trace_parse(&t, json, "zs.json", ".", d))
+	if (!trace_parse(&t, json, "zs.json", ".", d)) {
+		trace_free(&t);                   /* the caller frees a refused trace too */
 		return false;
+	}
 	ulp_config cfg;
 	ulp_config_defaults(&cfg);
 	replay_opts o = { .cfg = &cfg, .keep_image = keep, .keep_depth = keep };

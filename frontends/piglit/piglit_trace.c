@@ -271,6 +271,7 @@ ulp_image *pg_trace_render(pg_trace *tr, char *reason, size_t n)
 	bool ok = trace_parse(&t, json, path, ".", &d);
 	free(json);
 	if (!ok) {
+		trace_free(&t);
 		char msg[400];
 		ulp_diag_format(&d, msg, sizeof msg);
 		snprintf(reason, n, "trace: %s", msg);
