@@ -627,15 +627,19 @@ static bool depth_stencil_alpha(replay *r, const cJSON *c, size_t i)
 	st->z_write = st->z_enable && (!wm || cJSON_IsTrue(wm));     /* Gallium: writes only when enabled */
 	st->z_func = enum_index(str(dep, "func"), ZS_FUNCS, ZS_LESS);
 	st->s_enable = sten && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sten, "enabled"));
-	zs_face f;
-	f.func = enum_index(str(sten, "func"), ZS_FUNCS, ZS_ALWAYS);
-	f.ref = (uint8_t)num(sten, "ref", 0);
-	f.valuemask = (uint8_t)num(sten, "valuemask", 255);
-	f.writemask = (uint8_t)num(sten, "writemask", 255);
-	f.fail_op = enum_index(str(sten, "fail_op"), ZS_OPS, ZS_KEEP);
-	f.zfail_op = enum_index(str(sten, "zfail_op"), ZS_OPS, ZS_KEEP);
-	f.zpass_op = enum_index(str(sten, "zpass_op"), ZS_OPS, ZS_KEEP);
-	st->face[0] = st->face[1] = f;            /* one stencil state for both faces in format v1 */
+	/* stencil: both faces; stencil_back (two-sided stencil) for the back faces */
+	const cJSON *back = cJSON_GetObjectItemCaseSensitive(c, "stencil_back");
+	for (int k = 0; k < 2; k++) {
+		const cJSON *sf = k && back ? back : sten;
+		zs_face *f = &st->face[k];
+		f->func = enum_index(str(sf, "func"), ZS_FUNCS, ZS_ALWAYS);
+		f->ref = (uint8_t)num(sf, "ref", 0);
+		f->valuemask = (uint8_t)num(sf, "valuemask", 255);
+		f->writemask = (uint8_t)num(sf, "writemask", 255);
+		f->fail_op = enum_index(str(sf, "fail_op"), ZS_OPS, ZS_KEEP);
+		f->zfail_op = enum_index(str(sf, "zfail_op"), ZS_OPS, ZS_KEEP);
+		f->zpass_op = enum_index(str(sf, "zpass_op"), ZS_OPS, ZS_KEEP);
+	}
 	size_t from = r->stream.n;
 	return program_zs(r) && flush_stream(r, from, i);
 }

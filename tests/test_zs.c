@@ -490,3 +490,42 @@ Test(zs, replay_stencil_marks_then_masks)
 	ulp_image_free(res.image);
 	free(res.depth);
 }
+
+/* Two-sided stencil: stencil_back (never) stops the clockwise triangle,
+ * stencil (always) lets the counter-clockwise one through. */
+Test(zs, replay_two_sided_stencil)
+{
+	static const char *const order[2] = { "-1,3,0,1, 0,1,0,1,  3,-1,0,1, 0,1,0,1",
+	                                      "3,-1,0,1, 0,1,0,1,  -1,3,0,1, 0,1,0,1" };
+	for (int ccw = 0; ccw < 2; ccw++) {
+		char json[4096];
+		snprintf(json, sizeof json,
+		         "{\"format\":\"ulpsim-trace\",\"version\":1,"
+		         "\"resources\":{\"vb\":{\"type\":\"buffer\",\"f32\":[-1,-1,0,1, 0,1,0,1, %s]}},"
+		         "\"shaders\":{\"vs\":{\"stage\":\"vertex\",\"tgsi\":\"VERT\\nDCL IN[0]\\nDCL IN[1]\\n"
+		         "DCL OUT[0], POSITION\\nDCL OUT[1], COLOR\\n  0: MOV OUT[0], IN[0]\\n  1: MOV OUT[1], IN[1]\\n"
+		         "  2: END\\n\"},\"fs\":{\"stage\":\"fragment\",\"tgsi\":\"FRAG\\nDCL IN[0], COLOR, COLOR\\n"
+		         "DCL OUT[0], COLOR\\n  0: MOV OUT[0], IN[0]\\n  1: END\\n\"}},"
+		         "\"commands\":["
+		         "{\"cmd\":\"framebuffer\",\"width\":8,\"height\":8,\"cbufs\":[{\"format\":\"RGBA8888\"}],"
+		         "\"zsbuf\":{\"format\":\"D24S8\"}},"
+		         "{\"cmd\":\"bind_shaders\",\"vs\":\"vs\",\"fs\":\"fs\"},"
+		         "{\"cmd\":\"vertex_elements\",\"elements\":["
+		         "{\"buffer\":\"vb\",\"offset\":0,\"stride\":32,\"format\":\"R32G32B32A32_FLOAT\"},"
+		         "{\"buffer\":\"vb\",\"offset\":16,\"stride\":32,\"format\":\"R32G32B32A32_FLOAT\"}]},"
+		         "{\"cmd\":\"clear\",\"color\":[0,0,0,1],\"stencil\":0},"
+		         "{\"cmd\":\"depth_stencil_alpha\",\"depth\":{\"enabled\":false},"
+		         "\"stencil\":{\"enabled\":true,\"func\":\"always\"},"
+		         "\"stencil_back\":{\"enabled\":true,\"func\":\"never\"}},"
+		         "{\"cmd\":\"draw\",\"mode\":\"triangles\",\"count\":3},"
+		         "{\"cmd\":\"checkpoint\",\"name\":\"f\"}]}", order[ccw]);
+		replay_result res;
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		cr_assert(replay_text(json, &res, true, &d), "%s", d.msg);
+		const uint8_t *p = ulp_image_cpx(res.image, 2, 5);
+		cr_expect_eq(p[1], ccw ? 255 : 0, "%s face: green %d", ccw ? "front" : "back", p[1]);
+		ulp_image_free(res.image);
+		free(res.depth);
+	}
+}
