@@ -522,6 +522,26 @@ static ulp_image *flipped(const ulp_image *rt, ulp_diag *d)
 	return img;
 }
 
+/* <dir>/<name>.depth.png: depth 0..1 as grey 0..255 (rounded), top row first. */
+static bool save_depth_png(const zs_surface *zs, const char *dir, const char *name, ulp_diag *d)
+{
+	ulp_image *img = ulp_image_create(zs->width, zs->height, d);
+	if (!img)
+		return false;
+	for (uint32_t y = 0; y < zs->height; y++)
+		for (uint32_t x = 0; x < zs->width; x++) {
+			uint8_t v = (uint8_t)lround(zs_surface_depth(zs, x, y) * 255.0);
+			uint8_t *p = ulp_image_px(img, x, zs->height - 1 - y);
+			p[0] = p[1] = p[2] = v;
+			p[3] = 255;
+		}
+	char path[1024];
+	snprintf(path, sizeof path, "%s/%s.depth.png", dir, name);
+	bool ok = ulp_image_save_png(img, path, d);
+	ulp_image_free(img);
+	return ok;
+}
+
 static void check_failed(replay *r, const char *what)
 {
 	if (!r->res->checks_failed++)
@@ -547,6 +567,8 @@ static bool checkpoint(replay *r, const cJSON *c, size_t i, bool last)
 	}
 	if (ok && last && r->o->out_png)
 		ok = ulp_image_save_png(img, r->o->out_png, &inner);
+	if (ok && r->o->out_dir && r->zs)            /* the depth surface as grey, 0 = near, top row first */
+		ok = save_depth_png(r->zs, r->o->out_dir, str(c, "name"), &inner);
 	const char *expect = str(c, "expect_image");
 	if (ok && expect) {
 		size_t n = strlen(r->t->dir) + strlen(expect) + 2;
