@@ -156,3 +156,70 @@ void drv_gr3d_rt_params(reg_stream *s, unsigned rt, unsigned fmt, uint32_t pitch
 	unsigned code = fmt == GR3D_RT_RGB565 ? GR3D_PF_RGB565 : fmt == GR3D_RT_A8 ? GR3D_PF_A8 : GR3D_PF_RGBA8888;
 	reg_stream_gr3d(s, (uint16_t)(0xe10 + (rt & 15u)), (uint32_t)code << 2 | (pitch & 0x1FFFFu) << 8);
 }
+
+/* ---- depth/stencil (docs/registers.md "Depth and stencil") ----
+ * The register names and their order are grate's (tegra-fp.md §4: one INCR
+ * from 0x400 writes S_TEST_FRONT, S_TEST_BACK, S_CTRL, Z_TEST, Z_MIN,
+ * Z_MAX); the bit positions inside them are ulpsim's (not public; docs/
+ * ASSUMPTIONS.md), chosen to fit the values grate writes at init:
+ * S_TEST = MASK 0xff | FUNC 7 (always), Z_TEST = 0x310 (off, func less),
+ * Z_MIN/MAX = 0 / 0xfffff. */
+
+static void face_from(uint32_t test, uint32_t op, zs_face *f)
+{
+	f->func = (uint8_t)(test & 7u);                 /* S_FUNC 0..2 */
+	f->valuemask = (uint8_t)(test >> 8);            /* S_MASK 8..15 */
+	f->ref = (uint8_t)(test >> 16);                 /* S_REF 16..23 */
+	f->fail_op = (uint8_t)(op & 7u);                /* FAIL 0..2 */
+	f->zfail_op = (uint8_t)((op >> 3) & 7u);        /* ZFAIL 3..5 */
+	f->zpass_op = (uint8_t)((op >> 6) & 7u);        /* ZPASS 6..8 */
+	f->writemask = (uint8_t)(op >> 16);             /* WRITE_MASK 16..23 */
+}
+
+void gr3d_regs_zs(const gr3d_regs *r, bool late_when_kill, zs_state *st)
+{
+	memset(st, 0, sizeof *st);
+	face_from(r->raw[0x400], r->raw[0xe28], &st->face[0]);
+	face_from(r->raw[0x401], r->raw[0xe29], &st->face[1]);
+	st->s_enable = r->raw[0x402] & 1u;              /* S_CTRL bit 0 */
+	uint32_t zt = r->raw[0x403];
+	st->z_enable = zt & 1u;                         /* Z_ENABLE 0 */
+	st->z_write = (zt >> 1) & 1u;                   /* QRAST_FB_WRITE 1 */
+	st->z_func = (uint8_t)((zt >> 4) & 7u);         /* Z_FUNC 4..6 */
+	st->z_min = r->raw[0x404] & 0xFFFFFu;
+	st->z_max = r->raw[0x405] & 0xFFFFFu;
+	st->depth_surface = (r->raw[0x903] >> 16) & 1u;  /* RT_ENABLE bit 16 = depth (§4) */
+	st->late = late_when_kill && r->raw[0x40f] == 0x60;
+}
+
+static uint32_t face_test(const zs_face *f)
+{
+	return (uint32_t)(f->func & 7u) | (uint32_t)f->valuemask << 8 | (uint32_t)f->ref << 16;
+}
+
+static uint32_t face_op(const zs_face *f)
+{
+	return (uint32_t)(f->fail_op & 7u) | (uint32_t)(f->zfail_op & 7u) << 3 |
+	       (uint32_t)(f->zpass_op & 7u) << 6 | (uint32_t)f->writemask << 16;
+}
+
+void drv_gr3d_zs(reg_stream *s, const zs_state *st)
+{
+	reg_stream_gr3d(s, 0x400, face_test(&st->face[0]));
+	reg_stream_gr3d(s, 0x401, face_test(&st->face[1]));
+	reg_stream_gr3d(s, 0x402, 0x40u | (st->s_enable ? 1u : 0u));   /* grate's 0x40 kept */
+	reg_stream_gr3d(s, 0x403, (st->z_enable ? 1u : 0u) | (st->z_write ? 2u : 0u) |
+	                          (uint32_t)(st->z_func & 7u) << 4 | 0x300u);  /* Z_CLAMP 8..9 as grate's */
+	reg_stream_gr3d(s, 0x404, st->z_min & 0xFFFFFu);
+	reg_stream_gr3d(s, 0x405, st->z_max & 0xFFFFFu);
+	reg_stream_gr3d(s, 0xe28, face_op(&st->face[0]));
+	reg_stream_gr3d(s, 0xe29, face_op(&st->face[1]));
+}
+
+void drv_gr3d_rt_enable(reg_stream *s, unsigned ncolor, bool depth)
+{
+	uint32_t v = 0;
+	for (unsigned k = 0; k < ncolor && k + 1 < 16; k++)
+		v |= 1u << (k + 1);                 /* colour buffer k = RT k + 1 (docs/replay.md) */
+	reg_stream_gr3d(s, 0x903, v | (depth ? 1u << 16 : 0u));
+}

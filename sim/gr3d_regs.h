@@ -9,7 +9,9 @@
  *   0x546 PSEQ_DWR_IF_STATE (pseq_to_dw_exec_nb at 6..12)
  *   0xe20 GLOBAL_PIX_ATTR (rows - 1 at 0..1, MAX_QID at 24..31)
  *   0x820+i FP_CONST (32 words)   0x903 RT_ENABLE   0x40f QR_OUTPUT_TO_SHADER
- *   0xe10+i RT_PARAMS (GLOBAL_SURFDESC): dither 0, FORMAT 2..6, PITCH 8..24, tiled 26 */
+ *   0xe10+i RT_PARAMS (GLOBAL_SURFDESC): dither 0, FORMAT 2..6, PITCH 8..24, tiled 26
+ *   0x400-0x405 QR_S_TEST_FRONT/BACK, QR_S_CTRL, QR_Z_TEST, QR_Z_MIN/MAX
+ *   0xe28/0xe29 GLOBAL_S_OPERATION front/back (docs/registers.md for the fields) */
 #ifndef ULP_SIM_GR3D_REGS_H
 #define ULP_SIM_GR3D_REGS_H
 
@@ -19,6 +21,7 @@
 #include "base/diag.h"
 #include "isa/tegra/tegra_prog.h"
 #include "sim/regstream.h"
+#include "units/zs.h"
 
 enum { GR3D_REG_COUNT = 0x1000 };
 
@@ -63,6 +66,15 @@ bool gr3d_regs_rt_format(const gr3d_regs *r, unsigned rt, uint8_t *fmt, ulp_diag
 /* The driver: RT_PARAMS of render target rt for a colour buffer of format
  * fmt (enum gr3d_rtfmt), pitch in bytes. */
 void drv_gr3d_rt_params(reg_stream *s, unsigned rt, unsigned fmt, uint32_t pitch);
+/* The depth/stencil state the registers hold (0x400-0x405, 0xe28/0xe29,
+ * 0x903 bit 16, and 0x40f = 0x60 for late writes when late_when_kill). */
+void gr3d_regs_zs(const gr3d_regs *r, bool late_when_kill, zs_state *st);
+/* The driver: the registers for a depth/stencil state (st->late and
+ * st->depth_surface are not written here: 0x40f comes with the program,
+ * RT_ENABLE with the framebuffer). */
+void drv_gr3d_zs(reg_stream *s, const zs_state *st);
+/* RT_ENABLE (0x903): colour targets 1..ncolor, bit 16 the depth surface. */
+void drv_gr3d_rt_enable(reg_stream *s, unsigned ncolor, bool depth);
 
 /* The driver: a program's upload in grate's order (tegra-fp.md §2.5) and
  * the per-draw registers grate writes, with the given FP_CONST words. */

@@ -73,6 +73,10 @@ typedef struct replay {
 	uint8_t view_swz[GR3D_SAMPLERS][4]; /* enum tegra_swizzle: the sampler views' swizzles */
 	const trace_shader *fs_src;
 	tegra_compile_opts fs_opts;
+	/* depth/stencil: the bound surface and the trace's state (programmed
+	 * into the GR3D registers; the units read it back from there) */
+	zs_surface *zs;
+	zs_state zsa;
 	/* vertex results of the current draw */
 	pica_vec4 (*out)[16];
 	uint32_t nout;
@@ -366,6 +370,18 @@ static bool fs_variant(replay *r, size_t i)
 	return flush_stream(r, from, i);
 }
 
+/* The "zs" unit of the run's stats (registered up front when the trace
+ * uses depth/stencil, else added at its first use). */
+static sim_unit *zs_unit_stats(replay_result *res)
+{
+	sim_unit *u = unit_named(res, "zs");
+	if (!u && res->nunits < REPLAY_MAX_UNITS) {
+		u = &res->unit[res->nunits++];
+		sim_unit_init(u, "zs", NULL, ZS_COUNTERS, ZS_CTR_COUNT);
+	}
+	return u;
+}
+
 /* Draws with the stats hook around them. */
 static bool hooked_draw(replay *r, const cJSON *c, size_t i)
 {
@@ -471,6 +487,7 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 		vtx[v].w = w;
 		vtx[v].x = w > 0 ? p[0] / w * r->vp_scale[0] + r->vp_translate[0] : 0;
 		vtx[v].y = w > 0 ? p[1] / w * r->vp_scale[1] + r->vp_translate[1] : 0;
+		vtx[v].z = w > 0 ? p[2] / w * r->vp_scale[2] + r->vp_translate[2] : 0;
 		for (unsigned row = 0; row < ntram; row++) {
 			static const float unlinked[4] = { 0, 0, 0, 1 };
 			const float *val = tram_reg[row] < 16 ? r->out[v][tram_reg[row]].c : unlinked;
@@ -516,6 +533,8 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 		if (!ok)
 			break;
 		dr.tl = r->o->tl;
+		gr3d_regs_zs(&r->gregs, r->o->cfg->zs_late_when_kill, &dr.zs_state);
+		dr.zs = r->zs;
 		if (r->o->tl)
 			r->o->tl->base = r->res->cycles;
 		gr3d_stats fst;
@@ -532,6 +551,9 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 				u->counter_defs = fst.counter_defs[k];
 				u->ncounters = fst.ncounters[k];
 			}
+			sim_unit *zu = fst.zs_used ? zs_unit_stats(r->res) : NULL;
+			if (zu)
+				sim_unit_stats_add(&zu->stats, &fst.zs);
 		}
 	}
 	free(vtx);
@@ -552,6 +574,26 @@ static ulp_image *flipped(const ulp_image *rt, ulp_diag *d)
 			memcpy(ulp_image_px(img, 0, rt->height - 1 - y), ulp_image_cpx(rt, 0, y),
 			       (size_t)rt->width * 4);
 	return img;
+}
+
+/* <dir>/<name>.depth.png: depth 0..1 as grey 0..255 (rounded), top row first. */
+static bool save_depth_png(const zs_surface *zs, const char *dir, const char *name, ulp_diag *d)
+{
+	ulp_image *img = ulp_image_create(zs->width, zs->height, d);
+	if (!img)
+		return false;
+	for (uint32_t y = 0; y < zs->height; y++)
+		for (uint32_t x = 0; x < zs->width; x++) {
+			uint8_t v = (uint8_t)lround(zs_surface_depth(zs, x, y) * 255.0);
+			uint8_t *p = ulp_image_px(img, x, zs->height - 1 - y);
+			p[0] = p[1] = p[2] = v;
+			p[3] = 255;
+		}
+	char path[1024];
+	snprintf(path, sizeof path, "%s/%s.depth.png", dir, name);
+	bool ok = ulp_image_save_png(img, path, d);
+	ulp_image_free(img);
+	return ok;
 }
 
 static void check_failed(replay *r, const char *what)
@@ -579,6 +621,8 @@ static bool checkpoint(replay *r, const cJSON *c, size_t i, bool last)
 	}
 	if (ok && last && r->o->out_png)
 		ok = ulp_image_save_png(img, r->o->out_png, &inner);
+	if (ok && r->o->out_dir && r->zs)            /* the depth surface as grey, 0 = near, top row first */
+		ok = save_depth_png(r->zs, r->o->out_dir, str(c, "name"), &inner);
 	const char *expect = str(c, "expect_image");
 	if (ok && expect) {
 		size_t n = strlen(r->t->dir) + strlen(expect) + 2;
@@ -621,6 +665,61 @@ static bool checkpoint(replay *r, const cJSON *c, size_t i, bool last)
 
 /* ---- commands ---- */
 
+/* ---- depth/stencil ---- */
+
+/* The trace's depth/stencil state and the viewport's depth range into the
+ * GR3D registers (sim/gr3d_regs.h); the caller flushes the stream. */
+static bool program_zs(replay *r)
+{
+	double a = r->vp_translate[2] - r->vp_scale[2], b = r->vp_translate[2] + r->vp_scale[2];
+	double lo = fmin(a, b), hi = fmax(a, b);
+	lo = lo < 0 ? 0 : lo > 1 ? 1 : lo;
+	hi = hi < 0 ? 0 : hi > 1 ? 1 : hi;
+	r->zsa.z_min = (uint32_t)lround(lo * 0xFFFFF);      /* QR_Z_MIN/MAX: 20-bit unorm */
+	r->zsa.z_max = (uint32_t)lround(hi * 0xFFFFF);
+	drv_gr3d_zs(&r->stream, &r->zsa);
+	return true;
+}
+
+static uint8_t enum_index(const char *v, const char *const *names, uint8_t def)
+{
+	for (uint8_t k = 0; v && names[k]; k++)
+		if (!strcmp(v, names[k]))
+			return k;
+	return def;
+}
+
+static const char *const ZS_FUNCS[] = { "never", "less", "equal", "lequal", "greater", "notequal",
+	"gequal", "always", NULL };
+static const char *const ZS_OPS[] = { "keep", "zero", "replace", "incr", "decr", "invert", NULL };
+
+static bool depth_stencil_alpha(replay *r, const cJSON *c, size_t i)
+{
+	const cJSON *dep = cJSON_GetObjectItemCaseSensitive(c, "depth");
+	const cJSON *sten = cJSON_GetObjectItemCaseSensitive(c, "stencil");
+	zs_state *st = &r->zsa;
+	st->z_enable = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(dep, "enabled"));
+	const cJSON *wm = cJSON_GetObjectItemCaseSensitive(dep, "writemask");
+	st->z_write = st->z_enable && (!wm || cJSON_IsTrue(wm));     /* Gallium: writes only when enabled */
+	st->z_func = enum_index(str(dep, "func"), ZS_FUNCS, ZS_LESS);
+	st->s_enable = sten && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sten, "enabled"));
+	/* stencil: both faces; stencil_back (two-sided stencil) for the back faces */
+	const cJSON *back = cJSON_GetObjectItemCaseSensitive(c, "stencil_back");
+	for (int k = 0; k < 2; k++) {
+		const cJSON *sf = k && back ? back : sten;
+		zs_face *f = &st->face[k];
+		f->func = enum_index(str(sf, "func"), ZS_FUNCS, ZS_ALWAYS);
+		f->ref = (uint8_t)num(sf, "ref", 0);
+		f->valuemask = (uint8_t)num(sf, "valuemask", 255);
+		f->writemask = (uint8_t)num(sf, "writemask", 255);
+		f->fail_op = enum_index(str(sf, "fail_op"), ZS_OPS, ZS_KEEP);
+		f->zfail_op = enum_index(str(sf, "zfail_op"), ZS_OPS, ZS_KEEP);
+		f->zpass_op = enum_index(str(sf, "zpass_op"), ZS_OPS, ZS_KEEP);
+	}
+	size_t from = r->stream.n;
+	return program_zs(r) && flush_stream(r, from, i);
+}
+
 static bool framebuffer(replay *r, const cJSON *c, size_t i)
 {
 	for (unsigned k = 0; k < r->ncbufs; k++)
@@ -648,11 +747,25 @@ static bool framebuffer(replay *r, const cJSON *c, size_t i)
 	}
 	if (!flush_stream(r, from, i))
 		return false;
-	if (cJSON_GetObjectItemCaseSensitive(c, "zsbuf"))
-		return fail(r, i, "depth/stencil buffers are not in this build yet", NULL);
 	r->vp_scale[0] = r->width / 2.0, r->vp_scale[1] = r->height / 2.0, r->vp_scale[2] = 0.5;
 	r->vp_translate[0] = r->width / 2.0, r->vp_translate[1] = r->height / 2.0, r->vp_translate[2] = 0.5;
-	return true;
+	const cJSON *zb = cJSON_GetObjectItemCaseSensitive(c, "zsbuf");
+	bool had = r->zs != NULL;
+	zs_surface_free(r->zs);
+	r->zs = NULL;
+	if (zb) {
+		ulp_diag inner;
+		ulp_diag_clear(&inner);
+		r->zs = zs_surface_create(r->width, r->height, strcmp(str(zb, "format"), "D16") ? ZS_D24S8 : ZS_D16,
+		                          &inner);
+		if (!r->zs)
+			return fail(r, i, inner.msg, NULL);
+	}
+	if (!zb && !had)
+		return true;
+	from = r->stream.n;
+	drv_gr3d_rt_enable(&r->stream, r->ncbufs, zb != NULL);
+	return program_zs(r) && flush_stream(r, from, i);
 }
 
 static bool vertex_elements(replay *r, const cJSON *c, size_t i)
@@ -714,7 +827,10 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 			r->vp_scale[k] = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "scale"), k)->valuedouble;
 			r->vp_translate[k] = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "translate"), k)->valuedouble;
 		}
-		return true;
+		if (!r->zs && !zs_active(&r->zsa))
+			return true;
+		size_t from = r->stream.n;
+		return program_zs(r) && flush_stream(r, from, i);    /* the depth range: QR_Z_MIN/MAX */
 	}
 	if (!strcmp(cmd, "constant_buffer")) {
 		const char *stage = str(c, "stage");
@@ -765,6 +881,11 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 				ulp_image_fill(r->cbuf[k], v[0], v[1], v[2], v[3]);
 			}
 		}
+		const cJSON *cd = cJSON_GetObjectItemCaseSensitive(c, "depth");
+		const cJSON *cs = cJSON_GetObjectItemCaseSensitive(c, "stencil");
+		if (r->zs && (cd || cs))
+			zs_surface_clear(r->zs, cd != NULL, cd ? cd->valuedouble : 1.0, cs != NULL,
+			                 cs ? (uint8_t)cs->valueint : 0);
 		return true;
 	}
 	if (!strcmp(cmd, "draw"))
@@ -782,11 +903,8 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 		return !cJSON_IsTrue(en) || fail(r, i, "blending is not in this build yet (the Tegra way: "
 		                                       "write the blend into the fragment program)", NULL);
 	}
-	if (!strcmp(cmd, "depth_stencil_alpha")) {
-		const cJSON *dep = cJSON_GetObjectItemCaseSensitive(c, "depth");
-		return !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(dep, "enabled")) ||
-		       fail(r, i, "depth testing is not in this build yet", NULL);
-	}
+	if (!strcmp(cmd, "depth_stencil_alpha"))
+		return depth_stencil_alpha(r, c, i);
 	if (!strcmp(cmd, "registers")) {
 		const cJSON *pica = cJSON_GetObjectItemCaseSensitive(c, "pica");
 		const cJSON *gr3d = cJSON_GetObjectItemCaseSensitive(c, "gr3d");
@@ -819,6 +937,10 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 	reg_stream_init(&r->stream);
 	pica_regs_init(&r->regs, o->cfg);
 	gr3d_regs_init(&r->gregs);
+	r->zsa.face[0].func = r->zsa.face[1].func = ZS_ALWAYS;
+	r->zsa.face[0].valuemask = r->zsa.face[1].valuemask = 0xFF;
+	r->zsa.face[0].writemask = r->zsa.face[1].writemask = 0xFF;
+	r->zsa.z_func = ZS_LESS;
 	static const char *const units[] = { "vsh0", "vsh1", "vsh2", "vsh3", "pseq", "mfu", "tex", "alu", "dw" };
 	for (unsigned k = 0; k < sizeof units / sizeof units[0]; k++) {
 		if (k < 4 && k >= (unsigned)o->cfg->pica_units)
@@ -826,6 +948,12 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 		sim_unit_init(&res->unit[res->nunits++], units[k], NULL,
 		              k < 4 ? PICA_COUNTERS : NULL, k < 4 ? PICA_CTR_COUNT : 0);
 	}
+	for (size_t k = 0; k < t->ncmd; k++)            /* a trace with depth/stencil has a "zs" unit */
+		if (cJSON_GetObjectItemCaseSensitive(t->cmd[k], "zsbuf") ||
+		    !strcmp(str(t->cmd[k], "cmd"), "depth_stencil_alpha")) {
+			zs_unit_stats(res);
+			break;
+		}
 	size_t last = SIZE_MAX;
 	for (size_t i = 0; i < t->ncmd; i++)
 		if (!strcmp(str(t->cmd[i], "cmd"), "checkpoint"))
@@ -838,6 +966,13 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 	}
 	if (ok && o->keep_image && r->ncbufs)
 		res->image = flipped(r->cbuf[0], d);
+	if (ok && o->keep_depth && r->zs) {
+		res->depth = malloc(sizeof *res->depth * r->zs->width * r->zs->height);
+		for (uint32_t y = 0; res->depth && y < r->zs->height; y++)
+			for (uint32_t x = 0; x < r->zs->width; x++)
+				res->depth[(size_t)y * r->zs->width + x] = (float)zs_surface_depth(r->zs, x, y);
+	}
+	zs_surface_free(r->zs);
 	if (r->have_vs)
 		shbin_free(&r->vs_shbin);
 	for (unsigned k = 0; k < r->ncbufs; k++)

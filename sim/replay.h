@@ -32,8 +32,10 @@ typedef struct replay_result {
 	unsigned checkpoints, checks_failed;
 	char first_failure[256];    /* what the first failed check said */
 	struct ulp_image *image;    /* keep_image: colour buffer 0, top row first (free it) */
+	float *depth;               /* keep_depth: the depth surface in 0..1, bottom row first (free it) */
 	/* Every unit's stats summed over the run (vsh0.., then pseq, mfu, tex,
-	 * alu, dw); stats writers read them through these units. */
+	 * alu, dw, and zs when the trace uses depth/stencil); stats writers read
+	 * them through these units. */
 	sim_unit unit[REPLAY_MAX_UNITS];
 	unsigned nunits;
 } replay_result;
@@ -48,6 +50,7 @@ typedef struct replay_opts {
 	FILE *dump_commands;        /* the register stream, as it is produced (NULL: no) */
 	struct sim_timeline *tl;    /* events of every stage, on one cycle axis (NULL: none) */
 	bool keep_image;            /* return the final colour buffer 0 in res->image */
+	bool keep_depth;            /* return the final depth surface in res->depth (if one is bound) */
 	replay_draw_hook draw_hook;
 	void *hook_ctx;
 	/* Called after each command (done of total); NULL: none. */

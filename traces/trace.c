@@ -103,6 +103,7 @@ static const field C_BLEND[] = {
 static const field C_DSA[] = {
 	{ "depth", F_OBJ, true, 0, 0, NULL, DEPTH },
 	{ "stencil", F_OBJ, false, 0, 0, NULL, STENCIL },
+	{ "stencil_back", F_OBJ, false, 0, 0, NULL, STENCIL },   /* two-sided: the back faces' */
 	END_FIELDS,
 };
 static const field C_RASTERIZER[] = {

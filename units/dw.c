@@ -1,12 +1,15 @@
 /* DW: render-target and stencil writes, recirculation (dw.h). */
 #include "units/dw.h"
 
+#include "units/zs.h"
+
 const sim_counter_def DW_COUNTERS[DW_CTR_COUNT] = {
 	[DW_CTR_STORES] = { "stores", "DW store instructions run (per quad)" },
 	[DW_CTR_PIXELS] = { "pixels_written", "pixels written to a render target" },
 	[DW_CTR_KILLED] = { "pixels_killed", "pixels a store skipped because they were killed" },
 	[DW_CTR_STENCIL] = { "stencil_writes", "pixels written to the stencil buffer" },
 	[DW_CTR_QUADS_DONE] = { "quads_done", "quads that finished the program" },
+	[DW_CTR_ZS_FAILED] = { "zs_late_failed", "pixels the late depth/stencil test stopped (program can kill)" },
 };
 
 static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
@@ -15,8 +18,22 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	const dw_unit *w = (const dw_unit *)s;
 	const uint8_t *unorm8 = w->unorm8;
 	const tegra_dw_inst *in = &c->prog->exec[e].dw;
-	if (!in->enable)
+	const bool last = e + 1u >= c->prog->exec_count;
+	zs_late_entry *ze = NULL;
+	if (c->zs_late) {                 /* the program can kill: depth/stencil happen here (units/zs.h) */
+		ze = zs_late_entry_of(c->zs_late, q);
+		if (!ze) {
+			c->zs_lost = true;
+			s->u.halt = true;
+			return s->quad_clocks;
+		}
+		zs_late_note_kills(ze, q);
+	}
+	if (!in->enable) {
+		if (ze && last)
+			zs_late_finish(c->zs_late, ze, q);
 		return s->quad_clocks;
+	}
 	sim_unit_count(&s->u, DW_CTR_STORES, 1);
 	unsigned lo = gr3d_row_reg(c, e, in->src_r2 ? 2 : 0);
 	unsigned hi = gr3d_row_reg(c, e, in->src_r2 ? 3 : 1);
@@ -31,6 +48,10 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 			continue;
 		}
 		uint32_t x = q->x + (p & 1u), y = q->y + (p >> 1);
+		if (ze && !zs_late_resolve(c->zs_late, ze, q, p)) {
+			sim_unit_count(&s->u, DW_CTR_ZS_FAILED, 1);
+			continue;
+		}
 		if (in->stencil) {         /* store stencil: marks the pixel (docs/tegra-units.md) */
 			if (c->stencil && x < c->width && y < c->height)
 				c->stencil[(size_t)y * c->width + x] = 0xFF;
@@ -54,6 +75,8 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 		}
 		sim_unit_count(&s->u, DW_CTR_PIXELS, 1);
 	}
+	if (ze && last)
+		zs_late_finish(c->zs_late, ze, q);
 	return s->quad_clocks;
 }
 

@@ -9,7 +9,7 @@
 #include "units/gr3d_quad.h"
 
 enum dw_counter { DW_CTR_STORES, DW_CTR_PIXELS, DW_CTR_KILLED, DW_CTR_STENCIL, DW_CTR_QUADS_DONE,
-                  DW_CTR_COUNT };
+                  DW_CTR_ZS_FAILED, DW_CTR_COUNT };
 extern const sim_counter_def DW_COUNTERS[DW_CTR_COUNT];
 
 typedef struct dw_unit {

@@ -14,7 +14,7 @@
 /* ---- a minimal rasterizer: one quad per cycle, triangle by triangle ---- */
 
 typedef struct tri_setup {
-	double x[3], y[3], iw[3];
+	double x[3], y[3], iw[3], z[3];
 	double area;                  /* signed, > 0 counter-clockwise */
 	int x0, y0, x1, y1;           /* quad-aligned bounding box (pixels) */
 	/* edge k (opposite vertex k, counter-clockwise): e = ex*(px - x0k) - ey*(py - y0k) */
@@ -72,6 +72,7 @@ static unsigned quad_mask(const tri_setup *s, int qx, int qy, gr3d_quad_in *o)
 		o->bar0[k] = (float)(l0 * s->iw[0]);
 		o->bar1[k] = (float)(l1 * s->iw[1]);
 		o->q[k] = (float)(l0 * s->iw[0] + l1 * s->iw[1] + l2 * s->iw[2]);
+		o->z[k] = l0 * s->z[0] + l1 * s->z[1] + l2 * s->z[2];   /* window z: screen-linear */
 	}
 	return mask;
 }
@@ -138,6 +139,7 @@ static bool setup_tris(const gr3d_draw *dr, uint32_t w, uint32_t h, tri_setup *t
 			s->x[k] = v->x;
 			s->y[k] = v->y;
 			s->iw[k] = 1.0 / v->w;
+			s->z[k] = isfinite(v->z) ? v->z : 0.0;
 			minx = fmin(minx, v->x);
 			maxx = fmax(maxx, v->x);
 			miny = fmin(miny, v->y);
@@ -226,13 +228,18 @@ bool gr3d_fp_draw(const gr3d_draw *dr, gr3d_stats *st, ulp_diag *d)
 		tex_unit tex;
 		alu_unit alu;
 		dw_unit dw;
+		zs_unit zs;
+		zs_late late;
+		sim_port p_zs;                /* raster->zs when the ZS unit runs */
 		sim_port p_in, p_mfu, p_tex, p_alu, p_dw, p_recirc;
 		sim_clock clock;
 	} units;
 	units *U = calloc(1, sizeof *U);
+	const bool zs_on = zs_active(&dr->zs_state);
+	zs_late_entry *late_ring = zs_on && dr->zs_state.late ? calloc(ZS_LATE_ENTRIES, sizeof *late_ring) : NULL;
 	if (!ok)
 		goto out;
-	ok = tram && ts && slots && free_slots && U;
+	ok = tram && ts && slots && free_slots && U && (!zs_on || !dr->zs_state.late || late_ring);
 	if (!ok) {
 		ulp_diag_at(d, NULL, 0, 0, "out of memory");
 		goto out;
@@ -259,7 +266,7 @@ bool gr3d_fp_draw(const gr3d_draw *dr, gr3d_stats *st, ulp_diag *d)
 	tex_init(&U->tex, &ctx);
 	alu_init(&U->alu, &ctx);
 	dw_init(&U->dw, &ctx);
-	ok = sim_port_init(&U->p_in, "raster->pseq", sizeof(gr3d_quad_in), fifo,
+	ok = sim_port_init(&U->p_in, zs_on ? "zs->pseq" : "raster->pseq", sizeof(gr3d_quad_in), fifo,
 	                   (uint32_t)cfg->tegra_lat_raster, NULL) &&
 	     sim_port_init(&U->p_mfu, "pseq->mfu", sizeof(gr3d_token), fifo,
 	                   (uint32_t)cfg->tegra_lat_pseq, &U->mfu.s.u) &&
@@ -271,7 +278,9 @@ bool gr3d_fp_draw(const gr3d_draw *dr, gr3d_stats *st, ulp_diag *d)
 	                   (uint32_t)cfg->tegra_lat_alu, &U->dw.s.u) &&
 	     /* every quad in flight fits: recirculation never blocks DW */
 	     sim_port_init(&U->p_recirc, "dw->pseq", sizeof(gr3d_token), max_qid + 1,
-	                   (uint32_t)cfg->tegra_lat_dw, NULL);
+	                   (uint32_t)cfg->tegra_lat_dw, NULL) &&
+	     (!zs_on || sim_port_init(&U->p_zs, "raster->zs", sizeof(gr3d_quad_in), fifo,
+	                              (uint32_t)cfg->tegra_lat_raster, NULL));
 	if (!ok) {
 		ulp_diag_at(d, NULL, 0, 0, "out of memory");
 		goto ports;
@@ -288,12 +297,23 @@ bool gr3d_fp_draw(const gr3d_draw *dr, gr3d_stats *st, ulp_diag *d)
 	U->dw.s.in = &U->p_dw;
 	U->dw.s.out = &U->p_recirc;
 	U->pseq.producer = &U->raster.u;
+	if (zs_on) {                  /* raster -> ZS -> PSEQ (units/zs.h) */
+		U->late.st = &dr->zs_state;
+		U->late.surf = dr->zs;
+		U->late.ring = late_ring;
+		ctx.zs_late = late_ring ? &U->late : NULL;
+		zs_init(&U->zs, &dr->zs_state, dr->zs, late_ring ? &U->late : NULL,
+		        (unsigned)cfg->zs_pixels_per_clock, &U->p_zs, &U->p_in);
+		U->zs.producer = &U->raster.u;
+		U->pseq.producer = &U->zs.u;
+		U->raster.out = &U->p_zs;
+	}
 	U->mfu.s.producer = &U->pseq.u;
 	U->tex.s.producer = &U->mfu.s.u;
 	U->alu.s.producer = &U->tex.s.u;
 	U->dw.s.producer = &U->alu.s.u;
 	sim_unit_init(&U->raster.u, "raster", raster_tick, NULL, 0);
-	U->raster.out = &U->p_in;
+	U->raster.out = zs_on ? &U->p_zs : &U->p_in;
 	U->raster.tri = ts;
 	U->raster.ntris = dr->ntris;
 	U->raster.qx = ts[0].x0;
@@ -304,6 +324,10 @@ bool gr3d_fp_draw(const gr3d_draw *dr, gr3d_stats *st, ulp_diag *d)
 	sim_clock_add_unit(&U->clock, &U->tex.s.u);
 	sim_clock_add_unit(&U->clock, &U->mfu.s.u);
 	sim_clock_add_unit(&U->clock, &U->pseq.u);
+	if (zs_on) {
+		sim_clock_add_unit(&U->clock, &U->zs.u);
+		sim_clock_add_port(&U->clock, &U->p_zs);
+	}
 	sim_clock_add_unit(&U->clock, &U->raster.u);
 	sim_port *ports[] = { &U->p_in, &U->p_mfu, &U->p_tex, &U->p_alu, &U->p_dw, &U->p_recirc };
 	for (unsigned k = 0; k < 6; k++)
@@ -311,7 +335,10 @@ bool gr3d_fp_draw(const gr3d_draw *dr, gr3d_stats *st, ulp_diag *d)
 	sim_unit_wake(&U->raster.u, 0);
 	enum sim_run_result rr = sim_clock_run(&U->clock, UINT64_MAX, d);
 	sim_clock_finish(&U->clock);
-	if (rr == SIM_RUN_WATCHDOG || rr == SIM_RUN_HALTED) {
+	if (ctx.zs_lost) {
+		ok = ulp_diag_at(d, NULL, 0, 0, "depth/stencil: more than %d quads in flight between ZS and DW",
+		                 ZS_LATE_ENTRIES);
+	} else if (rr == SIM_RUN_WATCHDOG || rr == SIM_RUN_HALTED) {
 		ok = false;
 	} else if (U->pseq.inflight || !U->raster.done) {
 		ok = ulp_diag_at(d, NULL, 0, 0, "fragment pipeline stopped with %u quads in flight",
@@ -332,6 +359,11 @@ bool gr3d_fp_draw(const gr3d_draw *dr, gr3d_stats *st, ulp_diag *d)
 		}
 		st->pixel_execs = U->pseq.u.stats.counter[PSEQ_CTR_ISSUES] * GR3D_PIXELS;
 		st->pixels = U->dw.s.u.stats.counter[DW_CTR_PIXELS];
+		if (zs_on) {
+			st->zs_used = true;
+			st->zs = U->zs.u.stats;
+			st->zs_idle = sim_unit_idle(&U->clock, &U->zs.u);
+		}
 	}
 ports:
 	sim_port_fini(&U->p_in);
@@ -340,6 +372,8 @@ ports:
 	sim_port_fini(&U->p_alu);
 	sim_port_fini(&U->p_dw);
 	sim_port_fini(&U->p_recirc);
+	if (zs_on)
+		sim_port_fini(&U->p_zs);
 out:
 	for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
 		for (unsigned l = 0; l < GR3D_TEX_LEVELS; l++)
@@ -348,6 +382,7 @@ out:
 	free(ts);
 	free(slots);
 	free(free_slots);
+	free(late_ring);
 	free(U);
 	return ok;
 }

@@ -7,11 +7,14 @@
 
 #include "sim/clock.h"
 #include "units/gr3d_quad.h"
+#include "units/zs.h"
 
-/* A vertex in window coordinates (pixels, y up = row index up), with its
- * clip w and the TRAM words the linker would store for it. */
+/* A vertex in window coordinates (pixels, y up = row index up; z the
+ * window depth, 0..1 after the viewport's depth range), with its clip w and
+ * the TRAM words the linker would store for it. */
 typedef struct gr3d_vertex {
 	double x, y, w;
+	double z;
 	uint32_t tram[GR3D_TRAM_ROWS][4];
 } gr3d_vertex;
 
@@ -27,6 +30,10 @@ typedef struct gr3d_draw {
 	ulp_image *rt[GR3D_RTS];      /* at least one bound; all bound targets the same size */
 	uint8_t rt_format[GR3D_RTS];  /* enum gr3d_rtfmt (0: RGBA8888) */
 	uint8_t *stencil;             /* optional, width*height */
+	/* early depth/stencil (units/zs.h): the unit runs between the rasterizer
+	 * and PSEQ when zs_active(&zs_state); zs may be NULL (tests pass) */
+	zs_state zs_state;
+	zs_surface *zs;
 	sim_timeline *tl;             /* optional */
 } gr3d_draw;
 
@@ -40,6 +47,10 @@ typedef struct gr3d_stats {
 	uint64_t idle[GR3D_UNITS];
 	const sim_counter_def *counter_defs[GR3D_UNITS];
 	uint8_t ncounters[GR3D_UNITS];
+	/* the early depth/stencil unit, when the draw used it (counters ZS_COUNTERS) */
+	bool zs_used;
+	sim_unit_stats zs;
+	uint64_t zs_idle;
 } gr3d_stats;
 
 /* Draw: rasterize the triangles over the render-target area, run every quad

@@ -75,6 +75,7 @@ typedef struct gr3d_quad_in {
 	uint8_t mask;             /* covered pixels, bit k = pixel k */
 	bool front;
 	float bar0[GR3D_PIXELS], bar1[GR3D_PIXELS], q[GR3D_PIXELS];
+	double z[GR3D_PIXELS];    /* window depth, linear in screen space (units/zs.h) */
 } gr3d_quad_in;
 
 /* What travels between the units. */
@@ -146,6 +147,8 @@ typedef struct gr3d_ctx {
 	/* rounding, from the config */
 	enum ulp_round fp20_round, fx10_round;
 	bool fx10_wrap;
+	struct zs_late *zs_late;                     /* late depth/stencil writes in DW, or NULL */
+	bool zs_lost;                                /* DW found a quad's late entry overwritten */
 } gr3d_ctx;
 
 /* ---- number helpers (hot: inline) ------------------------------------ */

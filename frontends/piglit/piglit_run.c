@@ -65,7 +65,7 @@ static void run_path(const pg_test *t, bool sim, pg_path_result *p)
 	static const float zero[4] = { 0, 0, 0, 0 };
 	if (!sim) {
 		pg_ref_clear(ref, zero, true, 1.0f, true);
-	} else if (!pg_trace_clear(tr, zero, reason, sizeof reason)) {
+	} else if (!pg_trace_clear(tr, zero, 1.0f, reason, sizeof reason)) {
 		refuse(p, 0, reason);
 		goto out;
 	}
@@ -79,7 +79,7 @@ static void run_path(const pg_test *t, bool sim, pg_path_result *p)
 			goto out;
 		case PG_CLEAR:
 			if (sim) {
-				if (!pg_trace_clear(tr, st->clear_color, reason, sizeof reason)) {
+				if (!pg_trace_clear(tr, st->clear_color, st->clear_depth, reason, sizeof reason)) {
 					refuse(p, c->line, reason);
 					goto out;
 				}
@@ -106,10 +106,6 @@ static void run_path(const pg_test *t, bool sim, pg_path_result *p)
 			break;
 		}
 		case PG_PROBE: {
-			if (sim && c->probe == PG_PROBE_DEPTH) {
-				refuse(p, c->line, "probe depth: the replay has no depth buffer yet");
-				goto out;
-			}
 			if (sim && dirty) {
 				ulp_image_free(simg);
 				simg = pg_trace_render(tr, reason, sizeof reason);
@@ -121,7 +117,7 @@ static void run_path(const pg_test *t, bool sim, pg_path_result *p)
 			}
 			pg_probe_result pr;
 			bool ok = pg_probe_check(c, sim ? simg : pg_ref_image(ref),
-			                         sim ? NULL : pg_ref_depth(ref), &pr);
+			                         sim ? pg_trace_depth(tr) : pg_ref_depth(ref), &pr);
 			p->probes++;
 			if (ok) {
 				p->probes_passed++;

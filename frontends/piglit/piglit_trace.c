@@ -3,8 +3,11 @@
  * 250x250 RGBA8888 framebuffer, viewport (0, 0, 250, 250), and per draw one
  * vertex buffer (every VS input as R32G32B32A32_FLOAT, interleaved), the
  * VS and FS constant buffers (nir_vars placement, ints as floats), the bound
- * 2-D textures and a draw.  What the trace format or the replay cannot
- * express is refused with the reason. */
+ * 2-D textures and a draw.  The framebuffer has a D24S8 depth/stencil
+ * buffer; GL_DEPTH_TEST becomes a depth_stencil_alpha command (GL_LESS,
+ * writes on), `clear` clears depth too, and `probe depth` reads the replayed
+ * depth buffer.  What the trace format or the replay cannot express is
+ * refused with the reason. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,9 @@
 struct pg_trace {
 	cJSON *root, *res, *cmds;
 	unsigned nbuf, ntex;
+	int depth_test;                 /* the last depth state emitted (-1: none) */
+	float *depth;                   /* the last render's depth buffer */
+	const char *fs_tgsi;
 	char name[256];
 };
 
@@ -56,6 +62,7 @@ pg_trace *pg_trace_new(const pg_test *t, ulp_diag *d)
 		return NULL;
 	}
 	snprintf(tr->name, sizeof tr->name, "%s", t->name);
+	tr->fs_tgsi = t->fs.tgsi;
 	tr->root = cJSON_CreateObject();
 	cJSON *sh = cJSON_CreateObject(), *vs = cJSON_CreateObject(), *fs = cJSON_CreateObject();
 	tr->res = cJSON_CreateObject();
@@ -92,6 +99,10 @@ pg_trace *pg_trace_new(const pg_test *t, ulp_diag *d)
 	cJSON *f0 = cJSON_CreateObject();
 	cJSON_AddStringToObject(f0, "format", "RGBA8888");
 	cJSON_AddItemToArray(cb, f0);
+	cJSON *zs = cJSON_CreateObject();
+	cJSON_AddStringToObject(zs, "format", "D24S8");
+	cJSON_AddItemToObject(fb, "zsbuf", zs);
+	tr->depth_test = -1;
 	cJSON *vp = cmd(tr, "viewport");
 	const float sc[3] = { PG_FB_W / 2.0f, PG_FB_H / 2.0f, 0.5f };
 	cJSON_AddItemToObject(vp, "scale", floats(sc, 3));
@@ -107,10 +118,16 @@ void pg_trace_free(pg_trace *tr)
 	if (!tr)
 		return;
 	cJSON_Delete(tr->root);
+	free(tr->depth);
 	free(tr);
 }
 
-bool pg_trace_clear(pg_trace *tr, const float color[4], char *reason, size_t n)
+const float *pg_trace_depth(const pg_trace *tr)
+{
+	return tr->depth;
+}
+
+bool pg_trace_clear(pg_trace *tr, const float color[4], float depth, char *reason, size_t n)
 {
 	cJSON *c = cmd(tr, "clear");
 	if (!c)
@@ -119,7 +136,23 @@ bool pg_trace_clear(pg_trace *tr, const float color[4], char *reason, size_t n)
 	for (int k = 0; k < 4; k++)
 		col[k] = color[k] < 0 ? 0 : color[k] > 1 ? 1 : color[k];
 	cJSON_AddItemToObject(c, "color", floats(col, 4));
+	cJSON_AddNumberToObject(c, "depth", depth < 0 ? 0 : depth > 1 ? 1 : (double)depth);
+	cJSON_AddNumberToObject(c, "stencil", 0);
 	return true;
+}
+
+/* Does the fragment TGSI declare a POSITION output (gl_FragDepth)? */
+static bool writes_depth(const char *tgsi)
+{
+	for (const char *l = tgsi; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) : strlen(l);
+		char line[256];
+		snprintf(line, sizeof line, "%.*s", (int)(len < 255 ? len : 255), l);
+		if (strstr(line, "DCL OUT[") && strstr(line, "POSITION"))
+			return true;
+	}
+	return false;
 }
 
 static cJSON *u8_level(const float *p, unsigned w, unsigned h)
@@ -207,8 +240,19 @@ bool pg_trace_draw(pg_trace *tr, const pg_draw *dr, char *reason, size_t n)
 	for (int k = 0; k < 8; k++)
 		if (dr->clip_enabled[k])
 			return REFUSE("user clip planes: the replay has no clipper yet");
-	if (dr->depth_test)
-		return REFUSE("depth test: the replay has no depth buffer yet");
+	if (dr->depth_test && writes_depth(tr->fs_tgsi))
+		return REFUSE("a fragment shader that writes depth: the Tegra program cannot");
+	if ((int)dr->depth_test != tr->depth_test) {
+		cJSON *z = cmd(tr, "depth_stencil_alpha");
+		cJSON *dep = cJSON_CreateObject();
+		if (!z || !dep)
+			return REFUSE("out of memory");
+		cJSON_AddBoolToObject(dep, "enabled", dr->depth_test);
+		cJSON_AddBoolToObject(dep, "writemask", true);
+		cJSON_AddStringToObject(dep, "func", "less");      /* piglit's default, GL_LESS */
+		cJSON_AddItemToObject(z, "depth", dep);
+		tr->depth_test = dr->depth_test;
+	}
 	if (dr->two_side)
 		return REFUSE("two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE): not in the trace format");
 	if (dr->flat)
@@ -268,6 +312,7 @@ ulp_image *pg_trace_render(pg_trace *tr, char *reason, size_t n)
 	bool ok = trace_parse(&t, json, path, ".", &d);
 	free(json);
 	if (!ok) {
+		trace_free(&t);
 		char msg[400];
 		ulp_diag_format(&d, msg, sizeof msg);
 		snprintf(reason, n, "trace: %s", msg);
@@ -275,7 +320,7 @@ ulp_image *pg_trace_render(pg_trace *tr, char *reason, size_t n)
 	}
 	ulp_config cfg;
 	ulp_config_defaults(&cfg);
-	replay_opts o = { .cfg = &cfg, .keep_image = true };
+	replay_opts o = { .cfg = &cfg, .keep_image = true, .keep_depth = true };
 	replay_result res;
 	memset(&res, 0, sizeof res);
 	ok = replay_run(&t, &o, &res, &d);
@@ -286,6 +331,8 @@ ulp_image *pg_trace_render(pg_trace *tr, char *reason, size_t n)
 		snprintf(reason, n, "replay: %s", d.msg);
 		return NULL;
 	}
+	free(tr->depth);
+	tr->depth = res.depth;
 	if (!res.image)
 		return snprintf(reason, n, "replay returned no image"), (ulp_image *)NULL;
 	return res.image;

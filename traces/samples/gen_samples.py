@@ -78,6 +78,74 @@ def teaching():
         ],
     }
 
+def mat_mul(a, b):
+    return [[sum(a[i][k] * b[k][j] for k in range(4)) for j in range(4)] for i in range(4)]
+
+def textured_cube(size=128):
+    """A depth-tested, textured cube: faces in an order that needs the depth
+    test (the far faces are drawn last), a checker texture modulated by a
+    per-face colour, a D24S8 depth buffer cleared to 1.0, func less."""
+    faces = [  # normal axis, sign: four corners counter-clockwise seen from outside
+        ((0, 0, 1), [(-1, -1, 1), (1, -1, 1), (1, 1, 1), (-1, 1, 1)], (1.0, 0.45, 0.45)),
+        ((1, 0, 0), [(1, -1, 1), (1, -1, -1), (1, 1, -1), (1, 1, 1)], (0.45, 1.0, 0.45)),
+        ((0, 1, 0), [(-1, 1, 1), (1, 1, 1), (1, 1, -1), (-1, 1, -1)], (0.45, 0.6, 1.0)),
+        ((0, 0, -1), [(1, -1, -1), (-1, -1, -1), (-1, 1, -1), (1, 1, -1)], (1.0, 1.0, 0.4)),
+        ((-1, 0, 0), [(-1, -1, -1), (-1, -1, 1), (-1, 1, 1), (-1, 1, -1)], (1.0, 0.5, 1.0)),
+        ((0, -1, 0), [(-1, -1, -1), (1, -1, -1), (1, -1, 1), (-1, -1, 1)], (0.4, 1.0, 1.0)),
+    ]
+    uv = [(0, 0), (1, 0), (1, 1), (0, 1)]
+    data, idx = [], []
+    # the visible faces (+z, +x, +y after the rotation) first, the hidden ones last
+    for n, (axis, corners, col) in enumerate(faces):
+        for c, (s, t) in zip(corners, uv):
+            data += [0.5 * c[0], 0.5 * c[1], 0.5 * c[2], 1.0, s, t, 0.0, 1.0, col[0], col[1], col[2], 1.0]
+        b = 4 * n
+        idx += [b, b + 1, b + 2, b, b + 2, b + 3]
+    ay, ax = math.radians(35), math.radians(25)
+    ry = [[math.cos(ay), 0, math.sin(ay), 0], [0, 1, 0, 0], [-math.sin(ay), 0, math.cos(ay), 0], [0, 0, 0, 1]]
+    rx = [[1, 0, 0, 0], [0, math.cos(ax), -math.sin(ax), 0], [0, math.sin(ax), math.cos(ax), 0], [0, 0, 0, 1]]
+    tr = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, -2.2], [0, 0, 0, 1]]
+    n_, f_ = 1.0, 5.0
+    fy = 1 / math.tan(math.radians(30))
+    proj = [[fy, 0, 0, 0], [0, fy, 0, 0], [0, 0, (f_ + n_) / (n_ - f_), 2 * f_ * n_ / (n_ - f_)], [0, 0, -1, 0]]
+    mvp = mat_mul(proj, mat_mul(tr, mat_mul(rx, ry)))
+    consts = [round(v, 6) for row in mvp for v in row]
+    checker = []
+    for y in range(8):
+        for x in range(8):
+            on = (x + y) % 2 == 0
+            checker += [235, 235, 235, 255] if on else [70, 70, 90, 255]
+    return {
+        "format": "ulpsim-trace", "version": 1, "name": "textured_cube", "gpu": "tegra2",
+        "resources": {
+            "vertices": {"type": "buffer", "f32": [round(v, 6) for v in data]},
+            "indices": {"type": "buffer", "u16": idx},
+            "checker": {"type": "texture", "format": "RGBA8888", "width": 8, "height": 8, "u8": checker},
+        },
+        "shaders": {
+            "vs": {"stage": "vertex", "tgsi_file": "textured_cube.vs.tgsi"},
+            "fs": {"stage": "fragment", "tgsi_file": "textured_cube.fs.tgsi"},
+        },
+        "commands": [
+            {"cmd": "framebuffer", "width": size, "height": size, "cbufs": [{"format": "RGBA8888"}],
+             "zsbuf": {"format": "D24S8"}},
+            {"cmd": "viewport", "scale": [size / 2, size / 2, 0.5], "translate": [size / 2, size / 2, 0.5]},
+            {"cmd": "depth_stencil_alpha", "depth": {"enabled": True, "writemask": True, "func": "less"}},
+            {"cmd": "bind_shaders", "vs": "vs", "fs": "fs"},
+            {"cmd": "vertex_elements", "elements": [
+                {"buffer": "vertices", "offset": 0, "stride": 48, "format": "R32G32B32A32_FLOAT"},
+                {"buffer": "vertices", "offset": 16, "stride": 48, "format": "R32G32B32A32_FLOAT"},
+                {"buffer": "vertices", "offset": 32, "stride": 48, "format": "R32G32B32A32_FLOAT"}]},
+            {"cmd": "constant_buffer", "stage": "vertex", "index": 0, "f32": consts},
+            {"cmd": "sampler_view", "index": 0, "resource": "checker"},
+            {"cmd": "sampler", "index": 0, "filter": "nearest", "wrap": "clamp"},
+            {"cmd": "clear", "color": [0.05, 0.05, 0.08, 1.0], "depth": 1.0},
+            {"cmd": "draw", "mode": "triangles", "count": len(idx),
+             "index_buffer": "indices", "index_size": 2},
+            {"cmd": "checkpoint", "name": "frame0"},
+        ],
+    }
+
 def write(name, trace):
     with open("traces/samples/" + name, "w") as f:
         json.dump(trace, f, indent=1)
@@ -85,3 +153,4 @@ def write(name, trace):
 
 write("lit_sphere.json", lit_sphere())
 write("teaching_8x8.json", teaching())
+write("textured_cube.json", textured_cube())
