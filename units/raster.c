@@ -109,9 +109,9 @@ static bool take(raster_unit *r, uint64_t now)
 static void raster_tick(sim_unit *u, uint64_t now)
 {
 	raster_unit *r = (raster_unit *)u;
+	gr3d_stall_settle(u, &r->stall, now);
 	if (sim_port_full(r->out)) {            /* PSEQ's pop wakes us */
-		sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
-		sim_unit_sleep_until(u, u->tl && u->tl->enabled ? now + 1 : UINT64_MAX);
+		gr3d_stall_wait(u, &r->stall, now, SIM_STALL_OUTPUT_FULL);
 		return;
 	}
 	sim_unit_sleep_until(u, now + 1);

@@ -46,6 +46,7 @@ typedef struct raster_unit {
 	bool have;
 	int qx, qy;
 	uint32_t next_id;             /* quads emitted in this draw */
+	gr3d_stall_book stall;
 } raster_unit;
 
 extern const sim_counter_def RASTER_COUNTERS[RASTER_CTR_COUNT];
