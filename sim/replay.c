@@ -618,14 +618,14 @@ static bool rasterizer(replay *r, const cJSON *c)
 	return true;
 }
 
+/* Gallium's clip_state: user planes k = 0.. as a, b, c, d in a flat list. */
 static bool clip_planes(replay *r, const cJSON *c)
 {
 	memset(r->ucp, 0, sizeof r->ucp);
 	const cJSON *pl = cJSON_GetObjectItemCaseSensitive(c, "planes");
 	unsigned k = 0;
-	for (const cJSON *p = pl ? pl->child : NULL; p && k < CLIP_PLANES; p = p->next, k++)
-		for (int j = 0; j < 4; j++)
-			r->ucp[k][j] = (float)cJSON_GetArrayItem(p, j)->valuedouble;
+	for (const cJSON *x = pl ? pl->child : NULL; x && k < 4 * CLIP_PLANES; x = x->next, k++)
+		r->ucp[k / 4][k % 4] = (float)x->valuedouble;
 	return true;
 }
 
