@@ -47,10 +47,12 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 	if (!G)
 		return ulp_diag_at(d, NULL, 0, 0, "out of memory");
 	const uint32_t fifo = (uint32_t)cfg->gpu_fifo_triangles, lat = (uint32_t)cfg->gpu_lat_geometry;
-	G->fp = gr3d_fp_new(&g->frag, setup_tram_slots(g->setup.ntram), true, fifo, lat, d);
+	ulp_diag inner;
+	ulp_diag_clear(&inner);
+	G->fp = gr3d_fp_new(&g->frag, setup_tram_slots(g->setup.ntram), true, fifo, lat, &inner);
 	if (!G->fp) {
 		gpu_free(G);
-		return false;
+		return ulp_diag_at(d, NULL, 0, 0, "fragment pipeline: %s", inner.msg);
 	}
 	const unsigned n = g->vunits;
 	bool ok = sim_port_init(&G->vout, "vsh->prim", sizeof(pica_result), 4, lat, NULL) &&
