@@ -59,33 +59,15 @@ static bool prepare(setup_unit *s, const prim_tri *t)
 	return true;
 }
 
-static void setup_tick(sim_unit *u, uint64_t now)
+/* Hands the triangle in hand to the rasterizer; false when it must wait. */
+static bool hand_on(setup_unit *s, uint64_t now)
 {
-	setup_unit *s = (setup_unit *)u;
-	gr3d_stall_settle(u, &s->stall, now);
-	if (!s->have) {
-		const prim_tri *t = sim_port_peek(s->in, now);
-		if (!t) {
-			sim_unit_sleep_until(u, sim_port_next_ready(s->in));
-			return;
-		}
-		sim_unit_count(u, SETUP_CTR_IN, 1);
-		s->have = prepare(s, t);
-		sim_port_pop(s->in);
-		if (s->producer)
-			sim_unit_wake(s->producer, now);
-		sim_unit_busy(u);
-		/* a dropped triangle costs this cycle; a visible one tri_cycles */
-		s->done_at = now + (s->have ? s->st->tri_cycles : 1u);
-		s->waited = false;
-		s->booked = gr3d_occupy(u, now, s->done_at);
-		return;
-	}
-	if (now < s->done_at) {                   /* woken early by a push */
+	sim_unit *u = &s->u;
+	if (now < s->done_at) {                   /* still setting up: woken early by a push */
 		if (!s->booked)
 			sim_unit_busy(u);
 		sim_unit_sleep_until(u, s->booked ? s->done_at : now + 1);
-		return;
+		return false;
 	}
 	gr3d_fp *f = s->fp;
 	unsigned slot = s->next_slot;
@@ -94,11 +76,11 @@ static void setup_tick(sim_unit *u, uint64_t now)
 			sim_unit_count(u, SETUP_CTR_TRAM_WAITS, 1);
 		s->waited = true;
 		gr3d_stall_wait(u, &s->stall, now, SIM_STALL_WINDOW);
-		return;
+		return false;
 	}
 	if (sim_port_full(&f->tri_in)) {          /* the rasterizer's take wakes us */
 		gr3d_stall_wait(u, &s->stall, now, SIM_STALL_OUTPUT_FULL);
-		return;
+		return false;
 	}
 	const uint32_t (*rows[3])[4] = { s->rows[0], s->rows[1], s->rows[2] };
 	gr3d_fp_load(f, slot, rows);
@@ -111,7 +93,31 @@ static void setup_tick(sim_unit *u, uint64_t now)
 	s->have = false;
 	sim_unit_count(u, SETUP_CTR_OUT, 1);
 	sim_unit_busy(u);
-	sim_unit_sleep_until(u, now + 1);
+	return true;
+}
+
+static void setup_tick(sim_unit *u, uint64_t now)
+{
+	setup_unit *s = (setup_unit *)u;
+	gr3d_stall_settle(u, &s->stall, now);
+	if (s->have && !hand_on(s, now))
+		return;
+	/* the next triangle, in the cycle the last one left */
+	const prim_tri *t = sim_port_peek(s->in, now);
+	if (!t) {
+		sim_unit_sleep_until(u, sim_port_next_ready(s->in));
+		return;
+	}
+	sim_unit_count(u, SETUP_CTR_IN, 1);
+	s->have = prepare(s, t);
+	sim_port_pop(s->in);
+	if (s->producer)
+		sim_unit_wake(s->producer, now);
+	sim_unit_busy(u);
+	/* a dropped triangle costs this cycle; a visible one tri_cycles */
+	s->done_at = now + (s->have ? s->st->tri_cycles : 1u);
+	s->waited = false;
+	s->booked = gr3d_occupy(u, now, s->done_at);
 }
 
 void setup_init(setup_unit *s, const setup_state *st, sim_port *in, gr3d_fp *fp)
