@@ -255,3 +255,32 @@ Test(gpu, vertex_and_fragment_work_overlap)
 	             (unsigned long long)res.fragment_cycles);
 	ulp_image_free(img);
 }
+
+/* The watchdog sees every unit of the draw: with setup taking far longer per
+ * triangle than the watchdog allows and nothing else to do, prim and clip
+ * stall on full ports and the report names them and the ports. */
+Test(gpu, watchdog_names_the_geometry_units)
+{
+	float v[8 * 12];
+	for (unsigned k = 0; k < 8; k++) {
+		const float one[] = { V(-0.5f + 0.1f * (float)k, k & 1 ? 0.2f : -0.2f, 0, 1, 1, 1, 1) };
+		memcpy(&v[k * 12], one, sizeof one);
+	}
+	char *j = make_trace(v, 8, "triangle_strip", "COLOR", "", "");
+	trace t;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(trace_parse(&t, j, "gpu.trace.json", ".", &d), "%s", d.msg);
+	ulp_config cfg;
+	ulp_config_defaults(&cfg);
+	cfg.watchdog_cycles = 100;
+	cfg.setup_tri_cycles = 1000;
+	replay_opts o = { .cfg = &cfg };
+	replay_result res;
+	cr_assert_not(replay_run(&t, &o, &res, &d));
+	cr_assert(strstr(d.msg, "watchdog"), "%s", d.msg);
+	cr_assert(strstr(d.msg, " clip stall:output_full"), "%s", d.msg);
+	cr_assert(strstr(d.msg, "port clip->setup 2/2"), "%s", d.msg);
+	trace_free(&t);
+	free(j);
+}
