@@ -5,8 +5,15 @@
 
 #include "units/vfetch.h"
 
-const char *const GPU_UNIT_NAMES[] = { "vfetch", "vsh0", "vsh1", "vsh2", "vsh3", "prim", "clip",
-                                       "setup", "raster", "pseq", "mfu", "tex", "alu", "dw" };
+const gpu_unit_info GPU_UNITS[GPU_NUNIT_NAMES] = {
+	{ "vfetch", VFETCH_COUNTERS, VFETCH_CTR_COUNT }, { "vsh0", PICA_COUNTERS, PICA_CTR_COUNT },
+	{ "vsh1", PICA_COUNTERS, PICA_CTR_COUNT }, { "vsh2", PICA_COUNTERS, PICA_CTR_COUNT },
+	{ "vsh3", PICA_COUNTERS, PICA_CTR_COUNT }, { "prim", PRIM_COUNTERS, PRIM_CTR_COUNT },
+	{ "clip", CLIP_COUNTERS, CLIP_CTR_COUNT }, { "setup", SETUP_COUNTERS, SETUP_CTR_COUNT },
+	{ "raster", RASTER_COUNTERS, RASTER_CTR_COUNT }, { "pseq", PSEQ_COUNTERS, PSEQ_CTR_COUNT },
+	{ "mfu", MFU_COUNTERS, MFU_CTR_COUNT }, { "tex", TEX_COUNTERS, TEX_CTR_COUNT },
+	{ "alu", ALU_COUNTERS, ALU_CTR_COUNT }, { "dw", DW_COUNTERS, DW_CTR_COUNT },
+};
 
 typedef struct gpu {
 	gr3d_fp *fp;

@@ -47,10 +47,15 @@ typedef struct gpu_stats {
 	sim_unit unit[GPU_MAX_UNITS];     /* name, stats, counters of every unit */
 } gpu_stats;
 
-/* The names of the units in step order... listed producers first:
- * vfetch, vsh0..vsh3, prim, clip, setup, raster, pseq, mfu, tex, alu, dw. */
-extern const char *const GPU_UNIT_NAMES[];
+/* Every unit a draw can have, producers first: vfetch, vsh0..vsh3, prim,
+ * clip, setup, raster, pseq, mfu, tex, alu, dw (with their counters). */
 enum { GPU_NUNIT_NAMES = 14 };
+typedef struct gpu_unit_info {
+	const char *name;
+	const sim_counter_def *counters;
+	uint8_t ncounters;
+} gpu_unit_info;
+extern const gpu_unit_info GPU_UNITS[GPU_NUNIT_NAMES];
 
 bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d);
 

@@ -21,7 +21,6 @@
 #include "sim/pica_regs.h"
 #include "units/gr3d_fp.h"
 #include "units/pica_shader.h"
-#include "units/vfetch.h"
 
 enum { MAX_CBUFS = 8, MAX_ELEMENTS = 16 };
 
@@ -67,7 +66,8 @@ typedef struct replay {
 	double vp_scale[3], vp_translate[3];
 	/* rasterizer and clip state (docs/trace-format.md) */
 	uint8_t cull;                    /* enum setup_cull */
-	bool front_ccw, two_side, flatshade;
+	bool front_ccw, two_side, flatshade, scissor;
+	int scissor_rect[4];             /* minx, miny, maxx, maxy */
 	uint8_t clip_plane_enable;
 	float ucp[CLIP_PLANES][4];
 	gr3d_sampler sampler[GR3D_SAMPLERS];
@@ -426,6 +426,11 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 	g->setup.cull = r->cull;
 	g->setup.front_ccw = r->front_ccw;
 	g->setup.two_side = r->two_side;
+	g->setup.scissor = r->scissor;
+	g->setup.sx0 = r->scissor_rect[0];
+	g->setup.sy0 = r->scissor_rect[1];
+	g->setup.sx1 = r->scissor_rect[2];
+	g->setup.sy1 = r->scissor_rect[3];
 	g->setup.tri_cycles = (uint16_t)cfg->setup_tri_cycles;
 	gr3d_draw *dr = &g->frag;
 	dr->prog = &r->fpd;
@@ -614,6 +619,7 @@ static bool rasterizer(replay *r, const cJSON *c)
 	r->front_ccw = !v || cJSON_IsTrue(v);
 	r->two_side = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "two_side"));
 	r->flatshade = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "flatshade"));
+	r->scissor = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "scissor"));
 	r->clip_plane_enable = (uint8_t)num(c, "clip_plane_enable", 0);
 	return true;
 }
@@ -709,8 +715,12 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 		return rasterizer(r, c);
 	if (!strcmp(cmd, "clip"))
 		return clip_planes(r, c);
-	if (!strcmp(cmd, "scissor"))
-		return true;    /* accepted; scissor: docs/replay.md "not yet" */
+	if (!strcmp(cmd, "scissor")) {
+		static const char *const k[4] = { "minx", "miny", "maxx", "maxy" };
+		for (int j = 0; j < 4; j++)
+			r->scissor_rect[j] = (int)num(c, k[j], 0);
+		return true;
+	}
 	if (!strcmp(cmd, "sampler_view"))
 		return sampler_view(r, c, i);
 	if (!strcmp(cmd, "blend")) {
@@ -755,21 +765,11 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 	gr3d_regs_init(&r->gregs);
 	r->front_ccw = true;
 	/* every unit of the pipeline (sim/gpu.h), producers first */
-	static const struct { const sim_counter_def *defs; uint8_t n; } ctr[GPU_NUNIT_NAMES] = {
-		{ VFETCH_COUNTERS, VFETCH_CTR_COUNT }, { PICA_COUNTERS, PICA_CTR_COUNT },
-		{ PICA_COUNTERS, PICA_CTR_COUNT }, { PICA_COUNTERS, PICA_CTR_COUNT },
-		{ PICA_COUNTERS, PICA_CTR_COUNT }, { PRIM_COUNTERS, PRIM_CTR_COUNT },
-		{ CLIP_COUNTERS, CLIP_CTR_COUNT }, { SETUP_COUNTERS, SETUP_CTR_COUNT },
-		{ RASTER_COUNTERS, RASTER_CTR_COUNT }, { PSEQ_COUNTERS, PSEQ_CTR_COUNT },
-		{ MFU_COUNTERS, MFU_CTR_COUNT }, { TEX_COUNTERS, TEX_CTR_COUNT },
-		{ ALU_COUNTERS, ALU_CTR_COUNT }, { DW_COUNTERS, DW_CTR_COUNT },
-	};
 	const unsigned vunits = pica_vertex_units(o->cfg, false);
-	for (unsigned k = 0; k < GPU_NUNIT_NAMES && res->nunits < REPLAY_MAX_UNITS; k++) {
-		if (k >= 1 && k <= 4 && k - 1 >= vunits)
-			continue;
-		sim_unit_init(&res->unit[res->nunits++], GPU_UNIT_NAMES[k], NULL, ctr[k].defs, ctr[k].n);
-	}
+	for (unsigned k = 0; k < GPU_NUNIT_NAMES && res->nunits < REPLAY_MAX_UNITS; k++)
+		if (k < 1 || k > 4 || k - 1 < vunits)
+			sim_unit_init(&res->unit[res->nunits++], GPU_UNITS[k].name, NULL, GPU_UNITS[k].counters,
+			              GPU_UNITS[k].ncounters);
 	size_t last = SIZE_MAX;
 	for (size_t i = 0; i < t->ncmd; i++)
 		if (!strcmp(str(t->cmd[i], "cmd"), "checkpoint"))

@@ -284,3 +284,33 @@ Test(gpu, watchdog_names_the_geometry_units)
 	trace_free(&t);
 	free(j);
 }
+
+/* rasterizer.scissor with the scissor rectangle (window coordinates, y up,
+ * max exclusive): pixels outside are not drawn, a triangle wholly outside
+ * never reaches the rasterizer. */
+Test(gpu, scissor_rectangle)
+{
+	replay_result res;
+	char *j = make_trace(CCW, 3, "triangles", "COLOR", "\"scissor\": true",
+	                     "{\"cmd\": \"scissor\", \"minx\": 20, \"miny\": 10, \"maxx\": 41, \"maxy\": 30},");
+	ulp_image *img = run(j, &res, NULL);
+	unsigned n = 0;
+	for (uint32_t y = 0; y < 64; y++)
+		for (uint32_t x = 0; x < 64; x++) {
+			bool lit = px(img, x, y)[0] == 255;
+			n += lit;
+			if (lit)
+				cr_assert(x >= 20 && x < 41 && y >= 10 && y < 30, "(%u, %u) outside the scissor", x, y);
+		}
+	cr_assert_eq(n, 21 * 20, "the rectangle lies inside the triangle: all of it is drawn");
+	cr_assert_eq(res.fragments, n);
+	ulp_image_free(img);
+	free(j);
+	j = make_trace(CCW, 3, "triangles", "COLOR", "\"scissor\": true",
+	               "{\"cmd\": \"scissor\", \"minx\": 0, \"miny\": 60, \"maxx\": 4, \"maxy\": 64},");
+	img = run(j, &res, NULL);
+	cr_assert_eq(res.fragments, 0);
+	cr_assert_eq(counter(&res, "setup", "empty"), 1);
+	ulp_image_free(img);
+	free(j);
+}

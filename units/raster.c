@@ -1,6 +1,7 @@
 /* The rasterizer (raster.h). */
 #include "units/raster.h"
 
+#include <limits.h>
 #include <math.h>
 
 const sim_counter_def RASTER_COUNTERS[RASTER_CTR_COUNT] = {
@@ -50,6 +51,8 @@ void raster_tri_setup(raster_tri *s, const double x[3], const double y[3], const
 		s->tie[v] = owns(0.0, s->x[a], s->y[a], s->x[b], s->y[b]);
 	}
 	s->inv_area = s->area != 0.0 ? 1.0 / fabs(s->area) : 0.0;
+	s->sx0 = s->sy0 = INT_MIN;       /* no scissor (the box stays inside the target) */
+	s->sx1 = s->sy1 = INT_MAX;
 	s->x0 = (int)fmax(0.0, floor(minx)) & ~1;
 	s->y0 = (int)fmax(0.0, floor(miny)) & ~1;
 	s->x1 = (int)fmin((double)width - 1, ceil(maxx));
@@ -62,13 +65,35 @@ void raster_tri_setup(raster_tri *s, const double x[3], const double y[3], const
 	}
 }
 
+void raster_tri_scissor(raster_tri *s, int minx, int miny, int maxx, int maxy)
+{
+	s->sx0 = minx > s->sx0 ? minx : s->sx0;
+	s->sy0 = miny > s->sy0 ? miny : s->sy0;
+	s->sx1 = maxx < s->sx1 ? maxx : s->sx1;
+	s->sy1 = maxy < s->sy1 ? maxy : s->sy1;
+	if (raster_tri_empty(s))
+		return;
+	/* the walk stays on the quad grid; pixels outside are masked per quad */
+	s->x0 = s->x0 > (s->sx0 & ~1) ? s->x0 : s->sx0 & ~1;
+	s->y0 = s->y0 > (s->sy0 & ~1) ? s->y0 : s->sy0 & ~1;
+	s->x1 = s->x1 < s->sx1 - 1 ? s->x1 : s->sx1 - 1;
+	s->y1 = s->y1 < s->sy1 - 1 ? s->y1 : s->sy1 - 1;
+	if (s->x0 > s->x1 || s->y0 > s->y1) {
+		s->x0 = 0;
+		s->y0 = 1;                 /* empty: y0 > y1 */
+		s->x1 = -1;
+		s->y1 = -1;
+	}
+}
+
 static unsigned quad_mask(const raster_tri *s, int qx, int qy, gr3d_quad_in *o)
 {
 	unsigned mask = 0;
 	double e[GR3D_PIXELS][3];
 	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
-		double px = qx + (int)(k & 1u) + 0.5, py = qy + (int)(k >> 1) + 0.5;
-		bool in = true;
+		int ix = qx + (int)(k & 1u), iy = qy + (int)(k >> 1);
+		double px = ix + 0.5, py = iy + 0.5;
+		bool in = ix >= s->sx0 && ix < s->sx1 && iy >= s->sy0 && iy < s->sy1;
 		for (unsigned v = 0; v < 3; v++) {
 			e[k][v] = s->ex[v] * (py - s->oy[v]) - s->ey[v] * (px - s->ox[v]);
 			in = in && (e[k][v] > 0 || (e[k][v] == 0 && s->tie[v]));

@@ -24,6 +24,7 @@ typedef struct raster_tri {
 	double ex[3], ey[3], ox[3], oy[3];
 	bool tie[3];                  /* a sample exactly on edge k belongs to this triangle */
 	double inv_area;
+	int sx0, sy0, sx1, sy1;       /* pixels kept: sx0 <= x < sx1, sy0 <= y < sy1 (scissor) */
 	uint8_t slot;                 /* TRAM slot (gr3d_quad.tri) */
 	bool front;                   /* pface */
 } raster_tri;
@@ -32,6 +33,10 @@ typedef struct raster_tri {
  * triangle (x, y, w).  front: the face the pface register reports. */
 void raster_tri_setup(raster_tri *s, const double x[3], const double y[3], const double w[3],
                       uint32_t width, uint32_t height);
+
+/* Keeps only pixels with minx <= x < maxx, miny <= y < maxy (window
+ * coordinates, y up: Gallium's pipe_scissor_state); may empty the triangle. */
+void raster_tri_scissor(raster_tri *s, int minx, int miny, int maxx, int maxy);
 
 static inline bool raster_tri_empty(const raster_tri *s) { return s->y0 > s->y1; }
 

@@ -40,6 +40,8 @@ static bool prepare(setup_unit *s, const prim_tri *t)
 		sim_unit_count(&s->u, SETUP_CTR_CULLED, 1);
 		return false;
 	}
+	if (st->scissor)
+		raster_tri_scissor(rt, st->sx0, st->sy0, st->sx1, st->sy1);
 	if (raster_tri_empty(rt)) {
 		sim_unit_count(&s->u, SETUP_CTR_EMPTY, 1);
 		return false;

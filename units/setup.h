@@ -27,6 +27,8 @@ typedef struct setup_state {
 	uint8_t tram_reg_back[GR3D_TRAM_ROWS];    /* on back faces with two_side (0xFF: tram_reg) */
 	uint8_t cull;                             /* enum setup_cull */
 	bool front_ccw, two_side;
+	bool scissor;                             /* keep sx0 <= x < sx1, sy0 <= y < sy1 */
+	int sx0, sy0, sx1, sy1;
 	uint16_t tri_cycles;                      /* setup.cycles_per_triangle */
 } setup_state;
 
