@@ -25,5 +25,6 @@ void bench_clock(bench_table *t);
 void bench_pica(bench_table *t);
 void bench_compile(bench_table *t);
 void bench_tegra(bench_table *t);
+void bench_gpu(bench_table *t);
 
 #endif

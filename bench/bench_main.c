@@ -30,7 +30,7 @@ static void print_value(double v)
 int main(void)
 {
 	static bench_table t;
-	void (*const benches[])(bench_table *) = { bench_numfmt, bench_clock, bench_pica, bench_compile, bench_tegra };
+	void (*const benches[])(bench_table *) = { bench_numfmt, bench_clock, bench_pica, bench_compile, bench_tegra, bench_gpu };
 	for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
 		benches[i](&t);
 	printf("%-48s %14s  %-16s %s\n", "benchmark", "value", "unit", "goal");

@@ -16,6 +16,7 @@
 #include "isa/tegra/tegra_asm.h"
 #include "sim/compare.h"
 #include "sim/driver_pica.h"
+#include "sim/gpu.h"
 #include "sim/gr3d_regs.h"
 #include "sim/pica_regs.h"
 #include "sim/replay_tex.h"
@@ -50,6 +51,7 @@ typedef struct replay {
 	uint32_t vs_sem_index[16];
 	int16_t fs_sem[GR3D_TRAM_ROWS];  /* IN[k] -> semantic name, -1: none */
 	uint32_t fs_sem_index[GR3D_TRAM_ROWS];
+	uint8_t fs_interp[GR3D_TRAM_ROWS];  /* IN[k] -> enum tgsi_interpolate */
 	unsigned fs_nin;
 	/* the fragment side: programmed through the GR3D registers */
 	gr3d_regs gregs;
@@ -65,6 +67,12 @@ typedef struct replay {
 	element el[MAX_ELEMENTS];
 	unsigned nel;
 	double vp_scale[3], vp_translate[3];
+	/* rasterizer and clip state (docs/trace-format.md) */
+	uint8_t cull;                    /* enum setup_cull */
+	bool front_ccw, two_side, flatshade, scissor;
+	int scissor_rect[4];             /* minx, miny, maxx, maxy */
+	uint8_t clip_plane_enable;
+	float ucp[CLIP_PLANES][4];
 	gr3d_sampler sampler[GR3D_SAMPLERS];
 	ulp_image *tex_img[GR3D_SAMPLERS][GR3D_TEX_LEVELS];   /* the bound textures' levels */
 	/* a TGSI fragment shader is compiled for the samplers' compare functions and
@@ -77,9 +85,6 @@ typedef struct replay {
 	 * into the GR3D registers; the units read it back from there) */
 	zs_surface *zs;
 	zs_state zsa;
-	/* vertex results of the current draw */
-	pica_vec4 (*out)[16];
-	uint32_t nout;
 } replay;
 
 static bool fail(replay *r, size_t i, const char *fmt, const char *detail)
@@ -231,6 +236,7 @@ static bool bind_fs(replay *r, const trace_shader *s, size_t i)
 			for (uint32_t k = de->first; k <= de->last && k < GR3D_TRAM_ROWS; k++) {
 				r->fs_sem[k] = de->semantic_name;
 				r->fs_sem_index[k] = de->semantic_index + (k - de->first);
+				r->fs_interp[k] = de->interpolate ? de->interp : TGSI_INTERPOLATE_PERSPECTIVE;
 				if (k + 1 > r->fs_nin)
 					r->fs_nin = k + 1;
 			}
@@ -298,33 +304,6 @@ static void fetch_vertex(void *vctx, uint32_t id, pica_job *job)
 		for (int j = 0; j < 4; j++)
 			job->v[reg].c[j] = f24_decode(f24_encode(c[j], r->regs.uniform_round));
 	}
-}
-
-static void collect(void *vctx, const pica_result *res)
-{
-	fetch_ctx *f = vctx;
-	if (res->id < f->r->nout)
-		memcpy(f->r->out[res->id], res->o, sizeof f->r->out[0]);
-}
-
-/* Triangles of a primitive mode as vertex positions in the draw. */
-static uint32_t assemble(const char *mode, uint32_t count, uint16_t *idx, uint32_t max)
-{
-	uint32_t n = 0;
-	if (strcmp(mode, "triangles") == 0) {
-		for (uint32_t v = 0; v + 2 < count && n < max; v += 3, n++)
-			idx[3 * n] = (uint16_t)v, idx[3 * n + 1] = (uint16_t)(v + 1), idx[3 * n + 2] = (uint16_t)(v + 2);
-	} else if (strcmp(mode, "triangle_strip") == 0) {
-		for (uint32_t v = 0; v + 2 < count && n < max; v++, n++) {
-			bool odd = v & 1;                 /* keep the winding */
-			idx[3 * n] = (uint16_t)(odd ? v + 1 : v), idx[3 * n + 1] = (uint16_t)(odd ? v : v + 1);
-			idx[3 * n + 2] = (uint16_t)(v + 2);
-		}
-	} else {                                      /* triangle_fan */
-		for (uint32_t v = 1; v + 1 < count && n < max; v++, n++)
-			idx[3 * n] = 0, idx[3 * n + 1] = (uint16_t)v, idx[3 * n + 2] = (uint16_t)(v + 1);
-	}
-	return n;
 }
 
 static sim_unit *unit_named(replay_result *res, const char *name)
@@ -395,6 +374,53 @@ static bool hooked_draw(replay *r, const cJSON *c, size_t i)
 	return ok;
 }
 
+/* The o register with a semantic (TGSI vertex shaders), or 0xFF. */
+static uint8_t vs_reg(const replay *r, int sem, uint32_t index)
+{
+	for (unsigned o = 0; r->vs_tgsi && o < 16; o++)
+		if (r->vs_sem[o] == sem && r->vs_sem_index[o] == index)
+			return (uint8_t)o;
+	return 0xFF;
+}
+
+/* The linker (docs/replay.md): TRAM rows by semantic when both stages are
+ * TGSI, else every non-position output in register order; the back colours
+ * for two-sided colour; the registers flat shading holds constant. */
+static void link_stages(const replay *r, setup_state *su, clip_state *cl)
+{
+	su->ntram = r->ntram;
+	memcpy(su->tram_reg, r->tram_reg, sizeof su->tram_reg);
+	memset(su->tram_reg_back, 0xFF, sizeof su->tram_reg_back);
+	cl->flat_regs = 0;
+	if (!(r->vs_tgsi && r->fs_tgsi))
+		return;
+	su->ntram = r->fs_nin;
+	for (unsigned k = 0; k < su->ntram; k++) {
+		su->tram_reg[k] = r->fs_sem[k] >= 0 ? vs_reg(r, r->fs_sem[k], r->fs_sem_index[k]) : 0xFF;
+		if (r->fs_sem[k] == TGSI_SEMANTIC_COLOR)
+			su->tram_reg_back[k] = vs_reg(r, TGSI_SEMANTIC_BCOLOR, r->fs_sem_index[k]);
+		bool flat = r->fs_interp[k] == TGSI_INTERPOLATE_CONSTANT ||
+		            (r->fs_interp[k] == TGSI_INTERPOLATE_COLOR && r->flatshade);
+		if (flat && r->fs_sem[k] != TGSI_SEMANTIC_POSITION && r->fs_sem[k] != TGSI_SEMANTIC_FACE) {
+			if (su->tram_reg[k] < 16)
+				cl->flat_regs |= (uint16_t)(1u << su->tram_reg[k]);
+			if (su->tram_reg_back[k] < 16)
+				cl->flat_regs |= (uint16_t)(1u << su->tram_reg_back[k]);
+		}
+	}
+}
+
+static void add_units(replay_result *res, const gpu_stats *st)
+{
+	for (unsigned k = 0; k < st->nunits; k++) {
+		sim_unit *u = unit_named(res, st->unit[k].name);
+		if (!u && !strcmp(st->unit[k].name, "zs"))
+			u = zs_unit_stats(res);        /* depth/stencil from raw register blocks */
+		if (u)
+			sim_unit_stats_add(&u->stats, &st->unit[k].stats);
+	}
+}
+
 static bool draw(replay *r, const cJSON *c, size_t i)
 {
 	if (!r->have_vs || !r->have_fs)
@@ -407,7 +433,7 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 	uint32_t count = (uint32_t)num(c, "count", 0), start = (uint32_t)num(c, "start", 0);
 	if (count > 65535)
 		return fail(r, i, "more than 65535 vertices in one draw", NULL);
-	/* indices */
+	/* indices: vertex fetch reads vertex index[k] for draw position k */
 	uint32_t *index = NULL;
 	const char *ib = str(c, "index_buffer");
 	if (ib) {
@@ -425,7 +451,6 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 			index[k] = v;
 		}
 	}
-	/* the vertex shader on the clocked PICA200 units */
 	ulp_diag inner;
 	ulp_diag_clear(&inner);
 	pica_program prog;
@@ -433,133 +458,83 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 		free(index);
 		return fail(r, i, inner.msg, NULL);
 	}
-	r->out = calloc(count ? count : 1, sizeof *r->out);
-	r->nout = count;
-	pica_env env;
-	pica_env_from_config(&env, r->o->cfg);
-	fetch_ctx f = { r, start, index };
-	pica_batch_stats vst;
-	if (r->o->tl)
-		r->o->tl->base = r->res->cycles;      /* stages run one after another */
-	bool ok = r->out && pica_batch_run(&prog, &r->regs.vs.unif, r->o->cfg, &env,
-	                                   pica_vertex_units(r->o->cfg, false), count, fetch_vertex,
-	                                   collect, &f, r->o->tl, &vst, &inner);
-	pica_program_free(&prog);
-	free(index);
-	if (!ok) {
-		free(r->out);
-		return fail(r, i, "vertex shader: ", inner.msg);
-	}
-	r->res->vertex_cycles += vst.cycles;
-	r->res->cycles += vst.cycles;
-	for (unsigned k = 0; k < 4 && k < (unsigned)r->o->cfg->pica_units; k++) {
-		static const char *const names[4] = { "vsh0", "vsh1", "vsh2", "vsh3" };
-		sim_unit *u = unit_named(r->res, names[k]);
-		if (u)
-			sim_unit_stats_add(&u->stats, &vst.unit[k]);
-	}
-	r->res->vertices += count;
-	/* viewport and linker (docs/replay.md) */
-	gr3d_vertex *vtx = calloc(count ? count : 1, sizeof *vtx);
-	uint16_t *tri = malloc((count ? count : 1) * 3 * sizeof *tri);
-	if (!vtx || !tri) {
-		free(vtx);
-		free(tri);
-		free(r->out);
+	/* the fragment program and its constants, as the GR3D registers hold them */
+	bool ok = gr3d_regs_program(&r->gregs, &r->fp, &inner) && tegra_fp_decode(&r->fp, &r->fpd, NULL, &inner);
+	const ulp_config *cfg = r->o->cfg;
+	gpu_draw *g = calloc(1, sizeof *g);
+	if (!g) {
+		pica_program_free(&prog);
+		free(index);
 		return fail(r, i, "out of memory", NULL);
 	}
-	/* the linker: by semantic when both stages are TGSI, else register order */
-	uint8_t tram_reg[GR3D_TRAM_ROWS];
-	unsigned ntram = r->ntram;
-	memcpy(tram_reg, r->tram_reg, sizeof tram_reg);
-	if (r->vs_tgsi && r->fs_tgsi) {
-		ntram = r->fs_nin;
-		for (unsigned k = 0; k < ntram; k++) {
-			tram_reg[k] = 0xFF;
-			for (unsigned o = 0; o < 16 && r->fs_sem[k] >= 0; o++)
-				if (r->vs_sem[o] == r->fs_sem[k] && r->vs_sem_index[o] == r->fs_sem_index[k])
-					tram_reg[k] = (uint8_t)o;
-		}
-	}
-	for (uint32_t v = 0; v < count; v++) {
-		const float *p = r->out[v][r->pos_reg].c;
-		double w = p[3];
-		vtx[v].w = w;
-		vtx[v].x = w > 0 ? p[0] / w * r->vp_scale[0] + r->vp_translate[0] : 0;
-		vtx[v].y = w > 0 ? p[1] / w * r->vp_scale[1] + r->vp_translate[1] : 0;
-		vtx[v].z = w > 0 ? p[2] / w * r->vp_scale[2] + r->vp_translate[2] : 0;
-		for (unsigned row = 0; row < ntram; row++) {
-			static const float unlinked[4] = { 0, 0, 0, 1 };
-			const float *val = tram_reg[row] < 16 ? r->out[v][tram_reg[row]].c : unlinked;
-			for (int k = 0; k < 4; k++)
-				vtx[v].tram[row][k] = fp20_encode(val[k], r->o->cfg->fp20_round);
-		}
-	}
-	free(r->out);
-	r->out = NULL;
-	uint32_t ntris = assemble(mode, count, tri, count);
-	/* no clipper yet: a triangle with a vertex at w <= 0 is dropped (counted) */
-	uint32_t kept = 0;
-	for (uint32_t k = 0; k < ntris; k++) {
-		if (vtx[tri[3 * k]].w <= 0 || vtx[tri[3 * k + 1]].w <= 0 || vtx[tri[3 * k + 2]].w <= 0) {
-			r->res->clipped++;
-			continue;
-		}
-		memmove(&tri[3 * kept], &tri[3 * k], 3 * sizeof *tri);
-		kept++;
-	}
-	r->res->triangles += kept;
-	/* the fragment program and its constants, as the GR3D registers hold them */
-	ok = gr3d_regs_program(&r->gregs, &r->fp, &inner) && tegra_fp_decode(&r->fp, &r->fpd, NULL, &inner);
-	uint32_t uniforms[TEGRA_FP_NUM_CONST];
+	fetch_ctx f = { r, start, index };
+	g->cfg = cfg;
+	g->tl = r->o->tl;
+	g->prog = &prog;
+	g->unif = &r->regs.vs.unif;
+	pica_env_from_config(&g->env, cfg);
+	g->vunits = pica_vertex_units(cfg, false);
+	g->count = count;
+	g->mode = !strcmp(mode, "triangles") ? PRIM_TRIANGLES
+	        : !strcmp(mode, "triangle_strip") ? PRIM_TRIANGLE_STRIP : PRIM_TRIANGLE_FAN;
+	g->make_job = fetch_vertex;
+	g->ctx = &f;
+	link_stages(r, &g->setup, &g->clip);
+	g->clip.pos_reg = r->pos_reg;
+	g->clip.clipvert_reg = vs_reg(r, TGSI_SEMANTIC_CLIPVERTEX, 0);
+	g->clip.clipdist_reg[0] = vs_reg(r, TGSI_SEMANTIC_CLIPDIST, 0);
+	g->clip.clipdist_reg[1] = vs_reg(r, TGSI_SEMANTIC_CLIPDIST, 1);
+	g->clip.plane_enable = r->clip_plane_enable;
+	memcpy(g->clip.plane, r->ucp, sizeof g->clip.plane);
+	g->clip.w_epsilon = (float)cfg->clip_w_epsilon;
+	g->clip.clip_cycles = (uint16_t)cfg->clip_cycles;
+	memcpy(g->setup.vp_scale, r->vp_scale, sizeof g->setup.vp_scale);
+	memcpy(g->setup.vp_translate, r->vp_translate, sizeof g->setup.vp_translate);
+	g->setup.pos_reg = r->pos_reg;
+	g->setup.cull = r->cull;
+	g->setup.front_ccw = r->front_ccw;
+	g->setup.two_side = r->two_side;
+	g->setup.scissor = r->scissor;
+	g->setup.sx0 = r->scissor_rect[0];
+	g->setup.sy0 = r->scissor_rect[1];
+	g->setup.sx1 = r->scissor_rect[2];
+	g->setup.sy1 = r->scissor_rect[3];
+	g->setup.tri_cycles = (uint16_t)cfg->setup_tri_cycles;
+	gr3d_draw *dr = &g->frag;
+	dr->prog = &r->fpd;
+	dr->cfg = cfg;
 	for (int k = 0; k < TEGRA_FP_NUM_CONST; k++)
-		uniforms[k] = r->gregs.raw[0x820 + k] & FP20_MASK;
-	/* the fragment pipeline, at most GR3D_MAX_TRIS triangles per pass */
-	for (uint32_t first = 0; ok && first < kept; first += GR3D_MAX_TRIS) {
-		gr3d_draw dr;
-		memset(&dr, 0, sizeof dr);
-		dr.prog = &r->fpd;
-		dr.cfg = r->o->cfg;
-		memcpy(dr.uniforms, uniforms, sizeof dr.uniforms);
-		dr.vtx = vtx;
-		dr.nvtx = count;
-		dr.idx = tri + 3 * first;
-		dr.ntris = kept - first < GR3D_MAX_TRIS ? kept - first : GR3D_MAX_TRIS;
-		memcpy(dr.sampler, r->sampler, sizeof dr.sampler);
-		for (unsigned k = 0; k < r->ncbufs && k + 1 < GR3D_RTS; k++) {
-			dr.rt[k + 1] = r->cbuf[k];          /* colour buffer k = RT k + 1 */
-			ok = ok && gr3d_regs_rt_format(&r->gregs, k + 1, &dr.rt_format[k + 1], &inner);
-		}
-		if (!ok)
-			break;
-		dr.tl = r->o->tl;
-		gr3d_regs_zs(&r->gregs, r->o->cfg->zs_late_when_kill, &dr.zs_state);
-		dr.zs = r->zs;
-		if (r->o->tl)
-			r->o->tl->base = r->res->cycles;
-		gr3d_stats fst;
-		ok = gr3d_fp_draw(&dr, &fst, &inner);
-		if (ok) {
-			r->res->fragment_cycles += fst.cycles;
-			r->res->cycles += fst.cycles;
-			r->res->fragments += fst.pixels;
-			for (unsigned k = 0; k < GR3D_UNITS; k++) {
-				sim_unit *u = fst.name[k] ? unit_named(r->res, fst.name[k]) : NULL;
-				if (!u)
-					continue;
-				sim_unit_stats_add(&u->stats, &fst.unit[k]);
-				u->counter_defs = fst.counter_defs[k];
-				u->ncounters = fst.ncounters[k];
-			}
-			sim_unit *zu = fst.zs_used ? zs_unit_stats(r->res) : NULL;
-			if (zu)
-				sim_unit_stats_add(&zu->stats, &fst.zs);
-		}
+		dr->uniforms[k] = r->gregs.raw[0x820 + k] & FP20_MASK;
+	memcpy(dr->sampler, r->sampler, sizeof dr->sampler);
+	for (unsigned k = 0; ok && k < r->ncbufs && k + 1 < GR3D_RTS; k++) {
+		dr->rt[k + 1] = r->cbuf[k];          /* colour buffer k = RT k + 1 */
+		ok = gr3d_regs_rt_format(&r->gregs, k + 1, &dr->rt_format[k + 1], &inner);
 	}
-	free(vtx);
-	free(tri);
+	gr3d_regs_zs(&r->gregs, cfg->zs_late_when_kill, &dr->zs_state);
+	dr->zs = r->zs;
+	if (r->o->tl)
+		r->o->tl->base = r->res->cycles;      /* the draw's clock starts here */
+	gpu_stats *st = calloc(1, sizeof *st);
+	ok = ok && st && gpu_draw_run(g, st, &inner);
+	if (!st)
+		ulp_diag_at(&inner, NULL, 0, 0, "out of memory");
+	pica_program_free(&prog);
+	free(index);
+	free(g);
+	if (ok) {
+		r->res->cycles += st->cycles;
+		r->res->vertex_cycles += st->vertex_cycles;
+		r->res->fragment_cycles += st->fragment_cycles;
+		r->res->vertices += count;
+		r->res->triangles += st->triangles;
+		r->res->clipped += st->clipped;
+		r->res->culled += st->culled;
+		r->res->fragments += st->fragments;
+		add_units(r->res, st);
+	}
+	free(st);
 	r->res->draws++;
-	return ok || fail(r, i, "fragment pipeline: ", inner.msg);
+	return ok || fail(r, i, "", inner.msg);
 }
 
 /* ---- checkpoints ---- */
@@ -809,6 +784,31 @@ static bool sampler(replay *r, const cJSON *c)
 	return true;
 }
 
+static bool rasterizer(replay *r, const cJSON *c)
+{
+	const char *cull = str(c, "cull");
+	r->cull = !cull || !strcmp(cull, "none") ? SETUP_CULL_NONE
+	        : !strcmp(cull, "front") ? SETUP_CULL_FRONT : SETUP_CULL_BACK;
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, "front_ccw");
+	r->front_ccw = !v || cJSON_IsTrue(v);
+	r->two_side = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "two_side"));
+	r->flatshade = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "flatshade"));
+	r->scissor = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "scissor"));
+	r->clip_plane_enable = (uint8_t)num(c, "clip_plane_enable", 0);
+	return true;
+}
+
+/* Gallium's clip_state: user planes k = 0.. as a, b, c, d in a flat list. */
+static bool clip_planes(replay *r, const cJSON *c)
+{
+	memset(r->ucp, 0, sizeof r->ucp);
+	const cJSON *pl = cJSON_GetObjectItemCaseSensitive(c, "planes");
+	unsigned k = 0;
+	for (const cJSON *x = pl ? pl->child : NULL; x && k < 4 * CLIP_PLANES; x = x->next, k++)
+		r->ucp[k / 4][k % 4] = (float)x->valuedouble;
+	return true;
+}
+
 static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 {
 	const char *cmd = str(c, "cmd");
@@ -894,8 +894,16 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 		return checkpoint(r, c, i, last_checkpoint);
 	if (!strcmp(cmd, "sampler"))
 		return sampler(r, c);
-	if (!strcmp(cmd, "rasterizer") || !strcmp(cmd, "scissor"))
-		return true;    /* accepted; cull/scissor/flatshade: docs/replay.md "not yet" */
+	if (!strcmp(cmd, "rasterizer"))
+		return rasterizer(r, c);
+	if (!strcmp(cmd, "clip"))
+		return clip_planes(r, c);
+	if (!strcmp(cmd, "scissor")) {
+		static const char *const k[4] = { "minx", "miny", "maxx", "maxy" };
+		for (int j = 0; j < 4; j++)
+			r->scissor_rect[j] = (int)num(c, k[j], 0);
+		return true;
+	}
 	if (!strcmp(cmd, "sampler_view"))
 		return sampler_view(r, c, i);
 	if (!strcmp(cmd, "blend")) {
@@ -941,19 +949,20 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 	r->zsa.face[0].valuemask = r->zsa.face[1].valuemask = 0xFF;
 	r->zsa.face[0].writemask = r->zsa.face[1].writemask = 0xFF;
 	r->zsa.z_func = ZS_LESS;
-	static const char *const units[] = { "vsh0", "vsh1", "vsh2", "vsh3", "pseq", "mfu", "tex", "alu", "dw" };
-	for (unsigned k = 0; k < sizeof units / sizeof units[0]; k++) {
-		if (k < 4 && k >= (unsigned)o->cfg->pica_units)
-			continue;
-		sim_unit_init(&res->unit[res->nunits++], units[k], NULL,
-		              k < 4 ? PICA_COUNTERS : NULL, k < 4 ? PICA_CTR_COUNT : 0);
-	}
-	for (size_t k = 0; k < t->ncmd; k++)            /* a trace with depth/stencil has a "zs" unit */
-		if (cJSON_GetObjectItemCaseSensitive(t->cmd[k], "zsbuf") ||
-		    !strcmp(str(t->cmd[k], "cmd"), "depth_stencil_alpha")) {
+	r->front_ccw = true;
+	bool uses_zs = false;                           /* a trace with depth/stencil has a "zs" unit */
+	for (size_t k = 0; k < t->ncmd && !uses_zs; k++)
+		uses_zs = cJSON_GetObjectItemCaseSensitive(t->cmd[k], "zsbuf") ||
+		          !strcmp(str(t->cmd[k], "cmd"), "depth_stencil_alpha");
+	/* every unit of the pipeline (sim/gpu.h), producers first */
+	const unsigned vunits = pica_vertex_units(o->cfg, false);
+	for (unsigned k = 0; k < GPU_NUNIT_NAMES && res->nunits < REPLAY_MAX_UNITS; k++) {
+		if (k < 1 || k > 4 || k - 1 < vunits)
+			sim_unit_init(&res->unit[res->nunits++], GPU_UNITS[k].name, NULL, GPU_UNITS[k].counters,
+			              GPU_UNITS[k].ncounters);
+		if (uses_zs && !strcmp(GPU_UNITS[k].name, "raster"))
 			zs_unit_stats(res);
-			break;
-		}
+	}
 	size_t last = SIZE_MAX;
 	for (size_t i = 0; i < t->ncmd; i++)
 		if (!strcmp(str(t->cmd[i], "cmd"), "checkpoint"))

@@ -23,18 +23,21 @@
 #include "traces/trace.h"
 
 
-enum { REPLAY_MAX_UNITS = 12 };
+enum { REPLAY_MAX_UNITS = 16 };
 
 typedef struct replay_result {
-	uint64_t cycles;            /* simulated: vertex + fragment, in draw order */
+	uint64_t cycles;            /* simulated: each draw on one clock, draws one after another */
+	/* per draw: until the last vertex was shaded / from the first triangle
+	 * leaving setup to the end; they overlap, so they may sum past cycles */
 	uint64_t vertex_cycles, fragment_cycles;
-	uint64_t draws, vertices, triangles, clipped, fragments;
+	uint64_t draws, vertices, triangles, clipped, culled, fragments;
 	unsigned checkpoints, checks_failed;
 	char first_failure[256];    /* what the first failed check said */
 	struct ulp_image *image;    /* keep_image: colour buffer 0, top row first (free it) */
 	float *depth;               /* keep_depth: the depth surface in 0..1, bottom row first (free it) */
-	/* Every unit's stats summed over the run (vsh0.., then pseq, mfu, tex,
-	 * alu, dw, and zs when the trace uses depth/stencil); stats writers read
+	/* Every unit's stats summed over the run (vfetch, vsh0.., prim, clip,
+	 * setup, raster, zs when the trace uses depth/stencil, pseq, mfu, tex,
+	 * alu, dw: sim/gpu.h); stats writers read
 	 * them through these units. */
 	sim_unit unit[REPLAY_MAX_UNITS];
 	unsigned nunits;

@@ -282,9 +282,10 @@ static const struct {
 	{ "tests__spec__glsl-1.10__execution__samplers__glsl-fs-shadow2D-07", true, NULL },
 	{ "tests__spec__arb_vertex_program__instructions__swz_src_and_constants", true, NULL },
 	{ "tests__spec__arb_vertex_program__vp-arl-local-array", true, NULL },
-	{ "tests__spec__glsl-1.20__execution__clipping__vs-clip-vertex-const-reject", false, "user clip planes" },
+	/* user clip planes and two-sided colour: the clipper and setup (sim/gpu.h) */
+	{ "tests__spec__glsl-1.20__execution__clipping__vs-clip-vertex-const-reject", true, NULL },
 	{ "generated_tests__spec__glsl-1.10__execution__interpolation__interpolation-none-gl_BackColor-smooth-vertex",
-	  false, "user clip planes" },
+	  true, NULL },
 	{ "tests__spec__glsl-1.10__execution__temp-array-indexing__glsl-vs-vec4-indexing-temp-src-in-nested-loop-inner",
 	  true, NULL },
 	/* the Tegra backend: an indirect uniform array in the packed FP_CONST layout

@@ -186,13 +186,13 @@ Test(viewer, headless_screenshot_size_and_colours)
 Test(viewer, select_prints_and_draws_the_journey)
 {
 	char *out, *tri = fixture();
-	ulp_image *img = shot("", tri, "--select 32,40 --at-cycle 790", &out);
+	ulp_image *img = shot("", tri, "--select 32,40 --at-cycle 797", &out);
 	cr_assert_eq(img->width, 1000, "the default screenshot size");
 	cr_assert_eq(img->height, 700);
 	cr_assert(strstr(out, "pixel (32, 40)"), "%s", out);
 	cr_assert(strstr(out, "quad 193 of fragment pass 0, at window (32, 22)"), "%s", out);
 	cr_assert(strstr(out, "EXEC  pseq"), "%s", out);
-	cr_assert(strstr(out, "   0    782-786     788-792     796-800     808-812     815-819"), "%s", out);
+	cr_assert(strstr(out, "   0    789-793     795-799     803-807     815-819     822-826"), "%s", out);
 	/* the selection (255,220,0) outlined in the render target and on the lanes */
 	uint32_t top = img->height * 52 / 100;
 	cr_assert_gt(count_near(img, 0, 0, img->width * 36 / 100, top, 255, 220, 0, 0), 8);
@@ -206,24 +206,27 @@ Test(viewer, select_prints_and_draws_the_journey)
 	fixture_free(tri);
 }
 
-/* Stepping through the recorded run, key by key (--keys prints the cursor). */
+/* Stepping through the recorded run, key by key (--keys prints the cursor).
+ * The fragment side starts 7 cycles later than when vertices and fragments
+ * ran on separate clocks: the first triangle now passes prim, clip and setup
+ * (5 cycles per triangle) on the draw's one clock (sim/gpu.h). */
 Test(viewer, keys_step_through_the_recorded_run)
 {
 	static const char *const cases[][2] = {
 		{ "Right,Right,Left", "cursor cycle 1 lane pseq" },
-		{ "N,N,N", "cursor cycle 18 lane pseq: busy  quad 2 EXEC 0" },
-		{ "N,N,N,P", "cursor cycle 14 lane pseq" },
-		{ "D,D", "cursor cycle 10 lane pseq: busy  quad 0 EXEC 0" },
+		{ "N,N,N", "cursor cycle 25 lane pseq: busy  quad 2 EXEC 0" },
+		{ "N,N,N,P", "cursor cycle 21 lane pseq" },
+		{ "D,D", "cursor cycle 17 lane pseq: busy  quad 0 EXEC 0" },
 		{ "D,D,D", "message: no later draw" },
-		{ "7,9,0,Return", "cursor cycle 790 lane pseq: busy  quad 195 EXEC 0" },
+		{ "7,9,7,Return", "cursor cycle 797 lane pseq: busy  quad 195 EXEC 0" },
 		{ "G,1,2,BackSpace,Return", "cursor cycle 1 lane pseq" },
 		{ "1,2,Escape", "cursor cycle 0 lane pseq" },
-		{ "End", "cursor cycle 1501 lane pseq" },
-		{ "J", "cursor cycle 782 lane pseq: busy  quad 193 EXEC 0" },
-		{ "J,Down,Down,Down,Down,8,1,5,Return", "cursor cycle 815 lane dw: busy  quad 193 EXEC 0" },
-		{ "Up,Up,Up,Up,Up,Up,N", "cursor cycle 1 lane vsh0: busy  item 0 pc 0" },
+		{ "End", "cursor cycle 1509 lane pseq" },
+		{ "J", "cursor cycle 789 lane pseq: busy  quad 193 EXEC 0" },
+		{ "J,Down,Down,Down,Down,8,2,2,Return", "cursor cycle 822 lane dw: busy  quad 193 EXEC 0" },
+		{ "Up,Up,Up,Up,Up,Up,Up,Up,N", "cursor cycle 1 lane vsh0: busy  item 0 pc 0" },
 		{ "Space,F1,Escape,Shift+D", "cursor cycle 0 lane pseq" },
-		{ "S,Escape,S,N", "cursor cycle 10 lane pseq" },
+		{ "S,Escape,S,N", "cursor cycle 17 lane pseq" },
 	};
 	char *tri = fixture();
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -277,7 +280,7 @@ Test(viewer, bad_arguments_exit_2)
 		{ "@ --screenshot /tmp/x.png --select 1", "--select" },
 		{ "@ --screenshot /tmp/x.png --select 64,0", "render target is 64x64" },
 		{ "@ --screenshot /tmp/x.png --at-cycle -3", "--at-cycle" },
-		{ "@ --screenshot /tmp/x.png --at-cycle 99999999", "the run has cycles 0..1501" },
+		{ "@ --screenshot /tmp/x.png --at-cycle 99999999", "the run has cycles 0..1509" },
 		{ "@ --window", "--window goes with --screenshot" },
 		{ "@ --keys N", "--keys goes with --screenshot" },
 		{ "@ --screenshot /tmp/x.png --keys Bogus", "unknown key 'Bogus'" },

@@ -111,6 +111,12 @@ static const field C_RASTERIZER[] = {
 	{ "front_ccw", F_BOOL, false, 0, 0, NULL, NULL },
 	{ "scissor", F_BOOL, false, 0, 0, NULL, NULL },
 	{ "flatshade", F_BOOL, false, 0, 0, NULL, NULL },
+	{ "two_side", F_BOOL, false, 0, 0, NULL, NULL },
+	{ "clip_plane_enable", F_INT, false, 0, 255, NULL, NULL },
+	END_FIELDS,
+};
+static const field C_CLIP[] = {
+	{ "planes", F_F32_ARRAY, true, 4, 8 * 4, NULL, NULL },
 	END_FIELDS,
 };
 static const field C_VIEWPORT[] = {
@@ -185,6 +191,7 @@ const command TRACE_COMMAND_TABLE[] = {
 	{ "blend", C_BLEND, NULL, NULL },
 	{ "depth_stencil_alpha", C_DSA, NULL, NULL },
 	{ "rasterizer", C_RASTERIZER, NULL, NULL },
+	{ "clip", C_CLIP, NULL, NULL },
 	{ "viewport", C_VIEWPORT, NULL, NULL },
 	{ "scissor", C_SCISSOR, NULL, NULL },
 	{ "sampler", C_SAMPLER, NULL, NULL },
@@ -198,7 +205,7 @@ const size_t TRACE_NCOMMANDS = sizeof TRACE_COMMAND_TABLE / sizeof TRACE_COMMAND
 
 const char *const TRACE_COMMANDS[] = {
 	"framebuffer", "bind_shaders", "vertex_elements", "constant_buffer", "blend",
-	"depth_stencil_alpha", "rasterizer", "viewport", "scissor", "sampler", "sampler_view",
+	"depth_stencil_alpha", "rasterizer", "clip", "viewport", "scissor", "sampler", "sampler_view",
 	"clear", "draw", "registers", "checkpoint", NULL,
 };
 

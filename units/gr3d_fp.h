@@ -1,12 +1,22 @@
-/* The Tegra GR3D fragment pipeline: a minimal rasterizer feeding the five
- * clocked units PSEQ -> MFU -> TEX -> ALU -> DW, joined by ports (latency and
- * capacity from the tegra.* knobs), quads recirculating until the program
- * ends.  docs/tegra-units.md. */
+/* The Tegra GR3D fragment pipeline: the rasterizer (units/raster.h) feeding
+ * the five clocked units PSEQ -> MFU -> TEX -> ALU -> DW, joined by ports
+ * (latency and capacity from the tegra.* knobs), quads recirculating until
+ * the program ends.  docs/tegra-units.md.
+ *
+ * gr3d_fp is the fragment half as one object that attaches to a clock: the
+ * one-clock GPU (sim/gpu.h) puts it behind setup; gr3d_fp_draw runs it alone
+ * on triangles already in window coordinates (tegra run, the unit tests). */
 #ifndef ULP_UNITS_GR3D_FP_H
 #define ULP_UNITS_GR3D_FP_H
 
 #include "sim/clock.h"
+#include "units/alu.h"
+#include "units/dw.h"
 #include "units/gr3d_quad.h"
+#include "units/mfu.h"
+#include "units/pseq.h"
+#include "units/raster.h"
+#include "units/tex.h"
 #include "units/zs.h"
 
 /* A vertex in window coordinates (pixels, y up = row index up; z the
@@ -52,6 +62,49 @@ typedef struct gr3d_stats {
 	sim_unit_stats zs;
 	uint64_t zs_idle;
 } gr3d_stats;
+
+/* The fragment half on a clock.  Build it with gr3d_fp_new (the draw's state:
+ * program, constants, samplers, targets; vtx/idx/ntris are not read), feed
+ * raster_tri items into tri_in (their TRAM slot loaded with gr3d_fp_load),
+ * attach it to a clock, run, then gr3d_fp_finish. */
+typedef struct gr3d_fp {
+	gr3d_ctx ctx;
+	gr3d_tram_tri *tram;          /* tram_slots entries */
+	unsigned tram_slots, max_qid;
+	gr3d_tram_use use;            /* with a ring of slots (setup reuses them) */
+	gr3d_quad *slots;
+	uint16_t *free_slots;
+	ulp_image *levels[GR3D_SAMPLERS][GR3D_TEX_LEVELS];
+	raster_unit raster;
+	/* early depth/stencil (units/zs.c) between raster and pseq, when the
+	 * draw's state turns it on: raster -> p_zs -> zs -> p_in -> pseq */
+	bool zs_on;
+	zs_state zs_state;
+	zs_unit zs;
+	zs_late late;
+	zs_late_entry *late_ring;     /* late writes only */
+	sim_port p_zs;
+	pseq_unit pseq;
+	mfu_unit mfu;
+	tex_unit tex;
+	alu_unit alu;
+	dw_unit dw;
+	sim_port tri_in;              /* setup -> raster (raster_tri) */
+	sim_port p_in, p_mfu, p_tex, p_alu, p_dw, p_recirc;
+} gr3d_fp;
+
+/* tram_slots: 1..GR3D_MAX_TRIS; ring: slots are reused (ctx.tram_use counts
+ * their holds); tri_capacity/tri_latency: the setup -> raster port. */
+gr3d_fp *gr3d_fp_new(const gr3d_draw *dr, unsigned tram_slots, bool ring, uint32_t tri_capacity,
+                     uint32_t tri_latency, ulp_diag *d);
+void gr3d_fp_free(gr3d_fp *f);
+/* Adds the units (consumers before producers) and ports to c. */
+bool gr3d_fp_attach(gr3d_fp *f, sim_clock *c);
+/* Loads TRAM slot `slot` from three vertices' rows (raw 20-bit words). */
+void gr3d_fp_load(gr3d_fp *f, unsigned slot, const uint32_t (*const v[3])[4]);
+/* After the run: false with d when quads or triangles were left in flight;
+ * st (optional) gets the units' stats (pseq..dw, and zs when it ran). */
+bool gr3d_fp_finish(const gr3d_fp *f, const sim_clock *c, gr3d_stats *st, ulp_diag *d);
 
 /* Draw: rasterize the triangles over the render-target area, run every quad
  * through the units, write the targets.  Returns false with d on bad set-up

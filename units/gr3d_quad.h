@@ -130,12 +130,28 @@ typedef struct gr3d_tram_tri {
 	float fx[GR3D_TRAM_ROWS][4][2][3];    /* v decoded as FX10 .l / .h (filled by the pipeline) */
 } gr3d_tram_tri;
 
+/* TRAM slots in use when triangles stream through a ring of slots (the
+ * one-clock pipeline, sim/gpu.h): a slot's count is the quads of its
+ * triangle still in flight plus one while setup/the rasterizer hold it; when
+ * it drops to 0 the slot is free and the waiter (setup) is woken. */
+typedef struct gr3d_tram_use {
+	uint16_t refs[GR3D_MAX_TRIS];
+	sim_unit *waiter;
+} gr3d_tram_use;
+
+static inline void gr3d_tram_release(gr3d_tram_use *t, unsigned slot)
+{
+	if (--t->refs[slot] == 0 && t->waiter)
+		sim_unit_wake(t->waiter, 0);         /* 0: as soon as the clock can */
+}
+
 /* Everything the units share.  Owned by the pipeline (gr3d_fp.h). */
 typedef struct gr3d_ctx {
 	const tegra_fp_decoded *prog;
 	const ulp_config *cfg;
 	uint32_t uniforms[TEGRA_FP_NUM_CONST];       /* FP_CONST (20 bits each) */
 	const gr3d_tram_tri *tram;                   /* ntris entries */
+	gr3d_tram_use *tram_use;                     /* NULL: a slot per triangle for the whole draw */
 	unsigned ntris;
 	gr3d_sampler sampler[GR3D_SAMPLERS];
 	ulp_image *rt[GR3D_RTS];                     /* NULL: not bound */

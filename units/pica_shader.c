@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "units/vfetch.h"
+
 const sim_counter_def PICA_COUNTERS[PICA_CTR_COUNT] = {
 	[PICA_CTR_INSTRUCTIONS] = { "instructions", "instructions issued" },
 	[PICA_CTR_INVOCATIONS] = { "invocations", "vertex or geometry invocations completed" },
@@ -171,15 +173,6 @@ unsigned pica_vertex_units(const ulp_config *cfg, bool gs_bound)
 
 /* ---- a vertex batch over several units ---- */
 
-typedef struct batch_fetch {          /* vertex fetch: hands jobs round-robin */
-	sim_unit u;
-	sim_port *to[4];
-	unsigned nunits, next;
-	uint32_t sent, total;
-	void (*make_job)(void *ctx, uint32_t id, pica_job *job);
-	void *ctx;
-} batch_fetch;
-
 typedef struct batch_sink {
 	sim_unit u;
 	sim_port *from;
@@ -187,29 +180,6 @@ typedef struct batch_sink {
 	void (*on_result)(void *ctx, const pica_result *r);
 	void *ctx;
 } batch_sink;
-
-static void fetch_tick(sim_unit *u, uint64_t now)
-{
-	batch_fetch *f = (batch_fetch *)u;
-	if (f->sent == f->total)
-		return;
-	sim_unit_sleep_until(u, now + 1);
-	for (unsigned k = 0; k < f->nunits; k++) {
-		sim_port *p = f->to[(f->next + k) % f->nunits];
-		if (sim_port_full(p))
-			continue;
-		pica_job job;
-		memset(&job, 0, sizeof job);
-		job.id = f->sent;
-		f->make_job(f->ctx, f->sent, &job);
-		sim_port_push(p, &job, now);
-		f->next = (f->next + k + 1) % f->nunits;
-		f->sent++;
-		sim_unit_busy(u);
-		return;
-	}
-	sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
-}
 
 static void sink_tick(sim_unit *u, uint64_t now)
 {
@@ -239,7 +209,7 @@ bool pica_batch_run(const pica_program *prog, const pica_uniforms *unif, const u
 	pica_shader_unit *sh = calloc(units, sizeof *sh);
 	sim_port *in = calloc(units, sizeof *in);
 	sim_port out;
-	batch_fetch fetch;
+	vfetch_unit fetch;
 	batch_sink sink;
 	sim_clock clock;
 	bool ok = sh && in && sim_port_init(&out, "vsh->out", sizeof(pica_result), 4, 1, NULL);
@@ -255,20 +225,15 @@ bool pica_batch_run(const pica_program *prog, const pica_uniforms *unif, const u
 	sink.on_result = on_result;
 	sink.ctx = ctx;
 	out.consumer = &sink.u;
-	sim_unit_init(&fetch.u, "vfetch", fetch_tick, NULL, 0);
-	fetch.nunits = units;
-	fetch.next = 0;
-	fetch.sent = 0;
-	fetch.total = njobs;
-	fetch.make_job = make_job;
-	fetch.ctx = ctx;
+	sim_port *to[4] = { &in[0], units > 1 ? &in[1] : NULL, units > 2 ? &in[2] : NULL,
+	                    units > 3 ? &in[3] : NULL };
+	vfetch_init(&fetch, to, units, njobs, make_job, ctx);
 	/* consumers before producers (docs/ARCHITECTURE.md) */
 	sim_clock_add_unit(&clock, &sink.u);
 	for (unsigned k = 0; k < units && ok; k++) {
 		pica_shader_init(&sh[k], names[k], k, prog, unif, cfg, &in[k], &out);
 		sh[k].env = *env;
 		ok = sim_port_init(&in[k], names[k], sizeof(pica_job), 2, 1, &sh[k].u);
-		fetch.to[k] = &in[k];
 		sim_clock_add_unit(&clock, &sh[k].u);
 		sim_clock_add_port(&clock, &in[k]);
 	}

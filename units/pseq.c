@@ -52,6 +52,8 @@ static void free_slot(pseq_unit *p, uint16_t qid)
 {
 	p->free_slots[p->nfree++] = qid;
 	p->inflight--;
+	if (p->ctx->tram_use)                  /* the quad's hold on its TRAM slot */
+		gr3d_tram_release(p->ctx->tram_use, p->ctx->slot[qid].tri);
 	unsigned rows = p->ctx->rows;
 	if (p->draining && p->inflight * 4u * rows <= p->min_out)
 		p->draining = false;

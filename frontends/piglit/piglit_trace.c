@@ -237,9 +237,6 @@ static bool texture(pg_trace *tr, const pg_texture *tx, unsigned unit, char *rea
 
 bool pg_trace_draw(pg_trace *tr, const pg_draw *dr, char *reason, size_t n)
 {
-	for (int k = 0; k < 8; k++)
-		if (dr->clip_enabled[k])
-			return REFUSE("user clip planes: the replay has no clipper yet");
 	if (dr->depth_test && writes_depth(tr->fs_tgsi))
 		return REFUSE("a fragment shader that writes depth: the Tegra program cannot");
 	if ((int)dr->depth_test != tr->depth_test) {
@@ -253,10 +250,6 @@ bool pg_trace_draw(pg_trace *tr, const pg_draw *dr, char *reason, size_t n)
 		cJSON_AddItemToObject(z, "depth", dep);
 		tr->depth_test = dr->depth_test;
 	}
-	if (dr->two_side)
-		return REFUSE("two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE): not in the trace format");
-	if (dr->flat)
-		return REFUSE("flat shading: the replay accepts rasterizer.flatshade but does not apply it");
 	for (unsigned u = 0; u < PG_MAX_UNITS; u++)
 		if (dr->units[u] && !texture(tr, dr->units[u], u, reason, n))
 			return false;
@@ -286,6 +279,28 @@ bool pg_trace_draw(pg_trace *tr, const pg_draw *dr, char *reason, size_t n)
 	cJSON_AddStringToObject(cf, "stage", "fragment");
 	cJSON_AddNumberToObject(cf, "index", 0);
 	cJSON_AddItemToObject(cf, "f32", floats(&dr->fs_const[0][0], (size_t)dr->nfs_const * 4));
+	/* flat shading, two-sided colour, user clip planes (the clipper takes
+	 * them against CLIPVERTEX, else the position: piglit's planes are in eye
+	 * space and its modelview is the identity) */
+	cJSON *rs = cmd(tr, "rasterizer");
+	unsigned enable = 0;
+	float planes[8][4];
+	unsigned nplanes = 0;
+	for (unsigned k = 0; k < 8; k++) {
+		memcpy(planes[k], dr->clip_plane[k], sizeof planes[k]);
+		if (dr->clip_enabled[k]) {
+			enable |= 1u << k;
+			nplanes = k + 1;
+		}
+	}
+	cJSON_AddStringToObject(rs, "cull", "none");
+	cJSON_AddBoolToObject(rs, "flatshade", dr->flat);
+	cJSON_AddBoolToObject(rs, "two_side", dr->two_side);
+	cJSON_AddNumberToObject(rs, "clip_plane_enable", enable);
+	if (nplanes) {
+		cJSON *cp = cmd(tr, "clip");
+		cJSON_AddItemToObject(cp, "planes", floats(&planes[0][0], (size_t)nplanes * 4));
+	}
 	cJSON *dw = cmd(tr, "draw");
 	static const char *modes[] = { "triangles", "triangle_strip", "triangle_fan" };
 	cJSON_AddStringToObject(dw, "mode", modes[dr->prim]);

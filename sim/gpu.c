@@ -1,0 +1,144 @@
+/* The one-clock draw pipeline (gpu.h). */
+#include "sim/gpu.h"
+
+#include <stdlib.h>
+
+#include "units/vfetch.h"
+
+const gpu_unit_info GPU_UNITS[GPU_NUNIT_NAMES] = {
+	{ "vfetch", VFETCH_COUNTERS, VFETCH_CTR_COUNT }, { "vsh0", PICA_COUNTERS, PICA_CTR_COUNT },
+	{ "vsh1", PICA_COUNTERS, PICA_CTR_COUNT }, { "vsh2", PICA_COUNTERS, PICA_CTR_COUNT },
+	{ "vsh3", PICA_COUNTERS, PICA_CTR_COUNT }, { "prim", PRIM_COUNTERS, PRIM_CTR_COUNT },
+	{ "clip", CLIP_COUNTERS, CLIP_CTR_COUNT }, { "setup", SETUP_COUNTERS, SETUP_CTR_COUNT },
+	{ "raster", RASTER_COUNTERS, RASTER_CTR_COUNT }, { "pseq", PSEQ_COUNTERS, PSEQ_CTR_COUNT },
+	{ "mfu", MFU_COUNTERS, MFU_CTR_COUNT }, { "tex", TEX_COUNTERS, TEX_CTR_COUNT },
+	{ "alu", ALU_COUNTERS, ALU_CTR_COUNT }, { "dw", DW_COUNTERS, DW_CTR_COUNT },
+};
+
+typedef struct gpu {
+	gr3d_fp *fp;
+	setup_unit setup;
+	clip_unit clip;
+	prim_unit prim;
+	pica_shader_unit vsh[4];
+	vfetch_unit fetch;
+	sim_port vin[4], vout, p_prim, p_clip;
+	sim_clock clock;
+} gpu;
+
+static void gpu_free(gpu *G)
+{
+	for (unsigned k = 0; k < 4; k++)
+		sim_port_fini(&G->vin[k]);
+	sim_port_fini(&G->vout);
+	sim_port_fini(&G->p_prim);
+	sim_port_fini(&G->p_clip);
+	prim_fini(&G->prim);
+	gr3d_fp_free(G->fp);
+	free(G);
+}
+
+static void keep(gpu_stats *st, const sim_unit *u)
+{
+	if (st->nunits < GPU_MAX_UNITS)
+		st->unit[st->nunits++] = *u;
+}
+
+bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
+{
+	static const char *const vnames[4] = { "vsh0", "vsh1", "vsh2", "vsh3" };
+	const ulp_config *cfg = g->cfg;
+	if (g->vunits < 1 || g->vunits > 4)
+		return ulp_diag_at(d, NULL, 0, 0, "1 to 4 shader units, not %u", g->vunits);
+	gpu *G = calloc(1, sizeof *G);
+	if (!G)
+		return ulp_diag_at(d, NULL, 0, 0, "out of memory");
+	const uint32_t fifo = (uint32_t)cfg->gpu_fifo_triangles, lat = (uint32_t)cfg->gpu_lat_geometry;
+	ulp_diag inner;
+	ulp_diag_clear(&inner);
+	G->fp = gr3d_fp_new(&g->frag, setup_tram_slots(g->setup.ntram), true, fifo, lat, &inner);
+	if (!G->fp) {
+		gpu_free(G);
+		return ulp_diag_at(d, NULL, 0, 0, "fragment pipeline: %s", inner.msg);
+	}
+	const unsigned n = g->vunits;
+	bool ok = sim_port_init(&G->vout, "vsh->prim", sizeof(pica_result), 4, lat, NULL) &&
+	          sim_port_init(&G->p_prim, "prim->clip", sizeof(prim_tri), fifo, lat, NULL) &&
+	          sim_port_init(&G->p_clip, "clip->setup", sizeof(prim_tri), fifo, lat, NULL);
+	for (unsigned k = 0; ok && k < n; k++) {
+		pica_shader_init(&G->vsh[k], vnames[k], k, g->prog, g->unif, cfg, &G->vin[k], &G->vout);
+		G->vsh[k].env = g->env;
+		ok = sim_port_init(&G->vin[k], vnames[k], sizeof(pica_job), 2, 1, &G->vsh[k].u);
+	}
+	ok = ok && prim_init(&G->prim, g->mode, g->count, &G->vout, &G->p_prim);
+	if (!ok) {
+		gpu_free(G);
+		return ulp_diag_at(d, NULL, 0, 0, "out of memory");
+	}
+	sim_port *to[4] = { &G->vin[0], &G->vin[1], &G->vin[2], &G->vin[3] };
+	vfetch_init(&G->fetch, to, n, g->count, g->make_job, g->ctx);
+	clip_init(&G->clip, &g->clip, &G->p_prim, &G->p_clip);
+	G->clip.producer = &G->prim.u;
+	setup_init(&G->setup, &g->setup, &G->p_clip, G->fp);
+	G->setup.producer = &G->clip.u;
+
+	/* one clock, consumers before producers (docs/ARCHITECTURE.md) */
+	sim_clock *c = &G->clock;
+	sim_clock_init(c, (uint64_t)cfg->watchdog_cycles, g->tl);
+	ok = gr3d_fp_attach(G->fp, c) && sim_clock_add_unit(c, &G->setup.u) &&
+	     sim_clock_add_unit(c, &G->clip.u) && sim_clock_add_unit(c, &G->prim.u);
+	for (unsigned k = 0; ok && k < n; k++)
+		ok = sim_clock_add_unit(c, &G->vsh[k].u) && sim_clock_add_port(c, &G->vin[k]);
+	ok = ok && sim_clock_add_unit(c, &G->fetch.u) && sim_clock_add_port(c, &G->vout) &&
+	     sim_clock_add_port(c, &G->p_prim) && sim_clock_add_port(c, &G->p_clip);
+	if (!ok) {
+		gpu_free(G);
+		return ulp_diag_at(d, NULL, 0, 0, "the clock has no room for the draw's units");
+	}
+	sim_unit_wake(&G->fetch.u, 0);
+	enum sim_run_result rr = sim_clock_run(c, UINT64_MAX, d);
+	sim_clock_finish(c);
+	for (unsigned k = 0; k < n; k++) {
+		if (G->vsh[k].failed) {
+			char buf[ULP_DIAG_MSG_MAX + 16];
+			ulp_diag_format(&G->vsh[k].err, buf, sizeof buf);
+			ulp_diag_at(d, NULL, 0, 0, "vertex shader: %s: %s", vnames[k], buf);
+			ok = false;
+		}
+	}
+	if (rr == SIM_RUN_WATCHDOG || rr == SIM_RUN_HALTED)
+		ok = false;
+	else if (ok && !prim_done(&G->prim))
+		ok = ulp_diag_at(d, NULL, 0, 0, "draw ended with %u of %u vertices", G->prim.got, g->count);
+	else if (ok && (!clip_idle(&G->clip) || !setup_idle(&G->setup)))
+		ok = ulp_diag_at(d, NULL, 0, 0, "draw ended with triangles in the clipper or setup");
+	gr3d_stats fst;
+	ok = gr3d_fp_finish(G->fp, c, &fst, d) && ok;
+	if (st) {
+		memset(st, 0, sizeof *st);
+		st->cycles = c->now;
+		st->vertex_cycles = G->prim.got ? G->prim.last_vertex + 1 : 0;
+		st->fragment_cycles = G->setup.first_out == UINT64_MAX ? 0 : c->now - G->setup.first_out;
+		st->triangles = G->prim.u.stats.counter[PRIM_CTR_TRIANGLES];
+		st->clipped = G->clip.u.stats.counter[CLIP_CTR_CLIPPED] + G->clip.u.stats.counter[CLIP_CTR_CULLED];
+		st->culled = G->setup.u.stats.counter[SETUP_CTR_CULLED];
+		st->fragments = fst.pixels;
+		st->quads = fst.quads;
+		keep(st, &G->fetch.u);
+		for (unsigned k = 0; k < n; k++)
+			keep(st, &G->vsh[k].u);
+		keep(st, &G->prim.u);
+		keep(st, &G->clip.u);
+		keep(st, &G->setup.u);
+		keep(st, &G->fp->raster.u);
+		if (G->fp->zs_on)
+			keep(st, &G->fp->zs.u);
+		keep(st, &G->fp->pseq.u);
+		keep(st, &G->fp->mfu.s.u);
+		keep(st, &G->fp->tex.s.u);
+		keep(st, &G->fp->alu.s.u);
+		keep(st, &G->fp->dw.s.u);
+	}
+	gpu_free(G);
+	return ok;
+}

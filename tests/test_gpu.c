@@ -1,0 +1,316 @@
+/* The one-clock draw pipeline (sim/gpu.h): clipping, culling, two-sided
+ * colour, flat shading, the TRAM ring, overlap and determinism, through
+ * in-memory traces replayed end to end. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/image.h"
+#include "sim/replay.h"
+#include "units/setup.h"
+
+/* A trace: 64x64, clear black, pass-through VS (position, COLOR, BCOLOR),
+ * FS = its COLOR input (interpolation `interp`), the given vertices (x y z w
+ * r g b a, and a back colour b r g b a), `raster` as the rasterizer
+ * command's extra fields, `extra` commands before the draw. */
+static char *make_trace(const float *v, unsigned n, const char *mode, const char *interp,
+                        const char *raster, const char *extra)
+{
+	size_t cap = 16384 + (size_t)n * 12 * 24;
+	char *s = malloc(cap), *p = s;
+	cr_assert(s);
+	p += sprintf(p, "{\"format\": \"ulpsim-trace\", \"version\": 1, \"name\": \"gpu\", "
+	                "\"resources\": {\"vb\": {\"type\": \"buffer\", \"f32\": [");
+	for (unsigned k = 0; k < n * 12; k++)
+		p += sprintf(p, "%s%.9g", k ? ", " : "", (double)v[k]);
+	p += sprintf(p, "]}}, \"shaders\": {"
+	    "\"vs\": {\"stage\": \"vertex\", \"tgsi\": \"VERT\\nDCL IN[0]\\nDCL IN[1]\\nDCL IN[2]\\n"
+	    "DCL OUT[0], POSITION\\nDCL OUT[1], COLOR\\nDCL OUT[2], BCOLOR\\n"
+	    "  0: MOV OUT[0], IN[0]\\n  1: MOV OUT[1], IN[1]\\n  2: MOV OUT[2], IN[2]\\n  3: END\\n\"},"
+	    "\"fs\": {\"stage\": \"fragment\", \"tgsi\": \"FRAG\\nDCL IN[0], COLOR, %s\\n"
+	    "DCL OUT[0], COLOR\\n  0: MOV OUT[0], IN[0]\\n  1: END\\n\"}}, \"commands\": ["
+	    "{\"cmd\": \"framebuffer\", \"width\": 64, \"height\": 64, \"cbufs\": [{\"format\": \"RGBA8888\"}]},"
+	    "{\"cmd\": \"viewport\", \"scale\": [32, 32, 0.5], \"translate\": [32, 32, 0.5]},"
+	    "{\"cmd\": \"rasterizer\"%s%s},"
+	    "{\"cmd\": \"bind_shaders\", \"vs\": \"vs\", \"fs\": \"fs\"},"
+	    "{\"cmd\": \"vertex_elements\", \"elements\": ["
+	    "{\"buffer\": \"vb\", \"offset\": 0, \"stride\": 48, \"format\": \"R32G32B32A32_FLOAT\"},"
+	    "{\"buffer\": \"vb\", \"offset\": 16, \"stride\": 48, \"format\": \"R32G32B32A32_FLOAT\"},"
+	    "{\"buffer\": \"vb\", \"offset\": 32, \"stride\": 48, \"format\": \"R32G32B32A32_FLOAT\"}]},"
+	    "{\"cmd\": \"clear\", \"color\": [0, 0, 0, 1]},%s"
+	    "{\"cmd\": \"draw\", \"mode\": \"%s\", \"start\": 0, \"count\": %u},"
+	    "{\"cmd\": \"checkpoint\", \"name\": \"f\"}]}",
+	    interp, raster[0] ? ", " : "", raster, extra, mode, n);
+	cr_assert_lt((size_t)(p - s), cap);
+	return s;
+}
+
+static ulp_image *run(const char *json, replay_result *res, const ulp_config *cfg_in)
+{
+	trace t;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(trace_parse(&t, json, "gpu.trace.json", ".", &d), "%s", d.msg);
+	ulp_config cfg;
+	if (cfg_in)
+		cfg = *cfg_in;
+	else
+		ulp_config_defaults(&cfg);
+	replay_opts o = { .cfg = &cfg, .keep_image = true };
+	cr_assert(replay_run(&t, &o, res, &d), "%s", d.msg);
+	trace_free(&t);
+	cr_assert(res->image);
+	return res->image;
+}
+
+static uint64_t counter(const replay_result *res, const char *unit, const char *name)
+{
+	for (unsigned k = 0; k < res->nunits; k++) {
+		const sim_unit *u = &res->unit[k];
+		if (strcmp(u->name, unit))
+			continue;
+		for (unsigned c = 0; c < u->ncounters; c++)
+			if (!strcmp(u->counter_defs[c].name, name))
+				return u->stats.counter[c];
+	}
+	cr_assert_fail("no counter %s.%s", unit, name);
+	return 0;
+}
+
+static const sim_unit *unit(const replay_result *res, const char *name)
+{
+	for (unsigned k = 0; k < res->nunits; k++)
+		if (!strcmp(res->unit[k].name, name))
+			return &res->unit[k];
+	cr_assert_fail("no unit %s", name);
+	return NULL;
+}
+
+/* pixel at window (x, y), y up (the image is top row first) */
+static const uint8_t *px(const ulp_image *img, uint32_t x, uint32_t y)
+{
+	return ulp_image_cpx(img, x, img->height - 1 - y);
+}
+
+#define V(x, y, z, w, r, g, b) x, y, z, w, r, g, b, 1, 0, 0, 1, 1
+
+/* A counter-clockwise triangle with red front and blue back colours. */
+static const float CCW[] = { V(-0.8f, -0.8f, 0, 1, 1, 0, 0), V(0.8f, -0.8f, 0, 1, 1, 0, 0),
+                             V(0, 0.8f, 0, 1, 1, 0, 0) };
+static const float CW[] = { V(-0.8f, -0.8f, 0, 1, 1, 0, 0), V(0, 0.8f, 0, 1, 1, 0, 0),
+                            V(0.8f, -0.8f, 0, 1, 1, 0, 0) };
+
+Test(gpu, culling_and_two_sided_colour)
+{
+	replay_result res;
+	char *j = make_trace(CW, 3, "triangles", "COLOR", "\"cull\": \"back\"", "");
+	ulp_image *img = run(j, &res, NULL);
+	cr_assert_eq(res.fragments, 0, "a clockwise triangle is a back face: culled");
+	cr_assert_eq(counter(&res, "setup", "culled"), 1);
+	ulp_image_free(img);
+	free(j);
+	j = make_trace(CW, 3, "triangles", "COLOR", "\"cull\": \"front\", \"two_side\": true", "");
+	img = run(j, &res, NULL);
+	cr_assert_gt(res.fragments, 500);
+	const uint8_t *c = px(img, 32, 20);
+	cr_assert(c[0] == 0 && c[2] == 255, "back face, two-sided: BCOLOR (blue), got %u %u %u", c[0], c[1], c[2]);
+	ulp_image_free(img);
+	free(j);
+	j = make_trace(CCW, 3, "triangles", "COLOR", "\"two_side\": true", "");
+	img = run(j, &res, NULL);
+	c = px(img, 32, 20);
+	cr_assert(c[0] == 255 && c[2] == 0, "front face: COLOR (red), got %u %u %u", c[0], c[1], c[2]);
+	ulp_image_free(img);
+	free(j);
+}
+
+Test(gpu, flat_shading_takes_the_last_vertex)
+{
+	static const float tri[] = { V(-0.8f, -0.8f, 0, 1, 1, 0, 0), V(0.8f, -0.8f, 0, 1, 0, 1, 0),
+	                             V(0, 0.8f, 0, 1, 0, 0, 1) };
+	replay_result res;
+	char *j = make_trace(tri, 3, "triangles", "COLOR", "\"flatshade\": true", "");
+	ulp_image *img = run(j, &res, NULL);
+	for (uint32_t y = 8; y < 50; y += 7) {
+		const uint8_t *c = px(img, 32, y);
+		cr_assert(c[0] == 0 && c[1] == 0 && c[2] == 255, "(32, %u): %u %u %u", y, c[0], c[1], c[2]);
+	}
+	ulp_image_free(img);
+	free(j);
+	j = make_trace(tri, 3, "triangles", "COLOR", "", "");
+	img = run(j, &res, NULL);
+	const uint8_t *c = px(img, 32, 20);
+	cr_assert(c[0] > 0 && c[1] > 0, "smooth without flatshade: %u %u %u", c[0], c[1], c[2]);
+	ulp_image_free(img);
+	free(j);
+}
+
+Test(gpu, clipper_cuts_instead_of_dropping)
+{
+	/* one vertex behind the eye (w < 0): the old path dropped the triangle */
+	static const float tri[] = { V(-0.8f, -0.8f, 0, 1, 1, 1, 1), V(0.8f, -0.8f, 0, 1, 1, 1, 1),
+	                             V(0, 0.8f, 0, -1, 1, 1, 1) };
+	replay_result res;
+	char *j = make_trace(tri, 3, "triangles", "COLOR", "", "");
+	ulp_image *img = run(j, &res, NULL);
+	cr_assert_eq(counter(&res, "clip", "clipped"), 1);
+	cr_assert_gt(res.fragments, 100, "the part in front of the eye is drawn");
+	ulp_image_free(img);
+	free(j);
+	/* wholly beyond the far plane: culled by the clipper */
+	static const float far[] = { V(-0.8f, -0.8f, 2, 1, 1, 1, 1), V(0.8f, -0.8f, 2, 1, 1, 1, 1),
+	                             V(0, 0.8f, 2, 1, 1, 1, 1) };
+	j = make_trace(far, 3, "triangles", "COLOR", "", "");
+	img = run(j, &res, NULL);
+	cr_assert_eq(counter(&res, "clip", "culled"), 1);
+	cr_assert_eq(res.fragments, 0);
+	ulp_image_free(img);
+	free(j);
+}
+
+Test(gpu, user_clip_plane_halves_the_triangle)
+{
+	replay_result res;
+	char *j = make_trace(CCW, 3, "triangles", "COLOR", "", "");
+	ulp_image *img = run(j, &res, NULL);
+	uint64_t whole = res.fragments;
+	ulp_image_free(img);
+	free(j);
+	/* keep x >= 0 */
+	j = make_trace(CCW, 3, "triangles", "COLOR", "\"clip_plane_enable\": 1",
+	               "{\"cmd\": \"clip\", \"planes\": [1, 0, 0, 0]},");
+	img = run(j, &res, NULL);
+	cr_assert_eq(counter(&res, "clip", "clipped"), 1);
+	cr_assert_gt(res.fragments, whole * 4 / 10);
+	cr_assert_lt(res.fragments, whole * 6 / 10);
+	cr_assert_eq(px(img, 20, 20)[0], 0, "left half clipped away");
+	cr_assert_eq(px(img, 44, 20)[0], 255, "right half drawn");
+	ulp_image_free(img);
+	free(j);
+}
+
+Test(gpu, tram_ring_slots_and_waits)
+{
+	cr_assert_eq(setup_tram_slots(1), 64);
+	cr_assert_eq(setup_tram_slots(3), 21);
+	cr_assert_eq(setup_tram_slots(16), 4);
+	/* 128 small triangles (a strip over the target) with 1 TRAM row: one
+	 * clock for the whole draw, no 64-triangle passes */
+	enum { N = 130 };
+	float *v = calloc(N * 12, sizeof *v);
+	cr_assert(v);
+	for (unsigned k = 0; k < N; k++) {
+		float x = -0.95f + 1.9f * (float)(k / 2) / (N / 2 - 1), y = k & 1 ? 0.1f : -0.1f;
+		const float one[] = { V(x, y, 0, 1, 1, 1, 1) };
+		memcpy(&v[k * 12], one, sizeof one);
+	}
+	replay_result res;
+	char *j = make_trace(v, N, "triangle_strip", "COLOR", "", "");
+	ulp_image *img = run(j, &res, NULL);
+	cr_assert_eq(res.triangles, N - 2);
+	cr_assert_eq(counter(&res, "setup", "triangles_out"), N - 2);
+	cr_assert_eq(counter(&res, "raster", "triangles"), N - 2);
+	cr_assert_eq(counter(&res, "setup", "tram_waits"), 0, "64 slots: never full with a 2-deep FIFO");
+	/* setup.cycles_per_triangle = 5 per visible triangle, back to back */
+	uint64_t out = counter(&res, "setup", "triangles_out"), busy = unit(&res, "setup")->stats.busy;
+	cr_assert(busy >= 5 * out && busy <= 5 * out + (N - 2 - out) + 2, "setup busy %llu for %llu triangles",
+	          (unsigned long long)busy, (unsigned long long)out);
+	uint64_t cycles = res.cycles;
+	ulp_image_free(img);
+	/* a wider setup -> raster FIFO lets setup run ahead until the ring is full */
+	ulp_config cfg;
+	ulp_config_defaults(&cfg);
+	cfg.gpu_fifo_triangles = 64;
+	cfg.tegra_quad_clocks = 64;       /* slow fragments: triangles pile up */
+	img = run(j, &res, &cfg);
+	cr_assert_gt(counter(&res, "setup", "tram_waits"), 0, "the ring of 64 slots filled");
+	cr_assert_gt(unit(&res, "setup")->stats.stall[SIM_STALL_WINDOW], 0, "waiting for a slot is a window stall");
+	ulp_image_free(img);
+	/* determinism */
+	img = run(j, &res, NULL);
+	cr_assert_eq(res.cycles, cycles);
+	ulp_image_free(img);
+	free(j);
+	free(v);
+}
+
+Test(gpu, vertex_and_fragment_work_overlap)
+{
+	replay_result res;
+	ulp_image *img = NULL;
+	trace t;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(trace_load(&t, "traces/samples/lit_sphere.json", &d), "%s", d.msg);
+	ulp_config cfg;
+	ulp_config_defaults(&cfg);
+	replay_opts o = { .cfg = &cfg, .keep_image = true };
+	cr_assert(replay_run(&t, &o, &res, &d), "%s", d.msg);
+	trace_free(&t);
+	img = res.image;
+	cr_assert_lt(res.cycles, res.vertex_cycles + res.fragment_cycles,
+	             "one clock: %llu cycles < vertex %llu + fragment %llu",
+	             (unsigned long long)res.cycles, (unsigned long long)res.vertex_cycles,
+	             (unsigned long long)res.fragment_cycles);
+	ulp_image_free(img);
+}
+
+/* The watchdog sees every unit of the draw: with setup taking far longer per
+ * triangle than the watchdog allows and nothing else to do, prim and clip
+ * stall on full ports and the report names them and the ports. */
+Test(gpu, watchdog_names_the_geometry_units)
+{
+	float v[8 * 12];
+	for (unsigned k = 0; k < 8; k++) {
+		const float one[] = { V(-0.5f + 0.1f * (float)k, k & 1 ? 0.2f : -0.2f, 0, 1, 1, 1, 1) };
+		memcpy(&v[k * 12], one, sizeof one);
+	}
+	char *j = make_trace(v, 8, "triangle_strip", "COLOR", "", "");
+	trace t;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(trace_parse(&t, j, "gpu.trace.json", ".", &d), "%s", d.msg);
+	ulp_config cfg;
+	ulp_config_defaults(&cfg);
+	cfg.watchdog_cycles = 100;
+	cfg.setup_tri_cycles = 1000;
+	replay_opts o = { .cfg = &cfg };
+	replay_result res;
+	cr_assert_not(replay_run(&t, &o, &res, &d));
+	cr_assert(strstr(d.msg, "watchdog"), "%s", d.msg);
+	cr_assert(strstr(d.msg, " clip stall:output_full"), "%s", d.msg);
+	cr_assert(strstr(d.msg, "port clip->setup 2/2"), "%s", d.msg);
+	trace_free(&t);
+	free(j);
+}
+
+/* rasterizer.scissor with the scissor rectangle (window coordinates, y up,
+ * max exclusive): pixels outside are not drawn, a triangle wholly outside
+ * never reaches the rasterizer. */
+Test(gpu, scissor_rectangle)
+{
+	replay_result res;
+	char *j = make_trace(CCW, 3, "triangles", "COLOR", "\"scissor\": true",
+	                     "{\"cmd\": \"scissor\", \"minx\": 20, \"miny\": 10, \"maxx\": 41, \"maxy\": 30},");
+	ulp_image *img = run(j, &res, NULL);
+	unsigned n = 0;
+	for (uint32_t y = 0; y < 64; y++)
+		for (uint32_t x = 0; x < 64; x++) {
+			bool lit = px(img, x, y)[0] == 255;
+			n += lit;
+			if (lit)
+				cr_assert(x >= 20 && x < 41 && y >= 10 && y < 30, "(%u, %u) outside the scissor", x, y);
+		}
+	cr_assert_eq(n, 21 * 20, "the rectangle lies inside the triangle: all of it is drawn");
+	cr_assert_eq(res.fragments, n);
+	ulp_image_free(img);
+	free(j);
+	j = make_trace(CCW, 3, "triangles", "COLOR", "\"scissor\": true",
+	               "{\"cmd\": \"scissor\", \"minx\": 0, \"miny\": 60, \"maxx\": 4, \"maxy\": 64},");
+	img = run(j, &res, NULL);
+	cr_assert_eq(res.fragments, 0);
+	cr_assert_eq(counter(&res, "setup", "empty"), 1);
+	ulp_image_free(img);
+	free(j);
+}

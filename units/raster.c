@@ -1,0 +1,193 @@
+/* The rasterizer (raster.h). */
+#include "units/raster.h"
+
+#include <limits.h>
+#include <math.h>
+
+const sim_counter_def RASTER_COUNTERS[RASTER_CTR_COUNT] = {
+	[RASTER_CTR_TRIS] = { "triangles", "triangles walked" },
+	[RASTER_CTR_QUADS] = { "quads", "quads with at least one covered pixel" },
+};
+
+static double edge(double ax, double ay, double bx, double by, double px, double py)
+{
+	return (bx - ax) * (py - ay) - (by - ay) * (px - ax);
+}
+
+/* Exactly one of two triangles sharing an edge owns a sample on it. */
+static bool owns(double e, double ax, double ay, double bx, double by)
+{
+	if (e > 0)
+		return true;
+	if (e < 0)
+		return false;
+	double dy = by - ay, dx = bx - ax;
+	return dy > 0 || (dy == 0 && dx < 0);
+}
+
+void raster_tri_setup(raster_tri *s, const double x[3], const double y[3], const double z[3],
+                      const double w[3], uint32_t width, uint32_t height)
+{
+	double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
+	for (unsigned k = 0; k < 3; k++) {
+		s->x[k] = x[k];
+		s->y[k] = y[k];
+		s->iw[k] = 1.0 / w[k];
+		s->z[k] = z[k];
+		minx = fmin(minx, x[k]);
+		maxx = fmax(maxx, x[k]);
+		miny = fmin(miny, y[k]);
+		maxy = fmax(maxy, y[k]);
+	}
+	s->area = edge(s->x[0], s->y[0], s->x[1], s->y[1], s->x[2], s->y[2]);
+	s->front = s->area > 0;
+	/* edges in counter-clockwise order; edge v is the one opposite vertex v */
+	const bool ccw = s->area > 0;
+	for (unsigned v = 0; v < 3; v++) {
+		unsigned a = ccw ? (v + 1) % 3 : (v + 2) % 3, b = ccw ? (v + 2) % 3 : (v + 1) % 3;
+		s->ox[v] = s->x[a];
+		s->oy[v] = s->y[a];
+		s->ex[v] = s->x[b] - s->x[a];
+		s->ey[v] = s->y[b] - s->y[a];
+		s->tie[v] = owns(0.0, s->x[a], s->y[a], s->x[b], s->y[b]);
+	}
+	s->inv_area = s->area != 0.0 ? 1.0 / fabs(s->area) : 0.0;
+	s->sx0 = s->sy0 = INT_MIN;       /* no scissor (the box stays inside the target) */
+	s->sx1 = s->sy1 = INT_MAX;
+	s->x0 = (int)fmax(0.0, floor(minx)) & ~1;
+	s->y0 = (int)fmax(0.0, floor(miny)) & ~1;
+	s->x1 = (int)fmin((double)width - 1, ceil(maxx));
+	s->y1 = (int)fmin((double)height - 1, ceil(maxy));
+	if (s->area == 0.0 || s->x0 > s->x1 || s->y0 > s->y1) {
+		s->x0 = 0;
+		s->y0 = 1;                 /* empty: y0 > y1 */
+		s->x1 = -1;
+		s->y1 = -1;
+	}
+}
+
+void raster_tri_scissor(raster_tri *s, int minx, int miny, int maxx, int maxy)
+{
+	s->sx0 = minx > s->sx0 ? minx : s->sx0;
+	s->sy0 = miny > s->sy0 ? miny : s->sy0;
+	s->sx1 = maxx < s->sx1 ? maxx : s->sx1;
+	s->sy1 = maxy < s->sy1 ? maxy : s->sy1;
+	if (raster_tri_empty(s))
+		return;
+	/* the walk stays on the quad grid; pixels outside are masked per quad */
+	s->x0 = s->x0 > (s->sx0 & ~1) ? s->x0 : s->sx0 & ~1;
+	s->y0 = s->y0 > (s->sy0 & ~1) ? s->y0 : s->sy0 & ~1;
+	s->x1 = s->x1 < s->sx1 - 1 ? s->x1 : s->sx1 - 1;
+	s->y1 = s->y1 < s->sy1 - 1 ? s->y1 : s->sy1 - 1;
+	if (s->x0 > s->x1 || s->y0 > s->y1) {
+		s->x0 = 0;
+		s->y0 = 1;                 /* empty: y0 > y1 */
+		s->x1 = -1;
+		s->y1 = -1;
+	}
+}
+
+static unsigned quad_mask(const raster_tri *s, int qx, int qy, gr3d_quad_in *o)
+{
+	unsigned mask = 0;
+	double e[GR3D_PIXELS][3];
+	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
+		int ix = qx + (int)(k & 1u), iy = qy + (int)(k >> 1);
+		double px = ix + 0.5, py = iy + 0.5;
+		bool in = ix >= s->sx0 && ix < s->sx1 && iy >= s->sy0 && iy < s->sy1;
+		for (unsigned v = 0; v < 3; v++) {
+			e[k][v] = s->ex[v] * (py - s->oy[v]) - s->ey[v] * (px - s->ox[v]);
+			in = in && (e[k][v] > 0 || (e[k][v] == 0 && s->tie[v]));
+		}
+		if (in)
+			mask |= 1u << k;
+	}
+	if (!mask)                    /* the rasterizer drops the quad */
+		return 0;
+	/* uncovered pixels get their (extrapolated) weights too: they are the
+	 * quad's helper pixels for the texture LOD */
+	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
+		double l0 = e[k][0] * s->inv_area, l1 = e[k][1] * s->inv_area, l2 = e[k][2] * s->inv_area;
+		o->bar0[k] = (float)(l0 * s->iw[0]);
+		o->bar1[k] = (float)(l1 * s->iw[1]);
+		o->q[k] = (float)(l0 * s->iw[0] + l1 * s->iw[1] + l2 * s->iw[2]);
+		o->z[k] = l0 * s->z[0] + l1 * s->z[1] + l2 * s->z[2];   /* window z: screen-linear */
+	}
+	return mask;
+}
+
+/* Takes the next triangle from the input port; false when none is visible. */
+static bool take(raster_unit *r, uint64_t now)
+{
+	const raster_tri *t = sim_port_peek(r->in, now);
+	if (!t)
+		return false;
+	r->cur = *t;
+	sim_port_pop(r->in);
+	if (r->producer)
+		sim_unit_wake(r->producer, now);
+	r->have = true;
+	r->qx = r->cur.x0;
+	r->qy = r->cur.y0;
+	sim_unit_count(&r->u, RASTER_CTR_TRIS, 1);
+	return true;
+}
+
+static void raster_tick(sim_unit *u, uint64_t now)
+{
+	raster_unit *r = (raster_unit *)u;
+	gr3d_stall_settle(u, &r->stall, now);
+	if (sim_port_full(r->out)) {            /* PSEQ's pop wakes us */
+		gr3d_stall_wait(u, &r->stall, now, SIM_STALL_OUTPUT_FULL);
+		return;
+	}
+	sim_unit_sleep_until(u, now + 1);
+	for (;;) {
+		if (!r->have && !take(r, now)) {
+			/* setup's push wakes us (a queued triangle still in flight: then) */
+			sim_unit_sleep_until(u, sim_port_next_ready(r->in));
+			return;
+		}
+		const raster_tri *s = &r->cur;
+		if (r->qy > s->y1) {                /* walked: the walk's hold on the slot ends */
+			r->have = false;
+			if (r->tram)
+				gr3d_tram_release(r->tram, s->slot);
+			continue;
+		}
+		gr3d_quad_in in;
+		memset(&in, 0, sizeof in);
+		unsigned mask = quad_mask(s, r->qx, r->qy, &in);
+		in.x = (uint16_t)r->qx;
+		in.y = (uint16_t)r->qy;
+		r->qx += 2;
+		if (r->qx > s->x1) {
+			r->qx = s->x0;
+			r->qy += 2;
+		}
+		if (!mask)
+			continue;
+		in.id = r->next_id++;
+		in.tri = s->slot;
+		in.mask = (uint8_t)mask;
+		in.front = s->front;
+		if (r->tram)
+			r->tram->refs[s->slot]++;
+		/* where the quad is: the viewer's "pixel's journey" reads this */
+		sim_tl_emit(u->tl, now, u->lane, SIM_TL_INSTANT, in.id, (uint32_t)in.x | (uint32_t)in.y << 16);
+		sim_port_push(r->out, &in, now);
+		sim_unit_count(u, RASTER_CTR_QUADS, 1);
+		sim_unit_busy(u);
+		return;
+	}
+}
+
+void raster_init(raster_unit *r, sim_port *in, sim_port *out, gr3d_tram_use *tram)
+{
+	memset(r, 0, sizeof *r);
+	sim_unit_init(&r->u, "raster", raster_tick, RASTER_COUNTERS, RASTER_CTR_COUNT);
+	r->in = in;
+	r->out = out;
+	r->tram = tram;
+	in->consumer = &r->u;
+}

@@ -1,0 +1,139 @@
+/* Triangle setup (setup.h). */
+#include "units/setup.h"
+
+#include <math.h>
+
+const sim_counter_def SETUP_COUNTERS[SETUP_CTR_COUNT] = {
+	[SETUP_CTR_IN] = { "triangles_in", "triangles from the clipper" },
+	[SETUP_CTR_CULLED] = { "culled", "triangles dropped by face culling" },
+	[SETUP_CTR_EMPTY] = { "empty", "triangles with no area or no pixel of the target in their box" },
+	[SETUP_CTR_OUT] = { "triangles_out", "triangles handed to the rasterizer" },
+	[SETUP_CTR_TRAM_WAITS] = { "tram_waits", "triangles that waited for a TRAM slot" },
+};
+
+unsigned setup_tram_slots(unsigned ntram)
+{
+	unsigned rows = ntram ? ntram : 1;
+	unsigned n = 64u / rows;
+	return n < 1 ? 1 : n > GR3D_MAX_TRIS ? GR3D_MAX_TRIS : n;
+}
+
+/* Viewport, face, culling, linker.  Returns false for a dropped triangle. */
+static bool prepare(setup_unit *s, const prim_tri *t)
+{
+	const setup_state *st = s->st;
+	double x[3], y[3], z[3], w[3];
+	for (unsigned k = 0; k < 3; k++) {
+		const float *p = t->v[k][st->pos_reg & 15].c;
+		w[k] = p[3];
+		x[k] = p[0] / w[k] * st->vp_scale[0] + st->vp_translate[0];
+		y[k] = p[1] / w[k] * st->vp_scale[1] + st->vp_translate[1];
+		z[k] = p[2] / w[k] * st->vp_scale[2] + st->vp_translate[2];   /* for ZS */
+		if (!isfinite(z[k]))
+			z[k] = 0.0;
+		if (!isfinite(x[k]) || !isfinite(y[k]) || !isfinite(w[k]) || w[k] == 0.0) {
+			sim_unit_count(&s->u, SETUP_CTR_EMPTY, 1);
+			return false;
+		}
+	}
+	raster_tri *rt = &s->rt;
+	raster_tri_setup(rt, x, y, z, w, s->fp->ctx.width, s->fp->ctx.height);
+	rt->front = (rt->area > 0) == st->front_ccw;
+	if ((st->cull == SETUP_CULL_FRONT && rt->front) || (st->cull == SETUP_CULL_BACK && !rt->front)) {
+		sim_unit_count(&s->u, SETUP_CTR_CULLED, 1);
+		return false;
+	}
+	if (st->scissor)
+		raster_tri_scissor(rt, st->sx0, st->sy0, st->sx1, st->sy1);
+	if (raster_tri_empty(rt)) {
+		sim_unit_count(&s->u, SETUP_CTR_EMPTY, 1);
+		return false;
+	}
+	const bool back = st->two_side && !rt->front;
+	const enum ulp_round round = s->fp->ctx.fp20_round;
+	memset(s->rows, 0, sizeof s->rows);
+	for (unsigned row = 0; row < st->ntram && row < GR3D_TRAM_ROWS; row++) {
+		uint8_t reg = back && st->tram_reg_back[row] < 16 ? st->tram_reg_back[row] : st->tram_reg[row];
+		for (unsigned k = 0; k < 3; k++) {
+			static const float unlinked[4] = { 0, 0, 0, 1 };
+			const float *val = reg < 16 ? t->v[k][reg].c : unlinked;
+			for (unsigned c = 0; c < 4; c++)
+				s->rows[k][row][c] = fp20_encode(val[c], round);
+		}
+	}
+	return true;
+}
+
+/* Hands the triangle in hand to the rasterizer; false when it must wait. */
+static bool hand_on(setup_unit *s, uint64_t now)
+{
+	sim_unit *u = &s->u;
+	if (now < s->done_at) {                   /* still setting up: woken early by a push */
+		if (!s->booked)
+			sim_unit_busy(u);
+		sim_unit_sleep_until(u, s->booked ? s->done_at : now + 1);
+		return false;
+	}
+	gr3d_fp *f = s->fp;
+	unsigned slot = s->next_slot;
+	if (f->use.refs[slot]) {                  /* the ring's next slot is still in use */
+		if (!s->waited)
+			sim_unit_count(u, SETUP_CTR_TRAM_WAITS, 1);
+		s->waited = true;
+		gr3d_stall_wait(u, &s->stall, now, SIM_STALL_WINDOW);
+		return false;
+	}
+	if (sim_port_full(&f->tri_in)) {          /* the rasterizer's take wakes us */
+		gr3d_stall_wait(u, &s->stall, now, SIM_STALL_OUTPUT_FULL);
+		return false;
+	}
+	const uint32_t (*rows[3])[4] = { s->rows[0], s->rows[1], s->rows[2] };
+	gr3d_fp_load(f, slot, rows);
+	f->use.refs[slot] = 1;                    /* the walk's hold (raster releases it) */
+	s->rt.slot = (uint8_t)slot;
+	sim_port_push(&f->tri_in, &s->rt, now);
+	if (s->first_out == UINT64_MAX)
+		s->first_out = now;
+	s->next_slot = (slot + 1) % f->tram_slots;
+	s->have = false;
+	sim_unit_count(u, SETUP_CTR_OUT, 1);
+	sim_unit_busy(u);
+	return true;
+}
+
+static void setup_tick(sim_unit *u, uint64_t now)
+{
+	setup_unit *s = (setup_unit *)u;
+	gr3d_stall_settle(u, &s->stall, now);
+	if (s->have && !hand_on(s, now))
+		return;
+	/* the next triangle, in the cycle the last one left */
+	const prim_tri *t = sim_port_peek(s->in, now);
+	if (!t) {
+		sim_unit_sleep_until(u, sim_port_next_ready(s->in));
+		return;
+	}
+	sim_unit_count(u, SETUP_CTR_IN, 1);
+	s->have = prepare(s, t);
+	sim_port_pop(s->in);
+	if (s->producer)
+		sim_unit_wake(s->producer, now);
+	sim_unit_busy(u);
+	/* a dropped triangle costs this cycle; a visible one tri_cycles */
+	s->done_at = now + (s->have ? s->st->tri_cycles : 1u);
+	s->waited = false;
+	s->booked = gr3d_occupy(u, now, s->done_at);
+}
+
+void setup_init(setup_unit *s, const setup_state *st, sim_port *in, gr3d_fp *fp)
+{
+	memset(s, 0, sizeof *s);
+	sim_unit_init(&s->u, "setup", setup_tick, SETUP_COUNTERS, SETUP_CTR_COUNT);
+	s->st = st;
+	s->in = in;
+	s->fp = fp;
+	in->consumer = &s->u;
+	fp->use.waiter = &s->u;
+	fp->raster.producer = &s->u;
+	s->first_out = UINT64_MAX;
+}
