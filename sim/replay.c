@@ -19,6 +19,7 @@
 #include "sim/gpu.h"
 #include "sim/gr3d_regs.h"
 #include "sim/pica_regs.h"
+#include "sim/replay_blend.h"
 #include "sim/replay_tex.h"
 #include "units/gr3d_fp.h"
 #include "units/pica_shader.h"
@@ -81,6 +82,9 @@ typedef struct replay {
 	uint8_t view_swz[GR3D_SAMPLERS][4]; /* enum tegra_swizzle: the sampler views' swizzles */
 	const trace_shader *fs_src;
 	tegra_compile_opts fs_opts;
+	/* blending, the Tegra way: written into the fragment program
+	 * (frontends/tgsi/tgsi_blend.h); fs_blend is the state fs was built for */
+	tgsi_blend_state blend, fs_blend;
 	/* depth/stencil: the bound surface and the trace's state (programmed
 	 * into the GR3D registers; the units read it back from there) */
 	zs_surface *zs;
@@ -225,7 +229,15 @@ static bool bind_fs(replay *r, const trace_shader *s, size_t i)
 		memcpy(r->fs_opts.shadow_compare, r->shadow_cmp, sizeof r->fs_opts.shadow_compare);
 		memcpy(r->fs_opts.swizzle, r->view_swz, sizeof r->fs_opts.swizzle);
 		r->fs_src = s;
-		ok = tr && tegra_compile_with(sh, name, &r->fs_opts, tr);
+		r->fs_blend = r->blend;
+		tgsi_shader *bl = tgsi_blend_is_noop(&r->blend) ? NULL : tgsi_blend_lower(sh, &r->blend, name, &inner);
+		if (!tgsi_blend_is_noop(&r->blend) && !bl) {
+			tgsi_shader_free(sh);
+			free(tr);
+			return fail(r, i, "blending: ", inner.msg);
+		}
+		ok = tr && tegra_compile_with(bl ? bl : sh, name, &r->fs_opts, tr);
+		tgsi_shader_free(bl);
 		r->fs_nin = 0;
 		for (int k = 0; k < GR3D_TRAM_ROWS; k++)
 			r->fs_sem[k] = -1;
@@ -324,6 +336,9 @@ static bool bind_fs(replay *r, const trace_shader *s, size_t i);
 static bool fs_variant(replay *r, size_t i)
 {
 	if (!r->fs_tgsi || !r->fs_src) {
+		if (!tgsi_blend_is_noop(&r->blend))
+			return fail(r, i, "blending needs a TGSI fragment shader (the driver compiles the blend "
+			                  "into the program; a grate, words or .fp program blends itself)", NULL);
 		for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
 			for (unsigned ch = 0; ch < 4; ch++)
 				if (r->view_swz[k][ch] && r->view_swz[k][ch] != TEGRA_SWZ_R + ch)
@@ -332,7 +347,8 @@ static bool fs_variant(replay *r, size_t i)
 		return true;
 	}
 	if (!memcmp(r->fs_opts.shadow_compare, r->shadow_cmp, sizeof r->shadow_cmp) &&
-	    !memcmp(r->fs_opts.swizzle, r->view_swz, sizeof r->view_swz))
+	    !memcmp(r->fs_opts.swizzle, r->view_swz, sizeof r->view_swz) &&
+	    !memcmp(&r->fs_blend, &r->blend, sizeof r->blend))
 		return true;
 	uint32_t user[TEGRA_FP_NUM_CONST];
 	bool written[TEGRA_FP_NUM_CONST];
@@ -906,10 +922,9 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 	}
 	if (!strcmp(cmd, "sampler_view"))
 		return sampler_view(r, c, i);
-	if (!strcmp(cmd, "blend")) {
-		const cJSON *en = cJSON_GetObjectItemCaseSensitive(c, "enable");
-		return !cJSON_IsTrue(en) || fail(r, i, "blending is not in this build yet (the Tegra way: "
-		                                       "write the blend into the fragment program)", NULL);
+	if (!strcmp(cmd, "blend")) {   /* compiled into the fragment program at the next draw */
+		replay_blend_state(c, &r->blend);
+		return true;
 	}
 	if (!strcmp(cmd, "depth_stencil_alpha"))
 		return depth_stencil_alpha(r, c, i);
@@ -950,6 +965,8 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 	r->zsa.face[0].writemask = r->zsa.face[1].writemask = 0xFF;
 	r->zsa.z_func = ZS_LESS;
 	r->front_ccw = true;
+	replay_blend_default(&r->blend);
+	r->fs_blend = r->blend;
 	bool uses_zs = false;                           /* a trace with depth/stencil has a "zs" unit */
 	for (size_t k = 0; k < t->ncmd && !uses_zs; k++)
 		uses_zs = cJSON_GetObjectItemCaseSensitive(t->cmd[k], "zsbuf") ||

@@ -97,8 +97,11 @@ Test(replay, refusals_name_the_command)
 	char buf[2048];
 	snprintf(buf, sizeof buf, "%s\"commands\": [{\"cmd\": \"bind_shaders\", \"vs\": \"vs\", \"fs\": \"fi\"}]}", head);
 	refused(buf, "$.commands[0]: the fragment shader cannot be compiled for the Tegra");
-	snprintf(buf, sizeof buf, "%s\"commands\": [{\"cmd\": \"blend\", \"enable\": true}]}", head);
-	refused(buf, "$.commands[0]: blending is not in this build yet");
+	snprintf(buf, sizeof buf, "%s\"commands\": [{\"cmd\": \"framebuffer\", \"width\": 8, \"height\": 8, "
+	         "\"cbufs\": [{\"format\": \"RGBA8888\"}]}, {\"cmd\": \"bind_shaders\", \"vs\": \"vs\", \"fs\": \"fa\"}, "
+	         "{\"cmd\": \"blend\", \"enable\": true}, {\"cmd\": \"draw\", \"mode\": \"triangles\", \"count\": 3}]}",
+	         head);
+	refused(buf, "$.commands[3]: blending needs a TGSI fragment shader");
 	snprintf(buf, sizeof buf, "%s\"commands\": [{\"cmd\": \"draw\", \"mode\": \"triangles\", \"count\": 3}]}", head);
 	refused(buf, "$.commands[0]: draw before bind_shaders");
 	snprintf(buf, sizeof buf, "%s\"commands\": [{\"cmd\": \"registers\", \"pica\": [[705, 3, 1]]}]}", head);

@@ -26,7 +26,8 @@ static const char *const E_VFMT[] = { "R32_FLOAT", "R32G32_FLOAT", "R32G32B32_FL
 	"R32G32B32A32_FLOAT", "R8G8B8A8_UNORM", NULL };
 static const char *const E_BLENDFUNC[] = { "add", "subtract", "reverse_subtract", "min", "max", NULL };
 static const char *const E_BLENDFACTOR[] = { "one", "zero", "src_color", "src_alpha", "dst_color",
-	"dst_alpha", "inv_src_color", "inv_src_alpha", "inv_dst_color", "inv_dst_alpha", NULL };
+	"dst_alpha", "inv_src_color", "inv_src_alpha", "inv_dst_color", "inv_dst_alpha", "src_alpha_saturate",
+	"const_color", "inv_const_color", "const_alpha", "inv_const_alpha", NULL };
 static const char *const E_FUNC[] = { "never", "less", "equal", "lequal", "greater", "notequal",
 	"gequal", "always", NULL };
 static const char *const E_STENCILOP[] = { "keep", "zero", "replace", "incr", "decr", "invert", NULL };
@@ -98,6 +99,7 @@ static const field C_BLEND[] = {
 	{ "alpha_src", F_ENUM, false, 0, 0, E_BLENDFACTOR, NULL },
 	{ "alpha_dst", F_ENUM, false, 0, 0, E_BLENDFACTOR, NULL },
 	{ "colormask", F_INT, false, 0, 15, NULL, NULL },
+	{ "color", F_COLOR, false, 0, 0, NULL, NULL },      /* the blend colour (pipe_blend_color) */
 	END_FIELDS,
 };
 static const field C_DSA[] = {

@@ -22,7 +22,7 @@ static int direct_op(unsigned op)
 	M(TRUNC, TRUNC) M(IF, IF) M(ELSE, ELSE) M(ENDIF, ENDIF) M(BGNLOOP, BGNLOOP)
 	M(ENDLOOP, ENDLOOP) M(BRK, BRK) M(CONT, CONT) M(KILL, KILL) M(KILL_IF, KILL_IF)
 	M(KIL, KILL_IF) M(END, END) M(NOP, NOP) M(EMIT, EMIT) M(ENDPRIM, ENDPRIM)
-	M(XPD, XPD) M(DPH, DPH) M(SCS, SCS) M(ABS, MOV) M(SUB, ADD)
+	M(XPD, XPD) M(DPH, DPH) M(SCS, SCS) M(ABS, MOV) M(SUB, ADD) M(FBFETCH, FBFETCH)
 #undef M
 	default:
 		return -1;
@@ -319,6 +319,11 @@ static bool build_inst(bctx *b, const tgsi_instruction *ti)
 	case TGSI_OPCODE_EMIT:
 	case TGSI_OPCODE_ENDPRIM:
 		in.nsrc = 0;            /* the stream operand: only stream 0 exists */
+		break;
+	case TGSI_OPCODE_FBFETCH:   /* FBFETCH d, OUT[colour]: the destination of COLOR[0] */
+		if (s->stage != TGSI_PROCESSOR_FRAGMENT)
+			return refuse(b, IR_REFUSE_OPCODE, "FBFETCH outside a fragment shader");
+		in.nsrc = 0;
 		break;
 	default:
 		break;

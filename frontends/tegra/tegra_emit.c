@@ -158,6 +158,8 @@ static bool emit_text(const tfp_sched *S, const tfp_prog *p, ulp_strbuf *b)
 	for (unsigned e = 0; e < S->nexec; e++) {
 		const tfp_exec *x = &S->ex[e];
 		ulp_strbuf_printf(b, "EXEC\n");
+		if (x->fetch)   /* the destination pixel (render target 1) into r2, r3 of the row */
+			ulp_strbuf_printf(b, "\tPSEQ:\t0x0081000A\n");
 		for (unsigned m = 0; m < x->nm; m++) {
 			const tfp_minst *mi = &x->m[m];
 			ulp_strbuf_printf(b, "\tMFU:");

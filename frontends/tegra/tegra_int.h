@@ -21,7 +21,7 @@ typedef struct tfp_opnd {
 	float k;                /* TO_IMM */
 } tfp_opnd;
 
-enum tfp_kind { TF_ALU, TF_SFU, TF_IPL, TF_TEX };
+enum tfp_kind { TF_ALU, TF_SFU, TF_IPL, TF_TEX, TF_FETCH };   /* TF_FETCH: PSEQ reads the destination */
 enum tfp_alu { TA_MAD, TA_MUL, TA_MIN, TA_MAX, TA_CSEL };
 enum tfp_cc { TC_NONE, TC_EQ, TC_GT, TC_GE };   /* grate's names (tegra-fp.md §2.6) */
 
@@ -130,6 +130,7 @@ typedef struct tfp_exec {
 	uint8_t nm;
 	bool tex, tex_bias;
 	uint8_t tex_sampler;
+	bool fetch;             /* PSEQ 0x0081000A: RT1's pixel into r2, r3 of the row */
 	tfp_packet p[3];
 	bool dw;
 } tfp_exec;

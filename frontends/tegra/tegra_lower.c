@@ -442,6 +442,27 @@ static bool do_tex(lctx *L, const ir_inst *in)
 	return true;
 }
 
+/* FBFETCH: the destination pixel as PSEQ fetches it into the row's r2, r3
+ * (render target 1's RGBA as four FX10 halves; tegra-fp.md §2.4 PSEQ
+ * 0x0081000A, the word every xf86 blend program uses). */
+static bool do_fetch(lctx *L, const ir_inst *in)
+{
+	tfp_op *o = new_op(L, TF_FETCH);
+	if (!o)
+		return false;
+	tfp_opnd r[4];
+	for (unsigned c = 0; c < 4; c++) {
+		o = &L->p->op[L->p->n - 1];
+		o->dst[c] = (int32_t)L->p->nval++;
+		r[c] = val(o->dst[c]);
+	}
+	size_t first = L->p->n;
+	for (unsigned c = 0; c < 4; c++)
+		if ((in->dst.mask & (1u << c)) && !tfl_write(L, &in->dst, c, in->sat ? saturate(L, r[c], first) : r[c]))
+			return false;
+	return true;
+}
+
 /* LIT with selects (the generic lowering multiplies by 0/1 and relies on
  * 0 * inf = 0, which the ALU's double arithmetic does not give):
  * (1, max(x, 0), x > 0 ? (w' == 0 ? 1 : EX2(w' * LG2(max(y, 0)))) : 0, 1),
@@ -526,6 +547,8 @@ static bool lower_inst(lctx *L, const ir_inst *in)
 		return !L->e->d.set;
 	case IR_OP_TEX: case IR_OP_TXB: case IR_OP_TXL:
 		return do_tex(L, in);
+	case IR_OP_FBFETCH:
+		return do_fetch(L, in);
 	case IR_OP_LIT:
 		return do_lit(L, in);
 	default:

@@ -38,6 +38,7 @@ void tegra_ir_caps(ir_caps *caps)
 	static const unsigned native[] = {
 		IR_OP_CMP, IR_OP_SEQ, IR_OP_SNE, IR_OP_SGT, IR_OP_SLE, IR_OP_DP2, IR_OP_DPH,
 		IR_OP_FRC, IR_OP_SIN, IR_OP_COS, IR_OP_SQRT, IR_OP_LIT,
+		IR_OP_FBFETCH,   /* PSEQ's destination fetch (tegra_sched.c place_fetch) */
 	};
 	for (size_t i = 0; i < sizeof native / sizeof native[0]; i++)
 		caps->native |= UINT64_C(1) << native[i];

@@ -398,6 +398,53 @@ static bool place_tex(tfp_sched *S, const tfp_op *o)
 	return false;
 }
 
+/* PSEQ's destination fetch (TF_FETCH): at the start of EXEC e, before its
+ * MFU, PSEQ writes the pixel of render target 1 into r2, r3 of the row as
+ * FX10 halves (R G, B A); ALU copies in EXEC e take the channels out. */
+static bool place_fetch(tfp_sched *S, const tfp_op *o)
+{
+	int32_t floor_t = S->window < 0 ? 0 : S->frontier - S->window;
+	unsigned e0 = floor_t > 0 ? (unsigned)(floor_t / 8) : 0;
+	for (unsigned e = e0; e < TFP_MAX_EXEC; e++) {
+		tfp_exec *x = &S->ex[e];
+		if (x->fetch)
+			continue;
+		unsigned d0 = row_reg(S, e, 2), d1 = row_reg(S, e, 3);
+		const int32_t tw = 8 * (int32_t)e - 1;   /* before MFU 0 of EXEC e */
+		tfp_exec b = *x;
+		bool ok = true;
+		int32_t out_t[4] = { -1, -1, -1, -1 }, last = t_mfu(e, 0);
+		for (unsigned ch = 0; ch < 4 && ok; ch++) {
+			if (o->dst[ch] < 0 || S->val[o->dst[ch]].def_t == -2)   /* dead channel */
+				continue;
+			tfp_slot cout = copy_slot(fixed(ch < 2 ? d0 : d1, ch & 1 ? TO_HIGH : TO_LOW));
+			cout.dkind = TD_VAL;
+			cout.d = o->dst[ch];
+			int p = -1;
+			for (unsigned q = 0; q < 3 && p < 0; q++)
+				if (packet_fits(&b.p[q], &cout))
+					p = (int)q;
+			if (p < 0) {
+				ok = false;
+				break;
+			}
+			packet_add(&b.p[p], &cout);
+			out_t[ch] = t_alu(e, (unsigned)p);
+			last = out_t[ch] > last ? out_t[ch] : last;
+		}
+		if (!ok || !fixed_free(S, d0, hold_lo(tw), hold_hi(last)) || !fixed_free(S, d1, hold_lo(tw), hold_hi(last)))
+			continue;
+		b.fetch = true;
+		*x = b;
+		for (unsigned ch = 0; ch < 4; ch++)
+			if (out_t[ch] >= 0)
+				S->val[o->dst[ch]].def_t = out_t[ch];
+		return ilist_add(&S->fixed[d0], hold_lo(tw), hold_hi(last)) &&
+		       ilist_add(&S->fixed[d1], hold_lo(tw), hold_hi(last));
+	}
+	return false;
+}
+
 /* The colour (FX10 halves of the DW pair, saturated as a UNORM target
  * clamps), the kill write and the store, in one EXEC: a kill acts on the
  * store of its own EXEC (tegra.alu.kill_this_exec). */
@@ -545,7 +592,7 @@ bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched 
 	if (p->has_kill && p->kill.kind == TO_VAL)
 		used[p->kill.v] = true;
 	for (size_t i = 0; i < p->n; i++)
-		if (p->op[i].kind == TF_TEX)
+		if (p->op[i].kind == TF_TEX || p->op[i].kind == TF_FETCH)
 			for (unsigned c = 0; c < 4; c++)
 				if (p->op[i].dst[c] >= 0 && !used[p->op[i].dst[c]])
 					S->val[p->op[i].dst[c]].def_t = -2;
@@ -564,6 +611,7 @@ bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched 
 		case TF_ALU: ok = place_alu(S, o); break;
 		case TF_IPL: ok = place_ipl(S, o); break;
 		case TF_SFU: ok = place_sfu(S, o); break;
+		case TF_FETCH: ok = place_fetch(S, o); break;
 		default: ok = place_tex(S, o); break;
 		}
 		for (unsigned k = 0; ok && k < 4; k++)
@@ -584,7 +632,7 @@ bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched 
 	S->nexec = 0;
 	for (unsigned x = 0; x < TFP_MAX_EXEC; x++) {
 		const tfp_exec *ex = &S->ex[x];
-		bool any = ex->nm || ex->tex || ex->dw;
+		bool any = ex->nm || ex->tex || ex->dw || ex->fetch;
 		unsigned np = 0;
 		for (unsigned q = 0; q < 3; q++)
 			if (ex->p[q].n)

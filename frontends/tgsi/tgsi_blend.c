@@ -162,7 +162,7 @@ static void blend_channels(blend_pass *p, uint8_t mask, unsigned func, unsigned 
 		     p->color, mask, 2, src);
 		return;
 	}
-	tgsi_src a, b;
+	tgsi_src a = temp(p->s), b = temp(p->d);
 	bool has_a = term(p, fs, temp(p->s), p->f[0], mask, alpha, &a);
 	bool has_b = term(p, fd, temp(p->d), p->f[1], mask, alpha, &b);
 	if (func == TGSI_BLEND_SUBTRACT)

@@ -146,6 +146,83 @@ def textured_cube(size=128):
         ],
     }
 
+VS_POS_COLOR = "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], COLOR\n" \
+               "  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IN[1]\n  2: END\n"
+FS_COLOR = "FRAG\nDCL IN[0], COLOR, COLOR\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IN[0]\n  1: END\n"
+
+def tri_data(tris):
+    """(x, y, r, g, b, a) per vertex -> position (z 0, w 1) and colour, interleaved."""
+    data = []
+    for t in tris:
+        for (x, y, r, g, b, a) in t:
+            data += [x, y, 0.0, 1.0, r, g, b, a]
+    return data
+
+def alpha_blend(size=96):
+    """An opaque white triangle, then three translucent ones blended over it
+    with src_alpha / inv_src_alpha: the blend is compiled into the fragment
+    program (PSEQ fetches the destination, the ALU mixes)."""
+    opaque = [(-0.9, -0.9, 1, 1, 1, 1), (0.9, -0.9, 1, 1, 1, 1), (0.0, 0.9, 1, 1, 1, 1)]
+    glass = [
+        [(-0.8, -0.2, 1, 0, 0, 0.5), (0.3, -0.2, 1, 0, 0, 0.5), (-0.25, 0.8, 1, 0, 0, 0.5)],
+        [(-0.3, -0.8, 0, 1, 0, 0.5), (0.8, -0.8, 0, 1, 0, 0.5), (0.25, 0.2, 0, 1, 0, 0.5)],
+        [(-0.6, -0.6, 0, 0, 1, 0.35), (0.6, -0.6, 0, 0, 1, 0.35), (0.0, 0.6, 0, 0, 1, 0.35)],
+    ]
+    data = tri_data([opaque] + glass)
+    els = {"cmd": "vertex_elements", "elements": [
+        {"buffer": "vertices", "offset": 0, "stride": 32, "format": "R32G32B32A32_FLOAT"},
+        {"buffer": "vertices", "offset": 16, "stride": 32, "format": "R32G32B32A32_FLOAT"}]}
+    return {
+        "format": "ulpsim-trace", "version": 1, "name": "alpha_blend", "gpu": "tegra2",
+        "resources": {"vertices": {"type": "buffer", "f32": data}},
+        "shaders": {"vs": {"stage": "vertex", "tgsi": VS_POS_COLOR},
+                    "fs": {"stage": "fragment", "tgsi": FS_COLOR}},
+        "commands": [
+            {"cmd": "framebuffer", "width": size, "height": size, "cbufs": [{"format": "RGBA8888"}]},
+            {"cmd": "bind_shaders", "vs": "vs", "fs": "fs"},
+            els,
+            {"cmd": "clear", "color": [0.05, 0.05, 0.15, 1.0]},
+            {"cmd": "draw", "mode": "triangles", "start": 0, "count": 3},
+            {"cmd": "blend", "enable": True, "rgb_func": "add", "rgb_src": "src_alpha",
+             "rgb_dst": "inv_src_alpha", "alpha_src": "one", "alpha_dst": "inv_src_alpha"},
+            {"cmd": "draw", "mode": "triangles", "start": 3, "count": 9},
+            {"cmd": "checkpoint", "name": "frame0"},
+        ],
+    }
+
+def discard(size=64):
+    """A quad whose fragment shader discards outside the unit disc of its
+    texture coordinate: a disc with a colour gradient (KILL_IF)."""
+    fs = ("FRAG\nDCL IN[0], COLOR, COLOR\nDCL IN[1], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+          "DCL TEMP[0]\nIMM[0] FLT32 {    1.0000,     0.0000,     0.0000,     0.0000}\n"
+          "  0: DP2 TEMP[0].x, IN[1].xyyy, IN[1].xyyy\n"
+          "  1: ADD TEMP[0].x, IMM[0].xxxx, -TEMP[0].xxxx\n"
+          "  2: KILL_IF TEMP[0].xxxx\n  3: MOV OUT[0], IN[0]\n  4: END\n")
+    vs = ("VERT\nDCL IN[0]\nDCL IN[1]\nDCL IN[2]\nDCL OUT[0], POSITION\nDCL OUT[1], COLOR\n"
+          "DCL OUT[2], GENERIC[0]\n  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IN[1]\n"
+          "  2: MOV OUT[2], IN[2]\n  3: END\n")
+    corners = [(-0.9, -0.9, 1, 0, 0, -1, -1), (0.9, -0.9, 0, 1, 0, 1, -1),
+               (-0.9, 0.9, 0, 0, 1, -1, 1), (0.9, 0.9, 1, 1, 0, 1, 1)]
+    data = []
+    for (x, y, r, g, b, s, t) in corners:
+        data += [x, y, 0.0, 1.0, r, g, b, 1.0, s, t, 0.0, 1.0]
+    return {
+        "format": "ulpsim-trace", "version": 1, "name": "discard", "gpu": "tegra2",
+        "resources": {"vertices": {"type": "buffer", "f32": data}},
+        "shaders": {"vs": {"stage": "vertex", "tgsi": vs}, "fs": {"stage": "fragment", "tgsi": fs}},
+        "commands": [
+            {"cmd": "framebuffer", "width": size, "height": size, "cbufs": [{"format": "RGBA8888"}]},
+            {"cmd": "bind_shaders", "vs": "vs", "fs": "fs"},
+            {"cmd": "vertex_elements", "elements": [
+                {"buffer": "vertices", "offset": 0, "stride": 48, "format": "R32G32B32A32_FLOAT"},
+                {"buffer": "vertices", "offset": 16, "stride": 48, "format": "R32G32B32A32_FLOAT"},
+                {"buffer": "vertices", "offset": 32, "stride": 48, "format": "R32G32B32A32_FLOAT"}]},
+            {"cmd": "clear", "color": [0.1, 0.1, 0.1, 1.0]},
+            {"cmd": "draw", "mode": "triangle_strip", "start": 0, "count": 4},
+            {"cmd": "checkpoint", "name": "frame0"},
+        ],
+    }
+
 def write(name, trace):
     with open("traces/samples/" + name, "w") as f:
         json.dump(trace, f, indent=1)
@@ -154,3 +231,5 @@ def write(name, trace):
 write("lit_sphere.json", lit_sphere())
 write("teaching_8x8.json", teaching())
 write("textured_cube.json", textured_cube())
+write("alpha_blend.json", alpha_blend())
+write("discard.json", discard())
