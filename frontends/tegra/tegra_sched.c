@@ -308,6 +308,32 @@ static bool place_sfu(tfp_sched *S, const tfp_op *o)
 	return false;
 }
 
+/* ALU copies, in the packets of EXEC e (trial copy b), of the four FX10
+ * halves a TEX or the destination fetch left in d0 (R, G) and d1 (B, A)
+ * into the op's values; out_t gets each copy's time, *last the latest.
+ * False when the packets have no room. */
+static bool copy_out(const tfp_sched *S, const tfp_op *o, tfp_exec *b, unsigned e, unsigned d0,
+                     unsigned d1, int32_t out_t[4], int32_t *last)
+{
+	for (unsigned ch = 0; ch < 4; ch++) {
+		if (o->dst[ch] < 0 || !o->live || S->val[o->dst[ch]].def_t == -2)   /* dead channel */
+			continue;
+		tfp_slot cout = copy_slot(fixed(ch < 2 ? d0 : d1, ch & 1 ? TO_HIGH : TO_LOW));
+		cout.dkind = TD_VAL;
+		cout.d = o->dst[ch];
+		int p = -1;
+		for (unsigned q = 0; q < 3 && p < 0; q++)
+			if (packet_fits(&b->p[q], &cout))
+				p = (int)q;
+		if (p < 0)
+			return false;
+		packet_add(&b->p[p], &cout);
+		out_t[ch] = t_alu(e, (unsigned)p);
+		*last = out_t[ch] > *last ? out_t[ch] : *last;
+	}
+	return true;
+}
+
 static bool place_tex(tfp_sched *S, const tfp_op *o)
 {
 	int32_t t = 0;
@@ -350,26 +376,7 @@ static bool place_tex(tfp_sched *S, const tfp_op *o)
 			ok = fixed_free(S, creg[k], hold_lo(cin_t[k]), hold_hi(t_tex(et)));
 		}
 		int32_t out_t[4] = { -1, -1, -1, -1 }, last = t_tex(et);
-		for (unsigned ch = 0; ch < 4 && ok; ch++) {
-			if (o->dst[ch] < 0 || !o->live)
-				continue;
-			if (S->val[o->dst[ch]].def_t == -2)      /* dead channel */
-				continue;
-			tfp_slot cout = copy_slot(fixed(ch < 2 ? d0 : d1, ch & 1 ? TO_HIGH : TO_LOW));
-			cout.dkind = TD_VAL;
-			cout.d = o->dst[ch];
-			int p = -1;
-			for (unsigned q = 0; q < 3 && p < 0; q++)
-				if (packet_fits(&b.p[q], &cout))
-					p = (int)q;
-			if (p < 0) {
-				ok = false;
-				break;
-			}
-			packet_add(&b.p[p], &cout);
-			out_t[ch] = t_alu(et, (unsigned)p);
-			last = out_t[ch] > last ? out_t[ch] : last;
-		}
+		ok = ok && copy_out(S, o, &b, et, d0, d1, out_t, &last);
 		int32_t dlo = hold_lo(S->rows > 1 ? t_mfu(et, 0) : t_tex(et));
 		if (ok)
 			ok = fixed_free(S, d0, dlo, hold_hi(last)) && fixed_free(S, d1, hold_lo(t_tex(et)), hold_hi(last));
@@ -412,26 +419,8 @@ static bool place_fetch(tfp_sched *S, const tfp_op *o)
 		unsigned d0 = row_reg(S, e, 2), d1 = row_reg(S, e, 3);
 		const int32_t tw = 8 * (int32_t)e - 1;   /* before MFU 0 of EXEC e */
 		tfp_exec b = *x;
-		bool ok = true;
 		int32_t out_t[4] = { -1, -1, -1, -1 }, last = t_mfu(e, 0);
-		for (unsigned ch = 0; ch < 4 && ok; ch++) {
-			if (o->dst[ch] < 0 || S->val[o->dst[ch]].def_t == -2)   /* dead channel */
-				continue;
-			tfp_slot cout = copy_slot(fixed(ch < 2 ? d0 : d1, ch & 1 ? TO_HIGH : TO_LOW));
-			cout.dkind = TD_VAL;
-			cout.d = o->dst[ch];
-			int p = -1;
-			for (unsigned q = 0; q < 3 && p < 0; q++)
-				if (packet_fits(&b.p[q], &cout))
-					p = (int)q;
-			if (p < 0) {
-				ok = false;
-				break;
-			}
-			packet_add(&b.p[p], &cout);
-			out_t[ch] = t_alu(e, (unsigned)p);
-			last = out_t[ch] > last ? out_t[ch] : last;
-		}
+		bool ok = copy_out(S, o, &b, e, d0, d1, out_t, &last);
 		if (!ok || !fixed_free(S, d0, hold_lo(tw), hold_hi(last)) || !fixed_free(S, d1, hold_lo(tw), hold_hi(last)))
 			continue;
 		b.fetch = true;
