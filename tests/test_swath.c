@@ -10,6 +10,7 @@
 
 #include "base/image.h"
 #include "sim/gr3d_regs.h"
+#include "ulpsim/ulpsim.h"
 #include "sim/replay.h"
 #include "sim/timeline.h"
 #include "units/raster.h"
@@ -286,4 +287,36 @@ Test(swath, watchdog_names_block_b)
 	cr_assert(strstr(d.msg, "port raster->pseq_b 8/8"), "block B's ports named: %s", d.msg);
 	trace_free(&t);
 	free(j);
+}
+
+/* The public API: block B's lanes, and a pixel's quad found on the lanes of
+ * the block whose swath holds it (triangle sample, 64x64, 16-row swaths:
+ * image row 10 is window row 53, swath 3, block B; image row 40 is window
+ * row 23, swath 1, block B; image row 50 is window row 13, block A). */
+Test(swath, api_lanes_and_quads_per_block)
+{
+	char err[512] = "";
+	const char *sets[] = { "preset=tegra3" };
+	ulpsim *s = ulpsim_open("traces/samples/triangle.json", sets, 1, err, sizeof err);
+	cr_assert(s, "%s", err);
+	cr_assert(ulpsim_run(s, 0, err, sizeof err), "%s", err);
+	bool pseq = false, pseq_b = false, raster_b = false;
+	for (unsigned l = 0; l < ulpsim_lane_count(s); l++) {
+		pseq |= !strcmp(ulpsim_lane_name(s, l), "pseq");
+		pseq_b |= !strcmp(ulpsim_lane_name(s, l), "pseq_b");
+		raster_b |= !strcmp(ulpsim_lane_name(s, l), "raster_b");
+	}
+	cr_assert(pseq && pseq_b && raster_b, "both blocks' lanes");
+	ulpsim_quad_ref q;
+	cr_assert(ulpsim_quad_at(s, 32, 10, &q, err, sizeof err), "%s", err);
+	cr_assert(q.exact);
+	cr_assert_eq(q.block, 1);
+	cr_assert_eq(q.qy, 52);
+	cr_assert(ulpsim_quad_at(s, 32, 40, &q, err, sizeof err), "%s", err);
+	cr_assert_eq(q.block, 1);
+	cr_assert(ulpsim_quad_at(s, 32, 50, &q, err, sizeof err), "%s", err);
+	cr_assert_eq(q.block, 0);
+	cr_assert_eq(q.qy, 12);
+	cr_assert_lt(q.pass_from, q.pass_to);
+	ulpsim_close(s);
 }

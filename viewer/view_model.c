@@ -402,7 +402,8 @@ unsigned view_journey_lines(const view_journey *j, char lines[][VIEW_LINE], unsi
 		LINE("no journey: %.120s", j->why);
 		return n;
 	}
-	LINE("quad %u of fragment pass %u, at window (%u, %u)", j->q.quad, j->q.pass, j->q.qx, j->q.qy);
+	LINE("quad %u of fragment pass %u, at window (%u, %u)%s", j->q.quad, j->q.pass, j->q.qx, j->q.qy,
+	     j->q.block ? ", GR3D block B (the _b lanes)" : "");
 	LINE("  (%s)", j->q.exact ? "position from the rasterizer's events"
 	                          : "position reconstructed from a coverage replay");
 	uint64_t most = 0;                       /* the column width: the largest cycle */
