@@ -219,11 +219,12 @@ static int lane_named(const ulpsim *s, const char *name)
 	return -1;
 }
 
-/* The cycles of fragment pass `pass`: from its first quad entering PSEQ
- * (quad 0, EXEC 0) to the next pass's, or the end of the run. */
-static void pass_range(const ulpsim *s, uint32_t pass, uint64_t *from, uint64_t *to)
+/* The cycles of fragment pass `pass` of GR3D block `block`: from its first
+ * quad entering PSEQ (quad 0, EXEC 0) to the next pass's, or the end of the
+ * run. */
+static void pass_range(const ulpsim *s, unsigned block, uint32_t pass, uint64_t *from, uint64_t *to)
 {
-	int pseq = lane_named(s, "pseq");
+	int pseq = lane_named(s, block ? "pseq_b" : "pseq");
 	uint32_t k = 0;
 	bool found = false;
 	*from = 0;
@@ -327,21 +328,28 @@ bool ulpsim_quad_at(ulpsim *s, uint32_t x, uint32_t y, ulpsim_quad_ref *q, char 
 	const uint32_t wy = s->image->height - 1 - y, qx = x & ~1u, qy = wy & ~1u;
 	q->qx = qx;
 	q->qy = qy;
-	/* 1. the rasterizer's own record, when the units emit it */
-	int raster = lane_named(s, "raster");
+	/* 1. the rasterizer's own record, when the units emit it (on Tegra 3
+	 * each block's rasterizer walks its own swaths: the last hit wins) */
 	bool any = false, hit = false;
-	uint32_t pass = 0;
-	for (size_t i = 0; raster >= 0 && i < s->nev; i++) {
-		const ulpsim_event *e = &s->ev[i];
-		if (e->lane != (unsigned)raster || e->kind != ULPSIM_EV_INSTANT)
-			continue;
-		if (e->id == 0 && any)
-			pass++;
-		any = true;
-		if ((e->arg & 0xFFFFu) == qx && (e->arg >> 16) == qy) {
-			q->pass = pass;
-			q->quad = e->id;
-			hit = true;
+	uint64_t hit_cycle = 0;
+	for (unsigned b = 0; b < 2; b++) {
+		int raster = lane_named(s, b ? "raster_b" : "raster");
+		bool seen = false;
+		uint32_t pass = 0;
+		for (size_t i = 0; raster >= 0 && i < s->nev; i++) {
+			const ulpsim_event *e = &s->ev[i];
+			if (e->lane != (unsigned)raster || e->kind != ULPSIM_EV_INSTANT)
+				continue;
+			if (e->id == 0 && seen)
+				pass++;
+			seen = any = true;
+			if ((e->arg & 0xFFFFu) == qx && (e->arg >> 16) == qy && (!hit || e->cycle >= hit_cycle)) {
+				q->pass = pass;
+				q->quad = e->id;
+				q->block = (uint8_t)b;
+				hit_cycle = e->cycle;
+				hit = true;
+			}
 		}
 	}
 	if (any) {
@@ -350,7 +358,7 @@ bool ulpsim_quad_at(ulpsim *s, uint32_t x, uint32_t y, ulpsim_quad_ref *q, char 
 			return false;
 		}
 		q->exact = true;
-		pass_range(s, q->pass, &q->pass_from, &q->pass_to);
+		pass_range(s, q->block, q->pass, &q->pass_from, &q->pass_to);
 		return true;
 	}
 	/* 2. reconstruction: one triangle, numbered as the rasterizer walks it
@@ -376,7 +384,7 @@ bool ulpsim_quad_at(ulpsim *s, uint32_t x, uint32_t y, ulpsim_quad_ref *q, char 
 		for (uint32_t bx = 0; bx < s->cov_w; bx += 2) {
 			if (bx == qx && by == qy) {
 				q->quad = id;
-				pass_range(s, 0, &q->pass_from, &q->pass_to);
+				pass_range(s, 0, 0, &q->pass_from, &q->pass_to);
 				return true;
 			}
 			if (covered(s, bx, by) || covered(s, bx + 1, by) || covered(s, bx, by + 1) ||

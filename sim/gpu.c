@@ -15,8 +15,15 @@ const gpu_unit_info GPU_UNITS[GPU_NUNIT_NAMES] = {
 	{ "alu", ALU_COUNTERS, ALU_CTR_COUNT }, { "dw", DW_COUNTERS, DW_CTR_COUNT },
 };
 
+const gpu_unit_info GPU_UNITS_B[GPU_NUNIT_NAMES_B] = {
+	{ "raster_b", RASTER_COUNTERS, RASTER_CTR_COUNT }, { "pseq_b", PSEQ_COUNTERS, PSEQ_CTR_COUNT },
+	{ "mfu_b", MFU_COUNTERS, MFU_CTR_COUNT }, { "tex_b", TEX_COUNTERS, TEX_CTR_COUNT },
+	{ "alu_b", ALU_COUNTERS, ALU_CTR_COUNT }, { "dw_b", DW_COUNTERS, DW_CTR_COUNT },
+};
+
 typedef struct gpu {
-	gr3d_fp *fp;
+	gr3d_fp *fp[SETUP_MAX_BLOCKS];
+	unsigned nfp;
 	setup_unit setup;
 	clip_unit clip;
 	prim_unit prim;
@@ -34,7 +41,8 @@ static void gpu_free(gpu *G)
 	sim_port_fini(&G->p_prim);
 	sim_port_fini(&G->p_clip);
 	prim_fini(&G->prim);
-	gr3d_fp_free(G->fp);
+	for (unsigned b = 0; b < G->nfp; b++)
+		gr3d_fp_free(G->fp[b]);
 	free(G);
 }
 
@@ -56,10 +64,22 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 	const uint32_t fifo = (uint32_t)cfg->gpu_fifo_triangles, lat = (uint32_t)cfg->gpu_lat_geometry;
 	ulp_diag inner;
 	ulp_diag_clear(&inner);
-	G->fp = gr3d_fp_new(&g->frag, setup_tram_slots(g->setup.ntram), true, fifo, lat, &inner);
-	if (!G->fp) {
+	const unsigned blocks = g->blocks > 1 ? SETUP_MAX_BLOCKS : 1;
+	if (blocks > 1 && (g->swath_shift < 1 || g->swath_shift > 12)) {
 		gpu_free(G);
-		return ulp_diag_at(d, NULL, 0, 0, "fragment pipeline: %s", inner.msg);
+		return ulp_diag_at(d, NULL, 0, 0, "swaths of 2^%u rows: 2..4096 rows", g->swath_shift);
+	}
+	/* one fragment half per GR3D block, each with its own TRAM (Tegra 3:
+	 * a second copy of the pipeline, tegra-fp.md §5) */
+	for (unsigned b = 0; b < blocks; b++) {
+		G->fp[b] = gr3d_fp_new(&g->frag, setup_tram_slots(g->setup.ntram), true, fifo, lat, &inner);
+		if (!G->fp[b]) {
+			gpu_free(G);
+			return ulp_diag_at(d, NULL, 0, 0, "fragment pipeline: %s", inner.msg);
+		}
+		G->nfp = b + 1;
+		/* without ALTERNATE block A takes every triangle (block B idles) */
+		gr3d_fp_set_block(G->fp[b], b, g->swath_alternate ? blocks : 1, g->swath_shift);
 	}
 	const unsigned n = g->vunits;
 	bool ok = sim_port_init(&G->vout, "vsh->prim", sizeof(pica_result), 4, lat, NULL) &&
@@ -79,13 +99,17 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 	vfetch_init(&G->fetch, to, n, g->count, g->make_job, g->ctx);
 	clip_init(&G->clip, &g->clip, &G->p_prim, &G->p_clip);
 	G->clip.producer = &G->prim.u;
-	setup_init(&G->setup, &g->setup, &G->p_clip, G->fp);
+	setup_init(&G->setup, &g->setup, &G->p_clip, G->fp[0]);
+	for (unsigned b = 1; b < G->nfp && g->swath_alternate; b++)
+		setup_add_block(&G->setup, G->fp[b], g->swath_shift);
 	G->setup.producer = &G->clip.u;
 
 	/* one clock, consumers before producers (docs/ARCHITECTURE.md) */
 	sim_clock *c = &G->clock;
 	sim_clock_init(c, (uint64_t)cfg->watchdog_cycles, g->tl);
-	ok = gr3d_fp_attach(G->fp, c) && sim_clock_add_unit(c, &G->setup.u) &&
+	for (unsigned b = 0; b < G->nfp; b++)
+		ok = ok && gr3d_fp_attach(G->fp[b], c);
+	ok = ok && sim_clock_add_unit(c, &G->setup.u) &&
 	     sim_clock_add_unit(c, &G->clip.u) && sim_clock_add_unit(c, &G->prim.u);
 	for (unsigned k = 0; ok && k < n; k++)
 		ok = sim_clock_add_unit(c, &G->vsh[k].u) && sim_clock_add_port(c, &G->vin[k]);
@@ -112,8 +136,9 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 		ok = ulp_diag_at(d, NULL, 0, 0, "draw ended with %u of %u vertices", G->prim.got, g->count);
 	else if (ok && (!clip_idle(&G->clip) || !setup_idle(&G->setup)))
 		ok = ulp_diag_at(d, NULL, 0, 0, "draw ended with triangles in the clipper or setup");
-	gr3d_stats fst;
-	ok = gr3d_fp_finish(G->fp, c, &fst, d) && ok;
+	gr3d_stats fst[SETUP_MAX_BLOCKS];
+	for (unsigned b = 0; b < G->nfp; b++)
+		ok = gr3d_fp_finish(G->fp[b], c, &fst[b], d) && ok;
 	if (st) {
 		memset(st, 0, sizeof *st);
 		st->cycles = c->now;
@@ -122,22 +147,27 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 		st->triangles = G->prim.u.stats.counter[PRIM_CTR_TRIANGLES];
 		st->clipped = G->clip.u.stats.counter[CLIP_CTR_CLIPPED] + G->clip.u.stats.counter[CLIP_CTR_CULLED];
 		st->culled = G->setup.u.stats.counter[SETUP_CTR_CULLED];
-		st->fragments = fst.pixels;
-		st->quads = fst.quads;
+		for (unsigned b = 0; b < G->nfp; b++) {
+			st->fragments += fst[b].pixels;
+			st->quads += fst[b].quads;
+		}
 		keep(st, &G->fetch.u);
 		for (unsigned k = 0; k < n; k++)
 			keep(st, &G->vsh[k].u);
 		keep(st, &G->prim.u);
 		keep(st, &G->clip.u);
 		keep(st, &G->setup.u);
-		keep(st, &G->fp->raster.u);
-		if (G->fp->zs_on)
-			keep(st, &G->fp->zs.u);
-		keep(st, &G->fp->pseq.u);
-		keep(st, &G->fp->mfu.s.u);
-		keep(st, &G->fp->tex.s.u);
-		keep(st, &G->fp->alu.s.u);
-		keep(st, &G->fp->dw.s.u);
+		for (unsigned b = 0; b < G->nfp; b++) {
+			const gr3d_fp *f = G->fp[b];
+			keep(st, &f->raster.u);
+			if (f->zs_on)
+				keep(st, &f->zs.u);
+			keep(st, &f->pseq.u);
+			keep(st, &f->mfu.s.u);
+			keep(st, &f->tex.s.u);
+			keep(st, &f->alu.s.u);
+			keep(st, &f->dw.s.u);
+		}
 	}
 	gpu_free(G);
 	return ok;

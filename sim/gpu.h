@@ -6,7 +6,10 @@
  *                                          +------------- (PSEQ: quad done) ----------+
  *
  * The units are units/vfetch.c, pica_shader.c, prim.c, clip.c, setup.c and
- * the fragment half gr3d_fp (raster.c, pseq.c, mfu.c, tex.c, alu.c, dw.c).
+ * the fragment half gr3d_fp (raster.c, pseq.c, mfu.c, tex.c, alu.c, dw.c);
+ * with two GR3D blocks (Tegra 3) two fragment halves behind setup, each
+ * walking its own horizontal swaths (docs/tegra-units.md "Tegra 3: two
+ * blocks").
  * Each reports busy/stall/idle, counters and timeline events; the clock's
  * watchdog names any of them. */
 #ifndef ULP_SIM_GPU_H
@@ -34,9 +37,16 @@ typedef struct gpu_draw {
 	setup_state setup;
 	/* the fragment side: prog, cfg, uniforms, sampler, rt, stencil (vtx/idx unused) */
 	gr3d_draw frag;
+	/* GR3D blocks (1, or 2 on Tegra 3: gr3d.instances) and, with 2, the
+	 * swath split GLOBAL_HORIZONTAL_SWATH_RENDERING holds (gr3d_regs_swath):
+	 * swaths of 1 << swath_shift rows alternating between blocks A and B
+	 * when swath_alternate, else block A takes every triangle */
+	unsigned blocks;                  /* 0 counts as 1 */
+	bool swath_alternate;
+	unsigned swath_shift;             /* 1..12 */
 } gpu_draw;
 
-enum { GPU_MAX_UNITS = 16 };
+enum { GPU_MAX_UNITS = 24 };
 
 typedef struct gpu_stats {
 	uint64_t cycles;                  /* the draw, start to drain */
@@ -48,14 +58,17 @@ typedef struct gpu_stats {
 } gpu_stats;
 
 /* Every unit a draw can have, producers first: vfetch, vsh0..vsh3, prim,
- * clip, setup, raster, pseq, mfu, tex, alu, dw (with their counters). */
-enum { GPU_NUNIT_NAMES = 14 };
+ * clip, setup, raster, pseq, mfu, tex, alu, dw (with their counters); zs
+ * (after raster) when depth/stencil is on.  A second GR3D block adds
+ * GPU_UNITS_B: raster_b, pseq_b, mfu_b, tex_b, alu_b, dw_b (and zs_b). */
+enum { GPU_NUNIT_NAMES = 14, GPU_NUNIT_NAMES_B = 6 };
 typedef struct gpu_unit_info {
 	const char *name;
 	const sim_counter_def *counters;
 	uint8_t ncounters;
 } gpu_unit_info;
 extern const gpu_unit_info GPU_UNITS[GPU_NUNIT_NAMES];
+extern const gpu_unit_info GPU_UNITS_B[GPU_NUNIT_NAMES_B];
 
 bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d);
 

@@ -4,7 +4,11 @@
 
 #include "units/gr3d_quad.h"
 
-void gr3d_regs_init(gr3d_regs *r) { memset(r, 0, sizeof *r); }
+void gr3d_regs_init(gr3d_regs *r)
+{
+	memset(r, 0, sizeof *r);
+	r->raw[GR3D_GSHIM_WRITE_MASK] = GR3D_GSHIM_GPU_A | GR3D_GSHIM_GPU_B;   /* ulpsim's reset value */
+}
 
 /* Data register -> (upload stream, capacity in words, destination). */
 typedef struct upload_port {
@@ -42,6 +46,15 @@ bool gr3d_regs_write(gr3d_regs *r, uint32_t reg, uint32_t value, ulp_diag *d)
 {
 	if (reg >= GR3D_REG_COUNT)
 		return ulp_diag_at(d, NULL, 0, 0, "GR3D register 0x%x is outside 0x000-0xfff", reg);
+	/* Tegra 3: writes go to the blocks GSHIM_WRITE_MASK selects (tegra-fp.md
+	 * §5: "writes to 0xb00 select GPU A/B"); the GSHIM's own registers are
+	 * not per block */
+	const uint32_t both = GR3D_GSHIM_GPU_A | GR3D_GSHIM_GPU_B, mask = r->raw[GR3D_GSHIM_WRITE_MASK] & both;
+	if (mask != both && (reg < GR3D_GSHIM_WRITE_MASK || reg > GR3D_GSHIM_LAST) && !r->one_block) {
+		r->one_block = true;
+		r->one_block_reg = (uint16_t)reg;
+		r->one_block_mask = (uint8_t)mask;
+	}
 	r->raw[reg] = value;
 	if (reg == 0xe22) {               /* the common upload index (tegra-fp.md §2.5) */
 		for (int u = 0; u < GR3D_UP_COUNT; u++)
@@ -106,6 +119,40 @@ bool gr3d_regs_program(const gr3d_regs *r, tegra_fp_program *out, ulp_diag *d)
 		out->constants[k] = r->raw[0x820 + k];
 	out->discards_fragment = r->raw[0x40f] == 0x60;
 	return tegra_fp_validate(out, NULL, d);
+}
+
+bool gr3d_regs_swath(const gr3d_regs *r, unsigned blocks, bool *alternate, unsigned *swath_shift,
+                     ulp_diag *d)
+{
+	const uint32_t v = r->raw[GR3D_SWATH_RENDERING];
+	*alternate = blocks > 1 && (v & GR3D_SWATH_ALTERNATE);
+	*swath_shift = (v >> GR3D_SWATH_ALIGN_SHIFT) & 0xFu;
+	if (blocks < 2)
+		return true;
+	if (r->one_block)
+		return ulp_diag_at(d, NULL, 0, 0, "GR3D register 0x%03x was written with GSHIM_WRITE_MASK (0xb00) = "
+		                   "0x%x: ulpsim runs both blocks from one register file and takes broadcast "
+		                   "writes (GPU_A | GPU_B) only", r->one_block_reg, r->one_block_mask);
+	if (*alternate && (*swath_shift < 1 || *swath_shift > 12))
+		return ulp_diag_at(d, NULL, 0, 0, "GLOBAL_HORIZONTAL_SWATH_RENDERING (0xe41) = 0x%x: SWATH_ALIGN %u "
+		                   "gives swaths of 2^%u rows; a swath holds whole quads, 2..4096 rows", v,
+		                   *swath_shift, *swath_shift);
+	return true;
+}
+
+bool drv_gr3d_swath(reg_stream *s, unsigned blocks, unsigned swath_height, ulp_diag *d)
+{
+	if (blocks < 2)
+		return true;             /* Tegra 2: no GSHIM */
+	unsigned shift = 1;
+	while (shift < 12 && (1u << shift) < swath_height)
+		shift++;
+	if ((1u << shift) != swath_height)
+		return ulp_diag_at(d, NULL, 0, 0, "gr3d.swath_height %u: SWATH_ALIGN (0xe41) holds a power of two, "
+		                   "2..4096 rows", swath_height);
+	reg_stream_gr3d(s, GR3D_GSHIM_WRITE_MASK, GR3D_GSHIM_GPU_A | GR3D_GSHIM_GPU_B);
+	reg_stream_gr3d(s, GR3D_SWATH_RENDERING, GR3D_SWATH_ALTERNATE | shift << GR3D_SWATH_ALIGN_SHIFT);
+	return true;
 }
 
 void drv_gr3d_load_program(reg_stream *s, const tegra_fp_program *p, const uint32_t fp_const[32])

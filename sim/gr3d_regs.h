@@ -11,7 +11,9 @@
  *   0x820+i FP_CONST (32 words)   0x903 RT_ENABLE   0x40f QR_OUTPUT_TO_SHADER
  *   0xe10+i RT_PARAMS (GLOBAL_SURFDESC): dither 0, FORMAT 2..6, PITCH 8..24, tiled 26
  *   0x400-0x405 QR_S_TEST_FRONT/BACK, QR_S_CTRL, QR_Z_TEST, QR_Z_MIN/MAX
- *   0xe28/0xe29 GLOBAL_S_OPERATION front/back (docs/registers.md for the fields) */
+ *   0xe28/0xe29 GLOBAL_S_OPERATION front/back (docs/registers.md for the fields)
+ *   0xb00 GSHIM_WRITE_MASK (Tegra 3: GPU_A bit 0, GPU_B bit 1; reset: both)
+ *   0xe41 GLOBAL_HORIZONTAL_SWATH_RENDERING (ALTERNATE 0, SWATH_ALIGN 4..7 = log2 rows) */
 #ifndef ULP_SIM_GR3D_REGS_H
 #define ULP_SIM_GR3D_REGS_H
 
@@ -38,7 +40,18 @@ typedef struct gr3d_regs {
 	uint32_t alu_sched[TEGRA_FP_MAX_EXEC], complement[TEGRA_FP_MAX_EXEC], dw[TEGRA_FP_MAX_EXEC];
 	uint32_t mfu[2 * TEGRA_FP_MAX_MFU];
 	uint32_t alu[8 * TEGRA_FP_MAX_ALU_PACKETS];
+	/* Tegra 3's GSHIM: the first register written to one block only (the
+	 * model holds one register file for both blocks, docs/registers.md) */
+	bool one_block;
+	uint16_t one_block_reg;
+	uint8_t one_block_mask;
 } gr3d_regs;
+
+enum {
+	GR3D_GSHIM_WRITE_MASK = 0xb00, GR3D_GSHIM_LAST = 0xb14,
+	GR3D_GSHIM_GPU_A = 1, GR3D_GSHIM_GPU_B = 2,
+	GR3D_SWATH_RENDERING = 0xe41, GR3D_SWATH_ALTERNATE = 1, GR3D_SWATH_ALIGN_SHIFT = 4,
+};
 
 /* RT_PARAMS.FORMAT codes.  The names are grate's PIXEL_FORMAT list
  * (tegra-fp.md §4); their numbers are not in the reference, so these are the
@@ -75,6 +88,18 @@ void gr3d_regs_zs(const gr3d_regs *r, bool late_when_kill, zs_state *st);
 void drv_gr3d_zs(reg_stream *s, const zs_state *st);
 /* RT_ENABLE (0x903): colour targets 1..ncolor, bit 16 the depth surface. */
 void drv_gr3d_rt_enable(reg_stream *s, unsigned ncolor, bool depth);
+
+/* The swath split of `blocks` GR3D blocks (1, or 2 on Tegra 3): alternate
+ * (GLOBAL_HORIZONTAL_SWATH_RENDERING.ALTERNATE) and the swath height as
+ * log2 rows (SWATH_ALIGN).  False with d when two blocks were programmed
+ * differently (a write while GSHIM_WRITE_MASK selected one block) or
+ * ALTERNATE asks for swaths of under 2 rows. */
+bool gr3d_regs_swath(const gr3d_regs *r, unsigned blocks, bool *alternate, unsigned *swath_shift,
+                     ulp_diag *d);
+/* The driver: with two blocks, broadcast writes (GSHIM_WRITE_MASK = GPU_A |
+ * GPU_B) and swaths of swath_height rows alternating between them; nothing
+ * with one.  False with d when swath_height is not a power of two 2..4096. */
+bool drv_gr3d_swath(reg_stream *s, unsigned blocks, unsigned swath_height, ulp_diag *d);
 
 /* The driver: a program's upload in grate's order (tegra-fp.md §2.5) and
  * the per-draw registers grate writes, with the given FP_CONST words. */

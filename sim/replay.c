@@ -365,14 +365,14 @@ static bool fs_variant(replay *r, size_t i)
 	return flush_stream(r, from, i);
 }
 
-/* The "zs" unit of the run's stats (registered up front when the trace
- * uses depth/stencil, else added at its first use). */
-static sim_unit *zs_unit_stats(replay_result *res)
+/* The "zs" unit of the run's stats ("zs_b": GR3D block B's), registered up
+ * front when the trace uses depth/stencil, else added at its first use. */
+static sim_unit *zs_unit_stats(replay_result *res, const char *name)
 {
-	sim_unit *u = unit_named(res, "zs");
+	sim_unit *u = unit_named(res, name);
 	if (!u && res->nunits < REPLAY_MAX_UNITS) {
 		u = &res->unit[res->nunits++];
-		sim_unit_init(u, "zs", NULL, ZS_COUNTERS, ZS_CTR_COUNT);
+		sim_unit_init(u, !strcmp(name, "zs") ? "zs" : "zs_b", NULL, ZS_COUNTERS, ZS_CTR_COUNT);
 	}
 	return u;
 }
@@ -430,8 +430,8 @@ static void add_units(replay_result *res, const gpu_stats *st)
 {
 	for (unsigned k = 0; k < st->nunits; k++) {
 		sim_unit *u = unit_named(res, st->unit[k].name);
-		if (!u && !strcmp(st->unit[k].name, "zs"))
-			u = zs_unit_stats(res);        /* depth/stencil from raw register blocks */
+		if (!u && (!strcmp(st->unit[k].name, "zs") || !strcmp(st->unit[k].name, "zs_b")))
+			u = zs_unit_stats(res, st->unit[k].name);   /* depth/stencil from raw register blocks */
 		if (u)
 			sim_unit_stats_add(&u->stats, &st->unit[k].stats);
 	}
@@ -528,6 +528,8 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 	}
 	gr3d_regs_zs(&r->gregs, cfg->zs_late_when_kill, &dr->zs_state);
 	dr->zs = r->zs;
+	g->blocks = (unsigned)cfg->gr3d_instances;
+	ok = ok && gr3d_regs_swath(&r->gregs, g->blocks, &g->swath_alternate, &g->swath_shift, &inner);
 	if (r->o->tl)
 		r->o->tl->base = r->res->cycles;      /* the draw's clock starts here */
 	gpu_stats *st = calloc(1, sizeof *st);
@@ -736,6 +738,11 @@ static bool framebuffer(replay *r, const cJSON *c, size_t i)
 		drv_gr3d_rt_params(&r->stream, r->ncbufs + 1, fmt, r->width * bpp);
 		r->ncbufs++;
 	}
+	ulp_diag sw;                              /* Tegra 3: broadcast writes, the swath split */
+	ulp_diag_clear(&sw);
+	if (!drv_gr3d_swath(&r->stream, (unsigned)r->o->cfg->gr3d_instances,
+	                    (unsigned)r->o->cfg->gr3d_swath_height, &sw))
+		return fail(r, i, sw.msg, NULL);
 	if (!flush_stream(r, from, i))
 		return false;
 	r->vp_scale[0] = r->width / 2.0, r->vp_scale[1] = r->height / 2.0, r->vp_scale[2] = 0.5;
@@ -978,7 +985,14 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 			sim_unit_init(&res->unit[res->nunits++], GPU_UNITS[k].name, NULL, GPU_UNITS[k].counters,
 			              GPU_UNITS[k].ncounters);
 		if (uses_zs && !strcmp(GPU_UNITS[k].name, "raster"))
-			zs_unit_stats(res);
+			zs_unit_stats(res, "zs");
+	}
+	for (unsigned k = 0; o->cfg->gr3d_instances > 1 && k < GPU_NUNIT_NAMES_B; k++) {   /* GR3D block B */
+		if (res->nunits < REPLAY_MAX_UNITS)
+			sim_unit_init(&res->unit[res->nunits++], GPU_UNITS_B[k].name, NULL, GPU_UNITS_B[k].counters,
+			              GPU_UNITS_B[k].ncounters);
+		if (uses_zs && k == 0)
+			zs_unit_stats(res, "zs_b");
 	}
 	size_t last = SIZE_MAX;
 	for (size_t i = 0; i < t->ncmd; i++)

@@ -148,6 +148,31 @@ void gr3d_fp_free(gr3d_fp *f)
 	free(f);
 }
 
+void gr3d_fp_set_block(gr3d_fp *f, unsigned block, unsigned nblocks, unsigned swath_shift)
+{
+	f->raster.block = (uint8_t)block;
+	f->raster.nblocks = (uint8_t)nblocks;
+	f->raster.swath_shift = (uint8_t)swath_shift;
+	if (block == 0)
+		return;
+	/* GSHIM_WRITE_MASK calls the blocks GPU_A and GPU_B (tegra-fp.md §4) */
+	f->raster.u.name = "raster_b";
+	f->zs.u.name = "zs_b";
+	f->pseq.u.name = "pseq_b";
+	f->mfu.s.u.name = "mfu_b";
+	f->tex.s.u.name = "tex_b";
+	f->alu.s.u.name = "alu_b";
+	f->dw.s.u.name = "dw_b";
+	f->tri_in.name = "setup->raster_b";
+	f->p_in.name = f->zs_on ? "zs->pseq_b" : "raster->pseq_b";
+	f->p_zs.name = "raster->zs_b";
+	f->p_mfu.name = "pseq->mfu_b";
+	f->p_tex.name = "mfu->tex_b";
+	f->p_alu.name = "tex->alu_b";
+	f->p_dw.name = "alu->dw_b";
+	f->p_recirc.name = "dw->pseq_b";
+}
+
 bool gr3d_fp_attach(gr3d_fp *f, sim_clock *c)
 {
 	/* consumers before producers (docs/ARCHITECTURE.md) */

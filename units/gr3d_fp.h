@@ -98,6 +98,12 @@ typedef struct gr3d_fp {
 gr3d_fp *gr3d_fp_new(const gr3d_draw *dr, unsigned tram_slots, bool ring, uint32_t tri_capacity,
                      uint32_t tri_latency, ulp_diag *d);
 void gr3d_fp_free(gr3d_fp *f);
+/* Makes f block `block` (0: A, 1: B) of nblocks GR3D blocks alternating
+ * horizontal swaths of 1 << swath_shift rows (Tegra 3, docs/tegra-units.md
+ * "Tegra 3: two blocks"): its rasterizer walks only its own swaths, and
+ * block B's units and ports are named with "_b" ("pseq_b", "raster->pseq_b";
+ * block A keeps the one-block names).  Call before gr3d_fp_attach. */
+void gr3d_fp_set_block(gr3d_fp *f, unsigned block, unsigned nblocks, unsigned swath_shift);
 /* Adds the units (consumers before producers) and ports to c. */
 bool gr3d_fp_attach(gr3d_fp *f, sim_clock *c);
 /* Loads TRAM slot `slot` from three vertices' rows (raw 20-bit words). */

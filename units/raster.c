@@ -155,6 +155,14 @@ static void raster_tick(sim_unit *u, uint64_t now)
 				gr3d_tram_release(r->tram, s->slot);
 			continue;
 		}
+		if (raster_swath_block(r->qy, r->swath_shift, r->nblocks) != r->block) {
+			/* another block's swath: on to the first row of our next one (the
+			 * rows are not ours to walk, they cost nothing) */
+			const int h = 1 << r->swath_shift;
+			r->qy = (r->qy & ~(h - 1)) + h;
+			r->qx = s->x0;
+			continue;
+		}
 		gr3d_quad_in in;
 		memset(&in, 0, sizeof in);
 		unsigned mask = quad_mask(s, r->qx, r->qy, &in);
@@ -180,6 +188,19 @@ static void raster_tick(sim_unit *u, uint64_t now)
 		sim_unit_busy(u);
 		return;
 	}
+}
+
+unsigned raster_tri_blocks(const raster_tri *s, unsigned swath_shift, unsigned nblocks)
+{
+	if (raster_tri_empty(s))
+		return 0;
+	if (nblocks < 2)
+		return 1;
+	unsigned mask = 0;
+	/* swaths alternate: a box over nblocks swaths touches every block */
+	for (int y = s->y0 >> swath_shift, n = 0; y <= s->y1 >> swath_shift && n < (int)nblocks; y++, n++)
+		mask |= 1u << raster_swath_block(y << swath_shift, swath_shift, nblocks);
+	return mask;
 }
 
 void raster_init(raster_unit *r, sim_port *in, sim_port *out, gr3d_tram_use *tram)

@@ -52,12 +52,28 @@ typedef struct raster_unit {
 	bool have;
 	int qx, qy;
 	uint32_t next_id;             /* quads emitted in this draw */
+	/* Tegra 3's swath split (docs/tegra-units.md "Tegra 3: two blocks"):
+	 * with nblocks > 1 the rasterizer walks only the rows of its own
+	 * swaths, swath k = y >> swath_shift belonging to block k % nblocks */
+	uint8_t block, nblocks, swath_shift;
 	gr3d_stall_book stall;
 } raster_unit;
 
 extern const sim_counter_def RASTER_COUNTERS[RASTER_CTR_COUNT];
 
 void raster_init(raster_unit *r, sim_port *in, sim_port *out, gr3d_tram_use *tram);
+
+/* The block (0: A, 1: B) whose swath holds pixel row y, for nblocks blocks
+ * alternating swaths of 1 << swath_shift rows (GLOBAL_HORIZONTAL_SWATH_
+ * RENDERING.ALTERNATE, tegra-fp.md §4). */
+static inline unsigned raster_swath_block(int y, unsigned swath_shift, unsigned nblocks)
+{
+	return nblocks > 1 ? ((unsigned)y >> swath_shift) % nblocks : 0;
+}
+
+/* The blocks (bit b: block b) whose swaths the set-up triangle's box
+ * touches; 0 for an empty triangle. */
+unsigned raster_tri_blocks(const raster_tri *s, unsigned swath_shift, unsigned nblocks);
 
 /* Nothing in hand and nothing queued. */
 static inline bool raster_idle(const raster_unit *r) { return !r->have && sim_port_empty(r->in); }

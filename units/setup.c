@@ -37,7 +37,7 @@ static bool prepare(setup_unit *s, const prim_tri *t)
 		}
 	}
 	raster_tri *rt = &s->rt;
-	raster_tri_setup(rt, x, y, z, w, s->fp->ctx.width, s->fp->ctx.height);
+	raster_tri_setup(rt, x, y, z, w, s->fp[0]->ctx.width, s->fp[0]->ctx.height);
 	rt->front = (rt->area > 0) == st->front_ccw;
 	if ((st->cull == SETUP_CULL_FRONT && rt->front) || (st->cull == SETUP_CULL_BACK && !rt->front)) {
 		sim_unit_count(&s->u, SETUP_CTR_CULLED, 1);
@@ -50,7 +50,7 @@ static bool prepare(setup_unit *s, const prim_tri *t)
 		return false;
 	}
 	const bool back = st->two_side && !rt->front;
-	const enum ulp_round round = s->fp->ctx.fp20_round;
+	const enum ulp_round round = s->fp[0]->ctx.fp20_round;
 	memset(s->rows, 0, sizeof s->rows);
 	for (unsigned row = 0; row < st->ntram && row < GR3D_TRAM_ROWS; row++) {
 		uint8_t reg = back && st->tram_reg_back[row] < 16 ? st->tram_reg_back[row] : st->tram_reg[row];
@@ -64,7 +64,8 @@ static bool prepare(setup_unit *s, const prim_tri *t)
 	return true;
 }
 
-/* Hands the triangle in hand to the rasterizer; false when it must wait. */
+/* Hands the triangle in hand to the rasterizer of each block still
+ * pending; false when one must wait. */
 static bool hand_on(setup_unit *s, uint64_t now)
 {
 	sim_unit *u = &s->u;
@@ -74,27 +75,46 @@ static bool hand_on(setup_unit *s, uint64_t now)
 		sim_unit_sleep_until(u, s->booked ? s->done_at : now + 1);
 		return false;
 	}
-	gr3d_fp *f = s->fp;
-	unsigned slot = s->next_slot;
-	if (f->use.refs[slot]) {                  /* the ring's next slot is still in use */
-		if (!s->waited)
-			sim_unit_count(u, SETUP_CTR_TRAM_WAITS, 1);
-		s->waited = true;
-		gr3d_stall_wait(u, &s->stall, now, SIM_STALL_WINDOW);
-		return false;
-	}
-	if (sim_port_full(&f->tri_in)) {          /* the rasterizer's take wakes us */
-		gr3d_stall_wait(u, &s->stall, now, SIM_STALL_OUTPUT_FULL);
-		return false;
-	}
 	const uint32_t (*rows[3])[4] = { s->rows[0], s->rows[1], s->rows[2] };
-	gr3d_fp_load(f, slot, rows);
-	f->use.refs[slot] = 1;                    /* the walk's hold (raster releases it) */
-	s->rt.slot = (uint8_t)slot;
-	sim_port_push(&f->tri_in, &s->rt, now);
-	if (s->first_out == UINT64_MAX)
+	enum sim_stall wait = SIM_STALL_COUNT;
+	bool pushed = false;
+	for (unsigned b = 0; b < s->nblocks; b++) {
+		if (!(s->pending & 1u << b))
+			continue;
+		gr3d_fp *f = s->fp[b];
+		unsigned slot = s->next_slot[b];
+		if (f->use.refs[slot]) {              /* the ring's next slot is still in use */
+			if (!s->waited)
+				sim_unit_count(u, SETUP_CTR_TRAM_WAITS, 1);
+			s->waited = true;
+			if (wait == SIM_STALL_COUNT)
+				wait = SIM_STALL_WINDOW;
+			continue;
+		}
+		if (sim_port_full(&f->tri_in)) {      /* the rasterizer's take wakes us */
+			if (wait == SIM_STALL_COUNT)
+				wait = SIM_STALL_OUTPUT_FULL;
+			continue;
+		}
+		gr3d_fp_load(f, slot, rows);
+		f->use.refs[slot] = 1;                /* the walk's hold (raster releases it) */
+		s->rt.slot = (uint8_t)slot;
+		sim_port_push(&f->tri_in, &s->rt, now);
+		s->next_slot[b] = (slot + 1) % f->tram_slots;
+		s->pending &= ~(1u << b);
+		pushed = true;
+	}
+	if (pushed && s->first_out == UINT64_MAX)
 		s->first_out = now;
-	s->next_slot = (slot + 1) % f->tram_slots;
+	if (s->pending) {
+		if (!pushed) {
+			gr3d_stall_wait(u, &s->stall, now, wait);
+			return false;
+		}
+		sim_unit_busy(u);                     /* a push is this cycle's work; the other block next */
+		sim_unit_sleep_until(u, now + 1);
+		return false;
+	}
 	s->have = false;
 	sim_unit_count(u, SETUP_CTR_OUT, 1);
 	sim_unit_busy(u);
@@ -115,6 +135,8 @@ static void setup_tick(sim_unit *u, uint64_t now)
 	}
 	sim_unit_count(u, SETUP_CTR_IN, 1);
 	s->have = prepare(s, t);
+	s->pending = s->have ? raster_tri_blocks(&s->rt, s->swath_shift, s->nblocks) : 0;
+	s->have = s->pending != 0;
 	sim_port_pop(s->in);
 	if (s->producer)
 		sim_unit_wake(s->producer, now);
@@ -131,9 +153,20 @@ void setup_init(setup_unit *s, const setup_state *st, sim_port *in, gr3d_fp *fp)
 	sim_unit_init(&s->u, "setup", setup_tick, SETUP_COUNTERS, SETUP_CTR_COUNT);
 	s->st = st;
 	s->in = in;
-	s->fp = fp;
+	s->fp[0] = fp;
+	s->nblocks = 1;
 	in->consumer = &s->u;
 	fp->use.waiter = &s->u;
 	fp->raster.producer = &s->u;
 	s->first_out = UINT64_MAX;
+}
+
+void setup_add_block(setup_unit *s, gr3d_fp *fp, unsigned swath_shift)
+{
+	if (s->nblocks >= SETUP_MAX_BLOCKS)
+		return;
+	s->fp[s->nblocks++] = fp;
+	s->swath_shift = swath_shift;
+	fp->use.waiter = &s->u;
+	fp->raster.producer = &s->u;
 }

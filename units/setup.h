@@ -10,7 +10,12 @@
  *                           | slot's triangle finished its last EXEC)
  *
  * Setup waits (stall "window") when the next slot of the ring still holds a
- * triangle whose quads are in flight. */
+ * triangle whose quads are in flight.
+ *
+ * With two GR3D blocks (Tegra 3, docs/tegra-units.md "Tegra 3: two blocks")
+ * setup hands each triangle to the block(s) whose swaths its box touches,
+ * each block with its own TRAM ring and rasterizer; a triangle over both
+ * blocks' swaths goes to both, as soon as each can take it. */
 #ifndef ULP_UNITS_SETUP_H
 #define ULP_UNITS_SETUP_H
 
@@ -32,6 +37,8 @@ typedef struct setup_state {
 	uint16_t tri_cycles;                      /* setup.cycles_per_triangle */
 } setup_state;
 
+enum { SETUP_MAX_BLOCKS = 2 };
+
 enum setup_counter { SETUP_CTR_IN, SETUP_CTR_CULLED, SETUP_CTR_EMPTY, SETUP_CTR_OUT,
                      SETUP_CTR_TRAM_WAITS, SETUP_CTR_COUNT };
 
@@ -40,8 +47,10 @@ typedef struct setup_unit {
 	sim_port *in;
 	sim_unit *producer;           /* woken when a triangle is taken */
 	const setup_state *st;
-	gr3d_fp *fp;                  /* TRAM, its slots and the raster port */
-	unsigned next_slot;
+	gr3d_fp *fp[SETUP_MAX_BLOCKS];  /* per block: TRAM, its slots and the raster port */
+	unsigned nblocks, swath_shift;
+	unsigned next_slot[SETUP_MAX_BLOCKS];
+	unsigned pending;             /* blocks still to hand the triangle in hand to */
 	bool have, booked, waited;
 	raster_tri rt;
 	uint32_t rows[3][GR3D_TRAM_ROWS][4];
@@ -56,6 +65,9 @@ extern const sim_counter_def SETUP_COUNTERS[SETUP_CTR_COUNT];
 unsigned setup_tram_slots(unsigned ntram);
 
 void setup_init(setup_unit *s, const setup_state *st, sim_port *in, gr3d_fp *fp);
+/* A second GR3D block (its gr3d_fp_set_block done): triangles go to the
+ * blocks whose swaths of 1 << swath_shift rows they touch. */
+void setup_add_block(setup_unit *s, gr3d_fp *fp, unsigned swath_shift);
 
 static inline bool setup_idle(const setup_unit *s) { return !s->have && sim_port_empty(s->in); }
 

@@ -82,6 +82,9 @@ size_t view_lane_first_item(const view_model *m, const view_lane *l, uint64_t cy
 bool view_lane_item_at(const view_model *m, const view_lane *l, uint64_t cycle,
                        uint32_t *id, uint32_t *arg);
 void view_journey_find(view_journey *j, const view_model *m, ulpsim *s, uint32_t x, uint32_t y);
+/* The journey unit (index into VIEW_JOURNEY_UNIT_NAME) a lane is for the
+ * journey's GR3D block ("pseq" for block A, "pseq_b" for B), or -1. */
+int view_journey_unit(const view_journey *j, const char *lane);
 /* The journey as text lines (for stdout and the panel); returns the count. */
 enum { VIEW_LINE = 160 };
 unsigned view_journey_lines(const view_journey *j, char lines[][VIEW_LINE], unsigned max);

@@ -49,9 +49,11 @@ static bool push_u64(uint64_t **a, size_t *n, size_t *cap, uint64_t v)
 	return true;
 }
 
-/* Lanes are shown in the order work flows through the pipeline. */
+/* Lanes are shown in the order work flows through the pipeline; Tegra 3's
+ * GR3D block B (units named "<unit>_b") after block A. */
 static const char *const PIPELINE_ORDER[] = { "vfetch", "vsh0", "vsh1", "vsh2", "vsh3", "vsh_out",
-                                              "prim", "clip", "setup", "raster", "zs", "pseq", "mfu", "tex", "alu", "dw" };
+                                              "prim", "clip", "setup", "raster", "zs", "pseq", "mfu", "tex", "alu", "dw",
+                                              "raster_b", "zs_b", "pseq_b", "mfu_b", "tex_b", "alu_b", "dw_b" };
 
 static unsigned pipeline_rank(const char *name, unsigned api_index)
 {
@@ -99,8 +101,11 @@ bool view_model_build(view_model *m, const ulpsim *s, char *err, size_t errlen)
 		unsigned k = m->lane_of[a];
 		view_lane *l = &m->lane[k];
 		snprintf(l->name, sizeof l->name, "%s", ulpsim_lane_name(s, a));
-		for (unsigned u = 0; u < VIEW_JOURNEY_UNITS; u++)
-			l->tegra |= !strcmp(l->name, VIEW_JOURNEY_UNIT_NAME[u]);
+		for (unsigned u = 0; u < VIEW_JOURNEY_UNITS; u++) {
+			const size_t n = strlen(VIEW_JOURNEY_UNIT_NAME[u]);   /* block B's "pseq_b" too */
+			l->tegra |= !strncmp(l->name, VIEW_JOURNEY_UNIT_NAME[u], n) &&
+			            (!l->name[n] || !strcmp(l->name + n, "_b"));
+		}
 		ok = push_span(l, &cap[k], 0, ULPSIM_ACT_IDLE);
 	}
 	m->end = m->sum.cycles;
@@ -300,6 +305,16 @@ bool view_lane_item_at(const view_model *m, const view_lane *l, uint64_t cycle,
 
 /* ---- a pixel's journey ---- */
 
+int view_journey_unit(const view_journey *j, const char *lane)
+{
+	for (int u = 0; u < VIEW_JOURNEY_UNITS; u++) {
+		const size_t n = strlen(VIEW_JOURNEY_UNIT_NAME[u]);
+		if (!strncmp(lane, VIEW_JOURNEY_UNIT_NAME[u], n) && !strcmp(lane + n, j->q.block ? "_b" : ""))
+			return u;
+	}
+	return -1;
+}
+
 void view_journey_find(view_journey *j, const view_model *m, ulpsim *s, uint32_t x, uint32_t y)
 {
 	memset(j, 0, sizeof *j);
@@ -317,9 +332,7 @@ void view_journey_find(view_journey *j, const view_model *m, ulpsim *s, uint32_t
 	for (unsigned k = 0; k < 256; k++)
 		unit_of_lane[k] = -1;
 	for (unsigned a = 0; a < m->nlanes && a < 256; a++)
-		for (int u = 0; u < VIEW_JOURNEY_UNITS; u++)
-			if (!strcmp(m->lane[m->lane_of[a]].name, VIEW_JOURNEY_UNIT_NAME[u]))
-				unit_of_lane[a] = u;
+		unit_of_lane[a] = view_journey_unit(j, m->lane[m->lane_of[a]].name);
 	for (unsigned e = 0; e < VIEW_MAX_EXEC; e++)
 		for (unsigned u = 0; u < VIEW_JOURNEY_UNITS; u++)
 			j->in[e][u] = j->out[e][u] = UINT64_MAX;
@@ -389,7 +402,8 @@ unsigned view_journey_lines(const view_journey *j, char lines[][VIEW_LINE], unsi
 		LINE("no journey: %.120s", j->why);
 		return n;
 	}
-	LINE("quad %u of fragment pass %u, at window (%u, %u)", j->q.quad, j->q.pass, j->q.qx, j->q.qy);
+	LINE("quad %u of fragment pass %u, at window (%u, %u)%s", j->q.quad, j->q.pass, j->q.qx, j->q.qy,
+	     j->q.block ? ", GR3D block B (the _b lanes)" : "");
 	LINE("  (%s)", j->q.exact ? "position from the rasterizer's events"
 	                          : "position reconstructed from a coverage replay");
 	uint64_t most = 0;                       /* the column width: the largest cycle */

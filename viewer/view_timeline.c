@@ -282,7 +282,7 @@ void view_timeline_draw(viewer *v)
 	if (v->have_sel && v->journey.valid) {
 		for (unsigned k = 0; k < v->m.nlanes; k++)
 			for (unsigned u = 0; u < VIEW_JOURNEY_UNITS; u++) {
-				if (strcmp(v->m.lane[k].name, VIEW_JOURNEY_UNIT_NAME[u]))
+				if (view_journey_unit(&v->journey, v->m.lane[k].name) != (int)u)
 					continue;
 				for (unsigned e = 0; e < v->journey.nexec; e++) {
 					uint64_t a = v->journey.in[e][u], b = v->journey.out[e][u];

@@ -77,12 +77,15 @@ void ulpsim_progress(const ulpsim *s, uint64_t *cycle, uint64_t *events);
  * exactly one triangle (a coverage replay of the trace with a constant
  * fragment program; the quads are numbered as the rasterizer walks).
  * False with err filled when the pixel has no quad or it cannot be found.
+ * With two GR3D blocks (Tegra 3) block is 1 for a quad of block B's swaths:
+ * its events are on the "<unit>_b" lanes and pass counts block B's passes.
  * After ulpsim_run; may replay the trace once more (not thread-safe). */
 typedef struct ulpsim_quad_ref {
 	uint32_t pass, quad;
 	uint32_t qx, qy;
 	uint64_t pass_from, pass_to;    /* the pass's cycles: [from, to) */
 	bool exact;
+	uint8_t block;                  /* GR3D block: 0 (A), 1 (B) */
 } ulpsim_quad_ref;
 bool ulpsim_quad_at(ulpsim *s, uint32_t x, uint32_t y, ulpsim_quad_ref *q, char *err, size_t errlen);
 
