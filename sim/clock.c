@@ -112,7 +112,7 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 			} else if (u->activity >= SIM_ACT_STALL) {
 				u->stats.stall[u->activity - SIM_ACT_STALL]++;
 			}
-			if (u->activity != u->last_activity) {
+			if (c->tl && u->activity != u->last_activity) {   /* timeline only */
 				sim_tl_emit(c->tl, now, u->lane, SIM_TL_ACTIVITY, 0, u->activity);
 				u->last_activity = u->activity;
 			}
@@ -122,10 +122,8 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 			}
 			if (u->wake <= now)
 				u->wake = now + 1;      /* a same-cycle wake means "next cycle" */
-			if (u->wake > now + 1)
-				slept |= 1u << i;
-			if (u->wake < next_wake)
-				next_wake = u->wake;
+			slept |= (uint32_t)(u->wake > now + 1) << i;
+			next_wake = u->wake < next_wake ? u->wake : next_wake;
 		}
 		if (c->next <= now)                 /* pushed into an already-ticked unit */
 			c->next = now + 1;
@@ -133,7 +131,7 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 			c->next = next_wake;
 		/* Units that sleep past the next cycle are idle from now + 1: close
 		 * their spans here so the event stream stays in cycle order. */
-		for (; slept; slept &= slept - 1) {
+		for (slept = c->tl ? slept : 0; slept; slept &= slept - 1) {
 			unsigned i = (unsigned)__builtin_ctz(slept);
 			if (c->unit[i]->wake > now + 1)
 				close_activity(c, i, now + 1);
