@@ -204,10 +204,18 @@ static void slot_result(const gr3d_ctx *c, const gr3d_quad *q, const double prev
                         const double cur[4][GR3D_PIXELS], const alu_slot *s, double r[GR3D_PIXELS])
 {
 	double a[GR3D_PIXELS], b[GR3D_PIXELS], x[GR3D_PIXELS], y[GR3D_PIXELS];
-	fetch(c, q, &s->a, prev, cur, a);
-	fetch(c, q, &s->b, prev, cur, b);
+	if (s->opcode != TEGRA_ALU_CSEL || s->a.kind != OPD_CONST) {
+		fetch(c, q, &s->a, prev, cur, a);
+		if (s->opcode != TEGRA_ALU_CSEL)
+			fetch(c, q, &s->b, prev, cur, b);
+	}
 	switch (s->opcode) {
 	case TEGRA_ALU_CSEL:                                  /* (rA < 0) ? rB : rC */
+		if (s->a.kind == OPD_CONST) {                     /* the choice is known */
+			fetch(c, q, s->a.k < 0.0 ? &s->b : &s->c, prev, cur, r);
+			break;
+		}
+		fetch(c, q, &s->b, prev, cur, b);
 		fetch(c, q, &s->c, prev, cur, x);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			r[p] = a[p] < 0.0 ? b[p] : x[p];
@@ -265,18 +273,29 @@ static void write_slot(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned l
 	const bool lo = s->write_low, hi = s->write_high;
 	const unsigned i = s->dst_index;
 	switch (s->dst_cls) {
-	case TEGRA_REG_ROW:
+	case TEGRA_REG_ROW: {
+		const unsigned ri = i & (GR3D_ROW_REGS - 1);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 			gr3d_pixel *px = &q->px[p];
-			if (!((live >> p) & 1u))
-				continue;
-			if (px->tex_shadow && (lo || hi))
+			if (px->tex_shadow && ((live >> p) & 1u))
 				for (unsigned k = 0; k < 2; k++)  /* a write ends the pre-fetch view */
 					if (px->tex_reg[k] == i)
 						px->tex_shadow &= (uint8_t)~(1u << k);
-			gr3d_write_reg(c, &px->r[i & (GR3D_ROW_REGS - 1)], v[p], lo, hi);
+		}
+		if (lo && hi) {                            /* one value per register: FP20 */
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				if ((live >> p) & 1u)
+					q->px[p].r[ri] = gr3d_to_fp20(c, v[p]);
+		} else if (lo || hi) {                     /* one FX10 half */
+			const unsigned sh = hi ? 10u : 0u;
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				if ((live >> p) & 1u) {
+					uint32_t *reg = &q->px[p].r[ri];
+					*reg = (*reg & ~(FX10_MASK << sh)) | gr3d_to_fx10(c, v[p]) << sh;
+				}
 		}
 		break;
+	}
 	case TEGRA_REG_GLOBAL:
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			if ((live >> p) & 1u)
@@ -373,6 +392,38 @@ static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	return s->quad_clocks * (count ? count : 1);
 }
 
+/* Does any packet the program runs write the uniform file? */
+static bool writes_uniforms(const alu_unit *a, const tegra_fp_decoded *prog)
+{
+	for (unsigned e = 0; e < prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
+		for (unsigned i = 0; i < prog->exec[e].alu_sched.count && i < TEGRA_FP_MAX_PER_EXEC; i++) {
+			const alu_packet *p = &a->pk[e][i];
+			for (unsigned k = 0; k < p->nslots; k++)
+				if (p->slot[k].dst_cls == TEGRA_REG_UNIFORM)
+					return true;
+		}
+	return false;
+}
+
+/* A program that never writes u0..u7 reads the same uniforms for the whole
+ * draw: they become constants with their modifiers applied, exactly as
+ * fetch would compute them for every quad. */
+static void fold_uniforms(const gr3d_ctx *c, alu_packet *p)
+{
+	for (unsigned k = 0; k < 4; k++) {
+		alu_operand *o[4] = { &p->slot[k].a, &p->slot[k].b, &p->slot[k].c, &p->slot[k].d };
+		for (unsigned j = 0; j < 4; j++) {
+			if (o[j]->kind != OPD_UNIFORM)
+				continue;
+			const uint32_t u = c->uniforms[o[j]->index];
+			double v = o[j]->fx ? gr3d_fx10(u >> (o[j]->fx == 2 ? 10u : 0u), false) : fp20_operand(c, u);
+			o[j]->k = o[j]->mods ? modify(o[j], v) : v;
+			o[j]->kind = OPD_CONST;
+			o[j]->mods = false;
+		}
+	}
+}
+
 void alu_init(alu_unit *a, gr3d_ctx *ctx)
 {
 	gr3d_stage_init(&a->s, "alu", ctx, ALU_COUNTERS, ALU_CTR_COUNT);
@@ -380,4 +431,8 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx)
 	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
 		for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++)
 			alu_compile(ctx, &ctx->prog->exec[e].alu[i], &a->pk[e][i]);
+	if (!writes_uniforms(a, ctx->prog))
+		for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
+			for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++)
+				fold_uniforms(ctx, &a->pk[e][i]);
 }
