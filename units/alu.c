@@ -2,6 +2,7 @@
 #include "units/alu.h"
 
 #include <math.h>
+#include <stddef.h>
 
 const sim_counter_def ALU_COUNTERS[ALU_CTR_COUNT] = {
 	[ALU_CTR_PACKETS] = { "packets", "ALU packets run (per quad)" },
@@ -31,11 +32,28 @@ static alu_operand operand(const gr3d_ctx *c, const tegra_alu_packet *p, unsigne
 	alu_operand o = { .kind = OPD_CONST, .index = (uint8_t)index, .fx = (uint8_t)(fx10 ? (high ? 2 : 1) : 0),
 	                  .abs = abs_, .x2 = x2, .m1 = m1, .neg = neg };
 	o.mods = abs_ || x2 || m1 || neg;
+	o.abs_mask = abs_ ? ~(UINT64_C(1) << 63) : ~UINT64_C(0);
+	o.neg_mask = neg ? UINT64_C(1) << 63 : 0;
+	o.mul = x2 ? 2.0 : 1.0;
+	o.sub = m1 ? 1.0 : 0.0;
 	switch (cls) {
-	case TEGRA_REG_ROW: o.kind = OPD_ROW; o.index &= GR3D_ROW_REGS - 1; break;
-	case TEGRA_REG_GLOBAL: o.kind = OPD_GLOBAL; o.index &= 7u; break;
+	case TEGRA_REG_ROW:
+		o.kind = OPD_ROW;
+		o.index &= GR3D_ROW_REGS - 1;
+		o.off = (uint16_t)(offsetof(gr3d_pixel, r) + o.index * sizeof(uint32_t));
+		o.shadow = !fx10;
+		break;
+	case TEGRA_REG_GLOBAL:
+		o.kind = OPD_GLOBAL;
+		o.index &= 7u;
+		o.off = (uint16_t)(offsetof(gr3d_pixel, g) + o.index * sizeof(uint32_t));
+		break;
 	case TEGRA_REG_UNIFORM: o.kind = OPD_UNIFORM; o.index &= 31u; break;
-	case TEGRA_REG_COND: o.kind = OPD_COND; o.index &= 7u; break;
+	case TEGRA_REG_COND:
+		o.kind = OPD_COND;
+		o.index &= 7u;
+		o.off = (uint16_t)(offsetof(gr3d_pixel, cr) + o.index * sizeof(uint32_t));
+		break;
 	case TEGRA_REG_ALU: o.kind = OPD_ALU; o.index &= 3u; break;
 	case TEGRA_REG_POSX: o.kind = OPD_POSX; break;
 	case TEGRA_REG_POSY: o.kind = OPD_POSY; break;
@@ -52,16 +70,19 @@ static alu_operand operand(const gr3d_ctx *c, const tegra_alu_packet *p, unsigne
 	return o;
 }
 
-/* Modifiers in the order abs, x2, minus one, negate (docs/tegra-units.md). */
+/* Modifiers in the order abs, x2, minus one, negate (docs/tegra-units.md).
+ * Without a branch: an unused step is exact (v * 1, v - 0, no sign change). */
 GR3D_HOT double modify(const alu_operand *o, double v)
 {
-	if (o->abs)
-		v = fabs(v);
-	if (o->x2)
-		v *= 2.0;
-	if (o->m1)
-		v -= 1.0;
-	return o->neg ? -v : v;
+	uint64_t b;
+	memcpy(&b, &v, sizeof b);
+	b &= o->abs_mask;
+	memcpy(&v, &b, sizeof v);
+	v = v * o->mul - o->sub;
+	memcpy(&b, &v, sizeof b);
+	b ^= o->neg_mask;
+	memcpy(&v, &b, sizeof v);
+	return v;
 }
 
 void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out)
@@ -83,7 +104,7 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out)
 			o->d = operand(c, in, r->cls, r->index, s->d.fx10, s->d.high, s->d.abs, false,
 			               s->d.minus_one, false);
 		} else {
-			o->d = (alu_operand){ .kind = OPD_CONST, .k = 1.0 };
+			o->d = (alu_operand){ .kind = OPD_CONST, .k = 1.0, .abs_mask = ~UINT64_C(0), .mul = 1.0 };
 		}
 		o->opcode = s->opcode;
 		o->cc = s->cc;
@@ -137,64 +158,50 @@ GR3D_HOT void fetch(const gr3d_ctx *c, const gr3d_quad *q, const alu_operand *o,
                   const double prev[4][GR3D_PIXELS], const double cur[4][GR3D_PIXELS],
                   double out[GR3D_PIXELS])
 {
-	uint32_t raw[GR3D_PIXELS];
-	switch (o->kind) {
-	case OPD_CONST:                   /* modifiers folded by alu_compile */
+	if (o->kind == OPD_CONST) {       /* modifiers folded by alu_compile */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = o->k;
 		return;
-	case OPD_ROW:
-		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-			const gr3d_pixel *px = &q->px[p];
-			raw[p] = px->r[o->index];
-			if (px->tex_shadow && !o->fx) {   /* tegra.tex.fp20_reads_see_coords */
+	}
+	if (o->kind == OPD_ROW || o->kind == OPD_GLOBAL || o->kind == OPD_COND) {
+		uint32_t raw[GR3D_PIXELS];      /* a 20-bit register of each pixel */
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			memcpy(&raw[p], (const uint8_t *)&q->px[p] + o->off, sizeof raw[p]);
+		if (o->shadow)                  /* tegra.tex.fp20_reads_see_coords */
+			for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+				const gr3d_pixel *px = &q->px[p];
+				if (!px->tex_shadow)
+					continue;
 				if ((px->tex_shadow & 1u) && px->tex_reg[0] == o->index)
 					raw[p] = px->tex_old[0];
 				else if ((px->tex_shadow & 2u) && px->tex_reg[1] == o->index)
 					raw[p] = px->tex_old[1];
 			}
+		if (o->fx) {
+			const unsigned sh = o->fx == 2 ? 10u : 0u;
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				out[p] = gr3d_fx10(raw[p] >> sh, false);
+		} else {
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				out[p] = fp20_operand(c, raw[p]);
 		}
-		break;
-	case OPD_GLOBAL:
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			raw[p] = q->px[p].g[o->index];
-		break;
-	case OPD_UNIFORM: {               /* one value for the quad: decode it once */
+	} else if (o->kind == OPD_ALU) {
+		memcpy(out, o->cur ? cur[o->index] : prev[o->index], sizeof(double) * GR3D_PIXELS);
+	} else if (o->kind == OPD_UNIFORM) {   /* one value for the quad: decode it once */
 		const uint32_t u = c->uniforms[o->index];
 		const double v = o->fx ? gr3d_fx10(u >> (o->fx == 2 ? 10u : 0u), false) : fp20_operand(c, u);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = v;
-		goto mods;
-	}
-	case OPD_COND:
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			raw[p] = q->px[p].cr[o->index];
-		break;
-	case OPD_ALU:
-		memcpy(out, o->cur ? cur[o->index] : prev[o->index], sizeof(double) * GR3D_PIXELS);
-		goto mods;
-	case OPD_POSX:
+	} else if (o->kind == OPD_POSX) {
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = q->x + (p & 1u) + c->cfg->tegra_pos_offset;
-		goto mods;
-	case OPD_POSY:
+	} else if (o->kind == OPD_POSY) {
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = q->y + (p >> 1) + c->cfg->tegra_pos_offset;
-		goto mods;
-	default:
+	} else {                          /* pface */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = q->px[p].front ? 1.0 : -1.0;
-		goto mods;
 	}
-	if (o->fx) {
-		const unsigned sh = o->fx == 2 ? 10u : 0u;
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			out[p] = gr3d_fx10(raw[p] >> sh, false);
-	} else {
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			out[p] = fp20_operand(c, raw[p]);
-	}
-mods:
 	if (o->mods)
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = modify(o, out[p]);
@@ -256,11 +263,14 @@ static void slot_result(const gr3d_ctx *c, const gr3d_quad *q, const double prev
 		}
 		return;
 	}
-	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		double v = r[p] * sc;
-		if (s->saturate)
-			v = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
-		r[p] = gr3d_round20(c, v);
+	if (s->saturate) {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			double v = r[p] * sc;
+			r[p] = gr3d_round20(c, v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v);
+		}
+	} else {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			r[p] = gr3d_round20(c, r[p] * sc);
 	}
 }
 
@@ -343,13 +353,13 @@ static unsigned run_packet(const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
 		for (unsigned k = 0; k < n; k++) {
 			if (p->group_head[k] != (int)k)
 				continue;
-			for (unsigned px = 0; px < GR3D_PIXELS; px++) {
-				double sum = 0.0;
-				for (unsigned j = k; j < n; j++)
-					if (p->group_head[j] == (int)k)
-						sum += cur[j][px];
-				cur[k][px] = gr3d_round20(c, sum);
-			}
+			double sum[GR3D_PIXELS] = { 0.0, 0.0, 0.0, 0.0 };   /* members in slot order */
+			for (unsigned j = k; j < n; j++)
+				if (p->group_head[j] == (int)k)
+					for (unsigned px = 0; px < GR3D_PIXELS; px++)
+						sum[px] += cur[j][px];
+			for (unsigned px = 0; px < GR3D_PIXELS; px++)
+				cur[k][px] = gr3d_round20(c, sum[px]);
 		}
 	}
 	/* register writes land at the end of the packet (xf86 swaps r2.l/r3.l in one packet) */

@@ -299,14 +299,15 @@ struct gr3d_stage {
 };
 
 /* A unit that took a quad at cycle now and holds it until done_at: without a
- * timeline it sleeps until then and books the cycles in between as busy
- * (the clock would count them one tick at a time); with a timeline it ticks
- * every cycle so the activity lane stays exact. */
+ * timeline it sleeps until then, deaf to earlier wakes (a push or a pop
+ * would only make it tick to go back to sleep), and books the cycles in
+ * between as busy (the clock would count them one tick at a time); with a
+ * timeline it ticks every cycle so the activity lane stays exact. */
 static inline bool gr3d_occupy(sim_unit *u, uint64_t now, uint64_t done_at)
 {
 	if (done_at > now + 1 && !(u->tl && u->tl->enabled)) {
 		u->stats.busy += done_at - now - 1;
-		sim_unit_sleep_until(u, done_at);
+		sim_unit_sleep_through(u, done_at);
 		return true;
 	}
 	sim_unit_sleep_until(u, now + 1);
