@@ -158,28 +158,31 @@ static inline float gr3d_fx10(uint32_t bits, bool high)
 	return (float)(v >= 512 ? v - 1024 : v) * (1.0f / 256.0f);
 }
 
+/* Is |v| (binary64 bits without the sign) a normal number with an exponent
+ * in [-29, 30], where rounding to FP20 stays normal and finite?  One
+ * unsigned compare: biased exponents 994..1053. */
+static inline bool gr3d_fp20_fast(uint64_t a)
+{
+	return a - ((uint64_t)(1023 - 29) << 52) < ((uint64_t)60 << 52);
+}
+
 /* An arithmetic result rounded to FP20 and encoded (fp20.round knob).
- * The fast path rounds the binary64 mantissa in place; values near the
- * ends of the range, zero, inf and NaN take isa/fp20's generic path. */
+ * The fast path rounds the binary64 mantissa in place (a carry moves into
+ * the exponent) and rebiases the exponent (1023 -> 31) in the same word;
+ * zero, values near the ends of the range, inf and NaN take isa/fp20's
+ * generic path. */
 static inline uint32_t gr3d_fp20_bits(enum ulp_round r, double v)
 {
 	uint64_t b;
 	memcpy(&b, &v, sizeof b);
-	int e = (int)((b >> 52) & 0x7FFu) - 1023;
-	if (!(b << 1))
-		return (uint32_t)(b >> 63) << 19;           /* +-0 */
-	if (e < -29 || e > 30)
-		return fp20_encode(fp20_round(v, r), r);
-	uint64_t m = b & ((UINT64_C(1) << 52) - 1);
+	uint64_t a = b & ~(UINT64_C(1) << 63);
+	if (!gr3d_fp20_fast(a))
+		return !a ? (uint32_t)(b >> 63) << 19 : fp20_encode(fp20_round(v, r), r);   /* +-0 */
 	if (r == ULP_ROUND_NEAREST_EVEN)
-		m += (UINT64_C(1) << 38) - 1 + ((m >> 39) & 1u);
+		a += (UINT64_C(1) << 38) - 1 + ((a >> 39) & 1u);
 	else if (r == ULP_ROUND_NEAREST_AWAY)
-		m += UINT64_C(1) << 38;
-	if (m >> 52) {
-		m = 0;
-		e++;
-	}
-	return (uint32_t)(b >> 63) << 19 | (uint32_t)(e + 31) << 13 | (uint32_t)(m >> 39);
+		a += UINT64_C(1) << 38;
+	return (uint32_t)(b >> 63) << 19 | ((uint32_t)(a >> 39) - ((1023u - 31u) << 13));
 }
 
 static inline uint32_t gr3d_to_fp20(const gr3d_ctx *c, double v) { return gr3d_fp20_bits(c->fp20_round, v); }
@@ -189,8 +192,7 @@ static inline double gr3d_round20(const gr3d_ctx *c, double v)
 {
 	uint64_t b;
 	memcpy(&b, &v, sizeof b);
-	int e = (int)((b >> 52) & 0x7FFu) - 1023;
-	if (e < -29 || e > 30)
+	if (!gr3d_fp20_fast(b & ~(UINT64_C(1) << 63)))
 		return !(b << 1) ? v : gr3d_fp20(gr3d_to_fp20(c, v));
 	if (c->fp20_round == ULP_ROUND_NEAREST_EVEN)
 		b += (UINT64_C(1) << 38) - 1 + ((b >> 39) & 1u);
