@@ -105,25 +105,28 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 			u->activity = SIM_ACT_IDLE;
 			u->wake = UINT64_MAX;
 			u->tick(u, now);
-			c->last_tick[i] = now;
 			if (u->activity == SIM_ACT_BUSY) {
 				u->stats.busy++;
 				progress = true;
 			} else if (u->activity >= SIM_ACT_STALL) {
 				u->stats.stall[u->activity - SIM_ACT_STALL]++;
 			}
-			if (c->tl && u->activity != u->last_activity) {   /* timeline only */
-				sim_tl_emit(c->tl, now, u->lane, SIM_TL_ACTIVITY, 0, u->activity);
-				u->last_activity = u->activity;
+			if (c->tl) {                    /* activity spans: timeline only */
+				c->last_tick[i] = now;
+				if (u->activity != u->last_activity) {
+					sim_tl_emit(c->tl, now, u->lane, SIM_TL_ACTIVITY, 0, u->activity);
+					u->last_activity = u->activity;
+				}
 			}
 			if (u->halt) {
 				c->now = now + 1;
 				return SIM_RUN_HALTED;
 			}
-			if (u->wake <= now)
-				u->wake = now + 1;      /* a same-cycle wake means "next cycle" */
-			slept |= (uint32_t)(u->wake > now + 1) << i;
-			next_wake = u->wake < next_wake ? u->wake : next_wake;
+			uint64_t w = u->wake;
+			if (w <= now)
+				u->wake = w = now + 1;  /* a same-cycle wake means "next cycle" */
+			slept |= (uint32_t)(w > now + 1) << i;
+			next_wake = w < next_wake ? w : next_wake;
 		}
 		if (c->next <= now)                 /* pushed into an already-ticked unit */
 			c->next = now + 1;

@@ -17,12 +17,28 @@ enum alu_operand_kind {
 };
 
 /* FP20 operand value of a raw word (tegra.fp20.read_subnormals). */
-GR3D_HOT double fp20_operand(const gr3d_ctx *c, uint32_t raw)
+GR3D_HOT double fp20_read(bool subnormals, uint32_t raw)
 {
-	if (!(raw & 0x7E000u) && !c->cfg->tegra_fp20_subnormals)
+	if (!(raw & 0x7E000u) && !subnormals)
 		return 0.0;
 	return gr3d_fp20(raw);
 }
+
+GR3D_HOT double fp20_operand(const gr3d_ctx *c, uint32_t raw)
+{
+	return fp20_read(c->cfg->tegra_fp20_subnormals, raw);
+}
+
+/* What one packet on one quad reads, with the facts that hold for the
+ * whole packet looked up once. */
+typedef struct alu_pass {
+	const gr3d_ctx *c;
+	gr3d_quad *q;
+	const double (*prev)[GR3D_PIXELS];   /* aluK of the previous packet */
+	const double (*cur)[GR3D_PIXELS];    /* and of this one's earlier slots */
+	bool subnormals;                     /* tegra.fp20.read_subnormals */
+	bool shadow;                         /* some pixel holds TEX's pre-fetch view */
+} alu_pass;
 
 /* Builds an operand from a register number and its read flags (tegra-fp.md §2.3). */
 static alu_operand operand(const gr3d_ctx *c, const tegra_alu_packet *p, unsigned cls,
@@ -154,10 +170,10 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out)
 }
 
 /* One operand for the four pixels of a quad. */
-GR3D_HOT void fetch(const gr3d_ctx *c, const gr3d_quad *q, const alu_operand *o,
-                  const double prev[4][GR3D_PIXELS], const double cur[4][GR3D_PIXELS],
-                  double out[GR3D_PIXELS])
+GR3D_HOT void fetch(const alu_pass *ap, const alu_operand *o, double out[GR3D_PIXELS])
 {
+	const gr3d_ctx *c = ap->c;
+	const gr3d_quad *q = ap->q;
 	if (o->kind == OPD_CONST) {       /* modifiers folded by alu_compile */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = o->k;
@@ -167,7 +183,7 @@ GR3D_HOT void fetch(const gr3d_ctx *c, const gr3d_quad *q, const alu_operand *o,
 		uint32_t raw[GR3D_PIXELS];      /* a 20-bit register of each pixel */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			memcpy(&raw[p], (const uint8_t *)&q->px[p] + o->off, sizeof raw[p]);
-		if (o->shadow)                  /* tegra.tex.fp20_reads_see_coords */
+		if (o->shadow && ap->shadow)    /* tegra.tex.fp20_reads_see_coords */
 			for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 				const gr3d_pixel *px = &q->px[p];
 				if (!px->tex_shadow)
@@ -183,10 +199,10 @@ GR3D_HOT void fetch(const gr3d_ctx *c, const gr3d_quad *q, const alu_operand *o,
 				out[p] = gr3d_fx10(raw[p] >> sh, false);
 		} else {
 			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				out[p] = fp20_operand(c, raw[p]);
+				out[p] = fp20_read(ap->subnormals, raw[p]);
 		}
 	} else if (o->kind == OPD_ALU) {
-		memcpy(out, o->cur ? cur[o->index] : prev[o->index], sizeof(double) * GR3D_PIXELS);
+		memcpy(out, o->cur ? ap->cur[o->index] : ap->prev[o->index], sizeof(double) * GR3D_PIXELS);
 	} else if (o->kind == OPD_UNIFORM) {   /* one value for the quad: decode it once */
 		const uint32_t u = c->uniforms[o->index];
 		const double v = o->fx ? gr3d_fx10(u >> (o->fx == 2 ? 10u : 0u), false) : fp20_operand(c, u);
@@ -207,30 +223,30 @@ GR3D_HOT void fetch(const gr3d_ctx *c, const gr3d_quad *q, const alu_operand *o,
 			out[p] = modify(o, out[p]);
 }
 
-static void slot_result(const gr3d_ctx *c, const gr3d_quad *q, const double prev[4][GR3D_PIXELS],
-                        const double cur[4][GR3D_PIXELS], const alu_slot *s, double r[GR3D_PIXELS])
+static void slot_result(const alu_pass *ap, const alu_slot *s, double r[GR3D_PIXELS])
 {
+	const gr3d_ctx *c = ap->c;
 	double a[GR3D_PIXELS], b[GR3D_PIXELS], x[GR3D_PIXELS], y[GR3D_PIXELS];
 	if (s->opcode != TEGRA_ALU_CSEL || s->a.kind != OPD_CONST) {
-		fetch(c, q, &s->a, prev, cur, a);
+		fetch(ap, &s->a, a);
 		if (s->opcode != TEGRA_ALU_CSEL)
-			fetch(c, q, &s->b, prev, cur, b);
+			fetch(ap, &s->b, b);
 	}
 	switch (s->opcode) {
 	case TEGRA_ALU_CSEL:                                  /* (rA < 0) ? rB : rC */
 		if (s->a.kind == OPD_CONST) {                     /* the choice is known */
-			fetch(c, q, s->a.k < 0.0 ? &s->b : &s->c, prev, cur, r);
+			fetch(ap, s->a.k < 0.0 ? &s->b : &s->c, r);
 			break;
 		}
-		fetch(c, q, &s->b, prev, cur, b);
-		fetch(c, q, &s->c, prev, cur, x);
+		fetch(ap, &s->b, b);
+		fetch(ap, &s->c, x);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			r[p] = a[p] < 0.0 ? b[p] : x[p];
 		break;
 	case TEGRA_ALU_MIN:
 	case TEGRA_ALU_MAX:
-		fetch(c, q, &s->c, prev, cur, x);
-		fetch(c, q, &s->d, prev, cur, y);
+		fetch(ap, &s->c, x);
+		fetch(ap, &s->d, y);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 			double l = a[p] * b[p], rr = x[p] * y[p];
 			r[p] = s->opcode == TEGRA_ALU_MIN ? (l < rr ? l : rr) : (l > rr ? l : rr);
@@ -248,8 +264,8 @@ static void slot_result(const gr3d_ctx *c, const gr3d_quad *q, const double prev
 				r[p] = a[p] * b[p] + xy;
 			break;
 		}
-		fetch(c, q, &s->c, prev, cur, x);
-		fetch(c, q, &s->d, prev, cur, y);
+		fetch(ap, &s->c, x);
+		fetch(ap, &s->d, y);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			r[p] = a[p] * b[p] + x[p] * y[p];
 		break;
@@ -277,7 +293,7 @@ static void slot_result(const gr3d_ctx *c, const gr3d_quad *q, const double prev
 /* One slot's destination write for the live pixels (bit p of live).  Slot
  * by slot gives the same registers as pixel by pixel: every live pixel runs
  * the same slots, and a pixel's own writes stay in slot order. */
-static void write_slot(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned live,
+static void write_slot(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned live, bool shadow,
                        const alu_slot *s, const double v[GR3D_PIXELS], uint64_t *kills)
 {
 	const bool lo = s->write_low, hi = s->write_high;
@@ -285,7 +301,7 @@ static void write_slot(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned l
 	switch (s->dst_cls) {
 	case TEGRA_REG_ROW: {
 		const unsigned ri = i & (GR3D_ROW_REGS - 1);
-		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		for (unsigned p = 0; p < GR3D_PIXELS && shadow; p++) {
 			gr3d_pixel *px = &q->px[p];
 			if (px->tex_shadow && ((live >> p) & 1u))
 				for (unsigned k = 0; k < 2; k++)  /* a write ends the pre-fetch view */
@@ -345,8 +361,12 @@ static unsigned run_packet(const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
                            uint64_t *kills)
 {
 	const unsigned n = p->nslots;
+	alu_pass ap = { .c = c, .q = q, .prev = prev, .cur = (const double (*)[GR3D_PIXELS])cur,
+	                .subnormals = c->cfg->tegra_fp20_subnormals };
+	for (unsigned px = 0; px < GR3D_PIXELS; px++)
+		ap.shadow |= q->px[px].tex_shadow != 0;
 	for (unsigned k = 0; k < n; k++)
-		slot_result(c, q, prev, cur, &p->slot[k], cur[k]);
+		slot_result(&ap, &p->slot[k], cur[k]);
 	for (unsigned k = n; k < 4; k++)
 		memset(cur[k], 0, sizeof cur[k]);
 	if (p->groups) {
@@ -367,7 +387,7 @@ static unsigned run_packet(const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
 	for (unsigned px = 0; px < GR3D_PIXELS; px++)
 		live |= (unsigned)!q->px[px].killed << px;
 	for (unsigned k = 0; k < n && live; k++)
-		write_slot(c, wc, q, live, &p->slot[k], cur[k], kills);
+		write_slot(c, wc, q, live, ap.shadow, &p->slot[k], cur[k], kills);
 	return n;
 }
 
