@@ -405,11 +405,13 @@ static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	gr3d_ctx *c = s->ctx;
 	const alu_unit *a = (const alu_unit *)s;
 	unsigned count = c->prog->exec[e].alu_sched.count;
+	if (!count)
+		return s->quad_clocks;              /* count 0 still takes a clock (wiki) */
 	uint64_t kills = 0, insts = 0;
 	unsigned alive = 0;
 	for (unsigned p = 0; p < GR3D_PIXELS; p++)
 		alive += !q->px[p].killed;
-	if (alive && count) {
+	if (alive) {
 		double buf[2][4][GR3D_PIXELS];          /* aluK: previous and current packet */
 		memset(buf[0], 0, sizeof buf[0]);
 		for (unsigned i = 0; i < count; i++)
@@ -419,7 +421,7 @@ static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	sim_unit_count(&s->u, ALU_CTR_PACKETS, count);
 	sim_unit_count(&s->u, ALU_CTR_INSTRUCTIONS, insts);
 	sim_unit_count(&s->u, ALU_CTR_KILLS, kills);
-	return s->quad_clocks * (count ? count : 1);
+	return s->quad_clocks * count;
 }
 
 /* Does any packet the program runs write the uniform file? */
