@@ -291,7 +291,6 @@ struct gr3d_stage {
 	/* where the token goes after the unit (DW: recirculation or done) */
 	void (*route)(gr3d_stage *s, gr3d_token *t);
 	bool holding;
-	bool booked;                  /* the holding cycles are already counted busy */
 	gr3d_stall_book stall;
 	sim_unit *producer;           /* woken when this unit frees a slot of its input */
 	gr3d_token cur;
@@ -305,15 +304,14 @@ struct gr3d_stage {
  * would only make it tick to go back to sleep), and books the cycles in
  * between as busy (the clock would count them one tick at a time); with a
  * timeline it ticks every cycle so the activity lane stays exact. */
-static inline bool gr3d_occupy(sim_unit *u, uint64_t now, uint64_t done_at)
+static inline void gr3d_occupy(sim_unit *u, uint64_t now, uint64_t done_at)
 {
 	if (done_at > now + 1 && !(u->tl && u->tl->enabled)) {
 		u->stats.busy += done_at - now - 1;
 		sim_unit_sleep_through(u, done_at);
-		return true;
+		return;
 	}
 	sim_unit_sleep_until(u, now + 1);
-	return false;
 }
 
 void gr3d_stage_init(gr3d_stage *s, const char *name, gr3d_ctx *ctx,

@@ -56,5 +56,5 @@ void gr3d_stage_tick(sim_unit *u, uint64_t now)
 	u->debug_pc = s->cur.exec;
 	u->has_pc = true;
 	sim_unit_busy(u);
-	s->booked = gr3d_occupy(u, now, s->done_at);
+	gr3d_occupy(u, now, s->done_at);
 }

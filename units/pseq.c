@@ -190,5 +190,5 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 	u->debug_pc = next.exec;
 	u->has_pc = true;
 	sim_unit_busy(u);
-	p->booked = gr3d_occupy(u, now, p->done_at);
+	gr3d_occupy(u, now, p->done_at);
 }
