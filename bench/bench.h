@@ -2,6 +2,7 @@
 #ifndef ULP_BENCH_H
 #define ULP_BENCH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct bench_row {
@@ -14,6 +15,11 @@ typedef struct bench_row {
 typedef struct bench_table {
 	bench_row row[64];
 	int n;
+	/* options (bench_main.c) */
+	unsigned width, height;   /* the Tegra draws: 640x480 unless --size */
+	int reps;                 /* best of reps (3) */
+	bool check;               /* --check: print what the runs computed */
+	const char *only;         /* --case S: only the Tegra draws whose label holds S */
 } bench_table;
 
 void bench_add(bench_table *t, const char *name, double value, const char *unit, const char *goal);

@@ -1,4 +1,14 @@
+/* make bench: every area's figures as one table.
+ *
+ *   ulpsim-bench [AREA...] [--size WxH] [--reps N] [--case S] [--check]
+ *
+ * AREA picks areas (numfmt, clock, pica, compile, tegra; default all).
+ * --size and --reps shrink the Tegra draws for profiling (callgrind);
+ * --case S keeps the Tegra draws whose label holds S;
+ * --check prints what the runs computed (cycles, counts, an image hash),
+ * which must not change when the simulator gets faster. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/hosttime.h"
@@ -27,12 +37,53 @@ static void print_value(double v)
 		printf("%12.3f  ", v);
 }
 
-int main(void)
+static int usage(void)
+{
+	fprintf(stderr, "usage: ulpsim-bench [numfmt|clock|pica|compile|tegra|gpu]... "
+	                "[--size WxH] [--reps N] [--case S] [--check]\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
 {
 	static bench_table t;
-	void (*const benches[])(bench_table *) = { bench_numfmt, bench_clock, bench_pica, bench_compile, bench_tegra, bench_gpu };
-	for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
-		benches[i](&t);
+	static const struct {
+		const char *name;
+		void (*run)(bench_table *);
+	} benches[] = { { "numfmt", bench_numfmt }, { "clock", bench_clock }, { "pica", bench_pica },
+	                { "compile", bench_compile }, { "tegra", bench_tegra }, { "gpu", bench_gpu } };
+	enum { NB = sizeof benches / sizeof benches[0] };
+	bool pick[NB] = { false };
+	bool any = false;
+	t.width = 640;
+	t.height = 480;
+	t.reps = 3;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--size") && i + 1 < argc) {
+			if (sscanf(argv[++i], "%ux%u", &t.width, &t.height) != 2 || !t.width || !t.height ||
+			    t.width > 4096 || t.height > 4096)
+				return usage();
+		} else if (!strcmp(a, "--reps") && i + 1 < argc) {
+			t.reps = atoi(argv[++i]);
+			if (t.reps < 1 || t.reps > 100)
+				return usage();
+		} else if (!strcmp(a, "--case") && i + 1 < argc) {
+			t.only = argv[++i];
+		} else if (!strcmp(a, "--check")) {
+			t.check = true;
+		} else {
+			unsigned k = 0;
+			while (k < NB && strcmp(a, benches[k].name))
+				k++;
+			if (k == NB)
+				return usage();
+			pick[k] = any = true;
+		}
+	}
+	for (unsigned k = 0; k < NB; k++)
+		if (!any || pick[k])
+			benches[k].run(&t);
 	printf("%-48s %14s  %-16s %s\n", "benchmark", "value", "unit", "goal");
 	for (int i = 0; i < t.n; i++) {
 		printf("%-48s ", t.row[i].name);

@@ -1,6 +1,8 @@
 /* Tegra GR3D fragment units: pixel-EXECs per second through the clocked
  * PSEQ/MFU/TEX/ALU/DW units for a full-screen 640x480 quad (issue 4's goal:
- * >= 10 M pixel-EXECs/s on one host core). */
+ * >= 10 M pixel-EXECs/s on one host core).  --size and --reps shrink the
+ * draw for profiling; --check prints the cycles, the unit statistics and a
+ * hash of the render target, which no speed-up may change. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +14,42 @@
 
 void bench_tegra(bench_table *t);   /* bench/bench.h gets the row from the lead */
 
-enum { BW = 640, BH = 480 };
+/* FNV-1a over the render target's bytes. */
+static uint64_t image_hash(const ulp_image *img)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+	for (uint32_t y = 0; y < img->height; y++)
+		for (uint32_t x = 0; x < img->width; x++) {
+			const uint8_t *p = ulp_image_cpx(img, x, y);
+			for (unsigned k = 0; k < 4; k++)
+				h = (h ^ p[k]) * UINT64_C(1099511628211);
+		}
+	return h;
+}
+
+static void print_check(const char *label, int rep, const gr3d_stats *st, const ulp_image *rt)
+{
+	printf("check %s rep %d: cycles %llu quads %llu pixels %llu pixel_execs %llu rt %016llx\n", label,
+	       rep, (unsigned long long)st->cycles, (unsigned long long)st->quads,
+	       (unsigned long long)st->pixels, (unsigned long long)st->pixel_execs,
+	       (unsigned long long)image_hash(rt));
+	for (unsigned k = 0; k < GR3D_UNITS; k++) {
+		printf("check   %-5s busy %llu idle %llu stalls", st->name[k],
+		       (unsigned long long)st->unit[k].busy, (unsigned long long)st->idle[k]);
+		for (unsigned s = 0; s < SIM_STALL_COUNT; s++)
+			printf(" %llu", (unsigned long long)st->unit[k].stall[s]);
+		printf(" counters");
+		for (unsigned c = 0; c < st->ncounters[k]; c++)
+			printf(" %llu", (unsigned long long)st->unit[k].counter[c]);
+		printf("\n");
+	}
+}
 
 static void one(bench_table *t, const char *corpus, const char *rel, const char *label,
                 ulp_image *tex, ulp_image *rt)
 {
+	if (t->only && !strstr(label, t->only))
+		return;
 	char path[1024];
 	snprintf(path, sizeof path, "%s/%s", corpus, rel);
 	ulp_diag d;
@@ -45,8 +78,8 @@ static void one(bench_table *t, const char *corpus, const char *rel, const char 
 	gr3d_vertex v[4];
 	memset(v, 0, sizeof v);
 	for (int k = 0; k < 4; k++) {
-		v[k].x = (ndc[k][0] + 1) * BW / 2;
-		v[k].y = (ndc[k][1] + 1) * BH / 2;
+		v[k].x = (ndc[k][0] + 1) * rt->width / 2;
+		v[k].y = (ndc[k][1] + 1) * rt->height / 2;
 		v[k].w = 1;
 		for (int j = 0; j < 4; j++)
 			v[k].tram[0][j] = fp20_encode((float)((ndc[k][j & 1] + 1) / 2), ULP_ROUND_NEAREST_EVEN);
@@ -61,7 +94,7 @@ static void one(bench_table *t, const char *corpus, const char *rel, const char 
 	dr.rt[1] = rt;
 	gr3d_stats st;
 	double dt = 0;
-	for (int rep = 0; rep < 3; rep++) {     /* best of 3: the host is shared */
+	for (int rep = 0; rep < t->reps; rep++) {     /* best of 3: the host is shared */
 		double t0 = bench_now();
 		bool ok = gr3d_fp_draw(&dr, &st, &d);
 		double el = bench_now() - t0;
@@ -71,11 +104,13 @@ static void one(bench_table *t, const char *corpus, const char *rel, const char 
 		}
 		if (rep == 0 || el < dt)
 			dt = el;
+		if (t->check)
+			print_check(label, rep, &st, rt);
 	}
 	char name[128];
-	snprintf(name, sizeof name, "tegra %s 640x480: pixel-EXECs", label);
+	snprintf(name, sizeof name, "tegra %s %ux%u: pixel-EXECs", label, rt->width, rt->height);
 	bench_add(t, name, st.pixel_execs / dt, "pixel-EXECs/s", ">= 10 M");
-	snprintf(name, sizeof name, "tegra %s 640x480: simulated cycles", label);
+	snprintf(name, sizeof name, "tegra %s %ux%u: simulated cycles", label, rt->width, rt->height);
 	bench_add(t, name, st.cycles / dt, "cycles/s", "");
 out:
 	free(src);
@@ -91,7 +126,7 @@ void bench_tegra(bench_table *t)
 	ulp_diag d;
 	ulp_diag_clear(&d);
 	ulp_image *tex = ulp_image_create(64, 64, &d);
-	ulp_image *rt = ulp_image_create(BW, BH, &d);
+	ulp_image *rt = ulp_image_create(t->width, t->height, &d);
 	if (!tex || !rt) {
 		fprintf(stderr, "bench: tegra: %s\n", d.msg);
 		goto out;

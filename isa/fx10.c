@@ -47,4 +47,4 @@ uint8_t fx10_to_unorm8(uint32_t fx10)
 }
 
 /* The exact inverse of the DW rule on 0..255: b + (b >> 7) == round(b*256/255). */
-uint16_t unorm8_to_fx10(uint8_t b) { return (uint16_t)(b + (b >> 7)); }
+extern inline uint16_t unorm8_to_fx10(uint8_t b);   /* the external definition (fx10.h) */

@@ -29,6 +29,8 @@ uint32_t fp20_to_fx10(uint32_t fp20, enum ulp_round r);
 uint32_t fx10_to_fp20(uint32_t fx10);      /* exact */
 
 uint8_t fx10_to_unorm8(uint32_t fx10);     /* DW: (fx10*255 + 127) >> 8, clamped */
-uint16_t unorm8_to_fx10(uint8_t b);        /* b + (b >> 7): round(b*256/255) */
+/* b + (b >> 7): round(b*256/255).  Inline: TEX and PSEQ convert every
+ * channel they read (fx10.c holds the external definition). */
+inline uint16_t unorm8_to_fx10(uint8_t b) { return (uint16_t)(b + (b >> 7)); }
 
 #endif

@@ -105,27 +105,28 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 			u->activity = SIM_ACT_IDLE;
 			u->wake = UINT64_MAX;
 			u->tick(u, now);
-			c->last_tick[i] = now;
 			if (u->activity == SIM_ACT_BUSY) {
 				u->stats.busy++;
 				progress = true;
 			} else if (u->activity >= SIM_ACT_STALL) {
 				u->stats.stall[u->activity - SIM_ACT_STALL]++;
 			}
-			if (u->activity != u->last_activity) {
-				sim_tl_emit(c->tl, now, u->lane, SIM_TL_ACTIVITY, 0, u->activity);
-				u->last_activity = u->activity;
+			if (c->tl) {                    /* activity spans: timeline only */
+				c->last_tick[i] = now;
+				if (u->activity != u->last_activity) {
+					sim_tl_emit(c->tl, now, u->lane, SIM_TL_ACTIVITY, 0, u->activity);
+					u->last_activity = u->activity;
+				}
 			}
 			if (u->halt) {
 				c->now = now + 1;
 				return SIM_RUN_HALTED;
 			}
-			if (u->wake <= now)
-				u->wake = now + 1;      /* a same-cycle wake means "next cycle" */
-			if (u->wake > now + 1)
-				slept |= 1u << i;
-			if (u->wake < next_wake)
-				next_wake = u->wake;
+			uint64_t w = u->wake;
+			if (w <= now)
+				u->wake = w = now + 1;  /* a same-cycle wake means "next cycle" */
+			slept |= (uint32_t)(w > now + 1) << i;
+			next_wake = w < next_wake ? w : next_wake;
 		}
 		if (c->next <= now)                 /* pushed into an already-ticked unit */
 			c->next = now + 1;
@@ -133,7 +134,7 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 			c->next = next_wake;
 		/* Units that sleep past the next cycle are idle from now + 1: close
 		 * their spans here so the event stream stays in cycle order. */
-		for (; slept; slept &= slept - 1) {
+		for (slept = c->tl ? slept : 0; slept; slept &= slept - 1) {
 			unsigned i = (unsigned)__builtin_ctz(slept);
 			if (c->unit[i]->wake > now + 1)
 				close_activity(c, i, now + 1);

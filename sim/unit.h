@@ -48,6 +48,7 @@ typedef struct sim_unit {
 	const sim_counter_def *counter_defs;
 	void (*tick)(struct sim_unit *u, uint64_t now);
 	uint64_t wake;             /* next cycle to tick; UINT64_MAX = asleep */
+	uint64_t wake_floor;       /* wakes for earlier cycles are ignored (sim_unit_sleep_through) */
 	uint8_t activity;          /* this cycle's activity (SIM_ACT_*) */
 	uint8_t last_activity;     /* previous reported activity (timeline) */
 	sim_unit_stats stats;
@@ -65,7 +66,7 @@ void sim_unit_reset_stats(sim_unit *u);
 
 static inline void sim_unit_wake(sim_unit *u, uint64_t at)
 {
-	if (at < u->wake) {
+	if (at < u->wake && at >= u->wake_floor) {
 		u->wake = at;
 		if (u->clock_next && at < *u->clock_next)
 			*u->clock_next = at;
@@ -73,6 +74,15 @@ static inline void sim_unit_wake(sim_unit *u, uint64_t at)
 }
 
 static inline void sim_unit_sleep_until(sim_unit *u, uint64_t at) { u->wake = at; }
+
+/* Sleep until cycle at and ignore wakes before it: a unit busy with work it
+ * has already accounted for looks at its inputs then anyway, so an earlier
+ * push would only make it tick to go back to sleep. */
+static inline void sim_unit_sleep_through(sim_unit *u, uint64_t at)
+{
+	u->wake = at;
+	u->wake_floor = at;
+}
 
 static inline void sim_unit_busy(sim_unit *u)
 {

@@ -204,3 +204,61 @@ Test(sim_clock, timeline_activity_spans)
 	free(cap);
 	sim_port_fini(&t.port);
 }
+
+/* A sink that takes an item, then sleeps through the next 5 cycles: pushes
+ * in between must not tick it (sim_unit_sleep_through). */
+typedef struct toy_slow {
+	sim_unit u;
+	sim_port *in;
+	unsigned ticks, got;
+	uint64_t got_at[4];
+} toy_slow;
+
+static void slow_tick(sim_unit *u, uint64_t now)
+{
+	toy_slow *k = (toy_slow *)u;
+	k->ticks++;
+	unsigned *item = sim_port_peek(k->in, now);
+	if (item) {
+		if (k->got < 4)
+			k->got_at[k->got] = now;
+		k->got++;
+		sim_port_pop(k->in);
+		sim_unit_busy(u);
+		sim_unit_sleep_through(u, now + 5);
+		return;
+	}
+	uint64_t r = sim_port_next_ready(k->in);
+	if (r != UINT64_MAX)
+		sim_unit_wake(u, r);
+}
+
+Test(sim_clock, sleep_through_ignores_earlier_wakes)
+{
+	sim_clock c;
+	sim_port p;
+	toy_source src;
+	toy_slow sink;
+	memset(&src, 0, sizeof src);
+	memset(&sink, 0, sizeof sink);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	sim_clock_init(&c, 1000, NULL);
+	sim_unit_init(&src.u, "source", source_tick, NULL, 0);
+	sim_unit_init(&sink.u, "sink", slow_tick, NULL, 0);
+	cr_assert(sim_port_init(&p, "source->sink", sizeof(unsigned), 4, 1, &sink.u));
+	src.out = &p;
+	src.left = 3;
+	sink.in = &p;
+	cr_assert(sim_clock_add_unit(&c, &sink.u));
+	cr_assert(sim_clock_add_unit(&c, &src.u));
+	sim_unit_wake(&src.u, 0);
+	cr_assert_eq(sim_clock_run(&c, UINT64_MAX, &d), SIM_RUN_DRAINED);
+	cr_assert_eq(sink.got, 3);
+	/* pushes at 1 and 2 (visible at 2 and 3) did not wake the sink early */
+	cr_assert_eq(sink.got_at[0], 1);
+	cr_assert_eq(sink.got_at[1], 6);
+	cr_assert_eq(sink.got_at[2], 11);
+	cr_assert_eq(sink.ticks, 4, "ticks at 1, 6, 11 and 16 only, not %u", sink.ticks);
+	sim_port_fini(&p);
+}

@@ -2,6 +2,7 @@
 #include "units/alu.h"
 
 #include <math.h>
+#include <stddef.h>
 
 const sim_counter_def ALU_COUNTERS[ALU_CTR_COUNT] = {
 	[ALU_CTR_PACKETS] = { "packets", "ALU packets run (per quad)" },
@@ -16,12 +17,28 @@ enum alu_operand_kind {
 };
 
 /* FP20 operand value of a raw word (tegra.fp20.read_subnormals). */
-GR3D_HOT double fp20_operand(const gr3d_ctx *c, uint32_t raw)
+GR3D_HOT double fp20_read(bool subnormals, uint32_t raw)
 {
-	if (!(raw & 0x7E000u) && !c->cfg->tegra_fp20_subnormals)
+	if (!(raw & 0x7E000u) && !subnormals)
 		return 0.0;
 	return gr3d_fp20(raw);
 }
+
+GR3D_HOT double fp20_operand(const gr3d_ctx *c, uint32_t raw)
+{
+	return fp20_read(c->cfg->tegra_fp20_subnormals, raw);
+}
+
+/* What one packet on one quad reads, with the facts that hold for the
+ * whole packet looked up once. */
+typedef struct alu_pass {
+	const gr3d_ctx *c;
+	gr3d_quad *q;
+	const double (*prev)[GR3D_PIXELS];   /* aluK of the previous packet */
+	const double (*cur)[GR3D_PIXELS];    /* and of this one's earlier slots */
+	bool subnormals;                     /* tegra.fp20.read_subnormals */
+	bool shadow;                         /* some pixel holds TEX's pre-fetch view */
+} alu_pass;
 
 /* Builds an operand from a register number and its read flags (tegra-fp.md §2.3). */
 static alu_operand operand(const gr3d_ctx *c, const tegra_alu_packet *p, unsigned cls,
@@ -31,11 +48,28 @@ static alu_operand operand(const gr3d_ctx *c, const tegra_alu_packet *p, unsigne
 	alu_operand o = { .kind = OPD_CONST, .index = (uint8_t)index, .fx = (uint8_t)(fx10 ? (high ? 2 : 1) : 0),
 	                  .abs = abs_, .x2 = x2, .m1 = m1, .neg = neg };
 	o.mods = abs_ || x2 || m1 || neg;
+	o.abs_mask = abs_ ? ~(UINT64_C(1) << 63) : ~UINT64_C(0);
+	o.neg_mask = neg ? UINT64_C(1) << 63 : 0;
+	o.mul = x2 ? 2.0 : 1.0;
+	o.sub = m1 ? 1.0 : 0.0;
 	switch (cls) {
-	case TEGRA_REG_ROW: o.kind = OPD_ROW; o.index &= GR3D_ROW_REGS - 1; break;
-	case TEGRA_REG_GLOBAL: o.kind = OPD_GLOBAL; o.index &= 7u; break;
+	case TEGRA_REG_ROW:
+		o.kind = OPD_ROW;
+		o.index &= GR3D_ROW_REGS - 1;
+		o.off = (uint16_t)(offsetof(gr3d_pixel, r) + o.index * sizeof(uint32_t));
+		o.shadow = !fx10;
+		break;
+	case TEGRA_REG_GLOBAL:
+		o.kind = OPD_GLOBAL;
+		o.index &= 7u;
+		o.off = (uint16_t)(offsetof(gr3d_pixel, g) + o.index * sizeof(uint32_t));
+		break;
 	case TEGRA_REG_UNIFORM: o.kind = OPD_UNIFORM; o.index &= 31u; break;
-	case TEGRA_REG_COND: o.kind = OPD_COND; o.index &= 7u; break;
+	case TEGRA_REG_COND:
+		o.kind = OPD_COND;
+		o.index &= 7u;
+		o.off = (uint16_t)(offsetof(gr3d_pixel, cr) + o.index * sizeof(uint32_t));
+		break;
 	case TEGRA_REG_ALU: o.kind = OPD_ALU; o.index &= 3u; break;
 	case TEGRA_REG_POSX: o.kind = OPD_POSX; break;
 	case TEGRA_REG_POSY: o.kind = OPD_POSY; break;
@@ -52,16 +86,19 @@ static alu_operand operand(const gr3d_ctx *c, const tegra_alu_packet *p, unsigne
 	return o;
 }
 
-/* Modifiers in the order abs, x2, minus one, negate (docs/tegra-units.md). */
+/* Modifiers in the order abs, x2, minus one, negate (docs/tegra-units.md).
+ * Without a branch: an unused step is exact (v * 1, v - 0, no sign change). */
 GR3D_HOT double modify(const alu_operand *o, double v)
 {
-	if (o->abs)
-		v = fabs(v);
-	if (o->x2)
-		v *= 2.0;
-	if (o->m1)
-		v -= 1.0;
-	return o->neg ? -v : v;
+	uint64_t b;
+	memcpy(&b, &v, sizeof b);
+	b &= o->abs_mask;
+	memcpy(&v, &b, sizeof v);
+	v = v * o->mul - o->sub;
+	memcpy(&b, &v, sizeof b);
+	b ^= o->neg_mask;
+	memcpy(&v, &b, sizeof v);
+	return v;
 }
 
 void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out)
@@ -83,7 +120,7 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out)
 			o->d = operand(c, in, r->cls, r->index, s->d.fx10, s->d.high, s->d.abs, false,
 			               s->d.minus_one, false);
 		} else {
-			o->d = (alu_operand){ .kind = OPD_CONST, .k = 1.0 };
+			o->d = (alu_operand){ .kind = OPD_CONST, .k = 1.0, .abs_mask = ~UINT64_C(0), .mul = 1.0 };
 		}
 		o->opcode = s->opcode;
 		o->cc = s->cc;
@@ -133,89 +170,83 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out)
 }
 
 /* One operand for the four pixels of a quad. */
-GR3D_HOT void fetch(const gr3d_ctx *c, const gr3d_quad *q, const alu_operand *o,
-                  const double prev[4][GR3D_PIXELS], const double cur[4][GR3D_PIXELS],
-                  double out[GR3D_PIXELS])
+GR3D_HOT void fetch(const alu_pass *ap, const alu_operand *o, double out[GR3D_PIXELS])
 {
-	uint32_t raw[GR3D_PIXELS];
-	switch (o->kind) {
-	case OPD_CONST:                   /* modifiers folded by alu_compile */
+	const gr3d_ctx *c = ap->c;
+	const gr3d_quad *q = ap->q;
+	if (o->kind == OPD_CONST) {       /* modifiers folded by alu_compile */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = o->k;
 		return;
-	case OPD_ROW:
-		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-			const gr3d_pixel *px = &q->px[p];
-			raw[p] = px->r[o->index];
-			if (px->tex_shadow && !o->fx) {   /* tegra.tex.fp20_reads_see_coords */
+	}
+	if (o->kind == OPD_ROW || o->kind == OPD_GLOBAL || o->kind == OPD_COND) {
+		uint32_t raw[GR3D_PIXELS];      /* a 20-bit register of each pixel */
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			memcpy(&raw[p], (const uint8_t *)&q->px[p] + o->off, sizeof raw[p]);
+		if (o->shadow && ap->shadow)    /* tegra.tex.fp20_reads_see_coords */
+			for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+				const gr3d_pixel *px = &q->px[p];
+				if (!px->tex_shadow)
+					continue;
 				if ((px->tex_shadow & 1u) && px->tex_reg[0] == o->index)
 					raw[p] = px->tex_old[0];
 				else if ((px->tex_shadow & 2u) && px->tex_reg[1] == o->index)
 					raw[p] = px->tex_old[1];
 			}
+		if (o->fx) {
+			const unsigned sh = o->fx == 2 ? 10u : 0u;
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				out[p] = gr3d_fx10(raw[p] >> sh, false);
+		} else {
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				out[p] = fp20_read(ap->subnormals, raw[p]);
 		}
-		break;
-	case OPD_GLOBAL:
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			raw[p] = q->px[p].g[o->index];
-		break;
-	case OPD_UNIFORM: {               /* one value for the quad: decode it once */
+	} else if (o->kind == OPD_ALU) {
+		memcpy(out, o->cur ? ap->cur[o->index] : ap->prev[o->index], sizeof(double) * GR3D_PIXELS);
+	} else if (o->kind == OPD_UNIFORM) {   /* one value for the quad: decode it once */
 		const uint32_t u = c->uniforms[o->index];
 		const double v = o->fx ? gr3d_fx10(u >> (o->fx == 2 ? 10u : 0u), false) : fp20_operand(c, u);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = v;
-		goto mods;
-	}
-	case OPD_COND:
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			raw[p] = q->px[p].cr[o->index];
-		break;
-	case OPD_ALU:
-		memcpy(out, o->cur ? cur[o->index] : prev[o->index], sizeof(double) * GR3D_PIXELS);
-		goto mods;
-	case OPD_POSX:
+	} else if (o->kind == OPD_POSX) {
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = q->x + (p & 1u) + c->cfg->tegra_pos_offset;
-		goto mods;
-	case OPD_POSY:
+	} else if (o->kind == OPD_POSY) {
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = q->y + (p >> 1) + c->cfg->tegra_pos_offset;
-		goto mods;
-	default:
+	} else {                          /* pface */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = q->px[p].front ? 1.0 : -1.0;
-		goto mods;
 	}
-	if (o->fx) {
-		const unsigned sh = o->fx == 2 ? 10u : 0u;
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			out[p] = gr3d_fx10(raw[p] >> sh, false);
-	} else {
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			out[p] = fp20_operand(c, raw[p]);
-	}
-mods:
 	if (o->mods)
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = modify(o, out[p]);
 }
 
-static void slot_result(const gr3d_ctx *c, const gr3d_quad *q, const double prev[4][GR3D_PIXELS],
-                        const double cur[4][GR3D_PIXELS], const alu_slot *s, double r[GR3D_PIXELS])
+static void slot_result(const alu_pass *ap, const alu_slot *s, double r[GR3D_PIXELS])
 {
+	const gr3d_ctx *c = ap->c;
 	double a[GR3D_PIXELS], b[GR3D_PIXELS], x[GR3D_PIXELS], y[GR3D_PIXELS];
-	fetch(c, q, &s->a, prev, cur, a);
-	fetch(c, q, &s->b, prev, cur, b);
+	if (s->opcode != TEGRA_ALU_CSEL || s->a.kind != OPD_CONST) {
+		fetch(ap, &s->a, a);
+		if (s->opcode != TEGRA_ALU_CSEL)
+			fetch(ap, &s->b, b);
+	}
 	switch (s->opcode) {
 	case TEGRA_ALU_CSEL:                                  /* (rA < 0) ? rB : rC */
-		fetch(c, q, &s->c, prev, cur, x);
+		if (s->a.kind == OPD_CONST) {                     /* the choice is known */
+			fetch(ap, s->a.k < 0.0 ? &s->b : &s->c, r);
+			break;
+		}
+		fetch(ap, &s->b, b);
+		fetch(ap, &s->c, x);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			r[p] = a[p] < 0.0 ? b[p] : x[p];
 		break;
 	case TEGRA_ALU_MIN:
 	case TEGRA_ALU_MAX:
-		fetch(c, q, &s->c, prev, cur, x);
-		fetch(c, q, &s->d, prev, cur, y);
+		fetch(ap, &s->c, x);
+		fetch(ap, &s->d, y);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 			double l = a[p] * b[p], rr = x[p] * y[p];
 			r[p] = s->opcode == TEGRA_ALU_MIN ? (l < rr ? l : rr) : (l > rr ? l : rr);
@@ -233,8 +264,8 @@ static void slot_result(const gr3d_ctx *c, const gr3d_quad *q, const double prev
 				r[p] = a[p] * b[p] + xy;
 			break;
 		}
-		fetch(c, q, &s->c, prev, cur, x);
-		fetch(c, q, &s->d, prev, cur, y);
+		fetch(ap, &s->c, x);
+		fetch(ap, &s->d, y);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			r[p] = a[p] * b[p] + x[p] * y[p];
 		break;
@@ -248,35 +279,49 @@ static void slot_result(const gr3d_ctx *c, const gr3d_quad *q, const double prev
 		}
 		return;
 	}
-	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		double v = r[p] * sc;
-		if (s->saturate)
-			v = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
-		r[p] = gr3d_round20(c, v);
+	if (s->saturate) {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			double v = r[p] * sc;
+			r[p] = gr3d_round20(c, v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v);
+		}
+	} else {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			r[p] = gr3d_round20(c, r[p] * sc);
 	}
 }
 
 /* One slot's destination write for the live pixels (bit p of live).  Slot
  * by slot gives the same registers as pixel by pixel: every live pixel runs
  * the same slots, and a pixel's own writes stay in slot order. */
-static void write_slot(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned live,
+static void write_slot(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned live, bool shadow,
                        const alu_slot *s, const double v[GR3D_PIXELS], uint64_t *kills)
 {
 	const bool lo = s->write_low, hi = s->write_high;
 	const unsigned i = s->dst_index;
 	switch (s->dst_cls) {
-	case TEGRA_REG_ROW:
-		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+	case TEGRA_REG_ROW: {
+		const unsigned ri = i & (GR3D_ROW_REGS - 1);
+		for (unsigned p = 0; p < GR3D_PIXELS && shadow; p++) {
 			gr3d_pixel *px = &q->px[p];
-			if (!((live >> p) & 1u))
-				continue;
-			if (px->tex_shadow && (lo || hi))
+			if (px->tex_shadow && ((live >> p) & 1u))
 				for (unsigned k = 0; k < 2; k++)  /* a write ends the pre-fetch view */
 					if (px->tex_reg[k] == i)
 						px->tex_shadow &= (uint8_t)~(1u << k);
-			gr3d_write_reg(c, &px->r[i & (GR3D_ROW_REGS - 1)], v[p], lo, hi);
+		}
+		if (lo && hi) {                            /* one value per register: FP20 */
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				if ((live >> p) & 1u)
+					q->px[p].r[ri] = gr3d_to_fp20(c, v[p]);
+		} else if (lo || hi) {                     /* one FX10 half */
+			const unsigned sh = hi ? 10u : 0u;
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				if ((live >> p) & 1u) {
+					uint32_t *reg = &q->px[p].r[ri];
+					*reg = (*reg & ~(FX10_MASK << sh)) | gr3d_to_fx10(c, v[p]) << sh;
+				}
 		}
 		break;
+	}
 	case TEGRA_REG_GLOBAL:
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			if ((live >> p) & 1u)
@@ -316,21 +361,25 @@ static unsigned run_packet(const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
                            uint64_t *kills)
 {
 	const unsigned n = p->nslots;
+	alu_pass ap = { .c = c, .q = q, .prev = prev, .cur = (const double (*)[GR3D_PIXELS])cur,
+	                .subnormals = c->cfg->tegra_fp20_subnormals };
+	for (unsigned px = 0; px < GR3D_PIXELS; px++)
+		ap.shadow |= q->px[px].tex_shadow != 0;
 	for (unsigned k = 0; k < n; k++)
-		slot_result(c, q, prev, cur, &p->slot[k], cur[k]);
+		slot_result(&ap, &p->slot[k], cur[k]);
 	for (unsigned k = n; k < 4; k++)
 		memset(cur[k], 0, sizeof cur[k]);
 	if (p->groups) {
 		for (unsigned k = 0; k < n; k++) {
 			if (p->group_head[k] != (int)k)
 				continue;
-			for (unsigned px = 0; px < GR3D_PIXELS; px++) {
-				double sum = 0.0;
-				for (unsigned j = k; j < n; j++)
-					if (p->group_head[j] == (int)k)
-						sum += cur[j][px];
-				cur[k][px] = gr3d_round20(c, sum);
-			}
+			double sum[GR3D_PIXELS] = { 0.0, 0.0, 0.0, 0.0 };   /* members in slot order */
+			for (unsigned j = k; j < n; j++)
+				if (p->group_head[j] == (int)k)
+					for (unsigned px = 0; px < GR3D_PIXELS; px++)
+						sum[px] += cur[j][px];
+			for (unsigned px = 0; px < GR3D_PIXELS; px++)
+				cur[k][px] = gr3d_round20(c, sum[px]);
 		}
 	}
 	/* register writes land at the end of the packet (xf86 swaps r2.l/r3.l in one packet) */
@@ -338,7 +387,7 @@ static unsigned run_packet(const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
 	for (unsigned px = 0; px < GR3D_PIXELS; px++)
 		live |= (unsigned)!q->px[px].killed << px;
 	for (unsigned k = 0; k < n && live; k++)
-		write_slot(c, wc, q, live, &p->slot[k], cur[k], kills);
+		write_slot(c, wc, q, live, ap.shadow, &p->slot[k], cur[k], kills);
 	return n;
 }
 
@@ -356,11 +405,13 @@ static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	gr3d_ctx *c = s->ctx;
 	const alu_unit *a = (const alu_unit *)s;
 	unsigned count = c->prog->exec[e].alu_sched.count;
+	if (!count)
+		return s->quad_clocks;              /* count 0 still takes a clock (wiki) */
 	uint64_t kills = 0, insts = 0;
 	unsigned alive = 0;
 	for (unsigned p = 0; p < GR3D_PIXELS; p++)
 		alive += !q->px[p].killed;
-	if (alive && count) {
+	if (alive) {
 		double buf[2][4][GR3D_PIXELS];          /* aluK: previous and current packet */
 		memset(buf[0], 0, sizeof buf[0]);
 		for (unsigned i = 0; i < count; i++)
@@ -370,7 +421,39 @@ static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	sim_unit_count(&s->u, ALU_CTR_PACKETS, count);
 	sim_unit_count(&s->u, ALU_CTR_INSTRUCTIONS, insts);
 	sim_unit_count(&s->u, ALU_CTR_KILLS, kills);
-	return s->quad_clocks * (count ? count : 1);
+	return s->quad_clocks * count;
+}
+
+/* Does any packet the program runs write the uniform file? */
+static bool writes_uniforms(const alu_unit *a, const tegra_fp_decoded *prog)
+{
+	for (unsigned e = 0; e < prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
+		for (unsigned i = 0; i < prog->exec[e].alu_sched.count && i < TEGRA_FP_MAX_PER_EXEC; i++) {
+			const alu_packet *p = &a->pk[e][i];
+			for (unsigned k = 0; k < p->nslots; k++)
+				if (p->slot[k].dst_cls == TEGRA_REG_UNIFORM)
+					return true;
+		}
+	return false;
+}
+
+/* A program that never writes u0..u7 reads the same uniforms for the whole
+ * draw: they become constants with their modifiers applied, exactly as
+ * fetch would compute them for every quad. */
+static void fold_uniforms(const gr3d_ctx *c, alu_packet *p)
+{
+	for (unsigned k = 0; k < 4; k++) {
+		alu_operand *o[4] = { &p->slot[k].a, &p->slot[k].b, &p->slot[k].c, &p->slot[k].d };
+		for (unsigned j = 0; j < 4; j++) {
+			if (o[j]->kind != OPD_UNIFORM)
+				continue;
+			const uint32_t u = c->uniforms[o[j]->index];
+			double v = o[j]->fx ? gr3d_fx10(u >> (o[j]->fx == 2 ? 10u : 0u), false) : fp20_operand(c, u);
+			o[j]->k = o[j]->mods ? modify(o[j], v) : v;
+			o[j]->kind = OPD_CONST;
+			o[j]->mods = false;
+		}
+	}
 }
 
 void alu_init(alu_unit *a, gr3d_ctx *ctx)
@@ -380,4 +463,8 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx)
 	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
 		for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++)
 			alu_compile(ctx, &ctx->prog->exec[e].alu[i], &a->pk[e][i]);
+	if (!writes_uniforms(a, ctx->prog))
+		for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
+			for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++)
+				fold_uniforms(ctx, &a->pk[e][i]);
 }

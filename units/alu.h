@@ -21,7 +21,12 @@ typedef struct alu_operand {
 	bool mods, abs, x2, m1, neg;
 	bool cur;                     /* kind ALU: reads this packet's earlier slot
 	                               * (tegra.alu.alu_reg_same_packet) */
+	bool shadow;                  /* an FP20 row read: may see TEX's coordinates */
+	uint16_t off;                 /* row, global, cond: byte offset in gr3d_pixel */
 	double k;                     /* folded constant (kind CONST) */
+	/* the modifiers as arithmetic: |v| (sign mask), *2 or *1, -1 or -0, sign flip */
+	uint64_t abs_mask, neg_mask;
+	double mul, sub;
 } alu_operand;
 
 typedef struct alu_slot {

@@ -141,8 +141,8 @@ typedef struct gr3d_tram_use {
 
 static inline void gr3d_tram_release(gr3d_tram_use *t, unsigned slot)
 {
-	if (--t->refs[slot] == 0 && t->waiter)
-		sim_unit_wake(t->waiter, 0);         /* 0: as soon as the clock can */
+	if (--t->refs[slot] == 0 && t->waiter)   /* as soon as the clock can (and the waiter takes wakes) */
+		sim_unit_wake(t->waiter, t->waiter->wake_floor);
 }
 
 /* Everything the units share.  Owned by the pipeline (gr3d_fp.h). */
@@ -199,28 +199,31 @@ static inline float gr3d_fx10(uint32_t bits, bool high)
 	return (float)(v >= 512 ? v - 1024 : v) * (1.0f / 256.0f);
 }
 
+/* Is |v| (binary64 bits without the sign) a normal number with an exponent
+ * in [-29, 30], where rounding to FP20 stays normal and finite?  One
+ * unsigned compare: biased exponents 994..1053. */
+static inline bool gr3d_fp20_fast(uint64_t a)
+{
+	return a - ((uint64_t)(1023 - 29) << 52) < ((uint64_t)60 << 52);
+}
+
 /* An arithmetic result rounded to FP20 and encoded (fp20.round knob).
- * The fast path rounds the binary64 mantissa in place; values near the
- * ends of the range, zero, inf and NaN take isa/fp20's generic path. */
+ * The fast path rounds the binary64 mantissa in place (a carry moves into
+ * the exponent) and rebiases the exponent (1023 -> 31) in the same word;
+ * zero, values near the ends of the range, inf and NaN take isa/fp20's
+ * generic path. */
 static inline uint32_t gr3d_fp20_bits(enum ulp_round r, double v)
 {
 	uint64_t b;
 	memcpy(&b, &v, sizeof b);
-	int e = (int)((b >> 52) & 0x7FFu) - 1023;
-	if (!(b << 1))
-		return (uint32_t)(b >> 63) << 19;           /* +-0 */
-	if (e < -29 || e > 30)
-		return fp20_encode(fp20_round(v, r), r);
-	uint64_t m = b & ((UINT64_C(1) << 52) - 1);
+	uint64_t a = b & ~(UINT64_C(1) << 63);
+	if (!gr3d_fp20_fast(a))
+		return !a ? (uint32_t)(b >> 63) << 19 : fp20_encode(fp20_round(v, r), r);   /* +-0 */
 	if (r == ULP_ROUND_NEAREST_EVEN)
-		m += (UINT64_C(1) << 38) - 1 + ((m >> 39) & 1u);
+		a += (UINT64_C(1) << 38) - 1 + ((a >> 39) & 1u);
 	else if (r == ULP_ROUND_NEAREST_AWAY)
-		m += UINT64_C(1) << 38;
-	if (m >> 52) {
-		m = 0;
-		e++;
-	}
-	return (uint32_t)(b >> 63) << 19 | (uint32_t)(e + 31) << 13 | (uint32_t)(m >> 39);
+		a += UINT64_C(1) << 38;
+	return (uint32_t)(b >> 63) << 19 | ((uint32_t)(a >> 39) - ((1023u - 31u) << 13));
 }
 
 static inline uint32_t gr3d_to_fp20(const gr3d_ctx *c, double v) { return gr3d_fp20_bits(c->fp20_round, v); }
@@ -230,8 +233,7 @@ static inline double gr3d_round20(const gr3d_ctx *c, double v)
 {
 	uint64_t b;
 	memcpy(&b, &v, sizeof b);
-	int e = (int)((b >> 52) & 0x7FFu) - 1023;
-	if (e < -29 || e > 30)
+	if (!gr3d_fp20_fast(b & ~(UINT64_C(1) << 63)))
 		return !(b << 1) ? v : gr3d_fp20(gr3d_to_fp20(c, v));
 	if (c->fp20_round == ULP_ROUND_NEAREST_EVEN)
 		b += (UINT64_C(1) << 38) - 1 + ((b >> 39) & 1u);
@@ -330,7 +332,6 @@ struct gr3d_stage {
 	/* where the token goes after the unit (DW: recirculation or done) */
 	void (*route)(gr3d_stage *s, gr3d_token *t);
 	bool holding;
-	bool booked;                  /* the holding cycles are already counted busy */
 	gr3d_stall_book stall;
 	sim_unit *producer;           /* woken when this unit frees a slot of its input */
 	gr3d_token cur;
@@ -340,18 +341,18 @@ struct gr3d_stage {
 };
 
 /* A unit that took a quad at cycle now and holds it until done_at: without a
- * timeline it sleeps until then and books the cycles in between as busy
- * (the clock would count them one tick at a time); with a timeline it ticks
- * every cycle so the activity lane stays exact. */
-static inline bool gr3d_occupy(sim_unit *u, uint64_t now, uint64_t done_at)
+ * timeline it sleeps until then, deaf to earlier wakes (a push or a pop
+ * would only make it tick to go back to sleep), and books the cycles in
+ * between as busy (the clock would count them one tick at a time); with a
+ * timeline it ticks every cycle so the activity lane stays exact. */
+static inline void gr3d_occupy(sim_unit *u, uint64_t now, uint64_t done_at)
 {
 	if (done_at > now + 1 && !(u->tl && u->tl->enabled)) {
 		u->stats.busy += done_at - now - 1;
-		sim_unit_sleep_until(u, done_at);
-		return true;
+		sim_unit_sleep_through(u, done_at);
+		return;
 	}
 	sim_unit_sleep_until(u, now + 1);
-	return false;
 }
 
 void gr3d_stage_init(gr3d_stage *s, const char *name, gr3d_ctx *ctx,

@@ -20,16 +20,11 @@ void gr3d_stage_tick(sim_unit *u, uint64_t now)
 	gr3d_stage *s = (gr3d_stage *)u;
 	gr3d_stall_settle(u, &s->stall, now);
 	if (s->holding) {
-		if (now < s->done_at) {            /* woken early by a push */
-			if (s->booked) {
-				sim_unit_sleep_until(u, s->done_at);
-				return;
-			}
+		if (now < s->done_at) {            /* a timeline: every cycle of the quad */
 			sim_unit_busy(u);
 			sim_unit_sleep_until(u, now + 1);
 			return;
 		}
-		s->in->consumer = u;               /* pushes wake us again (see below) */
 		if (sim_port_full(s->out)) {       /* the consumer's pop wakes us */
 			gr3d_stall_wait(u, &s->stall, now, SIM_STALL_OUTPUT_FULL);
 			return;
@@ -61,9 +56,5 @@ void gr3d_stage_tick(sim_unit *u, uint64_t now)
 	u->debug_pc = s->cur.exec;
 	u->has_pc = true;
 	sim_unit_busy(u);
-	s->booked = gr3d_occupy(u, now, s->done_at);
-	/* Asleep until done_at, the unit looks at its input then anyway: a push
-	 * in between would only wake it to go back to sleep. */
-	if (s->booked)
-		s->in->consumer = NULL;
+	gr3d_occupy(u, now, s->done_at);
 }

@@ -43,18 +43,27 @@ double mfu_sfu(const gr3d_ctx *c, unsigned op, double v)
 	return keep_bits(r, (int)c->cfg->tegra_sfu_bits);
 }
 
-/* Multiplier source (tegra-fp.md §2.4): r0..r3 of the row, SFU result,
- * bar0, bar1, 1.0. */
-static double mul_src(const gr3d_pixel *px, unsigned base, unsigned code, double sfu)
+/* Multiplier source (tegra-fp.md §2.4) for the four pixels: r0..r3 of the
+ * row, the SFU result, bar0, bar1 or 1.0. */
+static void mul_src(const gr3d_quad *q, unsigned base, unsigned code, const double sfu[GR3D_PIXELS],
+                    double out[GR3D_PIXELS])
 {
-	if (code <= 3)
-		return gr3d_fp20(px->r[(base + code) & (GR3D_ROW_REGS - 1)]);
-	switch (code) {
-	case TEGRA_MUL_SRC_SFU: return sfu;
-	case TEGRA_MUL_SRC_BAR0: return px->bar0;
-	case TEGRA_MUL_SRC_BAR1: return px->bar1;
-	case TEGRA_MUL_SRC_ONE: return 1.0;
-	default: return 0.0;
+	if (code <= 3) {
+		const unsigned r = (base + code) & (GR3D_ROW_REGS - 1);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = gr3d_fp20(q->px[p].r[r]);
+	} else if (code == TEGRA_MUL_SRC_SFU) {
+		memcpy(out, sfu, sizeof(double) * GR3D_PIXELS);
+	} else if (code == TEGRA_MUL_SRC_BAR0) {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = q->px[p].bar0;
+	} else if (code == TEGRA_MUL_SRC_BAR1) {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = q->px[p].bar1;
+	} else {
+		const double k = code == TEGRA_MUL_SRC_ONE ? 1.0 : 0.0;
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = k;
 	}
 }
 
@@ -66,91 +75,104 @@ static inline double interp(const double w[3], const float a[3])
 
 static double clamp01(double v) { return v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v; }
 
-/* One MFU instruction on one pixel; base = first register of the row. */
-static void run_inst(const gr3d_ctx *c, const tegra_mfu_inst *in, bool ipl, const gr3d_tram_tri *t,
-                     gr3d_pixel *px, unsigned base, uint64_t n[MFU_CTR_COUNT])
+#define FOR_ACTIVE(p, active) \
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) \
+		if (((active) >> p) & 1u)
+
+/* One MFU instruction on the active pixels (bit p of active), step by step
+ * over the quad: each pixel sees its own steps in order, as if alone. */
+static void run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
+                     unsigned active)
 {
 	/* 1. SFU, in place on a row register (rcp r4 reads the interpolated 1/w) */
-	double sfu;
-	unsigned sreg = in->sfu_reg;
-	uint32_t *sdst = NULL;
-	if (sreg == (unsigned)c->cfg->tegra_mfu_w_reg) {
-		sfu = px->q;
+	double sfu[GR3D_PIXELS];
+	if (in->sfu_w) {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			sfu[p] = q->px[p].q;
 	} else {
-		sdst = &px->r[(sreg < 4 ? base + sreg : sreg) & (GR3D_ROW_REGS - 1)];
-		sfu = gr3d_fp20(*sdst);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			sfu[p] = gr3d_fp20(q->px[p].r[in->sfu_reg]);
 	}
 	if (in->sfu_op != TEGRA_SFU_NOP) {
-		sfu = gr3d_round20(c, mfu_sfu(c, in->sfu_op, sfu));
-		if (sdst)
-			*sdst = gr3d_to_fp20(c, sfu);
-		n[MFU_CTR_SFU]++;
+		FOR_ACTIVE(p, active)
+			sfu[p] = gr3d_round20(c, mfu_sfu(c, in->sfu_op, sfu[p]));
+		if (!in->sfu_w)
+			FOR_ACTIVE(p, active)
+				q->px[p].r[in->sfu_reg] = gr3d_to_fp20(c, sfu[p]);
 	}
 	/* 2. the two multipliers, in order */
-	for (unsigned m = 0; m < 2; m++) {
-		unsigned dst = in->mul[m].dst;
-		if (dst == TEGRA_MUL_DST_NONE)
-			continue;
-		double v = mul_src(px, base, in->mul[m].src0, sfu) * mul_src(px, base, in->mul[m].src1, sfu);
-		double r = gr3d_round20(c, v);
-		if (dst == TEGRA_MUL_DST_BAR) {
-			if (m == 0)
-				px->b0 = (float)r;
-			else
-				px->b1 = (float)r;
+	for (unsigned m = 0; m < in->nmul; m++) {
+		double a[GR3D_PIXELS], b[GR3D_PIXELS], r[GR3D_PIXELS];
+		mul_src(q, in->src_base, in->mul[m].src0, sfu, a);
+		mul_src(q, in->src_base, in->mul[m].src1, sfu, b);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			r[p] = gr3d_round20(c, a[p] * b[p]);
+		const unsigned dst = in->mul[m].dst;
+		if (dst == TEGRA_MUL_DST_BAR && !in->mul[m].second) {
+			FOR_ACTIVE(p, active)
+				q->px[p].b0 = (float)r[p];
+		} else if (dst == TEGRA_MUL_DST_BAR) {
+			FOR_ACTIVE(p, active)
+				q->px[p].b1 = (float)r[p];
 		} else if (dst >= TEGRA_MUL_DST_R0) {
-			px->r[(base + dst - TEGRA_MUL_DST_R0) & (GR3D_ROW_REGS - 1)] = gr3d_to_fp20(c, r);
+			FOR_ACTIVE(p, active)
+				q->px[p].r[in->mul[m].reg] = gr3d_to_fp20(c, r[p]);
 		}
-		n[MFU_CTR_MUL]++;
 	}
 	/* 3. interpolation: var k -> rk of the row */
-	if (!ipl)
+	if (!in->nvar)
 		return;
-	const double w[3] = { px->b0, px->b1, 1.0 - (double)px->b0 - (double)px->b1 };
-	for (unsigned k = 0; k < 4; k++) {
-		unsigned op = in->var[k].op;
-		if (op != TEGRA_VAR_FP20 && op != TEGRA_VAR_FX10)
-			continue;
-		unsigned row = in->var[k].tram_row & 15u;
-		uint32_t *dst = &px->r[(base + k) & (GR3D_ROW_REGS - 1)];
-		if (op == TEGRA_VAR_FP20) {
-			double r = t ? interp(w, t->f[row][k]) : 0.0;
-			if (in->var[k].saturate)
-				r = clamp01(r);
-			*dst = gr3d_to_fp20(c, r);
-		} else {
-			uint32_t out = 0;
-			for (unsigned h = 0; h < 2; h++) {
-				double r = t ? interp(w, t->fx[row][k][h]) : 0.0;
-				if (in->var[k].saturate)
-					r = clamp01(r);
-				out |= gr3d_to_fx10(c, r) << (10 * h);
+	double w[GR3D_PIXELS][3];
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		const gr3d_pixel *px = &q->px[p];
+		w[p][0] = px->b0;
+		w[p][1] = px->b1;
+		w[p][2] = 1.0 - (double)px->b0 - (double)px->b1;
+	}
+	for (unsigned j = 0; j < in->nvar; j++) {
+		const unsigned row = in->var[j].row, k = in->var[j].k, reg = in->var[j].reg;
+		const bool sat = in->var[j].sat;
+		if (!in->var[j].fx) {
+			FOR_ACTIVE(p, active) {
+				double r = t ? interp(w[p], t->f[row][k]) : 0.0;
+				q->px[p].r[reg] = gr3d_to_fp20(c, sat ? clamp01(r) : r);
 			}
-			*dst = out;
+		} else {
+			FOR_ACTIVE(p, active) {
+				uint32_t out = 0;
+				for (unsigned h = 0; h < 2; h++) {
+					double r = t ? interp(w[p], t->fx[row][k][h]) : 0.0;
+					out |= gr3d_to_fx10(c, sat ? clamp01(r) : r) << (10 * h);
+				}
+				q->px[p].r[reg] = out;
+			}
 		}
-		n[MFU_CTR_IPL]++;
 	}
 }
 
 static unsigned mfu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
 	const gr3d_ctx *c = s->ctx;
-	const tegra_exec *ex = &c->prog->exec[e];
-	unsigned count = ex->mfu_sched.count;
+	const unsigned count = c->prog->exec[e].mfu_sched.count;
+	if (!count)
+		return s->quad_clocks;                          /* count 0 still takes a clock (wiki) */
+	const mfu_plan *plan = ((const mfu_unit *)s)->plan[e];
 	uint64_t n[MFU_CTR_COUNT] = { 0 };
 	bool ipl = false;
-	const unsigned base = gr3d_row_reg(c, e, 0);
 	const gr3d_tram_tri *t = q->tri < c->ntris ? &c->tram[q->tri] : NULL;
-	for (unsigned i = 0; i < count; i++) {
-		const tegra_mfu_inst *in = &ex->mfu[i];
-		bool in_ipl = false;                            /* this instruction interpolates */
-		for (unsigned k = 0; k < 4; k++)
-			if (in->var[k].op == TEGRA_VAR_FP20 || in->var[k].op == TEGRA_VAR_FX10)
-				in_ipl = true;
-		ipl |= in_ipl;
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)      /* live and helper pixels */
-			if (!q->px[p].killed || !q->px[p].covered)
-				run_inst(c, in, in_ipl, t, &q->px[p], base, n);
+	unsigned active = 0, npx = 0;                       /* live and helper pixels */
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		const bool on = !q->px[p].killed || !q->px[p].covered;
+		active |= (unsigned)on << p;
+		npx += on;
+	}
+	for (unsigned i = 0; i < count && i < TEGRA_FP_MAX_PER_EXEC; i++) {
+		const mfu_plan *in = &plan[i];
+		ipl |= in->nvar > 0;
+		run_inst(c, in, t, q, active);
+		n[MFU_CTR_SFU] += (in->sfu_op != TEGRA_SFU_NOP) * npx;
+		n[MFU_CTR_MUL] += in->nmul * npx;
+		n[MFU_CTR_IPL] += in->nvar * npx;
 	}
 	if (ipl)
 		q->tex_row = (uint8_t)(e % c->rows);
@@ -158,11 +180,46 @@ static unsigned mfu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
 		if (n[k])
 			sim_unit_count(&s->u, k, n[k]);
-	return s->quad_clocks * (count ? count : 1);     /* count 0 still takes a clock (wiki) */
+	return s->quad_clocks * count;
+}
+
+/* Resolves an instruction's registers for EXEC e (row-relative, §5). */
+static void plan_inst(const gr3d_ctx *c, unsigned e, const tegra_mfu_inst *in, mfu_plan *o)
+{
+	memset(o, 0, sizeof *o);
+	const unsigned base = gr3d_row_reg(c, e, 0);
+	o->sfu_op = in->sfu_op;
+	o->sfu_w = in->sfu_reg == (unsigned)c->cfg->tegra_mfu_w_reg;
+	o->sfu_reg = (uint8_t)((in->sfu_reg < 4 ? base + in->sfu_reg : in->sfu_reg) & (GR3D_ROW_REGS - 1));
+	o->src_base = (uint8_t)base;
+	for (unsigned m = 0; m < 2; m++) {
+		if (in->mul[m].dst == TEGRA_MUL_DST_NONE)
+			continue;
+		o->mul[o->nmul].second = m == 1;
+		o->mul[o->nmul].dst = in->mul[m].dst;
+		o->mul[o->nmul].src0 = in->mul[m].src0;
+		o->mul[o->nmul].src1 = in->mul[m].src1;
+		o->mul[o->nmul].reg = (uint8_t)((base + in->mul[m].dst - TEGRA_MUL_DST_R0) & (GR3D_ROW_REGS - 1));
+		o->nmul++;
+	}
+	for (unsigned k = 0; k < 4; k++) {
+		unsigned op = in->var[k].op;
+		if (op != TEGRA_VAR_FP20 && op != TEGRA_VAR_FX10)
+			continue;
+		o->var[o->nvar].k = (uint8_t)k;
+		o->var[o->nvar].reg = (uint8_t)((base + k) & (GR3D_ROW_REGS - 1));
+		o->var[o->nvar].row = in->var[k].tram_row & 15u;
+		o->var[o->nvar].fx = op == TEGRA_VAR_FX10;
+		o->var[o->nvar].sat = in->var[k].saturate;
+		o->nvar++;
+	}
 }
 
 void mfu_init(mfu_unit *m, gr3d_ctx *ctx)
 {
 	gr3d_stage_init(&m->s, "mfu", ctx, MFU_COUNTERS, MFU_CTR_COUNT);
 	m->s.exec = mfu_exec;
+	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
+		for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++)
+			plan_inst(ctx, e, &ctx->prog->exec[e].mfu[i], &m->plan[e][i]);
 }

@@ -109,16 +109,11 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 	gr3d_ctx *c = p->ctx;
 	gr3d_stall_settle(u, &p->stall, now);
 	if (p->holding) {
-		if (now < p->done_at) {            /* woken early by a push */
-			if (p->booked) {
-				sim_unit_sleep_until(u, p->done_at);
-				return;
-			}
+		if (now < p->done_at) {            /* a timeline: every cycle of the quad */
 			sim_unit_busy(u);
 			sim_unit_sleep_until(u, now + 1);
 			return;
 		}
-		p->in->consumer = p->recirc->consumer = u;   /* pushes wake us again */
 		if (sim_port_full(p->out)) {       /* MFU's pop wakes us */
 			gr3d_stall_wait(u, &p->stall, now, SIM_STALL_OUTPUT_FULL);
 			return;
@@ -197,9 +192,5 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 	u->debug_pc = next.exec;
 	u->has_pc = true;
 	sim_unit_busy(u);
-	p->booked = gr3d_occupy(u, now, p->done_at);
-	/* Asleep until done_at, PSEQ looks at both inputs then anyway: a push in
-	 * between would only wake it to go back to sleep. */
-	if (p->booked)
-		p->in->consumer = p->recirc->consumer = NULL;
+	gr3d_occupy(u, now, p->done_at);
 }

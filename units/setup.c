@@ -144,7 +144,8 @@ static void setup_tick(sim_unit *u, uint64_t now)
 	/* a dropped triangle costs this cycle; a visible one tri_cycles */
 	s->done_at = now + (s->have ? s->st->tri_cycles : 1u);
 	s->waited = false;
-	s->booked = gr3d_occupy(u, now, s->done_at);
+	gr3d_occupy(u, now, s->done_at);
+	s->booked = u->wake_floor == s->done_at && s->done_at > now + 1;   /* earlier wakes ignored */
 }
 
 void setup_init(setup_unit *s, const setup_state *st, sim_port *in, gr3d_fp *fp)

@@ -1,0 +1,72 @@
+/* The fragment units' inline FP20 helpers (units/gr3d_quad.h) against the
+ * generic minifloat path of isa/fp20: every FP20 code, the values just
+ * around it and the rounding ties between codes, in every rounding mode,
+ * plus a deterministic spread of arbitrary doubles.  The fast paths exist
+ * for speed only; they must never change a bit. */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "units/gr3d_quad.h"
+
+/* The definition the fast paths stand for. */
+static uint32_t ref_bits(enum ulp_round r, double v)
+{
+	if (v == 0.0)
+		return signbit(v) ? 1u << 19 : 0u;
+	return fp20_encode(fp20_round(v, r), r);
+}
+
+static const enum ulp_round MODES[] = { ULP_ROUND_NEAREST_EVEN, ULP_ROUND_TRUNCATE,
+                                        ULP_ROUND_NEAREST_AWAY };
+
+static void check_one(const gr3d_ctx *c, double v)
+{
+	uint32_t want = ref_bits(c->fp20_round, v);
+	uint32_t got = gr3d_to_fp20(c, v);
+	if (got != want)
+		cr_assert_fail("mode %d: %a encodes as 0x%05x, the generic path says 0x%05x",
+		               (int)c->fp20_round, v, got, want);
+	/* round20 is the value of that code (0 keeps its sign, NaN stays NaN) */
+	double r = gr3d_round20(c, v);
+	double w = v == 0.0 ? v : gr3d_fp20(want);
+	if (!(isnan(r) && isnan(w)) && (memcmp(&r, &w, sizeof r) != 0))
+		cr_assert_fail("mode %d: %a rounds to %a, the generic path to %a", (int)c->fp20_round, v, r, w);
+}
+
+Test(gr3d_numfmt, fp20_rounding_matches_generic_path_around_every_code)
+{
+	for (unsigned m = 0; m < 3; m++) {
+		gr3d_ctx c;
+		memset(&c, 0, sizeof c);
+		c.fp20_round = MODES[m];
+		for (uint32_t code = 0; code <= FP20_MASK; code++) {
+			const double v = gr3d_fp20(code);
+			if (isnan(v))
+				continue;
+			/* the code, its binary64 neighbours, and the midpoint to the next
+			 * code up with its neighbours (a tie in the nearest modes) */
+			const double up = gr3d_fp20((code & 0x7FFFFu) + 1u < 0x80000u ? code + 1u : code);
+			const double mid = v + (up - v) / 2;
+			const double probes[] = { v, nextafter(v, INFINITY), nextafter(v, -INFINITY),
+			                          mid, nextafter(mid, INFINITY), nextafter(mid, -INFINITY) };
+			for (unsigned k = 0; k < sizeof probes / sizeof probes[0]; k++)
+				if (isfinite(probes[k]) || isinf(probes[k]))
+					check_one(&c, probes[k]);
+		}
+		/* arbitrary doubles over the whole exponent range (LCG, fixed seed) */
+		uint64_t x = 0x9E3779B97F4A7C15u;
+		for (unsigned i = 0; i < 1000000; i++) {
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			double v;
+			memcpy(&v, &x, sizeof v);
+			if (!isnan(v))
+				check_one(&c, v);
+		}
+		check_one(&c, INFINITY);
+		check_one(&c, -INFINITY);
+		check_one(&c, 0.0);
+		check_one(&c, -0.0);
+		cr_assert(isnan(gr3d_round20(&c, NAN)));
+		cr_assert_eq(gr3d_to_fp20(&c, NAN), ref_bits(c.fp20_round, NAN));
+	}
+}
