@@ -418,11 +418,6 @@ static void add_units(replay_result *res, const gpu_stats *st)
 		sim_unit *u = unit_named(res, st->unit[k].name);
 		if (!u && !strcmp(st->unit[k].name, "zs"))
 			u = zs_unit_stats(res);        /* depth/stencil from raw register blocks */
-		if (!u && res->nunits < REPLAY_MAX_UNITS) {   /* vsh3 or gsh, when draws differ */
-			u = &res->unit[res->nunits++];
-			sim_unit_init(u, st->unit[k].name, NULL, st->unit[k].counter_defs,
-			              st->unit[k].ncounters);
-		}
 		if (u)
 			sim_unit_stats_add(&u->stats, &st->unit[k].stats);
 	}
@@ -1004,14 +999,12 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 	r->zsa.face[0].writemask = r->zsa.face[1].writemask = 0xFF;
 	r->zsa.z_func = ZS_LESS;
 	r->front_ccw = true;
-	bool uses_zs = false, uses_gs = false;          /* a trace with depth/stencil has a "zs" unit */
-	for (size_t k = 0; k < t->ncmd; k++)            /* with a geometry shader, "gsh" for vsh3 */
-		uses_gs |= cJSON_GetObjectItemCaseSensitive(t->cmd[k], "gs") != NULL;
+	bool uses_zs = false, uses_gs;                  /* a trace with depth/stencil has a "zs" unit */
+	const unsigned vunits = replay_gs_vertex_units(t, o->cfg, &uses_gs);   /* "gsh" takes vsh3 */
 	for (size_t k = 0; k < t->ncmd && !uses_zs; k++)
 		uses_zs = cJSON_GetObjectItemCaseSensitive(t->cmd[k], "zsbuf") ||
 		          !strcmp(str(t->cmd[k], "cmd"), "depth_stencil_alpha");
 	/* every unit of the pipeline (sim/gpu.h), producers first */
-	const unsigned vunits = pica_vertex_units(o->cfg, uses_gs);
 	for (unsigned k = 0; k < GPU_NUNIT_NAMES && res->nunits < REPLAY_MAX_UNITS; k++) {
 		if ((k < 1 || k > 4 || k - 1 < vunits) && (uses_gs || strcmp(GPU_UNITS[k].name, "gsh")))
 			sim_unit_init(&res->unit[res->nunits++], GPU_UNITS[k].name, NULL, GPU_UNITS[k].counters,
