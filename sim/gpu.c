@@ -66,7 +66,8 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 	}
 	const unsigned n = g->vunits;
 	bool ok = sim_port_init(&G->vout, "vsh->prim", sizeof(pica_result), 4, lat, NULL) &&
-	          sim_port_init(&G->p_prim, "prim->clip", sizeof(prim_tri), fifo, lat, NULL) &&
+	          sim_port_init(&G->p_prim, g->gs_prog ? "gsh->clip" : "prim->clip", sizeof(prim_tri), fifo, lat,
+	                        NULL) &&
 	          sim_port_init(&G->p_clip, "clip->setup", sizeof(prim_tri), fifo, lat, NULL);
 	for (unsigned k = 0; ok && k < n; k++) {
 		pica_shader_init(&G->vsh[k], vnames[k], k, g->prog, g->unif, cfg, &G->vin[k], &G->vout);

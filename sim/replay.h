@@ -23,7 +23,7 @@
 #include "traces/trace.h"
 
 
-enum { REPLAY_MAX_UNITS = 16 };
+enum { REPLAY_MAX_UNITS = 20 };   /* the units of sim/gpu.h, zs, vsh3 and gsh together */
 
 typedef struct replay_result {
 	uint64_t cycles;            /* simulated: each draw on one clock, draws one after another */
