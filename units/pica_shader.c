@@ -93,7 +93,7 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 				need = s->writes_done;
 				cause = SIM_STALL_DEPENDENCY;
 			}
-			if (need <= now && !s->prog->is_gs && sim_port_full(s->out)) {
+			if (need <= now && !s->start && sim_port_full(s->out)) {
 				sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
 				return;
 			}
@@ -103,7 +103,7 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 			return;
 		}
 		/* a GS EMIT that completes a primitive needs room downstream */
-		if (s->prog->is_gs && s->prog->inst[pc].op == PICA_OP_EMIT && s->t.emit_prim &&
+		if (s->start && s->prog->inst[pc].op == PICA_OP_EMIT && s->t.emit_prim &&
 		    sim_port_full(s->out)) {
 			sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
 			return;
@@ -146,7 +146,7 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 			s->wait_cause = SIM_STALL_FLOW;
 	}
 	if (r == PICA_STEP_END) {
-		if (s->prog->is_gs) {
+		if (s->start) {            /* geometry mode: the emits were the output */
 			if (s->gs_unif)
 				pica_gs_invocation_done(s->gs_unif);     /* b15 = true (pica200.md §1.1) */
 		} else {

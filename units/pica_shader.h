@@ -47,7 +47,7 @@ typedef struct pica_shader_unit {
 	uint16_t latency[5];            /* by enum pica_class */
 	uint16_t issue_cycles, flow_bubble;
 	uint64_t seq;
-	/* Geometry-shader mode (units/gsh.c): start() loads the next input
+	/* Geometry mode (units/gsh.c), when start is set: start() loads the next input
 	 * primitive from the in port instead of a pica_job (false: none yet, or
 	 * failed set); END hands nothing on but sets b15 in gs_unif; an EMIT
 	 * that completes a primitive waits for room in the out port. */
