@@ -219,6 +219,9 @@ bool replay_gs_config(const pica_regs *regs, const ulp_config *cfg, gsh_config *
                       ulp_diag *d)
 {
 	memset(c, 0, sizeof *c);
+	if (cfg->pica_units < 2)
+		return ulp_diag_at(d, NULL, 0, 0, "a geometry shader runs on a unit of its own: pica.units is %d, "
+		                   "needs 2 or more", (int)cfg->pica_units);
 	c->vs_out_mask = (uint16_t)(regs->vs.raw[0x0D] & 0xFFFF);
 	const unsigned stride = (regs->raw[PICA_REG_VSH_OUTMAP_TOTAL1] & 0xF) + 1;
 	const unsigned nattr = pica_regs_attr_count(&regs->gs);

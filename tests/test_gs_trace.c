@@ -7,7 +7,11 @@
 
 #include "base/fileio.h"
 #include "base/image.h"
+#include "frontends/pica/pica_compile.h"
+#include "frontends/tgsi/tgsi.h"
+#include "sim/driver_pica.h"
 #include "sim/replay.h"
+#include "sim/replay_gs.h"
 #include "units/pica_shader.h"
 #include "tests/test_util.h"
 
@@ -196,6 +200,7 @@ Test(gs_trace, refusals)
 	ulp_diag_clear(&d);
 	cr_assert_not(trace_parse(&t, json, "gs.json", "traces/samples", &d));
 	cr_assert(strstr(d.msg, "$.commands[3].vs"), "%s", d.msg);
+	trace_free(&t);
 	/* wrong stage */
 	refused("", "{\"cmd\": \"bind_shaders\", \"vs\": \"vs\", \"gs\": \"vs\", \"fs\": \"fs\"}",
 	        "$.commands[3].gs: shader 'vs' is a vertex shader, not a geometry shader");
@@ -291,4 +296,87 @@ Test(gs_trace, watchdog_names_gsh)
 	cr_assert(strstr(d.msg, "watchdog"), "%s", d.msg);
 	cr_assert(strstr(d.msg, " gsh stall:output_full"), "%s", d.msg);
 	cr_assert(strstr(d.msg, "port gsh->clip"), "%s", d.msg);
+}
+
+static void apply(const reg_stream *s, pica_regs *r)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		cr_assert(pica_regs_write(r, s->w[i].reg, s->w[i].mask, s->w[i].value, &d), "%s", d.msg);
+	}
+}
+
+static void compile_file(const char *path, pica_compile_result *res)
+{
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	size_t len;
+	char *text = ulp_read_file(path, &len, &d);
+	cr_assert(text, "%s", d.msg);
+	tgsi_shader *sh = tgsi_parse(text, len, path, NULL, &d);
+	cr_assert(sh, "%s", d.msg);
+	cr_assert(pica_compile(sh, path, NULL, res), "%s", res->d.msg);
+	tgsi_shader_free(sh);
+	free(text);
+}
+
+/* The GS goes through the registers alone: the unit's program, mode, input
+ * buffer and VS output stride are read back from them. */
+Test(gs_trace, registers_describe_the_geometry_stage)
+{
+	static pica_compile_result vs, gs;
+	compile_file("traces/samples/triangle.vs.tgsi", &vs);
+	compile_file("traces/samples/gs_particles.gs.tgsi", &gs);
+	ulp_config cfg;
+	ulp_config_defaults(&cfg);
+	static pica_regs r;
+	pica_regs_init(&r, &cfg);
+	reg_stream s;
+	reg_stream_init(&s);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(drv_pica_load_shader(&s, &vs.shbin, 0, &d), "%s", d.msg);
+	cr_assert(drv_pica_load_shader(&s, &gs.shbin, 0, &d), "%s", d.msg);
+	drv_pica_geostage(&s, true, 2);
+	const uint8_t perm[16] = { 0, 1 };
+	drv_pica_attributes(&s, true, 2, perm);
+	apply(&s, &r);
+	cr_assert(pica_regs_gs_on(&r));
+	gsh_config c;
+	pica_program p, ref;
+	cr_assert(replay_gs_config(&r, &cfg, &c, &p, &d), "%s", d.msg);
+	cr_assert_eq(c.per, 1, "points: one vertex of two registers");
+	cr_assert_eq(c.vs_out_mask, 0x3);
+	cr_assert(p.is_gs && p.gs_mode == SHBIN_GS_POINT);
+	cr_assert(pica_program_build(&ref, &gs.shbin, 0, &cfg, &d), "%s", d.msg);
+	cr_assert_eq(p.out_regs, ref.out_regs, "the GS's outputs from SH_OUTMAP");
+	cr_assert_eq(p.ncode, ref.ncode);
+	cr_assert_eq(p.entry, ref.entry);
+	pica_program_free(&p);
+	pica_program_free(&ref);
+	/* the VS feeds the GS input buffer: no output component is required */
+	cr_assert(pica_regs_program(&r, false, &cfg, &p, &d), "%s", d.msg);
+	for (int o = 0; o < 16; o++)
+		cr_assert_eq(p.out_need[o], 0);
+	pica_program_free(&p);
+	/* triangles: 3 vertices; a stride that disagrees with the VS, another mode */
+	reg_stream_free(&s);
+	reg_stream_init(&s);
+	drv_pica_attributes(&s, true, 6, perm);
+	apply(&s, &r);
+	cr_assert(replay_gs_config(&r, &cfg, &c, &p, &d), "%s", d.msg);
+	cr_assert_eq(c.per, 3);
+	pica_program_free(&p);
+	cr_assert(pica_regs_write(&r, PICA_REG_VSH_OUTMAP_TOTAL1, 0xF, 2, &d));
+	cr_assert_not(replay_gs_config(&r, &cfg, &c, &p, &d));
+	cr_assert(strstr(d.msg, "VSH_OUTMAP_TOTAL1 gives 3 output registers"), "%s", d.msg);
+	cr_assert(pica_regs_write(&r, PICA_REG_VSH_OUTMAP_TOTAL1, 0xF, 1, &d));
+	cr_assert(pica_regs_write(&r, PICA_REG_GSH_MISC0, 0xF, 0x01004302, &d));
+	ulp_diag_clear(&d);
+	cr_assert_not(replay_gs_config(&r, &cfg, &c, &p, &d));
+	cr_assert(strstr(d.msg, "only the point mode"), "%s", d.msg);
+	reg_stream_free(&s);
+	pica_compile_result_free(&vs);
+	pica_compile_result_free(&gs);
 }
