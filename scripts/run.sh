@@ -2,8 +2,8 @@
 # make run: the main job on the bundled default.  It assembles the bundled
 # PICA200 vertex shader and runs one vertex through the clocked shader unit
 # with a trace, then a batch of 100,000 vertices over the four units; then it
-# replays the bundled triangle, lit sphere, depth-tested cube and alpha-blending
-# traces to PNGs.
+# replays the bundled triangle, lit sphere, depth-tested cube, alpha-blending
+# and GS particle traces to PNGs.
 set -euo pipefail
 bin=${1:-build/ulpsim}
 out=build/run
@@ -27,12 +27,16 @@ cat "$out/lit_vertex.batch.json"
 "$bin" replay traces/samples/textured_cube.json -o "$out/textured_cube.png" \
     --stats "$out/textured_cube.stats.txt"
 "$bin" replay traces/samples/alpha_blend.json -o "$out/alpha_blend.png"
-echo "replayed traces/samples/triangle.json, lit_sphere.json, textured_cube.json (depth-tested) and alpha_blend.json"
-echo "(blending compiled into the fragment program): TGSI vertex shaders compiled to PICA200,"
+"$bin" replay traces/samples/gs_particles.json -o "$out/gs_particles.png" \
+    --stats "$out/gs_particles.stats.txt"
+echo "replayed traces/samples/triangle.json, lit_sphere.json, textured_cube.json (depth-tested),"
+echo "alpha_blend.json (blending compiled into the fragment program) and gs_particles.json (points"
+echo "expanded by a geometry shader on the fourth PICA200 unit): TGSI vertex/geometry shaders compiled to PICA200,"
 echo "uploaded by register writes, fragments through the Tegra ZS (early depth)/PSEQ/MFU/TEX/ALU/DW units."
 echo "outputs: $out/triangle.png, $out/triangle.commands.txt (the register writes),"
 echo "         $out/lit_sphere.png, $out/lit_sphere.stats.txt, $out/lit_sphere.timeline.json (Perfetto),"
 echo "         $out/textured_cube.png, $out/textured_cube.stats.txt, $out/alpha_blend.png,"
+echo "         $out/gs_particles.png, $out/gs_particles.stats.txt,"
 echo "         $out/lit_vertex.shbin, $out/lit_vertex.disasm.txt,"
 echo "         $out/lit_vertex.trace.txt (per-instruction trace), $out/lit_vertex.result.json,"
 echo "         $out/lit_vertex.batch.json"

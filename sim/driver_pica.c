@@ -112,3 +112,14 @@ void drv_pica_attributes(reg_stream *s, bool gs, unsigned nattr, const uint8_t *
 	reg_stream_pica(s, b + 0x0B, 0xF, lo);
 	reg_stream_pica(s, b + 0x0C, 0xF, hi);
 }
+
+void drv_pica_geostage(reg_stream *s, bool gs_on, unsigned vs_outputs)
+{
+	reg_stream_pica(s, PICA_REG_GEOSTAGE_CONFIG, 0xF, gs_on ? 2 : 0);
+	if (!gs_on)
+		return;
+	const uint32_t n = ((vs_outputs ? vs_outputs : 1) - 1) & 0xF;
+	reg_stream_pica(s, PICA_REG_VSH_OUTMAP_TOTAL1, 0xF, n);
+	reg_stream_pica(s, PICA_REG_VSH_OUTMAP_TOTAL2, 0xF, n);
+	reg_stream_pica(s, PICA_REG_GSH_MISC0, 0xF, 0);
+}

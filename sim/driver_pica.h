@@ -23,6 +23,12 @@ void drv_pica_float_uniforms(reg_stream *s, bool gs, unsigned first, const float
 /* nattr input attributes; attribute i goes to register reg[i]. */
 void drv_pica_attributes(reg_stream *s, bool gs, unsigned nattr, const uint8_t *reg);
 
+/* The geometry stage (3dbrew GPU/Internal Registers): GEOSTAGE_CONFIG = 2
+ * with a GS in use (0 without), and then VSH_OUTMAP_TOTAL1/2 = the VS's
+ * output registers - 1 (the attributes per vertex the GS receives) and
+ * GSH_MISC0 = 0 (point mode). */
+void drv_pica_geostage(reg_stream *s, bool gs_on, unsigned vs_outputs);
+
 /* The SH_OUTMAP semantic code of component c (0 = x) of an output type
  * (enum shbin_out_type); 0x1F = unused. */
 unsigned drv_pica_out_semantic(unsigned type, unsigned comp);

@@ -9,6 +9,7 @@ const gpu_unit_info GPU_UNITS[GPU_NUNIT_NAMES] = {
 	{ "vfetch", VFETCH_COUNTERS, VFETCH_CTR_COUNT }, { "vsh0", PICA_COUNTERS, PICA_CTR_COUNT },
 	{ "vsh1", PICA_COUNTERS, PICA_CTR_COUNT }, { "vsh2", PICA_COUNTERS, PICA_CTR_COUNT },
 	{ "vsh3", PICA_COUNTERS, PICA_CTR_COUNT }, { "prim", PRIM_COUNTERS, PRIM_CTR_COUNT },
+	{ "gsh", PICA_COUNTERS, PICA_CTR_COUNT },
 	{ "clip", CLIP_COUNTERS, CLIP_CTR_COUNT }, { "setup", SETUP_COUNTERS, SETUP_CTR_COUNT },
 	{ "raster", RASTER_COUNTERS, RASTER_CTR_COUNT }, { "pseq", PSEQ_COUNTERS, PSEQ_CTR_COUNT },
 	{ "mfu", MFU_COUNTERS, MFU_CTR_COUNT }, { "tex", TEX_COUNTERS, TEX_CTR_COUNT },
@@ -27,9 +28,10 @@ typedef struct gpu {
 	setup_unit setup;
 	clip_unit clip;
 	prim_unit prim;
+	gsh_unit gsh;
 	pica_shader_unit vsh[4];
 	vfetch_unit fetch;
-	sim_port vin[4], vout, p_prim, p_clip;
+	sim_port vin[4], vout, p_prim, p_clip, p_gsin;
 	sim_clock clock;
 } gpu;
 
@@ -40,6 +42,7 @@ static void gpu_free(gpu *G)
 	sim_port_fini(&G->vout);
 	sim_port_fini(&G->p_prim);
 	sim_port_fini(&G->p_clip);
+	sim_port_fini(&G->p_gsin);
 	prim_fini(&G->prim);
 	for (unsigned b = 0; b < G->nfp; b++)
 		gr3d_fp_free(G->fp[b]);
@@ -83,14 +86,27 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 	}
 	const unsigned n = g->vunits;
 	bool ok = sim_port_init(&G->vout, "vsh->prim", sizeof(pica_result), 4, lat, NULL) &&
-	          sim_port_init(&G->p_prim, "prim->clip", sizeof(prim_tri), fifo, lat, NULL) &&
+	          sim_port_init(&G->p_prim, g->gs_prog ? "gsh->clip" : "prim->clip", sizeof(prim_tri), fifo, lat,
+	                        NULL) &&
 	          sim_port_init(&G->p_clip, "clip->setup", sizeof(prim_tri), fifo, lat, NULL);
 	for (unsigned k = 0; ok && k < n; k++) {
 		pica_shader_init(&G->vsh[k], vnames[k], k, g->prog, g->unif, cfg, &G->vin[k], &G->vout);
 		G->vsh[k].env = g->env;
 		ok = sim_port_init(&G->vin[k], vnames[k], sizeof(pica_job), 2, 1, &G->vsh[k].u);
 	}
-	ok = ok && prim_init(&G->prim, g->mode, g->count, &G->vout, &G->p_prim);
+	const bool gs = g->gs_prog != NULL;
+	if (gs) {       /* prim -> gsh (the fourth unit) -> clip */
+		ok = ok && sim_port_init(&G->p_gsin, "prim->gsh", sizeof(prim_tri), 2, lat, NULL) &&
+		     prim_init_geometry(&G->prim, g->gs.per, g->count, &G->vout, &G->p_gsin);
+		if (ok && !gsh_init(&G->gsh, g->gs_prog, g->gs_unif, &g->gs, cfg, &G->p_gsin, &G->p_prim, &inner)) {
+			gpu_free(G);
+			return ulp_diag_at(d, NULL, 0, 0, "geometry shader: %s", inner.msg);
+		}
+		G->gsh.sh.env.f24 = g->env.f24;
+		G->gsh.sh.env.permissive = g->env.permissive;
+	} else {
+		ok = ok && prim_init(&G->prim, g->mode, g->count, &G->vout, &G->p_prim);
+	}
 	if (!ok) {
 		gpu_free(G);
 		return ulp_diag_at(d, NULL, 0, 0, "out of memory");
@@ -98,7 +114,7 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 	sim_port *to[4] = { &G->vin[0], &G->vin[1], &G->vin[2], &G->vin[3] };
 	vfetch_init(&G->fetch, to, n, g->count, g->make_job, g->ctx);
 	clip_init(&G->clip, &g->clip, &G->p_prim, &G->p_clip);
-	G->clip.producer = &G->prim.u;
+	G->clip.producer = gs ? &G->gsh.sh.u : &G->prim.u;
 	setup_init(&G->setup, &g->setup, &G->p_clip, G->fp[0]);
 	for (unsigned b = 1; b < G->nfp && g->swath_alternate; b++)
 		setup_add_block(&G->setup, G->fp[b], g->swath_shift);
@@ -110,7 +126,8 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 	for (unsigned b = 0; b < G->nfp; b++)
 		ok = ok && gr3d_fp_attach(G->fp[b], c);
 	ok = ok && sim_clock_add_unit(c, &G->setup.u) &&
-	     sim_clock_add_unit(c, &G->clip.u) && sim_clock_add_unit(c, &G->prim.u);
+	     sim_clock_add_unit(c, &G->clip.u) && (!gs || sim_clock_add_unit(c, &G->gsh.sh.u)) &&
+	     sim_clock_add_unit(c, &G->prim.u) && (!gs || sim_clock_add_port(c, &G->p_gsin));
 	for (unsigned k = 0; ok && k < n; k++)
 		ok = sim_clock_add_unit(c, &G->vsh[k].u) && sim_clock_add_port(c, &G->vin[k]);
 	ok = ok && sim_clock_add_unit(c, &G->fetch.u) && sim_clock_add_port(c, &G->vout) &&
@@ -130,10 +147,18 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 			ok = false;
 		}
 	}
+	if (gs && G->gsh.sh.failed) {
+		char buf[ULP_DIAG_MSG_MAX + 16];
+		ulp_diag_format(&G->gsh.sh.err, buf, sizeof buf);
+		ulp_diag_at(d, NULL, 0, 0, "geometry shader: gsh: %s", buf);
+		ok = false;
+	}
 	if (rr == SIM_RUN_WATCHDOG || rr == SIM_RUN_HALTED)
 		ok = false;
 	else if (ok && !prim_done(&G->prim))
 		ok = ulp_diag_at(d, NULL, 0, 0, "draw ended with %u of %u vertices", G->prim.got, g->count);
+	else if (ok && gs && !gsh_idle(&G->gsh))
+		ok = ulp_diag_at(d, NULL, 0, 0, "draw ended with primitives in the geometry shader unit");
 	else if (ok && (!clip_idle(&G->clip) || !setup_idle(&G->setup)))
 		ok = ulp_diag_at(d, NULL, 0, 0, "draw ended with triangles in the clipper or setup");
 	gr3d_stats fst[SETUP_MAX_BLOCKS];
@@ -144,7 +169,8 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 		st->cycles = c->now;
 		st->vertex_cycles = G->prim.got ? G->prim.last_vertex + 1 : 0;
 		st->fragment_cycles = G->setup.first_out == UINT64_MAX ? 0 : c->now - G->setup.first_out;
-		st->triangles = G->prim.u.stats.counter[PRIM_CTR_TRIANGLES];
+		st->triangles = gs ? G->gsh.sh.u.stats.counter[PICA_CTR_PRIMITIVES]
+		                   : G->prim.u.stats.counter[PRIM_CTR_TRIANGLES];
 		st->clipped = G->clip.u.stats.counter[CLIP_CTR_CLIPPED] + G->clip.u.stats.counter[CLIP_CTR_CULLED];
 		st->culled = G->setup.u.stats.counter[SETUP_CTR_CULLED];
 		for (unsigned b = 0; b < G->nfp; b++) {
@@ -155,6 +181,8 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 		for (unsigned k = 0; k < n; k++)
 			keep(st, &G->vsh[k].u);
 		keep(st, &G->prim.u);
+		if (gs)
+			keep(st, &G->gsh.sh.u);
 		keep(st, &G->clip.u);
 		keep(st, &G->setup.u);
 		for (unsigned b = 0; b < G->nfp; b++) {

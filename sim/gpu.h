@@ -1,11 +1,13 @@
 /* The GPU's draw pipeline on one clock: every unit of a draw, vertex and
  * fragment work overlapping (docs/ARCHITECTURE.md "How a draw flows").
  *
- *   vfetch -> vsh0..3 -> prim -> clip -> setup -> raster -> PSEQ -> MFU -> TEX -> ALU -> DW
+ *   vfetch -> vsh0..3 -> prim [-> gsh] -> clip -> setup -> raster -> PSEQ -> MFU -> TEX -> ALU -> DW
  *                                          ^  TRAM slot free                          |
  *                                          +------------- (PSEQ: quad done) ----------+
  *
- * The units are units/vfetch.c, pica_shader.c, prim.c, clip.c, setup.c and
+ * With a geometry shader, vsh3 is gsh (units/gsh.c) and prim feeds it the
+ * input primitives; its triangles go to clip.
+ * The units are units/vfetch.c, pica_shader.c, prim.c, gsh.c, clip.c, setup.c and
  * the fragment half gr3d_fp (raster.c, pseq.c, mfu.c, tex.c, alu.c, dw.c);
  * with two GR3D blocks (Tegra 3) two fragment halves behind setup, each
  * walking its own horizontal swaths (docs/tegra-units.md "Tegra 3: two
@@ -17,6 +19,7 @@
 
 #include "units/clip.h"
 #include "units/gr3d_fp.h"
+#include "units/gsh.h"
 #include "units/pica_shader.h"
 #include "units/prim.h"
 #include "units/setup.h"
@@ -33,6 +36,11 @@ typedef struct gpu_draw {
 	enum prim_mode mode;
 	void (*make_job)(void *ctx, uint32_t id, pica_job *job);
 	void *ctx;
+	/* a geometry shader (NULL: none) on the fourth unit; mode is then the
+	 * input primitive's (PRIM_GEOMETRY, gs.per vertices) */
+	const pica_program *gs_prog;
+	const pica_uniforms *gs_unif;
+	gsh_config gs;
 	clip_state clip;
 	setup_state setup;
 	/* the fragment side: prog, cfg, uniforms, sampler, rt, stencil (vtx/idx unused) */
@@ -58,10 +66,10 @@ typedef struct gpu_stats {
 } gpu_stats;
 
 /* Every unit a draw can have, producers first: vfetch, vsh0..vsh3, prim,
- * clip, setup, raster, pseq, mfu, tex, alu, dw (with their counters); zs
+ * gsh, clip, setup, raster, pseq, mfu, tex, alu, dw (with their counters); zs
  * (after raster) when depth/stencil is on.  A second GR3D block adds
  * GPU_UNITS_B: raster_b, pseq_b, mfu_b, tex_b, alu_b, dw_b (and zs_b). */
-enum { GPU_NUNIT_NAMES = 14, GPU_NUNIT_NAMES_B = 6 };
+enum { GPU_NUNIT_NAMES = 15, GPU_NUNIT_NAMES_B = 6 };
 typedef struct gpu_unit_info {
 	const char *name;
 	const sim_counter_def *counters;

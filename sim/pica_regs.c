@@ -140,8 +140,12 @@ bool pica_regs_program(const pica_regs *r, bool gs, const ulp_config *cfg, pica_
 	/* The k-th enabled output register takes SH_OUTMAP_Ok's semantics; a
 	 * component whose semantic is 0x1F is not configured. */
 	const uint32_t mask = b->raw[0x0D] & 0xFFFF;
+	/* With a GS in use the output map describes the GS's outputs; the VS's
+	 * whole enabled registers go to the GS input buffer, and which of their
+	 * components must be written is not public: none is required. */
+	const bool vs_to_gs = !gs && pica_regs_gs_on(r);
 	unsigned k = 0;
-	for (unsigned reg = 0; reg < 16; reg++) {
+	for (unsigned reg = 0; reg < 16 && !vs_to_gs; reg++) {
 		if (!(mask & (1u << reg)))
 			continue;
 		uint32_t sem = k < 7 ? r->raw[PICA_REG_OUTMAP_O0 + k] : 0x1F1F1F1Fu;
@@ -152,5 +156,9 @@ bool pica_regs_program(const pica_regs *r, bool gs, const ulp_config *cfg, pica_
 	}
 	if (!b->code_words)
 		return ulp_diag_at(d, NULL, 0, 0, "no %s code has been uploaded", gs ? "geometry" : "vertex");
+	if (gs && r->raw[PICA_REG_GSH_MISC0] != 0)
+		return ulp_diag_at(d, NULL, 0, 0, "GSH_MISC0 = 0x%x: only the point mode (0) is modelled",
+		                   r->raw[PICA_REG_GSH_MISC0]);
+	desc.gs_mode = SHBIN_GS_POINT;
 	return pica_program_from_code(out, b->code, b->code_words, b->opdesc, b->opdesc_count, &desc, cfg, d);
 }

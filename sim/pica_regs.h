@@ -15,7 +15,16 @@
  *   +0x1B CODETRANSFER_INDEX [11:0];  +0x1C..0x23 CODETRANSFER_DATA (FIFO)
  *   +0x25 OPDESCS_INDEX;              +0x26..0x2D OPDESCS_DATA (FIFO)
  *   0x244 VSH_COM_MODE: 0 = VS uploads also reach the GS unit (unit 3).
- *   0x050..0x056 SH_OUTMAP_O0..O6: per component semantic, 0x1F = unused. */
+ *   0x050..0x056 SH_OUTMAP_O0..O6: per component semantic, 0x1F = unused
+ *                (the last stage's outputs: the GS's when one is in use).
+ *   The geometry stage (3dbrew GPU/Internal Registers):
+ *   0x229 GEOSTAGE_CONFIG  [1:0] 2 = a geometry shader is in use
+ *   0x24A/0x251 VSH_OUTMAP_TOTAL1/2 [3:0] VS output registers - 1: the
+ *                attributes per vertex of the GS input buffer
+ *   0x252 GSH_MISC0        0 = point mode (the only mode modelled here;
+ *                1 = subdivision, 0x01004302 = particle system)
+ *   GS INPUTBUFFER_CONFIG [3:0] = the GS's input attributes - 1 per
+ *   invocation (vertices per primitive * VS outputs in point mode). */
 #ifndef ULP_SIM_PICA_REGS_H
 #define ULP_SIM_PICA_REGS_H
 
@@ -28,7 +37,11 @@
 
 enum {
 	PICA_REG_OUTMAP_O0 = 0x050,
+	PICA_REG_GEOSTAGE_CONFIG = 0x229,
 	PICA_REG_VSH_COM_MODE = 0x244,
+	PICA_REG_VSH_OUTMAP_TOTAL1 = 0x24A,
+	PICA_REG_VSH_OUTMAP_TOTAL2 = 0x251,
+	PICA_REG_GSH_MISC0 = 0x252,
 	PICA_REG_GSH_BASE = 0x280,
 	PICA_REG_VSH_BASE = 0x2B0,
 	PICA_REG_BLOCK_SIZE = 0x30,
@@ -67,6 +80,9 @@ bool pica_regs_write(pica_regs *r, uint32_t reg, uint32_t mask, uint32_t value, 
  * components the output map configures). */
 bool pica_regs_program(const pica_regs *r, bool gs, const ulp_config *cfg, pica_program *out,
                        ulp_diag *d);
+
+/* GEOSTAGE_CONFIG says a geometry shader is in use. */
+static inline bool pica_regs_gs_on(const pica_regs *r) { return (r->raw[PICA_REG_GEOSTAGE_CONFIG] & 3) == 2; }
 
 /* Input attribute i goes to v register pica_regs_attr_reg(...) (permutation). */
 unsigned pica_regs_attr_reg(const pica_sh_regs *b, unsigned attr);

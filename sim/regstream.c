@@ -56,6 +56,10 @@ const char *pica_reg_name(uint16_t reg, char *buf, size_t n)
 	}
 	if (reg == PICA_REG_VSH_COM_MODE)
 		return "VSH_COM_MODE";
+	if (reg == PICA_REG_GEOSTAGE_CONFIG || reg == PICA_REG_GSH_MISC0)
+		return reg == PICA_REG_GSH_MISC0 ? "GSH_MISC0" : "GEOSTAGE_CONFIG";
+	if (reg == PICA_REG_VSH_OUTMAP_TOTAL1 || reg == PICA_REG_VSH_OUTMAP_TOTAL2)
+		return reg == PICA_REG_VSH_OUTMAP_TOTAL1 ? "VSH_OUTMAP_TOTAL1" : "VSH_OUTMAP_TOTAL2";
 	const char *unit = NULL;
 	unsigned off = 0;
 	if (reg >= PICA_REG_GSH_BASE && reg < PICA_REG_GSH_BASE + PICA_REG_BLOCK_SIZE)

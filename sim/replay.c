@@ -20,6 +20,7 @@
 #include "sim/gr3d_regs.h"
 #include "sim/pica_regs.h"
 #include "sim/replay_blend.h"
+#include "sim/replay_gs.h"
 #include "sim/replay_tex.h"
 #include "units/gr3d_fp.h"
 #include "units/pica_shader.h"
@@ -89,6 +90,7 @@ typedef struct replay {
 	 * into the GR3D registers; the units read it back from there) */
 	zs_surface *zs;
 	zs_state zsa;
+	replay_gs gs;                    /* the bound geometry shader (sim/replay_gs.c) */
 } replay;
 
 static bool fail(replay *r, size_t i, const char *fmt, const char *detail)
@@ -444,8 +446,16 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 	if (!r->ncbufs)
 		return fail(r, i, "draw before framebuffer", NULL);
 	const char *mode = str(c, "mode");
-	if (strcmp(mode, "triangles") && strcmp(mode, "triangle_strip") && strcmp(mode, "triangle_fan"))
-		return fail(r, i, "points and lines are not in this build yet: ", mode);
+	const bool gs_on = pica_regs_gs_on(&r->regs);      /* GEOSTAGE_CONFIG: a GS is in use */
+	if (gs_on) {                                       /* the GS input buffer for this draw */
+		size_t from = r->stream.n;
+		if (!replay_gs_draw_regs(&r->gs, mode, &r->regs, &r->stream, r->t->path, i, r->d) ||
+		    !flush_stream(r, from, i))
+			return false;
+	} else if (strcmp(mode, "triangles") && strcmp(mode, "triangle_strip") && strcmp(mode, "triangle_fan")) {
+		return fail(r, i, "points and lines are not in this build yet (points: with a geometry shader): ",
+		            mode);
+	}
 	uint32_t count = (uint32_t)num(c, "count", 0), start = (uint32_t)num(c, "start", 0);
 	if (count > 65535)
 		return fail(r, i, "more than 65535 vertices in one draw", NULL);
@@ -474,12 +484,21 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 		free(index);
 		return fail(r, i, inner.msg, NULL);
 	}
+	pica_program gprog;
+	memset(&gprog, 0, sizeof gprog);
+	gsh_config gcfg;
+	if (gs_on && !replay_gs_config(&r->regs, r->o->cfg, &gcfg, &gprog, &inner)) {
+		pica_program_free(&prog);
+		free(index);
+		return fail(r, i, "geometry shader: ", inner.msg);
+	}
 	/* the fragment program and its constants, as the GR3D registers hold them */
 	bool ok = gr3d_regs_program(&r->gregs, &r->fp, &inner) && tegra_fp_decode(&r->fp, &r->fpd, NULL, &inner);
 	const ulp_config *cfg = r->o->cfg;
 	gpu_draw *g = calloc(1, sizeof *g);
 	if (!g) {
 		pica_program_free(&prog);
+		pica_program_free(&gprog);
 		free(index);
 		return fail(r, i, "out of memory", NULL);
 	}
@@ -489,7 +508,12 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 	g->prog = &prog;
 	g->unif = &r->regs.vs.unif;
 	pica_env_from_config(&g->env, cfg);
-	g->vunits = pica_vertex_units(cfg, false);
+	g->vunits = pica_vertex_units(cfg, gs_on);
+	if (gs_on) {              /* the fourth unit runs the GS (units/gsh.h) */
+		g->gs_prog = &gprog;
+		g->gs_unif = &r->regs.gs.unif;
+		g->gs = gcfg;
+	}
 	g->count = count;
 	g->mode = !strcmp(mode, "triangles") ? PRIM_TRIANGLES
 	        : !strcmp(mode, "triangle_strip") ? PRIM_TRIANGLE_STRIP : PRIM_TRIANGLE_FAN;
@@ -537,6 +561,7 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 	if (!st)
 		ulp_diag_at(&inner, NULL, 0, 0, "out of memory");
 	pica_program_free(&prog);
+	pica_program_free(&gprog);
 	free(index);
 	free(g);
 	if (ok) {
@@ -832,17 +857,40 @@ static bool clip_planes(replay *r, const cJSON *c)
 	return true;
 }
 
+/* bind_shaders.gs (sim/replay_gs.c): with a GS its outputs are what the
+ * clipper and the linker see; without one the geometry stage is turned off. */
+static bool bind_gs(replay *r, const cJSON *c, size_t i)
+{
+	const char *id = str(c, "gs");
+	size_t from = r->stream.n;
+	if (!id) {
+		replay_gs_unbind(&r->gs, &r->stream);
+		return flush_stream(r, from, i);
+	}
+	replay_stage_io vs = { .tgsi = r->vs_tgsi, .pos_reg = r->pos_reg, .ntram = r->ntram };
+	memcpy(vs.sem, r->vs_sem, sizeof vs.sem);
+	memcpy(vs.sem_index, r->vs_sem_index, sizeof vs.sem_index);
+	if (!replay_gs_bind(&r->gs, trace_find_shader(r->t, id), &vs, (uint16_t)r->regs.vs.raw[0x0D], &r->stream,
+	                    r->t->path, i, r->d))
+		return false;
+	const replay_stage_io *o = &r->gs.out;
+	r->vs_tgsi = o->tgsi;
+	memcpy(r->vs_sem, o->sem, sizeof r->vs_sem);
+	memcpy(r->vs_sem_index, o->sem_index, sizeof r->vs_sem_index);
+	r->pos_reg = o->pos_reg;
+	memcpy(r->tram_reg, o->tram_reg, sizeof r->tram_reg);
+	r->ntram = o->ntram;
+	return flush_stream(r, from, i);
+}
+
 static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 {
 	const char *cmd = str(c, "cmd");
 	if (!strcmp(cmd, "framebuffer"))
 		return framebuffer(r, c, i);
-	if (!strcmp(cmd, "bind_shaders")) {
-		if (str(c, "gs"))
-			return fail(r, i, "geometry shaders in traces are not in this build yet", NULL);
-		return bind_vs(r, trace_find_shader(r->t, str(c, "vs")), i) &&
+	if (!strcmp(cmd, "bind_shaders"))
+		return bind_vs(r, trace_find_shader(r->t, str(c, "vs")), i) && bind_gs(r, c, i) &&
 		       bind_fs(r, trace_find_shader(r->t, str(c, "fs")), i);
-	}
 	if (!strcmp(cmd, "vertex_elements"))
 		return vertex_elements(r, c, i);
 	if (!strcmp(cmd, "viewport")) {
@@ -861,7 +909,8 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 		if (!f)
 			return fail(r, i, "constant buffers from a buffer resource are not in this build yet", NULL);
 		unsigned n = (unsigned)cJSON_GetArraySize(f) / 4;
-		if (strcmp(stage, "vertex") == 0) {
+		const bool gs = strcmp(stage, "geometry") == 0;      /* the GS register block */
+		if (strcmp(stage, "vertex") == 0 || gs) {
 			if (n > 96)
 				return fail(r, i, "more than 96 vec4 constants", NULL);
 			float (*v)[4] = calloc(n ? n : 1, sizeof *v);
@@ -871,7 +920,7 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 			for (const cJSON *x = f->child; x && k < 4 * n; x = x->next, k++)
 				v[k / 4][k % 4] = (float)x->valuedouble;
 			size_t from = r->stream.n;
-			drv_pica_float_uniforms(&r->stream, false, 0, (const float (*)[4])v, n);
+			drv_pica_float_uniforms(&r->stream, gs, 0, (const float (*)[4])v, n);
 			free(v);
 			return flush_stream(r, from, i);
 		}
@@ -890,7 +939,7 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 			}
 			return flush_stream(r, from, i);
 		}
-		return fail(r, i, "geometry constants are not in this build yet", NULL);
+		return fail(r, i, "unknown constant_buffer stage ", stage);
 	}
 	if (!strcmp(cmd, "clear")) {
 		const cJSON *col = cJSON_GetObjectItemCaseSensitive(c, "color");
@@ -974,14 +1023,14 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 	r->front_ccw = true;
 	replay_blend_default(&r->blend);
 	r->fs_blend = r->blend;
-	bool uses_zs = false;                           /* a trace with depth/stencil has a "zs" unit */
+	bool uses_zs = false, uses_gs;                  /* a trace with depth/stencil has a "zs" unit */
+	const unsigned vunits = replay_gs_vertex_units(t, o->cfg, &uses_gs);   /* "gsh" takes vsh3 */
 	for (size_t k = 0; k < t->ncmd && !uses_zs; k++)
 		uses_zs = cJSON_GetObjectItemCaseSensitive(t->cmd[k], "zsbuf") ||
 		          !strcmp(str(t->cmd[k], "cmd"), "depth_stencil_alpha");
 	/* every unit of the pipeline (sim/gpu.h), producers first */
-	const unsigned vunits = pica_vertex_units(o->cfg, false);
 	for (unsigned k = 0; k < GPU_NUNIT_NAMES && res->nunits < REPLAY_MAX_UNITS; k++) {
-		if (k < 1 || k > 4 || k - 1 < vunits)
+		if ((k < 1 || k > 4 || k - 1 < vunits) && (uses_gs || strcmp(GPU_UNITS[k].name, "gsh")))
 			sim_unit_init(&res->unit[res->nunits++], GPU_UNITS[k].name, NULL, GPU_UNITS[k].counters,
 			              GPU_UNITS[k].ncounters);
 		if (uses_zs && !strcmp(GPU_UNITS[k].name, "raster"))
@@ -1015,6 +1064,7 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 	zs_surface_free(r->zs);
 	if (r->have_vs)
 		shbin_free(&r->vs_shbin);
+	replay_gs_free(&r->gs);
 	for (unsigned k = 0; k < r->ncbufs; k++)
 		ulp_image_free(r->cbuf[k]);
 	for (unsigned k = 0; k < GR3D_SAMPLERS; k++)

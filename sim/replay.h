@@ -35,7 +35,7 @@ typedef struct replay_result {
 	char first_failure[256];    /* what the first failed check said */
 	struct ulp_image *image;    /* keep_image: colour buffer 0, top row first (free it) */
 	float *depth;               /* keep_depth: the depth surface in 0..1, bottom row first (free it) */
-	/* Every unit's stats summed over the run (vfetch, vsh0.., prim, clip,
+	/* Every unit's stats summed over the run (vfetch, vsh0.., prim, gsh with a GS, clip,
 	 * setup, raster, zs when the trace uses depth/stencil, pseq, mfu, tex,
 	 * alu, dw: sim/gpu.h); stats writers read
 	 * them through these units. */

@@ -44,8 +44,13 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 	if (s->failed)
 		return;
 	if (!s->running) {
-		const pica_job *job = sim_port_peek(s->in, now);
-		if (!job) {
+		const pica_job *job = s->start ? NULL : sim_port_peek(s->in, now);
+		bool started = s->start ? s->start(s, now) : job != NULL;
+		if (s->failed) {
+			u->halt = true;
+			return;
+		}
+		if (!started) {
 			if (s->pend_n)
 				sim_unit_sleep_until(u, now + 1);
 			uint64_t r = sim_port_next_ready(s->in);
@@ -53,9 +58,11 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 				sim_unit_wake(u, r);
 			return;
 		}
-		memcpy(s->t.v, job->v, sizeof s->t.v);
-		s->job_id = job->id;
-		sim_port_pop(s->in);
+		if (job) {
+			memcpy(s->t.v, job->v, sizeof s->t.v);
+			s->job_id = job->id;
+			sim_port_pop(s->in);
+		}
 		pica_thread_start(&s->t, s->prog);
 		s->running = true;
 	}
@@ -86,7 +93,7 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 				need = s->writes_done;
 				cause = SIM_STALL_DEPENDENCY;
 			}
-			if (need <= now && sim_port_full(s->out)) {
+			if (need <= now && !s->start && sim_port_full(s->out)) {
 				sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
 				return;
 			}
@@ -95,7 +102,14 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 			sim_unit_stall(u, cause);
 			return;
 		}
+		/* a GS EMIT that completes a primitive needs room downstream */
+		if (s->start && s->prog->inst[pc].op == PICA_OP_EMIT && s->t.emit_prim &&
+		    sim_port_full(s->out)) {
+			sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
+			return;
+		}
 	}
+	s->now = now;
 	pica_step_info info = { 0 };
 	pica_thread *before = NULL;
 	if (s->env.trace && (before = malloc(sizeof *before)))
@@ -132,9 +146,14 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 			s->wait_cause = SIM_STALL_FLOW;
 	}
 	if (r == PICA_STEP_END) {
-		pica_result out = { .id = s->job_id, .unit = s->index };
-		memcpy(out.o, s->t.o[0], sizeof out.o);
-		sim_port_push(s->out, &out, now);
+		if (s->start) {            /* geometry mode: the emits were the output */
+			if (s->gs_unif)
+				pica_gs_invocation_done(s->gs_unif);     /* b15 = true (pica200.md §1.1) */
+		} else {
+			pica_result out = { .id = s->job_id, .unit = s->index };
+			memcpy(out.o, s->t.o[0], sizeof out.o);
+			sim_port_push(s->out, &out, now);
+		}
 		s->running = false;
 		sim_unit_count(u, PICA_CTR_INVOCATIONS, 1);
 	}

@@ -47,6 +47,14 @@ typedef struct pica_shader_unit {
 	uint16_t latency[5];            /* by enum pica_class */
 	uint16_t issue_cycles, flow_bubble;
 	uint64_t seq;
+	/* Geometry mode (units/gsh.c), when start is set: start() loads the next input
+	 * primitive from the in port instead of a pica_job (false: none yet, or
+	 * failed set); END hands nothing on but sets b15 in gs_unif; an EMIT
+	 * that completes a primitive waits for room in the out port. */
+	bool (*start)(struct pica_shader_unit *s, uint64_t now);
+	pica_uniforms *gs_unif;
+	void *gs_ctx;
+	uint64_t now;                   /* the cycle of the instruction being run */
 	struct { uint64_t cycle; uint32_t seq; } pending[PICA_TL_PENDING];
 	unsigned pend_head, pend_n;
 	ulp_diag err;

@@ -5,7 +5,7 @@
 
 const sim_counter_def PRIM_COUNTERS[PRIM_CTR_COUNT] = {
 	[PRIM_CTR_VERTICES] = { "vertices", "shaded vertices received" },
-	[PRIM_CTR_TRIANGLES] = { "triangles", "triangles handed to the clipper" },
+	[PRIM_CTR_TRIANGLES] = { "triangles", "triangles handed to the clipper (with a GS: its input primitives)" },
 };
 
 uint32_t prim_triangles(enum prim_mode m, uint32_t count)
@@ -46,9 +46,14 @@ static void prim_tick(sim_unit *u, uint64_t now)
 	if (p->next_tri == p->ntris)
 		return;
 	uint32_t idx[3];
-	prim_indices(p->mode, p->next_tri, idx);
-	if (!p->have[idx[0]] || !p->have[idx[1]] || !p->have[idx[2]])
-		return;                               /* a vertex push wakes us */
+	const unsigned nv = p->mode == PRIM_GEOMETRY ? p->per : 3;
+	if (p->mode == PRIM_GEOMETRY)
+		idx[0] = p->per * p->next_tri, idx[1] = idx[0] + 1, idx[2] = idx[0] + 2;
+	else
+		prim_indices(p->mode, p->next_tri, idx);
+	for (unsigned k = 0; k < nv; k++)
+		if (!p->have[idx[k]])
+			return;                           /* a vertex push wakes us */
 	if (sim_port_full(p->out)) {              /* the clipper's pop wakes us */
 		if (u->activity != SIM_ACT_BUSY)
 			sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
@@ -56,8 +61,10 @@ static void prim_tick(sim_unit *u, uint64_t now)
 		return;
 	}
 	prim_tri t;
+	if (nv < 3)
+		memset(&t, 0, sizeof t);
 	t.id = p->next_tri;
-	for (unsigned k = 0; k < 3; k++)
+	for (unsigned k = 0; k < nv; k++)
 		memcpy(t.v[k], p->vtx[idx[k]], sizeof t.v[k]);
 	sim_port_push(p->out, &t, now);
 	p->next_tri++;
@@ -79,6 +86,14 @@ bool prim_init(prim_unit *p, enum prim_mode m, uint32_t count, sim_port *in, sim
 	p->have = calloc(count ? count : 1, 1);
 	in->consumer = &p->u;
 	return p->vtx && p->have;
+}
+
+bool prim_init_geometry(prim_unit *p, uint32_t per, uint32_t count, sim_port *in, sim_port *out)
+{
+	bool ok = prim_init(p, PRIM_GEOMETRY, count, in, out);
+	p->per = per < 1 ? 1 : per > 3 ? 3 : per;
+	p->ntris = count / p->per;
+	return ok;
 }
 
 void prim_fini(prim_unit *p)

@@ -52,7 +52,7 @@ static bool push_u64(uint64_t **a, size_t *n, size_t *cap, uint64_t v)
 /* Lanes are shown in the order work flows through the pipeline; Tegra 3's
  * GR3D block B (units named "<unit>_b") after block A. */
 static const char *const PIPELINE_ORDER[] = { "vfetch", "vsh0", "vsh1", "vsh2", "vsh3", "vsh_out",
-                                              "prim", "clip", "setup", "raster", "zs", "pseq", "mfu", "tex", "alu", "dw",
+                                              "prim", "gsh", "clip", "setup", "raster", "zs", "pseq", "mfu", "tex", "alu", "dw",
                                               "raster_b", "zs_b", "pseq_b", "mfu_b", "tex_b", "alu_b", "dw_b" };
 
 static unsigned pipeline_rank(const char *name, unsigned api_index)

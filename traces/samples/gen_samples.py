@@ -223,6 +223,74 @@ def discard(size=64):
         ],
     }
 
+def gs_particles(size=128, n=32):
+    """32 particles on a two-turn helix, drawn as points; a geometry shader
+    (gs_particles.gs.tgsi) expands each into a camera-facing quad (a
+    4-vertex triangle strip: 2 triangles) of the particle's colour, over a
+    gradient background drawn without one.  No depth test: the particles
+    are sorted far to near."""
+    ay, ax = math.radians(20), math.radians(-25)
+    ry = [[math.cos(ay), 0, math.sin(ay), 0], [0, 1, 0, 0], [-math.sin(ay), 0, math.cos(ay), 0], [0, 0, 0, 1]]
+    rx = [[1, 0, 0, 0], [0, math.cos(ax), -math.sin(ax), 0], [0, math.sin(ax), math.cos(ax), 0], [0, 0, 0, 1]]
+    tr = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, -3.0], [0, 0, 0, 1]]
+    n_, f_ = 1.0, 6.0
+    fy = 1 / math.tan(math.radians(25))
+    proj = [[fy, 0, 0, 0], [0, fy, 0, 0], [0, 0, (f_ + n_) / (n_ - f_), 2 * f_ * n_ / (n_ - f_)], [0, 0, -1, 0]]
+    view = mat_mul(tr, mat_mul(rx, ry))
+    mvp = mat_mul(proj, view)
+    parts = []
+    for i in range(n):
+        a = 2 * math.pi * i / 16
+        p = (0.85 * math.cos(a), -0.7 + 1.4 * i / (n - 1), 0.85 * math.sin(a))
+        h = i / n                      # hue -> a saturated colour per particle
+        k = [(5 + 6 * h) % 6, (3 + 6 * h) % 6, (1 + 6 * h) % 6]
+        col = [1 - max(0, min(v, 4 - v, 1)) for v in k]
+        ez = sum(view[2][j] * c for j, c in enumerate(p)) + view[2][3]
+        parts.append((ez, p, col))
+    parts.sort(key=lambda q: q[0])     # eye z: most negative (farthest) first
+    data = []
+    for _, p, col in parts:
+        data += [round(p[0], 6), round(p[1], 6), round(p[2], 6), 1.0] + [round(c, 6) for c in col] + [1.0]
+    bg = []
+    top, bot = (0.05, 0.08, 0.22), (0.18, 0.06, 0.16)
+    for (x, y) in [(-1, -1), (1, -1), (1, 1), (-1, -1), (1, 1), (-1, 1)]:
+        c = top if y > 0 else bot
+        bg += [x, y, 0.0, 1.0, c[0], c[1], c[2], 1.0]
+    r = 0.09                           # half size in world units, at the particle
+    return {
+        "format": "ulpsim-trace", "version": 1, "name": "gs_particles", "gpu": "tegra2",
+        "resources": {
+            "particles": {"type": "buffer", "f32": data},
+            "background": {"type": "buffer", "f32": bg},
+        },
+        "shaders": {
+            "bg_vs": {"stage": "vertex", "tgsi_file": "triangle.vs.tgsi"},
+            "vs": {"stage": "vertex", "tgsi_file": "gs_particles.vs.tgsi"},
+            "gs": {"stage": "geometry", "tgsi_file": "gs_particles.gs.tgsi"},
+            "fs": {"stage": "fragment", "tgsi_file": "triangle.fs.tgsi"},
+        },
+        "commands": [
+            {"cmd": "framebuffer", "width": size, "height": size, "cbufs": [{"format": "RGBA8888"}]},
+            {"cmd": "clear", "color": [0.0, 0.0, 0.0, 1.0]},
+            {"cmd": "bind_shaders", "vs": "bg_vs", "fs": "fs"},
+            {"cmd": "vertex_elements", "elements": [
+                {"buffer": "background", "offset": 0, "stride": 32, "format": "R32G32B32A32_FLOAT"},
+                {"buffer": "background", "offset": 16, "stride": 32, "format": "R32G32B32A32_FLOAT"}]},
+            {"cmd": "draw", "mode": "triangles", "count": 6},
+            {"cmd": "bind_shaders", "vs": "vs", "gs": "gs", "fs": "fs"},
+            {"cmd": "vertex_elements", "elements": [
+                {"buffer": "particles", "offset": 0, "stride": 32, "format": "R32G32B32A32_FLOAT"},
+                {"buffer": "particles", "offset": 16, "stride": 32, "format": "R32G32B32A32_FLOAT"}]},
+            {"cmd": "constant_buffer", "stage": "vertex", "index": 0,
+             "f32": [round(v, 6) for row in mvp for v in row]},
+            {"cmd": "constant_buffer", "stage": "geometry", "index": 0,
+             "f32": [round(proj[0][0] * r, 6), round(proj[1][1] * r, 6), 0.0, 0.0]},
+            {"cmd": "rasterizer", "cull": "back"},
+            {"cmd": "draw", "mode": "points", "count": n},
+            {"cmd": "checkpoint", "name": "frame0", "expect_image": "gs_particles.png", "tolerance": 2},
+        ],
+    }
+
 def write(name, trace):
     with open("traces/samples/" + name, "w") as f:
         json.dump(trace, f, indent=1)
@@ -233,3 +301,4 @@ write("teaching_8x8.json", teaching())
 write("textured_cube.json", textured_cube())
 write("alpha_blend.json", alpha_blend())
 write("discard.json", discard())
+write("gs_particles.json", gs_particles())
