@@ -56,6 +56,21 @@ const char *pica_reg_name(uint16_t reg, char *buf, size_t n)
 	}
 	if (reg == PICA_REG_VSH_COM_MODE)
 		return "VSH_COM_MODE";
+	/* attribute buffers and draws (sim/pica_vtx.h) */
+	static const struct { uint16_t reg; const char *name; } DRAW[] = {
+		{ 0x200, "ATTRIBBUFFERS_LOC" }, { 0x201, "ATTRIBBUFFERS_FORMAT_LOW" },
+		{ 0x202, "ATTRIBBUFFERS_FORMAT_HIGH" }, { 0x227, "INDEXBUFFER_CONFIG" }, { 0x228, "NUMVERTICES" },
+		{ 0x22A, "VERTEX_OFFSET" }, { 0x22E, "DRAWARRAYS" }, { 0x22F, "DRAWELEMENTS" },
+		{ 0x242, "VSH_NUM_ATTR" }, { 0x25E, "PRIMITIVE_CONFIG" }, { 0x2F0, "ULP_ATTRIB_UNORM" },
+	};
+	for (size_t i = 0; i < sizeof DRAW / sizeof DRAW[0]; i++)
+		if (reg == DRAW[i].reg)
+			return DRAW[i].name;
+	if (reg >= 0x203 && reg < 0x203 + 3 * 12) {
+		static const char *const PART[3] = { "OFFSET", "CONFIG1", "CONFIG2" };
+		snprintf(buf, n, "ATTRIBBUFFER%u_%s", (reg - 0x203) / 3, PART[(reg - 0x203) % 3]);
+		return buf;
+	}
 	const char *unit = NULL;
 	unsigned off = 0;
 	if (reg >= PICA_REG_GSH_BASE && reg < PICA_REG_GSH_BASE + PICA_REG_BLOCK_SIZE)
