@@ -18,6 +18,7 @@
  *            4 mip none, 5..6 wrap s, 7..8 wrap t, 9 wrap t own, 10..12
  *            format (enum gr3d_texfmt), 14..31 LOD bias s5.12
  *   0x721+2i TEXTURE_DESC2: width 0..13, height 14..27, levels - 1 28..31
+ *   0xe00+i  RT_PTR: render target i's address (0: none; the replay's colour buffers)
  *   0xe21    TRAM_SETUP: NUM_TRIS 0..6 (TRAM slots), TRI_ROWS 8..14 (rows per triangle) */
 #ifndef ULP_SIM_GR3D_STATE_H
 #define ULP_SIM_GR3D_STATE_H
@@ -34,7 +35,7 @@
 enum {
 	GR3D_REG_LINKER = 0x300, GR3D_REG_LINKER_SETUP = 0x343, GR3D_REG_SCISSOR_HORIZ = 0x350,
 	GR3D_REG_SCISSOR_VERT = 0x351, GR3D_REG_VIEWPORT = 0x352, GR3D_REG_TEXTURE_POINTER = 0x710,
-	GR3D_REG_TEXTURE_DESC = 0x720, GR3D_REG_TRAM_SETUP = 0xe21,
+	GR3D_REG_TEXTURE_DESC = 0x720, GR3D_REG_RT_PTR = 0xe00, GR3D_REG_TRAM_SETUP = 0xe21,
 };
 
 /* The linker's view of one TRAM row, as the driver describes it. */

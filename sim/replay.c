@@ -28,6 +28,10 @@
 
 enum { MAX_CBUFS = 8 };
 
+/* Colour buffer k's address in simulated memory (RT_PTR): 64 MB apart,
+ * above the resources' 256 MB (sim/replay_state.h). */
+static uint32_t cbuf_addr(unsigned k) { return 0x40000000u + ((uint32_t)k << 26); }
+
 typedef struct replay {
 	const trace *t;
 	const replay_opts *o;
@@ -437,9 +441,20 @@ static bool run_draw(replay *r, size_t i, bool indexed)
 	dr->cfg = cfg;
 	for (int k = 0; k < TEGRA_FP_NUM_CONST; k++)
 		dr->uniforms[k] = r->gregs.raw[0x820 + k] & FP20_MASK;
-	for (unsigned k = 0; ok && k < r->ncbufs && k + 1 < GR3D_RTS; k++) {
-		dr->rt[k + 1] = r->cbuf[k];          /* colour buffer k = RT k + 1 */
-		ok = gr3d_regs_rt_format(&r->gregs, k + 1, &dr->rt_format[k + 1], &inner);
+	for (unsigned rt = 0; ok && rt < GR3D_RTS; rt++) {
+		/* RT_PTR: a colour buffer's address (the driver binds colour buffer k to RT k + 1) */
+		uint32_t ptr = r->gregs.raw[GR3D_REG_RT_PTR + rt];
+		unsigned k = 0;
+		while (ptr && k < r->ncbufs && cbuf_addr(k) != ptr)
+			k++;
+		if (!ptr)
+			continue;
+		if (k == r->ncbufs)
+			ok = ulp_diag_at(&inner, NULL, 0, 0, "RT_PTR (0x%03x) = 0x%x is no colour buffer's address",
+			                 GR3D_REG_RT_PTR + rt, ptr);
+		else if (rt)                          /* RT 0 is not a colour target here (RT_ENABLE bit 0) */
+			dr->rt[rt] = r->cbuf[k];
+		ok = ok && gr3d_regs_rt_format(&r->gregs, rt, &dr->rt_format[rt], &inner);
 	}
 	gr3d_regs_zs(&r->gregs, cfg->zs_late_when_kill, &dr->zs_state);
 	dr->zs = r->zs;
@@ -661,8 +676,11 @@ static bool framebuffer(replay *r, const cJSON *c, size_t i)
 		replay_cbuf_view(r->o->cfg, fmt, b);
 		ulp_image_fill(r->cbuf[r->ncbufs], b[0], b[1], b[2], b[3]);
 		drv_gr3d_rt_params(&r->stream, r->ncbufs + 1, fmt, r->width * bpp);
+		reg_stream_gr3d(&r->stream, (uint16_t)(GR3D_REG_RT_PTR + r->ncbufs + 1), cbuf_addr(r->ncbufs));
 		r->ncbufs++;
 	}
+	for (unsigned k = r->ncbufs; k < MAX_CBUFS; k++)
+		reg_stream_gr3d(&r->stream, (uint16_t)(GR3D_REG_RT_PTR + k + 1), 0);   /* unbound */
 	const double vp[3] = { r->width / 2.0, r->height / 2.0, 0.5 };   /* the default viewport */
 	replay_state_viewport(&r->st, &r->stream, vp, vp);
 	if (!flush_stream(r, from, i))

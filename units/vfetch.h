@@ -1,6 +1,8 @@
-/* Vertex fetch: hands vertex jobs (the attributes of one vertex, read from
- * the bound buffers by the caller's make_job) to the PICA200 shader units
- * round-robin, one per cycle, skipping a unit whose input port is full.
+/* Vertex fetch: hands vertex jobs (the attributes of one vertex) to the
+ * PICA200 shader units round-robin, one per cycle, skipping a unit whose
+ * input port is full.  A job is made by make_job: in a replay
+ * vfetch_setup_job, which reads memory as the attribute-buffer and draw
+ * registers describe (sim/pica_vtx.h); pica_batch_run's own.
  *
  *   [ vfetch ] --(pica_job)--> vsh0 | vsh1 | vsh2 | vsh3 */
 #ifndef ULP_UNITS_VFETCH_H
