@@ -370,3 +370,41 @@ Test(regs_state, raw_blocks_carry_the_face_scissor_and_flat_state)
 	cr_assert_eq(system(cmd), 0);
 	free(dir);
 }
+
+/* A raw stream that triggers a draw the registers cannot describe is
+ * refused with the command's JSON path, never run half-set-up. */
+static void refused(const char *commands, const char *want)
+{
+	char json[4096];
+	snprintf(json, sizeof json,
+	         "{\"format\": \"ulpsim-trace\", \"version\": 1, \"name\": \"raw\", \"resources\": {"
+	         "\"vb\": {\"type\": \"buffer\", \"f32\": [0, 0, 0, 1]}}, \"commands\": ["
+	         "{\"cmd\": \"framebuffer\", \"width\": 8, \"height\": 8, \"cbufs\": [{\"format\": \"RGBA8888\"}]},"
+	         "%s]}", commands);
+	trace t;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(trace_parse(&t, json, "raw.trace.json", ".", &d), "%s", d.msg);
+	ulp_config cfg;
+	ulp_config_defaults(&cfg);
+	replay_opts o = { .cfg = &cfg };
+	replay_result res;
+	cr_expect_not(replay_run(&t, &o, &res, &d), "%s", commands);
+	cr_expect(strstr(d.msg, "$.commands["), "the JSON path: %s", d.msg);
+	cr_expect(strstr(d.msg, want), "want '%s': %s", want, d.msg);
+	trace_free(&t);
+}
+
+Test(regs_state, raw_draws_that_cannot_run_are_refused)
+{
+	refused("{\"cmd\": \"registers\", \"pica\": [[558, 15, 1]]}", "position");
+	/* PRIMITIVE_CONFIG = geometry primitives */
+	refused("{\"cmd\": \"registers\", \"pica\": [[606, 2, 768], [558, 15, 1]]}", "geometry");
+	/* an index buffer outside memory */
+	refused("{\"cmd\": \"registers\", \"pica\": [[552, 15, 3], [551, 15, 16], [559, 15, 1]]}",
+	        "index buffer");
+	/* a buffer named as a texture */
+	refused("{\"cmd\": \"registers\", \"pica\": [[592, 15, 0], [80, 15, 50462976], [701, 15, 1]],"
+	        " \"gr3d\": [[1808, 65536], [1825, 16385]]}, {\"cmd\": \"registers\", \"pica\": [[558, 15, 1]]}",
+	        "0x10000");
+}
