@@ -11,6 +11,9 @@ bool pica_regs_draw(const pica_regs *r, bool indexed, vfetch_setup *f, enum prim
 	const uint32_t hi = raw[PICA_REG_ATTRIBBUFFERS_FORMAT_HIGH];
 	const uint64_t fmt = raw[PICA_REG_ATTRIBBUFFERS_FORMAT_LOW] | (uint64_t)(hi & 0xFFFFu) << 32;
 	f->nattr = (hi >> 28) + 1;
+	if (f->nattr > VFETCH_MAX_ATTRS)
+		return ulp_diag_at(d, NULL, 0, 0, "ATTRIBBUFFERS_FORMAT_HIGH (0x202) configures %u attributes; the "
+		                   "PICA200 loads at most %d", f->nattr, VFETCH_MAX_ATTRS);
 	for (unsigned a = 0; a < f->nattr; a++) {
 		vfetch_attr *at = &f->attr[a];
 		memset(at, 0, sizeof *at);                /* address 0: no buffer, reads 0, 0, 0, 1 */

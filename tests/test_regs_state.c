@@ -408,3 +408,9 @@ Test(regs_state, raw_draws_that_cannot_run_are_refused)
 	        " \"gr3d\": [[1808, 65536], [1825, 16385]]}, {\"cmd\": \"registers\", \"pica\": [[558, 15, 1]]}",
 	        "0x10000");
 }
+
+Test(regs_state, more_attributes_than_the_pica200_loads_are_refused)
+{
+	/* FORMAT_HIGH says 16 attributes */
+	refused("{\"cmd\": \"registers\", \"pica\": [[514, 15, 4026531840], [558, 15, 1]]}", "at most 12");
+}
