@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "sim/pica_regs.h"
+#include "sim/pica_vtx.h"
 
 /* GPUREG_SH_OUTMAP_Oi component codes (3dbrew GPU/Internal Registers):
  * position 0x00-0x03, normal quaternion 0x04-0x07, colour 0x08-0x0B,
@@ -122,4 +123,51 @@ void drv_pica_geostage(reg_stream *s, bool gs_on, unsigned vs_outputs)
 	reg_stream_pica(s, PICA_REG_VSH_OUTMAP_TOTAL1, 0xF, n);
 	reg_stream_pica(s, PICA_REG_VSH_OUTMAP_TOTAL2, 0xF, n);
 	reg_stream_pica(s, PICA_REG_GSH_MISC0, 0xF, 0);
+}
+
+/* ---- attribute buffers and draws (sim/pica_vtx.h) ---- */
+
+bool drv_pica_vertex_buffers(reg_stream *s, const drv_pica_attr *a, unsigned nattr, ulp_diag *d)
+{
+	if (nattr > VFETCH_MAX_ATTRS)
+		return ulp_diag_at(d, NULL, 0, 0, "%u vertex elements: the PICA200 loads at most %d attributes",
+		                   nattr, VFETCH_MAX_ATTRS);
+	uint64_t fmt = 0;
+	uint32_t unorm = 0;
+	for (unsigned i = 0; i < nattr; i++) {
+		if (a[i].stride > 255)
+			return ulp_diag_at(d, NULL, 0, 0, "vertex element %u: a stride of %u bytes (the PICA200's "
+			                   "attribute buffers have at most 255)", i, a[i].stride);
+		fmt |= (uint64_t)((a[i].type & 3u) | (uint32_t)((a[i].ncomp - 1) & 3u) << 2) << (4 * i);
+		unorm |= a[i].normalize ? 1u << i : 0u;
+	}
+	unsigned n = nattr ? nattr : 1;
+	reg_stream_pica(s, PICA_REG_ATTRIBBUFFERS_LOC, 0xF, 0);
+	reg_stream_pica(s, PICA_REG_ATTRIBBUFFERS_FORMAT_LOW, 0xF, (uint32_t)fmt);
+	reg_stream_pica(s, PICA_REG_ATTRIBBUFFERS_FORMAT_HIGH, 0xF, (uint32_t)(fmt >> 32) | (uint32_t)(n - 1) << 28);
+	for (unsigned j = 0; j < VFETCH_MAX_ATTRS; j++) {
+		const bool used = j < nattr;
+		reg_stream_pica(s, (uint16_t)(PICA_REG_ATTRIBBUFFER0 + 3 * j), 0xF, used ? a[j].addr & 0x0FFFFFFFu : 0);
+		reg_stream_pica(s, (uint16_t)(PICA_REG_ATTRIBBUFFER0 + 3 * j + 1), 0xF, used ? j : 0);
+		reg_stream_pica(s, (uint16_t)(PICA_REG_ATTRIBBUFFER0 + 3 * j + 2), 0xF,
+		                used ? (a[j].stride & 0xFFu) << 16 | 1u << 28 : 0);
+	}
+	reg_stream_pica(s, PICA_REG_VSH_NUM_ATTR, 0xF, n - 1);
+	reg_stream_pica(s, PICA_REG_ULP_ATTRIB_UNORM, 0xF, unorm);
+	return true;
+}
+
+void drv_pica_draw(reg_stream *s, unsigned mode, uint32_t count, uint32_t first, uint32_t index_addr,
+                   unsigned index_size)
+{
+	reg_stream_pica(s, PICA_REG_PRIMITIVE_CONFIG, 0x2, (mode & 3u) << 8);    /* byte 1: the mode only */
+	reg_stream_pica(s, PICA_REG_NUMVERTICES, 0xF, count);
+	reg_stream_pica(s, PICA_REG_VERTEX_OFFSET, 0xF, index_size ? 0 : first);
+	if (index_size) {
+		uint32_t kind = index_size == 2 ? 1u << 31 : index_size == 4 ? 1u << 30 : 0;
+		reg_stream_pica(s, PICA_REG_INDEXBUFFER_CONFIG, 0xF, (index_addr & 0x0FFFFFFFu) | kind);
+		reg_stream_pica(s, PICA_REG_DRAWELEMENTS, 0xF, 1);
+	} else {
+		reg_stream_pica(s, PICA_REG_DRAWARRAYS, 0xF, 1);
+	}
 }

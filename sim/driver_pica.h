@@ -34,3 +34,23 @@ void drv_pica_geostage(reg_stream *s, bool gs_on, unsigned vs_outputs);
 unsigned drv_pica_out_semantic(unsigned type, unsigned comp);
 
 #endif
+
+/* ---- attribute buffers and draws (sim/pica_vtx.h for the registers) ---- */
+
+/* One vertex element: attribute i, read from its own attribute buffer. */
+typedef struct drv_pica_attr {
+	uint32_t addr, stride;      /* simulated address of vertex 0's attribute; bytes per vertex */
+	uint8_t type, ncomp;        /* enum vfetch_type, 1..4 */
+	bool normalize;             /* ubyte / 255 */
+} drv_pica_attr;
+
+/* The attribute-buffer registers for nattr attributes (buffer i holds
+ * attribute i; the base is 0, so offsets are addresses).  False with d for
+ * a stride past 255 bytes or more than 12 attributes. */
+bool drv_pica_vertex_buffers(reg_stream *s, const drv_pica_attr *a, unsigned nattr, ulp_diag *d);
+
+/* The draw registers and the trigger: an array draw of count vertices from
+ * first (index_size 0), or an indexed draw reading index_size-byte indices
+ * at index_addr.  mode is an enum prim_mode. */
+void drv_pica_draw(reg_stream *s, unsigned mode, uint32_t count, uint32_t first, uint32_t index_addr,
+                   unsigned index_size);

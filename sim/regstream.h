@@ -29,9 +29,13 @@ void reg_stream_free(reg_stream *s);
 void reg_stream_pica(reg_stream *s, uint16_t reg, uint8_t mask, uint32_t value);
 void reg_stream_gr3d(reg_stream *s, uint16_t reg, uint32_t value);
 
-/* "pica 0x2cb f 00000000  VSH_CODETRANSFER_INDEX" per line. */
+/* "pica 0x2cb f 00000000  VSH_CODETRANSFER_INDEX" and
+ * "gr3d 0x520 20006001  FP_PSEQ_ENGINE_INST" per line. */
 void reg_stream_dump(const reg_stream *s, FILE *f);
 /* The name of a PICA register ulpsim implements, or NULL. */
 const char *pica_reg_name(uint16_t reg, char *buf, size_t n);
+/* The name of a GR3D register ulpsim implements ("FP_CONST5",
+ * "LINKER_INSTRUCTION_2.1", "TEXTURE_DESC0.1"), or NULL. */
+const char *gr3d_reg_name(uint16_t reg, char *buf, size_t n);
 
 #endif

@@ -18,21 +18,21 @@
 #include "sim/driver_pica.h"
 #include "sim/gpu.h"
 #include "sim/gr3d_regs.h"
+#include "sim/gr3d_state.h"
 #include "sim/pica_regs.h"
 #include "sim/replay_blend.h"
 #include "sim/replay_gs.h"
+#include "sim/pica_vtx.h"
+#include "sim/replay_state.h"
 #include "sim/replay_tex.h"
 #include "units/gr3d_fp.h"
 #include "units/pica_shader.h"
 
-enum { MAX_CBUFS = 8, MAX_ELEMENTS = 16 };
+enum { MAX_CBUFS = 8 };
 
-typedef struct element {
-	const trace_resource *buf;
-	uint32_t offset, stride;
-	unsigned ncomp;
-	bool unorm8;
-} element;
+/* Colour buffer k's address in simulated memory (RT_PTR): 64 MB apart,
+ * above the resources' 256 MB (sim/replay_state.h). */
+static uint32_t cbuf_addr(unsigned k) { return 0x40000000u + ((uint32_t)k << 26); }
 
 typedef struct replay {
 	const trace *t;
@@ -66,17 +66,14 @@ typedef struct replay {
 	ulp_image *cbuf[MAX_CBUFS];
 	uint8_t cbuf_fmt[MAX_CBUFS];      /* enum gr3d_rtfmt */
 	unsigned ncbufs;
-	element el[MAX_ELEMENTS];
-	unsigned nel;
-	double vp_scale[3], vp_translate[3];
+	/* memory, viewport, scissor, texture units, vertex elements, draws:
+	 * programmed into the registers (sim/replay_state.c) */
+	replay_state st;
 	/* rasterizer and clip state (docs/trace-format.md) */
 	uint8_t cull;                    /* enum setup_cull */
-	bool front_ccw, two_side, flatshade, scissor;
-	int scissor_rect[4];             /* minx, miny, maxx, maxy */
+	bool front_ccw, two_side, flatshade;
 	uint8_t clip_plane_enable;
 	float ucp[CLIP_PLANES][4];
-	gr3d_sampler sampler[GR3D_SAMPLERS];
-	ulp_image *tex_img[GR3D_SAMPLERS][GR3D_TEX_LEVELS];   /* the bound textures' levels */
 	/* a TGSI fragment shader is compiled for the samplers' compare functions and
 	 * the views' swizzles (a variant, as a Gallium driver keys its shaders) */
 	uint8_t shadow_cmp[GR3D_SAMPLERS];  /* enum tegra_compare */
@@ -91,6 +88,7 @@ typedef struct replay {
 	zs_surface *zs;
 	zs_state zsa;
 	replay_gs gs;                    /* the bound geometry shader (sim/replay_gs.c) */
+	size_t dumped_cmd;               /* 1 + the command whose writes the dump last headed */
 } replay;
 
 static bool fail(replay *r, size_t i, const char *fmt, const char *detail)
@@ -113,11 +111,22 @@ static double num(const cJSON *c, const char *k, double def)
 	return cJSON_IsNumber(v) ? v->valuedouble : def;
 }
 
-/* Applies the stream's new writes to the register model (and dumps them). */
+static bool draw_regs(replay *r, size_t i, bool indexed);
+
+/* Applies the stream's new writes to the register model (and dumps them,
+ * each command's under a "# $.commands[i] name" line); a write of
+ * DRAWARRAYS or DRAWELEMENTS runs the draw the registers describe. */
 static bool flush_stream(replay *r, size_t from, size_t i)
 {
 	if (r->stream.oom)
 		return fail(r, i, "out of memory", NULL);
+	if (r->o->dump_commands && r->stream.n > from) {
+		reg_stream tail = { r->stream.w + from, r->stream.n - from, 0, false };
+		if (r->dumped_cmd != i + 1)
+			fprintf(r->o->dump_commands, "# $.commands[%zu] %s\n", i, str(r->t->cmd[i], "cmd"));
+		r->dumped_cmd = i + 1;
+		reg_stream_dump(&tail, r->o->dump_commands);
+	}
 	for (size_t k = from; k < r->stream.n; k++) {
 		const reg_write *w = &r->stream.w[k];
 		ulp_diag inner;
@@ -126,10 +135,9 @@ static bool flush_stream(replay *r, size_t from, size_t i)
 		                               : pica_regs_write(&r->regs, w->reg, w->mask, w->value, &inner);
 		if (!ok)
 			return fail(r, i, inner.msg, NULL);
-	}
-	if (r->o->dump_commands) {
-		reg_stream tail = { r->stream.w + from, r->stream.n - from, 0, false };
-		reg_stream_dump(&tail, r->o->dump_commands);
+		if (w->space == REG_PICA && pica_reg_is_draw(w->reg) &&
+		    !draw_regs(r, i, w->reg == PICA_REG_DRAWELEMENTS))
+			return false;
 	}
 	return true;
 }
@@ -286,40 +294,6 @@ static bool bind_fs(replay *r, const trace_shader *s, size_t i)
 
 /* ---- vertices ---- */
 
-typedef struct fetch_ctx {
-	replay *r;
-	uint32_t first;
-	const uint32_t *index;     /* NULL: first + id */
-} fetch_ctx;
-
-static void fetch_vertex(void *vctx, uint32_t id, pica_job *job)
-{
-	fetch_ctx *f = vctx;
-	const replay *r = f->r;
-	uint32_t v = f->index ? f->index[id] : f->first + id;
-	for (unsigned k = 0; k < r->nel; k++) {
-		const element *e = &r->el[k];
-		float c[4] = { 0, 0, 0, 1 };
-		size_t at = (size_t)e->offset + (size_t)e->stride * v;
-		size_t need = e->unorm8 ? 4 : 4 * (size_t)e->ncomp;
-		if (at + need <= e->buf->len) {
-			for (unsigned j = 0; j < e->ncomp; j++) {
-				if (e->unorm8) {
-					c[j] = e->buf->bytes[at + j] / 255.0f;
-				} else {
-					uint32_t bits = 0;
-					for (int b = 0; b < 4; b++)
-						bits |= (uint32_t)e->buf->bytes[at + 4 * j + (size_t)b] << (8 * b);
-					memcpy(&c[j], &bits, sizeof c[j]);
-				}
-			}
-		}
-		unsigned reg = pica_regs_attr_reg(&r->regs.vs, k);
-		for (int j = 0; j < 4; j++)
-			job->v[reg].c[j] = f24_decode(f24_encode(c[j], r->regs.uniform_round));
-	}
-}
-
 static sim_unit *unit_named(replay_result *res, const char *name)
 {
 	for (unsigned k = 0; k < res->nunits; k++)
@@ -379,19 +353,6 @@ static sim_unit *zs_unit_stats(replay_result *res, const char *name)
 	return u;
 }
 
-/* Draws with the stats hook around them. */
-static bool hooked_draw(replay *r, const cJSON *c, size_t i)
-{
-	if (!fs_variant(r, i))
-		return false;
-	if (r->o->draw_hook)
-		r->o->draw_hook(r->o->hook_ctx, false, r->res);
-	bool ok = draw(r, c, i);
-	if (ok && r->o->draw_hook)
-		r->o->draw_hook(r->o->hook_ctx, true, r->res);
-	return ok;
-}
-
 /* The o register with a semantic (TGSI vertex shaders), or 0xFF. */
 static uint8_t vs_reg(const replay *r, int sem, uint32_t index)
 {
@@ -401,31 +362,29 @@ static uint8_t vs_reg(const replay *r, int sem, uint32_t index)
 	return 0xFF;
 }
 
-/* The linker (docs/replay.md): TRAM rows by semantic when both stages are
+/* The linker (docs/replay.md) into LINKER_INSTRUCTION, 0x343 and
+ * TRAM_SETUP (sim/gr3d_state.h): TRAM rows by semantic when both stages are
  * TGSI, else every non-position output in register order; the back colours
- * for two-sided colour; the registers flat shading holds constant. */
-static void link_stages(const replay *r, setup_state *su, clip_state *cl)
+ * for two-sided colour; the rows flat shading holds constant. */
+static void program_linker(replay *r)
 {
-	su->ntram = r->ntram;
-	memcpy(su->tram_reg, r->tram_reg, sizeof su->tram_reg);
-	memset(su->tram_reg_back, 0xFF, sizeof su->tram_reg_back);
-	cl->flat_regs = 0;
-	if (!(r->vs_tgsi && r->fs_tgsi))
-		return;
-	su->ntram = r->fs_nin;
-	for (unsigned k = 0; k < su->ntram; k++) {
-		su->tram_reg[k] = r->fs_sem[k] >= 0 ? vs_reg(r, r->fs_sem[k], r->fs_sem_index[k]) : 0xFF;
-		if (r->fs_sem[k] == TGSI_SEMANTIC_COLOR)
-			su->tram_reg_back[k] = vs_reg(r, TGSI_SEMANTIC_BCOLOR, r->fs_sem_index[k]);
-		bool flat = r->fs_interp[k] == TGSI_INTERPOLATE_CONSTANT ||
-		            (r->fs_interp[k] == TGSI_INTERPOLATE_COLOR && r->flatshade);
-		if (flat && r->fs_sem[k] != TGSI_SEMANTIC_POSITION && r->fs_sem[k] != TGSI_SEMANTIC_FACE) {
-			if (su->tram_reg[k] < 16)
-				cl->flat_regs |= (uint16_t)(1u << su->tram_reg[k]);
-			if (su->tram_reg_back[k] < 16)
-				cl->flat_regs |= (uint16_t)(1u << su->tram_reg_back[k]);
+	gr3d_link_row row[GR3D_TRAM_ROWS];
+	unsigned n = r->ntram;
+	for (unsigned k = 0; k < n; k++)
+		row[k] = (gr3d_link_row){ r->tram_reg[k], 0xFF, false };
+	if (r->vs_tgsi && r->fs_tgsi) {
+		n = r->fs_nin;
+		for (unsigned k = 0; k < n; k++) {
+			gr3d_link_row *w = &row[k];
+			w->reg = r->fs_sem[k] >= 0 ? vs_reg(r, r->fs_sem[k], r->fs_sem_index[k]) : 0xFF;
+			w->reg_back = r->fs_sem[k] == TGSI_SEMANTIC_COLOR ? vs_reg(r, TGSI_SEMANTIC_BCOLOR, r->fs_sem_index[k])
+			                                                : 0xFF;
+			bool flat = r->fs_interp[k] == TGSI_INTERPOLATE_CONSTANT ||
+			            (r->fs_interp[k] == TGSI_INTERPOLATE_COLOR && r->flatshade);
+			w->flat = flat && r->fs_sem[k] != TGSI_SEMANTIC_POSITION && r->fs_sem[k] != TGSI_SEMANTIC_FACE;
 		}
 	}
+	drv_gr3d_linker(&r->stream, row, n, r->cull, r->front_ccw, r->two_side);
 }
 
 static void add_units(replay_result *res, const gpu_stats *st)
@@ -439,88 +398,76 @@ static void add_units(replay_result *res, const gpu_stats *st)
 	}
 }
 
+/* The draw command: the linker, the draw registers and the trigger (the
+ * draw runs when flush_stream applies the trigger). */
 static bool draw(replay *r, const cJSON *c, size_t i)
 {
 	if (!r->have_vs || !r->have_fs)
 		return fail(r, i, "draw before bind_shaders", NULL);
 	if (!r->ncbufs)
 		return fail(r, i, "draw before framebuffer", NULL);
+	if (!fs_variant(r, i))
+		return false;
 	const char *mode = str(c, "mode");
 	const bool gs_on = pica_regs_gs_on(&r->regs);      /* GEOSTAGE_CONFIG: a GS is in use */
+	size_t from = r->stream.n;
 	if (gs_on) {                                       /* the GS input buffer for this draw */
-		size_t from = r->stream.n;
-		if (!replay_gs_draw_regs(&r->gs, mode, &r->regs, &r->stream, r->t->path, i, r->d) ||
-		    !flush_stream(r, from, i))
+		if (!replay_gs_draw_regs(&r->gs, mode, &r->regs, &r->stream, r->t->path, i, r->d))
 			return false;
 	} else if (strcmp(mode, "triangles") && strcmp(mode, "triangle_strip") && strcmp(mode, "triangle_fan")) {
 		return fail(r, i, "points and lines are not in this build yet (points: with a geometry shader): ",
 		            mode);
 	}
-	uint32_t count = (uint32_t)num(c, "count", 0), start = (uint32_t)num(c, "start", 0);
-	if (count > 65535)
-		return fail(r, i, "more than 65535 vertices in one draw", NULL);
-	/* indices: vertex fetch reads vertex index[k] for draw position k */
-	uint32_t *index = NULL;
-	const char *ib = str(c, "index_buffer");
-	if (ib) {
-		const trace_resource *b = trace_find_resource(r->t, ib);
-		unsigned size = (unsigned)num(c, "index_size", 2);
-		if (size == 3 || (size_t)(start + count) * size > b->len)
-			return fail(r, i, "the index buffer is too short, or index_size is not 1, 2 or 4", NULL);
-		index = malloc((count ? count : 1) * sizeof *index);
-		if (!index)
-			return fail(r, i, "out of memory", NULL);
-		for (uint32_t k = 0; k < count; k++) {
-			uint32_t v = 0;
-			for (unsigned byte = 0; byte < size; byte++)
-				v |= (uint32_t)b->bytes[(size_t)(start + k) * size + byte] << (8 * byte);
-			index[k] = v;
-		}
-	}
+	program_linker(r);
 	ulp_diag inner;
 	ulp_diag_clear(&inner);
-	pica_program prog;
-	if (!pica_regs_program(&r->regs, false, r->o->cfg, &prog, &inner)) {
-		free(index);
+	if (!replay_state_draw(&r->st, &r->stream, c, gs_on, &inner))
 		return fail(r, i, inner.msg, NULL);
-	}
-	pica_program gprog;
-	memset(&gprog, 0, sizeof gprog);
-	gsh_config gcfg;
-	if (gs_on && !replay_gs_config(&r->regs, r->o->cfg, &gcfg, &gprog, &inner)) {
-		pica_program_free(&prog);
-		free(index);
-		return fail(r, i, "geometry shader: ", inner.msg);
-	}
-	/* the fragment program and its constants, as the GR3D registers hold them */
-	bool ok = gr3d_regs_program(&r->gregs, &r->fp, &inner) && tegra_fp_decode(&r->fp, &r->fpd, NULL, &inner);
+	return flush_stream(r, from, i);
+}
+
+/* A draw as the registers describe it (the PICA200 shader, attribute and
+ * draw registers; the GR3D program, linker, viewport, scissor, textures,
+ * render targets and depth/stencil), with the stats hook around it. */
+static bool run_draw(replay *r, size_t i, bool indexed)
+{
+	if (!r->ncbufs)
+		return fail(r, i, "draw before framebuffer", NULL);
+	ulp_diag inner;
+	ulp_diag_clear(&inner);
 	const ulp_config *cfg = r->o->cfg;
 	gpu_draw *g = calloc(1, sizeof *g);
-	if (!g) {
-		pica_program_free(&prog);
-		pica_program_free(&gprog);
-		free(index);
+	vfetch_setup *f = calloc(1, sizeof *f);
+	if (!g || !f) {
+		free(g);
+		free(f);
 		return fail(r, i, "out of memory", NULL);
 	}
-	fetch_ctx f = { r, start, index };
+	pica_program prog, gprog;
+	memset(&gprog, 0, sizeof gprog);
+	bool have_prog = false;
+	const bool gs_on = pica_regs_gs_on(&r->regs);
+	bool ok = replay_state_draw_setup(&r->st, &r->regs, &r->gregs, indexed, g, f, &inner) &&
+	          (have_prog = pica_regs_program(&r->regs, false, cfg, &prog, &inner));
+	if (ok && gs_on) {        /* the fourth unit runs the GS (units/gsh.h) */
+		ok = replay_gs_config(&r->regs, cfg, &g->gs, &gprog, &inner);
+		if (!ok) {
+			char why[ULP_DIAG_MSG_MAX];
+			snprintf(why, sizeof why, "%s", inner.msg);
+			ulp_diag_at(&inner, NULL, 0, 0, "geometry shader: %.400s", why);
+		}
+		g->gs_prog = &gprog;
+		g->gs_unif = &r->regs.gs.unif;
+		g->setup.pos_reg = g->clip.pos_reg = r->pos_reg;   /* the GS's position output */
+	}
+	/* the fragment program and its constants, as the GR3D registers hold them */
+	ok = ok && gr3d_regs_program(&r->gregs, &r->fp, &inner) && tegra_fp_decode(&r->fp, &r->fpd, NULL, &inner);
 	g->cfg = cfg;
 	g->tl = r->o->tl;
 	g->prog = &prog;
 	g->unif = &r->regs.vs.unif;
 	pica_env_from_config(&g->env, cfg);
 	g->vunits = pica_vertex_units(cfg, gs_on);
-	if (gs_on) {              /* the fourth unit runs the GS (units/gsh.h) */
-		g->gs_prog = &gprog;
-		g->gs_unif = &r->regs.gs.unif;
-		g->gs = gcfg;
-	}
-	g->count = count;
-	g->mode = !strcmp(mode, "triangles") ? PRIM_TRIANGLES
-	        : !strcmp(mode, "triangle_strip") ? PRIM_TRIANGLE_STRIP : PRIM_TRIANGLE_FAN;
-	g->make_job = fetch_vertex;
-	g->ctx = &f;
-	link_stages(r, &g->setup, &g->clip);
-	g->clip.pos_reg = r->pos_reg;
 	g->clip.clipvert_reg = vs_reg(r, TGSI_SEMANTIC_CLIPVERTEX, 0);
 	g->clip.clipdist_reg[0] = vs_reg(r, TGSI_SEMANTIC_CLIPDIST, 0);
 	g->clip.clipdist_reg[1] = vs_reg(r, TGSI_SEMANTIC_CLIPDIST, 1);
@@ -528,27 +475,26 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 	memcpy(g->clip.plane, r->ucp, sizeof g->clip.plane);
 	g->clip.w_epsilon = (float)cfg->clip_w_epsilon;
 	g->clip.clip_cycles = (uint16_t)cfg->clip_cycles;
-	memcpy(g->setup.vp_scale, r->vp_scale, sizeof g->setup.vp_scale);
-	memcpy(g->setup.vp_translate, r->vp_translate, sizeof g->setup.vp_translate);
-	g->setup.pos_reg = r->pos_reg;
-	g->setup.cull = r->cull;
-	g->setup.front_ccw = r->front_ccw;
-	g->setup.two_side = r->two_side;
-	g->setup.scissor = r->scissor;
-	g->setup.sx0 = r->scissor_rect[0];
-	g->setup.sy0 = r->scissor_rect[1];
-	g->setup.sx1 = r->scissor_rect[2];
-	g->setup.sy1 = r->scissor_rect[3];
 	g->setup.tri_cycles = (uint16_t)cfg->setup_tri_cycles;
 	gr3d_draw *dr = &g->frag;
 	dr->prog = &r->fpd;
 	dr->cfg = cfg;
 	for (int k = 0; k < TEGRA_FP_NUM_CONST; k++)
 		dr->uniforms[k] = r->gregs.raw[0x820 + k] & FP20_MASK;
-	memcpy(dr->sampler, r->sampler, sizeof dr->sampler);
-	for (unsigned k = 0; ok && k < r->ncbufs && k + 1 < GR3D_RTS; k++) {
-		dr->rt[k + 1] = r->cbuf[k];          /* colour buffer k = RT k + 1 */
-		ok = gr3d_regs_rt_format(&r->gregs, k + 1, &dr->rt_format[k + 1], &inner);
+	for (unsigned rt = 0; ok && rt < GR3D_RTS; rt++) {
+		/* RT_PTR: a colour buffer's address (the driver binds colour buffer k to RT k + 1) */
+		uint32_t ptr = r->gregs.raw[GR3D_REG_RT_PTR + rt];
+		unsigned k = 0;
+		while (ptr && k < r->ncbufs && cbuf_addr(k) != ptr)
+			k++;
+		if (!ptr)
+			continue;
+		if (k == r->ncbufs)
+			ok = ulp_diag_at(&inner, NULL, 0, 0, "RT_PTR (0x%03x) = 0x%x is no colour buffer's address",
+			                 GR3D_REG_RT_PTR + rt, ptr);
+		else if (rt)                          /* RT 0 is not a colour target here (RT_ENABLE bit 0) */
+			dr->rt[rt] = r->cbuf[k];
+		ok = ok && gr3d_regs_rt_format(&r->gregs, rt, &dr->rt_format[rt], &inner);
 	}
 	gr3d_regs_zs(&r->gregs, cfg->zs_late_when_kill, &dr->zs_state);
 	dr->zs = r->zs;
@@ -556,14 +502,16 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 	ok = ok && gr3d_regs_swath(&r->gregs, g->blocks, &g->swath_alternate, &g->swath_shift, &inner);
 	if (r->o->tl)
 		r->o->tl->base = r->res->cycles;      /* the draw's clock starts here */
-	gpu_stats *st = calloc(1, sizeof *st);
-	ok = ok && st && gpu_draw_run(g, st, &inner);
-	if (!st)
-		ulp_diag_at(&inner, NULL, 0, 0, "out of memory");
-	pica_program_free(&prog);
+	gpu_stats *st = ok ? calloc(1, sizeof *st) : NULL;
+	if (ok && !st)
+		ok = ulp_diag_at(&inner, NULL, 0, 0, "out of memory");
+	ok = ok && gpu_draw_run(g, st, &inner);
+	if (have_prog)
+		pica_program_free(&prog);
 	pica_program_free(&gprog);
-	free(index);
+	const uint32_t count = g->count;
 	free(g);
+	free(f);
 	if (ok) {
 		r->res->cycles += st->cycles;
 		r->res->vertex_cycles += st->vertex_cycles;
@@ -578,6 +526,16 @@ static bool draw(replay *r, const cJSON *c, size_t i)
 	free(st);
 	r->res->draws++;
 	return ok || fail(r, i, "", inner.msg);
+}
+
+static bool draw_regs(replay *r, size_t i, bool indexed)
+{
+	if (r->o->draw_hook)
+		r->o->draw_hook(r->o->hook_ctx, false, r->res);
+	bool ok = run_draw(r, i, indexed);
+	if (ok && r->o->draw_hook)
+		r->o->draw_hook(r->o->hook_ctx, true, r->res);
+	return ok;
 }
 
 /* ---- checkpoints ---- */
@@ -689,7 +647,7 @@ static bool checkpoint(replay *r, const cJSON *c, size_t i, bool last)
  * GR3D registers (sim/gr3d_regs.h); the caller flushes the stream. */
 static bool program_zs(replay *r)
 {
-	double a = r->vp_translate[2] - r->vp_scale[2], b = r->vp_translate[2] + r->vp_scale[2];
+	double a = r->st.vp_translate[2] - r->st.vp_scale[2], b = r->st.vp_translate[2] + r->st.vp_scale[2];
 	double lo = fmin(a, b), hi = fmax(a, b);
 	lo = lo < 0 ? 0 : lo > 1 ? 1 : lo;
 	hi = hi < 0 ? 0 : hi > 1 ? 1 : hi;
@@ -761,6 +719,7 @@ static bool framebuffer(replay *r, const cJSON *c, size_t i)
 		replay_cbuf_view(r->o->cfg, fmt, b);
 		ulp_image_fill(r->cbuf[r->ncbufs], b[0], b[1], b[2], b[3]);
 		drv_gr3d_rt_params(&r->stream, r->ncbufs + 1, fmt, r->width * bpp);
+		reg_stream_gr3d(&r->stream, (uint16_t)(GR3D_REG_RT_PTR + r->ncbufs + 1), cbuf_addr(r->ncbufs));
 		r->ncbufs++;
 	}
 	ulp_diag sw;                              /* Tegra 3: broadcast writes, the swath split */
@@ -768,10 +727,12 @@ static bool framebuffer(replay *r, const cJSON *c, size_t i)
 	if (!drv_gr3d_swath(&r->stream, (unsigned)r->o->cfg->gr3d_instances,
 	                    (unsigned)r->o->cfg->gr3d_swath_height, &sw))
 		return fail(r, i, sw.msg, NULL);
+	for (unsigned k = r->ncbufs; k < MAX_CBUFS; k++)
+		reg_stream_gr3d(&r->stream, (uint16_t)(GR3D_REG_RT_PTR + k + 1), 0);   /* unbound */
+	const double vp[3] = { r->width / 2.0, r->height / 2.0, 0.5 };   /* the default viewport */
+	replay_state_viewport(&r->st, &r->stream, vp, vp);
 	if (!flush_stream(r, from, i))
 		return false;
-	r->vp_scale[0] = r->width / 2.0, r->vp_scale[1] = r->height / 2.0, r->vp_scale[2] = 0.5;
-	r->vp_translate[0] = r->width / 2.0, r->vp_translate[1] = r->height / 2.0, r->vp_translate[2] = 0.5;
 	const cJSON *zb = cJSON_GetObjectItemCaseSensitive(c, "zsbuf");
 	bool had = r->zs != NULL;
 	zs_surface_free(r->zs);
@@ -793,46 +754,32 @@ static bool framebuffer(replay *r, const cJSON *c, size_t i)
 
 static bool vertex_elements(replay *r, const cJSON *c, size_t i)
 {
-	r->nel = 0;
-	const cJSON *els = cJSON_GetObjectItemCaseSensitive(c, "elements");
-	uint8_t perm[MAX_ELEMENTS];
-	for (const cJSON *it = els->child; it && r->nel < MAX_ELEMENTS; it = it->next) {
-		element *e = &r->el[r->nel];
-		e->buf = trace_find_resource(r->t, str(it, "buffer"));
-		e->offset = (uint32_t)num(it, "offset", 0);
-		e->stride = (uint32_t)num(it, "stride", 0);
-		const char *f = str(it, "format");
-		e->unorm8 = strcmp(f, "R8G8B8A8_UNORM") == 0;
-		e->ncomp = e->unorm8 ? 4 : !strcmp(f, "R32_FLOAT") ? 1 : !strcmp(f, "R32G32_FLOAT") ? 2
-		         : !strcmp(f, "R32G32B32_FLOAT") ? 3 : 4;
-		perm[r->nel] = (uint8_t)r->nel;       /* element k -> IN[k] -> v k */
-		r->nel++;
-	}
 	size_t from = r->stream.n;
-	drv_pica_attributes(&r->stream, false, r->nel, perm);
+	ulp_diag inner;
+	ulp_diag_clear(&inner);
+	if (!replay_state_vertex_elements(&r->st, &r->stream, c, &inner))
+		return fail(r, i, inner.msg, NULL);
 	return flush_stream(r, from, i);
 }
 
 static bool sampler_view(replay *r, const cJSON *c, size_t i)
 {
 	unsigned idx = (unsigned)num(c, "index", 0) % GR3D_SAMPLERS;
-	ulp_diag inner;
-	ulp_diag_clear(&inner);
-	if (!replay_texture(trace_find_resource(r->t, str(c, "resource")), &r->sampler[idx], r->tex_img[idx],
-	                    &inner))
-		return fail(r, i, inner.msg, NULL);
+	size_t from = r->stream.n;
+	replay_state_sampler_view(&r->st, &r->stream, c);
 	replay_view_swizzle(str(c, "swizzle"), r->view_swz[idx]);
-	return true;
+	return flush_stream(r, from, i);
 }
 
-static bool sampler(replay *r, const cJSON *c)
+static bool sampler(replay *r, const cJSON *c, size_t i)
 {
 	unsigned idx = (unsigned)num(c, "index", 0) % GR3D_SAMPLERS;
-	replay_sampler_state(&r->sampler[idx], &r->shadow_cmp[idx], c);
-	return true;
+	size_t from = r->stream.n;
+	replay_state_sampler(&r->st, &r->stream, c, &r->shadow_cmp[idx]);
+	return flush_stream(r, from, i);
 }
 
-static bool rasterizer(replay *r, const cJSON *c)
+static bool rasterizer(replay *r, const cJSON *c, size_t i)
 {
 	const char *cull = str(c, "cull");
 	r->cull = !cull || !strcmp(cull, "none") ? SETUP_CULL_NONE
@@ -841,9 +788,10 @@ static bool rasterizer(replay *r, const cJSON *c)
 	r->front_ccw = !v || cJSON_IsTrue(v);
 	r->two_side = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "two_side"));
 	r->flatshade = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "flatshade"));
-	r->scissor = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "scissor"));
 	r->clip_plane_enable = (uint8_t)num(c, "clip_plane_enable", 0);
-	return true;
+	size_t from = r->stream.n;
+	replay_state_scissor_enable(&r->st, &r->stream, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "scissor")));
+	return flush_stream(r, from, i);
 }
 
 /* Gallium's clip_state: user planes k = 0.. as a, b, c, d in a flat list. */
@@ -894,14 +842,16 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 	if (!strcmp(cmd, "vertex_elements"))
 		return vertex_elements(r, c, i);
 	if (!strcmp(cmd, "viewport")) {
+		double sc[3], tr[3];
 		for (int k = 0; k < 3; k++) {
-			r->vp_scale[k] = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "scale"), k)->valuedouble;
-			r->vp_translate[k] = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "translate"), k)->valuedouble;
+			sc[k] = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "scale"), k)->valuedouble;
+			tr[k] = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "translate"), k)->valuedouble;
 		}
-		if (!r->zs && !zs_active(&r->zsa))
-			return true;
 		size_t from = r->stream.n;
-		return program_zs(r) && flush_stream(r, from, i);    /* the depth range: QR_Z_MIN/MAX */
+		replay_state_viewport(&r->st, &r->stream, sc, tr);
+		if (r->zs || zs_active(&r->zsa))
+			program_zs(r);                                /* the depth range: QR_Z_MIN/MAX */
+		return flush_stream(r, from, i);
 	}
 	if (!strcmp(cmd, "constant_buffer")) {
 		const char *stage = str(c, "stage");
@@ -961,20 +911,19 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 		return true;
 	}
 	if (!strcmp(cmd, "draw"))
-		return hooked_draw(r, c, i);
+		return draw(r, c, i);
 	if (!strcmp(cmd, "checkpoint"))
 		return checkpoint(r, c, i, last_checkpoint);
 	if (!strcmp(cmd, "sampler"))
-		return sampler(r, c);
+		return sampler(r, c, i);
 	if (!strcmp(cmd, "rasterizer"))
-		return rasterizer(r, c);
+		return rasterizer(r, c, i);
 	if (!strcmp(cmd, "clip"))
 		return clip_planes(r, c);
 	if (!strcmp(cmd, "scissor")) {
-		static const char *const k[4] = { "minx", "miny", "maxx", "maxy" };
-		for (int j = 0; j < 4; j++)
-			r->scissor_rect[j] = (int)num(c, k[j], 0);
-		return true;
+		size_t from = r->stream.n;
+		replay_state_scissor(&r->st, &r->stream, c);
+		return flush_stream(r, from, i);
 	}
 	if (!strcmp(cmd, "sampler_view"))
 		return sampler_view(r, c, i);
@@ -1014,6 +963,10 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 	for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)
 		r->fs_usrc[k] = (int16_t)k;   /* identity until a compiled program says otherwise */
 	reg_stream_init(&r->stream);
+	if (!replay_state_init(&r->st, t, d)) {
+		free(r);
+		return false;
+	}
 	pica_regs_init(&r->regs, o->cfg);
 	gr3d_regs_init(&r->gregs);
 	r->zsa.face[0].func = r->zsa.face[1].func = ZS_ALWAYS;
@@ -1067,9 +1020,7 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 	replay_gs_free(&r->gs);
 	for (unsigned k = 0; k < r->ncbufs; k++)
 		ulp_image_free(r->cbuf[k]);
-	for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
-		for (unsigned l = 0; l < GR3D_TEX_LEVELS; l++)
-			ulp_image_free(r->tex_img[k][l]);
+	replay_state_free(&r->st);
 	reg_stream_free(&r->stream);
 	free(r);
 	return ok;

@@ -1,14 +1,13 @@
 /* Trace replay (docs/trace-format.md, docs/replay.md): executes a loaded
  * trace on the simulated GPU.
  *
- * This first slice runs the vertex side as silicon is programmed: the
- * driver layer turns shaders, constants and attributes into PICA200
- * register writes (sim/driver_pica.h), the register model builds the
- * program, and vertices run on the clocked shader units.  Primitive
- * assembly, the viewport and a fixed linker convention (docs/replay.md)
- * hand triangles to the Tegra fragment pipeline (units/gr3d_fp.h), whose
- * program is given in grate syntax, words or .fp (fragment TGSI waits for
- * the Tegra backend). */
+ * The GPU is programmed as silicon is: the driver layer (sim/driver_pica.h,
+ * sim/gr3d_regs.h, sim/gr3d_state.h, sim/replay_state.h) turns shaders,
+ * constants, vertex elements, the viewport, scissor, textures, render
+ * targets, depth/stencil, the linker and the draw into register writes; a
+ * write of DRAWARRAYS/DRAWELEMENTS runs the draw the register models
+ * describe on one clock (sim/gpu.h), so raw register blocks replay as
+ * they are (docs/registers.md). */
 #ifndef ULP_SIM_REPLAY_H
 #define ULP_SIM_REPLAY_H
 

@@ -61,6 +61,14 @@ static void unpack_level(const trace_resource *t, const uint8_t *src, ulp_image 
 	}
 }
 
+uint8_t replay_tex_format(enum trace_texfmt f)
+{
+	/* ORDER: enum trace_texfmt */
+	static const uint8_t FMT[] = { GR3D_TEX_RGBA8888, GR3D_TEX_BGRA8888, GR3D_TEX_RGB565, GR3D_TEX_A8,
+		GR3D_TEX_L8, GR3D_TEX_D16 };
+	return (unsigned)f < sizeof FMT ? FMT[f] : GR3D_TEX_RGBA8888;
+}
+
 bool replay_texture(const trace_resource *t, gr3d_sampler *sm, ulp_image *owned[GR3D_TEX_LEVELS],
                     ulp_diag *d)
 {
@@ -71,9 +79,6 @@ bool replay_texture(const trace_resource *t, gr3d_sampler *sm, ulp_image *owned[
 	}
 	sm->img = NULL;
 	sm->nlevels = 0;
-	/* ORDER: enum trace_texfmt */
-	static const uint8_t FMT[] = { GR3D_TEX_RGBA8888, GR3D_TEX_BGRA8888, GR3D_TEX_RGB565, GR3D_TEX_A8,
-		GR3D_TEX_L8, GR3D_TEX_D16 };
 	for (unsigned l = 0; l < t->nlevels && l < GR3D_TEX_LEVELS; l++) {
 		uint32_t w = t->width >> l ? t->width >> l : 1, h = t->height >> l ? t->height >> l : 1;
 		ulp_image *img = owned[l] = ulp_image_create(w, h, d);
@@ -83,7 +88,7 @@ bool replay_texture(const trace_resource *t, gr3d_sampler *sm, ulp_image *owned[
 		sm->level[l] = img;
 	}
 	sm->img = owned[0];
-	sm->format = FMT[t->format];
+	sm->format = replay_tex_format(t->format);
 	sm->nlevels = (uint8_t)t->nlevels;
 	sm->mipmap = false;
 	return true;

@@ -23,6 +23,9 @@ bool replay_cbuf_format(const char *name, uint8_t *fmt, unsigned *bpp);
  * reads back expanded, A8 keeps alpha only. */
 void replay_cbuf_view(const ulp_config *cfg, unsigned fmt, uint8_t b[4]);
 
+/* The TEX unit's format (enum gr3d_texfmt) of a trace texture format. */
+uint8_t replay_tex_format(enum trace_texfmt f);
+
 /* Binds texture t (every level) to sm: the levels become images in the TEX
  * unit's layout, owned by owned[] (freed and replaced). */
 bool replay_texture(const trace_resource *t, gr3d_sampler *sm, ulp_image *owned[GR3D_TEX_LEVELS],
