@@ -191,7 +191,7 @@ int cmd_replay(int argc, char **argv)
 	trace t;
 	if (!trace_load(&t, path, &d)) {
 		trace_free(&t);
-		return cli_fail(&d);
+		goto tl_fail;                   /* no partial timeline files */
 	}
 	replay_result res;
 	double t0 = ulp_host_seconds();

@@ -211,3 +211,23 @@ Test(replay, lit_sphere_and_teaching_samples)
 	remove(dir);
 	free(dir);
 }
+
+/* A file that is not a trace is refused before any output exists: no
+ * partial timeline, Kanata, stats or image file is left behind. */
+Test(replay, bad_trace_leaves_no_partial_outputs)
+{
+	char *dir = test_tmpdir();
+	char args[2048], *out, *err;
+	snprintf(args, sizeof args, "replay traces/samples/lit_vertex.case.json --timeline %s/t.json "
+	         "--kanata %s/k.log --stats %s/s.txt -o %s/o.png", dir, dir, dir, dir);
+	cr_assert_eq(test_run_cli(args, &out, &err), 2, "%s", err);
+	cr_assert(strstr(err, "lit_vertex.case.json"), "%s", err);
+	free(out);
+	free(err);
+	size_t n;
+	char **names = test_list_dir(dir, false, &n);
+	cr_assert_eq(n, 0, "left behind: %s", n ? names[0] : "");
+	test_free_names(names, n);
+	remove(dir);
+	free(dir);
+}
