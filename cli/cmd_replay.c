@@ -171,7 +171,7 @@ int cmd_replay(int argc, char **argv)
 	if (kanata_path) {
 		/* PICA instruction ids are unique across units, GR3D quad ids span the
 		 * five units: an item retires when it leaves its last lane */
-		tl_kanata_opts ko = { .tl = &tl, .retire_after = 0 };
+		tl_kanata_opts ko = { .tl = &tl, .retire_after = 0, .gr3d_domains = true };
 		if (!(kanata = tl_kanata_open(kanata_path, &ko, &d)) || !sim_tl_add_sink(&tl, tl_kanata_sink(kanata)))
 			goto tl_fail;
 	}

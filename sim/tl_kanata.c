@@ -42,6 +42,7 @@ struct tl_kanata {
 	uint32_t pool_n, pool_cap, live;
 	uint32_t *free_slots;
 	uint32_t nfree;
+	uint32_t domain[SIM_TL_MAX_LANES];   /* gr3d_domains: each lane's key lane + 1, 0 not yet known */
 	int32_t *tab;                      /* open-addressing hash of live slots by key */
 	uint32_t tab_cap;
 	kn_retire *q;                      /* pending retirements, ring, due order */
@@ -204,9 +205,27 @@ static bool queue_retire(tl_kanata *w, uint32_t slot, uint64_t grace)
 	return true;
 }
 
-static uint32_t key_lane(const tl_kanata *w, uint16_t lane)
+/* The GR3D fragment units: one block's lanes share item keys. */
+static uint32_t gr3d_domain(const char *name, uint16_t lane)
 {
-	return w->o.lane_local ? lane : 0;
+	static const char *const UNITS[] = { "raster", "zs", "pseq", "mfu", "tex", "alu", "dw" };
+	size_t n = name ? strlen(name) : 0;
+	bool b = n > 2 && !strcmp(name + n - 2, "_b");
+	for (size_t k = 0; k < sizeof UNITS / sizeof UNITS[0]; k++)
+		if (n == strlen(UNITS[k]) + (b ? 2 : 0) && !strncmp(name, UNITS[k], n - (b ? 2 : 0)))
+			return SIM_TL_MAX_LANES + (b ? 1u : 0u);     /* past every lane number */
+	return lane;
+}
+
+static uint32_t key_lane(tl_kanata *w, uint16_t lane)
+{
+	if (w->o.lane_local)
+		return lane;
+	if (!w->o.gr3d_domains || !w->o.tl || lane >= SIM_TL_MAX_LANES)
+		return 0;
+	if (!w->domain[lane])
+		w->domain[lane] = gr3d_domain(w->o.tl->lane_name[lane], lane) + 1;
+	return w->domain[lane] - 1;
 }
 
 static bool new_instr(tl_kanata *w, const sim_tl_event *e, uint32_t *slot_out)

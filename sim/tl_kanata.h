@@ -29,7 +29,9 @@
  *
  * Item keys: (id, arg), shared by all lanes (a GR3D quad keeps its id from
  * PSEQ to DW).  With lane_local the key is (lane, id, arg): each PICA200
- * shader unit numbers its own instructions from 0.
+ * shader unit numbers its own instructions from 0.  With gr3d_domains the
+ * lanes of one GR3D block share keys and every other lane has its own (a
+ * replay: vertex items and quads, and block A's and B's quads, never merge).
  *
  * Time only moves forward: C= <first cycle>, then C <delta>; an event older
  * than the current cycle is written at the current cycle.
@@ -61,6 +63,10 @@ typedef struct tl_kanata_opts {
 	uint32_t retire_after;        /* cycles an item may be in no lane */
 	uint64_t last_lanes;          /* bit L: lane L is a last lane (0: none) */
 	bool lane_local;              /* ids are numbered per lane (PICA units) */
+	/* ids are numbered per pipeline: the GR3D fragment lanes of one block
+	 * (raster, zs, pseq, mfu, tex, alu, dw; block B's with "_b") share keys,
+	 * every other lane (shader units, geometry units) keys its own */
+	bool gr3d_domains;
 	tl_kanata_label_fn label;     /* NULL: "<lane> 0x<arg> #<id>" */
 	void *label_ctx;
 } tl_kanata_opts;

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fileio.h"
 #include "base/image.h"
+#include "tests/test_util.h"
 #include "sim/gr3d_regs.h"
 #include "ulpsim/ulpsim.h"
 #include "sim/replay.h"
@@ -319,4 +321,42 @@ Test(swath, api_lanes_and_quads_per_block)
 	cr_assert_eq(q.qy, 12);
 	cr_assert_lt(q.pass_from, q.pass_to);
 	ulpsim_close(s);
+}
+
+/* The Kanata log keeps block A's and block B's quads apart (and both apart
+ * from the shader units' items): the same number of entries as with one
+ * block, some of them in block B's lanes. */
+static unsigned kanata_items(const char *preset, unsigned *in_b)
+{
+	char *dir = test_tmpdir();
+	char args[1024], path[600], *out, *err;
+	snprintf(path, sizeof path, "%s/k.log", dir);
+	snprintf(args, sizeof args, "replay traces/samples/triangle.json --set preset=%s --kanata %s", preset, path);
+	cr_assert_eq(test_run_cli(args, &out, &err), 0, "%s", err);
+	free(out);
+	free(err);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	char *k = ulp_read_file(path, NULL, &d);
+	cr_assert(k, "%s", d.msg);
+	unsigned n = 0;
+	*in_b = 0;
+	for (const char *p = k; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		n += p[0] == 'I' && p[1] == '\t';
+		*in_b += !strncmp(p, "L\t", 2) && strstr(p, "_b") && strstr(p, "_b") < strchr(p, '\n');
+	}
+	free(k);
+	remove(path);
+	remove(dir);
+	free(dir);
+	return n;
+}
+
+Test(swath, kanata_keeps_the_blocks_apart)
+{
+	unsigned b2, b3;
+	unsigned n2 = kanata_items("tegra2", &b2), n3 = kanata_items("tegra3", &b3);
+	cr_assert_eq(b2, 0u);
+	cr_assert_gt(b3, 0u, "block B's quads are labelled with its lanes");
+	cr_assert_eq(n3, n2, "every quad-EXEC is an entry whichever block shades it (%u vs %u)", n3, n2);
 }
