@@ -73,17 +73,8 @@ static bool compile_tgsi(replay_gs *g, const trace_shader *s, gs_inputs *in, con
 	}
 	pica_compile_result *cr = calloc(1, sizeof *cr);
 	bool ok = cr && pica_compile(sh, name, NULL, cr);
-	for (unsigned k = 0; ok && k < cr->noutputs; k++) {
-		const pica_compile_output *out = &cr->outputs[k];
-		for (size_t dcl = 0; dcl < sh->num_decls; dcl++) {
-			const tgsi_declaration *de = &sh->decls[dcl];
-			if (de->file != TGSI_FILE_OUTPUT || !de->semantic || out->o_reg >= 16 ||
-			    out->tgsi_index < (int32_t)de->first || out->tgsi_index > (int32_t)de->last)
-				continue;
-			g->out.sem[out->o_reg] = de->semantic_name;
-			g->out.sem_index[out->o_reg] = de->semantic_index + (uint32_t)(out->tgsi_index - (int32_t)de->first);
-		}
-	}
+	if (ok)
+		pica_compile_output_semantics(cr, sh, g->out.sem, g->out.sem_index);
 	tgsi_shader_free(sh);
 	if (!ok) {
 		gs_fail(d, tp, cmd, "the geometry shader cannot be compiled for the PICA200: %s",

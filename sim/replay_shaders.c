@@ -18,17 +18,8 @@ bool replay_bind_vs(replay *r, const trace_shader *s, size_t i)
 		bool ok = cr && pica_compile(sh, s->path ? s->path : s->id, NULL, cr);
 		for (int k = 0; k < 16; k++)
 			r->vs_sem[k] = -1;
-		for (unsigned k = 0; ok && k < cr->noutputs; k++) {
-			const pica_compile_output *out = &cr->outputs[k];
-			for (size_t dcl = 0; dcl < sh->num_decls; dcl++) {
-				const tgsi_declaration *de = &sh->decls[dcl];
-				if (de->file != TGSI_FILE_OUTPUT || !de->semantic || out->o_reg >= 16 ||
-				    out->tgsi_index < (int32_t)de->first || out->tgsi_index > (int32_t)de->last)
-					continue;
-				r->vs_sem[out->o_reg] = de->semantic_name;
-				r->vs_sem_index[out->o_reg] = de->semantic_index + (uint32_t)(out->tgsi_index - (int32_t)de->first);
-			}
-		}
+		if (ok)
+			pica_compile_output_semantics(cr, sh, r->vs_sem, r->vs_sem_index);
 		r->vs_tgsi = ok;
 		tgsi_shader_free(sh);
 		if (!ok) {

@@ -60,6 +60,12 @@ bool pica_compile(tgsi_shader *sh, const char *file, const pica_compile_opts *op
                   pica_compile_result *res);
 void pica_compile_result_free(pica_compile_result *res);
 
+/* After pica_compile succeeded on sh: the TGSI semantic of each output
+ * register o0..o15 (name[k] = -1 where none; index[k] its semantic index),
+ * what a driver's linker matches against the next stage's inputs. */
+void pica_compile_output_semantics(const pica_compile_result *res, const tgsi_shader *sh, int16_t name[16],
+                                   uint32_t index[16]);
+
 /* ---- internal, shared by pica_legalize.c and pica_emit.c ---- */
 /* The IR lowering capabilities of the PICA200 shader unit. */
 void pica_ir_caps(ir_caps *caps);

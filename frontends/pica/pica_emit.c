@@ -594,6 +594,26 @@ bool pica_compile(tgsi_shader *sh, const char *file, const pica_compile_opts *op
 	return res->why == IR_OK;
 }
 
+void pica_compile_output_semantics(const pica_compile_result *res, const tgsi_shader *sh, int16_t name[16],
+                                   uint32_t index[16])
+{
+	for (int k = 0; k < 16; k++) {
+		name[k] = -1;
+		index[k] = 0;
+	}
+	for (unsigned k = 0; k < res->noutputs; k++) {
+		const pica_compile_output *out = &res->outputs[k];
+		for (size_t dcl = 0; dcl < sh->num_decls && out->o_reg < 16; dcl++) {
+			const tgsi_declaration *de = &sh->decls[dcl];
+			if (de->file != TGSI_FILE_OUTPUT || !de->semantic || out->tgsi_index < (int32_t)de->first ||
+			    out->tgsi_index > (int32_t)de->last)
+				continue;
+			name[out->o_reg] = (int16_t)de->semantic_name;
+			index[out->o_reg] = de->semantic_index + (uint32_t)(out->tgsi_index - (int32_t)de->first);
+		}
+	}
+}
+
 void pica_compile_result_free(pica_compile_result *res)
 {
 	free(res->asm_text);
