@@ -502,6 +502,11 @@ static bool run_draw(replay *r, size_t i, bool indexed)
 	ok = ok && gr3d_regs_swath(&r->gregs, g->blocks, &g->swath_alternate, &g->swath_shift, &inner);
 	if (r->o->tl)
 		r->o->tl->base = r->res->cycles;      /* the draw's clock starts here */
+	if (r->o->probe) {
+		r->o->probe->base = r->res->cycles;
+		r->o->probe->target = r->ncbufs ? r->cbuf[0] : NULL;
+		dr->probe = r->o->probe;
+	}
 	gpu_stats *st = ok ? calloc(1, sizeof *st) : NULL;
 	if (ok && !st)
 		ok = ulp_diag_at(&inner, NULL, 0, 0, "out of memory");
@@ -831,11 +836,21 @@ static bool bind_gs(replay *r, const cJSON *c, size_t i)
 	return flush_stream(r, from, i);
 }
 
+/* Colour buffer 0 changed outside a draw: the probe's snapshot. */
+static void probe_snapshot(const replay *r)
+{
+	if (r->o->probe && r->o->probe->snapshot && r->ncbufs)
+		r->o->probe->snapshot(r->o->probe->ctx, r->res->cycles, r->cbuf[0]);
+}
+
 static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 {
 	const char *cmd = str(c, "cmd");
-	if (!strcmp(cmd, "framebuffer"))
-		return framebuffer(r, c, i);
+	if (!strcmp(cmd, "framebuffer")) {
+		bool ok = framebuffer(r, c, i);
+		probe_snapshot(r);
+		return ok;
+	}
 	if (!strcmp(cmd, "bind_shaders"))
 		return bind_vs(r, trace_find_shader(r->t, str(c, "vs")), i) && bind_gs(r, c, i) &&
 		       bind_fs(r, trace_find_shader(r->t, str(c, "fs")), i);
@@ -902,6 +917,7 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 				replay_cbuf_view(r->o->cfg, r->cbuf_fmt[k], v);
 				ulp_image_fill(r->cbuf[k], v[0], v[1], v[2], v[3]);
 			}
+			probe_snapshot(r);
 		}
 		const cJSON *cd = cJSON_GetObjectItemCaseSensitive(c, "depth");
 		const cJSON *cs = cJSON_GetObjectItemCaseSensitive(c, "stencil");
