@@ -209,7 +209,7 @@ static bool viewer_ready(viewer *v, const options *o)
 		}
 		view_select_pixel(v, o->sel_x, o->sel_y);
 		char lines[VIEW_JOURNEY_LINES][VIEW_LINE];
-		unsigned n = view_journey_lines(&v->journey, lines, VIEW_JOURNEY_LINES);
+		unsigned n = view_journey_lines(&v->journey, lines, VIEW_JOURNEY_LINES, false);
 		for (unsigned i = 0; i < n; i++)
 			printf("%s\n", lines[i]);
 		fflush(stdout);

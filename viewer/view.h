@@ -93,9 +93,11 @@ void view_journey_find(view_journey *j, const view_model *m, ulpsim *s, uint32_t
 /* The journey unit (index into VIEW_JOURNEY_UNIT_NAME) a lane is for the
  * journey's GR3D block ("pseq" for block A, "pseq_b" for B), or -1. */
 int view_journey_unit(const view_journey *j, const char *lane);
-/* The journey as text lines (for stdout and the panel); returns the count. */
+/* The journey as text lines (for stdout and the panel; the panel leaves out
+ * the legend and the position's source when it is the rasterizer's); returns
+ * the count. */
 enum { VIEW_LINE = 160, VIEW_JOURNEY_LINES = 320 };
-unsigned view_journey_lines(const view_journey *j, char lines[][VIEW_LINE], unsigned max);
+unsigned view_journey_lines(const view_journey *j, char lines[][VIEW_LINE], unsigned max, bool panel);
 extern const char *const VIEW_JOURNEY_UNIT_NAME[VIEW_JOURNEY_UNITS];
 
 /* ---- text (view_text.c) ---- */

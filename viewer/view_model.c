@@ -413,7 +413,7 @@ static void cell(char *buf, size_t n, int digits, uint64_t in, uint64_t out)
 		buf[0] = '\0';
 }
 
-unsigned view_journey_lines(const view_journey *j, char lines[][VIEW_LINE], unsigned max)
+unsigned view_journey_lines(const view_journey *j, char lines[][VIEW_LINE], unsigned max, bool panel)
 {
 	unsigned n = 0;
 #define LINE(...) do { if (n < max) snprintf(lines[n++], VIEW_LINE, __VA_ARGS__); } while (0)
@@ -425,8 +425,9 @@ unsigned view_journey_lines(const view_journey *j, char lines[][VIEW_LINE], unsi
 	}
 	LINE("quad %u of fragment pass %u, at window (%u, %u)%s", j->q.quad, j->q.pass, j->q.qx, j->q.qy,
 	     j->q.block ? ", GR3D block B (the _b lanes)" : "");
-	LINE("  (%s)", j->q.exact ? "position from the rasterizer's events"
-	                          : "position reconstructed from a coverage replay");
+	if (!panel || !j->q.exact)
+		LINE("  (%s)", j->q.exact ? "position from the rasterizer's events"
+		                          : "position reconstructed from a coverage replay");
 	if (j->nregs && !((j->regs[0].covered >> (j->pixel & 3u)) & 1u))
 		LINE("note: this quad does not cover the pixel; another quad at the same position "
 		     "(of another triangle) does, and the journey cannot tell which");
@@ -459,7 +460,8 @@ unsigned view_journey_lines(const view_journey *j, char lines[][VIEW_LINE], unsi
 		trim(row);
 		LINE("%s", row);
 	}
-	LINE("cycles: entered-left (left = handed to the next unit)");
+	if (!panel)
+		LINE("cycles: entered-left (left = handed to the next unit)");
 	if (j->kill_exec >= 0)
 		LINE("killed: in EXEC %d (the ALU's kill, cycle %llu)", j->kill_exec,
 		     (unsigned long long)j->kill_cycle);

@@ -158,7 +158,7 @@ static void draw_journey(viewer *v)
 	}
 	_Static_assert(VIEW_JOURNEY_LINES * VIEW_LINE <= 64 * 1024, "the lines fit on the stack");
 	char lines[VIEW_JOURNEY_LINES][VIEW_LINE];
-	unsigned n = view_journey_lines(&v->journey, lines, VIEW_JOURNEY_LINES);
+	unsigned n = view_journey_lines(&v->journey, lines, VIEW_JOURNEY_LINES, true);
 	int max_chars = (p->w - 16) / (v->text.char_w ? v->text.char_w : 7);
 	if (max_chars < 20)
 		max_chars = 20;
@@ -189,7 +189,7 @@ static void draw_journey(viewer *v)
 			memcpy(part, s, take);
 			part[take] = 0;
 			view_text_draw(&v->text, v->r, VIEW_FONT_MONO, x, y,
-			               (i == 3 || !strncmp(lines[i], "EXEC ", 5)) && v->journey.valid ? HEAD : LABEL,
+			               !strncmp(lines[i], "EXEC ", 5) && v->journey.valid ? HEAD : LABEL,
 			               part);
 			y += lh;
 			s += take;
