@@ -164,3 +164,33 @@ Test(api, kill_events_on_the_alu_lane)
 	cr_assert_gt(pixels, 200);
 	ulpsim_close(s);
 }
+
+/* Two draws blending over each other, on Tegra 3's two GR3D blocks: the
+ * frame rebuilt at the last cycle is still the final image, and at the
+ * second draw's start it differs from both the clear and the end. */
+Test(api, image_at_two_draws_two_blocks)
+{
+	char err[512] = "";
+	const char *set[] = { "preset=tegra3" };
+	ulpsim *s = ulpsim_open("traces/samples/alpha_blend.json", set, 1, err, sizeof err);
+	cr_assert(s, "%s", err);
+	cr_assert(ulpsim_run(s, 0, err, sizeof err), "%s", err);
+	uint32_t w, h;
+	const uint8_t *fin = ulpsim_image(s, &w, &h);
+	const size_t bytes = (size_t)w * h * 4;
+	ulpsim_summary sum = ulpsim_get_summary(s);
+	cr_assert_eq(ulpsim_draw_count(s), 2);
+	uint64_t from, to;
+	cr_assert(ulpsim_draw_range(s, 1, &from, &to));
+	uint8_t *a = malloc(bytes), *b = malloc(bytes);
+	cr_assert(a && b);
+	cr_assert(ulpsim_image_at(s, sum.cycles - 1, a, err, sizeof err), "%s", err);
+	cr_assert(!memcmp(a, fin, bytes), "the last cycle: the final image");
+	cr_assert(ulpsim_image_at(s, from, a, err, sizeof err), "%s", err);
+	cr_assert(ulpsim_image_at(s, 0, b, err, sizeof err), "%s", err);
+	cr_assert(memcmp(a, fin, bytes) != 0 && memcmp(a, b, bytes) != 0,
+	          "after the first draw: neither the clear nor the end");
+	free(a);
+	free(b);
+	ulpsim_close(s);
+}
