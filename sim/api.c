@@ -12,13 +12,17 @@
 #include "frontends/pica/pica_compile.h"
 #include "frontends/tegra/tegra_compile.h"
 #include "frontends/tgsi/tgsi.h"
+#include "isa/fp20.h"
+#include "isa/fx10.h"
 #include "isa/pica/pica_disasm.h"
 #include "isa/tegra/fp_container.h"
 #include "isa/tegra/tegra_disasm.h"
 #include "sim/config.h"
+#include "sim/frame_log.h"
 #include "sim/replay.h"
 #include "sim/tl_store.h"
 #include "sim/unit.h"
+#include "units/gr3d_quad.h"
 
 _Static_assert((int)ULPSIM_EV_ACTIVITY == (int)SIM_TL_ACTIVITY && (int)ULPSIM_EV_END == (int)SIM_TL_END,
                "event kinds");
@@ -39,6 +43,8 @@ struct ulpsim {
 	uint64_t (*draw)[2];        /* each draw's cycles [from, to), in draw order */
 	unsigned ndraws, draw_cap;
 	bool draw_oom;
+	frame_log log;              /* colour buffer 0's writes (ulpsim_image_at) */
+	size_t max_writes;
 };
 
 static void set_err(char *err, size_t n, const ulp_diag *d)
@@ -84,6 +90,19 @@ static bool progress_write(void *ctx, const sim_tl_event *ev, size_t n)
 
 static void progress_close(void *ctx) { (void)ctx; }
 
+/* The probe's hooks into the write log. */
+static void log_pixel(void *ctx, uint64_t cycle, uint32_t x, uint32_t y, const uint8_t rgba[4])
+{
+	frame_log_pixel(&((ulpsim *)ctx)->log, cycle, x, y, rgba);
+}
+
+static void log_snapshot(void *ctx, uint64_t cycle, const ulp_image *cbuf0)
+{
+	frame_log_snapshot(&((ulpsim *)ctx)->log, cycle, cbuf0);
+}
+
+void ulpsim_set_max_writes(ulpsim *s, size_t max_writes) { s->max_writes = max_writes; }
+
 /* Before and after each draw: its cycle range (ulpsim_draw_range). */
 static void draw_hook(void *ctx, bool end, replay_result *res)
 {
@@ -127,7 +146,11 @@ bool ulpsim_run(ulpsim *s, size_t max_events, char *err, size_t errlen)
 	tl.enabled = true;
 	s->ndraws = 0;
 	s->draw_oom = false;
-	replay_opts o = { .cfg = &s->cfg, .tl = &tl, .keep_image = true,
+	const size_t max_writes = s->max_writes ? s->max_writes : (size_t)4 << 20;
+	frame_log_free(&s->log);
+	frame_log_init(&s->log, max_writes > SIZE_MAX / 16 ? SIZE_MAX : max_writes * 16);
+	gr3d_probe probe = { .ctx = s, .pixel = log_pixel, .snapshot = log_snapshot };
+	replay_opts o = { .cfg = &s->cfg, .tl = &tl, .keep_image = true, .probe = &probe,
 	                  .draw_hook = draw_hook, .hook_ctx = s };
 	replay_result res;
 	bool ok = replay_run(&s->t, &o, &res, &d);
@@ -150,6 +173,8 @@ bool ulpsim_run(ulpsim *s, size_t max_events, char *err, size_t errlen)
 		.triangles = res.triangles, .fragments = res.fragments, .checkpoints = res.checkpoints,
 		.checks_failed = res.checks_failed, .events = store.n, .events_dropped = store.dropped,
 		.gr3d_clock_mhz = (unsigned)s->cfg.gr3d_clock_mhz,
+		.writes = s->log.writes, .writes_dropped = s->log.dropped,
+		.writes_cut_cycle = s->log.cut ? s->log.cut_cycle : 0,
 	};
 	sim_tl_store_free(&store);
 	if (!ok)
@@ -183,7 +208,30 @@ void ulpsim_close(ulpsim *s)
 	free(s->ev);
 	free(s->coverage);
 	free(s->draw);
+	frame_log_free(&s->log);
 	free(s);
+}
+
+bool ulpsim_image_at(const ulpsim *s, uint64_t cycle, uint8_t *rgba, char *err, size_t errlen)
+{
+	if (!s->image) {
+		snprintf(err, errlen, "no image: run the trace first");
+		return false;
+	}
+	const size_t bytes = (size_t)s->image->width * s->image->height * 4;
+	if (s->log.w != s->image->width || s->log.h != s->image->height) {
+		snprintf(err, errlen, "the pixel-write log has no record of the final colour buffer");
+		return false;
+	}
+	char why[160];
+	if (frame_log_image_at(&s->log, cycle, rgba, why, sizeof why))
+		return true;
+	if (cycle + 1 >= s->sum.cycles) {         /* the end of the run: the final image */
+		memcpy(rgba, s->image->rgba, bytes);
+		return true;
+	}
+	snprintf(err, errlen, "the frame at cycle %llu: %s", (unsigned long long)cycle, why);
+	return false;
 }
 
 bool ulpsim_write_png(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
@@ -550,3 +598,66 @@ int ulpsim_draw_at(const ulpsim *s, uint64_t cycle)
 		found = (int)k;
 	return found;
 }
+
+/* ---- ulpsim_quad_regs: a replay with a watch on one quad ---- */
+
+typedef struct quad_watch {
+	const ulpsim_quad_ref *q;
+	ulpsim_exec_regs *regs;
+	size_t max, n;
+} quad_watch;
+
+static void watch_quad(void *ctx, uint64_t cycle, const char *unit, unsigned rows, const gr3d_quad *q,
+                       unsigned exec)
+{
+	quad_watch *w = ctx;
+	const bool block_b = strcmp(unit, "dw") != 0;
+	if (q->id != w->q->quad || block_b != (w->q->block != 0) || cycle < w->q->pass_from ||
+	    cycle >= w->q->pass_to)
+		return;
+	if (w->n < w->max) {
+		ulpsim_exec_regs *r = &w->regs[w->n];
+		memset(r, 0, sizeof *r);
+		r->exec = exec;
+		r->cycle = cycle;
+		r->rows = rows;
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			const gr3d_pixel *px = &q->px[p];
+			memcpy(r->r[p], px->r, sizeof r->r[p]);
+			r->covered |= (uint8_t)(px->covered << p);
+			r->killed |= (uint8_t)((px->covered && (px->killed || px->exec_killed)) << p);
+		}
+	}
+	w->n++;
+}
+
+_Static_assert(sizeof ((ulpsim_exec_regs *)0)->r[0] == sizeof ((gr3d_pixel *)0)->r, "row registers");
+
+bool ulpsim_quad_regs(ulpsim *s, const ulpsim_quad_ref *q, ulpsim_exec_regs *regs, size_t max,
+                      size_t *n, char *err, size_t errlen)
+{
+	*n = 0;
+	quad_watch w = { .q = q, .regs = regs, .max = max };
+	gr3d_probe probe = { .ctx = &w, .quad = watch_quad };
+	replay_opts o = { .cfg = &s->cfg, .probe = &probe };
+	replay_result res;
+	memset(&res, 0, sizeof res);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	bool ok = replay_run(&s->t, &o, &res, &d);
+	ulp_image_free(res.image);
+	free(res.depth);
+	if (!ok) {
+		set_err(err, errlen, &d);
+		return false;
+	}
+	if (!w.n) {
+		snprintf(err, errlen, "quad %u of pass %u never reached DW", q->quad, q->pass);
+		return false;
+	}
+	*n = w.n < max ? w.n : max;
+	return true;
+}
+
+float ulpsim_fp20_value(uint32_t bits) { return fp20_decode(bits & FP20_MASK); }
+float ulpsim_fx10_value(uint32_t bits, bool high) { return fx10_decode(high ? bits >> 10 : bits); }

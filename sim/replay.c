@@ -327,11 +327,21 @@ static bool clip_planes(replay *r, const cJSON *c)
 }
 
 
+/* Colour buffer 0 changed outside a draw: the probe's snapshot. */
+static void probe_snapshot(const replay *r)
+{
+	if (r->o->probe && r->o->probe->snapshot && r->ncbufs)
+		r->o->probe->snapshot(r->o->probe->ctx, r->res->cycles, r->cbuf[0]);
+}
+
 static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 {
 	const char *cmd = rp_str(c, "cmd");
-	if (!strcmp(cmd, "framebuffer"))
-		return framebuffer(r, c, i);
+	if (!strcmp(cmd, "framebuffer")) {
+		bool ok = framebuffer(r, c, i);
+		probe_snapshot(r);
+		return ok;
+	}
 	if (!strcmp(cmd, "bind_shaders"))
 		return replay_bind_vs(r, trace_find_shader(r->t, rp_str(c, "vs")), i) && replay_bind_gs(r, c, i) &&
 		       replay_bind_fs(r, trace_find_shader(r->t, rp_str(c, "fs")), i);
@@ -398,6 +408,7 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 				replay_cbuf_view(r->o->cfg, r->cbuf_fmt[k], v);
 				ulp_image_fill(r->cbuf[k], v[0], v[1], v[2], v[3]);
 			}
+			probe_snapshot(r);
 		}
 		const cJSON *cd = cJSON_GetObjectItemCaseSensitive(c, "depth");
 		const cJSON *cs = cJSON_GetObjectItemCaseSensitive(c, "stencil");

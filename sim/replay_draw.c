@@ -172,6 +172,11 @@ static bool run_draw(replay *r, size_t i, bool indexed)
 	ok = ok && gr3d_regs_swath(&r->gregs, g->blocks, &g->swath_alternate, &g->swath_shift, &inner);
 	if (r->o->tl)
 		r->o->tl->base = r->res->cycles;      /* the draw's clock starts here */
+	if (r->o->probe) {
+		r->o->probe->base = r->res->cycles;
+		r->o->probe->target = r->ncbufs ? r->cbuf[0] : NULL;
+		dr->probe = r->o->probe;
+	}
 	gpu_stats *st = ok ? calloc(1, sizeof *st) : NULL;
 	if (ok && !st)
 		ok = ulp_diag_at(&inner, NULL, 0, 0, "out of memory");

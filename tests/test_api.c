@@ -50,3 +50,147 @@ Test(api, event_cap_bounds_memory)
 	cr_assert_gt(sum.events_dropped, 0);
 	ulpsim_close(s);
 }
+
+static int lane_of(const ulpsim *s, const char *name)
+{
+	for (unsigned l = 0; l < ulpsim_lane_count(s); l++)
+		if (!strcmp(ulpsim_lane_name(s, l), name))
+			return (int)l;
+	return -1;
+}
+
+/* The frame at a cycle (ulpsim_image_at): the clear colour before the first
+ * store, the final image at the end, and in between exactly the quads DW
+ * had taken by then (one triangle: no pixel is written twice), computed here
+ * from the rasterizer's positions and DW's BEGIN events. */
+Test(api, image_at_rebuilds_the_frame_at_a_cycle)
+{
+	char err[512] = "";
+	ulpsim *s = ulpsim_open("traces/samples/triangle.json", NULL, 0, err, sizeof err);
+	cr_assert(s, "%s", err);
+	uint8_t probe[4];
+	cr_assert(!ulpsim_image_at(s, 0, probe, err, sizeof err), "no frame before a run");
+	cr_assert(ulpsim_run(s, 0, err, sizeof err), "%s", err);
+	uint32_t w, h;
+	const uint8_t *fin = ulpsim_image(s, &w, &h);
+	const size_t bytes = (size_t)w * h * 4;
+	ulpsim_summary sum = ulpsim_get_summary(s);
+	cr_assert_gt(sum.writes, 1000, "DW's colour writes were logged");
+	cr_assert_eq(sum.writes_dropped, 0);
+	uint8_t *at = malloc(bytes), *want = malloc(bytes);
+	cr_assert(at && want);
+	cr_assert(ulpsim_image_at(s, sum.cycles - 1, at, err, sizeof err), "%s", err);
+	cr_assert(!memcmp(at, fin, bytes), "the frame at the last cycle is the final image");
+	cr_assert(ulpsim_image_at(s, 0, at, err, sizeof err), "%s", err);
+	for (size_t p = 0; p < (size_t)w * h; p++)
+		cr_assert(!memcmp(at + 4 * p, fin, 4), "cycle 0: the clear colour everywhere (pixel %zu)", p);
+	/* DW's first and last store; the cycle halfway */
+	const ulpsim_event *ev = ulpsim_events(s);
+	const size_t n = ulpsim_event_count(s);
+	const int raster = lane_of(s, "raster"), dw = lane_of(s, "dw");
+	cr_assert(raster >= 0 && dw >= 0);
+	uint64_t first = UINT64_MAX, last = 0;
+	for (size_t i = 0; i < n; i++)
+		if (ev[i].lane == dw && ev[i].kind == ULPSIM_EV_BEGIN) {
+			first = first < ev[i].cycle ? first : ev[i].cycle;
+			last = ev[i].cycle;
+		}
+	const uint64_t mid = first + (last - first) / 2;
+	for (size_t p = 0; p < (size_t)w * h; p++)
+		memcpy(want + 4 * p, fin, 4);
+	unsigned written = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (ev[i].lane != raster || ev[i].kind != ULPSIM_EV_INSTANT)
+			continue;
+		uint64_t store = UINT64_MAX;
+		for (size_t k = 0; k < n && store == UINT64_MAX; k++)
+			if (ev[k].lane == dw && ev[k].kind == ULPSIM_EV_BEGIN && ev[k].id == ev[i].id)
+				store = ev[k].cycle;
+		if (store > mid)
+			continue;
+		written++;
+		const uint32_t qx = ev[i].arg & 0xFFFFu, qy = ev[i].arg >> 16;
+		for (uint32_t k = 0; k < 4; k++) {
+			uint32_t x = qx + (k & 1), wy = qy + (k >> 1);
+			if (x < w && wy < h) {
+				size_t o = 4 * ((size_t)(h - 1 - wy) * w + x);
+				memcpy(want + o, fin + o, 4);
+			}
+		}
+	}
+	cr_assert_gt(written, 10, "some quads stored by the middle cycle");
+	cr_assert(ulpsim_image_at(s, mid, at, err, sizeof err), "%s", err);
+	cr_assert(!memcmp(at, want, bytes), "the frame at cycle %llu is the partial frame",
+	          (unsigned long long)mid);
+	cr_assert(memcmp(at, fin, bytes) != 0, "and differs from the final one");
+	/* a cap on the log: early cycles still rebuild, later ones are refused, the end is final */
+	ulpsim_set_max_writes(s, 3000);
+	cr_assert(ulpsim_run(s, 0, err, sizeof err), "%s", err);
+	sum = ulpsim_get_summary(s);
+	cr_assert_gt(sum.writes_dropped, 0, "the cap was hit");
+	cr_assert(sum.writes_cut_cycle > first && sum.writes_cut_cycle < last);
+	cr_assert(ulpsim_image_at(s, first, at, err, sizeof err), "%s", err);
+	cr_assert(!ulpsim_image_at(s, sum.writes_cut_cycle, at, err, sizeof err));
+	cr_assert(strstr(err, "stops at cycle"), "%s", err);
+	cr_assert(ulpsim_image_at(s, sum.cycles - 1, at, err, sizeof err), "%s", err);
+	cr_assert(!memcmp(at, ulpsim_image(s, &w, &h), bytes));
+	free(at);
+	free(want);
+	ulpsim_close(s);
+}
+
+/* Kill events: a discarding program's ALU kills are INSTANTs on the alu
+ * lane (arg = EXEC | pixel mask << 8), for the corners outside the circle. */
+Test(api, kill_events_on_the_alu_lane)
+{
+	char err[512] = "";
+	ulpsim *s = ulpsim_open("traces/samples/discard.json", NULL, 0, err, sizeof err);
+	cr_assert(s, "%s", err);
+	cr_assert(ulpsim_run(s, 0, err, sizeof err), "%s", err);
+	const int alu = lane_of(s, "alu");
+	cr_assert(alu >= 0);
+	const ulpsim_event *ev = ulpsim_events(s);
+	unsigned kills = 0, pixels = 0;
+	for (size_t i = 0; i < ulpsim_event_count(s); i++)
+		if (ev[i].lane == alu && ev[i].kind == ULPSIM_EV_INSTANT) {
+			unsigned mask = ev[i].arg >> 8;
+			cr_assert(mask && mask < 16, "a pixel mask: 0x%x", ev[i].arg);
+			kills++;
+			pixels += (unsigned)__builtin_popcount(mask);
+		}
+	cr_assert_gt(kills, 20, "quads with killed pixels");
+	/* the corners outside the circle of radius 1 in a 0.9-wide quad: about
+	 * (0.81 - pi / 4 * 0.81...) of 57x57 pixels; at least a few hundred */
+	cr_assert_gt(pixels, 200);
+	ulpsim_close(s);
+}
+
+/* Two draws blending over each other, on Tegra 3's two GR3D blocks: the
+ * frame rebuilt at the last cycle is still the final image, and at the
+ * second draw's start it differs from both the clear and the end. */
+Test(api, image_at_two_draws_two_blocks)
+{
+	char err[512] = "";
+	const char *set[] = { "preset=tegra3" };
+	ulpsim *s = ulpsim_open("traces/samples/alpha_blend.json", set, 1, err, sizeof err);
+	cr_assert(s, "%s", err);
+	cr_assert(ulpsim_run(s, 0, err, sizeof err), "%s", err);
+	uint32_t w, h;
+	const uint8_t *fin = ulpsim_image(s, &w, &h);
+	const size_t bytes = (size_t)w * h * 4;
+	ulpsim_summary sum = ulpsim_get_summary(s);
+	cr_assert_eq(ulpsim_draw_count(s), 2);
+	uint64_t from, to;
+	cr_assert(ulpsim_draw_range(s, 1, &from, &to));
+	uint8_t *a = malloc(bytes), *b = malloc(bytes);
+	cr_assert(a && b);
+	cr_assert(ulpsim_image_at(s, sum.cycles - 1, a, err, sizeof err), "%s", err);
+	cr_assert(!memcmp(a, fin, bytes), "the last cycle: the final image");
+	cr_assert(ulpsim_image_at(s, from, a, err, sizeof err), "%s", err);
+	cr_assert(ulpsim_image_at(s, 0, b, err, sizeof err), "%s", err);
+	cr_assert(memcmp(a, fin, bytes) != 0 && memcmp(a, b, bytes) != 0,
+	          "after the first draw: neither the clear nor the end");
+	free(a);
+	free(b);
+	ulpsim_close(s);
+}

@@ -193,6 +193,14 @@ Test(viewer, select_prints_and_draws_the_journey)
 	cr_assert(strstr(out, "quad 193 of fragment pass 0, at window (32, 22)"), "%s", out);
 	cr_assert(strstr(out, "EXEC  pseq"), "%s", out);
 	cr_assert(strstr(out, "   0    789-793     795-799     803-807     815-819     822-826"), "%s", out);
+	/* the program copies the interpolated colour: r0, r1 FP20 red and green,
+	 * r2 = FX10 (red, green), r3 = FX10 (blue, alpha) (see the API test) */
+	cr_assert(strstr(out, "killed: no"), "%s", out);
+	cr_assert(strstr(out, "row registers after each EXEC, pixel 2 of the quad"), "%s", out);
+	cr_assert(strstr(out, "EXEC 0, DW cycle 822:"), "%s", out);
+	cr_assert(strstr(out, "r0  3a960    0.323242 |"), "%s", out);
+	cr_assert(strstr(out, "r2  16053") && strstr(out, "|  0.324  0.344"), "%s", out);
+	cr_assert(strstr(out, "r3  40056") && strstr(out, "|  0.336  1.000"), "%s", out);
 	/* the selection (255,220,0) outlined in the render target and on the lanes */
 	uint32_t top = img->height * 52 / 100;
 	cr_assert_gt(count_near(img, 0, 0, img->width * 36 / 100, top, 255, 220, 0, 0), 8);
@@ -231,7 +239,8 @@ Test(viewer, keys_step_through_the_recorded_run)
 	char *tri = fixture();
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char args[512], *out;
-		snprintf(args, sizeof args, "--select 32,40 --keys %s", cases[i][0]);
+		/* the cursor starts at the last cycle (the final frame): Home first */
+		snprintf(args, sizeof args, "--select 32,40 --keys Home,%s", cases[i][0]);
 		ulp_image *img = shot("", tri, args, &out);
 		cr_expect(strstr(out, cases[i][1]), "--keys %s: '%s' lacks '%s'", cases[i][0], out,
 		          cases[i][1]);
@@ -256,7 +265,7 @@ Test(viewer, programs_overlay_highlights_the_exec_and_the_pc)
 	char *tri = fixture();
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char args[512], *out;
-		snprintf(args, sizeof args, "--select 32,40 --keys %s", cases[i][0]);
+		snprintf(args, sizeof args, "--select 32,40 --keys Home,%s", cases[i][0]);
 		ulp_image *img = shot("", tri, args, &out);
 		cr_expect(strstr(out, cases[i][1]), "--keys %s: '%s' lacks '%s'", cases[i][0], out, cases[i][1]);
 		cr_expect(strstr(out, cases[i][2]), "--keys %s: '%s' lacks '%s'", cases[i][0], out, cases[i][2]);
@@ -408,4 +417,97 @@ Test(viewer, api_quad_at_and_progress)
 	}
 	free(grate);
 	ulpsim_close(s);
+}
+
+/* The render target shows the frame at the cursor: the clear colour at
+ * cycle 0, part of the triangle halfway through the fragment work, all of it
+ * at the end (where the cursor starts). */
+Test(viewer, render_target_shows_the_frame_at_the_cursor)
+{
+	char *out, *tri = fixture();
+	static const struct { const char *args; unsigned min_red, max_red; } cases[] = {
+		{ "", 10, 100000 },
+		{ "--at-cycle 0", 0, 0 },
+		{ "--keys Home", 0, 0 },
+	};
+	unsigned red[3], clear[3];
+	for (size_t i = 0; i < 3; i++) {
+		ulp_image *img = shot("", tri, cases[i].args, &out);
+		uint32_t iw = img->width * 36 / 100, top = img->height * 52 / 100;
+		red[i] = count_near(img, 0, 0, iw, top, 250, 0, 0, 40);
+		clear[i] = count_near(img, 0, 0, iw, top, 26, 26, 26, 0);   /* the clear colour 0.1 */
+		cr_expect(red[i] >= cases[i].min_red && red[i] <= cases[i].max_red, "'%s': %u strongly red pixels",
+		          cases[i].args, red[i]);
+		ulp_image_free(img);
+		free(out);
+	}
+	cr_expect(clear[1] == clear[2] && clear[0] < clear[1], "clear-colour pixels: %u at the end, %u at 0",
+	          clear[0], clear[1]);
+	/* the rasterizer walks up from the bottom row: at cycle 500 the bottom
+	 * rows are stored, the top (blue) is not */
+	ulp_image *img = shot("", tri, "--at-cycle 500", &out);
+	uint32_t iw = img->width * 36 / 100, top = img->height * 52 / 100;
+	unsigned mid = count_near(img, 0, 0, iw, top, 26, 26, 26, 0);
+	cr_expect(mid > clear[0] && mid < clear[1], "halfway: %u clear-colour pixels (%u .. %u)", mid,
+	          clear[0], clear[1]);
+	cr_expect_eq(count_near(img, 0, 0, iw, top, 0, 0, 250, 40), 0, "no blue yet (the top vertex)");
+	ulp_image_free(img);
+	free(out);
+	fixture_free(tri);
+}
+
+/* Kills: a pixel of the discarding sample's corners, outside the circle */
+Test(viewer, journey_names_the_kill)
+{
+	char *out;
+	ulp_image *img = shot("", "traces/samples/discard.json", "--select 5,58", &out);
+	cr_assert(strstr(out, "killed: in EXEC 3 (the ALU's kill, cycle 2072)"), "%s", out);
+	cr_assert(strstr(out, "EXEC 3, DW cycle 2083 (pixel killed):"), "%s", out);
+	ulp_image_free(img);
+	free(out);
+	img = shot("", "traces/samples/discard.json", "--select 32,32", &out);
+	cr_assert(strstr(out, "killed: no"), "the centre is kept: %s", out);
+	ulp_image_free(img);
+	free(out);
+}
+
+/* The row registers through the API, for pixel (32, 40) of the fixture.
+ * By hand: the pixel's centre is window (32.5, 23.5); the vertices are at
+ * (6.4, 6.4) red, (57.6, 6.4) green, (32, 57.6) blue, so the barycentrics
+ * are blue 17.1 / 51.2 = 0.333984375, green (26.1 - 0.333984375 * 25.6) /
+ * 51.2 = 0.3427734375, red 0.3232421875: all exact in FP20 (1.29296875 *
+ * 2^-2 = exponent 29, mantissa 2400: 0x3a960; 1.37109375 * 2^-2: 0x3abe0).
+ * The ALU packs r2 = FX10 (red, green) = (82.75, 87.75 -> 83, 88) and r3 =
+ * FX10 (blue, alpha) = (85.5 -> 86 (nearest even), 256). */
+Test(viewer, api_row_registers_after_each_exec)
+{
+	char err[512] = "", *tri = fixture();
+	ulpsim *s = ulpsim_open(tri, NULL, 0, err, sizeof err);
+	cr_assert(s, "%s", err);
+	cr_assert(ulpsim_run(s, 0, err, sizeof err), "%s", err);
+	ulpsim_quad_ref q;
+	cr_assert(ulpsim_quad_at(s, 32, 40, &q, err, sizeof err), "%s", err);
+	ulpsim_exec_regs r[4];
+	size_t n = 0;
+	cr_assert(ulpsim_quad_regs(s, &q, r, 4, &n, err, sizeof err), "%s", err);
+	cr_assert_eq(n, 1, "one EXEC");
+	cr_assert_eq(r[0].exec, 0);
+	cr_assert_eq(r[0].cycle, 822, "DW's BEGIN for quad 193");
+	cr_assert_eq(r[0].rows, 1);
+	cr_assert_eq(r[0].covered, 0xF);
+	cr_assert_eq(r[0].killed, 0);
+	const uint32_t *px = r[0].r[2];          /* window (32, 23) = pixel 2 of the quad at (32, 22) */
+	cr_assert_eq(px[0], 0x3a960, "r0 0x%05x", px[0]);
+	cr_assert_eq(px[1], 0x3abe0, "r1 0x%05x", px[1]);
+	cr_assert_eq(px[2], 83u | 88u << 10, "r2 0x%05x", px[2]);
+	cr_assert_eq(px[3], 86u | 256u << 10, "r3 0x%05x", px[3]);
+	cr_assert_float_eq(ulpsim_fp20_value(px[0]), 0.3232421875f, 0.0f);
+	cr_assert_float_eq(ulpsim_fx10_value(px[3], true), 1.0f, 0.0f);
+	cr_assert_float_eq(ulpsim_fx10_value(px[2], false), 83.0f / 256.0f, 0.0f);
+	/* a quad that does not exist is refused */
+	q.quad = 999999;
+	cr_assert(!ulpsim_quad_regs(s, &q, r, 4, &n, err, sizeof err));
+	cr_assert(strstr(err, "never reached DW"), "%s", err);
+	ulpsim_close(s);
+	fixture_free(tri);
 }

@@ -400,6 +400,15 @@ unsigned alu_run_packet(const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p, gr
 	return n;
 }
 
+/* Covered pixels killed now that were alive before the EXEC (dead). */
+static unsigned killed_now(const gr3d_quad *q, unsigned dead)
+{
+	unsigned m = 0;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		m |= (unsigned)(q->px[p].covered && (q->px[p].killed || q->px[p].exec_killed)) << p;
+	return m & ~dead;
+}
+
 static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
 	gr3d_ctx *c = s->ctx;
@@ -408,9 +417,11 @@ static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	if (!count)
 		return s->quad_clocks;              /* count 0 still takes a clock (wiki) */
 	uint64_t kills = 0, insts = 0;
-	unsigned alive = 0;
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+	unsigned alive = 0, dead = 0;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 		alive += !q->px[p].killed;
+		dead |= (unsigned)q->px[p].killed << p;
+	}
 	if (alive) {
 		double buf[2][4][GR3D_PIXELS];          /* aluK: previous and current packet */
 		memset(buf[0], 0, sizeof buf[0]);
@@ -421,6 +432,8 @@ static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	sim_unit_count(&s->u, ALU_CTR_PACKETS, count);
 	sim_unit_count(&s->u, ALU_CTR_INSTRUCTIONS, insts);
 	sim_unit_count(&s->u, ALU_CTR_KILLS, kills);
+	if (kills)     /* the pixels this EXEC killed: an INSTANT, arg = EXEC | pixel mask << 8 */
+		sim_tl_emit(s->u.tl, s->now, s->u.lane, SIM_TL_INSTANT, q->id, e | killed_now(q, dead) << 8);
 	return s->quad_clocks * count;
 }
 

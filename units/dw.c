@@ -20,6 +20,8 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	const tegra_dw_inst *in = &c->prog->exec[e].dw;
 	const bool last = e + 1u >= c->prog->exec_count;
 	zs_late_entry *ze = NULL;
+	if (c->probe && c->probe->quad)   /* the viewer's watch: the registers after the EXEC */
+		c->probe->quad(c->probe->ctx, c->probe->base + s->now, s->u.name, c->rows, q, e);
 	if (c->zs_late) {                 /* the program can kill: depth/stencil happen here (units/zs.h) */
 		ze = zs_late_entry_of(c->zs_late, q);
 		if (!ze) {
@@ -74,6 +76,8 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 			b[0] = b[1] = b[2] = 0;
 		}
 		sim_unit_count(&s->u, DW_CTR_PIXELS, 1);
+		if (c->probe && rt == c->probe->target && c->probe->pixel)   /* the viewer's write log */
+			c->probe->pixel(c->probe->ctx, c->probe->base + s->now, x, y, b);
 	}
 	if (ze && last)
 		zs_late_finish(c->zs_late, ze, q);

@@ -42,6 +42,7 @@ gr3d_fp *gr3d_fp_new(const gr3d_draw *dr, unsigned tram_slots, bool ring, uint32
 	memcpy(ctx->rt, dr->rt, sizeof ctx->rt);
 	memcpy(ctx->rt_format, dr->rt_format, sizeof ctx->rt_format);
 	ctx->stencil = dr->stencil;
+	ctx->probe = dr->probe;
 	ctx->width = ref->width;
 	ctx->height = ref->height;
 	ctx->rows = prog->alu_buffer_size;

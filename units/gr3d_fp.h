@@ -45,6 +45,7 @@ typedef struct gr3d_draw {
 	zs_state zs_state;
 	zs_surface *zs;
 	sim_timeline *tl;             /* optional */
+	gr3d_probe *probe;            /* optional: the viewer's observer (gr3d_quad.h) */
 } gr3d_draw;
 
 enum { GR3D_UNITS = 5 };          /* pseq, mfu, tex, alu, dw */

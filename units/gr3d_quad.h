@@ -145,6 +145,22 @@ static inline void gr3d_tram_release(gr3d_tram_use *t, unsigned slot)
 		sim_unit_wake(t->waiter, t->waiter->wake_floor);
 }
 
+/* An observer of the fragment units for the viewer's API (sim/api.c): NULL
+ * in every other run, so each use is one predictable branch.  Cycles are the
+ * clock's; base (as sim_timeline.base) puts them on the run's axis. */
+typedef struct gr3d_probe {
+	void *ctx;
+	uint64_t base;
+	const ulp_image *target;     /* colour buffer 0: DW reports its writes into it */
+	/* DW stored pixel (x, y) (window coordinates, y up) of target: RGBA8 as kept */
+	void (*pixel)(void *ctx, uint64_t cycle, uint32_t x, uint32_t y, const uint8_t rgba[4]);
+	/* DW took quad q in EXEC exec: its registers as the EXEC left them (unit: "dw", "dw_b") */
+	void (*quad)(void *ctx, uint64_t cycle, const char *unit, unsigned rows, const gr3d_quad *q,
+	             unsigned exec);
+	/* cbuf 0 changed outside a draw (framebuffer, clear): the whole buffer (replay.c) */
+	void (*snapshot)(void *ctx, uint64_t cycle, const ulp_image *cbuf0);
+} gr3d_probe;
+
 /* Everything the units share.  Owned by the pipeline (gr3d_fp.h). */
 typedef struct gr3d_ctx {
 	const tegra_fp_decoded *prog;
@@ -165,6 +181,7 @@ typedef struct gr3d_ctx {
 	bool fx10_wrap;
 	struct zs_late *zs_late;                     /* late depth/stencil writes in DW, or NULL */
 	bool zs_lost;                                /* DW found a quad's late entry overwritten */
+	gr3d_probe *probe;                           /* the viewer's observer, or NULL */
 } gr3d_ctx;
 
 /* ---- number helpers (hot: inline) ------------------------------------ */
@@ -335,6 +352,7 @@ struct gr3d_stage {
 	gr3d_stall_book stall;
 	sim_unit *producer;           /* woken when this unit frees a slot of its input */
 	gr3d_token cur;
+	uint64_t now;                 /* the cycle the unit took cur (exec runs in it) */
 	uint64_t done_at;
 	uint32_t busy_quads;          /* quads accepted */
 	uint16_t quad_clocks;         /* tegra.quad_clocks */

@@ -44,6 +44,7 @@ void gr3d_stage_tick(sim_unit *u, uint64_t now)
 		return;
 	}
 	s->cur = *in;
+	s->now = now;
 	sim_port_pop(s->in);
 	if (s->producer)
 		sim_unit_wake(s->producer, now);

@@ -136,6 +136,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 			continue;
 		}
 		if (c->cfg->tegra_pseq_remove_killed && all_killed(&c->slot[next.qid])) {
+			sim_tl_emit(u->tl, now, u->lane, SIM_TL_INSTANT, c->slot[next.qid].id, next.exec);
 			free_slot(p, next.qid);                 /* PSEQ_CTL REMOVE_KILLED_PIXELS */
 			p->quads_finished++;
 			sim_unit_count(u, PSEQ_CTR_REMOVED, 1);

@@ -23,6 +23,7 @@ typedef struct options {
 	const char *keys;        /* keys pressed before the screenshot */
 	uint64_t bench_frames;   /* draw this many frames first, print the mean time */
 	size_t max_events;
+	size_t max_writes;
 } options;
 
 static void usage(FILE *f)
@@ -40,6 +41,8 @@ static void usage(FILE *f)
 	      "                        first and print the mean frame time\n"
 	      "  --set key=value       a configuration setting, as 'ulpsim replay --set'\n"
 	      "  --max-events N        timeline events kept (default 4194304)\n"
+	      "  --max-writes N        colour writes logged for the frame at the cursor\n"
+	      "                        (default 4194304; 16 bytes each)\n"
 	      "exit codes: 0 success, 2 bad usage, input or display error.  Keys: F1 in the window.\n",
 	      f);
 }
@@ -94,6 +97,7 @@ static int parse_args(int argc, char **argv, options *o)
 			fprintf(stderr, "ulpsim-view: %s: %s\n", a,
 			        !strcmp(a, "--screenshot") || !strcmp(a, "--at-cycle") || !strcmp(a, "--select") ||
 			                !strcmp(a, "--size") || !strcmp(a, "--set") || !strcmp(a, "--max-events") ||
+			                !strcmp(a, "--max-writes") ||
 			                !strcmp(a, "--keys") || !strcmp(a, "--bench-frames")
 			            ? "needs a value" : "unknown option");
 			return EXIT_USAGE;
@@ -141,6 +145,12 @@ static int parse_args(int argc, char **argv, options *o)
 				return EXIT_USAGE;
 			}
 			o->max_events = (size_t)x;
+		} else if (!strcmp(a, "--max-writes")) {
+			if (!parse_u64(val, &x) || x == 0) {
+				fprintf(stderr, "ulpsim-view: --max-writes '%s': expected a positive number\n", val);
+				return EXIT_USAGE;
+			}
+			o->max_writes = (size_t)x;
 		} else {
 			fprintf(stderr, "ulpsim-view: %s: unknown option\n", a);
 			return EXIT_USAGE;
@@ -182,6 +192,7 @@ static bool viewer_ready(viewer *v, const options *o)
 	for (unsigned k = 0; k < v->m.nlanes; k++)
 		if (!strcmp(v->m.lane[k].name, "pseq"))
 			v->sel_lane = k;
+	v->cursor = v->m.end - 1;                   /* the final frame, until the user steps */
 	if (o->have_at) {
 		if (o->at_cycle >= v->m.end) {
 			fprintf(stderr, "ulpsim-view: --at-cycle %llu: the run has cycles 0..%llu\n",
@@ -197,8 +208,8 @@ static bool viewer_ready(viewer *v, const options *o)
 			return false;
 		}
 		view_select_pixel(v, o->sel_x, o->sel_y);
-		char lines[VIEW_MAX_EXEC + 12][VIEW_LINE];
-		unsigned n = view_journey_lines(&v->journey, lines, VIEW_MAX_EXEC + 12);
+		char lines[VIEW_JOURNEY_LINES][VIEW_LINE];
+		unsigned n = view_journey_lines(&v->journey, lines, VIEW_JOURNEY_LINES, false);
 		for (unsigned i = 0; i < n; i++)
 			printf("%s\n", lines[i]);
 		fflush(stdout);
@@ -462,11 +473,13 @@ int main(int argc, char **argv)
 		free(v);
 		return EXIT_USAGE;
 	}
+	ulpsim_set_max_writes(v->sim, o.max_writes);
 	rc = o.screenshot ? headless(v, &o) : interactive(v, &o);
 	view_model_free(&v->m);
 	free(v->prog[0].text);
 	free(v->prog[1].text);
 	ulpsim_close(v->sim);
+	free(v->frame);
 	free(v);
 	return rc;
 }

@@ -51,6 +51,14 @@ typedef struct view_journey {
 	unsigned nexec;
 	/* cycles of entering / leaving unit u in EXEC e; UINT64_MAX: not seen */
 	uint64_t in[VIEW_MAX_EXEC][VIEW_JOURNEY_UNITS], out[VIEW_MAX_EXEC][VIEW_JOURNEY_UNITS];
+	/* the kill: the ALU's INSTANT for this pixel, or PSEQ removing the quad */
+	int kill_exec, removed_exec;         /* -1: none */
+	uint64_t kill_cycle, removed_cycle;
+	/* the row registers after each EXEC (ulpsim_quad_regs), or why not */
+	unsigned pixel;                      /* the selected pixel's index in the quad */
+	ulpsim_exec_regs regs[VIEW_MAX_EXEC];
+	size_t nregs;
+	char regs_why[160];
 } view_journey;
 
 typedef struct view_model {
@@ -85,9 +93,11 @@ void view_journey_find(view_journey *j, const view_model *m, ulpsim *s, uint32_t
 /* The journey unit (index into VIEW_JOURNEY_UNIT_NAME) a lane is for the
  * journey's GR3D block ("pseq" for block A, "pseq_b" for B), or -1. */
 int view_journey_unit(const view_journey *j, const char *lane);
-/* The journey as text lines (for stdout and the panel); returns the count. */
-enum { VIEW_LINE = 160 };
-unsigned view_journey_lines(const view_journey *j, char lines[][VIEW_LINE], unsigned max);
+/* The journey as text lines (for stdout and the panel; the panel leaves out
+ * the legend and the position's source when it is the rasterizer's); returns
+ * the count. */
+enum { VIEW_LINE = 160, VIEW_JOURNEY_LINES = 320 };
+unsigned view_journey_lines(const view_journey *j, char lines[][VIEW_LINE], unsigned max, bool panel);
 extern const char *const VIEW_JOURNEY_UNIT_NAME[VIEW_JOURNEY_UNITS];
 
 /* ---- text (view_text.c) ---- */
@@ -154,9 +164,15 @@ typedef struct viewer {
 	uint64_t cursor;
 	bool playing;
 	double play_acc;
+	/* the frame at the cursor (ulpsim_image_at) in img_tex */
+	uint8_t *frame;
+	uint64_t frame_cycle;
+	bool frame_valid, frame_final;       /* frame_final: showing the final image instead */
+	char frame_why[200];
 	/* selection */
 	view_journey journey;
 	bool have_sel;
+	int journey_scroll;                  /* first line shown in the journey panel */
 	/* input */
 	char prompt[24];
 	bool prompt_on;
@@ -196,6 +212,10 @@ bool view_source_exec_lines(const char *text, uint32_t exec, unsigned *first, un
 
 /* view_image.c */
 bool view_image_upload(viewer *v);
+/* The frame at the cursor into the texture (when the cursor moved). */
+void view_image_sync(viewer *v);
+/* The RGBA the render-target pane shows for pixel (x, y). */
+const uint8_t *view_image_rgba(const viewer *v, uint32_t x, uint32_t y);
 void view_image_fit(viewer *v);
 void view_image_draw(viewer *v);
 bool view_image_pixel_at(const viewer *v, int sx, int sy, uint32_t *x, uint32_t *y);

@@ -1,10 +1,13 @@
-/* The render-target pane: the final colour buffer 0 (top row first), zoomed
- * with the wheel and panned by dragging; a pixel grid from 8x; the selected
- * pixel outlined; a readout of the pixel under the mouse. */
+/* The render-target pane: colour buffer 0 (top row first) as it stood at
+ * the cycle cursor (ulpsim_image_at), zoomed with the wheel and panned by
+ * dragging; a pixel grid from 8x; the selected pixel outlined; a readout of
+ * the pixel under the mouse. */
 #include "view.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static const SDL_Color GRID = { 60, 60, 70, 255 }, SEL = { 255, 220, 0, 255 },
                        QUAD = { 0, 200, 255, 255 }, LABEL = { 220, 220, 220, 255 },
@@ -25,7 +28,34 @@ bool view_image_upload(viewer *v)
 		snprintf(v->msg, sizeof v->msg, "texture: %s", SDL_GetError());
 		return false;
 	}
+	free(v->frame);
+	v->frame = malloc((size_t)v->m.img_w * v->m.img_h * 4);
+	v->frame_valid = false;
+	if (!v->frame) {
+		snprintf(v->msg, sizeof v->msg, "out of memory for the frame at the cursor");
+		return false;
+	}
 	return true;
+}
+
+void view_image_sync(viewer *v)
+{
+	if (!v->ready || !v->img_tex || !v->frame || (v->frame_valid && v->frame_cycle == v->cursor))
+		return;
+	char why[200];
+	const bool ok = ulpsim_image_at(v->sim, v->cursor, v->frame, why, sizeof why);
+	if (!ok)                                   /* show the final frame and say why */
+		snprintf(v->frame_why, sizeof v->frame_why, "%s", why);
+	v->frame_final = !ok;
+	v->frame_cycle = v->cursor;
+	v->frame_valid = true;
+	SDL_UpdateTexture(v->img_tex, NULL, ok ? v->frame : v->m.img, (int)v->m.img_w * 4);
+}
+
+const uint8_t *view_image_rgba(const viewer *v, uint32_t x, uint32_t y)
+{
+	const uint8_t *img = v->frame_valid && !v->frame_final ? v->frame : v->m.img;
+	return img + 4 * ((size_t)y * v->m.img_w + x);
 }
 
 void view_image_fit(viewer *v)
@@ -97,8 +127,14 @@ void view_image_draw(viewer *v)
 		view_text_draw(&v->text, v->r, VIEW_FONT_BOLD, p->x + 8, p->y + 4, LABEL, "render target");
 		return;
 	}
-	snprintf(buf, sizeof buf, "render target %ux%u (final frame) %.3gx", v->m.img_w,
-	         v->m.img_h, v->img_zoom);
+	view_image_sync(v);
+	if (v->frame_final)
+		snprintf(buf, sizeof buf, "render target %ux%u: final frame (cycle %llu not logged) %.3gx",
+		         v->m.img_w, v->m.img_h, (unsigned long long)v->cursor, v->img_zoom);
+	else
+		snprintf(buf, sizeof buf, "render target %ux%u at cycle %llu%s %.3gx", v->m.img_w, v->m.img_h,
+		         (unsigned long long)v->cursor, v->cursor + 1 >= v->m.end ? " (final frame)" : "",
+		         v->img_zoom);
 	SDL_Rect clip = { p->x + 1, p->y + 1, p->w - 2, p->h - 2 };
 	SDL_RenderSetClipRect(v->r, &clip);
 	SDL_Rect dst = { p->x + (int)lround(v->img_ox), p->y + (int)lround(v->img_oy),
@@ -144,7 +180,7 @@ void view_image_draw(viewer *v)
 	int ry = p->y + p->h - v->text.line_h - 4;
 	view_fill(v->r, p->x + 1, ry - 2, p->w - 2, v->text.line_h + 5, PANEL);
 	if (have) {
-		const uint8_t *px = v->m.img + 4 * ((size_t)y * v->m.img_w + x);
+		const uint8_t *px = view_image_rgba(v, x, y);
 		snprintf(buf, sizeof buf, "x %u  y %u  (window y %u)  RGBA %3u %3u %3u %3u", x, y,
 		         v->m.img_h - 1 - y, px[0], px[1], px[2], px[3]);
 		view_fill(v->r, p->x + 8, ry + 2, v->text.line_h - 4, v->text.line_h - 4,

@@ -364,6 +364,27 @@ void view_journey_find(view_journey *j, const view_model *m, ulpsim *s, uint32_t
 		return;
 	}
 	j->valid = true;
+	/* the kill: the ALU's INSTANT (arg = EXEC | pixel mask << 8) for this
+	 * pixel, or PSEQ's removal of the quad (arg = the EXEC it skipped) */
+	const uint32_t wy = m->img_h - 1 - y;
+	j->pixel = (x - j->q.qx) + 2 * (wy - j->q.qy);
+	j->kill_exec = j->removed_exec = -1;
+	for (size_t i = lo; i < m->nev && m->ev[i].cycle < j->q.pass_to; i++) {
+		const ulpsim_event *e = &m->ev[i];
+		if (e->kind != ULPSIM_EV_INSTANT || e->id != j->q.quad || e->lane >= 256 || unit_of_lane[e->lane] < 0)
+			continue;
+		const int u = unit_of_lane[e->lane];
+		if (u == 3 && ((e->arg >> 8) >> j->pixel & 1u) && j->kill_exec < 0) {
+			j->kill_exec = (int)(e->arg & 0xFFu);
+			j->kill_cycle = e->cycle;
+		} else if (u == 0 && j->removed_exec < 0) {
+			j->removed_exec = (int)e->arg;
+			j->removed_cycle = e->cycle;
+		}
+	}
+	/* the row registers after each EXEC: a replay watching the quad */
+	if (!ulpsim_quad_regs(s, &j->q, j->regs, VIEW_MAX_EXEC, &j->nregs, j->regs_why, sizeof j->regs_why))
+		j->nregs = 0;
 }
 
 static void trim(char *s)
@@ -392,7 +413,7 @@ static void cell(char *buf, size_t n, int digits, uint64_t in, uint64_t out)
 		buf[0] = '\0';
 }
 
-unsigned view_journey_lines(const view_journey *j, char lines[][VIEW_LINE], unsigned max)
+unsigned view_journey_lines(const view_journey *j, char lines[][VIEW_LINE], unsigned max, bool panel)
 {
 	unsigned n = 0;
 #define LINE(...) do { if (n < max) snprintf(lines[n++], VIEW_LINE, __VA_ARGS__); } while (0)
@@ -404,8 +425,12 @@ unsigned view_journey_lines(const view_journey *j, char lines[][VIEW_LINE], unsi
 	}
 	LINE("quad %u of fragment pass %u, at window (%u, %u)%s", j->q.quad, j->q.pass, j->q.qx, j->q.qy,
 	     j->q.block ? ", GR3D block B (the _b lanes)" : "");
-	LINE("  (%s)", j->q.exact ? "position from the rasterizer's events"
-	                          : "position reconstructed from a coverage replay");
+	if (!panel || !j->q.exact)
+		LINE("  (%s)", j->q.exact ? "position from the rasterizer's events"
+		                          : "position reconstructed from a coverage replay");
+	if (j->nregs && !((j->regs[0].covered >> (j->pixel & 3u)) & 1u))
+		LINE("note: this quad does not cover the pixel; another quad at the same position "
+		     "(of another triangle) does, and the journey cannot tell which");
 	uint64_t most = 0;                       /* the column width: the largest cycle */
 	for (unsigned e = 0; e < j->nexec; e++)
 		for (unsigned u = 0; u < VIEW_JOURNEY_UNITS; u++) {
@@ -435,9 +460,38 @@ unsigned view_journey_lines(const view_journey *j, char lines[][VIEW_LINE], unsi
 		trim(row);
 		LINE("%s", row);
 	}
-	LINE("cycles: entered-left (left = handed to the next unit)");
-	LINE("killed: not recorded (the units emit no kill event)");
+	if (!panel)
+		LINE("cycles: entered-left (left = handed to the next unit)");
+	if (j->kill_exec >= 0)
+		LINE("killed: in EXEC %d (the ALU's kill, cycle %llu)", j->kill_exec,
+		     (unsigned long long)j->kill_cycle);
+	else if (j->removed_exec >= 0)
+		LINE("killed: PSEQ removed the quad before EXEC %d (all its pixels killed), cycle %llu",
+		     j->removed_exec, (unsigned long long)j->removed_cycle);
+	else
+		LINE("killed: no");
 	LINE("final colour: RGBA %u %u %u %u", j->rgba[0], j->rgba[1], j->rgba[2], j->rgba[3]);
+	if (!j->nregs) {
+		LINE("row registers: %.120s", j->regs_why);
+		return n;
+	}
+	LINE("row registers after each EXEC, pixel %u of the quad (raw: FP20 | FX10 .l .h)", j->pixel);
+	for (size_t k = 0; k < j->nregs; k++) {
+		const ulpsim_exec_regs *r = &j->regs[k];
+		const unsigned p = j->pixel & 3u, nreg = r->rows ? 4 * r->rows : 4;
+		LINE("EXEC %u, DW cycle %llu%s:", r->exec, (unsigned long long)r->cycle,
+		     (r->killed >> p) & 1u ? " (pixel killed)" : "");
+		for (unsigned i = 0; i < nreg && i < 16; i += 2) {
+			char half[2][72];
+			for (unsigned h = 0; h < 2; h++) {
+				const uint32_t w = r->r[p][i + h];
+				snprintf(half[h], sizeof half[h], "r%-2u %05x %11.6g | %6.3f %6.3f", i + h, (unsigned)w,
+				         (double)ulpsim_fp20_value(w), (double)ulpsim_fx10_value(w, false),
+				         (double)ulpsim_fx10_value(w, true));
+			}
+			LINE("  %s   %s", half[0], half[1]);
+		}
+	}
 #undef LINE
 	return n;
 }

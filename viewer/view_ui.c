@@ -60,6 +60,7 @@ void view_select_pixel(viewer *v, uint32_t x, uint32_t y)
 		return;
 	view_journey_find(&v->journey, &v->m, v->sim, x, y);
 	v->have_sel = true;
+	v->journey_scroll = 0;
 }
 
 /* ---- panels ---- */
@@ -109,7 +110,14 @@ static void draw_stats(viewer *v)
 	snprintf(buf, sizeof buf, "events %llu  dropped %llu%s", (unsigned long long)s->events,
 	         (unsigned long long)s->events_dropped,
 	         s->events_dropped ? "  (the timeline is cut short)" : "");
-	view_text_draw(&v->text, v->r, VIEW_FONT_MONO, x, y, s->events_dropped ? WARN : LABEL, buf);
+	int ew = view_text_draw(&v->text, v->r, VIEW_FONT_MONO, x, y, s->events_dropped ? WARN : LABEL, buf);
+	if (s->writes_dropped)
+		snprintf(buf, sizeof buf, "   pixel writes %llu, %llu dropped: no frames from cycle %llu",
+		         (unsigned long long)s->writes, (unsigned long long)s->writes_dropped,
+		         (unsigned long long)s->writes_cut_cycle);
+	else
+		snprintf(buf, sizeof buf, "   pixel writes %llu", (unsigned long long)s->writes);
+	view_text_draw(&v->text, v->r, VIEW_FONT_MONO, x + ew, y, s->writes_dropped ? WARN : LABEL, buf);
 	y += lh + 2;
 	/* utilisation per lane, from the activity spans, in two columns */
 	unsigned rows = (v->m.nlanes + 1) / 2;
@@ -148,12 +156,24 @@ static void draw_journey(viewer *v)
 		               "click a pixel of the render target (or --select X,Y)");
 		return;
 	}
-	char lines[VIEW_MAX_EXEC + 12][VIEW_LINE];
-	unsigned n = view_journey_lines(&v->journey, lines, VIEW_MAX_EXEC + 12);
+	_Static_assert(VIEW_JOURNEY_LINES * VIEW_LINE <= 64 * 1024, "the lines fit on the stack");
+	char lines[VIEW_JOURNEY_LINES][VIEW_LINE];
+	unsigned n = view_journey_lines(&v->journey, lines, VIEW_JOURNEY_LINES, true);
 	int max_chars = (p->w - 16) / (v->text.char_w ? v->text.char_w : 7);
 	if (max_chars < 20)
 		max_chars = 20;
-	for (unsigned i = 0; i < n && y + lh <= p->y + p->h; i++) {
+	if (v->journey_scroll > (int)n - 1)
+		v->journey_scroll = n ? (int)n - 1 : 0;
+	if (v->journey_scroll < 0)
+		v->journey_scroll = 0;
+	const unsigned first = (unsigned)v->journey_scroll;
+	for (unsigned i = first; i < n && y + lh <= p->y + p->h; i++) {
+		if (y + 2 * lh > p->y + p->h && i + 1 < n) {    /* the last row: say what is below */
+			char more[96];
+			snprintf(more, sizeof more, "... %u more lines (wheel scrolls; --select prints them all)", n - i);
+			view_text_draw(&v->text, v->r, VIEW_FONT_MONO, x, y, DIM, more);
+			break;
+		}
 		/* long lines (the reasons) wrap at a space */
 		const char *s = lines[i];
 		while (*s && y + lh <= p->y + p->h) {
@@ -169,7 +189,8 @@ static void draw_journey(viewer *v)
 			memcpy(part, s, take);
 			part[take] = 0;
 			view_text_draw(&v->text, v->r, VIEW_FONT_MONO, x, y,
-			               i == 3 && v->journey.valid ? HEAD : LABEL, part);
+			               !strncmp(lines[i], "EXEC ", 5) && v->journey.valid ? HEAD : LABEL,
+			               part);
 			y += lh;
 			s += take;
 			while (*s == ' ')
@@ -230,10 +251,11 @@ static const char *const HELP[] = {
 	"F1  H        this help            Q  Esc     quit",
 	"Mouse: wheel zooms, drag pans (render target and timeline);",
 	"       click a pixel: its journey; click the timeline: cursor and lane.",
+	"Wheel over the journey scrolls it.",
 	"",
-	"Stepping moves the cycle cursor through the RECORDED run: the replay",
-	"runs to the end first (the simulator keeps no per-cycle framebuffer",
-	"yet), so the render target always shows the final frame.",
+	"Stepping moves the cycle cursor through the RECORDED run: the replay ran",
+	"to the end first, logging every colour write; the render target shows",
+	"the frame as it stood at the cursor, rebuilt from that log.",
 };
 
 static void draw_help(viewer *v)
@@ -406,8 +428,12 @@ void view_handle_event(viewer *v, const SDL_Event *e)
 		double f = e->wheel.y > 0 ? 1.25 : 0.8;
 		int lane;
 		uint64_t cyc;
+		const view_rect *jp = &v->pane_journey;
 		if (view_timeline_hit(v, v->mouse_x, v->mouse_y, &lane, &cyc))
 			view_timeline_zoom(v, v->mouse_x, 1.0 / f);
+		else if (v->mouse_x >= jp->x && v->mouse_y >= jp->y && v->mouse_x < jp->x + jp->w &&
+		         v->mouse_y < jp->y + jp->h)
+			v->journey_scroll += e->wheel.y > 0 ? -3 : 3;
 		else
 			view_image_zoom(v, v->mouse_x, v->mouse_y, f);
 		return;

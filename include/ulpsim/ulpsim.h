@@ -34,6 +34,10 @@ typedef struct ulpsim_summary {
 	unsigned checkpoints, checks_failed;
 	uint64_t events, events_dropped;
 	unsigned gr3d_clock_mhz;
+	/* DW's writes into colour buffer 0 (the log ulpsim_image_at rebuilds
+	 * frames from), those its cap dropped, and the first cycle it lacks
+	 * (when writes_dropped) */
+	uint64_t writes, writes_dropped, writes_cut_cycle;
 } ulpsim_summary;
 
 /* Loads a trace and applies settings ("key=value" as --set takes them).
@@ -41,10 +45,23 @@ typedef struct ulpsim_summary {
 ulpsim *ulpsim_open(const char *trace_path, const char *const *settings, size_t nsettings,
                     char *err, size_t errlen);
 /* Replays the whole trace, recording at most max_events timeline events
- * (0: a default of 4 million).  False with err filled on failure. */
+ * (0: a default of 4 million) and the log of colour writes
+ * (ulpsim_image_at).  False with err filled on failure. */
 bool ulpsim_run(ulpsim *s, size_t max_events, char *err, size_t errlen);
 /* The final colour buffer 0: RGBA8, top row first (NULL before a run). */
 const uint8_t *ulpsim_image(const ulpsim *s, uint32_t *width, uint32_t *height);
+/* Colour buffer 0 as it stood at the end of cycle `cycle` of the run (every
+ * DW write and clear at or before it), RGBA8 top row first, into rgba
+ * (width * height * 4 bytes, ulpsim_image's size).  Rebuilt from the run's
+ * log of writes from the nearest key frame: at most max(4096, width *
+ * height) writes and one copy.  From the run's last cycle on it is the final
+ * image.  False with err when the log cannot rebuild that cycle (its cap
+ * cut it short, or the buffer was recreated later in the run). */
+bool ulpsim_image_at(const ulpsim *s, uint64_t cycle, uint8_t *rgba, char *err, size_t errlen);
+/* Before ulpsim_run: the memory of the write log, as a number of writes
+ * (16 bytes each; a key frame costs width * height / 4).  0: the default,
+ * 4194304 (64 MiB). */
+void ulpsim_set_max_writes(ulpsim *s, size_t max_writes);
 unsigned ulpsim_lane_count(const ulpsim *s);
 const char *ulpsim_lane_name(const ulpsim *s, unsigned lane);
 size_t ulpsim_event_count(const ulpsim *s);
@@ -117,5 +134,32 @@ char *ulpsim_vertex_pica(const ulpsim *s, unsigned draw, char *err, size_t errle
 unsigned ulpsim_draw_count(const ulpsim *s);
 bool ulpsim_draw_range(const ulpsim *s, unsigned draw, uint64_t *from, uint64_t *to);
 int ulpsim_draw_at(const ulpsim *s, uint64_t cycle);
+
+/* The row registers of quad q (from ulpsim_quad_at) after each EXEC of its
+ * program, as DW received the quad (the ALU's writes done).  Pixel k of the
+ * quad is at window (qx + (k & 1), qy + (k >> 1)); each register is a raw
+ * 20-bit word: one FP20, or two FX10 halves (.l bits 0..9, .h bits 10..19);
+ * ulpsim_fp20_value and ulpsim_fx10_value read them. */
+typedef struct ulpsim_exec_regs {
+	uint32_t exec;
+	uint64_t cycle;                 /* DW took the quad: its BEGIN on the dw lane */
+	unsigned rows;                  /* alu_buffer_size: r0..r(4 * rows - 1) are live */
+	uint32_t r[4][16];              /* [pixel][register] */
+	uint8_t covered, killed;        /* bit k: pixel k covered; killed (sticky or in this EXEC) */
+} ulpsim_exec_regs;
+/* Replays the trace once more with a watch on that quad (no timeline) and
+ * gives up to max EXECs in regs, their number in *n.  After ulpsim_run;
+ * not thread-safe.  False with err filled when the replay fails or the quad
+ * never reached DW. */
+bool ulpsim_quad_regs(ulpsim *s, const ulpsim_quad_ref *q, ulpsim_exec_regs *regs, size_t max,
+                      size_t *n, char *err, size_t errlen);
+float ulpsim_fp20_value(uint32_t bits);
+float ulpsim_fx10_value(uint32_t bits, bool high);
+
+/* Timeline INSTANT events: on the raster lanes a quad's position (id = quad,
+ * arg = x | y << 16); on the alu lanes a kill (id = quad, arg = EXEC | mask
+ * << 8, bit k of mask: pixel k of the quad was killed in that EXEC); on the
+ * pseq lanes a quad PSEQ removed because all its pixels were killed (id =
+ * quad, arg = the EXEC it would have run next). */
 
 #endif
