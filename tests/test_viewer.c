@@ -319,8 +319,13 @@ Test(viewer, real_window_under_xvfb)
 	if (system("command -v xvfb-run >/dev/null 2>&1") != 0)
 		cr_assert_fail("xvfb-run is missing: 'make deps' installs the xvfb package");
 	char *out;
-	ulp_image *img = shot("xvfb-run -a -s '-screen 0 1280x1024x24'", SAMPLE, "--window --size 800x600",
-	                      &out);
+	/* Under ASan, leak checking is off for this one run: the X11 video
+	 * driver's libraries, loaded and unloaded by SDL, leave allocations whose
+	 * stacks LeakSanitizer can only print as "<unknown module>", so no
+	 * suppression can name them (about one run in three).  The headless
+	 * tests check the viewer's own memory. */
+	ulp_image *img = shot("ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" "
+	                      "xvfb-run -a -s '-screen 0 1280x1024x24'", SAMPLE, "--window --size 800x600", &out);
 	cr_assert_eq(img->width, 800);
 	cr_assert_eq(img->height, 600);
 	check_panes(img);
