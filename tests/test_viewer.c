@@ -277,6 +277,25 @@ Test(viewer, programs_overlay_highlights_the_exec_and_the_pc)
 	fixture_free(tri);
 }
 
+/* E steps through the selected quad's EXECs (PSEQ entries), Shift+E back. */
+Test(viewer, e_steps_one_exec_of_the_selected_quad)
+{
+	static const char *const cases[][2] = {
+		{ "Home,E", "EXEC 0  message: quad" },
+		{ "Home,E,E", "EXEC 1  message: quad" },
+		{ "Home,E,E,Shift+E", "EXEC 0  message: quad" },
+		{ "End,E", "message: no later EXEC of quad" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char args[512], *out;
+		snprintf(args, sizeof args, "--select 32,32 --keys %s", cases[i][0]);
+		ulp_image *img = shot("", "traces/samples/discard.json", args, &out);
+		cr_expect(strstr(out, cases[i][1]), "--keys %s: '%s' lacks '%s'", cases[i][0], out, cases[i][1]);
+		ulp_image_free(img);
+		free(out);
+	}
+}
+
 Test(viewer, bad_arguments_exit_2)
 {
 	char *tri = fixture();

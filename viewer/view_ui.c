@@ -245,6 +245,7 @@ static const char *const HELP[] = {
 	"Home  End    cursor to the first / last cycle",
 	"C            centre the timeline on the cursor",
 	"J            cursor to the selected quad's first cycle in PSEQ",
+	"E  Shift+E   step one EXEC of the selected quad (its next / previous PSEQ entry)",
 	"F            fit the render target and the timeline",
 	"S            the programs of the draw at the cursor: TGSI and as run, with the",
 	"             pc (vsh lanes) or EXEC (Tegra lanes) at the cursor highlighted",
@@ -300,6 +301,31 @@ static void step_lane_event(viewer *v, int dir)
 	else
 		snprintf(v->msg, sizeof v->msg, "no %s event on %s", dir > 0 ? "later" : "earlier",
 		         v->m.nlanes ? v->m.lane[v->sel_lane].name : "-");
+}
+
+/* E / Shift+E: the cursor to the selected quad's next (previous) EXEC, the
+ * cycle it enters PSEQ for it. */
+static void step_exec(viewer *v, int dir)
+{
+	if (!v->have_sel || !v->journey.valid) {
+		snprintf(v->msg, sizeof v->msg, "select a pixel with a journey first");
+		return;
+	}
+	const view_journey *j = &v->journey;
+	int best = -1;
+	for (unsigned e = 0; e < j->nexec && e < VIEW_MAX_EXEC; e++) {
+		uint64_t c = j->in[e][0];
+		if (c == UINT64_MAX || (dir > 0 ? c <= v->cursor : c >= v->cursor))
+			continue;
+		if (best < 0 || (dir > 0 ? c < j->in[best][0] : c > j->in[best][0]))
+			best = (int)e;
+	}
+	if (best < 0) {
+		snprintf(v->msg, sizeof v->msg, "no %s EXEC of quad %u", dir > 0 ? "later" : "earlier", j->q.quad);
+		return;
+	}
+	view_set_cursor(v, j->in[best][0]);
+	snprintf(v->msg, sizeof v->msg, "quad %u EXEC %d", j->q.quad, best);
 }
 
 static void step_draw(viewer *v, int dir)
@@ -382,6 +408,7 @@ static void key(viewer *v, const SDL_KeyboardEvent *k)
 	case SDLK_c: view_timeline_center(v); break;
 	case SDLK_f: view_image_fit(v); view_timeline_fit(v); break;
 	case SDLK_s: v->source = !v->source; break;
+	case SDLK_e: step_exec(v, shift ? -1 : 1); break;
 	case SDLK_j:
 		if (v->have_sel && v->journey.valid && v->journey.in[0][0] != UINT64_MAX)
 			view_set_cursor(v, v->journey.in[0][0]);
