@@ -122,9 +122,16 @@ static void speed_rows(bench_table *t, const trace *tr, const char *label)
 	if (t->only && !strstr(label, t->only))
 		return;
 	gpu_speed off, on;
+	char name[128];
+	if (t->record >= 0) {        /* one mode (profiling) */
+		if (!measure(t, tr, label, t->record, &on))
+			return;
+		snprintf(name, sizeof name, "gpu %s%s: simulated cycles", label, t->record ? ", recording" : "");
+		bench_add(t, name, on.cycles / on.dt, "cycles/s", "");
+		return;
+	}
 	if (!measure(t, tr, label, false, &off) || !measure(t, tr, label, true, &on))
 		return;
-	char name[128];
 	snprintf(name, sizeof name, "gpu %s: simulated cycles", label);
 	bench_add(t, name, off.cycles / off.dt, "cycles/s", ">= 10 M (issue 6)");
 	snprintf(name, sizeof name, "gpu %s: fragments", label);
@@ -175,7 +182,7 @@ static bool window_peak(const trace *tr, uint64_t window, size_t *peak_bytes, ui
 
 static void memory_rows(bench_table *t)
 {
-	if (t->only && !strstr("fill30 memory", t->only))
+	if ((t->only && !strstr("fill30 memory", t->only)) || t->record >= 0)
 		return;
 	enum { WINDOW = 100000 };
 	const unsigned sizes[2][2] = { { 320, 240 }, { 640, 480 } };

@@ -1,10 +1,11 @@
 /* make bench: every area's figures as one table.
  *
- *   ulpsim-bench [AREA...] [--size WxH] [--reps N] [--case S] [--check]
+ *   ulpsim-bench [AREA...] [--size WxH] [--reps N] [--case S] [--record off|on] [--check]
  *
- * AREA picks areas (numfmt, clock, pica, compile, tegra; default all).
+ * AREA picks areas (numfmt, clock, pica, compile, tegra, gpu; default all).
  * --size and --reps shrink the Tegra draws for profiling (callgrind);
  * --case S keeps the Tegra draws whose label holds S;
+ * --record off|on measures the gpu draws in that mode only (profiling);
  * --check prints what the runs computed (cycles, counts, an image hash),
  * which must not change when the simulator gets faster. */
 #include <stdio.h>
@@ -40,7 +41,7 @@ static void print_value(double v)
 static int usage(void)
 {
 	fprintf(stderr, "usage: ulpsim-bench [numfmt|clock|pica|compile|tegra|gpu]... "
-	                "[--size WxH] [--reps N] [--case S] [--check]\n");
+	                "[--size WxH] [--reps N] [--case S] [--record off|on] [--check]\n");
 	return 2;
 }
 
@@ -58,6 +59,7 @@ int main(int argc, char **argv)
 	t.width = 640;
 	t.height = 480;
 	t.reps = 3;
+	t.record = -1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--size") && i + 1 < argc) {
@@ -70,6 +72,11 @@ int main(int argc, char **argv)
 				return usage();
 		} else if (!strcmp(a, "--case") && i + 1 < argc) {
 			t.only = argv[++i];
+		} else if (!strcmp(a, "--record") && i + 1 < argc) {
+			i++;
+			if (strcmp(argv[i], "off") && strcmp(argv[i], "on"))
+				return usage();
+			t.record = !strcmp(argv[i], "on");
 		} else if (!strcmp(a, "--check")) {
 			t.check = true;
 		} else {

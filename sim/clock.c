@@ -19,6 +19,8 @@ bool sim_clock_add_unit(sim_clock *c, sim_unit *u)
 		u->lane = sim_tl_lane(c->tl, u->name);
 	u->tl = c->tl;
 	u->clock_next = &c->next;
+	u->clock_sched = &c->sched;
+	u->sched_bit = UINT32_C(1) << c->nunits;
 	if (u->wake < c->next)
 		c->next = u->wake;
 	c->last_tick[c->nunits] = UINT64_MAX;
@@ -74,9 +76,13 @@ static void watchdog_report(const sim_clock *c, ulp_diag *d)
 enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 {
 	uint64_t next = UINT64_MAX;            /* wakes may predate this call */
-	for (unsigned i = 0; i < c->nunits; i++)
+	c->sched = 0;
+	for (unsigned i = 0; i < c->nunits; i++) {
 		if (c->unit[i]->wake < next)
 			next = c->unit[i]->wake;
+		if (c->unit[i]->wake != UINT64_MAX)
+			c->sched |= UINT32_C(1) << i;
+	}
 	c->next = next;
 	while (c->now < until) {
 		if (c->next == UINT64_MAX)
@@ -95,7 +101,11 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 		 * wakes caused by pushes during the pass land in c->next too. */
 		c->next = UINT64_MAX;
 		uint64_t next_wake = UINT64_MAX;
-		for (unsigned i = 0; i < c->nunits; i++) {
+		/* Only the units with a wake: the set is read live, so a unit
+		 * later in the step order woken during the pass is seen, as a
+		 * scan of every unit would see it. */
+		for (uint64_t m = c->sched, i; m; m = c->sched & ~((UINT64_C(2) << i) - 1)) {
+			i = (unsigned)__builtin_ctzll(m);
 			sim_unit *u = c->unit[i];
 			if (u->wake > now) {
 				if (u->wake < next_wake)
@@ -125,6 +135,8 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 			uint64_t w = u->wake;
 			if (w <= now)
 				u->wake = w = now + 1;  /* a same-cycle wake means "next cycle" */
+			else if (w == UINT64_MAX)
+				c->sched &= ~(UINT32_C(1) << i);
 			slept |= (uint32_t)(w > now + 1) << i;
 			next_wake = w < next_wake ? w : next_wake;
 		}

@@ -54,6 +54,8 @@ typedef struct sim_unit {
 	sim_unit_stats stats;
 	struct sim_timeline *tl;   /* may be NULL */
 	uint64_t *clock_next;      /* the clock's earliest pending wake (or NULL) */
+	uint32_t *clock_sched;     /* the clock's set of units with a wake (or NULL) */
+	uint32_t sched_bit;        /* this unit's bit in it */
 	bool halt;                 /* set by a unit that hit an error: the run stops */
 	/* For watchdog messages: what the unit is working on. */
 	uint32_t debug_pc;
@@ -68,8 +70,11 @@ static inline void sim_unit_wake(sim_unit *u, uint64_t at)
 {
 	if (at < u->wake && at >= u->wake_floor) {
 		u->wake = at;
-		if (u->clock_next && at < *u->clock_next)
-			*u->clock_next = at;
+		if (u->clock_next) {
+			*u->clock_sched |= u->sched_bit;
+			if (at < *u->clock_next)
+				*u->clock_next = at;
+		}
 	}
 }
 
