@@ -24,7 +24,7 @@ typedef struct bench_table {
 } bench_table;
 
 void bench_add(bench_table *t, const char *name, double value, const char *unit, const char *goal);
-double bench_now(void);   /* monotonic seconds */
+double bench_now(void);   /* CPU seconds of the process (one host core) */
 
 /* Benchmarks: one function per area, each adding rows. */
 void bench_numfmt(bench_table *t);

@@ -101,11 +101,11 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 		 * wakes caused by pushes during the pass land in c->next too. */
 		c->next = UINT64_MAX;
 		uint64_t next_wake = UINT64_MAX;
-		/* Only the units with a wake: the set is read live, so a unit
-		 * later in the step order woken during the pass is seen, as a
-		 * scan of every unit would see it. */
-		for (uint64_t m = c->sched, i; m; m = c->sched & ~((UINT64_C(2) << i) - 1)) {
-			i = (unsigned)__builtin_ctzll(m);
+		/* The scan stops after the last unit with a wake (producers come
+		 * last: the geometry units, once done, cost nothing).  The set is
+		 * read live, so a unit later in the step order woken during the
+		 * pass still ticks this cycle. */
+		for (unsigned i = 0; (uint64_t)c->sched >> i; i++) {
 			sim_unit *u = c->unit[i];
 			if (u->wake > now) {
 				if (u->wake < next_wake)
