@@ -55,7 +55,7 @@ static void watchdog_report(const sim_clock *c, ulp_diag *d)
 	                      (unsigned long long)c->watchdog_cycles, (unsigned long long)c->now);
 	for (unsigned i = 0; i < c->nunits && n < sizeof buf; i++) {
 		const sim_unit *u = c->unit[i];
-		if (u->wake == UINT64_MAX)
+		if (u->wake == UINT64_MAX && !u->waiting)
 			continue;
 		n += (size_t)snprintf(buf + n, sizeof buf - n, " %s %s", u->name,
 		                      sim_activity_name(u->activity));
@@ -73,6 +73,42 @@ static void watchdog_report(const sim_clock *c, ulp_diag *d)
 	ulp_diag_at(d, NULL, 0, 0, "%s", buf);
 }
 
+/* The watchdog stops the run at cycle t: the units asleep in
+ * sim_unit_wait would have ticked at t and stalled again. */
+static void waiting_book(sim_clock *c, uint64_t t)
+{
+	for (unsigned i = 0; i < c->nunits; i++) {
+		sim_unit *u = c->unit[i];
+		if (u->waiting) {
+			u->stats.stall[u->waiting_cause] += t - u->waiting_since;
+			u->waiting_since = t;
+			u->activity = (uint8_t)(SIM_ACT_STALL + u->waiting_cause);
+		}
+	}
+}
+
+/* Units asleep in sim_unit_wait would have ticked, stalled, every cycle:
+ * when the clock skips past the watchdog's horizon with one of them
+ * waiting, the watchdog fires at that horizon as it would have then, with
+ * the waiting units' stall cycles booked up to it. */
+static bool waiting_fires(sim_clock *c, uint64_t until, ulp_diag *d)
+{
+	uint64_t t = c->last_progress + c->watchdog_cycles;
+	if (t < c->now)
+		t = c->now;
+	if (t >= until)
+		return false;
+	bool any = false;
+	for (unsigned i = 0; i < c->nunits; i++)
+		any |= c->unit[i]->waiting;
+	if (!any)
+		return false;
+	waiting_book(c, t);
+	c->now = t + 1;
+	watchdog_report(c, d);
+	return true;
+}
+
 enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 {
 	uint64_t next = UINT64_MAX;            /* wakes may predate this call */
@@ -85,6 +121,9 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 	}
 	c->next = next;
 	while (c->now < until) {
+		if (c->next > c->now && c->watchdog_cycles &&
+		    c->next - c->last_progress > c->watchdog_cycles && waiting_fires(c, until, d))
+			return SIM_RUN_WATCHDOG;
 		if (c->next == UINT64_MAX)
 			return SIM_RUN_DRAINED;
 		if (c->next > c->now) {         /* skip ahead: everyone sleeps */
@@ -154,6 +193,7 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 		if (progress) {
 			c->last_progress = now;
 		} else if (c->watchdog_cycles && now - c->last_progress >= c->watchdog_cycles) {
+			waiting_book(c, now);
 			c->now = now + 1;
 			watchdog_report(c, d);
 			return SIM_RUN_WATCHDOG;
