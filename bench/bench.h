@@ -20,10 +20,11 @@ typedef struct bench_table {
 	int reps;                 /* best of reps (3) */
 	bool check;               /* --check: print what the runs computed */
 	const char *only;         /* --case S: only the Tegra draws whose label holds S */
+	int record;               /* --record off|on: gpu rows measure only that mode (-1: both) */
 } bench_table;
 
 void bench_add(bench_table *t, const char *name, double value, const char *unit, const char *goal);
-double bench_now(void);   /* monotonic seconds */
+double bench_now(void);   /* CPU seconds of the process (one host core) */
 
 /* Benchmarks: one function per area, each adding rows. */
 void bench_numfmt(bench_table *t);

@@ -19,6 +19,8 @@ bool sim_clock_add_unit(sim_clock *c, sim_unit *u)
 		u->lane = sim_tl_lane(c->tl, u->name);
 	u->tl = c->tl;
 	u->clock_next = &c->next;
+	u->clock_sched = &c->sched;
+	u->sched_bit = UINT32_C(1) << c->nunits;
 	if (u->wake < c->next)
 		c->next = u->wake;
 	c->last_tick[c->nunits] = UINT64_MAX;
@@ -53,7 +55,7 @@ static void watchdog_report(const sim_clock *c, ulp_diag *d)
 	                      (unsigned long long)c->watchdog_cycles, (unsigned long long)c->now);
 	for (unsigned i = 0; i < c->nunits && n < sizeof buf; i++) {
 		const sim_unit *u = c->unit[i];
-		if (u->wake == UINT64_MAX)
+		if (u->wake == UINT64_MAX && !u->waiting)
 			continue;
 		n += (size_t)snprintf(buf + n, sizeof buf - n, " %s %s", u->name,
 		                      sim_activity_name(u->activity));
@@ -71,14 +73,57 @@ static void watchdog_report(const sim_clock *c, ulp_diag *d)
 	ulp_diag_at(d, NULL, 0, 0, "%s", buf);
 }
 
+/* The watchdog stops the run at cycle t: the units asleep in
+ * sim_unit_wait would have ticked at t and stalled again. */
+static void waiting_book(sim_clock *c, uint64_t t)
+{
+	for (unsigned i = 0; i < c->nunits; i++) {
+		sim_unit *u = c->unit[i];
+		if (u->waiting) {
+			u->stats.stall[u->waiting_cause] += t - u->waiting_since;
+			u->waiting_since = t;
+			u->activity = (uint8_t)(SIM_ACT_STALL + u->waiting_cause);
+		}
+	}
+}
+
+/* Units asleep in sim_unit_wait would have ticked, stalled, every cycle:
+ * when the clock skips past the watchdog's horizon with one of them
+ * waiting, the watchdog fires at that horizon as it would have then, with
+ * the waiting units' stall cycles booked up to it. */
+static bool waiting_fires(sim_clock *c, uint64_t until, ulp_diag *d)
+{
+	uint64_t t = c->last_progress + c->watchdog_cycles;
+	if (t < c->now)
+		t = c->now;
+	if (t >= until)
+		return false;
+	bool any = false;
+	for (unsigned i = 0; i < c->nunits; i++)
+		any |= c->unit[i]->waiting;
+	if (!any)
+		return false;
+	waiting_book(c, t);
+	c->now = t + 1;
+	watchdog_report(c, d);
+	return true;
+}
+
 enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 {
 	uint64_t next = UINT64_MAX;            /* wakes may predate this call */
-	for (unsigned i = 0; i < c->nunits; i++)
+	c->sched = 0;
+	for (unsigned i = 0; i < c->nunits; i++) {
 		if (c->unit[i]->wake < next)
 			next = c->unit[i]->wake;
+		if (c->unit[i]->wake != UINT64_MAX)
+			c->sched |= UINT32_C(1) << i;
+	}
 	c->next = next;
 	while (c->now < until) {
+		if (c->next > c->now && c->watchdog_cycles &&
+		    c->next - c->last_progress > c->watchdog_cycles && waiting_fires(c, until, d))
+			return SIM_RUN_WATCHDOG;
 		if (c->next == UINT64_MAX)
 			return SIM_RUN_DRAINED;
 		if (c->next > c->now) {         /* skip ahead: everyone sleeps */
@@ -95,7 +140,11 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 		 * wakes caused by pushes during the pass land in c->next too. */
 		c->next = UINT64_MAX;
 		uint64_t next_wake = UINT64_MAX;
-		for (unsigned i = 0; i < c->nunits; i++) {
+		/* The scan stops after the last unit with a wake (producers come
+		 * last: the geometry units, once done, cost nothing).  The set is
+		 * read live, so a unit later in the step order woken during the
+		 * pass still ticks this cycle. */
+		for (unsigned i = 0; (uint64_t)c->sched >> i; i++) {
 			sim_unit *u = c->unit[i];
 			if (u->wake > now) {
 				if (u->wake < next_wake)
@@ -125,6 +174,8 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 			uint64_t w = u->wake;
 			if (w <= now)
 				u->wake = w = now + 1;  /* a same-cycle wake means "next cycle" */
+			else if (w == UINT64_MAX)
+				c->sched &= ~(UINT32_C(1) << i);
 			slept |= (uint32_t)(w > now + 1) << i;
 			next_wake = w < next_wake ? w : next_wake;
 		}
@@ -142,6 +193,7 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 		if (progress) {
 			c->last_progress = now;
 		} else if (c->watchdog_cycles && now - c->last_progress >= c->watchdog_cycles) {
+			waiting_book(c, now);
 			c->now = now + 1;
 			watchdog_report(c, d);
 			return SIM_RUN_WATCHDOG;

@@ -115,6 +115,7 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 	vfetch_init(&G->fetch, to, n, g->count, g->make_job, g->ctx);
 	clip_init(&G->clip, &g->clip, &G->p_prim, &G->p_clip);
 	G->clip.producer = gs ? &G->gsh.sh.u : &G->prim.u;
+	G->prim.pop_wakes = !gs;
 	setup_init(&G->setup, &g->setup, &G->p_clip, G->fp[0]);
 	for (unsigned b = 1; b < G->nfp && g->swath_alternate; b++)
 		setup_add_block(&G->setup, G->fp[b], g->swath_shift);

@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sim/timeline.h"
+
 enum sim_stall {
 #define STALL(id, name, desc) SIM_STALL_##id,
 #include "sim/stall_causes.def"
@@ -54,7 +56,14 @@ typedef struct sim_unit {
 	sim_unit_stats stats;
 	struct sim_timeline *tl;   /* may be NULL */
 	uint64_t *clock_next;      /* the clock's earliest pending wake (or NULL) */
+	uint32_t *clock_sched;     /* the clock's set of units with a wake (or NULL) */
+	uint32_t sched_bit;        /* this unit's bit in it */
 	bool halt;                 /* set by a unit that hit an error: the run stops */
+	/* sim_unit_wait: asleep in a stall since waiting_since, until a
+	 * neighbour wakes it; the watchdog counts it as awake */
+	bool waiting;
+	uint8_t waiting_cause;
+	uint64_t waiting_since;
 	/* For watchdog messages: what the unit is working on. */
 	uint32_t debug_pc;
 	bool has_pc;
@@ -68,8 +77,11 @@ static inline void sim_unit_wake(sim_unit *u, uint64_t at)
 {
 	if (at < u->wake && at >= u->wake_floor) {
 		u->wake = at;
-		if (u->clock_next && at < *u->clock_next)
-			*u->clock_next = at;
+		if (u->clock_next) {
+			*u->clock_sched |= u->sched_bit;
+			if (at < *u->clock_next)
+				*u->clock_next = at;
+		}
 	}
 }
 
@@ -82,6 +94,32 @@ static inline void sim_unit_sleep_through(sim_unit *u, uint64_t at)
 {
 	u->wake = at;
 	u->wake_floor = at;
+}
+
+/* A unit that cannot go on until a neighbour acts (a pop downstream frees a
+ * slot, a push upstream): it reports the stall for this cycle and, without
+ * a timeline, sleeps until a port wakes it (keeping any earlier wake it set)
+ * instead of ticking every cycle to stall again; sim_unit_wait_settle at
+ * its next tick books the cycles in between as that stall, exactly what
+ * ticking would have counted.  The watchdog still sees it as awake.  With a
+ * timeline it ticks every cycle so its activity lane stays exact. */
+static inline void sim_unit_wait(sim_unit *u, uint64_t now, enum sim_stall cause)
+{
+	if (u->tl && u->tl->enabled) {
+		u->wake = now + 1;
+		return;
+	}
+	u->waiting = true;
+	u->waiting_cause = (uint8_t)cause;
+	u->waiting_since = now;
+}
+
+static inline void sim_unit_wait_settle(sim_unit *u, uint64_t now)
+{
+	if (u->waiting) {
+		u->stats.stall[u->waiting_cause] += now - u->waiting_since - 1;
+		u->waiting = false;
+	}
 }
 
 static inline void sim_unit_busy(sim_unit *u)

@@ -10,6 +10,8 @@ typedef struct toy_source {
 	sim_unit u;
 	sim_port *out;
 	unsigned left, next_id;
+	bool wait;                 /* sleep on a full port (sim_unit_wait) instead of polling */
+	unsigned ticks;
 } toy_source;
 
 /* A sink that takes one visible item, then rests `period - 1` cycles. */
@@ -18,15 +20,22 @@ typedef struct toy_sink {
 	sim_port *in;
 	unsigned period, rest, got;
 	uint64_t got_at[16];
+	sim_unit *producer;        /* woken by a pop (or NULL) */
 } toy_sink;
 
 static void source_tick(sim_unit *u, uint64_t now)
 {
 	toy_source *s = (toy_source *)u;
+	s->ticks++;
+	sim_unit_wait_settle(u, now);
 	if (!s->left)
 		return;
 	if (sim_port_full(s->out)) {
 		sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
+		if (s->wait) {
+			sim_unit_wait(u, now, SIM_STALL_OUTPUT_FULL);
+			return;
+		}
 	} else {
 		unsigned id = s->next_id++;
 		sim_port_push(s->out, &id, now);
@@ -52,6 +61,8 @@ static void sink_tick(sim_unit *u, uint64_t now)
 			k->got_at[k->got] = now;
 		k->got++;
 		sim_port_pop(k->in);
+		if (k->producer)
+			sim_unit_wake(k->producer, now);
 		sim_unit_busy(u);
 		k->rest = k->period - 1;
 		if (k->rest)
@@ -122,6 +133,64 @@ Test(sim_clock, backpressure_counts_stalls)
 	cr_assert_eq(t.src.u.stats.stall[SIM_STALL_OUTPUT_FULL], 6, "stalled 1 + 3 + 3 - 1 cycles");
 	cr_assert_eq(t.port.max_count, 1);
 	sim_port_fini(&t.port);
+}
+
+/* sim_unit_wait: the source sleeps on the full port until the sink's pop
+ * wakes it; the same pushes and stall cycles as polling, fewer ticks. */
+Test(sim_clock, waiting_books_the_same_stalls_as_polling)
+{
+	toy poll, wait;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	toy_build(&poll, 4, 1, 1, 4, 0, NULL);
+	toy_build(&wait, 4, 1, 1, 4, 0, NULL);
+	wait.src.wait = true;
+	wait.sink.producer = &wait.src.u;
+	cr_assert_eq(sim_clock_run(&poll.clock, UINT64_MAX, &d), SIM_RUN_DRAINED);
+	cr_assert_eq(sim_clock_run(&wait.clock, UINT64_MAX, &d), SIM_RUN_DRAINED);
+	for (int i = 0; i < 4; i++)
+		cr_assert_eq(wait.sink.got_at[i], poll.sink.got_at[i], "item %d", i);
+	cr_assert_eq(wait.src.u.stats.stall[SIM_STALL_OUTPUT_FULL], 6);
+	cr_assert_eq(wait.src.u.stats.busy, 4);
+	cr_assert_eq(wait.clock.now, poll.clock.now);
+	cr_assert_lt(wait.src.ticks, poll.src.ticks, "%u vs %u ticks", wait.src.ticks, poll.src.ticks);
+	sim_port_fini(&poll.port);
+	sim_port_fini(&wait.port);
+}
+
+/* Nobody ever pops: the polling source and the waiting one stop the run
+ * with the same watchdog report, at the same cycle, with the same stalls. */
+Test(sim_clock, watchdog_sees_a_waiting_unit)
+{
+	char msg[2][ULP_DIAG_MSG_MAX];
+	uint64_t stall[2], now[2];
+	for (int k = 0; k < 2; k++) {
+		sim_clock c;
+		sim_port p;
+		toy_source s;
+		memset(&s, 0, sizeof s);
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		sim_clock_init(&c, 20, NULL);
+		sim_unit_init(&s.u, "source", source_tick, NULL, 0);
+		cr_assert(sim_port_init(&p, "source->none", sizeof(unsigned), 1, 1, NULL));
+		s.out = &p;
+		s.left = 3;
+		s.wait = k == 1;
+		sim_clock_add_unit(&c, &s.u);
+		sim_clock_add_port(&c, &p);
+		sim_unit_wake(&s.u, 5);
+		cr_assert_eq(sim_clock_run(&c, UINT64_MAX, &d), SIM_RUN_WATCHDOG);
+		snprintf(msg[k], sizeof msg[k], "%s", d.msg);
+		stall[k] = s.u.stats.stall[SIM_STALL_OUTPUT_FULL];
+		now[k] = c.now;
+		sim_port_fini(&p);
+	}
+	cr_assert_str_eq(msg[1], msg[0]);
+	cr_assert(strstr(msg[1], "source stall:output_full"), "%s", msg[1]);
+	cr_assert_eq(stall[1], stall[0]);
+	cr_assert_eq(now[1], now[0]);
+	cr_assert_eq(now[0], 5 + 20 + 1, "last progress at 5, fires at 25");
 }
 
 static void stuck_tick(sim_unit *u, uint64_t now)

@@ -95,6 +95,7 @@ static void take(clip_unit *c, const prim_tri *t, uint64_t now)
 static void clip_tick(sim_unit *u, uint64_t now)
 {
 	clip_unit *c = (clip_unit *)u;
+	sim_unit_wait_settle(u, now);
 	if (c->emit + 1 >= c->n) {                /* nothing in hand: take a triangle */
 		const prim_tri *t = sim_port_peek(c->in, now);
 		if (!t) {
@@ -111,8 +112,10 @@ static void clip_tick(sim_unit *u, uint64_t now)
 	sim_unit_sleep_until(u, now + 1);
 	if (c->emit + 1 >= c->n || now < c->ready_at)
 		return;                               /* culled, or still cutting */
-	if (sim_port_full(c->out)) {              /* polled: setup's pop */
+	if (sim_port_full(c->out)) {              /* setup's pop wakes us */
 		sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
+		sim_unit_sleep_until(u, UINT64_MAX);
+		sim_unit_wait(u, now, SIM_STALL_OUTPUT_FULL);
 		return;
 	}
 	prim_tri t;

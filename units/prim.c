@@ -31,6 +31,7 @@ static void prim_tick(sim_unit *u, uint64_t now)
 {
 	prim_unit *p = (prim_unit *)u;
 	const pica_result *r;
+	sim_unit_wait_settle(u, now);
 	while ((r = sim_port_peek(p->in, now))) {   /* the out port is shared by the units */
 		if (r->id < p->count && !p->have[r->id]) {
 			memcpy(p->vtx[r->id], r->o, sizeof p->vtx[0]);
@@ -57,7 +58,10 @@ static void prim_tick(sim_unit *u, uint64_t now)
 	if (sim_port_full(p->out)) {              /* the clipper's pop wakes us */
 		if (u->activity != SIM_ACT_BUSY)
 			sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
-		sim_unit_sleep_until(u, now + 1);
+		if (p->pop_wakes)
+			sim_unit_wait(u, now, SIM_STALL_OUTPUT_FULL);   /* a vertex push wakes us too */
+		else
+			sim_unit_sleep_until(u, now + 1);           /* polled */
 		return;
 	}
 	prim_tri t;
