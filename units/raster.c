@@ -87,20 +87,41 @@ void raster_tri_scissor(raster_tri *s, int minx, int miny, int maxx, int maxy)
 	}
 }
 
+/* The edge function of pixel (ix, iy) is ex*(py - oy) - ey*(px - ox): its
+ * two products depend on the row and on the column alone, so a quad forms
+ * each once per row or column (the same operations, the same values). */
 static unsigned quad_mask(const raster_tri *s, int qx, int qy, gr3d_quad_in *o)
 {
-	unsigned mask = 0;
+	double rowp[2][3], colp[2][3];
+	for (unsigned j = 0; j < 2; j++) {
+		const double py = (qy + (int)j) + 0.5, px = (qx + (int)j) + 0.5;
+		rowp[j][0] = s->ex[0] * (py - s->oy[0]);
+		rowp[j][1] = s->ex[1] * (py - s->oy[1]);
+		rowp[j][2] = s->ex[2] * (py - s->oy[2]);
+		colp[j][0] = s->ey[0] * (px - s->ox[0]);
+		colp[j][1] = s->ey[1] * (px - s->ox[1]);
+		colp[j][2] = s->ey[2] * (px - s->ox[2]);
+	}
+	/* the scissor: a quad wholly inside keeps every pixel */
+	unsigned mask = 0xFu;
+	if (qx < s->sx0 || qx + 1 >= s->sx1 || qy < s->sy0 || qy + 1 >= s->sy1) {
+		mask = 0;
+		for (unsigned k = 0; k < GR3D_PIXELS; k++) {
+			int ix = qx + (int)(k & 1u), iy = qy + (int)(k >> 1);
+			mask |= (unsigned)(ix >= s->sx0 && ix < s->sx1 && iy >= s->sy0 && iy < s->sy1) << k;
+		}
+	}
+	/* inside edge v: e > 0, or e == 0 on an edge the triangle owns */
 	double e[GR3D_PIXELS][3];
 	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
-		int ix = qx + (int)(k & 1u), iy = qy + (int)(k >> 1);
-		double px = ix + 0.5, py = iy + 0.5;
-		bool in = ix >= s->sx0 && ix < s->sx1 && iy >= s->sy0 && iy < s->sy1;
-		for (unsigned v = 0; v < 3; v++) {
-			e[k][v] = s->ex[v] * (py - s->oy[v]) - s->ey[v] * (px - s->ox[v]);
-			in = in && (e[k][v] > 0 || (e[k][v] == 0 && s->tie[v]));
-		}
-		if (in)
-			mask |= 1u << k;
+		const double *rp = rowp[k >> 1], *cp = colp[k & 1u];
+		e[k][0] = rp[0] - cp[0];
+		e[k][1] = rp[1] - cp[1];
+		e[k][2] = rp[2] - cp[2];
+		const bool in = (s->tie[0] ? e[k][0] >= 0 : e[k][0] > 0) &
+		                (s->tie[1] ? e[k][1] >= 0 : e[k][1] > 0) &
+		                (s->tie[2] ? e[k][2] >= 0 : e[k][2] > 0);
+		mask &= ~((unsigned)!in << k);
 	}
 	if (!mask)                    /* the rasterizer drops the quad */
 		return 0;
