@@ -313,11 +313,14 @@ static void write_slot(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned l
 				if ((live >> p) & 1u)
 					q->px[p].r[ri] = gr3d_to_fp20(c, v[p]);
 		} else if (lo || hi) {                     /* one FX10 half */
+			/* the modes in locals: a register store could alias them */
 			const unsigned sh = hi ? 10u : 0u;
+			const enum ulp_round rm = c->fx10_round;
+			const bool wrap = c->fx10_wrap;
 			for (unsigned p = 0; p < GR3D_PIXELS; p++)
 				if ((live >> p) & 1u) {
 					uint32_t *reg = &q->px[p].r[ri];
-					*reg = (*reg & ~(FX10_MASK << sh)) | gr3d_to_fx10(c, v[p]) << sh;
+					*reg = (*reg & ~(FX10_MASK << sh)) | gr3d_fx10_bits(rm, wrap, v[p]) << sh;
 				}
 		}
 		break;

@@ -262,9 +262,9 @@ static inline double gr3d_round20(const gr3d_ctx *c, double v)
 	return r;
 }
 
-/* An arithmetic result written into an FX10 half (fx10.round, fx10.overflow):
- * the same rule as isa/fx10.h fx10_encode, inline. */
-GR3D_HOT uint32_t gr3d_to_fx10(const gr3d_ctx *c, double v)
+/* An arithmetic result written into an FX10 half (rounding r = fx10.round,
+ * wrap = fx10.overflow): the same rule as isa/fx10.h fx10_encode, inline. */
+GR3D_HOT uint32_t gr3d_fx10_bits(enum ulp_round r, bool wrap, double v)
 {
 	if (isnan(v))
 		return 0;
@@ -272,17 +272,22 @@ GR3D_HOT uint32_t gr3d_to_fx10(const gr3d_ctx *c, double v)
 	if (s > 1e9)
 		s = 1e9;
 	long n;                                      /* s >= 0: truncation is floor */
-	if (c->fx10_round == ULP_ROUND_NEAREST_AWAY)
+	if (r == ULP_ROUND_NEAREST_AWAY)
 		n = (long)(s + 0.5);
-	else if (c->fx10_round == ULP_ROUND_TRUNCATE)
+	else if (r == ULP_ROUND_TRUNCATE)
 		n = (long)s;
 	else
-		n = (long)ulp_round_int(s, c->fx10_round);
+		n = (long)ulp_round_int(s, r);
 	if (v < 0)
 		n = -n;
-	if (!c->fx10_wrap)                        /* fx10.overflow = clamp */
+	if (!wrap)                                /* fx10.overflow = clamp */
 		n = n < -512 ? -512 : n > 511 ? 511 : n;
 	return (uint32_t)n & FX10_MASK;
+}
+
+GR3D_HOT uint32_t gr3d_to_fx10(const gr3d_ctx *c, double v)
+{
+	return gr3d_fx10_bits(c->fx10_round, c->fx10_wrap, v);
 }
 
 /* Write v into register *reg: both halves = FP20, one half = FX10. */
