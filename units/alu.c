@@ -198,8 +198,7 @@ GR3D_HOT void fetch(const alu_pass *ap, const alu_operand *o, double out[GR3D_PI
 			for (unsigned p = 0; p < GR3D_PIXELS; p++)
 				out[p] = gr3d_fx10(raw[p] >> sh, false);
 		} else {
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				out[p] = fp20_read(ap->subnormals, raw[p]);
+			gr3d_fp20_quad(ap->subnormals, raw, out);
 		}
 	} else if (o->kind == OPD_ALU) {
 		memcpy(out, o->cur ? ap->cur[o->index] : ap->prev[o->index], sizeof(double) * GR3D_PIXELS);

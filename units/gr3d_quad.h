@@ -210,6 +210,30 @@ static inline float gr3d_fp20(uint32_t bits)
 	return v;
 }
 
+/* Four raw FP20 words as operands (exponent 0 with a non-zero mantissa reads
+ * as a subnormal only with tegra.fp20.read_subnormals, else as 0).  Exponents
+ * 1..62 for all four with no branch, gr3d_fp20's normal case (a binary32 with
+ * the exponent rebiased 31 -> 127); a word with exponent 0 or 63 then takes
+ * gr3d_fp20's own path. */
+GR3D_HOT void gr3d_fp20_quad(bool subnormals, const uint32_t raw[GR3D_PIXELS],
+                             double out[GR3D_PIXELS])
+{
+	uint32_t f[GR3D_PIXELS], special = 0;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		const uint32_t e = (raw[p] >> 13) & 0x3Fu;
+		special |= (e - 1u) >= 62u;
+		f[p] = ((raw[p] << 12) & 0x80000000u) | (e + 96u) << 23 | (raw[p] & 0x1FFFu) << 10;
+	}
+	float fv[GR3D_PIXELS];
+	memcpy(fv, f, sizeof fv);
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		out[p] = fv[p];
+	if (special)
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			if (((raw[p] >> 13) & 0x3Fu) - 1u >= 62u)
+				out[p] = !(raw[p] & 0x7E000u) && !subnormals ? 0.0 : gr3d_fp20(raw[p]);
+}
+
 static inline float gr3d_fx10(uint32_t bits, bool high)
 {
 	int v = (int)((high ? bits >> 10 : bits) & FX10_MASK);
