@@ -31,6 +31,18 @@ static void check_one(const gr3d_ctx *c, double v)
 	double w = v == 0.0 ? v : gr3d_fp20(want);
 	if (!(isnan(r) && isnan(w)) && (memcmp(&r, &w, sizeof r) != 0))
 		cr_assert_fail("mode %d: %a rounds to %a, the generic path to %a", (int)c->fp20_round, v, r, w);
+	/* the four-pixel form (the ALU's) gives each lane the one-value result,
+	 * whatever its neighbours take (fast path or not) */
+	const double in[GR3D_PIXELS] = { v, -v, v * 0x1p-40, v * 3.0 };
+	double quad[GR3D_PIXELS];
+	memcpy(quad, in, sizeof quad);
+	gr3d_round20_quad(c, quad);
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		const double one = gr3d_round20(c, in[p]);
+		if (!(isnan(one) && isnan(quad[p])) && memcmp(&one, &quad[p], sizeof one) != 0)
+			cr_assert_fail("mode %d: %a in lane %u rounds to %a, alone to %a", (int)c->fp20_round,
+			               in[p], p, quad[p], one);
+	}
 }
 
 Test(gr3d_numfmt, fp20_rounding_matches_generic_path_around_every_code)

@@ -281,12 +281,13 @@ static void slot_result(const alu_pass *ap, const alu_slot *s, double r[GR3D_PIX
 	if (s->saturate) {
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 			double v = r[p] * sc;
-			r[p] = gr3d_round20(c, v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v);
+			r[p] = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
 		}
 	} else {
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			r[p] = gr3d_round20(c, r[p] * sc);
+			r[p] *= sc;
 	}
+	gr3d_round20_quad(c, r);
 }
 
 /* One slot's destination write for the live pixels (bit p of live).  Slot

@@ -286,6 +286,37 @@ static inline double gr3d_round20(const gr3d_ctx *c, double v)
 	return r;
 }
 
+/* gr3d_round20 on the four pixels of a quad, in place.  The fast path runs
+ * on all four with no branch; its range test (gr3d_fp20_fast) reads the
+ * exponent from the high 32 bits.  A pixel outside the range (zero, the ends
+ * of the range, inf, NaN) then takes gr3d_round20 from its own value. */
+GR3D_HOT void gr3d_round20_quad(const gr3d_ctx *c, double r[GR3D_PIXELS])
+{
+	uint64_t b[GR3D_PIXELS];
+	memcpy(b, r, sizeof b);
+	const enum ulp_round rm = c->fp20_round;
+	const uint64_t add = rm == ULP_ROUND_NEAREST_EVEN ? (UINT64_C(1) << 38) - 1
+	                   : rm == ULP_ROUND_NEAREST_AWAY ? UINT64_C(1) << 38 : 0;
+	const uint64_t odd = rm == ULP_ROUND_NEAREST_EVEN;
+	uint32_t slow = 0;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		const uint32_t hi = (uint32_t)(b[p] >> 32) & 0x7FFFFFFFu;
+		slow |= hi - ((1023u - 29u) << 20) >= (60u << 20);
+		b[p] = (b[p] + add + ((b[p] >> 39) & odd)) & ~((UINT64_C(1) << 39) - 1);
+	}
+	if (slow) {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			uint64_t o;
+			memcpy(&o, &r[p], sizeof o);
+			if (!gr3d_fp20_fast(o & ~(UINT64_C(1) << 63))) {
+				const double v = gr3d_round20(c, r[p]);
+				memcpy(&b[p], &v, sizeof v);
+			}
+		}
+	}
+	memcpy(r, b, sizeof b);
+}
+
 /* An arithmetic result written into an FX10 half (rounding r = fx10.round,
  * wrap = fx10.overflow): the same rule as isa/fx10.h fx10_encode, inline. */
 GR3D_HOT uint32_t gr3d_fx10_bits(enum ulp_round r, bool wrap, double v)
