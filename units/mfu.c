@@ -106,7 +106,8 @@ static void run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 		mul_src(q, in->src_base, in->mul[m].src0, sfu, a);
 		mul_src(q, in->src_base, in->mul[m].src1, sfu, b);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			r[p] = gr3d_round20(c, a[p] * b[p]);
+			r[p] = a[p] * b[p];
+		gr3d_round20_quad(c, r);
 		const unsigned dst = in->mul[m].dst;
 		if (dst == TEGRA_MUL_DST_BAR && !in->mul[m].second) {
 			FOR_ACTIVE(p, active)
