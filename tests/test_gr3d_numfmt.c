@@ -43,6 +43,12 @@ static void check_one(const gr3d_ctx *c, double v)
 			cr_assert_fail("mode %d: %a in lane %u rounds to %a, alone to %a", (int)c->fp20_round,
 			               in[p], p, quad[p], one);
 	}
+	uint32_t codes[GR3D_PIXELS];
+	gr3d_fp20_bits_quad(c->fp20_round, in, codes);
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		if (codes[p] != gr3d_to_fp20(c, in[p]))
+			cr_assert_fail("mode %d: %a in lane %u encodes as 0x%05x, alone as 0x%05x",
+			               (int)c->fp20_round, in[p], p, codes[p], gr3d_to_fp20(c, in[p]));
 }
 
 Test(gr3d_numfmt, fp20_rounding_matches_generic_path_around_every_code)

@@ -309,9 +309,11 @@ static void write_slot(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned l
 						px->tex_shadow &= (uint8_t)~(1u << k);
 		}
 		if (lo && hi) {                            /* one value per register: FP20 */
+			uint32_t enc[GR3D_PIXELS];
+			gr3d_fp20_bits_quad(c->fp20_round, v, enc);
 			for (unsigned p = 0; p < GR3D_PIXELS; p++)
 				if ((live >> p) & 1u)
-					q->px[p].r[ri] = gr3d_to_fp20(c, v[p]);
+					q->px[p].r[ri] = enc[p];
 		} else if (lo || hi) {                     /* one FX10 half */
 			/* the modes in locals: a register store could alias them */
 			const unsigned sh = hi ? 10u : 0u;

@@ -317,6 +317,30 @@ GR3D_HOT void gr3d_round20_quad(const gr3d_ctx *c, double r[GR3D_PIXELS])
 	memcpy(r, b, sizeof b);
 }
 
+/* gr3d_fp20_bits on the four pixels of a quad (rounding rm): the fast path
+ * on all four with no branch, then gr3d_fp20_bits for a value outside its
+ * range (zero, the ends of the range, inf, NaN). */
+GR3D_HOT void gr3d_fp20_bits_quad(enum ulp_round rm, const double v[GR3D_PIXELS],
+                                  uint32_t out[GR3D_PIXELS])
+{
+	uint64_t b[GR3D_PIXELS];
+	memcpy(b, v, sizeof b);
+	const uint64_t add = rm == ULP_ROUND_NEAREST_EVEN ? (UINT64_C(1) << 38) - 1
+	                   : rm == ULP_ROUND_NEAREST_AWAY ? UINT64_C(1) << 38 : 0;
+	const uint64_t odd = rm == ULP_ROUND_NEAREST_EVEN;
+	uint32_t slow = 0;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		const uint64_t a = b[p] & ~(UINT64_C(1) << 63);
+		slow |= ((uint32_t)(a >> 32)) - ((1023u - 29u) << 20) >= (60u << 20);
+		out[p] = (uint32_t)(b[p] >> 63) << 19 |
+		         ((uint32_t)((a + add + ((a >> 39) & odd)) >> 39) - ((1023u - 31u) << 13));
+	}
+	if (slow)
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			if (!gr3d_fp20_fast(b[p] & ~(UINT64_C(1) << 63)))
+				out[p] = gr3d_fp20_bits(rm, v[p]);
+}
+
 /* An arithmetic result written into an FX10 half (rounding r = fx10.round,
  * wrap = fx10.overflow): the same rule as isa/fx10.h fx10_encode, inline. */
 GR3D_HOT uint32_t gr3d_fx10_bits(enum ulp_round r, bool wrap, double v)

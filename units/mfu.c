@@ -134,10 +134,17 @@ static void run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 		const unsigned row = in->var[j].row, k = in->var[j].k, reg = in->var[j].reg;
 		const bool sat = in->var[j].sat;
 		if (!in->var[j].fx) {
-			FOR_ACTIVE(p, active) {
-				double r = t ? interp(w[p], t->f[row][k]) : 0.0;
-				q->px[p].r[reg] = gr3d_to_fp20(c, sat ? clamp01(r) : r);
-			}
+			double r[GR3D_PIXELS] = { 0.0, 0.0, 0.0, 0.0 };
+			if (t)
+				for (unsigned p = 0; p < GR3D_PIXELS; p++)
+					r[p] = interp(w[p], t->f[row][k]);
+			if (sat)
+				for (unsigned p = 0; p < GR3D_PIXELS; p++)
+					r[p] = clamp01(r[p]);
+			uint32_t enc[GR3D_PIXELS];
+			gr3d_fp20_bits_quad(c->fp20_round, r, enc);
+			FOR_ACTIVE(p, active)
+				q->px[p].r[reg] = enc[p];
 		} else {
 			FOR_ACTIVE(p, active) {
 				uint32_t out = 0;
