@@ -315,14 +315,13 @@ static void write_slot(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned l
 				if ((live >> p) & 1u)
 					q->px[p].r[ri] = enc[p];
 		} else if (lo || hi) {                     /* one FX10 half */
-			/* the modes in locals: a register store could alias them */
 			const unsigned sh = hi ? 10u : 0u;
-			const enum ulp_round rm = c->fx10_round;
-			const bool wrap = c->fx10_wrap;
+			uint32_t enc[GR3D_PIXELS];
+			gr3d_fx10_bits_quad(c->fx10_round, c->fx10_wrap, v, enc);
 			for (unsigned p = 0; p < GR3D_PIXELS; p++)
 				if ((live >> p) & 1u) {
 					uint32_t *reg = &q->px[p].r[ri];
-					*reg = (*reg & ~(FX10_MASK << sh)) | gr3d_fx10_bits(rm, wrap, v[p]) << sh;
+					*reg = (*reg & ~(FX10_MASK << sh)) | enc[p] << sh;
 				}
 		}
 		break;

@@ -369,6 +369,32 @@ GR3D_HOT uint32_t gr3d_to_fx10(const gr3d_ctx *c, double v)
 	return gr3d_fx10_bits(c->fx10_round, c->fx10_wrap, v);
 }
 
+/* gr3d_fx10_bits on the four pixels of a quad.  With rounding to nearest
+ * (ties away) or truncation, with no branch: |v| * 256 is at most 1e9 + 0.5
+ * after the clamp, so a conversion to int32 is the same as to long, and a NaN
+ * becomes 0 before it (the code for NaN is 0).  The other rounding goes
+ * through gr3d_fx10_bits. */
+GR3D_HOT void gr3d_fx10_bits_quad(enum ulp_round rm, bool wrap, const double v[GR3D_PIXELS],
+                                  uint32_t out[GR3D_PIXELS])
+{
+	if (rm != ULP_ROUND_NEAREST_AWAY && rm != ULP_ROUND_TRUNCATE) {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = gr3d_fx10_bits(rm, wrap, v[p]);
+		return;
+	}
+	const double half = rm == ULP_ROUND_NEAREST_AWAY ? 0.5 : 0.0;
+	const int32_t lo = wrap ? INT32_MIN : -512, hi = wrap ? INT32_MAX : 511;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		double s = fabs(v[p]) * 256.0;
+		s = s > 1e9 ? 1e9 : s;
+		s = s == s ? s : 0.0;                    /* NaN */
+		int32_t n = (int32_t)(s + half);
+		n = v[p] < 0 ? -n : n;
+		n = n < lo ? lo : n > hi ? hi : n;
+		out[p] = (uint32_t)n & FX10_MASK;
+	}
+}
+
 /* Write v into register *reg: both halves = FP20, one half = FX10. */
 GR3D_HOT void gr3d_write_reg(const gr3d_ctx *c, uint32_t *reg, double v, bool lo, bool hi)
 {
