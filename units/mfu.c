@@ -146,14 +146,19 @@ static void run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 			FOR_ACTIVE(p, active)
 				q->px[p].r[reg] = enc[p];
 		} else {
-			FOR_ACTIVE(p, active) {
-				uint32_t out = 0;
-				for (unsigned h = 0; h < 2; h++) {
-					double r = t ? interp(w[p], t->fx[row][k][h]) : 0.0;
-					out |= gr3d_to_fx10(c, sat ? clamp01(r) : r) << (10 * h);
-				}
-				q->px[p].r[reg] = out;
+			uint32_t enc[2][GR3D_PIXELS];
+			for (unsigned h = 0; h < 2; h++) {
+				double r[GR3D_PIXELS] = { 0.0, 0.0, 0.0, 0.0 };
+				if (t)
+					for (unsigned p = 0; p < GR3D_PIXELS; p++)
+						r[p] = interp(w[p], t->fx[row][k][h]);
+				if (sat)
+					for (unsigned p = 0; p < GR3D_PIXELS; p++)
+						r[p] = clamp01(r[p]);
+				gr3d_fx10_bits_quad(c->fx10_round, c->fx10_wrap, r, enc[h]);
 			}
+			FOR_ACTIVE(p, active)
+				q->px[p].r[reg] = enc[0][p] | enc[1][p] << 10;
 		}
 	}
 }
