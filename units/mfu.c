@@ -67,10 +67,14 @@ static void mul_src(const gr3d_quad *q, unsigned base, unsigned code, const doub
 	}
 }
 
-/* Barycentric interpolation with the weights b0, b1, 1 - b0 - b1 (w[]). */
-static inline double interp(const double w[3], const float a[3])
+/* Barycentric interpolation of the four pixels with the weights b0, b1,
+ * 1 - b0 - b1 (w[0..2], one row per weight so the loop vectorises):
+ * w0*a0 + w1*a1 + w2*a2 in that order. */
+static inline void interp(const double w[3][GR3D_PIXELS], const float a[3], double r[GR3D_PIXELS])
 {
-	return w[0] * a[0] + w[1] * a[1] + w[2] * a[2];
+	const double a0 = a[0], a1 = a[1], a2 = a[2];
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		r[p] = w[0][p] * a0 + w[1][p] * a1 + w[2][p] * a2;
 }
 
 static double clamp01(double v) { return v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v; }
@@ -123,12 +127,12 @@ static void run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 	/* 3. interpolation: var k -> rk of the row */
 	if (!in->nvar)
 		return;
-	double w[GR3D_PIXELS][3];
+	double w[3][GR3D_PIXELS];
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 		const gr3d_pixel *px = &q->px[p];
-		w[p][0] = px->b0;
-		w[p][1] = px->b1;
-		w[p][2] = 1.0 - (double)px->b0 - (double)px->b1;
+		w[0][p] = px->b0;
+		w[1][p] = px->b1;
+		w[2][p] = 1.0 - (double)px->b0 - (double)px->b1;
 	}
 	for (unsigned j = 0; j < in->nvar; j++) {
 		const unsigned row = in->var[j].row, k = in->var[j].k, reg = in->var[j].reg;
@@ -136,8 +140,7 @@ static void run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 		if (!in->var[j].fx) {
 			double r[GR3D_PIXELS] = { 0.0, 0.0, 0.0, 0.0 };
 			if (t)
-				for (unsigned p = 0; p < GR3D_PIXELS; p++)
-					r[p] = interp(w[p], t->f[row][k]);
+				interp(w, t->f[row][k], r);
 			if (sat)
 				for (unsigned p = 0; p < GR3D_PIXELS; p++)
 					r[p] = clamp01(r[p]);
@@ -150,8 +153,7 @@ static void run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 			for (unsigned h = 0; h < 2; h++) {
 				double r[GR3D_PIXELS] = { 0.0, 0.0, 0.0, 0.0 };
 				if (t)
-					for (unsigned p = 0; p < GR3D_PIXELS; p++)
-						r[p] = interp(w[p], t->fx[row][k][h]);
+					interp(w, t->fx[row][k][h], r);
 				if (sat)
 					for (unsigned p = 0; p < GR3D_PIXELS; p++)
 						r[p] = clamp01(r[p]);
