@@ -120,9 +120,9 @@ static unsigned quad_mask(const raster_tri *s, int qx, int qy, gr3d_quad_in *o)
 			in = (unsigned)(e[v][0] > 0) | (unsigned)(e[v][1] > 0) << 1 |
 			     (unsigned)(e[v][2] > 0) << 2 | (unsigned)(e[v][3] > 0) << 3;
 		mask &= in;
+		if (!mask)                /* the rasterizer drops the quad */
+			return 0;
 	}
-	if (!mask)                    /* the rasterizer drops the quad */
-		return 0;
 	/* uncovered pixels get their (extrapolated) weights too: they are the
 	 * quad's helper pixels for the texture LOD */
 	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
