@@ -318,11 +318,14 @@ static void write_slot(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned l
 			const unsigned sh = hi ? 10u : 0u;
 			uint32_t enc[GR3D_PIXELS];
 			gr3d_fx10_bits_quad(c->fx10_round, c->fx10_wrap, v, enc);
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				if ((live >> p) & 1u) {
-					uint32_t *reg = &q->px[p].r[ri];
-					*reg = (*reg & ~(FX10_MASK << sh)) | enc[p] << sh;
-				}
+			const uint32_t keep = ~(FX10_MASK << sh);
+			if (live == 0xFu)                      /* all four: no test per pixel */
+				for (unsigned p = 0; p < GR3D_PIXELS; p++)
+					q->px[p].r[ri] = (q->px[p].r[ri] & keep) | enc[p] << sh;
+			else
+				for (unsigned p = 0; p < GR3D_PIXELS; p++)
+					if ((live >> p) & 1u)
+						q->px[p].r[ri] = (q->px[p].r[ri] & keep) | enc[p] << sh;
 		}
 		break;
 	}

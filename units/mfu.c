@@ -146,8 +146,12 @@ static void run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 					r[p] = clamp01(r[p]);
 			uint32_t enc[GR3D_PIXELS];
 			gr3d_fp20_bits_quad(c->fp20_round, r, enc);
-			FOR_ACTIVE(p, active)
-				q->px[p].r[reg] = enc[p];
+			if (active == 0xFu)                  /* all four: no test per pixel */
+				for (unsigned p = 0; p < GR3D_PIXELS; p++)
+					q->px[p].r[reg] = enc[p];
+			else
+				FOR_ACTIVE(p, active)
+					q->px[p].r[reg] = enc[p];
 		} else {
 			uint32_t enc[2][GR3D_PIXELS];
 			for (unsigned h = 0; h < 2; h++) {
