@@ -83,6 +83,18 @@ static double clamp01(double v) { return v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v; }
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) \
 		if (((active) >> p) & 1u)
 
+/* STMT for the active pixels p; with all four active, without a test per
+ * pixel (a loop the compiler handles better) */
+#define EACH_ACTIVE(p, active, STMT) \
+	do { \
+		if ((active) == 0xFu) \
+			for (unsigned p = 0; p < GR3D_PIXELS; p++) \
+				STMT; \
+		else \
+			FOR_ACTIVE(p, active) \
+				STMT; \
+	} while (0)
+
 /* One MFU instruction on the active pixels (bit p of active), step by step
  * over the quad: each pixel sees its own steps in order, as if alone. */
 static void run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
@@ -98,11 +110,9 @@ static void run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 			sfu[p] = gr3d_fp20(q->px[p].r[in->sfu_reg]);
 	}
 	if (in->sfu_op != TEGRA_SFU_NOP) {
-		FOR_ACTIVE(p, active)
-			sfu[p] = gr3d_round20(c, mfu_sfu(c, in->sfu_op, sfu[p]));
+		EACH_ACTIVE(p, active, sfu[p] = gr3d_round20(c, mfu_sfu(c, in->sfu_op, sfu[p])));
 		if (!in->sfu_w)
-			FOR_ACTIVE(p, active)
-				q->px[p].r[in->sfu_reg] = gr3d_to_fp20(c, sfu[p]);
+			EACH_ACTIVE(p, active, q->px[p].r[in->sfu_reg] = gr3d_to_fp20(c, sfu[p]));
 	}
 	/* 2. the two multipliers, in order */
 	for (unsigned m = 0; m < in->nmul; m++) {
@@ -114,14 +124,11 @@ static void run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 		gr3d_round20_quad(c, r);
 		const unsigned dst = in->mul[m].dst;
 		if (dst == TEGRA_MUL_DST_BAR && !in->mul[m].second) {
-			FOR_ACTIVE(p, active)
-				q->px[p].b0 = (float)r[p];
+			EACH_ACTIVE(p, active, q->px[p].b0 = (float)r[p]);
 		} else if (dst == TEGRA_MUL_DST_BAR) {
-			FOR_ACTIVE(p, active)
-				q->px[p].b1 = (float)r[p];
+			EACH_ACTIVE(p, active, q->px[p].b1 = (float)r[p]);
 		} else if (dst >= TEGRA_MUL_DST_R0) {
-			FOR_ACTIVE(p, active)
-				q->px[p].r[in->mul[m].reg] = gr3d_to_fp20(c, r[p]);
+			EACH_ACTIVE(p, active, q->px[p].r[in->mul[m].reg] = gr3d_to_fp20(c, r[p]));
 		}
 	}
 	/* 3. interpolation: var k -> rk of the row */
@@ -146,12 +153,7 @@ static void run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 					r[p] = clamp01(r[p]);
 			uint32_t enc[GR3D_PIXELS];
 			gr3d_fp20_bits_quad(c->fp20_round, r, enc);
-			if (active == 0xFu)                  /* all four: no test per pixel */
-				for (unsigned p = 0; p < GR3D_PIXELS; p++)
-					q->px[p].r[reg] = enc[p];
-			else
-				FOR_ACTIVE(p, active)
-					q->px[p].r[reg] = enc[p];
+			EACH_ACTIVE(p, active, q->px[p].r[reg] = enc[p]);
 		} else {
 			uint32_t enc[2][GR3D_PIXELS];
 			for (unsigned h = 0; h < 2; h++) {
@@ -163,8 +165,7 @@ static void run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 						r[p] = clamp01(r[p]);
 				gr3d_fx10_bits_quad(c->fx10_round, c->fx10_wrap, r, enc[h]);
 			}
-			FOR_ACTIVE(p, active)
-				q->px[p].r[reg] = enc[0][p] | enc[1][p] << 10;
+			EACH_ACTIVE(p, active, q->px[p].r[reg] = enc[0][p] | enc[1][p] << 10);
 		}
 	}
 }
