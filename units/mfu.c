@@ -110,7 +110,14 @@ static void run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 			sfu[p] = gr3d_fp20(q->px[p].r[in->sfu_reg]);
 	}
 	if (in->sfu_op != TEGRA_SFU_NOP) {
-		EACH_ACTIVE(p, active, sfu[p] = gr3d_round20(c, mfu_sfu(c, in->sfu_op, sfu[p])));
+		if (active == 0xFu && in->sfu_op == TEGRA_SFU_RCP && c->cfg->tegra_sfu_bits >= 13) {
+			/* mfu_sfu's rcp with every mantissa bit kept, four at a time */
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				sfu[p] = 1.0 / sfu[p];
+			gr3d_round20_quad(c, sfu);
+		} else {
+			EACH_ACTIVE(p, active, sfu[p] = gr3d_round20(c, mfu_sfu(c, in->sfu_op, sfu[p])));
+		}
 		if (!in->sfu_w)
 			EACH_ACTIVE(p, active, q->px[p].r[in->sfu_reg] = gr3d_to_fp20(c, sfu[p]));
 	}
