@@ -45,8 +45,8 @@ double mfu_sfu(const gr3d_ctx *c, unsigned op, double v)
 
 /* Multiplier source (tegra-fp.md §2.4) for the four pixels: r0..r3 of the
  * row, the SFU result, bar0, bar1 or 1.0. */
-static void mul_src(const gr3d_quad *q, unsigned base, unsigned code, const double sfu[GR3D_PIXELS],
-                    double out[GR3D_PIXELS])
+GR3D_HOT void mul_src(const gr3d_quad *q, unsigned base, unsigned code, const double sfu[GR3D_PIXELS],
+                      double out[GR3D_PIXELS])
 {
 	if (code <= 3) {
 		const unsigned r = (base + code) & (GR3D_ROW_REGS - 1);
