@@ -31,6 +31,24 @@ static void check_one(const gr3d_ctx *c, double v)
 	double w = v == 0.0 ? v : gr3d_fp20(want);
 	if (!(isnan(r) && isnan(w)) && (memcmp(&r, &w, sizeof r) != 0))
 		cr_assert_fail("mode %d: %a rounds to %a, the generic path to %a", (int)c->fp20_round, v, r, w);
+	/* the four-pixel form (the ALU's) gives each lane the one-value result,
+	 * whatever its neighbours take (fast path or not) */
+	const double in[GR3D_PIXELS] = { v, -v, v * 0x1p-40, v * 3.0 };
+	double quad[GR3D_PIXELS];
+	memcpy(quad, in, sizeof quad);
+	gr3d_round20_quad(c, quad);
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		const double one = gr3d_round20(c, in[p]);
+		if (!(isnan(one) && isnan(quad[p])) && memcmp(&one, &quad[p], sizeof one) != 0)
+			cr_assert_fail("mode %d: %a in lane %u rounds to %a, alone to %a", (int)c->fp20_round,
+			               in[p], p, quad[p], one);
+	}
+	uint32_t codes[GR3D_PIXELS];
+	gr3d_fp20_bits_quad(c->fp20_round, in, codes);
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		if (codes[p] != gr3d_to_fp20(c, in[p]))
+			cr_assert_fail("mode %d: %a in lane %u encodes as 0x%05x, alone as 0x%05x",
+			               (int)c->fp20_round, in[p], p, codes[p], gr3d_to_fp20(c, in[p]));
 }
 
 Test(gr3d_numfmt, fp20_rounding_matches_generic_path_around_every_code)
@@ -69,4 +87,62 @@ Test(gr3d_numfmt, fp20_rounding_matches_generic_path_around_every_code)
 		cr_assert(isnan(gr3d_round20(&c, NAN)));
 		cr_assert_eq(gr3d_to_fp20(&c, NAN), ref_bits(c.fp20_round, NAN));
 	}
+}
+
+/* gr3d_fp20_quad (the ALU's four-pixel operand read) against gr3d_fp20 one
+ * word at a time: every code in every lane, both subnormal-read settings. */
+Test(gr3d_numfmt, fp20_quad_read_matches_one_word_reads)
+{
+	for (int sub = 0; sub < 2; sub++)
+		for (uint32_t k = 0; k < (1u << 20); k++) {
+			const uint32_t raw[GR3D_PIXELS] = { k, (k + 1u) & 0xFFFFFu, (k + 2u) & 0xFFFFFu,
+			                                    (k + 3u) & 0xFFFFFu };
+			double got[GR3D_PIXELS];
+			gr3d_fp20_quad(sub != 0, raw, got);
+			for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+				const double want = !(raw[p] & 0x7E000u) && !sub ? 0.0 : (double)gr3d_fp20(raw[p]);
+				if (memcmp(&got[p], &want, sizeof want))
+					cr_assert_fail("subnormals %d: 0x%05x in lane %u reads %a, one at a time %a", sub,
+					               raw[p], p, got[p], want);
+			}
+		}
+}
+
+static void check_fx10_quad(enum ulp_round rm, bool wrap, const double in[GR3D_PIXELS])
+{
+	uint32_t got[GR3D_PIXELS];
+	gr3d_fx10_bits_quad(rm, wrap, in, got);
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		if (got[p] != gr3d_fx10_bits(rm, wrap, in[p]))
+			cr_assert_fail("mode %d wrap %d: %a in lane %u encodes as 0x%03x, alone as 0x%03x", (int)rm,
+			               (int)wrap, in[p], p, got[p], gr3d_fx10_bits(rm, wrap, in[p]));
+}
+
+/* gr3d_fx10_bits_quad (the ALU's FX10 half writes) against gr3d_fx10_bits:
+ * every half step of 1/256 over twice the FX10 range and its neighbours,
+ * arbitrary doubles, inf, NaN and the zeros, in every mode, clamp and wrap. */
+Test(gr3d_numfmt, fx10_quad_encode_matches_one_value_encodes)
+{
+	for (unsigned m = 0; m < 3; m++)
+		for (int wrap = 0; wrap < 2; wrap++) {
+			for (int k = -4096; k <= 4096; k++) {
+				const double v = k / 512.0;
+				const double in[GR3D_PIXELS] = { v, nextafter(v, INFINITY), nextafter(v, -INFINITY), -v };
+				check_fx10_quad(MODES[m], wrap, in);
+			}
+			uint64_t x = 0x9E3779B97F4A7C15u;
+			for (unsigned i = 0; i < 100000; i++) {
+				double in[GR3D_PIXELS];
+				for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+					x = x * 6364136223846793005u + 1442695040888963407u;
+					uint64_t b = x >> (p * 8);                          /* many magnitudes */
+					memcpy(&in[p], &b, sizeof b);
+				}
+				check_fx10_quad(MODES[m], wrap, in);
+			}
+			const double special[GR3D_PIXELS] = { INFINITY, -INFINITY, NAN, -0.0 };
+			const double big[GR3D_PIXELS] = { 1e300, -1e300, 4e6, -4e6 };
+			check_fx10_quad(MODES[m], wrap, special);
+			check_fx10_quad(MODES[m], wrap, big);
+		}
 }

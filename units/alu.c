@@ -198,8 +198,7 @@ GR3D_HOT void fetch(const alu_pass *ap, const alu_operand *o, double out[GR3D_PI
 			for (unsigned p = 0; p < GR3D_PIXELS; p++)
 				out[p] = gr3d_fx10(raw[p] >> sh, false);
 		} else {
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				out[p] = fp20_read(ap->subnormals, raw[p]);
+			gr3d_fp20_quad(ap->subnormals, raw, out);
 		}
 	} else if (o->kind == OPD_ALU) {
 		memcpy(out, o->cur ? ap->cur[o->index] : ap->prev[o->index], sizeof(double) * GR3D_PIXELS);
@@ -282,12 +281,13 @@ static void slot_result(const alu_pass *ap, const alu_slot *s, double r[GR3D_PIX
 	if (s->saturate) {
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 			double v = r[p] * sc;
-			r[p] = gr3d_round20(c, v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v);
+			r[p] = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
 		}
 	} else {
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			r[p] = gr3d_round20(c, r[p] * sc);
+			r[p] *= sc;
 	}
+	gr3d_round20_quad(c, r);
 }
 
 /* One slot's destination write for the live pixels (bit p of live).  Slot
@@ -309,16 +309,23 @@ static void write_slot(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned l
 						px->tex_shadow &= (uint8_t)~(1u << k);
 		}
 		if (lo && hi) {                            /* one value per register: FP20 */
+			uint32_t enc[GR3D_PIXELS];
+			gr3d_fp20_bits_quad(c->fp20_round, v, enc);
 			for (unsigned p = 0; p < GR3D_PIXELS; p++)
 				if ((live >> p) & 1u)
-					q->px[p].r[ri] = gr3d_to_fp20(c, v[p]);
+					q->px[p].r[ri] = enc[p];
 		} else if (lo || hi) {                     /* one FX10 half */
 			const unsigned sh = hi ? 10u : 0u;
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				if ((live >> p) & 1u) {
-					uint32_t *reg = &q->px[p].r[ri];
-					*reg = (*reg & ~(FX10_MASK << sh)) | gr3d_to_fx10(c, v[p]) << sh;
-				}
+			uint32_t enc[GR3D_PIXELS];
+			gr3d_fx10_bits_quad(c->fx10_round, c->fx10_wrap, v, enc);
+			const uint32_t keep = ~(FX10_MASK << sh);
+			if (live == 0xFu)                      /* all four: no test per pixel */
+				for (unsigned p = 0; p < GR3D_PIXELS; p++)
+					q->px[p].r[ri] = (q->px[p].r[ri] & keep) | enc[p] << sh;
+			else
+				for (unsigned p = 0; p < GR3D_PIXELS; p++)
+					if ((live >> p) & 1u)
+						q->px[p].r[ri] = (q->px[p].r[ri] & keep) | enc[p] << sh;
 		}
 		break;
 	}

@@ -41,6 +41,24 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	unsigned hi = gr3d_row_reg(c, e, in->src_r2 ? 3 : 1);
 	ulp_image *rt = c->rt[in->rt & (GR3D_RTS - 1)];
 	const unsigned fmt = c->rt_format[in->rt & (GR3D_RTS - 1)];
+	/* the common quad: four live pixels inside a plain target, no late
+	 * depth/stencil, no stencil store, nobody watching the writes */
+	bool all = !ze && !in->stencil && rt && fmt != GR3D_RT_RGB565 && fmt != GR3D_RT_A8 &&
+	           !(c->probe && c->probe->pixel) && q->x + 1u < rt->width && q->y + 1u < rt->height;
+	for (unsigned p = 0; p < GR3D_PIXELS && all; p++)
+		all = q->px[p].covered && !q->px[p].killed && !q->px[p].exec_killed;
+	if (all) {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			const gr3d_pixel *px = &q->px[p];
+			uint8_t *b = ulp_image_px(rt, q->x + (p & 1u), q->y + (p >> 1));
+			b[0] = unorm8[px->r[lo] & FX10_MASK];
+			b[1] = unorm8[(px->r[lo] >> 10) & FX10_MASK];
+			b[2] = unorm8[px->r[hi] & FX10_MASK];
+			b[3] = unorm8[(px->r[hi] >> 10) & FX10_MASK];
+		}
+		sim_unit_count(&s->u, DW_CTR_PIXELS, GR3D_PIXELS);
+		return s->quad_clocks;            /* (no ze: nothing to finish) */
+	}
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 		const gr3d_pixel *px = &q->px[p];
 		if (!px->covered)

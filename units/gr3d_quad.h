@@ -210,6 +210,30 @@ static inline float gr3d_fp20(uint32_t bits)
 	return v;
 }
 
+/* Four raw FP20 words as operands (exponent 0 with a non-zero mantissa reads
+ * as a subnormal only with tegra.fp20.read_subnormals, else as 0).  Exponents
+ * 1..62 for all four with no branch, gr3d_fp20's normal case (a binary32 with
+ * the exponent rebiased 31 -> 127); a word with exponent 0 or 63 then takes
+ * gr3d_fp20's own path. */
+GR3D_HOT void gr3d_fp20_quad(bool subnormals, const uint32_t raw[GR3D_PIXELS],
+                             double out[GR3D_PIXELS])
+{
+	uint32_t f[GR3D_PIXELS], special = 0;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		const uint32_t e = (raw[p] >> 13) & 0x3Fu;
+		special |= (e - 1u) >= 62u;
+		f[p] = ((raw[p] << 12) & 0x80000000u) | (e + 96u) << 23 | (raw[p] & 0x1FFFu) << 10;
+	}
+	float fv[GR3D_PIXELS];
+	memcpy(fv, f, sizeof fv);
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		out[p] = fv[p];
+	if (special)
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			if (((raw[p] >> 13) & 0x3Fu) - 1u >= 62u)
+				out[p] = !(raw[p] & 0x7E000u) && !subnormals ? 0.0 : gr3d_fp20(raw[p]);
+}
+
 static inline float gr3d_fx10(uint32_t bits, bool high)
 {
 	int v = (int)((high ? bits >> 10 : bits) & FX10_MASK);
@@ -262,9 +286,64 @@ static inline double gr3d_round20(const gr3d_ctx *c, double v)
 	return r;
 }
 
-/* An arithmetic result written into an FX10 half (fx10.round, fx10.overflow):
- * the same rule as isa/fx10.h fx10_encode, inline. */
-GR3D_HOT uint32_t gr3d_to_fx10(const gr3d_ctx *c, double v)
+/* gr3d_round20 on the four pixels of a quad, in place.  The fast path runs
+ * on all four with no branch; its range test (gr3d_fp20_fast) reads the
+ * exponent from the high 32 bits.  A pixel outside the range (zero, the ends
+ * of the range, inf, NaN) then takes gr3d_round20 from its own value. */
+GR3D_HOT void gr3d_round20_quad(const gr3d_ctx *c, double r[GR3D_PIXELS])
+{
+	uint64_t b[GR3D_PIXELS];
+	memcpy(b, r, sizeof b);
+	const enum ulp_round rm = c->fp20_round;
+	const uint64_t add = rm == ULP_ROUND_NEAREST_EVEN ? (UINT64_C(1) << 38) - 1
+	                   : rm == ULP_ROUND_NEAREST_AWAY ? UINT64_C(1) << 38 : 0;
+	const uint64_t odd = rm == ULP_ROUND_NEAREST_EVEN;
+	uint32_t slow = 0;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		const uint32_t hi = (uint32_t)(b[p] >> 32) & 0x7FFFFFFFu;
+		slow |= hi - ((1023u - 29u) << 20) >= (60u << 20);
+		b[p] = (b[p] + add + ((b[p] >> 39) & odd)) & ~((UINT64_C(1) << 39) - 1);
+	}
+	if (slow) {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			uint64_t o;
+			memcpy(&o, &r[p], sizeof o);
+			if (!gr3d_fp20_fast(o & ~(UINT64_C(1) << 63))) {
+				const double v = gr3d_round20(c, r[p]);
+				memcpy(&b[p], &v, sizeof v);
+			}
+		}
+	}
+	memcpy(r, b, sizeof b);
+}
+
+/* gr3d_fp20_bits on the four pixels of a quad (rounding rm): the fast path
+ * on all four with no branch, then gr3d_fp20_bits for a value outside its
+ * range (zero, the ends of the range, inf, NaN). */
+GR3D_HOT void gr3d_fp20_bits_quad(enum ulp_round rm, const double v[GR3D_PIXELS],
+                                  uint32_t out[GR3D_PIXELS])
+{
+	uint64_t b[GR3D_PIXELS];
+	memcpy(b, v, sizeof b);
+	const uint64_t add = rm == ULP_ROUND_NEAREST_EVEN ? (UINT64_C(1) << 38) - 1
+	                   : rm == ULP_ROUND_NEAREST_AWAY ? UINT64_C(1) << 38 : 0;
+	const uint64_t odd = rm == ULP_ROUND_NEAREST_EVEN;
+	uint32_t slow = 0;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		const uint64_t a = b[p] & ~(UINT64_C(1) << 63);
+		slow |= ((uint32_t)(a >> 32)) - ((1023u - 29u) << 20) >= (60u << 20);
+		out[p] = (uint32_t)(b[p] >> 63) << 19 |
+		         ((uint32_t)((a + add + ((a >> 39) & odd)) >> 39) - ((1023u - 31u) << 13));
+	}
+	if (slow)
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			if (!gr3d_fp20_fast(b[p] & ~(UINT64_C(1) << 63)))
+				out[p] = gr3d_fp20_bits(rm, v[p]);
+}
+
+/* An arithmetic result written into an FX10 half (rounding r = fx10.round,
+ * wrap = fx10.overflow): the same rule as isa/fx10.h fx10_encode, inline. */
+GR3D_HOT uint32_t gr3d_fx10_bits(enum ulp_round r, bool wrap, double v)
 {
 	if (isnan(v))
 		return 0;
@@ -272,17 +351,48 @@ GR3D_HOT uint32_t gr3d_to_fx10(const gr3d_ctx *c, double v)
 	if (s > 1e9)
 		s = 1e9;
 	long n;                                      /* s >= 0: truncation is floor */
-	if (c->fx10_round == ULP_ROUND_NEAREST_AWAY)
+	if (r == ULP_ROUND_NEAREST_AWAY)
 		n = (long)(s + 0.5);
-	else if (c->fx10_round == ULP_ROUND_TRUNCATE)
+	else if (r == ULP_ROUND_TRUNCATE)
 		n = (long)s;
 	else
-		n = (long)ulp_round_int(s, c->fx10_round);
+		n = (long)ulp_round_int(s, r);
 	if (v < 0)
 		n = -n;
-	if (!c->fx10_wrap)                        /* fx10.overflow = clamp */
+	if (!wrap)                                /* fx10.overflow = clamp */
 		n = n < -512 ? -512 : n > 511 ? 511 : n;
 	return (uint32_t)n & FX10_MASK;
+}
+
+GR3D_HOT uint32_t gr3d_to_fx10(const gr3d_ctx *c, double v)
+{
+	return gr3d_fx10_bits(c->fx10_round, c->fx10_wrap, v);
+}
+
+/* gr3d_fx10_bits on the four pixels of a quad.  With rounding to nearest
+ * (ties away) or truncation, with no branch: |v| * 256 is at most 1e9 + 0.5
+ * after the clamp, so a conversion to int32 is the same as to long, and a NaN
+ * becomes 0 before it (the code for NaN is 0).  The other rounding goes
+ * through gr3d_fx10_bits. */
+GR3D_HOT void gr3d_fx10_bits_quad(enum ulp_round rm, bool wrap, const double v[GR3D_PIXELS],
+                                  uint32_t out[GR3D_PIXELS])
+{
+	if (rm != ULP_ROUND_NEAREST_AWAY && rm != ULP_ROUND_TRUNCATE) {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = gr3d_fx10_bits(rm, wrap, v[p]);
+		return;
+	}
+	const double half = rm == ULP_ROUND_NEAREST_AWAY ? 0.5 : 0.0;
+	const int32_t lo = wrap ? INT32_MIN : -512, hi = wrap ? INT32_MAX : 511;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		double s = fabs(v[p]) * 256.0;
+		s = s > 1e9 ? 1e9 : s;
+		s = s == s ? s : 0.0;                    /* NaN */
+		int32_t n = (int32_t)(s + half);
+		n = v[p] < 0 ? -n : n;
+		n = n < lo ? lo : n > hi ? hi : n;
+		out[p] = (uint32_t)n & FX10_MASK;
+	}
 }
 
 /* Write v into register *reg: both halves = FP20, one half = FX10. */

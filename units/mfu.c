@@ -45,8 +45,8 @@ double mfu_sfu(const gr3d_ctx *c, unsigned op, double v)
 
 /* Multiplier source (tegra-fp.md §2.4) for the four pixels: r0..r3 of the
  * row, the SFU result, bar0, bar1 or 1.0. */
-static void mul_src(const gr3d_quad *q, unsigned base, unsigned code, const double sfu[GR3D_PIXELS],
-                    double out[GR3D_PIXELS])
+GR3D_HOT void mul_src(const gr3d_quad *q, unsigned base, unsigned code, const double sfu[GR3D_PIXELS],
+                      double out[GR3D_PIXELS])
 {
 	if (code <= 3) {
 		const unsigned r = (base + code) & (GR3D_ROW_REGS - 1);
@@ -67,10 +67,14 @@ static void mul_src(const gr3d_quad *q, unsigned base, unsigned code, const doub
 	}
 }
 
-/* Barycentric interpolation with the weights b0, b1, 1 - b0 - b1 (w[]). */
-static inline double interp(const double w[3], const float a[3])
+/* Barycentric interpolation of the four pixels with the weights b0, b1,
+ * 1 - b0 - b1 (w[0..2], one row per weight so the loop vectorises):
+ * w0*a0 + w1*a1 + w2*a2 in that order. */
+static inline void interp(const double w[3][GR3D_PIXELS], const float a[3], double r[GR3D_PIXELS])
 {
-	return w[0] * a[0] + w[1] * a[1] + w[2] * a[2];
+	const double a0 = a[0], a1 = a[1], a2 = a[2];
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		r[p] = w[0][p] * a0 + w[1][p] * a1 + w[2][p] * a2;
 }
 
 static double clamp01(double v) { return v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v; }
@@ -78,6 +82,18 @@ static double clamp01(double v) { return v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v; }
 #define FOR_ACTIVE(p, active) \
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) \
 		if (((active) >> p) & 1u)
+
+/* STMT for the active pixels p; with all four active, without a test per
+ * pixel (a loop the compiler handles better) */
+#define EACH_ACTIVE(p, active, STMT) \
+	do { \
+		if ((active) == 0xFu) \
+			for (unsigned p = 0; p < GR3D_PIXELS; p++) \
+				STMT; \
+		else \
+			FOR_ACTIVE(p, active) \
+				STMT; \
+	} while (0)
 
 /* One MFU instruction on the active pixels (bit p of active), step by step
  * over the quad: each pixel sees its own steps in order, as if alone. */
@@ -94,11 +110,16 @@ static void run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 			sfu[p] = gr3d_fp20(q->px[p].r[in->sfu_reg]);
 	}
 	if (in->sfu_op != TEGRA_SFU_NOP) {
-		FOR_ACTIVE(p, active)
-			sfu[p] = gr3d_round20(c, mfu_sfu(c, in->sfu_op, sfu[p]));
+		if (active == 0xFu && in->sfu_op == TEGRA_SFU_RCP && c->cfg->tegra_sfu_bits >= 13) {
+			/* mfu_sfu's rcp with every mantissa bit kept, four at a time */
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				sfu[p] = 1.0 / sfu[p];
+			gr3d_round20_quad(c, sfu);
+		} else {
+			EACH_ACTIVE(p, active, sfu[p] = gr3d_round20(c, mfu_sfu(c, in->sfu_op, sfu[p])));
+		}
 		if (!in->sfu_w)
-			FOR_ACTIVE(p, active)
-				q->px[p].r[in->sfu_reg] = gr3d_to_fp20(c, sfu[p]);
+			EACH_ACTIVE(p, active, q->px[p].r[in->sfu_reg] = gr3d_to_fp20(c, sfu[p]));
 	}
 	/* 2. the two multipliers, in order */
 	for (unsigned m = 0; m < in->nmul; m++) {
@@ -106,46 +127,52 @@ static void run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 		mul_src(q, in->src_base, in->mul[m].src0, sfu, a);
 		mul_src(q, in->src_base, in->mul[m].src1, sfu, b);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			r[p] = gr3d_round20(c, a[p] * b[p]);
+			r[p] = a[p] * b[p];
+		gr3d_round20_quad(c, r);
 		const unsigned dst = in->mul[m].dst;
 		if (dst == TEGRA_MUL_DST_BAR && !in->mul[m].second) {
-			FOR_ACTIVE(p, active)
-				q->px[p].b0 = (float)r[p];
+			EACH_ACTIVE(p, active, q->px[p].b0 = (float)r[p]);
 		} else if (dst == TEGRA_MUL_DST_BAR) {
-			FOR_ACTIVE(p, active)
-				q->px[p].b1 = (float)r[p];
+			EACH_ACTIVE(p, active, q->px[p].b1 = (float)r[p]);
 		} else if (dst >= TEGRA_MUL_DST_R0) {
-			FOR_ACTIVE(p, active)
-				q->px[p].r[in->mul[m].reg] = gr3d_to_fp20(c, r[p]);
+			EACH_ACTIVE(p, active, q->px[p].r[in->mul[m].reg] = gr3d_to_fp20(c, r[p]));
 		}
 	}
 	/* 3. interpolation: var k -> rk of the row */
 	if (!in->nvar)
 		return;
-	double w[GR3D_PIXELS][3];
+	double w[3][GR3D_PIXELS];
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 		const gr3d_pixel *px = &q->px[p];
-		w[p][0] = px->b0;
-		w[p][1] = px->b1;
-		w[p][2] = 1.0 - (double)px->b0 - (double)px->b1;
+		w[0][p] = px->b0;
+		w[1][p] = px->b1;
+		w[2][p] = 1.0 - (double)px->b0 - (double)px->b1;
 	}
 	for (unsigned j = 0; j < in->nvar; j++) {
 		const unsigned row = in->var[j].row, k = in->var[j].k, reg = in->var[j].reg;
 		const bool sat = in->var[j].sat;
 		if (!in->var[j].fx) {
-			FOR_ACTIVE(p, active) {
-				double r = t ? interp(w[p], t->f[row][k]) : 0.0;
-				q->px[p].r[reg] = gr3d_to_fp20(c, sat ? clamp01(r) : r);
-			}
+			double r[GR3D_PIXELS] = { 0.0, 0.0, 0.0, 0.0 };
+			if (t)
+				interp(w, t->f[row][k], r);
+			if (sat)
+				for (unsigned p = 0; p < GR3D_PIXELS; p++)
+					r[p] = clamp01(r[p]);
+			uint32_t enc[GR3D_PIXELS];
+			gr3d_fp20_bits_quad(c->fp20_round, r, enc);
+			EACH_ACTIVE(p, active, q->px[p].r[reg] = enc[p]);
 		} else {
-			FOR_ACTIVE(p, active) {
-				uint32_t out = 0;
-				for (unsigned h = 0; h < 2; h++) {
-					double r = t ? interp(w[p], t->fx[row][k][h]) : 0.0;
-					out |= gr3d_to_fx10(c, sat ? clamp01(r) : r) << (10 * h);
-				}
-				q->px[p].r[reg] = out;
+			uint32_t enc[2][GR3D_PIXELS];
+			for (unsigned h = 0; h < 2; h++) {
+				double r[GR3D_PIXELS] = { 0.0, 0.0, 0.0, 0.0 };
+				if (t)
+					interp(w, t->fx[row][k][h], r);
+				if (sat)
+					for (unsigned p = 0; p < GR3D_PIXELS; p++)
+						r[p] = clamp01(r[p]);
+				gr3d_fx10_bits_quad(c->fx10_round, c->fx10_wrap, r, enc[h]);
 			}
+			EACH_ACTIVE(p, active, q->px[p].r[reg] = enc[0][p] | enc[1][p] << 10);
 		}
 	}
 }

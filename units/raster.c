@@ -87,27 +87,46 @@ void raster_tri_scissor(raster_tri *s, int minx, int miny, int maxx, int maxy)
 	}
 }
 
+/* The edge function of pixel (ix, iy) is ex*(py - oy) - ey*(px - ox): its
+ * two products depend on the row and on the column alone, so a quad forms
+ * each once per row or column (the same operations, the same values). */
 static unsigned quad_mask(const raster_tri *s, int qx, int qy, gr3d_quad_in *o)
 {
-	unsigned mask = 0;
-	double e[GR3D_PIXELS][3];
-	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
-		int ix = qx + (int)(k & 1u), iy = qy + (int)(k >> 1);
-		double px = ix + 0.5, py = iy + 0.5;
-		bool in = ix >= s->sx0 && ix < s->sx1 && iy >= s->sy0 && iy < s->sy1;
-		for (unsigned v = 0; v < 3; v++) {
-			e[k][v] = s->ex[v] * (py - s->oy[v]) - s->ey[v] * (px - s->ox[v]);
-			in = in && (e[k][v] > 0 || (e[k][v] == 0 && s->tie[v]));
+	/* the scissor: a quad wholly inside keeps every pixel */
+	unsigned mask = 0xFu;
+	if (qx < s->sx0 || qx + 1 >= s->sx1 || qy < s->sy0 || qy + 1 >= s->sy1) {
+		mask = 0;
+		for (unsigned k = 0; k < GR3D_PIXELS; k++) {
+			int ix = qx + (int)(k & 1u), iy = qy + (int)(k >> 1);
+			mask |= (unsigned)(ix >= s->sx0 && ix < s->sx1 && iy >= s->sy0 && iy < s->sy1) << k;
 		}
-		if (in)
-			mask |= 1u << k;
 	}
-	if (!mask)                    /* the rasterizer drops the quad */
-		return 0;
+	const double px0 = qx + 0.5, px1 = (qx + 1) + 0.5, py0 = qy + 0.5, py1 = (qy + 1) + 0.5;
+	/* e[v][k]: edge v at pixel k.  Inside edge v: e > 0, or e == 0 on an
+	 * edge the triangle owns. */
+	double e[3][GR3D_PIXELS];
+	for (unsigned v = 0; v < 3; v++) {
+		const double r0 = s->ex[v] * (py0 - s->oy[v]), r1 = s->ex[v] * (py1 - s->oy[v]);
+		const double c0 = s->ey[v] * (px0 - s->ox[v]), c1 = s->ey[v] * (px1 - s->ox[v]);
+		e[v][0] = r0 - c0;
+		e[v][1] = r0 - c1;
+		e[v][2] = r1 - c0;
+		e[v][3] = r1 - c1;
+		unsigned in;
+		if (s->tie[v])
+			in = (unsigned)(e[v][0] >= 0) | (unsigned)(e[v][1] >= 0) << 1 |
+			     (unsigned)(e[v][2] >= 0) << 2 | (unsigned)(e[v][3] >= 0) << 3;
+		else
+			in = (unsigned)(e[v][0] > 0) | (unsigned)(e[v][1] > 0) << 1 |
+			     (unsigned)(e[v][2] > 0) << 2 | (unsigned)(e[v][3] > 0) << 3;
+		mask &= in;
+		if (!mask)                /* the rasterizer drops the quad */
+			return 0;
+	}
 	/* uncovered pixels get their (extrapolated) weights too: they are the
 	 * quad's helper pixels for the texture LOD */
 	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
-		double l0 = e[k][0] * s->inv_area, l1 = e[k][1] * s->inv_area, l2 = e[k][2] * s->inv_area;
+		double l0 = e[0][k] * s->inv_area, l1 = e[1][k] * s->inv_area, l2 = e[2][k] * s->inv_area;
 		o->bar0[k] = (float)(l0 * s->iw[0]);
 		o->bar1[k] = (float)(l1 * s->iw[1]);
 		o->q[k] = (float)(l0 * s->iw[0] + l1 * s->iw[1] + l2 * s->iw[2]);
