@@ -205,27 +205,11 @@ bool pg_quad_run(pg_quad *q, char *reason, size_t n)
 			if (!(group & (1u << l)))
 				continue;
 			int32_t next = lo + 1;
+			if (tgsi_exec_cf_next(in, lo, s[l][0][0], &next)) {
+				pc[l] = next;
+				continue;
+			}
 			switch (in->opcode) {
-			case TGSI_OPCODE_IF:
-				if (!(tx_u2f(s[l][0][0]) != 0.0f))
-					next = (in->cf_else >= 0 ? in->cf_else : in->cf_close) + 1;
-				break;
-			case TGSI_OPCODE_UIF:
-				if (s[l][0][0] == 0)
-					next = (in->cf_else >= 0 ? in->cf_else : in->cf_close) + 1;
-				break;
-			case TGSI_OPCODE_ELSE:
-				next = in->cf_close + 1;
-				break;
-			case TGSI_OPCODE_ENDLOOP:
-				next = in->cf_open + 1;
-				break;
-			case TGSI_OPCODE_BRK:
-				next = in->cf_close + 1;
-				break;
-			case TGSI_OPCODE_CONT:
-				next = in->cf_close;
-				break;
 			case TGSI_OPCODE_END:
 			case TGSI_OPCODE_RET:
 				done[l] = true;

@@ -254,27 +254,11 @@ bool tgsi_exec_run(tgsi_exec_machine *m, ulp_diag *d)
 		for (unsigned k = 0; k < in->num_src; k++)
 			tgsi_exec_fetch(m, &in->src[k], int_type, s[k]);
 		int32_t next = pc + 1;
+		if (tgsi_exec_cf_next(in, pc, s[0][0], &next)) {
+			pc = next;
+			continue;
+		}
 		switch (in->opcode) {
-		case TGSI_OPCODE_IF:
-			if (!(tx_u2f(s[0][0]) != 0.0f))
-				next = (in->cf_else >= 0 ? in->cf_else : in->cf_close) + 1;
-			break;
-		case TGSI_OPCODE_UIF:
-			if (s[0][0] == 0)
-				next = (in->cf_else >= 0 ? in->cf_else : in->cf_close) + 1;
-			break;
-		case TGSI_OPCODE_ELSE:
-			next = in->cf_close + 1;
-			break;
-		case TGSI_OPCODE_ENDLOOP:
-			next = in->cf_open + 1;
-			break;
-		case TGSI_OPCODE_BRK:
-			next = in->cf_close + 1;
-			break;
-		case TGSI_OPCODE_CONT:
-			next = in->cf_close;
-			break;
 		case TGSI_OPCODE_SWITCH:
 			next = switch_target(m, pc, s[0][0]);
 			break;
@@ -338,6 +322,30 @@ bool tgsi_exec_run(tgsi_exec_machine *m, ulp_diag *d)
 		pc = next;
 	}
 	return gs_end(m, d);
+}
+
+bool tgsi_exec_cf_next(const tgsi_instruction *in, int32_t pc, uint32_t x, int32_t *next)
+{
+	switch (in->opcode) {
+	case TGSI_OPCODE_IF:                /* x != 0.0 (NaN runs the block) */
+		*next = !(tx_u2f(x) != 0.0f) ? (in->cf_else >= 0 ? in->cf_else : in->cf_close) + 1 : pc + 1;
+		return true;
+	case TGSI_OPCODE_UIF:
+		*next = x == 0 ? (in->cf_else >= 0 ? in->cf_else : in->cf_close) + 1 : pc + 1;
+		return true;
+	case TGSI_OPCODE_ELSE:
+	case TGSI_OPCODE_BRK:
+		*next = in->cf_close + 1;
+		return true;
+	case TGSI_OPCODE_ENDLOOP:
+		*next = in->cf_open + 1;
+		return true;
+	case TGSI_OPCODE_CONT:
+		*next = in->cf_close;
+		return true;
+	default:
+		return false;
+	}
 }
 
 /* ---- textures ---- */

@@ -98,6 +98,13 @@ tgsi_exec_texture *tgsi_exec_texture_slot(tgsi_exec_machine *m, size_t index);
  * vertices is closed (tgsi_exec's END). */
 bool tgsi_exec_run(tgsi_exec_machine *m, ulp_diag *d);
 
+/* The structured jumps (tgsi_cf_resolve's links) of IF, UIF, ELSE, ENDLOOP,
+ * BRK and CONT at instruction pc, x the bits of the first source's .x:
+ * *next = the instruction that runs next.  False (next untouched) for any
+ * other opcode.  Shared by the interpreter and other executors over its
+ * machines (the piglit reference quad). */
+bool tgsi_exec_cf_next(const tgsi_instruction *in, int32_t pc, uint32_t x, int32_t *next);
+
 /* Operand access, also used by other executors over these machines (the
  * piglit reference quad): read a source with its swizzle, abs and negate
  * (indirect and 2-D addressing resolved; out of range reads 0); write a
