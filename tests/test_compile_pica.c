@@ -34,34 +34,10 @@
 enum { CASES = 4, REDRAWS = 40 };
 #define TOL (1.0 / 1024.0)
 
-typedef struct rng { uint32_t s; } rng;
-
-static uint32_t rnd(rng *r)
+static float rnd_val(test_rng *r)
 {
-	r->s ^= r->s << 13;
-	r->s ^= r->s >> 17;
-	r->s ^= r->s << 5;
-	return r->s;
-}
-
-static float rnd_val(rng *r)
-{
-	float v = (float)((rnd(r) >> 8) / 16777216.0 * 4.0 - 2.0);
+	float v = (float)((test_rnd(r) >> 8) / 16777216.0 * 4.0 - 2.0);
 	return f24_decode(f24_encode(v, ULP_ROUND_NEAREST_EVEN));
-}
-
-static float bits_f(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-static uint32_t f_bits(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
 }
 
 static bool close_enough(float p, float r)
@@ -123,7 +99,7 @@ static bool indirect_in_range(tgsi_exec_machine *m, const tgsi_shader *sh, int32
 
 /* Runs one case on both sides; false + msg on a mismatch or error. */
 static enum outcome run_case(const char *path, tgsi_shader *sh, const pica_compile_result *cr,
-                             const pica_program *prog, const pica_env *env, rng *g, int32_t ndecl,
+                             const pica_program *prog, const pica_env *env, test_rng *g, int32_t ndecl,
                              char *msg, size_t msz, bool *skipped)
 {
 	*skipped = false;
@@ -150,12 +126,12 @@ static enum outcome run_case(const char *path, tgsi_shader *sh, const pica_compi
 	for (int v = 0; v < 16; v++) {
 		uint32_t *r = tgsi_exec_reg(&m, TGSI_FILE_INPUT, 0, (size_t)v);
 		for (int c = 0; r && c < 4; c++)
-			r[c] = f_bits(in[v][c]);
+			r[c] = test_f_bits(in[v][c]);
 	}
 	for (int32_t n = 0; n < ndecl && n < 96; n++) {
 		uint32_t *r = tgsi_exec_reg(&m, TGSI_FILE_CONSTANT, 0, (size_t)n);
 		for (int c = 0; r && c < 4; c++)
-			r[c] = f_bits(cst[n][c]);
+			r[c] = test_f_bits(cst[n][c]);
 	}
 	if (!tgsi_exec_run(&m, &d)) {
 		snprintf(msg, msz, "%.512s", d.msg);
@@ -189,7 +165,7 @@ static enum outcome run_case(const char *path, tgsi_shader *sh, const pica_compi
 		for (unsigned c = 0; c < 4 && r; c++) {
 			if (!(o->mask & (1u << c)))
 				continue;
-			float want = bits_f(r[c]), got = t->o[0][o->o_reg].c[c];
+			float want = test_bits_f(r[c]), got = t->o[0][o->o_reg].c[c];
 			if (!close_enough(got, want)) {
 				snprintf(msg, msz, "OUT[%d].%c: pica %.9g, reference %.9g", o->tgsi_index,
 				         "xyzw"[c], (double)got, (double)want);
@@ -234,7 +210,7 @@ static one_result check_text(const char *path, const char *text, size_t len, uin
 	}
 	pica_env env;
 	pica_env_from_config(&env, &cfg);
-	rng g = { seed ? seed : 1 };
+	test_rng g = { seed ? seed : 1 };
 	int32_t ndecl = const_declared(sh);
 	bool indirect = has_indirect(sh);
 	int done = 0;

@@ -46,35 +46,11 @@
 enum { CASES = 4, W = 4, H = 4, TOL = 2 };
 static const uint8_t CLEAR[4] = { 0x11, 0x22, 0x33, 0x44 };
 
-typedef struct rng { uint32_t s; } rng;
-
-static uint32_t rnd(rng *r)
-{
-	r->s ^= r->s << 13;
-	r->s ^= r->s >> 17;
-	r->s ^= r->s << 5;
-	return r->s;
-}
-
 static float fp20_val(float v) { return fp20_decode(fp20_encode(v, ULP_ROUND_NEAREST_EVEN)); }
 
-static float rnd_range(rng *r, float lo, float hi)
+static float rnd_range(test_rng *r, float lo, float hi)
 {
-	return fp20_val((float)(lo + (hi - lo) * ((rnd(r) >> 8) / 16777216.0)));
-}
-
-static uint32_t f_bits(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-static float bits_f(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
+	return fp20_val((float)(lo + (hi - lo) * ((test_rnd(r) >> 8) / 16777216.0)));
 }
 
 enum outcome { OUT_REFUSED, OUT_MATCH, OUT_MISMATCH, OUT_SIM_ERROR, OUT_REF_ERROR, OUT_N };
@@ -151,7 +127,7 @@ static bool run_reference(tgsi_shader *sh, const char *path, const case_io *io, 
 				uint32_t *r = tgsi_exec_reg(&m, TGSI_FILE_INPUT, 0, k);
 				ok &= r != NULL;
 				for (unsigned c = 0; r && c < 4; c++)
-					r[c] = f_bits(io->in[k][c]);
+					r[c] = test_f_bits(io->in[k][c]);
 			}
 			/* declared uniforms only: reads outside the file give 0 */
 			if (dc->file == TGSI_FILE_CONSTANT && k < NCST &&
@@ -159,7 +135,7 @@ static bool run_reference(tgsi_shader *sh, const char *path, const case_io *io, 
 				uint32_t *r = tgsi_exec_reg(&m, TGSI_FILE_CONSTANT, 0, k);
 				ok &= r != NULL;
 				for (unsigned c = 0; r && c < 4; c++)
-					r[c] = f_bits(io->cst[k][c]);
+					r[c] = test_f_bits(io->cst[k][c]);
 			}
 		}
 	}
@@ -170,7 +146,7 @@ static bool run_reference(tgsi_shader *sh, const char *path, const case_io *io, 
 			break;
 		m.files[TGSI_FILE_SAMPLER].banks[0].flags[k] |= TGSI_EXEC_WRITTEN;
 		for (unsigned c = 0; c < 4; c++)
-			r[c] = f_bits(fx10_decode(unorm8_to_fx10(io->tex[k][c])));
+			r[c] = test_f_bits(fx10_decode(unorm8_to_fx10(io->tex[k][c])));
 	}
 	if (!ok || !tgsi_exec_run(&m, &d)) {
 		snprintf(msg, n, "run: %s", ok ? d.msg : "out of memory");
@@ -185,7 +161,7 @@ static bool run_reference(tgsi_shader *sh, const char *path, const case_io *io, 
 	} else {
 		const uint32_t *o = tgsi_exec_reg(&m, TGSI_FILE_OUTPUT, 0, (size_t)color);
 		for (unsigned c = 0; c < 4; c++)
-			expect[c] = o ? ref_byte(bits_f(o[c])) : 0;
+			expect[c] = o ? ref_byte(test_bits_f(o[c])) : 0;
 	}
 	tgsi_exec_fini(&m);
 	return true;
@@ -377,7 +353,7 @@ static one_result check_text_opts(const char *text, size_t len, const char *path
 	for (size_t i = 0; res.uniforms_packed && i < sh->num_insts; i++)
 		for (unsigned k = 0; k < sh->insts[i].num_src; k++)
 			oob_redraw |= sh->insts[i].src[k].reg.file == TGSI_FILE_CONSTANT && sh->insts[i].src[k].reg.indirect;
-	rng r = { seed ? seed : 1u };
+	test_rng r = { seed ? seed : 1u };
 	R.o = OUT_MATCH;
 	unsigned tries = 0;
 	for (unsigned cs = 0; cs < CASES && R.o == OUT_MATCH; cs++) {
@@ -391,7 +367,7 @@ static one_result check_text_opts(const char *text, size_t len, const char *path
 				io.cst[k][c] = rnd_range(&r, -2.0f, 2.0f);
 		for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
 			for (unsigned c = 0; c < 4; c++)
-				io.tex[k][c] = (uint8_t)(rnd(&r) >> 24);
+				io.tex[k][c] = (uint8_t)(test_rnd(&r) >> 24);
 		for (unsigned k = TEGRA_COMPILE_MAX_CONST; k < NCST; k++)
 			for (unsigned c = 0; c < 4; c++)
 				io.cst[k][c] = rnd_range(&r, -2.0f, 2.0f);
@@ -402,7 +378,7 @@ static one_result check_text_opts(const char *text, size_t len, const char *path
 		 * (-2..2, as piglit's int/bool uniforms: exact trip counts, 0 = false) */
 		for (unsigned k = 0; res.loop_bound && ((cs + tries) & 1u) && k < NCST; k++)
 			for (unsigned c = 0; c < 4; c++)
-				io.cst[k][c] = (float)((int)(rnd(&r) % 5u) - 2);
+				io.cst[k][c] = (float)((int)(test_rnd(&r) % 5u) - 2);
 		io.pos_in = pos_in;
 		bool oob = false;
 		uint8_t expect[H][W][4];

@@ -129,3 +129,25 @@ void test_free_names(char **names, size_t n)
 		free(names[i]);
 	free(names);
 }
+
+uint32_t test_rnd(test_rng *r)
+{
+	r->s ^= r->s << 13;
+	r->s ^= r->s >> 17;
+	r->s ^= r->s << 5;
+	return r->s;
+}
+
+uint32_t test_f_bits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+float test_bits_f(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}

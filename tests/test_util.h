@@ -4,6 +4,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+/* A xorshift32 generator for reproducible test inputs (seed it non-zero). */
+typedef struct test_rng { uint32_t s; } test_rng;
+uint32_t test_rnd(test_rng *r);
+
+/* A float's bits and back (register files hold untyped words). */
+uint32_t test_f_bits(float f);
+float test_bits_f(uint32_t u);
 
 /* Path of the shared corpus (env ULPSIM_CORPUS, default ../shared/corpus). */
 const char *test_corpus_dir(void);
