@@ -28,6 +28,7 @@
 #include "frontends/pica/pica_compile.h"
 #include "frontends/tgsi/tgsi_exec.h"
 #include "isa/f24.h"
+#include "tests/compile_tally.h"
 #include "tests/test_util.h"
 #include "units/pica_exec.h"
 
@@ -294,60 +295,33 @@ static one_result check_fs_as_vs(const char *path, uint32_t seed)
 	return R;
 }
 
-typedef struct score { unsigned total, compiled, matching, by_out[OUT_N], by_why[IR_REFUSAL_COUNT]; } score;
+typedef struct corpus_run {
+	bool fs;
+	compile_tally T;
+} corpus_run;
 
-static score run_corpus(const char *set, const char *stage)
+static void corpus_shader(void *ctx, const char *path, uint32_t seed)
 {
-	bool fs = !strcmp(stage, "fs");
-	score S;
-	memset(&S, 0, sizeof S);
-	char *dir = test_corpus_path(set);
-	cr_assert(dir);
-	size_t n;
-	char **names = test_list_dir(dir, false, &n);
-	for (size_t i = 0; i < n; i++) {
-		char path[1024];
-		snprintf(path, sizeof path, "%s/%s/%s.tgsi", dir, names[i], stage);
-		FILE *f = fopen(path, "r");
-		if (f) {
-			fclose(f);
-			uint32_t seed = 0x9E3779B9u ^ (uint32_t)(i * 2654435761u);
-			one_result R = fs ? check_fs_as_vs(path, seed) : check_shader(path, seed);
-			S.total++;
-			S.by_out[R.o]++;
-			if (R.o != OUT_REFUSED)
-				S.compiled++;
-			else
-				S.by_why[R.why]++;
-			if (R.o == OUT_MATCH)
-				S.matching++;
-			else if (R.o == OUT_REFUSED)
-				cr_log_info("refused [%s] %s", ir_refusal_name(R.why), R.msg);
-			else
-				cr_log_info("%s: %s", OUTCOME[R.o], R.msg);
-			if (R.o != OUT_MATCH)
-				fprintf(stderr, "  %s [%s] %s\n", OUTCOME[R.o],
-				        R.o == OUT_REFUSED ? ir_refusal_name(R.why) : "-", R.msg);
-		}
-	}
-	test_free_names(names, n);
-	free(dir);
-	fprintf(stderr, "pica (%s %s): compiled %u/%u, matching %u/%u\n", set, stage, S.compiled,
-	        S.total, S.matching, S.compiled);
-	cr_log_info("pica (%s %s): compiled %u/%u, matching %u/%u", set, stage, S.compiled, S.total,
-	            S.matching, S.compiled);
-	for (unsigned k = 1; k < IR_REFUSAL_COUNT; k++)
-		if (S.by_why[k])
-			fprintf(stderr, "  refusals [%s]: %u\n", ir_refusal_name(k), S.by_why[k]);
-	for (unsigned k = 2; k < OUT_N; k++)
-		if (S.by_out[k])
-			fprintf(stderr, "  %s: %u\n", OUTCOME[k], S.by_out[k]);
-	return S;
+	corpus_run *c = ctx;
+	one_result R = c->fs ? check_fs_as_vs(path, seed) : check_shader(path, seed);
+	compile_tally_add(&c->T, R.o, R.why, R.msg);
+}
+
+static compile_tally run_corpus(const char *set, const char *stage)
+{
+	corpus_run c = { .fs = !strcmp(stage, "fs"),
+	                 .T = { .outcome = OUTCOME, .nout = OUT_N, .match = OUT_MATCH, .refused = OUT_REFUSED } };
+	char file[16], label[64];
+	snprintf(file, sizeof file, "%s.tgsi", stage);
+	compile_corpus_each(set, file, corpus_shader, &c);
+	snprintf(label, sizeof label, "pica (%s %s)", set, stage);
+	compile_tally_print(&c.T, label);
+	return c.T;
 }
 
 Test(compile_pica, corpus_noint_vertex_shaders, .timeout = 120)
 {
-	score S = run_corpus("tgsi-noint", "vs");
+	compile_tally S = run_corpus("tgsi-noint", "vs");
 	cr_assert_gt(S.total, 100, "expected the tgsi-noint corpus (%u vertex shaders)", S.total);
 	/* goal: compile and match >= 95% */
 	cr_assert_geq(S.matching * 100, S.total * 95, "matching %u/%u is below 95%%", S.matching, S.total);
@@ -358,7 +332,7 @@ Test(compile_pica, corpus_noint_vertex_shaders, .timeout = 120)
  * match; texture/KILL/DDX uses must be refused, never crash. */
 Test(compile_pica, corpus_fragment_shaders_as_vertex_shaders, .timeout = 120)
 {
-	score a = run_corpus("tgsi-noint", "fs"), b = run_corpus("tgsi", "fs");
+	compile_tally a = run_corpus("tgsi-noint", "fs"), b = run_corpus("tgsi", "fs");
 	cr_assert_gt(a.compiled + b.compiled, 200);
 	/* reference errors (an endless loop for the drawn uniforms) decide nothing */
 	cr_assert_eq(a.by_out[OUT_MISMATCH] + a.by_out[OUT_PICA_ERROR], 0, "tgsi-noint fs");
@@ -367,7 +341,7 @@ Test(compile_pica, corpus_fragment_shaders_as_vertex_shaders, .timeout = 120)
 
 Test(compile_pica, corpus_tgsi_vertex_shaders, .timeout = 120)
 {
-	score S = run_corpus("tgsi", "vs");
+	compile_tally S = run_corpus("tgsi", "vs");
 	cr_assert_gt(S.total, 100);
 	cr_assert_geq(S.matching * 100, S.total * 95, "matching %u/%u is below 95%%", S.matching, S.total);
 }

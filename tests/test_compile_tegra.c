@@ -40,6 +40,7 @@
 #include "isa/tegra/fp_container.h"
 #include "isa/tegra/tegra_prog.h"
 #include "sim/config.h"
+#include "tests/compile_tally.h"
 #include "tests/test_util.h"
 #include "units/gr3d_fp.h"
 
@@ -485,68 +486,36 @@ static one_result check_shader(const char *path, uint32_t seed)
 	return R;
 }
 
-typedef struct score {
-	unsigned total, compiled, matching, by_out[OUT_N], by_why[IR_REFUSAL_COUNT];
+typedef struct corpus_run {
+	compile_tally T;
 	unsigned by_diff[TOL + 2];   /* matching shaders by their largest byte difference */
-} score;
+} corpus_run;
 
-static score run_corpus(const char *set)
+static void corpus_shader(void *ctx, const char *path, uint32_t seed)
 {
-	score S;
-	memset(&S, 0, sizeof S);
-	char *dir = test_corpus_path(set);
-	cr_assert(dir);
-	size_t n;
-	char **names = test_list_dir(dir, false, &n);
-	for (size_t i = 0; i < n; i++) {
-		char path[1024];
-		snprintf(path, sizeof path, "%s/%s/fs.tgsi", dir, names[i]);
-		FILE *f = fopen(path, "r");
-		if (f) {
-			fclose(f);
-			uint32_t seed = 0x9E3779B9u ^ (uint32_t)(i * 2654435761u);
-			one_result R = check_shader(path, seed);
-			S.total++;
-			S.by_out[R.o]++;
-			if (R.o != OUT_REFUSED)
-				S.compiled++;
-			else
-				S.by_why[R.why]++;
-			if (R.o == OUT_MATCH) {
-				S.matching++;
-				S.by_diff[R.maxdiff <= TOL ? R.maxdiff : TOL + 1]++;
-			} else if (R.o == OUT_REFUSED) {
-				cr_log_info("refused [%s] %s", ir_refusal_name(R.why), R.msg);
-			}
-			else {
-				cr_log_info("%s: %s", OUTCOME[R.o], R.msg);
-			}
-			if (R.o != OUT_MATCH)
-				fprintf(stderr, "  %s [%s] %s\n", OUTCOME[R.o],
-				        R.o == OUT_REFUSED ? ir_refusal_name(R.why) : "-", R.msg);
-		}
-	}
-	test_free_names(names, n);
-	free(dir);
-	fprintf(stderr, "tegra (%s): compiled %u/%u, matching %u/%u\n", set, S.compiled, S.total,
-	        S.matching, S.compiled);
-	cr_log_info("tegra (%s): compiled %u/%u, matching %u/%u", set, S.compiled, S.total,
-	            S.matching, S.compiled);
+	corpus_run *c = ctx;
+	one_result R = check_shader(path, seed);
+	compile_tally_add(&c->T, R.o, R.why, R.msg);
+	if (R.o == OUT_MATCH)
+		c->by_diff[R.maxdiff <= TOL ? R.maxdiff : TOL + 1]++;
+}
+
+static compile_tally run_corpus(const char *set)
+{
+	corpus_run c = { .T = { .outcome = OUTCOME, .nout = OUT_N, .match = OUT_MATCH, .refused = OUT_REFUSED } };
+	compile_corpus_each(set, "fs.tgsi", corpus_shader, &c);
+	char label[64];
+	snprintf(label, sizeof label, "tegra (%s)", set);
+	compile_tally_print(&c.T, label);
 	fprintf(stderr, "  largest byte difference per matching shader:");
 	for (unsigned k = 0; k <= TOL; k++)
-		fprintf(stderr, " %u: %u%s", k, S.by_diff[k], k < TOL ? "," : "\n");
-	for (unsigned k = 1; k < IR_REFUSAL_COUNT; k++)
-		if (S.by_why[k])
-			fprintf(stderr, "  refusals [%s]: %u\n", ir_refusal_name(k), S.by_why[k]);
-	for (unsigned k = 2; k < OUT_N; k++)
-		if (S.by_out[k])
-			fprintf(stderr, "  %s: %u\n", OUTCOME[k], S.by_out[k]);
-	return S;
+		fprintf(stderr, " %u: %u%s", k, c.by_diff[k], k < TOL ? "," : "\n");
+	return c.T;
 }
 
 Test(compile_tegra, corpus_noint_fragment_shaders, .timeout = 120)
 {
-	score S = run_corpus("tgsi-noint");
+	compile_tally S = run_corpus("tgsi-noint");
 	cr_assert_gt(S.total, 100, "expected the tgsi-noint corpus (%u fragment shaders)", S.total);
 	cr_assert_eq(S.by_out[OUT_MISMATCH] + S.by_out[OUT_SIM_ERROR], 0, "every compiled shader must match");
 	cr_assert_geq(S.matching * 100, S.total * 80, "matching %u/%u is below 80%%", S.matching, S.total);
@@ -554,7 +523,7 @@ Test(compile_tegra, corpus_noint_fragment_shaders, .timeout = 120)
 
 Test(compile_tegra, corpus_tgsi_fragment_shaders, .timeout = 120)
 {
-	score S = run_corpus("tgsi");
+	compile_tally S = run_corpus("tgsi");
 	cr_assert_gt(S.total, 100);
 	cr_assert_eq(S.by_out[OUT_MISMATCH] + S.by_out[OUT_SIM_ERROR], 0, "every compiled shader must match");
 }
