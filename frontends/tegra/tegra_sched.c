@@ -124,9 +124,34 @@ static int32_t ready(const tfp_sched *S, const tfp_opnd *o)
 	return t > floor_t ? t : floor_t;
 }
 
+/* Can the ALU of EXEC e read operand o?  An ALU write reaches the ALU's
+ * reads in its own EXEC (later packets) and from the next batch on, not in
+ * the other EXECs of its batch (tegra.alu.batch_view, docs/tegra-units.md
+ * "Batches"): the ALU sees rows it does not carry as they were when the
+ * batch began.  Values are allocated to registers after placement, so every
+ * ALU-written value keeps to this; MFU and TEX results reach the ALU through
+ * the carried row at once. */
+static bool alu_sees(const tfp_sched *S, const tfp_opnd *o, unsigned e)
+{
+	if (o->kind != TO_VAL || S->val[o->v].def_t < 0 || S->val[o->v].def_t % 8 < 4)
+		return true;
+	const unsigned ed = (unsigned)S->val[o->v].def_t / 8, batch_end = (ed / S->rows + 1) * S->rows;
+	return e == ed || e >= batch_end;
+}
+
+static bool alu_sees_slot(const tfp_sched *S, const tfp_slot *s, unsigned e)
+{
+	for (unsigned k = 0; k < 3; k++)
+		if (!alu_sees(S, &s->s[k], e))
+			return false;
+	return true;
+}
+
 /* First packet of EXEC e at or after time t with room for s; -1 none. */
 static int find_packet(const tfp_sched *S, unsigned e, int32_t t, const tfp_slot *s)
 {
+	if (!alu_sees_slot(S, s, e))
+		return -1;
 	for (unsigned p = 0; p < 3; p++)
 		if (t_alu(e, p) >= t && packet_fits(&S->ex[e].p[p], s))
 			return (int)p;
@@ -365,7 +390,7 @@ static bool place_tex(tfp_sched *S, const tfp_op *o)
 			cin.d = (int32_t)creg[k];
 			int p = -1;
 			for (unsigned q = 0; q < 3 && p < 0; q++)
-				if (t_alu(ein, q) >= t && packet_fits(&a.p[q], &cin))
+				if (t_alu(ein, q) >= t && alu_sees_slot(S, &cin, ein) && packet_fits(&a.p[q], &cin))
 					p = (int)q;
 			if (p < 0) {
 				ok = false;
@@ -475,7 +500,7 @@ static bool place_final(tfp_sched *S, const tfp_prog *p, bool color)
 		for (unsigned k = 0; k < n && ok; k++) {
 			int q = -1;
 			for (unsigned j = 0; j < 3 && q < 0; j++)
-				if (t_alu(e, j) >= t && packet_fits(&x.p[j], &w[k]))
+				if (t_alu(e, j) >= t && alu_sees_slot(S, &w[k], e) && packet_fits(&x.p[j], &w[k]))
 					q = (int)j;
 			if (q < 0)
 				ok = false;
