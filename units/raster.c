@@ -88,10 +88,76 @@ void raster_tri_scissor(raster_tri *s, int minx, int miny, int maxx, int maxy)
 }
 
 /* The edge function of pixel (ix, iy) is ex*(py - oy) - ey*(px - ox): its
- * two products depend on the row and on the column alone, so a quad forms
- * each once per row or column (the same operations, the same values). */
-static unsigned quad_mask(const raster_tri *s, int qx, int qy, gr3d_quad_in *o)
+ * two products depend on the row and on the column alone, so the walk forms
+ * ex*(py - oy) once per quad row (start_row) and ey*(px - ox) once per
+ * column (edge_in): the same operations, the same values. */
+static void start_row(raster_unit *r)
 {
+	const raster_tri *s = &r->cur;
+	const double py0 = r->qy + 0.5, py1 = (r->qy + 1) + 0.5;
+	for (unsigned v = 0; v < 3; v++) {
+		r->row_e[v][0] = s->ex[v] * (py0 - s->oy[v]);
+		r->row_e[v][1] = s->ex[v] * (py1 - s->oy[v]);
+	}
+	r->row_set = true;
+}
+
+/* Edge v at the four pixels of the quad at column qx of the current row
+ * (e[k]: pixel k), and the pixels inside it: e > 0, or e == 0 on an edge
+ * the triangle owns (the tie rule, chosen once for the four). */
+GR3D_HOT unsigned edge_in(const raster_unit *r, unsigned v, int qx, double e[GR3D_PIXELS])
+{
+	const raster_tri *s = &r->cur;
+	const double c0 = s->ey[v] * ((qx + 0.5) - s->ox[v]), c1 = s->ey[v] * (((qx + 1) + 0.5) - s->ox[v]);
+	e[0] = r->row_e[v][0] - c0;
+	e[1] = r->row_e[v][0] - c1;
+	e[2] = r->row_e[v][1] - c0;
+	e[3] = r->row_e[v][1] - c1;
+	if (s->tie[v])
+		return (unsigned)(e[0] >= 0) | (unsigned)(e[1] >= 0) << 1 | (unsigned)(e[2] >= 0) << 2 |
+		       (unsigned)(e[3] >= 0) << 3;
+	return (unsigned)(e[0] > 0) | (unsigned)(e[1] > 0) << 1 | (unsigned)(e[2] > 0) << 2 |
+	       (unsigned)(e[3] > 0) << 3;
+}
+
+/* The column after the quad at qx whose every pixel is outside edge v
+ * where the walk of the current row goes on: the columns up to that quad's
+ * which are wholly outside too are skipped (they emit nothing and cost no
+ * cycle, so only the host's work changes).
+ *
+ * Along a row an edge's computed value is monotonic in x: px - ox,
+ * ey * (px - ox) and row - that product are each rounded monotonically
+ * (a NaN, from an infinite coordinate, fails the test wherever it is), so
+ * the pixels inside edge v form, per pixel row, a prefix of the columns
+ * (ey > 0), a suffix (ey < 0) or all or none (otherwise).
+ *   - ey >= 0 (or NaN): everything to the right is outside too: the row ends.
+ *   - ey < 0: the inside starts about where the edge crosses the quad row,
+ *     at px = ox + row / ey.  The quad two columns before that estimate is
+ *     tested with the same arithmetic; when it is wholly outside, so is every
+ *     quad before it and the walk resumes after it.  Otherwise (an estimate
+ *     off by rounding) the walk simply goes on to the next quad. */
+static int skip_outside(const raster_unit *r, unsigned v, int qx)
+{
+	const raster_tri *s = &r->cur;
+	const int last = s->x0 + ((s->x1 - s->x0) & ~1);   /* the row's last quad column */
+	if (!(s->ey[v] < 0))
+		return last + 2;
+	const double row = fmax(r->row_e[v][0], r->row_e[v][1]);
+	const double c = s->ox[v] + row / s->ey[v] - 0.5 - 2.0;    /* a pixel column, a quad's margin */
+	if (!(c >= qx + 2.0))                                   /* also NaN */
+		return qx + 2;
+	const int k = c >= last ? last : s->x0 + (((int)c - s->x0) & ~1);
+	double e[GR3D_PIXELS];
+	return edge_in(r, v, k, e) ? qx + 2 : k + 2;
+}
+
+/* The pixels of the quad at (qx, qy) inside the triangle and the scissor,
+ * and their weights in o.  With none, *next is the column where the walk
+ * of this row goes on (skip_outside), else qx + 2. */
+static unsigned quad_mask(const raster_unit *r, int qx, int qy, gr3d_quad_in *o, int *next)
+{
+	const raster_tri *s = &r->cur;
+	*next = qx + 2;
 	/* the scissor: a quad wholly inside keeps every pixel */
 	unsigned mask = 0xFu;
 	if (qx < s->sx0 || qx + 1 >= s->sx1 || qy < s->sy0 || qy + 1 >= s->sy1) {
@@ -101,24 +167,14 @@ static unsigned quad_mask(const raster_tri *s, int qx, int qy, gr3d_quad_in *o)
 			mask |= (unsigned)(ix >= s->sx0 && ix < s->sx1 && iy >= s->sy0 && iy < s->sy1) << k;
 		}
 	}
-	const double px0 = qx + 0.5, px1 = (qx + 1) + 0.5, py0 = qy + 0.5, py1 = (qy + 1) + 0.5;
-	/* e[v][k]: edge v at pixel k.  Inside edge v: e > 0, or e == 0 on an
-	 * edge the triangle owns. */
+	/* e[v][k]: edge v at pixel k; a quad outside one edge stops there */
 	double e[3][GR3D_PIXELS];
 	for (unsigned v = 0; v < 3; v++) {
-		const double r0 = s->ex[v] * (py0 - s->oy[v]), r1 = s->ex[v] * (py1 - s->oy[v]);
-		const double c0 = s->ey[v] * (px0 - s->ox[v]), c1 = s->ey[v] * (px1 - s->ox[v]);
-		e[v][0] = r0 - c0;
-		e[v][1] = r0 - c1;
-		e[v][2] = r1 - c0;
-		e[v][3] = r1 - c1;
-		unsigned in;
-		if (s->tie[v])
-			in = (unsigned)(e[v][0] >= 0) | (unsigned)(e[v][1] >= 0) << 1 |
-			     (unsigned)(e[v][2] >= 0) << 2 | (unsigned)(e[v][3] >= 0) << 3;
-		else
-			in = (unsigned)(e[v][0] > 0) | (unsigned)(e[v][1] > 0) << 1 |
-			     (unsigned)(e[v][2] > 0) << 2 | (unsigned)(e[v][3] > 0) << 3;
+		const unsigned in = edge_in(r, v, qx, e[v]);
+		if (!in) {
+			*next = skip_outside(r, v, qx);
+			return 0;
+		}
 		mask &= in;
 		if (!mask)                /* the rasterizer drops the quad */
 			return 0;
@@ -148,6 +204,7 @@ static bool take(raster_unit *r, uint64_t now)
 	r->have = true;
 	r->qx = r->cur.x0;
 	r->qy = r->cur.y0;
+	r->row_set = false;
 	sim_unit_count(&r->u, RASTER_CTR_TRIS, 1);
 	return true;
 }
@@ -168,6 +225,11 @@ static void raster_tick(sim_unit *u, uint64_t now)
 			return;
 		}
 		const raster_tri *s = &r->cur;
+		if (r->qx > s->x1) {                /* the row is walked */
+			r->qx = s->x0;
+			r->qy += 2;
+			r->row_set = false;
+		}
 		if (r->qy > s->y1) {                /* walked: the walk's hold on the slot ends */
 			r->have = false;
 			if (r->tram)
@@ -180,18 +242,17 @@ static void raster_tick(sim_unit *u, uint64_t now)
 			const int h = 1 << r->swath_shift;
 			r->qy = (r->qy & ~(h - 1)) + h;
 			r->qx = s->x0;
+			r->row_set = false;
 			continue;
 		}
-		gr3d_quad_in in;
-		memset(&in, 0, sizeof in);
-		unsigned mask = quad_mask(s, r->qx, r->qy, &in);
+		if (!r->row_set)
+			start_row(r);
+		gr3d_quad_in in;                    /* every field is set before the push */
+		int next;
+		unsigned mask = quad_mask(r, r->qx, r->qy, &in, &next);
 		in.x = (uint16_t)r->qx;
 		in.y = (uint16_t)r->qy;
-		r->qx += 2;
-		if (r->qx > s->x1) {
-			r->qx = s->x0;
-			r->qy += 2;
-		}
+		r->qx = next;
 		if (!mask)
 			continue;
 		in.id = r->next_id++;

@@ -51,6 +51,10 @@ typedef struct raster_unit {
 	raster_tri cur;
 	bool have;
 	int qx, qy;
+	/* the quad row qy being walked (row_set): each edge's row products
+	 * ex*(py - oy) of its two pixel rows, formed once per row */
+	bool row_set;
+	double row_e[3][2];
 	uint32_t next_id;             /* quads emitted in this draw */
 	/* Tegra 3's swath split (docs/tegra-units.md "Tegra 3: two blocks"):
 	 * with nblocks > 1 the rasterizer walks only the rows of its own
