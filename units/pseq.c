@@ -1,6 +1,8 @@
 /* PSEQ: admission window, EXEC issue, recirculation, destination fetch. */
 #include "units/pseq.h"
 
+#include <stddef.h>
+
 #include "sim/timeline.h"
 
 const sim_counter_def PSEQ_COUNTERS[PSEQ_CTR_COUNT] = {
@@ -85,15 +87,31 @@ static unsigned pseq_exec(pseq_unit *p, gr3d_quad *q, unsigned e)
 	return n;
 }
 
+/* A pixel's fields from bar0 up to tex_old are the rasterizer's weights,
+ * which admit sets; every other field is cleared (a field added anywhere
+ * else is cleared with them, one added among the weights stops the build). */
+_Static_assert(offsetof(gr3d_pixel, bar0) == sizeof(((gr3d_pixel *)0)->r) + sizeof(((gr3d_pixel *)0)->g) +
+               sizeof(((gr3d_pixel *)0)->cr) &&
+               offsetof(gr3d_pixel, tex_old) - offsetof(gr3d_pixel, bar0) == 5 * sizeof(float),
+               "admit: the fields between bar0 and tex_old are bar0, bar1, q, b0, b1");
+
+/* A new quad in slot q: every register starts at 0 (a program may read one
+ * before it writes it) and so does every field admit does not set.  The two
+ * cleared ranges are cleared with stores of known size, not a whole-slot
+ * memset (which compilers turn into a string instruction). */
 static void admit(const gr3d_quad_in *in, gr3d_quad *q)
 {
-	memset(q, 0, sizeof *q);
 	q->id = in->id;
 	q->x = in->x;
 	q->y = in->y;
 	q->tri = in->tri;
+	q->tex_row = 0;
 	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
 		gr3d_pixel *px = &q->px[k];
+		memset(px->r, 0, sizeof px->r);
+		memset(px->g, 0, sizeof px->g);
+		memset(px->cr, 0, sizeof px->cr);
+		memset(px->tex_old, 0, sizeof *px - offsetof(gr3d_pixel, tex_old)); /* and on */
 		px->covered = (in->mask >> k) & 1u;
 		px->killed = !px->covered;
 		px->front = in->front;
