@@ -265,7 +265,12 @@ static void raster_tick(sim_unit *u, uint64_t now)
 		sim_tl_emit(u->tl, now, u->lane, SIM_TL_INSTANT, in.id, (uint32_t)in.x | (uint32_t)in.y << 16);
 		sim_port_push(r->out, &in, now);
 		sim_unit_count(u, RASTER_CTR_QUADS, 1);
-		sim_unit_busy(u);
+		if (sim_port_full(r->out)) {
+			/* the tick at now + 1 would only find the port full and wait:
+			 * wait from here (from now + 1 on, as that tick would) */
+			gr3d_stall_wait(u, &r->stall, now, SIM_STALL_OUTPUT_FULL);
+		}
+		sim_unit_busy(u);                   /* this cycle pushed */
 		return;
 	}
 }
