@@ -108,8 +108,10 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 			const uint8_t *unorm8 = w->unorm8;
 			uint8_t *row = ulp_image_px(pl->rt, q->x, q->y);
 			const size_t stride = (size_t)rt->width * 4u;
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				unorm8_pixel(unorm8, q->px[p].r[lo], q->px[p].r[hi], row + (p >> 1) * stride + (p & 1u) * 4u);
+			for (unsigned p = 0; p < GR3D_PIXELS; p += 2, row += stride) {   /* pixels 0 1, then 2 3 */
+				unorm8_pixel(unorm8, q->px[p].r[lo], q->px[p].r[hi], row);
+				unorm8_pixel(unorm8, q->px[p + 1].r[lo], q->px[p + 1].r[hi], row + 4);
+			}
 			sim_unit_count(&s->u, DW_CTR_PIXELS, GR3D_PIXELS);
 			return s->quad_clocks;        /* (no ze: nothing to finish) */
 		}
