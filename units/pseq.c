@@ -23,6 +23,24 @@ unsigned pseq_max_qid(const ulp_config *cfg, unsigned rows)
 	return q ? q : 1;
 }
 
+/* Does the program name a global (g0..g7) or condition register (cr0..cr15)?
+ * Only ALU operands and destinations can (the register map, tegra-fp.md
+ * §2.3); every slot of every packet slot of every EXEC is looked at, used or
+ * not (slot 3 holding immediates included), so the answer errs on "yes". */
+static bool names_globals_or_cond(const tegra_fp_decoded *prog)
+{
+	for (unsigned e = 0; e < prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
+		for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++)
+			for (unsigned k = 0; k < 4; k++) {
+				const tegra_alu_inst *in = &prog->exec[e].alu[i].slot[k];
+				const unsigned cls[4] = { in->a.cls, in->b.cls, in->c.cls, in->dst_cls };
+				for (unsigned j = 0; j < 4; j++)
+					if (cls[j] == TEGRA_REG_GLOBAL || cls[j] == TEGRA_REG_COND)
+						return true;
+			}
+	return false;
+}
+
 void pseq_init(pseq_unit *p, gr3d_ctx *ctx, unsigned max_qid, uint16_t *free_slots,
                sim_port *in, sim_port *recirc, sim_port *out)
 {
@@ -40,6 +58,7 @@ void pseq_init(pseq_unit *p, gr3d_ctx *ctx, unsigned max_qid, uint16_t *free_slo
 	p->max_out = (unsigned)ctx->cfg->tegra_pseq_max_out;
 	p->min_out = (unsigned)ctx->cfg->tegra_pseq_min_out;
 	p->quad_clocks = (uint16_t)ctx->cfg->tegra_quad_clocks;
+	p->clear_gcr = ctx->probe || names_globals_or_cond(ctx->prog);
 }
 
 static bool all_killed(const gr3d_quad *q)
@@ -96,10 +115,11 @@ _Static_assert(offsetof(gr3d_pixel, bar0) == sizeof(((gr3d_pixel *)0)->r) + size
                "admit: the fields between bar0 and tex_old are bar0, bar1, q, b0, b1");
 
 /* A new quad in slot q: every register starts at 0 (a program may read one
- * before it writes it) and so does every field admit does not set.  The two
- * cleared ranges are cleared with stores of known size, not a whole-slot
- * memset (which compilers turn into a string instruction). */
-static void admit(const gr3d_quad_in *in, gr3d_quad *q)
+ * before it writes it) and so does every field admit does not set.  The
+ * ranges are cleared with stores of known size, not a whole-slot memset
+ * (which compilers turn into a string instruction).  g0..g7 and cr0..cr15
+ * are left as they are when nothing can read them (clear_gcr). */
+static void admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr)
 {
 	q->id = in->id;
 	q->x = in->x;
@@ -109,8 +129,6 @@ static void admit(const gr3d_quad_in *in, gr3d_quad *q)
 	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
 		gr3d_pixel *px = &q->px[k];
 		memset(px->r, 0, sizeof px->r);
-		memset(px->g, 0, sizeof px->g);
-		memset(px->cr, 0, sizeof px->cr);
 		memset(px->tex_old, 0, sizeof *px - offsetof(gr3d_pixel, tex_old)); /* and on */
 		px->covered = (in->mask >> k) & 1u;
 		px->killed = !px->covered;
@@ -118,6 +136,10 @@ static void admit(const gr3d_quad_in *in, gr3d_quad *q)
 		px->bar0 = px->b0 = in->bar0[k];
 		px->bar1 = px->b1 = in->bar1[k];
 		px->q = in->q[k];
+	}
+	for (unsigned k = 0; k < GR3D_PIXELS && clear_gcr; k++) {
+		memset(q->px[k].g, 0, sizeof q->px[k].g);
+		memset(q->px[k].cr, 0, sizeof q->px[k].cr);
 	}
 }
 
@@ -181,7 +203,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 			}
 			uint16_t qid = p->free_slots[--p->nfree];
 			p->inflight++;
-			admit(in, &c->slot[qid]);
+			admit(in, &c->slot[qid], p->clear_gcr);
 			sim_port_pop(p->in);
 			if (p->producer)
 				sim_unit_wake(p->producer, now);

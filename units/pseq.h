@@ -31,6 +31,9 @@ typedef struct pseq_unit {
 	uint64_t done_at;
 	uint16_t quad_clocks;
 	uint32_t quads_total, quads_finished;
+	/* admit clears g0..g7 and cr0..cr15 only when something can read them:
+	 * the program names them, or the viewer watches the registers */
+	bool clear_gcr;
 } pseq_unit;
 
 /* MAX_QID for a row count (tegra-fp.md §5): (MAX_OUT - 1) / (4 * rows). */
