@@ -90,22 +90,19 @@ void raster_tri_scissor(raster_tri *s, int minx, int miny, int maxx, int maxy)
 /* The edge function of pixel (ix, iy) is ex*(py - oy) - ey*(px - ox): its
  * two products depend on the row and on the column alone, so the walk forms
  * ex*(py - oy) once per quad row (start_row) and ey*(px - ox) once per
- * column (edge_in): the same operations, the same values. */
-static void start_row(raster_unit *r)
-{
-	const raster_tri *s = &r->cur;
-	const double py0 = r->qy + 0.5, py1 = (r->qy + 1) + 0.5;
-	for (unsigned v = 0; v < 3; v++) {
-		r->row_e[v][0] = s->ex[v] * (py0 - s->oy[v]);
-		r->row_e[v][1] = s->ex[v] * (py1 - s->oy[v]);
-	}
-	r->row_set = true;
-}
+ * column (edge_values): the same operations, the same values.
+ *
+ * Along a row an edge's computed value is monotonic in x: px - ox,
+ * ey * (px - ox) and row - that product are each rounded monotonically (a
+ * NaN, from an infinite coordinate, fails the test wherever it is), so the
+ * pixels inside edge v form, per pixel row, a prefix of the columns
+ * (ey > 0), a suffix (ey < 0) or all or none (otherwise).  The walk uses
+ * this to skip quads and tests; each use rests on a quad actually tested
+ * with the same arithmetic, so an estimate off by rounding costs only time. */
 
 /* Edge v at the four pixels of the quad at column qx of the current row
- * (e[k]: pixel k), and the pixels inside it: e > 0, or e == 0 on an edge
- * the triangle owns (the tie rule, chosen once for the four). */
-GR3D_HOT unsigned edge_in(const raster_unit *r, unsigned v, int qx, double e[GR3D_PIXELS])
+ * (e[k]: pixel k). */
+GR3D_HOT void edge_values(const raster_unit *r, unsigned v, int qx, double e[GR3D_PIXELS])
 {
 	const raster_tri *s = &r->cur;
 	const double c0 = s->ey[v] * ((qx + 0.5) - s->ox[v]), c1 = s->ey[v] * (((qx + 1) + 0.5) - s->ox[v]);
@@ -113,6 +110,12 @@ GR3D_HOT unsigned edge_in(const raster_unit *r, unsigned v, int qx, double e[GR3
 	e[1] = r->row_e[v][0] - c1;
 	e[2] = r->row_e[v][1] - c0;
 	e[3] = r->row_e[v][1] - c1;
+}
+
+/* The pixels inside edge v: e > 0, or e == 0 on an edge the triangle owns
+ * (the tie rule, chosen once for the four). */
+GR3D_HOT unsigned edge_test(const raster_tri *s, unsigned v, const double e[GR3D_PIXELS])
+{
 	if (s->tie[v])
 		return (unsigned)(e[0] >= 0) | (unsigned)(e[1] >= 0) << 1 | (unsigned)(e[2] >= 0) << 2 |
 		       (unsigned)(e[3] >= 0) << 3;
@@ -120,41 +123,79 @@ GR3D_HOT unsigned edge_in(const raster_unit *r, unsigned v, int qx, double e[GR3
 	       (unsigned)(e[3] > 0) << 3;
 }
 
+static unsigned edge_in(const raster_unit *r, unsigned v, int qx)
+{
+	double e[GR3D_PIXELS];
+	edge_values(r, v, qx, e);
+	return edge_test(&r->cur, v, e);
+}
+
+/* The quad column of the row at or before pixel column c (c >= x0). */
+static int quad_column(const raster_tri *s, double c)
+{
+	const int last = s->x0 + ((s->x1 - s->x0) & ~1);
+	return c >= last ? last : s->x0 + (((int)c - s->x0) & ~1);
+}
+
+/* Rows of fewer quads than this do not look for their inside quads ahead of
+ * the walk (the look costs about as much as the tests it saves). */
+enum { RASTER_AHEAD_MIN_QUADS = 8 };
+
+/* The row products of quad row qy, and what is known before the walk: for
+ * an edge with ey > 0 the quads up to about where it crosses the row,
+ * when the last of them tested is wholly inside.  Edges with ey <= 0 learn
+ * theirs during the walk (quad_mask). */
+static void start_row(raster_unit *r)
+{
+	const raster_tri *s = &r->cur;
+	const double py0 = r->qy + 0.5, py1 = (r->qy + 1) + 0.5;
+	const bool ahead = s->x1 - s->x0 >= 2 * RASTER_AHEAD_MIN_QUADS;
+	for (unsigned v = 0; v < 3; v++) {
+		r->row_e[v][0] = s->ex[v] * (py0 - s->oy[v]);
+		r->row_e[v][1] = s->ex[v] * (py1 - s->oy[v]);
+		r->inside_lo[v] = r->inside_hi[v] = INT_MAX;      /* none known */
+		if (!(ahead && s->ey[v] > 0))
+			continue;
+		/* inside at px <= ox + row / ey; a quad's right pixel is qx + 1.5,
+		 * and a quad's margin */
+		const double c = s->ox[v] + fmin(r->row_e[v][0], r->row_e[v][1]) / s->ey[v] - 1.5 - 2.0;
+		if (!(c >= s->x0))                                  /* also NaN */
+			continue;
+		const int k = quad_column(s, c);
+		if (edge_in(r, v, k) == 0xFu) {
+			r->inside_lo[v] = INT_MIN;
+			r->inside_hi[v] = k;
+		}
+	}
+	r->row_set = true;
+}
+
 /* The column after the quad at qx whose every pixel is outside edge v
  * where the walk of the current row goes on: the columns up to that quad's
  * which are wholly outside too are skipped (they emit nothing and cost no
  * cycle, so only the host's work changes).
- *
- * Along a row an edge's computed value is monotonic in x: px - ox,
- * ey * (px - ox) and row - that product are each rounded monotonically
- * (a NaN, from an infinite coordinate, fails the test wherever it is), so
- * the pixels inside edge v form, per pixel row, a prefix of the columns
- * (ey > 0), a suffix (ey < 0) or all or none (otherwise).
  *   - ey >= 0 (or NaN): everything to the right is outside too: the row ends.
  *   - ey < 0: the inside starts about where the edge crosses the quad row,
  *     at px = ox + row / ey.  The quad two columns before that estimate is
- *     tested with the same arithmetic; when it is wholly outside, so is every
- *     quad before it and the walk resumes after it.  Otherwise (an estimate
- *     off by rounding) the walk simply goes on to the next quad. */
+ *     tested; when it is wholly outside, so is every quad before it and the
+ *     walk resumes after it.  Otherwise the walk goes on to the next quad. */
 static int skip_outside(const raster_unit *r, unsigned v, int qx)
 {
 	const raster_tri *s = &r->cur;
-	const int last = s->x0 + ((s->x1 - s->x0) & ~1);   /* the row's last quad column */
 	if (!(s->ey[v] < 0))
-		return last + 2;
+		return s->x1 + 1;
 	const double row = fmax(r->row_e[v][0], r->row_e[v][1]);
 	const double c = s->ox[v] + row / s->ey[v] - 0.5 - 2.0;    /* a pixel column, a quad's margin */
 	if (!(c >= qx + 2.0))                                   /* also NaN */
 		return qx + 2;
-	const int k = c >= last ? last : s->x0 + (((int)c - s->x0) & ~1);
-	double e[GR3D_PIXELS];
-	return edge_in(r, v, k, e) ? qx + 2 : k + 2;
+	const int k = quad_column(s, c);
+	return edge_in(r, v, k) ? qx + 2 : k + 2;
 }
 
 /* The pixels of the quad at (qx, qy) inside the triangle and the scissor,
  * and their weights in o.  With none, *next is the column where the walk
  * of this row goes on (skip_outside), else qx + 2. */
-static unsigned quad_mask(const raster_unit *r, int qx, int qy, gr3d_quad_in *o, int *next)
+static unsigned quad_mask(raster_unit *r, int qx, int qy, gr3d_quad_in *o, int *next)
 {
 	const raster_tri *s = &r->cur;
 	*next = qx + 2;
@@ -170,10 +211,17 @@ static unsigned quad_mask(const raster_unit *r, int qx, int qy, gr3d_quad_in *o,
 	/* e[v][k]: edge v at pixel k; a quad outside one edge stops there */
 	double e[3][GR3D_PIXELS];
 	for (unsigned v = 0; v < 3; v++) {
-		const unsigned in = edge_in(r, v, qx, e[v]);
+		edge_values(r, v, qx, e[v]);
+		if (qx >= r->inside_lo[v] && qx <= r->inside_hi[v])
+			continue;                 /* known: wholly inside */
+		const unsigned in = edge_test(s, v, e[v]);
 		if (!in) {
 			*next = skip_outside(r, v, qx);
 			return 0;
+		}
+		if (in == 0xFu && !(s->ey[v] > 0)) {   /* (a NaN is never inside) */
+			r->inside_lo[v] = qx;             /* ey <= 0: so are the quads after it */
+			r->inside_hi[v] = INT_MAX;
 		}
 		mask &= in;
 		if (!mask)                /* the rasterizer drops the quad */
