@@ -59,6 +59,14 @@ void pseq_init(pseq_unit *p, gr3d_ctx *ctx, unsigned max_qid, uint16_t *free_slo
 	p->min_out = (unsigned)ctx->cfg->tegra_pseq_min_out;
 	p->quad_clocks = (uint16_t)ctx->cfg->tegra_quad_clocks;
 	p->clear_gcr = ctx->probe || names_globals_or_cond(ctx->prog);
+	p->remove_killed = ctx->cfg->tegra_pseq_remove_killed;
+	p->hysteresis = ctx->cfg->tegra_pseq_hysteresis;
+	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
+		const tegra_pseq_inst *w = &ctx->prog->exec[e].pseq;
+		p->fetch[e] = (pseq_fetch){ .on = w->op != 0, .rt = ctx->rt[w->surf & (GR3D_RTS - 1)],
+		                            .lo = (uint8_t)gr3d_row_reg(ctx, e, w->dst_r2 ? 2 : 0),
+		                            .hi = (uint8_t)gr3d_row_reg(ctx, e, w->dst_r2 ? 3 : 1) };
+	}
 }
 
 static bool all_killed(const gr3d_quad *q)
@@ -69,7 +77,7 @@ static bool all_killed(const gr3d_quad *q)
 	return true;
 }
 
-static void free_slot(pseq_unit *p, uint16_t qid)
+static inline void free_slot(pseq_unit *p, uint16_t qid)
 {
 	p->free_slots[p->nfree++] = qid;
 	p->inflight--;
@@ -84,12 +92,10 @@ static void free_slot(pseq_unit *p, uint16_t qid)
  * 0x0081000A = fetch RT1 into r2,r3; t30 OP 1..3 = LD, SURF = target). */
 static unsigned pseq_exec(pseq_unit *p, gr3d_quad *q, unsigned e)
 {
-	const tegra_pseq_inst *in = &p->ctx->prog->exec[e].pseq;
-	if (in->op == 0)
+	const pseq_fetch *f = &p->fetch[e];
+	if (!f->on)
 		return 0;
-	const ulp_image *rt = p->ctx->rt[in->surf & (GR3D_RTS - 1)];
-	unsigned lo = gr3d_row_reg(p->ctx, e, in->dst_r2 ? 2 : 0);
-	unsigned hi = gr3d_row_reg(p->ctx, e, in->dst_r2 ? 3 : 1);
+	const ulp_image *rt = f->rt;
 	unsigned n = 0;
 	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
 		gr3d_pixel *px = &q->px[k];
@@ -99,8 +105,8 @@ static unsigned pseq_exec(pseq_unit *p, gr3d_quad *q, unsigned e)
 		uint8_t b[4] = { 0, 0, 0, 0 };
 		if (rt && x < rt->width && y < rt->height)
 			memcpy(b, ulp_image_cpx(rt, x, y), 4);
-		px->r[lo] = unorm8_to_fx10(b[0]) | (uint32_t)unorm8_to_fx10(b[1]) << 10;
-		px->r[hi] = unorm8_to_fx10(b[2]) | (uint32_t)unorm8_to_fx10(b[3]) << 10;
+		px->r[f->lo] = unorm8_to_fx10(b[0]) | (uint32_t)unorm8_to_fx10(b[1]) << 10;
+		px->r[f->hi] = unorm8_to_fx10(b[2]) | (uint32_t)unorm8_to_fx10(b[3]) << 10;
 		n++;
 	}
 	return n;
@@ -175,7 +181,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 			sim_unit_count(u, PSEQ_CTR_FINISHED, 1);
 			continue;
 		}
-		if (c->cfg->tegra_pseq_remove_killed && all_killed(&c->slot[next.qid])) {
+		if (p->remove_killed && all_killed(&c->slot[next.qid])) {
 			sim_tl_emit(u->tl, now, u->lane, SIM_TL_INSTANT, c->slot[next.qid].id, next.exec);
 			free_slot(p, next.qid);                 /* PSEQ_CTL REMOVE_KILLED_PIXELS */
 			p->quads_finished++;
@@ -191,7 +197,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 			unsigned rows = c->rows;
 			bool window_full = p->nfree == 0 ||
 			                   (p->inflight + 1u) * 4u * rows > p->max_out - 1u;
-			if (window_full && c->cfg->tegra_pseq_hysteresis)
+			if (window_full && p->hysteresis)
 				p->draining = true;
 			if (window_full || p->draining) {
 				/* a token coming back (recirculation push) wakes us */
