@@ -105,11 +105,14 @@ void raster_tri_scissor(raster_tri *s, int minx, int miny, int maxx, int maxy)
 GR3D_HOT void edge_values(const raster_unit *r, unsigned v, int qx, double e[GR3D_PIXELS])
 {
 	const raster_tri *s = &r->cur;
-	const double c0 = s->ey[v] * ((qx + 0.5) - s->ox[v]), c1 = s->ey[v] * (((qx + 1) + 0.5) - s->ox[v]);
-	e[0] = r->row_e[v][0] - c0;
-	e[1] = r->row_e[v][0] - c1;
-	e[2] = r->row_e[v][1] - c0;
-	e[3] = r->row_e[v][1] - c1;
+	const double px[2] = { qx + 0.5, (qx + 1) + 0.5 };
+	double c[2];
+	for (unsigned j = 0; j < 2; j++)
+		c[j] = s->ey[v] * (px[j] - s->ox[v]);
+	for (unsigned j = 0; j < 2; j++) {
+		e[j] = r->row_e[v][0] - c[j];
+		e[2 + j] = r->row_e[v][1] - c[j];
+	}
 }
 
 /* The pixels inside edge v: e > 0, or e == 0 on an edge the triangle owns
@@ -150,6 +153,10 @@ static void start_row(raster_unit *r)
 	const raster_tri *s = &r->cur;
 	const double py0 = r->qy + 0.5, py1 = (r->qy + 1) + 0.5;
 	const bool ahead = s->x1 - s->x0 >= 2 * RASTER_AHEAD_MIN_QUADS;
+	/* a quad keeps its four pixels when sx0 <= qx, qx + 1 < sx1 and both rows are in */
+	const bool rows_in = r->qy >= s->sy0 && r->qy + 1 < s->sy1;
+	r->scissor_lo = rows_in ? s->sx0 : INT_MAX;
+	r->scissor_hi = rows_in && s->sx1 > INT_MIN + 1 ? s->sx1 - 2 : INT_MIN;
 	for (unsigned v = 0; v < 3; v++) {
 		r->row_e[v][0] = s->ex[v] * (py0 - s->oy[v]);
 		r->row_e[v][1] = s->ex[v] * (py1 - s->oy[v]);
@@ -201,7 +208,7 @@ static unsigned quad_mask(raster_unit *r, int qx, int qy, gr3d_quad_in *o, int *
 	*next = qx + 2;
 	/* the scissor: a quad wholly inside keeps every pixel */
 	unsigned mask = 0xFu;
-	if (qx < s->sx0 || qx + 1 >= s->sx1 || qy < s->sy0 || qy + 1 >= s->sy1) {
+	if (!(qx >= r->scissor_lo && qx <= r->scissor_hi)) {
 		mask = 0;
 		for (unsigned k = 0; k < GR3D_PIXELS; k++) {
 			int ix = qx + (int)(k & 1u), iy = qy + (int)(k >> 1);
@@ -284,17 +291,17 @@ static void raster_tick(sim_unit *u, uint64_t now)
 				gr3d_tram_release(r->tram, s->slot);
 			continue;
 		}
-		if (raster_swath_block(r->qy, r->swath_shift, r->nblocks) != r->block) {
-			/* another block's swath: on to the first row of our next one (the
-			 * rows are not ours to walk, they cost nothing) */
-			const int h = 1 << r->swath_shift;
-			r->qy = (r->qy & ~(h - 1)) + h;
-			r->qx = s->x0;
-			r->row_set = false;
-			continue;
-		}
-		if (!r->row_set)
+		if (!r->row_set) {                  /* a new row */
+			if (raster_swath_block(r->qy, r->swath_shift, r->nblocks) != r->block) {
+				/* another block's swath: on to the first row of our next one
+				 * (the rows are not ours to walk, they cost nothing) */
+				const int h = 1 << r->swath_shift;
+				r->qy = (r->qy & ~(h - 1)) + h;
+				r->qx = s->x0;
+				continue;
+			}
 			start_row(r);
+		}
 		gr3d_quad_in in;                    /* every field is set before the push */
 		int next;
 		unsigned mask = quad_mask(r, r->qx, r->qy, &in, &next);

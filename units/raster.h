@@ -58,6 +58,7 @@ typedef struct raster_unit {
 	/* the quad columns [inside_lo, inside_hi] of the row known to lie wholly
 	 * inside edge v (start_row, quad_mask): their test is skipped */
 	int inside_lo[3], inside_hi[3];
+	int scissor_lo, scissor_hi;   /* the quad columns of the row wholly inside the scissor */
 	uint32_t next_id;             /* quads emitted in this draw */
 	/* Tegra 3's swath split (docs/tegra-units.md "Tegra 3: two blocks"):
 	 * with nblocks > 1 the rasterizer walks only the rows of its own
