@@ -147,7 +147,7 @@ void dw_init(dw_unit *w, gr3d_ctx *ctx)
 		w->r5[v] = (uint8_t)((v5 * 527 + 23) >> 6);
 		w->g6[v] = (uint8_t)((v6 * 259 + 33) >> 6);
 	}
-	for (unsigned e = 0; e < ctx->prog->exec_count; e++) {
+	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
 		const tegra_dw_inst *in = &ctx->prog->exec[e].dw;
 		dw_plan *pl = &w->plan[e];
 		pl->enable = in->enable;

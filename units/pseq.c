@@ -112,9 +112,10 @@ static unsigned pseq_exec(pseq_unit *p, gr3d_quad *q, unsigned e)
 	return n;
 }
 
-/* A pixel's fields from bar0 up to tex_old are the rasterizer's weights,
- * which admit sets; every other field is cleared (a field added anywhere
- * else is cleared with them, one added among the weights stops the build). */
+/* A pixel is r, g, cr, then the rasterizer's weights (bar0 up to tex_old),
+ * which admit sets, then the rest, which admit clears with r (and g, cr: see
+ * clear_gcr).  A field added after tex_old is cleared with the rest; one
+ * added anywhere before it stops the build here. */
 _Static_assert(offsetof(gr3d_pixel, bar0) == sizeof(((gr3d_pixel *)0)->r) + sizeof(((gr3d_pixel *)0)->g) +
                sizeof(((gr3d_pixel *)0)->cr) &&
                offsetof(gr3d_pixel, tex_old) - offsetof(gr3d_pixel, bar0) == 5 * sizeof(float),
@@ -127,11 +128,11 @@ _Static_assert(offsetof(gr3d_pixel, bar0) == sizeof(((gr3d_pixel *)0)->r) + size
  * are left as they are when nothing can read them (clear_gcr). */
 static void admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr)
 {
+	memset(q, 0, offsetof(gr3d_quad, px));   /* the quad's own fields */
 	q->id = in->id;
 	q->x = in->x;
 	q->y = in->y;
 	q->tri = in->tri;
-	q->tex_row = 0;
 	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
 		gr3d_pixel *px = &q->px[k];
 		memset(px->r, 0, sizeof px->r);
