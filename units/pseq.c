@@ -1,6 +1,8 @@
 /* PSEQ: admission window, EXEC issue, recirculation, destination fetch. */
 #include "units/pseq.h"
 
+#include <stddef.h>
+
 #include "sim/timeline.h"
 
 const sim_counter_def PSEQ_COUNTERS[PSEQ_CTR_COUNT] = {
@@ -21,6 +23,24 @@ unsigned pseq_max_qid(const ulp_config *cfg, unsigned rows)
 	return q ? q : 1;
 }
 
+/* Does the program name a global (g0..g7) or condition register (cr0..cr15)?
+ * Only ALU operands and destinations can (the register map, tegra-fp.md
+ * §2.3); every slot of every packet slot of every EXEC is looked at, used or
+ * not (slot 3 holding immediates included), so the answer errs on "yes". */
+static bool names_globals_or_cond(const tegra_fp_decoded *prog)
+{
+	for (unsigned e = 0; e < prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
+		for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++)
+			for (unsigned k = 0; k < 4; k++) {
+				const tegra_alu_inst *in = &prog->exec[e].alu[i].slot[k];
+				const unsigned cls[4] = { in->a.cls, in->b.cls, in->c.cls, in->dst_cls };
+				for (unsigned j = 0; j < 4; j++)
+					if (cls[j] == TEGRA_REG_GLOBAL || cls[j] == TEGRA_REG_COND)
+						return true;
+			}
+	return false;
+}
+
 void pseq_init(pseq_unit *p, gr3d_ctx *ctx, unsigned max_qid, uint16_t *free_slots,
                sim_port *in, sim_port *recirc, sim_port *out)
 {
@@ -38,6 +58,15 @@ void pseq_init(pseq_unit *p, gr3d_ctx *ctx, unsigned max_qid, uint16_t *free_slo
 	p->max_out = (unsigned)ctx->cfg->tegra_pseq_max_out;
 	p->min_out = (unsigned)ctx->cfg->tegra_pseq_min_out;
 	p->quad_clocks = (uint16_t)ctx->cfg->tegra_quad_clocks;
+	p->clear_gcr = ctx->probe || names_globals_or_cond(ctx->prog);
+	p->remove_killed = ctx->cfg->tegra_pseq_remove_killed;
+	p->hysteresis = ctx->cfg->tegra_pseq_hysteresis;
+	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
+		const tegra_pseq_inst *w = &ctx->prog->exec[e].pseq;
+		p->fetch[e] = (pseq_fetch){ .on = w->op != 0, .rt = ctx->rt[w->surf & (GR3D_RTS - 1)],
+		                            .lo = (uint8_t)gr3d_row_reg(ctx, e, w->dst_r2 ? 2 : 0),
+		                            .hi = (uint8_t)gr3d_row_reg(ctx, e, w->dst_r2 ? 3 : 1) };
+	}
 }
 
 static bool all_killed(const gr3d_quad *q)
@@ -48,7 +77,7 @@ static bool all_killed(const gr3d_quad *q)
 	return true;
 }
 
-static void free_slot(pseq_unit *p, uint16_t qid)
+static inline void free_slot(pseq_unit *p, uint16_t qid)
 {
 	p->free_slots[p->nfree++] = qid;
 	p->inflight--;
@@ -63,12 +92,10 @@ static void free_slot(pseq_unit *p, uint16_t qid)
  * 0x0081000A = fetch RT1 into r2,r3; t30 OP 1..3 = LD, SURF = target). */
 static unsigned pseq_exec(pseq_unit *p, gr3d_quad *q, unsigned e)
 {
-	const tegra_pseq_inst *in = &p->ctx->prog->exec[e].pseq;
-	if (in->op == 0)
+	const pseq_fetch *f = &p->fetch[e];
+	if (!f->on)
 		return 0;
-	const ulp_image *rt = p->ctx->rt[in->surf & (GR3D_RTS - 1)];
-	unsigned lo = gr3d_row_reg(p->ctx, e, in->dst_r2 ? 2 : 0);
-	unsigned hi = gr3d_row_reg(p->ctx, e, in->dst_r2 ? 3 : 1);
+	const ulp_image *rt = f->rt;
 	unsigned n = 0;
 	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
 		gr3d_pixel *px = &q->px[k];
@@ -78,28 +105,48 @@ static unsigned pseq_exec(pseq_unit *p, gr3d_quad *q, unsigned e)
 		uint8_t b[4] = { 0, 0, 0, 0 };
 		if (rt && x < rt->width && y < rt->height)
 			memcpy(b, ulp_image_cpx(rt, x, y), 4);
-		px->r[lo] = unorm8_to_fx10(b[0]) | (uint32_t)unorm8_to_fx10(b[1]) << 10;
-		px->r[hi] = unorm8_to_fx10(b[2]) | (uint32_t)unorm8_to_fx10(b[3]) << 10;
+		px->r[f->lo] = unorm8_to_fx10(b[0]) | (uint32_t)unorm8_to_fx10(b[1]) << 10;
+		px->r[f->hi] = unorm8_to_fx10(b[2]) | (uint32_t)unorm8_to_fx10(b[3]) << 10;
 		n++;
 	}
 	return n;
 }
 
-static void admit(const gr3d_quad_in *in, gr3d_quad *q)
+/* A pixel is r, g, cr, then the rasterizer's weights (bar0 up to tex_old),
+ * which admit sets, then the rest, which admit clears with r (and g, cr: see
+ * clear_gcr).  A field added after tex_old is cleared with the rest; one
+ * added anywhere before it stops the build here. */
+_Static_assert(offsetof(gr3d_pixel, bar0) == sizeof(((gr3d_pixel *)0)->r) + sizeof(((gr3d_pixel *)0)->g) +
+               sizeof(((gr3d_pixel *)0)->cr) &&
+               offsetof(gr3d_pixel, tex_old) - offsetof(gr3d_pixel, bar0) == 5 * sizeof(float),
+               "admit: the fields between bar0 and tex_old are bar0, bar1, q, b0, b1");
+
+/* A new quad in slot q: every register starts at 0 (a program may read one
+ * before it writes it) and so does every field admit does not set.  The
+ * ranges are cleared with stores of known size, not a whole-slot memset
+ * (which compilers turn into a string instruction).  g0..g7 and cr0..cr15
+ * are left as they are when nothing can read them (clear_gcr). */
+static void admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr)
 {
-	memset(q, 0, sizeof *q);
+	memset(q, 0, offsetof(gr3d_quad, px));   /* the quad's own fields */
 	q->id = in->id;
 	q->x = in->x;
 	q->y = in->y;
 	q->tri = in->tri;
 	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
 		gr3d_pixel *px = &q->px[k];
+		memset(px->r, 0, sizeof px->r);
+		memset(px->tex_old, 0, sizeof *px - offsetof(gr3d_pixel, tex_old)); /* and on */
 		px->covered = (in->mask >> k) & 1u;
 		px->killed = !px->covered;
 		px->front = in->front;
 		px->bar0 = px->b0 = in->bar0[k];
 		px->bar1 = px->b1 = in->bar1[k];
 		px->q = in->q[k];
+	}
+	for (unsigned k = 0; k < GR3D_PIXELS && clear_gcr; k++) {
+		memset(q->px[k].g, 0, sizeof q->px[k].g);
+		memset(q->px[k].cr, 0, sizeof q->px[k].cr);
 	}
 }
 
@@ -135,7 +182,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 			sim_unit_count(u, PSEQ_CTR_FINISHED, 1);
 			continue;
 		}
-		if (c->cfg->tegra_pseq_remove_killed && all_killed(&c->slot[next.qid])) {
+		if (p->remove_killed && all_killed(&c->slot[next.qid])) {
 			sim_tl_emit(u->tl, now, u->lane, SIM_TL_INSTANT, c->slot[next.qid].id, next.exec);
 			free_slot(p, next.qid);                 /* PSEQ_CTL REMOVE_KILLED_PIXELS */
 			p->quads_finished++;
@@ -151,7 +198,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 			unsigned rows = c->rows;
 			bool window_full = p->nfree == 0 ||
 			                   (p->inflight + 1u) * 4u * rows > p->max_out - 1u;
-			if (window_full && c->cfg->tegra_pseq_hysteresis)
+			if (window_full && p->hysteresis)
 				p->draining = true;
 			if (window_full || p->draining) {
 				/* a token coming back (recirculation push) wakes us */
@@ -163,7 +210,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 			}
 			uint16_t qid = p->free_slots[--p->nfree];
 			p->inflight++;
-			admit(in, &c->slot[qid]);
+			admit(in, &c->slot[qid], p->clear_gcr);
 			sim_port_pop(p->in);
 			if (p->producer)
 				sim_unit_wake(p->producer, now);

@@ -14,6 +14,14 @@ enum pseq_counter { PSEQ_CTR_QUADS, PSEQ_CTR_ISSUES, PSEQ_CTR_FETCHES, PSEQ_CTR_
                     PSEQ_CTR_FINISHED, PSEQ_CTR_COUNT };
 extern const sim_counter_def PSEQ_COUNTERS[PSEQ_CTR_COUNT];
 
+/* The destination fetch of EXEC e, worked out once per draw from the PSEQ
+ * word, the row knob and the draw's targets. */
+typedef struct pseq_fetch {
+	const ulp_image *rt;          /* the target read; NULL: none bound (reads 0) */
+	uint8_t lo, hi;               /* the pair written: rN, rN+1 of the row */
+	bool on;                      /* OP != 0 (LD) */
+} pseq_fetch;
+
 typedef struct pseq_unit {
 	sim_unit u;                   /* first */
 	gr3d_ctx *ctx;
@@ -31,6 +39,11 @@ typedef struct pseq_unit {
 	uint64_t done_at;
 	uint16_t quad_clocks;
 	uint32_t quads_total, quads_finished;
+	/* admit clears g0..g7 and cr0..cr15 only when something can read them:
+	 * the program names them, or the viewer watches the registers */
+	bool clear_gcr;
+	bool remove_killed, hysteresis;   /* tegra.pseq.remove_killed, .hysteresis */
+	pseq_fetch fetch[TEGRA_FP_MAX_EXEC];
 } pseq_unit;
 
 /* MAX_QID for a row count (tegra-fp.md §5): (MAX_OUT - 1) / (4 * rows). */

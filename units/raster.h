@@ -51,6 +51,14 @@ typedef struct raster_unit {
 	raster_tri cur;
 	bool have;
 	int qx, qy;
+	/* the quad row qy being walked (row_set): each edge's row products
+	 * ex*(py - oy) of its two pixel rows, formed once per row */
+	bool row_set;
+	double row_e[3][2];
+	/* the quad columns [inside_lo, inside_hi] of the row known to lie wholly
+	 * inside edge v (start_row, quad_mask): their test is skipped */
+	int inside_lo[3], inside_hi[3];
+	int scissor_lo, scissor_hi;   /* the quad columns of the row wholly inside the scissor */
 	uint32_t next_id;             /* quads emitted in this draw */
 	/* Tegra 3's swath split (docs/tegra-units.md "Tegra 3: two blocks"):
 	 * with nblocks > 1 the rasterizer walks only the rows of its own
