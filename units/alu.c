@@ -12,8 +12,18 @@ const sim_counter_def ALU_COUNTERS[ALU_CTR_COUNT] = {
 
 enum alu_operand_kind {
 	OPD_CONST,                    /* #0, #1, imm0..2, register 74, unknown registers */
-	OPD_ROW, OPD_GLOBAL, OPD_UNIFORM, OPD_COND,   /* raw 20-bit word, FP20 or FX10 */
+	OPD_REG,                      /* row, global or cond: a raw 20-bit word, FP20 or FX10 */
+	OPD_UNIFORM,                  /* the same, one word for the quad */
 	OPD_ALU, OPD_POSX, OPD_POSY, OPD_PFACE,
+};
+
+/* How a slot forms rA*rB op rC*rD (chosen once by alu_compile). */
+enum alu_form {
+	FORM_MAD,                     /* rA*rB + rC*rD */
+	FORM_MAD_K,                   /* rA*rB + a constant rC*rD (slot.xy); MUL adds -0 */
+	FORM_MIN, FORM_MAX,           /* of the two products */
+	FORM_CSEL,                    /* (rA < 0) ? rB : rC */
+	FORM_PICK,                    /* CSEL with a constant rA: only the side it selects */
 };
 
 /* FP20 operand value of a raw word (tegra.fp20.read_subnormals). */
@@ -34,6 +44,7 @@ GR3D_HOT double fp20_operand(const gr3d_ctx *c, uint32_t raw)
 typedef struct alu_pass {
 	const gr3d_ctx *c;
 	gr3d_quad *q;
+	const double *fx10;                  /* FX10 code -> value (alu_unit.fx10) */
 	const double (*prev)[GR3D_PIXELS];   /* aluK of the previous packet */
 	const double (*cur)[GR3D_PIXELS];    /* and of this one's earlier slots */
 	bool subnormals;                     /* tegra.fp20.read_subnormals */
@@ -54,19 +65,19 @@ static alu_operand operand(const gr3d_ctx *c, const tegra_alu_packet *p, unsigne
 	o.sub = m1 ? 1.0 : 0.0;
 	switch (cls) {
 	case TEGRA_REG_ROW:
-		o.kind = OPD_ROW;
+		o.kind = OPD_REG;
 		o.index &= GR3D_ROW_REGS - 1;
 		o.off = (uint16_t)(offsetof(gr3d_pixel, r) + o.index * sizeof(uint32_t));
 		o.shadow = !fx10;
 		break;
 	case TEGRA_REG_GLOBAL:
-		o.kind = OPD_GLOBAL;
+		o.kind = OPD_REG;
 		o.index &= 7u;
 		o.off = (uint16_t)(offsetof(gr3d_pixel, g) + o.index * sizeof(uint32_t));
 		break;
 	case TEGRA_REG_UNIFORM: o.kind = OPD_UNIFORM; o.index &= 31u; break;
 	case TEGRA_REG_COND:
-		o.kind = OPD_COND;
+		o.kind = OPD_REG;
 		o.index &= 7u;
 		o.off = (uint16_t)(offsetof(gr3d_pixel, cr) + o.index * sizeof(uint32_t));
 		break;
@@ -101,7 +112,74 @@ GR3D_HOT double modify(const alu_operand *o, double v)
 	return v;
 }
 
-void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out)
+/* Does the operand, as read, give only values that FP20 holds, or values
+ * outside gr3d_fp20_fast's range?  FP20 reads do (a 13-bit mantissa), FX10
+ * reads do (n / 256 with |n| <= 512), aluK values are rounded results, and
+ * abs and negate keep that; x2 and -1 do not.  A constant does when
+ * rounding gives it back.  Positions and pface are left to the rounding. */
+static bool exact_source(const gr3d_ctx *c, const alu_operand *o)
+{
+	switch (o->kind) {
+	case OPD_CONST: {
+		const double r = gr3d_round20(c, o->k);
+		return memcmp(&r, &o->k, sizeof r) == 0;
+	}
+	case OPD_REG:
+	case OPD_UNIFORM:
+	case OPD_ALU:
+		return !o->x2 && !o->m1;
+	default:
+		return false;
+	}
+}
+
+/* How the slot forms its result, and whether the result's FP20 rounding can
+ * be skipped for the values in gr3d_fp20_fast's range (slot.exact).  That
+ * is so when the result can only be one of its operands as read (a CSEL, or
+ * a copy rA * +-1 + +-0), saturated or not, with no scale and no condition:
+ * such a value is an FP20 value already and rounding gives it back in every
+ * rounding mode; values outside the range (zero, the ends of the range, inf,
+ * NaN) are still rounded (round_outliers). */
+static void plan_slot(const gr3d_ctx *c, alu_slot *s, bool shortcuts)
+{
+	s->xy = 0.0;
+	if (s->opcode == TEGRA_ALU_CSEL)
+		s->form = s->a.kind == OPD_CONST ? FORM_PICK : FORM_CSEL;
+	else if (s->opcode == TEGRA_ALU_MIN || s->opcode == TEGRA_ALU_MAX)
+		s->form = s->opcode == TEGRA_ALU_MIN ? FORM_MIN : FORM_MAX;
+	else if (s->add_disable) {         /* MUL: x + -0 is x for every x, -0 included */
+		s->form = FORM_MAD_K;
+		s->xy = -0.0;
+	} else if (s->c.kind == OPD_CONST && s->d.kind == OPD_CONST) {   /* rC*rD: one product */
+		s->form = FORM_MAD_K;
+		s->xy = s->c.k * s->d.k;
+	} else
+		s->form = FORM_MAD;
+	s->exact = false;
+	if (!shortcuts || s->cc != TEGRA_CC_NONE || s->scale != 0)
+		return;
+	if (s->form == FORM_PICK)
+		s->exact = exact_source(c, s->a.k < 0.0 ? &s->b : &s->c);
+	else if (s->form == FORM_CSEL)
+		s->exact = exact_source(c, &s->b) && exact_source(c, &s->c);
+	else if (s->form == FORM_MAD_K)   /* rA * +-1 + +-0: rA with its sign, or a zero */
+		s->exact = exact_source(c, &s->a) && s->b.kind == OPD_CONST && fabs(s->b.k) == 1.0 &&
+		           s->xy == 0.0;
+}
+
+static void plan_packet(const gr3d_ctx *c, alu_packet *p, bool shortcuts)
+{
+	p->reads_prev = false;
+	for (unsigned k = 0; k < 4; k++) {
+		alu_slot *s = &p->slot[k];
+		plan_slot(c, s, shortcuts);
+		const alu_operand *o[4] = { &s->a, &s->b, &s->c, &s->d };
+		for (unsigned j = 0; j < 4 && k < p->nslots; j++)
+			p->reads_prev |= o[j]->kind == OPD_ALU && !o[j]->cur;
+	}
+}
+
+void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out, bool shortcuts)
 {
 	memset(out, 0, sizeof *out);
 	const bool imm3 = c->cfg->tegra_slot3_by_reads ? in->slot3_is_imm : false;
@@ -167,6 +245,33 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out)
 			o[j]->cur = o[j]->kind == OPD_ALU && same && o[j]->index < k &&
 			            out->group_head[o[j]->index] < 0;
 	}
+	plan_packet(c, out, shortcuts);
+}
+
+/* A register operand's four words: FP20 or one FX10 half. */
+GR3D_HOT void read_reg(const alu_pass *ap, const alu_operand *o, double out[GR3D_PIXELS])
+{
+	const gr3d_quad *q = ap->q;
+	uint32_t raw[GR3D_PIXELS];      /* a 20-bit register of each pixel */
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		memcpy(&raw[p], (const uint8_t *)&q->px[p] + o->off, sizeof raw[p]);
+	if (o->shadow && ap->shadow)    /* tegra.tex.fp20_reads_see_coords */
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			const gr3d_pixel *px = &q->px[p];
+			if (!px->tex_shadow)
+				continue;
+			if ((px->tex_shadow & 1u) && px->tex_reg[0] == o->index)
+				raw[p] = px->tex_old[0];
+			else if ((px->tex_shadow & 2u) && px->tex_reg[1] == o->index)
+				raw[p] = px->tex_old[1];
+		}
+	if (o->fx) {
+		const unsigned sh = o->fx == 2 ? 10u : 0u;
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = ap->fx10[(raw[p] >> sh) & FX10_MASK];
+	} else {
+		gr3d_fp20_quad(ap->subnormals, raw, out);
+	}
 }
 
 /* One operand for the four pixels of a quad. */
@@ -174,95 +279,96 @@ GR3D_HOT void fetch(const alu_pass *ap, const alu_operand *o, double out[GR3D_PI
 {
 	const gr3d_ctx *c = ap->c;
 	const gr3d_quad *q = ap->q;
-	if (o->kind == OPD_CONST) {       /* modifiers folded by alu_compile */
+	switch (o->kind) {
+	case OPD_CONST:                   /* modifiers folded by alu_compile */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = o->k;
 		return;
-	}
-	if (o->kind == OPD_ROW || o->kind == OPD_GLOBAL || o->kind == OPD_COND) {
-		uint32_t raw[GR3D_PIXELS];      /* a 20-bit register of each pixel */
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			memcpy(&raw[p], (const uint8_t *)&q->px[p] + o->off, sizeof raw[p]);
-		if (o->shadow && ap->shadow)    /* tegra.tex.fp20_reads_see_coords */
-			for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-				const gr3d_pixel *px = &q->px[p];
-				if (!px->tex_shadow)
-					continue;
-				if ((px->tex_shadow & 1u) && px->tex_reg[0] == o->index)
-					raw[p] = px->tex_old[0];
-				else if ((px->tex_shadow & 2u) && px->tex_reg[1] == o->index)
-					raw[p] = px->tex_old[1];
-			}
-		if (o->fx) {
-			const unsigned sh = o->fx == 2 ? 10u : 0u;
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				out[p] = gr3d_fx10(raw[p] >> sh, false);
-		} else {
-			gr3d_fp20_quad(ap->subnormals, raw, out);
-		}
-	} else if (o->kind == OPD_ALU) {
+	case OPD_REG:
+		read_reg(ap, o, out);
+		break;
+	case OPD_ALU:
 		memcpy(out, o->cur ? ap->cur[o->index] : ap->prev[o->index], sizeof(double) * GR3D_PIXELS);
-	} else if (o->kind == OPD_UNIFORM) {   /* one value for the quad: decode it once */
+		break;
+	case OPD_UNIFORM: {               /* one value for the quad: decode it once */
 		const uint32_t u = c->uniforms[o->index];
-		const double v = o->fx ? gr3d_fx10(u >> (o->fx == 2 ? 10u : 0u), false) : fp20_operand(c, u);
+		const double v = o->fx ? ap->fx10[(u >> (o->fx == 2 ? 10u : 0u)) & FX10_MASK]
+		                       : fp20_read(ap->subnormals, u);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = v;
-	} else if (o->kind == OPD_POSX) {
+		break;
+	}
+	case OPD_POSX:
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = q->x + (p & 1u) + c->cfg->tegra_pos_offset;
-	} else if (o->kind == OPD_POSY) {
+		break;
+	case OPD_POSY:
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = q->y + (p >> 1) + c->cfg->tegra_pos_offset;
-	} else {                          /* pface */
+		break;
+	default:                          /* pface */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = q->px[p].front ? 1.0 : -1.0;
+		break;
 	}
 	if (o->mods)
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = modify(o, out[p]);
 }
 
-static void slot_result(const alu_pass *ap, const alu_slot *s, double r[GR3D_PIXELS])
+/* gr3d_round20_quad for a result that, in gr3d_fp20_fast's range, FP20
+ * holds already (slot.exact, plan_slot): rounding gives those values back,
+ * so only the others (zero, the ends of the range, inf, NaN) take
+ * gr3d_round20.  The range test is gr3d_round20_quad's, on the high word. */
+GR3D_HOT void round_outliers(const gr3d_ctx *c, double r[GR3D_PIXELS])
 {
-	const gr3d_ctx *c = ap->c;
-	double a[GR3D_PIXELS], b[GR3D_PIXELS], x[GR3D_PIXELS], y[GR3D_PIXELS];
-	if (s->opcode != TEGRA_ALU_CSEL || s->a.kind != OPD_CONST) {
+	uint64_t b[GR3D_PIXELS];
+	memcpy(b, r, sizeof b);
+	uint32_t slow = 0;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		slow |= ((uint32_t)(b[p] >> 32) & 0x7FFFFFFFu) - ((1023u - 29u) << 20) >= (60u << 20);
+	if (slow)
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			if (!gr3d_fp20_fast(b[p] & ~(UINT64_C(1) << 63)))
+				r[p] = gr3d_round20(c, r[p]);
+}
+
+/* One slot's result for the four pixels.  It is formed in local arrays (no
+ * aliasing, so the loops vectorise) and copied out at the end. */
+static void slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXELS])
+{
+	double a[GR3D_PIXELS], b[GR3D_PIXELS], x[GR3D_PIXELS], y[GR3D_PIXELS], r[GR3D_PIXELS];
+	switch (s->form) {
+	case FORM_PICK:                                       /* the choice is known */
+		fetch(ap, s->a.k < 0.0 ? &s->b : &s->c, r);
+		break;
+	case FORM_CSEL:                                       /* (rA < 0) ? rB : rC */
 		fetch(ap, &s->a, a);
-		if (s->opcode != TEGRA_ALU_CSEL)
-			fetch(ap, &s->b, b);
-	}
-	switch (s->opcode) {
-	case TEGRA_ALU_CSEL:                                  /* (rA < 0) ? rB : rC */
-		if (s->a.kind == OPD_CONST) {                     /* the choice is known */
-			fetch(ap, s->a.k < 0.0 ? &s->b : &s->c, r);
-			break;
-		}
 		fetch(ap, &s->b, b);
 		fetch(ap, &s->c, x);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			r[p] = a[p] < 0.0 ? b[p] : x[p];
 		break;
-	case TEGRA_ALU_MIN:
-	case TEGRA_ALU_MAX:
+	case FORM_MIN:
+	case FORM_MAX:
+		fetch(ap, &s->a, a);
+		fetch(ap, &s->b, b);
 		fetch(ap, &s->c, x);
 		fetch(ap, &s->d, y);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 			double l = a[p] * b[p], rr = x[p] * y[p];
-			r[p] = s->opcode == TEGRA_ALU_MIN ? (l < rr ? l : rr) : (l > rr ? l : rr);
+			r[p] = s->form == FORM_MIN ? (l < rr ? l : rr) : (l > rr ? l : rr);
 		}
 		break;
-	default:                                              /* MAD; MUL = no addition */
-		if (s->add_disable) {
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				r[p] = a[p] * b[p];
-			break;
-		}
-		if (s->c.kind == OPD_CONST && s->d.kind == OPD_CONST) {   /* rC*rD: the same product */
-			const double xy = s->c.k * s->d.k;
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				r[p] = a[p] * b[p] + xy;
-			break;
-		}
+	case FORM_MAD_K:                                      /* rC*rD formed once */
+		fetch(ap, &s->a, a);
+		fetch(ap, &s->b, b);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			r[p] = a[p] * b[p] + s->xy;
+		break;
+	default:                                              /* MAD */
+		fetch(ap, &s->a, a);
+		fetch(ap, &s->b, b);
 		fetch(ap, &s->c, x);
 		fetch(ap, &s->d, y);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
@@ -276,18 +382,52 @@ static void slot_result(const alu_pass *ap, const alu_slot *s, double r[GR3D_PIX
 			double v = r[p] * sc;
 			r[p] = (s->cc == TEGRA_CC_EQ ? v == 0.0 : s->cc == TEGRA_CC_GT ? v > 0.0 : v >= 0.0) ? 1.0 : 0.0;
 		}
+	} else {
+		if (s->scale)                  /* x1 leaves every value as it is */
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				r[p] *= sc;
+		if (s->saturate)
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				r[p] = r[p] < 0.0 ? 0.0 : r[p] > 1.0 ? 1.0 : r[p];
+		if (s->exact)
+			round_outliers(ap->c, r);
+		else
+			gr3d_round20_quad(ap->c, r);
+	}
+	memcpy(out, r, sizeof r);
+}
+
+/* FX10 halves of four slot results (fx10.round, fx10.overflow): the rule of
+ * gr3d_fx10_bits in four binary32 lanes, which the compiler vectorises.
+ * Every slot result is an FP20 value (rounded to FP20, or a condition's 0
+ * or 1), so it is exact as a binary32 and so is |v| * 256 (14 significant
+ * bits at most) and the 1e9 clamp.  With truncation nothing else happens.
+ * With nearest-away, s + 0.5 is exact below 2^23 (at most 24 bits from
+ * s's top bit down to 0.5 or s's last bit); from 2^23 up s is a multiple of
+ * 1024 and s + 0.5 rounds back to s, which truncates as s + 0.5 does.
+ * tests/test_alu_plan.c checks every FP20 code against gr3d_fx10_bits.
+ * Round-to-even takes gr3d_fx10_bits_quad. */
+GR3D_HOT void fx10_quad(const gr3d_ctx *c, const double v[GR3D_PIXELS], uint32_t enc[GR3D_PIXELS])
+{
+	const enum ulp_round rm = c->fx10_round;
+	if (rm != ULP_ROUND_NEAREST_AWAY && rm != ULP_ROUND_TRUNCATE) {
+		gr3d_fx10_bits_quad(rm, c->fx10_wrap, v, enc);
 		return;
 	}
-	if (s->saturate) {
-		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-			double v = r[p] * sc;
-			r[p] = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
-		}
-	} else {
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			r[p] *= sc;
+	const float half = rm == ULP_ROUND_NEAREST_AWAY ? 0.5f : 0.0f;
+	const int32_t lo = c->fx10_wrap ? INT32_MIN : -512, hi = c->fx10_wrap ? INT32_MAX : 511;
+	float f[GR3D_PIXELS];
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		f[p] = (float)v[p];
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		float s = fabsf(f[p]) * 256.0f;
+		s = s > 1e9f ? 1e9f : s;
+		s = s == s ? s : 0.0f;                   /* NaN */
+		int32_t n = (int32_t)(s + half);
+		n = f[p] < 0.0f ? -n : n;
+		n = n < lo ? lo : n > hi ? hi : n;
+		enc[p] = (uint32_t)n & FX10_MASK;
 	}
-	gr3d_round20_quad(c, r);
 }
 
 /* One slot's destination write for the live pixels (bit p of live).  Slot
@@ -317,7 +457,7 @@ static void write_slot(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned l
 		} else if (lo || hi) {                     /* one FX10 half */
 			const unsigned sh = hi ? 10u : 0u;
 			uint32_t enc[GR3D_PIXELS];
-			gr3d_fx10_bits_quad(c->fx10_round, c->fx10_wrap, v, enc);
+			fx10_quad(c, v, enc);
 			const uint32_t keep = ~(FX10_MASK << sh);
 			if (live == 0xFu)                      /* all four: no test per pixel */
 				for (unsigned p = 0; p < GR3D_PIXELS; p++)
@@ -361,17 +501,36 @@ static void write_slot(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned l
 	}
 }
 
+/* The pixels the packets run on: not killed (bit p). */
+static unsigned live_pixels(const gr3d_quad *q)
+{
+	unsigned live = 0;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		live |= (unsigned)!q->px[p].killed << p;
+	return live;
+}
+
+/* Does some pixel hold TEX's pre-fetch view (tegra.tex.fp20_reads_see_coords)? */
+static bool any_shadow(const gr3d_quad *q)
+{
+	unsigned any = 0;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		any |= q->px[p].tex_shadow;
+	return any != 0;
+}
+
 /* One packet: prev holds the aluK values of the previous packet, cur
- * receives this packet's (slots past nslots read as 0). */
-static unsigned run_packet(const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p, gr3d_quad *q,
-                           const double prev[4][GR3D_PIXELS], double cur[4][GR3D_PIXELS],
-                           uint64_t *kills)
+ * receives this packet's (slots past nslots read as 0).  *live is the
+ * pixels it runs on (a sticky kill takes a pixel out); shadow says whether
+ * some pixel may still hold TEX's pre-fetch view (only writes end one). */
+static unsigned run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
+                           gr3d_quad *q, const double prev[4][GR3D_PIXELS],
+                           double cur[4][GR3D_PIXELS], uint64_t *kills, unsigned *live, bool shadow)
 {
 	const unsigned n = p->nslots;
-	alu_pass ap = { .c = c, .q = q, .prev = prev, .cur = (const double (*)[GR3D_PIXELS])cur,
-	                .subnormals = c->cfg->tegra_fp20_subnormals };
-	for (unsigned px = 0; px < GR3D_PIXELS; px++)
-		ap.shadow |= q->px[px].tex_shadow != 0;
+	alu_pass ap = { .c = c, .q = q, .fx10 = a->fx10, .prev = prev,
+	                .cur = (const double (*)[GR3D_PIXELS])cur,
+	                .subnormals = c->cfg->tegra_fp20_subnormals, .shadow = shadow && any_shadow(q) };
 	for (unsigned k = 0; k < n; k++)
 		slot_result(&ap, &p->slot[k], cur[k]);
 	for (unsigned k = n; k < 4; k++)
@@ -390,19 +549,21 @@ static unsigned run_packet(const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
 		}
 	}
 	/* register writes land at the end of the packet (xf86 swaps r2.l/r3.l in one packet) */
-	unsigned live = 0;
-	for (unsigned px = 0; px < GR3D_PIXELS; px++)
-		live |= (unsigned)!q->px[px].killed << px;
-	for (unsigned k = 0; k < n && live; k++)
-		write_slot(c, wc, q, live, ap.shadow, &p->slot[k], cur[k], kills);
+	const uint64_t before = *kills;
+	for (unsigned k = 0; k < n && *live; k++)
+		write_slot(c, wc, q, *live, ap.shadow, &p->slot[k], cur[k], kills);
+	if (*kills != before)             /* tegra.alu.kill_this_exec off: killed for good */
+		*live = live_pixels(q);
 	return n;
 }
 
-unsigned alu_run_packet(const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p, gr3d_quad *q,
-                        double alu[4][GR3D_PIXELS], uint64_t *kills)
+unsigned alu_run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
+                        gr3d_quad *q, double alu[4][GR3D_PIXELS], uint64_t *kills)
 {
 	double cur[4][GR3D_PIXELS];
-	unsigned n = run_packet(c, wc, p, q, (const double (*)[GR3D_PIXELS])alu, cur, kills);
+	unsigned live = live_pixels(q);
+	unsigned n = run_packet(a, c, wc, p, q, (const double (*)[GR3D_PIXELS])alu, cur, kills, &live,
+	                        true);
 	memcpy(alu, cur, sizeof cur);
 	return n;
 }
@@ -424,17 +585,17 @@ static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	if (!count)
 		return s->quad_clocks;              /* count 0 still takes a clock (wiki) */
 	uint64_t kills = 0, insts = 0;
-	unsigned alive = 0, dead = 0;
-	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		alive += !q->px[p].killed;
-		dead |= (unsigned)q->px[p].killed << p;
-	}
-	if (alive) {
+	unsigned live = live_pixels(q);
+	const unsigned dead = ~live & 0xFu;
+	const unsigned alive = (live & 1u) + (live >> 1 & 1u) + (live >> 2 & 1u) + (live >> 3 & 1u);
+	if (live) {
 		double buf[2][4][GR3D_PIXELS];          /* aluK: previous and current packet */
-		memset(buf[0], 0, sizeof buf[0]);
+		if (a->pk[e][0].reads_prev)             /* aluK read as 0 at the start of an EXEC */
+			memset(buf[0], 0, sizeof buf[0]);
+		const bool shadow = any_shadow(q);     /* only ALU writes end a view in the EXEC */
 		for (unsigned i = 0; i < count; i++)
-			insts += run_packet(c, c, &a->pk[e][i], q, (const double (*)[GR3D_PIXELS])buf[i & 1],
-			                    buf[(i & 1) ^ 1], &kills) * alive;
+			insts += run_packet(a, c, c, &a->pk[e][i], q, (const double (*)[GR3D_PIXELS])buf[i & 1],
+			                    buf[(i & 1) ^ 1], &kills, &live, shadow) * alive;
 	}
 	sim_unit_count(&s->u, ALU_CTR_PACKETS, count);
 	sim_unit_count(&s->u, ALU_CTR_INSTRUCTIONS, insts);
@@ -480,11 +641,15 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx)
 {
 	gr3d_stage_init(&a->s, "alu", ctx, ALU_COUNTERS, ALU_CTR_COUNT);
 	a->s.exec = alu_exec;
+	for (uint32_t k = 0; k <= FX10_MASK; k++)
+		a->fx10[k] = gr3d_fx10(k, false);
 	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
 		for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++)
-			alu_compile(ctx, &ctx->prog->exec[e].alu[i], &a->pk[e][i]);
+			alu_compile(ctx, &ctx->prog->exec[e].alu[i], &a->pk[e][i], true);
 	if (!writes_uniforms(a, ctx->prog))
 		for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
-			for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++)
+			for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++) {
 				fold_uniforms(ctx, &a->pk[e][i]);
+				plan_packet(ctx, &a->pk[e][i], true);   /* folded operands may plan better */
+			}
 }
