@@ -406,16 +406,16 @@ static void slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_P
  * s's top bit down to 0.5 or s's last bit); from 2^23 up s is a multiple of
  * 1024 and s + 0.5 rounds back to s, which truncates as s + 0.5 does.
  * tests/test_alu_plan.c checks every FP20 code against gr3d_fx10_bits.
- * Round-to-even takes gr3d_fx10_bits_quad. */
-GR3D_HOT void fx10_quad(const gr3d_ctx *c, const double v[GR3D_PIXELS], uint32_t enc[GR3D_PIXELS])
+ * Round-to-even takes gr3d_fx10_bits_quad.  alu_init sets the lanes up. */
+GR3D_HOT void fx10_quad(const alu_unit *a, const gr3d_ctx *c, const double v[GR3D_PIXELS],
+                        uint32_t enc[GR3D_PIXELS])
 {
-	const enum ulp_round rm = c->fx10_round;
-	if (rm != ULP_ROUND_NEAREST_AWAY && rm != ULP_ROUND_TRUNCATE) {
-		gr3d_fx10_bits_quad(rm, c->fx10_wrap, v, enc);
+	if (!a->fx10_lanes) {
+		gr3d_fx10_bits_quad(c->fx10_round, c->fx10_wrap, v, enc);
 		return;
 	}
-	const float half = rm == ULP_ROUND_NEAREST_AWAY ? 0.5f : 0.0f;
-	const int32_t lo = c->fx10_wrap ? INT32_MIN : -512, hi = c->fx10_wrap ? INT32_MAX : 511;
+	const float half = a->fx10_half;
+	const int32_t lo = a->fx10_lo, hi = a->fx10_hi;
 	float f[GR3D_PIXELS];
 	for (unsigned p = 0; p < GR3D_PIXELS; p++)
 		f[p] = (float)v[p];
@@ -433,8 +433,9 @@ GR3D_HOT void fx10_quad(const gr3d_ctx *c, const double v[GR3D_PIXELS], uint32_t
 /* One slot's destination write for the live pixels (bit p of live).  Slot
  * by slot gives the same registers as pixel by pixel: every live pixel runs
  * the same slots, and a pixel's own writes stay in slot order. */
-static void write_slot(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned live, bool shadow,
-                       const alu_slot *s, const double v[GR3D_PIXELS], uint64_t *kills)
+static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q,
+                       unsigned live, bool shadow, const alu_slot *s, const double v[GR3D_PIXELS],
+                       uint64_t *kills)
 {
 	const bool lo = s->write_low, hi = s->write_high;
 	const unsigned i = s->dst_index;
@@ -457,7 +458,7 @@ static void write_slot(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned l
 		} else if (lo || hi) {                     /* one FX10 half */
 			const unsigned sh = hi ? 10u : 0u;
 			uint32_t enc[GR3D_PIXELS];
-			fx10_quad(c, v, enc);
+			fx10_quad(a, c, v, enc);
 			const uint32_t keep = ~(FX10_MASK << sh);
 			if (live == 0xFu)                      /* all four: no test per pixel */
 				for (unsigned p = 0; p < GR3D_PIXELS; p++)
@@ -551,7 +552,7 @@ static unsigned run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, c
 	/* register writes land at the end of the packet (xf86 swaps r2.l/r3.l in one packet) */
 	const uint64_t before = *kills;
 	for (unsigned k = 0; k < n && *live; k++)
-		write_slot(c, wc, q, *live, ap.shadow, &p->slot[k], cur[k], kills);
+		write_slot(a, c, wc, q, *live, ap.shadow, &p->slot[k], cur[k], kills);
 	if (*kills != before)             /* tegra.alu.kill_this_exec off: killed for good */
 		*live = live_pixels(q);
 	return n;
@@ -643,6 +644,10 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx)
 	a->s.exec = alu_exec;
 	for (uint32_t k = 0; k <= FX10_MASK; k++)
 		a->fx10[k] = gr3d_fx10(k, false);
+	a->fx10_lanes = ctx->fx10_round == ULP_ROUND_NEAREST_AWAY || ctx->fx10_round == ULP_ROUND_TRUNCATE;
+	a->fx10_half = ctx->fx10_round == ULP_ROUND_NEAREST_AWAY ? 0.5f : 0.0f;
+	a->fx10_lo = ctx->fx10_wrap ? INT32_MIN : -512;
+	a->fx10_hi = ctx->fx10_wrap ? INT32_MAX : 511;
 	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
 		for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++)
 			alu_compile(ctx, &ctx->prog->exec[e].alu[i], &a->pk[e][i], true);
