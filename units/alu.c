@@ -248,8 +248,10 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out,
 	plan_packet(c, out, shortcuts);
 }
 
-/* A register operand's four words: FP20 or one FX10 half. */
-GR3D_HOT void read_reg(const alu_pass *ap, const alu_operand *o, double out[GR3D_PIXELS])
+/* A register operand's four words: FP20 or one FX10 half.  *odd is set
+ * when an FP20 word has exponent 0 or 63 (zero, a subnormal read, inf,
+ * NaN): the values that are not normal FP20 numbers. */
+GR3D_HOT void read_reg(const alu_pass *ap, const alu_operand *o, double out[GR3D_PIXELS], unsigned *odd)
 {
 	const gr3d_quad *q = ap->q;
 	uint32_t raw[GR3D_PIXELS];      /* a 20-bit register of each pixel */
@@ -271,11 +273,15 @@ GR3D_HOT void read_reg(const alu_pass *ap, const alu_operand *o, double out[GR3D
 			out[p] = ap->fx10[(raw[p] >> sh) & FX10_MASK];
 	} else {
 		gr3d_fp20_quad(ap->subnormals, raw, out);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			*odd |= ((raw[p] >> 13) & 0x3Fu) - 1u >= 62u;
 	}
 }
 
-/* One operand for the four pixels of a quad. */
-GR3D_HOT void fetch(const alu_pass *ap, const alu_operand *o, double out[GR3D_PIXELS])
+/* One operand for the four pixels of a quad.  *odd is set when a value may
+ * not be a normal FP20 number or zero: an FP20 word with exponent 0 or 63,
+ * and any aluK value (not looked at).  FX10 reads and constants never set it. */
+GR3D_HOT void fetch(const alu_pass *ap, const alu_operand *o, double out[GR3D_PIXELS], unsigned *odd)
 {
 	const gr3d_ctx *c = ap->c;
 	const gr3d_quad *q = ap->q;
@@ -285,15 +291,17 @@ GR3D_HOT void fetch(const alu_pass *ap, const alu_operand *o, double out[GR3D_PI
 			out[p] = o->k;
 		return;
 	case OPD_REG:
-		read_reg(ap, o, out);
+		read_reg(ap, o, out, odd);
 		break;
 	case OPD_ALU:
+		*odd = 1;
 		memcpy(out, o->cur ? ap->cur[o->index] : ap->prev[o->index], sizeof(double) * GR3D_PIXELS);
 		break;
 	case OPD_UNIFORM: {               /* one value for the quad: decode it once */
 		const uint32_t u = c->uniforms[o->index];
 		const double v = o->fx ? ap->fx10[(u >> (o->fx == 2 ? 10u : 0u)) & FX10_MASK]
 		                       : fp20_read(ap->subnormals, u);
+		*odd |= !o->fx && ((u >> 13) & 0x3Fu) - 1u >= 62u;
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = v;
 		break;
@@ -338,39 +346,40 @@ GR3D_HOT void round_outliers(const gr3d_ctx *c, double r[GR3D_PIXELS])
 static void slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXELS])
 {
 	double a[GR3D_PIXELS], b[GR3D_PIXELS], x[GR3D_PIXELS], y[GR3D_PIXELS], r[GR3D_PIXELS];
+	unsigned odd = 0;                                     /* see fetch */
 	switch (s->form) {
 	case FORM_PICK:                                       /* the choice is known */
-		fetch(ap, s->a.k < 0.0 ? &s->b : &s->c, r);
+		fetch(ap, s->a.k < 0.0 ? &s->b : &s->c, r, &odd);
 		break;
 	case FORM_CSEL:                                       /* (rA < 0) ? rB : rC */
-		fetch(ap, &s->a, a);
-		fetch(ap, &s->b, b);
-		fetch(ap, &s->c, x);
+		fetch(ap, &s->a, a, &odd);
+		fetch(ap, &s->b, b, &odd);
+		fetch(ap, &s->c, x, &odd);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			r[p] = a[p] < 0.0 ? b[p] : x[p];
 		break;
 	case FORM_MIN:
 	case FORM_MAX:
-		fetch(ap, &s->a, a);
-		fetch(ap, &s->b, b);
-		fetch(ap, &s->c, x);
-		fetch(ap, &s->d, y);
+		fetch(ap, &s->a, a, &odd);
+		fetch(ap, &s->b, b, &odd);
+		fetch(ap, &s->c, x, &odd);
+		fetch(ap, &s->d, y, &odd);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 			double l = a[p] * b[p], rr = x[p] * y[p];
 			r[p] = s->form == FORM_MIN ? (l < rr ? l : rr) : (l > rr ? l : rr);
 		}
 		break;
 	case FORM_MAD_K:                                      /* rC*rD formed once */
-		fetch(ap, &s->a, a);
-		fetch(ap, &s->b, b);
+		fetch(ap, &s->a, a, &odd);
+		fetch(ap, &s->b, b, &odd);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			r[p] = a[p] * b[p] + s->xy;
 		break;
 	default:                                              /* MAD */
-		fetch(ap, &s->a, a);
-		fetch(ap, &s->b, b);
-		fetch(ap, &s->c, x);
-		fetch(ap, &s->d, y);
+		fetch(ap, &s->a, a, &odd);
+		fetch(ap, &s->b, b, &odd);
+		fetch(ap, &s->c, x, &odd);
+		fetch(ap, &s->d, y, &odd);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			r[p] = a[p] * b[p] + x[p] * y[p];
 		break;
@@ -389,9 +398,10 @@ static void slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_P
 		if (s->saturate)
 			for (unsigned p = 0; p < GR3D_PIXELS; p++)
 				r[p] = r[p] < 0.0 ? 0.0 : r[p] > 1.0 ? 1.0 : r[p];
-		if (s->exact)
-			round_outliers(ap->c, r);
-		else
+		if (s->exact) {                /* normal FP20 numbers and zeros: as they are */
+			if (odd)
+				round_outliers(ap->c, r);
+		} else
 			gr3d_round20_quad(ap->c, r);
 	}
 	memcpy(out, r, sizeof r);
