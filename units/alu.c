@@ -167,9 +167,25 @@ static void plan_slot(const gr3d_ctx *c, alu_slot *s, bool shortcuts)
 		           s->xy == 0.0;
 }
 
+/* Does slot s write exactly one FX10 half of a row register? */
+static bool row_half(const alu_slot *s)
+{
+	return s->dst_cls == TEGRA_REG_ROW && s->write_low != s->write_high;
+}
+
 static void plan_packet(const gr3d_ctx *c, alu_packet *p, bool shortcuts)
 {
 	p->reads_prev = false;
+	for (unsigned k = 0; k < 4; k++)
+		p->slot[k].pair_next = false;
+	for (unsigned k = 0; k + 1 < p->nslots && shortcuts; k++) {   /* both halves of one register */
+		alu_slot *s = &p->slot[k];
+		if (row_half(s) && row_half(&s[1]) && s[1].dst_index == s->dst_index &&
+		    s[1].write_high != s->write_high) {
+			s->pair_next = true;
+			k++;                                      /* the next slot is taken */
+		}
+	}
 	for (unsigned k = 0; k < 4; k++) {
 		alu_slot *s = &p->slot[k];
 		plan_slot(c, s, shortcuts);
@@ -440,6 +456,48 @@ GR3D_HOT void fx10_quad(const alu_unit *a, const gr3d_ctx *c, const double v[GR3
 	}
 }
 
+/* A write to row register i ends the live pixels' pre-fetch view of it. */
+GR3D_HOT void end_views(gr3d_quad *q, unsigned live, unsigned i)
+{
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		gr3d_pixel *px = &q->px[p];
+		if (px->tex_shadow && ((live >> p) & 1u))
+			for (unsigned k = 0; k < 2; k++)
+				if (px->tex_reg[k] == i)
+					px->tex_shadow &= (uint8_t)~(1u << k);
+	}
+}
+
+/* Row register ri of the live pixels: the bits outside keep become set[p]. */
+GR3D_HOT void write_row_bits(gr3d_quad *q, unsigned ri, unsigned live, uint32_t keep,
+                             const uint32_t set[GR3D_PIXELS])
+{
+	if (live == 0xFu)                      /* all four: no test per pixel */
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			q->px[p].r[ri] = (q->px[p].r[ri] & keep) | set[p];
+	else
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			if ((live >> p) & 1u)
+				q->px[p].r[ri] = (q->px[p].r[ri] & keep) | set[p];
+}
+
+/* Two adjacent slots that write the two FX10 halves of one row register
+ * (alu_slot.pair_next): one pass over the register, the same bits as two. */
+static void write_pair(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, unsigned live,
+                       bool shadow, const alu_slot *s, const double v0[GR3D_PIXELS],
+                       const double v1[GR3D_PIXELS])
+{
+	if (shadow)
+		end_views(q, live, s[0].dst_index);
+	uint32_t e0[GR3D_PIXELS], e1[GR3D_PIXELS], set[GR3D_PIXELS];
+	fx10_quad(a, c, v0, e0);
+	fx10_quad(a, c, v1, e1);
+	const unsigned sh0 = s[0].write_high ? 10u : 0u, sh1 = s[1].write_high ? 10u : 0u;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		set[p] = e0[p] << sh0 | e1[p] << sh1;
+	write_row_bits(q, s[0].dst_index & (GR3D_ROW_REGS - 1), live, ~(FX10_MASK | FX10_MASK << 10), set);
+}
+
 /* One slot's destination write for the live pixels (bit p of live).  Slot
  * by slot gives the same registers as pixel by pixel: every live pixel runs
  * the same slots, and a pixel's own writes stay in slot order. */
@@ -452,13 +510,8 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
 	switch (s->dst_cls) {
 	case TEGRA_REG_ROW: {
 		const unsigned ri = i & (GR3D_ROW_REGS - 1);
-		for (unsigned p = 0; p < GR3D_PIXELS && shadow; p++) {
-			gr3d_pixel *px = &q->px[p];
-			if (px->tex_shadow && ((live >> p) & 1u))
-				for (unsigned k = 0; k < 2; k++)  /* a write ends the pre-fetch view */
-					if (px->tex_reg[k] == i)
-						px->tex_shadow &= (uint8_t)~(1u << k);
-		}
+		if (shadow)
+			end_views(q, live, i);
 		if (lo && hi) {                            /* one value per register: FP20 */
 			uint32_t enc[GR3D_PIXELS];
 			gr3d_fp20_bits_quad(c->fp20_round, v, enc);
@@ -469,14 +522,9 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
 			const unsigned sh = hi ? 10u : 0u;
 			uint32_t enc[GR3D_PIXELS];
 			fx10_quad(a, c, v, enc);
-			const uint32_t keep = ~(FX10_MASK << sh);
-			if (live == 0xFu)                      /* all four: no test per pixel */
-				for (unsigned p = 0; p < GR3D_PIXELS; p++)
-					q->px[p].r[ri] = (q->px[p].r[ri] & keep) | enc[p] << sh;
-			else
-				for (unsigned p = 0; p < GR3D_PIXELS; p++)
-					if ((live >> p) & 1u)
-						q->px[p].r[ri] = (q->px[p].r[ri] & keep) | enc[p] << sh;
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				enc[p] <<= sh;
+			write_row_bits(q, ri, live, ~(FX10_MASK << sh), enc);
 		}
 		break;
 	}
@@ -561,8 +609,14 @@ static unsigned run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, c
 	}
 	/* register writes land at the end of the packet (xf86 swaps r2.l/r3.l in one packet) */
 	const uint64_t before = *kills;
-	for (unsigned k = 0; k < n && *live; k++)
-		write_slot(a, c, wc, q, *live, ap.shadow, &p->slot[k], cur[k], kills);
+	for (unsigned k = 0; k < n && *live; k++) {
+		if (p->slot[k].pair_next) {
+			write_pair(a, c, q, *live, ap.shadow, &p->slot[k], cur[k], cur[k + 1]);
+			k++;
+		} else {
+			write_slot(a, c, wc, q, *live, ap.shadow, &p->slot[k], cur[k], kills);
+		}
+	}
 	if (*kills != before)             /* tegra.alu.kill_this_exec off: killed for good */
 		*live = live_pixels(q);
 	return n;

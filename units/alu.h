@@ -38,6 +38,8 @@ typedef struct alu_slot {
 	/* the plan (alu_compile) */
 	uint8_t form;                 /* enum alu_form (alu.c): how the result is formed */
 	bool exact;                   /* the result is a value FP20 holds: round only outliers */
+	bool pair_next;               /* this slot and the next write the two FX10 halves
+	                               * of one row register: one pass writes both */
 	double xy;                    /* FORM_MAD_K: the constant rC*rD (-0 for MUL) */
 } alu_slot;
 
@@ -63,8 +65,9 @@ typedef struct alu_unit {
 /* Compiles every packet of ctx->prog (call after ctx is complete). */
 void alu_init(alu_unit *a, gr3d_ctx *ctx);
 
-/* One packet.  shortcuts = false keeps every slot's full FP20 rounding:
- * the reference the shortcuts are tested against (tests/test_alu_plan.c). */
+/* One packet.  shortcuts = false keeps every slot's full FP20 rounding and
+ * its own register write: the reference the shortcuts are tested against
+ * (tests/test_alu_plan.c). */
 void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out, bool shortcuts);
 
 /* Run one compiled packet on the live pixels of a quad (a: the unit's
