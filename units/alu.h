@@ -53,7 +53,6 @@ typedef struct alu_packet {
 
 typedef struct alu_unit {
 	gr3d_stage s;
-	double fx10[FX10_MASK + 1];   /* FX10 code -> operand value (gr3d_fx10) */
 	/* FX10 writes in binary32 lanes (fx10.round nearest-away or truncate):
 	 * the rounding increment and the clamp (fx10.overflow) */
 	bool fx10_lanes;
