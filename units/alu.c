@@ -21,6 +21,7 @@ enum alu_operand_kind {
 enum alu_form {
 	FORM_MAD,                     /* rA*rB + rC*rD */
 	FORM_MAD_K,                   /* rA*rB + a constant rC*rD (slot.xy); MUL adds -0 */
+	FORM_ADD_K,                   /* FORM_MAD_K with rB = #1: rA + the constant */
 	FORM_MIN, FORM_MAX,           /* of the two products */
 	FORM_CSEL,                    /* (rA < 0) ? rB : rC */
 	FORM_PICK,                    /* CSEL with a constant rA: only the side it selects */
@@ -154,6 +155,11 @@ static void plan_slot(const gr3d_ctx *c, alu_slot *s, bool shortcuts)
 		s->xy = s->c.k * s->d.k;
 	} else
 		s->form = FORM_MAD;
+	/* rB = #1: every value the ALU reads is a number or a quiet NaN (FP20
+	 * words pass through binary32 -> binary64, which quiets a NaN; the rest
+	 * is arithmetic), and a * 1 gives each back bit for bit */
+	if (shortcuts && s->form == FORM_MAD_K && s->b.kind == OPD_CONST && s->b.k == 1.0)
+		s->form = FORM_ADD_K;
 	s->exact = false;
 	if (!shortcuts || s->cc != TEGRA_CC_NONE || s->scale != 0)
 		return;
@@ -161,6 +167,8 @@ static void plan_slot(const gr3d_ctx *c, alu_slot *s, bool shortcuts)
 		s->exact = exact_source(c, s->a.k < 0.0 ? &s->b : &s->c);
 	else if (s->form == FORM_CSEL)
 		s->exact = exact_source(c, &s->b) && exact_source(c, &s->c);
+	else if (s->form == FORM_ADD_K)
+		s->exact = exact_source(c, &s->a) && s->xy == 0.0;
 	else if (s->form == FORM_MAD_K)   /* rA * +-1 + +-0: rA with its sign, or a zero */
 		s->exact = exact_source(c, &s->a) && s->b.kind == OPD_CONST && fabs(s->b.k) == 1.0 &&
 		           s->xy == 0.0;
@@ -390,6 +398,11 @@ static void slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_P
 			double l = a[p] * b[p], rr = x[p] * y[p];
 			r[p] = s->form == FORM_MIN ? (l < rr ? l : rr) : (l > rr ? l : rr);
 		}
+		break;
+	case FORM_ADD_K:
+		fetch(ap, &s->a, a, &odd);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			r[p] = a[p] + s->xy;
 		break;
 	case FORM_MAD_K:                                      /* rC*rD formed once */
 		fetch(ap, &s->a, a, &odd);

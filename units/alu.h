@@ -37,7 +37,8 @@ typedef struct alu_slot {
 	bool write_low, write_high;
 	/* the plan (alu_compile) */
 	uint8_t form;                 /* enum alu_form (alu.c): how the result is formed */
-	bool exact;                   /* the result is a value FP20 holds: round only outliers */
+	bool exact;                   /* the result is one of its operands as read: rounded
+	                               * only when a word read is not a normal FP20 number */
 	bool pair_next;               /* this slot and the next write the two FX10 halves
 	                               * of one row register: one pass writes both */
 	double xy;                    /* FORM_MAD_K: the constant rC*rD (-0 for MUL) */
@@ -69,8 +70,8 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx);
  * (tests/test_alu_plan.c). */
 void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out, bool shortcuts);
 
-/* Run one compiled packet on the live pixels of a quad (a: the unit's
- * tables).  alu[k][p] holds the aluK values on entry (previous packet) and
+/* Run one compiled packet on the live pixels of a quad (a: the unit, for
+ * its FX10 write set-up).  alu[k][p] holds the aluK values on entry (previous packet) and
  * on return (this packet).  wc, when not NULL, receives uniform writes.
  * Returns the slots executed. */
 unsigned alu_run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
