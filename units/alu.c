@@ -133,13 +133,14 @@ static bool exact_source(const gr3d_ctx *c, const alu_operand *o)
 	}
 }
 
-/* How the slot forms its result, and whether the result's FP20 rounding can
- * be skipped for the values in gr3d_fp20_fast's range (slot.exact).  That
- * is so when the result can only be one of its operands as read (a CSEL, or
- * a copy rA * +-1 + +-0), saturated or not, with no scale and no condition:
- * such a value is an FP20 value already and rounding gives it back in every
- * rounding mode; values outside the range (zero, the ends of the range, inf,
- * NaN) are still rounded (round_outliers). */
+/* How the slot forms its result, and whether its FP20 rounding can be
+ * skipped (slot.exact).  That is so when the result can only be one of its
+ * operands as read (a CSEL, or a copy rA * +-1 + +-0), saturated or not,
+ * with no scale and no condition, and each operand gives values FP20 holds
+ * (exact_source): rounding gives such a value back in every rounding mode.
+ * When a word read has exponent 0 or 63 (zero, a subnormal read, inf, NaN)
+ * or an aluK value is read, the values outside gr3d_fp20_fast's range are
+ * still rounded (fetch's odd, round_outliers). */
 static void plan_slot(const gr3d_ctx *c, alu_slot *s, bool shortcuts)
 {
 	s->xy = 0.0;
