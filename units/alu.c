@@ -12,8 +12,19 @@ const sim_counter_def ALU_COUNTERS[ALU_CTR_COUNT] = {
 
 enum alu_operand_kind {
 	OPD_CONST,                    /* #0, #1, imm0..2, register 74, unknown registers */
-	OPD_ROW, OPD_GLOBAL, OPD_UNIFORM, OPD_COND,   /* raw 20-bit word, FP20 or FX10 */
+	OPD_REG,                      /* row, global or cond: a raw 20-bit word, FP20 or FX10 */
+	OPD_UNIFORM,                  /* the same, one word for the quad */
 	OPD_ALU, OPD_POSX, OPD_POSY, OPD_PFACE,
+};
+
+/* How a slot forms rA*rB op rC*rD (chosen once by alu_compile). */
+enum alu_form {
+	FORM_MAD,                     /* rA*rB + rC*rD */
+	FORM_MAD_K,                   /* rA*rB + a constant rC*rD (slot.xy); MUL adds -0 */
+	FORM_ADD_K,                   /* FORM_MAD_K with rB = #1: rA + the constant */
+	FORM_MIN, FORM_MAX,           /* of the two products */
+	FORM_CSEL,                    /* (rA < 0) ? rB : rC */
+	FORM_PICK,                    /* CSEL with a constant rA: only the side it selects */
 };
 
 /* FP20 operand value of a raw word (tegra.fp20.read_subnormals). */
@@ -54,19 +65,19 @@ static alu_operand operand(const gr3d_ctx *c, const tegra_alu_packet *p, unsigne
 	o.sub = m1 ? 1.0 : 0.0;
 	switch (cls) {
 	case TEGRA_REG_ROW:
-		o.kind = OPD_ROW;
+		o.kind = OPD_REG;
 		o.index &= GR3D_ROW_REGS - 1;
 		o.off = (uint16_t)(offsetof(gr3d_pixel, r) + o.index * sizeof(uint32_t));
 		o.shadow = !fx10;
 		break;
 	case TEGRA_REG_GLOBAL:
-		o.kind = OPD_GLOBAL;
+		o.kind = OPD_REG;
 		o.index &= 7u;
 		o.off = (uint16_t)(offsetof(gr3d_pixel, g) + o.index * sizeof(uint32_t));
 		break;
 	case TEGRA_REG_UNIFORM: o.kind = OPD_UNIFORM; o.index &= 31u; break;
 	case TEGRA_REG_COND:
-		o.kind = OPD_COND;
+		o.kind = OPD_REG;
 		o.index &= 7u;
 		o.off = (uint16_t)(offsetof(gr3d_pixel, cr) + o.index * sizeof(uint32_t));
 		break;
@@ -101,7 +112,98 @@ GR3D_HOT double modify(const alu_operand *o, double v)
 	return v;
 }
 
-void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out)
+/* Does the operand, as read, give only values that FP20 holds, or values
+ * outside gr3d_fp20_fast's range?  FP20 reads do (a 13-bit mantissa), FX10
+ * reads do (n / 256 with |n| <= 512), aluK values are rounded results, and
+ * abs and negate keep that; x2 and -1 do not.  A constant does when
+ * rounding gives it back.  Positions and pface are left to the rounding. */
+static bool exact_source(const gr3d_ctx *c, const alu_operand *o)
+{
+	switch (o->kind) {
+	case OPD_CONST: {
+		const double r = gr3d_round20(c, o->k);
+		return memcmp(&r, &o->k, sizeof r) == 0;
+	}
+	case OPD_REG:
+	case OPD_UNIFORM:
+	case OPD_ALU:
+		return !o->x2 && !o->m1;
+	default:
+		return false;
+	}
+}
+
+/* How the slot forms its result, and whether its FP20 rounding can be
+ * skipped (slot.exact).  That is so when the result can only be one of its
+ * operands as read (a CSEL, or a copy rA * +-1 + +-0), saturated or not,
+ * with no scale and no condition, and each operand gives values FP20 holds
+ * (exact_source): rounding gives such a value back in every rounding mode.
+ * When a word read has exponent 0 or 63 (zero, a subnormal read, inf, NaN)
+ * or an aluK value is read, the values outside gr3d_fp20_fast's range are
+ * still rounded (fetch's odd, round_outliers). */
+static void plan_slot(const gr3d_ctx *c, alu_slot *s, bool shortcuts)
+{
+	s->xy = 0.0;
+	if (s->opcode == TEGRA_ALU_CSEL)
+		s->form = s->a.kind == OPD_CONST ? FORM_PICK : FORM_CSEL;
+	else if (s->opcode == TEGRA_ALU_MIN || s->opcode == TEGRA_ALU_MAX)
+		s->form = s->opcode == TEGRA_ALU_MIN ? FORM_MIN : FORM_MAX;
+	else if (s->add_disable) {         /* MUL: x + -0 is x for every x, -0 included */
+		s->form = FORM_MAD_K;
+		s->xy = -0.0;
+	} else if (s->c.kind == OPD_CONST && s->d.kind == OPD_CONST) {   /* rC*rD: one product */
+		s->form = FORM_MAD_K;
+		s->xy = s->c.k * s->d.k;
+	} else
+		s->form = FORM_MAD;
+	/* rB = #1: every value the ALU reads is a number or a quiet NaN (FP20
+	 * words pass through binary32 -> binary64, which quiets a NaN; the rest
+	 * is arithmetic), and a * 1 gives each back bit for bit */
+	if (shortcuts && s->form == FORM_MAD_K && s->b.kind == OPD_CONST && s->b.k == 1.0)
+		s->form = FORM_ADD_K;
+	s->exact = false;
+	if (!shortcuts || s->cc != TEGRA_CC_NONE || s->scale != 0)
+		return;
+	if (s->form == FORM_PICK)
+		s->exact = exact_source(c, s->a.k < 0.0 ? &s->b : &s->c);
+	else if (s->form == FORM_CSEL)
+		s->exact = exact_source(c, &s->b) && exact_source(c, &s->c);
+	else if (s->form == FORM_ADD_K)
+		s->exact = exact_source(c, &s->a) && s->xy == 0.0;
+	else if (s->form == FORM_MAD_K)   /* rA * +-1 + +-0: rA with its sign, or a zero */
+		s->exact = exact_source(c, &s->a) && s->b.kind == OPD_CONST && fabs(s->b.k) == 1.0 &&
+		           s->xy == 0.0;
+}
+
+/* Does slot s write exactly one FX10 half of a row register? */
+static bool row_half(const alu_slot *s)
+{
+	return s->dst_cls == TEGRA_REG_ROW && s->write_low != s->write_high;
+}
+
+static void plan_packet(const gr3d_ctx *c, alu_packet *p, bool shortcuts)
+{
+	p->reads_prev = false;
+	for (unsigned k = 0; k < 4; k++)
+		p->slot[k].pair_next = false;
+	for (unsigned k = 0; k + 1 < p->nslots && shortcuts; k++) {   /* both halves of one register */
+		alu_slot *s = &p->slot[k];
+		if (row_half(s) && row_half(&s[1]) && s[1].dst_index == s->dst_index &&
+		    s[1].write_high != s->write_high) {
+			s->pair_next = true;
+			k++;                                      /* the next slot is taken */
+		}
+	}
+	for (unsigned k = 0; k < 4; k++) {
+		alu_slot *s = &p->slot[k];
+		plan_slot(c, s, shortcuts);
+		const alu_operand *o[4] = { &s->a, &s->b, &s->c, &s->d };
+		for (unsigned j = 0; j < 4 && k < p->nslots; j++)
+			p->reads_prev |= o[j]->kind == OPD_ALU && !o[j]->cur;
+	}
+}
+
+void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out, bool shortcuts)
 {
 	memset(out, 0, sizeof *out);
 	const bool imm3 = c->cfg->tegra_slot3_by_reads ? in->slot3_is_imm : false;
@@ -167,104 +269,153 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out)
 			o[j]->cur = o[j]->kind == OPD_ALU && same && o[j]->index < k &&
 			            out->group_head[o[j]->index] < 0;
 	}
+	plan_packet(c, out, shortcuts);
 }
 
-/* One operand for the four pixels of a quad. */
-GR3D_HOT void fetch(const alu_pass *ap, const alu_operand *o, double out[GR3D_PIXELS])
+/* An FX10 half (the low 10 bits) as an operand: gr3d_fx10's value, a
+ * 10-bit two's complement number / 256, in steps that vectorise (a
+ * 1024-entry table measured slower: four scalar loads). */
+GR3D_HOT double fx10_value(uint32_t bits)
+{
+	return (double)((int32_t)((bits & FX10_MASK) ^ 0x200u) - 0x200) * 0x1p-8;
+}
+
+/* A register operand's four words: FP20 or one FX10 half.  *odd is set
+ * when an FP20 word has exponent 0 or 63 (zero, a subnormal read, inf,
+ * NaN): the values that are not normal FP20 numbers. */
+GR3D_HOT void read_reg(const alu_pass *ap, const alu_operand *o, double out[GR3D_PIXELS], unsigned *odd)
+{
+	const gr3d_quad *q = ap->q;
+	uint32_t raw[GR3D_PIXELS];      /* a 20-bit register of each pixel */
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		memcpy(&raw[p], (const uint8_t *)&q->px[p] + o->off, sizeof raw[p]);
+	if (o->shadow && ap->shadow)    /* tegra.tex.fp20_reads_see_coords */
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			const gr3d_pixel *px = &q->px[p];
+			if (!px->tex_shadow)
+				continue;
+			if ((px->tex_shadow & 1u) && px->tex_reg[0] == o->index)
+				raw[p] = px->tex_old[0];
+			else if ((px->tex_shadow & 2u) && px->tex_reg[1] == o->index)
+				raw[p] = px->tex_old[1];
+		}
+	if (o->fx) {
+		const unsigned sh = o->fx == 2 ? 10u : 0u;
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = fx10_value(raw[p] >> sh);
+	} else {
+		gr3d_fp20_quad(ap->subnormals, raw, out);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			*odd |= ((raw[p] >> 13) & 0x3Fu) - 1u >= 62u;
+	}
+}
+
+/* One operand for the four pixels of a quad.  *odd is set when a value may
+ * not be a normal FP20 number or zero: an FP20 word with exponent 0 or 63,
+ * and any aluK value (not looked at).  FX10 reads and constants never set it. */
+GR3D_HOT void fetch(const alu_pass *ap, const alu_operand *o, double out[GR3D_PIXELS], unsigned *odd)
 {
 	const gr3d_ctx *c = ap->c;
 	const gr3d_quad *q = ap->q;
-	if (o->kind == OPD_CONST) {       /* modifiers folded by alu_compile */
+	switch (o->kind) {
+	case OPD_CONST:                   /* modifiers folded by alu_compile */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = o->k;
 		return;
-	}
-	if (o->kind == OPD_ROW || o->kind == OPD_GLOBAL || o->kind == OPD_COND) {
-		uint32_t raw[GR3D_PIXELS];      /* a 20-bit register of each pixel */
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			memcpy(&raw[p], (const uint8_t *)&q->px[p] + o->off, sizeof raw[p]);
-		if (o->shadow && ap->shadow)    /* tegra.tex.fp20_reads_see_coords */
-			for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-				const gr3d_pixel *px = &q->px[p];
-				if (!px->tex_shadow)
-					continue;
-				if ((px->tex_shadow & 1u) && px->tex_reg[0] == o->index)
-					raw[p] = px->tex_old[0];
-				else if ((px->tex_shadow & 2u) && px->tex_reg[1] == o->index)
-					raw[p] = px->tex_old[1];
-			}
-		if (o->fx) {
-			const unsigned sh = o->fx == 2 ? 10u : 0u;
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				out[p] = gr3d_fx10(raw[p] >> sh, false);
-		} else {
-			gr3d_fp20_quad(ap->subnormals, raw, out);
-		}
-	} else if (o->kind == OPD_ALU) {
+	case OPD_REG:
+		read_reg(ap, o, out, odd);
+		break;
+	case OPD_ALU:
+		*odd = 1;
 		memcpy(out, o->cur ? ap->cur[o->index] : ap->prev[o->index], sizeof(double) * GR3D_PIXELS);
-	} else if (o->kind == OPD_UNIFORM) {   /* one value for the quad: decode it once */
+		break;
+	case OPD_UNIFORM: {               /* one value for the quad: decode it once */
 		const uint32_t u = c->uniforms[o->index];
-		const double v = o->fx ? gr3d_fx10(u >> (o->fx == 2 ? 10u : 0u), false) : fp20_operand(c, u);
+		const double v = o->fx ? fx10_value(u >> (o->fx == 2 ? 10u : 0u)) : fp20_read(ap->subnormals, u);
+		*odd |= !o->fx && ((u >> 13) & 0x3Fu) - 1u >= 62u;
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = v;
-	} else if (o->kind == OPD_POSX) {
+		break;
+	}
+	case OPD_POSX:
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = q->x + (p & 1u) + c->cfg->tegra_pos_offset;
-	} else if (o->kind == OPD_POSY) {
+		break;
+	case OPD_POSY:
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = q->y + (p >> 1) + c->cfg->tegra_pos_offset;
-	} else {                          /* pface */
+		break;
+	default:                          /* pface */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = q->px[p].front ? 1.0 : -1.0;
+		break;
 	}
 	if (o->mods)
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = modify(o, out[p]);
 }
 
-static void slot_result(const alu_pass *ap, const alu_slot *s, double r[GR3D_PIXELS])
+/* gr3d_round20_quad for a result that, in gr3d_fp20_fast's range, FP20
+ * holds already (slot.exact, plan_slot): rounding gives those values back,
+ * so only the others (zero, the ends of the range, inf, NaN) take
+ * gr3d_round20.  The range test is gr3d_round20_quad's, on the high word. */
+GR3D_HOT void round_outliers(const gr3d_ctx *c, double r[GR3D_PIXELS])
 {
-	const gr3d_ctx *c = ap->c;
-	double a[GR3D_PIXELS], b[GR3D_PIXELS], x[GR3D_PIXELS], y[GR3D_PIXELS];
-	if (s->opcode != TEGRA_ALU_CSEL || s->a.kind != OPD_CONST) {
-		fetch(ap, &s->a, a);
-		if (s->opcode != TEGRA_ALU_CSEL)
-			fetch(ap, &s->b, b);
-	}
-	switch (s->opcode) {
-	case TEGRA_ALU_CSEL:                                  /* (rA < 0) ? rB : rC */
-		if (s->a.kind == OPD_CONST) {                     /* the choice is known */
-			fetch(ap, s->a.k < 0.0 ? &s->b : &s->c, r);
-			break;
-		}
-		fetch(ap, &s->b, b);
-		fetch(ap, &s->c, x);
+	uint64_t b[GR3D_PIXELS];
+	memcpy(b, r, sizeof b);
+	uint32_t slow = 0;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		slow |= ((uint32_t)(b[p] >> 32) & 0x7FFFFFFFu) - ((1023u - 29u) << 20) >= (60u << 20);
+	if (slow)
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			if (!gr3d_fp20_fast(b[p] & ~(UINT64_C(1) << 63)))
+				r[p] = gr3d_round20(c, r[p]);
+}
+
+/* One slot's result for the four pixels.  It is formed in local arrays (no
+ * aliasing, so the loops vectorise) and copied out at the end. */
+static void slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXELS])
+{
+	double a[GR3D_PIXELS], b[GR3D_PIXELS], x[GR3D_PIXELS], y[GR3D_PIXELS], r[GR3D_PIXELS];
+	unsigned odd = 0;                                     /* see fetch */
+	switch (s->form) {
+	case FORM_PICK:                                       /* the choice is known */
+		fetch(ap, s->a.k < 0.0 ? &s->b : &s->c, r, &odd);
+		break;
+	case FORM_CSEL:                                       /* (rA < 0) ? rB : rC */
+		fetch(ap, &s->a, a, &odd);
+		fetch(ap, &s->b, b, &odd);
+		fetch(ap, &s->c, x, &odd);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			r[p] = a[p] < 0.0 ? b[p] : x[p];
 		break;
-	case TEGRA_ALU_MIN:
-	case TEGRA_ALU_MAX:
-		fetch(ap, &s->c, x);
-		fetch(ap, &s->d, y);
+	case FORM_MIN:
+	case FORM_MAX:
+		fetch(ap, &s->a, a, &odd);
+		fetch(ap, &s->b, b, &odd);
+		fetch(ap, &s->c, x, &odd);
+		fetch(ap, &s->d, y, &odd);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 			double l = a[p] * b[p], rr = x[p] * y[p];
-			r[p] = s->opcode == TEGRA_ALU_MIN ? (l < rr ? l : rr) : (l > rr ? l : rr);
+			r[p] = s->form == FORM_MIN ? (l < rr ? l : rr) : (l > rr ? l : rr);
 		}
 		break;
-	default:                                              /* MAD; MUL = no addition */
-		if (s->add_disable) {
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				r[p] = a[p] * b[p];
-			break;
-		}
-		if (s->c.kind == OPD_CONST && s->d.kind == OPD_CONST) {   /* rC*rD: the same product */
-			const double xy = s->c.k * s->d.k;
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				r[p] = a[p] * b[p] + xy;
-			break;
-		}
-		fetch(ap, &s->c, x);
-		fetch(ap, &s->d, y);
+	case FORM_ADD_K:
+		fetch(ap, &s->a, a, &odd);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			r[p] = a[p] + s->xy;
+		break;
+	case FORM_MAD_K:                                      /* rC*rD formed once */
+		fetch(ap, &s->a, a, &odd);
+		fetch(ap, &s->b, b, &odd);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			r[p] = a[p] * b[p] + s->xy;
+		break;
+	default:                                              /* MAD */
+		fetch(ap, &s->a, a, &odd);
+		fetch(ap, &s->b, b, &odd);
+		fetch(ap, &s->c, x, &odd);
+		fetch(ap, &s->d, y, &odd);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			r[p] = a[p] * b[p] + x[p] * y[p];
 		break;
@@ -276,38 +427,111 @@ static void slot_result(const alu_pass *ap, const alu_slot *s, double r[GR3D_PIX
 			double v = r[p] * sc;
 			r[p] = (s->cc == TEGRA_CC_EQ ? v == 0.0 : s->cc == TEGRA_CC_GT ? v > 0.0 : v >= 0.0) ? 1.0 : 0.0;
 		}
+	} else {
+		if (s->scale)                  /* x1 leaves every value as it is */
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				r[p] *= sc;
+		if (s->saturate)
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				r[p] = r[p] < 0.0 ? 0.0 : r[p] > 1.0 ? 1.0 : r[p];
+		if (s->exact) {                /* normal FP20 numbers and zeros: as they are */
+			if (odd)
+				round_outliers(ap->c, r);
+		} else
+			gr3d_round20_quad(ap->c, r);
+	}
+	memcpy(out, r, sizeof r);
+}
+
+/* FX10 halves of four slot results (fx10.round, fx10.overflow): the rule of
+ * gr3d_fx10_bits in four binary32 lanes, which the compiler vectorises.
+ * Every slot result is an FP20 value (rounded to FP20, or a condition's 0
+ * or 1), so it is exact as a binary32 and so is |v| * 256 (14 significant
+ * bits at most) and the 1e9 clamp.  With truncation nothing else happens.
+ * With nearest-away, s + 0.5 is exact below 2^23 (at most 24 bits from
+ * s's top bit down to 0.5 or s's last bit); from 2^23 up s is a multiple of
+ * 1024 and s + 0.5 rounds back to s, which truncates as s + 0.5 does.
+ * tests/test_alu_plan.c checks every FP20 code against gr3d_fx10_bits.
+ * Round-to-even takes gr3d_fx10_bits_quad.  alu_init sets the lanes up. */
+GR3D_HOT void fx10_quad(const alu_unit *a, const gr3d_ctx *c, const double v[GR3D_PIXELS],
+                        uint32_t enc[GR3D_PIXELS])
+{
+	if (!a->fx10_lanes) {
+		gr3d_fx10_bits_quad(c->fx10_round, c->fx10_wrap, v, enc);
 		return;
 	}
-	if (s->saturate) {
-		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-			double v = r[p] * sc;
-			r[p] = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
-		}
-	} else {
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			r[p] *= sc;
+	const float half = a->fx10_half;
+	const int32_t lo = a->fx10_lo, hi = a->fx10_hi;
+	float f[GR3D_PIXELS];
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		f[p] = (float)v[p];
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		float s = fabsf(f[p]) * 256.0f;
+		s = s > 1e9f ? 1e9f : s;
+		s = s == s ? s : 0.0f;                   /* NaN */
+		int32_t n = (int32_t)(s + half);
+		n = f[p] < 0.0f ? -n : n;
+		n = n < lo ? lo : n > hi ? hi : n;
+		enc[p] = (uint32_t)n & FX10_MASK;
 	}
-	gr3d_round20_quad(c, r);
+}
+
+/* A write to row register i ends the live pixels' pre-fetch view of it. */
+GR3D_HOT void end_views(gr3d_quad *q, unsigned live, unsigned i)
+{
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		gr3d_pixel *px = &q->px[p];
+		if (px->tex_shadow && ((live >> p) & 1u))
+			for (unsigned k = 0; k < 2; k++)
+				if (px->tex_reg[k] == i)
+					px->tex_shadow &= (uint8_t)~(1u << k);
+	}
+}
+
+/* Row register ri of the live pixels: the bits outside keep become set[p]. */
+GR3D_HOT void write_row_bits(gr3d_quad *q, unsigned ri, unsigned live, uint32_t keep,
+                             const uint32_t set[GR3D_PIXELS])
+{
+	if (live == 0xFu)                      /* all four: no test per pixel */
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			q->px[p].r[ri] = (q->px[p].r[ri] & keep) | set[p];
+	else
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			if ((live >> p) & 1u)
+				q->px[p].r[ri] = (q->px[p].r[ri] & keep) | set[p];
+}
+
+/* Two adjacent slots that write the two FX10 halves of one row register
+ * (alu_slot.pair_next): one pass over the register, the same bits as two. */
+static void write_pair(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, unsigned live,
+                       bool shadow, const alu_slot *s, const double v0[GR3D_PIXELS],
+                       const double v1[GR3D_PIXELS])
+{
+	if (shadow)
+		end_views(q, live, s[0].dst_index);
+	uint32_t e0[GR3D_PIXELS], e1[GR3D_PIXELS], set[GR3D_PIXELS];
+	fx10_quad(a, c, v0, e0);
+	fx10_quad(a, c, v1, e1);
+	const unsigned sh0 = s[0].write_high ? 10u : 0u, sh1 = s[1].write_high ? 10u : 0u;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		set[p] = e0[p] << sh0 | e1[p] << sh1;
+	write_row_bits(q, s[0].dst_index & (GR3D_ROW_REGS - 1), live, ~(FX10_MASK | FX10_MASK << 10), set);
 }
 
 /* One slot's destination write for the live pixels (bit p of live).  Slot
  * by slot gives the same registers as pixel by pixel: every live pixel runs
  * the same slots, and a pixel's own writes stay in slot order. */
-static void write_slot(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned live, bool shadow,
-                       const alu_slot *s, const double v[GR3D_PIXELS], uint64_t *kills)
+static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q,
+                       unsigned live, bool shadow, const alu_slot *s, const double v[GR3D_PIXELS],
+                       uint64_t *kills)
 {
 	const bool lo = s->write_low, hi = s->write_high;
 	const unsigned i = s->dst_index;
 	switch (s->dst_cls) {
 	case TEGRA_REG_ROW: {
 		const unsigned ri = i & (GR3D_ROW_REGS - 1);
-		for (unsigned p = 0; p < GR3D_PIXELS && shadow; p++) {
-			gr3d_pixel *px = &q->px[p];
-			if (px->tex_shadow && ((live >> p) & 1u))
-				for (unsigned k = 0; k < 2; k++)  /* a write ends the pre-fetch view */
-					if (px->tex_reg[k] == i)
-						px->tex_shadow &= (uint8_t)~(1u << k);
-		}
+		if (shadow)
+			end_views(q, live, i);
 		if (lo && hi) {                            /* one value per register: FP20 */
 			uint32_t enc[GR3D_PIXELS];
 			gr3d_fp20_bits_quad(c->fp20_round, v, enc);
@@ -317,15 +541,10 @@ static void write_slot(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned l
 		} else if (lo || hi) {                     /* one FX10 half */
 			const unsigned sh = hi ? 10u : 0u;
 			uint32_t enc[GR3D_PIXELS];
-			gr3d_fx10_bits_quad(c->fx10_round, c->fx10_wrap, v, enc);
-			const uint32_t keep = ~(FX10_MASK << sh);
-			if (live == 0xFu)                      /* all four: no test per pixel */
-				for (unsigned p = 0; p < GR3D_PIXELS; p++)
-					q->px[p].r[ri] = (q->px[p].r[ri] & keep) | enc[p] << sh;
-			else
-				for (unsigned p = 0; p < GR3D_PIXELS; p++)
-					if ((live >> p) & 1u)
-						q->px[p].r[ri] = (q->px[p].r[ri] & keep) | enc[p] << sh;
+			fx10_quad(a, c, v, enc);
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				enc[p] <<= sh;
+			write_row_bits(q, ri, live, ~(FX10_MASK << sh), enc);
 		}
 		break;
 	}
@@ -361,17 +580,36 @@ static void write_slot(const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned l
 	}
 }
 
+/* The pixels the packets run on: not killed (bit p). */
+static unsigned live_pixels(const gr3d_quad *q)
+{
+	unsigned live = 0;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		live |= (unsigned)!q->px[p].killed << p;
+	return live;
+}
+
+/* Does some pixel hold TEX's pre-fetch view (tegra.tex.fp20_reads_see_coords)? */
+static bool any_shadow(const gr3d_quad *q)
+{
+	unsigned any = 0;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		any |= q->px[p].tex_shadow;
+	return any != 0;
+}
+
 /* One packet: prev holds the aluK values of the previous packet, cur
- * receives this packet's (slots past nslots read as 0). */
-static unsigned run_packet(const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p, gr3d_quad *q,
-                           const double prev[4][GR3D_PIXELS], double cur[4][GR3D_PIXELS],
-                           uint64_t *kills)
+ * receives this packet's (slots past nslots read as 0).  *live is the
+ * pixels it runs on (a sticky kill takes a pixel out); shadow says whether
+ * some pixel may still hold TEX's pre-fetch view (only writes end one). */
+static unsigned run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
+                           gr3d_quad *q, const double prev[4][GR3D_PIXELS],
+                           double cur[4][GR3D_PIXELS], uint64_t *kills, unsigned *live, bool shadow)
 {
 	const unsigned n = p->nslots;
-	alu_pass ap = { .c = c, .q = q, .prev = prev, .cur = (const double (*)[GR3D_PIXELS])cur,
-	                .subnormals = c->cfg->tegra_fp20_subnormals };
-	for (unsigned px = 0; px < GR3D_PIXELS; px++)
-		ap.shadow |= q->px[px].tex_shadow != 0;
+	alu_pass ap = { .c = c, .q = q, .prev = prev,
+	                .cur = (const double (*)[GR3D_PIXELS])cur,
+	                .subnormals = c->cfg->tegra_fp20_subnormals, .shadow = shadow && any_shadow(q) };
 	for (unsigned k = 0; k < n; k++)
 		slot_result(&ap, &p->slot[k], cur[k]);
 	for (unsigned k = n; k < 4; k++)
@@ -390,19 +628,27 @@ static unsigned run_packet(const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
 		}
 	}
 	/* register writes land at the end of the packet (xf86 swaps r2.l/r3.l in one packet) */
-	unsigned live = 0;
-	for (unsigned px = 0; px < GR3D_PIXELS; px++)
-		live |= (unsigned)!q->px[px].killed << px;
-	for (unsigned k = 0; k < n && live; k++)
-		write_slot(c, wc, q, live, ap.shadow, &p->slot[k], cur[k], kills);
+	const uint64_t before = *kills;
+	for (unsigned k = 0; k < n && *live; k++) {
+		if (p->slot[k].pair_next) {
+			write_pair(a, c, q, *live, ap.shadow, &p->slot[k], cur[k], cur[k + 1]);
+			k++;
+		} else {
+			write_slot(a, c, wc, q, *live, ap.shadow, &p->slot[k], cur[k], kills);
+		}
+	}
+	if (*kills != before)             /* tegra.alu.kill_this_exec off: killed for good */
+		*live = live_pixels(q);
 	return n;
 }
 
-unsigned alu_run_packet(const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p, gr3d_quad *q,
-                        double alu[4][GR3D_PIXELS], uint64_t *kills)
+unsigned alu_run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
+                        gr3d_quad *q, double alu[4][GR3D_PIXELS], uint64_t *kills)
 {
 	double cur[4][GR3D_PIXELS];
-	unsigned n = run_packet(c, wc, p, q, (const double (*)[GR3D_PIXELS])alu, cur, kills);
+	unsigned live = live_pixels(q);
+	unsigned n = run_packet(a, c, wc, p, q, (const double (*)[GR3D_PIXELS])alu, cur, kills, &live,
+	                        true);
 	memcpy(alu, cur, sizeof cur);
 	return n;
 }
@@ -424,17 +670,17 @@ static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	if (!count)
 		return s->quad_clocks;              /* count 0 still takes a clock (wiki) */
 	uint64_t kills = 0, insts = 0;
-	unsigned alive = 0, dead = 0;
-	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		alive += !q->px[p].killed;
-		dead |= (unsigned)q->px[p].killed << p;
-	}
-	if (alive) {
+	unsigned live = live_pixels(q);
+	const unsigned dead = ~live & 0xFu;
+	const unsigned alive = (live & 1u) + (live >> 1 & 1u) + (live >> 2 & 1u) + (live >> 3 & 1u);
+	if (live) {
 		double buf[2][4][GR3D_PIXELS];          /* aluK: previous and current packet */
-		memset(buf[0], 0, sizeof buf[0]);
+		if (a->pk[e][0].reads_prev)             /* aluK read as 0 at the start of an EXEC */
+			memset(buf[0], 0, sizeof buf[0]);
+		const bool shadow = any_shadow(q);     /* only ALU writes end a view in the EXEC */
 		for (unsigned i = 0; i < count; i++)
-			insts += run_packet(c, c, &a->pk[e][i], q, (const double (*)[GR3D_PIXELS])buf[i & 1],
-			                    buf[(i & 1) ^ 1], &kills) * alive;
+			insts += run_packet(a, c, c, &a->pk[e][i], q, (const double (*)[GR3D_PIXELS])buf[i & 1],
+			                    buf[(i & 1) ^ 1], &kills, &live, shadow) * alive;
 	}
 	sim_unit_count(&s->u, ALU_CTR_PACKETS, count);
 	sim_unit_count(&s->u, ALU_CTR_INSTRUCTIONS, insts);
@@ -480,11 +726,17 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx)
 {
 	gr3d_stage_init(&a->s, "alu", ctx, ALU_COUNTERS, ALU_CTR_COUNT);
 	a->s.exec = alu_exec;
+	a->fx10_lanes = ctx->fx10_round == ULP_ROUND_NEAREST_AWAY || ctx->fx10_round == ULP_ROUND_TRUNCATE;
+	a->fx10_half = ctx->fx10_round == ULP_ROUND_NEAREST_AWAY ? 0.5f : 0.0f;
+	a->fx10_lo = ctx->fx10_wrap ? INT32_MIN : -512;
+	a->fx10_hi = ctx->fx10_wrap ? INT32_MAX : 511;
 	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
 		for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++)
-			alu_compile(ctx, &ctx->prog->exec[e].alu[i], &a->pk[e][i]);
+			alu_compile(ctx, &ctx->prog->exec[e].alu[i], &a->pk[e][i], true);
 	if (!writes_uniforms(a, ctx->prog))
 		for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
-			for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++)
+			for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++) {
 				fold_uniforms(ctx, &a->pk[e][i]);
+				plan_packet(ctx, &a->pk[e][i], true);   /* folded operands may plan better */
+			}
 }

@@ -4,8 +4,8 @@
  * (this)/(other) accumulation, embedded constants and kill.
  *
  * Packets are compiled once per draw (alu_compile) into operand descriptors
- * with constants (#0/#1, imm0..2, register 74) folded, so the per-pixel loop
- * does no decoding. */
+ * with constants (#0/#1, imm0..2, register 74) folded and a plan per slot
+ * (how the result is formed, whether its rounding can be skipped), so the per-quad loop does no decoding. */
 #ifndef ULP_UNITS_ALU_H
 #define ULP_UNITS_ALU_H
 
@@ -35,6 +35,13 @@ typedef struct alu_slot {
 	bool add_disable, saturate;
 	uint8_t dst_cls, dst_index;
 	bool write_low, write_high;
+	/* the plan (alu_compile) */
+	uint8_t form;                 /* enum alu_form (alu.c): how the result is formed */
+	bool exact;                   /* the result is one of its operands as read: rounded
+	                               * only when a word read is not a normal FP20 number */
+	bool pair_next;               /* this slot and the next write the two FX10 halves
+	                               * of one row register: one pass writes both */
+	double xy;                    /* FORM_MAD_K: the constant rC*rD (-0 for MUL) */
 } alu_slot;
 
 typedef struct alu_packet {
@@ -42,22 +49,32 @@ typedef struct alu_packet {
 	uint8_t nslots;               /* 3 when slot 3 holds constants */
 	int8_t group_head[4];         /* (this)/(other) group of each slot, -1 none */
 	bool groups;
+	bool reads_prev;              /* some operand reads the previous packet's aluK */
 } alu_packet;
 
 typedef struct alu_unit {
 	gr3d_stage s;
+	/* FX10 writes in binary32 lanes (fx10.round nearest-away or truncate):
+	 * the rounding increment and the clamp (fx10.overflow) */
+	bool fx10_lanes;
+	float fx10_half;
+	int32_t fx10_lo, fx10_hi;
 	alu_packet pk[TEGRA_FP_MAX_EXEC][TEGRA_FP_MAX_PER_EXEC];
 } alu_unit;
 
 /* Compiles every packet of ctx->prog (call after ctx is complete). */
 void alu_init(alu_unit *a, gr3d_ctx *ctx);
 
-void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out);
+/* One packet.  shortcuts = false keeps every slot's full FP20 rounding and
+ * its own register write: the reference the shortcuts are tested against
+ * (tests/test_alu_plan.c). */
+void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out, bool shortcuts);
 
-/* Run one compiled packet on the live pixels of a quad.  alu[k][p] holds the
- * aluK values on entry (previous packet) and on return (this packet).  wc,
- * when not NULL, receives uniform writes.  Returns the slots executed. */
-unsigned alu_run_packet(const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p, gr3d_quad *q,
-                        double alu[4][GR3D_PIXELS], uint64_t *kills);
+/* Run one compiled packet on the live pixels of a quad (a: the unit, for
+ * its FX10 write set-up).  alu[k][p] holds the aluK values on entry (previous packet) and
+ * on return (this packet).  wc, when not NULL, receives uniform writes.
+ * Returns the slots executed. */
+unsigned alu_run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
+                        gr3d_quad *q, double alu[4][GR3D_PIXELS], uint64_t *kills);
 
 #endif

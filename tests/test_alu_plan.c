@@ -1,0 +1,157 @@
+/* The ALU's compiled shortcuts (units/alu.c, docs/tegra-units.md "Speed"):
+ * a slot whose result can only be one of its operands skips the FP20
+ * rounding of the values FP20 already holds, FX10 halves are encoded in
+ * binary32 lanes, and two slots that write the two FX10 halves of one
+ * register write it in one pass.  They exist for speed only.  Every FP20
+ * code goes through copies, selects, products and the slots that must stay
+ * rounded (scale, x2, -1, condition), compiled with and without the shortcuts,
+ * under every setting of the knobs they depend on (fp20.round, fx10.round,
+ * fx10.overflow, tegra.fp20.read_subnormals); the aluK values and the
+ * registers must agree bit for bit, and the FX10 half of a copy must be
+ * gr3d_fx10_bits of the rounded operand. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/tegra/tegra_asm.h"
+#include "units/alu.h"
+
+static const char PROG[] =
+	"alu_buffer_size = 1\n.asm\nEXEC\n ALU:\n"
+	"  ALU0: MAD r4.h, r0, #1, #0, #1\n"          /* fs_vs_tests: an FP20 read into an FX10 half */
+	"  ALU1: MAD r5.lh, -r0, #1, #0\n"            /* a negated copy into FP20 */
+	"  ALU2: MAD r6.l, abs(r0), #1, #0 (sat)\n"   /* saturated |r0| */
+	"  ALU3: CSEL r6.h, r1, r0, r2.l\n"           /* a select of FP20 and FX10 reads; with
+	                                                * ALU2 both halves of r6 */
+	" ALU:\n"
+	"  ALU0: MAD r7.l, alu0, #1, #0\n"            /* aluK copies */
+	"  ALU1: MAD r7.h, alu1, r0, #0\n"            /* a product: rounded as before */
+	"  ALU2: MAD r8.lh, alu2, #1, #0\n"
+	"  ALU3: MAD r9.l, r2.h, #1, #0\n"            /* an FX10 read into an FX10 half */
+	" ALU:\n"                                      /* not copies: rounded */
+	"  ALU0: MAD r10.lh, r0, #1, #0 (x2)\n"
+	"  ALU1: MAD r11.lh, r0*2, #1, #0\n"
+	"  ALU2: MAD r12.lh, r0-1, #1, #0\n"
+	"  ALU3: MAD r13.lh, r0, #1, #0 (ge)\n"
+	" DW: store rt1, r2, r3\n;\n";
+
+enum { NPK = 3 };
+
+typedef struct rig {
+	tegra_fp_decoded dec;
+	ulp_config cfg;
+	gr3d_ctx ctx;
+	alu_unit unit;                   /* compiled with the shortcuts (alu_init) */
+	alu_packet ref[NPK];             /* and without */
+} rig;
+
+static rig *rig_new(enum ulp_round fp20, enum ulp_round fx10, bool wrap, bool subnormals)
+{
+	rig *r = calloc(1, sizeof *r);
+	tegra_fp_program *fp = calloc(1, sizeof *fp);
+	cr_assert(r && fp);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(tegra_asm_assemble(PROG, strlen(PROG), "plan.asm", fp, &d), "%s", d.msg);
+	cr_assert(tegra_fp_decode(fp, &r->dec, "plan.asm", &d), "%s", d.msg);
+	free(fp);
+	ulp_config_defaults(&r->cfg);
+	r->cfg.fp20_round = fp20;
+	r->cfg.fx10_round = fx10;
+	r->cfg.fx10_overflow = wrap ? FX10_OVERFLOW_WRAP : FX10_OVERFLOW_CLAMP;
+	r->cfg.tegra_fp20_subnormals = subnormals;
+	r->ctx.prog = &r->dec;
+	r->ctx.cfg = &r->cfg;
+	r->ctx.rows = 1;
+	r->ctx.fp20_round = fp20;
+	r->ctx.fx10_round = fx10;
+	r->ctx.fx10_wrap = wrap;
+	alu_init(&r->unit, &r->ctx);
+	for (unsigned i = 0; i < NPK; i++)
+		alu_compile(&r->ctx, &r->dec.exec[0].alu[i], &r->ref[i], false);
+	return r;
+}
+
+/* Quad q with pixel p holding code[p] in r0 (and variants in r1, r2). */
+static void quad_init(gr3d_quad *q, const uint32_t code[GR3D_PIXELS])
+{
+	memset(q, 0, sizeof *q);
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		q->px[p].covered = true;
+		q->px[p].r[0] = code[p];
+		q->px[p].r[1] = code[p] ^ 0x80000u;          /* the other sign: CSEL picks either */
+		q->px[p].r[2] = code[p] * 2654435761u & FP20_MASK;
+	}
+}
+
+/* Every packet, with and without the shortcuts: the aluK values after each
+ * and the registers at the end agree bit for bit. */
+static void check_codes(const rig *r, uint32_t stride)
+{
+	const gr3d_ctx *c = &r->ctx;
+	for (uint32_t base = 0; base <= FP20_MASK; base += GR3D_PIXELS * stride) {
+		uint32_t code[GR3D_PIXELS];
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			code[p] = (base + p * stride) & FP20_MASK;
+		gr3d_quad fast, ref;
+		quad_init(&fast, code);
+		quad_init(&ref, code);
+		double alu_fast[4][GR3D_PIXELS] = { { 0 } }, alu_ref[4][GR3D_PIXELS] = { { 0 } };
+		uint64_t kills = 0;
+		for (unsigned i = 0; i < NPK; i++) {
+			alu_run_packet(&r->unit, c, NULL, &r->unit.pk[0][i], &fast, alu_fast, &kills);
+			alu_run_packet(&r->unit, c, NULL, &r->ref[i], &ref, alu_ref, &kills);
+			if (memcmp(alu_fast, alu_ref, sizeof alu_fast) != 0)
+				cr_assert_fail("codes 0x%05x..: packet %u's aluK differ with the shortcuts", code[0], i);
+		}
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			if (memcmp(fast.px[p].r, ref.px[p].r, sizeof fast.px[p].r) != 0)
+				cr_assert_fail("code 0x%05x: registers differ with the shortcuts", code[p]);
+			const uint32_t raw = code[p];
+			const double v = !(raw & 0x7E000u) && !c->cfg->tegra_fp20_subnormals ? 0.0 : gr3d_fp20(raw);
+			const uint32_t want = gr3d_fx10_bits(c->fx10_round, c->fx10_wrap, gr3d_round20(c, v * 1.0 + 0.0));
+			if ((fast.px[p].r[4] >> 10 & FX10_MASK) != want)
+				cr_assert_fail("code 0x%05x: FX10 0x%03x, gr3d_fx10_bits says 0x%03x", raw,
+				               fast.px[p].r[4] >> 10 & FX10_MASK, want);
+		}
+	}
+}
+
+/* The shortcuts are planned where they apply (or the test would prove nothing). */
+Test(alu_plan, shortcuts_are_taken)
+{
+	rig *r = rig_new(ULP_ROUND_NEAREST_EVEN, ULP_ROUND_NEAREST_AWAY, false, true);
+	const alu_packet *p = r->unit.pk[0];
+	cr_expect(p[0].slot[0].exact && p[0].slot[1].exact && p[0].slot[2].exact && p[0].slot[3].exact);
+	cr_expect(p[1].slot[0].exact && !p[1].slot[1].exact && p[1].slot[2].exact && p[1].slot[3].exact);
+	cr_expect(p[0].slot[2].pair_next && !p[0].slot[0].pair_next);   /* r6.l and r6.h */
+	for (unsigned k = 0; k < 4; k++) {
+		cr_expect(!p[2].slot[k].exact);
+		for (unsigned i = 0; i < NPK; i++)
+			cr_expect(!r->ref[i].slot[k].exact && !r->ref[i].slot[k].pair_next);
+	}
+	free(r);
+}
+
+Test(alu_plan, every_fp20_code_default_knobs)
+{
+	rig *r = rig_new(ULP_ROUND_NEAREST_EVEN, ULP_ROUND_NEAREST_AWAY, false, true);
+	check_codes(r, 1);
+	free(r);
+}
+
+/* Every other knob setting (the FX10 write falls back to
+ * gr3d_fx10_bits_quad for round-to-even): a spread of codes that still
+ * covers every exponent. */
+Test(alu_plan, other_knobs)
+{
+	static const enum ulp_round modes[] = { ULP_ROUND_NEAREST_EVEN, ULP_ROUND_TRUNCATE,
+	                                        ULP_ROUND_NEAREST_AWAY };
+	for (unsigned f = 0; f < 3; f++)
+		for (unsigned x = 0; x < 3; x++)
+			for (unsigned k = 0; k < 4; k++) {
+				rig *r = rig_new(modes[f], modes[x], k & 1u, k >> 1);
+				check_codes(r, 61);
+				free(r);
+			}
+}
