@@ -347,6 +347,33 @@ Test(tegra_units, row_relative_registers_and_dst_fetch)
 	free(pr);
 }
 
+/* tegra.alu.batch_view (docs/tegra-units.md "Batches"): with 2 rows, EXEC 0
+ * and 1 form a batch.  EXEC 1's ALU sees row 0 as it was when the batch
+ * began (the destination fetch, not EXEC 0's ALU write), its own row 1 as it
+ * is (EXEC 0's write to r4.h), and EXEC 2 (the next batch) sees everything. */
+Test(tegra_units, alu_batch_view)
+{
+	static const char prog[] =
+		"alu_buffer_size = 2\n.asm\n"
+		"EXEC\n PSEQ: 0x0081000A\n"
+		" ALU:\n  ALU0: MAD r2.l, u0.l, #1, #0\n  ALU1: MAD r4.h, u0.l, #1, #0\n"
+		" ALU:\n  ALU0: MAD r6.l, r2.l, #1, #0\n;\n"          /* a later packet: 0.25 */
+		"EXEC\n ALU:\n  ALU0: MAD r4.l, r2.l, #1, #0\n  ALU1: MAD r5.h, r4.h, #1, #0\n;\n"
+		"EXEC\n ALU:\n  ALU0: MAD r0.l, r4.l, #1, #0\n  ALU1: MAD r0.h, r2.l, #1, #0\n"
+		"  ALU2: MAD r1.l, r6.l, #1, #0\n  ALU3: MAD r1.h, r5.h, #1, #0\n"
+		" DW: store rt1, r0, r1\n;\n";
+	prog_run *pr = new_run();
+	pr->uniforms[0] = FX(0.25);                       /* 0.25 -> byte 0x40 */
+	ulp_image *rt = run_text(prog, 2, 2, 0x40302010u, pr);
+	cr_expect_eq(px(rt, 1, 0), 0x40404010u, "batch view: got %08x", px(rt, 1, 0));
+	ulp_image_free(rt);
+	pr->cfg.tegra_alu_batch_view = false;            /* one view: EXEC 1 reads 0.25 */
+	rt = run_text(prog, 2, 2, 0x40302010u, pr);
+	cr_expect_eq(px(rt, 1, 0), 0x40404040u, "one view: got %08x", px(rt, 1, 0));
+	ulp_image_free(rt);
+	free(pr);
+}
+
 Test(tegra_units, pseq_window_and_timing)
 {
 	ulp_config cfg;

@@ -256,24 +256,29 @@ done:
 	return worst;
 }
 
+/* The known failure (docs/tegra-units.md "Verification"): three chained FX10
+ * register writes lose up to 2/255, which no rounding of a 10-bit register
+ * avoids.  It is held to that bound, every other program to 1/255. */
+static const char KNOWN_FX10_CHAIN[] = "blend_atop_solid_src";
+
 Test(tegra_xrender, corpus_programs_match_the_render_formulas)
 {
-	int pass = 0;
+	int pass = 0, known = 0;
 	char why[ULP_DIAG_MSG_MAX + 128];
 	for (int i = 0; i < NCASES; i++) {
 		why[0] = '\0';
 		int worst = run_case(&cases[i], why, sizeof why);
-		if (worst >= 0 && worst <= 1)
+		if (worst >= 0 && worst <= 1) {
 			pass++;
-		else
+		} else if (strstr(cases[i].path, KNOWN_FX10_CHAIN) && worst == 2) {
+			known++;
+			printf("tegra xrender: known failure %s (FX10 chain, 2/255): %s\n", cases[i].path, why);
+		} else {
 			printf("tegra xrender: FAIL %s: %s\n", cases[i].path, why);
+		}
 	}
-	printf("tegra xrender: %d/%d within 1/255\n", pass, NCASES);
+	printf("tegra xrender: %d/%d within 1/255, %d known failure\n", pass, NCASES, known);
 	cr_expect_eq(NCASES, 66);
-	/* Known failures (docs/tegra-units.md "Xrender programs"): the three
-	 * blend_out_reverse programs with an early "kill if src*mask == 0"
-	 * (with the (this)/(other) sum it kills every pixel), blend_atop_solid_mask
-	 * (EXEC 2 copies r0/r1 as the source after EXEC 1 overwrote them), and
-	 * blend_atop_solid_src (three FX10 roundings: 2/255 on some pixels). */
-	cr_expect_geq(pass, 61, "tegra xrender: %d/%d within 1/255", pass, NCASES);
+	cr_expect_eq(pass + known, NCASES, "tegra xrender: %d/%d within 1/255, %d known", pass, NCASES, known);
+	cr_expect_geq(pass, 65);
 }

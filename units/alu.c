@@ -49,6 +49,7 @@ typedef struct alu_pass {
 	const double (*cur)[GR3D_PIXELS];    /* and of this one's earlier slots */
 	bool subnormals;                     /* tegra.fp20.read_subnormals */
 	bool shadow;                         /* some pixel holds TEX's pre-fetch view */
+	bool view;                           /* row reads go through q->view (batch_view) */
 } alu_pass;
 
 /* Builds an operand from a register number and its read flags (tegra-fp.md §2.3). */
@@ -69,6 +70,7 @@ static alu_operand operand(const gr3d_ctx *c, const tegra_alu_packet *p, unsigne
 		o.index &= GR3D_ROW_REGS - 1;
 		o.off = (uint16_t)(offsetof(gr3d_pixel, r) + o.index * sizeof(uint32_t));
 		o.shadow = !fx10;
+		o.row = true;
 		break;
 	case TEGRA_REG_GLOBAL:
 		o.kind = OPD_REG;
@@ -287,8 +289,12 @@ GR3D_HOT void read_reg(const alu_pass *ap, const alu_operand *o, double out[GR3D
 {
 	const gr3d_quad *q = ap->q;
 	uint32_t raw[GR3D_PIXELS];      /* a 20-bit register of each pixel */
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		memcpy(&raw[p], (const uint8_t *)&q->px[p] + o->off, sizeof raw[p]);
+	if (o->row && ap->view && !((q->alu_written >> o->index) & 1u))   /* tegra.alu.batch_view */
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			raw[p] = q->view[p][o->index];
+	else
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			memcpy(&raw[p], (const uint8_t *)&q->px[p] + o->off, sizeof raw[p]);
 	if (o->shadow && ap->shadow)    /* tegra.tex.fp20_reads_see_coords */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 			const gr3d_pixel *px = &q->px[p];
@@ -516,6 +522,7 @@ static void write_pair(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, unsig
 	for (unsigned p = 0; p < GR3D_PIXELS; p++)
 		set[p] = e0[p] << sh0 | e1[p] << sh1;
 	write_row_bits(q, s[0].dst_index & (GR3D_ROW_REGS - 1), live, ~(FX10_MASK | FX10_MASK << 10), set);
+	q->alu_written |= (uint16_t)(1u << (s[0].dst_index & (GR3D_ROW_REGS - 1)));
 }
 
 /* One slot's destination write for the live pixels (bit p of live).  Slot
@@ -530,6 +537,7 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
 	switch (s->dst_cls) {
 	case TEGRA_REG_ROW: {
 		const unsigned ri = i & (GR3D_ROW_REGS - 1);
+		q->alu_written |= (uint16_t)(1u << ri);
 		if (shadow)
 			end_views(q, live, i);
 		if (lo && hi) {                            /* one value per register: FP20 */
@@ -609,7 +617,8 @@ static unsigned run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, c
 	const unsigned n = p->nslots;
 	alu_pass ap = { .c = c, .q = q, .prev = prev,
 	                .cur = (const double (*)[GR3D_PIXELS])cur,
-	                .subnormals = c->cfg->tegra_fp20_subnormals, .shadow = shadow && any_shadow(q) };
+	                .subnormals = c->cfg->tegra_fp20_subnormals, .shadow = shadow && any_shadow(q),
+	                .view = a->batch_view };
 	for (unsigned k = 0; k < n; k++)
 		slot_result(&ap, &p->slot[k], cur[k]);
 	for (unsigned k = n; k < 4; k++)
@@ -662,11 +671,26 @@ static unsigned killed_now(const gr3d_quad *q, unsigned dead)
 	return m & ~dead;
 }
 
+/* The ALU's view of the rows at the start of EXEC e (tegra.alu.batch_view,
+ * docs/tegra-units.md "Batches"): the row the EXEC carries as it is now, the
+ * other rows as they were when the batch began, so every row at a batch
+ * start; and nothing written by this EXEC's packets yet. */
+static void load_view(const gr3d_ctx *c, gr3d_quad *q, unsigned e)
+{
+	const unsigned row = e % c->rows;
+	const unsigned first = row ? 4 * row : 0, n = row ? 4 : GR3D_ROW_REGS;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		memcpy(&q->view[p][first], &q->px[p].r[first], n * sizeof(uint32_t));
+	q->alu_written = 0;
+}
+
 static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
 	gr3d_ctx *c = s->ctx;
 	const alu_unit *a = (const alu_unit *)s;
 	unsigned count = c->prog->exec[e].alu_sched.count;
+	if (a->batch_view)                      /* also with no packets: a batch start */
+		load_view(c, q, e);
 	if (!count)
 		return s->quad_clocks;              /* count 0 still takes a clock (wiki) */
 	uint64_t kills = 0, insts = 0;
@@ -726,6 +750,7 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx)
 {
 	gr3d_stage_init(&a->s, "alu", ctx, ALU_COUNTERS, ALU_CTR_COUNT);
 	a->s.exec = alu_exec;
+	a->batch_view = ctx->rows > 1 && ctx->cfg->tegra_alu_batch_view;
 	a->fx10_lanes = ctx->fx10_round == ULP_ROUND_NEAREST_AWAY || ctx->fx10_round == ULP_ROUND_TRUNCATE;
 	a->fx10_half = ctx->fx10_round == ULP_ROUND_NEAREST_AWAY ? 0.5f : 0.0f;
 	a->fx10_lo = ctx->fx10_wrap ? INT32_MIN : -512;

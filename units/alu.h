@@ -22,6 +22,7 @@ typedef struct alu_operand {
 	bool cur;                     /* kind ALU: reads this packet's earlier slot
 	                               * (tegra.alu.alu_reg_same_packet) */
 	bool shadow;                  /* an FP20 row read: may see TEX's coordinates */
+	bool row;                     /* a row register: read through the batch view */
 	uint16_t off;                 /* row, global, cond: byte offset in gr3d_pixel */
 	double k;                     /* folded constant (kind CONST) */
 	/* the modifiers as arithmetic: |v| (sign mask), *2 or *1, -1 or -0, sign flip */
@@ -56,6 +57,7 @@ typedef struct alu_unit {
 	gr3d_stage s;
 	/* FX10 writes in binary32 lanes (fx10.round nearest-away or truncate):
 	 * the rounding increment and the clamp (fx10.overflow) */
+	bool batch_view;              /* tegra.alu.batch_view with more than one row */
 	bool fx10_lanes;
 	float fx10_half;
 	int32_t fx10_lo, fx10_hi;
