@@ -194,14 +194,13 @@ bool tex_build_levels(gr3d_sampler *sm, ulp_image *owned[GR3D_TEX_LEVELS], ulp_d
 	return true;
 }
 
-static unsigned tex_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
+/* The fetch of an enabled TEX instruction for the quad's live pixels.  Out
+ * of line, so that the many EXECs without a fetch do not pay for its
+ * registers. */
+__attribute__((noinline)) static void tex_quad(gr3d_stage *s, gr3d_quad *q, unsigned e,
+                                               const tegra_tex_inst *in)
 {
 	const gr3d_ctx *c = s->ctx;
-	const tegra_tex_inst *in = &c->prog->exec[e].tex;
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		q->px[p].tex_shadow = 0;
-	if (!in->enable)
-		return s->quad_clocks;
 	const bool shadow = c->cfg->tegra_tex_fp20_coords;
 	/* coordinates: r0,r1,r2[,r3] or r2,r3,r0[,r1] of the row the MFU wrote
 	 * (tegra.tex.src_row_from_mfu) or of the current row */
@@ -251,6 +250,15 @@ static unsigned tex_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	}
 	sim_unit_count(&s->u, TEX_CTR_FETCHES, 1);
 	sim_unit_count(&s->u, TEX_CTR_TEXELS, texels);
+}
+
+static unsigned tex_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
+{
+	const tegra_tex_inst *in = &s->ctx->prog->exec[e].tex;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		q->px[p].tex_shadow = 0;
+	if (in->enable)
+		tex_quad(s, q, e, in);
 	return s->quad_clocks;
 }
 
