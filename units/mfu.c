@@ -375,7 +375,7 @@ static void plan_inst(const gr3d_ctx *c, unsigned e, const tegra_mfu_inst *in, m
 		o->var[o->nvar].tram = (uint8_t)((o->var[o->nvar].row * 4u + k) * 3u);
 		o->nvar++;
 	}
-	o->ipl_fp20 = true;
+	o->ipl_fp20 = o->nvar > 0;
 	for (unsigned j = 0; j < o->nvar; j++)
 		o->ipl_fp20 &= !o->var[j].fx && !o->var[j].sat;
 	/* the perspective set-up that persp_setup runs in one pass: rcp of 1/w
