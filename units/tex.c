@@ -8,7 +8,7 @@ const sim_counter_def TEX_COUNTERS[TEX_CTR_COUNT] = {
 	[TEX_CTR_TEXELS] = { "texels", "texels read" },
 };
 
-static int wrap_coord(int i, int n, unsigned mode)
+GR3D_HOT int wrap_coord(int i, int n, unsigned mode)
 {
 	switch (mode) {
 	case GR3D_WRAP_CLAMP:
@@ -33,7 +33,7 @@ static uint32_t depth_fx10(const gr3d_sampler *sm, unsigned d)
 static unsigned texel_depth(const uint8_t *p) { return (unsigned)p[0] | (unsigned)p[1] << 8; }
 
 /* One texel as four FX10 codes in channel order 0..3 (the register order). */
-static void texel(const gr3d_sampler *sm, const ulp_image *img, int x, int y, uint32_t out[4])
+GR3D_HOT void texel(const gr3d_sampler *sm, const ulp_image *img, int x, int y, uint32_t out[4])
 {
 	x = wrap_coord(x, (int)img->width, sm->wrap);
 	y = wrap_coord(y, (int)img->height, sm->wrap_t_own ? sm->wrap_t : sm->wrap);
