@@ -1,16 +1,18 @@
 /* FP20 rounding on two values at a time, for the MFU's fast paths (mfu.c:
- * the perspective set-up and FP20 interpolation).  Written with the
- * compiler's vector types (GCC and Clang: one SSE2 register on x86-64, two
- * scalars elsewhere), so that a pair is rounded in a dozen instructions.
+ * the perspective set-up, rcp of a register, FP20 interpolation).  Written
+ * with the compiler's vector types (GCC and Clang: one SSE2 register on
+ * x86-64, two scalars elsewhere), so that a pair is rounded in about fifteen
+ * instructions.
  *
  * Each helper is the fast path of gr3d_quad.h's one-value rule (gr3d_round20,
  * gr3d_fp20_bits) on both lanes with no branch: the rounding increment on
- * the binary64 bits.  It also clears the lanes of a mask that leave the fast
- * path's range (zero, the ends of the range, inf, NaN); a caller whose mask
- * is not all set redoes its work with the one-value helpers (mfu.c: the
- * general steps).  The increment of fp20.round is formed once per draw
- * (mfu_round_of).  tests/test_mfu_pair.c checks the helpers against the
- * one-value ones around every FP20 code, in every rounding mode. */
+ * the binary64 bits.  It also ORs how far each value is from a range inside
+ * that fast path into `far`; when mfu_near_x2(far) says some value was out
+ * of it (zero, tiny, huge, inf, NaN), the caller redoes its work with the
+ * general steps, which use the one-value helpers.  The increment of
+ * fp20.round is formed once per draw (mfu_round_of).  tests/test_mfu_pair.c
+ * checks the helpers against the one-value ones around every FP20 code, in
+ * every rounding mode. */
 #ifndef ULP_UNITS_MFU_PAIR_H
 #define ULP_UNITS_MFU_PAIR_H
 
