@@ -1,5 +1,6 @@
 /* MFU: SFU ops, the two multipliers and varying interpolation (mfu.h). */
 #include "units/mfu.h"
+#include "units/mfu_pair.h"
 
 #include <math.h>
 
@@ -95,10 +96,10 @@ static double clamp01(double v) { return v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v; }
 				STMT; \
 	} while (0)
 
-/* One MFU instruction on the active pixels (bit p of active), step by step
- * over the quad: each pixel sees its own steps in order, as if alone. */
-static void run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
-                     unsigned active)
+/* Steps 1 and 2 of an instruction, in general: each step over the quad's
+ * active pixels (bit p of active) before the next, so each pixel sees its own
+ * steps in order, as if alone. */
+static void run_steps(const gr3d_ctx *c, const mfu_plan *in, gr3d_quad *q, unsigned active)
 {
 	/* 1. SFU, in place on a row register (rcp r4 reads the interpolated 1/w) */
 	double sfu[GR3D_PIXELS];
@@ -138,16 +139,121 @@ static void run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 			EACH_ACTIVE(p, active, q->px[p].r[in->mul[m].reg] = gr3d_to_fp20(c, r[p]));
 		}
 	}
-	/* 3. interpolation: var k -> rk of the row */
-	if (!in->nvar)
-		return;
+}
+
+/* The interpolation weights b0, b1 and 1 - b0 - b1 of each pixel, one row
+ * per weight (w[k][p], or two pixels to a pair: mfu_f64x2 w[k][p / 2]). */
+typedef union mfu_weights {
 	double w[3][GR3D_PIXELS];
+	mfu_f64x2 pair[3][GR3D_PIXELS / 2];
+} mfu_weights;
+
+static inline void weights(const gr3d_quad *q, mfu_weights *w)
+{
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 		const gr3d_pixel *px = &q->px[p];
-		w[0][p] = px->b0;
-		w[1][p] = px->b1;
-		w[2][p] = 1.0 - (double)px->b0 - (double)px->b1;
+		w->w[0][p] = px->b0;
+		w->w[1][p] = px->b1;
+		w->w[2][p] = 1.0 - (double)px->b0 - (double)px->b1;
 	}
+}
+
+/* The perspective set-up in one pass (mfu_plan.persp): `sfu: rcp <1/w>`,
+ * `mul0: bar, sfu, bar0`, `mul1: bar, sfu, bar1` on a quad whose four pixels
+ * are active.  run_steps's operations, operands and roundings in its order,
+ * two pixels at a time: s = round20(1 / q) (tegra.sfu.mantissa_bits keeps
+ * all 13 bits, else the plan has no persp), b0 = round20(s * bar0),
+ * b1 = round20(s * bar1); no source dispatch, and the SFU writes no register
+ * (it read 1/w).  Also leaves the weights in w, as weights() would read them.
+ * Returns false, having written nothing, when a value is outside the pair
+ * helpers' range (mfu_pair.h): the general steps run instead. */
+GR3D_HOT bool persp_setup(const mfu_round *rd, gr3d_quad *q, mfu_weights *w)
+{
+	mfu_f64x2 b0[2], b1[2];                          /* pixels 2h, 2h + 1 */
+	mfu_u64x2 far = { 0, 0 };
+	for (unsigned h = 0; h < 2; h++) {
+		const gr3d_pixel *x = &q->px[2 * h], *y = &q->px[2 * h + 1];
+		const mfu_f64x2 qw = { x->q, y->q }, bar0 = { x->bar0, y->bar0 }, bar1 = { x->bar1, y->bar1 };
+		const mfu_f64x2 s = mfu_round20_x2(rd, 1.0 / qw, &far);
+		b0[h] = mfu_round20_x2(rd, s * bar0, &far);
+		b1[h] = mfu_round20_x2(rd, s * bar1, &far);
+	}
+	if (!mfu_near_x2(far))
+		return false;
+	for (unsigned h = 0; h < 2; h++) {
+		/* the registers hold floats (FP20 values are exact in them) */
+		const mfu_f32x2 f0 = __builtin_convertvector(b0[h], mfu_f32x2);
+		const mfu_f32x2 f1 = __builtin_convertvector(b1[h], mfu_f32x2);
+		gr3d_pixel *x = &q->px[2 * h], *y = &q->px[2 * h + 1];
+		x->b0 = f0[0];
+		y->b0 = f0[1];
+		x->b1 = f1[0];
+		y->b1 = f1[1];
+		const mfu_f64x2 w0 = __builtin_convertvector(f0, mfu_f64x2);
+		const mfu_f64x2 w1 = __builtin_convertvector(f1, mfu_f64x2);
+		w->pair[0][h] = w0;
+		w->pair[1][h] = w1;
+		w->pair[2][h] = 1.0 - w0 - w1;
+	}
+	return true;
+}
+
+/* `sfu: rcp rN` with no multiplier (mfu_plan.rcp_reg) on a quad whose four
+ * pixels are active: run_steps's read of the register (gr3d_fp20_quad with
+ * subnormals is gr3d_fp20 for every code), 1 / x, then its rounding and
+ * write, two pixels at a time.  Encoding the value rounded to FP20 is
+ * encoding the value: the code of 1 / x.  Returns false, having written
+ * nothing, when a value is outside the pair helpers' range: the general
+ * steps run instead. */
+GR3D_HOT bool rcp_reg(const mfu_round *rd, gr3d_quad *q, unsigned reg)
+{
+	const uint32_t raw[GR3D_PIXELS] = { q->px[0].r[reg], q->px[1].r[reg], q->px[2].r[reg], q->px[3].r[reg] };
+	double xs[GR3D_PIXELS];
+	gr3d_fp20_quad(true, raw, xs);
+	mfu_f64x2 x[2];
+	memcpy(x, xs, sizeof x);
+	mfu_u64x2 far = { 0, 0 };
+	const mfu_u64x2 c01 = mfu_fp20_bits_x2(rd, 1.0 / x[0], &far), c23 = mfu_fp20_bits_x2(rd, 1.0 / x[1], &far);
+	if (!mfu_near_x2(far))
+		return false;
+	q->px[0].r[reg] = (uint32_t)c01[0];
+	q->px[1].r[reg] = (uint32_t)c01[1];
+	q->px[2].r[reg] = (uint32_t)c23[0];
+	q->px[3].r[reg] = (uint32_t)c23[1];
+	return true;
+}
+
+/* Interpolation when every var is FP20 without saturation, the quad's four
+ * pixels are active and it has a triangle (mfu_plan.ipl_fp20): ipl_vars's
+ * products and sums, w0*a0 + w1*a1 + w2*a2 in that order, two pixels at a
+ * time, on the TRAM floats the plan points to.  Returns false when a result
+ * is outside the pair helpers' range: ipl_vars then runs and writes every
+ * var again. */
+GR3D_HOT bool ipl_fp20(const mfu_round *rd, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
+                       const mfu_weights *w)
+{
+	const float *f = &t->f[0][0][0];
+	mfu_u64x2 far = { 0, 0 };
+	for (unsigned j = 0; j < in->nvar; j++) {
+		const float *a = f + in->var[j].tram;
+		const double a0 = a[0], a1 = a[1], a2 = a[2];
+		const unsigned reg = in->var[j].reg;
+		const mfu_f64x2 (*wp)[2] = w->pair;
+		const mfu_u64x2 c01 = mfu_fp20_bits_x2(rd, wp[0][0] * a0 + wp[1][0] * a1 + wp[2][0] * a2, &far);
+		const mfu_u64x2 c23 = mfu_fp20_bits_x2(rd, wp[0][1] * a0 + wp[1][1] * a1 + wp[2][1] * a2, &far);
+		q->px[0].r[reg] = (uint32_t)c01[0];
+		q->px[1].r[reg] = (uint32_t)c01[1];
+		q->px[2].r[reg] = (uint32_t)c23[0];
+		q->px[3].r[reg] = (uint32_t)c23[1];
+	}
+	return mfu_near_x2(far);
+}
+
+/* 3. interpolation: var k -> rk of the row, with the weights w. */
+static void ipl_vars(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
+                     unsigned active, const mfu_weights *wt)
+{
+	const double (*w)[GR3D_PIXELS] = wt->w;
 	for (unsigned j = 0; j < in->nvar; j++) {
 		const unsigned row = in->var[j].row, k = in->var[j].k, reg = in->var[j].reg;
 		const bool sat = in->var[j].sat;
@@ -177,37 +283,65 @@ static void run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 	}
 }
 
+/* One MFU instruction on the active pixels (bit p of active); rd is
+ * fp20.round's increment.  The fast paths (all four pixels active) fall back
+ * to the general steps for a quad whose values leave their range. */
+GR3D_HOT void run_inst(const gr3d_ctx *c, const mfu_round *rd, const mfu_plan *in, const gr3d_tram_tri *t,
+                       gr3d_quad *q, unsigned active)
+{
+	const bool all = active == 0xFu;
+	mfu_weights w;
+	bool fused = false;                                 /* steps 1 and 2 done in one pass */
+	if (all && in->persp)
+		fused = persp_setup(rd, q, &w);
+	else if (all && in->rcp_reg)
+		fused = rcp_reg(rd, q, in->sfu_reg);
+	if (!fused) {
+		run_steps(c, in, q, active);
+		if (in->nvar)
+			weights(q, &w);
+	}
+	if (in->nvar && !(in->ipl_fp20 && all && t && ipl_fp20(rd, in, t, q, &w)))
+		ipl_vars(c, in, t, q, active, &w);
+}
+
+void mfu_run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
+                  unsigned active)
+{
+	const mfu_round rd = mfu_round_of(c->fp20_round);
+	run_inst(c, &rd, in, t, q, active);
+}
+
+/* EXEC e's instructions on quad q.  Out of line, so that the many EXECs
+ * without MFU work do not pay for its registers. */
+__attribute__((noinline)) static void mfu_quad(gr3d_stage *s, gr3d_quad *q, const mfu_exec_plan *x)
+{
+	const mfu_unit *m = (const mfu_unit *)s;
+	const gr3d_ctx *c = s->ctx;
+	const gr3d_tram_tri *t = q->tri < c->ntris ? &c->tram[q->tri] : NULL;
+	const gr3d_pixel *px = q->px;                       /* live and helper pixels */
+	const unsigned active = (!px[0].killed | !px[0].covered) | (!px[1].killed | !px[1].covered) << 1 |
+	                        (!px[2].killed | !px[2].covered) << 2 | (!px[3].killed | !px[3].covered) << 3;
+	for (unsigned i = 0; i < x->ninst; i++)
+		run_inst(c, &m->round, &x->inst[i], t, q, active);
+	if (x->ipl)
+		q->tex_row = x->row;
+	/* per active pixel; adding 0 leaves a counter as it was */
+	static const uint8_t BITS[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
+	const unsigned npx = BITS[active];
+	sim_unit_count(&s->u, MFU_CTR_INSTRUCTIONS, x->count);
+	sim_unit_count(&s->u, MFU_CTR_SFU, (uint64_t)x->per_px[MFU_CTR_SFU] * npx);
+	sim_unit_count(&s->u, MFU_CTR_MUL, (uint64_t)x->per_px[MFU_CTR_MUL] * npx);
+	sim_unit_count(&s->u, MFU_CTR_IPL, (uint64_t)x->per_px[MFU_CTR_IPL] * npx);
+}
+
 static unsigned mfu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
-	const gr3d_ctx *c = s->ctx;
-	const unsigned count = c->prog->exec[e].mfu_sched.count;
-	if (!count)
+	const mfu_exec_plan *x = &((const mfu_unit *)s)->exec[e];
+	if (!x->count)
 		return s->quad_clocks;                          /* count 0 still takes a clock (wiki) */
-	const mfu_plan *plan = ((const mfu_unit *)s)->plan[e];
-	uint64_t n[MFU_CTR_COUNT] = { 0 };
-	bool ipl = false;
-	const gr3d_tram_tri *t = q->tri < c->ntris ? &c->tram[q->tri] : NULL;
-	unsigned active = 0, npx = 0;                       /* live and helper pixels */
-	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		const bool on = !q->px[p].killed || !q->px[p].covered;
-		active |= (unsigned)on << p;
-		npx += on;
-	}
-	for (unsigned i = 0; i < count && i < TEGRA_FP_MAX_PER_EXEC; i++) {
-		const mfu_plan *in = &plan[i];
-		ipl |= in->nvar > 0;
-		run_inst(c, in, t, q, active);
-		n[MFU_CTR_SFU] += (in->sfu_op != TEGRA_SFU_NOP) * npx;
-		n[MFU_CTR_MUL] += in->nmul * npx;
-		n[MFU_CTR_IPL] += in->nvar * npx;
-	}
-	if (ipl)
-		q->tex_row = (uint8_t)(e % c->rows);
-	n[MFU_CTR_INSTRUCTIONS] = count;
-	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
-		if (n[k])
-			sim_unit_count(&s->u, k, n[k]);
-	return s->quad_clocks * count;
+	mfu_quad(s, q, x);
+	return s->quad_clocks * x->count;
 }
 
 /* Resolves an instruction's registers for EXEC e (row-relative, §5). */
@@ -238,15 +372,43 @@ static void plan_inst(const gr3d_ctx *c, unsigned e, const tegra_mfu_inst *in, m
 		o->var[o->nvar].row = in->var[k].tram_row & 15u;
 		o->var[o->nvar].fx = op == TEGRA_VAR_FX10;
 		o->var[o->nvar].sat = in->var[k].saturate;
+		o->var[o->nvar].tram = (uint8_t)((o->var[o->nvar].row * 4u + k) * 3u);
 		o->nvar++;
 	}
+	o->ipl_fp20 = o->nvar > 0;
+	for (unsigned j = 0; j < o->nvar; j++)
+		o->ipl_fp20 &= !o->var[j].fx && !o->var[j].sat;
+	/* the perspective set-up that persp_setup runs in one pass: rcp of 1/w
+	 * with every mantissa bit kept, bar = sfu * bar0, then bar = sfu * bar1 */
+	o->rcp_reg = o->sfu_op == TEGRA_SFU_RCP && !o->sfu_w && c->cfg->tegra_sfu_bits >= 13 && o->nmul == 0;
+	o->persp = o->sfu_op == TEGRA_SFU_RCP && o->sfu_w && c->cfg->tegra_sfu_bits >= 13 && o->nmul == 2 &&
+	           o->mul[0].dst == TEGRA_MUL_DST_BAR && !o->mul[0].second &&
+	           o->mul[0].src0 == TEGRA_MUL_SRC_SFU && o->mul[0].src1 == TEGRA_MUL_SRC_BAR0 &&
+	           o->mul[1].dst == TEGRA_MUL_DST_BAR && o->mul[1].second &&
+	           o->mul[1].src0 == TEGRA_MUL_SRC_SFU && o->mul[1].src1 == TEGRA_MUL_SRC_BAR1;
 }
 
 void mfu_init(mfu_unit *m, gr3d_ctx *ctx)
 {
 	gr3d_stage_init(&m->s, "mfu", ctx, MFU_COUNTERS, MFU_CTR_COUNT);
 	m->s.exec = mfu_exec;
-	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
-		for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++)
-			plan_inst(ctx, e, &ctx->prog->exec[e].mfu[i], &m->plan[e][i]);
+	m->round = mfu_round_of(ctx->fp20_round);
+	memset(m->exec, 0, sizeof m->exec);
+	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
+		mfu_exec_plan *x = &m->exec[e];
+		const unsigned count = ctx->prog->exec[e].mfu_sched.count;
+		x->count = (uint8_t)count;
+		x->ninst = (uint8_t)(count < TEGRA_FP_MAX_PER_EXEC ? count : TEGRA_FP_MAX_PER_EXEC);
+		x->row = (uint8_t)(e % ctx->rows);
+		for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++) {
+			const mfu_plan *in = &x->inst[i];
+			plan_inst(ctx, e, &ctx->prog->exec[e].mfu[i], &x->inst[i]);
+			if (i >= x->ninst)
+				continue;
+			x->ipl |= in->nvar > 0;
+			x->per_px[MFU_CTR_SFU] += in->sfu_op != TEGRA_SFU_NOP;
+			x->per_px[MFU_CTR_MUL] += in->nmul;
+			x->per_px[MFU_CTR_IPL] += in->nvar;
+		}
+	}
 }

@@ -5,7 +5,7 @@
 #ifndef ULP_UNITS_MFU_H
 #define ULP_UNITS_MFU_H
 
-#include "units/gr3d_quad.h"
+#include "units/mfu_pair.h"
 
 enum mfu_counter { MFU_CTR_INSTRUCTIONS, MFU_CTR_SFU, MFU_CTR_MUL, MFU_CTR_IPL, MFU_CTR_COUNT };
 extern const sim_counter_def MFU_COUNTERS[MFU_CTR_COUNT];
@@ -21,15 +21,41 @@ typedef struct mfu_plan {
 	struct { uint8_t dst, src0, src1, reg; bool second; } mul[2];
 	uint8_t src_base;             /* multiplier sources r0..r3 = r(src_base + k) */
 	uint8_t nvar;                 /* interpolations, in var order */
-	struct { uint8_t k, reg, row, fx, sat; } var[4];   /* var k -> rk of the row = reg */
+	/* var k -> rk of the row = reg; tram: the index of t->f[row][k][0] in t->f */
+	struct { uint8_t k, reg, row, fx, sat, tram; } var[4];
+	bool ipl_fp20;                /* every var is FP20 without saturation (mfu.c ipl_fp20) */
+	/* the perspective set-up (rcp of 1/w with all 13 mantissa bits kept,
+	 * bar = sfu * bar0, bar = sfu * bar1): run in one pass on a quad whose
+	 * four pixels are active (mfu.c persp_setup) */
+	bool persp;
+	/* rcp of a register with all 13 mantissa bits kept and no multiplier
+	 * (mfu.c rcp_reg) */
+	bool rcp_reg;
 } mfu_plan;
+
+/* One EXEC's MFU work, planned once per draw (mfu_init). */
+typedef struct mfu_exec_plan {
+	uint8_t count;                /* scheduled instructions (the cycles) */
+	uint8_t ninst;                /* of them run: at most TEGRA_FP_MAX_PER_EXEC */
+	bool ipl;                     /* some instruction interpolates: TEX reads its row */
+	uint8_t row;                  /* the EXEC's row (e mod rows) */
+	uint8_t per_px[MFU_CTR_COUNT];   /* counter increments per active pixel */
+	mfu_plan inst[TEGRA_FP_MAX_PER_EXEC];
+} mfu_exec_plan;
 
 typedef struct mfu_unit {
 	gr3d_stage s;                 /* first: s.u is the clock's view */
-	mfu_plan plan[TEGRA_FP_MAX_EXEC][TEGRA_FP_MAX_PER_EXEC];
+	mfu_exec_plan exec[TEGRA_FP_MAX_EXEC];
+	mfu_round round;              /* fp20.round's increment (mfu_pair.h) */
 } mfu_unit;
 
 void mfu_init(mfu_unit *m, gr3d_ctx *ctx);
+
+/* One instruction on quad q's active pixels (bit p of active), as mfu_exec
+ * runs it, with triangle t's TRAM (NULL: none).  Exposed for the unit tests,
+ * which compare a plan with and without persp. */
+void mfu_run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
+                  unsigned active);
 
 /* One SFU op on v (exposed for the unit tests). */
 double mfu_sfu(const gr3d_ctx *c, unsigned op, double v);

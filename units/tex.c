@@ -8,7 +8,7 @@ const sim_counter_def TEX_COUNTERS[TEX_CTR_COUNT] = {
 	[TEX_CTR_TEXELS] = { "texels", "texels read" },
 };
 
-static int wrap_coord(int i, int n, unsigned mode)
+GR3D_HOT int wrap_coord(int i, int n, unsigned mode)
 {
 	switch (mode) {
 	case GR3D_WRAP_CLAMP:
@@ -33,7 +33,7 @@ static uint32_t depth_fx10(const gr3d_sampler *sm, unsigned d)
 static unsigned texel_depth(const uint8_t *p) { return (unsigned)p[0] | (unsigned)p[1] << 8; }
 
 /* One texel as four FX10 codes in channel order 0..3 (the register order). */
-static void texel(const gr3d_sampler *sm, const ulp_image *img, int x, int y, uint32_t out[4])
+GR3D_HOT void texel(const gr3d_sampler *sm, const ulp_image *img, int x, int y, uint32_t out[4])
 {
 	x = wrap_coord(x, (int)img->width, sm->wrap);
 	y = wrap_coord(y, (int)img->height, sm->wrap_t_own ? sm->wrap_t : sm->wrap);
@@ -194,14 +194,13 @@ bool tex_build_levels(gr3d_sampler *sm, ulp_image *owned[GR3D_TEX_LEVELS], ulp_d
 	return true;
 }
 
-static unsigned tex_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
+/* The fetch of an enabled TEX instruction for the quad's live pixels.  Out
+ * of line, so that the many EXECs without a fetch do not pay for its
+ * registers. */
+__attribute__((noinline)) static void tex_quad(gr3d_stage *s, gr3d_quad *q, unsigned e,
+                                               const tegra_tex_inst *in)
 {
 	const gr3d_ctx *c = s->ctx;
-	const tegra_tex_inst *in = &c->prog->exec[e].tex;
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		q->px[p].tex_shadow = 0;
-	if (!in->enable)
-		return s->quad_clocks;
 	const bool shadow = c->cfg->tegra_tex_fp20_coords;
 	/* coordinates: r0,r1,r2[,r3] or r2,r3,r0[,r1] of the row the MFU wrote
 	 * (tegra.tex.src_row_from_mfu) or of the current row */
@@ -251,6 +250,15 @@ static unsigned tex_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	}
 	sim_unit_count(&s->u, TEX_CTR_FETCHES, 1);
 	sim_unit_count(&s->u, TEX_CTR_TEXELS, texels);
+}
+
+static unsigned tex_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
+{
+	const tegra_tex_inst *in = &s->ctx->prog->exec[e].tex;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		q->px[p].tex_shadow = 0;
+	if (in->enable)
+		tex_quad(s, q, e, in);
 	return s->quad_clocks;
 }
 

@@ -1,0 +1,273 @@
+/* The MFU's fast paths (units/mfu.c, units/mfu_pair.h) against the general
+ * ones: the two-lane FP20 helpers against gr3d_quad.h's one-value helpers
+ * around every FP20 code, and whole instructions (the perspective set-up,
+ * rcp of a register, FP20 interpolation) run with and without their fast
+ * plan on quads full of ordinary and awkward values (zeros, subnormal reads,
+ * tiny and huge values, inf, NaN), in every rounding mode.  The fast paths
+ * exist for speed only; they must never change a bit. */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "units/mfu.h"
+
+static const enum ulp_round MODES[] = { ULP_ROUND_NEAREST_EVEN, ULP_ROUND_TRUNCATE,
+                                        ULP_ROUND_NEAREST_AWAY };
+
+static bool same(double a, double b) { return (isnan(a) && isnan(b)) || !memcmp(&a, &b, sizeof a); }
+
+/* Both lanes through the pair helpers: when their range test lets the pair
+ * through, each lane is what the one-value helper gives; the test lets
+ * through exactly the values with 2^-16 <= |v| < 2^16. */
+static void check_pair(const gr3d_ctx *c, const mfu_round *rd, double v0, double v1)
+{
+	const mfu_f64x2 v = { v0, v1 };
+	mfu_u64x2 far_r = { 0, 0 }, far_b = { 0, 0 };
+	const mfu_f64x2 r = mfu_round20_x2(rd, v, &far_r);
+	const mfu_u64x2 b = mfu_fp20_bits_x2(rd, v, &far_b);
+	const double lanes[2] = { v0, v1 };
+	bool in = true;
+	for (unsigned l = 0; l < 2; l++)
+		in &= fabs(lanes[l]) >= 0x1p-16 && fabs(lanes[l]) < 0x1p16;
+	cr_assert_eq(mfu_near_x2(far_r), in, "mode %d: %a, %a: in range %d", (int)c->fp20_round, v0, v1, in);
+	cr_assert_eq(mfu_near_x2(far_b), in);
+	if (!in)
+		return;
+	for (unsigned l = 0; l < 2; l++) {
+		const double want = gr3d_round20(c, lanes[l]);
+		if (!same(r[l], want))
+			cr_assert_fail("mode %d: %a rounds to %a, gr3d_round20 says %a", (int)c->fp20_round, lanes[l],
+			               r[l], want);
+		if ((uint32_t)b[l] != gr3d_to_fp20(c, lanes[l]) || b[l] >> 32)
+			cr_assert_fail("mode %d: %a encodes as 0x%05llx, gr3d_fp20_bits says 0x%05x", (int)c->fp20_round,
+			               lanes[l], (unsigned long long)b[l], gr3d_to_fp20(c, lanes[l]));
+	}
+}
+
+Test(mfu_pair, helpers_match_one_value_helpers_around_every_code)
+{
+	for (unsigned m = 0; m < 3; m++) {
+		gr3d_ctx c;
+		memset(&c, 0, sizeof c);
+		c.fp20_round = MODES[m];
+		const mfu_round rd = mfu_round_of(c.fp20_round);
+		for (uint32_t code = 0; code <= FP20_MASK; code++) {
+			const double v = gr3d_fp20(code);
+			if (isnan(v))
+				continue;
+			/* the code, its neighbours, the tie to the next code up and its neighbours */
+			const double up = gr3d_fp20((code & 0x7FFFFu) + 1u < 0x80000u ? code + 1u : code);
+			const double mid = v + (up - v) / 2;
+			const double probes[] = { v, nextafter(v, INFINITY), nextafter(v, -INFINITY),
+			                          mid, nextafter(mid, INFINITY), nextafter(mid, -INFINITY) };
+			for (unsigned k = 0; k < sizeof probes / sizeof probes[0]; k++)
+				check_pair(&c, &rd, probes[k], probes[(k + 1) % 6]);
+		}
+		const double ends[] = { 0.0, -0.0, 0x1p-16, -0x1p-16, nextafter(0x1p-16, 0), 0x1p16,
+		                        nextafter(0x1p16, 0), -nextafter(0x1p16, 0), INFINITY, -INFINITY, NAN, 1.0 };
+		for (unsigned i = 0; i < sizeof ends / sizeof ends[0]; i++)
+			for (unsigned j = 0; j < sizeof ends / sizeof ends[0]; j++)
+				check_pair(&c, &rd, ends[i], ends[j]);
+	}
+}
+
+/* ---- whole instructions, fast plan against general plan ---------------- */
+
+static uint64_t next(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* Mostly ordinary values, sometimes one the fast paths must refuse. */
+static float awkward(uint64_t *x)
+{
+	static const float odd[] = { 0.0f, -0.0f, 1e-30f, -1e-30f, 1e30f, INFINITY, -INFINITY, NAN, 0x1p-16f,
+	                             0x1p16f, 3e-5f, 1.0f, -1.0f };
+	const uint64_t r = next(x);
+	if (r % 16 == 0)
+		return odd[(r >> 8) % (sizeof odd / sizeof odd[0])];
+	if (r % 16 == 1)
+		return gr3d_fp20((uint32_t)(r >> 12) & FP20_MASK);        /* any code, specials included */
+	return (float)((double)(r >> 11) / 0x1p53 * 2.5 - 0.5);
+}
+
+static void random_quad(uint64_t *x, gr3d_quad *q)
+{
+	memset(q, 0, sizeof *q);
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		gr3d_pixel *px = &q->px[p];
+		px->covered = true;
+		px->q = awkward(x);
+		px->bar0 = awkward(x);
+		px->bar1 = awkward(x);
+		px->b0 = awkward(x);
+		px->b1 = awkward(x);
+		for (unsigned r = 0; r < GR3D_ROW_REGS; r++)
+			px->r[r] = next(x) % 8 ? fp20_encode(awkward(x), ULP_ROUND_NEAREST_EVEN)
+			                       : (uint32_t)next(x) & FP20_MASK;
+	}
+}
+
+static void random_tram(uint64_t *x, gr3d_tram_tri *t)
+{
+	for (unsigned r = 0; r < GR3D_TRAM_ROWS; r++)
+		for (unsigned k = 0; k < 4; k++)
+			for (unsigned i = 0; i < 3; i++) {
+				const uint32_t w = next(x) % 8 ? fp20_encode(awkward(x), ULP_ROUND_NEAREST_EVEN)
+				                               : (uint32_t)next(x) & FP20_MASK;
+				t->v[r][k][i] = w;
+				t->f[r][k][i] = gr3d_fp20(w);
+				t->fx[r][k][0][i] = gr3d_fx10(w, false);
+				t->fx[r][k][1][i] = gr3d_fx10(w, true);
+			}
+}
+
+typedef struct rig {
+	ulp_config cfg;
+	tegra_fp_decoded prog;
+	gr3d_ctx ctx;
+	mfu_unit mfu;
+	gr3d_tram_tri tram;
+} rig;
+
+/* A one-EXEC program with MFU instruction in, planned by mfu_init. */
+static rig *new_rig(const tegra_mfu_inst *in, enum ulp_round rm, int sfu_bits)
+{
+	rig *r = calloc(1, sizeof *r);
+	cr_assert(r);
+	ulp_config_defaults(&r->cfg);
+	r->cfg.fp20_round = rm;
+	r->cfg.tegra_sfu_bits = sfu_bits;
+	r->prog.exec_count = 1;
+	r->prog.alu_buffer_size = 1;
+	r->prog.exec[0].mfu_sched.count = 1;
+	r->prog.exec[0].mfu[0] = *in;
+	r->ctx.prog = &r->prog;
+	r->ctx.cfg = &r->cfg;
+	r->ctx.rows = 1;
+	r->ctx.fp20_round = rm;
+	r->ctx.fx10_round = r->cfg.fx10_round;
+	r->ctx.tram = &r->tram;
+	r->ctx.ntris = 1;
+	mfu_init(&r->mfu, &r->ctx);
+	return r;
+}
+
+static void expect_same_quad(const gr3d_quad *a, const gr3d_quad *b, unsigned trial)
+{
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		const gr3d_pixel *x = &a->px[p], *y = &b->px[p];
+		for (unsigned r = 0; r < GR3D_ROW_REGS; r++)
+			if (x->r[r] != y->r[r])
+				cr_assert_fail("trial %u pixel %u: r%u 0x%05x fast, 0x%05x general", trial, p, r, x->r[r],
+				               y->r[r]);
+		if (memcmp(&x->b0, &y->b0, sizeof x->b0) || memcmp(&x->b1, &y->b1, sizeof x->b1))
+			cr_assert_fail("trial %u pixel %u: b0/b1 %a/%a fast, %a/%a general", trial, p, x->b0, x->b1, y->b0,
+			               y->b1);
+	}
+}
+
+/* Runs in on many random quads with its plan and with the fast paths
+ * switched off; *fast counts the plans that had one. */
+static void compare_paths(const tegra_mfu_inst *in, unsigned *fast)
+{
+	for (unsigned m = 0; m < 3; m++) {
+		rig *r = new_rig(in, MODES[m], 13);
+		const mfu_plan *plan = &r->mfu.exec[0].inst[0];
+		mfu_plan general = *plan;
+		general.persp = general.rcp_reg = general.ipl_fp20 = false;
+		*fast += plan->persp + plan->rcp_reg + plan->ipl_fp20;
+		uint64_t x = 0x9E3779B97F4A7C15u + m;
+		for (unsigned trial = 0; trial < 20000; trial++) {
+			random_tram(&x, &r->tram);
+			gr3d_quad a, b;
+			random_quad(&x, &a);
+			const unsigned active = trial % 8 ? 0xFu : (unsigned)(next(&x) & 0xF);
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				a.px[p].killed = !((active >> p) & 1u);
+			memcpy(&b, &a, sizeof b);
+			const gr3d_tram_tri *t = trial % 64 ? &r->tram : NULL;
+			mfu_run_inst(&r->ctx, plan, t, &a, active);
+			mfu_run_inst(&r->ctx, &general, t, &b, active);
+			expect_same_quad(&a, &b, trial);
+		}
+		free(r);
+	}
+}
+
+static tegra_mfu_inst persp_inst(uint8_t op)
+{
+	tegra_mfu_inst in;
+	memset(&in, 0, sizeof in);
+	in.sfu_op = TEGRA_SFU_RCP;
+	in.sfu_reg = 4;                                   /* tegra.mfu.w_reg: 1/w */
+	in.mul[0].dst = in.mul[1].dst = TEGRA_MUL_DST_BAR;
+	in.mul[0].src0 = in.mul[1].src0 = TEGRA_MUL_SRC_SFU;
+	in.mul[0].src1 = TEGRA_MUL_SRC_BAR0;
+	in.mul[1].src1 = TEGRA_MUL_SRC_BAR1;
+	for (unsigned k = 0; k < 4; k++) {
+		in.var[k].op = op;
+		in.var[k].tram_row = (uint8_t)(k * 5 % 16);
+	}
+	return in;
+}
+
+Test(mfu_pair, perspective_setup_and_interpolation_match_the_general_steps)
+{
+	unsigned fast = 0;
+	tegra_mfu_inst in = persp_inst(TEGRA_VAR_FP20);
+	compare_paths(&in, &fast);
+	in.var[1].op = in.var[3].op = TEGRA_VAR_NOP;      /* blend_saturate's ipl: t0, t0, NOP, NOP */
+	compare_paths(&in, &fast);
+	cr_expect_eq(fast, 12, "every plan took both fast paths (%u)", fast);
+}
+
+Test(mfu_pair, rcp_of_a_register_and_interpolation_alone_match_the_general_steps)
+{
+	unsigned fast = 0;
+	tegra_mfu_inst in;
+	memset(&in, 0, sizeof in);
+	in.sfu_op = TEGRA_SFU_RCP;
+	in.sfu_reg = 2;                                   /* xf86's rcp r2 */
+	compare_paths(&in, &fast);
+	cr_expect_eq(fast, 3);
+	in.sfu_op = TEGRA_SFU_NOP;                        /* ipl with the weights a bar write left */
+	in.var[2].op = TEGRA_VAR_FP20;
+	in.var[2].tram_row = 7;
+	compare_paths(&in, &fast);
+	cr_expect_eq(fast, 6);
+}
+
+/* What the plan may take a fast path for: a knob or an operand it does not
+ * assume leaves the general steps in charge. */
+Test(mfu_pair, plans_leave_other_knobs_and_operands_to_the_general_steps)
+{
+	tegra_mfu_inst in = persp_inst(TEGRA_VAR_FP20);
+	rig *r = new_rig(&in, ULP_ROUND_NEAREST_EVEN, 13);
+	cr_expect(r->mfu.exec[0].inst[0].persp && r->mfu.exec[0].inst[0].ipl_fp20);
+	free(r);
+	r = new_rig(&in, ULP_ROUND_NEAREST_EVEN, 10);     /* tegra.sfu.mantissa_bits < 13 */
+	cr_expect(!r->mfu.exec[0].inst[0].persp);
+	free(r);
+	in.mul[0].src0 = TEGRA_MUL_SRC_BAR0;              /* operands swapped */
+	in.mul[0].src1 = TEGRA_MUL_SRC_SFU;
+	in.var[0].saturate = true;
+	r = new_rig(&in, ULP_ROUND_NEAREST_EVEN, 13);
+	cr_expect(!r->mfu.exec[0].inst[0].persp && !r->mfu.exec[0].inst[0].ipl_fp20);
+	free(r);
+	in = persp_inst(TEGRA_VAR_FX10);
+	r = new_rig(&in, ULP_ROUND_NEAREST_EVEN, 13);
+	cr_expect(r->mfu.exec[0].inst[0].persp && !r->mfu.exec[0].inst[0].ipl_fp20);
+	free(r);
+	memset(&in, 0, sizeof in);
+	in.sfu_op = TEGRA_SFU_RCP;
+	in.sfu_reg = 1;
+	in.mul[0].dst = TEGRA_MUL_DST_R0;                 /* a multiplier reads the SFU result */
+	in.mul[0].src0 = TEGRA_MUL_SRC_SFU;
+	in.mul[0].src1 = TEGRA_MUL_SRC_ONE;
+	r = new_rig(&in, ULP_ROUND_NEAREST_EVEN, 13);
+	cr_expect(!r->mfu.exec[0].inst[0].rcp_reg);
+	free(r);
+}
