@@ -464,7 +464,6 @@ struct gr3d_stage {
 	gr3d_token cur;
 	uint64_t now;                 /* the cycle the unit took cur (exec runs in it) */
 	uint64_t done_at;
-	uint32_t busy_quads;          /* quads accepted */
 	uint16_t quad_clocks;         /* tegra.quad_clocks */
 };
 

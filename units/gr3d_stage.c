@@ -57,7 +57,6 @@ void gr3d_stage_tick(sim_unit *u, uint64_t now)
 	const unsigned cycles = s->exec(s, q, s->cur.exec);
 	s->done_at = now + (cycles ? cycles : 1);
 	s->holding = true;
-	s->busy_quads++;
 	u->debug_pc = s->cur.exec;
 	u->has_pc = true;
 	sim_unit_busy(u);
