@@ -109,6 +109,38 @@ static bool waiting_fires(sim_clock *c, uint64_t until, ulp_diag *d)
 	return true;
 }
 
+/* With a timeline, after unit i ticked at now: its activity span, and
+ * whether it is one that may sleep past the next cycle (close_spans). */
+static void activity_span(sim_clock *c, unsigned i, uint64_t now)
+{
+	sim_unit *u = c->unit[i];
+	c->last_tick[i] = now;
+	if (u->activity != u->last_activity) {
+		sim_tl_emit(c->tl, now, u->lane, SIM_TL_ACTIVITY, 0, u->activity);
+		u->last_activity = u->activity;
+	}
+	if (u->wake > now + 1)
+		c->slept |= UINT32_C(1) << i;
+}
+
+/* Units that ticked in this pass and sleep past the next cycle are idle
+ * from now + 1: their spans close here, so the event stream stays in cycle
+ * order. */
+static void close_spans(sim_clock *c, uint64_t now)
+{
+	for (uint32_t slept = c->slept; slept; slept &= slept - 1) {
+		unsigned i = (unsigned)__builtin_ctz(slept);
+		if (c->unit[i]->wake > now + 1)
+			close_activity(c, i, now + 1);
+	}
+}
+
+/* One past the last unit with a wake: where a pass's scan stops. */
+static inline unsigned sched_end(uint32_t sched)
+{
+	return sched ? 32u - (unsigned)__builtin_clz(sched) : 0u;
+}
+
 enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 {
 	uint64_t next = UINT64_MAX;            /* wakes may predate this call */
@@ -121,12 +153,12 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 	}
 	c->next = next;
 	while (c->now < until) {
-		if (c->next > c->now && c->watchdog_cycles &&
-		    c->next - c->last_progress > c->watchdog_cycles && waiting_fires(c, until, d))
-			return SIM_RUN_WATCHDOG;
-		if (c->next == UINT64_MAX)
-			return SIM_RUN_DRAINED;
-		if (c->next > c->now) {         /* skip ahead: everyone sleeps */
+		if (c->next > c->now) {           /* skip ahead: everyone sleeps */
+			if (c->watchdog_cycles && c->next - c->last_progress > c->watchdog_cycles &&
+			    waiting_fires(c, until, d))
+				return SIM_RUN_WATCHDOG;
+			if (c->next == UINT64_MAX)
+				return SIM_RUN_DRAINED;
 			if (c->next >= until) {
 				c->now = until;
 				return SIM_RUN_LIMIT;
@@ -134,65 +166,54 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 			c->now = c->next;
 		}
 		const uint64_t now = c->now;
-		bool progress = false;
-		uint32_t slept = 0;                 /* units asleep past now + 1 */
 		/* One pass ticks the awake units and gathers the earliest wake;
 		 * wakes caused by pushes during the pass land in c->next too. */
 		c->next = UINT64_MAX;
+		c->slept = 0;
 		uint64_t next_wake = UINT64_MAX;
 		/* The scan stops after the last unit with a wake (producers come
 		 * last: the geometry units, once done, cost nothing).  The set is
-		 * read live, so a unit later in the step order woken during the
-		 * pass still ticks this cycle. */
-		for (unsigned i = 0; (uint64_t)c->sched >> i; i++) {
+		 * read again after every tick, so a unit later in the step order
+		 * woken during the pass still ticks this cycle. */
+		for (unsigned i = 0, end = sched_end(c->sched); i < end; i++) {
 			sim_unit *u = c->unit[i];
-			if (u->wake > now) {
-				if (u->wake < next_wake)
-					next_wake = u->wake;
+			uint64_t w = u->wake;
+			if (w > now) {
+				next_wake = w < next_wake ? w : next_wake;
 				continue;
 			}
 			u->activity = SIM_ACT_IDLE;
 			u->wake = UINT64_MAX;
 			u->tick(u, now);
-			if (u->activity == SIM_ACT_BUSY) {
+			const uint8_t act = u->activity;
+			if (act == SIM_ACT_BUSY) {
 				u->stats.busy++;
-				progress = true;
-			} else if (u->activity >= SIM_ACT_STALL) {
-				u->stats.stall[u->activity - SIM_ACT_STALL]++;
+				c->last_progress = now;
+			} else if (act >= SIM_ACT_STALL) {
+				u->stats.stall[act - SIM_ACT_STALL]++;
 			}
-			if (c->tl) {                    /* activity spans: timeline only */
-				c->last_tick[i] = now;
-				if (u->activity != u->last_activity) {
-					sim_tl_emit(c->tl, now, u->lane, SIM_TL_ACTIVITY, 0, u->activity);
-					u->last_activity = u->activity;
-				}
-			}
+			if (c->tl)                      /* activity spans: timeline only */
+				activity_span(c, i, now);
 			if (u->halt) {
 				c->now = now + 1;
 				return SIM_RUN_HALTED;
 			}
-			uint64_t w = u->wake;
+			w = u->wake;
 			if (w <= now)
 				u->wake = w = now + 1;  /* a same-cycle wake means "next cycle" */
 			else if (w == UINT64_MAX)
 				c->sched &= ~(UINT32_C(1) << i);
-			slept |= (uint32_t)(w > now + 1) << i;
 			next_wake = w < next_wake ? w : next_wake;
+			end = sched_end(c->sched);
 		}
 		if (c->next <= now)                 /* pushed into an already-ticked unit */
 			c->next = now + 1;
 		if (next_wake < c->next)
 			c->next = next_wake;
-		/* Units that sleep past the next cycle are idle from now + 1: close
-		 * their spans here so the event stream stays in cycle order. */
-		for (slept = c->tl ? slept : 0; slept; slept &= slept - 1) {
-			unsigned i = (unsigned)__builtin_ctz(slept);
-			if (c->unit[i]->wake > now + 1)
-				close_activity(c, i, now + 1);
-		}
-		if (progress) {
-			c->last_progress = now;
-		} else if (c->watchdog_cycles && now - c->last_progress >= c->watchdog_cycles) {
+		if (c->slept)
+			close_spans(c, now);
+		/* no unit busy in this cycle (a busy one set last_progress to now) */
+		if (c->watchdog_cycles && now - c->last_progress >= c->watchdog_cycles) {
 			waiting_book(c, now);
 			c->now = now + 1;
 			watchdog_report(c, d);

@@ -13,8 +13,15 @@ bool sim_port_init(sim_port *p, const char *name, size_t item_size, uint32_t cap
 	p->capacity = capacity;
 	p->latency = latency;
 	p->consumer = consumer;
-	p->slots = calloc(capacity, item_size);
-	p->ready = calloc(capacity, sizeof *p->ready);
+	uint32_t ring = 1;
+	while (ring < capacity) {
+		if (ring > UINT32_MAX / 2)
+			return false;
+		ring *= 2;
+	}
+	p->mask = ring - 1;
+	p->slots = calloc(ring, item_size);
+	p->ready = calloc(ring, sizeof *p->ready);
 	if (!p->slots || !p->ready) {
 		sim_port_fini(p);
 		return false;
@@ -32,6 +39,5 @@ void sim_port_fini(sim_port *p)
 
 void sim_port_reset(sim_port *p)
 {
-	p->head = p->count = 0;
-	p->pushes = p->max_count = 0;
+	p->head = p->count = p->max_count = 0;
 }

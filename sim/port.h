@@ -5,7 +5,10 @@
  *
  * Items are fixed-size records copied into the ring, so a hot loop never
  * allocates.  A push wakes the consumer unit at the cycle the item becomes
- * visible.  A full port makes the producer stall (SIM_STALL_OUTPUT_FULL). */
+ * visible.  A full port makes the producer stall (SIM_STALL_OUTPUT_FULL).
+ *
+ * The ring has a power-of-two number of slots (at least capacity), so an
+ * index wraps with a mask; the port is full at capacity items all the same. */
 #ifndef ULP_SIM_PORT_H
 #define ULP_SIM_PORT_H
 
@@ -18,13 +21,13 @@
 
 typedef struct sim_port {
 	const char *name;
-	uint8_t *slots;          /* capacity * item_size bytes */
+	uint8_t *slots;          /* (mask + 1) * item_size bytes */
 	uint64_t *ready;         /* cycle at which each slot's item is visible */
 	uint32_t item_size, capacity, latency;
+	uint32_t mask;           /* slots in the ring - 1 */
 	uint32_t head, count;
 	sim_unit *consumer;      /* woken on push; may be NULL */
-	/* statistics */
-	uint64_t pushes, max_count;
+	uint32_t max_count;      /* the most items it held (statistics) */
 } sim_port;
 
 bool sim_port_init(sim_port *p, const char *name, size_t item_size, uint32_t capacity,
@@ -35,39 +38,49 @@ void sim_port_reset(sim_port *p);
 static inline bool sim_port_full(const sim_port *p) { return p->count == p->capacity; }
 static inline bool sim_port_empty(const sim_port *p) { return p->count == 0; }
 
-/* Copy item in; the caller has checked !sim_port_full(). */
-static inline void sim_port_push(sim_port *p, const void *item, uint64_t now)
+/* sim_port_push for a caller that knows the port's item size: given as a
+ * constant (size == p->item_size), the copy is a plain store and the slot
+ * address a shift (GR3D's 4-byte tokens). */
+static inline void sim_port_push_sized(sim_port *p, const void *item, size_t size, uint64_t now)
 {
-	uint32_t tail = p->head + p->count;
-	if (tail >= p->capacity)
-		tail -= p->capacity;
-	uint8_t *slot = p->slots + (size_t)tail * p->item_size;
-	if (p->item_size == sizeof(uint32_t))   /* GR3D's tokens: one store, not a library call */
+	const uint32_t tail = (p->head + p->count) & p->mask;
+	uint8_t *slot = p->slots + (size_t)tail * size;
+	if (size == sizeof(uint32_t))           /* GR3D's tokens: one store, not a library call */
 		memcpy(slot, item, sizeof(uint32_t));
 	else
-		memcpy(slot, item, p->item_size);
-	uint64_t at = now + p->latency;
+		memcpy(slot, item, size);
+	const uint64_t at = now + p->latency;
 	p->ready[tail] = at;
-	p->count++;
-	p->pushes++;
-	if (p->count > p->max_count)
+	if (++p->count > p->max_count)
 		p->max_count = p->count;
 	if (p->consumer)
 		sim_unit_wake(p->consumer, at);
 }
 
-/* The head item if it is visible at cycle now, else NULL. */
-static inline void *sim_port_peek(const sim_port *p, uint64_t now)
+/* Copy item in; the caller has checked !sim_port_full(). */
+static inline void sim_port_push(sim_port *p, const void *item, uint64_t now)
+{
+	sim_port_push_sized(p, item, p->item_size, now);
+}
+
+/* sim_port_peek for a caller that knows the port's item size (as
+ * sim_port_push_sized). */
+static inline void *sim_port_peek_sized(const sim_port *p, size_t size, uint64_t now)
 {
 	if (!p->count || p->ready[p->head] > now)
 		return NULL;
-	return p->slots + (size_t)p->head * p->item_size;
+	return p->slots + (size_t)p->head * size;
+}
+
+/* The head item if it is visible at cycle now, else NULL. */
+static inline void *sim_port_peek(const sim_port *p, uint64_t now)
+{
+	return sim_port_peek_sized(p, p->item_size, now);
 }
 
 static inline void sim_port_pop(sim_port *p)
 {
-	if (++p->head == p->capacity)
-		p->head = 0;
+	p->head = (p->head + 1) & p->mask;
 	p->count--;
 }
 

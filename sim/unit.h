@@ -85,6 +85,9 @@ static inline void sim_unit_wake(sim_unit *u, uint64_t at)
 	}
 }
 
+/* Is a timeline recording this unit's events? */
+static inline bool sim_unit_recording(const sim_unit *u) { return u->tl && u->tl->enabled; }
+
 static inline void sim_unit_sleep_until(sim_unit *u, uint64_t at) { u->wake = at; }
 
 /* Sleep until cycle at and ignore wakes before it: a unit busy with work it
@@ -105,7 +108,7 @@ static inline void sim_unit_sleep_through(sim_unit *u, uint64_t at)
  * timeline it ticks every cycle so its activity lane stays exact. */
 static inline void sim_unit_wait(sim_unit *u, uint64_t now, enum sim_stall cause)
 {
-	if (u->tl && u->tl->enabled) {
+	if (sim_unit_recording(u)) {
 		u->wake = now + 1;
 		return;
 	}

@@ -331,3 +331,34 @@ Test(sim_clock, sleep_through_ignores_earlier_wakes)
 	cr_assert_eq(sink.ticks, 4, "ticks at 1, 6, 11 and 16 only, not %u", sink.ticks);
 	sim_port_fini(&p);
 }
+
+/* A port's ring has a power-of-two number of slots (4 for capacity 3): it
+ * is still full at 3 items, keeps FIFO order across many wraps, and the
+ * sized forms (the GR3D stages' token copies) see the same items. */
+Test(sim_port, capacity_not_a_power_of_two)
+{
+	sim_port p;
+	cr_assert(sim_port_init(&p, "p", sizeof(uint32_t), 3, 2, NULL));
+	uint32_t next_in = 0, next_out = 0;
+	for (uint64_t now = 0; now < 200; now++) {
+		uint32_t *head = sim_port_peek(&p, now);
+		cr_assert_eq(head, sim_port_peek_sized(&p, sizeof(uint32_t), now));
+		if (head && now % 3 != 0) {           /* the consumer skips every third cycle */
+			cr_assert_eq(*head, next_out, "cycle %llu", (unsigned long long)now);
+			next_out++;
+			sim_port_pop(&p);
+		}
+		if (!sim_port_full(&p)) {
+			if (now % 2)
+				sim_port_push(&p, &next_in, now);
+			else
+				sim_port_push_sized(&p, &next_in, sizeof next_in, now);
+			next_in++;
+		}
+		cr_assert_leq(p.count, 3);
+	}
+	cr_assert_gt(next_out, 100);
+	cr_assert_eq(p.max_count, 3, "the port filled up to its capacity");
+	cr_assert_eq(next_in - next_out, p.count);
+	sim_port_fini(&p);
+}

@@ -442,7 +442,7 @@ static inline void gr3d_stall_settle(sim_unit *u, gr3d_stall_book *b, uint64_t n
 static inline void gr3d_stall_wait(sim_unit *u, gr3d_stall_book *b, uint64_t now, enum sim_stall cause)
 {
 	sim_unit_stall(u, cause);
-	if (u->tl && u->tl->enabled) {
+	if (sim_unit_recording(u)) {
 		sim_unit_sleep_until(u, now + 1);
 		return;
 	}
@@ -459,7 +459,7 @@ struct sim_port;
 struct gr3d_stage {
 	sim_unit u;                   /* first: the clock's view */
 	gr3d_ctx *ctx;
-	struct sim_port *in, *out;
+	struct sim_port *in, *out;    /* ports of gr3d_tokens (the tick copies them as such) */
 	/* per-quad work: returns the cycles the quad occupies the unit (>= 1) */
 	unsigned (*exec)(gr3d_stage *s, gr3d_quad *q, unsigned exec);
 	/* where the token goes after the unit (DW: recirculation or done) */
@@ -470,7 +470,6 @@ struct gr3d_stage {
 	gr3d_token cur;
 	uint64_t now;                 /* the cycle the unit took cur (exec runs in it) */
 	uint64_t done_at;
-	uint32_t busy_quads;          /* quads accepted */
 	uint16_t quad_clocks;         /* tegra.quad_clocks */
 };
 
@@ -481,7 +480,7 @@ struct gr3d_stage {
  * timeline it ticks every cycle so the activity lane stays exact. */
 static inline void gr3d_occupy(sim_unit *u, uint64_t now, uint64_t done_at)
 {
-	if (done_at > now + 1 && !(u->tl && u->tl->enabled)) {
+	if (done_at > now + 1 && !sim_unit_recording(u)) {
 		u->stats.busy += done_at - now - 1;
 		sim_unit_sleep_through(u, done_at);
 		return;

@@ -15,12 +15,15 @@ void gr3d_stage_init(gr3d_stage *s, const char *name, gr3d_ctx *ctx,
 	s->quad_clocks = (uint16_t)ctx->cfg->tegra_quad_clocks;
 }
 
+/* The ports between the stages carry gr3d_tokens (gr3d_fp.c): the stages
+ * copy them with the size known, a plain 4-byte store.  Timeline events
+ * are formed only when a timeline records them (their arguments cost loads). */
 void gr3d_stage_tick(sim_unit *u, uint64_t now)
 {
 	gr3d_stage *s = (gr3d_stage *)u;
 	gr3d_stall_settle(u, &s->stall, now);
 	if (s->holding) {
-		if (now < s->done_at) {            /* a timeline: every cycle of the quad */
+		if (now < s->done_at) {            /* recording: every cycle of the quad */
 			sim_unit_busy(u);
 			sim_unit_sleep_until(u, now + 1);
 			return;
@@ -29,14 +32,14 @@ void gr3d_stage_tick(sim_unit *u, uint64_t now)
 			gr3d_stall_wait(u, &s->stall, now, SIM_STALL_OUTPUT_FULL);
 			return;
 		}
-		gr3d_token t = s->cur;
-		sim_tl_emit(u->tl, now, u->lane, SIM_TL_END, s->ctx->slot[t.qid].id, t.exec);
-		if (s->route)
-			s->route(s, &t);
-		sim_port_push(s->out, &t, now);
+		if (sim_unit_recording(u))
+			sim_tl_emit(u->tl, now, u->lane, SIM_TL_END, s->ctx->slot[s->cur.qid].id, s->cur.exec);
+		if (s->route)                      /* cur is done with: route it in place */
+			s->route(s, &s->cur);
+		sim_port_push_sized(s->out, &s->cur, sizeof s->cur, now);
 		s->holding = false;
 	}
-	const gr3d_token *in = sim_port_peek(s->in, now);
+	const gr3d_token *in = sim_port_peek_sized(s->in, sizeof *in, now);
 	if (!in) {
 		uint64_t r = sim_port_next_ready(s->in);
 		if (r != UINT64_MAX)
@@ -49,11 +52,11 @@ void gr3d_stage_tick(sim_unit *u, uint64_t now)
 	if (s->producer)
 		sim_unit_wake(s->producer, now);
 	gr3d_quad *q = &s->ctx->slot[s->cur.qid];
-	sim_tl_emit(u->tl, now, u->lane, SIM_TL_BEGIN, q->id, s->cur.exec);
-	unsigned cycles = s->exec(s, q, s->cur.exec);
+	if (sim_unit_recording(u))
+		sim_tl_emit(u->tl, now, u->lane, SIM_TL_BEGIN, q->id, s->cur.exec);
+	const unsigned cycles = s->exec(s, q, s->cur.exec);
 	s->done_at = now + (cycles ? cycles : 1);
 	s->holding = true;
-	s->busy_quads++;
 	u->debug_pc = s->cur.exec;
 	u->has_pc = true;
 	sim_unit_busy(u);
