@@ -97,6 +97,75 @@ Test(tex, wrap_per_axis)
 	ulp_image_free(img);
 }
 
+/* Every byte in every channel of every format, against the plain rule: each
+ * byte b as unorm8_to_fx10(b) = b + (b >> 7), RGB565 expanded as
+ * round(v * 255 / 31) (/ 63).  (tex.c converts two bytes at a time.) */
+Test(tex, every_byte_every_format)
+{
+	uint8_t (*px)[4] = malloc(256 * sizeof *px);
+	cr_assert(px);
+	for (unsigned b = 0; b < 256; b++) {
+		px[b][0] = (uint8_t)b;
+		px[b][1] = (uint8_t)(255 - b);
+		px[b][2] = (uint8_t)(b * 7 + 3);
+		px[b][3] = (uint8_t)(b ^ 0xA5);
+	}
+	ulp_image *img = tex_image(256, 1, (const uint8_t (*)[4])px, NULL);
+	for (unsigned f = GR3D_TEX_RGBA8888; f <= GR3D_TEX_RGB565; f++) {
+		gr3d_sampler s = { .img = img, .format = (uint8_t)f };
+		for (unsigned b = 0; b < 256; b++) {
+			const uint8_t *p = px[b];
+			unsigned want[4];
+			switch (f) {
+			case GR3D_TEX_BGRA8888: want[0] = p[2], want[1] = p[1], want[2] = p[0], want[3] = p[3]; break;
+			case GR3D_TEX_A8: want[0] = want[1] = want[2] = 0, want[3] = p[3]; break;
+			case GR3D_TEX_L8: want[0] = want[1] = want[2] = p[0], want[3] = 255; break;
+			case GR3D_TEX_RGB565:
+				want[0] = ((p[0] >> 3) * 255u + 15u) / 31u;
+				want[1] = ((p[1] >> 2) * 255u + 31u) / 63u;
+				want[2] = ((p[2] >> 3) * 255u + 15u) / 31u;
+				want[3] = 255;
+				break;
+			default: want[0] = p[0], want[1] = p[1], want[2] = p[2], want[3] = p[3]; break;
+			}
+			uint32_t o[4];
+			cr_assert_eq(tex_sample(&s, 0, (b + 0.5) / 256.0, 0.5, o), 1u);
+			for (unsigned k = 0; k < 4; k++)
+				cr_assert_eq(o[k], want[k] + (want[k] >> 7), "format %u byte %u channel %u: %u", f, b, k,
+				             o[k]);
+		}
+	}
+	ulp_image_free(img);
+	free(px);
+}
+
+/* Repeat and mirror on power-of-two sizes (tex.c takes a mask) and others,
+ * far on both sides of the texture, against the plain modulo definitions. */
+Test(tex, wrap_against_the_definition)
+{
+	for (unsigned w = 1; w <= 8; w++) {
+		uint8_t (*px)[4] = calloc(w, sizeof *px);
+		cr_assert(px);
+		for (unsigned x = 0; x < w; x++)
+			px[x][0] = (uint8_t)(x + 1);
+		ulp_image *img = tex_image(w, 1, (const uint8_t (*)[4])px, NULL);
+		for (unsigned mode = GR3D_WRAP_REPEAT; mode <= GR3D_WRAP_MIRROR; mode++) {
+			gr3d_sampler s = { .img = img, .wrap = (uint8_t)mode };
+			for (int i = -40; i < 40; i++) {
+				const int n = (int)w, p2 = 2 * n;
+				const int m = ((i % p2) + p2) % p2;
+				const int x = mode == GR3D_WRAP_CLAMP ? (i < 0 ? 0 : i >= n ? n - 1 : i)
+				            : mode == GR3D_WRAP_MIRROR ? (m < n ? m : p2 - 1 - m) : ((i % n) + n) % n;
+				uint32_t o[4];
+				tex_sample(&s, 0, (i + 0.5) / w, 0.5, o);
+				cr_assert_eq(o[0], (uint32_t)x + 1u, "width %u mode %u x %d", w, mode, i);
+			}
+		}
+		ulp_image_free(img);
+		free(px);
+	}
+}
+
 /* ---- LOD, min/mag, mip levels ---- */
 
 Test(tex, lod_from_the_quad)

@@ -8,6 +8,13 @@ const sim_counter_def TEX_COUNTERS[TEX_CTR_COUNT] = {
 	[TEX_CTR_TEXELS] = { "texels", "texels read" },
 };
 
+/* i mod n in 0..n-1; a power-of-two n (the common texture) by a mask,
+ * which is the same value for every int i in two's complement. */
+GR3D_HOT int mod_pos(int i, int n)
+{
+	return (n & (n - 1)) == 0 ? i & (n - 1) : ((i % n) + n) % n;
+}
+
 GR3D_HOT int wrap_coord(int i, int n, unsigned mode)
 {
 	switch (mode) {
@@ -15,12 +22,21 @@ GR3D_HOT int wrap_coord(int i, int n, unsigned mode)
 		return i < 0 ? 0 : i >= n ? n - 1 : i;
 	case GR3D_WRAP_MIRROR: {
 		int p = 2 * n;
-		int m = ((i % p) + p) % p;
+		int m = mod_pos(i, p);
 		return m < n ? m : p - 1 - m;
 	}
 	default:
-		return ((i % n) + n) % n;
+		return mod_pos(i, n);
 	}
+}
+
+/* floor(x) as an int, for |x| < 2^31 (tex_fetch's coordinates are within
+ * 1e8): truncation, one less for a negative x with a fraction.  The same
+ * value as (int)floor(x) without libm's call. */
+GR3D_HOT int floor_int(double x)
+{
+	const int i = (int)x;
+	return i - (x < (double)i);
 }
 
 /* A 16-bit depth as an FX10 code: d / 65535 at the FX10 step of 1/256,
@@ -32,31 +48,58 @@ static uint32_t depth_fx10(const gr3d_sampler *sm, unsigned d)
 
 static unsigned texel_depth(const uint8_t *p) { return (unsigned)p[0] | (unsigned)p[1] << 8; }
 
-/* One texel as four FX10 codes in channel order 0..3 (the register order). */
-GR3D_HOT void texel(const gr3d_sampler *sm, const ulp_image *img, int x, int y, uint32_t out[4])
+/* Two bytes b0 | b1 << 8 as the FX10 pair unorm8_to_fx10(b0) |
+ * unorm8_to_fx10(b1) << 10: each byte moved to its field, then b + (b >> 7)
+ * in both fields at once (b >> 7 is 0 or 1, so no field carries). */
+GR3D_HOT uint32_t fx10_pair_of_bytes(uint32_t two)
+{
+	const uint32_t y = (two & 0xFFu) | (two & 0xFF00u) << 2;
+	return y + ((y >> 7) & 0x401u);
+}
+
+/* One texel as its FX10 pairs in register order: pr[0] = channels 0 | 1 << 10,
+ * pr[1] = channels 2 | 3 << 10.  The format's channels are gathered into one
+ * word of bytes (RGBA order), then converted two bytes at a time. */
+GR3D_HOT void texel_pair(const gr3d_sampler *sm, const uint8_t *p, uint32_t pr[2])
+{
+	uint32_t w;                                     /* channel k in byte k */
+	switch (sm->format) {
+	case GR3D_TEX_BGRA8888: w = (uint32_t)p[2] | (uint32_t)p[1] << 8 | (uint32_t)p[0] << 16 | (uint32_t)p[3] << 24; break;
+	case GR3D_TEX_A8: w = (uint32_t)p[3] << 24; break;
+	case GR3D_TEX_L8: w = (uint32_t)p[0] * 0x010101u | 0xFF000000u; break;
+	case GR3D_TEX_RGB565:
+		w = (((p[0] >> 3) * 527u + 23u) >> 6) | (((p[1] >> 2) * 259u + 33u) >> 6) << 8 |
+		    (((p[2] >> 3) * 527u + 23u) >> 6) << 16 | 0xFF000000u;
+		break;
+	case GR3D_TEX_D16: {
+		const uint32_t d = depth_fx10(sm, texel_depth(p));
+		pr[0] = d | d << 10;
+		pr[1] = d | (uint32_t)unorm8_to_fx10(255) << 10;
+		return;
+	}
+	default: w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; break;
+	}
+	pr[0] = fx10_pair_of_bytes(w & 0xFFFFu);
+	pr[1] = fx10_pair_of_bytes(w >> 16);
+}
+
+/* The texel at (x, y), wrapped, as its FX10 pairs. */
+GR3D_HOT void texel_at(const gr3d_sampler *sm, const ulp_image *img, int x, int y, uint32_t pr[2])
 {
 	x = wrap_coord(x, (int)img->width, sm->wrap);
 	y = wrap_coord(y, (int)img->height, sm->wrap_t_own ? sm->wrap_t : sm->wrap);
-	const uint8_t *p = ulp_image_cpx(img, (uint32_t)x, (uint32_t)y);
-	uint8_t b[4];
-	switch (sm->format) {
-	case GR3D_TEX_BGRA8888: b[0] = p[2]; b[1] = p[1]; b[2] = p[0]; b[3] = p[3]; break;
-	case GR3D_TEX_A8: b[0] = b[1] = b[2] = 0; b[3] = p[3]; break;
-	case GR3D_TEX_L8: b[0] = b[1] = b[2] = p[0]; b[3] = 255; break;
-	case GR3D_TEX_RGB565:
-		b[0] = (uint8_t)(((p[0] >> 3) * 527 + 23) >> 6);
-		b[1] = (uint8_t)(((p[1] >> 2) * 259 + 33) >> 6);
-		b[2] = (uint8_t)(((p[2] >> 3) * 527 + 23) >> 6);
-		b[3] = 255;
-		break;
-	case GR3D_TEX_D16:
-		out[0] = out[1] = out[2] = depth_fx10(sm, texel_depth(p));
-		out[3] = unorm8_to_fx10(255);
-		return;
-	default: memcpy(b, p, 4); break;
-	}
-	for (unsigned k = 0; k < 4; k++)
-		out[k] = unorm8_to_fx10(b[k]);
+	texel_pair(sm, ulp_image_cpx(img, (uint32_t)x, (uint32_t)y), pr);
+}
+
+/* One texel as four FX10 codes in channel order 0..3 (the register order). */
+GR3D_HOT void texel(const gr3d_sampler *sm, const ulp_image *img, int x, int y, uint32_t out[4])
+{
+	uint32_t pr[2];
+	texel_at(sm, img, x, y, pr);
+	out[0] = pr[0] & FX10_MASK;
+	out[1] = pr[0] >> 10;
+	out[2] = pr[1] & FX10_MASK;
+	out[3] = pr[1] >> 10;
 }
 
 static const ulp_image *level_img(const gr3d_sampler *sm, unsigned lvl)
@@ -64,34 +107,49 @@ static const ulp_image *level_img(const gr3d_sampler *sm, unsigned lvl)
 	return lvl && lvl < sm->nlevels ? sm->level[lvl] : sm->img;
 }
 
-unsigned tex_fetch(const gr3d_sampler *sm, unsigned lvl, bool linear, double s, double t, uint32_t out[4])
+/* tex_fetch with the result as FX10 pairs (texel_pair's order), inlined
+ * into tex_quad's loop. */
+GR3D_HOT unsigned fetch(const gr3d_sampler *sm, unsigned lvl, bool linear, double s, double t, uint32_t pr[2])
 {
 	const ulp_image *img = level_img(sm, lvl);
 	if (!img || !isfinite(s) || !isfinite(t)) {
-		out[0] = out[1] = out[2] = out[3] = 0;
+		pr[0] = pr[1] = 0;
 		return 0;
 	}
 	double u = s * img->width, v = t * img->height;
 	if (fabs(u) > 1e8 || fabs(v) > 1e8)
 		u = v = 0.0;
 	if (!linear) {
-		texel(sm, img, (int)floor(u), (int)floor(v), out);
+		texel_at(sm, img, floor_int(u), floor_int(v), pr);
 		return 1;
 	}
 	u -= 0.5;
 	v -= 0.5;
-	int x0 = (int)floor(u), y0 = (int)floor(v);
+	int x0 = floor_int(u), y0 = floor_int(v);
 	double fu = u - x0, fv = v - y0;
-	uint32_t a[4], b[4], cc[4], d[4];
+	uint32_t a[4], b[4], cc[4], d[4], out[4];
 	texel(sm, img, x0, y0, a);
 	texel(sm, img, x0 + 1, y0, b);
 	texel(sm, img, x0, y0 + 1, cc);
 	texel(sm, img, x0 + 1, y0 + 1, d);
 	for (unsigned k = 0; k < 4; k++) {
 		double r = (1 - fv) * ((1 - fu) * a[k] + fu * b[k]) + fv * ((1 - fu) * cc[k] + fu * d[k]);
-		out[k] = (uint32_t)floor(r + 0.5) & FX10_MASK;
+		out[k] = (uint32_t)(r + 0.5) & FX10_MASK;     /* r >= 0: the truncation is floor */
 	}
+	pr[0] = out[0] | out[1] << 10;
+	pr[1] = out[2] | out[3] << 10;
 	return 4;
+}
+
+unsigned tex_fetch(const gr3d_sampler *sm, unsigned lvl, bool linear, double s, double t, uint32_t out[4])
+{
+	uint32_t pr[2];
+	const unsigned n = fetch(sm, lvl, linear, s, t, pr);
+	out[0] = pr[0] & FX10_MASK;
+	out[1] = pr[0] >> 10;
+	out[2] = pr[1] & FX10_MASK;
+	out[3] = pr[1] >> 10;
+	return n;
 }
 
 unsigned tex_sample(const gr3d_sampler *sm, unsigned lvl, double s, double t, uint32_t out[4])
@@ -119,7 +177,7 @@ unsigned tex_filter(const gr3d_sampler *sm, double lod, double s, double t, uint
 	unsigned n = tex_fetch(sm, (unsigned)l0, linear, s, t, a);
 	n += tex_fetch(sm, (unsigned)l0 + 1, linear, s, t, b);
 	for (unsigned k = 0; k < 4; k++)
-		out[k] = (uint32_t)floor((1 - f) * a[k] + f * b[k] + 0.5) & FX10_MASK;
+		out[k] = (uint32_t)((1 - f) * a[k] + f * b[k] + 0.5) & FX10_MASK;   /* >= 0: floor */
 	return n;
 }
 
@@ -197,31 +255,36 @@ bool tex_build_levels(gr3d_sampler *sm, ulp_image *owned[GR3D_TEX_LEVELS], ulp_d
 /* The fetch of an enabled TEX instruction for the quad's live pixels.  Out
  * of line, so that the many EXECs without a fetch do not pay for its
  * registers. */
-__attribute__((noinline)) static void tex_quad(gr3d_stage *s, gr3d_quad *q, unsigned e,
+__attribute__((noinline)) static void tex_quad(const tex_unit *tu, gr3d_quad *q, unsigned e,
                                                const tegra_tex_inst *in)
 {
-	const gr3d_ctx *c = s->ctx;
-	const bool shadow = c->cfg->tegra_tex_fp20_coords;
+	const gr3d_ctx *c = tu->s.ctx;
+	const bool shadow = tu->shadow;
 	/* coordinates: r0,r1,r2[,r3] or r2,r3,r0[,r1] of the row the MFU wrote
 	 * (tegra.tex.src_row_from_mfu) or of the current row */
-	unsigned src_exec = c->cfg->tegra_tex_src_from_mfu ? q->tex_row : e;
+	unsigned src_exec = tu->src_from_mfu ? q->tex_row : e;
 	unsigned sS = gr3d_row_reg(c, src_exec, in->src_r2 ? 2 : 0);
 	unsigned sT = gr3d_row_reg(c, src_exec, in->src_r2 ? 3 : 1);
 	unsigned sB = gr3d_row_reg(c, src_exec, in->src_r2 ? 1 : 3);
 	unsigned dlo = gr3d_row_reg(c, e, in->dst_r2 ? 2 : 0);
 	unsigned dhi = gr3d_row_reg(c, e, in->dst_r2 ? 3 : 1);
-	const gr3d_sampler *sm = &c->sampler[in->sampler & (GR3D_SAMPLERS - 1)];
+	/* a copy: the register stores below cannot alias it, so its fields
+	 * stay in registers (a byte store may alias any byte field) */
+	const gr3d_sampler smv = c->sampler[in->sampler & (GR3D_SAMPLERS - 1)];
+	const gr3d_sampler *sm = &smv;
 	/* coordinates of all four pixels (helpers too) give the quad's LOD */
+	/* (gr3d_fp20_quad with subnormals is gr3d_fp20 for every code) */
+	const uint32_t rs[GR3D_PIXELS] = { q->px[0].r[sS], q->px[1].r[sS], q->px[2].r[sS], q->px[3].r[sS] };
+	const uint32_t rt[GR3D_PIXELS] = { q->px[0].r[sT], q->px[1].r[sT], q->px[2].r[sT], q->px[3].r[sT] };
 	double cs[GR3D_PIXELS], ct[GR3D_PIXELS];
-	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		cs[p] = gr3d_fp20(q->px[p].r[sS]);
-		ct[p] = gr3d_fp20(q->px[p].r[sT]);
-	}
+	gr3d_fp20_quad(true, rs, cs);
+	gr3d_fp20_quad(true, rt, ct);
 	/* one LOD per quad when a level or the min/mag choice depends on it */
 	double lod = 0.0;
 	bool minmag = sm->min_filter != GR3D_MIN_AS_MAG &&
 	              (sm->min_filter == GR3D_MIN_LINEAR) != sm->bilinear;
-	if ((sm->nlevels > 1 && !sm->mip_none) || minmag) {
+	const bool use_lod = (sm->nlevels > 1 && !sm->mip_none) || minmag;
+	if (use_lod) {
 		/* TXB: the bias of the first live pixel */
 		double bias = 0.0;
 		for (unsigned p = 0; p < GR3D_PIXELS && in->bias; p++)
@@ -236,8 +299,15 @@ __attribute__((noinline)) static void tex_quad(gr3d_stage *s, gr3d_quad *q, unsi
 		gr3d_pixel *px = &q->px[p];
 		if (px->killed)
 			continue;
-		uint32_t t4[4];
-		texels += tex_filter(sm, lod, cs[p], ct[p], t4);
+		uint32_t pr[2];
+		if (use_lod) {
+			uint32_t t4[4];
+			texels += tex_filter(sm, lod, cs[p], ct[p], t4);
+			pr[0] = t4[0] | t4[1] << 10;
+			pr[1] = t4[2] | t4[3] << 10;
+		} else {           /* without a LOD tex_filter magnifies: level 0, the mag filter */
+			texels += fetch(sm, 0, sm->bilinear, cs[p], ct[p], pr);
+		}
 		if (shadow) {
 			px->tex_old[0] = px->r[dlo];
 			px->tex_old[1] = px->r[dhi];
@@ -245,20 +315,23 @@ __attribute__((noinline)) static void tex_quad(gr3d_stage *s, gr3d_quad *q, unsi
 			px->tex_reg[1] = (uint8_t)dhi;
 			px->tex_shadow = 3;
 		}
-		px->r[dlo] = t4[0] | t4[1] << 10;
-		px->r[dhi] = t4[2] | t4[3] << 10;
+		px->r[dlo] = pr[0];
+		px->r[dhi] = pr[1];
 	}
-	sim_unit_count(&s->u, TEX_CTR_FETCHES, 1);
-	sim_unit_count(&s->u, TEX_CTR_TEXELS, texels);
+	sim_unit_count(&((tex_unit *)tu)->s.u, TEX_CTR_FETCHES, 1);
+	sim_unit_count(&((tex_unit *)tu)->s.u, TEX_CTR_TEXELS, texels);
 }
 
 static unsigned tex_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
-	const tegra_tex_inst *in = &s->ctx->prog->exec[e].tex;
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		q->px[p].tex_shadow = 0;
-	if (in->enable)
-		tex_quad(s, q, e, in);
+	const tex_unit *tu = (const tex_unit *)s;
+	/* only tex_quad sets tex_shadow (tegra.tex.fp20_reads_see_coords), for
+	 * its EXEC; PSEQ admits a quad with it 0 */
+	if (tu->shadow)
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			q->px[p].tex_shadow = 0;
+	if (tu->fetch[e])
+		tex_quad(tu, q, e, &s->ctx->prog->exec[e].tex);
 	return s->quad_clocks;
 }
 
@@ -268,4 +341,9 @@ void tex_init(tex_unit *t, gr3d_ctx *ctx)
 	for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
 		ctx->sampler[k].depth_truncate = !ctx->cfg->tegra_tex_depth_round;
 	t->s.exec = tex_exec;
+	t->shadow = ctx->cfg->tegra_tex_fp20_coords;
+	t->src_from_mfu = ctx->cfg->tegra_tex_src_from_mfu;
+	memset(t->fetch, 0, sizeof t->fetch);
+	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
+		t->fetch[e] = ctx->prog->exec[e].tex.enable;
 }

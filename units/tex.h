@@ -12,6 +12,9 @@ extern const sim_counter_def TEX_COUNTERS[TEX_CTR_COUNT];
 
 typedef struct tex_unit {
 	gr3d_stage s;
+	bool shadow;                  /* tegra.tex.fp20_reads_see_coords */
+	bool src_from_mfu;            /* tegra.tex.src_row_from_mfu */
+	bool fetch[TEGRA_FP_MAX_EXEC];   /* EXEC e's TEX is enabled (planned once per draw) */
 } tex_unit;
 
 void tex_init(tex_unit *t, gr3d_ctx *ctx);
