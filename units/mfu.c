@@ -312,36 +312,49 @@ void mfu_run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri *t,
 	run_inst(c, &rd, in, t, q, active);
 }
 
-/* EXEC e's instructions on quad q.  Out of line, so that the many EXECs
- * without MFU work do not pay for its registers. */
-__attribute__((noinline)) static void mfu_quad(gr3d_stage *s, gr3d_quad *q, const mfu_exec_plan *x)
+/* A pixel is active (interpolated, as a helper too) unless it is covered
+ * and killed: the two flags are adjacent bytes, read as one word. */
+_Static_assert(offsetof(gr3d_pixel, killed) == offsetof(gr3d_pixel, covered) + 1,
+               "active_pixels reads covered and killed as one word");
+GR3D_HOT bool active_pixel(const gr3d_pixel *px)
 {
-	const mfu_unit *m = (const mfu_unit *)s;
+	uint16_t ck;
+	memcpy(&ck, &px->covered, sizeof ck);
+	return ck != 0x0101u;                           /* covered and killed, in either byte order */
+}
+
+GR3D_HOT unsigned active_pixels(const gr3d_quad *q)
+{
+	return active_pixel(&q->px[0]) | active_pixel(&q->px[1]) << 1 | active_pixel(&q->px[2]) << 2 |
+	       active_pixel(&q->px[3]) << 3;
+}
+
+/* EXEC e's instructions on quad q; returns the EXEC's clocks.  Out of line
+ * (and reached by a tail call), so that the many EXECs without MFU work do
+ * not pay for its registers. */
+__attribute__((noinline)) static unsigned mfu_quad(gr3d_stage *s, gr3d_quad *q, unsigned e)
+{
+	mfu_unit *m = (mfu_unit *)s;
+	const mfu_exec_plan *x = &m->exec[e];
 	const gr3d_ctx *c = s->ctx;
 	const gr3d_tram_tri *t = q->tri < c->ntris ? &c->tram[q->tri] : NULL;
-	const gr3d_pixel *px = q->px;                       /* live and helper pixels */
-	const unsigned active = (!px[0].killed | !px[0].covered) | (!px[1].killed | !px[1].covered) << 1 |
-	                        (!px[2].killed | !px[2].covered) << 2 | (!px[3].killed | !px[3].covered) << 3;
+	const unsigned active = active_pixels(q);       /* live and helper pixels */
 	for (unsigned i = 0; i < x->ninst; i++)
 		run_inst(c, &m->round, &x->inst[i], t, q, active);
 	if (x->ipl)
 		q->tex_row = x->row;
-	/* per active pixel; adding 0 leaves a counter as it was */
 	static const uint8_t BITS[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
-	const unsigned npx = BITS[active];
-	sim_unit_count(&s->u, MFU_CTR_INSTRUCTIONS, x->count);
-	sim_unit_count(&s->u, MFU_CTR_SFU, (uint64_t)x->per_px[MFU_CTR_SFU] * npx);
-	sim_unit_count(&s->u, MFU_CTR_MUL, (uint64_t)x->per_px[MFU_CTR_MUL] * npx);
-	sim_unit_count(&s->u, MFU_CTR_IPL, (uint64_t)x->per_px[MFU_CTR_IPL] * npx);
+	const uint32_t *add = x->add[BITS[active]];     /* adding 0 leaves a counter as it was */
+	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
+		sim_unit_count(&s->u, k, add[k]);
+	return s->quad_clocks * x->count;
 }
 
 static unsigned mfu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
-	const mfu_exec_plan *x = &((const mfu_unit *)s)->exec[e];
-	if (!x->count)
+	if (!((const mfu_unit *)s)->count[e])
 		return s->quad_clocks;                          /* count 0 still takes a clock (wiki) */
-	mfu_quad(s, q, x);
-	return s->quad_clocks * x->count;
+	return mfu_quad(s, q, e);
 }
 
 /* Resolves an instruction's registers for EXEC e (row-relative, §5). */
@@ -394,10 +407,12 @@ void mfu_init(mfu_unit *m, gr3d_ctx *ctx)
 	m->s.exec = mfu_exec;
 	m->round = mfu_round_of(ctx->fp20_round);
 	memset(m->exec, 0, sizeof m->exec);
+	memset(m->count, 0, sizeof m->count);
 	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
 		mfu_exec_plan *x = &m->exec[e];
 		const unsigned count = ctx->prog->exec[e].mfu_sched.count;
 		x->count = (uint8_t)count;
+		m->count[e] = x->count;
 		x->ninst = (uint8_t)(count < TEGRA_FP_MAX_PER_EXEC ? count : TEGRA_FP_MAX_PER_EXEC);
 		x->row = (uint8_t)(e % ctx->rows);
 		for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++) {
@@ -406,9 +421,13 @@ void mfu_init(mfu_unit *m, gr3d_ctx *ctx)
 			if (i >= x->ninst)
 				continue;
 			x->ipl |= in->nvar > 0;
-			x->per_px[MFU_CTR_SFU] += in->sfu_op != TEGRA_SFU_NOP;
-			x->per_px[MFU_CTR_MUL] += in->nmul;
-			x->per_px[MFU_CTR_IPL] += in->nvar;
+			for (unsigned n = 0; n <= GR3D_PIXELS; n++) {
+				x->add[n][MFU_CTR_SFU] += (in->sfu_op != TEGRA_SFU_NOP) * n;
+				x->add[n][MFU_CTR_MUL] += in->nmul * n;
+				x->add[n][MFU_CTR_IPL] += in->nvar * n;
+			}
 		}
+		for (unsigned n = 0; n <= GR3D_PIXELS; n++)
+			x->add[n][MFU_CTR_INSTRUCTIONS] = count;
 	}
 }

@@ -39,12 +39,15 @@ typedef struct mfu_exec_plan {
 	uint8_t ninst;                /* of them run: at most TEGRA_FP_MAX_PER_EXEC */
 	bool ipl;                     /* some instruction interpolates: TEX reads its row */
 	uint8_t row;                  /* the EXEC's row (e mod rows) */
-	uint8_t per_px[MFU_CTR_COUNT];   /* counter increments per active pixel */
+	/* the counters' increments for a quad with n active pixels: the
+	 * instructions once, sfu_ops, multiplies and interpolations n times */
+	uint32_t add[GR3D_PIXELS + 1][MFU_CTR_COUNT];
 	mfu_plan inst[TEGRA_FP_MAX_PER_EXEC];
 } mfu_exec_plan;
 
 typedef struct mfu_unit {
 	gr3d_stage s;                 /* first: s.u is the clock's view */
+	uint8_t count[TEGRA_FP_MAX_EXEC];   /* exec[e].count, looked at for every EXEC */
 	mfu_exec_plan exec[TEGRA_FP_MAX_EXEC];
 	mfu_round round;              /* fp20.round's increment (mfu_pair.h) */
 } mfu_unit;
