@@ -83,44 +83,59 @@ GR3D_HOT void texel_pair(const gr3d_sampler *sm, const uint8_t *p, uint32_t pr[2
 	pr[1] = fx10_pair_of_bytes(w >> 16);
 }
 
-/* The texel at (x, y), wrapped, as its FX10 pairs. */
-GR3D_HOT void texel_at(const gr3d_sampler *sm, const ulp_image *img, int x, int y, uint32_t pr[2])
+/* One level of a sampler as a fetch reads it, taken out of the image once
+ * per fetch (or per quad): a register store could alias the image's
+ * fields, and reloading them for every pixel costs more than the fetch. */
+typedef struct level_view {
+	const uint8_t *rgba;          /* NULL: no image, every fetch is 0 */
+	int w, h;
+	double fw, fh;
+	uint8_t wrap_s, wrap_t;
+} level_view;
+
+GR3D_HOT level_view view_of(const gr3d_sampler *sm, unsigned lvl)
 {
-	x = wrap_coord(x, (int)img->width, sm->wrap);
-	y = wrap_coord(y, (int)img->height, sm->wrap_t_own ? sm->wrap_t : sm->wrap);
-	texel_pair(sm, ulp_image_cpx(img, (uint32_t)x, (uint32_t)y), pr);
+	const ulp_image *img = lvl && lvl < sm->nlevels ? sm->level[lvl] : sm->img;
+	level_view v = { 0 };
+	if (img)
+		v = (level_view){ img->rgba, (int)img->width, (int)img->height, img->width, img->height,
+		                  sm->wrap, sm->wrap_t_own ? sm->wrap_t : sm->wrap };
+	return v;
+}
+
+/* The texel at (x, y), wrapped, as its FX10 pairs. */
+GR3D_HOT void texel_at(const gr3d_sampler *sm, const level_view *lv, int x, int y, uint32_t pr[2])
+{
+	x = wrap_coord(x, lv->w, lv->wrap_s);
+	y = wrap_coord(y, lv->h, lv->wrap_t);
+	texel_pair(sm, lv->rgba + ((size_t)y * (size_t)lv->w + (size_t)x) * 4u, pr);
 }
 
 /* One texel as four FX10 codes in channel order 0..3 (the register order). */
-GR3D_HOT void texel(const gr3d_sampler *sm, const ulp_image *img, int x, int y, uint32_t out[4])
+GR3D_HOT void texel(const gr3d_sampler *sm, const level_view *lv, int x, int y, uint32_t out[4])
 {
 	uint32_t pr[2];
-	texel_at(sm, img, x, y, pr);
+	texel_at(sm, lv, x, y, pr);
 	out[0] = pr[0] & FX10_MASK;
 	out[1] = pr[0] >> 10;
 	out[2] = pr[1] & FX10_MASK;
 	out[3] = pr[1] >> 10;
 }
 
-static const ulp_image *level_img(const gr3d_sampler *sm, unsigned lvl)
+/* tex_fetch on a level's view, with the result as FX10 pairs (texel_pair's
+ * order); inlined into tex_quad's loop. */
+GR3D_HOT unsigned fetch_view(const gr3d_sampler *sm, const level_view *lv, bool linear, double s, double t,
+                             uint32_t pr[2])
 {
-	return lvl && lvl < sm->nlevels ? sm->level[lvl] : sm->img;
-}
-
-/* tex_fetch with the result as FX10 pairs (texel_pair's order), inlined
- * into tex_quad's loop. */
-GR3D_HOT unsigned fetch(const gr3d_sampler *sm, unsigned lvl, bool linear, double s, double t, uint32_t pr[2])
-{
-	const ulp_image *img = level_img(sm, lvl);
-	if (!img || !isfinite(s) || !isfinite(t)) {
+	if (!lv->rgba || !isfinite(s) || !isfinite(t)) {
 		pr[0] = pr[1] = 0;
 		return 0;
 	}
-	double u = s * img->width, v = t * img->height;
+	double u = s * lv->fw, v = t * lv->fh;
 	if (fabs(u) > 1e8 || fabs(v) > 1e8)
 		u = v = 0.0;
 	if (!linear) {
-		texel_at(sm, img, floor_int(u), floor_int(v), pr);
+		texel_at(sm, lv, floor_int(u), floor_int(v), pr);
 		return 1;
 	}
 	u -= 0.5;
@@ -128,10 +143,10 @@ GR3D_HOT unsigned fetch(const gr3d_sampler *sm, unsigned lvl, bool linear, doubl
 	int x0 = floor_int(u), y0 = floor_int(v);
 	double fu = u - x0, fv = v - y0;
 	uint32_t a[4], b[4], cc[4], d[4], out[4];
-	texel(sm, img, x0, y0, a);
-	texel(sm, img, x0 + 1, y0, b);
-	texel(sm, img, x0, y0 + 1, cc);
-	texel(sm, img, x0 + 1, y0 + 1, d);
+	texel(sm, lv, x0, y0, a);
+	texel(sm, lv, x0 + 1, y0, b);
+	texel(sm, lv, x0, y0 + 1, cc);
+	texel(sm, lv, x0 + 1, y0 + 1, d);
 	for (unsigned k = 0; k < 4; k++) {
 		double r = (1 - fv) * ((1 - fu) * a[k] + fu * b[k]) + fv * ((1 - fu) * cc[k] + fu * d[k]);
 		out[k] = (uint32_t)(r + 0.5) & FX10_MASK;     /* r >= 0: the truncation is floor */
@@ -144,7 +159,8 @@ GR3D_HOT unsigned fetch(const gr3d_sampler *sm, unsigned lvl, bool linear, doubl
 unsigned tex_fetch(const gr3d_sampler *sm, unsigned lvl, bool linear, double s, double t, uint32_t out[4])
 {
 	uint32_t pr[2];
-	const unsigned n = fetch(sm, lvl, linear, s, t, pr);
+	const level_view lv = view_of(sm, lvl);
+	const unsigned n = fetch_view(sm, &lv, linear, s, t, pr);
 	out[0] = pr[0] & FX10_MASK;
 	out[1] = pr[0] >> 10;
 	out[2] = pr[1] & FX10_MASK;
@@ -252,28 +268,33 @@ bool tex_build_levels(gr3d_sampler *sm, ulp_image *owned[GR3D_TEX_LEVELS], ulp_d
 	return true;
 }
 
-/* The fetch of an enabled TEX instruction for the quad's live pixels.  Out
- * of line, so that the many EXECs without a fetch do not pay for its
- * registers. */
-__attribute__((noinline)) static void tex_quad(const tex_unit *tu, gr3d_quad *q, unsigned e,
-                                               const tegra_tex_inst *in)
+/* The fetch of an enabled TEX instruction for the quad's live pixels;
+ * returns the clocks.  Out of line (and reached by a tail call), so that the
+ * many EXECs without a fetch do not pay for its registers. */
+__attribute__((noinline)) static unsigned tex_quad(const tex_unit *tu, gr3d_quad *q, unsigned e)
 {
 	const gr3d_ctx *c = tu->s.ctx;
+	const tex_plan *pl = &tu->plan[e];
 	const bool shadow = tu->shadow;
 	/* coordinates: r0,r1,r2[,r3] or r2,r3,r0[,r1] of the row the MFU wrote
 	 * (tegra.tex.src_row_from_mfu) or of the current row */
-	unsigned src_exec = tu->src_from_mfu ? q->tex_row : e;
-	unsigned sS = gr3d_row_reg(c, src_exec, in->src_r2 ? 2 : 0);
-	unsigned sT = gr3d_row_reg(c, src_exec, in->src_r2 ? 3 : 1);
-	unsigned sB = gr3d_row_reg(c, src_exec, in->src_r2 ? 1 : 3);
-	unsigned dlo = gr3d_row_reg(c, e, in->dst_r2 ? 2 : 0);
-	unsigned dhi = gr3d_row_reg(c, e, in->dst_r2 ? 3 : 1);
+	unsigned sS, sT, sB;
+	if (!tu->src_from_mfu || q->tex_row < TEX_PLAN_ROWS) {
+		const uint8_t *src = pl->src[tu->src_from_mfu ? q->tex_row : 0];
+		sS = src[0], sT = src[1], sB = src[2];
+	} else {
+		const tegra_tex_inst *in = &c->prog->exec[e].tex;
+		sS = gr3d_row_reg(c, q->tex_row, in->src_r2 ? 2 : 0);
+		sT = gr3d_row_reg(c, q->tex_row, in->src_r2 ? 3 : 1);
+		sB = gr3d_row_reg(c, q->tex_row, in->src_r2 ? 1 : 3);
+	}
+	const unsigned dlo = pl->dst[0], dhi = pl->dst[1];
 	/* a copy: the register stores below cannot alias it, so its fields
 	 * stay in registers (a byte store may alias any byte field) */
-	const gr3d_sampler smv = c->sampler[in->sampler & (GR3D_SAMPLERS - 1)];
+	const gr3d_sampler smv = c->sampler[pl->sampler];
 	const gr3d_sampler *sm = &smv;
-	/* coordinates of all four pixels (helpers too) give the quad's LOD */
-	/* (gr3d_fp20_quad with subnormals is gr3d_fp20 for every code) */
+	/* coordinates of all four pixels (helpers too) give the quad's LOD
+	 * (gr3d_fp20_quad with subnormals is gr3d_fp20 for every code) */
 	const uint32_t rs[GR3D_PIXELS] = { q->px[0].r[sS], q->px[1].r[sS], q->px[2].r[sS], q->px[3].r[sS] };
 	const uint32_t rt[GR3D_PIXELS] = { q->px[0].r[sT], q->px[1].r[sT], q->px[2].r[sT], q->px[3].r[sT] };
 	double cs[GR3D_PIXELS], ct[GR3D_PIXELS];
@@ -287,16 +308,19 @@ __attribute__((noinline)) static void tex_quad(const tex_unit *tu, gr3d_quad *q,
 	if (use_lod) {
 		/* TXB: the bias of the first live pixel */
 		double bias = 0.0;
-		for (unsigned p = 0; p < GR3D_PIXELS && in->bias; p++)
+		for (unsigned p = 0; p < GR3D_PIXELS && pl->bias; p++)
 			if (!q->px[p].killed) {
 				bias = gr3d_fp20(q->px[p].r[sB]);
 				break;
 			}
 		lod = tex_lod(sm, cs, ct, bias);
 	}
+	const level_view l0 = view_of(sm, 0);
 	uint64_t texels = 0;
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 		gr3d_pixel *px = &q->px[p];
+		if (shadow)
+			px->tex_shadow = 0;
 		if (px->killed)
 			continue;
 		uint32_t pr[2];
@@ -306,7 +330,7 @@ __attribute__((noinline)) static void tex_quad(const tex_unit *tu, gr3d_quad *q,
 			pr[0] = t4[0] | t4[1] << 10;
 			pr[1] = t4[2] | t4[3] << 10;
 		} else {           /* without a LOD tex_filter magnifies: level 0, the mag filter */
-			texels += fetch(sm, 0, sm->bilinear, cs[p], ct[p], pr);
+			texels += fetch_view(sm, &l0, sm->bilinear, cs[p], ct[p], pr);
 		}
 		if (shadow) {
 			px->tex_old[0] = px->r[dlo];
@@ -318,20 +342,22 @@ __attribute__((noinline)) static void tex_quad(const tex_unit *tu, gr3d_quad *q,
 		px->r[dlo] = pr[0];
 		px->r[dhi] = pr[1];
 	}
-	sim_unit_count(&((tex_unit *)tu)->s.u, TEX_CTR_FETCHES, 1);
-	sim_unit_count(&((tex_unit *)tu)->s.u, TEX_CTR_TEXELS, texels);
+	gr3d_stage *s = &((tex_unit *)tu)->s;
+	sim_unit_count(&s->u, TEX_CTR_FETCHES, 1);
+	sim_unit_count(&s->u, TEX_CTR_TEXELS, texels);
+	return s->quad_clocks;
 }
 
 static unsigned tex_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
 	const tex_unit *tu = (const tex_unit *)s;
+	if (tu->fetch[e])
+		return tex_quad(tu, q, e);
 	/* only tex_quad sets tex_shadow (tegra.tex.fp20_reads_see_coords), for
 	 * its EXEC; PSEQ admits a quad with it 0 */
 	if (tu->shadow)
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			q->px[p].tex_shadow = 0;
-	if (tu->fetch[e])
-		tex_quad(tu, q, e, &s->ctx->prog->exec[e].tex);
 	return s->quad_clocks;
 }
 
@@ -344,6 +370,20 @@ void tex_init(tex_unit *t, gr3d_ctx *ctx)
 	t->shadow = ctx->cfg->tegra_tex_fp20_coords;
 	t->src_from_mfu = ctx->cfg->tegra_tex_src_from_mfu;
 	memset(t->fetch, 0, sizeof t->fetch);
-	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
-		t->fetch[e] = ctx->prog->exec[e].tex.enable;
+	memset(t->plan, 0, sizeof t->plan);
+	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
+		const tegra_tex_inst *in = &ctx->prog->exec[e].tex;
+		tex_plan *pl = &t->plan[e];
+		t->fetch[e] = in->enable;
+		pl->sampler = in->sampler & (GR3D_SAMPLERS - 1);
+		pl->bias = in->bias;
+		pl->dst[0] = (uint8_t)gr3d_row_reg(ctx, e, in->dst_r2 ? 2 : 0);
+		pl->dst[1] = (uint8_t)gr3d_row_reg(ctx, e, in->dst_r2 ? 3 : 1);
+		for (unsigned r = 0; r < TEX_PLAN_ROWS; r++) {
+			const unsigned src_exec = t->src_from_mfu ? r : e;   /* [0]: the EXEC's own row */
+			pl->src[r][0] = (uint8_t)gr3d_row_reg(ctx, src_exec, in->src_r2 ? 2 : 0);
+			pl->src[r][1] = (uint8_t)gr3d_row_reg(ctx, src_exec, in->src_r2 ? 3 : 1);
+			pl->src[r][2] = (uint8_t)gr3d_row_reg(ctx, src_exec, in->src_r2 ? 1 : 3);
+		}
+	}
 }

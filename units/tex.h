@@ -10,11 +10,26 @@
 enum tex_counter { TEX_CTR_FETCHES, TEX_CTR_TEXELS, TEX_CTR_COUNT };
 extern const sim_counter_def TEX_COUNTERS[TEX_CTR_COUNT];
 
+/* Rows whose coordinate registers a plan holds (a TEX reading the row the
+ * MFU wrote: tegra.tex.src_row_from_mfu); another row resolves per fetch. */
+enum { TEX_PLAN_ROWS = 4 };
+
+/* One EXEC's fetch, its registers resolved once per draw (tex_init). */
+typedef struct tex_plan {
+	uint8_t sampler;
+	bool bias;                    /* TXB: r3 (or r1) of the first live pixel */
+	uint8_t dst[2];               /* the destination pair lo, hi */
+	/* s, t, bias of the EXEC's own row ([0]) or, with src_row_from_mfu, of
+	 * row r ([r]) */
+	uint8_t src[TEX_PLAN_ROWS][3];
+} tex_plan;
+
 typedef struct tex_unit {
 	gr3d_stage s;
 	bool shadow;                  /* tegra.tex.fp20_reads_see_coords */
 	bool src_from_mfu;            /* tegra.tex.src_row_from_mfu */
-	bool fetch[TEGRA_FP_MAX_EXEC];   /* EXEC e's TEX is enabled (planned once per draw) */
+	bool fetch[TEGRA_FP_MAX_EXEC];   /* EXEC e's TEX is enabled */
+	tex_plan plan[TEGRA_FP_MAX_EXEC];
 } tex_unit;
 
 void tex_init(tex_unit *t, gr3d_ctx *ctx);
