@@ -189,11 +189,11 @@ GR3D_HOT bool persp_setup(const mfu_round *rd, gr3d_quad *q, mfu_weights *w)
 		y->b0 = f0[1];
 		x->b1 = f1[0];
 		y->b1 = f1[1];
-		const mfu_f64x2 w0 = __builtin_convertvector(f0, mfu_f64x2);
-		const mfu_f64x2 w1 = __builtin_convertvector(f1, mfu_f64x2);
-		w->pair[0][h] = w0;
-		w->pair[1][h] = w1;
-		w->pair[2][h] = 1.0 - w0 - w1;
+		/* the weights as weights() reads them back: the float of an FP20
+		 * value is that value */
+		w->pair[0][h] = b0[h];
+		w->pair[1][h] = b1[h];
+		w->pair[2][h] = 1.0 - b0[h] - b1[h];
 	}
 	return true;
 }

@@ -353,9 +353,7 @@ static unsigned tex_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	const tex_unit *tu = (const tex_unit *)s;
 	if (tu->fetch[e])
 		return tex_quad(tu, q, e);
-	/* only tex_quad sets tex_shadow (tegra.tex.fp20_reads_see_coords), for
-	 * its EXEC; PSEQ admits a quad with it 0 */
-	if (tu->shadow)
+	if (tu->end_view[e])
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			q->px[p].tex_shadow = 0;
 	return s->quad_clocks;
@@ -370,11 +368,18 @@ void tex_init(tex_unit *t, gr3d_ctx *ctx)
 	t->shadow = ctx->cfg->tegra_tex_fp20_coords;
 	t->src_from_mfu = ctx->cfg->tegra_tex_src_from_mfu;
 	memset(t->fetch, 0, sizeof t->fetch);
+	memset(t->end_view, 0, sizeof t->end_view);
 	memset(t->plan, 0, sizeof t->plan);
 	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
 		const tegra_tex_inst *in = &ctx->prog->exec[e].tex;
 		tex_plan *pl = &t->plan[e];
 		t->fetch[e] = in->enable;
+		/* The pre-fetch view (tex_shadow) lasts one EXEC.  Only tex_quad sets
+		 * it (tegra.tex.fp20_reads_see_coords); PSEQ admits a quad with it 0
+		 * and a quad runs its EXECs in order (DW recirculates EXEC e as e + 1),
+		 * so an EXEC without a fetch finds it set only after an EXEC with one:
+		 * it clears it there, and everywhere else it is 0 already. */
+		t->end_view[e] = t->shadow && e > 0 && ctx->prog->exec[e - 1].tex.enable;
 		pl->sampler = in->sampler & (GR3D_SAMPLERS - 1);
 		pl->bias = in->bias;
 		pl->dst[0] = (uint8_t)gr3d_row_reg(ctx, e, in->dst_r2 ? 2 : 0);

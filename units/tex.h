@@ -29,6 +29,7 @@ typedef struct tex_unit {
 	bool shadow;                  /* tegra.tex.fp20_reads_see_coords */
 	bool src_from_mfu;            /* tegra.tex.src_row_from_mfu */
 	bool fetch[TEGRA_FP_MAX_EXEC];   /* EXEC e's TEX is enabled */
+	bool end_view[TEGRA_FP_MAX_EXEC];   /* without a fetch: clear tex_shadow (tex_init) */
 	tex_plan plan[TEGRA_FP_MAX_EXEC];
 } tex_unit;
 
