@@ -152,6 +152,7 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 			c->sched |= UINT32_C(1) << i;
 	}
 	c->next = next;
+	const bool spans = c->tl != NULL;      /* activity spans: timeline only */
 	while (c->now < until) {
 		if (c->next > c->now) {           /* skip ahead: everyone sleeps */
 			if (c->watchdog_cycles && c->next - c->last_progress > c->watchdog_cycles &&
@@ -192,7 +193,7 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 			} else if (act >= SIM_ACT_STALL) {
 				u->stats.stall[act - SIM_ACT_STALL]++;
 			}
-			if (c->tl)                      /* activity spans: timeline only */
+			if (spans)
 				activity_span(c, i, now);
 			if (u->halt) {
 				c->now = now + 1;

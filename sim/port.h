@@ -38,6 +38,32 @@ void sim_port_reset(sim_port *p);
 static inline bool sim_port_full(const sim_port *p) { return p->count == p->capacity; }
 static inline bool sim_port_empty(const sim_port *p) { return p->count == 0; }
 
+/* Building an item in place: sim_port_tail is the slot the next push fills
+ * (the caller has checked !sim_port_full()); sim_port_commit pushes what
+ * was written there, as sim_port_push would have pushed a copy.  Nothing
+ * is visible or counted before the commit, so an item given up half-built
+ * costs nothing (the rasterizer builds each quad in the port this way). */
+static inline void *sim_port_tail(const sim_port *p)
+{
+	return p->slots + (size_t)((p->head + p->count) & p->mask) * p->item_size;
+}
+
+/* (the commit of the item in ring slot tail, the tail) */
+static inline void sim_port_commit_slot(sim_port *p, uint32_t tail, uint64_t now)
+{
+	const uint64_t at = now + p->latency;
+	p->ready[tail] = at;
+	if (++p->count > p->max_count)
+		p->max_count = p->count;
+	if (p->consumer)
+		sim_unit_wake(p->consumer, at);
+}
+
+static inline void sim_port_commit(sim_port *p, uint64_t now)
+{
+	sim_port_commit_slot(p, (p->head + p->count) & p->mask, now);
+}
+
 /* sim_port_push for a caller that knows the port's item size: given as a
  * constant (size == p->item_size), the copy is a plain store and the slot
  * address a shift (GR3D's 4-byte tokens). */
@@ -49,12 +75,7 @@ static inline void sim_port_push_sized(sim_port *p, const void *item, size_t siz
 		memcpy(slot, item, sizeof(uint32_t));
 	else
 		memcpy(slot, item, size);
-	const uint64_t at = now + p->latency;
-	p->ready[tail] = at;
-	if (++p->count > p->max_count)
-		p->max_count = p->count;
-	if (p->consumer)
-		sim_unit_wake(p->consumer, at);
+	sim_port_commit_slot(p, tail, now);
 }
 
 /* Copy item in; the caller has checked !sim_port_full(). */

@@ -165,15 +165,16 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 			gr3d_stall_wait(u, &p->stall, now, SIM_STALL_OUTPUT_FULL);
 			return;
 		}
-		sim_tl_emit(u->tl, now, u->lane, SIM_TL_END, c->slot[p->cur.qid].id, p->cur.exec);
-		sim_port_push(p->out, &p->cur, now);
+		if (sim_unit_recording(u))
+			sim_tl_emit(u->tl, now, u->lane, SIM_TL_END, c->slot[p->cur.qid].id, p->cur.exec);
+		sim_port_push_sized(p->out, &p->cur, sizeof p->cur, now);
 		p->holding = false;
 	}
 	/* Recirculating quads first (they hold window slots); finished ones free theirs. */
 	const gr3d_token *t;
 	gr3d_token next;
 	bool have = false;
-	while ((t = sim_port_peek(p->recirc, now))) {
+	while ((t = sim_port_peek_sized(p->recirc, sizeof *t, now))) {
 		next = *t;
 		sim_port_pop(p->recirc);
 		if (next.done) {
@@ -193,7 +194,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 		break;
 	}
 	if (!have) {
-		const gr3d_quad_in *in = sim_port_peek(p->in, now);
+		const gr3d_quad_in *in = sim_port_peek_sized(p->in, sizeof *in, now);
 		if (in) {
 			unsigned rows = c->rows;
 			bool window_full = p->nfree == 0 ||
@@ -231,7 +232,8 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 	gr3d_quad *q = &c->slot[next.qid];
 	for (unsigned k = 0; k < GR3D_PIXELS; k++)
 		q->px[k].exec_killed = false;       /* tegra.alu.kill_this_exec */
-	sim_tl_emit(u->tl, now, u->lane, SIM_TL_BEGIN, q->id, next.exec);
+	if (sim_unit_recording(u))
+		sim_tl_emit(u->tl, now, u->lane, SIM_TL_BEGIN, q->id, next.exec);
 	sim_unit_count(u, PSEQ_CTR_FETCHES, pseq_exec(p, q, next.exec));
 	sim_unit_count(u, PSEQ_CTR_ISSUES, 1);
 	p->cur = next;

@@ -302,23 +302,26 @@ static void raster_tick(sim_unit *u, uint64_t now)
 			}
 			start_row(r);
 		}
-		gr3d_quad_in in;                    /* every field is set before the push */
+		/* the quad is built in the port's free tail slot (the port is not
+		 * full here) and pushed with sim_port_commit: no copy; an empty
+		 * quad is simply not committed.  Every field is set before that. */
+		gr3d_quad_in *in = sim_port_tail(r->out);
 		int next;
-		unsigned mask = quad_mask(r, r->qx, r->qy, &in, &next);
-		in.x = (uint16_t)r->qx;
-		in.y = (uint16_t)r->qy;
+		unsigned mask = quad_mask(r, r->qx, r->qy, in, &next);
+		in->x = (uint16_t)r->qx;
+		in->y = (uint16_t)r->qy;
 		r->qx = next;
 		if (!mask)
 			continue;
-		in.id = r->next_id++;
-		in.tri = s->slot;
-		in.mask = (uint8_t)mask;
-		in.front = s->front;
+		in->id = r->next_id++;
+		in->tri = s->slot;
+		in->mask = (uint8_t)mask;
+		in->front = s->front;
 		if (r->tram)
 			r->tram->refs[s->slot]++;
 		/* where the quad is: the viewer's "pixel's journey" reads this */
-		sim_tl_emit(u->tl, now, u->lane, SIM_TL_INSTANT, in.id, (uint32_t)in.x | (uint32_t)in.y << 16);
-		sim_port_push(r->out, &in, now);
+		sim_tl_emit(u->tl, now, u->lane, SIM_TL_INSTANT, in->id, (uint32_t)in->x | (uint32_t)in->y << 16);
+		sim_port_commit(r->out, now);
 		sim_unit_count(u, RASTER_CTR_QUADS, 1);
 		if (sim_port_full(r->out)) {
 			/* the tick at now + 1 would only find the port full and wait:
