@@ -49,7 +49,6 @@ typedef struct alu_pass {
 	const double (*cur)[GR3D_PIXELS];    /* and of this one's earlier slots */
 	bool subnormals;                     /* tegra.fp20.read_subnormals */
 	bool shadow;                         /* some pixel holds TEX's pre-fetch view */
-	bool view;                           /* row reads go through q->view (batch_view) */
 } alu_pass;
 
 /* Builds an operand from a register number and its read flags (tegra-fp.md §2.3). */
@@ -289,7 +288,7 @@ GR3D_HOT void read_reg(const alu_pass *ap, const alu_operand *o, double out[GR3D
 {
 	const gr3d_quad *q = ap->q;
 	uint32_t raw[GR3D_PIXELS];      /* a 20-bit register of each pixel */
-	if (o->row && ap->view && !((q->alu_written >> o->index) & 1u))   /* tegra.alu.batch_view */
+	if (o->view)                    /* tegra.alu.batch_view (plan_views) */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			raw[p] = q->view[p][o->index];
 	else
@@ -522,7 +521,6 @@ static void write_pair(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, unsig
 	for (unsigned p = 0; p < GR3D_PIXELS; p++)
 		set[p] = e0[p] << sh0 | e1[p] << sh1;
 	write_row_bits(q, s[0].dst_index & (GR3D_ROW_REGS - 1), live, ~(FX10_MASK | FX10_MASK << 10), set);
-	q->alu_written |= (uint16_t)(1u << (s[0].dst_index & (GR3D_ROW_REGS - 1)));
 }
 
 /* One slot's destination write for the live pixels (bit p of live).  Slot
@@ -537,7 +535,6 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
 	switch (s->dst_cls) {
 	case TEGRA_REG_ROW: {
 		const unsigned ri = i & (GR3D_ROW_REGS - 1);
-		q->alu_written |= (uint16_t)(1u << ri);
 		if (shadow)
 			end_views(q, live, i);
 		if (lo && hi) {                            /* one value per register: FP20 */
@@ -617,8 +614,7 @@ static unsigned run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, c
 	const unsigned n = p->nslots;
 	alu_pass ap = { .c = c, .q = q, .prev = prev,
 	                .cur = (const double (*)[GR3D_PIXELS])cur,
-	                .subnormals = c->cfg->tegra_fp20_subnormals, .shadow = shadow && any_shadow(q),
-	                .view = a->batch_view };
+	                .subnormals = c->cfg->tegra_fp20_subnormals, .shadow = shadow && any_shadow(q) };
 	for (unsigned k = 0; k < n; k++)
 		slot_result(&ap, &p->slot[k], cur[k]);
 	for (unsigned k = n; k < 4; k++)
@@ -672,16 +668,16 @@ static unsigned killed_now(const gr3d_quad *q, unsigned dead)
 }
 
 /* The ALU's view of the rows at the start of EXEC e (tegra.alu.batch_view,
- * docs/tegra-units.md "Batches"): the row the EXEC carries as it is now, the
- * other rows as they were when the batch began, so every row at a batch
- * start; and nothing written by this EXEC's packets yet. */
-static void load_view(const gr3d_ctx *c, gr3d_quad *q, unsigned e)
+ * docs/tegra-units.md "Batches"): a batch start loads every row, another
+ * EXEC the row it carries, each as it is now.  Only the registers a later
+ * EXEC reads through the view are copied (alu_unit.view_load, plan_views). */
+static void load_view(const alu_unit *a, gr3d_quad *q, unsigned e)
 {
-	const unsigned row = e % c->rows;
-	const unsigned first = row ? 4 * row : 0, n = row ? 4 : GR3D_ROW_REGS;
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		memcpy(&q->view[p][first], &q->px[p].r[first], n * sizeof(uint32_t));
-	q->alu_written = 0;
+	const uint16_t m = a->view_load[e];
+	for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
+		if ((m >> i) & 1u)
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				q->view[p][i] = q->px[p].r[i];
 }
 
 static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
@@ -689,8 +685,8 @@ static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	gr3d_ctx *c = s->ctx;
 	const alu_unit *a = (const alu_unit *)s;
 	unsigned count = c->prog->exec[e].alu_sched.count;
-	if (a->batch_view)                      /* also with no packets: a batch start */
-		load_view(c, q, e);
+	if (a->view_load[e])                    /* also with no packets: a batch start */
+		load_view(a, q, e);
 	if (!count)
 		return s->quad_clocks;              /* count 0 still takes a clock (wiki) */
 	uint64_t kills = 0, insts = 0;
@@ -746,6 +742,51 @@ static void fold_uniforms(const gr3d_ctx *c, alu_packet *p)
 	}
 }
 
+/* Does EXEC e load row register i into the view (load_view)?  A batch
+ * start loads every row, another EXEC the row it carries. */
+static bool loads_view(const gr3d_ctx *c, unsigned e, unsigned i)
+{
+	const unsigned row = e % c->rows;
+	return row == 0 || i / 4 == row;
+}
+
+/* tegra.alu.batch_view, decided per operand once per draw.  EXECs run in
+ * order, each through the ALU, so which EXEC last loaded a register into the
+ * view, and which registers the earlier packets of an EXEC wrote, are known
+ * now (a packet's row writes all land unless no pixel is live, and then
+ * nothing it or a later packet reads can be seen).  A row read sees the
+ * register as it is when this EXEC wrote it earlier or loaded it itself
+ * (nothing else writes it during the ALU's turn), and otherwise the view as
+ * the EXEC that last loaded it left it: only those reads go through the
+ * view, and only their registers are copied, by the EXEC that loads them. */
+static void plan_views(alu_unit *a, const gr3d_ctx *c)
+{
+	memset(a->view_load, 0, sizeof a->view_load);
+	for (unsigned e = 0; e < c->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
+		uint16_t written = 0;
+		for (unsigned n = 0; n < c->prog->exec[e].alu_sched.count && n < TEGRA_FP_MAX_PER_EXEC; n++) {
+			alu_packet *p = &a->pk[e][n];
+			for (unsigned k = 0; k < 4; k++) {
+				alu_operand *o[4] = { &p->slot[k].a, &p->slot[k].b, &p->slot[k].c, &p->slot[k].d };
+				for (unsigned j = 0; j < 4; j++) {
+					const unsigned i = o[j]->index;
+					o[j]->view = false;
+					if (!a->batch_view || !o[j]->row || ((written >> i) & 1u) || loads_view(c, e, i))
+						continue;
+					unsigned from = e;
+					while (!loads_view(c, from, i))
+						from--;
+					o[j]->view = true;
+					a->view_load[from] |= (uint16_t)(1u << i);
+				}
+			}
+			for (unsigned k = 0; k < p->nslots; k++)
+				if (p->slot[k].dst_cls == TEGRA_REG_ROW)
+					written |= (uint16_t)(1u << (p->slot[k].dst_index & (GR3D_ROW_REGS - 1)));
+		}
+	}
+}
+
 void alu_init(alu_unit *a, gr3d_ctx *ctx)
 {
 	gr3d_stage_init(&a->s, "alu", ctx, ALU_COUNTERS, ALU_CTR_COUNT);
@@ -764,4 +805,5 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx)
 				fold_uniforms(ctx, &a->pk[e][i]);
 				plan_packet(ctx, &a->pk[e][i], true);   /* folded operands may plan better */
 			}
+	plan_views(a, ctx);
 }

@@ -22,7 +22,8 @@ typedef struct alu_operand {
 	bool cur;                     /* kind ALU: reads this packet's earlier slot
 	                               * (tegra.alu.alu_reg_same_packet) */
 	bool shadow;                  /* an FP20 row read: may see TEX's coordinates */
-	bool row;                     /* a row register: read through the batch view */
+	bool row;                     /* a row register */
+	bool view;                    /* read through the batch view (plan_views) */
 	uint16_t off;                 /* row, global, cond: byte offset in gr3d_pixel */
 	double k;                     /* folded constant (kind CONST) */
 	/* the modifiers as arithmetic: |v| (sign mask), *2 or *1, -1 or -0, sign flip */
@@ -61,6 +62,7 @@ typedef struct alu_unit {
 	bool fx10_lanes;
 	float fx10_half;
 	int32_t fx10_lo, fx10_hi;
+	uint16_t view_load[TEGRA_FP_MAX_EXEC];   /* row registers EXEC e copies into the view */
 	alu_packet pk[TEGRA_FP_MAX_EXEC][TEGRA_FP_MAX_PER_EXEC];
 } alu_unit;
 
