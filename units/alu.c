@@ -448,8 +448,23 @@ static void slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_P
 	memcpy(out, r, sizeof r);
 }
 
+/* Four binary32 or int32 lanes in one SSE2 register (the compiler's vector
+ * types, GCC and Clang), and a lane-wise choice by a comparison's mask. */
+typedef float alu_f32x4 __attribute__((vector_size(16)));
+typedef int32_t alu_i32x4 __attribute__((vector_size(16)));
+
+static inline alu_f32x4 select_f32x4(alu_i32x4 m, alu_f32x4 yes, alu_f32x4 no)
+{
+	return (alu_f32x4)(((alu_i32x4)yes & m) | ((alu_i32x4)no & ~m));
+}
+
+static inline alu_i32x4 select_i32x4(alu_i32x4 m, alu_i32x4 yes, alu_i32x4 no)
+{
+	return (yes & m) | (no & ~m);
+}
+
 /* FX10 halves of four slot results (fx10.round, fx10.overflow): the rule of
- * gr3d_fx10_bits in four binary32 lanes, which the compiler vectorises.
+ * gr3d_fx10_bits in four binary32 lanes of one vector.
  * Every slot result is an FP20 value (rounded to FP20, or a condition's 0
  * or 1), so it is exact as a binary32 and so is |v| * 256 (14 significant
  * bits at most) and the 1e9 clamp.  With truncation nothing else happens.
@@ -465,20 +480,19 @@ GR3D_HOT void fx10_quad(const alu_unit *a, const gr3d_ctx *c, const double v[GR3
 		gr3d_fx10_bits_quad(c->fx10_round, c->fx10_wrap, v, enc);
 		return;
 	}
-	const float half = a->fx10_half;
-	const int32_t lo = a->fx10_lo, hi = a->fx10_hi;
-	float f[GR3D_PIXELS];
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		f[p] = (float)v[p];
-	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		float s = fabsf(f[p]) * 256.0f;
-		s = s > 1e9f ? 1e9f : s;
-		s = s == s ? s : 0.0f;                   /* NaN */
-		int32_t n = (int32_t)(s + half);
-		n = f[p] < 0.0f ? -n : n;
-		n = n < lo ? lo : n > hi ? hi : n;
-		enc[p] = (uint32_t)n & FX10_MASK;
-	}
+	const alu_f32x4 f = { (float)v[0], (float)v[1], (float)v[2], (float)v[3] };
+	alu_f32x4 s = (alu_f32x4)((alu_i32x4)f & 0x7FFFFFFF) * 256.0f;          /* |v| * 256 */
+	s = select_f32x4(s > 1e9f, (alu_f32x4){ 1e9f, 1e9f, 1e9f, 1e9f }, s);
+	s = (alu_f32x4)((alu_i32x4)s & (s == s));                                  /* NaN: 0 */
+	alu_i32x4 n = __builtin_convertvector(s + a->fx10_half, alu_i32x4);
+	const alu_i32x4 neg = f < 0.0f;
+	n = (n ^ neg) - neg;                                                      /* -n when v < 0 */
+	const alu_i32x4 lo = { a->fx10_lo, a->fx10_lo, a->fx10_lo, a->fx10_lo };
+	const alu_i32x4 hi = { a->fx10_hi, a->fx10_hi, a->fx10_hi, a->fx10_hi };
+	n = select_i32x4(n < lo, lo, n);
+	n = select_i32x4(n > hi, hi, n);
+	n &= FX10_MASK;
+	memcpy(enc, &n, sizeof n);
 }
 
 /* A write to row register i ends the live pixels' pre-fetch view of it. */
