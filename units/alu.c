@@ -25,6 +25,7 @@ enum alu_form {
 	FORM_MIN, FORM_MAX,           /* of the two products */
 	FORM_CSEL,                    /* (rA < 0) ? rB : rC */
 	FORM_PICK,                    /* CSEL with a constant rA: only the side it selects */
+	FORM_CONST,                   /* reads only constants: the result is slot.xy */
 };
 
 /* FP20 operand value of a raw word (tegra.fp20.read_subnormals). */
@@ -176,6 +177,42 @@ static void plan_slot(const gr3d_ctx *c, alu_slot *s, bool shortcuts)
 		           s->xy == 0.0;
 }
 
+static void slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXELS]);
+
+/* Does the slot's result depend only on constants?  A CSEL whose two sides
+ * are the same constant (bit for bit) selects it whatever rA is. */
+static bool const_result(const alu_slot *s)
+{
+	const bool a = s->a.kind == OPD_CONST, b = s->b.kind == OPD_CONST;
+	const bool c = s->c.kind == OPD_CONST, d = s->d.kind == OPD_CONST;
+	switch (s->form) {
+	case FORM_PICK: return s->a.k < 0.0 ? b : c;
+	case FORM_CSEL: return b && c && memcmp(&s->b.k, &s->c.k, sizeof s->b.k) == 0;
+	case FORM_ADD_K: return a;
+	case FORM_MAD_K: return a && b;
+	default: return a && b && c && d;
+	}
+}
+
+/* A slot that reads only constants gives the same result for every quad:
+ * slot_result forms it once, here, with every step it would take per quad
+ * (the CSEL as the pick of its rC, which has rB's bits). */
+static void plan_const(const gr3d_ctx *c, alu_slot *s)
+{
+	if (!const_result(s))
+		return;
+	alu_slot t = *s;
+	if (t.form == FORM_CSEL) {
+		t.form = FORM_PICK;
+		t.a.k = 0.0;
+	}
+	const alu_pass ap = { .c = c, .subnormals = c->cfg->tegra_fp20_subnormals };
+	double r[GR3D_PIXELS];
+	slot_result(&ap, &t, r);
+	s->form = FORM_CONST;
+	s->xy = r[0];
+}
+
 /* Does slot s write exactly one FX10 half of a row register? */
 static bool row_half(const alu_slot *s)
 {
@@ -198,6 +235,8 @@ static void plan_packet(const gr3d_ctx *c, alu_packet *p, bool shortcuts)
 	for (unsigned k = 0; k < 4; k++) {
 		alu_slot *s = &p->slot[k];
 		plan_slot(c, s, shortcuts);
+		if (shortcuts)
+			plan_const(c, s);
 		const alu_operand *o[4] = { &s->a, &s->b, &s->c, &s->d };
 		for (unsigned j = 0; j < 4 && k < p->nslots; j++)
 			p->reads_prev |= o[j]->kind == OPD_ALU && !o[j]->cur;
@@ -384,6 +423,10 @@ static void slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_P
 	double a[GR3D_PIXELS], b[GR3D_PIXELS], x[GR3D_PIXELS], y[GR3D_PIXELS], r[GR3D_PIXELS];
 	unsigned odd = 0;                                     /* see fetch */
 	switch (s->form) {
+	case FORM_CONST:                                      /* formed by plan_const */
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = s->xy;
+		return;
 	case FORM_PICK:                                       /* the choice is known */
 		fetch(ap, s->a.k < 0.0 ? &s->b : &s->c, r, &odd);
 		break;
@@ -618,21 +661,22 @@ static bool any_shadow(const gr3d_quad *q)
 }
 
 /* One packet: prev holds the aluK values of the previous packet, cur
- * receives this packet's (slots past nslots read as 0).  *live is the
- * pixels it runs on (a sticky kill takes a pixel out); shadow says whether
- * some pixel may still hold TEX's pre-fetch view (only writes end one). */
+ * receives this packet's (slots past nslots read as 0).  It runs on the
+ * pixels of live and returns them without the ones a sticky kill took out;
+ * shadow says whether some pixel may still hold TEX's pre-fetch view (only
+ * writes end one). */
 static unsigned run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
                            gr3d_quad *q, const double prev[4][GR3D_PIXELS],
-                           double cur[4][GR3D_PIXELS], uint64_t *kills, unsigned *live, bool shadow)
+                           double cur[4][GR3D_PIXELS], uint64_t *kills, unsigned live, bool shadow)
 {
 	const unsigned n = p->nslots;
 	alu_pass ap = { .c = c, .q = q, .prev = prev,
 	                .cur = (const double (*)[GR3D_PIXELS])cur,
-	                .subnormals = c->cfg->tegra_fp20_subnormals, .shadow = shadow && any_shadow(q) };
+	                .subnormals = a->subnormals, .shadow = shadow && any_shadow(q) };
 	for (unsigned k = 0; k < n; k++)
 		slot_result(&ap, &p->slot[k], cur[k]);
-	for (unsigned k = n; k < 4; k++)
-		memset(cur[k], 0, sizeof cur[k]);
+	if (n < 4)
+		memset(cur[n], 0, sizeof cur[n]);
 	if (p->groups) {
 		for (unsigned k = 0; k < n; k++) {
 			if (p->group_head[k] != (int)k)
@@ -646,30 +690,29 @@ static unsigned run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, c
 				cur[k][px] = gr3d_round20(c, sum[px]);
 		}
 	}
-	/* register writes land at the end of the packet (xf86 swaps r2.l/r3.l in one packet) */
+	/* register writes land at the end of the packet (xf86 swaps r2.l/r3.l in one packet);
+	 * with no live pixel each write leaves everything as it is */
 	const uint64_t before = *kills;
-	for (unsigned k = 0; k < n && *live; k++) {
+	for (unsigned k = 0; k < n; k++) {
 		if (p->slot[k].pair_next) {
-			write_pair(a, c, q, *live, ap.shadow, &p->slot[k], cur[k], cur[k + 1]);
+			write_pair(a, c, q, live, ap.shadow, &p->slot[k], cur[k], cur[k + 1]);
 			k++;
 		} else {
-			write_slot(a, c, wc, q, *live, ap.shadow, &p->slot[k], cur[k], kills);
+			write_slot(a, c, wc, q, live, ap.shadow, &p->slot[k], cur[k], kills);
 		}
 	}
 	if (*kills != before)             /* tegra.alu.kill_this_exec off: killed for good */
-		*live = live_pixels(q);
-	return n;
+		live = live_pixels(q);
+	return live;
 }
 
 unsigned alu_run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
                         gr3d_quad *q, double alu[4][GR3D_PIXELS], uint64_t *kills)
 {
 	double cur[4][GR3D_PIXELS];
-	unsigned live = live_pixels(q);
-	unsigned n = run_packet(a, c, wc, p, q, (const double (*)[GR3D_PIXELS])alu, cur, kills, &live,
-	                        true);
+	run_packet(a, c, wc, p, q, (const double (*)[GR3D_PIXELS])alu, cur, kills, live_pixels(q), true);
 	memcpy(alu, cur, sizeof cur);
-	return n;
+	return p->nslots;
 }
 
 /* Covered pixels killed now that were alive before the EXEC (dead). */
@@ -696,31 +739,32 @@ static void load_view(const alu_unit *a, gr3d_quad *q, unsigned e)
 
 static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
-	gr3d_ctx *c = s->ctx;
 	const alu_unit *a = (const alu_unit *)s;
-	unsigned count = c->prog->exec[e].alu_sched.count;
+	const unsigned count = a->packets[e];
 	if (a->view_load[e])                    /* also with no packets: a batch start */
 		load_view(a, q, e);
 	if (!count)
 		return s->quad_clocks;              /* count 0 still takes a clock (wiki) */
-	uint64_t kills = 0, insts = 0;
+	uint64_t kills = 0;
 	unsigned live = live_pixels(q);
 	const unsigned dead = ~live & 0xFu;
-	const unsigned alive = (live & 1u) + (live >> 1 & 1u) + (live >> 2 & 1u) + (live >> 3 & 1u);
-	if (live) {
-		double buf[2][4][GR3D_PIXELS];          /* aluK: previous and current packet */
-		if (a->pk[e][0].reads_prev)             /* aluK read as 0 at the start of an EXEC */
-			memset(buf[0], 0, sizeof buf[0]);
-		const bool shadow = any_shadow(q);     /* only ALU writes end a view in the EXEC */
-		for (unsigned i = 0; i < count; i++)
-			insts += run_packet(a, c, c, &a->pk[e][i], q, (const double (*)[GR3D_PIXELS])buf[i & 1],
-			                    buf[(i & 1) ^ 1], &kills, &live, shadow) * alive;
-	}
+	/* every packet counts its slots for the pixels live when the EXEC began */
+	sim_unit_count(&s->u, ALU_CTR_INSTRUCTIONS, (uint64_t)a->slots[e] * (unsigned)__builtin_popcount(live));
 	sim_unit_count(&s->u, ALU_CTR_PACKETS, count);
-	sim_unit_count(&s->u, ALU_CTR_INSTRUCTIONS, insts);
-	sim_unit_count(&s->u, ALU_CTR_KILLS, kills);
-	if (kills)     /* the pixels this EXEC killed: an INSTANT, arg = EXEC | pixel mask << 8 */
+	if (!live)
+		return s->quad_clocks * count;
+	double buf[2][4][GR3D_PIXELS];              /* aluK: previous and current packet */
+	if (a->pk[e][0].reads_prev)                 /* aluK read as 0 at the start of an EXEC */
+		memset(buf[0], 0, sizeof buf[0]);
+	const bool shadow = any_shadow(q);         /* only ALU writes end a view in the EXEC */
+	/* once no pixel is live, the packets left write nothing: they are skipped */
+	for (unsigned i = 0; i < count && live; i++)
+		live = run_packet(a, s->ctx, s->ctx, &a->pk[e][i], q, (const double (*)[GR3D_PIXELS])buf[i & 1],
+		                  buf[(i & 1) ^ 1], &kills, live, shadow);
+	if (kills) {   /* the pixels this EXEC killed: an INSTANT, arg = EXEC | pixel mask << 8 */
+		sim_unit_count(&s->u, ALU_CTR_KILLS, kills);
 		sim_tl_emit(s->u.tl, s->now, s->u.lane, SIM_TL_INSTANT, q->id, e | killed_now(q, dead) << 8);
+	}
 	return s->quad_clocks * count;
 }
 
@@ -806,6 +850,7 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx)
 	gr3d_stage_init(&a->s, "alu", ctx, ALU_COUNTERS, ALU_CTR_COUNT);
 	a->s.exec = alu_exec;
 	a->batch_view = ctx->rows > 1 && ctx->cfg->tegra_alu_batch_view;
+	a->subnormals = ctx->cfg->tegra_fp20_subnormals;
 	a->fx10_lanes = ctx->fx10_round == ULP_ROUND_NEAREST_AWAY || ctx->fx10_round == ULP_ROUND_TRUNCATE;
 	a->fx10_half = ctx->fx10_round == ULP_ROUND_NEAREST_AWAY ? 0.5f : 0.0f;
 	a->fx10_lo = ctx->fx10_wrap ? INT32_MIN : -512;
@@ -820,4 +865,11 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx)
 				plan_packet(ctx, &a->pk[e][i], true);   /* folded operands may plan better */
 			}
 	plan_views(a, ctx);
+	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
+		const unsigned count = ctx->prog->exec[e].alu_sched.count;
+		a->packets[e] = (uint8_t)count;
+		a->slots[e] = 0;
+		for (unsigned i = 0; i < count && i < TEGRA_FP_MAX_PER_EXEC; i++)
+			a->slots[e] = (uint8_t)(a->slots[e] + a->pk[e][i].nslots);
+	}
 }

@@ -43,7 +43,8 @@ typedef struct alu_slot {
 	                               * only when a word read is not a normal FP20 number */
 	bool pair_next;               /* this slot and the next write the two FX10 halves
 	                               * of one row register: one pass writes both */
-	double xy;                    /* FORM_MAD_K: the constant rC*rD (-0 for MUL) */
+	double xy;                    /* FORM_MAD_K: the constant rC*rD (-0 for MUL);
+	                               * FORM_CONST: the result */
 } alu_slot;
 
 typedef struct alu_packet {
@@ -62,6 +63,9 @@ typedef struct alu_unit {
 	bool fx10_lanes;
 	float fx10_half;
 	int32_t fx10_lo, fx10_hi;
+	bool subnormals;              /* tegra.fp20.read_subnormals */
+	uint8_t packets[TEGRA_FP_MAX_EXEC];      /* EXEC e's ALU packets (its schedule's count) */
+	uint8_t slots[TEGRA_FP_MAX_EXEC];        /* and their slots */
 	uint16_t view_load[TEGRA_FP_MAX_EXEC];   /* row registers EXEC e copies into the view */
 	alu_packet pk[TEGRA_FP_MAX_EXEC][TEGRA_FP_MAX_PER_EXEC];
 } alu_unit;
