@@ -38,7 +38,7 @@ static const char PROG[] =
 	"  ALU0: CSEL r14.l, r0, #1, #1\n"               /* both sides the same: rA is not read */
 	"  ALU1: MAD r14.h, #1, #1, #1, #1 (x2)\n"
 	"  ALU2: CSEL r15.lh, -#1, #0, r0 (ge)\n"        /* a known side, a condition */
-	"  ALU3: MAD r13.l, r0, #1, #1 (sat)\n;\n";
+	"  ALU3: CSEL r13.l, -#1, -r0, #1\n;\n";          /* a known side: -r0, a copy */
 
 /* The packets the rig runs, in order: EXEC 0's three, then EXEC 1's one. */
 enum { NPK = 4 };
@@ -132,6 +132,8 @@ Test(alu_plan, shortcuts_are_taken)
 	cr_expect(p[0].slot[0].exact && p[0].slot[1].exact && p[0].slot[2].exact && p[0].slot[3].exact);
 	cr_expect(p[1].slot[0].exact && !p[1].slot[1].exact && p[1].slot[2].exact && p[1].slot[3].exact);
 	cr_expect(p[0].slot[2].pair_next && !p[0].slot[0].pair_next);   /* r6.l and r6.h */
+	cr_expect(p[0].slot[0].reg_copy && p[0].slot[1].reg_copy && !p[0].slot[2].reg_copy);
+	cr_expect(p[1].slot[3].reg_copy && r->unit.pk[1][0].slot[3].reg_copy);
 	for (unsigned k = 0; k < 4; k++) {
 		cr_expect(memcmp(&r->unit.pk[1][0].slot[k], &r->ref[3].slot[k], sizeof r->ref[3].slot[k]) != 0,
 		          "slot %u of the constant packet is planned as the reference", k);

@@ -18,13 +18,11 @@ GR3D_HOT double fx10_value(uint32_t bits)
 	return (double)((int32_t)((bits & FX10_MASK) ^ 0x200u) - 0x200) * 0x1p-8;
 }
 
-/* A register operand's four words: FP20 or one FX10 half.  *odd is set
- * when an FP20 word has exponent 0 or 63 (zero, a subnormal read, inf,
- * NaN): the values that are not normal FP20 numbers. */
-GR3D_HOT void read_reg(const alu_pass *ap, const alu_operand *o, double out[GR3D_PIXELS], unsigned *odd)
+/* A register operand's four raw words, as the ALU sees them: through the
+ * batch view, and with TEX's pre-fetch view. */
+GR3D_HOT void read_raw(const alu_pass *ap, const alu_operand *o, uint32_t raw[GR3D_PIXELS])
 {
 	const gr3d_quad *q = ap->q;
-	uint32_t raw[GR3D_PIXELS];      /* a 20-bit register of each pixel */
 	if (o->view)                    /* tegra.alu.batch_view (plan_views) */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			raw[p] = q->view[p][o->index];
@@ -41,6 +39,15 @@ GR3D_HOT void read_reg(const alu_pass *ap, const alu_operand *o, double out[GR3D
 			else if ((px->tex_shadow & 2u) && px->tex_reg[1] == o->index)
 				raw[p] = px->tex_old[1];
 		}
+}
+
+/* A register operand's four words: FP20 or one FX10 half.  *odd is set
+ * when an FP20 word has exponent 0 or 63 (zero, a subnormal read, inf,
+ * NaN): the values that are not normal FP20 numbers. */
+GR3D_HOT void read_reg(const alu_pass *ap, const alu_operand *o, double out[GR3D_PIXELS], unsigned *odd)
+{
+	uint32_t raw[GR3D_PIXELS];      /* a 20-bit register of each pixel */
+	read_raw(ap, o, raw);
 	if (o->fx) {
 		const unsigned sh = o->fx == 2 ? 10u : 0u;
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
@@ -112,6 +119,93 @@ GR3D_HOT void round_outliers(const gr3d_ctx *c, double r[GR3D_PIXELS])
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			if (!gr3d_fp20_fast(b[p] & ~(UINT64_C(1) << 63)))
 				r[p] = gr3d_round20(c, r[p]);
+}
+
+/* Four binary32 or int32 lanes in one SSE2 register (the compiler's vector
+ * types, GCC and Clang), and a lane-wise choice by a comparison's mask. */
+typedef float alu_f32x4 __attribute__((vector_size(16)));
+typedef int32_t alu_i32x4 __attribute__((vector_size(16)));
+typedef uint32_t alu_u32x4 __attribute__((vector_size(16)));
+
+static inline alu_f32x4 select_f32x4(alu_i32x4 m, alu_f32x4 yes, alu_f32x4 no)
+{
+	return (alu_f32x4)(((alu_i32x4)yes & m) | ((alu_i32x4)no & ~m));
+}
+
+static inline alu_i32x4 select_i32x4(alu_i32x4 m, alu_i32x4 yes, alu_i32x4 no)
+{
+	return (yes & m) | (no & ~m);
+}
+
+/* FX10 halves of four slot results (fx10.round, fx10.overflow): the rule of
+ * gr3d_fx10_bits in four binary32 lanes of one vector.
+ * Every slot result is an FP20 value (rounded to FP20, or a condition's 0
+ * or 1), so it is exact as a binary32 and so is |v| * 256 (14 significant
+ * bits at most) and the 1e9 clamp.  With truncation nothing else happens.
+ * With nearest-away, s + 0.5 is exact below 2^23 (at most 24 bits from
+ * s's top bit down to 0.5 or s's last bit); from 2^23 up s is a multiple of
+ * 1024 and s + 0.5 rounds back to s, which truncates as s + 0.5 does.
+ * tests/test_alu_plan.c checks every FP20 code against gr3d_fx10_bits.
+ * Round-to-even takes gr3d_fx10_bits_quad.  alu_init sets the lanes up. */
+GR3D_HOT alu_u32x4 fx10_lanes(const alu_unit *a, alu_f32x4 f)
+{
+	alu_f32x4 s = (alu_f32x4)((alu_i32x4)f & 0x7FFFFFFF) * 256.0f;          /* |v| * 256 */
+	s = select_f32x4(s > 1e9f, (alu_f32x4){ 1e9f, 1e9f, 1e9f, 1e9f }, s);
+	s = (alu_f32x4)((alu_i32x4)s & (s == s));                                  /* NaN: 0 */
+	alu_i32x4 n = __builtin_convertvector(s + a->fx10_half, alu_i32x4);
+	const alu_i32x4 neg = f < 0.0f;
+	n = (n ^ neg) - neg;                                                      /* -n when v < 0 */
+	const alu_i32x4 lo = { a->fx10_lo, a->fx10_lo, a->fx10_lo, a->fx10_lo };
+	const alu_i32x4 hi = { a->fx10_hi, a->fx10_hi, a->fx10_hi, a->fx10_hi };
+	n = select_i32x4(n < lo, lo, n);
+	n = select_i32x4(n > hi, hi, n);
+	return (alu_u32x4)n & FX10_MASK;
+}
+
+GR3D_HOT void fx10_quad(const alu_unit *a, const gr3d_ctx *c, const double v[GR3D_PIXELS],
+                        uint32_t enc[GR3D_PIXELS])
+{
+	if (!a->fx10_lanes) {
+		gr3d_fx10_bits_quad(c->fx10_round, c->fx10_wrap, v, enc);
+		return;
+	}
+	const alu_u32x4 n = fx10_lanes(a, (alu_f32x4){ (float)v[0], (float)v[1], (float)v[2], (float)v[3] });
+	memcpy(enc, &n, sizeof n);
+}
+
+/* A slot that copies a register operand (alu_slot.reg_copy): the operand
+ * as read, with abs and negate, plus slot.xy (+-0) for FORM_ADD_K, formed in
+ * binary32 lanes with no double steps.  An FX10 half is n / 256 and a
+ * normal FP20 word (exponent 1..62) is gr3d_fp20's binary32, both exact,
+ * so every step gives alu_slot_result's value: fx10_value or
+ * gr3d_fp20_quad, modify (x1 and -0 are exact), the sum with +-0, and no
+ * rounding (the slot is exact and no word read is odd).  Returns false,
+ * having done nothing, when an FP20 word has exponent 0 or 63: then
+ * alu_slot_result forms the slot. */
+GR3D_HOT bool copy_reg(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXELS])
+{
+	const alu_operand *o = s->copy_src == 0 ? &s->a : s->copy_src == 1 ? &s->b : &s->c;
+	uint32_t raw[GR3D_PIXELS];
+	read_raw(ap, o, raw);
+	alu_u32x4 w;
+	memcpy(&w, raw, sizeof w);
+	alu_f32x4 f;
+	if (o->fx) {
+		const alu_i32x4 n = (alu_i32x4)(((w >> (o->fx == 2 ? 10u : 0u)) & FX10_MASK) ^ 0x200u) - 0x200;
+		f = __builtin_convertvector(n, alu_f32x4) * 0x1p-8f;
+	} else {
+		const alu_u32x4 e = (w >> 13) & 0x3Fu;
+		const alu_u32x4 odd = e - 1u >= 62u;
+		if (odd[0] | odd[1] | odd[2] | odd[3])
+			return false;
+		f = (alu_f32x4)(((w << 12) & 0x80000000u) | (e + 96u) << 23 | (w & 0x1FFFu) << 10);
+	}
+	f = (alu_f32x4)(((alu_u32x4)f & (o->abs ? 0x7FFFFFFFu : ~0u)) ^ (o->neg ? 0x80000000u : 0u));
+	if (s->form == FORM_ADD_K)
+		f = f + (float)s->xy;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		out[p] = f[p];
+	return true;
 }
 
 /* One slot's result for the four pixels.  It is formed in local arrays (no
@@ -187,53 +281,6 @@ void alu_slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXE
 			gr3d_round20_quad(ap->c, r);
 	}
 	memcpy(out, r, sizeof r);
-}
-
-/* Four binary32 or int32 lanes in one SSE2 register (the compiler's vector
- * types, GCC and Clang), and a lane-wise choice by a comparison's mask. */
-typedef float alu_f32x4 __attribute__((vector_size(16)));
-typedef int32_t alu_i32x4 __attribute__((vector_size(16)));
-
-static inline alu_f32x4 select_f32x4(alu_i32x4 m, alu_f32x4 yes, alu_f32x4 no)
-{
-	return (alu_f32x4)(((alu_i32x4)yes & m) | ((alu_i32x4)no & ~m));
-}
-
-static inline alu_i32x4 select_i32x4(alu_i32x4 m, alu_i32x4 yes, alu_i32x4 no)
-{
-	return (yes & m) | (no & ~m);
-}
-
-/* FX10 halves of four slot results (fx10.round, fx10.overflow): the rule of
- * gr3d_fx10_bits in four binary32 lanes of one vector.
- * Every slot result is an FP20 value (rounded to FP20, or a condition's 0
- * or 1), so it is exact as a binary32 and so is |v| * 256 (14 significant
- * bits at most) and the 1e9 clamp.  With truncation nothing else happens.
- * With nearest-away, s + 0.5 is exact below 2^23 (at most 24 bits from
- * s's top bit down to 0.5 or s's last bit); from 2^23 up s is a multiple of
- * 1024 and s + 0.5 rounds back to s, which truncates as s + 0.5 does.
- * tests/test_alu_plan.c checks every FP20 code against gr3d_fx10_bits.
- * Round-to-even takes gr3d_fx10_bits_quad.  alu_init sets the lanes up. */
-GR3D_HOT void fx10_quad(const alu_unit *a, const gr3d_ctx *c, const double v[GR3D_PIXELS],
-                        uint32_t enc[GR3D_PIXELS])
-{
-	if (!a->fx10_lanes) {
-		gr3d_fx10_bits_quad(c->fx10_round, c->fx10_wrap, v, enc);
-		return;
-	}
-	const alu_f32x4 f = { (float)v[0], (float)v[1], (float)v[2], (float)v[3] };
-	alu_f32x4 s = (alu_f32x4)((alu_i32x4)f & 0x7FFFFFFF) * 256.0f;          /* |v| * 256 */
-	s = select_f32x4(s > 1e9f, (alu_f32x4){ 1e9f, 1e9f, 1e9f, 1e9f }, s);
-	s = (alu_f32x4)((alu_i32x4)s & (s == s));                                  /* NaN: 0 */
-	alu_i32x4 n = __builtin_convertvector(s + a->fx10_half, alu_i32x4);
-	const alu_i32x4 neg = f < 0.0f;
-	n = (n ^ neg) - neg;                                                      /* -n when v < 0 */
-	const alu_i32x4 lo = { a->fx10_lo, a->fx10_lo, a->fx10_lo, a->fx10_lo };
-	const alu_i32x4 hi = { a->fx10_hi, a->fx10_hi, a->fx10_hi, a->fx10_hi };
-	n = select_i32x4(n < lo, lo, n);
-	n = select_i32x4(n > hi, hi, n);
-	n &= FX10_MASK;
-	memcpy(enc, &n, sizeof n);
 }
 
 /* A write to row register i ends the live pixels' pre-fetch view of it. */
@@ -368,11 +415,12 @@ static unsigned run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, c
                            double cur[4][GR3D_PIXELS], uint64_t *kills, unsigned live, bool shadow)
 {
 	const unsigned n = p->nslots;
-	alu_pass ap = { .c = c, .q = q, .prev = prev,
+	alu_pass ap = { .unit = a, .c = c, .q = q, .prev = prev,
 	                .cur = (const double (*)[GR3D_PIXELS])cur,
 	                .subnormals = a->subnormals, .shadow = shadow && any_shadow(q) };
 	for (unsigned k = 0; k < n; k++)
-		alu_slot_result(&ap, &p->slot[k], cur[k]);
+		if (!p->slot[k].reg_copy || !copy_reg(&ap, &p->slot[k], cur[k]))
+			alu_slot_result(&ap, &p->slot[k], cur[k]);
 	if (n < 4)
 		memset(cur[n], 0, sizeof cur[n]);
 	if (p->groups) {

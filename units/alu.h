@@ -43,6 +43,9 @@ typedef struct alu_slot {
 	                               * only when a word read is not a normal FP20 number */
 	bool pair_next;               /* this slot and the next write the two FX10 halves
 	                               * of one row register: one pass writes both */
+	bool reg_copy;                /* copies a register operand: formed in binary32
+	                               * lanes (alu.c copy_reg) */
+	uint8_t copy_src;             /* its operand: 0 rA, 1 rB, 2 rC */
 	double xy;                    /* FORM_MAD_K: the constant rC*rD (-0 for MUL);
 	                               * FORM_CONST: the result */
 } alu_slot;

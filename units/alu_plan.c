@@ -142,6 +142,7 @@ static void plan_const(const gr3d_ctx *c, alu_slot *s)
 	if (!const_result(s))
 		return;
 	alu_slot t = *s;
+	t.reg_copy = false;
 	if (t.form == FORM_CSEL) {
 		t.form = FORM_PICK;
 		t.a.k = 0.0;
@@ -157,6 +158,25 @@ static void plan_const(const gr3d_ctx *c, alu_slot *s)
 static bool row_half(const alu_slot *s)
 {
 	return s->dst_cls == TEGRA_REG_ROW && s->write_low != s->write_high;
+}
+
+/* A slot that copies a register operand, with abs or negate at most
+ * (alu.c copy_reg): exact (so no scale and no condition), not saturated,
+ * either rA + +-0 or the side a known CSEL picks. */
+static void plan_reg_copy(alu_slot *s, bool shortcuts)
+{
+	s->reg_copy = false;
+	s->copy_src = 0;
+	if (!shortcuts || !s->exact || s->saturate)
+		return;
+	if (s->form == FORM_ADD_K && s->xy == 0.0)
+		s->copy_src = 0;
+	else if (s->form == FORM_PICK)
+		s->copy_src = s->a.k < 0.0 ? 1 : 2;
+	else
+		return;
+	const alu_operand *o = s->copy_src == 0 ? &s->a : s->copy_src == 1 ? &s->b : &s->c;
+	s->reg_copy = o->kind == OPD_REG;
 }
 
 static void plan_packet(const gr3d_ctx *c, alu_packet *p, bool shortcuts)
@@ -177,6 +197,7 @@ static void plan_packet(const gr3d_ctx *c, alu_packet *p, bool shortcuts)
 		plan_slot(c, s, shortcuts);
 		if (shortcuts)
 			plan_const(c, s);
+		plan_reg_copy(s, shortcuts);
 		const alu_operand *o[4] = { &s->a, &s->b, &s->c, &s->d };
 		for (unsigned j = 0; j < 4 && k < p->nslots; j++)
 			p->reads_prev |= o[j]->kind == OPD_ALU && !o[j]->cur;

@@ -35,6 +35,7 @@ GR3D_HOT double fp20_read(bool subnormals, uint32_t raw)
 /* What one packet on one quad reads, with the facts that hold for the
  * whole packet looked up once. */
 typedef struct alu_pass {
+	const alu_unit *unit;
 	const gr3d_ctx *c;
 	gr3d_quad *q;
 	const double (*prev)[GR3D_PIXELS];   /* aluK of the previous packet */
