@@ -145,20 +145,24 @@ static inline alu_i32x4 select_i32x4(alu_i32x4 m, alu_i32x4 yes, alu_i32x4 no)
  * With nearest-away, s + 0.5 is exact below 2^23 (at most 24 bits from
  * s's top bit down to 0.5 or s's last bit); from 2^23 up s is a multiple of
  * 1024 and s + 0.5 rounds back to s, which truncates as s + 0.5 does.
+ * The clamps come before the conversion, as one limit on s + 0.5 (or s):
+ * truncation is monotonic, so for a limit L that is a whole number
+ * min(trunc(x), L) = trunc(min(x, L)) with x >= 0.  L is 511, or 512 for a
+ * negative v (fx10.overflow clamp), or 1e9, which (s + 0.5 rounding to
+ * 1e9 from s = 1e9 up) is the 1e9 clamp too (wrap).
  * tests/test_alu_plan.c checks every FP20 code against gr3d_fx10_bits.
  * Round-to-even takes gr3d_fx10_bits_quad.  alu_init sets the lanes up. */
 GR3D_HOT alu_u32x4 fx10_lanes(const alu_unit *a, alu_f32x4 f)
 {
 	alu_f32x4 s = (alu_f32x4)((alu_i32x4)f & 0x7FFFFFFF) * 256.0f;          /* |v| * 256 */
-	s = select_f32x4(s > 1e9f, (alu_f32x4){ 1e9f, 1e9f, 1e9f, 1e9f }, s);
 	s = (alu_f32x4)((alu_i32x4)s & (s == s));                                  /* NaN: 0 */
-	alu_i32x4 n = __builtin_convertvector(s + a->fx10_half, alu_i32x4);
 	const alu_i32x4 neg = f < 0.0f;
+	const float ln = a->fx10_lim_neg, lp = a->fx10_lim_pos;
+	const alu_f32x4 lim = select_f32x4(neg, (alu_f32x4){ ln, ln, ln, ln }, (alu_f32x4){ lp, lp, lp, lp });
+	s = s + a->fx10_half;
+	s = select_f32x4(s > lim, lim, s);                                         /* the clamps */
+	alu_i32x4 n = __builtin_convertvector(s, alu_i32x4);
 	n = (n ^ neg) - neg;                                                      /* -n when v < 0 */
-	const alu_i32x4 lo = { a->fx10_lo, a->fx10_lo, a->fx10_lo, a->fx10_lo };
-	const alu_i32x4 hi = { a->fx10_hi, a->fx10_hi, a->fx10_hi, a->fx10_hi };
-	n = select_i32x4(n < lo, lo, n);
-	n = select_i32x4(n > hi, hi, n);
 	return (alu_u32x4)n & FX10_MASK;
 }
 
@@ -195,8 +199,10 @@ GR3D_HOT bool copy_reg(const alu_pass *ap, const alu_slot *s, double out[GR3D_PI
 		f = __builtin_convertvector(n, alu_f32x4) * 0x1p-8f;
 	} else {
 		const alu_u32x4 e = (w >> 13) & 0x3Fu;
-		const alu_u32x4 odd = e - 1u >= 62u;
-		if (odd[0] | odd[1] | odd[2] | odd[3])
+		alu_u32x4 odd = (alu_u32x4)(e - 1u >= 62u);       /* OR-ed across the lanes */
+		odd |= __builtin_shuffle(odd, (alu_u32x4){ 2, 3, 0, 1 });
+		odd |= __builtin_shuffle(odd, (alu_u32x4){ 1, 0, 3, 2 });
+		if (odd[0])
 			return false;
 		f = (alu_f32x4)(((w << 12) & 0x80000000u) | (e + 96u) << 23 | (w & 0x1FFFu) << 10);
 	}
@@ -319,9 +325,8 @@ static void write_pair(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, unsig
 	uint32_t e0[GR3D_PIXELS], e1[GR3D_PIXELS], set[GR3D_PIXELS];
 	fx10_quad(a, c, v0, e0);
 	fx10_quad(a, c, v1, e1);
-	const unsigned sh0 = s[0].write_high ? 10u : 0u, sh1 = s[1].write_high ? 10u : 0u;
 	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		set[p] = e0[p] << sh0 | e1[p] << sh1;
+		set[p] = e0[p] << s[0].fx10_shift | e1[p] << s[1].fx10_shift;
 	write_row_bits(q, s[0].dst_index & (GR3D_ROW_REGS - 1), live, ~(FX10_MASK | FX10_MASK << 10), set);
 }
 
@@ -531,7 +536,7 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx)
 	a->subnormals = ctx->cfg->tegra_fp20_subnormals;
 	a->fx10_lanes = ctx->fx10_round == ULP_ROUND_NEAREST_AWAY || ctx->fx10_round == ULP_ROUND_TRUNCATE;
 	a->fx10_half = ctx->fx10_round == ULP_ROUND_NEAREST_AWAY ? 0.5f : 0.0f;
-	a->fx10_lo = ctx->fx10_wrap ? INT32_MIN : -512;
-	a->fx10_hi = ctx->fx10_wrap ? INT32_MAX : 511;
+	a->fx10_lim_pos = ctx->fx10_wrap ? 1e9f : 511.0f;
+	a->fx10_lim_neg = ctx->fx10_wrap ? 1e9f : 512.0f;
 	alu_plan_draw(a, ctx);
 }

@@ -41,6 +41,7 @@ typedef struct alu_slot {
 	uint8_t form;                 /* enum alu_form (alu.c): how the result is formed */
 	bool exact;                   /* the result is one of its operands as read: rounded
 	                               * only when a word read is not a normal FP20 number */
+	uint8_t fx10_shift;           /* an FX10 half write: 0 (.l) or 10 (.h) */
 	bool pair_next;               /* this slot and the next write the two FX10 halves
 	                               * of one row register: one pass writes both */
 	bool reg_copy;                /* copies a register operand: formed in binary32
@@ -65,7 +66,7 @@ typedef struct alu_unit {
 	bool batch_view;              /* tegra.alu.batch_view with more than one row */
 	bool fx10_lanes;
 	float fx10_half;
-	int32_t fx10_lo, fx10_hi;
+	float fx10_lim_pos, fx10_lim_neg;   /* |n| at most (fx10_lanes) */
 	bool subnormals;              /* tegra.fp20.read_subnormals */
 	uint8_t packets[TEGRA_FP_MAX_EXEC];      /* EXEC e's ALU packets (its schedule's count) */
 	uint8_t slots[TEGRA_FP_MAX_EXEC];        /* and their slots */

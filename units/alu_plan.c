@@ -236,6 +236,7 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out,
 		o->dst_index = s->dst_index;
 		o->write_low = s->write_low;
 		o->write_high = s->write_high;
+		o->fx10_shift = s->write_high ? 10 : 0;
 	}
 	/* constants take their modifiers now: fetch copies them as they are */
 	for (unsigned k = 0; k < 4; k++) {
