@@ -18,6 +18,32 @@ GR3D_HOT double fx10_value(uint32_t bits)
 	return (double)((int32_t)((bits & FX10_MASK) ^ 0x200u) - 0x200) * 0x1p-8;
 }
 
+/* Four binary32 or int32 lanes in one SSE2 register (the compiler's vector
+ * types, GCC and Clang), and a lane-wise choice by a comparison's mask. */
+typedef float alu_f32x4 __attribute__((vector_size(16)));
+typedef int32_t alu_i32x4 __attribute__((vector_size(16)));
+typedef uint32_t alu_u32x4 __attribute__((vector_size(16)));
+
+static inline alu_f32x4 select_f32x4(alu_i32x4 m, alu_f32x4 yes, alu_f32x4 no)
+{
+	return (alu_f32x4)(((alu_i32x4)yes & m) | ((alu_i32x4)no & ~m));
+}
+
+static inline alu_i32x4 select_i32x4(alu_i32x4 m, alu_i32x4 yes, alu_i32x4 no)
+{
+	return (yes & m) | (no & ~m);
+}
+
+/* Four FX10 halves (fx = 1 .l, 2 .h, alu_operand.fx) as operands:
+ * fx10_value's n / 256 in binary32 lanes, exact (|n| <= 512). */
+GR3D_HOT alu_f32x4 fx10_lanes_in(const uint32_t raw[GR3D_PIXELS], unsigned fx)
+{
+	alu_u32x4 w;
+	memcpy(&w, raw, sizeof w);
+	const alu_i32x4 n = (alu_i32x4)(((w >> (fx == 2 ? 10u : 0u)) & FX10_MASK) ^ 0x200u) - 0x200;
+	return __builtin_convertvector(n, alu_f32x4) * 0x1p-8f;
+}
+
 /* A register operand's four raw words, as the ALU sees them: through the
  * batch view, and with TEX's pre-fetch view. */
 GR3D_HOT void read_raw(const alu_pass *ap, const alu_operand *o, uint32_t raw[GR3D_PIXELS])
@@ -49,9 +75,9 @@ GR3D_HOT void read_reg(const alu_pass *ap, const alu_operand *o, double out[GR3D
 	uint32_t raw[GR3D_PIXELS];      /* a 20-bit register of each pixel */
 	read_raw(ap, o, raw);
 	if (o->fx) {
-		const unsigned sh = o->fx == 2 ? 10u : 0u;
+		const alu_f32x4 f = fx10_lanes_in(raw, o->fx);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			out[p] = fx10_value(raw[p] >> sh);
+			out[p] = f[p];
 	} else {
 		gr3d_fp20_quad(ap->subnormals, raw, out);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
@@ -121,22 +147,6 @@ GR3D_HOT void round_outliers(const gr3d_ctx *c, double r[GR3D_PIXELS])
 				r[p] = gr3d_round20(c, r[p]);
 }
 
-/* Four binary32 or int32 lanes in one SSE2 register (the compiler's vector
- * types, GCC and Clang), and a lane-wise choice by a comparison's mask. */
-typedef float alu_f32x4 __attribute__((vector_size(16)));
-typedef int32_t alu_i32x4 __attribute__((vector_size(16)));
-typedef uint32_t alu_u32x4 __attribute__((vector_size(16)));
-
-static inline alu_f32x4 select_f32x4(alu_i32x4 m, alu_f32x4 yes, alu_f32x4 no)
-{
-	return (alu_f32x4)(((alu_i32x4)yes & m) | ((alu_i32x4)no & ~m));
-}
-
-static inline alu_i32x4 select_i32x4(alu_i32x4 m, alu_i32x4 yes, alu_i32x4 no)
-{
-	return (yes & m) | (no & ~m);
-}
-
 /* FX10 halves of four slot results (fx10.round, fx10.overflow): the rule of
  * gr3d_fx10_bits in four binary32 lanes of one vector.
  * Every slot result is an FP20 value (rounded to FP20, or a condition's 0
@@ -195,8 +205,7 @@ GR3D_HOT bool copy_reg(const alu_pass *ap, const alu_slot *s, double out[GR3D_PI
 	memcpy(&w, raw, sizeof w);
 	alu_f32x4 f;
 	if (o->fx) {
-		const alu_i32x4 n = (alu_i32x4)(((w >> (o->fx == 2 ? 10u : 0u)) & FX10_MASK) ^ 0x200u) - 0x200;
-		f = __builtin_convertvector(n, alu_f32x4) * 0x1p-8f;
+		f = fx10_lanes_in(raw, o->fx);
 	} else {
 		const alu_u32x4 e = (w >> 13) & 0x3Fu;
 		alu_u32x4 odd = (alu_u32x4)(e - 1u >= 62u);       /* OR-ed across the lanes */
