@@ -11,8 +11,8 @@ const sim_counter_def ALU_COUNTERS[ALU_CTR_COUNT] = {
 };
 
 /* An FX10 half (the low 10 bits) as an operand: gr3d_fx10's value, a
- * 10-bit two's complement number / 256, in steps that vectorise (a
- * 1024-entry table measured slower: four scalar loads). */
+ * 10-bit two's complement number / 256 (a uniform; fx10_lanes_in reads a
+ * register's four). */
 GR3D_HOT double fx10_value(uint32_t bits)
 {
 	return (double)((int32_t)((bits & FX10_MASK) ^ 0x200u) - 0x200) * 0x1p-8;
@@ -29,13 +29,9 @@ static inline alu_f32x4 select_f32x4(alu_i32x4 m, alu_f32x4 yes, alu_f32x4 no)
 	return (alu_f32x4)(((alu_i32x4)yes & m) | ((alu_i32x4)no & ~m));
 }
 
-static inline alu_i32x4 select_i32x4(alu_i32x4 m, alu_i32x4 yes, alu_i32x4 no)
-{
-	return (yes & m) | (no & ~m);
-}
-
 /* Four FX10 halves (fx = 1 .l, 2 .h, alu_operand.fx) as operands:
- * fx10_value's n / 256 in binary32 lanes, exact (|n| <= 512). */
+ * fx10_value's n / 256 in binary32 lanes, exact (|n| <= 512).  A
+ * 1024-entry table measured slower (four scalar loads). */
 GR3D_HOT alu_f32x4 fx10_lanes_in(const uint32_t raw[GR3D_PIXELS], unsigned fx)
 {
 	alu_u32x4 w;
@@ -498,7 +494,7 @@ static void load_view(const alu_unit *a, gr3d_quad *q, unsigned e)
 }
 
 /* The packets of EXEC e (count of them) on quad q. */
-static void run_exec(alu_unit *a, gr3d_quad *q, unsigned e, unsigned count)
+static __attribute__((noinline)) void run_exec(alu_unit *a, gr3d_quad *q, unsigned e, unsigned count)
 {
 	gr3d_stage *s = &a->s;
 	uint64_t kills = 0;
