@@ -420,17 +420,17 @@ static bool any_shadow(const gr3d_quad *q)
  * pixels of live and returns them without the ones a sticky kill took out;
  * shadow says whether some pixel may still hold TEX's pre-fetch view (only
  * writes end one). */
-static unsigned run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
-                           gr3d_quad *q, const double prev[4][GR3D_PIXELS],
-                           double cur[4][GR3D_PIXELS], uint64_t *kills, unsigned live, bool shadow)
+static unsigned run_packet(alu_pass *ap, gr3d_ctx *wc, const alu_packet *p, double cur[4][GR3D_PIXELS],
+                           uint64_t *kills, unsigned live)
 {
+	const alu_unit *a = ap->unit;
+	const gr3d_ctx *c = ap->c;
+	gr3d_quad *q = ap->q;
 	const unsigned n = p->nslots;
-	alu_pass ap = { .unit = a, .c = c, .q = q, .prev = prev,
-	                .cur = (const double (*)[GR3D_PIXELS])cur,
-	                .subnormals = a->subnormals, .shadow = shadow && any_shadow(q) };
+	ap->shadow = ap->shadow && any_shadow(q);
 	for (unsigned k = 0; k < n; k++)
-		if (!p->slot[k].reg_copy || !copy_reg(&ap, &p->slot[k], cur[k]))
-			alu_slot_result(&ap, &p->slot[k], cur[k]);
+		if (!p->slot[k].reg_copy || !copy_reg(ap, &p->slot[k], cur[k]))
+			alu_slot_result(ap, &p->slot[k], cur[k]);
 	if (n < 4)
 		memset(cur[n], 0, sizeof cur[n]);
 	if (p->groups) {
@@ -451,10 +451,10 @@ static unsigned run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, c
 	const uint64_t before = *kills;
 	for (unsigned k = 0; k < n; k++) {
 		if (p->slot[k].pair_next) {
-			write_pair(a, c, q, live, ap.shadow, &p->slot[k], cur[k], cur[k + 1]);
+			write_pair(a, c, q, live, ap->shadow, &p->slot[k], cur[k], cur[k + 1]);
 			k++;
 		} else {
-			write_slot(a, c, wc, q, live, ap.shadow, &p->slot[k], cur[k], kills);
+			write_slot(a, c, wc, q, live, ap->shadow, &p->slot[k], cur[k], kills);
 		}
 	}
 	if (*kills != before)             /* tegra.alu.kill_this_exec off: killed for good */
@@ -466,7 +466,9 @@ unsigned alu_run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, cons
                         gr3d_quad *q, double alu[4][GR3D_PIXELS], uint64_t *kills)
 {
 	double cur[4][GR3D_PIXELS];
-	run_packet(a, c, wc, p, q, (const double (*)[GR3D_PIXELS])alu, cur, kills, live_pixels(q), true);
+	alu_pass ap = { .unit = a, .c = c, .q = q, .prev = (const double (*)[GR3D_PIXELS])alu,
+	                .cur = (const double (*)[GR3D_PIXELS])cur, .subnormals = a->subnormals, .shadow = true };
+	run_packet(&ap, wc, p, cur, kills, live_pixels(q));
 	memcpy(alu, cur, sizeof cur);
 	return p->nslots;
 }
@@ -501,18 +503,21 @@ static __attribute__((noinline)) void run_exec(alu_unit *a, gr3d_quad *q, unsign
 	unsigned live = live_pixels(q);
 	const unsigned dead = ~live & 0xFu;
 	/* every packet counts its slots for the pixels live when the EXEC began */
-	const unsigned alive = (live & 1u) + (live >> 1 & 1u) + (live >> 2 & 1u) + (live >> 3 & 1u);
+	const unsigned alive = (unsigned)(UINT64_C(0x4332322132212110) >> (4 * live)) & 0xFu;   /* bits of live */
 	sim_unit_count(&s->u, ALU_CTR_INSTRUCTIONS, (uint64_t)a->slots[e] * alive);
 	if (!live)
 		return;
 	double buf[2][4][GR3D_PIXELS];              /* aluK: previous and current packet */
 	if (a->pk[e][0].reads_prev)                 /* aluK read as 0 at the start of an EXEC */
 		memset(buf[0], 0, sizeof buf[0]);
-	const bool shadow = any_shadow(q);         /* only ALU writes end a view in the EXEC */
+	/* the packets of the EXEC share one pass; only ALU writes end a pre-fetch view */
+	alu_pass ap = { .unit = a, .c = s->ctx, .q = q, .subnormals = a->subnormals, .shadow = true };
 	/* once no pixel is live, the packets left write nothing: they are skipped */
-	for (unsigned i = 0; i < count && live; i++)
-		live = run_packet(a, s->ctx, s->ctx, &a->pk[e][i], q, (const double (*)[GR3D_PIXELS])buf[i & 1],
-		                  buf[(i & 1) ^ 1], &kills, live, shadow);
+	for (unsigned i = 0; i < count && live; i++) {
+		ap.prev = (const double (*)[GR3D_PIXELS])buf[i & 1];
+		ap.cur = (const double (*)[GR3D_PIXELS])buf[(i & 1) ^ 1];
+		live = run_packet(&ap, s->ctx, &a->pk[e][i], buf[(i & 1) ^ 1], &kills, live);
+	}
 	if (kills) {   /* the pixels this EXEC killed: an INSTANT, arg = EXEC | pixel mask << 8 */
 		sim_unit_count(&s->u, ALU_CTR_KILLS, kills);
 		sim_tl_emit(s->u.tl, s->now, s->u.lane, SIM_TL_INSTANT, q->id, e | killed_now(q, dead) << 8);
