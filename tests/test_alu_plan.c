@@ -33,9 +33,16 @@ static const char PROG[] =
 	"  ALU1: MAD r11.lh, r0*2, #1, #0\n"
 	"  ALU2: MAD r12.lh, r0-1, #1, #0\n"
 	"  ALU3: MAD r13.lh, r0, #1, #0 (ge)\n"
-	" DW: store rt1, r2, r3\n;\n";
+	" DW: store rt1, r2, r3\n;\n"
+	"EXEC\n ALU:\n"                                 /* constants only: formed once per draw */
+	"  ALU0: CSEL r14.l, r0, #1, #1\n"               /* both sides the same: rA is not read */
+	"  ALU1: MAD r14.h, #1, #1, #1, #1 (x2)\n"
+	"  ALU2: CSEL r15.lh, -#1, #0, r0 (ge)\n"        /* a known side, a condition */
+	"  ALU3: CSEL r13.l, -#1, -r0, #1\n;\n";          /* a known side: -r0, a copy */
 
-enum { NPK = 3 };
+/* The packets the rig runs, in order: EXEC 0's three, then EXEC 1's one. */
+enum { NPK = 4 };
+static const unsigned PK_EXEC[NPK] = { 0, 0, 0, 1 }, PK_INDEX[NPK] = { 0, 1, 2, 0 };
 
 typedef struct rig {
 	tegra_fp_decoded dec;
@@ -68,7 +75,7 @@ static rig *rig_new(enum ulp_round fp20, enum ulp_round fx10, bool wrap, bool su
 	r->ctx.fx10_wrap = wrap;
 	alu_init(&r->unit, &r->ctx);
 	for (unsigned i = 0; i < NPK; i++)
-		alu_compile(&r->ctx, &r->dec.exec[0].alu[i], &r->ref[i], false);
+		alu_compile(&r->ctx, &r->dec.exec[PK_EXEC[i]].alu[PK_INDEX[i]], &r->ref[i], false);
 	return r;
 }
 
@@ -99,7 +106,7 @@ static void check_codes(const rig *r, uint32_t stride)
 		double alu_fast[4][GR3D_PIXELS] = { { 0 } }, alu_ref[4][GR3D_PIXELS] = { { 0 } };
 		uint64_t kills = 0;
 		for (unsigned i = 0; i < NPK; i++) {
-			alu_run_packet(&r->unit, c, NULL, &r->unit.pk[0][i], &fast, alu_fast, &kills);
+			alu_run_packet(&r->unit, c, NULL, &r->unit.pk[PK_EXEC[i]][PK_INDEX[i]], &fast, alu_fast, &kills);
 			alu_run_packet(&r->unit, c, NULL, &r->ref[i], &ref, alu_ref, &kills);
 			if (memcmp(alu_fast, alu_ref, sizeof alu_fast) != 0)
 				cr_assert_fail("codes 0x%05x..: packet %u's aluK differ with the shortcuts", code[0], i);
@@ -125,7 +132,11 @@ Test(alu_plan, shortcuts_are_taken)
 	cr_expect(p[0].slot[0].exact && p[0].slot[1].exact && p[0].slot[2].exact && p[0].slot[3].exact);
 	cr_expect(p[1].slot[0].exact && !p[1].slot[1].exact && p[1].slot[2].exact && p[1].slot[3].exact);
 	cr_expect(p[0].slot[2].pair_next && !p[0].slot[0].pair_next);   /* r6.l and r6.h */
+	cr_expect(p[0].slot[0].reg_copy && p[0].slot[1].reg_copy && !p[0].slot[2].reg_copy);
+	cr_expect(p[1].slot[3].reg_copy && r->unit.pk[1][0].slot[3].reg_copy);
 	for (unsigned k = 0; k < 4; k++) {
+		cr_expect(memcmp(&r->unit.pk[1][0].slot[k], &r->ref[3].slot[k], sizeof r->ref[3].slot[k]) != 0,
+		          "slot %u of the constant packet is planned as the reference", k);
 		cr_expect(!p[2].slot[k].exact);
 		for (unsigned i = 0; i < NPK; i++)
 			cr_expect(!r->ref[i].slot[k].exact && !r->ref[i].slot[k].pair_next);
@@ -154,4 +165,45 @@ Test(alu_plan, other_knobs)
 				check_codes(r, 61);
 				free(r);
 			}
+}
+
+/* tegra.alu.batch_view, planned per operand (docs/tegra-units.md "Batches"):
+ * with 2 rows EXEC 1 (row 1) reads r2 (row 0) through the view that EXEC 0,
+ * the batch start, loaded, and its own row's r4 as it is; EXEC 2 starts the
+ * next batch and reads everything as it is.  So EXEC 0 copies r2 only. */
+Test(alu_plan, batch_view_copies_only_what_is_read)
+{
+	static const char prog[] =
+		"alu_buffer_size = 2\n.asm\n"
+		"EXEC\n ALU:\n  ALU0: MAD r2.l, r0, #1, #0\n  ALU1: MAD r4.h, r0, #1, #0\n;\n"
+		"EXEC\n ALU:\n  ALU0: MAD r4.l, r2.l, #1, #0\n  ALU1: MAD r5.h, r4.h, #1, #0\n"
+		" ALU:\n  ALU0: MAD r6.l, r4.l, #1, #0\n;\n"
+		"EXEC\n ALU:\n  ALU0: MAD r0.l, r4.l, #1, #0\n  ALU1: MAD r0.h, r2.l, #1, #0\n"
+		" DW: store rt1, r0, r1\n;\n";
+	tegra_fp_decoded *dec = calloc(1, sizeof *dec);
+	tegra_fp_program *fp = calloc(1, sizeof *fp);
+	alu_unit *u = calloc(1, sizeof *u);
+	cr_assert(dec && fp && u);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(tegra_asm_assemble(prog, strlen(prog), "view.asm", fp, &d), "%s", d.msg);
+	cr_assert(tegra_fp_decode(fp, dec, "view.asm", &d), "%s", d.msg);
+	ulp_config cfg;
+	ulp_config_defaults(&cfg);
+	gr3d_ctx ctx = { .prog = dec, .cfg = &cfg, .rows = 2, .fp20_round = cfg.fp20_round,
+	                 .fx10_round = cfg.fx10_round };
+	alu_init(u, &ctx);
+	cr_expect_eq(u->view_load[0], 1u << 2, "EXEC 0 copies 0x%x", u->view_load[0]);
+	cr_expect_eq(u->view_load[1], 0u);
+	cr_expect_eq(u->view_load[2], 0u);
+	cr_expect(u->pk[1][0].slot[0].a.view);          /* r2.l: row 0, in EXEC 1 */
+	cr_expect(!u->pk[1][0].slot[1].a.view);         /* r4.h: its own row */
+	cr_expect(!u->pk[1][1].slot[0].a.view);         /* r4.l: written by its first packet */
+	cr_expect(!u->pk[2][0].slot[0].a.view && !u->pk[2][0].slot[1].a.view);
+	cfg.tegra_alu_batch_view = false;              /* the knob off: no view at all */
+	alu_init(u, &ctx);
+	cr_expect(!u->pk[1][0].slot[0].a.view && u->view_load[0] == 0);
+	free(dec);
+	free(fp);
+	free(u);
 }

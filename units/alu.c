@@ -1,5 +1,5 @@
 /* ALU: packets of four scalar slots (alu.h). */
-#include "units/alu.h"
+#include "units/alu_slot.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -10,286 +10,42 @@ const sim_counter_def ALU_COUNTERS[ALU_CTR_COUNT] = {
 	[ALU_CTR_KILLS] = { "kills", "kill writes that discarded a pixel" },
 };
 
-enum alu_operand_kind {
-	OPD_CONST,                    /* #0, #1, imm0..2, register 74, unknown registers */
-	OPD_REG,                      /* row, global or cond: a raw 20-bit word, FP20 or FX10 */
-	OPD_UNIFORM,                  /* the same, one word for the quad */
-	OPD_ALU, OPD_POSX, OPD_POSY, OPD_PFACE,
-};
-
-/* How a slot forms rA*rB op rC*rD (chosen once by alu_compile). */
-enum alu_form {
-	FORM_MAD,                     /* rA*rB + rC*rD */
-	FORM_MAD_K,                   /* rA*rB + a constant rC*rD (slot.xy); MUL adds -0 */
-	FORM_ADD_K,                   /* FORM_MAD_K with rB = #1: rA + the constant */
-	FORM_MIN, FORM_MAX,           /* of the two products */
-	FORM_CSEL,                    /* (rA < 0) ? rB : rC */
-	FORM_PICK,                    /* CSEL with a constant rA: only the side it selects */
-};
-
-/* FP20 operand value of a raw word (tegra.fp20.read_subnormals). */
-GR3D_HOT double fp20_read(bool subnormals, uint32_t raw)
-{
-	if (!(raw & 0x7E000u) && !subnormals)
-		return 0.0;
-	return gr3d_fp20(raw);
-}
-
-GR3D_HOT double fp20_operand(const gr3d_ctx *c, uint32_t raw)
-{
-	return fp20_read(c->cfg->tegra_fp20_subnormals, raw);
-}
-
-/* What one packet on one quad reads, with the facts that hold for the
- * whole packet looked up once. */
-typedef struct alu_pass {
-	const gr3d_ctx *c;
-	gr3d_quad *q;
-	const double (*prev)[GR3D_PIXELS];   /* aluK of the previous packet */
-	const double (*cur)[GR3D_PIXELS];    /* and of this one's earlier slots */
-	bool subnormals;                     /* tegra.fp20.read_subnormals */
-	bool shadow;                         /* some pixel holds TEX's pre-fetch view */
-	bool view;                           /* row reads go through q->view (batch_view) */
-} alu_pass;
-
-/* Builds an operand from a register number and its read flags (tegra-fp.md §2.3). */
-static alu_operand operand(const gr3d_ctx *c, const tegra_alu_packet *p, unsigned cls,
-                           unsigned index, bool fx10, bool high, bool abs_, bool x2, bool m1,
-                           bool neg)
-{
-	alu_operand o = { .kind = OPD_CONST, .index = (uint8_t)index, .fx = (uint8_t)(fx10 ? (high ? 2 : 1) : 0),
-	                  .abs = abs_, .x2 = x2, .m1 = m1, .neg = neg };
-	o.mods = abs_ || x2 || m1 || neg;
-	o.abs_mask = abs_ ? ~(UINT64_C(1) << 63) : ~UINT64_C(0);
-	o.neg_mask = neg ? UINT64_C(1) << 63 : 0;
-	o.mul = x2 ? 2.0 : 1.0;
-	o.sub = m1 ? 1.0 : 0.0;
-	switch (cls) {
-	case TEGRA_REG_ROW:
-		o.kind = OPD_REG;
-		o.index &= GR3D_ROW_REGS - 1;
-		o.off = (uint16_t)(offsetof(gr3d_pixel, r) + o.index * sizeof(uint32_t));
-		o.shadow = !fx10;
-		o.row = true;
-		break;
-	case TEGRA_REG_GLOBAL:
-		o.kind = OPD_REG;
-		o.index &= 7u;
-		o.off = (uint16_t)(offsetof(gr3d_pixel, g) + o.index * sizeof(uint32_t));
-		break;
-	case TEGRA_REG_UNIFORM: o.kind = OPD_UNIFORM; o.index &= 31u; break;
-	case TEGRA_REG_COND:
-		o.kind = OPD_REG;
-		o.index &= 7u;
-		o.off = (uint16_t)(offsetof(gr3d_pixel, cr) + o.index * sizeof(uint32_t));
-		break;
-	case TEGRA_REG_ALU: o.kind = OPD_ALU; o.index &= 3u; break;
-	case TEGRA_REG_POSX: o.kind = OPD_POSX; break;
-	case TEGRA_REG_POSY: o.kind = OPD_POSY; break;
-	case TEGRA_REG_PFACE: o.kind = OPD_PFACE; break;
-	case TEGRA_REG_IMM: {
-		uint32_t raw = p->imm[index < 3 ? index : 0];
-		o.k = fx10 ? gr3d_fx10(raw, high) : fp20_operand(c, raw);
-		break;
-	}
-	case TEGRA_REG_CONST01: o.k = high ? 1.0 : 0.0; break;            /* #1 / #0 */
-	case TEGRA_REG_COVERAGE: o.k = c->cfg->tegra_reg74; break;        /* §9 q2 */
-	default: o.k = 0.0; break;
-	}
-	return o;
-}
-
-/* Modifiers in the order abs, x2, minus one, negate (docs/tegra-units.md).
- * Without a branch: an unused step is exact (v * 1, v - 0, no sign change). */
-GR3D_HOT double modify(const alu_operand *o, double v)
-{
-	uint64_t b;
-	memcpy(&b, &v, sizeof b);
-	b &= o->abs_mask;
-	memcpy(&v, &b, sizeof v);
-	v = v * o->mul - o->sub;
-	memcpy(&b, &v, sizeof b);
-	b ^= o->neg_mask;
-	memcpy(&v, &b, sizeof v);
-	return v;
-}
-
-/* Does the operand, as read, give only values that FP20 holds, or values
- * outside gr3d_fp20_fast's range?  FP20 reads do (a 13-bit mantissa), FX10
- * reads do (n / 256 with |n| <= 512), aluK values are rounded results, and
- * abs and negate keep that; x2 and -1 do not.  A constant does when
- * rounding gives it back.  Positions and pface are left to the rounding. */
-static bool exact_source(const gr3d_ctx *c, const alu_operand *o)
-{
-	switch (o->kind) {
-	case OPD_CONST: {
-		const double r = gr3d_round20(c, o->k);
-		return memcmp(&r, &o->k, sizeof r) == 0;
-	}
-	case OPD_REG:
-	case OPD_UNIFORM:
-	case OPD_ALU:
-		return !o->x2 && !o->m1;
-	default:
-		return false;
-	}
-}
-
-/* How the slot forms its result, and whether its FP20 rounding can be
- * skipped (slot.exact).  That is so when the result can only be one of its
- * operands as read (a CSEL, or a copy rA * +-1 + +-0), saturated or not,
- * with no scale and no condition, and each operand gives values FP20 holds
- * (exact_source): rounding gives such a value back in every rounding mode.
- * When a word read has exponent 0 or 63 (zero, a subnormal read, inf, NaN)
- * or an aluK value is read, the values outside gr3d_fp20_fast's range are
- * still rounded (fetch's odd, round_outliers). */
-static void plan_slot(const gr3d_ctx *c, alu_slot *s, bool shortcuts)
-{
-	s->xy = 0.0;
-	if (s->opcode == TEGRA_ALU_CSEL)
-		s->form = s->a.kind == OPD_CONST ? FORM_PICK : FORM_CSEL;
-	else if (s->opcode == TEGRA_ALU_MIN || s->opcode == TEGRA_ALU_MAX)
-		s->form = s->opcode == TEGRA_ALU_MIN ? FORM_MIN : FORM_MAX;
-	else if (s->add_disable) {         /* MUL: x + -0 is x for every x, -0 included */
-		s->form = FORM_MAD_K;
-		s->xy = -0.0;
-	} else if (s->c.kind == OPD_CONST && s->d.kind == OPD_CONST) {   /* rC*rD: one product */
-		s->form = FORM_MAD_K;
-		s->xy = s->c.k * s->d.k;
-	} else
-		s->form = FORM_MAD;
-	/* rB = #1: every value the ALU reads is a number or a quiet NaN (FP20
-	 * words pass through binary32 -> binary64, which quiets a NaN; the rest
-	 * is arithmetic), and a * 1 gives each back bit for bit */
-	if (shortcuts && s->form == FORM_MAD_K && s->b.kind == OPD_CONST && s->b.k == 1.0)
-		s->form = FORM_ADD_K;
-	s->exact = false;
-	if (!shortcuts || s->cc != TEGRA_CC_NONE || s->scale != 0)
-		return;
-	if (s->form == FORM_PICK)
-		s->exact = exact_source(c, s->a.k < 0.0 ? &s->b : &s->c);
-	else if (s->form == FORM_CSEL)
-		s->exact = exact_source(c, &s->b) && exact_source(c, &s->c);
-	else if (s->form == FORM_ADD_K)
-		s->exact = exact_source(c, &s->a) && s->xy == 0.0;
-	else if (s->form == FORM_MAD_K)   /* rA * +-1 + +-0: rA with its sign, or a zero */
-		s->exact = exact_source(c, &s->a) && s->b.kind == OPD_CONST && fabs(s->b.k) == 1.0 &&
-		           s->xy == 0.0;
-}
-
-/* Does slot s write exactly one FX10 half of a row register? */
-static bool row_half(const alu_slot *s)
-{
-	return s->dst_cls == TEGRA_REG_ROW && s->write_low != s->write_high;
-}
-
-static void plan_packet(const gr3d_ctx *c, alu_packet *p, bool shortcuts)
-{
-	p->reads_prev = false;
-	for (unsigned k = 0; k < 4; k++)
-		p->slot[k].pair_next = false;
-	for (unsigned k = 0; k + 1 < p->nslots && shortcuts; k++) {   /* both halves of one register */
-		alu_slot *s = &p->slot[k];
-		if (row_half(s) && row_half(&s[1]) && s[1].dst_index == s->dst_index &&
-		    s[1].write_high != s->write_high) {
-			s->pair_next = true;
-			k++;                                      /* the next slot is taken */
-		}
-	}
-	for (unsigned k = 0; k < 4; k++) {
-		alu_slot *s = &p->slot[k];
-		plan_slot(c, s, shortcuts);
-		const alu_operand *o[4] = { &s->a, &s->b, &s->c, &s->d };
-		for (unsigned j = 0; j < 4 && k < p->nslots; j++)
-			p->reads_prev |= o[j]->kind == OPD_ALU && !o[j]->cur;
-	}
-}
-
-void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out, bool shortcuts)
-{
-	memset(out, 0, sizeof *out);
-	const bool imm3 = c->cfg->tegra_slot3_by_reads ? in->slot3_is_imm : false;
-	out->nslots = imm3 ? 3 : 4;
-	for (unsigned k = 0; k < 4; k++) {
-		const tegra_alu_inst *s = &in->slot[k];
-		alu_slot *o = &out->slot[k];
-		o->a = operand(c, in, s->a.cls, s->a.index, s->a.fx10, s->a.high, s->a.abs, s->a.x2,
-		               s->a.minus_one, s->a.neg);
-		o->b = operand(c, in, s->b.cls, s->b.index, s->b.fx10, s->b.high, s->b.abs, s->b.x2,
-		               s->b.minus_one, s->b.neg);
-		o->c = operand(c, in, s->c.cls, s->c.index, s->c.fx10, s->c.high, s->c.abs, s->c.x2,
-		               s->c.minus_one, s->c.neg);
-		if (s->d.enable) {        /* rD: rB's or rC's register with its own bits */
-			const tegra_alu_src *r = s->d.sel_c ? &s->c : &s->b;
-			o->d = operand(c, in, r->cls, r->index, s->d.fx10, s->d.high, s->d.abs, false,
-			               s->d.minus_one, false);
-		} else {
-			o->d = (alu_operand){ .kind = OPD_CONST, .k = 1.0, .abs_mask = ~UINT64_C(0), .mul = 1.0 };
-		}
-		o->opcode = s->opcode;
-		o->cc = s->cc;
-		if (c->cfg->tegra_cc_mesa && (o->cc == TEGRA_CC_GT || o->cc == TEGRA_CC_GE))
-			o->cc = o->cc == TEGRA_CC_GT ? TEGRA_CC_GE : TEGRA_CC_GT;  /* fpir.h (§9 q1) */
-		o->scale = s->scale & 3u;
-		o->add_disable = s->add_disable;
-		o->saturate = s->saturate;
-		o->dst_cls = s->dst_cls;
-		o->dst_index = s->dst_index;
-		o->write_low = s->write_low;
-		o->write_high = s->write_high;
-	}
-	/* constants take their modifiers now: fetch copies them as they are */
-	for (unsigned k = 0; k < 4; k++) {
-		alu_operand *o[4] = { &out->slot[k].a, &out->slot[k].b, &out->slot[k].c, &out->slot[k].d };
-		for (unsigned j = 0; j < 4; j++)
-			if (o[j]->kind == OPD_CONST && o[j]->mods) {
-				o[j]->k = modify(o[j], o[j]->k);
-				o[j]->mods = false;
-			}
-	}
-	/* (this)/(other) groups (tegra.alu.acc_group, §9 q4) */
-	for (unsigned k = 0; k < 4; k++)
-		out->group_head[k] = -1;
-	for (unsigned k = 0; k < out->nslots && c->cfg->tegra_acc_group; k++) {
-		if (!in->slot[k].acc_this)
-			continue;
-		out->groups = true;
-		out->group_head[k] = (int8_t)k;
-		unsigned j = k + 1;
-		while (j < out->nslots && in->slot[j].acc_other && !in->slot[j].acc_this)
-			out->group_head[j++] = (int8_t)k;
-		if (j < out->nslots && !in->slot[j].acc_this)
-			out->group_head[j] = (int8_t)k;
-		k = j;
-	}
-	/* with alu_reg_same_packet, slot k sees the results of the earlier,
-	 * non-accumulating slots of the same packet */
-	const bool same = c->cfg->tegra_alu_same_packet;
-	for (unsigned k = 0; k < 4; k++) {
-		alu_operand *o[4] = { &out->slot[k].a, &out->slot[k].b, &out->slot[k].c, &out->slot[k].d };
-		for (unsigned j = 0; j < 4; j++)
-			o[j]->cur = o[j]->kind == OPD_ALU && same && o[j]->index < k &&
-			            out->group_head[o[j]->index] < 0;
-	}
-	plan_packet(c, out, shortcuts);
-}
-
 /* An FX10 half (the low 10 bits) as an operand: gr3d_fx10's value, a
- * 10-bit two's complement number / 256, in steps that vectorise (a
- * 1024-entry table measured slower: four scalar loads). */
+ * 10-bit two's complement number / 256 (a uniform; fx10_lanes_in reads a
+ * register's four). */
 GR3D_HOT double fx10_value(uint32_t bits)
 {
 	return (double)((int32_t)((bits & FX10_MASK) ^ 0x200u) - 0x200) * 0x1p-8;
 }
 
-/* A register operand's four words: FP20 or one FX10 half.  *odd is set
- * when an FP20 word has exponent 0 or 63 (zero, a subnormal read, inf,
- * NaN): the values that are not normal FP20 numbers. */
-GR3D_HOT void read_reg(const alu_pass *ap, const alu_operand *o, double out[GR3D_PIXELS], unsigned *odd)
+/* Four binary32 or int32 lanes in one SSE2 register (the compiler's vector
+ * types, GCC and Clang), and a lane-wise choice by a comparison's mask. */
+typedef float alu_f32x4 __attribute__((vector_size(16)));
+typedef int32_t alu_i32x4 __attribute__((vector_size(16)));
+typedef uint32_t alu_u32x4 __attribute__((vector_size(16)));
+
+static inline alu_f32x4 select_f32x4(alu_i32x4 m, alu_f32x4 yes, alu_f32x4 no)
+{
+	return (alu_f32x4)(((alu_i32x4)yes & m) | ((alu_i32x4)no & ~m));
+}
+
+/* Four FX10 halves (fx = 1 .l, 2 .h, alu_operand.fx) as operands:
+ * fx10_value's n / 256 in binary32 lanes, exact (|n| <= 512).  A
+ * 1024-entry table measured slower (four scalar loads). */
+GR3D_HOT alu_f32x4 fx10_lanes_in(const uint32_t raw[GR3D_PIXELS], unsigned fx)
+{
+	alu_u32x4 w;
+	memcpy(&w, raw, sizeof w);
+	const alu_i32x4 n = (alu_i32x4)(((w >> (fx == 2 ? 10u : 0u)) & FX10_MASK) ^ 0x200u) - 0x200;
+	return __builtin_convertvector(n, alu_f32x4) * 0x1p-8f;
+}
+
+/* A register operand's four raw words, as the ALU sees them: through the
+ * batch view, and with TEX's pre-fetch view. */
+GR3D_HOT void read_raw(const alu_pass *ap, const alu_operand *o, uint32_t raw[GR3D_PIXELS])
 {
 	const gr3d_quad *q = ap->q;
-	uint32_t raw[GR3D_PIXELS];      /* a 20-bit register of each pixel */
-	if (o->row && ap->view && !((q->alu_written >> o->index) & 1u))   /* tegra.alu.batch_view */
+	if (o->view)                    /* tegra.alu.batch_view (plan_views) */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			raw[p] = q->view[p][o->index];
 	else
@@ -305,10 +61,19 @@ GR3D_HOT void read_reg(const alu_pass *ap, const alu_operand *o, double out[GR3D
 			else if ((px->tex_shadow & 2u) && px->tex_reg[1] == o->index)
 				raw[p] = px->tex_old[1];
 		}
+}
+
+/* A register operand's four words: FP20 or one FX10 half.  *odd is set
+ * when an FP20 word has exponent 0 or 63 (zero, a subnormal read, inf,
+ * NaN): the values that are not normal FP20 numbers. */
+GR3D_HOT void read_reg(const alu_pass *ap, const alu_operand *o, double out[GR3D_PIXELS], unsigned *odd)
+{
+	uint32_t raw[GR3D_PIXELS];      /* a 20-bit register of each pixel */
+	read_raw(ap, o, raw);
 	if (o->fx) {
-		const unsigned sh = o->fx == 2 ? 10u : 0u;
+		const alu_f32x4 f = fx10_lanes_in(raw, o->fx);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			out[p] = fx10_value(raw[p] >> sh);
+			out[p] = f[p];
 	} else {
 		gr3d_fp20_quad(ap->subnormals, raw, out);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
@@ -378,13 +143,93 @@ GR3D_HOT void round_outliers(const gr3d_ctx *c, double r[GR3D_PIXELS])
 				r[p] = gr3d_round20(c, r[p]);
 }
 
+/* FX10 halves of four slot results (fx10.round, fx10.overflow): the rule of
+ * gr3d_fx10_bits in four binary32 lanes of one vector.
+ * Every slot result is an FP20 value (rounded to FP20, or a condition's 0
+ * or 1), so it is exact as a binary32 and so is |v| * 256 (14 significant
+ * bits at most) and the 1e9 clamp.  With truncation nothing else happens.
+ * With nearest-away, s + 0.5 is exact below 2^23 (at most 24 bits from
+ * s's top bit down to 0.5 or s's last bit); from 2^23 up s is a multiple of
+ * 1024 and s + 0.5 rounds back to s, which truncates as s + 0.5 does.
+ * The clamps come before the conversion, as one limit on s + 0.5 (or s):
+ * truncation is monotonic, so for a limit L that is a whole number
+ * min(trunc(x), L) = trunc(min(x, L)) with x >= 0.  L is 511, or 512 for a
+ * negative v (fx10.overflow clamp), or 1e9, which (s + 0.5 rounding to
+ * 1e9 from s = 1e9 up) is the 1e9 clamp too (wrap).
+ * tests/test_alu_plan.c checks every FP20 code against gr3d_fx10_bits.
+ * Round-to-even takes gr3d_fx10_bits_quad.  alu_init sets the lanes up. */
+GR3D_HOT alu_u32x4 fx10_lanes(const alu_unit *a, alu_f32x4 f)
+{
+	alu_f32x4 s = (alu_f32x4)((alu_i32x4)f & 0x7FFFFFFF) * 256.0f;          /* |v| * 256 */
+	s = (alu_f32x4)((alu_i32x4)s & (s == s));                                  /* NaN: 0 */
+	const alu_i32x4 neg = f < 0.0f;
+	const float ln = a->fx10_lim_neg, lp = a->fx10_lim_pos;
+	const alu_f32x4 lim = select_f32x4(neg, (alu_f32x4){ ln, ln, ln, ln }, (alu_f32x4){ lp, lp, lp, lp });
+	s = s + a->fx10_half;
+	s = select_f32x4(s > lim, lim, s);                                         /* the clamps */
+	alu_i32x4 n = __builtin_convertvector(s, alu_i32x4);
+	n = (n ^ neg) - neg;                                                      /* -n when v < 0 */
+	return (alu_u32x4)n & FX10_MASK;
+}
+
+GR3D_HOT void fx10_quad(const alu_unit *a, const gr3d_ctx *c, const double v[GR3D_PIXELS],
+                        uint32_t enc[GR3D_PIXELS])
+{
+	if (!a->fx10_lanes) {
+		gr3d_fx10_bits_quad(c->fx10_round, c->fx10_wrap, v, enc);
+		return;
+	}
+	const alu_u32x4 n = fx10_lanes(a, (alu_f32x4){ (float)v[0], (float)v[1], (float)v[2], (float)v[3] });
+	memcpy(enc, &n, sizeof n);
+}
+
+/* A slot that copies a register operand (alu_slot.reg_copy): the operand
+ * as read, with abs and negate, plus slot.xy (+-0) for FORM_ADD_K, formed in
+ * binary32 lanes with no double steps.  An FX10 half is n / 256 and a
+ * normal FP20 word (exponent 1..62) is gr3d_fp20's binary32, both exact,
+ * so every step gives alu_slot_result's value: fx10_value or
+ * gr3d_fp20_quad, modify (x1 and -0 are exact), the sum with +-0, and no
+ * rounding (the slot is exact and no word read is odd).  Returns false,
+ * having done nothing, when an FP20 word has exponent 0 or 63: then
+ * alu_slot_result forms the slot. */
+GR3D_HOT bool copy_reg(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXELS])
+{
+	const alu_operand *o = s->copy_src == 0 ? &s->a : s->copy_src == 1 ? &s->b : &s->c;
+	uint32_t raw[GR3D_PIXELS];
+	read_raw(ap, o, raw);
+	alu_u32x4 w;
+	memcpy(&w, raw, sizeof w);
+	alu_f32x4 f;
+	if (o->fx) {
+		f = fx10_lanes_in(raw, o->fx);
+	} else {
+		const alu_u32x4 e = (w >> 13) & 0x3Fu;
+		alu_u32x4 odd = (alu_u32x4)(e - 1u >= 62u);       /* OR-ed across the lanes */
+		odd |= __builtin_shuffle(odd, (alu_u32x4){ 2, 3, 0, 1 });
+		odd |= __builtin_shuffle(odd, (alu_u32x4){ 1, 0, 3, 2 });
+		if (odd[0])
+			return false;
+		f = (alu_f32x4)(((w << 12) & 0x80000000u) | (e + 96u) << 23 | (w & 0x1FFFu) << 10);
+	}
+	f = (alu_f32x4)(((alu_u32x4)f & (o->abs ? 0x7FFFFFFFu : ~0u)) ^ (o->neg ? 0x80000000u : 0u));
+	if (s->form == FORM_ADD_K)
+		f = f + (float)s->xy;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		out[p] = f[p];
+	return true;
+}
+
 /* One slot's result for the four pixels.  It is formed in local arrays (no
  * aliasing, so the loops vectorise) and copied out at the end. */
-static void slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXELS])
+void alu_slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXELS])
 {
 	double a[GR3D_PIXELS], b[GR3D_PIXELS], x[GR3D_PIXELS], y[GR3D_PIXELS], r[GR3D_PIXELS];
 	unsigned odd = 0;                                     /* see fetch */
 	switch (s->form) {
+	case FORM_CONST:                                      /* formed by plan_const */
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = s->xy;
+		return;
 	case FORM_PICK:                                       /* the choice is known */
 		fetch(ap, s->a.k < 0.0 ? &s->b : &s->c, r, &odd);
 		break;
@@ -449,39 +294,6 @@ static void slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_P
 	memcpy(out, r, sizeof r);
 }
 
-/* FX10 halves of four slot results (fx10.round, fx10.overflow): the rule of
- * gr3d_fx10_bits in four binary32 lanes, which the compiler vectorises.
- * Every slot result is an FP20 value (rounded to FP20, or a condition's 0
- * or 1), so it is exact as a binary32 and so is |v| * 256 (14 significant
- * bits at most) and the 1e9 clamp.  With truncation nothing else happens.
- * With nearest-away, s + 0.5 is exact below 2^23 (at most 24 bits from
- * s's top bit down to 0.5 or s's last bit); from 2^23 up s is a multiple of
- * 1024 and s + 0.5 rounds back to s, which truncates as s + 0.5 does.
- * tests/test_alu_plan.c checks every FP20 code against gr3d_fx10_bits.
- * Round-to-even takes gr3d_fx10_bits_quad.  alu_init sets the lanes up. */
-GR3D_HOT void fx10_quad(const alu_unit *a, const gr3d_ctx *c, const double v[GR3D_PIXELS],
-                        uint32_t enc[GR3D_PIXELS])
-{
-	if (!a->fx10_lanes) {
-		gr3d_fx10_bits_quad(c->fx10_round, c->fx10_wrap, v, enc);
-		return;
-	}
-	const float half = a->fx10_half;
-	const int32_t lo = a->fx10_lo, hi = a->fx10_hi;
-	float f[GR3D_PIXELS];
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		f[p] = (float)v[p];
-	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		float s = fabsf(f[p]) * 256.0f;
-		s = s > 1e9f ? 1e9f : s;
-		s = s == s ? s : 0.0f;                   /* NaN */
-		int32_t n = (int32_t)(s + half);
-		n = f[p] < 0.0f ? -n : n;
-		n = n < lo ? lo : n > hi ? hi : n;
-		enc[p] = (uint32_t)n & FX10_MASK;
-	}
-}
-
 /* A write to row register i ends the live pixels' pre-fetch view of it. */
 GR3D_HOT void end_views(gr3d_quad *q, unsigned live, unsigned i)
 {
@@ -518,11 +330,9 @@ static void write_pair(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, unsig
 	uint32_t e0[GR3D_PIXELS], e1[GR3D_PIXELS], set[GR3D_PIXELS];
 	fx10_quad(a, c, v0, e0);
 	fx10_quad(a, c, v1, e1);
-	const unsigned sh0 = s[0].write_high ? 10u : 0u, sh1 = s[1].write_high ? 10u : 0u;
 	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		set[p] = e0[p] << sh0 | e1[p] << sh1;
+		set[p] = e0[p] << s[0].fx10_shift | e1[p] << s[1].fx10_shift;
 	write_row_bits(q, s[0].dst_index & (GR3D_ROW_REGS - 1), live, ~(FX10_MASK | FX10_MASK << 10), set);
-	q->alu_written |= (uint16_t)(1u << (s[0].dst_index & (GR3D_ROW_REGS - 1)));
 }
 
 /* One slot's destination write for the live pixels (bit p of live).  Slot
@@ -537,7 +347,6 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
 	switch (s->dst_cls) {
 	case TEGRA_REG_ROW: {
 		const unsigned ri = i & (GR3D_ROW_REGS - 1);
-		q->alu_written |= (uint16_t)(1u << ri);
 		if (shadow)
 			end_views(q, live, i);
 		if (lo && hi) {                            /* one value per register: FP20 */
@@ -607,22 +416,23 @@ static bool any_shadow(const gr3d_quad *q)
 }
 
 /* One packet: prev holds the aluK values of the previous packet, cur
- * receives this packet's (slots past nslots read as 0).  *live is the
- * pixels it runs on (a sticky kill takes a pixel out); shadow says whether
- * some pixel may still hold TEX's pre-fetch view (only writes end one). */
-static unsigned run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
-                           gr3d_quad *q, const double prev[4][GR3D_PIXELS],
-                           double cur[4][GR3D_PIXELS], uint64_t *kills, unsigned *live, bool shadow)
+ * receives this packet's (slots past nslots read as 0).  It runs on the
+ * pixels of live and returns them without the ones a sticky kill took out;
+ * shadow says whether some pixel may still hold TEX's pre-fetch view (only
+ * writes end one). */
+static unsigned run_packet(alu_pass *ap, gr3d_ctx *wc, const alu_packet *p, double cur[4][GR3D_PIXELS],
+                           uint64_t *kills, unsigned live)
 {
+	const alu_unit *a = ap->unit;
+	const gr3d_ctx *c = ap->c;
+	gr3d_quad *q = ap->q;
 	const unsigned n = p->nslots;
-	alu_pass ap = { .c = c, .q = q, .prev = prev,
-	                .cur = (const double (*)[GR3D_PIXELS])cur,
-	                .subnormals = c->cfg->tegra_fp20_subnormals, .shadow = shadow && any_shadow(q),
-	                .view = a->batch_view };
+	ap->shadow = ap->shadow && any_shadow(q);
 	for (unsigned k = 0; k < n; k++)
-		slot_result(&ap, &p->slot[k], cur[k]);
-	for (unsigned k = n; k < 4; k++)
-		memset(cur[k], 0, sizeof cur[k]);
+		if (!p->slot[k].reg_copy || !copy_reg(ap, &p->slot[k], cur[k]))
+			alu_slot_result(ap, &p->slot[k], cur[k]);
+	if (n < 4)
+		memset(cur[n], 0, sizeof cur[n]);
 	if (p->groups) {
 		for (unsigned k = 0; k < n; k++) {
 			if (p->group_head[k] != (int)k)
@@ -636,30 +446,31 @@ static unsigned run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, c
 				cur[k][px] = gr3d_round20(c, sum[px]);
 		}
 	}
-	/* register writes land at the end of the packet (xf86 swaps r2.l/r3.l in one packet) */
+	/* register writes land at the end of the packet (xf86 swaps r2.l/r3.l in one packet);
+	 * with no live pixel each write leaves everything as it is */
 	const uint64_t before = *kills;
-	for (unsigned k = 0; k < n && *live; k++) {
+	for (unsigned k = 0; k < n; k++) {
 		if (p->slot[k].pair_next) {
-			write_pair(a, c, q, *live, ap.shadow, &p->slot[k], cur[k], cur[k + 1]);
+			write_pair(a, c, q, live, ap->shadow, &p->slot[k], cur[k], cur[k + 1]);
 			k++;
 		} else {
-			write_slot(a, c, wc, q, *live, ap.shadow, &p->slot[k], cur[k], kills);
+			write_slot(a, c, wc, q, live, ap->shadow, &p->slot[k], cur[k], kills);
 		}
 	}
 	if (*kills != before)             /* tegra.alu.kill_this_exec off: killed for good */
-		*live = live_pixels(q);
-	return n;
+		live = live_pixels(q);
+	return live;
 }
 
 unsigned alu_run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
                         gr3d_quad *q, double alu[4][GR3D_PIXELS], uint64_t *kills)
 {
 	double cur[4][GR3D_PIXELS];
-	unsigned live = live_pixels(q);
-	unsigned n = run_packet(a, c, wc, p, q, (const double (*)[GR3D_PIXELS])alu, cur, kills, &live,
-	                        true);
+	alu_pass ap = { .unit = a, .c = c, .q = q, .prev = (const double (*)[GR3D_PIXELS])alu,
+	                .cur = (const double (*)[GR3D_PIXELS])cur, .subnormals = a->subnormals, .shadow = true };
+	run_packet(&ap, wc, p, cur, kills, live_pixels(q));
 	memcpy(alu, cur, sizeof cur);
-	return n;
+	return p->nslots;
 }
 
 /* Covered pixels killed now that were alive before the EXEC (dead). */
@@ -672,96 +483,70 @@ static unsigned killed_now(const gr3d_quad *q, unsigned dead)
 }
 
 /* The ALU's view of the rows at the start of EXEC e (tegra.alu.batch_view,
- * docs/tegra-units.md "Batches"): the row the EXEC carries as it is now, the
- * other rows as they were when the batch began, so every row at a batch
- * start; and nothing written by this EXEC's packets yet. */
-static void load_view(const gr3d_ctx *c, gr3d_quad *q, unsigned e)
+ * docs/tegra-units.md "Batches"): a batch start loads every row, another
+ * EXEC the row it carries, each as it is now.  Only the registers a later
+ * EXEC reads through the view are copied (alu_unit.view_load, plan_views). */
+static void load_view(const alu_unit *a, gr3d_quad *q, unsigned e)
 {
-	const unsigned row = e % c->rows;
-	const unsigned first = row ? 4 * row : 0, n = row ? 4 : GR3D_ROW_REGS;
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		memcpy(&q->view[p][first], &q->px[p].r[first], n * sizeof(uint32_t));
-	q->alu_written = 0;
+	const uint16_t m = a->view_load[e];
+	for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
+		if ((m >> i) & 1u)
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				q->view[p][i] = q->px[p].r[i];
 }
 
-static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
+/* The packets of EXEC e (count of them) on quad q. */
+static __attribute__((noinline)) void run_exec(alu_unit *a, gr3d_quad *q, unsigned e, unsigned count)
 {
-	gr3d_ctx *c = s->ctx;
-	const alu_unit *a = (const alu_unit *)s;
-	unsigned count = c->prog->exec[e].alu_sched.count;
-	if (a->batch_view)                      /* also with no packets: a batch start */
-		load_view(c, q, e);
-	if (!count)
-		return s->quad_clocks;              /* count 0 still takes a clock (wiki) */
-	uint64_t kills = 0, insts = 0;
+	gr3d_stage *s = &a->s;
+	uint64_t kills = 0;
 	unsigned live = live_pixels(q);
 	const unsigned dead = ~live & 0xFu;
-	const unsigned alive = (live & 1u) + (live >> 1 & 1u) + (live >> 2 & 1u) + (live >> 3 & 1u);
-	if (live) {
-		double buf[2][4][GR3D_PIXELS];          /* aluK: previous and current packet */
-		if (a->pk[e][0].reads_prev)             /* aluK read as 0 at the start of an EXEC */
-			memset(buf[0], 0, sizeof buf[0]);
-		const bool shadow = any_shadow(q);     /* only ALU writes end a view in the EXEC */
-		for (unsigned i = 0; i < count; i++)
-			insts += run_packet(a, c, c, &a->pk[e][i], q, (const double (*)[GR3D_PIXELS])buf[i & 1],
-			                    buf[(i & 1) ^ 1], &kills, &live, shadow) * alive;
+	/* every packet counts its slots for the pixels live when the EXEC began */
+	const unsigned alive = (unsigned)(UINT64_C(0x4332322132212110) >> (4 * live)) & 0xFu;   /* bits of live */
+	sim_unit_count(&s->u, ALU_CTR_INSTRUCTIONS, (uint64_t)a->slots[e] * alive);
+	if (!live)
+		return;
+	double buf[2][4][GR3D_PIXELS];              /* aluK: previous and current packet */
+	if (a->pk[e][0].reads_prev)                 /* aluK read as 0 at the start of an EXEC */
+		memset(buf[0], 0, sizeof buf[0]);
+	/* the packets of the EXEC share one pass; only ALU writes end a pre-fetch view */
+	alu_pass ap = { .unit = a, .c = s->ctx, .q = q, .subnormals = a->subnormals, .shadow = true };
+	/* once no pixel is live, the packets left write nothing: they are skipped */
+	for (unsigned i = 0; i < count && live; i++) {
+		ap.prev = (const double (*)[GR3D_PIXELS])buf[i & 1];
+		ap.cur = (const double (*)[GR3D_PIXELS])buf[(i & 1) ^ 1];
+		live = run_packet(&ap, s->ctx, &a->pk[e][i], buf[(i & 1) ^ 1], &kills, live);
 	}
-	sim_unit_count(&s->u, ALU_CTR_PACKETS, count);
-	sim_unit_count(&s->u, ALU_CTR_INSTRUCTIONS, insts);
-	sim_unit_count(&s->u, ALU_CTR_KILLS, kills);
-	if (kills)     /* the pixels this EXEC killed: an INSTANT, arg = EXEC | pixel mask << 8 */
+	if (kills) {   /* the pixels this EXEC killed: an INSTANT, arg = EXEC | pixel mask << 8 */
+		sim_unit_count(&s->u, ALU_CTR_KILLS, kills);
 		sim_tl_emit(s->u.tl, s->now, s->u.lane, SIM_TL_INSTANT, q->id, e | killed_now(q, dead) << 8);
+	}
+}
+
+/* An EXEC with no packets (most of the xf86 programs' EXECs) only loads the
+ * batch view: the packets' work is out of line. */
+static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
+{
+	alu_unit *a = (alu_unit *)s;
+	const unsigned count = a->packets[e];
+	if (a->view_load[e])                    /* also with no packets: a batch start */
+		load_view(a, q, e);
+	if (!count)
+		return s->quad_clocks;              /* count 0 still takes a clock (wiki) */
+	sim_unit_count(&s->u, ALU_CTR_PACKETS, count);
+	run_exec(a, q, e, count);
 	return s->quad_clocks * count;
 }
-
-/* Does any packet the program runs write the uniform file? */
-static bool writes_uniforms(const alu_unit *a, const tegra_fp_decoded *prog)
-{
-	for (unsigned e = 0; e < prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
-		for (unsigned i = 0; i < prog->exec[e].alu_sched.count && i < TEGRA_FP_MAX_PER_EXEC; i++) {
-			const alu_packet *p = &a->pk[e][i];
-			for (unsigned k = 0; k < p->nslots; k++)
-				if (p->slot[k].dst_cls == TEGRA_REG_UNIFORM)
-					return true;
-		}
-	return false;
-}
-
-/* A program that never writes u0..u7 reads the same uniforms for the whole
- * draw: they become constants with their modifiers applied, exactly as
- * fetch would compute them for every quad. */
-static void fold_uniforms(const gr3d_ctx *c, alu_packet *p)
-{
-	for (unsigned k = 0; k < 4; k++) {
-		alu_operand *o[4] = { &p->slot[k].a, &p->slot[k].b, &p->slot[k].c, &p->slot[k].d };
-		for (unsigned j = 0; j < 4; j++) {
-			if (o[j]->kind != OPD_UNIFORM)
-				continue;
-			const uint32_t u = c->uniforms[o[j]->index];
-			double v = o[j]->fx ? gr3d_fx10(u >> (o[j]->fx == 2 ? 10u : 0u), false) : fp20_operand(c, u);
-			o[j]->k = o[j]->mods ? modify(o[j], v) : v;
-			o[j]->kind = OPD_CONST;
-			o[j]->mods = false;
-		}
-	}
-}
-
 void alu_init(alu_unit *a, gr3d_ctx *ctx)
 {
 	gr3d_stage_init(&a->s, "alu", ctx, ALU_COUNTERS, ALU_CTR_COUNT);
 	a->s.exec = alu_exec;
 	a->batch_view = ctx->rows > 1 && ctx->cfg->tegra_alu_batch_view;
+	a->subnormals = ctx->cfg->tegra_fp20_subnormals;
 	a->fx10_lanes = ctx->fx10_round == ULP_ROUND_NEAREST_AWAY || ctx->fx10_round == ULP_ROUND_TRUNCATE;
 	a->fx10_half = ctx->fx10_round == ULP_ROUND_NEAREST_AWAY ? 0.5f : 0.0f;
-	a->fx10_lo = ctx->fx10_wrap ? INT32_MIN : -512;
-	a->fx10_hi = ctx->fx10_wrap ? INT32_MAX : 511;
-	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
-		for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++)
-			alu_compile(ctx, &ctx->prog->exec[e].alu[i], &a->pk[e][i], true);
-	if (!writes_uniforms(a, ctx->prog))
-		for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
-			for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++) {
-				fold_uniforms(ctx, &a->pk[e][i]);
-				plan_packet(ctx, &a->pk[e][i], true);   /* folded operands may plan better */
-			}
+	a->fx10_lim_pos = ctx->fx10_wrap ? 1e9f : 511.0f;
+	a->fx10_lim_neg = ctx->fx10_wrap ? 1e9f : 512.0f;
+	alu_plan_draw(a, ctx);
 }

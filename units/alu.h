@@ -3,9 +3,12 @@
  * CSEL) with operand modifiers, result scale, saturate, condition codes,
  * (this)/(other) accumulation, embedded constants and kill.
  *
- * Packets are compiled once per draw (alu_compile) into operand descriptors
- * with constants (#0/#1, imm0..2, register 74) folded and a plan per slot
- * (how the result is formed, whether its rounding can be skipped), so the per-quad loop does no decoding. */
+ * Packets are compiled once per draw (alu_compile, units/alu_plan.c) into
+ * operand descriptors with constants (#0/#1, imm0..2, register 74) folded
+ * and a plan per slot (how the result is formed, whether its rounding can be
+ * skipped, a constant result, a register copy) and per EXEC (the batch view's
+ * reads and copies, packet and slot counts), so the per-quad loop does no
+ * decoding.  units/alu_slot.h holds what the run and the plan share. */
 #ifndef ULP_UNITS_ALU_H
 #define ULP_UNITS_ALU_H
 
@@ -22,7 +25,8 @@ typedef struct alu_operand {
 	bool cur;                     /* kind ALU: reads this packet's earlier slot
 	                               * (tegra.alu.alu_reg_same_packet) */
 	bool shadow;                  /* an FP20 row read: may see TEX's coordinates */
-	bool row;                     /* a row register: read through the batch view */
+	bool row;                     /* a row register */
+	bool view;                    /* read through the batch view (plan_views) */
 	uint16_t off;                 /* row, global, cond: byte offset in gr3d_pixel */
 	double k;                     /* folded constant (kind CONST) */
 	/* the modifiers as arithmetic: |v| (sign mask), *2 or *1, -1 or -0, sign flip */
@@ -37,12 +41,17 @@ typedef struct alu_slot {
 	uint8_t dst_cls, dst_index;
 	bool write_low, write_high;
 	/* the plan (alu_compile) */
-	uint8_t form;                 /* enum alu_form (alu.c): how the result is formed */
+	uint8_t form;                 /* enum alu_form (alu_slot.h): how the result is formed */
 	bool exact;                   /* the result is one of its operands as read: rounded
 	                               * only when a word read is not a normal FP20 number */
+	uint8_t fx10_shift;           /* an FX10 half write: 0 (.l) or 10 (.h) */
 	bool pair_next;               /* this slot and the next write the two FX10 halves
 	                               * of one row register: one pass writes both */
-	double xy;                    /* FORM_MAD_K: the constant rC*rD (-0 for MUL) */
+	bool reg_copy;                /* copies a register operand: formed in binary32
+	                               * lanes (alu.c copy_reg) */
+	uint8_t copy_src;             /* its operand: 0 rA, 1 rB, 2 rC */
+	double xy;                    /* FORM_MAD_K: the constant rC*rD (-0 for MUL);
+	                               * FORM_CONST: the result */
 } alu_slot;
 
 typedef struct alu_packet {
@@ -56,15 +65,20 @@ typedef struct alu_packet {
 typedef struct alu_unit {
 	gr3d_stage s;
 	/* FX10 writes in binary32 lanes (fx10.round nearest-away or truncate):
-	 * the rounding increment and the clamp (fx10.overflow) */
+	 * the rounding increment and the limits of |n| (fx10.overflow) */
 	bool batch_view;              /* tegra.alu.batch_view with more than one row */
 	bool fx10_lanes;
 	float fx10_half;
-	int32_t fx10_lo, fx10_hi;
+	float fx10_lim_pos, fx10_lim_neg;   /* for v >= 0 and v < 0 (alu.c fx10_lanes) */
+	bool subnormals;              /* tegra.fp20.read_subnormals */
+	uint8_t packets[TEGRA_FP_MAX_EXEC];      /* EXEC e's ALU packets (its schedule's count) */
+	uint8_t slots[TEGRA_FP_MAX_EXEC];        /* and their slots */
+	uint16_t view_load[TEGRA_FP_MAX_EXEC];   /* row registers EXEC e copies into the view */
 	alu_packet pk[TEGRA_FP_MAX_EXEC][TEGRA_FP_MAX_PER_EXEC];
 } alu_unit;
 
-/* Compiles every packet of ctx->prog (call after ctx is complete). */
+/* Compiles and plans every packet of ctx->prog (call after ctx is
+ * complete; units/alu_plan.c). */
 void alu_init(alu_unit *a, gr3d_ctx *ctx);
 
 /* One packet.  shortcuts = false keeps every slot's full FP20 rounding and
