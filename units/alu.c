@@ -204,10 +204,8 @@ GR3D_HOT bool copy_reg(const alu_pass *ap, const alu_slot *s, double out[GR3D_PI
 		f = fx10_lanes_in(raw, o->fx);
 	} else {
 		const alu_u32x4 e = (w >> 13) & 0x3Fu;
-		alu_u32x4 odd = (alu_u32x4)(e - 1u >= 62u);       /* OR-ed across the lanes */
-		odd |= __builtin_shuffle(odd, (alu_u32x4){ 2, 3, 0, 1 });
-		odd |= __builtin_shuffle(odd, (alu_u32x4){ 1, 0, 3, 2 });
-		if (odd[0])
+		const alu_u32x4 odd = (alu_u32x4)(e - 1u >= 62u);
+		if (odd[0] | odd[1] | odd[2] | odd[3])           /* GCC and Clang alike */
 			return false;
 		f = (alu_f32x4)(((w << 12) & 0x80000000u) | (e + 96u) << 23 | (w & 0x1FFFu) << 10);
 	}

@@ -66,11 +66,10 @@ typedef struct gr3d_quad {
 	uint8_t tex_row;          /* row the last MFU interpolation wrote (tex.src_row_from_mfu) */
 	gr3d_pixel px[GR3D_PIXELS];
 	/* tegra.alu.batch_view (docs/tegra-units.md "Batches"): the row registers
-	 * as the ALU sees them, and the ones it wrote in this EXEC (bit k = rk).
-	 * Only programs with more than one row use them; the ALU loads the view
-	 * at the start of every EXEC, so admission leaves them as they are. */
+	 * as the ALU sees them where that differs from r.  Only programs with
+	 * more than one row use it; the ALU loads what its reads need before
+	 * they happen (alu_plan.c), so admission leaves it as it is. */
 	uint32_t view[GR3D_PIXELS][GR3D_ROW_REGS];
-	uint16_t alu_written;
 } gr3d_quad;
 
 /* What the rasterizer hands to PSEQ. */
