@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Golden outputs for speed work: every figure a speed-up must leave bit for
-# bit as it was (docs/tegra-units.md "Speed").  Writes them to DIR:
+# bit as it was (docs/speed.md).  Writes them to DIR:
 #   - ulpsim-bench --check for both Tegra bench programs at two sizes
 #     (cycles, every unit's busy/idle/stall/counters, a hash of the target);
 #   - every sample trace replayed: image, stats, Perfetto, VCD and Kanata;

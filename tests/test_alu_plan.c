@@ -1,4 +1,4 @@
-/* The ALU's compiled shortcuts (units/alu.c, docs/tegra-units.md "Speed"):
+/* The ALU's compiled shortcuts (units/alu.c, docs/speed.md):
  * a slot whose result can only be one of its operands skips the FP20
  * rounding of the values FP20 already holds, FX10 halves are encoded in
  * binary32 lanes, and two slots that write the two FX10 halves of one
