@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
+#include "tests/test_util.h"
 #include "units/gr3d_quad.h"
 
 /* The definition the fast paths stand for. */
@@ -61,13 +62,10 @@ Test(gr3d_numfmt, fp20_rounding_matches_generic_path_around_every_code)
 			const double v = gr3d_fp20(code);
 			if (isnan(v))
 				continue;
-			/* the code, its binary64 neighbours, and the midpoint to the next
-			 * code up with its neighbours (a tie in the nearest modes) */
-			const double up = gr3d_fp20((code & 0x7FFFFu) + 1u < 0x80000u ? code + 1u : code);
-			const double mid = v + (up - v) / 2;
-			const double probes[] = { v, nextafter(v, INFINITY), nextafter(v, -INFINITY),
-			                          mid, nextafter(mid, INFINITY), nextafter(mid, -INFINITY) };
-			for (unsigned k = 0; k < sizeof probes / sizeof probes[0]; k++)
+			double probes[6];   /* the code, the tie to the next code up, their neighbours */
+			test_probes_around(v, gr3d_fp20((code & 0x7FFFFu) + 1u < 0x80000u ? code + 1u : code),
+			                   probes);
+			for (unsigned k = 0; k < 6; k++)
 				if (isfinite(probes[k]) || isinf(probes[k]))
 					check_one(&c, probes[k]);
 		}

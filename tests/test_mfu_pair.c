@@ -8,6 +8,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
+#include "tests/test_util.h"
 #include "units/mfu.h"
 
 static const enum ulp_round MODES[] = { ULP_ROUND_NEAREST_EVEN, ULP_ROUND_TRUNCATE,
@@ -54,12 +55,10 @@ Test(mfu_pair, helpers_match_one_value_helpers_around_every_code)
 			const double v = gr3d_fp20(code);
 			if (isnan(v))
 				continue;
-			/* the code, its neighbours, the tie to the next code up and its neighbours */
-			const double up = gr3d_fp20((code & 0x7FFFFu) + 1u < 0x80000u ? code + 1u : code);
-			const double mid = v + (up - v) / 2;
-			const double probes[] = { v, nextafter(v, INFINITY), nextafter(v, -INFINITY),
-			                          mid, nextafter(mid, INFINITY), nextafter(mid, -INFINITY) };
-			for (unsigned k = 0; k < sizeof probes / sizeof probes[0]; k++)
+			double probes[6];   /* the code, the tie to the next code up, their neighbours */
+			test_probes_around(v, gr3d_fp20((code & 0x7FFFFu) + 1u < 0x80000u ? code + 1u : code),
+			                   probes);
+			for (unsigned k = 0; k < 6; k++)
 				check_pair(&c, &rd, probes[k], probes[(k + 1) % 6]);
 		}
 		const double ends[] = { 0.0, -0.0, 0x1p-16, -0x1p-16, nextafter(0x1p-16, 0), 0x1p16,

@@ -2,6 +2,7 @@
 #include "tests/test_util.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,14 @@
 #include <criterion/criterion.h>
 
 #include "base/fileio.h"
+
+void test_probes_around(double v, double up, double out[6])
+{
+	const double mid = v + (up - v) / 2;
+	const double p[6] = { v, nextafter(v, INFINITY), nextafter(v, -INFINITY),
+	                      mid, nextafter(mid, INFINITY), nextafter(mid, -INFINITY) };
+	memcpy(out, p, sizeof p);
+}
 
 const char *test_corpus_dir(void)
 {
