@@ -52,12 +52,9 @@ Test(mfu_pair, helpers_match_one_value_helpers_around_every_code)
 		c.fp20_round = MODES[m];
 		const mfu_round rd = mfu_round_of(c.fp20_round);
 		for (uint32_t code = 0; code <= FP20_MASK; code++) {
-			const double v = gr3d_fp20(code);
-			if (isnan(v))
-				continue;
 			double probes[6];   /* the code, the tie to the next code up, their neighbours */
-			test_probes_around(v, gr3d_fp20((code & 0x7FFFFu) + 1u < 0x80000u ? code + 1u : code),
-			                   probes);
+			if (!test_fp20_probes(code, probes))
+				continue;
 			for (unsigned k = 0; k < 6; k++)
 				check_pair(&c, &rd, probes[k], probes[(k + 1) % 6]);
 		}

@@ -12,13 +12,19 @@
 #include <criterion/criterion.h>
 
 #include "base/fileio.h"
+#include "units/gr3d_quad.h"
 
-void test_probes_around(double v, double up, double out[6])
+bool test_fp20_probes(uint32_t code, double out[6])
 {
+	const double v = gr3d_fp20(code);
+	if (isnan(v))
+		return false;
+	const double up = gr3d_fp20((code & 0x7FFFFu) + 1u < 0x80000u ? code + 1u : code);
 	const double mid = v + (up - v) / 2;
 	const double p[6] = { v, nextafter(v, INFINITY), nextafter(v, -INFINITY),
 	                      mid, nextafter(mid, INFINITY), nextafter(mid, -INFINITY) };
 	memcpy(out, p, sizeof p);
+	return true;
 }
 
 const char *test_corpus_dir(void)

@@ -14,10 +14,10 @@ uint32_t test_rnd(test_rng *r);
 uint32_t test_f_bits(float f);
 float test_bits_f(uint32_t u);
 
-/* Six probes around a code's value v, given the next code's value up: v and
- * its binary64 neighbours, the midpoint to up (a tie under rounding to
- * nearest) and its neighbours. */
-void test_probes_around(double v, double up, double out[6]);
+/* Six probes around FP20 code's value v (as the fragment units read it,
+ * gr3d_fp20): v and its binary64 neighbours, the midpoint to the next code up
+ * (a tie under rounding to nearest) and its neighbours.  False for a NaN. */
+bool test_fp20_probes(uint32_t code, double out[6]);
 
 /* Path of the shared corpus (env ULPSIM_CORPUS, default ../shared/corpus). */
 const char *test_corpus_dir(void);
