@@ -125,20 +125,94 @@ static void activity_span(sim_clock *c, unsigned i, uint64_t now)
 
 /* Units that ticked in this pass and sleep past the next cycle are idle
  * from now + 1: their spans close here, so the event stream stays in cycle
- * order. */
+ * order.  A unit that holds its lane while asleep (busy through booked
+ * work, a stall until woken: sim_unit_lane_hold) shows what it holds from
+ * now + 1 instead, in its place in the next pass (lane_due), as a tick
+ * there would: a unit woken in that pass ticks and shows its own. */
 static void close_spans(sim_clock *c, uint64_t now)
 {
 	for (uint32_t slept = c->slept; slept; slept &= slept - 1) {
 		unsigned i = (unsigned)__builtin_ctz(slept);
-		if (c->unit[i]->wake > now + 1)
+		sim_unit *u = c->unit[i];
+		if (u->wake <= now + 1)
+			continue;
+		if (!u->lane_holds) {
 			close_activity(c, i, now + 1);
+		} else if (u->lane_next != u->last_activity) {
+			c->lane_due |= UINT32_C(1) << i;
+			c->sched |= UINT32_C(1) << i;       /* so that the next pass visits it */
+			if (c->next > now + 1)
+				c->next = now + 1;
+		}
 	}
+}
+
+/* Unit i holds its lane and does not tick at now: it shows what it holds. */
+static void show_held_lane(sim_clock *c, unsigned i, uint64_t now)
+{
+	sim_unit *u = c->unit[i];
+	c->lane_due &= ~(UINT32_C(1) << i);
+	sim_tl_emit(c->tl, now, u->lane, SIM_TL_ACTIVITY, 0, u->lane_next);
+	u->last_activity = u->lane_next;
+	if (u->wake == UINT64_MAX)
+		c->sched &= ~(UINT32_C(1) << i);
 }
 
 /* One past the last unit with a wake: where a pass's scan stops. */
 static inline unsigned sched_end(uint32_t sched)
 {
 	return sched ? 32u - (unsigned)__builtin_clz(sched) : 0u;
+}
+
+/* One pass at cycle now: ticks the awake units and gathers the earliest
+ * wake in *next_wake; true when a unit halted.  Always inlined with spans
+ * constant (sim_clock_run), so the run without a timeline carries none of
+ * the span bookkeeping. */
+static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint64_t now, bool spans,
+                                                             uint64_t *next_wake_out)
+{
+	uint64_t next_wake = *next_wake_out;
+	/* The scan stops after the last unit with a wake (producers come
+	 * last: the geometry units, once done, cost nothing).  The set is
+	 * read again after every tick, so a unit later in the step order
+	 * woken during the pass still ticks this cycle. */
+	for (unsigned i = 0, end = sched_end(c->sched); i < end; i++) {
+		sim_unit *u = c->unit[i];
+		uint64_t w = u->wake;
+		if (w > now) {
+			if (spans && ((c->lane_due >> i) & 1u))
+				show_held_lane(c, i, now);
+			next_wake = w < next_wake ? w : next_wake;
+			continue;
+		}
+		if (spans) {                      /* it ticks: it shows its own */
+			c->lane_due &= ~(UINT32_C(1) << i);
+			u->lane_holds = false;
+		}
+		u->activity = SIM_ACT_IDLE;
+		u->wake = UINT64_MAX;
+		u->tick(u, now);
+		const uint8_t act = u->activity;
+		if (act == SIM_ACT_BUSY) {
+			u->stats.busy++;
+			c->last_progress = now;
+		} else if (act >= SIM_ACT_STALL) {
+			u->stats.stall[act - SIM_ACT_STALL]++;
+		}
+		if (spans)
+			activity_span(c, i, now);
+		if (u->halt)
+			return true;
+		w = u->wake;
+		if (w <= now)
+			u->wake = w = now + 1;  /* a same-cycle wake means "next cycle" */
+		else if (w == UINT64_MAX)
+			c->sched &= ~(UINT32_C(1) << i);
+		next_wake = w < next_wake ? w : next_wake;
+		end = sched_end(c->sched);
+	}
+	*next_wake_out = next_wake;
+	return false;
 }
 
 enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
@@ -150,6 +224,11 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 			next = c->unit[i]->wake;
 		if (c->unit[i]->wake != UINT64_MAX)
 			c->sched |= UINT32_C(1) << i;
+	}
+	if (c->lane_due) {                     /* held lanes still to show (close_spans) */
+		c->sched |= c->lane_due;
+		if (next > c->now)
+			next = c->now;
 	}
 	c->next = next;
 	const bool spans = c->tl != NULL;      /* activity spans: timeline only */
@@ -172,40 +251,9 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 		c->next = UINT64_MAX;
 		c->slept = 0;
 		uint64_t next_wake = UINT64_MAX;
-		/* The scan stops after the last unit with a wake (producers come
-		 * last: the geometry units, once done, cost nothing).  The set is
-		 * read again after every tick, so a unit later in the step order
-		 * woken during the pass still ticks this cycle. */
-		for (unsigned i = 0, end = sched_end(c->sched); i < end; i++) {
-			sim_unit *u = c->unit[i];
-			uint64_t w = u->wake;
-			if (w > now) {
-				next_wake = w < next_wake ? w : next_wake;
-				continue;
-			}
-			u->activity = SIM_ACT_IDLE;
-			u->wake = UINT64_MAX;
-			u->tick(u, now);
-			const uint8_t act = u->activity;
-			if (act == SIM_ACT_BUSY) {
-				u->stats.busy++;
-				c->last_progress = now;
-			} else if (act >= SIM_ACT_STALL) {
-				u->stats.stall[act - SIM_ACT_STALL]++;
-			}
-			if (spans)
-				activity_span(c, i, now);
-			if (u->halt) {
-				c->now = now + 1;
-				return SIM_RUN_HALTED;
-			}
-			w = u->wake;
-			if (w <= now)
-				u->wake = w = now + 1;  /* a same-cycle wake means "next cycle" */
-			else if (w == UINT64_MAX)
-				c->sched &= ~(UINT32_C(1) << i);
-			next_wake = w < next_wake ? w : next_wake;
-			end = sched_end(c->sched);
+		if (spans ? clock_pass(c, now, true, &next_wake) : clock_pass(c, now, false, &next_wake)) {
+			c->now = now + 1;
+			return SIM_RUN_HALTED;
 		}
 		if (c->next <= now)                 /* pushed into an already-ticked unit */
 			c->next = now + 1;

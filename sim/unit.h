@@ -64,6 +64,12 @@ typedef struct sim_unit {
 	bool waiting;
 	uint8_t waiting_cause;
 	uint64_t waiting_since;
+	/* asleep, but its timeline lane shows lane_next from the next cycle
+	 * until it ticks again: busy through booked work, or stalled until woken,
+	 * as ticking every cycle would show it (sim_unit_lane_hold; the clock
+	 * clears it before each tick) */
+	bool lane_holds;
+	uint8_t lane_next;
 	/* For watchdog messages: what the unit is working on. */
 	uint32_t debug_pc;
 	bool has_pc;
@@ -100,18 +106,21 @@ static inline void sim_unit_sleep_through(sim_unit *u, uint64_t at)
 }
 
 /* A unit that cannot go on until a neighbour acts (a pop downstream frees a
- * slot, a push upstream): it reports the stall for this cycle and, without
- * a timeline, sleeps until a port wakes it (keeping any earlier wake it set)
- * instead of ticking every cycle to stall again; sim_unit_wait_settle at
- * its next tick books the cycles in between as that stall, exactly what
- * ticking would have counted.  The watchdog still sees it as awake.  With a
- * timeline it ticks every cycle so its activity lane stays exact. */
+ * slot, a push upstream): it reports the stall for this cycle and sleeps
+ * until a port wakes it (keeping any earlier wake it set) instead of
+ * ticking every cycle to stall again; sim_unit_wait_settle at its next tick
+ * books the cycles in between as that stall, exactly what ticking would
+ * have counted.  The watchdog still sees it as awake, and its timeline lane
+ * stays stalled until then (lane_holds). */
+static inline void sim_unit_lane_hold(sim_unit *u, uint8_t activity)
+{
+	u->lane_holds = true;
+	u->lane_next = activity;
+}
+
 static inline void sim_unit_wait(sim_unit *u, uint64_t now, enum sim_stall cause)
 {
-	if (sim_unit_recording(u)) {
-		u->wake = now + 1;
-		return;
-	}
+	sim_unit_lane_hold(u, (uint8_t)(SIM_ACT_STALL + cause));
 	u->waiting = true;
 	u->waiting_cause = (uint8_t)cause;
 	u->waiting_since = now;

@@ -420,34 +420,15 @@ static inline unsigned gr3d_row_reg(const gr3d_ctx *c, unsigned exec, unsigned k
 	return (base + k) & (GR3D_ROW_REGS - 1);
 }
 
-/* A stall booked in one step: without a timeline a unit that cannot go on
- * (output full, window full) sleeps until something it waits for wakes it (a
- * pop downstream, a push upstream) and then books the cycles it slept as that
- * stall; with a timeline it ticks every cycle instead. */
-typedef struct gr3d_stall_book {
-	uint64_t since;
-	uint8_t cause;
-	bool on;
-} gr3d_stall_book;
-
-static inline void gr3d_stall_settle(sim_unit *u, gr3d_stall_book *b, uint64_t now)
-{
-	if (b->on) {
-		u->stats.stall[b->cause] += now - b->since - 1;
-		b->on = false;
-	}
-}
-
-static inline void gr3d_stall_wait(sim_unit *u, gr3d_stall_book *b, uint64_t now, enum sim_stall cause)
+/* A unit that cannot go on (output full, window full) stalls and sleeps
+ * until something it waits for wakes it (a pop downstream, a push
+ * upstream): sim_unit_wait books the cycles it slept as that stall at its
+ * next tick (sim_unit_wait_settle), keeps its timeline lane stalled, and
+ * lets the watchdog see it as waiting, the same with a timeline or not. */
+static inline void gr3d_stall_wait(sim_unit *u, uint64_t now, enum sim_stall cause)
 {
 	sim_unit_stall(u, cause);
-	if (sim_unit_recording(u)) {
-		sim_unit_sleep_until(u, now + 1);
-		return;
-	}
-	b->on = true;
-	b->since = now;
-	b->cause = (uint8_t)cause;
+	sim_unit_wait(u, now, cause);
 	sim_unit_sleep_until(u, UINT64_MAX);
 }
 
@@ -464,7 +445,6 @@ struct gr3d_stage {
 	/* where the token goes after the unit (DW: recirculation or done) */
 	void (*route)(gr3d_stage *s, gr3d_token *t);
 	bool holding;
-	gr3d_stall_book stall;
 	sim_unit *producer;           /* woken when this unit frees a slot of its input */
 	gr3d_token cur;
 	uint64_t now;                 /* the cycle the unit took cur (exec runs in it) */
@@ -472,15 +452,16 @@ struct gr3d_stage {
 	uint16_t quad_clocks;         /* tegra.quad_clocks */
 };
 
-/* A unit that took a quad at cycle now and holds it until done_at: without a
- * timeline it sleeps until then, deaf to earlier wakes (a push or a pop
- * would only make it tick to go back to sleep), and books the cycles in
- * between as busy (the clock would count them one tick at a time); with a
- * timeline it ticks every cycle so the activity lane stays exact. */
+/* A unit that took a quad at cycle now and holds it until done_at sleeps
+ * until then, deaf to earlier wakes (a push or a pop would only make it tick
+ * to go back to sleep), and books the cycles in between as busy (the clock
+ * would count them one tick at a time); its timeline lane stays busy until
+ * that tick (lane_holds), as if it had ticked busy every cycle. */
 static inline void gr3d_occupy(sim_unit *u, uint64_t now, uint64_t done_at)
 {
-	if (done_at > now + 1 && !sim_unit_recording(u)) {
+	if (done_at > now + 1) {
 		u->stats.busy += done_at - now - 1;
+		sim_unit_lane_hold(u, SIM_ACT_BUSY);
 		sim_unit_sleep_through(u, done_at);
 		return;
 	}

@@ -21,7 +21,7 @@ void gr3d_stage_init(gr3d_stage *s, const char *name, gr3d_ctx *ctx,
 void gr3d_stage_tick(sim_unit *u, uint64_t now)
 {
 	gr3d_stage *s = (gr3d_stage *)u;
-	gr3d_stall_settle(u, &s->stall, now);
+	sim_unit_wait_settle(u, now);
 	if (s->holding) {
 		if (now < s->done_at) {            /* recording: every cycle of the quad */
 			sim_unit_busy(u);
@@ -29,7 +29,7 @@ void gr3d_stage_tick(sim_unit *u, uint64_t now)
 			return;
 		}
 		if (sim_port_full(s->out)) {       /* the consumer's pop wakes us */
-			gr3d_stall_wait(u, &s->stall, now, SIM_STALL_OUTPUT_FULL);
+			gr3d_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
 			return;
 		}
 		if (sim_unit_recording(u))

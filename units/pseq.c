@@ -154,7 +154,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 {
 	pseq_unit *p = (pseq_unit *)u;
 	gr3d_ctx *c = p->ctx;
-	gr3d_stall_settle(u, &p->stall, now);
+	sim_unit_wait_settle(u, now);
 	if (p->holding) {
 		if (now < p->done_at) {            /* a timeline: every cycle of the quad */
 			sim_unit_busy(u);
@@ -162,7 +162,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 			return;
 		}
 		if (sim_port_full(p->out)) {       /* MFU's pop wakes us */
-			gr3d_stall_wait(u, &p->stall, now, SIM_STALL_OUTPUT_FULL);
+			gr3d_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
 			return;
 		}
 		if (sim_unit_recording(u))
@@ -203,7 +203,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 				p->draining = true;
 			if (window_full || p->draining) {
 				/* a token coming back (recirculation push) wakes us */
-				gr3d_stall_wait(u, &p->stall, now, SIM_STALL_WINDOW);
+				gr3d_stall_wait(u, now, SIM_STALL_WINDOW);
 				uint64_t r = sim_port_next_ready(p->recirc);
 				if (r != UINT64_MAX)
 					sim_unit_wake(u, r);

@@ -33,7 +33,6 @@ typedef struct pseq_unit {
 	unsigned max_out, min_out;    /* in pixel-rows */
 	bool draining;                /* hysteresis: window filled, wait for MIN_OUT */
 	bool holding;
-	gr3d_stall_book stall;
 	sim_unit *producer;           /* the rasterizer: woken when PSEQ takes a quad */
 	gr3d_token cur;
 	uint64_t done_at;

@@ -267,9 +267,9 @@ static bool take(raster_unit *r, uint64_t now)
 static void raster_tick(sim_unit *u, uint64_t now)
 {
 	raster_unit *r = (raster_unit *)u;
-	gr3d_stall_settle(u, &r->stall, now);
+	sim_unit_wait_settle(u, now);
 	if (sim_port_full(r->out)) {            /* PSEQ's pop wakes us */
-		gr3d_stall_wait(u, &r->stall, now, SIM_STALL_OUTPUT_FULL);
+		gr3d_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
 		return;
 	}
 	sim_unit_sleep_until(u, now + 1);
@@ -326,7 +326,7 @@ static void raster_tick(sim_unit *u, uint64_t now)
 		if (sim_port_full(r->out)) {
 			/* the tick at now + 1 would only find the port full and wait:
 			 * wait from here (from now + 1 on, as that tick would) */
-			gr3d_stall_wait(u, &r->stall, now, SIM_STALL_OUTPUT_FULL);
+			gr3d_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
 		}
 		sim_unit_busy(u);                   /* this cycle pushed */
 		return;

@@ -64,7 +64,6 @@ typedef struct raster_unit {
 	 * with nblocks > 1 the rasterizer walks only the rows of its own
 	 * swaths, swath k = y >> swath_shift belonging to block k % nblocks */
 	uint8_t block, nblocks, swath_shift;
-	gr3d_stall_book stall;
 } raster_unit;
 
 extern const sim_counter_def RASTER_COUNTERS[RASTER_CTR_COUNT];

@@ -108,7 +108,7 @@ static bool hand_on(setup_unit *s, uint64_t now)
 		s->first_out = now;
 	if (s->pending) {
 		if (!pushed) {
-			gr3d_stall_wait(u, &s->stall, now, wait);
+			gr3d_stall_wait(u, now, wait);
 			return false;
 		}
 		sim_unit_busy(u);                     /* a push is this cycle's work; the other block next */
@@ -124,7 +124,7 @@ static bool hand_on(setup_unit *s, uint64_t now)
 static void setup_tick(sim_unit *u, uint64_t now)
 {
 	setup_unit *s = (setup_unit *)u;
-	gr3d_stall_settle(u, &s->stall, now);
+	sim_unit_wait_settle(u, now);
 	if (s->have && !hand_on(s, now))
 		return;
 	/* the next triangle, in the cycle the last one left */

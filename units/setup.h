@@ -56,7 +56,6 @@ typedef struct setup_unit {
 	uint32_t rows[3][GR3D_TRAM_ROWS][4];
 	uint64_t done_at;
 	uint64_t first_out;           /* cycle of the first triangle handed on (UINT64_MAX: none) */
-	gr3d_stall_book stall;
 } setup_unit;
 
 extern const sim_counter_def SETUP_COUNTERS[SETUP_CTR_COUNT];

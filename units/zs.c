@@ -238,7 +238,7 @@ static unsigned test_quad(zs_unit *z)
 static void zs_tick(sim_unit *u, uint64_t now)
 {
 	zs_unit *z = (zs_unit *)u;
-	gr3d_stall_settle(u, &z->stall, now);
+	sim_unit_wait_settle(u, now);
 	if (z->holding) {
 		if (now < z->done_at) {
 			sim_unit_busy(u);
@@ -247,7 +247,7 @@ static void zs_tick(sim_unit *u, uint64_t now)
 		}
 		if (z->cur.mask) {
 			if (sim_port_full(z->out)) {    /* PSEQ's pop wakes us */
-				gr3d_stall_wait(u, &z->stall, now, SIM_STALL_OUTPUT_FULL);
+				gr3d_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
 				return;
 			}
 			sim_port_push(z->out, &z->cur, now);

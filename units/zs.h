@@ -123,7 +123,6 @@ typedef struct zs_unit {
 	sim_unit *producer;           /* woken when ZS frees a slot of its input */
 	unsigned px_per_clock;
 	bool holding;
-	gr3d_stall_book stall;
 	gr3d_quad_in cur;
 	uint64_t done_at;
 } zs_unit;
