@@ -29,6 +29,26 @@ void replay_gs_free(replay_gs *g)
 	g->bound = false;
 }
 
+bool replay_compile_pica(struct tgsi_shader *sh, const char *name, struct shbin *out, int16_t sem[16],
+                         uint32_t sem_index[16], char *why, size_t whylen)
+{
+	pica_compile_result *cr = calloc(1, sizeof *cr);
+	if (!cr || !pica_compile(sh, name, NULL, cr)) {
+		snprintf(why, whylen, "%s", cr ? cr->d.msg : "out of memory");
+		if (cr)
+			pica_compile_result_free(cr);
+		free(cr);
+		return false;
+	}
+	pica_compile_output_semantics(cr, sh, sem, sem_index);
+	*out = cr->shbin;                     /* take the SHBIN */
+	memset(&cr->shbin, 0, sizeof cr->shbin);
+	cr->have_shbin = false;
+	pica_compile_result_free(cr);
+	free(cr);
+	return true;
+}
+
 static const char *const STAGE[] = { "vertex", "geometry", "fragment" };
 
 typedef struct gs_inputs {
@@ -71,24 +91,11 @@ static bool compile_tgsi(replay_gs *g, const trace_shader *s, gs_inputs *in, con
 				in->n = k + 1;
 		}
 	}
-	pica_compile_result *cr = calloc(1, sizeof *cr);
-	bool ok = cr && pica_compile(sh, name, NULL, cr);
-	if (ok)
-		pica_compile_output_semantics(cr, sh, g->out.sem, g->out.sem_index);
+	char why[ULP_DIAG_MSG_MAX];
+	const bool ok = replay_compile_pica(sh, name, &g->shbin, g->out.sem, g->out.sem_index, why, sizeof why);
 	tgsi_shader_free(sh);
-	if (!ok) {
-		gs_fail(d, tp, cmd, "the geometry shader cannot be compiled for the PICA200: %s",
-		        cr ? cr->d.msg : "out of memory");
-		if (cr)
-			pica_compile_result_free(cr);
-		free(cr);
-		return false;
-	}
-	g->shbin = cr->shbin;             /* take the SHBIN */
-	memset(&cr->shbin, 0, sizeof cr->shbin);
-	cr->have_shbin = false;
-	pica_compile_result_free(cr);
-	free(cr);
+	if (!ok)
+		return gs_fail(d, tp, cmd, "the geometry shader cannot be compiled for the PICA200: %s", why);
 	g->bound = true;
 	g->out.tgsi = true;
 	return true;

@@ -32,6 +32,14 @@ typedef struct replay_stage_io {
 	unsigned ntram;
 } replay_stage_io;
 
+/* Compiles a TGSI vertex or geometry shader for the PICA200 (name for
+ * messages): the SHBIN moves into *out and the output registers' semantics
+ * into sem/sem_index; false with the compiler's message in why (sh stays the
+ * caller's).  The replay's VS and GS binding both use it. */
+struct tgsi_shader;
+bool replay_compile_pica(struct tgsi_shader *sh, const char *name, struct shbin *out, int16_t sem[16],
+                         uint32_t sem_index[16], char *why, size_t whylen);
+
 typedef struct replay_gs {
 	bool bound;
 	struct shbin shbin;

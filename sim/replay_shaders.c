@@ -14,26 +14,15 @@ bool replay_bind_vs(replay *r, const trace_shader *s, size_t i)
 		tgsi_shader *sh = tgsi_parse(s->text, strlen(s->text), s->path ? s->path : s->id, NULL, &inner);
 		if (!sh)
 			return replay_fail(r, i, inner.msg, NULL);
-		pica_compile_result *cr = calloc(1, sizeof *cr);
-		bool ok = cr && pica_compile(sh, s->path ? s->path : s->id, NULL, cr);
 		for (int k = 0; k < 16; k++)
 			r->vs_sem[k] = -1;
-		if (ok)
-			pica_compile_output_semantics(cr, sh, r->vs_sem, r->vs_sem_index);
+		char why[ULP_DIAG_MSG_MAX];
+		const bool ok = replay_compile_pica(sh, s->path ? s->path : s->id, &r->vs_shbin, r->vs_sem,
+		                                    r->vs_sem_index, why, sizeof why);
 		r->vs_tgsi = ok;
 		tgsi_shader_free(sh);
-		if (!ok) {
-			replay_fail(r, i, "the vertex shader cannot be compiled for the PICA200: ", cr ? cr->d.msg : "out of memory");
-			if (cr)
-				pica_compile_result_free(cr);
-			free(cr);
-			return false;
-		}
-		r->vs_shbin = cr->shbin;          /* take the SHBIN */
-		memset(&cr->shbin, 0, sizeof cr->shbin);
-		cr->have_shbin = false;
-		pica_compile_result_free(cr);
-		free(cr);
+		if (!ok)
+			return replay_fail(r, i, "the vertex shader cannot be compiled for the PICA200: ", why);
 	} else if (s->code == TRACE_SHBIN) {
 		r->vs_tgsi = false;
 		if (!shbin_load(s->path, &r->vs_shbin, &inner))
