@@ -8,6 +8,7 @@
 
 #include "base/image.h"
 #include "sim/replay.h"
+#include "tests/test_util.h"
 #include "units/setup.h"
 
 /* A trace: 64x64, clear black, pass-through VS (position, COLOR, BCOLOR),
@@ -48,18 +49,14 @@ static char *make_trace(const float *v, unsigned n, const char *mode, const char
 
 static ulp_image *run(const char *json, replay_result *res, const ulp_config *cfg_in)
 {
-	trace t;
 	ulp_diag d;
-	ulp_diag_clear(&d);
-	cr_assert(trace_parse(&t, json, "gpu.trace.json", ".", &d), "%s", d.msg);
 	ulp_config cfg;
 	if (cfg_in)
 		cfg = *cfg_in;
 	else
 		ulp_config_defaults(&cfg);
 	replay_opts o = { .cfg = &cfg, .keep_image = true };
-	cr_assert(replay_run(&t, &o, res, &d), "%s", d.msg);
-	trace_free(&t);
+	cr_assert(test_replay_json(json, "gpu.trace.json", ".", &o, res, &d), "%s", d.msg);
 	cr_assert(res->image);
 	return res->image;
 }
@@ -267,21 +264,17 @@ Test(gpu, watchdog_names_the_geometry_units)
 		memcpy(&v[k * 12], one, sizeof one);
 	}
 	char *j = make_trace(v, 8, "triangle_strip", "COLOR", "", "");
-	trace t;
 	ulp_diag d;
-	ulp_diag_clear(&d);
-	cr_assert(trace_parse(&t, j, "gpu.trace.json", ".", &d), "%s", d.msg);
 	ulp_config cfg;
 	ulp_config_defaults(&cfg);
 	cfg.watchdog_cycles = 100;
 	cfg.setup_tri_cycles = 1000;
 	replay_opts o = { .cfg = &cfg };
 	replay_result res;
-	cr_assert_not(replay_run(&t, &o, &res, &d));
+	cr_assert_not(test_replay_json(j, "gpu.trace.json", ".", &o, &res, &d));
 	cr_assert(strstr(d.msg, "watchdog"), "%s", d.msg);
 	cr_assert(strstr(d.msg, " clip stall:output_full"), "%s", d.msg);
 	cr_assert(strstr(d.msg, "port clip->setup 2/2"), "%s", d.msg);
-	trace_free(&t);
 	free(j);
 }
 

@@ -34,15 +34,10 @@ static const char *const HEAD =
 
 static bool run_json(const char *json, replay_result *res, ulp_diag *d, bool keep)
 {
-	trace t;
-	ulp_diag_clear(d);
-	cr_assert(trace_parse(&t, json, "gs.json", "traces/samples", d), "%s", d->msg);
 	ulp_config cfg;
 	ulp_config_defaults(&cfg);
 	replay_opts o = { .cfg = &cfg, .keep_image = keep };
-	bool ok = replay_run(&t, &o, res, d);
-	trace_free(&t);
-	return ok;
+	return test_replay_json(json, "gs.json", "traces/samples", &o, res, d);
 }
 
 static bool run_cmds(const char *shaders, const char *cmds, replay_result *res, ulp_diag *d)
@@ -281,18 +276,14 @@ Test(gs_trace, watchdog_names_gsh)
 {
 	char json[4096];
 	snprintf(json, sizeof json, HEAD, "", QUADS);
-	trace t;
 	ulp_diag d;
-	ulp_diag_clear(&d);
-	cr_assert(trace_parse(&t, json, "gs.json", "traces/samples", &d), "%s", d.msg);
 	ulp_config cfg;
 	ulp_config_defaults(&cfg);
 	cfg.watchdog_cycles = 100;
 	cfg.setup_tri_cycles = 1000;
 	replay_opts o = { .cfg = &cfg };
 	replay_result res;
-	cr_assert_not(replay_run(&t, &o, &res, &d));
-	trace_free(&t);
+	cr_assert_not(test_replay_json(json, "gs.json", "traces/samples", &o, &res, &d));
 	cr_assert(strstr(d.msg, "watchdog"), "%s", d.msg);
 	cr_assert(strstr(d.msg, " gsh stall:output_full"), "%s", d.msg);
 	cr_assert(strstr(d.msg, "port gsh->clip"), "%s", d.msg);

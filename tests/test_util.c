@@ -12,6 +12,8 @@
 #include <criterion/criterion.h>
 
 #include "base/fileio.h"
+#include "sim/replay.h"
+#include "traces/trace.h"
 #include "units/gr3d_quad.h"
 
 bool test_fp20_probes(uint32_t code, double out[6])
@@ -25,6 +27,21 @@ bool test_fp20_probes(uint32_t code, double out[6])
 	                      mid, nextafter(mid, INFINITY), nextafter(mid, -INFINITY) };
 	memcpy(out, p, sizeof p);
 	return true;
+}
+
+bool test_replay_json(const char *json, const char *name, const char *base, const struct replay_opts *o,
+                      struct replay_result *res, struct ulp_diag *d)
+{
+	trace t;
+	ulp_diag_clear(d);
+	memset(res, 0, sizeof *res);
+	if (!trace_parse(&t, json, name, base, d)) {
+		trace_free(&t);                   /* a refused trace is freed too */
+		return false;
+	}
+	const bool ok = replay_run(&t, o, res, d);
+	trace_free(&t);
+	return ok;
 }
 
 const char *test_corpus_dir(void)

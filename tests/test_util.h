@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct replay_opts;
+struct replay_result;
+struct ulp_diag;
+
 /* A xorshift32 generator for reproducible test inputs (seed it non-zero). */
 typedef struct test_rng { uint32_t s; } test_rng;
 uint32_t test_rnd(test_rng *r);
@@ -18,6 +22,12 @@ float test_bits_f(uint32_t u);
  * gr3d_fp20): v and its binary64 neighbours, the midpoint to the next code up
  * (a tie under rounding to nearest) and its neighbours.  False for a NaN. */
 bool test_fp20_probes(uint32_t code, double out[6]);
+
+/* Parses a trace's JSON (name for messages, resources relative to base) and
+ * replays it with o into *res: false with the parse's or the replay's
+ * message in d. */
+bool test_replay_json(const char *json, const char *name, const char *base, const struct replay_opts *o,
+                      struct replay_result *res, struct ulp_diag *d);
 
 /* Path of the shared corpus (env ULPSIM_CORPUS, default ../shared/corpus). */
 const char *test_corpus_dir(void);

@@ -16,6 +16,19 @@
 
 #define FX(v) ((uint32_t)((v) * 256) & 0x3FFu)
 
+/* The replay tests' shaders (a pass-through VS with a colour, an FS that
+ * writes it) and their vertex layout (position, colour: 2 x vec4), as
+ * fragments of the trace JSON. */
+#define ZS_SHADERS \
+	"\"shaders\":{\"vs\":{\"stage\":\"vertex\",\"tgsi\":\"VERT\\nDCL IN[0]\\nDCL IN[1]\\n" \
+	"DCL OUT[0], POSITION\\nDCL OUT[1], COLOR\\n  0: MOV OUT[0], IN[0]\\n  1: MOV OUT[1], IN[1]\\n" \
+	"  2: END\\n\"},\"fs\":{\"stage\":\"fragment\",\"tgsi\":\"FRAG\\nDCL IN[0], COLOR, COLOR\\n" \
+	"DCL OUT[0], COLOR\\n  0: MOV OUT[0], IN[0]\\n  1: END\\n\"}},"
+#define ZS_VERTEX_ELEMENTS \
+	"{\"cmd\":\"vertex_elements\",\"elements\":[" \
+	"{\"buffer\":\"vb\",\"offset\":0,\"stride\":32,\"format\":\"R32G32B32A32_FLOAT\"}," \
+	"{\"buffer\":\"vb\",\"offset\":16,\"stride\":32,\"format\":\"R32G32B32A32_FLOAT\"}]},"
+
 /* ---- the test itself ---- */
 
 Test(zs, compare_functions)
@@ -323,18 +336,10 @@ Test(zs, registers_round_trip)
 
 static bool replay_text(const char *json, replay_result *res, bool keep, ulp_diag *d)
 {
-	trace t;
-	if (!trace_parse(&t, json, "zs.json", ".", d)) {
-		trace_free(&t);                   /* the caller frees a refused trace too */
-		return false;
-	}
 	ulp_config cfg;
 	ulp_config_defaults(&cfg);
 	replay_opts o = { .cfg = &cfg, .keep_image = keep, .keep_depth = keep };
-	memset(res, 0, sizeof *res);
-	bool ok = replay_run(&t, &o, res, d);
-	trace_free(&t);
-	return ok;
+	return test_replay_json(json, "zs.json", ".", &o, res, d);
 }
 
 /* Two full-screen triangles at z = zfar (red) and znear (green), in the order given. */
@@ -348,18 +353,13 @@ static char *two_quads(const char *order, const char *fmt, const char *func)
 	snprintf(json, 8192,
 	         "{\"format\":\"ulpsim-trace\",\"version\":1,"
 	         "\"resources\":{\"vb\":{\"type\":\"buffer\",\"f32\":[%s, %s]}},"
-	         "\"shaders\":{\"vs\":{\"stage\":\"vertex\",\"tgsi\":\"VERT\\nDCL IN[0]\\nDCL IN[1]\\n"
-	         "DCL OUT[0], POSITION\\nDCL OUT[1], COLOR\\n  0: MOV OUT[0], IN[0]\\n  1: MOV OUT[1], IN[1]\\n"
-	         "  2: END\\n\"},\"fs\":{\"stage\":\"fragment\",\"tgsi\":\"FRAG\\nDCL IN[0], COLOR, COLOR\\n"
-	         "DCL OUT[0], COLOR\\n  0: MOV OUT[0], IN[0]\\n  1: END\\n\"}},"
+	         ZS_SHADERS
 	         "\"commands\":["
 	         "{\"cmd\":\"framebuffer\",\"width\":8,\"height\":8,\"cbufs\":[{\"format\":\"RGBA8888\"}],"
 	         "\"zsbuf\":{\"format\":\"%s\"}},"
 	         "{\"cmd\":\"depth_stencil_alpha\",\"depth\":{\"enabled\":true,\"writemask\":true,\"func\":\"%s\"}},"
 	         "{\"cmd\":\"bind_shaders\",\"vs\":\"vs\",\"fs\":\"fs\"},"
-	         "{\"cmd\":\"vertex_elements\",\"elements\":["
-	         "{\"buffer\":\"vb\",\"offset\":0,\"stride\":32,\"format\":\"R32G32B32A32_FLOAT\"},"
-	         "{\"buffer\":\"vb\",\"offset\":16,\"stride\":32,\"format\":\"R32G32B32A32_FLOAT\"}]},"
+	         ZS_VERTEX_ELEMENTS
 	         "{\"cmd\":\"clear\",\"color\":[0,0,0,1],\"depth\":1.0,\"stencil\":0},"
 	         "{\"cmd\":\"draw\",\"mode\":\"triangles\",\"count\":6},"
 	         "{\"cmd\":\"checkpoint\",\"name\":\"f\"}]}",
@@ -468,17 +468,12 @@ Test(zs, replay_stencil_marks_then_masks)
 	    "\"resources\":{\"vb\":{\"type\":\"buffer\",\"f32\":["
 	    "-1,-1,0,1, 1,0,0,1,  0,-1,0,1, 1,0,0,1,  -1,0,0,1, 1,0,0,1,"
 	    "-1,-1,0,1, 0,1,0,1,  3,-1,0,1, 0,1,0,1,  -1,3,0,1, 0,1,0,1]}},"
-	    "\"shaders\":{\"vs\":{\"stage\":\"vertex\",\"tgsi\":\"VERT\\nDCL IN[0]\\nDCL IN[1]\\n"
-	    "DCL OUT[0], POSITION\\nDCL OUT[1], COLOR\\n  0: MOV OUT[0], IN[0]\\n  1: MOV OUT[1], IN[1]\\n"
-	    "  2: END\\n\"},\"fs\":{\"stage\":\"fragment\",\"tgsi\":\"FRAG\\nDCL IN[0], COLOR, COLOR\\n"
-	    "DCL OUT[0], COLOR\\n  0: MOV OUT[0], IN[0]\\n  1: END\\n\"}},"
+	    ZS_SHADERS
 	    "\"commands\":["
 	    "{\"cmd\":\"framebuffer\",\"width\":8,\"height\":8,\"cbufs\":[{\"format\":\"RGBA8888\"}],"
 	    "\"zsbuf\":{\"format\":\"D24S8\"}},"
 	    "{\"cmd\":\"bind_shaders\",\"vs\":\"vs\",\"fs\":\"fs\"},"
-	    "{\"cmd\":\"vertex_elements\",\"elements\":["
-	    "{\"buffer\":\"vb\",\"offset\":0,\"stride\":32,\"format\":\"R32G32B32A32_FLOAT\"},"
-	    "{\"buffer\":\"vb\",\"offset\":16,\"stride\":32,\"format\":\"R32G32B32A32_FLOAT\"}]},"
+	    ZS_VERTEX_ELEMENTS
 	    "{\"cmd\":\"clear\",\"color\":[0,0,0,1],\"depth\":1.0,\"stencil\":0},"
 	    "{\"cmd\":\"depth_stencil_alpha\",\"depth\":{\"enabled\":false},\"stencil\":{\"enabled\":true,"
 	    "\"func\":\"always\",\"ref\":1,\"zpass_op\":\"replace\"}},"
@@ -511,17 +506,12 @@ Test(zs, replay_two_sided_stencil)
 		snprintf(json, sizeof json,
 		         "{\"format\":\"ulpsim-trace\",\"version\":1,"
 		         "\"resources\":{\"vb\":{\"type\":\"buffer\",\"f32\":[-1,-1,0,1, 0,1,0,1, %s]}},"
-		         "\"shaders\":{\"vs\":{\"stage\":\"vertex\",\"tgsi\":\"VERT\\nDCL IN[0]\\nDCL IN[1]\\n"
-		         "DCL OUT[0], POSITION\\nDCL OUT[1], COLOR\\n  0: MOV OUT[0], IN[0]\\n  1: MOV OUT[1], IN[1]\\n"
-		         "  2: END\\n\"},\"fs\":{\"stage\":\"fragment\",\"tgsi\":\"FRAG\\nDCL IN[0], COLOR, COLOR\\n"
-		         "DCL OUT[0], COLOR\\n  0: MOV OUT[0], IN[0]\\n  1: END\\n\"}},"
+		         ZS_SHADERS
 		         "\"commands\":["
 		         "{\"cmd\":\"framebuffer\",\"width\":8,\"height\":8,\"cbufs\":[{\"format\":\"RGBA8888\"}],"
 		         "\"zsbuf\":{\"format\":\"D24S8\"}},"
 		         "{\"cmd\":\"bind_shaders\",\"vs\":\"vs\",\"fs\":\"fs\"},"
-		         "{\"cmd\":\"vertex_elements\",\"elements\":["
-		         "{\"buffer\":\"vb\",\"offset\":0,\"stride\":32,\"format\":\"R32G32B32A32_FLOAT\"},"
-		         "{\"buffer\":\"vb\",\"offset\":16,\"stride\":32,\"format\":\"R32G32B32A32_FLOAT\"}]},"
+		         ZS_VERTEX_ELEMENTS
 		         "{\"cmd\":\"clear\",\"color\":[0,0,0,1],\"stencil\":0},"
 		         "{\"cmd\":\"depth_stencil_alpha\",\"depth\":{\"enabled\":false},"
 		         "\"stencil\":{\"enabled\":true,\"func\":\"always\"},"
