@@ -22,12 +22,7 @@ void gr3d_stage_tick(sim_unit *u, uint64_t now)
 {
 	gr3d_stage *s = (gr3d_stage *)u;
 	sim_unit_wait_settle(u, now);
-	if (s->holding) {
-		if (now < s->done_at) {            /* recording: every cycle of the quad */
-			sim_unit_busy(u);
-			sim_unit_sleep_until(u, now + 1);
-			return;
-		}
+	if (s->holding) {                      /* now == done_at: gr3d_occupy slept through */
 		if (sim_port_full(s->out)) {       /* the consumer's pop wakes us */
 			gr3d_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
 			return;

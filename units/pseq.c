@@ -155,12 +155,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 	pseq_unit *p = (pseq_unit *)u;
 	gr3d_ctx *c = p->ctx;
 	sim_unit_wait_settle(u, now);
-	if (p->holding) {
-		if (now < p->done_at) {            /* a timeline: every cycle of the quad */
-			sim_unit_busy(u);
-			sim_unit_sleep_until(u, now + 1);
-			return;
-		}
+	if (p->holding) {                      /* now == done_at: gr3d_occupy slept through */
 		if (sim_port_full(p->out)) {       /* MFU's pop wakes us */
 			gr3d_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
 			return;

@@ -68,13 +68,7 @@ static bool prepare(setup_unit *s, const prim_tri *t)
  * pending; false when one must wait. */
 static bool hand_on(setup_unit *s, uint64_t now)
 {
-	sim_unit *u = &s->u;
-	if (now < s->done_at) {                   /* still setting up: woken early by a push */
-		if (!s->booked)
-			sim_unit_busy(u);
-		sim_unit_sleep_until(u, s->booked ? s->done_at : now + 1);
-		return false;
-	}
+	sim_unit *u = &s->u;                      /* now >= done_at: gr3d_occupy slept through */
 	const uint32_t (*rows[3])[4] = { s->rows[0], s->rows[1], s->rows[2] };
 	enum sim_stall wait = SIM_STALL_COUNT;
 	bool pushed = false;
@@ -145,7 +139,6 @@ static void setup_tick(sim_unit *u, uint64_t now)
 	s->done_at = now + (s->have ? s->st->tri_cycles : 1u);
 	s->waited = false;
 	gr3d_occupy(u, now, s->done_at);
-	s->booked = u->wake_floor == s->done_at && s->done_at > now + 1;   /* earlier wakes ignored */
 }
 
 void setup_init(setup_unit *s, const setup_state *st, sim_port *in, gr3d_fp *fp)

@@ -51,7 +51,7 @@ typedef struct setup_unit {
 	unsigned nblocks, swath_shift;
 	unsigned next_slot[SETUP_MAX_BLOCKS];
 	unsigned pending;             /* blocks still to hand the triangle in hand to */
-	bool have, booked, waited;
+	bool have, waited;
 	raster_tri rt;
 	uint32_t rows[3][GR3D_TRAM_ROWS][4];
 	uint64_t done_at;
