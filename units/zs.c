@@ -239,12 +239,7 @@ static void zs_tick(sim_unit *u, uint64_t now)
 {
 	zs_unit *z = (zs_unit *)u;
 	sim_unit_wait_settle(u, now);
-	if (z->holding) {
-		if (now < z->done_at) {
-			sim_unit_busy(u);
-			sim_unit_sleep_until(u, now + 1);
-			return;
-		}
+	if (z->holding) {                      /* now == done_at: gr3d_occupy slept through */
 		if (z->cur.mask) {
 			if (sim_port_full(z->out)) {    /* PSEQ's pop wakes us */
 				gr3d_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
@@ -270,7 +265,7 @@ static void zs_tick(sim_unit *u, uint64_t now)
 	z->done_at = now + (cycles ? cycles : 1);
 	z->holding = true;
 	sim_unit_busy(u);
-	sim_unit_sleep_until(u, now + 1);
+	gr3d_occupy(u, now, z->done_at);
 }
 
 void zs_init(zs_unit *z, const zs_state *st, zs_surface *surf, zs_late *late, unsigned px_per_clock,
