@@ -220,6 +220,30 @@ static bool place_alu(tfp_sched *S, const tfp_op *o)
 
 /* The fragment's 1/w: the SFU operand r4 reads it (tegra.mfu.w_reg), mul0
  * copies it into a row register that no var of the instruction writes. */
+/* An MFU result in row register X of EXEC e copied out to o's value by an
+ * ALU slot of the same EXEC: the packet that takes the copy while X stays
+ * free from the MFU to it, or -1.  *s is the copy slot. */
+static int find_copy_out(const tfp_sched *S, const tfp_op *o, unsigned e, unsigned X, tfp_slot *s)
+{
+	*s = copy_slot(fixed(X, TO_FP20));
+	s->dkind = TD_VAL;
+	s->d = o->dst[0];
+	int p = find_packet(S, e, t_alu(e, 0), s);
+	return p >= 0 && fixed_free(S, X, hold_lo(t_mfu(e, 0)), hold_hi(t_alu(e, (unsigned)p))) ? p : -1;
+}
+
+/* Places the copy find_copy_out found (MFU instruction m of EXEC e is in use). */
+static bool add_copy_out(tfp_sched *S, const tfp_op *o, unsigned e, int m, unsigned X, int p,
+                         const tfp_slot *s)
+{
+	tfp_exec *x = &S->ex[e];
+	if ((unsigned)m == x->nm)
+		x->nm++;
+	packet_add(&x->p[p], s);
+	S->val[o->dst[0]].def_t = t_alu(e, (unsigned)p);
+	return ilist_add(&S->fixed[X], hold_lo(t_mfu(e, 0)), hold_hi(t_alu(e, (unsigned)p)));
+}
+
 static bool place_wpos(tfp_sched *S, const tfp_op *o)
 {
 	for (unsigned e = 0; e < TFP_MAX_EXEC; e++) {
@@ -231,22 +255,16 @@ static bool place_wpos(tfp_sched *S, const tfp_op *o)
 			if ((unsigned)m < x->nm && (x->m[m].var_mask & (1u << c)))
 				continue;
 			unsigned X = row_reg(S, e, c);
-			tfp_slot s = copy_slot(fixed(X, TO_FP20));
-			s.dkind = TD_VAL;
-			s.d = o->dst[0];
-			int p = find_packet(S, e, t_alu(e, 0), &s);
-			if (p < 0 || !fixed_free(S, X, hold_lo(t_mfu(e, 0)), hold_hi(t_alu(e, (unsigned)p))))
+			tfp_slot s;
+			int p = find_copy_out(S, o, e, X, &s);
+			if (p < 0)
 				continue;
-			if ((unsigned)m == x->nm)
-				x->nm++;
 			x->m[m].sfu_used = true;
 			x->m[m].sfu_op = TEGRA_SFU_NOP;
 			x->m[m].sfu_reg = 4;
 			x->m[m].wread = true;
 			x->m[m].wdst = (uint8_t)c;
-			packet_add(&x->p[p], &s);
-			S->val[o->dst[0]].def_t = t_alu(e, (unsigned)p);
-			return ilist_add(&S->fixed[X], hold_lo(t_mfu(e, 0)), hold_hi(t_alu(e, (unsigned)p)));
+			return add_copy_out(S, o, e, m, X, p, &s);
 		}
 	}
 	return false;
@@ -262,20 +280,13 @@ static bool place_ipl(tfp_sched *S, const tfp_op *o)
 		if (m < 0)
 			continue;
 		unsigned X = row_reg(S, e, c);
-		tfp_slot s = copy_slot(fixed(X, TO_FP20));
-		s.dkind = TD_VAL;
-		s.d = o->dst[0];
-		int p = find_packet(S, e, t_alu(e, 0), &s);
-		if (p < 0 || !fixed_free(S, X, hold_lo(t_mfu(e, 0)), hold_hi(t_alu(e, (unsigned)p))))
+		tfp_slot s;
+		int p = find_copy_out(S, o, e, X, &s);
+		if (p < 0)
 			continue;
-		tfp_exec *x = &S->ex[e];
-		if ((unsigned)m == x->nm)
-			x->nm++;
-		x->m[m].var_mask |= (uint8_t)(1u << c);
-		x->m[m].var_row[c] = o->tram_row;
-		packet_add(&x->p[p], &s);
-		S->val[o->dst[0]].def_t = t_alu(e, (unsigned)p);
-		return ilist_add(&S->fixed[X], hold_lo(t_mfu(e, 0)), hold_hi(t_alu(e, (unsigned)p)));
+		S->ex[e].m[m].var_mask |= (uint8_t)(1u << c);
+		S->ex[e].m[m].var_row[c] = o->tram_row;
+		return add_copy_out(S, o, e, m, X, p, &s);
 	}
 	return false;
 }
