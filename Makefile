@@ -29,8 +29,8 @@ CPPFLAGS += -I. -Iinclude -D_DEFAULT_SOURCE
 CFLAGS   += -std=c17 $(OPT) $(WARN) $(PKG_CFL) -MMD -MP
 LDLIBS   += $(PKG_LIBS) -lm
 
-LIB_SRC    := $(wildcard base/*.c isa/*.c isa/*/*.c sim/*.c units/*.c \
-                frontends/*.c frontends/*/*.c traces/*.c)
+LIB_SRC    := $(wildcard base/*.c isa/*.c isa/*/*.c sim/*/*.c units/*.c units/*/*.c \
+                frontends/*/*.c traces/*.c traces/*/*.c)
 CLI_SRC    := $(wildcard cli/*.c)
 TEST_SRC   := $(wildcard tests/*.c)
 BENCH_SRC  := $(wildcard bench/*.c)
@@ -81,6 +81,7 @@ test: deps
 	@$(MAKE) --no-print-directory test-run
 
 test-run: $(ALL) $(TESTS)
+	@bash scripts/check_layers.sh
 	ULPSIM_BIN=$(CLI) ULPSIM_VIEW=$(if $(filter $(VIEWER),$(ALL)),$(VIEWER)) \
 	    ULPSIM_CORPUS=$(CORPUS) $(TESTS) --jobs 2 $(TESTFLAGS)
 

@@ -4,7 +4,7 @@
 #include "bench/bench.h"
 #include "isa/f24.h"
 #include "isa/fp20.h"
-#include "sim/clock.h"
+#include "sim/core/clock.h"
 
 void bench_numfmt(bench_table *t)
 {

@@ -1,4 +1,4 @@
-/* The whole GPU pipeline on one clock (sim/gpu.h), every unit from vertex
+/* The whole GPU pipeline on one clock (units/gpu.h), every unit from vertex
  * fetch to DW, through replay_run (issue 6):
  *
  *   - lit_sphere: traces/samples/lit_sphere.json as it is (1152 vertices);
@@ -23,9 +23,9 @@
 #include "base/image.h"
 #include "bench/bench.h"
 #include "bench/bench_gpu.h"
-#include "sim/replay.h"
-#include "sim/timeline.h"
-#include "sim/tl_store.h"
+#include "traces/replay/replay.h"
+#include "sim/core/timeline.h"
+#include "sim/core/tl_store.h"
 
 static bool count_write(void *ctx, const sim_tl_event *ev, size_t n)
 {

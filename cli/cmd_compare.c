@@ -1,5 +1,5 @@
 /* ulpsim compare a.png b.png [--tolerance N] [--diff d.png]
- * Golden-image comparison (sim/compare.h, docs/compare.md). */
+ * Golden-image comparison (sim/check/compare.h, docs/compare.md). */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -9,7 +9,7 @@
 
 #include "base/image.h"
 #include "cli/cli.h"
-#include "sim/compare.h"
+#include "sim/check/compare.h"
 
 static const char usage[] =
 	"usage: ulpsim compare <a.png> <b.png> [--tolerance N] [--diff <d.png>]\n"

@@ -1,5 +1,5 @@
 /* ulpsim correlate sim.csv hw.csv [--max-mape P]
- * Simulated vs hardware cycle counts (sim/correlate.h, docs/compare.md). */
+ * Simulated vs hardware cycle counts (sim/check/correlate.h, docs/compare.md). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "sim/correlate.h"
+#include "sim/check/correlate.h"
 
 static const char usage[] =
 	"usage: ulpsim correlate <sim.csv> <hw.csv> [--max-mape P]\n"

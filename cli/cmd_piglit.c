@@ -12,8 +12,8 @@
 #include "base/fileio.h"
 #include "base/image.h"
 #include "cli/cli.h"
-#include "frontends/piglit/piglit.h"
-#include "sim/compare.h"
+#include "traces/piglit/piglit.h"
+#include "sim/check/compare.h"
 
 static const char usage[] =
 	"usage: ulpsim piglit <test-dir>... [--report report.json] [--images OUTDIR]\n"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "sim/config.h"
+#include "sim/core/config.h"
 
 typedef struct cli_command {
 	const char *name;

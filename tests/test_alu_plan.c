@@ -1,4 +1,4 @@
-/* The ALU's compiled shortcuts (units/alu.c, docs/speed.md):
+/* The ALU's compiled shortcuts (units/gr3d/alu.c, docs/speed.md):
  * a slot whose result can only be one of its operands skips the FP20
  * rounding of the values FP20 already holds, FX10 halves are encoded in
  * binary32 lanes, and two slots that write the two FX10 halves of one
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "isa/tegra/tegra_asm.h"
-#include "units/alu.h"
+#include "units/gr3d/alu.h"
 
 static const char PROG[] =
 	"alu_buffer_size = 1\n.asm\nEXEC\n ALU:\n"

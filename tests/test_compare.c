@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "base/image.h"
-#include "sim/compare.h"
+#include "sim/check/compare.h"
 #include "tests/test_util.h"
 
 static ulp_image *solid(uint32_t w, uint32_t h, uint8_t r, uint8_t g, uint8_t b, uint8_t a)

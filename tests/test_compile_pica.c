@@ -4,7 +4,7 @@
  *
  * Differential test: every vs.tgsi of ../shared/corpus/tgsi-noint (and
  * ../shared/corpus/tgsi) is compiled, assembled and run on the PICA200 unit
- * (units/pica_exec.h, f24 arithmetic with the default knobs) and on
+ * (units/pica/pica_exec.h, f24 arithmetic with the default knobs) and on
  * tgsi_exec (f32) with the same pseudo-random inputs: IN[n] and CONST[0][n]
  * in [-2, 2], rounded to float24 first so both sides see the same values;
  * CASES cases per shader, fixed seed.  Every output component in the DVLE
@@ -30,7 +30,7 @@
 #include "isa/f24.h"
 #include "tests/compile_tally.h"
 #include "tests/test_util.h"
-#include "units/pica_exec.h"
+#include "units/pica/pica_exec.h"
 
 enum { CASES = 4, REDRAWS = 40 };
 #define TOL (1.0 / 1024.0)

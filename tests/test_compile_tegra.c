@@ -5,7 +5,7 @@
  *
  * Differential test: every fs.tgsi of ../shared/corpus/tgsi-noint (and
  * ../shared/corpus/tgsi) the backend accepts is drawn by gr3d_fp_draw
- * (units/gr3d_fp.h, default knobs) on a 4x4 render target covered by two
+ * (units/gr3d/gr3d_fp.h, default knobs) on a 4x4 render target covered by two
  * triangles whose vertices all carry the same TRAM words, so every
  * interpolated input is constant; the interpreter (tgsi_exec, f32) runs
  * once on the same values: IN[k] in [0, 1] for COLOR inputs and [-2, 2]
@@ -39,10 +39,10 @@
 #include "isa/fx10.h"
 #include "isa/tegra/fp_container.h"
 #include "isa/tegra/tegra_prog.h"
-#include "sim/config.h"
+#include "sim/core/config.h"
 #include "tests/compile_tally.h"
 #include "tests/test_util.h"
-#include "units/gr3d_fp.h"
+#include "units/gr3d/gr3d_fp.h"
 
 enum { CASES = 4, W = 4, H = 4, TOL = 2 };
 static const uint8_t CLEAR[4] = { 0x11, 0x22, 0x33, 0x44 };

@@ -16,9 +16,9 @@
 #include "isa/fx10.h"
 #include "isa/tegra/fp_container.h"
 #include "isa/tegra/tegra_prog.h"
-#include "sim/config.h"
+#include "sim/core/config.h"
 #include "tests/test_util.h"
-#include "units/gr3d_fp.h"
+#include "units/gr3d/gr3d_fp.h"
 
 static float fp20_val(float v) { return fp20_decode(fp20_encode(v, ULP_ROUND_NEAREST_EVEN)); }
 

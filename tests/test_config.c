@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "base/fileio.h"
-#include "sim/config.h"
+#include "sim/core/config.h"
 
 Test(config, defaults_follow_the_table)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "base/fileio.h"
-#include "sim/correlate.h"
+#include "sim/check/correlate.h"
 #include "tests/test_util.h"
 
 static void parse_ok(const char *text, ulp_cycles_table *t)

@@ -7,8 +7,9 @@
 #include "base/fileio.h"
 #include "frontends/pica/pica_compile.h"
 #include "frontends/tgsi/tgsi.h"
-#include "sim/driver_pica.h"
-#include "sim/pica_regs.h"
+#include "traces/replay/driver_pica.h"
+#include "units/pica/pica_regs.h"
+#include "units/regs.h"
 
 static void apply(const reg_stream *s, pica_regs *r)
 {

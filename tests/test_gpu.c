@@ -1,4 +1,4 @@
-/* The one-clock draw pipeline (sim/gpu.h): clipping, culling, two-sided
+/* The one-clock draw pipeline (units/gpu.h): clipping, culling, two-sided
  * colour, flat shading, the TRAM ring, overlap and determinism, through
  * in-memory traces replayed end to end. */
 #include <criterion/criterion.h>
@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "base/image.h"
-#include "sim/replay.h"
+#include "traces/replay/replay.h"
 #include "tests/test_util.h"
-#include "units/setup.h"
+#include "units/geom/setup.h"
 
 /* A trace: 64x64, clear black, pass-through VS (position, COLOR, BCOLOR),
  * FS = its COLOR input (interpolation `interp`), the given vertices (x y z w

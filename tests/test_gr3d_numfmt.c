@@ -1,4 +1,4 @@
-/* The fragment units' inline FP20 helpers (units/gr3d_quad.h) against the
+/* The fragment units' inline FP20 helpers (units/gr3d/gr3d_quad.h) against the
  * generic minifloat path of isa/fp20: every FP20 code, the values just
  * around it and the rounding ties between codes, in every rounding mode,
  * plus a deterministic spread of arbitrary doubles.  The fast paths exist
@@ -7,7 +7,7 @@
 #include <math.h>
 
 #include "tests/test_util.h"
-#include "units/gr3d_quad.h"
+#include "units/gr3d/gr3d_quad.h"
 
 /* The definition the fast paths stand for. */
 static uint32_t ref_bits(enum ulp_round r, double v)

@@ -7,7 +7,7 @@
 
 #include "base/fileio.h"
 #include "isa/tegra/fp_words.h"
-#include "sim/gr3d_regs.h"
+#include "units/gr3d/gr3d_regs.h"
 #include "tests/test_util.h"
 
 static bool round_trip(const char *path, char *why, size_t n)

@@ -9,10 +9,10 @@
 #include "base/image.h"
 #include "frontends/pica/pica_compile.h"
 #include "frontends/tgsi/tgsi.h"
-#include "sim/driver_pica.h"
-#include "sim/replay.h"
-#include "sim/replay_gs.h"
-#include "units/pica_shader.h"
+#include "traces/replay/driver_pica.h"
+#include "traces/replay/replay.h"
+#include "traces/replay/replay_gs.h"
+#include "units/pica/pica_shader.h"
 #include "tests/test_util.h"
 
 /* Four particles at ndc (±0.5, ±0.5), w = 1, expanded into quads of half

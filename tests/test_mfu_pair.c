@@ -1,4 +1,4 @@
-/* The MFU's fast paths (units/mfu.c, units/mfu_pair.h) against the general
+/* The MFU's fast paths (units/gr3d/mfu.c, units/gr3d/mfu_pair.h) against the general
  * ones: the two-lane FP20 helpers against gr3d_quad.h's one-value helpers
  * around every FP20 code, and whole instructions (the perspective set-up,
  * rcp of a register, FP20 interpolation) run with and without their fast
@@ -9,7 +9,7 @@
 #include <math.h>
 
 #include "tests/test_util.h"
-#include "units/mfu.h"
+#include "units/gr3d/mfu.h"
 
 static const enum ulp_round MODES[] = { ULP_ROUND_NEAREST_EVEN, ULP_ROUND_TRUNCATE,
                                         ULP_ROUND_NEAREST_AWAY };

@@ -4,7 +4,7 @@
 
 #include "base/fileio.h"
 #include "isa/pica/pica_asm.h"
-#include "sim/pica_regs.h"
+#include "units/pica/pica_regs.h"
 
 static void wr(pica_regs *r, uint32_t reg, uint32_t v)
 {

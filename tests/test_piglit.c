@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontends/piglit/piglit.h"
-#include "frontends/piglit/piglit_int.h"
+#include "traces/piglit/piglit.h"
+#include "traces/piglit/piglit_int.h"
 #include "tests/test_util.h"
 
 /* ---- the parser on every corpus test ---- */
@@ -282,7 +282,7 @@ static const struct {
 	{ "tests__spec__glsl-1.10__execution__samplers__glsl-fs-shadow2D-07", true, NULL },
 	{ "tests__spec__arb_vertex_program__instructions__swz_src_and_constants", true, NULL },
 	{ "tests__spec__arb_vertex_program__vp-arl-local-array", true, NULL },
-	/* user clip planes and two-sided colour: the clipper and setup (sim/gpu.h) */
+	/* user clip planes and two-sided colour: the clipper and setup (units/gpu.h) */
 	{ "tests__spec__glsl-1.20__execution__clipping__vs-clip-vertex-const-reject", true, NULL },
 	{ "generated_tests__spec__glsl-1.10__execution__interpolation__interpolation-none-gl_BackColor-smooth-vertex",
 	  true, NULL },

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tests/test_util.h"
-#include "units/raster.h"
+#include "units/gr3d/raster.h"
 
 enum { MAXQ = 1 << 14 };
 

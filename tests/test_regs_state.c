@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "base/image.h"
-#include "sim/driver_pica.h"
-#include "sim/gr3d_state.h"
-#include "sim/pica_vtx.h"
-#include "sim/replay.h"
+#include "traces/replay/driver_pica.h"
+#include "units/geom/gr3d_state.h"
+#include "units/geom/pica_vtx.h"
+#include "traces/replay/replay.h"
 #include "test_util.h"
 
 static bool apply(gr3d_regs *g, pica_regs *p, const reg_stream *s)

@@ -7,7 +7,7 @@
 
 #include "base/fileio.h"
 #include "base/image.h"
-#include "sim/replay.h"
+#include "traces/replay/replay.h"
 #include "tests/test_util.h"
 
 static ulp_image *replay_sample(const char *trace_path, const char *png, replay_result *res)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/clock.h"
+#include "sim/core/clock.h"
 
 /* A source that pushes `left` items, one per cycle, starting at `start`. */
 typedef struct toy_source {

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "base/fileio.h"
-#include "sim/stats_txt.h"
+#include "sim/out/stats_txt.h"
 #include "tests/test_util.h"
 
 static const sim_counter_def COUNTERS[2] = {

@@ -11,11 +11,11 @@
 #include "base/fileio.h"
 #include "base/image.h"
 #include "tests/test_util.h"
-#include "sim/gr3d_regs.h"
+#include "units/gr3d/gr3d_regs.h"
 #include "ulpsim/ulpsim.h"
-#include "sim/replay.h"
-#include "sim/timeline.h"
-#include "units/raster.h"
+#include "traces/replay/replay.h"
+#include "sim/core/timeline.h"
+#include "units/gr3d/raster.h"
 
 static void preset(ulp_config *cfg, const char *name)
 {

@@ -15,8 +15,8 @@
 #include "isa/fp20.h"
 #include "isa/fx10.h"
 #include "isa/tegra/tegra_prog.h"
-#include "sim/config.h"
-#include "units/gr3d_fp.h"
+#include "sim/core/config.h"
+#include "units/gr3d/gr3d_fp.h"
 
 enum { W = 8, H = 8 };
 

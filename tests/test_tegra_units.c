@@ -8,11 +8,11 @@
 
 #include "isa/tegra/tegra_asm.h"
 #include "tests/test_util.h"
-#include "units/gr3d_fp.h"
-#include "units/mfu.h"
-#include "units/pseq.h"
-#include "units/dw.h"
-#include "units/tex.h"
+#include "units/gr3d/gr3d_fp.h"
+#include "units/gr3d/mfu.h"
+#include "units/gr3d/pseq.h"
+#include "units/gr3d/dw.h"
+#include "units/gr3d/tex.h"
 
 /* Assemble text, draw a full-screen quad over a WxH target initialised to
  * init (bytes), return the target (caller frees). */

@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "base/image.h"
-#include "sim/gr3d_regs.h"
-#include "sim/replay.h"
+#include "units/gr3d/gr3d_regs.h"
+#include "traces/replay/replay.h"
 #include "traces/trace.h"
-#include "units/tex.h"
+#include "units/gr3d/tex.h"
 
 /* ---- a small helper for test textures ---- */
 

@@ -13,12 +13,12 @@
 
 #include "base/fileio.h"
 #include "isa/pica/pica_asm.h"
-#include "sim/clock.h"
-#include "sim/tl_chrome.h"
-#include "sim/tl_kanata.h"
-#include "sim/tl_vcd.h"
+#include "sim/core/clock.h"
+#include "sim/out/tl_chrome.h"
+#include "sim/out/tl_kanata.h"
+#include "sim/out/tl_vcd.h"
 #include "tests/test_util.h"
-#include "units/pica_shader.h"
+#include "units/pica/pica_shader.h"
 
 /* ---- helpers ---- */
 

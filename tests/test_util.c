@@ -12,9 +12,9 @@
 #include <criterion/criterion.h>
 
 #include "base/fileio.h"
-#include "sim/replay.h"
+#include "traces/replay/replay.h"
 #include "traces/trace.h"
-#include "units/gr3d_quad.h"
+#include "units/gr3d/gr3d_quad.h"
 
 bool test_fp20_probes(uint32_t code, double out[6])
 {

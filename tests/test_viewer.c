@@ -217,7 +217,7 @@ Test(viewer, select_prints_and_draws_the_journey)
 /* Stepping through the recorded run, key by key (--keys prints the cursor).
  * The fragment side starts 7 cycles later than when vertices and fragments
  * ran on separate clocks: the first triangle now passes prim, clip and setup
- * (5 cycles per triangle) on the draw's one clock (sim/gpu.h). */
+ * (5 cycles per triangle) on the draw's one clock (units/gpu.h). */
 Test(viewer, keys_step_through_the_recorded_run)
 {
 	static const char *const cases[][2] = {

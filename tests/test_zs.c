@@ -1,4 +1,4 @@
-/* Early depth/stencil (units/zs.h): compare functions, stencil ops, the
+/* Early depth/stencil (units/gr3d/zs.h): compare functions, stencil ops, the
  * depth write mask, late writes when the program kills, the unit in the
  * fragment pipeline (overlapping triangles resolved by depth in either
  * order), the GR3D register round trip, and replayed traces with depth. */
@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "isa/tegra/tegra_asm.h"
-#include "sim/gr3d_regs.h"
-#include "sim/replay.h"
+#include "units/gr3d/gr3d_regs.h"
+#include "traces/replay/replay.h"
 #include "tests/test_util.h"
-#include "units/gr3d_fp.h"
-#include "units/zs.h"
+#include "units/gr3d/gr3d_fp.h"
+#include "units/gr3d/zs.h"
 
 #define FX(v) ((uint32_t)((v) * 256) & 0x3FFu)
 

@@ -13,7 +13,7 @@ static const SDL_Color IDLE = { 38, 38, 46, 255 }, BUSY = { 60, 180, 75, 255 },
                        PANEL = { 24, 24, 30, 255 }, BORDER = { 70, 70, 80, 255 },
                        CURSOR = { 255, 255, 255, 255 }, MARK = { 0, 200, 255, 255 },
                        SELBG = { 55, 55, 90, 255 }, JOURNEY = { 255, 220, 0, 255 };
-/* stall causes in sim/stall_causes.def order */
+/* stall causes in sim/core/stall_causes.def order */
 static const SDL_Color STALL[] = {
 	{ 230, 60, 60, 255 },   /* output_full */
 	{ 245, 130, 48, 255 },  /* dependency */

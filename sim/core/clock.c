@@ -1,0 +1,291 @@
+#include "sim/core/clock.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void sim_clock_init(sim_clock *c, uint64_t watchdog_cycles, sim_timeline *tl)
+{
+	memset(c, 0, sizeof *c);
+	c->watchdog_cycles = watchdog_cycles;
+	c->tl = tl;
+	c->next = UINT64_MAX;
+}
+
+bool sim_clock_add_unit(sim_clock *c, sim_unit *u)
+{
+	if (c->nunits == SIM_CLOCK_MAX_UNITS)
+		return false;
+	if (c->tl)
+		u->lane = sim_tl_lane(c->tl, u->name);
+	u->tl = c->tl;
+	u->clock_next = &c->next;
+	u->clock_sched = &c->sched;
+	u->sched_bit = UINT32_C(1) << c->nunits;
+	if (u->wake < c->next)
+		c->next = u->wake;
+	c->last_tick[c->nunits] = UINT64_MAX;
+	c->unit[c->nunits++] = u;
+	return true;
+}
+
+bool sim_clock_add_port(sim_clock *c, sim_port *p)
+{
+	if (c->nports == SIM_CLOCK_MAX_PORTS)
+		return false;
+	c->port[c->nports++] = p;
+	return true;
+}
+
+/* A unit's activity became idle after its last tick. */
+static void close_activity(sim_clock *c, unsigned i, uint64_t at)
+{
+	sim_unit *u = c->unit[i];
+	if (u->last_activity != SIM_ACT_IDLE) {
+		sim_tl_emit(c->tl, at, u->lane, SIM_TL_ACTIVITY, 0, SIM_ACT_IDLE);
+		u->last_activity = SIM_ACT_IDLE;
+	}
+}
+
+static void watchdog_report(const sim_clock *c, ulp_diag *d)
+{
+	char buf[ULP_DIAG_MSG_MAX];
+	size_t n = 0;
+	n += (size_t)snprintf(buf + n, sizeof buf - n,
+	                      "watchdog: no unit made progress for %llu cycles (cycle %llu):",
+	                      (unsigned long long)c->watchdog_cycles, (unsigned long long)c->now);
+	for (unsigned i = 0; i < c->nunits && n < sizeof buf; i++) {
+		const sim_unit *u = c->unit[i];
+		if (u->wake == UINT64_MAX && !u->waiting)
+			continue;
+		n += (size_t)snprintf(buf + n, sizeof buf - n, " %s %s", u->name,
+		                      sim_activity_name(u->activity));
+		if (u->has_pc && n < sizeof buf)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, " pc 0x%x", u->debug_pc);
+		if (n < sizeof buf)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, ";");
+	}
+	for (unsigned i = 0; i < c->nports && n < sizeof buf; i++) {
+		const sim_port *p = c->port[i];
+		if (p->count)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, " port %s %u/%u;", p->name,
+			                      p->count, p->capacity);
+	}
+	ulp_diag_at(d, NULL, 0, 0, "%s", buf);
+}
+
+/* The watchdog stops the run at cycle t: the units asleep in
+ * sim_unit_wait would have ticked at t and stalled again. */
+static void waiting_book(sim_clock *c, uint64_t t)
+{
+	for (unsigned i = 0; i < c->nunits; i++) {
+		sim_unit *u = c->unit[i];
+		if (u->waiting) {
+			u->stats.stall[u->waiting_cause] += t - u->waiting_since;
+			u->waiting_since = t;
+			u->activity = (uint8_t)(SIM_ACT_STALL + u->waiting_cause);
+		}
+	}
+}
+
+/* Units asleep in sim_unit_wait would have ticked, stalled, every cycle:
+ * when the clock skips past the watchdog's horizon with one of them
+ * waiting, the watchdog fires at that horizon as it would have then, with
+ * the waiting units' stall cycles booked up to it. */
+static bool waiting_fires(sim_clock *c, uint64_t until, ulp_diag *d)
+{
+	uint64_t t = c->last_progress + c->watchdog_cycles;
+	if (t < c->now)
+		t = c->now;
+	if (t >= until)
+		return false;
+	bool any = false;
+	for (unsigned i = 0; i < c->nunits; i++)
+		any |= c->unit[i]->waiting;
+	if (!any)
+		return false;
+	waiting_book(c, t);
+	c->now = t + 1;
+	watchdog_report(c, d);
+	return true;
+}
+
+/* With a timeline, after unit i ticked at now: its activity span, and
+ * whether it is one that may sleep past the next cycle (close_spans). */
+static void activity_span(sim_clock *c, unsigned i, uint64_t now)
+{
+	sim_unit *u = c->unit[i];
+	c->last_tick[i] = now;
+	if (u->activity != u->last_activity) {
+		sim_tl_emit(c->tl, now, u->lane, SIM_TL_ACTIVITY, 0, u->activity);
+		u->last_activity = u->activity;
+	}
+	if (u->wake > now + 1)
+		c->slept |= UINT32_C(1) << i;
+}
+
+/* Units that ticked in this pass and sleep past the next cycle are idle
+ * from now + 1: their spans close here, so the event stream stays in cycle
+ * order.  A unit that holds its lane while asleep (busy through booked
+ * work, a stall until woken: sim_unit_lane_hold) shows what it holds from
+ * now + 1 instead, in its place in the next pass (lane_due), as a tick
+ * there would: a unit woken in that pass ticks and shows its own. */
+static void close_spans(sim_clock *c, uint64_t now)
+{
+	for (uint32_t slept = c->slept; slept; slept &= slept - 1) {
+		unsigned i = (unsigned)__builtin_ctz(slept);
+		sim_unit *u = c->unit[i];
+		if (u->wake <= now + 1)
+			continue;
+		if (!u->lane_holds) {
+			close_activity(c, i, now + 1);
+		} else if (u->lane_next != u->last_activity) {
+			c->lane_due |= UINT32_C(1) << i;
+			c->sched |= UINT32_C(1) << i;       /* so that the next pass visits it */
+			if (c->next > now + 1)
+				c->next = now + 1;
+		}
+	}
+}
+
+/* Unit i holds its lane and does not tick at now: it shows what it holds. */
+static void show_held_lane(sim_clock *c, unsigned i, uint64_t now)
+{
+	sim_unit *u = c->unit[i];
+	c->lane_due &= ~(UINT32_C(1) << i);
+	sim_tl_emit(c->tl, now, u->lane, SIM_TL_ACTIVITY, 0, u->lane_next);
+	u->last_activity = u->lane_next;
+	if (u->wake == UINT64_MAX)
+		c->sched &= ~(UINT32_C(1) << i);
+}
+
+/* One past the last unit with a wake: where a pass's scan stops. */
+static inline unsigned sched_end(uint32_t sched)
+{
+	return sched ? 32u - (unsigned)__builtin_clz(sched) : 0u;
+}
+
+/* One pass at cycle now: ticks the awake units and gathers the earliest
+ * wake in *next_wake; true when a unit halted.  Always inlined with spans
+ * constant (sim_clock_run), so the run without a timeline carries none of
+ * the span bookkeeping. */
+static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint64_t now, bool spans,
+                                                             uint64_t *next_wake_out)
+{
+	uint64_t next_wake = *next_wake_out;
+	/* The scan stops after the last unit with a wake (producers come
+	 * last: the geometry units, once done, cost nothing).  The set is
+	 * read again after every tick, so a unit later in the step order
+	 * woken during the pass still ticks this cycle. */
+	for (unsigned i = 0, end = sched_end(c->sched); i < end; i++) {
+		sim_unit *u = c->unit[i];
+		uint64_t w = u->wake;
+		if (w > now) {
+			if (spans && ((c->lane_due >> i) & 1u))
+				show_held_lane(c, i, now);
+			next_wake = w < next_wake ? w : next_wake;
+			continue;
+		}
+		if (spans) {                      /* it ticks: it shows its own */
+			c->lane_due &= ~(UINT32_C(1) << i);
+			u->lane_holds = false;
+		}
+		u->activity = SIM_ACT_IDLE;
+		u->wake = UINT64_MAX;
+		u->tick(u, now);
+		const uint8_t act = u->activity;
+		if (act == SIM_ACT_BUSY) {
+			u->stats.busy++;
+			c->last_progress = now;
+		} else if (act >= SIM_ACT_STALL) {
+			u->stats.stall[act - SIM_ACT_STALL]++;
+		}
+		if (spans)
+			activity_span(c, i, now);
+		if (u->halt)
+			return true;
+		w = u->wake;
+		if (w <= now)
+			u->wake = w = now + 1;  /* a same-cycle wake means "next cycle" */
+		else if (w == UINT64_MAX)
+			c->sched &= ~(UINT32_C(1) << i);
+		next_wake = w < next_wake ? w : next_wake;
+		end = sched_end(c->sched);
+	}
+	*next_wake_out = next_wake;
+	return false;
+}
+
+enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
+{
+	uint64_t next = UINT64_MAX;            /* wakes may predate this call */
+	c->sched = 0;
+	for (unsigned i = 0; i < c->nunits; i++) {
+		if (c->unit[i]->wake < next)
+			next = c->unit[i]->wake;
+		if (c->unit[i]->wake != UINT64_MAX)
+			c->sched |= UINT32_C(1) << i;
+	}
+	if (c->lane_due) {                     /* held lanes still to show (close_spans) */
+		c->sched |= c->lane_due;
+		if (next > c->now)
+			next = c->now;
+	}
+	c->next = next;
+	const bool spans = c->tl != NULL;      /* activity spans: timeline only */
+	while (c->now < until) {
+		if (c->next > c->now) {           /* skip ahead: everyone sleeps */
+			if (c->watchdog_cycles && c->next - c->last_progress > c->watchdog_cycles &&
+			    waiting_fires(c, until, d))
+				return SIM_RUN_WATCHDOG;
+			if (c->next == UINT64_MAX)
+				return SIM_RUN_DRAINED;
+			if (c->next >= until) {
+				c->now = until;
+				return SIM_RUN_LIMIT;
+			}
+			c->now = c->next;
+		}
+		const uint64_t now = c->now;
+		/* One pass ticks the awake units and gathers the earliest wake;
+		 * wakes caused by pushes during the pass land in c->next too. */
+		c->next = UINT64_MAX;
+		c->slept = 0;
+		uint64_t next_wake = UINT64_MAX;
+		if (spans ? clock_pass(c, now, true, &next_wake) : clock_pass(c, now, false, &next_wake)) {
+			c->now = now + 1;
+			return SIM_RUN_HALTED;
+		}
+		if (c->next <= now)                 /* pushed into an already-ticked unit */
+			c->next = now + 1;
+		if (next_wake < c->next)
+			c->next = next_wake;
+		if (c->slept)
+			close_spans(c, now);
+		/* no unit busy in this cycle (a busy one set last_progress to now) */
+		if (c->watchdog_cycles && now - c->last_progress >= c->watchdog_cycles) {
+			waiting_book(c, now);
+			c->now = now + 1;
+			watchdog_report(c, d);
+			return SIM_RUN_WATCHDOG;
+		}
+		c->now = now + 1;
+	}
+	return SIM_RUN_LIMIT;
+}
+
+void sim_clock_finish(sim_clock *c)
+{
+	for (unsigned i = 0; i < c->nunits; i++)
+		if (c->last_tick[i] != UINT64_MAX)
+			close_activity(c, i, c->last_tick[i] + 1);
+	if (c->tl)
+		sim_tl_flush(c->tl);
+}
+
+uint64_t sim_unit_idle(const sim_clock *c, const sim_unit *u)
+{
+	uint64_t used = u->stats.busy;
+	for (int s = 0; s < SIM_STALL_COUNT; s++)
+		used += u->stats.stall[s];
+	return c->now > used ? c->now - used : 0;
+}

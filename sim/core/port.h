@@ -1,0 +1,114 @@
+/* A port between two units: a FIFO with a capacity and a latency.
+ *
+ *   producer --push(t)--> [ slot | slot | ... capacity ] --peek(t')--> consumer
+ *                          visible when t' >= t + latency
+ *
+ * Items are fixed-size records copied into the ring, so a hot loop never
+ * allocates.  A push wakes the consumer unit at the cycle the item becomes
+ * visible.  A full port makes the producer stall (SIM_STALL_OUTPUT_FULL).
+ *
+ * The ring has a power-of-two number of slots (at least capacity), so an
+ * index wraps with a mask; the port is full at capacity items all the same. */
+#ifndef ULP_SIM_PORT_H
+#define ULP_SIM_PORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "sim/core/unit.h"
+
+typedef struct sim_port {
+	const char *name;
+	uint8_t *slots;          /* (mask + 1) * item_size bytes */
+	uint64_t *ready;         /* cycle at which each slot's item is visible */
+	uint32_t item_size, capacity, latency;
+	uint32_t mask;           /* slots in the ring - 1 */
+	uint32_t head, count;
+	sim_unit *consumer;      /* woken on push; may be NULL */
+	uint32_t max_count;      /* the most items it held (statistics) */
+} sim_port;
+
+bool sim_port_init(sim_port *p, const char *name, size_t item_size, uint32_t capacity,
+                   uint32_t latency, sim_unit *consumer);
+void sim_port_fini(sim_port *p);
+void sim_port_reset(sim_port *p);
+
+static inline bool sim_port_full(const sim_port *p) { return p->count == p->capacity; }
+static inline bool sim_port_empty(const sim_port *p) { return p->count == 0; }
+
+/* Building an item in place: sim_port_tail is the slot the next push fills
+ * (the caller has checked !sim_port_full()); sim_port_commit pushes what
+ * was written there, as sim_port_push would have pushed a copy.  Nothing
+ * is visible or counted before the commit, so an item given up half-built
+ * costs nothing (the rasterizer builds each quad in the port this way). */
+static inline void *sim_port_tail(const sim_port *p)
+{
+	return p->slots + (size_t)((p->head + p->count) & p->mask) * p->item_size;
+}
+
+/* (the commit of the item in ring slot tail, the tail) */
+static inline void sim_port_commit_slot(sim_port *p, uint32_t tail, uint64_t now)
+{
+	const uint64_t at = now + p->latency;
+	p->ready[tail] = at;
+	if (++p->count > p->max_count)
+		p->max_count = p->count;
+	if (p->consumer)
+		sim_unit_wake(p->consumer, at);
+}
+
+static inline void sim_port_commit(sim_port *p, uint64_t now)
+{
+	sim_port_commit_slot(p, (p->head + p->count) & p->mask, now);
+}
+
+/* sim_port_push for a caller that knows the port's item size: given as a
+ * constant (size == p->item_size), the copy is a plain store and the slot
+ * address a shift (GR3D's 4-byte tokens). */
+static inline void sim_port_push_sized(sim_port *p, const void *item, size_t size, uint64_t now)
+{
+	const uint32_t tail = (p->head + p->count) & p->mask;
+	uint8_t *slot = p->slots + (size_t)tail * size;
+	if (size == sizeof(uint32_t))           /* GR3D's tokens: one store, not a library call */
+		memcpy(slot, item, sizeof(uint32_t));
+	else
+		memcpy(slot, item, size);
+	sim_port_commit_slot(p, tail, now);
+}
+
+/* Copy item in; the caller has checked !sim_port_full(). */
+static inline void sim_port_push(sim_port *p, const void *item, uint64_t now)
+{
+	sim_port_push_sized(p, item, p->item_size, now);
+}
+
+/* sim_port_peek for a caller that knows the port's item size (as
+ * sim_port_push_sized). */
+static inline void *sim_port_peek_sized(const sim_port *p, size_t size, uint64_t now)
+{
+	if (!p->count || p->ready[p->head] > now)
+		return NULL;
+	return p->slots + (size_t)p->head * size;
+}
+
+/* The head item if it is visible at cycle now, else NULL. */
+static inline void *sim_port_peek(const sim_port *p, uint64_t now)
+{
+	return sim_port_peek_sized(p, p->item_size, now);
+}
+
+static inline void sim_port_pop(sim_port *p)
+{
+	p->head = (p->head + 1) & p->mask;
+	p->count--;
+}
+
+/* Cycle at which the head item becomes visible; UINT64_MAX when empty. */
+static inline uint64_t sim_port_next_ready(const sim_port *p)
+{
+	return p->count ? p->ready[p->head] : UINT64_MAX;
+}
+
+#endif

@@ -1,0 +1,54 @@
+#include "sim/core/unit.h"
+
+#include <string.h>
+
+static const char *const stall_names[] = {
+#define STALL(id, name, desc) name,
+#include "sim/core/stall_causes.def"
+#undef STALL
+};
+
+static const char *const stall_descs[] = {
+#define STALL(id, name, desc) desc,
+#include "sim/core/stall_causes.def"
+#undef STALL
+};
+
+static const char *const activity_names[] = {
+	"idle", "busy",
+#define STALL(id, name, desc) "stall:" name,
+#include "sim/core/stall_causes.def"
+#undef STALL
+};
+
+_Static_assert(sizeof stall_names / sizeof stall_names[0] == SIM_STALL_COUNT, "stall table");
+
+void sim_unit_init(sim_unit *u, const char *name, void (*tick)(sim_unit *, uint64_t),
+                   const sim_counter_def *counters, uint8_t ncounters)
+{
+	memset(u, 0, sizeof *u);
+	u->name = name;
+	u->tick = tick;
+	u->counter_defs = counters;
+	u->ncounters = ncounters < SIM_MAX_COUNTERS ? ncounters : SIM_MAX_COUNTERS;
+	u->wake = UINT64_MAX;
+}
+
+void sim_unit_reset_stats(sim_unit *u) { memset(&u->stats, 0, sizeof u->stats); }
+
+void sim_unit_stats_add(sim_unit_stats *a, const sim_unit_stats *b)
+{
+	a->busy += b->busy;
+	for (int k = 0; k < SIM_STALL_COUNT; k++)
+		a->stall[k] += b->stall[k];
+	for (int k = 0; k < SIM_MAX_COUNTERS; k++)
+		a->counter[k] += b->counter[k];
+}
+
+const char *sim_stall_name(enum sim_stall s) { return s < SIM_STALL_COUNT ? stall_names[s] : "?"; }
+const char *sim_stall_desc(enum sim_stall s) { return s < SIM_STALL_COUNT ? stall_descs[s] : "?"; }
+
+const char *sim_activity_name(uint8_t a)
+{
+	return a < sizeof activity_names / sizeof activity_names[0] ? activity_names[a] : "?";
+}

@@ -1,0 +1,160 @@
+/* The common shape of a clocked unit (PSEQ, MFU, TEX, ALU, DW, a PICA200
+ * shader unit, setup, raster...).  A unit struct embeds a sim_unit as its
+ * first member; the clock calls tick() on every cycle the unit is awake.
+ *
+ * A tick does one cycle of work and reports what the cycle was with
+ * sim_unit_busy() or sim_unit_stall(); a cycle with neither is idle.  At the
+ * end of the tick the unit says when it next needs the clock with
+ * sim_unit_sleep_until(); a push into one of its input ports wakes it. */
+#ifndef ULP_SIM_UNIT_H
+#define ULP_SIM_UNIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/core/timeline.h"
+
+enum sim_stall {
+#define STALL(id, name, desc) SIM_STALL_##id,
+#include "sim/core/stall_causes.def"
+#undef STALL
+	SIM_STALL_COUNT
+};
+
+/* What a unit did in a cycle (timeline lanes colour by this). */
+enum sim_activity {
+	SIM_ACT_IDLE = 0,
+	SIM_ACT_BUSY = 1,
+	SIM_ACT_STALL = 2,   /* + cause: SIM_ACT_STALL + enum sim_stall */
+};
+
+enum { SIM_MAX_COUNTERS = 12 };
+
+typedef struct sim_counter_def {
+	const char *name;   /* e.g. "instructions" */
+	const char *desc;
+} sim_counter_def;
+
+typedef struct sim_unit_stats {
+	uint64_t busy;
+	uint64_t stall[SIM_STALL_COUNT];
+	uint64_t counter[SIM_MAX_COUNTERS];   /* unit-specific, see counter_defs */
+} sim_unit_stats;
+
+struct sim_timeline;
+
+typedef struct sim_unit {
+	const char *name;          /* "pseq", "mfu", "vsh0", ... */
+	uint16_t lane;             /* timeline lane */
+	uint8_t ncounters;
+	const sim_counter_def *counter_defs;
+	void (*tick)(struct sim_unit *u, uint64_t now);
+	uint64_t wake;             /* next cycle to tick; UINT64_MAX = asleep */
+	uint64_t wake_floor;       /* wakes for earlier cycles are ignored (sim_unit_sleep_through) */
+	uint8_t activity;          /* this cycle's activity (SIM_ACT_*) */
+	uint8_t last_activity;     /* previous reported activity (timeline) */
+	sim_unit_stats stats;
+	struct sim_timeline *tl;   /* may be NULL */
+	uint64_t *clock_next;      /* the clock's earliest pending wake (or NULL) */
+	uint32_t *clock_sched;     /* the clock's set of units with a wake (or NULL) */
+	uint32_t sched_bit;        /* this unit's bit in it */
+	bool halt;                 /* set by a unit that hit an error: the run stops */
+	/* sim_unit_wait: asleep in a stall since waiting_since, until a
+	 * neighbour wakes it; the watchdog counts it as awake */
+	bool waiting;
+	uint8_t waiting_cause;
+	uint64_t waiting_since;
+	/* asleep, but its timeline lane shows lane_next from the next cycle
+	 * until it ticks again: busy through booked work, or stalled until woken,
+	 * as ticking every cycle would show it (sim_unit_lane_hold; the clock
+	 * clears it before each tick) */
+	bool lane_holds;
+	uint8_t lane_next;
+	/* For watchdog messages: what the unit is working on. */
+	uint32_t debug_pc;
+	bool has_pc;
+} sim_unit;
+
+void sim_unit_init(sim_unit *u, const char *name, void (*tick)(sim_unit *, uint64_t),
+                   const sim_counter_def *counters, uint8_t ncounters);
+void sim_unit_reset_stats(sim_unit *u);
+
+static inline void sim_unit_wake(sim_unit *u, uint64_t at)
+{
+	if (at < u->wake && at >= u->wake_floor) {
+		u->wake = at;
+		if (u->clock_next) {
+			*u->clock_sched |= u->sched_bit;
+			if (at < *u->clock_next)
+				*u->clock_next = at;
+		}
+	}
+}
+
+/* Is a timeline recording this unit's events? */
+static inline bool sim_unit_recording(const sim_unit *u) { return u->tl && u->tl->enabled; }
+
+static inline void sim_unit_sleep_until(sim_unit *u, uint64_t at) { u->wake = at; }
+
+/* Sleep until cycle at and ignore wakes before it: a unit busy with work it
+ * has already accounted for looks at its inputs then anyway, so an earlier
+ * push would only make it tick to go back to sleep. */
+static inline void sim_unit_sleep_through(sim_unit *u, uint64_t at)
+{
+	u->wake = at;
+	u->wake_floor = at;
+}
+
+/* A unit that cannot go on until a neighbour acts (a pop downstream frees a
+ * slot, a push upstream): it reports the stall for this cycle and sleeps
+ * until a port wakes it (keeping any earlier wake it set) instead of
+ * ticking every cycle to stall again; sim_unit_wait_settle at its next tick
+ * books the cycles in between as that stall, exactly what ticking would
+ * have counted.  The watchdog still sees it as awake, and its timeline lane
+ * stays stalled until then (lane_holds). */
+static inline void sim_unit_lane_hold(sim_unit *u, uint8_t activity)
+{
+	u->lane_holds = true;
+	u->lane_next = activity;
+}
+
+static inline void sim_unit_wait(sim_unit *u, uint64_t now, enum sim_stall cause)
+{
+	sim_unit_lane_hold(u, (uint8_t)(SIM_ACT_STALL + cause));
+	u->waiting = true;
+	u->waiting_cause = (uint8_t)cause;
+	u->waiting_since = now;
+}
+
+static inline void sim_unit_wait_settle(sim_unit *u, uint64_t now)
+{
+	if (u->waiting) {
+		u->stats.stall[u->waiting_cause] += now - u->waiting_since - 1;
+		u->waiting = false;
+	}
+}
+
+static inline void sim_unit_busy(sim_unit *u)
+{
+	u->activity = SIM_ACT_BUSY;
+}
+
+static inline void sim_unit_stall(sim_unit *u, enum sim_stall cause)
+{
+	u->activity = (uint8_t)(SIM_ACT_STALL + cause);
+}
+
+static inline void sim_unit_count(sim_unit *u, unsigned counter, uint64_t n)
+{
+	u->stats.counter[counter] += n;
+}
+
+/* a += b, field by field (aggregating one unit's stats over several runs). */
+void sim_unit_stats_add(sim_unit_stats *a, const sim_unit_stats *b);
+
+const char *sim_stall_name(enum sim_stall s);
+const char *sim_stall_desc(enum sim_stall s);
+/* "idle", "busy", "stall:output_full", ... */
+const char *sim_activity_name(uint8_t activity);
+
+#endif

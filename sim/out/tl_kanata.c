@@ -1,0 +1,417 @@
+/* Kanata v4 timeline sink (tl_kanata.h). */
+#include "sim/out/tl_kanata.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/out/tl_file.h"
+
+typedef struct kn_instr {
+	uint32_t id, arg;
+	uint32_t key_lane;                 /* the lane with lane_local, else 0 */
+	uint64_t serial;
+	uint64_t idle_since;
+	uint32_t held;                     /* lanes holding it */
+	uint32_t gen;                      /* bumped on retire (stale queue entries) */
+	int32_t stage;                     /* lane of the open stage, -1: none */
+	bool live;
+} kn_instr;
+
+typedef struct kn_ref {
+	uint32_t id, slot;
+} kn_ref;
+
+typedef struct kn_lane {
+	kn_ref *r;                         /* items in the lane, oldest first */
+	uint32_t n, cap;
+} kn_lane;
+
+typedef struct kn_retire {
+	uint32_t slot, gen;
+	uint64_t since, due;
+} kn_retire;
+
+struct tl_kanata {
+	tl_file file;               /* the output, its first error */
+	tl_kanata_opts o;
+	bool started;
+	uint64_t now;
+	uint64_t next_serial, next_retire, dropped;
+	kn_instr *pool;                    /* slots; free ones listed in free_slots */
+	uint32_t pool_n, pool_cap, live;
+	uint32_t *free_slots;
+	uint32_t nfree;
+	uint32_t domain[SIM_TL_MAX_LANES];   /* gr3d_domains: each lane's key lane + 1, 0 not yet known */
+	int32_t *tab;                      /* open-addressing hash of live slots by key */
+	uint32_t tab_cap;
+	kn_retire *q;                      /* pending retirements, ring, due order */
+	size_t q_head, q_n, q_cap;
+	kn_lane lane[SIM_TL_MAX_LANES];
+};
+
+static bool oom(tl_kanata *w)
+{
+	return tl_file_fail(&w->file, "out of memory");
+}
+
+static const char *lane_name(const tl_kanata *w, uint16_t lane, char *buf, size_t n)
+{
+	const sim_timeline *tl = w->o.tl;
+	if (tl && lane < tl->nlanes && tl->lane_name[lane])
+		return tl->lane_name[lane];
+	snprintf(buf, n, "lane%u", (unsigned)lane);
+	return buf;
+}
+
+/* ---- the live-item hash: key (id, arg) -> pool slot ---- */
+
+static uint32_t key_hash(uint32_t lane, uint32_t id, uint32_t arg)
+{
+	uint64_t k = ((((uint64_t)id << 32) | arg) ^ ((uint64_t)lane << 48)) * 0x9E3779B97F4A7C15ull;
+	return (uint32_t)(k >> 32);
+}
+
+/* Index of the key's cell, or of the empty cell where it would go. */
+static uint32_t tab_find(const tl_kanata *w, uint32_t lane, uint32_t id, uint32_t arg)
+{
+	uint32_t mask = w->tab_cap - 1, i = key_hash(lane, id, arg) & mask;
+	while (w->tab[i] >= 0) {
+		const kn_instr *in = &w->pool[w->tab[i]];
+		if (in->id == id && in->arg == arg && in->key_lane == lane)
+			return i;
+		i = (i + 1) & mask;
+	}
+	return i;
+}
+
+static bool tab_grow(tl_kanata *w)
+{
+	uint32_t cap = w->tab_cap ? w->tab_cap * 2 : 64;
+	int32_t *old = w->tab;
+	uint32_t old_cap = w->tab_cap;
+	w->tab = malloc(cap * sizeof *w->tab);
+	if (!w->tab) {
+		w->tab = old;
+		return oom(w);
+	}
+	memset(w->tab, 0xff, cap * sizeof *w->tab);
+	w->tab_cap = cap;
+	for (uint32_t i = 0; i < old_cap; i++) {
+		if (old[i] >= 0) {
+			const kn_instr *in = &w->pool[old[i]];
+			w->tab[tab_find(w, in->key_lane, in->id, in->arg)] = old[i];
+		}
+	}
+	free(old);
+	return true;
+}
+
+/* Remove cell i, shifting later cells of the probe run back. */
+static void tab_delete(tl_kanata *w, uint32_t i)
+{
+	uint32_t mask = w->tab_cap - 1, j = i;
+	for (;;) {
+		j = (j + 1) & mask;
+		if (w->tab[j] < 0)
+			break;
+		const kn_instr *in = &w->pool[w->tab[j]];
+		uint32_t home = key_hash(in->key_lane, in->id, in->arg) & mask;
+		bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+		if (!stays) {
+			w->tab[i] = w->tab[j];
+			i = j;
+		}
+	}
+	w->tab[i] = -1;
+}
+
+/* ---- output ---- */
+
+static void set_time(tl_kanata *w, uint64_t t)
+{
+	if (t > w->now) {
+		fprintf(w->file.out.f, "C\t%llu\n", (unsigned long long)(t - w->now));
+		w->now = t;
+	}
+}
+
+/* s without tabs and newlines (they would break the line format). */
+static const char *clean(const char *s, char *buf, size_t n)
+{
+	if (!strpbrk(s, "\t\n\r"))
+		return s;
+	size_t k = 0;
+	for (; s[k] && k + 1 < n; k++)
+		buf[k] = s[k] == '\t' || s[k] == '\n' || s[k] == '\r' ? ' ' : s[k];
+	buf[k] = '\0';
+	return buf;
+}
+
+static void stage_cmd(tl_kanata *w, char cmd, const kn_instr *in, uint16_t lane)
+{
+	char buf[32], tmp[64];
+	fprintf(w->file.out.f, "%c\t%llu\t0\t%s\n", cmd, (unsigned long long)in->serial,
+	        clean(lane_name(w, lane, buf, sizeof buf), tmp, sizeof tmp));
+}
+
+static void retire(tl_kanata *w, uint32_t slot, int flush)
+{
+	kn_instr *in = &w->pool[slot];
+	if (in->stage >= 0)
+		stage_cmd(w, 'E', in, (uint16_t)in->stage);
+	fprintf(w->file.out.f, "R\t%llu\t%llu\t%d\n", (unsigned long long)in->serial,
+	        (unsigned long long)w->next_retire++, flush);
+	tab_delete(w, tab_find(w, in->key_lane, in->id, in->arg));
+	in->live = false;
+	in->gen++;
+	w->free_slots[w->nfree++] = slot;
+	w->live--;
+}
+
+/* Retire the items whose grace ended before cycle `before`. */
+static void run_retirements(tl_kanata *w, uint64_t before)
+{
+	while (w->q_n && w->q[w->q_head].due < before) {
+		kn_retire r = w->q[w->q_head];
+		w->q_head = (w->q_head + 1) % w->q_cap;
+		w->q_n--;
+		kn_instr *in = &w->pool[r.slot];
+		if (!in->live || in->gen != r.gen || in->held || in->idle_since != r.since)
+			continue;
+		set_time(w, r.due);
+		retire(w, r.slot, 0);
+	}
+}
+
+static bool queue_retire(tl_kanata *w, uint32_t slot, uint64_t grace)
+{
+	if (w->q_n == w->q_cap) {
+		size_t cap = w->q_cap ? w->q_cap * 2 : 64;
+		kn_retire *nq = malloc(cap * sizeof *nq);
+		if (!nq)
+			return oom(w);
+		for (size_t i = 0; i < w->q_n; i++)
+			nq[i] = w->q[(w->q_head + i) % w->q_cap];
+		free(w->q);
+		w->q = nq;
+		w->q_cap = cap;
+		w->q_head = 0;
+	}
+	kn_instr *in = &w->pool[slot];
+	w->q[(w->q_head + w->q_n++) % w->q_cap] =
+		(kn_retire){ .slot = slot, .gen = in->gen, .since = in->idle_since,
+		             .due = in->idle_since + grace };
+	return true;
+}
+
+/* The GR3D fragment units: one block's lanes share item keys. */
+static uint32_t gr3d_domain(const char *name, uint16_t lane)
+{
+	static const char *const UNITS[] = { "raster", "zs", "pseq", "mfu", "tex", "alu", "dw" };
+	size_t n = name ? strlen(name) : 0;
+	bool b = n > 2 && !strcmp(name + n - 2, "_b");
+	for (size_t k = 0; k < sizeof UNITS / sizeof UNITS[0]; k++)
+		if (n == strlen(UNITS[k]) + (b ? 2 : 0) && !strncmp(name, UNITS[k], n - (b ? 2 : 0)))
+			return SIM_TL_MAX_LANES + (b ? 1u : 0u);     /* past every lane number */
+	return lane;
+}
+
+static uint32_t key_lane(tl_kanata *w, uint16_t lane)
+{
+	if (w->o.lane_local)
+		return lane;
+	if (!w->o.gr3d_domains || !w->o.tl || lane >= SIM_TL_MAX_LANES)
+		return 0;
+	if (!w->domain[lane])
+		w->domain[lane] = gr3d_domain(w->o.tl->lane_name[lane], lane) + 1;
+	return w->domain[lane] - 1;
+}
+
+static bool new_instr(tl_kanata *w, const sim_tl_event *e, uint32_t *slot_out)
+{
+	if ((w->live + 1) * 2 > w->tab_cap && !tab_grow(w))
+		return false;
+	uint32_t slot;
+	if (w->nfree) {
+		slot = w->free_slots[--w->nfree];
+	} else {
+		if (w->pool_n == w->pool_cap) {
+			uint32_t cap = w->pool_cap ? w->pool_cap * 2 : 64;
+			kn_instr *np = realloc(w->pool, cap * sizeof *np);
+			if (!np)
+				return oom(w);
+			w->pool = np;
+			uint32_t *nf = realloc(w->free_slots, cap * sizeof *nf);
+			if (!nf)
+				return oom(w);
+			w->free_slots = nf;
+			w->pool_cap = cap;
+		}
+		slot = w->pool_n++;
+		w->pool[slot].gen = 0;
+	}
+	kn_instr *in = &w->pool[slot];
+	uint32_t gen = in->gen;
+	*in = (kn_instr){ .id = e->id, .arg = e->arg, .key_lane = key_lane(w, e->lane),
+	                  .serial = w->next_serial++, .gen = gen, .stage = -1, .live = true };
+	w->tab[tab_find(w, in->key_lane, e->id, e->arg)] = (int32_t)slot;
+	w->live++;
+	char label[160], buf[32];
+	const char *ln = lane_name(w, e->lane, buf, sizeof buf);
+	if (w->o.label) {
+		label[0] = '\0';
+		w->o.label(w->o.label_ctx, e->lane, e->id, e->arg, label, sizeof label);
+	} else {
+		snprintf(label, sizeof label, "%s 0x%x #%lu", ln, e->arg, (unsigned long)e->id);
+	}
+	char tmp[160], tmp2[64];
+	unsigned long long serial = (unsigned long long)in->serial;
+	fprintf(w->file.out.f, "I\t%llu\t%lu\t0\nL\t%llu\t0\t%s\nL\t%llu\t1\tid %lu arg %lu (%s)\n",
+	        serial, (unsigned long)e->id, serial, clean(label, tmp, sizeof tmp), serial,
+	        (unsigned long)e->id, (unsigned long)e->arg, clean(ln, tmp2, sizeof tmp2));
+	*slot_out = slot;
+	return true;
+}
+
+static bool on_begin(tl_kanata *w, const sim_tl_event *e)
+{
+	uint32_t slot = 0;
+	uint32_t cell = w->tab_cap ? tab_find(w, key_lane(w, e->lane), e->id, e->arg) : 0;
+	if (w->tab_cap && w->tab[cell] >= 0) {
+		slot = (uint32_t)w->tab[cell];
+	} else if (w->live == TL_KANATA_MAX_LIVE) {
+		w->dropped++;
+		return true;
+	} else if (!new_instr(w, e, &slot)) {
+		return false;
+	}
+	kn_lane *l = &w->lane[e->lane];
+	if (l->n == l->cap) {
+		uint32_t cap = l->cap ? l->cap * 2 : 16;
+		kn_ref *nr = realloc(l->r, cap * sizeof *nr);
+		if (!nr)
+			return oom(w);
+		l->r = nr;
+		l->cap = cap;
+	}
+	l->r[l->n++] = (kn_ref){ .id = e->id, .slot = slot };
+	kn_instr *in = &w->pool[slot];
+	in->held++;
+	if (in->stage != (int32_t)e->lane) {
+		if (in->stage >= 0)
+			stage_cmd(w, 'E', in, (uint16_t)in->stage);
+		stage_cmd(w, 'S', in, e->lane);
+		in->stage = e->lane;
+	}
+	return true;
+}
+
+static bool on_end(tl_kanata *w, const sim_tl_event *e)
+{
+	kn_lane *l = &w->lane[e->lane];
+	for (uint32_t i = 0; i < l->n; i++) {
+		if (l->r[i].id != e->id)
+			continue;
+		uint32_t slot = l->r[i].slot;
+		memmove(&l->r[i], &l->r[i + 1], (l->n - i - 1) * sizeof *l->r);
+		l->n--;
+		kn_instr *in = &w->pool[slot];
+		if (in->held)
+			in->held--;
+		if (in->stage == (int32_t)e->lane) {
+			stage_cmd(w, 'E', in, e->lane);
+			in->stage = -1;
+		}
+		if (in->held)
+			return true;
+		if (w->o.last_lanes && !(w->o.last_lanes & (1ull << e->lane)))
+			return true;   /* between units: only a last lane retires */
+		in->idle_since = w->now;
+		return queue_retire(w, slot, w->o.last_lanes ? 0 : w->o.retire_after);
+		return true;
+	}
+	return true;   /* an END without its BEGIN (recording window) */
+}
+
+static bool kanata_write(void *ctx, const sim_tl_event *ev, size_t n)
+{
+	tl_kanata *w = ctx;
+	for (size_t i = 0; i < n && !w->file.failed; i++) {
+		const sim_tl_event *e = &ev[i];
+		if (e->lane >= SIM_TL_MAX_LANES || (e->kind != SIM_TL_BEGIN && e->kind != SIM_TL_END))
+			continue;
+		if (!w->started) {
+			fprintf(w->file.out.f, "C=\t%llu\n", (unsigned long long)e->cycle);
+			w->now = e->cycle;
+			w->started = true;
+		}
+		if (e->cycle > w->now) {
+			run_retirements(w, e->cycle);
+			set_time(w, e->cycle);
+		}
+		if (e->kind == SIM_TL_BEGIN)
+			on_begin(w, e);
+		else
+			on_end(w, e);
+	}
+	return tl_file_check(&w->file);
+}
+
+tl_kanata *tl_kanata_open(const char *path, const tl_kanata_opts *opts, ulp_diag *d)
+{
+	tl_kanata *w = calloc(1, sizeof *w);
+	if (!w) {
+		ulp_diag_at(d, path, 0, 0, "out of memory");
+		return NULL;
+	}
+	if (opts)
+		w->o = *opts;
+	if (!tl_file_open(&w->file, path, d)) {
+		free(w);
+		return NULL;
+	}
+	fputs("Kanata\t0004\n", w->file.out.f);
+	return w;
+}
+
+sim_tl_sink tl_kanata_sink(tl_kanata *w)
+{
+	return (sim_tl_sink){ .ctx = w, .write = kanata_write, .close = NULL };
+}
+
+uint64_t tl_kanata_dropped(const tl_kanata *w) { return w->dropped; }
+
+static void free_writer(tl_kanata *w)
+{
+	for (unsigned i = 0; i < SIM_TL_MAX_LANES; i++)
+		free(w->lane[i].r);
+	free(w->pool);
+	free(w->free_slots);
+	free(w->tab);
+	free(w->q);
+	free(w);
+}
+
+bool tl_kanata_close(tl_kanata *w, ulp_diag *d)
+{
+	if (!w)
+		return false;
+	if (!w->file.failed) {
+		run_retirements(w, UINT64_MAX);
+		for (uint32_t s = 0; s < w->pool_n; s++)
+			if (w->pool[s].live)
+				retire(w, s, 1);
+	}
+	bool ok = tl_file_close(&w->file, d);
+	free_writer(w);
+	return ok;
+}
+
+void tl_kanata_abort(tl_kanata *w)
+{
+	if (!w)
+		return;
+	ulp_out_abort(&w->file.out);
+	free_writer(w);
+}

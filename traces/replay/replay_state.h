@@ -1,0 +1,62 @@
+/* The replay's driver for the draw state outside the shaders
+ * (docs/replay.md): simulated memory (every trace resource at an address),
+ * the viewport, scissor, texture units, vertex elements and draws as
+ * register writes (units/geom/gr3d_state.h, units/geom/pica_vtx.h), and a draw's set-up
+ * read back from the register models. */
+#ifndef ULP_SIM_REPLAY_STATE_H
+#define ULP_SIM_REPLAY_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "units/gpu.h"
+#include "units/gr3d/gr3d_regs.h"
+#include "units/pica/pica_regs.h"
+#include "sim/core/regstream.h"
+#include "traces/trace.h"
+#include "units/pica/vfetch.h"
+
+struct cJSON;
+
+typedef struct replay_state {
+	const trace *t;
+	uint32_t *base;                /* resource k's address (t->res order) */
+	/* the driver's view of the state (what it writes) */
+	double vp_scale[3], vp_translate[3];
+	bool scissor;
+	int scissor_rect[4];           /* minx, miny, maxx, maxy */
+	gr3d_sampler sampler[GR3D_SAMPLERS];
+	uint32_t tex_ptr[GR3D_SAMPLERS], tex_w[GR3D_SAMPLERS], tex_h[GR3D_SAMPLERS];
+	/* the textures a draw reads, decoded from memory as the registers say */
+	ulp_image *tex_img[GR3D_SAMPLERS][GR3D_TEX_LEVELS];
+	uint32_t tex_key[GR3D_SAMPLERS][3];
+} replay_state;
+
+/* Lays out every resource of t in simulated memory (from 0x10000, 4 KB
+ * aligned, a 4 KB gap between two). */
+bool replay_state_init(replay_state *st, const trace *t, ulp_diag *d);
+void replay_state_free(replay_state *st);
+
+/* vfetch_read_fn over the layout (mem: the replay_state). */
+const uint8_t *replay_mem_read(const void *mem, uint32_t addr, uint32_t len);
+
+/* The commands; each appends its writes to s (the caller applies them). */
+void replay_state_viewport(replay_state *st, reg_stream *s, const double scale[3], const double translate[3]);
+void replay_state_scissor(replay_state *st, reg_stream *s, const struct cJSON *c);   /* c NULL: keep the rectangle */
+void replay_state_scissor_enable(replay_state *st, reg_stream *s, bool on);
+void replay_state_sampler(replay_state *st, reg_stream *s, const struct cJSON *c, uint8_t *shadow_cmp);
+void replay_state_sampler_view(replay_state *st, reg_stream *s, const struct cJSON *c);
+bool replay_state_vertex_elements(replay_state *st, reg_stream *s, const struct cJSON *c, ulp_diag *d);
+/* The draw registers and the trigger; false with d for a bad index buffer
+ * or primitive mode.  gs: a geometry shader takes the primitives (the mode
+ * was checked against its input; PRIMITIVE_CONFIG says "geometry"). */
+bool replay_state_draw(replay_state *st, reg_stream *s, const struct cJSON *c, bool gs, ulp_diag *d);
+
+/* A triggered draw's set-up from the registers: the fetch (f), mode and
+ * count, the setup state (viewport, scissor, face, linker, pos_reg), the
+ * flat registers, and the texture units (images decoded from memory). */
+bool replay_state_draw_setup(replay_state *st, const pica_regs *pr, const gr3d_regs *gr, bool indexed,
+                             gpu_draw *g, vfetch_setup *f, ulp_diag *d);
+
+#endif

@@ -1,0 +1,139 @@
+/* The clipper (clip.h). */
+#include "units/geom/clip.h"
+
+const sim_counter_def CLIP_COUNTERS[CLIP_CTR_COUNT] = {
+	[CLIP_CTR_IN] = { "triangles_in", "triangles from primitive assembly" },
+	[CLIP_CTR_CLIPPED] = { "clipped", "triangles that crossed a plane and were cut" },
+	[CLIP_CTR_CULLED] = { "culled", "triangles wholly outside a plane (dropped)" },
+	[CLIP_CTR_OUT] = { "triangles_out", "triangles handed to setup" },
+};
+
+/* Signed distances of v to the planes: >= 0 is inside. */
+static void distances(const clip_state *st, clip_vtx *v)
+{
+	const float *p = v->o[st->pos_reg & 15].c;
+	v->dist[0] = p[3] + p[2];                 /* near: z >= -w */
+	v->dist[1] = p[3] - p[2];                 /* far: z <= w */
+	v->dist[2] = p[3] - st->w_epsilon;        /* w > epsilon */
+	const float *cv = st->clipvert_reg < 16 ? v->o[st->clipvert_reg].c : p;
+	for (unsigned k = 0; k < CLIP_PLANES; k++) {
+		float d = 1.0f;
+		if (st->plane_enable >> k & 1u)
+			d = st->plane[k][0] * cv[0] + st->plane[k][1] * cv[1] + st->plane[k][2] * cv[2] +
+			    st->plane[k][3] * cv[3];
+		uint8_t cd = st->clipdist_reg[k / 4];
+		if (cd < 16 && v->o[cd].c[k % 4] < d)
+			d = v->o[cd].c[k % 4];
+		v->dist[3 + k] = d;
+	}
+}
+
+static void lerp(clip_vtx *o, const clip_vtx *a, const clip_vtx *b, float t)
+{
+	for (unsigned r = 0; r < 16; r++)
+		for (unsigned c = 0; c < 4; c++)
+			o->o[r].c[c] = a->o[r].c[c] + (b->o[r].c[c] - a->o[r].c[c]) * t;
+	for (unsigned k = 0; k < 3 + CLIP_PLANES; k++)
+		o->dist[k] = a->dist[k] + (b->dist[k] - a->dist[k]) * t;
+}
+
+/* Sutherland-Hodgman over every plane; returns the polygon's size. */
+static unsigned clip_poly(clip_unit *c)
+{
+	unsigned n = c->n;
+	for (unsigned p = 0; p < 3 + CLIP_PLANES && n > 0; p++) {
+		unsigned m = 0;
+		for (unsigned i = 0; i < n && m < CLIP_MAX_POLY - 1; i++) {
+			const clip_vtx *a = &c->poly[i], *b = &c->poly[(i + 1) % n];
+			float da = a->dist[p], db = b->dist[p];
+			if (da >= 0)
+				c->tmp[m++] = *a;
+			if ((da >= 0) != (db >= 0))
+				lerp(&c->tmp[m++], a, b, da / (da - db));
+		}
+		memcpy(c->poly, c->tmp, (size_t)m * sizeof c->poly[0]);
+		n = m;
+	}
+	return n;
+}
+
+/* Takes a triangle: 1 cycle through, clip.cycles more when it is cut. */
+static void take(clip_unit *c, const prim_tri *t, uint64_t now)
+{
+	const clip_state *st = c->st;
+	c->id = t->id;
+	for (unsigned k = 0; k < 3; k++) {
+		memcpy(c->poly[k].o, t->v[k], sizeof c->poly[k].o);
+		for (uint32_t bits = st->flat_regs; bits; bits &= bits - 1)
+			c->poly[k].o[__builtin_ctz(bits)] = t->v[2][__builtin_ctz(bits)];
+		distances(st, &c->poly[k]);
+	}
+	bool out = false, cut = false;
+	for (unsigned p = 0; p < 3 + CLIP_PLANES; p++) {
+		unsigned below = (c->poly[0].dist[p] < 0) + (c->poly[1].dist[p] < 0) + (c->poly[2].dist[p] < 0);
+		out |= below == 3;
+		cut |= below != 0;
+	}
+	/* a NaN distance is neither inside nor outside: the polygon clip drops it */
+	bool nan = false;
+	for (unsigned k = 0; k < 3; k++)
+		for (unsigned p = 0; p < 3 + CLIP_PLANES; p++)
+			nan |= c->poly[k].dist[p] != c->poly[k].dist[p];
+	c->emit = 1;
+	c->n = 3;
+	c->ready_at = now;
+	if (out) {
+		c->n = 0;
+		sim_unit_count(&c->u, CLIP_CTR_CULLED, 1);
+	} else if (cut || nan) {
+		c->n = clip_poly(c);
+		c->ready_at = now + st->clip_cycles;
+		sim_unit_count(&c->u, c->n >= 3 ? CLIP_CTR_CLIPPED : CLIP_CTR_CULLED, 1);
+	}
+}
+
+static void clip_tick(sim_unit *u, uint64_t now)
+{
+	clip_unit *c = (clip_unit *)u;
+	sim_unit_wait_settle(u, now);
+	if (c->emit + 1 >= c->n) {                /* nothing in hand: take a triangle */
+		const prim_tri *t = sim_port_peek(c->in, now);
+		if (!t) {
+			sim_unit_sleep_until(u, sim_port_next_ready(c->in));
+			return;
+		}
+		take(c, t, now);
+		sim_port_pop(c->in);
+		if (c->producer)
+			sim_unit_wake(c->producer, now);
+		sim_unit_count(u, CLIP_CTR_IN, 1);
+	}
+	sim_unit_busy(u);
+	sim_unit_sleep_until(u, now + 1);
+	if (c->emit + 1 >= c->n || now < c->ready_at)
+		return;                               /* culled, or still cutting */
+	if (sim_port_full(c->out)) {              /* setup's pop wakes us */
+		sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
+		sim_unit_sleep_until(u, UINT64_MAX);
+		sim_unit_wait(u, now, SIM_STALL_OUTPUT_FULL);
+		return;
+	}
+	prim_tri t;
+	t.id = c->id;
+	const clip_vtx *v[3] = { &c->poly[0], &c->poly[c->emit], &c->poly[c->emit + 1] };
+	for (unsigned k = 0; k < 3; k++)
+		memcpy(t.v[k], v[k]->o, sizeof t.v[k]);
+	sim_port_push(c->out, &t, now);
+	c->emit++;
+	sim_unit_count(u, CLIP_CTR_OUT, 1);
+}
+
+void clip_init(clip_unit *c, const clip_state *st, sim_port *in, sim_port *out)
+{
+	memset(c, 0, sizeof *c);
+	sim_unit_init(&c->u, "clip", clip_tick, CLIP_COUNTERS, CLIP_CTR_COUNT);
+	c->st = st;
+	c->in = in;
+	c->out = out;
+	in->consumer = &c->u;
+}

@@ -1,0 +1,56 @@
+/* The clipper: clips each triangle in clip space against w > epsilon, the
+ * near and far planes (-w <= z <= w) and the enabled user clip planes
+ * (Gallium's clip_state ucp against CLIPVERTEX, else the position; a VS
+ * CLIPDIST output also clips), Sutherland-Hodgman in that plane order, and
+ * hands the resulting polygon on as a fan of triangles, one per cycle.
+ * Every output register is interpolated linearly in clip space at a new
+ * vertex.  Flat-shaded registers take the provoking (last) vertex's value
+ * first, so they stay constant across the fan.
+ *
+ *   prim --(prim_tri)--> [ clip ] --(prim_tri)--> setup */
+#ifndef ULP_UNITS_CLIP_H
+#define ULP_UNITS_CLIP_H
+
+#include "sim/core/port.h"
+#include "units/geom/prim.h"
+
+enum { CLIP_PLANES = 8, CLIP_NONE = 0xFF };
+
+typedef struct clip_state {
+	uint8_t pos_reg;              /* o register of POSITION */
+	uint8_t clipvert_reg;         /* CLIPVERTEX, or CLIP_NONE: the position */
+	uint8_t clipdist_reg[2];      /* CLIPDIST 0..1, or CLIP_NONE */
+	uint8_t plane_enable;         /* bit k: user plane k */
+	float plane[CLIP_PLANES][4];
+	uint16_t flat_regs;           /* bit r: o register r is flat shaded */
+	float w_epsilon;              /* clip.w_epsilon */
+	uint16_t clip_cycles;         /* clip.cycles: extra cycles for a triangle that is clipped */
+} clip_state;
+
+enum { CLIP_MAX_POLY = 3 + 3 + CLIP_PLANES };   /* each plane adds at most one vertex */
+
+typedef struct clip_vtx {
+	pica_vec4 o[16];
+	float dist[3 + CLIP_PLANES];
+} clip_vtx;
+
+enum clip_counter { CLIP_CTR_IN, CLIP_CTR_CLIPPED, CLIP_CTR_CULLED, CLIP_CTR_OUT, CLIP_CTR_COUNT };
+
+typedef struct clip_unit {
+	sim_unit u;                   /* first: the clock's view */
+	sim_port *in, *out;
+	sim_unit *producer;           /* woken when a triangle is taken */
+	const clip_state *st;
+	clip_vtx poly[CLIP_MAX_POLY], tmp[CLIP_MAX_POLY];
+	unsigned n, emit;             /* polygon size; next fan triangle (1..n-2) */
+	uint32_t id;
+	uint64_t ready_at;
+} clip_unit;
+
+extern const sim_counter_def CLIP_COUNTERS[CLIP_CTR_COUNT];
+
+void clip_init(clip_unit *c, const clip_state *st, sim_port *in, sim_port *out);
+
+static inline bool clip_idle(const clip_unit *c) { return c->emit + 1 >= c->n && sim_port_empty(c->in); }
+
+#endif

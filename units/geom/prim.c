@@ -1,0 +1,109 @@
+/* Primitive assembly (prim.h). */
+#include "units/geom/prim.h"
+
+#include <stdlib.h>
+
+const sim_counter_def PRIM_COUNTERS[PRIM_CTR_COUNT] = {
+	[PRIM_CTR_VERTICES] = { "vertices", "shaded vertices received" },
+	[PRIM_CTR_TRIANGLES] = { "triangles", "triangles handed to the clipper (with a GS: its input primitives)" },
+};
+
+uint32_t prim_triangles(enum prim_mode m, uint32_t count)
+{
+	if (count < 3)
+		return 0;
+	return m == PRIM_TRIANGLES ? count / 3 : count - 2;
+}
+
+void prim_indices(enum prim_mode m, uint32_t t, uint32_t idx[3])
+{
+	if (m == PRIM_TRIANGLES) {
+		idx[0] = 3 * t, idx[1] = 3 * t + 1, idx[2] = 3 * t + 2;
+	} else if (m == PRIM_TRIANGLE_STRIP) {
+		bool odd = t & 1;                 /* keep the winding */
+		idx[0] = odd ? t + 1 : t, idx[1] = odd ? t : t + 1, idx[2] = t + 2;
+	} else {
+		idx[0] = 0, idx[1] = t + 1, idx[2] = t + 2;
+	}
+}
+
+static void prim_tick(sim_unit *u, uint64_t now)
+{
+	prim_unit *p = (prim_unit *)u;
+	const pica_result *r;
+	sim_unit_wait_settle(u, now);
+	while ((r = sim_port_peek(p->in, now))) {   /* the out port is shared by the units */
+		if (r->id < p->count && !p->have[r->id]) {
+			memcpy(p->vtx[r->id], r->o, sizeof p->vtx[0]);
+			p->have[r->id] = 1;
+			p->got++;
+			p->last_vertex = now;
+			sim_unit_count(u, PRIM_CTR_VERTICES, 1);
+		}
+		sim_port_pop(p->in);
+		sim_unit_busy(u);
+	}
+	sim_unit_sleep_until(u, sim_port_next_ready(p->in));
+	if (p->next_tri == p->ntris)
+		return;
+	uint32_t idx[3];
+	const unsigned nv = p->mode == PRIM_GEOMETRY ? p->per : 3;
+	if (p->mode == PRIM_GEOMETRY)
+		idx[0] = p->per * p->next_tri, idx[1] = idx[0] + 1, idx[2] = idx[0] + 2;
+	else
+		prim_indices(p->mode, p->next_tri, idx);
+	for (unsigned k = 0; k < nv; k++)
+		if (!p->have[idx[k]])
+			return;                           /* a vertex push wakes us */
+	if (sim_port_full(p->out)) {              /* the clipper's pop wakes us */
+		if (u->activity != SIM_ACT_BUSY)
+			sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
+		if (p->pop_wakes)
+			sim_unit_wait(u, now, SIM_STALL_OUTPUT_FULL);   /* a vertex push wakes us too */
+		else
+			sim_unit_sleep_until(u, now + 1);           /* polled */
+		return;
+	}
+	prim_tri t;
+	if (nv < 3)
+		memset(&t, 0, sizeof t);
+	t.id = p->next_tri;
+	for (unsigned k = 0; k < nv; k++)
+		memcpy(t.v[k], p->vtx[idx[k]], sizeof t.v[k]);
+	sim_port_push(p->out, &t, now);
+	p->next_tri++;
+	sim_unit_count(u, PRIM_CTR_TRIANGLES, 1);
+	sim_unit_busy(u);
+	sim_unit_sleep_until(u, now + 1);
+}
+
+bool prim_init(prim_unit *p, enum prim_mode m, uint32_t count, sim_port *in, sim_port *out)
+{
+	memset(p, 0, sizeof *p);
+	sim_unit_init(&p->u, "prim", prim_tick, PRIM_COUNTERS, PRIM_CTR_COUNT);
+	p->in = in;
+	p->out = out;
+	p->mode = m;
+	p->count = count;
+	p->ntris = prim_triangles(m, count);
+	p->vtx = calloc(count ? count : 1, sizeof *p->vtx);
+	p->have = calloc(count ? count : 1, 1);
+	in->consumer = &p->u;
+	return p->vtx && p->have;
+}
+
+bool prim_init_geometry(prim_unit *p, uint32_t per, uint32_t count, sim_port *in, sim_port *out)
+{
+	bool ok = prim_init(p, PRIM_GEOMETRY, count, in, out);
+	p->per = per < 1 ? 1 : per > 3 ? 3 : per;
+	p->ntris = count / p->per;
+	return ok;
+}
+
+void prim_fini(prim_unit *p)
+{
+	free(p->vtx);
+	free(p->have);
+	p->vtx = NULL;
+	p->have = NULL;
+}

@@ -1,0 +1,96 @@
+/* ALU: the Tegra GR3D fragment ALU (tegra-fp.md §2.4, §2.6): per EXEC up to
+ * 3 packets of 4 scalar slots computing rA*rB op rC*rD (MAD, MUL, MIN, MAX,
+ * CSEL) with operand modifiers, result scale, saturate, condition codes,
+ * (this)/(other) accumulation, embedded constants and kill.
+ *
+ * Packets are compiled once per draw (alu_compile, units/gr3d/alu_plan.c) into
+ * operand descriptors with constants (#0/#1, imm0..2, register 74) folded
+ * and a plan per slot (how the result is formed, whether its rounding can be
+ * skipped, a constant result, a register copy) and per EXEC (the batch view's
+ * reads and copies, packet and slot counts), so the per-quad loop does no
+ * decoding.  units/gr3d/alu_slot.h holds what the run and the plan share. */
+#ifndef ULP_UNITS_ALU_H
+#define ULP_UNITS_ALU_H
+
+#include "units/gr3d/gr3d_quad.h"
+
+enum alu_counter { ALU_CTR_PACKETS, ALU_CTR_INSTRUCTIONS, ALU_CTR_KILLS, ALU_CTR_COUNT };
+extern const sim_counter_def ALU_COUNTERS[ALU_CTR_COUNT];
+
+typedef struct alu_operand {
+	uint8_t kind;                 /* enum alu_operand_kind (alu.c) */
+	uint8_t index;
+	uint8_t fx;                   /* 0 FP20, 1 FX10 .l, 2 FX10 .h */
+	bool mods, abs, x2, m1, neg;
+	bool cur;                     /* kind ALU: reads this packet's earlier slot
+	                               * (tegra.alu.alu_reg_same_packet) */
+	bool shadow;                  /* an FP20 row read: may see TEX's coordinates */
+	bool row;                     /* a row register */
+	bool view;                    /* read through the batch view (plan_views) */
+	uint16_t off;                 /* row, global, cond: byte offset in gr3d_pixel */
+	double k;                     /* folded constant (kind CONST) */
+	/* the modifiers as arithmetic: |v| (sign mask), *2 or *1, -1 or -0, sign flip */
+	uint64_t abs_mask, neg_mask;
+	double mul, sub;
+} alu_operand;
+
+typedef struct alu_slot {
+	alu_operand a, b, c, d;
+	uint8_t opcode, cc, scale;
+	bool add_disable, saturate;
+	uint8_t dst_cls, dst_index;
+	bool write_low, write_high;
+	/* the plan (alu_compile) */
+	uint8_t form;                 /* enum alu_form (alu_slot.h): how the result is formed */
+	bool exact;                   /* the result is one of its operands as read: rounded
+	                               * only when a word read is not a normal FP20 number */
+	uint8_t fx10_shift;           /* an FX10 half write: 0 (.l) or 10 (.h) */
+	bool pair_next;               /* this slot and the next write the two FX10 halves
+	                               * of one row register: one pass writes both */
+	bool reg_copy;                /* copies a register operand: formed in binary32
+	                               * lanes (alu.c copy_reg) */
+	uint8_t copy_src;             /* its operand: 0 rA, 1 rB, 2 rC */
+	double xy;                    /* FORM_MAD_K: the constant rC*rD (-0 for MUL);
+	                               * FORM_CONST: the result */
+} alu_slot;
+
+typedef struct alu_packet {
+	alu_slot slot[4];
+	uint8_t nslots;               /* 3 when slot 3 holds constants */
+	int8_t group_head[4];         /* (this)/(other) group of each slot, -1 none */
+	bool groups;
+	bool reads_prev;              /* some operand reads the previous packet's aluK */
+} alu_packet;
+
+typedef struct alu_unit {
+	gr3d_stage s;
+	/* FX10 writes in binary32 lanes (fx10.round nearest-away or truncate):
+	 * the rounding increment and the limits of |n| (fx10.overflow) */
+	bool batch_view;              /* tegra.alu.batch_view with more than one row */
+	bool fx10_lanes;
+	float fx10_half;
+	float fx10_lim_pos, fx10_lim_neg;   /* for v >= 0 and v < 0 (alu.c fx10_lanes) */
+	bool subnormals;              /* tegra.fp20.read_subnormals */
+	uint8_t packets[TEGRA_FP_MAX_EXEC];      /* EXEC e's ALU packets (its schedule's count) */
+	uint8_t slots[TEGRA_FP_MAX_EXEC];        /* and their slots */
+	uint16_t view_load[TEGRA_FP_MAX_EXEC];   /* row registers EXEC e copies into the view */
+	alu_packet pk[TEGRA_FP_MAX_EXEC][TEGRA_FP_MAX_PER_EXEC];
+} alu_unit;
+
+/* Compiles and plans every packet of ctx->prog (call after ctx is
+ * complete; units/gr3d/alu_plan.c). */
+void alu_init(alu_unit *a, gr3d_ctx *ctx);
+
+/* One packet.  shortcuts = false keeps every slot's full FP20 rounding and
+ * its own register write: the reference the shortcuts are tested against
+ * (tests/test_alu_plan.c). */
+void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out, bool shortcuts);
+
+/* Run one compiled packet on the live pixels of a quad (a: the unit, for
+ * its FX10 write set-up).  alu[k][p] holds the aluK values on entry (previous packet) and
+ * on return (this packet).  wc, when not NULL, receives uniform writes.
+ * Returns the slots executed. */
+unsigned alu_run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
+                        gr3d_quad *q, double alu[4][GR3D_PIXELS], uint64_t *kills);
+
+#endif

@@ -1,0 +1,68 @@
+/* The ALU's slots, shared by its run (alu.c) and its plan (alu_plan.c):
+ * operand kinds, how a slot forms its result, the modifiers and the FP20
+ * operand read, and what one packet on one quad reads. */
+#ifndef ULP_UNITS_ALU_SLOT_H
+#define ULP_UNITS_ALU_SLOT_H
+
+#include "units/gr3d/alu.h"
+
+enum alu_operand_kind {
+	OPD_CONST,                    /* #0, #1, imm0..2, register 74, unknown registers */
+	OPD_REG,                      /* row, global or cond: a raw 20-bit word, FP20 or FX10 */
+	OPD_UNIFORM,                  /* the same, one word for the quad */
+	OPD_ALU, OPD_POSX, OPD_POSY, OPD_PFACE,
+};
+
+/* How a slot forms rA*rB op rC*rD (chosen once by alu_compile). */
+enum alu_form {
+	FORM_MAD,                     /* rA*rB + rC*rD */
+	FORM_MAD_K,                   /* rA*rB + a constant rC*rD (slot.xy); MUL adds -0 */
+	FORM_ADD_K,                   /* FORM_MAD_K with rB = #1: rA + the constant */
+	FORM_MIN, FORM_MAX,           /* of the two products */
+	FORM_CSEL,                    /* (rA < 0) ? rB : rC */
+	FORM_PICK,                    /* CSEL with a constant rA: only the side it selects */
+	FORM_CONST,                   /* reads only constants: the result is slot.xy */
+};
+
+/* FP20 operand value of a raw word (tegra.fp20.read_subnormals). */
+GR3D_HOT double fp20_read(bool subnormals, uint32_t raw)
+{
+	if (!(raw & 0x7E000u) && !subnormals)
+		return 0.0;
+	return gr3d_fp20(raw);
+}
+
+/* What one packet on one quad reads, with the facts that hold for the
+ * whole packet looked up once. */
+typedef struct alu_pass {
+	const alu_unit *unit;
+	const gr3d_ctx *c;
+	gr3d_quad *q;
+	const double (*prev)[GR3D_PIXELS];   /* aluK of the previous packet */
+	const double (*cur)[GR3D_PIXELS];    /* and of this one's earlier slots */
+	bool subnormals;                     /* tegra.fp20.read_subnormals */
+	bool shadow;                         /* some pixel holds TEX's pre-fetch view */
+} alu_pass;
+
+/* Modifiers in the order abs, x2, minus one, negate (docs/tegra-units.md).
+ * Without a branch: an unused step is exact (v * 1, v - 0, no sign change). */
+GR3D_HOT double modify(const alu_operand *o, double v)
+{
+	uint64_t b;
+	memcpy(&b, &v, sizeof b);
+	b &= o->abs_mask;
+	memcpy(&v, &b, sizeof v);
+	v = v * o->mul - o->sub;
+	memcpy(&b, &v, sizeof b);
+	b ^= o->neg_mask;
+	memcpy(&v, &b, sizeof v);
+	return v;
+}
+
+/* One slot's result for the four pixels of ap->q (alu.c). */
+void alu_slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXELS]);
+
+/* Compiles and plans every packet of ctx->prog into a (alu_plan.c). */
+void alu_plan_draw(alu_unit *a, const gr3d_ctx *ctx);
+
+#endif

@@ -1,0 +1,163 @@
+/* DW: render-target and stencil writes, recirculation (dw.h). */
+#include "units/gr3d/dw.h"
+
+#include "units/gr3d/zs.h"
+
+const sim_counter_def DW_COUNTERS[DW_CTR_COUNT] = {
+	[DW_CTR_STORES] = { "stores", "DW store instructions run (per quad)" },
+	[DW_CTR_PIXELS] = { "pixels_written", "pixels written to a render target" },
+	[DW_CTR_KILLED] = { "pixels_killed", "pixels a store skipped because they were killed" },
+	[DW_CTR_STENCIL] = { "stencil_writes", "pixels written to the stencil buffer" },
+	[DW_CTR_QUADS_DONE] = { "quads_done", "quads that finished the program" },
+	[DW_CTR_ZS_FAILED] = { "zs_late_failed", "pixels the late depth/stencil test stopped (program can kill)" },
+};
+
+/* Four live pixels (covered, not killed, no kill in this EXEC), tested
+ * with no branch. */
+static bool quad_all_live(const gr3d_quad *q)
+{
+	unsigned live = 1;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		live &= q->px[p].covered & !(q->px[p].killed | q->px[p].exec_killed);
+	return live;
+}
+
+/* The pair (lo, hi) of one pixel as UNORM8 bytes 0..3 (rN.l, rN.h, rN+1.l,
+ * rN+1.h), with the hardware-verified FX10 -> UNORM8 rule (the table). */
+static void unorm8_pixel(const uint8_t unorm8[FX10_MASK + 1], uint32_t lo, uint32_t hi, uint8_t *b)
+{
+	const uint8_t b0 = unorm8[lo & FX10_MASK], b1 = unorm8[(lo >> 10) & FX10_MASK];
+	const uint8_t b2 = unorm8[hi & FX10_MASK], b3 = unorm8[(hi >> 10) & FX10_MASK];
+	b[0] = b0;
+	b[1] = b1;
+	b[2] = b2;
+	b[3] = b3;
+}
+
+/* The store of a quad pixel by pixel: uncovered, killed and (late
+ * depth/stencil) failing pixels are skipped, stencil stores, any target
+ * format, pixels outside the target, the viewer's write log. */
+static __attribute__((noinline)) void dw_store_pixels(dw_unit *w, gr3d_quad *q, const dw_plan *pl, zs_late_entry *ze)
+{
+	gr3d_stage *s = &w->s;
+	gr3d_ctx *c = s->ctx;
+	ulp_image *rt = pl->rt;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		const gr3d_pixel *px = &q->px[p];
+		if (!px->covered)
+			continue;
+		if (px->killed || px->exec_killed) {
+			sim_unit_count(&s->u, DW_CTR_KILLED, 1);
+			continue;
+		}
+		uint32_t x = q->x + (p & 1u), y = q->y + (p >> 1);
+		if (ze && !zs_late_resolve(c->zs_late, ze, q, p)) {
+			sim_unit_count(&s->u, DW_CTR_ZS_FAILED, 1);
+			continue;
+		}
+		if (pl->stencil) {         /* store stencil: marks the pixel (docs/tegra-units.md) */
+			if (c->stencil && x < c->width && y < c->height)
+				c->stencil[(size_t)y * c->width + x] = 0xFF;
+			sim_unit_count(&s->u, DW_CTR_STENCIL, 1);
+			continue;
+		}
+		if (!rt || x >= rt->width || y >= rt->height)
+			continue;
+		uint8_t *b = ulp_image_px(rt, x, y);
+		unorm8_pixel(w->unorm8, px->r[pl->lo], px->r[pl->hi], b);
+		if (pl->fmt == GR3D_RT_RGB565) {   /* the view of what the target stores */
+			b[0] = w->r5[b[0]];
+			b[1] = w->g6[b[1]];
+			b[2] = w->r5[b[2]];
+			b[3] = 255;
+		} else if (pl->fmt == GR3D_RT_A8) {
+			b[0] = b[1] = b[2] = 0;
+		}
+		sim_unit_count(&s->u, DW_CTR_PIXELS, 1);
+		if (c->probe && rt == c->probe->target && c->probe->pixel)   /* the viewer's write log */
+			c->probe->pixel(c->probe->ctx, c->probe->base + s->now, x, y, b);
+	}
+}
+
+static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
+{
+	gr3d_ctx *c = s->ctx;
+	dw_unit *w = (dw_unit *)s;
+	const dw_plan *pl = &w->plan[e];
+	zs_late_entry *ze = NULL;
+	if (c->probe && c->probe->quad)   /* the viewer's watch: the registers after the EXEC */
+		c->probe->quad(c->probe->ctx, c->probe->base + s->now, s->u.name, c->rows, q, e);
+	if (c->zs_late) {                 /* the program can kill: depth/stencil happen here (units/gr3d/zs.h) */
+		ze = zs_late_entry_of(c->zs_late, q);
+		if (!ze) {
+			c->zs_lost = true;
+			s->u.halt = true;
+			return s->quad_clocks;
+		}
+		zs_late_note_kills(ze, q);
+	}
+	if (pl->enable) {
+		sim_unit_count(&s->u, DW_CTR_STORES, 1);
+		const ulp_image *rt = pl->rt;
+		/* the common quad: four live pixels inside a plain target, no late
+		 * depth/stencil: two rows of two pixels, one row pointer each */
+		if (pl->plain && !ze && q->x + 1u < rt->width && q->y + 1u < rt->height && quad_all_live(q)) {
+			/* locals: a byte store may alias anything, the compiler would
+			 * reload what it reads through a pointer after each */
+			const unsigned lo = pl->lo, hi = pl->hi;
+			const uint8_t *unorm8 = w->unorm8;
+			uint8_t *row = ulp_image_px(pl->rt, q->x, q->y);
+			const size_t stride = (size_t)rt->width * 4u;
+			for (unsigned p = 0; p < GR3D_PIXELS; p += 2, row += stride) {   /* pixels 0 1, then 2 3 */
+				unorm8_pixel(unorm8, q->px[p].r[lo], q->px[p].r[hi], row);
+				unorm8_pixel(unorm8, q->px[p + 1].r[lo], q->px[p + 1].r[hi], row + 4);
+			}
+			sim_unit_count(&s->u, DW_CTR_PIXELS, GR3D_PIXELS);
+			return s->quad_clocks;        /* (no ze: nothing to finish) */
+		}
+		dw_store_pixels(w, q, pl, ze);
+	}
+	if (ze && e + 1u >= c->prog->exec_count)
+		zs_late_finish(c->zs_late, ze, q);
+	return s->quad_clocks;
+}
+
+static void dw_route(gr3d_stage *s, gr3d_token *t)
+{
+	if ((unsigned)t->exec + 1u >= s->ctx->prog->exec_count) {
+		t->done = 1;
+		sim_unit_count(&s->u, DW_CTR_QUADS_DONE, 1);
+	} else {
+		t->exec++;
+	}
+}
+
+void dw_init(dw_unit *w, gr3d_ctx *ctx)
+{
+	gr3d_stage_init(&w->s, "dw", ctx, DW_COUNTERS, DW_CTR_COUNT);
+	w->s.exec = dw_exec;
+	w->s.route = dw_route;
+	for (uint32_t k = 0; k <= FX10_MASK; k++)
+		w->unorm8[k] = fx10_to_unorm8(k);
+	/* RGB565: 5/6 bits (tegra.dw.rgb565_round), read back expanded as the
+	 * TEX unit expands RGB565 texels (round(v * 255 / 31), / 63) */
+	const bool rnd = ctx->cfg->tegra_dw_rgb565_round;
+	for (unsigned v = 0; v < 256; v++) {
+		unsigned v5 = rnd ? (v * 31 + 127) / 255 : v >> 3, v6 = rnd ? (v * 63 + 127) / 255 : v >> 2;
+		w->r5[v] = (uint8_t)((v5 * 527 + 23) >> 6);
+		w->g6[v] = (uint8_t)((v6 * 259 + 33) >> 6);
+	}
+	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
+		const tegra_dw_inst *in = &ctx->prog->exec[e].dw;
+		dw_plan *pl = &w->plan[e];
+		pl->enable = in->enable;
+		pl->stencil = in->stencil;
+		pl->lo = (uint8_t)gr3d_row_reg(ctx, e, in->src_r2 ? 2 : 0);
+		pl->hi = (uint8_t)gr3d_row_reg(ctx, e, in->src_r2 ? 3 : 1);
+		pl->rt = ctx->rt[in->rt & (GR3D_RTS - 1)];
+		pl->fmt = ctx->rt_format[in->rt & (GR3D_RTS - 1)];
+		pl->plain = pl->rt && !pl->stencil && pl->fmt != GR3D_RT_RGB565 &&
+		            pl->fmt != GR3D_RT_A8 &&
+		            !(ctx->probe && ctx->probe->pixel);
+	}
+}

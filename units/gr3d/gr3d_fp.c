@@ -1,0 +1,284 @@
+/* The fragment pipeline: rasterizer + the five units (gr3d_fp.h). */
+#include "units/gr3d/gr3d_fp.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+gr3d_fp *gr3d_fp_new(const gr3d_draw *dr, unsigned tram_slots, bool ring, uint32_t tri_capacity,
+                     uint32_t tri_latency, ulp_diag *d)
+{
+	const tegra_fp_decoded *prog = dr->prog;
+	if (!prog || prog->exec_count < 1 || prog->exec_count > TEGRA_FP_MAX_EXEC)
+		return ulp_diag_at(d, NULL, 0, 0, "fragment program has no EXEC"), (gr3d_fp *)NULL;
+	if (prog->alu_buffer_size < 1 || prog->alu_buffer_size > 4)
+		return ulp_diag_at(d, NULL, 0, 0, "alu_buffer_size %u: the hardware takes 1..4",
+		                   prog->alu_buffer_size), (gr3d_fp *)NULL;
+	if (tram_slots < 1 || tram_slots > GR3D_MAX_TRIS)
+		return ulp_diag_at(d, NULL, 0, 0, "1..%d triangles, not %u", GR3D_MAX_TRIS, tram_slots),
+		       (gr3d_fp *)NULL;
+	const ulp_image *ref = NULL;
+	for (unsigned k = 0; k < GR3D_RTS; k++) {
+		if (!dr->rt[k])
+			continue;
+		if (ref && (dr->rt[k]->width != ref->width || dr->rt[k]->height != ref->height))
+			return ulp_diag_at(d, NULL, 0, 0, "render target %u: size differs from the others", k),
+			       (gr3d_fp *)NULL;
+		ref = dr->rt[k];
+	}
+	if (!ref)
+		return ulp_diag_at(d, NULL, 0, 0, "no render target bound"), (gr3d_fp *)NULL;
+	if (ref->width > 0xFFFE || ref->height > 0xFFFE)
+		return ulp_diag_at(d, NULL, 0, 0, "render target too large"), (gr3d_fp *)NULL;
+
+	const ulp_config *cfg = dr->cfg;
+	gr3d_fp *f = calloc(1, sizeof *f);
+	if (!f)
+		return ulp_diag_at(d, NULL, 0, 0, "out of memory"), (gr3d_fp *)NULL;
+	gr3d_ctx *ctx = &f->ctx;
+	ctx->prog = prog;
+	ctx->cfg = cfg;
+	memcpy(ctx->uniforms, dr->uniforms, sizeof ctx->uniforms);
+	memcpy(ctx->sampler, dr->sampler, sizeof ctx->sampler);
+	memcpy(ctx->rt, dr->rt, sizeof ctx->rt);
+	memcpy(ctx->rt_format, dr->rt_format, sizeof ctx->rt_format);
+	ctx->stencil = dr->stencil;
+	ctx->probe = dr->probe;
+	ctx->width = ref->width;
+	ctx->height = ref->height;
+	ctx->rows = prog->alu_buffer_size;
+	ctx->ntris = tram_slots;
+	ctx->fp20_round = cfg->fp20_round;
+	ctx->fx10_round = cfg->fx10_round;
+	ctx->fx10_wrap = cfg->fx10_overflow == FX10_OVERFLOW_WRAP;
+	ctx->tram_use = ring ? &f->use : NULL;
+	f->tram_slots = tram_slots;
+	f->max_qid = pseq_max_qid(cfg, ctx->rows);
+	bool ok = true;
+	for (unsigned k = 0; k < GR3D_SAMPLERS && ok; k++)
+		ok = tex_build_levels(&ctx->sampler[k], f->levels[k], d);
+	if (!ok) {
+		gr3d_fp_free(f);
+		return NULL;
+	}
+	f->tram = calloc(tram_slots, sizeof *f->tram);
+	f->slots = calloc(f->max_qid, sizeof *f->slots);
+	f->free_slots = calloc(f->max_qid, sizeof *f->free_slots);
+	ctx->tram = f->tram;
+	ctx->slot = f->slots;
+	f->zs_on = zs_active(&dr->zs_state);
+	f->zs_state = dr->zs_state;
+	if (f->zs_on && f->zs_state.late && !(f->late_ring = calloc(ZS_LATE_ENTRIES, sizeof *f->late_ring))) {
+		gr3d_fp_free(f);
+		return ulp_diag_at(d, NULL, 0, 0, "out of memory"), (gr3d_fp *)NULL;
+	}
+	const uint32_t fifo = (uint32_t)cfg->tegra_fifo_quads;
+	mfu_init(&f->mfu, ctx);
+	tex_init(&f->tex, ctx);
+	alu_init(&f->alu, ctx);
+	dw_init(&f->dw, ctx);
+	ok = f->tram && f->slots && f->free_slots &&
+	     sim_port_init(&f->tri_in, "setup->raster", sizeof(raster_tri), tri_capacity, tri_latency, NULL) &&
+	     sim_port_init(&f->p_in, f->zs_on ? "zs->pseq" : "raster->pseq", sizeof(gr3d_quad_in), fifo,
+	                   (uint32_t)cfg->tegra_lat_raster, NULL) &&
+	     (!f->zs_on || sim_port_init(&f->p_zs, "raster->zs", sizeof(gr3d_quad_in), fifo,
+	                                 (uint32_t)cfg->tegra_lat_raster, NULL)) &&
+	     sim_port_init(&f->p_mfu, "pseq->mfu", sizeof(gr3d_token), fifo,
+	                   (uint32_t)cfg->tegra_lat_pseq, &f->mfu.s.u) &&
+	     sim_port_init(&f->p_tex, "mfu->tex", sizeof(gr3d_token), fifo,
+	                   (uint32_t)cfg->tegra_lat_mfu, &f->tex.s.u) &&
+	     sim_port_init(&f->p_alu, "tex->alu", sizeof(gr3d_token), fifo,
+	                   (uint32_t)cfg->tegra_lat_tex, &f->alu.s.u) &&
+	     sim_port_init(&f->p_dw, "alu->dw", sizeof(gr3d_token), fifo,
+	                   (uint32_t)cfg->tegra_lat_alu, &f->dw.s.u) &&
+	     /* every quad in flight fits: recirculation never blocks DW */
+	     sim_port_init(&f->p_recirc, "dw->pseq", sizeof(gr3d_token), f->max_qid + 1,
+	                   (uint32_t)cfg->tegra_lat_dw, NULL);
+	if (!ok) {
+		gr3d_fp_free(f);
+		return ulp_diag_at(d, NULL, 0, 0, "out of memory"), (gr3d_fp *)NULL;
+	}
+	raster_init(&f->raster, &f->tri_in, f->zs_on ? &f->p_zs : &f->p_in, ctx->tram_use);
+	if (f->zs_on) {               /* raster -> ZS -> PSEQ (units/gr3d/zs.h) */
+		f->late.st = &f->zs_state;
+		f->late.surf = dr->zs;
+		f->late.ring = f->late_ring;
+		ctx->zs_late = f->late_ring ? &f->late : NULL;
+		zs_init(&f->zs, &f->zs_state, dr->zs, ctx->zs_late, (unsigned)cfg->zs_pixels_per_clock,
+		        &f->p_zs, &f->p_in);
+		f->zs.producer = &f->raster.u;
+	}
+	pseq_init(&f->pseq, ctx, f->max_qid, f->free_slots, &f->p_in, &f->p_recirc, &f->p_mfu);
+	f->p_in.consumer = &f->pseq.u;
+	f->p_recirc.consumer = &f->pseq.u;
+	f->mfu.s.in = &f->p_mfu;
+	f->mfu.s.out = &f->p_tex;
+	f->tex.s.in = &f->p_tex;
+	f->tex.s.out = &f->p_alu;
+	f->alu.s.in = &f->p_alu;
+	f->alu.s.out = &f->p_dw;
+	f->dw.s.in = &f->p_dw;
+	f->dw.s.out = &f->p_recirc;
+	f->pseq.producer = f->zs_on ? &f->zs.u : &f->raster.u;
+	f->mfu.s.producer = &f->pseq.u;
+	f->tex.s.producer = &f->mfu.s.u;
+	f->alu.s.producer = &f->tex.s.u;
+	f->dw.s.producer = &f->alu.s.u;
+	return f;
+}
+
+void gr3d_fp_free(gr3d_fp *f)
+{
+	if (!f)
+		return;
+	sim_port_fini(&f->tri_in);
+	sim_port_fini(&f->p_in);
+	sim_port_fini(&f->p_mfu);
+	sim_port_fini(&f->p_tex);
+	sim_port_fini(&f->p_alu);
+	sim_port_fini(&f->p_dw);
+	sim_port_fini(&f->p_recirc);
+	if (f->zs_on)
+		sim_port_fini(&f->p_zs);
+	free(f->late_ring);
+	for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
+		for (unsigned l = 0; l < GR3D_TEX_LEVELS; l++)
+			ulp_image_free(f->levels[k][l]);
+	free(f->tram);
+	free(f->slots);
+	free(f->free_slots);
+	free(f);
+}
+
+void gr3d_fp_set_block(gr3d_fp *f, unsigned block, unsigned nblocks, unsigned swath_shift)
+{
+	f->raster.block = (uint8_t)block;
+	f->raster.nblocks = (uint8_t)nblocks;
+	f->raster.swath_shift = (uint8_t)swath_shift;
+	if (block == 0)
+		return;
+	/* GSHIM_WRITE_MASK calls the blocks GPU_A and GPU_B (tegra-fp.md §4) */
+	f->raster.u.name = "raster_b";
+	f->zs.u.name = "zs_b";
+	f->pseq.u.name = "pseq_b";
+	f->mfu.s.u.name = "mfu_b";
+	f->tex.s.u.name = "tex_b";
+	f->alu.s.u.name = "alu_b";
+	f->dw.s.u.name = "dw_b";
+	f->tri_in.name = "setup->raster_b";
+	f->p_in.name = f->zs_on ? "zs->pseq_b" : "raster->pseq_b";
+	f->p_zs.name = "raster->zs_b";
+	f->p_mfu.name = "pseq->mfu_b";
+	f->p_tex.name = "mfu->tex_b";
+	f->p_alu.name = "tex->alu_b";
+	f->p_dw.name = "alu->dw_b";
+	f->p_recirc.name = "dw->pseq_b";
+}
+
+bool gr3d_fp_attach(gr3d_fp *f, sim_clock *c)
+{
+	/* consumers before producers (docs/ARCHITECTURE.md) */
+	bool ok = sim_clock_add_unit(c, &f->dw.s.u) && sim_clock_add_unit(c, &f->alu.s.u) &&
+	          sim_clock_add_unit(c, &f->tex.s.u) && sim_clock_add_unit(c, &f->mfu.s.u) &&
+	          sim_clock_add_unit(c, &f->pseq.u) &&
+	          (!f->zs_on || sim_clock_add_unit(c, &f->zs.u)) && sim_clock_add_unit(c, &f->raster.u);
+	sim_port *ports[] = { &f->tri_in, &f->p_in, &f->p_mfu, &f->p_tex, &f->p_alu, &f->p_dw, &f->p_recirc };
+	for (unsigned k = 0; ok && k < sizeof ports / sizeof ports[0]; k++)
+		ok = sim_clock_add_port(c, ports[k]);
+	if (ok && f->zs_on)
+		ok = sim_clock_add_port(c, &f->p_zs);
+	return ok;
+}
+
+void gr3d_fp_load(gr3d_fp *f, unsigned slot, const uint32_t (*const v[3])[4])
+{
+	gr3d_tram_tri *t = &f->tram[slot];
+	for (unsigned r = 0; r < GR3D_TRAM_ROWS; r++)
+		for (unsigned k = 0; k < 4; k++)
+			for (unsigned i = 0; i < 3; i++) {
+				uint32_t w = v[i][r][k] & FP20_MASK;
+				t->v[r][k][i] = w;
+				t->f[r][k][i] = gr3d_fp20(w);
+				t->fx[r][k][0][i] = gr3d_fx10(w, false);
+				t->fx[r][k][1][i] = gr3d_fx10(w, true);
+			}
+}
+
+bool gr3d_fp_finish(const gr3d_fp *f, const sim_clock *c, gr3d_stats *st, ulp_diag *d)
+{
+	bool ok = true;
+	if (f->ctx.zs_lost)
+		ok = ulp_diag_at(d, NULL, 0, 0, "depth/stencil: more than %d quads in flight between ZS and DW",
+		                 ZS_LATE_ENTRIES);
+	else if (f->pseq.inflight || !raster_idle(&f->raster))
+		ok = ulp_diag_at(d, NULL, 0, 0, "fragment pipeline stopped with %u quads in flight",
+		                 f->pseq.inflight);
+	if (st) {
+		memset(st, 0, sizeof *st);
+		st->cycles = c->now;
+		st->quads = f->raster.next_id;
+		st->max_qid = f->max_qid;
+		const sim_unit *us[GR3D_UNITS] = { &f->pseq.u, &f->mfu.s.u, &f->tex.s.u, &f->alu.s.u, &f->dw.s.u };
+		for (unsigned k = 0; k < GR3D_UNITS; k++) {
+			st->name[k] = us[k]->name;
+			st->unit[k] = us[k]->stats;
+			st->idle[k] = sim_unit_idle(c, us[k]);
+			st->counter_defs[k] = us[k]->counter_defs;
+			st->ncounters[k] = us[k]->ncounters;
+		}
+		st->pixel_execs = f->pseq.u.stats.counter[PSEQ_CTR_ISSUES] * GR3D_PIXELS;
+		st->pixels = f->dw.s.u.stats.counter[DW_CTR_PIXELS];
+		if (f->zs_on) {
+			st->zs_used = true;
+			st->zs = f->zs.u.stats;
+			st->zs_idle = sim_unit_idle(c, &f->zs.u);
+		}
+	}
+	return ok;
+}
+
+/* The fragment half alone: every triangle has its own TRAM slot and is in
+ * the rasterizer's queue at cycle 0, as if set up beforehand. */
+bool gr3d_fp_draw(const gr3d_draw *dr, gr3d_stats *st, ulp_diag *d)
+{
+	if (dr->ntris < 1 || dr->ntris > GR3D_MAX_TRIS)
+		return ulp_diag_at(d, NULL, 0, 0, "1..%d triangles, not %u", GR3D_MAX_TRIS, dr->ntris);
+	gr3d_fp *f = gr3d_fp_new(dr, dr->ntris, false, dr->ntris, 0, d);
+	if (!f)
+		return false;
+	for (unsigned t = 0; t < dr->ntris; t++) {
+		const uint32_t (*rows[3])[4];
+		double x[3], y[3], z[3], w[3];
+		for (unsigned k = 0; k < 3; k++) {
+			unsigned i = dr->idx[3 * t + k];
+			if (i >= dr->nvtx) {
+				gr3d_fp_free(f);
+				return ulp_diag_at(d, NULL, 0, 0, "triangle %u: vertex index %u out of range", t, i);
+			}
+			const gr3d_vertex *v = &dr->vtx[i];
+			if (!isfinite(v->x) || !isfinite(v->y) || !isfinite(v->w) || v->w == 0.0) {
+				gr3d_fp_free(f);
+				return ulp_diag_at(d, NULL, 0, 0, "triangle %u: vertex %u is not finite", t, i);
+			}
+			x[k] = v->x;
+			y[k] = v->y;
+			w[k] = v->w;
+			z[k] = isfinite(v->z) ? v->z : 0.0;
+			rows[k] = v->tram;
+		}
+		raster_tri rt;
+		raster_tri_setup(&rt, x, y, z, w, f->ctx.width, f->ctx.height);
+		rt.slot = (uint8_t)t;
+		gr3d_fp_load(f, t, rows);
+		sim_port_push(&f->tri_in, &rt, 0);
+	}
+	sim_clock clock;
+	sim_clock_init(&clock, (uint64_t)dr->cfg->watchdog_cycles, dr->tl);
+	bool ok = gr3d_fp_attach(f, &clock);
+	sim_unit_wake(&f->raster.u, 0);
+	enum sim_run_result rr = sim_clock_run(&clock, UINT64_MAX, d);
+	sim_clock_finish(&clock);
+	/* the first error wins: a watchdog report stays in d */
+	ok = gr3d_fp_finish(f, &clock, st, d) && ok && rr != SIM_RUN_WATCHDOG && rr != SIM_RUN_HALTED;
+	gr3d_fp_free(f);
+	return ok;
+}

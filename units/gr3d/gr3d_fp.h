@@ -1,0 +1,121 @@
+/* The Tegra GR3D fragment pipeline: the rasterizer (units/gr3d/raster.h) feeding
+ * the five clocked units PSEQ -> MFU -> TEX -> ALU -> DW, joined by ports
+ * (latency and capacity from the tegra.* knobs), quads recirculating until
+ * the program ends.  docs/tegra-units.md.
+ *
+ * gr3d_fp is the fragment half as one object that attaches to a clock: the
+ * one-clock GPU (units/gpu.h) puts it behind setup; gr3d_fp_draw runs it alone
+ * on triangles already in window coordinates (tegra run, the unit tests). */
+#ifndef ULP_UNITS_GR3D_FP_H
+#define ULP_UNITS_GR3D_FP_H
+
+#include "sim/core/clock.h"
+#include "units/gr3d/alu.h"
+#include "units/gr3d/dw.h"
+#include "units/gr3d/gr3d_quad.h"
+#include "units/gr3d/mfu.h"
+#include "units/gr3d/pseq.h"
+#include "units/gr3d/raster.h"
+#include "units/gr3d/tex.h"
+#include "units/gr3d/zs.h"
+
+/* A vertex in window coordinates (pixels, y up = row index up; z the
+ * window depth, 0..1 after the viewport's depth range), with its clip w and
+ * the TRAM words the linker would store for it. */
+typedef struct gr3d_vertex {
+	double x, y, w;
+	double z;
+	uint32_t tram[GR3D_TRAM_ROWS][4];
+} gr3d_vertex;
+
+typedef struct gr3d_draw {
+	const tegra_fp_decoded *prog;
+	const ulp_config *cfg;
+	uint32_t uniforms[TEGRA_FP_NUM_CONST];
+	const gr3d_vertex *vtx;
+	unsigned nvtx;
+	const uint16_t *idx;          /* 3 per triangle */
+	unsigned ntris;               /* 1..GR3D_MAX_TRIS */
+	gr3d_sampler sampler[GR3D_SAMPLERS];
+	ulp_image *rt[GR3D_RTS];      /* at least one bound; all bound targets the same size */
+	uint8_t rt_format[GR3D_RTS];  /* enum gr3d_rtfmt (0: RGBA8888) */
+	uint8_t *stencil;             /* optional, width*height */
+	/* early depth/stencil (units/gr3d/zs.h): the unit runs between the rasterizer
+	 * and PSEQ when zs_active(&zs_state); zs may be NULL (tests pass) */
+	zs_state zs_state;
+	zs_surface *zs;
+	sim_timeline *tl;             /* optional */
+	gr3d_probe *probe;            /* optional: the viewer's observer (gr3d_quad.h) */
+} gr3d_draw;
+
+enum { GR3D_UNITS = 5 };          /* pseq, mfu, tex, alu, dw */
+
+typedef struct gr3d_stats {
+	uint64_t cycles, quads, pixels, pixel_execs;
+	unsigned max_qid;
+	const char *name[GR3D_UNITS];
+	sim_unit_stats unit[GR3D_UNITS];
+	uint64_t idle[GR3D_UNITS];
+	const sim_counter_def *counter_defs[GR3D_UNITS];
+	uint8_t ncounters[GR3D_UNITS];
+	/* the early depth/stencil unit, when the draw used it (counters ZS_COUNTERS) */
+	bool zs_used;
+	sim_unit_stats zs;
+	uint64_t zs_idle;
+} gr3d_stats;
+
+/* The fragment half on a clock.  Build it with gr3d_fp_new (the draw's state:
+ * program, constants, samplers, targets; vtx/idx/ntris are not read), feed
+ * raster_tri items into tri_in (their TRAM slot loaded with gr3d_fp_load),
+ * attach it to a clock, run, then gr3d_fp_finish. */
+typedef struct gr3d_fp {
+	gr3d_ctx ctx;
+	gr3d_tram_tri *tram;          /* tram_slots entries */
+	unsigned tram_slots, max_qid;
+	gr3d_tram_use use;            /* with a ring of slots (setup reuses them) */
+	gr3d_quad *slots;
+	uint16_t *free_slots;
+	ulp_image *levels[GR3D_SAMPLERS][GR3D_TEX_LEVELS];
+	raster_unit raster;
+	/* early depth/stencil (units/gr3d/zs.c) between raster and pseq, when the
+	 * draw's state turns it on: raster -> p_zs -> zs -> p_in -> pseq */
+	bool zs_on;
+	zs_state zs_state;
+	zs_unit zs;
+	zs_late late;
+	zs_late_entry *late_ring;     /* late writes only */
+	sim_port p_zs;
+	pseq_unit pseq;
+	mfu_unit mfu;
+	tex_unit tex;
+	alu_unit alu;
+	dw_unit dw;
+	sim_port tri_in;              /* setup -> raster (raster_tri) */
+	sim_port p_in, p_mfu, p_tex, p_alu, p_dw, p_recirc;
+} gr3d_fp;
+
+/* tram_slots: 1..GR3D_MAX_TRIS; ring: slots are reused (ctx.tram_use counts
+ * their holds); tri_capacity/tri_latency: the setup -> raster port. */
+gr3d_fp *gr3d_fp_new(const gr3d_draw *dr, unsigned tram_slots, bool ring, uint32_t tri_capacity,
+                     uint32_t tri_latency, ulp_diag *d);
+void gr3d_fp_free(gr3d_fp *f);
+/* Makes f block `block` (0: A, 1: B) of nblocks GR3D blocks alternating
+ * horizontal swaths of 1 << swath_shift rows (Tegra 3, docs/tegra-units.md
+ * "Tegra 3: two blocks"): its rasterizer walks only its own swaths, and
+ * block B's units and ports are named with "_b" ("pseq_b", "raster->pseq_b";
+ * block A keeps the one-block names).  Call before gr3d_fp_attach. */
+void gr3d_fp_set_block(gr3d_fp *f, unsigned block, unsigned nblocks, unsigned swath_shift);
+/* Adds the units (consumers before producers) and ports to c. */
+bool gr3d_fp_attach(gr3d_fp *f, sim_clock *c);
+/* Loads TRAM slot `slot` from three vertices' rows (raw 20-bit words). */
+void gr3d_fp_load(gr3d_fp *f, unsigned slot, const uint32_t (*const v[3])[4]);
+/* After the run: false with d when quads or triangles were left in flight;
+ * st (optional) gets the units' stats (pseq..dw, and zs when it ran). */
+bool gr3d_fp_finish(const gr3d_fp *f, const sim_clock *c, gr3d_stats *st, ulp_diag *d);
+
+/* Draw: rasterize the triangles over the render-target area, run every quad
+ * through the units, write the targets.  Returns false with d on bad set-up
+ * or a watchdog stop. */
+bool gr3d_fp_draw(const gr3d_draw *dr, gr3d_stats *st, ulp_diag *d);
+
+#endif

@@ -1,0 +1,475 @@
+/* Shared state of the Tegra GR3D fragment units (PSEQ, MFU, TEX, ALU, DW):
+ * the quad of 2x2 pixels with its row registers, the token that travels
+ * between the units, and the context every unit reads (program, uniforms,
+ * TRAM, samplers, render targets).  docs/tegra-units.md describes the model.
+ *
+ * Quads do not travel by value: they live in a slot table indexed by their
+ * quad id (QID, as the hardware's PSEQ_QUAD_ID names them; tegra-fp.md §4)
+ * and the ports carry a small token {qid, exec}.  A slot belongs to exactly
+ * one unit at a time (the one holding the token), so there is no sharing.
+ *
+ *   raster --(gr3d_quad_in)--> PSEQ --tok--> MFU --tok--> TEX --tok--> ALU --tok--> DW
+ *                               ^                                                  |
+ *                               +------------------- tok (next EXEC / done) -------+ */
+#ifndef ULP_UNITS_GR3D_QUAD_H
+#define ULP_UNITS_GR3D_QUAD_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "base/image.h"
+#include "isa/fp20.h"
+#include "isa/fx10.h"
+#include "isa/tegra/tegra_prog.h"
+#include "sim/core/config.h"
+#include "sim/core/timeline.h"
+#include "sim/core/unit.h"
+
+enum {
+	GR3D_PIXELS = 4,          /* a quad: pixel k at (x + (k & 1), y + (k >> 1)) */
+	GR3D_ROW_REGS = 16,       /* r0..r15: up to 4 rows of 4 (tegra-fp.md §2.3) */
+	GR3D_GLOBALS = 8,         /* g0..g7 */
+	GR3D_COND_REGS = 8,       /* cr0..cr15 as 8 FX10 pairs */
+	GR3D_TRAM_ROWS = 16,      /* ipl tN: N = 0..15 */
+	GR3D_SAMPLERS = 16,
+	GR3D_RTS = 16,
+	GR3D_MAX_TRIS = 64,       /* TRAM holds 64 rows (tegra-fp.md §5) */
+};
+
+/* One pixel's state. Registers hold raw 20-bit words: one FP20, or two FX10
+ * halves (.l = bits 0..9, .h = bits 10..19). */
+typedef struct gr3d_pixel {
+	uint32_t r[GR3D_ROW_REGS];
+	uint32_t g[GR3D_GLOBALS];
+	uint32_t cr[GR3D_COND_REGS];
+	/* rasterizer inputs: lambda_k / w_k for vertices 0 and 1, and the
+	 * interpolated 1/w (sum of lambda_k / w_k); read by the MFU set-up */
+	float bar0, bar1, q;
+	float b0, b1;             /* barycentric weights the MFU "bar" writes set */
+	/* tegra.tex.fp20_reads_see_coords: the FP20 values the TEX destination
+	 * pair held before this EXEC's fetch (FX10 reads see the texel) */
+	uint32_t tex_old[2];
+	uint8_t tex_reg[2];
+	uint8_t tex_shadow;       /* bit k: tex_old[k] is live for this EXEC */
+	bool covered;             /* the rasterizer produced this pixel */
+	bool killed;              /* not covered, or a sticky kill (tegra.alu.kill_this_exec off) */
+	bool exec_killed;         /* a kill write in this EXEC: its DW store skips the pixel */
+	bool front;               /* pface: counter-clockwise in window space */
+} gr3d_pixel;
+
+typedef struct gr3d_quad {
+	uint32_t id;              /* sequence number of the quad in the draw */
+	uint16_t x, y;            /* top-left pixel */
+	uint8_t tri;              /* triangle (TRAM slot) */
+	uint8_t tex_row;          /* row the last MFU interpolation wrote (tex.src_row_from_mfu) */
+	gr3d_pixel px[GR3D_PIXELS];
+	/* tegra.alu.batch_view (docs/tegra-units.md "Batches"): the row registers
+	 * as the ALU sees them where that differs from r.  Only programs with
+	 * more than one row use it; the ALU loads what its reads need before
+	 * they happen (alu_plan.c), so admission leaves it as it is. */
+	uint32_t view[GR3D_PIXELS][GR3D_ROW_REGS];
+} gr3d_quad;
+
+/* What the rasterizer hands to PSEQ. */
+typedef struct gr3d_quad_in {
+	uint32_t id;
+	uint16_t x, y;
+	uint8_t tri;
+	uint8_t mask;             /* covered pixels, bit k = pixel k */
+	bool front;
+	float bar0[GR3D_PIXELS], bar1[GR3D_PIXELS], q[GR3D_PIXELS];
+	double z[GR3D_PIXELS];    /* window depth, linear in screen space (units/gr3d/zs.h) */
+} gr3d_quad_in;
+
+/* What travels between the units. */
+typedef struct gr3d_token {
+	uint16_t qid;             /* slot index */
+	uint8_t exec;             /* EXEC this pass runs */
+	uint8_t done;             /* DW -> PSEQ: the program ended, free the slot */
+} gr3d_token;
+
+enum gr3d_wrap { GR3D_WRAP_REPEAT, GR3D_WRAP_CLAMP, GR3D_WRAP_MIRROR };
+/* D16: a 16-bit depth (texel bytes 0..1, little-endian), sampled as (d, d, d, 1) */
+enum gr3d_texfmt { GR3D_TEX_RGBA8888, GR3D_TEX_BGRA8888, GR3D_TEX_A8, GR3D_TEX_L8, GR3D_TEX_RGB565,
+	GR3D_TEX_D16 };
+/* minification filter: 0 follows `bilinear` (the magnification filter) */
+enum gr3d_minfilter { GR3D_MIN_AS_MAG, GR3D_MIN_NEAREST, GR3D_MIN_LINEAR };
+
+enum { GR3D_TEX_LEVELS = 15 };
+
+/* Colour render-target formats (RT_PARAMS.FORMAT, tegra-fp.md §4).  A target
+ * is kept as an RGBA8 view of what it stores: each channel the format holds,
+ * expanded to 8 bits; channels it lacks read as 0 (A8: r, g, b) or 1
+ * (RGB565: a).  BGRA8888 stores the same values in another byte order. */
+enum gr3d_rtfmt { GR3D_RT_RGBA8888, GR3D_RT_BGRA8888, GR3D_RT_RGB565, GR3D_RT_A8 };
+
+/* The sampler state and texture of one TEX slot: the fields of TEXTURE_DESC1
+ * (format, min/mag/mip filters, wrap per axis; tegra-fp.md §4) and the mip
+ * chain. */
+typedef struct gr3d_sampler {
+	const ulp_image *img;     /* NULL: unbound (samples as 0,0,0,0) */
+	uint8_t format;           /* enum gr3d_texfmt */
+	bool bilinear;            /* magnification filter (MAGFILTER_LINEAR) */
+	uint8_t min_filter;       /* enum gr3d_minfilter (MINFILTER_LINEAR_WITHIN) */
+	uint8_t wrap;             /* enum gr3d_wrap: s, and t unless wrap_t_own */
+	bool wrap_t_own;
+	uint8_t wrap_t;           /* enum gr3d_wrap for t when wrap_t_own */
+	bool mipmap;              /* the pipeline builds level[1..] (2x2 box filter) */
+	bool mip_linear;          /* blend the two nearest levels (MINFILTER_LINEAR_BETWEEN) */
+	bool mip_none;            /* MIPFILTER off: level 0 only, whatever the chain */
+	float lod_bias;           /* added to the quad's LOD (and to a TXB bias) */
+	bool depth_truncate;      /* D16 -> FX10 truncates (tex_init sets it from tegra.tex.depth_round) */
+	/* level[0] = img; the pipeline fills level[1..] when mipmap is set, else a
+	 * caller may give them (nlevels > 1: level[k] is max(1, w >> k) x max(1, h >> k)) */
+	const ulp_image *level[GR3D_TEX_LEVELS];
+	uint8_t nlevels;
+} gr3d_sampler;
+
+/* TRAM: per triangle, per row, per component, per vertex: a raw 20-bit word
+ * (FP20, or an FX10 pair when the linker packs fx10 lo/hi). */
+typedef struct gr3d_tram_tri {
+	uint32_t v[GR3D_TRAM_ROWS][4][3];
+	float f[GR3D_TRAM_ROWS][4][3];        /* v decoded as FP20 (filled by the pipeline) */
+	float fx[GR3D_TRAM_ROWS][4][2][3];    /* v decoded as FX10 .l / .h (filled by the pipeline) */
+} gr3d_tram_tri;
+
+/* TRAM slots in use when triangles stream through a ring of slots (the
+ * one-clock pipeline, units/gpu.h): a slot's count is the quads of its
+ * triangle still in flight plus one while setup/the rasterizer hold it; when
+ * it drops to 0 the slot is free and the waiter (setup) is woken. */
+typedef struct gr3d_tram_use {
+	uint16_t refs[GR3D_MAX_TRIS];
+	sim_unit *waiter;
+} gr3d_tram_use;
+
+static inline void gr3d_tram_release(gr3d_tram_use *t, unsigned slot)
+{
+	if (--t->refs[slot] == 0 && t->waiter)   /* as soon as the clock can (and the waiter takes wakes) */
+		sim_unit_wake(t->waiter, t->waiter->wake_floor);
+}
+
+/* An observer of the fragment units for the viewer's API (traces/replay/api.c): NULL
+ * in every other run, so each use is one predictable branch.  Cycles are the
+ * clock's; base (as sim_timeline.base) puts them on the run's axis. */
+typedef struct gr3d_probe {
+	void *ctx;
+	uint64_t base;
+	const ulp_image *target;     /* colour buffer 0: DW reports its writes into it */
+	/* DW stored pixel (x, y) (window coordinates, y up) of target: RGBA8 as kept */
+	void (*pixel)(void *ctx, uint64_t cycle, uint32_t x, uint32_t y, const uint8_t rgba[4]);
+	/* DW took quad q in EXEC exec: its registers as the EXEC left them (unit: "dw", "dw_b") */
+	void (*quad)(void *ctx, uint64_t cycle, const char *unit, unsigned rows, const gr3d_quad *q,
+	             unsigned exec);
+	/* cbuf 0 changed outside a draw (framebuffer, clear): the whole buffer (replay.c) */
+	void (*snapshot)(void *ctx, uint64_t cycle, const ulp_image *cbuf0);
+} gr3d_probe;
+
+/* Everything the units share.  Owned by the pipeline (gr3d_fp.h). */
+typedef struct gr3d_ctx {
+	const tegra_fp_decoded *prog;
+	const ulp_config *cfg;
+	uint32_t uniforms[TEGRA_FP_NUM_CONST];       /* FP_CONST (20 bits each) */
+	const gr3d_tram_tri *tram;                   /* ntris entries */
+	gr3d_tram_use *tram_use;                     /* NULL: a slot per triangle for the whole draw */
+	unsigned ntris;
+	gr3d_sampler sampler[GR3D_SAMPLERS];
+	ulp_image *rt[GR3D_RTS];                     /* NULL: not bound */
+	uint8_t rt_format[GR3D_RTS];                 /* enum gr3d_rtfmt */
+	uint8_t *stencil;                            /* width*height of rt[1]'s size, or NULL */
+	uint32_t width, height;                      /* surface size */
+	gr3d_quad *slot;                             /* max_qid slots */
+	unsigned rows;                               /* alu_buffer_size, 1..4 */
+	/* rounding, from the config */
+	enum ulp_round fp20_round, fx10_round;
+	bool fx10_wrap;
+	struct zs_late *zs_late;                     /* late depth/stencil writes in DW, or NULL */
+	bool zs_lost;                                /* DW found a quad's late entry overwritten */
+	gr3d_probe *probe;                           /* the viewer's observer, or NULL */
+} gr3d_ctx;
+
+/* ---- number helpers (hot: inline) ------------------------------------ */
+
+/* The per-pixel register writes are small enough that a call costs as much
+ * as the work; GCC and Clang otherwise keep one copy out of line. */
+#define GR3D_HOT static inline __attribute__((always_inline))
+
+/* FP20 -> float, exact.  Exponent 63 is inf/NaN (isa/fp20.h).  Exponent 0
+ * with a non-zero mantissa reads as a subnormal (tegra.fp20.read_subnormals;
+ * the ALU applies the knob, results never produce them). */
+static inline float gr3d_fp20(uint32_t bits)
+{
+	uint32_t s = (bits >> 19) & 1u, e = (bits >> 13) & 0x3Fu, m = bits & 0x1FFFu;
+	uint32_t f;
+	if (e == 0) {                                  /* a subnormal read: m * 2^-43 */
+		float v = (float)m * 0x1p-43f;
+		return s ? -v : v;
+	}
+	else if (e == 0x3F)
+		f = (s << 31) | 0x7F800000u | (m << 10);
+	else
+		f = (s << 31) | ((e - 31u + 127u) << 23) | (m << 10);
+	float v;
+	memcpy(&v, &f, sizeof v);
+	return v;
+}
+
+/* Four raw FP20 words as operands (exponent 0 with a non-zero mantissa reads
+ * as a subnormal only with tegra.fp20.read_subnormals, else as 0).  Exponents
+ * 1..62 for all four with no branch, gr3d_fp20's normal case (a binary32 with
+ * the exponent rebiased 31 -> 127); a word with exponent 0 or 63 then takes
+ * gr3d_fp20's own path. */
+GR3D_HOT void gr3d_fp20_quad(bool subnormals, const uint32_t raw[GR3D_PIXELS],
+                             double out[GR3D_PIXELS])
+{
+	uint32_t f[GR3D_PIXELS], special = 0;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		const uint32_t e = (raw[p] >> 13) & 0x3Fu;
+		special |= (e - 1u) >= 62u;
+		f[p] = ((raw[p] << 12) & 0x80000000u) | (e + 96u) << 23 | (raw[p] & 0x1FFFu) << 10;
+	}
+	float fv[GR3D_PIXELS];
+	memcpy(fv, f, sizeof fv);
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		out[p] = fv[p];
+	if (special)
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			if (((raw[p] >> 13) & 0x3Fu) - 1u >= 62u)
+				out[p] = !(raw[p] & 0x7E000u) && !subnormals ? 0.0 : gr3d_fp20(raw[p]);
+}
+
+static inline float gr3d_fx10(uint32_t bits, bool high)
+{
+	int v = (int)((high ? bits >> 10 : bits) & FX10_MASK);
+	return (float)(v >= 512 ? v - 1024 : v) * (1.0f / 256.0f);
+}
+
+/* Is |v| (binary64 bits without the sign) a normal number with an exponent
+ * in [-29, 30], where rounding to FP20 stays normal and finite?  One
+ * unsigned compare: biased exponents 994..1053. */
+static inline bool gr3d_fp20_fast(uint64_t a)
+{
+	return a - ((uint64_t)(1023 - 29) << 52) < ((uint64_t)60 << 52);
+}
+
+/* An arithmetic result rounded to FP20 and encoded (fp20.round knob).
+ * The fast path rounds the binary64 mantissa in place (a carry moves into
+ * the exponent) and rebiases the exponent (1023 -> 31) in the same word;
+ * zero, values near the ends of the range, inf and NaN take isa/fp20's
+ * generic path. */
+static inline uint32_t gr3d_fp20_bits(enum ulp_round r, double v)
+{
+	uint64_t b;
+	memcpy(&b, &v, sizeof b);
+	uint64_t a = b & ~(UINT64_C(1) << 63);
+	if (!gr3d_fp20_fast(a))
+		return !a ? (uint32_t)(b >> 63) << 19 : fp20_encode(fp20_round(v, r), r);   /* +-0 */
+	if (r == ULP_ROUND_NEAREST_EVEN)
+		a += (UINT64_C(1) << 38) - 1 + ((a >> 39) & 1u);
+	else if (r == ULP_ROUND_NEAREST_AWAY)
+		a += UINT64_C(1) << 38;
+	return (uint32_t)(b >> 63) << 19 | ((uint32_t)(a >> 39) - ((1023u - 31u) << 13));
+}
+
+static inline uint32_t gr3d_to_fp20(const gr3d_ctx *c, double v) { return gr3d_fp20_bits(c->fp20_round, v); }
+
+/* v rounded to FP20, as a value (the same rounding, done on the binary64 bits). */
+static inline double gr3d_round20(const gr3d_ctx *c, double v)
+{
+	uint64_t b;
+	memcpy(&b, &v, sizeof b);
+	if (!gr3d_fp20_fast(b & ~(UINT64_C(1) << 63)))
+		return !(b << 1) ? v : gr3d_fp20(gr3d_to_fp20(c, v));
+	if (c->fp20_round == ULP_ROUND_NEAREST_EVEN)
+		b += (UINT64_C(1) << 38) - 1 + ((b >> 39) & 1u);
+	else if (c->fp20_round == ULP_ROUND_NEAREST_AWAY)
+		b += UINT64_C(1) << 38;
+	b &= ~((UINT64_C(1) << 39) - 1);             /* a carry lands in the exponent */
+	double r;
+	memcpy(&r, &b, sizeof r);
+	return r;
+}
+
+/* gr3d_round20 on the four pixels of a quad, in place.  The fast path runs
+ * on all four with no branch; its range test (gr3d_fp20_fast) reads the
+ * exponent from the high 32 bits.  A pixel outside the range (zero, the ends
+ * of the range, inf, NaN) then takes gr3d_round20 from its own value. */
+GR3D_HOT void gr3d_round20_quad(const gr3d_ctx *c, double r[GR3D_PIXELS])
+{
+	uint64_t b[GR3D_PIXELS];
+	memcpy(b, r, sizeof b);
+	const enum ulp_round rm = c->fp20_round;
+	const uint64_t add = rm == ULP_ROUND_NEAREST_EVEN ? (UINT64_C(1) << 38) - 1
+	                   : rm == ULP_ROUND_NEAREST_AWAY ? UINT64_C(1) << 38 : 0;
+	const uint64_t odd = rm == ULP_ROUND_NEAREST_EVEN;
+	uint32_t slow = 0;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		const uint32_t hi = (uint32_t)(b[p] >> 32) & 0x7FFFFFFFu;
+		slow |= hi - ((1023u - 29u) << 20) >= (60u << 20);
+		b[p] = (b[p] + add + ((b[p] >> 39) & odd)) & ~((UINT64_C(1) << 39) - 1);
+	}
+	if (slow) {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			uint64_t o;
+			memcpy(&o, &r[p], sizeof o);
+			if (!gr3d_fp20_fast(o & ~(UINT64_C(1) << 63))) {
+				const double v = gr3d_round20(c, r[p]);
+				memcpy(&b[p], &v, sizeof v);
+			}
+		}
+	}
+	memcpy(r, b, sizeof b);
+}
+
+/* gr3d_fp20_bits on the four pixels of a quad (rounding rm): the fast path
+ * on all four with no branch, then gr3d_fp20_bits for a value outside its
+ * range (zero, the ends of the range, inf, NaN). */
+GR3D_HOT void gr3d_fp20_bits_quad(enum ulp_round rm, const double v[GR3D_PIXELS],
+                                  uint32_t out[GR3D_PIXELS])
+{
+	uint64_t b[GR3D_PIXELS];
+	memcpy(b, v, sizeof b);
+	const uint64_t add = rm == ULP_ROUND_NEAREST_EVEN ? (UINT64_C(1) << 38) - 1
+	                   : rm == ULP_ROUND_NEAREST_AWAY ? UINT64_C(1) << 38 : 0;
+	const uint64_t odd = rm == ULP_ROUND_NEAREST_EVEN;
+	uint32_t slow = 0;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		const uint64_t a = b[p] & ~(UINT64_C(1) << 63);
+		slow |= ((uint32_t)(a >> 32)) - ((1023u - 29u) << 20) >= (60u << 20);
+		out[p] = (uint32_t)(b[p] >> 63) << 19 |
+		         ((uint32_t)((a + add + ((a >> 39) & odd)) >> 39) - ((1023u - 31u) << 13));
+	}
+	if (slow)
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			if (!gr3d_fp20_fast(b[p] & ~(UINT64_C(1) << 63)))
+				out[p] = gr3d_fp20_bits(rm, v[p]);
+}
+
+/* An arithmetic result written into an FX10 half (rounding r = fx10.round,
+ * wrap = fx10.overflow): the same rule as isa/fx10.h fx10_encode, inline. */
+GR3D_HOT uint32_t gr3d_fx10_bits(enum ulp_round r, bool wrap, double v)
+{
+	if (isnan(v))
+		return 0;
+	double s = fabs(v) * 256.0;
+	if (s > 1e9)
+		s = 1e9;
+	long n;                                      /* s >= 0: truncation is floor */
+	if (r == ULP_ROUND_NEAREST_AWAY)
+		n = (long)(s + 0.5);
+	else if (r == ULP_ROUND_TRUNCATE)
+		n = (long)s;
+	else
+		n = (long)ulp_round_int(s, r);
+	if (v < 0)
+		n = -n;
+	if (!wrap)                                /* fx10.overflow = clamp */
+		n = n < -512 ? -512 : n > 511 ? 511 : n;
+	return (uint32_t)n & FX10_MASK;
+}
+
+GR3D_HOT uint32_t gr3d_to_fx10(const gr3d_ctx *c, double v)
+{
+	return gr3d_fx10_bits(c->fx10_round, c->fx10_wrap, v);
+}
+
+/* gr3d_fx10_bits on the four pixels of a quad.  With rounding to nearest
+ * (ties away) or truncation, with no branch: |v| * 256 is at most 1e9 + 0.5
+ * after the clamp, so a conversion to int32 is the same as to long, and a NaN
+ * becomes 0 before it (the code for NaN is 0).  The other rounding goes
+ * through gr3d_fx10_bits. */
+GR3D_HOT void gr3d_fx10_bits_quad(enum ulp_round rm, bool wrap, const double v[GR3D_PIXELS],
+                                  uint32_t out[GR3D_PIXELS])
+{
+	if (rm != ULP_ROUND_NEAREST_AWAY && rm != ULP_ROUND_TRUNCATE) {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = gr3d_fx10_bits(rm, wrap, v[p]);
+		return;
+	}
+	const double half = rm == ULP_ROUND_NEAREST_AWAY ? 0.5 : 0.0;
+	const int32_t lo = wrap ? INT32_MIN : -512, hi = wrap ? INT32_MAX : 511;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		double s = fabs(v[p]) * 256.0;
+		s = s > 1e9 ? 1e9 : s;
+		s = s == s ? s : 0.0;                    /* NaN */
+		int32_t n = (int32_t)(s + half);
+		n = v[p] < 0 ? -n : n;
+		n = n < lo ? lo : n > hi ? hi : n;
+		out[p] = (uint32_t)n & FX10_MASK;
+	}
+}
+
+/* Write v into register *reg: both halves = FP20, one half = FX10. */
+GR3D_HOT void gr3d_write_reg(const gr3d_ctx *c, uint32_t *reg, double v, bool lo, bool hi)
+{
+	if (lo && hi) {
+		*reg = gr3d_to_fp20(c, v);
+	} else if (lo) {
+		*reg = (*reg & ~FX10_MASK) | gr3d_to_fx10(c, v);
+	} else if (hi) {
+		*reg = (*reg & FX10_MASK) | (gr3d_to_fx10(c, v) << 10);
+	}
+}
+
+/* Row register k (0..3) of the current row of EXEC e (tegra-fp.md §5,
+ * knob tegra.row_relative). */
+static inline unsigned gr3d_row_reg(const gr3d_ctx *c, unsigned exec, unsigned k)
+{
+	unsigned base = c->cfg->tegra_row_relative ? (exec % c->rows) * 4u : 0u;
+	return (base + k) & (GR3D_ROW_REGS - 1);
+}
+
+/* A unit that cannot go on (output full, window full) stalls and sleeps
+ * until something it waits for wakes it (a pop downstream, a push
+ * upstream): sim_unit_wait books the cycles it slept as that stall at its
+ * next tick (sim_unit_wait_settle), keeps its timeline lane stalled, and
+ * lets the watchdog see it as waiting, the same with a timeline or not. */
+static inline void gr3d_stall_wait(sim_unit *u, uint64_t now, enum sim_stall cause)
+{
+	sim_unit_stall(u, cause);
+	sim_unit_wait(u, now, cause);
+	sim_unit_sleep_until(u, UINT64_MAX);
+}
+
+/* ---- the common shape of a one-quad-at-a-time stage (MFU, TEX, ALU, DW) */
+
+typedef struct gr3d_stage gr3d_stage;
+struct sim_port;
+struct gr3d_stage {
+	sim_unit u;                   /* first: the clock's view */
+	gr3d_ctx *ctx;
+	struct sim_port *in, *out;    /* ports of gr3d_tokens (the tick copies them as such) */
+	/* per-quad work: returns the cycles the quad occupies the unit (>= 1) */
+	unsigned (*exec)(gr3d_stage *s, gr3d_quad *q, unsigned exec);
+	/* where the token goes after the unit (DW: recirculation or done) */
+	void (*route)(gr3d_stage *s, gr3d_token *t);
+	bool holding;
+	sim_unit *producer;           /* woken when this unit frees a slot of its input */
+	gr3d_token cur;
+	uint64_t now;                 /* the cycle the unit took cur (exec runs in it) */
+	uint64_t done_at;
+	uint16_t quad_clocks;         /* tegra.quad_clocks */
+};
+
+/* A unit that took a quad at cycle now and holds it until done_at sleeps
+ * until then, deaf to earlier wakes (a push or a pop would only make it tick
+ * to go back to sleep), and books the cycles in between as busy (the clock
+ * would count them one tick at a time); its timeline lane stays busy until
+ * that tick (lane_holds), as if it had ticked busy every cycle. */
+static inline void gr3d_occupy(sim_unit *u, uint64_t now, uint64_t done_at)
+{
+	if (done_at > now + 1) {
+		u->stats.busy += done_at - now - 1;
+		sim_unit_lane_hold(u, SIM_ACT_BUSY);
+		sim_unit_sleep_through(u, done_at);
+		return;
+	}
+	sim_unit_sleep_until(u, now + 1);
+}
+
+void gr3d_stage_init(gr3d_stage *s, const char *name, gr3d_ctx *ctx,
+                     const sim_counter_def *counters, uint8_t ncounters);
+void gr3d_stage_tick(sim_unit *u, uint64_t now);
+
+#endif

@@ -1,0 +1,433 @@
+/* MFU: SFU ops, the two multipliers and varying interpolation (mfu.h). */
+#include "units/gr3d/mfu.h"
+#include "units/gr3d/mfu_pair.h"
+
+#include <math.h>
+
+const sim_counter_def MFU_COUNTERS[MFU_CTR_COUNT] = {
+	[MFU_CTR_INSTRUCTIONS] = { "instructions", "MFU instructions run (per quad)" },
+	[MFU_CTR_SFU] = { "sfu_ops", "SFU operations (per pixel)" },
+	[MFU_CTR_MUL] = { "multiplies", "mul0/mul1 products (per pixel)" },
+	[MFU_CTR_IPL] = { "interpolations", "varyings interpolated (per pixel)" },
+};
+
+static double keep_bits(double v, int bits)
+{
+	if (bits >= 13 || v == 0.0 || !isfinite(v))
+		return v;
+	int e;
+	double m = frexp(v, &e);                       /* 0.5 <= |m| < 1 */
+	double scale = ldexp(1.0, bits + 1);
+	return ldexp(trunc(m * scale) / scale, e);     /* truncate: tegra.sfu.mantissa_bits */
+}
+
+/* tegra-fp.md §2.4 SFU ops; PRE ops per tegra.sfu.pre_range_reduce (§9 q6). */
+double mfu_sfu(const gr3d_ctx *c, unsigned op, double v)
+{
+	const bool turns = c->cfg->tegra_sfu_pre_reduce;
+	const double two_pi = 6.283185307179586476925286766559;
+	double r;
+	switch (op) {
+	case TEGRA_SFU_RCP: r = 1.0 / v; break;
+	case TEGRA_SFU_RSQ: r = 1.0 / sqrt(fabs(v)); break;
+	case TEGRA_SFU_LG2: r = log2(fabs(v)); break;
+	case TEGRA_SFU_EX2: r = exp2(v); break;
+	case TEGRA_SFU_SQRT: r = sqrt(fabs(v)); break;
+	case TEGRA_SFU_SIN: r = sin(turns ? v * two_pi : v); break;
+	case TEGRA_SFU_COS: r = cos(turns ? v * two_pi : v); break;
+	case TEGRA_SFU_FRC: r = v - floor(v); break;
+	case TEGRA_SFU_PRESIN:
+	case TEGRA_SFU_PRECOS: r = turns ? v / two_pi : v; break;
+	case TEGRA_SFU_PREEX2:
+	default: r = v; break;
+	}
+	return keep_bits(r, (int)c->cfg->tegra_sfu_bits);
+}
+
+/* Multiplier source (tegra-fp.md §2.4) for the four pixels: r0..r3 of the
+ * row, the SFU result, bar0, bar1 or 1.0. */
+GR3D_HOT void mul_src(const gr3d_quad *q, unsigned base, unsigned code, const double sfu[GR3D_PIXELS],
+                      double out[GR3D_PIXELS])
+{
+	if (code <= 3) {
+		const unsigned r = (base + code) & (GR3D_ROW_REGS - 1);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = gr3d_fp20(q->px[p].r[r]);
+	} else if (code == TEGRA_MUL_SRC_SFU) {
+		memcpy(out, sfu, sizeof(double) * GR3D_PIXELS);
+	} else if (code == TEGRA_MUL_SRC_BAR0) {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = q->px[p].bar0;
+	} else if (code == TEGRA_MUL_SRC_BAR1) {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = q->px[p].bar1;
+	} else {
+		const double k = code == TEGRA_MUL_SRC_ONE ? 1.0 : 0.0;
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = k;
+	}
+}
+
+/* Barycentric interpolation of the four pixels with the weights b0, b1,
+ * 1 - b0 - b1 (w[0..2], one row per weight so the loop vectorises):
+ * w0*a0 + w1*a1 + w2*a2 in that order. */
+static inline void interp(const double w[3][GR3D_PIXELS], const float a[3], double r[GR3D_PIXELS])
+{
+	const double a0 = a[0], a1 = a[1], a2 = a[2];
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		r[p] = w[0][p] * a0 + w[1][p] * a1 + w[2][p] * a2;
+}
+
+static double clamp01(double v) { return v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v; }
+
+#define FOR_ACTIVE(p, active) \
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) \
+		if (((active) >> p) & 1u)
+
+/* STMT for the active pixels p; with all four active, without a test per
+ * pixel (a loop the compiler handles better) */
+#define EACH_ACTIVE(p, active, STMT) \
+	do { \
+		if ((active) == 0xFu) \
+			for (unsigned p = 0; p < GR3D_PIXELS; p++) \
+				STMT; \
+		else \
+			FOR_ACTIVE(p, active) \
+				STMT; \
+	} while (0)
+
+/* Steps 1 and 2 of an instruction, in general: each step over the quad's
+ * active pixels (bit p of active) before the next, so each pixel sees its own
+ * steps in order, as if alone. */
+static void run_steps(const gr3d_ctx *c, const mfu_plan *in, gr3d_quad *q, unsigned active)
+{
+	/* 1. SFU, in place on a row register (rcp r4 reads the interpolated 1/w) */
+	double sfu[GR3D_PIXELS];
+	if (in->sfu_w) {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			sfu[p] = q->px[p].q;
+	} else {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			sfu[p] = gr3d_fp20(q->px[p].r[in->sfu_reg]);
+	}
+	if (in->sfu_op != TEGRA_SFU_NOP) {
+		if (active == 0xFu && in->sfu_op == TEGRA_SFU_RCP && c->cfg->tegra_sfu_bits >= 13) {
+			/* mfu_sfu's rcp with every mantissa bit kept, four at a time */
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				sfu[p] = 1.0 / sfu[p];
+			gr3d_round20_quad(c, sfu);
+		} else {
+			EACH_ACTIVE(p, active, sfu[p] = gr3d_round20(c, mfu_sfu(c, in->sfu_op, sfu[p])));
+		}
+		if (!in->sfu_w)
+			EACH_ACTIVE(p, active, q->px[p].r[in->sfu_reg] = gr3d_to_fp20(c, sfu[p]));
+	}
+	/* 2. the two multipliers, in order */
+	for (unsigned m = 0; m < in->nmul; m++) {
+		double a[GR3D_PIXELS], b[GR3D_PIXELS], r[GR3D_PIXELS];
+		mul_src(q, in->src_base, in->mul[m].src0, sfu, a);
+		mul_src(q, in->src_base, in->mul[m].src1, sfu, b);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			r[p] = a[p] * b[p];
+		gr3d_round20_quad(c, r);
+		const unsigned dst = in->mul[m].dst;
+		if (dst == TEGRA_MUL_DST_BAR && !in->mul[m].second) {
+			EACH_ACTIVE(p, active, q->px[p].b0 = (float)r[p]);
+		} else if (dst == TEGRA_MUL_DST_BAR) {
+			EACH_ACTIVE(p, active, q->px[p].b1 = (float)r[p]);
+		} else if (dst >= TEGRA_MUL_DST_R0) {
+			EACH_ACTIVE(p, active, q->px[p].r[in->mul[m].reg] = gr3d_to_fp20(c, r[p]));
+		}
+	}
+}
+
+/* The interpolation weights b0, b1 and 1 - b0 - b1 of each pixel, one row
+ * per weight (w[k][p], or two pixels to a pair: mfu_f64x2 w[k][p / 2]). */
+typedef union mfu_weights {
+	double w[3][GR3D_PIXELS];
+	mfu_f64x2 pair[3][GR3D_PIXELS / 2];
+} mfu_weights;
+
+static inline void weights(const gr3d_quad *q, mfu_weights *w)
+{
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		const gr3d_pixel *px = &q->px[p];
+		w->w[0][p] = px->b0;
+		w->w[1][p] = px->b1;
+		w->w[2][p] = 1.0 - (double)px->b0 - (double)px->b1;
+	}
+}
+
+/* The perspective set-up in one pass (mfu_plan.persp): `sfu: rcp <1/w>`,
+ * `mul0: bar, sfu, bar0`, `mul1: bar, sfu, bar1` on a quad whose four pixels
+ * are active.  run_steps's operations, operands and roundings in its order,
+ * two pixels at a time: s = round20(1 / q) (tegra.sfu.mantissa_bits keeps
+ * all 13 bits, else the plan has no persp), b0 = round20(s * bar0),
+ * b1 = round20(s * bar1); no source dispatch, and the SFU writes no register
+ * (it read 1/w).  Also leaves the weights in w, as weights() would read them.
+ * Returns false, having written nothing, when a value is outside the pair
+ * helpers' range (mfu_pair.h): the general steps run instead. */
+GR3D_HOT bool persp_setup(const mfu_round *rd, gr3d_quad *q, mfu_weights *w)
+{
+	mfu_f64x2 b0[2], b1[2];                          /* pixels 2h, 2h + 1 */
+	mfu_u64x2 far = { 0, 0 };
+	for (unsigned h = 0; h < 2; h++) {
+		const gr3d_pixel *x = &q->px[2 * h], *y = &q->px[2 * h + 1];
+		const mfu_f64x2 qw = { x->q, y->q }, bar0 = { x->bar0, y->bar0 }, bar1 = { x->bar1, y->bar1 };
+		const mfu_f64x2 s = mfu_round20_x2(rd, 1.0 / qw, &far);
+		b0[h] = mfu_round20_x2(rd, s * bar0, &far);
+		b1[h] = mfu_round20_x2(rd, s * bar1, &far);
+	}
+	if (!mfu_near_x2(far))
+		return false;
+	for (unsigned h = 0; h < 2; h++) {
+		/* the registers hold floats (FP20 values are exact in them) */
+		const mfu_f32x2 f0 = __builtin_convertvector(b0[h], mfu_f32x2);
+		const mfu_f32x2 f1 = __builtin_convertvector(b1[h], mfu_f32x2);
+		gr3d_pixel *x = &q->px[2 * h], *y = &q->px[2 * h + 1];
+		x->b0 = f0[0];
+		y->b0 = f0[1];
+		x->b1 = f1[0];
+		y->b1 = f1[1];
+		/* the weights as weights() reads them back: the float of an FP20
+		 * value is that value */
+		w->pair[0][h] = b0[h];
+		w->pair[1][h] = b1[h];
+		w->pair[2][h] = 1.0 - b0[h] - b1[h];
+	}
+	return true;
+}
+
+/* `sfu: rcp rN` with no multiplier (mfu_plan.rcp_reg) on a quad whose four
+ * pixels are active: run_steps's read of the register (gr3d_fp20_quad with
+ * subnormals is gr3d_fp20 for every code), 1 / x, then its rounding and
+ * write, two pixels at a time.  Encoding the value rounded to FP20 is
+ * encoding the value: the code of 1 / x.  Returns false, having written
+ * nothing, when a value is outside the pair helpers' range: the general
+ * steps run instead. */
+GR3D_HOT bool rcp_reg(const mfu_round *rd, gr3d_quad *q, unsigned reg)
+{
+	const uint32_t raw[GR3D_PIXELS] = { q->px[0].r[reg], q->px[1].r[reg], q->px[2].r[reg], q->px[3].r[reg] };
+	double xs[GR3D_PIXELS];
+	gr3d_fp20_quad(true, raw, xs);
+	mfu_f64x2 x[2];
+	memcpy(x, xs, sizeof x);
+	mfu_u64x2 far = { 0, 0 };
+	const mfu_u64x2 c01 = mfu_fp20_bits_x2(rd, 1.0 / x[0], &far), c23 = mfu_fp20_bits_x2(rd, 1.0 / x[1], &far);
+	if (!mfu_near_x2(far))
+		return false;
+	q->px[0].r[reg] = (uint32_t)c01[0];
+	q->px[1].r[reg] = (uint32_t)c01[1];
+	q->px[2].r[reg] = (uint32_t)c23[0];
+	q->px[3].r[reg] = (uint32_t)c23[1];
+	return true;
+}
+
+/* Interpolation when every var is FP20 without saturation, the quad's four
+ * pixels are active and it has a triangle (mfu_plan.ipl_fp20): ipl_vars's
+ * products and sums, w0*a0 + w1*a1 + w2*a2 in that order, two pixels at a
+ * time, on the TRAM floats the plan points to.  Returns false when a result
+ * is outside the pair helpers' range: ipl_vars then runs and writes every
+ * var again. */
+GR3D_HOT bool ipl_fp20(const mfu_round *rd, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
+                       const mfu_weights *w)
+{
+	const float *f = &t->f[0][0][0];
+	mfu_u64x2 far = { 0, 0 };
+	for (unsigned j = 0; j < in->nvar; j++) {
+		const float *a = f + in->var[j].tram;
+		const double a0 = a[0], a1 = a[1], a2 = a[2];
+		const unsigned reg = in->var[j].reg;
+		const mfu_f64x2 (*wp)[2] = w->pair;
+		const mfu_u64x2 c01 = mfu_fp20_bits_x2(rd, wp[0][0] * a0 + wp[1][0] * a1 + wp[2][0] * a2, &far);
+		const mfu_u64x2 c23 = mfu_fp20_bits_x2(rd, wp[0][1] * a0 + wp[1][1] * a1 + wp[2][1] * a2, &far);
+		q->px[0].r[reg] = (uint32_t)c01[0];
+		q->px[1].r[reg] = (uint32_t)c01[1];
+		q->px[2].r[reg] = (uint32_t)c23[0];
+		q->px[3].r[reg] = (uint32_t)c23[1];
+	}
+	return mfu_near_x2(far);
+}
+
+/* 3. interpolation: var k -> rk of the row, with the weights w. */
+static void ipl_vars(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
+                     unsigned active, const mfu_weights *wt)
+{
+	const double (*w)[GR3D_PIXELS] = wt->w;
+	for (unsigned j = 0; j < in->nvar; j++) {
+		const unsigned row = in->var[j].row, k = in->var[j].k, reg = in->var[j].reg;
+		const bool sat = in->var[j].sat;
+		if (!in->var[j].fx) {
+			double r[GR3D_PIXELS] = { 0.0, 0.0, 0.0, 0.0 };
+			if (t)
+				interp(w, t->f[row][k], r);
+			if (sat)
+				for (unsigned p = 0; p < GR3D_PIXELS; p++)
+					r[p] = clamp01(r[p]);
+			uint32_t enc[GR3D_PIXELS];
+			gr3d_fp20_bits_quad(c->fp20_round, r, enc);
+			EACH_ACTIVE(p, active, q->px[p].r[reg] = enc[p]);
+		} else {
+			uint32_t enc[2][GR3D_PIXELS];
+			for (unsigned h = 0; h < 2; h++) {
+				double r[GR3D_PIXELS] = { 0.0, 0.0, 0.0, 0.0 };
+				if (t)
+					interp(w, t->fx[row][k][h], r);
+				if (sat)
+					for (unsigned p = 0; p < GR3D_PIXELS; p++)
+						r[p] = clamp01(r[p]);
+				gr3d_fx10_bits_quad(c->fx10_round, c->fx10_wrap, r, enc[h]);
+			}
+			EACH_ACTIVE(p, active, q->px[p].r[reg] = enc[0][p] | enc[1][p] << 10);
+		}
+	}
+}
+
+/* One MFU instruction on the active pixels (bit p of active); rd is
+ * fp20.round's increment.  The fast paths (all four pixels active) fall back
+ * to the general steps for a quad whose values leave their range. */
+GR3D_HOT void run_inst(const gr3d_ctx *c, const mfu_round *rd, const mfu_plan *in, const gr3d_tram_tri *t,
+                       gr3d_quad *q, unsigned active)
+{
+	const bool all = active == 0xFu;
+	mfu_weights w;
+	bool fused = false;                                 /* steps 1 and 2 done in one pass */
+	if (all && in->persp)
+		fused = persp_setup(rd, q, &w);
+	else if (all && in->rcp_reg)
+		fused = rcp_reg(rd, q, in->sfu_reg);
+	if (!fused) {
+		run_steps(c, in, q, active);
+		if (in->nvar)
+			weights(q, &w);
+	}
+	if (in->nvar && !(in->ipl_fp20 && all && t && ipl_fp20(rd, in, t, q, &w)))
+		ipl_vars(c, in, t, q, active, &w);
+}
+
+void mfu_run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
+                  unsigned active)
+{
+	const mfu_round rd = mfu_round_of(c->fp20_round);
+	run_inst(c, &rd, in, t, q, active);
+}
+
+/* A pixel is active (interpolated, as a helper too) unless it is covered
+ * and killed: the two flags are adjacent bytes, read as one word. */
+_Static_assert(offsetof(gr3d_pixel, killed) == offsetof(gr3d_pixel, covered) + 1,
+               "active_pixels reads covered and killed as one word");
+GR3D_HOT bool active_pixel(const gr3d_pixel *px)
+{
+	uint16_t ck;
+	memcpy(&ck, &px->covered, sizeof ck);
+	return ck != 0x0101u;                           /* covered and killed, in either byte order */
+}
+
+GR3D_HOT unsigned active_pixels(const gr3d_quad *q)
+{
+	return active_pixel(&q->px[0]) | active_pixel(&q->px[1]) << 1 | active_pixel(&q->px[2]) << 2 |
+	       active_pixel(&q->px[3]) << 3;
+}
+
+/* EXEC e's instructions on quad q; returns the EXEC's clocks.  Out of line
+ * (and reached by a tail call), so that the many EXECs without MFU work do
+ * not pay for its registers. */
+__attribute__((noinline)) static unsigned mfu_quad(gr3d_stage *s, gr3d_quad *q, unsigned e)
+{
+	mfu_unit *m = (mfu_unit *)s;
+	const mfu_exec_plan *x = &m->exec[e];
+	const gr3d_ctx *c = s->ctx;
+	const gr3d_tram_tri *t = q->tri < c->ntris ? &c->tram[q->tri] : NULL;
+	const unsigned active = active_pixels(q);       /* live and helper pixels */
+	for (unsigned i = 0; i < x->ninst; i++)
+		run_inst(c, &m->round, &x->inst[i], t, q, active);
+	if (x->ipl)
+		q->tex_row = x->row;
+	static const uint8_t BITS[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
+	const uint32_t *add = x->add[BITS[active]];     /* adding 0 leaves a counter as it was */
+	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
+		sim_unit_count(&s->u, k, add[k]);
+	return s->quad_clocks * x->count;
+}
+
+static unsigned mfu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
+{
+	if (!((const mfu_unit *)s)->count[e])
+		return s->quad_clocks;                          /* count 0 still takes a clock (wiki) */
+	return mfu_quad(s, q, e);
+}
+
+/* Resolves an instruction's registers for EXEC e (row-relative, §5). */
+static void plan_inst(const gr3d_ctx *c, unsigned e, const tegra_mfu_inst *in, mfu_plan *o)
+{
+	memset(o, 0, sizeof *o);
+	const unsigned base = gr3d_row_reg(c, e, 0);
+	o->sfu_op = in->sfu_op;
+	o->sfu_w = in->sfu_reg == (unsigned)c->cfg->tegra_mfu_w_reg;
+	o->sfu_reg = (uint8_t)((in->sfu_reg < 4 ? base + in->sfu_reg : in->sfu_reg) & (GR3D_ROW_REGS - 1));
+	o->src_base = (uint8_t)base;
+	for (unsigned m = 0; m < 2; m++) {
+		if (in->mul[m].dst == TEGRA_MUL_DST_NONE)
+			continue;
+		o->mul[o->nmul].second = m == 1;
+		o->mul[o->nmul].dst = in->mul[m].dst;
+		o->mul[o->nmul].src0 = in->mul[m].src0;
+		o->mul[o->nmul].src1 = in->mul[m].src1;
+		o->mul[o->nmul].reg = (uint8_t)((base + in->mul[m].dst - TEGRA_MUL_DST_R0) & (GR3D_ROW_REGS - 1));
+		o->nmul++;
+	}
+	for (unsigned k = 0; k < 4; k++) {
+		unsigned op = in->var[k].op;
+		if (op != TEGRA_VAR_FP20 && op != TEGRA_VAR_FX10)
+			continue;
+		o->var[o->nvar].k = (uint8_t)k;
+		o->var[o->nvar].reg = (uint8_t)((base + k) & (GR3D_ROW_REGS - 1));
+		o->var[o->nvar].row = in->var[k].tram_row & 15u;
+		o->var[o->nvar].fx = op == TEGRA_VAR_FX10;
+		o->var[o->nvar].sat = in->var[k].saturate;
+		o->var[o->nvar].tram = (uint8_t)((o->var[o->nvar].row * 4u + k) * 3u);
+		o->nvar++;
+	}
+	o->ipl_fp20 = o->nvar > 0;
+	for (unsigned j = 0; j < o->nvar; j++)
+		o->ipl_fp20 &= !o->var[j].fx && !o->var[j].sat;
+	/* the perspective set-up that persp_setup runs in one pass: rcp of 1/w
+	 * with every mantissa bit kept, bar = sfu * bar0, then bar = sfu * bar1 */
+	o->rcp_reg = o->sfu_op == TEGRA_SFU_RCP && !o->sfu_w && c->cfg->tegra_sfu_bits >= 13 && o->nmul == 0;
+	o->persp = o->sfu_op == TEGRA_SFU_RCP && o->sfu_w && c->cfg->tegra_sfu_bits >= 13 && o->nmul == 2 &&
+	           o->mul[0].dst == TEGRA_MUL_DST_BAR && !o->mul[0].second &&
+	           o->mul[0].src0 == TEGRA_MUL_SRC_SFU && o->mul[0].src1 == TEGRA_MUL_SRC_BAR0 &&
+	           o->mul[1].dst == TEGRA_MUL_DST_BAR && o->mul[1].second &&
+	           o->mul[1].src0 == TEGRA_MUL_SRC_SFU && o->mul[1].src1 == TEGRA_MUL_SRC_BAR1;
+}
+
+void mfu_init(mfu_unit *m, gr3d_ctx *ctx)
+{
+	gr3d_stage_init(&m->s, "mfu", ctx, MFU_COUNTERS, MFU_CTR_COUNT);
+	m->s.exec = mfu_exec;
+	m->round = mfu_round_of(ctx->fp20_round);
+	memset(m->exec, 0, sizeof m->exec);
+	memset(m->count, 0, sizeof m->count);
+	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
+		mfu_exec_plan *x = &m->exec[e];
+		const unsigned count = ctx->prog->exec[e].mfu_sched.count;
+		x->count = (uint8_t)count;
+		m->count[e] = x->count;
+		x->ninst = (uint8_t)(count < TEGRA_FP_MAX_PER_EXEC ? count : TEGRA_FP_MAX_PER_EXEC);
+		x->row = (uint8_t)(e % ctx->rows);
+		for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++) {
+			const mfu_plan *in = &x->inst[i];
+			plan_inst(ctx, e, &ctx->prog->exec[e].mfu[i], &x->inst[i]);
+			if (i >= x->ninst)
+				continue;
+			x->ipl |= in->nvar > 0;
+			for (unsigned n = 0; n <= GR3D_PIXELS; n++) {
+				x->add[n][MFU_CTR_SFU] += (in->sfu_op != TEGRA_SFU_NOP) * n;
+				x->add[n][MFU_CTR_MUL] += in->nmul * n;
+				x->add[n][MFU_CTR_IPL] += in->nvar * n;
+			}
+		}
+		for (unsigned n = 0; n <= GR3D_PIXELS; n++)
+			x->add[n][MFU_CTR_INSTRUCTIONS] = count;
+	}
+}

@@ -1,0 +1,68 @@
+/* FP20 rounding on two values at a time, for the MFU's fast paths (mfu.c:
+ * the perspective set-up, rcp of a register, FP20 interpolation).  Written
+ * with the compiler's vector types (GCC and Clang: one SSE2 register on
+ * x86-64, two scalars elsewhere), so that a pair is rounded in about fifteen
+ * instructions.
+ *
+ * Each helper is the fast path of gr3d_quad.h's one-value rule (gr3d_round20,
+ * gr3d_fp20_bits) on both lanes with no branch: the rounding increment on
+ * the binary64 bits.  It also ORs how far each value is from a range inside
+ * that fast path into `far`; when mfu_near_x2(far) says some value was out
+ * of it (zero, tiny, huge, inf, NaN), the caller redoes its work with the
+ * general steps, which use the one-value helpers.  The increment of
+ * fp20.round is formed once per draw (mfu_round_of).  tests/test_mfu_pair.c
+ * checks the helpers against the one-value ones around every FP20 code, in
+ * every rounding mode. */
+#ifndef ULP_UNITS_MFU_PAIR_H
+#define ULP_UNITS_MFU_PAIR_H
+
+#include "units/gr3d/gr3d_quad.h"
+
+typedef double mfu_f64x2 __attribute__((vector_size(16)));
+typedef uint64_t mfu_u64x2 __attribute__((vector_size(16)));
+typedef float mfu_f32x2 __attribute__((vector_size(8)));
+
+/* fp20.round as gr3d_fp20_bits applies it: add `add` to the binary64 bits,
+ * plus the lowest kept bit (bit 39) when `odd` (ties to even), then drop
+ * the 39 bits below FP20's 13-bit mantissa. */
+typedef struct mfu_round {
+	mfu_u64x2 add, odd;
+} mfu_round;
+
+static inline mfu_round mfu_round_of(enum ulp_round rm)
+{
+	const uint64_t add = rm == ULP_ROUND_NEAREST_EVEN ? (UINT64_C(1) << 38) - 1
+	                   : rm == ULP_ROUND_NEAREST_AWAY ? UINT64_C(1) << 38 : 0;
+	const uint64_t odd = rm == ULP_ROUND_NEAREST_EVEN;
+	return (mfu_round){ .add = { add, add }, .odd = { odd, odd } };
+}
+
+/* Which values the pair helpers take: 2^-16 <= |v| < 2^16, half of
+ * gr3d_fp20_fast's exponent range (2^-29 <= |v| < 2^31), chosen so that the
+ * test is one subtraction: with d = |v|'s bits - 2^-16's bits (wrapping
+ * below), |v| is in range when d < 2^57 (32 binades).  Zero, tiny and huge
+ * values, inf and NaN are out.  OR-ing the d of many values tests them all
+ * at once (mfu_near_x2). */
+#define MFU_PAIR_LO ((uint64_t)(1023 - 16) << 52)
+
+/* All values whose d went into far are in range. */
+static inline bool mfu_near_x2(mfu_u64x2 far) { return ((far[0] | far[1]) >> 57) == 0; }
+
+/* gr3d_round20's fast path on both lanes; far |= their d. */
+GR3D_HOT mfu_f64x2 mfu_round20_x2(const mfu_round *rd, mfu_f64x2 v, mfu_u64x2 *far)
+{
+	const mfu_u64x2 b = (mfu_u64x2)v;
+	*far |= (b & ~(UINT64_C(1) << 63)) - MFU_PAIR_LO;
+	return (mfu_f64x2)((b + rd->add + ((b >> 39) & rd->odd)) & ~((UINT64_C(1) << 39) - 1));
+}
+
+/* gr3d_fp20_bits's fast path on both lanes: each lane's FP20 code; far |=
+ * their d. */
+GR3D_HOT mfu_u64x2 mfu_fp20_bits_x2(const mfu_round *rd, mfu_f64x2 v, mfu_u64x2 *far)
+{
+	const mfu_u64x2 b = (mfu_u64x2)v, a = b & ~(UINT64_C(1) << 63);
+	*far |= a - MFU_PAIR_LO;
+	return (b >> 63) << 19 | (((a + rd->add + ((a >> 39) & rd->odd)) >> 39) - ((1023u - 31u) << 13));
+}
+
+#endif

@@ -1,0 +1,241 @@
+/* PSEQ: admission window, EXEC issue, recirculation, destination fetch. */
+#include "units/gr3d/pseq.h"
+
+#include <stddef.h>
+
+#include "sim/core/timeline.h"
+
+const sim_counter_def PSEQ_COUNTERS[PSEQ_CTR_COUNT] = {
+	[PSEQ_CTR_QUADS] = { "quads", "quads admitted from the rasterizer" },
+	[PSEQ_CTR_ISSUES] = { "quad_execs", "quad passes issued (one EXEC each)" },
+	[PSEQ_CTR_FETCHES] = { "dst_fetches", "destination pixels fetched (PSEQ LD)" },
+	[PSEQ_CTR_REMOVED] = { "quads_removed", "quads removed because every pixel was killed" },
+	[PSEQ_CTR_FINISHED] = { "quads_finished", "quads that ran the whole program" },
+};
+
+static void pseq_tick(sim_unit *u, uint64_t now);
+
+unsigned pseq_max_qid(const ulp_config *cfg, unsigned rows)
+{
+	if (rows < 1)
+		rows = 1;
+	unsigned q = (unsigned)(cfg->tegra_pseq_max_out - 1) / (4u * rows);  /* tegra-fp.md §5 */
+	return q ? q : 1;
+}
+
+/* Does the program name a global (g0..g7) or condition register (cr0..cr15)?
+ * Only ALU operands and destinations can (the register map, tegra-fp.md
+ * §2.3); every slot of every packet slot of every EXEC is looked at, used or
+ * not (slot 3 holding immediates included), so the answer errs on "yes". */
+static bool names_globals_or_cond(const tegra_fp_decoded *prog)
+{
+	for (unsigned e = 0; e < prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
+		for (unsigned i = 0; i < TEGRA_FP_MAX_PER_EXEC; i++)
+			for (unsigned k = 0; k < 4; k++) {
+				const tegra_alu_inst *in = &prog->exec[e].alu[i].slot[k];
+				const unsigned cls[4] = { in->a.cls, in->b.cls, in->c.cls, in->dst_cls };
+				for (unsigned j = 0; j < 4; j++)
+					if (cls[j] == TEGRA_REG_GLOBAL || cls[j] == TEGRA_REG_COND)
+						return true;
+			}
+	return false;
+}
+
+void pseq_init(pseq_unit *p, gr3d_ctx *ctx, unsigned max_qid, uint16_t *free_slots,
+               sim_port *in, sim_port *recirc, sim_port *out)
+{
+	memset(p, 0, sizeof *p);
+	sim_unit_init(&p->u, "pseq", pseq_tick, PSEQ_COUNTERS, PSEQ_CTR_COUNT);
+	p->ctx = ctx;
+	p->in = in;
+	p->recirc = recirc;
+	p->out = out;
+	p->free_slots = free_slots;
+	p->max_qid = max_qid;
+	for (unsigned k = 0; k < max_qid; k++)
+		free_slots[k] = (uint16_t)(max_qid - 1 - k);
+	p->nfree = max_qid;
+	p->max_out = (unsigned)ctx->cfg->tegra_pseq_max_out;
+	p->min_out = (unsigned)ctx->cfg->tegra_pseq_min_out;
+	p->quad_clocks = (uint16_t)ctx->cfg->tegra_quad_clocks;
+	p->clear_gcr = ctx->probe || names_globals_or_cond(ctx->prog);
+	p->remove_killed = ctx->cfg->tegra_pseq_remove_killed;
+	p->hysteresis = ctx->cfg->tegra_pseq_hysteresis;
+	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
+		const tegra_pseq_inst *w = &ctx->prog->exec[e].pseq;
+		p->fetch[e] = (pseq_fetch){ .on = w->op != 0, .rt = ctx->rt[w->surf & (GR3D_RTS - 1)],
+		                            .lo = (uint8_t)gr3d_row_reg(ctx, e, w->dst_r2 ? 2 : 0),
+		                            .hi = (uint8_t)gr3d_row_reg(ctx, e, w->dst_r2 ? 3 : 1) };
+	}
+}
+
+static bool all_killed(const gr3d_quad *q)
+{
+	for (unsigned k = 0; k < GR3D_PIXELS; k++)
+		if (!q->px[k].killed)
+			return false;
+	return true;
+}
+
+static inline void free_slot(pseq_unit *p, uint16_t qid)
+{
+	p->free_slots[p->nfree++] = qid;
+	p->inflight--;
+	if (p->ctx->tram_use)                  /* the quad's hold on its TRAM slot */
+		gr3d_tram_release(p->ctx->tram_use, p->ctx->slot[qid].tri);
+	unsigned rows = p->ctx->rows;
+	if (p->draining && p->inflight * 4u * rows <= p->min_out)
+		p->draining = false;
+}
+
+/* The PSEQ instruction of EXEC e: the destination fetch (tegra-fp.md §2.4:
+ * 0x0081000A = fetch RT1 into r2,r3; t30 OP 1..3 = LD, SURF = target). */
+static unsigned pseq_exec(pseq_unit *p, gr3d_quad *q, unsigned e)
+{
+	const pseq_fetch *f = &p->fetch[e];
+	if (!f->on)
+		return 0;
+	const ulp_image *rt = f->rt;
+	unsigned n = 0;
+	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
+		gr3d_pixel *px = &q->px[k];
+		if (px->killed)
+			continue;
+		uint32_t x = q->x + (k & 1u), y = q->y + (k >> 1);
+		uint8_t b[4] = { 0, 0, 0, 0 };
+		if (rt && x < rt->width && y < rt->height)
+			memcpy(b, ulp_image_cpx(rt, x, y), 4);
+		px->r[f->lo] = unorm8_to_fx10(b[0]) | (uint32_t)unorm8_to_fx10(b[1]) << 10;
+		px->r[f->hi] = unorm8_to_fx10(b[2]) | (uint32_t)unorm8_to_fx10(b[3]) << 10;
+		n++;
+	}
+	return n;
+}
+
+/* A pixel is r, g, cr, then the rasterizer's weights (bar0 up to tex_old),
+ * which admit sets, then the rest, which admit clears with r (and g, cr: see
+ * clear_gcr).  A field added after tex_old is cleared with the rest; one
+ * added anywhere before it stops the build here. */
+_Static_assert(offsetof(gr3d_pixel, bar0) == sizeof(((gr3d_pixel *)0)->r) + sizeof(((gr3d_pixel *)0)->g) +
+               sizeof(((gr3d_pixel *)0)->cr) &&
+               offsetof(gr3d_pixel, tex_old) - offsetof(gr3d_pixel, bar0) == 5 * sizeof(float),
+               "admit: the fields between bar0 and tex_old are bar0, bar1, q, b0, b1");
+
+/* A new quad in slot q: every register starts at 0 (a program may read one
+ * before it writes it) and so does every field admit does not set.  The
+ * ranges are cleared with stores of known size, not a whole-slot memset
+ * (which compilers turn into a string instruction).  g0..g7 and cr0..cr15
+ * are left as they are when nothing can read them (clear_gcr). */
+static void admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr)
+{
+	memset(q, 0, offsetof(gr3d_quad, px));   /* the quad's own fields */
+	q->id = in->id;
+	q->x = in->x;
+	q->y = in->y;
+	q->tri = in->tri;
+	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
+		gr3d_pixel *px = &q->px[k];
+		memset(px->r, 0, sizeof px->r);
+		memset(px->tex_old, 0, sizeof *px - offsetof(gr3d_pixel, tex_old)); /* and on */
+		px->covered = (in->mask >> k) & 1u;
+		px->killed = !px->covered;
+		px->front = in->front;
+		px->bar0 = px->b0 = in->bar0[k];
+		px->bar1 = px->b1 = in->bar1[k];
+		px->q = in->q[k];
+	}
+	for (unsigned k = 0; k < GR3D_PIXELS && clear_gcr; k++) {
+		memset(q->px[k].g, 0, sizeof q->px[k].g);
+		memset(q->px[k].cr, 0, sizeof q->px[k].cr);
+	}
+}
+
+static void pseq_tick(sim_unit *u, uint64_t now)
+{
+	pseq_unit *p = (pseq_unit *)u;
+	gr3d_ctx *c = p->ctx;
+	sim_unit_wait_settle(u, now);
+	if (p->holding) {                      /* now == done_at: gr3d_occupy slept through */
+		if (sim_port_full(p->out)) {       /* MFU's pop wakes us */
+			gr3d_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
+			return;
+		}
+		if (sim_unit_recording(u))
+			sim_tl_emit(u->tl, now, u->lane, SIM_TL_END, c->slot[p->cur.qid].id, p->cur.exec);
+		sim_port_push_sized(p->out, &p->cur, sizeof p->cur, now);
+		p->holding = false;
+	}
+	/* Recirculating quads first (they hold window slots); finished ones free theirs. */
+	const gr3d_token *t;
+	gr3d_token next;
+	bool have = false;
+	while ((t = sim_port_peek_sized(p->recirc, sizeof *t, now))) {
+		next = *t;
+		sim_port_pop(p->recirc);
+		if (next.done) {
+			free_slot(p, next.qid);
+			p->quads_finished++;
+			sim_unit_count(u, PSEQ_CTR_FINISHED, 1);
+			continue;
+		}
+		if (p->remove_killed && all_killed(&c->slot[next.qid])) {
+			sim_tl_emit(u->tl, now, u->lane, SIM_TL_INSTANT, c->slot[next.qid].id, next.exec);
+			free_slot(p, next.qid);                 /* PSEQ_CTL REMOVE_KILLED_PIXELS */
+			p->quads_finished++;
+			sim_unit_count(u, PSEQ_CTR_REMOVED, 1);
+			continue;
+		}
+		have = true;
+		break;
+	}
+	if (!have) {
+		const gr3d_quad_in *in = sim_port_peek_sized(p->in, sizeof *in, now);
+		if (in) {
+			unsigned rows = c->rows;
+			bool window_full = p->nfree == 0 ||
+			                   (p->inflight + 1u) * 4u * rows > p->max_out - 1u;
+			if (window_full && p->hysteresis)
+				p->draining = true;
+			if (window_full || p->draining) {
+				/* a token coming back (recirculation push) wakes us */
+				gr3d_stall_wait(u, now, SIM_STALL_WINDOW);
+				uint64_t r = sim_port_next_ready(p->recirc);
+				if (r != UINT64_MAX)
+					sim_unit_wake(u, r);
+				return;
+			}
+			uint16_t qid = p->free_slots[--p->nfree];
+			p->inflight++;
+			admit(in, &c->slot[qid], p->clear_gcr);
+			sim_port_pop(p->in);
+			if (p->producer)
+				sim_unit_wake(p->producer, now);
+			sim_unit_count(u, PSEQ_CTR_QUADS, 1);
+			next = (gr3d_token){ .qid = qid, .exec = 0, .done = 0 };
+			have = true;
+		}
+	}
+	if (!have) {
+		uint64_t r = sim_port_next_ready(p->recirc);
+		uint64_t r2 = sim_port_next_ready(p->in);
+		if (r2 < r)
+			r = r2;
+		if (r != UINT64_MAX)
+			sim_unit_wake(u, r);
+		return;
+	}
+	gr3d_quad *q = &c->slot[next.qid];
+	for (unsigned k = 0; k < GR3D_PIXELS; k++)
+		q->px[k].exec_killed = false;       /* tegra.alu.kill_this_exec */
+	if (sim_unit_recording(u))
+		sim_tl_emit(u->tl, now, u->lane, SIM_TL_BEGIN, q->id, next.exec);
+	sim_unit_count(u, PSEQ_CTR_FETCHES, pseq_exec(p, q, next.exec));
+	sim_unit_count(u, PSEQ_CTR_ISSUES, 1);
+	p->cur = next;
+	p->holding = true;
+	p->done_at = now + p->quad_clocks;
+	u->debug_pc = next.exec;
+	u->has_pc = true;
+	sim_unit_busy(u);
+	gr3d_occupy(u, now, p->done_at);
+}

@@ -1,0 +1,357 @@
+/* The rasterizer (raster.h). */
+#include "units/gr3d/raster.h"
+
+#include <limits.h>
+#include <math.h>
+
+const sim_counter_def RASTER_COUNTERS[RASTER_CTR_COUNT] = {
+	[RASTER_CTR_TRIS] = { "triangles", "triangles walked" },
+	[RASTER_CTR_QUADS] = { "quads", "quads with at least one covered pixel" },
+};
+
+static double edge(double ax, double ay, double bx, double by, double px, double py)
+{
+	return (bx - ax) * (py - ay) - (by - ay) * (px - ax);
+}
+
+/* Exactly one of two triangles sharing an edge owns a sample on it. */
+static bool owns(double e, double ax, double ay, double bx, double by)
+{
+	if (e > 0)
+		return true;
+	if (e < 0)
+		return false;
+	double dy = by - ay, dx = bx - ax;
+	return dy > 0 || (dy == 0 && dx < 0);
+}
+
+void raster_tri_setup(raster_tri *s, const double x[3], const double y[3], const double z[3],
+                      const double w[3], uint32_t width, uint32_t height)
+{
+	double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
+	for (unsigned k = 0; k < 3; k++) {
+		s->x[k] = x[k];
+		s->y[k] = y[k];
+		s->iw[k] = 1.0 / w[k];
+		s->z[k] = z[k];
+		minx = fmin(minx, x[k]);
+		maxx = fmax(maxx, x[k]);
+		miny = fmin(miny, y[k]);
+		maxy = fmax(maxy, y[k]);
+	}
+	s->area = edge(s->x[0], s->y[0], s->x[1], s->y[1], s->x[2], s->y[2]);
+	s->front = s->area > 0;
+	/* edges in counter-clockwise order; edge v is the one opposite vertex v */
+	const bool ccw = s->area > 0;
+	for (unsigned v = 0; v < 3; v++) {
+		unsigned a = ccw ? (v + 1) % 3 : (v + 2) % 3, b = ccw ? (v + 2) % 3 : (v + 1) % 3;
+		s->ox[v] = s->x[a];
+		s->oy[v] = s->y[a];
+		s->ex[v] = s->x[b] - s->x[a];
+		s->ey[v] = s->y[b] - s->y[a];
+		s->tie[v] = owns(0.0, s->x[a], s->y[a], s->x[b], s->y[b]);
+	}
+	s->inv_area = s->area != 0.0 ? 1.0 / fabs(s->area) : 0.0;
+	s->sx0 = s->sy0 = INT_MIN;       /* no scissor (the box stays inside the target) */
+	s->sx1 = s->sy1 = INT_MAX;
+	s->x0 = (int)fmax(0.0, floor(minx)) & ~1;
+	s->y0 = (int)fmax(0.0, floor(miny)) & ~1;
+	s->x1 = (int)fmin((double)width - 1, ceil(maxx));
+	s->y1 = (int)fmin((double)height - 1, ceil(maxy));
+	if (s->area == 0.0 || s->x0 > s->x1 || s->y0 > s->y1) {
+		s->x0 = 0;
+		s->y0 = 1;                 /* empty: y0 > y1 */
+		s->x1 = -1;
+		s->y1 = -1;
+	}
+}
+
+void raster_tri_scissor(raster_tri *s, int minx, int miny, int maxx, int maxy)
+{
+	s->sx0 = minx > s->sx0 ? minx : s->sx0;
+	s->sy0 = miny > s->sy0 ? miny : s->sy0;
+	s->sx1 = maxx < s->sx1 ? maxx : s->sx1;
+	s->sy1 = maxy < s->sy1 ? maxy : s->sy1;
+	if (raster_tri_empty(s))
+		return;
+	/* the walk stays on the quad grid; pixels outside are masked per quad */
+	s->x0 = s->x0 > (s->sx0 & ~1) ? s->x0 : s->sx0 & ~1;
+	s->y0 = s->y0 > (s->sy0 & ~1) ? s->y0 : s->sy0 & ~1;
+	s->x1 = s->x1 < s->sx1 - 1 ? s->x1 : s->sx1 - 1;
+	s->y1 = s->y1 < s->sy1 - 1 ? s->y1 : s->sy1 - 1;
+	if (s->x0 > s->x1 || s->y0 > s->y1) {
+		s->x0 = 0;
+		s->y0 = 1;                 /* empty: y0 > y1 */
+		s->x1 = -1;
+		s->y1 = -1;
+	}
+}
+
+/* The edge function of pixel (ix, iy) is ex*(py - oy) - ey*(px - ox): its
+ * two products depend on the row and on the column alone, so the walk forms
+ * ex*(py - oy) once per quad row (start_row) and ey*(px - ox) once per
+ * column (edge_values): the same operations, the same values.
+ *
+ * Along a row an edge's computed value is monotonic in x: px - ox,
+ * ey * (px - ox) and row - that product are each rounded monotonically (a
+ * NaN, from an infinite coordinate, fails the test wherever it is), so the
+ * pixels inside edge v form, per pixel row, a prefix of the columns
+ * (ey > 0), a suffix (ey < 0) or all or none (otherwise).  The walk uses
+ * this to skip quads and tests; each use rests on a quad actually tested
+ * with the same arithmetic, so an estimate off by rounding costs only time. */
+
+/* Edge v at the four pixels of the quad at column qx of the current row
+ * (e[k]: pixel k). */
+GR3D_HOT void edge_values(const raster_unit *r, unsigned v, int qx, double e[GR3D_PIXELS])
+{
+	const raster_tri *s = &r->cur;
+	const double px[2] = { qx + 0.5, (qx + 1) + 0.5 };
+	double c[2];
+	for (unsigned j = 0; j < 2; j++)
+		c[j] = s->ey[v] * (px[j] - s->ox[v]);
+	for (unsigned j = 0; j < 2; j++) {
+		e[j] = r->row_e[v][0] - c[j];
+		e[2 + j] = r->row_e[v][1] - c[j];
+	}
+}
+
+/* The pixels inside edge v: e > 0, or e == 0 on an edge the triangle owns
+ * (the tie rule, chosen once for the four). */
+GR3D_HOT unsigned edge_test(const raster_tri *s, unsigned v, const double e[GR3D_PIXELS])
+{
+	if (s->tie[v])
+		return (unsigned)(e[0] >= 0) | (unsigned)(e[1] >= 0) << 1 | (unsigned)(e[2] >= 0) << 2 |
+		       (unsigned)(e[3] >= 0) << 3;
+	return (unsigned)(e[0] > 0) | (unsigned)(e[1] > 0) << 1 | (unsigned)(e[2] > 0) << 2 |
+	       (unsigned)(e[3] > 0) << 3;
+}
+
+static unsigned edge_in(const raster_unit *r, unsigned v, int qx)
+{
+	double e[GR3D_PIXELS];
+	edge_values(r, v, qx, e);
+	return edge_test(&r->cur, v, e);
+}
+
+/* The quad column of the row at or before pixel column c (c >= x0). */
+static int quad_column(const raster_tri *s, double c)
+{
+	const int last = s->x0 + ((s->x1 - s->x0) & ~1);
+	return c >= last ? last : s->x0 + (((int)c - s->x0) & ~1);
+}
+
+/* Rows of fewer quads than this do not look for their inside quads ahead of
+ * the walk (the look costs about as much as the tests it saves). */
+enum { RASTER_AHEAD_MIN_QUADS = 8 };
+
+/* The row products of quad row qy, and what is known before the walk: for
+ * an edge with ey > 0 the quads up to about where it crosses the row,
+ * when the last of them tested is wholly inside.  Edges with ey <= 0 learn
+ * theirs during the walk (quad_mask). */
+static void start_row(raster_unit *r)
+{
+	const raster_tri *s = &r->cur;
+	const double py0 = r->qy + 0.5, py1 = (r->qy + 1) + 0.5;
+	const bool ahead = s->x1 - s->x0 >= 2 * RASTER_AHEAD_MIN_QUADS;
+	/* a quad keeps its four pixels when sx0 <= qx, qx + 1 < sx1 and both rows are in */
+	const bool rows_in = r->qy >= s->sy0 && r->qy + 1 < s->sy1;
+	r->scissor_lo = rows_in ? s->sx0 : INT_MAX;
+	r->scissor_hi = rows_in && s->sx1 > INT_MIN + 1 ? s->sx1 - 2 : INT_MIN;
+	for (unsigned v = 0; v < 3; v++) {
+		r->row_e[v][0] = s->ex[v] * (py0 - s->oy[v]);
+		r->row_e[v][1] = s->ex[v] * (py1 - s->oy[v]);
+		r->inside_lo[v] = r->inside_hi[v] = INT_MAX;      /* none known */
+		if (!(ahead && s->ey[v] > 0))
+			continue;
+		/* inside at px <= ox + row / ey; a quad's right pixel is qx + 1.5,
+		 * and a quad's margin */
+		const double c = s->ox[v] + fmin(r->row_e[v][0], r->row_e[v][1]) / s->ey[v] - 1.5 - 2.0;
+		if (!(c >= s->x0))                                  /* also NaN */
+			continue;
+		const int k = quad_column(s, c);
+		if (edge_in(r, v, k) == 0xFu) {
+			r->inside_lo[v] = INT_MIN;
+			r->inside_hi[v] = k;
+		}
+	}
+	r->row_set = true;
+}
+
+/* The column after the quad at qx whose every pixel is outside edge v
+ * where the walk of the current row goes on: the columns up to that quad's
+ * which are wholly outside too are skipped (they emit nothing and cost no
+ * cycle, so only the host's work changes).
+ *   - ey >= 0 (or NaN): everything to the right is outside too: the row ends.
+ *   - ey < 0: the inside starts about where the edge crosses the quad row,
+ *     at px = ox + row / ey.  The quad two columns before that estimate is
+ *     tested; when it is wholly outside, so is every quad before it and the
+ *     walk resumes after it.  Otherwise the walk goes on to the next quad. */
+static int skip_outside(const raster_unit *r, unsigned v, int qx)
+{
+	const raster_tri *s = &r->cur;
+	if (!(s->ey[v] < 0))
+		return s->x1 + 1;
+	const double row = fmax(r->row_e[v][0], r->row_e[v][1]);
+	const double c = s->ox[v] + row / s->ey[v] - 0.5 - 2.0;    /* a pixel column, a quad's margin */
+	if (!(c >= qx + 2.0))                                   /* also NaN */
+		return qx + 2;
+	const int k = quad_column(s, c);
+	return edge_in(r, v, k) ? qx + 2 : k + 2;
+}
+
+/* The pixels of the quad at (qx, qy) inside the triangle and the scissor,
+ * and their weights in o.  With none, *next is the column where the walk
+ * of this row goes on (skip_outside), else qx + 2. */
+static unsigned quad_mask(raster_unit *r, int qx, int qy, gr3d_quad_in *o, int *next)
+{
+	const raster_tri *s = &r->cur;
+	*next = qx + 2;
+	/* the scissor: a quad wholly inside keeps every pixel */
+	unsigned mask = 0xFu;
+	if (!(qx >= r->scissor_lo && qx <= r->scissor_hi)) {
+		mask = 0;
+		for (unsigned k = 0; k < GR3D_PIXELS; k++) {
+			int ix = qx + (int)(k & 1u), iy = qy + (int)(k >> 1);
+			mask |= (unsigned)(ix >= s->sx0 && ix < s->sx1 && iy >= s->sy0 && iy < s->sy1) << k;
+		}
+	}
+	/* e[v][k]: edge v at pixel k; a quad outside one edge stops there */
+	double e[3][GR3D_PIXELS];
+	for (unsigned v = 0; v < 3; v++) {
+		edge_values(r, v, qx, e[v]);
+		if (qx >= r->inside_lo[v] && qx <= r->inside_hi[v])
+			continue;                 /* known: wholly inside */
+		const unsigned in = edge_test(s, v, e[v]);
+		if (!in) {
+			*next = skip_outside(r, v, qx);
+			return 0;
+		}
+		if (in == 0xFu && !(s->ey[v] > 0)) {   /* (a NaN is never inside) */
+			r->inside_lo[v] = qx;             /* ey <= 0: so are the quads after it */
+			r->inside_hi[v] = INT_MAX;
+		}
+		mask &= in;
+		if (!mask)                /* the rasterizer drops the quad */
+			return 0;
+	}
+	/* uncovered pixels get their (extrapolated) weights too: they are the
+	 * quad's helper pixels for the texture LOD */
+	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
+		double l0 = e[0][k] * s->inv_area, l1 = e[1][k] * s->inv_area, l2 = e[2][k] * s->inv_area;
+		o->bar0[k] = (float)(l0 * s->iw[0]);
+		o->bar1[k] = (float)(l1 * s->iw[1]);
+		o->q[k] = (float)(l0 * s->iw[0] + l1 * s->iw[1] + l2 * s->iw[2]);
+		o->z[k] = l0 * s->z[0] + l1 * s->z[1] + l2 * s->z[2];   /* window z: screen-linear */
+	}
+	return mask;
+}
+
+/* Takes the next triangle from the input port; false when none is visible. */
+static bool take(raster_unit *r, uint64_t now)
+{
+	const raster_tri *t = sim_port_peek(r->in, now);
+	if (!t)
+		return false;
+	r->cur = *t;
+	sim_port_pop(r->in);
+	if (r->producer)
+		sim_unit_wake(r->producer, now);
+	r->have = true;
+	r->qx = r->cur.x0;
+	r->qy = r->cur.y0;
+	r->row_set = false;
+	sim_unit_count(&r->u, RASTER_CTR_TRIS, 1);
+	return true;
+}
+
+static void raster_tick(sim_unit *u, uint64_t now)
+{
+	raster_unit *r = (raster_unit *)u;
+	sim_unit_wait_settle(u, now);
+	if (sim_port_full(r->out)) {            /* PSEQ's pop wakes us */
+		gr3d_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
+		return;
+	}
+	sim_unit_sleep_until(u, now + 1);
+	for (;;) {
+		if (!r->have && !take(r, now)) {
+			/* setup's push wakes us (a queued triangle still in flight: then) */
+			sim_unit_sleep_until(u, sim_port_next_ready(r->in));
+			return;
+		}
+		const raster_tri *s = &r->cur;
+		if (r->qx > s->x1) {                /* the row is walked */
+			r->qx = s->x0;
+			r->qy += 2;
+			r->row_set = false;
+		}
+		if (r->qy > s->y1) {                /* walked: the walk's hold on the slot ends */
+			r->have = false;
+			if (r->tram)
+				gr3d_tram_release(r->tram, s->slot);
+			continue;
+		}
+		if (!r->row_set) {                  /* a new row */
+			if (raster_swath_block(r->qy, r->swath_shift, r->nblocks) != r->block) {
+				/* another block's swath: on to the first row of our next one
+				 * (the rows are not ours to walk, they cost nothing) */
+				const int h = 1 << r->swath_shift;
+				r->qy = (r->qy & ~(h - 1)) + h;
+				r->qx = s->x0;
+				continue;
+			}
+			start_row(r);
+		}
+		/* the quad is built in the port's free tail slot (the port is not
+		 * full here) and pushed with sim_port_commit: no copy; an empty
+		 * quad is simply not committed.  Every field is set before that. */
+		gr3d_quad_in *in = sim_port_tail(r->out);
+		int next;
+		unsigned mask = quad_mask(r, r->qx, r->qy, in, &next);
+		in->x = (uint16_t)r->qx;
+		in->y = (uint16_t)r->qy;
+		r->qx = next;
+		if (!mask)
+			continue;
+		in->id = r->next_id++;
+		in->tri = s->slot;
+		in->mask = (uint8_t)mask;
+		in->front = s->front;
+		if (r->tram)
+			r->tram->refs[s->slot]++;
+		/* where the quad is: the viewer's "pixel's journey" reads this */
+		sim_tl_emit(u->tl, now, u->lane, SIM_TL_INSTANT, in->id, (uint32_t)in->x | (uint32_t)in->y << 16);
+		sim_port_commit(r->out, now);
+		sim_unit_count(u, RASTER_CTR_QUADS, 1);
+		if (sim_port_full(r->out)) {
+			/* the tick at now + 1 would only find the port full and wait:
+			 * wait from here (from now + 1 on, as that tick would) */
+			gr3d_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
+		}
+		sim_unit_busy(u);                   /* this cycle pushed */
+		return;
+	}
+}
+
+unsigned raster_tri_blocks(const raster_tri *s, unsigned swath_shift, unsigned nblocks)
+{
+	if (raster_tri_empty(s))
+		return 0;
+	if (nblocks < 2)
+		return 1;
+	unsigned mask = 0;
+	/* swaths alternate: a box over nblocks swaths touches every block */
+	for (int y = s->y0 >> swath_shift, n = 0; y <= s->y1 >> swath_shift && n < (int)nblocks; y++, n++)
+		mask |= 1u << raster_swath_block(y << swath_shift, swath_shift, nblocks);
+	return mask;
+}
+
+void raster_init(raster_unit *r, sim_port *in, sim_port *out, gr3d_tram_use *tram)
+{
+	memset(r, 0, sizeof *r);
+	sim_unit_init(&r->u, "raster", raster_tick, RASTER_COUNTERS, RASTER_CTR_COUNT);
+	r->in = in;
+	r->out = out;
+	r->tram = tram;
+	in->consumer = &r->u;
+}

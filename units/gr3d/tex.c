@@ -1,0 +1,394 @@
+/* TEX: texture fetch (tex.h). */
+#include "units/gr3d/tex.h"
+
+#include <math.h>
+
+const sim_counter_def TEX_COUNTERS[TEX_CTR_COUNT] = {
+	[TEX_CTR_FETCHES] = { "fetches", "TEX instructions run (per quad)" },
+	[TEX_CTR_TEXELS] = { "texels", "texels read" },
+};
+
+/* i mod n in 0..n-1; a power-of-two n (the common texture) by a mask,
+ * which is the same value for every int i in two's complement. */
+GR3D_HOT int mod_pos(int i, int n)
+{
+	return (n & (n - 1)) == 0 ? i & (n - 1) : ((i % n) + n) % n;
+}
+
+GR3D_HOT int wrap_coord(int i, int n, unsigned mode)
+{
+	switch (mode) {
+	case GR3D_WRAP_CLAMP:
+		return i < 0 ? 0 : i >= n ? n - 1 : i;
+	case GR3D_WRAP_MIRROR: {
+		int p = 2 * n;
+		int m = mod_pos(i, p);
+		return m < n ? m : p - 1 - m;
+	}
+	default:
+		return mod_pos(i, n);
+	}
+}
+
+/* floor(x) as an int, for |x| < 2^31 (tex_fetch's coordinates are within
+ * 1e8): truncation, one less for a negative x with a fraction.  The same
+ * value as (int)floor(x) without libm's call. */
+GR3D_HOT int floor_int(double x)
+{
+	const int i = (int)x;
+	return i - (x < (double)i);
+}
+
+/* A 16-bit depth as an FX10 code: d / 65535 at the FX10 step of 1/256,
+ * rounded to nearest (docs/ASSUMPTIONS.md: TEX depth texels). */
+static uint32_t depth_fx10(const gr3d_sampler *sm, unsigned d)
+{
+	return sm->depth_truncate ? d >> 8 : (d * 256u + 32767u) / 65535u;
+}
+
+static unsigned texel_depth(const uint8_t *p) { return (unsigned)p[0] | (unsigned)p[1] << 8; }
+
+/* Two bytes b0 | b1 << 8 as the FX10 pair unorm8_to_fx10(b0) |
+ * unorm8_to_fx10(b1) << 10: each byte moved to its field, then b + (b >> 7)
+ * in both fields at once (b >> 7 is 0 or 1, so no field carries). */
+GR3D_HOT uint32_t fx10_pair_of_bytes(uint32_t two)
+{
+	const uint32_t y = (two & 0xFFu) | (two & 0xFF00u) << 2;
+	return y + ((y >> 7) & 0x401u);
+}
+
+/* One texel as its FX10 pairs in register order: pr[0] = channels 0 | 1 << 10,
+ * pr[1] = channels 2 | 3 << 10.  The format's channels are gathered into one
+ * word of bytes (RGBA order), then converted two bytes at a time. */
+GR3D_HOT void texel_pair(const gr3d_sampler *sm, const uint8_t *p, uint32_t pr[2])
+{
+	uint32_t w;                                     /* channel k in byte k */
+	switch (sm->format) {
+	case GR3D_TEX_BGRA8888: w = (uint32_t)p[2] | (uint32_t)p[1] << 8 | (uint32_t)p[0] << 16 | (uint32_t)p[3] << 24; break;
+	case GR3D_TEX_A8: w = (uint32_t)p[3] << 24; break;
+	case GR3D_TEX_L8: w = (uint32_t)p[0] * 0x010101u | 0xFF000000u; break;
+	case GR3D_TEX_RGB565:
+		w = (((p[0] >> 3) * 527u + 23u) >> 6) | (((p[1] >> 2) * 259u + 33u) >> 6) << 8 |
+		    (((p[2] >> 3) * 527u + 23u) >> 6) << 16 | 0xFF000000u;
+		break;
+	case GR3D_TEX_D16: {
+		const uint32_t d = depth_fx10(sm, texel_depth(p));
+		pr[0] = d | d << 10;
+		pr[1] = d | (uint32_t)unorm8_to_fx10(255) << 10;
+		return;
+	}
+	default: w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; break;
+	}
+	pr[0] = fx10_pair_of_bytes(w & 0xFFFFu);
+	pr[1] = fx10_pair_of_bytes(w >> 16);
+}
+
+/* One level of a sampler as a fetch reads it, taken out of the image once
+ * per fetch (or per quad): a register store could alias the image's
+ * fields, and reloading them for every pixel costs more than the fetch. */
+typedef struct level_view {
+	const uint8_t *rgba;          /* NULL: no image, every fetch is 0 */
+	int w, h;
+	double fw, fh;
+	uint8_t wrap_s, wrap_t;
+} level_view;
+
+GR3D_HOT level_view view_of(const gr3d_sampler *sm, unsigned lvl)
+{
+	const ulp_image *img = lvl && lvl < sm->nlevels ? sm->level[lvl] : sm->img;
+	level_view v = { 0 };
+	if (img)
+		v = (level_view){ img->rgba, (int)img->width, (int)img->height, img->width, img->height,
+		                  sm->wrap, sm->wrap_t_own ? sm->wrap_t : sm->wrap };
+	return v;
+}
+
+/* The texel at (x, y), wrapped, as its FX10 pairs. */
+GR3D_HOT void texel_at(const gr3d_sampler *sm, const level_view *lv, int x, int y, uint32_t pr[2])
+{
+	x = wrap_coord(x, lv->w, lv->wrap_s);
+	y = wrap_coord(y, lv->h, lv->wrap_t);
+	texel_pair(sm, lv->rgba + ((size_t)y * (size_t)lv->w + (size_t)x) * 4u, pr);
+}
+
+/* One texel as four FX10 codes in channel order 0..3 (the register order). */
+GR3D_HOT void texel(const gr3d_sampler *sm, const level_view *lv, int x, int y, uint32_t out[4])
+{
+	uint32_t pr[2];
+	texel_at(sm, lv, x, y, pr);
+	out[0] = pr[0] & FX10_MASK;
+	out[1] = pr[0] >> 10;
+	out[2] = pr[1] & FX10_MASK;
+	out[3] = pr[1] >> 10;
+}
+
+/* tex_fetch on a level's view, with the result as FX10 pairs (texel_pair's
+ * order); inlined into tex_quad's loop. */
+GR3D_HOT unsigned fetch_view(const gr3d_sampler *sm, const level_view *lv, bool linear, double s, double t,
+                             uint32_t pr[2])
+{
+	if (!lv->rgba || !isfinite(s) || !isfinite(t)) {
+		pr[0] = pr[1] = 0;
+		return 0;
+	}
+	double u = s * lv->fw, v = t * lv->fh;
+	if (fabs(u) > 1e8 || fabs(v) > 1e8)
+		u = v = 0.0;
+	if (!linear) {
+		texel_at(sm, lv, floor_int(u), floor_int(v), pr);
+		return 1;
+	}
+	u -= 0.5;
+	v -= 0.5;
+	int x0 = floor_int(u), y0 = floor_int(v);
+	double fu = u - x0, fv = v - y0;
+	uint32_t a[4], b[4], cc[4], d[4], out[4];
+	texel(sm, lv, x0, y0, a);
+	texel(sm, lv, x0 + 1, y0, b);
+	texel(sm, lv, x0, y0 + 1, cc);
+	texel(sm, lv, x0 + 1, y0 + 1, d);
+	for (unsigned k = 0; k < 4; k++) {
+		double r = (1 - fv) * ((1 - fu) * a[k] + fu * b[k]) + fv * ((1 - fu) * cc[k] + fu * d[k]);
+		out[k] = (uint32_t)(r + 0.5) & FX10_MASK;     /* r >= 0: the truncation is floor */
+	}
+	pr[0] = out[0] | out[1] << 10;
+	pr[1] = out[2] | out[3] << 10;
+	return 4;
+}
+
+unsigned tex_fetch(const gr3d_sampler *sm, unsigned lvl, bool linear, double s, double t, uint32_t out[4])
+{
+	uint32_t pr[2];
+	const level_view lv = view_of(sm, lvl);
+	const unsigned n = fetch_view(sm, &lv, linear, s, t, pr);
+	out[0] = pr[0] & FX10_MASK;
+	out[1] = pr[0] >> 10;
+	out[2] = pr[1] & FX10_MASK;
+	out[3] = pr[1] >> 10;
+	return n;
+}
+
+unsigned tex_sample(const gr3d_sampler *sm, unsigned lvl, double s, double t, uint32_t out[4])
+{
+	return tex_fetch(sm, lvl, sm->bilinear, s, t, out);
+}
+
+unsigned tex_filter(const gr3d_sampler *sm, double lod, double s, double t, uint32_t out[4])
+{
+	if (!(lod > 0))                                /* magnification (or no LOD): level 0 */
+		return tex_fetch(sm, 0, sm->bilinear, s, t, out);
+	bool linear = sm->min_filter == GR3D_MIN_AS_MAG ? sm->bilinear : sm->min_filter == GR3D_MIN_LINEAR;
+	if (sm->nlevels < 2 || sm->mip_none)
+		return tex_fetch(sm, 0, linear, s, t, out);
+	const unsigned last = sm->nlevels - 1u;
+	if (!sm->mip_linear) {
+		double l = floor(lod + 0.5);
+		return tex_fetch(sm, l >= last ? last : (unsigned)l, linear, s, t, out);
+	}
+	double l0 = floor(lod);
+	if (l0 >= last)
+		return tex_fetch(sm, last, linear, s, t, out);
+	double f = lod - l0;
+	uint32_t a[4], b[4];
+	unsigned n = tex_fetch(sm, (unsigned)l0, linear, s, t, a);
+	n += tex_fetch(sm, (unsigned)l0 + 1, linear, s, t, b);
+	for (unsigned k = 0; k < 4; k++)
+		out[k] = (uint32_t)((1 - f) * a[k] + f * b[k] + 0.5) & FX10_MASK;   /* >= 0: floor */
+	return n;
+}
+
+double tex_lod(const gr3d_sampler *sm, const double s[4], const double t[4], double bias)
+{
+	if (!sm->img)
+		return 0.0;
+	double w = sm->img->width, h = sm->img->height;
+	/* pixel 1 is right of pixel 0, pixel 2 below it */
+	double dx = fmax(fabs(s[1] - s[0]) * w, fabs(t[1] - t[0]) * h);
+	double dy = fmax(fabs(s[2] - s[0]) * w, fabs(t[2] - t[0]) * h);
+	double rho = fmax(dx, dy);
+	bias += sm->lod_bias;
+	if (!(rho > 0) || !isfinite(rho) || !isfinite(bias))
+		return 0.0;
+	return log2(rho) + bias;
+}
+
+unsigned tex_level(const gr3d_sampler *sm, const double s[4], const double t[4], double bias)
+{
+	if (sm->nlevels < 2 || !sm->img)
+		return 0;
+	double lod = tex_lod(sm, s, t, bias);
+	if (!(lod > 0))
+		return 0;
+	double l = floor(lod + 0.5);
+	return l >= sm->nlevels - 1 ? sm->nlevels - 1u : (unsigned)l;
+}
+
+bool tex_build_levels(gr3d_sampler *sm, ulp_image *owned[GR3D_TEX_LEVELS], ulp_diag *d)
+{
+	for (unsigned k = 0; k < GR3D_TEX_LEVELS; k++)
+		owned[k] = NULL;
+	if (sm->img && !sm->mipmap && sm->nlevels > 1) {   /* the caller's levels */
+		sm->level[0] = sm->img;
+		for (unsigned k = 1; k < sm->nlevels; k++)
+			if (!sm->level[k])
+				return ulp_diag_at(d, NULL, 0, 0, "texture level %u is missing", k);
+		return true;
+	}
+	sm->level[0] = sm->img;
+	sm->nlevels = sm->img ? 1 : 0;
+	if (!sm->img || !sm->mipmap)
+		return true;
+	const ulp_image *prev = sm->img;
+	for (unsigned k = 1; k < GR3D_TEX_LEVELS && (prev->width > 1 || prev->height > 1); k++) {
+		uint32_t w = prev->width > 1 ? prev->width / 2 : 1, h = prev->height > 1 ? prev->height / 2 : 1;
+		ulp_image *img = ulp_image_create(w, h, d);
+		if (!img)
+			return false;
+		for (uint32_t y = 0; y < h; y++)
+			for (uint32_t x = 0; x < w; x++) {
+				uint32_t x0 = prev->width > 1 ? 2 * x : 0, y0 = prev->height > 1 ? 2 * y : 0;
+				uint32_t x1 = prev->width > 1 ? x0 + 1 : 0, y1 = prev->height > 1 ? y0 + 1 : 0;
+				const uint8_t *q[4] = { ulp_image_cpx(prev, x0, y0), ulp_image_cpx(prev, x1, y0),
+				                        ulp_image_cpx(prev, x0, y1), ulp_image_cpx(prev, x1, y1) };
+				uint8_t *o = ulp_image_px(img, x, y);
+				if (sm->format == GR3D_TEX_D16) {    /* the 16-bit depth, not its bytes */
+					unsigned v = (texel_depth(q[0]) + texel_depth(q[1]) + texel_depth(q[2]) +
+					              texel_depth(q[3]) + 2) / 4;
+					o[0] = (uint8_t)v, o[1] = (uint8_t)(v >> 8), o[2] = 0, o[3] = 255;
+					continue;
+				}
+				for (unsigned c = 0; c < 4; c++)
+					o[c] = (uint8_t)((q[0][c] + q[1][c] + q[2][c] + q[3][c] + 2) / 4);
+			}
+		owned[k] = img;
+		sm->level[k] = img;
+		sm->nlevels = (uint8_t)(k + 1);
+		prev = img;
+	}
+	return true;
+}
+
+/* The fetch of an enabled TEX instruction for the quad's live pixels;
+ * returns the clocks.  Out of line (and reached by a tail call), so that the
+ * many EXECs without a fetch do not pay for its registers. */
+__attribute__((noinline)) static unsigned tex_quad(const tex_unit *tu, gr3d_quad *q, unsigned e)
+{
+	const gr3d_ctx *c = tu->s.ctx;
+	const tex_plan *pl = &tu->plan[e];
+	const bool shadow = tu->shadow;
+	/* coordinates: r0,r1,r2[,r3] or r2,r3,r0[,r1] of the row the MFU wrote
+	 * (tegra.tex.src_row_from_mfu) or of the current row */
+	unsigned sS, sT, sB;
+	if (!tu->src_from_mfu || q->tex_row < TEX_PLAN_ROWS) {
+		const uint8_t *src = pl->src[tu->src_from_mfu ? q->tex_row : 0];
+		sS = src[0], sT = src[1], sB = src[2];
+	} else {
+		const tegra_tex_inst *in = &c->prog->exec[e].tex;
+		sS = gr3d_row_reg(c, q->tex_row, in->src_r2 ? 2 : 0);
+		sT = gr3d_row_reg(c, q->tex_row, in->src_r2 ? 3 : 1);
+		sB = gr3d_row_reg(c, q->tex_row, in->src_r2 ? 1 : 3);
+	}
+	const unsigned dlo = pl->dst[0], dhi = pl->dst[1];
+	/* a copy: the register stores below cannot alias it, so its fields
+	 * stay in registers (a byte store may alias any byte field) */
+	const gr3d_sampler smv = c->sampler[pl->sampler];
+	const gr3d_sampler *sm = &smv;
+	/* coordinates of all four pixels (helpers too) give the quad's LOD
+	 * (gr3d_fp20_quad with subnormals is gr3d_fp20 for every code) */
+	const uint32_t rs[GR3D_PIXELS] = { q->px[0].r[sS], q->px[1].r[sS], q->px[2].r[sS], q->px[3].r[sS] };
+	const uint32_t rt[GR3D_PIXELS] = { q->px[0].r[sT], q->px[1].r[sT], q->px[2].r[sT], q->px[3].r[sT] };
+	double cs[GR3D_PIXELS], ct[GR3D_PIXELS];
+	gr3d_fp20_quad(true, rs, cs);
+	gr3d_fp20_quad(true, rt, ct);
+	/* one LOD per quad when a level or the min/mag choice depends on it */
+	double lod = 0.0;
+	bool minmag = sm->min_filter != GR3D_MIN_AS_MAG &&
+	              (sm->min_filter == GR3D_MIN_LINEAR) != sm->bilinear;
+	const bool use_lod = (sm->nlevels > 1 && !sm->mip_none) || minmag;
+	if (use_lod) {
+		/* TXB: the bias of the first live pixel */
+		double bias = 0.0;
+		for (unsigned p = 0; p < GR3D_PIXELS && pl->bias; p++)
+			if (!q->px[p].killed) {
+				bias = gr3d_fp20(q->px[p].r[sB]);
+				break;
+			}
+		lod = tex_lod(sm, cs, ct, bias);
+	}
+	const level_view l0 = view_of(sm, 0);
+	uint64_t texels = 0;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		gr3d_pixel *px = &q->px[p];
+		if (shadow)
+			px->tex_shadow = 0;
+		if (px->killed)
+			continue;
+		uint32_t pr[2];
+		if (use_lod) {
+			uint32_t t4[4];
+			texels += tex_filter(sm, lod, cs[p], ct[p], t4);
+			pr[0] = t4[0] | t4[1] << 10;
+			pr[1] = t4[2] | t4[3] << 10;
+		} else {           /* without a LOD tex_filter magnifies: level 0, the mag filter */
+			texels += fetch_view(sm, &l0, sm->bilinear, cs[p], ct[p], pr);
+		}
+		if (shadow) {
+			px->tex_old[0] = px->r[dlo];
+			px->tex_old[1] = px->r[dhi];
+			px->tex_reg[0] = (uint8_t)dlo;
+			px->tex_reg[1] = (uint8_t)dhi;
+			px->tex_shadow = 3;
+		}
+		px->r[dlo] = pr[0];
+		px->r[dhi] = pr[1];
+	}
+	gr3d_stage *s = &((tex_unit *)tu)->s;
+	sim_unit_count(&s->u, TEX_CTR_FETCHES, 1);
+	sim_unit_count(&s->u, TEX_CTR_TEXELS, texels);
+	return s->quad_clocks;
+}
+
+static unsigned tex_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
+{
+	const tex_unit *tu = (const tex_unit *)s;
+	if (tu->fetch[e])
+		return tex_quad(tu, q, e);
+	if (tu->end_view[e])
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			q->px[p].tex_shadow = 0;
+	return s->quad_clocks;
+}
+
+void tex_init(tex_unit *t, gr3d_ctx *ctx)
+{
+	gr3d_stage_init(&t->s, "tex", ctx, TEX_COUNTERS, TEX_CTR_COUNT);
+	for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
+		ctx->sampler[k].depth_truncate = !ctx->cfg->tegra_tex_depth_round;
+	t->s.exec = tex_exec;
+	t->shadow = ctx->cfg->tegra_tex_fp20_coords;
+	t->src_from_mfu = ctx->cfg->tegra_tex_src_from_mfu;
+	memset(t->fetch, 0, sizeof t->fetch);
+	memset(t->end_view, 0, sizeof t->end_view);
+	memset(t->plan, 0, sizeof t->plan);
+	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
+		const tegra_tex_inst *in = &ctx->prog->exec[e].tex;
+		tex_plan *pl = &t->plan[e];
+		t->fetch[e] = in->enable;
+		/* The pre-fetch view (tex_shadow) lasts one EXEC.  Only tex_quad sets
+		 * it (tegra.tex.fp20_reads_see_coords); PSEQ admits a quad with it 0
+		 * and a quad runs its EXECs in order (DW recirculates EXEC e as e + 1),
+		 * so an EXEC without a fetch finds it set only after an EXEC with one:
+		 * it clears it there, and everywhere else it is 0 already. */
+		t->end_view[e] = t->shadow && e > 0 && ctx->prog->exec[e - 1].tex.enable;
+		pl->sampler = in->sampler & (GR3D_SAMPLERS - 1);
+		pl->bias = in->bias;
+		pl->dst[0] = (uint8_t)gr3d_row_reg(ctx, e, in->dst_r2 ? 2 : 0);
+		pl->dst[1] = (uint8_t)gr3d_row_reg(ctx, e, in->dst_r2 ? 3 : 1);
+		for (unsigned r = 0; r < TEX_PLAN_ROWS; r++) {
+			const unsigned src_exec = t->src_from_mfu ? r : e;   /* [0]: the EXEC's own row */
+			pl->src[r][0] = (uint8_t)gr3d_row_reg(ctx, src_exec, in->src_r2 ? 2 : 0);
+			pl->src[r][1] = (uint8_t)gr3d_row_reg(ctx, src_exec, in->src_r2 ? 3 : 1);
+			pl->src[r][2] = (uint8_t)gr3d_row_reg(ctx, src_exec, in->src_r2 ? 1 : 3);
+		}
+	}
+}

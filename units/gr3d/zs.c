@@ -1,0 +1,283 @@
+/* ZS: early depth/stencil (zs.h, docs/tegra-units.md "ZS"). */
+#include "units/gr3d/zs.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "sim/core/port.h"
+
+const sim_counter_def ZS_COUNTERS[ZS_CTR_COUNT] = {
+	[ZS_CTR_QUADS] = { "quads", "quads tested" },
+	[ZS_CTR_PIXELS] = { "pixels_tested", "covered pixels tested" },
+	[ZS_CTR_REJECTED] = { "pixels_rejected", "pixels the depth or stencil test removed" },
+	[ZS_CTR_QUADS_REJECTED] = { "quads_rejected", "quads with every pixel removed (not sent on)" },
+	[ZS_CTR_DEFERRED] = { "pixels_deferred", "pixels passed on untested: DW tests them after the shader" },
+};
+
+/* ---- surface ---- */
+
+zs_surface *zs_surface_create(uint32_t w, uint32_t h, enum zs_format f, ulp_diag *d)
+{
+	zs_surface *s = calloc(1, sizeof *s);
+	size_t n = (size_t)w * h;
+	if (s) {
+		s->width = w;
+		s->height = h;
+		s->format = (uint8_t)f;
+		s->depth = calloc(n ? n : 1, sizeof *s->depth);
+		s->stencil = f == ZS_D24S8 ? calloc(n ? n : 1, 1) : NULL;
+	}
+	if (!s || !s->depth || (f == ZS_D24S8 && !s->stencil)) {
+		zs_surface_free(s);
+		ulp_diag_at(d, NULL, 0, 0, "out of memory");
+		return NULL;
+	}
+	return s;
+}
+
+void zs_surface_free(zs_surface *s)
+{
+	if (!s)
+		return;
+	free(s->depth);
+	free(s->stencil);
+	free(s);
+}
+
+uint32_t zs_quantize(const zs_surface *s, double z)
+{
+	z = z > 0 ? (z < 1 ? z : 1) : 0;     /* NaN -> 0 */
+	return (uint32_t)lround(z * zs_depth_max(s));
+}
+
+void zs_surface_clear(zs_surface *s, bool depth, double z, bool stencil, uint8_t sval)
+{
+	size_t n = (size_t)s->width * s->height;
+	if (depth) {
+		uint32_t code = zs_quantize(s, z);
+		for (size_t i = 0; i < n; i++)
+			s->depth[i] = code;
+	}
+	if (stencil && s->stencil)
+		memset(s->stencil, sval, n);
+}
+
+double zs_surface_depth(const zs_surface *s, uint32_t x, uint32_t y)
+{
+	if (x >= s->width || y >= s->height)
+		return NAN;
+	return (double)s->depth[(size_t)y * s->width + x] / zs_depth_max(s);
+}
+
+/* ---- the test ---- */
+
+bool zs_compare(enum zs_func f, uint32_t a, uint32_t b)
+{
+	switch (f) {
+	case ZS_NEVER: return false;
+	case ZS_LESS: return a < b;
+	case ZS_EQUAL: return a == b;
+	case ZS_LEQUAL: return a <= b;
+	case ZS_GREATER: return a > b;
+	case ZS_NOTEQUAL: return a != b;
+	case ZS_GEQUAL: return a >= b;
+	default: return true;
+	}
+}
+
+uint8_t zs_stencil_op(enum zs_op op, uint8_t old, uint8_t ref)
+{
+	switch (op) {
+	case ZS_ZERO: return 0;
+	case ZS_REPLACE: return ref;
+	case ZS_INCR: return old == 0xFF ? old : (uint8_t)(old + 1);
+	case ZS_DECR: return old == 0 ? old : (uint8_t)(old - 1);
+	case ZS_INVERT: return (uint8_t)~old;
+	case ZS_INCR_WRAP: return (uint8_t)(old + 1);
+	case ZS_DECR_WRAP: return (uint8_t)(old - 1);
+	default: return old;
+	}
+}
+
+static void stencil_write(const zs_face *f, uint8_t *sp, enum zs_op op)
+{
+	uint8_t v = zs_stencil_op(op, *sp, f->ref);
+	*sp = (uint8_t)((*sp & ~f->writemask) | (v & f->writemask));
+}
+
+bool zs_pixel(const zs_state *st, zs_surface *s, uint32_t x, uint32_t y, uint32_t z, bool front,
+              bool write)
+{
+	if (!s || x >= s->width || y >= s->height)
+		return true;                      /* no surface: both tests pass (as GL) */
+	size_t i = (size_t)y * s->width + x;
+	const zs_face *f = &st->face[front ? 0 : 1];
+	uint8_t *sp = st->s_enable && s->stencil ? &s->stencil[i] : NULL;
+	if (sp && !zs_compare((enum zs_func)f->func, f->ref & f->valuemask, *sp & f->valuemask)) {
+		if (write)
+			stencil_write(f, sp, (enum zs_op)f->fail_op);
+		return false;
+	}
+	bool zpass = !st->z_enable || zs_compare((enum zs_func)st->z_func, z, s->depth[i]);
+	if (write) {
+		if (sp)
+			stencil_write(f, sp, (enum zs_op)(zpass ? f->zpass_op : f->zfail_op));
+		if (zpass && st->z_enable && st->z_write && st->depth_surface)
+			s->depth[i] = z;
+	}
+	return zpass;
+}
+
+uint32_t zs_pixel_z(const zs_state *st, const zs_surface *s, double z)
+{
+	/* QR_Z_MIN/MAX: the depth range as 20-bit unorm (grate: 0 / 0xfffff) */
+	double lo = (double)(st->z_min & 0xFFFFFu) / 0xFFFFF, hi = (double)(st->z_max & 0xFFFFFu) / 0xFFFFF;
+	if (!(z >= lo))
+		z = lo;
+	if (z > hi)
+		z = hi;
+	return s ? zs_quantize(s, z) : 0;
+}
+
+zs_late_entry *zs_late_entry_of(zs_late *l, const gr3d_quad *q)
+{
+	zs_late_entry *e = &l->ring[q->id % ZS_LATE_ENTRIES];
+	return e->valid && e->id == q->id ? e : NULL;
+}
+
+void zs_late_note_kills(zs_late_entry *e, const gr3d_quad *q)
+{
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		if (q->px[p].covered && (q->px[p].killed || q->px[p].exec_killed))
+			e->discarded |= (uint8_t)(1u << p);
+}
+
+bool zs_late_resolve(zs_late *l, zs_late_entry *e, const gr3d_quad *q, unsigned p)
+{
+	uint8_t bit = (uint8_t)(1u << p);
+	if (e->discarded & bit)       /* killed in an earlier EXEC: no depth/stencil write */
+		return true;
+	if (!(e->resolved & bit)) {
+		e->resolved |= bit;
+		uint32_t x = q->x + (p & 1u), y = q->y + (p >> 1);
+		if (zs_pixel(l->st, l->surf, x, y, e->z[p], q->px[p].front, true))
+			e->passed |= bit;
+	}
+	return e->passed & bit;
+}
+
+void zs_late_finish(zs_late *l, zs_late_entry *e, const gr3d_quad *q)
+{
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		if (q->px[p].covered && !((e->discarded | e->resolved) & (1u << p)))
+			zs_late_resolve(l, e, q, p);
+	e->valid = false;
+}
+
+/* ---- the unit ---- */
+
+/* Late mode: may a pixel that fails the test now be dropped before the
+ * shader?  Only when it would write nothing after it either, and the
+ * failure cannot turn into a pass as earlier quads still in flight write:
+ * no stencil (its fail ops write), and a depth function for which the
+ * writes of passing quads only move the stored value away from a pass. */
+static bool early_reject_safe(const zs_state *st)
+{
+	if (st->s_enable)
+		return false;
+	switch (st->z_func) {
+	case ZS_NEVER: case ZS_LESS: case ZS_LEQUAL: case ZS_GREATER: case ZS_GEQUAL: return true;
+	default: return false;
+	}
+}
+
+/* Test the quad in z->cur; returns the pixels tested. */
+static unsigned test_quad(zs_unit *z)
+{
+	gr3d_quad_in *in = &z->cur;
+	const zs_state *st = z->st;
+	unsigned tested = 0, rejected = 0, deferred = 0;
+	uint32_t code[GR3D_PIXELS] = { 0 };
+	bool safe = early_reject_safe(st);
+	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
+		if (!((in->mask >> k) & 1u))
+			continue;
+		tested++;
+		uint32_t x = in->x + (k & 1u), y = in->y + (k >> 1);
+		code[k] = zs_pixel_z(st, z->surf, in->z[k]);
+		bool pass;
+		if (!st->late) {
+			pass = zs_pixel(st, z->surf, x, y, code[k], in->front, true);
+		} else if (safe) {
+			pass = zs_pixel(st, z->surf, x, y, code[k], in->front, false);
+		} else {
+			pass = true;
+			deferred++;
+		}
+		if (!pass) {
+			in->mask &= (uint8_t)~(1u << k);
+			rejected++;
+		}
+	}
+	if (st->late && in->mask) {
+		zs_late_entry *e = &z->late->ring[in->id % ZS_LATE_ENTRIES];
+		e->id = in->id;
+		e->valid = true;
+		e->resolved = e->passed = e->discarded = 0;
+		memcpy(e->z, code, sizeof e->z);
+	}
+	sim_unit_count(&z->u, ZS_CTR_QUADS, 1);
+	sim_unit_count(&z->u, ZS_CTR_PIXELS, tested);
+	sim_unit_count(&z->u, ZS_CTR_REJECTED, rejected);
+	sim_unit_count(&z->u, ZS_CTR_DEFERRED, deferred);
+	if (!in->mask)
+		sim_unit_count(&z->u, ZS_CTR_QUADS_REJECTED, 1);
+	return tested;
+}
+
+static void zs_tick(sim_unit *u, uint64_t now)
+{
+	zs_unit *z = (zs_unit *)u;
+	sim_unit_wait_settle(u, now);
+	if (z->holding) {                      /* now == done_at: gr3d_occupy slept through */
+		if (z->cur.mask) {
+			if (sim_port_full(z->out)) {    /* PSEQ's pop wakes us */
+				gr3d_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
+				return;
+			}
+			sim_port_push(z->out, &z->cur, now);
+		}
+		sim_tl_emit(u->tl, now, u->lane, SIM_TL_END, z->cur.id, z->cur.mask);
+		z->holding = false;
+	}
+	const gr3d_quad_in *in = sim_port_peek(z->in, now);
+	if (!in) {
+		sim_unit_sleep_until(u, sim_port_next_ready(z->in));
+		return;
+	}
+	z->cur = *in;
+	sim_port_pop(z->in);
+	if (z->producer)
+		sim_unit_wake(z->producer, now);
+	sim_tl_emit(u->tl, now, u->lane, SIM_TL_BEGIN, z->cur.id, z->cur.mask);
+	unsigned tested = test_quad(z);
+	unsigned cycles = (tested + z->px_per_clock - 1) / z->px_per_clock;
+	z->done_at = now + (cycles ? cycles : 1);
+	z->holding = true;
+	sim_unit_busy(u);
+	gr3d_occupy(u, now, z->done_at);
+}
+
+void zs_init(zs_unit *z, const zs_state *st, zs_surface *surf, zs_late *late, unsigned px_per_clock,
+             struct sim_port *in, struct sim_port *out)
+{
+	memset(z, 0, sizeof *z);
+	sim_unit_init(&z->u, "zs", zs_tick, ZS_COUNTERS, ZS_CTR_COUNT);
+	z->st = st;
+	z->surf = surf;
+	z->late = late;
+	z->px_per_clock = px_per_clock ? px_per_clock : 1;
+	z->in = in;
+	z->out = out;
+	in->consumer = &z->u;
+}

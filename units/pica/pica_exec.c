@@ -1,0 +1,673 @@
+/* PICA200 shader execution core (see pica_exec.h).  Semantics: pica200.md
+ * §1.3 (opcode table), §1.4 (stacks), §2.2 (float24 rules, via isa/f24.h). */
+#include "units/pica/pica_exec.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/pica/pica_disasm.h"
+
+#define NO_PC UINT32_MAX
+
+static const pica_vec4 ONES = { { 1.0f, 1.0f, 1.0f, 1.0f } };
+
+/* ---- program preparation ---- */
+
+static uint32_t src_scoreboard(const struct pica_src *s)
+{
+	uint32_t bits = 0;
+	if (s->reg >= PICA_SRC_R && s->reg < PICA_SRC_C)
+		bits |= 1u << (s->reg - PICA_SRC_R);
+	if (s->reg >= PICA_SRC_C && s->idx)     /* the index matters only for c */
+		bits |= s->idx == PICA_IDX_A0X ? PICA_SB_A0X
+		      : s->idx == PICA_IDX_A0Y ? PICA_SB_A0Y : PICA_SB_AL;
+	return bits;
+}
+
+static pica_inst_meta inst_meta(const struct pica_inst *in)
+{
+	pica_inst_meta m = { 0 };
+	enum pica_op base = PICA_OPS[in->op].base;
+	const struct pica_fmt_info *f = &PICA_FMTS[in->fmt];
+	for (int k = 0; k < f->nsrc && k < 3; k++)
+		m.reads |= src_scoreboard(&in->src[k]);
+	/* two distinct v registers in one instruction (pica200.md §1.2) */
+	int v0 = -1;
+	for (int k = 0; k < f->nsrc && k < 3; k++) {
+		if (in->src[k].reg >= PICA_SRC_R)
+			continue;
+		if (v0 >= 0 && v0 != in->src[k].reg)
+			m.two_inputs = true;
+		v0 = in->src[k].reg;
+	}
+	bool writes_dst = f->dst.width && base != PICA_OP_MOVA && base != PICA_OP_CMP;
+	if (writes_dst && in->dst >= PICA_DST_R && in->dst < PICA_DST_R + 16)
+		m.writes |= 1u << (in->dst - PICA_DST_R);
+	switch (base) {
+	case PICA_OP_EX2: case PICA_OP_LG2: case PICA_OP_RCP: case PICA_OP_RSQ:
+		m.cls = PICA_CLS_SFU;
+		break;
+	case PICA_OP_MOVA:
+		m.cls = PICA_CLS_MOVA;
+		m.writes |= (in->mask & 8 ? PICA_SB_A0X : 0) | (in->mask & 4 ? PICA_SB_A0Y : 0);
+		break;
+	case PICA_OP_CMP:
+		m.writes |= PICA_SB_CMP;
+		break;
+	case PICA_OP_LITP:
+		m.writes |= PICA_SB_CMP;
+		break;
+	case PICA_OP_NOP:
+		m.cls = PICA_CLS_NOP;
+		break;
+	case PICA_OP_END:
+		m.cls = PICA_CLS_NOP;
+		m.is_end = true;
+		break;
+	case PICA_OP_BREAK: case PICA_OP_EMIT: case PICA_OP_SETEMIT:
+	case PICA_OP_CALL: case PICA_OP_CALLU: case PICA_OP_IFU: case PICA_OP_JMPU:
+		m.cls = PICA_CLS_FLOW;
+		break;
+	case PICA_OP_LOOP:
+		m.cls = PICA_CLS_FLOW;
+		m.writes |= PICA_SB_AL;
+		break;
+	case PICA_OP_BREAKC: case PICA_OP_CALLC: case PICA_OP_IFC: case PICA_OP_JMPC:
+		m.cls = PICA_CLS_FLOW;
+		m.reads |= PICA_SB_CMP;
+		break;
+	default:
+		m.cls = in->op == PICA_OP_UNKNOWN ? PICA_CLS_NOP : PICA_CLS_ALU;
+		break;
+	}
+	return m;
+}
+
+bool pica_program_from_code(pica_program *p, const uint32_t *code, size_t ncode,
+                            const uint32_t *opdesc, size_t nopdesc,
+                            const pica_program_desc *desc, const ulp_config *cfg, ulp_diag *d)
+{
+	memset(p, 0, sizeof *p);
+	if (ncode > (size_t)cfg->pica_code_words)
+		return ulp_diag_at(d, NULL, 0, 0,
+		                   "%zu code words do not fit the %lld-word code memory (pica.code_words)",
+		                   ncode, (long long)cfg->pica_code_words);
+	if (nopdesc > (size_t)cfg->pica_opdesc_count)
+		return ulp_diag_at(d, NULL, 0, 0,
+		                   "%zu operand descriptors do not fit the %lld-entry table (pica.opdesc_count)",
+		                   nopdesc, (long long)cfg->pica_opdesc_count);
+	if (desc->entry >= ncode)
+		return ulp_diag_at(d, NULL, 0, 0, "entry point 0x%x is outside the code (%zu words)",
+		                   desc->entry, ncode);
+	p->ncode = (uint32_t)ncode;
+	p->inst = calloc(ncode, sizeof *p->inst);
+	p->meta = calloc(ncode, sizeof *p->meta);
+	if (!p->inst || !p->meta) {
+		pica_program_free(p);
+		return ulp_diag_at(d, NULL, 0, 0, "out of memory");
+	}
+	for (uint32_t i = 0; i < p->ncode; i++) {
+		bool ok = pica_decode_prog(code[i], opdesc, nopdesc, &p->inst[i]);
+		p->meta[i] = inst_meta(&p->inst[i]);
+		p->meta[i].bad_desc = !ok;
+	}
+	p->entry = desc->entry;
+	p->end = desc->end;
+	p->is_gs = desc->is_gs;
+	p->gs_mode = desc->gs_mode;
+	p->gs_variable_num = desc->gs_variable_num;
+	p->gs_fixed_start = desc->gs_fixed_start;
+	p->gs_fixed_num = desc->gs_fixed_num;
+	for (unsigned r = 0; r < 16; r++) {
+		p->out_need[r] = desc->out_need[r] & 0xF;
+		if (p->out_need[r])
+			p->out_regs |= (uint16_t)(1u << r);
+	}
+	return true;
+}
+
+bool pica_program_build(pica_program *p, const struct shbin *s, unsigned dvle,
+                        const ulp_config *cfg, ulp_diag *d)
+{
+	memset(p, 0, sizeof *p);
+	if (dvle >= s->ndvle)
+		return ulp_diag_at(d, NULL, 0, 0, "the SHBIN has %zu DVLE(s); there is no DVLE %u",
+		                   s->ndvle, dvle);
+	const struct shbin_dvle *e = &s->dvle[dvle];
+	pica_program_desc desc = {
+		.entry = e->main, .end = e->endmain, .is_gs = e->type == SHBIN_GS,
+		.gs_mode = e->gs_mode, .gs_variable_num = e->gs_variable_num,
+		.gs_fixed_start = e->gs_fixed_start, .gs_fixed_num = e->gs_fixed_num,
+	};
+	for (size_t k = 0; k < e->noutputs; k++)
+		if (e->outputs[k].reg < 16)
+			desc.out_need[e->outputs[k].reg] |= (uint8_t)(e->outputs[k].mask & 0xF);
+	if (!pica_program_from_code(p, s->code, s->ncode, s->opdesc, s->nopdesc, &desc, cfg, d))
+		return false;
+	p->dvle = e;
+	return true;
+}
+
+void pica_program_free(pica_program *p)
+{
+	free(p->inst);
+	free(p->meta);
+	p->inst = NULL;
+	p->meta = NULL;
+}
+
+void pica_uniforms_apply_dvle(pica_uniforms *u, const struct shbin_dvle *dvle)
+{
+	for (size_t k = 0; k < dvle->nconsts; k++) {
+		const struct shbin_const *c = &dvle->consts[k];
+		if (c->type == SHBIN_CONST_FVEC && c->reg < 96) {
+			for (int j = 0; j < 4; j++)
+				u->c[c->reg].c[j] = f24_decode(c->data[j]);
+		} else if (c->type == SHBIN_CONST_IVEC && c->reg < 4) {
+			for (int j = 0; j < 4; j++)
+				u->i[c->reg][j] = (uint8_t)(c->data[0] >> (8 * j));
+		} else if (c->type == SHBIN_CONST_BOOL && c->reg < 16) {
+			u->b[c->reg] = c->data[0] & 1;
+		}
+	}
+}
+
+void pica_env_from_config(pica_env *e, const ulp_config *cfg)
+{
+	memset(e, 0, sizeof *e);
+	e->f24 = ulp_config_f24_mode(cfg);
+	e->undocumented = cfg->pica_undocumented;
+	e->dsti_swapped = cfg->pica_dsti_operands == PICA_DSTI_SWAPPED;
+	e->loop_restore_al = cfg->pica_loop_restore_al;
+	e->al_signed = cfg->pica_al_signed;
+	e->max_steps = (uint64_t)cfg->pica_max_steps;
+}
+
+void pica_thread_reset(pica_thread *t) { memset(t, 0, sizeof *t); }
+
+void pica_thread_start(pica_thread *t, const pica_program *p)
+{
+	t->pc = p->entry;
+	memset(&t->st, 0, sizeof t->st);
+	memset(t->o_written, 0, sizeof t->o_written);
+	t->last_was_mova = false;
+	t->steps = 0;
+}
+
+/* ---- diagnostics ---- */
+
+static const char *inst_text(const pica_program *p, uint32_t pc, char *buf, size_t n)
+{
+	pica_disasm_inst(&p->inst[pc], NULL, buf, n);
+	return buf;
+}
+
+/* A condition that hangs silicon: an error, or a warning when permissive.
+ * Returns true when execution may go on. */
+static bool hang(const pica_program *p, const pica_env *env, uint32_t pc, ulp_diag *d,
+                 const char *what)
+{
+	char text[96], msg[320];
+	snprintf(msg, sizeof msg, "pc 0x%03x '%s': %s", pc, inst_text(p, pc, text, sizeof text), what);
+	if (env->permissive) {
+		if (env->warn)
+			env->warn(env->ctx, msg);
+		return true;
+	}
+	ulp_diag_at(d, NULL, 0, 0, "%s (hangs the PICA200; --permissive to continue)", msg);
+	return false;
+}
+
+static enum pica_step_result fail(const pica_program *p, uint32_t pc, ulp_diag *d, const char *what)
+{
+	char text[96];
+	if (pc < p->ncode)
+		ulp_diag_at(d, NULL, 0, 0, "pc 0x%03x '%s': %s", pc, inst_text(p, pc, text, sizeof text), what);
+	else
+		ulp_diag_at(d, NULL, 0, 0, "pc 0x%03x: %s", pc, what);
+	return PICA_STEP_ERROR;
+}
+
+/* ---- operands ---- */
+
+static int32_t addr_offset(const pica_thread *t, uint8_t idx)
+{
+	return idx == PICA_IDX_A0X ? t->a0[0] : idx == PICA_IDX_A0Y ? t->a0[1] : t->al;
+}
+
+/* Relative addressing applies to c registers only: an offset outside
+ * [-128, 127] is ignored; index = (c + offset) & 0x7F; >= 96 reads 1.0
+ * (pica200.md §1.2). */
+static void read_src(const pica_thread *t, const pica_uniforms *u, const struct pica_src *s,
+                     float out[4])
+{
+	const pica_vec4 *r;
+	if (s->reg < PICA_SRC_R) {
+		r = &t->v[s->reg];
+	} else if (s->reg < PICA_SRC_C) {
+		r = &t->r[s->reg - PICA_SRC_R];
+	} else {
+		int32_t idx = s->reg - PICA_SRC_C;
+		if (s->idx) {
+			int32_t off = addr_offset(t, s->idx);
+			if (off >= -128 && off <= 127)
+				idx = (idx + off) & 0x7F;
+		}
+		r = idx < 96 ? &u->c[idx] : &ONES;
+	}
+	for (int k = 0; k < 4; k++)
+		out[k] = r->c[s->swz[k]];
+	/* Registers never hold -0 (f24 results are +0, loads convert), so only
+	 * negation can make one; -x + 0 turns it into +0 and keeps x otherwise. */
+	if (s->neg)
+		for (int k = 0; k < 4; k++)
+			out[k] = -out[k] + 0.0f;
+}
+
+/* Descriptor mask bit3 = x .. bit0 = w. */
+static inline bool comp_on(uint8_t mask, int k) { return mask & (8 >> k); }
+
+static bool write_dst(pica_thread *t, const pica_program *p, const pica_env *env, uint32_t pc,
+                      uint8_t dst, uint8_t mask, const float res[4], ulp_diag *d)
+{
+	if (dst >= PICA_DST_R) {
+		pica_vec4 *r = &t->r[(dst - PICA_DST_R) & 15];
+		for (int k = 0; k < 4; k++)
+			if (comp_on(mask, k))
+				r->c[k] = res[k];
+		return true;
+	}
+	pica_vec4 *o = &t->o[t->bank][dst & 15];
+	for (int k = 0; k < 4; k++) {
+		if (!comp_on(mask, k))
+			continue;
+		if (t->o_written[dst & 15] & (1u << k)) {
+			char what[64];
+			snprintf(what, sizeof what, "output o%u.%c written twice", dst & 15, "xyzw"[k]);
+			if (!hang(p, env, pc, d, what))
+				return false;
+		}
+		t->o_written[dst & 15] |= (uint8_t)(1u << k);
+		o->c[k] = res[k];
+	}
+	return true;
+}
+
+/* ---- flow control ---- */
+
+static bool condition(const pica_thread *t, const struct pica_inst *in)
+{
+	bool x = t->cmp[0] == in->ref_x, y = t->cmp[1] == in->ref_y;
+	switch (in->cond) {
+	case PICA_COND_OR: return x || y;
+	case PICA_COND_AND: return x && y;
+	case PICA_COND_X: return x;
+	default: return y;
+	}
+}
+
+/* Ring stacks: push over a full stack drops the oldest entry (§1.4). */
+#define RING_PUSH(arr, n, top, depth, entry)                 \
+	do {                                                 \
+		(top) = (uint8_t)(((top) + 1) % (depth));    \
+		(arr)[(top)] = (entry);                      \
+		if ((n) < (depth))                           \
+			(n)++;                               \
+	} while (0)
+#define RING_POP(n, top, depth)                              \
+	do {                                                 \
+		(top) = (uint8_t)(((top) + (depth) - 1) % (depth)); \
+		(n)--;                                       \
+	} while (0)
+
+static bool cmp_op(uint8_t op, float a, float b)
+{
+	switch (op) {            /* no flush in CMP (§2.2) */
+	case PICA_CMP_EQ: return a == b;
+	case PICA_CMP_NE: return a != b;
+	case PICA_CMP_LT: return a < b;
+	case PICA_CMP_LE: return a <= b;
+	case PICA_CMP_GT: return a > b;
+	case PICA_CMP_GE: return a >= b;
+	default: return true;    /* 6, 7 "seem to always return true" (3dbrew) */
+	}
+}
+
+static int32_t mova_value(float v)
+{
+	if (isnan(v))
+		return 0;
+	double tv = trunc((double)v);     /* toward zero (hardware-verified, §1.3) */
+	if (tv > 2147483647.0)
+		return INT32_MAX;
+	if (tv < -2147483648.0)
+		return INT32_MIN;
+	return (int32_t)tv;
+}
+
+static void do_emit(pica_thread *t, const pica_program *p, const pica_env *env)
+{
+	unsigned slot = t->emit_vtx < 3 ? t->emit_vtx : 2;
+	for (unsigned r = 0; r < 16; r++)
+		if (p->out_regs & (1u << r))
+			t->emit_buf[slot][r] = t->o[t->bank][r];
+	if (t->emit_prim) {
+		t->primitives++;
+		if (env->emit)
+			env->emit(env->ctx, (const pica_vec4(*)[16])t->emit_buf, t->emit_inv);
+	}
+	t->bank ^= 1;            /* output banks swap on each EMIT (§1.1) */
+	memset(t->o_written, 0, sizeof t->o_written);
+}
+
+/* ---- one instruction ---- */
+
+enum pica_step_result pica_step(pica_thread *t, const pica_program *p, const pica_uniforms *u,
+                                const pica_env *env, pica_step_info *info, ulp_diag *d)
+{
+	const uint32_t pc = t->pc;
+	if (pc >= p->ncode)
+		return fail(p, pc, d, "the program counter ran past the end of the code without END");
+	if (++t->steps > env->max_steps) {
+		char what[96];
+		snprintf(what, sizeof what, "watchdog: no END after %llu instructions (pica.max_steps)",
+		         (unsigned long long)env->max_steps);
+		return fail(p, pc, d, what);
+	}
+	const struct pica_inst *in = &p->inst[pc];
+	const pica_inst_meta *m = &p->meta[pc];
+	const f24_mode *fm = &env->f24;
+	const enum pica_op base = PICA_OPS[in->op].base;
+	uint32_t jump = NO_PC;         /* JMP-class transfer: lowest priority */
+	float a[4], b[4], c[4], res[4];
+
+	if (m->bad_desc)
+		return fail(p, pc, d, "operand descriptor index past the descriptor table");
+	if (m->two_inputs && !hang(p, env, pc, d, "reads two distinct input registers"))
+		return PICA_STEP_ERROR;
+	bool is_mova = base == PICA_OP_MOVA;
+	if (is_mova && t->last_was_mova && !hang(p, env, pc, d, "two adjacent MOVA instructions"))
+		return PICA_STEP_ERROR;
+	t->last_was_mova = is_mova;
+
+	switch (base) {
+	case PICA_OP_ADD: case PICA_OP_MUL: case PICA_OP_SGE: case PICA_OP_SLT:
+	case PICA_OP_MAX: case PICA_OP_MIN:
+		read_src(t, u, &in->src[0], a);
+		read_src(t, u, &in->src[1], b);
+		for (int k = 0; k < 4; k++) {
+			switch (base) {
+			case PICA_OP_ADD: res[k] = f24_add(a[k], b[k], fm); break;
+			case PICA_OP_MUL: res[k] = f24_mul(a[k], b[k], fm); break;
+			case PICA_OP_SGE: res[k] = f24_sge(a[k], b[k]); break;
+			case PICA_OP_SLT: res[k] = f24_slt(a[k], b[k]); break;
+			case PICA_OP_MAX: res[k] = f24_max(a[k], b[k], fm); break;
+			default: res[k] = f24_min(a[k], b[k], fm); break;
+			}
+		}
+		goto write;
+	case PICA_OP_DP3: case PICA_OP_DP4: case PICA_OP_DPH: {
+		read_src(t, u, &in->src[0], a);
+		read_src(t, u, &in->src[1], b);
+		if (base == PICA_OP_DPH)
+			a[3] = 1.0f;
+		float dot = f24_dot(a, b, base == PICA_OP_DP3 ? 3 : 4, fm);
+		res[0] = res[1] = res[2] = res[3] = dot;
+		goto write;
+	}
+	case PICA_OP_DST:
+		read_src(t, u, &in->src[0], a);
+		read_src(t, u, &in->src[1], b);
+		if (in->op == PICA_OP_DSTI && env->dsti_swapped) {
+			float tmp[4];
+			memcpy(tmp, a, sizeof tmp);
+			memcpy(a, b, sizeof tmp);
+			memcpy(b, tmp, sizeof tmp);
+		}
+		res[0] = 1.0f;
+		res[1] = f24_mul(a[1], b[1], fm);
+		res[2] = f24_round(a[2], fm->round);
+		res[3] = f24_round(b[3], fm->round);
+		goto write;
+	case PICA_OP_EX2: case PICA_OP_LG2: case PICA_OP_RCP: case PICA_OP_RSQ: {
+		read_src(t, u, &in->src[0], a);
+		float r = base == PICA_OP_EX2 ? f24_ex2(a[0], fm)
+		        : base == PICA_OP_LG2 ? f24_lg2(a[0], fm)
+		        : base == PICA_OP_RCP ? f24_rcp(a[0], fm) : f24_rsq(a[0], fm);
+		res[0] = res[1] = res[2] = res[3] = r;
+		goto write;
+	}
+	case PICA_OP_LITP: {
+		/* {max(a.x,0), clamp(a.y, ±127.9961), 0, max(a.w,0)}; cmp = (a.x >= 0, a.w >= 0) */
+		read_src(t, u, &in->src[0], a);
+		const float lim = (float)0x7FFF / 0x100;
+		res[0] = f24_max(a[0], 0.0f, fm);
+		res[1] = a[1] < -lim ? -lim : a[1] > lim ? lim : a[1];
+		res[2] = 0.0f;
+		res[3] = f24_max(a[3], 0.0f, fm);
+		t->cmp[0] = a[0] >= 0.0f;
+		t->cmp[1] = a[3] >= 0.0f;
+		goto write;
+	}
+	case PICA_OP_FLR: case PICA_OP_MOV:
+		read_src(t, u, &in->src[0], a);
+		for (int k = 0; k < 4; k++)
+			res[k] = base == PICA_OP_FLR ? f24_flr(a[k], fm) : a[k];
+		goto write;
+	case PICA_OP_MAD:
+		read_src(t, u, &in->src[0], a);
+		read_src(t, u, &in->src[1], b);
+		read_src(t, u, &in->src[2], c);
+		for (int k = 0; k < 4; k++)
+			res[k] = f24_mad(a[k], b[k], c[k], fm);
+		goto write;
+	case PICA_OP_MOVA:
+		read_src(t, u, &in->src[0], a);
+		if (comp_on(in->mask, 0))
+			t->a0[0] = mova_value(a[0]);
+		if (comp_on(in->mask, 1))
+			t->a0[1] = mova_value(a[1]);
+		break;
+	case PICA_OP_CMP:
+		read_src(t, u, &in->src[0], a);
+		read_src(t, u, &in->src[1], b);
+		t->cmp[0] = cmp_op(in->cmp_op[0], a[0], b[0]);
+		t->cmp[1] = cmp_op(in->cmp_op[1], a[1], b[1]);
+		break;
+	case PICA_OP_NOP:
+		break;
+	case PICA_OP_END:
+		if (!p->is_gs) {
+			for (unsigned r = 0; r < 16; r++) {
+				uint8_t miss = p->out_need[r] & (uint8_t)~t->o_written[r];
+				if (!miss)
+					continue;
+				char what[80];
+				snprintf(what, sizeof what, "output o%u.%s%s%s%s left unwritten at END", r,
+				         miss & 1 ? "x" : "", miss & 2 ? "y" : "", miss & 4 ? "z" : "",
+				         miss & 8 ? "w" : "");
+				if (!hang(p, env, pc, d, what))
+					return PICA_STEP_ERROR;
+			}
+		}
+		info->pc = pc;
+		info->taken = false;
+		return PICA_STEP_END;
+	case PICA_OP_BREAK: case PICA_OP_BREAKC:
+		if (base == PICA_OP_BREAKC && !condition(t, in))
+			break;
+		if (!t->st.nloop) {
+			if (!hang(p, env, pc, d, "BREAK with an empty loop stack"))
+				return PICA_STEP_ERROR;
+			break;
+		}
+		jump = t->st.loop[t->st.loop_top].trigger;
+		RING_POP(t->st.nloop, t->st.loop_top, PICA_LOOP_DEPTH);
+		break;
+	case PICA_OP_CALL: case PICA_OP_CALLC: case PICA_OP_CALLU: {
+		bool go = base == PICA_OP_CALL || (base == PICA_OP_CALLC ? condition(t, in)
+		                                                         : u->b[in->uniform_id & 15]);
+		if (go) {
+			pica_call_entry e = { (uint16_t)(in->target + in->num), (uint16_t)(pc + 1) };
+			RING_PUSH(t->st.call, t->st.ncall, t->st.call_top, PICA_CALL_DEPTH, e);
+			jump = in->target;
+		}
+		break;
+	}
+	case PICA_OP_IFU: case PICA_OP_IFC: {
+		bool go = base == PICA_OP_IFC ? condition(t, in) : u->b[in->uniform_id & 15];
+		if (go) {
+			pica_if_entry e = { in->target, (uint16_t)(in->target + in->num) };
+			RING_PUSH(t->st.ifs, t->st.nif, t->st.if_top, PICA_IF_DEPTH, e);
+		} else {
+			jump = in->target;
+		}
+		break;
+	}
+	case PICA_OP_LOOP: {
+		const uint8_t *ip = u->i[in->uniform_id & 3];
+		pica_loop_entry e = { (uint16_t)(in->target + 1), (uint16_t)(pc + 1), ip[0], ip[2], t->al };
+		RING_PUSH(t->st.loop, t->st.nloop, t->st.loop_top, PICA_LOOP_DEPTH, e);
+		t->al = env->al_signed ? (int32_t)(int8_t)ip[1] : (int32_t)ip[1];
+		break;
+	}
+	case PICA_OP_JMPC:
+		if (condition(t, in))
+			jump = in->target;
+		break;
+	case PICA_OP_JMPU:
+		if (u->b[in->uniform_id & 15] == !(in->num & 1))
+			jump = in->target;
+		break;
+	case PICA_OP_SETEMIT:
+		if (!p->is_gs)
+			return fail(p, pc, d, "SETEMIT in a vertex shader (geometry shaders only)");
+		t->emit_vtx = in->vtx_id;
+		t->emit_prim = in->prim;
+		t->emit_inv = in->inv;
+		break;
+	case PICA_OP_EMIT:
+		if (!p->is_gs)
+			return fail(p, pc, d, "EMIT in a vertex shader (geometry shaders only)");
+		do_emit(t, p, env);
+		break;
+	default:               /* undocumented opcode (pica200.md §8 q1) */
+		if (env->undocumented == PICA_UNDOC_ERROR) {
+			char what[96];
+			snprintf(what, sizeof what, "undocumented opcode 0x%02x (pica.undocumented=error)",
+			         in->opcode);
+			return fail(p, pc, d, what);
+		}
+		break;
+	}
+	goto flow;
+
+write:
+	if (!write_dst(t, p, env, pc, in->dst, in->mask, res, d))
+		return PICA_STEP_ERROR;
+
+flow: {
+	/* pc + 1 is offered to each stack; priority LOOP > IF > CALL > JMP (§1.4). */
+	const uint32_t offered = pc + 1;
+	uint32_t loop_pc = NO_PC, if_pc = NO_PC, call_pc = NO_PC;
+	pica_stacks *st = &t->st;
+	if (st->nloop && st->loop[st->loop_top].trigger == offered) {
+		pica_loop_entry *e = &st->loop[st->loop_top];
+		uint8_t step = e->step;
+		t->al += env->al_signed ? (int32_t)(int8_t)step : (int32_t)step;
+		if (e->remaining) {
+			e->remaining--;
+			loop_pc = e->start;
+		} else {
+			if (env->loop_restore_al && st->nloop > 1)
+				t->al = e->saved_al;
+			RING_POP(st->nloop, st->loop_top, PICA_LOOP_DEPTH);
+			loop_pc = offered;
+		}
+	}
+	if (st->nif && st->ifs[st->if_top].trigger == offered) {
+		if_pc = st->ifs[st->if_top].target;
+		RING_POP(st->nif, st->if_top, PICA_IF_DEPTH);
+	}
+	for (unsigned pops = 1; st->ncall && st->call[st->call_top].trigger == offered; pops++) {
+		if (pops < 4)             /* the 4th return in one step is lost (§1.4) */
+			call_pc = st->call[st->call_top].ret;
+		RING_POP(st->ncall, st->call_top, PICA_CALL_DEPTH);
+	}
+	uint32_t next = loop_pc != NO_PC ? loop_pc : if_pc != NO_PC ? if_pc
+	              : call_pc != NO_PC ? call_pc : jump != NO_PC ? jump : offered;
+	bool popped = loop_pc != NO_PC || if_pc != NO_PC || call_pc != NO_PC;
+	if (jump != NO_PC && popped &&
+	    !hang(p, env, pc, d, "a jump, call or break as the last instruction of a block is never taken"))
+		return PICA_STEP_ERROR;
+	t->pc = next;
+	info->pc = pc;
+	info->taken = next != offered;
+	return PICA_STEP_OK;
+}
+}
+
+bool pica_gs_load(const pica_program *p, const pica_gs_prim *prim, pica_thread *t,
+                  pica_uniforms *u, ulp_diag *d)
+{
+	if (!p->is_gs)
+		return ulp_diag_at(d, NULL, 0, 0, "not a geometry shader");
+	const unsigned n = prim->nvtx, S = prim->stride;
+	if (!S || S > 16 || prim->pos_reg >= S)
+		return ulp_diag_at(d, NULL, 0, 0, "bad vertex stride %u", S);
+	switch (p->gs_mode) {
+	case SHBIN_GS_POINT:
+		if (n * S > 16)
+			return ulp_diag_at(d, NULL, 0, 0, "point mode: %u vertices of %u registers do not fit v0-v15",
+			                   n, S);
+		memcpy(t->v, prim->vtx, (size_t)n * S * sizeof *t->v);
+		return true;
+	case SHBIN_GS_VARIABLE: {
+		unsigned full = p->gs_variable_num;
+		if (n <= full)
+			return ulp_diag_at(d, NULL, 0, 0, "variable mode: %u vertices, needs more than %u", n, full);
+		unsigned regs = 1 + full * S + (n - full);
+		if (regs > 96)
+			return ulp_diag_at(d, NULL, 0, 0, "variable mode: %u vertices need %u registers", n, regs);
+		for (int k = 0; k < 4; k++)
+			u->c[0].c[k] = (float)n;
+		unsigned r = 1;
+		for (unsigned v = 0; v < n; v++) {
+			if (v < full) {
+				memcpy(&u->c[r], &prim->vtx[v * S], S * sizeof *u->c);
+				r += S;
+			} else {
+				u->c[r++] = prim->vtx[v * S + prim->pos_reg];
+			}
+		}
+		return true;
+	}
+	case SHBIN_GS_FIXED: {
+		unsigned start = p->gs_fixed_start, want = p->gs_fixed_num;
+		if (n != want)
+			return ulp_diag_at(d, NULL, 0, 0, "fixed mode: %u vertices, the shader takes %u", n, want);
+		if (start + n * S > 96)
+			return ulp_diag_at(d, NULL, 0, 0, "fixed mode: vertices past c95");
+		memcpy(&u->c[start], prim->vtx, (size_t)n * S * sizeof *u->c);
+		return true;
+	}
+	default:
+		return ulp_diag_at(d, NULL, 0, 0, "unknown geometry shader mode %u", p->gs_mode);
+	}
+}
+
+void pica_gs_invocation_done(pica_uniforms *u) { u->b[15] = true; }
+
+enum pica_step_result pica_run(pica_thread *t, const pica_program *p, const pica_uniforms *u,
+                               const pica_env *env, ulp_diag *d)
+{
+	pica_step_info info;
+	pica_thread_start(t, p);
+	for (;;) {
+		enum pica_step_result r = pica_step(t, p, u, env, &info, d);
+		if (r != PICA_STEP_OK)
+			return r;
+	}
+}

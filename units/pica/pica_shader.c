@@ -1,0 +1,294 @@
+/* PICA200 shader unit: timing around the execution core (pica_shader.h). */
+#include "units/pica/pica_shader.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "units/pica/vfetch.h"
+
+const sim_counter_def PICA_COUNTERS[PICA_CTR_COUNT] = {
+	[PICA_CTR_INSTRUCTIONS] = { "instructions", "instructions issued" },
+	[PICA_CTR_INVOCATIONS] = { "invocations", "vertex or geometry invocations completed" },
+	[PICA_CTR_PRIMITIVES] = { "primitives", "primitives emitted (geometry shader)" },
+	[PICA_CTR_TAKEN] = { "taken_branches", "instructions that transferred control" },
+};
+
+/* Issue/complete events must reach the timeline in cycle order: completions
+ * wait here until their cycle comes (the unit ticks every cycle while busy). */
+static void flush_completions(pica_shader_unit *s, uint64_t now)
+{
+	while (s->pend_n && s->pending[s->pend_head].cycle <= now) {
+		sim_tl_emit(s->u.tl, s->pending[s->pend_head].cycle, s->u.lane, SIM_TL_END,
+		            s->pending[s->pend_head].seq, 0);
+		s->pend_head = (s->pend_head + 1) % PICA_TL_PENDING;
+		s->pend_n--;
+	}
+}
+
+static void note_completion(pica_shader_unit *s, uint64_t cycle, uint32_t seq)
+{
+	if (!s->u.tl || !s->u.tl->enabled)
+		return;
+	if (s->pend_n == PICA_TL_PENDING)          /* cannot happen with latency <= 64 */
+		flush_completions(s, UINT64_MAX);
+	unsigned tail = (s->pend_head + s->pend_n) % PICA_TL_PENDING;
+	s->pending[tail].cycle = cycle;
+	s->pending[tail].seq = seq;
+	s->pend_n++;
+}
+
+static void pica_shader_tick(sim_unit *u, uint64_t now)
+{
+	pica_shader_unit *s = (pica_shader_unit *)u;
+	flush_completions(s, now);
+	if (s->failed)
+		return;
+	if (!s->running) {
+		const pica_job *job = s->start ? NULL : sim_port_peek(s->in, now);
+		bool started = s->start ? s->start(s, now) : job != NULL;
+		if (s->failed) {
+			u->halt = true;
+			return;
+		}
+		if (!started) {
+			if (s->pend_n)
+				sim_unit_sleep_until(u, now + 1);
+			uint64_t r = sim_port_next_ready(s->in);
+			if (r != UINT64_MAX)
+				sim_unit_wake(u, r);
+			return;
+		}
+		if (job) {
+			memcpy(s->t.v, job->v, sizeof s->t.v);
+			s->job_id = job->id;
+			sim_port_pop(s->in);
+		}
+		pica_thread_start(&s->t, s->prog);
+		s->running = true;
+	}
+	sim_unit_sleep_until(u, now + 1);
+	u->debug_pc = s->t.pc;
+	u->has_pc = true;
+	if (now < s->next_issue) {
+		if (s->wait_cause == SIM_STALL_COUNT)
+			sim_unit_busy(u);                /* a multi-cycle issue */
+		else
+			sim_unit_stall(u, s->wait_cause);
+		return;
+	}
+	const uint32_t pc = s->t.pc;
+	if (pc < s->prog->ncode) {
+		const pica_inst_meta *m = &s->prog->meta[pc];
+		uint64_t need = 0;
+		enum sim_stall cause = SIM_STALL_DEPENDENCY;
+		for (uint32_t bits = m->reads; bits; bits &= bits - 1) {
+			unsigned b = (unsigned)__builtin_ctz(bits);
+			if (s->ready[b] > need) {
+				need = s->ready[b];
+				cause = b >= 16 && b <= 18 ? SIM_STALL_HAZARD : SIM_STALL_DEPENDENCY;
+			}
+		}
+		if (m->is_end) {
+			if (s->writes_done > need) {
+				need = s->writes_done;
+				cause = SIM_STALL_DEPENDENCY;
+			}
+			if (need <= now && !s->start && sim_port_full(s->out)) {
+				sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
+				return;
+			}
+		}
+		if (need > now) {
+			sim_unit_stall(u, cause);
+			return;
+		}
+		/* a GS EMIT that completes a primitive needs room downstream */
+		if (s->start && s->prog->inst[pc].op == PICA_OP_EMIT && s->t.emit_prim &&
+		    sim_port_full(s->out)) {
+			sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
+			return;
+		}
+	}
+	s->now = now;
+	pica_step_info info = { 0 };
+	pica_thread *before = NULL;
+	if (s->env.trace && (before = malloc(sizeof *before)))
+		*before = s->t;
+	enum pica_step_result r = pica_step(&s->t, s->prog, s->unif, &s->env, &info, &s->err);
+	if (before) {
+		if (r != PICA_STEP_ERROR)
+			s->env.trace(s->env.ctx, s->index, now, info.pc, before, &s->t);
+		free(before);
+	}
+	if (r == PICA_STEP_ERROR) {
+		s->failed = true;
+		s->running = false;
+		u->halt = true;
+		return;
+	}
+	sim_unit_busy(u);
+	const pica_inst_meta *m = &s->prog->meta[info.pc];
+	uint32_t seq = (uint32_t)s->seq++;
+	sim_tl_emit(u->tl, now, u->lane, SIM_TL_BEGIN, seq, info.pc);
+	uint64_t done = now + s->latency[m->cls];
+	for (uint32_t bits = m->writes; bits; bits &= bits - 1)
+		s->ready[__builtin_ctz(bits)] = done;
+	if (done > s->writes_done)
+		s->writes_done = done;
+	note_completion(s, done, seq);
+	sim_unit_count(u, PICA_CTR_INSTRUCTIONS, 1);
+	s->next_issue = now + s->issue_cycles;
+	s->wait_cause = SIM_STALL_COUNT;
+	if (info.taken) {
+		sim_unit_count(u, PICA_CTR_TAKEN, 1);
+		s->next_issue += s->flow_bubble;
+		if (s->flow_bubble)
+			s->wait_cause = SIM_STALL_FLOW;
+	}
+	if (r == PICA_STEP_END) {
+		if (s->start) {            /* geometry mode: the emits were the output */
+			if (s->gs_unif)
+				pica_gs_invocation_done(s->gs_unif);     /* b15 = true (pica200.md §1.1) */
+		} else {
+			pica_result out = { .id = s->job_id, .unit = s->index };
+			memcpy(out.o, s->t.o[0], sizeof out.o);
+			sim_port_push(s->out, &out, now);
+		}
+		s->running = false;
+		sim_unit_count(u, PICA_CTR_INVOCATIONS, 1);
+	}
+}
+
+void pica_shader_init(pica_shader_unit *s, const char *name, uint32_t index,
+                      const pica_program *prog, const pica_uniforms *unif,
+                      const ulp_config *cfg, sim_port *in, sim_port *out)
+{
+	memset(s, 0, sizeof *s);
+	sim_unit_init(&s->u, name, pica_shader_tick, PICA_COUNTERS, PICA_CTR_COUNT);
+	s->prog = prog;
+	s->unif = unif;
+	pica_env_from_config(&s->env, cfg);
+	s->in = in;
+	s->out = out;
+	s->index = index;
+	s->seq = (uint64_t)index << 24;      /* instruction ids unique across units */
+	s->latency[PICA_CLS_ALU] = (uint16_t)cfg->pica_lat_alu;
+	s->latency[PICA_CLS_SFU] = (uint16_t)cfg->pica_lat_sfu;
+	s->latency[PICA_CLS_MOVA] = (uint16_t)cfg->pica_lat_mova;
+	s->latency[PICA_CLS_FLOW] = 1;
+	s->latency[PICA_CLS_NOP] = 1;
+	s->issue_cycles = (uint16_t)cfg->pica_issue_cycles;
+	s->flow_bubble = (uint16_t)cfg->pica_flow_bubble;
+	s->wait_cause = SIM_STALL_COUNT;
+	pica_thread_reset(&s->t);
+	ulp_diag_clear(&s->err);
+}
+
+unsigned pica_vertex_units(const ulp_config *cfg, bool gs_bound)
+{
+	unsigned n = (unsigned)cfg->pica_units;
+	return gs_bound && n > 1 ? n - 1 : n;
+}
+
+/* ---- a vertex batch over several units ---- */
+
+typedef struct batch_sink {
+	sim_unit u;
+	sim_port *from;
+	uint32_t got;
+	void (*on_result)(void *ctx, const pica_result *r);
+	void *ctx;
+} batch_sink;
+
+static void sink_tick(sim_unit *u, uint64_t now)
+{
+	batch_sink *k = (batch_sink *)u;
+	const pica_result *r;
+	while ((r = sim_port_peek(k->from, now))) {
+		if (k->on_result)
+			k->on_result(k->ctx, r);
+		sim_port_pop(k->from);
+		k->got++;
+		sim_unit_busy(u);
+	}
+	uint64_t next = sim_port_next_ready(k->from);
+	if (next != UINT64_MAX)
+		sim_unit_wake(u, next);
+}
+
+bool pica_batch_run(const pica_program *prog, const pica_uniforms *unif, const ulp_config *cfg,
+                    const pica_env *env, unsigned units, uint32_t njobs,
+                    void (*make_job)(void *ctx, uint32_t id, pica_job *job),
+                    void (*on_result)(void *ctx, const pica_result *r), void *ctx,
+                    sim_timeline *tl, pica_batch_stats *stats, ulp_diag *d)
+{
+	static const char *const names[4] = { "vsh0", "vsh1", "vsh2", "vsh3" };
+	if (units < 1 || units > 4)
+		return ulp_diag_at(d, NULL, 0, 0, "1 to 4 shader units, not %u", units);
+	pica_shader_unit *sh = calloc(units, sizeof *sh);
+	sim_port *in = calloc(units, sizeof *in);
+	sim_port out;
+	vfetch_unit fetch;
+	batch_sink sink;
+	sim_clock clock;
+	bool ok = sh && in && sim_port_init(&out, "vsh->out", sizeof(pica_result), 4, 1, NULL);
+	if (!ok) {
+		free(sh);
+		free(in);
+		return ulp_diag_at(d, NULL, 0, 0, "out of memory");
+	}
+	sim_clock_init(&clock, (uint64_t)cfg->watchdog_cycles, tl);
+	sim_unit_init(&sink.u, "vsh_out", sink_tick, NULL, 0);
+	sink.from = &out;
+	sink.got = 0;
+	sink.on_result = on_result;
+	sink.ctx = ctx;
+	out.consumer = &sink.u;
+	sim_port *to[4] = { &in[0], units > 1 ? &in[1] : NULL, units > 2 ? &in[2] : NULL,
+	                    units > 3 ? &in[3] : NULL };
+	vfetch_init(&fetch, to, units, njobs, make_job, ctx);
+	/* consumers before producers (docs/ARCHITECTURE.md) */
+	sim_clock_add_unit(&clock, &sink.u);
+	for (unsigned k = 0; k < units && ok; k++) {
+		pica_shader_init(&sh[k], names[k], k, prog, unif, cfg, &in[k], &out);
+		sh[k].env = *env;
+		ok = sim_port_init(&in[k], names[k], sizeof(pica_job), 2, 1, &sh[k].u);
+		sim_clock_add_unit(&clock, &sh[k].u);
+		sim_clock_add_port(&clock, &in[k]);
+	}
+	sim_clock_add_unit(&clock, &fetch.u);
+	sim_clock_add_port(&clock, &out);
+	sim_unit_wake(&fetch.u, 0);
+	enum sim_run_result rr = ok ? sim_clock_run(&clock, UINT64_MAX, d) : SIM_RUN_WATCHDOG;
+	if (!ok)
+		ulp_diag_at(d, NULL, 0, 0, "out of memory");
+	sim_clock_finish(&clock);
+	for (unsigned k = 0; k < units; k++) {
+		if (sh[k].failed && ok) {
+			char buf[ULP_DIAG_MSG_MAX + 16];
+			ulp_diag_format(&sh[k].err, buf, sizeof buf);
+			ulp_diag_at(d, NULL, 0, 0, "%s: %s", names[k], buf);
+			ok = false;
+		}
+	}
+	if (ok && rr == SIM_RUN_WATCHDOG)
+		ok = false;
+	if (ok && sink.got != njobs)
+		ok = ulp_diag_at(d, NULL, 0, 0, "batch ended with %u of %u vertices", sink.got, njobs);
+	if (stats) {
+		memset(stats, 0, sizeof *stats);
+		stats->cycles = clock.now;
+		for (unsigned k = 0; k < units; k++) {
+			stats->unit[k] = sh[k].u.stats;
+			stats->unit_idle[k] = sim_unit_idle(&clock, &sh[k].u);
+			stats->instructions += sh[k].u.stats.counter[PICA_CTR_INSTRUCTIONS];
+			stats->invocations += sh[k].u.stats.counter[PICA_CTR_INVOCATIONS];
+		}
+	}
+	for (unsigned k = 0; k < units; k++)
+		sim_port_fini(&in[k]);
+	sim_port_fini(&out);
+	free(sh);
+	free(in);
+	return ok;
+}

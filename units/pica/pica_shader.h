@@ -1,0 +1,90 @@
+/* The PICA200 shader unit as a clocked unit (pica_exec.h does the
+ * architecture; this file does the time).  Timing model, every value a knob
+ * (docs/ASSUMPTIONS.md "PICA200 shader unit"): in-order issue every
+ * pica.issue_cycles; results visible pica.latency.{alu,sfu,mova} cycles
+ * after issue; a read of an in-flight register waits (dependency, or hazard
+ * for an address register); a taken branch costs pica.flow_bubble cycles;
+ * END waits for in-flight writes and for room in the output port.
+ *
+ *   in port (pica_job) --> [ pica_shader_unit ] --> out port (pica_result) */
+#ifndef ULP_UNITS_PICA_SHADER_H
+#define ULP_UNITS_PICA_SHADER_H
+
+#include "sim/core/clock.h"
+#include "units/pica/pica_exec.h"
+
+typedef struct pica_job {
+	uint32_t id;
+	pica_vec4 v[16];
+} pica_job;
+
+typedef struct pica_result {
+	uint32_t id;
+	uint32_t unit;
+	pica_vec4 o[16];
+} pica_result;
+
+enum pica_counter {
+	PICA_CTR_INSTRUCTIONS, PICA_CTR_INVOCATIONS, PICA_CTR_PRIMITIVES, PICA_CTR_TAKEN,
+	PICA_CTR_COUNT
+};
+
+enum { PICA_TL_PENDING = 64 };
+
+typedef struct pica_shader_unit {
+	sim_unit u;                     /* first: the clock's view */
+	const pica_program *prog;
+	const pica_uniforms *unif;
+	pica_env env;
+	sim_port *in, *out;
+	pica_thread t;
+	bool running, failed;
+	uint32_t job_id, index;
+	uint64_t next_issue;
+	enum sim_stall wait_cause;      /* why next_issue is in the future */
+	uint64_t ready[20];             /* scoreboard (pica_exec.h PICA_SB_*) */
+	uint64_t writes_done;
+	uint16_t latency[5];            /* by enum pica_class */
+	uint16_t issue_cycles, flow_bubble;
+	uint64_t seq;
+	/* Geometry mode (units/geom/gsh.c), when start is set: start() loads the next input
+	 * primitive from the in port instead of a pica_job (false: none yet, or
+	 * failed set); END hands nothing on but sets b15 in gs_unif; an EMIT
+	 * that completes a primitive waits for room in the out port. */
+	bool (*start)(struct pica_shader_unit *s, uint64_t now);
+	pica_uniforms *gs_unif;
+	void *gs_ctx;
+	uint64_t now;                   /* the cycle of the instruction being run */
+	struct { uint64_t cycle; uint32_t seq; } pending[PICA_TL_PENDING];
+	unsigned pend_head, pend_n;
+	ulp_diag err;
+} pica_shader_unit;
+
+extern const sim_counter_def PICA_COUNTERS[PICA_CTR_COUNT];
+
+void pica_shader_init(pica_shader_unit *s, const char *name, uint32_t index,
+                      const pica_program *prog, const pica_uniforms *unif,
+                      const ulp_config *cfg, sim_port *in, sim_port *out);
+
+/* Units that shade vertices: pica.units, less the one that runs the
+ * geometry shader when one is bound (pica200.md §4: "When a GS is active,
+ * the VS runs on 3 units"). */
+unsigned pica_vertex_units(const ulp_config *cfg, bool gs_bound);
+
+/* Run jobs through `units` shader units fed round-robin (a vertex batch, as
+ * the vertex pipeline spreads it): one port of capacity 2 per unit in, one
+ * shared out port.  on_result gets each output vertex in completion order.
+ * Returns false with d on a shader error or a watchdog stop. */
+typedef struct pica_batch_stats {
+	uint64_t cycles, instructions, invocations;
+	sim_unit_stats unit[4];
+	uint64_t unit_idle[4];
+} pica_batch_stats;
+
+bool pica_batch_run(const pica_program *prog, const pica_uniforms *unif, const ulp_config *cfg,
+                    const pica_env *env, unsigned units, uint32_t njobs,
+                    void (*make_job)(void *ctx, uint32_t id, pica_job *job),
+                    void (*on_result)(void *ctx, const pica_result *r), void *ctx,
+                    sim_timeline *tl, pica_batch_stats *stats, ulp_diag *d);
+
+#endif

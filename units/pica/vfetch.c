@@ -1,0 +1,88 @@
+/* Vertex fetch (vfetch.h). */
+#include "units/pica/vfetch.h"
+
+#include <string.h>
+
+#include "isa/f24.h"
+
+const sim_counter_def VFETCH_COUNTERS[VFETCH_CTR_COUNT] = {
+	[VFETCH_CTR_VERTICES] = { "vertices", "vertex jobs handed to the shader units" },
+};
+
+static void vfetch_tick(sim_unit *u, uint64_t now)
+{
+	vfetch_unit *f = (vfetch_unit *)u;
+	if (f->sent == f->total)
+		return;
+	sim_unit_sleep_until(u, now + 1);
+	for (unsigned k = 0; k < f->nunits; k++) {
+		sim_port *p = f->to[(f->next + k) % f->nunits];
+		if (sim_port_full(p))
+			continue;
+		pica_job job;
+		memset(&job, 0, sizeof job);
+		job.id = f->sent;
+		f->make_job(f->ctx, f->sent, &job);
+		sim_port_push(p, &job, now);
+		f->next = (f->next + k + 1) % f->nunits;
+		f->sent++;
+		sim_unit_count(u, VFETCH_CTR_VERTICES, 1);
+		sim_unit_busy(u);
+		return;
+	}
+	sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
+}
+
+void vfetch_init(vfetch_unit *f, sim_port *const *to, unsigned nunits, uint32_t total,
+                 void (*make_job)(void *ctx, uint32_t id, pica_job *job), void *ctx)
+{
+	memset(f, 0, sizeof *f);
+	sim_unit_init(&f->u, "vfetch", vfetch_tick, VFETCH_COUNTERS, VFETCH_CTR_COUNT);
+	for (unsigned k = 0; k < nunits && k < 4; k++)
+		f->to[k] = to[k];
+	f->nunits = nunits;
+	f->total = total;
+	f->make_job = make_job;
+	f->ctx = ctx;
+}
+
+/* One component of type t at p, as f32 (the float24 rounding follows). */
+static float component(const uint8_t *p, uint8_t t, bool normalize)
+{
+	switch (t) {
+	case VFETCH_S8: return (float)(int8_t)p[0];
+	case VFETCH_U8: return normalize ? p[0] / 255.0f : (float)p[0];
+	case VFETCH_S16: return (float)(int16_t)(uint16_t)(p[0] | p[1] << 8);
+	default: {
+		uint32_t bits = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+		float f;
+		memcpy(&f, &bits, sizeof f);
+		return f;
+	}
+	}
+}
+
+void vfetch_setup_job(void *ctx, uint32_t id, pica_job *job)
+{
+	static const uint8_t SIZE[4] = { 1, 1, 2, 4 };
+	const vfetch_setup *s = ctx;
+	uint32_t v = s->first + id;
+	if (s->index_size) {
+		const uint8_t *p = s->read(s->mem, s->index_addr + id * s->index_size, s->index_size);
+		v = 0;
+		for (unsigned b = 0; p && b < s->index_size; b++)
+			v |= (uint32_t)p[b] << (8 * b);
+	}
+	for (unsigned k = 0; k < s->nattr; k++) {
+		const vfetch_attr *a = &s->attr[k];
+		float c[4] = { 0, 0, 0, 1 };
+		const unsigned size = SIZE[a->type & 3];
+		const uint64_t at = (uint64_t)a->addr + (uint64_t)a->stride * v;
+		const uint8_t *p = at + (uint64_t)a->ncomp * size <= UINT32_MAX
+		                   ? s->read(s->mem, (uint32_t)at, a->ncomp * size) : NULL;
+		for (unsigned j = 0; p && j < a->ncomp && j < 4; j++)
+			c[j] = component(p + j * size, a->type & 3, a->normalize);
+		for (int j = 0; j < 4; j++)
+			job->v[a->reg & 15].c[j] = f24_decode(f24_encode(c[j], s->round));
+	}
+}

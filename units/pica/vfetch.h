@@ -1,0 +1,63 @@
+/* Vertex fetch: hands vertex jobs (the attributes of one vertex) to the
+ * PICA200 shader units round-robin, one per cycle, skipping a unit whose
+ * input port is full.  A job is made by make_job: in a replay
+ * vfetch_setup_job, which reads memory as the attribute-buffer and draw
+ * registers describe (units/geom/pica_vtx.h); pica_batch_run's own.
+ *
+ *   [ vfetch ] --(pica_job)--> vsh0 | vsh1 | vsh2 | vsh3 */
+#ifndef ULP_UNITS_VFETCH_H
+#define ULP_UNITS_VFETCH_H
+
+#include "sim/core/port.h"
+#include "units/pica/pica_shader.h"
+
+enum vfetch_counter { VFETCH_CTR_VERTICES, VFETCH_CTR_COUNT };
+
+typedef struct vfetch_unit {
+	sim_unit u;                   /* first: the clock's view */
+	sim_port *to[4];
+	unsigned nunits, next;
+	uint32_t sent, total;
+	void (*make_job)(void *ctx, uint32_t id, pica_job *job);
+	void *ctx;
+} vfetch_unit;
+
+extern const sim_counter_def VFETCH_COUNTERS[VFETCH_CTR_COUNT];
+
+/* The fetch set-up the PICA200 attribute-buffer and draw registers describe
+ * (units/geom/pica_vtx.h builds it; pica200.md §6.1, 3dbrew GPU/Internal Registers):
+ * attribute i is read at addr + stride * vertex as ncomp values of type
+ * (the PICA200's byte, ubyte, short, float), into v register reg. */
+enum vfetch_type { VFETCH_S8, VFETCH_U8, VFETCH_S16, VFETCH_F32 };
+enum { VFETCH_MAX_ATTRS = 12 };
+
+/* The bytes [addr, addr + len) of simulated memory, or NULL when they do
+ * not lie inside one resource (the attribute then reads 0, 0, 0, 1). */
+typedef const uint8_t *(*vfetch_read_fn)(const void *mem, uint32_t addr, uint32_t len);
+
+typedef struct vfetch_attr {
+	uint32_t addr, stride;
+	uint8_t type, ncomp, reg;    /* enum vfetch_type, 1..4, v register */
+	bool normalize;              /* ubyte / 255 (ulpsim's register 0x2F0) */
+} vfetch_attr;
+
+typedef struct vfetch_setup {
+	vfetch_attr attr[VFETCH_MAX_ATTRS];
+	unsigned nattr;
+	uint32_t first;              /* VERTEX_OFFSET: vertex k of an array draw is first + k */
+	uint32_t index_addr;         /* indexed draws: vertex k is the k-th index there */
+	uint8_t index_size;          /* 0: an array draw; 1, 2 or 4 bytes */
+	enum ulp_round round;        /* f32 -> float24 (f24.uniform_round) */
+	vfetch_read_fn read;
+	const void *mem;
+} vfetch_setup;
+
+/* A make_job for vfetch_init: ctx is a const vfetch_setup. */
+void vfetch_setup_job(void *ctx, uint32_t id, pica_job *job);
+
+/* The shader units' input ports must name their units as consumers; the
+ * units wake vfetch when they pop (producer). */
+void vfetch_init(vfetch_unit *f, sim_port *const *to, unsigned nunits, uint32_t total,
+                 void (*make_job)(void *ctx, uint32_t id, pica_job *job), void *ctx);
+
+#endif
