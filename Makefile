@@ -29,8 +29,9 @@ CPPFLAGS += -I. -Iinclude -D_DEFAULT_SOURCE
 CFLAGS   += -std=c17 $(OPT) $(WARN) $(PKG_CFL) -MMD -MP
 LDLIBS   += $(PKG_LIBS) -lm
 
-LIB_SRC    := $(wildcard base/*.c isa/*.c isa/*/*.c sim/*/*.c units/*.c units/*/*.c \
-                frontends/*/*.c traces/*.c traces/*/*.c)
+# frontends/gallium is built by Mesa's build (make mesa, docs/gl.md).
+LIB_SRC    := $(filter-out frontends/gallium/%,$(wildcard base/*.c isa/*.c isa/*/*.c sim/*/*.c \
+                units/*.c units/*/*.c frontends/*/*.c traces/*.c traces/*/*.c))
 CLI_SRC    := $(wildcard cli/*.c)
 TEST_SRC   := $(wildcard tests/*.c)
 BENCH_SRC  := $(wildcard bench/*.c)

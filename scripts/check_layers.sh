@@ -23,7 +23,7 @@ LAYERS = [
     "traces",
     "traces/replay",
     "traces/piglit",
-    "cli viewer bench tests fuzz",
+    "cli viewer bench tests fuzz frontends/gallium",
 ]
 rank = {}
 for i, line in enumerate(LAYERS):
