@@ -173,8 +173,9 @@ static bool program_zs(replay *r)
 	double lo = fmin(a, b), hi = fmax(a, b);
 	lo = lo < 0 ? 0 : lo > 1 ? 1 : lo;
 	hi = hi < 0 ? 0 : hi > 1 ? 1 : hi;
-	r->zsa.z_min = (uint32_t)lround(lo * 0xFFFFF);      /* QR_Z_MIN/MAX: 20-bit unorm */
-	r->zsa.z_max = (uint32_t)lround(hi * 0xFFFFF);
+	const double one = ulp_bits_ones(GR3D_F_Z_RANGE__VALUE_W);   /* QR_Z_MIN/MAX: 20-bit unorm */
+	r->zsa.z_min = (uint32_t)lround(lo * one);
+	r->zsa.z_max = (uint32_t)lround(hi * one);
 	drv_gr3d_zs(&r->stream, &r->zsa);
 	return true;
 }
