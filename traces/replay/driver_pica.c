@@ -161,7 +161,8 @@ bool drv_pica_vertex_buffers(reg_stream *s, const drv_pica_attr *a, unsigned nat
 	unsigned n = nattr ? nattr : 1;
 	reg_stream_pica(s, PICA_REG_ATTRIBBUFFERS_LOC, 0xF, 0);
 	reg_stream_pica(s, PICA_REG_ATTRIBBUFFERS_FORMAT_LOW, 0xF, lo);
-	reg_stream_pica(s, PICA_REG_ATTRIBBUFFERS_FORMAT_HIGH, 0xF, hi | PICA_PUT(ATTRIBBUFFERS_FORMAT_HIGH, COUNT_M1, n - 1));
+	reg_stream_pica(s, PICA_REG_ATTRIBBUFFERS_FORMAT_HIGH, 0xF,
+	                hi | PICA_PUT(ATTRIBBUFFERS_FORMAT_HIGH, COUNT_M1, n - 1));
 	for (unsigned j = 0; j < VFETCH_MAX_ATTRS; j++) {
 		const bool used = j < nattr;
 		/* buffer j holds attribute j alone: one component */
@@ -170,7 +171,8 @@ bool drv_pica_vertex_buffers(reg_stream *s, const drv_pica_attr *a, unsigned nat
 		reg_stream_pica(s, (uint16_t)PICA_REG_AT(ATTRIBBUFFER_CONFIG1, j), 0xF,
 		                used ? PICA_PUTI(ATTRIBBUFFER_CONFIG1, COMP, 0, j) : 0);
 		reg_stream_pica(s, (uint16_t)PICA_REG_AT(ATTRIBBUFFER_CONFIG2, j), 0xF,
-		                used ? PICA_PUT(ATTRIBBUFFER_CONFIG2, STRIDE, a[j].stride) | PICA_PUT(ATTRIBBUFFER_CONFIG2, COUNT, 1) : 0);
+		                used ? PICA_PUT(ATTRIBBUFFER_CONFIG2, STRIDE, a[j].stride) |
+		                       PICA_PUT(ATTRIBBUFFER_CONFIG2, COUNT, 1) : 0);
 	}
 	reg_stream_pica(s, PICA_REG_VSH_NUM_ATTR, 0xF, PICA_PUT(VSH_NUM_ATTR, COUNT_M1, n - 1));
 	reg_stream_pica(s, PICA_REG_ULP_ATTRIB_UNORM, 0xF, unorm);
@@ -180,7 +182,8 @@ bool drv_pica_vertex_buffers(reg_stream *s, const drv_pica_attr *a, unsigned nat
 void drv_pica_draw(reg_stream *s, unsigned mode, uint32_t count, uint32_t first, uint32_t index_addr,
                    unsigned index_size)
 {
-	reg_stream_pica(s, PICA_REG_PRIMITIVE_CONFIG, 0x2, PICA_PUT(PRIMITIVE_CONFIG, MODE, mode));   /* byte 1: the mode only */
+	/* byte 1: the mode only */
+	reg_stream_pica(s, PICA_REG_PRIMITIVE_CONFIG, 0x2, PICA_PUT(PRIMITIVE_CONFIG, MODE, mode));
 	reg_stream_pica(s, PICA_REG_NUMVERTICES, 0xF, count);
 	reg_stream_pica(s, PICA_REG_VERTEX_OFFSET, 0xF, index_size ? 0 : first);
 	if (index_size) {

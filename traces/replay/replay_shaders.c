@@ -144,7 +144,8 @@ bool replay_bind_gs(replay *r, const cJSON *c, size_t i)
 	replay_stage_io vs = { .tgsi = r->vs_tgsi, .pos_reg = r->pos_reg, .ntram = r->ntram };
 	memcpy(vs.sem, r->vs_sem, sizeof vs.sem);
 	memcpy(vs.sem_index, r->vs_sem_index, sizeof vs.sem_index);
-	if (!replay_gs_bind(&r->gs, trace_find_shader(r->t, id), &vs, (uint16_t)r->regs.vs.raw[PICA_SH_OUTMAP_MASK], &r->stream,
+	if (!replay_gs_bind(&r->gs, trace_find_shader(r->t, id), &vs,
+	                    (uint16_t)r->regs.vs.raw[PICA_SH_OUTMAP_MASK], &r->stream,
 	                    r->t->path, i, r->d))
 		return false;
 	const replay_stage_io *o = &r->gs.out;

@@ -7,7 +7,8 @@
 void gr3d_regs_init(gr3d_regs *r)
 {
 	memset(r, 0, sizeof *r);
-	r->raw[GR3D_REG_GSHIM_WRITE_MASK] = GR3D_PUT(GSHIM_WRITE_MASK, GPU_A, 1) | GR3D_PUT(GSHIM_WRITE_MASK, GPU_B, 1);   /* ulpsim's reset value */
+	/* ulpsim's reset value: both blocks */
+	r->raw[GR3D_REG_GSHIM_WRITE_MASK] = GR3D_PUT(GSHIM_WRITE_MASK, GPU_A, 1) | GR3D_PUT(GSHIM_WRITE_MASK, GPU_B, 1);
 }
 
 /* Data register -> (upload stream, capacity in words, destination). */
