@@ -1,4 +1,5 @@
-/* sim/pica_regs: the shader units programmed by register writes only. */
+/* units/pica/pica_regs: the shader units programmed by register writes only,
+ * and the register table (pica_regs.def) behind the names and accessors. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -53,13 +54,13 @@ Test(pica_regs, program_uploaded_by_registers_matches_the_shbin)
 	static pica_regs r;
 	pica_regs_init(&r, &cfg);
 	wr(&r, PICA_REG_VSH_COM_MODE, 1);                   /* no broadcast */
-	wr(&r, PICA_REG_VSH_BASE + 0x1B, 0);                /* CODETRANSFER_INDEX */
-	for (size_t i = 0; i < s.ncode; i++)
-		wr(&r, PICA_REG_VSH_BASE + 0x1C + (i & 7), s.code[i]);
-	wr(&r, PICA_REG_VSH_BASE + 0x0F, 1);                /* CODETRANSFER_END */
-	wr(&r, PICA_REG_VSH_BASE + 0x25, 0);
+	wr(&r, PICA_REG_VSH_CODETRANSFER_INDEX, 0);
+	for (size_t i = 0; i < s.ncode; i++)                /* any of the FIFO's 8 addresses */
+		wr(&r, PICA_REG_VSH_CODETRANSFER_DATA + (i & 7), s.code[i]);
+	wr(&r, PICA_REG_VSH_CODETRANSFER_END, 1);
+	wr(&r, PICA_REG_VSH_OPDESCS_INDEX, 0);
 	for (size_t i = 0; i < s.nopdesc; i++)
-		wr(&r, PICA_REG_VSH_BASE + 0x26, s.opdesc[i]);
+		wr(&r, PICA_REG_VSH_OPDESCS_DATA, s.opdesc[i]);
 	/* DVLE constants in the packed float24 mode */
 	const struct shbin_dvle *e = &s.dvle[0];
 	for (size_t k = 0; k < e->nconsts; k++) {
@@ -67,9 +68,9 @@ Test(pica_regs, program_uploaded_by_registers_matches_the_shbin)
 			continue;
 		uint32_t w[3];
 		pack_f24x4(e->consts[k].data, w);
-		wr(&r, PICA_REG_VSH_BASE + 0x10, e->consts[k].reg);
+		wr(&r, PICA_REG_VSH_FLOATUNIFORM_INDEX, e->consts[k].reg);
 		for (int j = 0; j < 3; j++)
-			wr(&r, PICA_REG_VSH_BASE + 0x11 + j, w[j]);
+			wr(&r, PICA_REG_VSH_FLOATUNIFORM_DATA + j, w[j]);
 	}
 	/* the case's uniforms c0-c10 in f32 mode (w, z, y, x), index auto-increments */
 	static const float unif[11][4] = {
@@ -77,14 +78,14 @@ Test(pica_regs, program_uploaded_by_registers_matches_the_shbin)
 		{ 1, 0, 0, 0 }, { 0, 1, 0, 0 }, { 0, 0, 1, -3 }, { 0, 0, 0, 1 },
 		{ 0, 0.6f, 0.8f, 0 }, { 0.9f, 0.5f, 0.2f, 1 }, { 0.05f, 0.05f, 0.1f, 0 },
 	};
-	wr(&r, PICA_REG_VSH_BASE + 0x10, 0x80000000u | 0);
+	wr(&r, PICA_REG_VSH_FLOATUNIFORM_INDEX, 0x80000000u | 0);  /* F32 (bit 31), index 0 */
 	for (int i = 0; i < 11; i++)
 		for (int k = 3; k >= 0; k--)
-			wr(&r, PICA_REG_VSH_BASE + 0x11, f32_bits(unif[i][k]));
-	wr(&r, PICA_REG_VSH_BASE + 0x0A, 0x7FFF0000u | e->main);   /* ENTRYPOINT */
-	wr(&r, PICA_REG_VSH_BASE + 0x0D, 0x3);                     /* o0, o1 */
-	wr(&r, PICA_REG_OUTMAP_O0 + 0, 0x03020100);                /* position xyzw */
-	wr(&r, PICA_REG_OUTMAP_O0 + 1, 0x0B0A0908);                /* colour rgba */
+			wr(&r, PICA_REG_VSH_FLOATUNIFORM_DATA, f32_bits(unif[i][k]));
+	wr(&r, PICA_REG_VSH_ENTRYPOINT, 0x7FFF0000u | e->main);
+	wr(&r, PICA_REG_VSH_OUTMAP_MASK, 0x3);                     /* o0, o1 */
+	wr(&r, PICA_REG_AT(SH_OUTMAP_O, 0), 0x03020100);           /* position xyzw */
+	wr(&r, PICA_REG_AT(SH_OUTMAP_O, 1), 0x0B0A0908);           /* colour rgba */
 
 	pica_program prog;
 	cr_assert(pica_regs_program(&r, false, &cfg, &prog, &d), "%s", d.msg);
@@ -127,30 +128,30 @@ Test(pica_regs, uniforms_permutation_broadcast_and_errors)
 	ulp_config_defaults(&cfg);
 	static pica_regs r;
 	pica_regs_init(&r, &cfg);
-	wr(&r, PICA_REG_VSH_BASE + 0x00, 0x7FFF0005u);          /* b0, b2 */
+	wr(&r, PICA_REG_VSH_BOOLUNIFORM, 0x7FFF0005u);          /* b0, b2 */
 	cr_assert(r.vs.unif.b[0] && !r.vs.unif.b[1] && r.vs.unif.b[2]);
-	wr(&r, PICA_REG_VSH_BASE + 0x02, 0x04030201u);          /* i1 = (1, 2, 3, 4) */
+	wr(&r, PICA_REG_VSH_INTUNIFORM_I + 1, 0x04030201u);     /* i1 = (1, 2, 3, 4) */
 	cr_assert_eq(r.vs.unif.i[1][0], 1);
 	cr_assert_eq(r.vs.unif.i[1][3], 4);
 	cr_assert(r.gs.unif.i[1][3] == 4, "VSH_COM_MODE = 0 broadcasts to the GS unit");
-	wr(&r, PICA_REG_VSH_BASE + 0x0B, 0x76543210u ^ 0x1u);   /* attr 0 -> v1 */
+	wr(&r, PICA_REG_VSH_ATTRIBUTES_PERMUTATION_LOW, 0x76543210u ^ 0x1u);   /* attr 0 -> v1 */
 	cr_assert_eq(pica_regs_attr_reg(&r.vs, 0), 1);
 	cr_assert_eq(pica_regs_attr_reg(&r.vs, 7), 7);
 	/* a float uniform at index 96 is ignored; the index still advances */
-	wr(&r, PICA_REG_VSH_BASE + 0x10, 0x80000000u | 95);
+	wr(&r, PICA_REG_VSH_FLOATUNIFORM_INDEX, 0x80000000u | 95);
 	for (int k = 0; k < 8; k++)
-		wr(&r, PICA_REG_VSH_BASE + 0x11, f32_bits(2.0f));
+		wr(&r, PICA_REG_VSH_FLOATUNIFORM_DATA, f32_bits(2.0f));
 	cr_assert_eq(r.vs.unif.c[95].c[0], 2.0f);
 	cr_assert_eq(r.vs.float_index, 97);
 	/* byte masks: a plain register merges, a FIFO refuses partial masks */
 	ulp_diag d;
 	ulp_diag_clear(&d);
-	cr_assert(pica_regs_write(&r, PICA_REG_VSH_BASE + 0x0A, 0x3, 0xFFFF0012u, &d));
-	cr_assert_eq(r.vs.raw[0x0A], 0x0012u);
-	cr_assert_not(pica_regs_write(&r, PICA_REG_VSH_BASE + 0x1C, 0x3, 1, &d));
+	cr_assert(pica_regs_write(&r, PICA_REG_VSH_ENTRYPOINT, 0x3, 0xFFFF0012u, &d));
+	cr_assert_eq(r.vs.raw[PICA_SH_ENTRYPOINT], 0x0012u);
+	cr_assert_not(pica_regs_write(&r, PICA_REG_VSH_CODETRANSFER_DATA, 0x3, 1, &d));
 	cr_assert(strstr(d.msg, "byte mask 0x3 on an upload FIFO"), "%s", d.msg);
 	ulp_diag_clear(&d);
-	cr_assert_not(pica_regs_write(&r, 0x300, 0xF, 0, &d));
+	cr_assert_not(pica_regs_write(&r, PICA_REG_COUNT, 0xF, 0, &d));
 	cr_assert(strstr(d.msg, "outside the PICA register space"), "%s", d.msg);
 	pica_program p;
 	ulp_diag_clear(&d);
@@ -158,4 +159,88 @@ Test(pica_regs, uniforms_permutation_broadcast_and_errors)
 	pica_regs_init(&empty, &cfg);
 	cr_assert_not(pica_regs_program(&empty, false, &cfg, &p, &d));
 	cr_assert(strstr(d.msg, "no vertex code"), "%s", d.msg);
+}
+
+/* ---- the table (pica_regs.def) ---- */
+
+typedef struct table_elem { unsigned addr; char name[64]; } table_elem;
+
+/* Every register element the table lists, with the name the dump prints. */
+static size_t table_elems(table_elem *out, size_t cap)
+{
+	static const struct { unsigned addr, count, stride; const char *dump; } REGS[] = {
+#define PICA_REG(NAME, addr, count, stride, dump, source) { (addr), (count), (stride), (dump) },
+#include "units/pica/pica_regs.def"
+	};
+	static const struct { unsigned base; const char *prefix; } BLOCKS[] = {
+#define PICA_SH_BLOCK(NAME, base, size, source) { (base), #NAME "_" },
+#include "units/pica/pica_regs.def"
+	};
+	static const struct { unsigned off, count; const char *dump; } SH[] = {
+#define PICA_SH_REG(NAME, offset, count, dump, source) { (offset), (count), (dump) },
+#include "units/pica/pica_regs.def"
+	};
+	size_t n = 0;
+	char buf[64];
+	for (size_t i = 0; i < sizeof REGS / sizeof REGS[0]; i++)
+		for (unsigned k = 0; k < REGS[i].count && n < cap; k++, n++) {
+			out[n].addr = REGS[i].addr + k * REGS[i].stride;
+			snprintf(out[n].name, sizeof out[n].name, "%s", ulp_reg_elem_name(NULL, REGS[i].dump, k, buf, sizeof buf));
+		}
+	for (size_t b = 0; b < sizeof BLOCKS / sizeof BLOCKS[0]; b++)
+		for (size_t i = 0; i < sizeof SH / sizeof SH[0]; i++)
+			for (unsigned k = 0; k < SH[i].count && n < cap; k++, n++) {
+				out[n].addr = BLOCKS[b].base + SH[i].off + k;
+				snprintf(out[n].name, sizeof out[n].name, "%s",
+				         ulp_reg_elem_name(BLOCKS[b].prefix, SH[i].dump, k, buf, sizeof buf));
+			}
+	cr_assert_lt(n, cap);
+	return n;
+}
+
+Test(pica_regs, table_addresses_unique_and_names_round_trip)
+{
+	static table_elem e[1024];
+	size_t n = table_elems(e, 1024);
+	cr_assert_gt(n, 100);
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_lt(e[i].addr, (unsigned)PICA_REG_COUNT, "%s", e[i].name);
+		for (size_t j = i + 1; j < n; j++)
+			cr_assert_neq(e[i].addr, e[j].addr, "%s and %s share 0x%03x", e[i].name, e[j].name, e[i].addr);
+		char buf[64];
+		const char *nm = pica_reg_name((uint16_t)e[i].addr, buf, sizeof buf);
+		cr_assert(nm && !strcmp(nm, e[i].name), "0x%03x: %s, table %s", e[i].addr, nm ? nm : "NULL", e[i].name);
+		/* FIFO aliases share a name: the lookup gives the first address */
+		int back = pica_reg_find(e[i].name);
+		cr_assert(back >= 0 && back <= (int)e[i].addr, "%s -> %d", e[i].name, back);
+		cr_assert_str_eq(pica_reg_name((uint16_t)back, buf, sizeof buf), e[i].name);
+	}
+	/* names the table does not list */
+	char buf[64];
+	cr_assert_null(pica_reg_name(0x000, buf, sizeof buf));
+	cr_assert_null(pica_reg_name(PICA_REG_VSH_BASE + 0x05, buf, sizeof buf));
+	cr_assert_eq(pica_reg_find("NO_SUCH_REGISTER"), -1);
+}
+
+Test(pica_regs, generated_names_and_fields)
+{
+	/* the addresses of pica200.md §6.1 */
+	cr_assert_eq(PICA_REG_VSH_CODETRANSFER_INDEX, 0x2CB);
+	cr_assert_eq(PICA_REG_GSH_FLOATUNIFORM_INDEX, 0x290);
+	cr_assert_eq(PICA_REG_AT(SH_OUTMAP_O, 6), 0x056);
+	cr_assert_eq(PICA_REG_AT(ATTRIBBUFFER_CONFIG2, 11), 0x226);
+	cr_assert_eq(pica_reg_find("VSH_CODETRANSFER_INDEX"), 0x2CB);
+	cr_assert_eq(pica_reg_find("ATTRIBBUFFER3_CONFIG1"), 0x20D);
+	cr_assert_eq(pica_reg_find("SH_OUTMAP_O2"), 0x052);
+	/* fields: get, put, repeated */
+	cr_assert_eq(PICA_GET(0x80000123u, SH_FLOATUNIFORM_INDEX, INDEX), 0x23u);
+	cr_assert_eq(PICA_GET(0x80000123u, SH_FLOATUNIFORM_INDEX, F32), 1u);
+	cr_assert_eq(PICA_PUT(PRIMITIVE_CONFIG, MODE, 7u), 0x300u, "masked to 2 bits at 8");
+	cr_assert_eq(PICA_GETI(0x1F0B0A09u, SH_OUTMAP_O, COMP, 3), 0x1Fu);
+	cr_assert_eq(PICA_PUTI(ATTRIBUTES_PERMUTATION, REG, 7, 0xAu), 0xA0000000u);
+	/* every field lies inside its 32-bit word */
+#define PICA_FIELD(L, F, lo, width, count, stride) \
+	cr_assert_leq((lo) + ((count) - 1) * (stride) + (width), 32, #L "." #F); \
+	cr_assert(width >= 1 && (count == 1 || stride >= width), #L "." #F);
+#include "units/pica/pica_regs.def"
 }

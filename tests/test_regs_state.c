@@ -47,8 +47,10 @@ Test(regs_state, linker_viewport_scissor_round_trip)
 	const int rect[4] = { 3, 4, 50, 60 };
 	drv_gr3d_scissor(&s, true, rect);
 	cr_assert(apply(g, p, &s));
-	cr_expect_eq(g->raw[0xe21], 21u | 3u << 8, "TRAM_SETUP: 64 / 3 slots, 3 rows");
-	cr_expect_eq((g->raw[0x343] >> 5) & 31u, 2u, "linker count - 1");
+	cr_expect_eq(GR3D_GET(g->raw[GR3D_REG_TRAM_SETUP], TRAM_SETUP, NUM_TRIS), 21u, "TRAM_SETUP: 64 / 3 slots");
+	cr_expect_eq(GR3D_GET(g->raw[GR3D_REG_TRAM_SETUP], TRAM_SETUP, TRI_ROWS), 3u, "3 rows");
+	cr_expect_eq(GR3D_GET(g->raw[GR3D_REG_CULL_FACE_LINKER_SETUP], CULL_FACE_LINKER_SETUP, COUNT_M1), 2u,
+	             "linker count - 1");
 	setup_state su;
 	memset(&su, 0, sizeof su);
 	uint16_t flat = 0;
@@ -72,7 +74,7 @@ Test(regs_state, linker_viewport_scissor_round_trip)
 	cr_expect(su.scissor);
 	cr_expect(su.sx0 == 3 && su.sy0 == 4 && su.sx1 == 50 && su.sy1 == 60);
 	/* a TRAM format ulpsim does not link is refused, not ignored */
-	cr_assert(gr3d_regs_write(g, 0x303, 5, &d));
+	cr_assert(gr3d_regs_write(g, GR3D_REG_AT(LINKER_INSTRUCTION_FMT, 1), 5, &d));
 	cr_expect_not(gr3d_regs_setup(g, &su, &flat, &d));
 	cr_expect(strstr(d.msg, "0x303"), "%s", d.msg);
 	reg_stream_free(&s);
@@ -103,9 +105,10 @@ Test(regs_state, texture_descriptor_round_trip)
 	ulp_diag_clear(&d);
 	for (size_t k = 0; k < s.n; k++)
 		cr_assert(gr3d_regs_write(g, s.w[k].reg, s.w[k].value, &d));
-	cr_expect_eq(s.w[0].reg, 0x713);
-	cr_expect_eq(s.w[1].reg, 0x726);
-	cr_expect_eq(s.w[2].reg, 0x727);
+	cr_expect_eq(s.w[0].reg, GR3D_REG_AT(TEXTURE_POINTER, 3));
+	cr_expect_eq(s.w[1].reg, GR3D_REG_AT(TEXTURE_DESC1, 3));
+	cr_expect_eq(s.w[2].reg, GR3D_REG_AT(TEXTURE_DESC2, 3));
+	cr_expect_eq(s.w[2].reg, 0x727, "tegra-fp.md §4: 0x721 + 2i");
 	gr3d_sampler back;
 	uint32_t ptr, w, h;
 	gr3d_regs_texture(g, 3, &back, &ptr, &w, &h);

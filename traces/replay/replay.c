@@ -173,8 +173,9 @@ static bool program_zs(replay *r)
 	double lo = fmin(a, b), hi = fmax(a, b);
 	lo = lo < 0 ? 0 : lo > 1 ? 1 : lo;
 	hi = hi < 0 ? 0 : hi > 1 ? 1 : hi;
-	r->zsa.z_min = (uint32_t)lround(lo * 0xFFFFF);      /* QR_Z_MIN/MAX: 20-bit unorm */
-	r->zsa.z_max = (uint32_t)lround(hi * 0xFFFFF);
+	const double one = ulp_bits_ones(GR3D_F_Z_RANGE__VALUE_W);   /* QR_Z_MIN/MAX: 20-bit unorm */
+	r->zsa.z_min = (uint32_t)lround(lo * one);
+	r->zsa.z_max = (uint32_t)lround(hi * one);
 	drv_gr3d_zs(&r->stream, &r->zsa);
 	return true;
 }
@@ -241,7 +242,7 @@ static bool framebuffer(replay *r, const cJSON *c, size_t i)
 		replay_cbuf_view(r->o->cfg, fmt, b);
 		ulp_image_fill(r->cbuf[r->ncbufs], b[0], b[1], b[2], b[3]);
 		drv_gr3d_rt_params(&r->stream, r->ncbufs + 1, fmt, r->width * bpp);
-		reg_stream_gr3d(&r->stream, (uint16_t)(GR3D_REG_RT_PTR + r->ncbufs + 1), cbuf_addr(r->ncbufs));
+		reg_stream_gr3d(&r->stream, (uint16_t)GR3D_REG_AT(RT_PTR, r->ncbufs + 1), cbuf_addr(r->ncbufs));
 		r->ncbufs++;
 	}
 	ulp_diag sw;                              /* Tegra 3: broadcast writes, the swath split */
@@ -250,7 +251,7 @@ static bool framebuffer(replay *r, const cJSON *c, size_t i)
 	                    (unsigned)r->o->cfg->gr3d_swath_height, &sw))
 		return replay_fail(r, i, sw.msg, NULL);
 	for (unsigned k = r->ncbufs; k < MAX_CBUFS; k++)
-		reg_stream_gr3d(&r->stream, (uint16_t)(GR3D_REG_RT_PTR + k + 1), 0);   /* unbound */
+		reg_stream_gr3d(&r->stream, (uint16_t)GR3D_REG_AT(RT_PTR, k + 1), 0);   /* unbound */
 	const double vp[3] = { r->width / 2.0, r->height / 2.0, 0.5 };   /* the default viewport */
 	replay_state_viewport(&r->st, &r->stream, vp, vp);
 	if (!replay_flush(r, from, i))
@@ -391,7 +392,7 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 				if (src < 0 || src >= nf)
 					continue;
 				const cJSON *x = cJSON_GetArrayItem(f, src);
-				reg_stream_gr3d(&r->stream, (uint16_t)(0x820 + k),
+				reg_stream_gr3d(&r->stream, (uint16_t)GR3D_REG_AT(FP_CONST, k),
 				                fp20_encode((float)x->valuedouble, ULP_ROUND_TRUNCATE));
 			}
 			return replay_flush(r, from, i);

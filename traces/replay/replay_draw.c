@@ -32,7 +32,7 @@ uint8_t replay_vs_reg(const replay *r, int sem, uint32_t index)
 	return 0xFF;
 }
 
-/* The linker (docs/replay.md) into LINKER_INSTRUCTION, 0x343 and
+/* The linker (docs/replay.md) into LINKER_INSTRUCTION, CULL_FACE_LINKER_SETUP and
  * TRAM_SETUP (units/geom/gr3d_state.h): TRAM rows by semantic when both stages are
  * TGSI, else every non-position output in register order; the back colours
  * for two-sided colour; the rows flat shading holds constant. */
@@ -150,10 +150,10 @@ static bool run_draw(replay *r, size_t i, bool indexed)
 	dr->prog = &r->fpd;
 	dr->cfg = cfg;
 	for (int k = 0; k < TEGRA_FP_NUM_CONST; k++)
-		dr->uniforms[k] = r->gregs.raw[0x820 + k] & FP20_MASK;
+		dr->uniforms[k] = r->gregs.raw[GR3D_REG_AT(FP_CONST, k)] & FP20_MASK;
 	for (unsigned rt = 0; ok && rt < GR3D_RTS; rt++) {
 		/* RT_PTR: a colour buffer's address (the driver binds colour buffer k to RT k + 1) */
-		uint32_t ptr = r->gregs.raw[GR3D_REG_RT_PTR + rt];
+		uint32_t ptr = r->gregs.raw[GR3D_REG_AT(RT_PTR, rt)];
 		unsigned k = 0;
 		while (ptr && k < r->ncbufs && cbuf_addr(k) != ptr)
 			k++;
@@ -161,7 +161,7 @@ static bool run_draw(replay *r, size_t i, bool indexed)
 			continue;
 		if (k == r->ncbufs)
 			ok = ulp_diag_at(&inner, NULL, 0, 0, "RT_PTR (0x%03x) = 0x%x is no colour buffer's address",
-			                 GR3D_REG_RT_PTR + rt, ptr);
+			                 GR3D_REG_AT(RT_PTR, rt), ptr);
 		else if (rt)                          /* RT 0 is not a colour target here (RT_ENABLE bit 0) */
 			dr->rt[rt] = r->cbuf[k];
 		ok = ok && gr3d_regs_rt_format(&r->gregs, rt, &dr->rt_format[rt], &inner);

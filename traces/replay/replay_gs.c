@@ -202,7 +202,7 @@ bool replay_gs_draw_regs(const replay_gs *g, const char *mode, const pica_regs *
 	if (g->bound && g->in_prim >= 0 && tgsi_primitive_vertices((unsigned)g->in_prim) != per)
 		return ulp_diag_at(d, tp, 0, 0, "$.commands[%zu].mode: %s, but the geometry shader's "
 		                   "GS_INPUT_PRIMITIVE is %s", cmd, mode, tgsi_primitive_name((unsigned)g->in_prim));
-	const unsigned stride = (regs->raw[PICA_REG_VSH_OUTMAP_TOTAL1] & 0xF) + 1;
+	const unsigned stride = PICA_GET(regs->raw[PICA_REG_VSH_OUTMAP_TOTAL1], OUTMAP_TOTAL, COUNT_M1) + 1;
 	uint8_t perm[16];
 	for (unsigned k = 0; k < 16; k++)
 		perm[k] = (uint8_t)k;
@@ -220,8 +220,8 @@ bool replay_gs_config(const pica_regs *regs, const ulp_config *cfg, gsh_config *
 	if (cfg->pica_units < 2)
 		return ulp_diag_at(d, NULL, 0, 0, "a geometry shader runs on a unit of its own: pica.units is %d, "
 		                   "needs 2 or more", (int)cfg->pica_units);
-	c->vs_out_mask = (uint16_t)(regs->vs.raw[0x0D] & 0xFFFF);
-	const unsigned stride = (regs->raw[PICA_REG_VSH_OUTMAP_TOTAL1] & 0xF) + 1;
+	c->vs_out_mask = (uint16_t)PICA_GET(regs->vs.raw[PICA_SH_OUTMAP_MASK], SH_OUTMAP_MASK, O);
+	const unsigned stride = PICA_GET(regs->raw[PICA_REG_VSH_OUTMAP_TOTAL1], OUTMAP_TOTAL, COUNT_M1) + 1;
 	const unsigned nattr = pica_regs_attr_count(&regs->gs);
 	if ((unsigned)__builtin_popcount(c->vs_out_mask) != stride)
 		return ulp_diag_at(d, NULL, 0, 0, "VSH_OUTMAP_TOTAL1 gives %u output registers per vertex, the "

@@ -144,7 +144,8 @@ bool replay_bind_gs(replay *r, const cJSON *c, size_t i)
 	replay_stage_io vs = { .tgsi = r->vs_tgsi, .pos_reg = r->pos_reg, .ntram = r->ntram };
 	memcpy(vs.sem, r->vs_sem, sizeof vs.sem);
 	memcpy(vs.sem_index, r->vs_sem_index, sizeof vs.sem_index);
-	if (!replay_gs_bind(&r->gs, trace_find_shader(r->t, id), &vs, (uint16_t)r->regs.vs.raw[0x0D], &r->stream,
+	if (!replay_gs_bind(&r->gs, trace_find_shader(r->t, id), &vs,
+	                    (uint16_t)r->regs.vs.raw[PICA_SH_OUTMAP_MASK], &r->stream,
 	                    r->t->path, i, r->d))
 		return false;
 	const replay_stage_io *o = &r->gs.out;
@@ -180,7 +181,7 @@ bool replay_fs_variant(replay *r, size_t i)
 	uint32_t user[TEGRA_FP_NUM_CONST];
 	bool written[TEGRA_FP_NUM_CONST];
 	for (int k = 0; k < TEGRA_FP_NUM_CONST; k++) {
-		user[k] = r->gregs.raw[0x820 + k];
+		user[k] = r->gregs.raw[GR3D_REG_AT(FP_CONST, k)];
 		written[k] = user[k] != r->fp.constants[k];
 	}
 	if (!replay_bind_fs(r, r->fs_src, i))
@@ -188,6 +189,6 @@ bool replay_fs_variant(replay *r, size_t i)
 	size_t from = r->stream.n;
 	for (int k = 0; k < TEGRA_FP_NUM_CONST; k++)
 		if (written[k])
-			reg_stream_gr3d(&r->stream, (uint16_t)(0x820 + k), user[k]);
+			reg_stream_gr3d(&r->stream, (uint16_t)GR3D_REG_AT(FP_CONST, k), user[k]);
 	return replay_flush(r, from, i);
 }

@@ -139,7 +139,7 @@ static bool texture_unit(replay_state *st, const gr3d_regs *gr, unsigned i, gr3d
 	const trace_resource *res = k >= 0 && st->base[k] == ptr ? &st->t->res[k] : NULL;
 	if (!res || res->type != TRACE_TEXTURE)
 		return ulp_diag_at(d, NULL, 0, 0, "TEXTURE_POINTER (0x%03x) = 0x%x is no texture's address",
-		                   0x710 + i, ptr);
+		                   GR3D_REG_AT(TEXTURE_POINTER, i), ptr);
 	if (w != res->width || h != res->height || sm->nlevels > res->nlevels ||
 	    sm->format != replay_tex_format(res->format))
 		return ulp_diag_at(d, NULL, 0, 0, "TEXTURE_DESC of unit %u (%ux%u, %u levels, format %u) does not "

@@ -7,37 +7,43 @@ bool pica_regs_draw(const pica_regs *r, bool indexed, vfetch_setup *f, enum prim
                     uint32_t *count, ulp_diag *d)
 {
 	const uint32_t *raw = r->raw;
-	const uint32_t base = ((raw[PICA_REG_ATTRIBBUFFERS_LOC] >> 1) & 0x0FFFFFFFu) << 4;
-	const uint32_t hi = raw[PICA_REG_ATTRIBBUFFERS_FORMAT_HIGH];
-	const uint64_t fmt = raw[PICA_REG_ATTRIBBUFFERS_FORMAT_LOW] | (uint64_t)(hi & 0xFFFFu) << 32;
-	f->nattr = (hi >> 28) + 1;
+	/* base address >> 3 in the field: a 16-byte unit */
+	const uint32_t base = PICA_GET(raw[PICA_REG_ATTRIBBUFFERS_LOC], ATTRIBBUFFERS_LOC, BASE_DIV16) << 4;
+	const uint32_t lo = raw[PICA_REG_ATTRIBBUFFERS_FORMAT_LOW], hi = raw[PICA_REG_ATTRIBBUFFERS_FORMAT_HIGH];
+	f->nattr = PICA_GET(hi, ATTRIBBUFFERS_FORMAT_HIGH, COUNT_M1) + 1;
 	if (f->nattr > VFETCH_MAX_ATTRS)
-		return ulp_diag_at(d, NULL, 0, 0, "ATTRIBBUFFERS_FORMAT_HIGH (0x202) configures %u attributes; the "
-		                   "PICA200 loads at most %d", f->nattr, VFETCH_MAX_ATTRS);
+		return ulp_diag_at(d, NULL, 0, 0, "ATTRIBBUFFERS_FORMAT_HIGH (0x%03x) configures %u attributes; the "
+		                   "PICA200 loads at most %d", PICA_REG_ATTRIBBUFFERS_FORMAT_HIGH, f->nattr,
+		                   VFETCH_MAX_ATTRS);
+	const unsigned per_lo = PICA_F_ATTRIBBUFFERS_FORMAT_LOW__ATTR_N;
 	for (unsigned a = 0; a < f->nattr; a++) {
 		vfetch_attr *at = &f->attr[a];
 		memset(at, 0, sizeof *at);                /* address 0: no buffer, reads 0, 0, 0, 1 */
-		at->type = (uint8_t)((fmt >> (4 * a)) & 3u);
-		at->ncomp = (uint8_t)(((fmt >> (4 * a + 2)) & 3u) + 1);
+		const uint32_t nib = a < per_lo ? PICA_GETI(lo, ATTRIBBUFFERS_FORMAT_LOW, ATTR, a)
+		                                : PICA_GETI(hi, ATTRIBBUFFERS_FORMAT_HIGH, ATTR, a - per_lo);
+		at->type = (uint8_t)PICA_GET(nib, ATTR_FORMAT, TYPE);
+		at->ncomp = (uint8_t)(PICA_GET(nib, ATTR_FORMAT, COMPS_M1) + 1);
 		at->reg = (uint8_t)pica_regs_attr_reg(&r->vs, a);
-		at->normalize = (raw[PICA_REG_ULP_ATTRIB_UNORM] >> a) & 1u;
+		at->normalize = PICA_GETI(raw[PICA_REG_ULP_ATTRIB_UNORM], ULP_ATTRIB_UNORM, ATTR, a);
 	}
 	static const uint8_t SIZE[4] = { 1, 1, 2, 4 };
+	const unsigned per_c1 = PICA_F_ATTRIBBUFFER_CONFIG1__COMP_N;
 	for (unsigned j = 0; j < VFETCH_MAX_ATTRS; j++) {
-		const uint32_t c1 = raw[PICA_REG_ATTRIBBUFFER0 + 3 * j + 1], c2 = raw[PICA_REG_ATTRIBBUFFER0 + 3 * j + 2];
-		const unsigned ncomp = c2 >> 28;
-		uint32_t at = base + (raw[PICA_REG_ATTRIBBUFFER0 + 3 * j] & 0x0FFFFFFFu);
+		const uint32_t c1 = raw[PICA_REG_AT(ATTRIBBUFFER_CONFIG1, j)], c2 = raw[PICA_REG_AT(ATTRIBBUFFER_CONFIG2, j)];
+		const unsigned ncomp = PICA_GET(c2, ATTRIBBUFFER_CONFIG2, COUNT);
+		uint32_t at = base + PICA_GET(raw[PICA_REG_AT(ATTRIBBUFFER_OFFSET, j)], ATTRIBBUFFER_OFFSET, OFFSET);
 		for (unsigned c = 0; c < ncomp; c++) {
-			unsigned a = (unsigned)(((c < 8 ? c1 >> (4 * c) : c2 >> (4 * (c - 8)))) & 15u);
+			unsigned a = c < per_c1 ? PICA_GETI(c1, ATTRIBBUFFER_CONFIG1, COMP, c)
+			                        : PICA_GETI(c2, ATTRIBBUFFER_CONFIG2, COMP, c - per_c1);
 			if (a >= 12) {                      /* padding: 4, 8, 12 or 16 bytes */
 				at += 4 * (a - 11);
 				continue;
 			}
-			if (a >= f->nattr || ((hi >> 16) >> a) & 1u)
+			if (a >= f->nattr || PICA_GETI(hi, ATTRIBBUFFERS_FORMAT_HIGH, FIXED, a))
 				return ulp_diag_at(d, NULL, 0, 0, "attribute buffer %u names attribute %u, which is %s", j,
 				                   a, a >= f->nattr ? "not configured" : "a fixed attribute");
 			f->attr[a].addr = at;
-			f->attr[a].stride = (c2 >> 16) & 0xFFu;
+			f->attr[a].stride = PICA_GET(c2, ATTRIBBUFFER_CONFIG2, STRIDE);
 			at += (uint32_t)f->attr[a].ncomp * SIZE[f->attr[a].type];
 		}
 	}
@@ -45,27 +51,28 @@ bool pica_regs_draw(const pica_regs *r, bool indexed, vfetch_setup *f, enum prim
 	f->index_size = 0;
 	if (indexed) {
 		const uint32_t ib = raw[PICA_REG_INDEXBUFFER_CONFIG];
-		f->index_addr = base + (ib & 0x0FFFFFFFu);
-		f->index_size = ib >> 31 ? 2 : (ib >> 30) & 1u ? 4 : 1;
+		f->index_addr = base + PICA_GET(ib, INDEXBUFFER_CONFIG, OFFSET);
+		f->index_size = PICA_GET(ib, INDEXBUFFER_CONFIG, U16) ? 2 : PICA_GET(ib, INDEXBUFFER_CONFIG, U32) ? 4 : 1;
 		f->first = 0;
 	}
 	*count = raw[PICA_REG_NUMVERTICES];
-	unsigned m = (raw[PICA_REG_PRIMITIVE_CONFIG] >> 8) & 3u;
+	unsigned m = PICA_GET(raw[PICA_REG_PRIMITIVE_CONFIG], PRIMITIVE_CONFIG, MODE);
 	if (m == 3 && !pica_regs_gs_on(r))
-		return ulp_diag_at(d, NULL, 0, 0, "PRIMITIVE_CONFIG (0x25e): mode 3 (geometry primitives) without "
-		                   "a geometry shader (GEOSTAGE_CONFIG 0x229)");
+		return ulp_diag_at(d, NULL, 0, 0, "PRIMITIVE_CONFIG (0x%03x): mode 3 (geometry primitives) without "
+		                   "a geometry shader (GEOSTAGE_CONFIG 0x%03x)", PICA_REG_PRIMITIVE_CONFIG,
+		                   PICA_REG_GEOSTAGE_CONFIG);
 	*mode = m == 0 ? PRIM_TRIANGLES : m == 1 ? PRIM_TRIANGLE_STRIP : m == 2 ? PRIM_TRIANGLE_FAN : PRIM_GEOMETRY;
 	return true;
 }
 
 bool pica_regs_pos_reg(const pica_regs *r, uint8_t *reg)
 {
-	const uint32_t mask = r->vs.raw[0x0D] & 0xFFFF;
+	const uint32_t mask = PICA_GET(r->vs.raw[PICA_SH_OUTMAP_MASK], SH_OUTMAP_MASK, O);
 	unsigned k = 0;
-	for (unsigned o = 0; o < 16 && k < 7; o++) {
+	for (unsigned o = 0; o < 16 && k < PICA_N_SH_OUTMAP_O; o++) {
 		if (!(mask & (1u << o)))
 			continue;
-		if ((r->raw[PICA_REG_OUTMAP_O0 + k] & 0x1F) == 0x00) {
+		if (PICA_GETI(r->raw[PICA_REG_AT(SH_OUTMAP_O, k)], SH_OUTMAP_O, COMP, 0) == PICA_OUTMAP_POSITION_X) {
 			*reg = (uint8_t)o;
 			return true;
 		}

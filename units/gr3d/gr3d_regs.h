@@ -1,19 +1,16 @@
-/* The GR3D fragment-program registers (tegra-fp.md §2.5, §4): the upload
- * FIFOs and their indices, FP_CONST, and the draw-time globals.  The
- * register model rebuilds the program the hardware would hold.
+/* The GR3D registers (tegra-fp.md §2.5, §4): the fragment program's upload
+ * FIFOs and their indices, FP_CONST, the draw-time globals, depth/stencil,
+ * render targets and Tegra 3's two blocks.  The register model rebuilds
+ * the program the hardware would hold; the drv_gr3d_* writers are the
+ * driver's side.  Every address, name and field is a row of gr3d_regs.def
+ * (the draw-state registers' models are units/geom/gr3d_state.h);
+ * docs/registers.md says what ulpsim does with each.
  *
- *   0x540/0x541 PSEQ        0x600/0x601 MFU schedule  0x603/0x604 MFU (hi, lo)
- *   0x700/0x701 TEX         0x800/0x801 ALU schedule  0x803/0x804 ALU (8 words / packet)
- *   0x805/0x806 complement  0x900/0x901 DW            0xe22 common index
- *   0x500 PSEQ flush        0x520 FP_PSEQ_ENGINE_INST (0x20006000 | EXECs)
- *   0x546 PSEQ_DWR_IF_STATE (pseq_to_dw_exec_nb at 6..12)
- *   0xe20 GLOBAL_PIX_ATTR (rows - 1 at 0..1, MAX_QID at 24..31)
- *   0x820+i FP_CONST (32 words)   0x903 RT_ENABLE   0x40f QR_OUTPUT_TO_SHADER
- *   0xe10+i RT_PARAMS (GLOBAL_SURFDESC): dither 0, FORMAT 2..6, PITCH 8..24, tiled 26
- *   0x400-0x405 QR_S_TEST_FRONT/BACK, QR_S_CTRL, QR_Z_TEST, QR_Z_MIN/MAX
- *   0xe28/0xe29 GLOBAL_S_OPERATION front/back (docs/registers.md for the fields)
- *   0xb00 GSHIM_WRITE_MASK (Tegra 3: GPU_A bit 0, GPU_B bit 1; reset: both)
- *   0xe41 GLOBAL_HORIZONTAL_SWATH_RENDERING (ALTERNATE 0, SWATH_ALIGN 4..7 = log2 rows) */
+ * Generated here:
+ *   GR3D_REG_<NAME>          the address (an array's element 0), with
+ *   GR3D_N_<NAME>, GR3D_STRIDE_<NAME> and GR3D_REG_AT(NAME, k);
+ *   GR3D_GET(v, LAYOUT, FIELD), GR3D_PUT(LAYOUT, FIELD, x) and, for fields
+ *   repeated in a word, GR3D_GETI / GR3D_PUTI with an element index. */
 #ifndef ULP_SIM_GR3D_REGS_H
 #define ULP_SIM_GR3D_REGS_H
 
@@ -21,11 +18,46 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "base/regtable.h"
 #include "isa/tegra/tegra_prog.h"
 #include "sim/core/regstream.h"
 #include "units/gr3d/zs.h"
 
-enum { GR3D_REG_COUNT = 0x1000 };
+/* ---- generated from gr3d_regs.def ---- */
+enum {
+#define GR3D_SPACE(size, source) GR3D_REG_COUNT = (size),
+#define GR3D_REG(NAME, addr, count, stride, dump, source) \
+	GR3D_REG_##NAME = (addr), GR3D_N_##NAME = (count), GR3D_STRIDE_##NAME = (stride),
+#define GR3D_FIELD(LAYOUT, FIELD, lo, width, count, stride) \
+	GR3D_F_##LAYOUT##__##FIELD##_LO = (lo), GR3D_F_##LAYOUT##__##FIELD##_W = (width), \
+	GR3D_F_##LAYOUT##__##FIELD##_N = (count), GR3D_F_##LAYOUT##__##FIELD##_S = (stride),
+#include "units/gr3d/gr3d_regs.def"
+};
+
+/* Element k of an array register. */
+#define GR3D_REG_AT(NAME, k) (GR3D_REG_##NAME + (k) * GR3D_STRIDE_##NAME)
+/* A field of register word v; x placed in its field; element i of a
+ * repeated field. */
+#define GR3D_GET(v, LAYOUT, FIELD) \
+	ulp_bits_get((v), GR3D_F_##LAYOUT##__##FIELD##_LO, GR3D_F_##LAYOUT##__##FIELD##_W)
+#define GR3D_PUT(LAYOUT, FIELD, x) \
+	ulp_bits_put((x), GR3D_F_##LAYOUT##__##FIELD##_LO, GR3D_F_##LAYOUT##__##FIELD##_W)
+#define GR3D_GETI(v, LAYOUT, FIELD, i) \
+	ulp_bits_get((v), GR3D_F_##LAYOUT##__##FIELD##_LO + (unsigned)(i) * GR3D_F_##LAYOUT##__##FIELD##_S, \
+	             GR3D_F_##LAYOUT##__##FIELD##_W)
+#define GR3D_PUTI(LAYOUT, FIELD, i, x) \
+	ulp_bits_put((x), GR3D_F_##LAYOUT##__##FIELD##_LO + (unsigned)(i) * GR3D_F_##LAYOUT##__##FIELD##_S, \
+	             GR3D_F_##LAYOUT##__##FIELD##_W)
+
+/* Values the driver writes as grate does (tegra-fp.md §2.5, §4):
+ * FP_PSEQ_ENGINE_INST's upper bits, PSEQ_CTL (MAX_OUT 300, MIN_OUT 200 and
+ * grate's other bits), QR_S_CTRL's 0x40, QR_Z_TEST's Z_CLAMP, and
+ * QR_OUTPUT_TO_SHADER for a program that discards (ulpsim's convention:
+ * zs.late_when_kill) or not. */
+enum {
+	GR3D_PSEQ_ENGINE_INST_GRATE = 0x20006000, GR3D_PSEQ_CTL_GRATE = 0x223212CF, GR3D_S_CTRL_GRATE = 0x40,
+	GR3D_Z_CLAMP_GRATE = 3, GR3D_OUTPUT_TO_SHADER_KILL = 0x60, GR3D_OUTPUT_TO_SHADER_PLAIN = 0x48,
+};
 
 enum gr3d_upload {
 	GR3D_UP_PSEQ, GR3D_UP_MFU_SCHED, GR3D_UP_MFU, GR3D_UP_TEX, GR3D_UP_ALU_SCHED, GR3D_UP_ALU,
@@ -47,10 +79,13 @@ typedef struct gr3d_regs {
 	uint8_t one_block_mask;
 } gr3d_regs;
 
+/* Short names for the GSHIM and swath registers (tests/test_swath.c). */
 enum {
-	GR3D_GSHIM_WRITE_MASK = 0xb00, GR3D_GSHIM_LAST = 0xb14,
-	GR3D_GSHIM_GPU_A = 1, GR3D_GSHIM_GPU_B = 2,
-	GR3D_SWATH_RENDERING = 0xe41, GR3D_SWATH_ALTERNATE = 1, GR3D_SWATH_ALIGN_SHIFT = 4,
+	GR3D_GSHIM_WRITE_MASK = GR3D_REG_GSHIM_WRITE_MASK,
+	GR3D_GSHIM_LAST = GR3D_REG_GSHIM_OTHER + GR3D_N_GSHIM_OTHER - 1,
+	GR3D_GSHIM_GPU_A = 1 << GR3D_F_GSHIM_WRITE_MASK__GPU_A_LO,
+	GR3D_GSHIM_GPU_B = 1 << GR3D_F_GSHIM_WRITE_MASK__GPU_B_LO,
+	GR3D_SWATH_RENDERING = GR3D_REG_GLOBAL_HORIZONTAL_SWATH_RENDERING,
 };
 
 /* RT_PARAMS.FORMAT codes.  The names are grate's PIXEL_FORMAT list
@@ -67,11 +102,11 @@ enum gr3d_pixel_format {
 void gr3d_regs_init(gr3d_regs *r);
 bool gr3d_regs_write(gr3d_regs *r, uint32_t reg, uint32_t value, ulp_diag *d);
 /* The program the registers hold (counts from the upload high-water marks
- * and FP_PSEQ_ENGINE_INST; globals from 0xe20 and 0x546; constants from
- * FP_CONST).  False with d when the registers describe no valid program. */
+ * and FP_PSEQ_ENGINE_INST; globals from ALU_BUFFER_SIZE and FP_PSEQ_DW_CFG;
+ * constants from FP_CONST).  False with d when the registers describe no valid program. */
 bool gr3d_regs_program(const gr3d_regs *r, tegra_fp_program *out, ulp_diag *d);
 
-/* The colour format RT_PARAMS (0xe10 + rt) describes: an enum gr3d_rtfmt
+/* The colour format RT_PARAMS of render target rt describes: an enum gr3d_rtfmt
  * (RGBA8888 for a never-written register).  False with d for a FORMAT code
  * the DW does not write as colour. */
 bool gr3d_regs_rt_format(const gr3d_regs *r, unsigned rt, uint8_t *fmt, ulp_diag *d);
@@ -79,14 +114,15 @@ bool gr3d_regs_rt_format(const gr3d_regs *r, unsigned rt, uint8_t *fmt, ulp_diag
 /* The driver: RT_PARAMS of render target rt for a colour buffer of format
  * fmt (enum gr3d_rtfmt), pitch in bytes. */
 void drv_gr3d_rt_params(reg_stream *s, unsigned rt, unsigned fmt, uint32_t pitch);
-/* The depth/stencil state the registers hold (0x400-0x405, 0xe28/0xe29,
- * 0x903 bit 16, and 0x40f = 0x60 for late writes when late_when_kill). */
+/* The depth/stencil state the registers hold (QR_S_TEST_FRONT .. QR_Z_MAX,
+ * STENCIL_FRONT2/BACK2, RT_ENABLE.DEPTH, and QR_OUTPUT_TO_SHADER =
+ * GR3D_OUTPUT_TO_SHADER_KILL for late writes when late_when_kill). */
 void gr3d_regs_zs(const gr3d_regs *r, bool late_when_kill, zs_state *st);
 /* The driver: the registers for a depth/stencil state (st->late and
- * st->depth_surface are not written here: 0x40f comes with the program,
+ * st->depth_surface are not written here: QR_OUTPUT_TO_SHADER comes with the program,
  * RT_ENABLE with the framebuffer). */
 void drv_gr3d_zs(reg_stream *s, const zs_state *st);
-/* RT_ENABLE (0x903): colour targets 1..ncolor, bit 16 the depth surface. */
+/* RT_ENABLE: colour targets 1..ncolor, bit 16 the depth surface. */
 void drv_gr3d_rt_enable(reg_stream *s, unsigned ncolor, bool depth);
 
 /* The swath split of `blocks` GR3D blocks (1, or 2 on Tegra 3): alternate
@@ -105,8 +141,10 @@ bool drv_gr3d_swath(reg_stream *s, unsigned blocks, unsigned swath_height, ulp_d
  * the per-draw registers grate writes, with the given FP_CONST words. */
 void drv_gr3d_load_program(reg_stream *s, const tegra_fp_program *p, const uint32_t fp_const[32]);
 
-/* The name of a GR3D register ulpsim implements ("FP_CONST5",
+/* The name of a GR3D register ulpsim implements (gr3d_regs.def: "FP_CONST5",
  * "LINKER_INSTRUCTION_2.1", "TEXTURE_DESC0.1"), or NULL. */
 const char *gr3d_reg_name(uint16_t reg, char *buf, size_t n);
+/* The address of the register gr3d_reg_name names so, or -1. */
+int gr3d_reg_find(const char *name);
 
 #endif

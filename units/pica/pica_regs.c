@@ -56,30 +56,34 @@ static void float_word(pica_sh_regs *b, uint32_t value, enum ulp_round round)
 static bool block_write(pica_sh_regs *b, unsigned off, uint32_t mask, uint32_t value,
                         enum ulp_round round, uint32_t reg, ulp_diag *d)
 {
-	const bool fifo = (off >= 0x11 && off <= 0x18) || (off >= 0x1C && off <= 0x23) ||
-	                  (off >= 0x26 && off <= 0x2D);
+	const bool float_data = off >= PICA_SH_FLOATUNIFORM_DATA &&
+	                        off < PICA_SH_FLOATUNIFORM_DATA + PICA_N_SH_FLOATUNIFORM_DATA;
+	const bool code_data = off >= PICA_SH_CODETRANSFER_DATA &&
+	                       off < PICA_SH_CODETRANSFER_DATA + PICA_N_SH_CODETRANSFER_DATA;
+	const bool opdesc_data = off >= PICA_SH_OPDESCS_DATA && off < PICA_SH_OPDESCS_DATA + PICA_N_SH_OPDESCS_DATA;
+	const bool fifo = float_data || code_data || opdesc_data;
 	if (fifo && mask != 0xF)
 		return ulp_diag_at(d, NULL, 0, 0,
 		                   "register 0x%03x: byte mask 0x%x on an upload FIFO is not modelled", reg, mask);
 	uint32_t bm = byte_mask(mask);
 	b->raw[off] = (b->raw[off] & ~bm) | (value & bm);
 	const uint32_t v = b->raw[off];
-	if (off == 0x00) {
-		for (int i = 0; i < 16; i++)
-			b->unif.b[i] = (v >> i) & 1;
-	} else if (off >= 0x01 && off <= 0x04) {
-		for (int k = 0; k < 4; k++)
-			b->unif.i[off - 1][k] = (uint8_t)(v >> (8 * k));
-	} else if (off == 0x10) {
-		b->float_index = v & 0xFF;
-		b->float_f32 = v >> 31;
+	if (off == PICA_SH_BOOLUNIFORM) {
+		for (int i = 0; i < PICA_F_SH_BOOLUNIFORM__B_N; i++)
+			b->unif.b[i] = PICA_GETI(v, SH_BOOLUNIFORM, B, i);
+	} else if (off >= PICA_SH_INTUNIFORM_I && off < PICA_SH_INTUNIFORM_I + PICA_N_SH_INTUNIFORM_I) {
+		for (int k = 0; k < PICA_F_SH_INTUNIFORM_I__COMP_N; k++)
+			b->unif.i[off - PICA_SH_INTUNIFORM_I][k] = (uint8_t)PICA_GETI(v, SH_INTUNIFORM_I, COMP, k);
+	} else if (off == PICA_SH_FLOATUNIFORM_INDEX) {
+		b->float_index = PICA_GET(v, SH_FLOATUNIFORM_INDEX, INDEX);
+		b->float_f32 = PICA_GET(v, SH_FLOATUNIFORM_INDEX, F32);
 		b->float_nwords = 0;
-	} else if (off >= 0x11 && off <= 0x18) {
+	} else if (float_data) {
 		float_word(b, value, round);
 		b->uploads++;
-	} else if (off == 0x1B) {
-		b->code_index = v & 0xFFF;
-	} else if (off >= 0x1C && off <= 0x23) {
+	} else if (off == PICA_SH_CODETRANSFER_INDEX) {
+		b->code_index = PICA_GET(v, SH_CODETRANSFER_INDEX, INDEX);
+	} else if (code_data) {
 		if (b->code_index >= PICA_CODE_MAX)
 			return ulp_diag_at(d, NULL, 0, 0, "register 0x%03x: code upload past word 0x%x", reg,
 			                   PICA_CODE_MAX - 1);
@@ -87,9 +91,9 @@ static bool block_write(pica_sh_regs *b, unsigned off, uint32_t mask, uint32_t v
 		if (b->code_index > b->code_words)
 			b->code_words = b->code_index;
 		b->uploads++;
-	} else if (off == 0x25) {
-		b->opdesc_index = v & 0x7F;
-	} else if (off >= 0x26 && off <= 0x2D) {
+	} else if (off == PICA_SH_OPDESCS_INDEX) {
+		b->opdesc_index = PICA_GET(v, SH_OPDESCS_INDEX, INDEX);
+	} else if (opdesc_data) {
 		if (b->opdesc_index >= PICA_OPDESC_MAX)
 			return ulp_diag_at(d, NULL, 0, 0, "register 0x%03x: operand descriptor upload past entry %u",
 			                   reg, PICA_OPDESC_MAX - 1);
@@ -115,7 +119,7 @@ bool pica_regs_write(pica_regs *r, uint32_t reg, uint32_t mask, uint32_t value, 
 		if (!block_write(&r->vs, off, mask, value, r->uniform_round, reg, d))
 			return false;
 		/* VSH_COM_MODE = 0: VS uploads reach the GS unit too (pica200.md §4) */
-		if ((r->raw[PICA_REG_VSH_COM_MODE] & 1) == 0)
+		if (PICA_GET(r->raw[PICA_REG_VSH_COM_MODE], VSH_COM_MODE, SEPARATE) == 0)
 			return block_write(&r->gs, off, mask, value, r->uniform_round, reg, d);
 		return true;
 	}
@@ -126,20 +130,26 @@ bool pica_regs_write(pica_regs *r, uint32_t reg, uint32_t mask, uint32_t value, 
 
 unsigned pica_regs_attr_reg(const pica_sh_regs *b, unsigned attr)
 {
-	uint32_t w = attr < 8 ? b->raw[0x0B] : b->raw[0x0C];
-	return (w >> (4 * (attr & 7))) & 0xF;
+	const unsigned per_word = PICA_F_ATTRIBUTES_PERMUTATION__REG_N;
+	uint32_t w = attr < per_word ? b->raw[PICA_SH_ATTRIBUTES_PERMUTATION_LOW]
+	                             : b->raw[PICA_SH_ATTRIBUTES_PERMUTATION_HIGH];
+	return PICA_GETI(w, ATTRIBUTES_PERMUTATION, REG, attr % per_word);
 }
 
-unsigned pica_regs_attr_count(const pica_sh_regs *b) { return (b->raw[0x09] & 0xF) + 1; }
+unsigned pica_regs_attr_count(const pica_sh_regs *b)
+{
+	return PICA_GET(b->raw[PICA_SH_INPUTBUFFER_CONFIG], SH_INPUTBUFFER_CONFIG, COUNT_M1) + 1;
+}
 
 bool pica_regs_program(const pica_regs *r, bool gs, const ulp_config *cfg, pica_program *out,
                        ulp_diag *d)
 {
 	const pica_sh_regs *b = gs ? &r->gs : &r->vs;
-	pica_program_desc desc = { .entry = b->raw[0x0A] & 0xFFFF, .end = b->code_words, .is_gs = gs };
+	pica_program_desc desc = { .entry = PICA_GET(b->raw[PICA_SH_ENTRYPOINT], SH_ENTRYPOINT, ADDR),
+	                           .end = b->code_words, .is_gs = gs };
 	/* The k-th enabled output register takes SH_OUTMAP_Ok's semantics; a
-	 * component whose semantic is 0x1F is not configured. */
-	const uint32_t mask = b->raw[0x0D] & 0xFFFF;
+	 * component whose semantic is PICA_OUTMAP_UNUSED is not configured. */
+	const uint32_t mask = PICA_GET(b->raw[PICA_SH_OUTMAP_MASK], SH_OUTMAP_MASK, O);
 	/* With a GS in use the output map describes the GS's outputs; the VS's
 	 * whole enabled registers go to the GS input buffer, and which of their
 	 * components must be written is not public: none is required. */
@@ -148,9 +158,9 @@ bool pica_regs_program(const pica_regs *r, bool gs, const ulp_config *cfg, pica_
 	for (unsigned reg = 0; reg < 16 && !vs_to_gs; reg++) {
 		if (!(mask & (1u << reg)))
 			continue;
-		uint32_t sem = k < 7 ? r->raw[PICA_REG_OUTMAP_O0 + k] : 0x1F1F1F1Fu;
-		for (int c = 0; c < 4; c++)
-			if (((sem >> (8 * c)) & 0x1F) != 0x1F)
+		for (int c = 0; c < PICA_F_SH_OUTMAP_O__COMP_N; c++)
+			if (k < PICA_N_SH_OUTMAP_O &&
+			    PICA_GETI(r->raw[PICA_REG_AT(SH_OUTMAP_O, k)], SH_OUTMAP_O, COMP, c) != PICA_OUTMAP_UNUSED)
 				desc.out_need[reg] |= (uint8_t)(1u << c);
 		k++;
 	}
@@ -163,59 +173,60 @@ bool pica_regs_program(const pica_regs *r, bool gs, const ulp_config *cfg, pica_
 	return pica_program_from_code(out, b->code, b->code_words, b->opdesc, b->opdesc_count, &desc, cfg, d);
 }
 
-/* Shader block offsets (pica_regs.h); ORDER: offset. */
-static const struct { uint8_t off, span; const char *name; } BLOCK[] = {
-	{ 0x00, 1, "BOOLUNIFORM" }, { 0x01, 4, "INTUNIFORM_I" }, { 0x09, 1, "INPUTBUFFER_CONFIG" },
-	{ 0x0A, 1, "ENTRYPOINT" }, { 0x0B, 1, "ATTRIBUTES_PERMUTATION_LOW" },
-	{ 0x0C, 1, "ATTRIBUTES_PERMUTATION_HIGH" }, { 0x0D, 1, "OUTMAP_MASK" },
-	{ 0x0F, 1, "CODETRANSFER_END" }, { 0x10, 1, "FLOATUNIFORM_INDEX" },
-	{ 0x11, 8, "FLOATUNIFORM_DATA" }, { 0x1B, 1, "CODETRANSFER_INDEX" },
-	{ 0x1C, 8, "CODETRANSFER_DATA" }, { 0x25, 1, "OPDESCS_INDEX" }, { 0x26, 8, "OPDESCS_DATA" },
+/* ---- names (pica_regs.def) ---- */
+
+typedef struct reg_row { uint16_t addr, count, stride; const char *dump; } reg_row;
+
+static const reg_row REGS[] = {
+#define PICA_REG(NAME, addr, count, stride, dump, source) { (addr), (count), (stride), (dump) },
+#include "units/pica/pica_regs.def"
 };
+static const reg_row SH_REGS[] = {
+#define PICA_SH_REG(NAME, offset, count, dump, source) { (offset), (count), 1, (dump) },
+#include "units/pica/pica_regs.def"
+};
+static const struct { uint16_t base, size; const char *prefix; } BLOCKS[] = {
+#define PICA_SH_BLOCK(NAME, base, size, source) { (base), (size), #NAME "_" },
+#include "units/pica/pica_regs.def"
+};
+
+/* The row of rows[n] holding reg (relative to base), and its element. */
+static const reg_row *row_of(const reg_row *rows, size_t n, unsigned reg, unsigned *k)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (reg < rows[i].addr)
+			continue;
+		unsigned off = reg - rows[i].addr;
+		if (off % rows[i].stride == 0 && off / rows[i].stride < rows[i].count) {
+			*k = off / rows[i].stride;
+			return &rows[i];
+		}
+	}
+	return NULL;
+}
 
 const char *pica_reg_name(uint16_t reg, char *buf, size_t n)
 {
-	if (reg >= PICA_REG_OUTMAP_O0 && reg < PICA_REG_OUTMAP_O0 + 7) {
-		snprintf(buf, n, "SH_OUTMAP_O%u", reg - PICA_REG_OUTMAP_O0);
-		return buf;
-	}
-	if (reg == PICA_REG_VSH_COM_MODE)
-		return "VSH_COM_MODE";
-	if (reg == PICA_REG_GEOSTAGE_CONFIG || reg == PICA_REG_GSH_MISC0)
-		return reg == PICA_REG_GSH_MISC0 ? "GSH_MISC0" : "GEOSTAGE_CONFIG";
-	if (reg == PICA_REG_VSH_OUTMAP_TOTAL1 || reg == PICA_REG_VSH_OUTMAP_TOTAL2)
-		return reg == PICA_REG_VSH_OUTMAP_TOTAL1 ? "VSH_OUTMAP_TOTAL1" : "VSH_OUTMAP_TOTAL2";
-	/* attribute buffers and draws (units/geom/pica_vtx.h) */
-	static const struct { uint16_t reg; const char *name; } DRAW[] = {
-		{ 0x200, "ATTRIBBUFFERS_LOC" }, { 0x201, "ATTRIBBUFFERS_FORMAT_LOW" },
-		{ 0x202, "ATTRIBBUFFERS_FORMAT_HIGH" }, { 0x227, "INDEXBUFFER_CONFIG" }, { 0x228, "NUMVERTICES" },
-		{ 0x22A, "VERTEX_OFFSET" }, { 0x22E, "DRAWARRAYS" }, { 0x22F, "DRAWELEMENTS" },
-		{ 0x242, "VSH_NUM_ATTR" }, { 0x25E, "PRIMITIVE_CONFIG" }, { 0x2F0, "ULP_ATTRIB_UNORM" },
-	};
-	for (size_t i = 0; i < sizeof DRAW / sizeof DRAW[0]; i++)
-		if (reg == DRAW[i].reg)
-			return DRAW[i].name;
-	if (reg >= 0x203 && reg < 0x203 + 3 * 12) {
-		static const char *const PART[3] = { "OFFSET", "CONFIG1", "CONFIG2" };
-		snprintf(buf, n, "ATTRIBBUFFER%u_%s", (reg - 0x203) / 3, PART[(reg - 0x203) % 3]);
-		return buf;
-	}
-	const char *unit = NULL;
-	unsigned off = 0;
-	if (reg >= PICA_REG_GSH_BASE && reg < PICA_REG_GSH_BASE + PICA_REG_BLOCK_SIZE)
-		unit = "GSH", off = reg - PICA_REG_GSH_BASE;
-	else if (reg >= PICA_REG_VSH_BASE && reg < PICA_REG_VSH_BASE + PICA_REG_BLOCK_SIZE)
-		unit = "VSH", off = reg - PICA_REG_VSH_BASE;
-	if (!unit)
-		return NULL;
-	for (size_t i = 0; i < sizeof BLOCK / sizeof BLOCK[0]; i++) {
-		if (off < BLOCK[i].off || off >= (unsigned)BLOCK[i].off + BLOCK[i].span)
+	unsigned k;
+	const reg_row *row = row_of(REGS, sizeof REGS / sizeof REGS[0], reg, &k);
+	if (row)
+		return ulp_reg_elem_name(NULL, row->dump, k, buf, n);
+	for (size_t b = 0; b < sizeof BLOCKS / sizeof BLOCKS[0]; b++) {
+		if (reg < BLOCKS[b].base || reg >= BLOCKS[b].base + BLOCKS[b].size)
 			continue;
-		if (BLOCK[i].span == 4)
-			snprintf(buf, n, "%s_%s%u", unit, BLOCK[i].name, off - BLOCK[i].off);
-		else
-			snprintf(buf, n, "%s_%s", unit, BLOCK[i].name);
-		return buf;
+		row = row_of(SH_REGS, sizeof SH_REGS / sizeof SH_REGS[0], reg - BLOCKS[b].base, &k);
+		return row ? ulp_reg_elem_name(BLOCKS[b].prefix, row->dump, k, buf, n) : NULL;
 	}
 	return NULL;
+}
+
+int pica_reg_find(const char *name)
+{
+	char buf[64];
+	for (unsigned reg = 0; reg < PICA_REG_COUNT; reg++) {
+		const char *nm = pica_reg_name((uint16_t)reg, buf, sizeof buf);
+		if (nm && !strcmp(nm, name))
+			return (int)reg;
+	}
+	return -1;
 }

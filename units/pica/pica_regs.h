@@ -1,30 +1,16 @@
-/* The PICA200 shader registers: how a driver programs the shader units,
- * one register write at a time (pica200.md §6.1; 3dbrew Internal_Registers).
+/* The PICA200 registers: how a driver programs the shader units and the
+ * draws, one register write at a time (pica200.md §6.1; 3dbrew GPU/Internal
+ * Registers).  Every address, name and field is a row of pica_regs.def;
+ * docs/registers.md says what ulpsim does with each.
  *
- *   GS block 0x280-0x2AF, VS block 0x2B0-0x2DF (0x30 words each):
- *   +0x00 BOOLUNIFORM        [15:0] b0-b15
- *   +0x01..0x04 INTUNIFORM_I0..I3   x | y << 8 | z << 16 | w << 24
- *   +0x09 INPUTBUFFER_CONFIG [3:0] attributes - 1
- *   +0x0A ENTRYPOINT         [15:0] word address
- *   +0x0B/0x0C ATTRIBUTES_PERMUTATION_LOW/HIGH: 4 bits per attribute -> v
- *   +0x0D OUTMAP_MASK        o0-o15 enables
- *   +0x0F CODETRANSFER_END
- *   +0x10 FLOATUNIFORM_INDEX [7:0] index, [31] 1 = f32 words (w, z, y, x),
- *                            0 = packed float24 (3 words per vec4)
- *   +0x11..0x18 FLOATUNIFORM_DATA (one FIFO)
- *   +0x1B CODETRANSFER_INDEX [11:0];  +0x1C..0x23 CODETRANSFER_DATA (FIFO)
- *   +0x25 OPDESCS_INDEX;              +0x26..0x2D OPDESCS_DATA (FIFO)
- *   0x244 VSH_COM_MODE: 0 = VS uploads also reach the GS unit (unit 3).
- *   0x050..0x056 SH_OUTMAP_O0..O6: per component semantic, 0x1F = unused
- *                (the last stage's outputs: the GS's when one is in use).
- *   The geometry stage (3dbrew GPU/Internal Registers):
- *   0x229 GEOSTAGE_CONFIG  [1:0] 2 = a geometry shader is in use
- *   0x24A/0x251 VSH_OUTMAP_TOTAL1/2 [3:0] VS output registers - 1: the
- *                attributes per vertex of the GS input buffer
- *   0x252 GSH_MISC0        0 = point mode (the only mode modelled here;
- *                1 = subdivision, 0x01004302 = particle system)
- *   GS INPUTBUFFER_CONFIG [3:0] = the GS's input attributes - 1 per
- *   invocation (vertices per primitive * VS outputs in point mode). */
+ * Generated here:
+ *   PICA_REG_<NAME>          the address (an array's element 0), with
+ *   PICA_N_<NAME>, PICA_STRIDE_<NAME> and PICA_REG_AT(NAME, k);
+ *   PICA_REG_VSH_<NAME>, PICA_REG_GSH_<NAME> and PICA_SH_<NAME> (the
+ *   offset in a block) for the shader block registers;
+ *   PICA_GET(v, LAYOUT, FIELD), PICA_PUT(LAYOUT, FIELD, x) and, for fields
+ *   repeated in a word, PICA_GETI / PICA_PUTI with an element index.
+ * Block registers' layouts are SH_<NAME> (PICA_GET(v, SH_ENTRYPOINT, ADDR)). */
 #ifndef ULP_SIM_PICA_REGS_H
 #define ULP_SIM_PICA_REGS_H
 
@@ -32,21 +18,47 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "base/regtable.h"
 #include "sim/core/config.h"
 #include "units/pica/pica_exec.h"
 
+/* ---- generated from pica_regs.def ---- */
 enum {
-	PICA_REG_OUTMAP_O0 = 0x050,
-	PICA_REG_GEOSTAGE_CONFIG = 0x229,
-	PICA_REG_VSH_COM_MODE = 0x244,
-	PICA_REG_VSH_OUTMAP_TOTAL1 = 0x24A,
-	PICA_REG_VSH_OUTMAP_TOTAL2 = 0x251,
-	PICA_REG_GSH_MISC0 = 0x252,
-	PICA_REG_GSH_BASE = 0x280,
-	PICA_REG_VSH_BASE = 0x2B0,
-	PICA_REG_BLOCK_SIZE = 0x30,
-	PICA_REG_COUNT = 0x300,
+#define PICA_REG(NAME, addr, count, stride, dump, source) \
+	PICA_REG_##NAME = (addr), PICA_N_##NAME = (count), PICA_STRIDE_##NAME = (stride),
+#define PICA_SH_BLOCK(NAME, base, size, source) PICA_REG_##NAME##_BASE = (base), PICA_SH_SIZE_##NAME = (size),
+#define PICA_SPACE(size, source) PICA_REG_COUNT = (size),
+#include "units/pica/pica_regs.def"
 };
+enum {
+#define PICA_SH_REG(NAME, offset, count, dump, source) \
+	PICA_SH_##NAME = (offset), PICA_N_SH_##NAME = (count), \
+	PICA_REG_VSH_##NAME = PICA_REG_VSH_BASE + (offset), PICA_REG_GSH_##NAME = PICA_REG_GSH_BASE + (offset),
+#define PICA_FIELD(LAYOUT, FIELD, lo, width, count, stride) \
+	PICA_F_##LAYOUT##__##FIELD##_LO = (lo), PICA_F_##LAYOUT##__##FIELD##_W = (width), \
+	PICA_F_##LAYOUT##__##FIELD##_N = (count), PICA_F_##LAYOUT##__##FIELD##_S = (stride),
+#include "units/pica/pica_regs.def"
+	PICA_REG_BLOCK_SIZE = PICA_SH_SIZE_VSH,
+};
+
+/* Element k of an array register. */
+#define PICA_REG_AT(NAME, k) (PICA_REG_##NAME + (k) * PICA_STRIDE_##NAME)
+/* A field of register word v; x placed in its field; element i of a
+ * repeated field. */
+#define PICA_GET(v, LAYOUT, FIELD) \
+	ulp_bits_get((v), PICA_F_##LAYOUT##__##FIELD##_LO, PICA_F_##LAYOUT##__##FIELD##_W)
+#define PICA_PUT(LAYOUT, FIELD, x) \
+	ulp_bits_put((x), PICA_F_##LAYOUT##__##FIELD##_LO, PICA_F_##LAYOUT##__##FIELD##_W)
+#define PICA_GETI(v, LAYOUT, FIELD, i) \
+	ulp_bits_get((v), PICA_F_##LAYOUT##__##FIELD##_LO + (unsigned)(i) * PICA_F_##LAYOUT##__##FIELD##_S, \
+	             PICA_F_##LAYOUT##__##FIELD##_W)
+#define PICA_PUTI(LAYOUT, FIELD, i, x) \
+	ulp_bits_put((x), PICA_F_##LAYOUT##__##FIELD##_LO + (unsigned)(i) * PICA_F_##LAYOUT##__##FIELD##_S, \
+	             PICA_F_##LAYOUT##__##FIELD##_W)
+
+/* SH_OUTMAP_O component codes (3dbrew GPU/Internal Registers): an unused
+ * component, and POSITION.x. */
+enum { PICA_OUTMAP_UNUSED = 0x1F, PICA_OUTMAP_POSITION_X = 0x00 };
 
 /* One shader unit's block. */
 typedef struct pica_sh_regs {
@@ -82,7 +94,10 @@ bool pica_regs_program(const pica_regs *r, bool gs, const ulp_config *cfg, pica_
                        ulp_diag *d);
 
 /* GEOSTAGE_CONFIG says a geometry shader is in use. */
-static inline bool pica_regs_gs_on(const pica_regs *r) { return (r->raw[PICA_REG_GEOSTAGE_CONFIG] & 3) == 2; }
+static inline bool pica_regs_gs_on(const pica_regs *r)
+{
+	return PICA_GET(r->raw[PICA_REG_GEOSTAGE_CONFIG], GEOSTAGE_CONFIG, MODE) == 2;
+}
 
 /* Input attribute i goes to v register pica_regs_attr_reg(...) (permutation). */
 unsigned pica_regs_attr_reg(const pica_sh_regs *b, unsigned attr);
@@ -92,7 +107,10 @@ unsigned pica_regs_attr_count(const pica_sh_regs *b);
  * word0 = ZZWWWWWW, word1 = YYYYZZZZ, word2 = XXXXXXYY. */
 void pica_unpack_f24x4(const uint32_t w[3], uint32_t out_xyzw[4]);
 
-/* The name of a PICA register ulpsim implements, or NULL. */
+/* The name of a PICA register ulpsim implements (pica_regs.def: "VSH_CODETRANSFER_INDEX",
+ * "SH_OUTMAP_O2", "ATTRIBBUFFER3_CONFIG2"), or NULL. */
 const char *pica_reg_name(uint16_t reg, char *buf, size_t n);
+/* The address of the register pica_reg_name names so, or -1. */
+int pica_reg_find(const char *name);
 
 #endif
