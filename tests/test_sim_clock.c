@@ -20,7 +20,6 @@ typedef struct toy_sink {
 	sim_port *in;
 	unsigned period, rest, got;
 	uint64_t got_at[16];
-	sim_unit *producer;        /* woken by a pop (or NULL) */
 } toy_sink;
 
 static void source_tick(sim_unit *u, uint64_t now)
@@ -60,9 +59,7 @@ static void sink_tick(sim_unit *u, uint64_t now)
 		if (k->got < 16)
 			k->got_at[k->got] = now;
 		k->got++;
-		sim_port_pop(k->in);
-		if (k->producer)
-			sim_unit_wake(k->producer, now);
+		sim_port_pop(k->in, now);   /* wakes the port's producer, if it names one */
 		sim_unit_busy(u);
 		k->rest = k->period - 1;
 		if (k->rest)
@@ -145,7 +142,7 @@ Test(sim_clock, waiting_books_the_same_stalls_as_polling)
 	toy_build(&poll, 4, 1, 1, 4, 0, NULL);
 	toy_build(&wait, 4, 1, 1, 4, 0, NULL);
 	wait.src.wait = true;
-	wait.sink.producer = &wait.src.u;
+	wait.port.producer = &wait.src.u;   /* the sink's pop wakes the source */
 	cr_assert_eq(sim_clock_run(&poll.clock, UINT64_MAX, &d), SIM_RUN_DRAINED);
 	cr_assert_eq(sim_clock_run(&wait.clock, UINT64_MAX, &d), SIM_RUN_DRAINED);
 	for (int i = 0; i < 4; i++)
@@ -292,7 +289,7 @@ static void slow_tick(sim_unit *u, uint64_t now)
 		if (k->got < 4)
 			k->got_at[k->got] = now;
 		k->got++;
-		sim_port_pop(k->in);
+		sim_port_pop(k->in, now);
 		sim_unit_busy(u);
 		sim_unit_sleep_through(u, now + 5);
 		return;
@@ -346,7 +343,7 @@ Test(sim_port, capacity_not_a_power_of_two)
 		if (head && now % 3 != 0) {           /* the consumer skips every third cycle */
 			cr_assert_eq(*head, next_out, "cycle %llu", (unsigned long long)now);
 			next_out++;
-			sim_port_pop(&p);
+			sim_port_pop(&p, now);
 		}
 		if (!sim_port_full(&p)) {
 			if (now % 2)
@@ -389,8 +386,8 @@ Test(sim_port, build_in_place_equals_push)
 			cr_assert_eq(hb->id, next_out);
 			cr_assert(memcmp(ha->payload, hb->payload, sizeof ha->payload) == 0);
 			next_out++;
-			sim_port_pop(&a);
-			sim_port_pop(&b);
+			sim_port_pop(&a, now);
+			sim_port_pop(&b, now);
 		}
 		if (sim_port_full(&a))
 			continue;

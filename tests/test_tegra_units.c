@@ -8,7 +8,7 @@
 
 #include "isa/tegra/tegra_asm.h"
 #include "tests/test_util.h"
-#include "units/gr3d/gr3d_fp.h"
+#include "units/gpu.h"
 #include "units/gr3d/mfu.h"
 #include "units/gr3d/pseq.h"
 #include "units/gr3d/dw.h"

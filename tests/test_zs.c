@@ -11,7 +11,7 @@
 #include "units/gr3d/gr3d_regs.h"
 #include "traces/replay/replay.h"
 #include "tests/test_util.h"
-#include "units/gr3d/gr3d_fp.h"
+#include "units/gpu.h"
 #include "units/gr3d/zs.h"
 
 #define FX(v) ((uint32_t)((v) * 256) & 0x3FFu)

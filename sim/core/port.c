@@ -37,7 +37,3 @@ void sim_port_fini(sim_port *p)
 	p->ready = NULL;
 }
 
-void sim_port_reset(sim_port *p)
-{
-	p->head = p->count = p->max_count = 0;
-}

@@ -34,8 +34,6 @@ void sim_unit_init(sim_unit *u, const char *name, void (*tick)(sim_unit *, uint6
 	u->wake = UINT64_MAX;
 }
 
-void sim_unit_reset_stats(sim_unit *u) { memset(&u->stats, 0, sizeof u->stats); }
-
 void sim_unit_stats_add(sim_unit_stats *a, const sim_unit_stats *b)
 {
 	a->busy += b->busy;

@@ -77,7 +77,6 @@ typedef struct sim_unit {
 
 void sim_unit_init(sim_unit *u, const char *name, void (*tick)(sim_unit *, uint64_t),
                    const sim_counter_def *counters, uint8_t ncounters);
-void sim_unit_reset_stats(sim_unit *u);
 
 static inline void sim_unit_wake(sim_unit *u, uint64_t at)
 {
@@ -142,6 +141,35 @@ static inline void sim_unit_busy(sim_unit *u)
 static inline void sim_unit_stall(sim_unit *u, enum sim_stall cause)
 {
 	u->activity = (uint8_t)(SIM_ACT_STALL + cause);
+}
+
+/* A unit that cannot go on (output full, window full, a resource in use)
+ * stalls and sleeps until what it waits for wakes it (a pop downstream, a
+ * push upstream, a resource freed): sim_unit_wait books the cycles it slept
+ * as that stall at its next tick (sim_unit_wait_settle), keeps its timeline
+ * lane stalled, and lets the watchdog see it as waiting, the same with a
+ * timeline or not. */
+static inline void sim_unit_stall_wait(sim_unit *u, uint64_t now, enum sim_stall cause)
+{
+	sim_unit_stall(u, cause);
+	sim_unit_wait(u, now, cause);
+	sim_unit_sleep_until(u, UINT64_MAX);
+}
+
+/* A unit that took work at cycle now and is occupied by it until done_at
+ * sleeps until then, deaf to earlier wakes (a push or a pop would only make
+ * it tick to go back to sleep), and books the cycles in between as busy
+ * (the clock would count them one tick at a time); its timeline lane stays
+ * busy until that tick (lane_holds), as if it had ticked busy every cycle. */
+static inline void sim_unit_occupy(sim_unit *u, uint64_t now, uint64_t done_at)
+{
+	if (done_at > now + 1) {
+		u->stats.busy += done_at - now - 1;
+		sim_unit_lane_hold(u, SIM_ACT_BUSY);
+		sim_unit_sleep_through(u, done_at);
+		return;
+	}
+	sim_unit_sleep_until(u, now + 1);
 }
 
 static inline void sim_unit_count(sim_unit *u, unsigned counter, uint64_t n)

@@ -103,9 +103,7 @@ static void clip_tick(sim_unit *u, uint64_t now)
 			return;
 		}
 		take(c, t, now);
-		sim_port_pop(c->in);
-		if (c->producer)
-			sim_unit_wake(c->producer, now);
+		sim_port_pop(c->in, now);             /* wakes prim (or gsh) */
 		sim_unit_count(u, CLIP_CTR_IN, 1);
 	}
 	sim_unit_busy(u);
@@ -113,9 +111,7 @@ static void clip_tick(sim_unit *u, uint64_t now)
 	if (c->emit + 1 >= c->n || now < c->ready_at)
 		return;                               /* culled, or still cutting */
 	if (sim_port_full(c->out)) {              /* setup's pop wakes us */
-		sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
-		sim_unit_sleep_until(u, UINT64_MAX);
-		sim_unit_wait(u, now, SIM_STALL_OUTPUT_FULL);
+		sim_unit_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
 		return;
 	}
 	prim_tri t;

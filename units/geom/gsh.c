@@ -15,7 +15,7 @@ static bool gsh_start(pica_shader_unit *s, uint64_t now)
 		buf[g->cfg.perm[i] & 15] = in->v[i / g->stride][g->src[i % g->stride]];
 	memcpy(s->t.v, buf, sizeof buf);
 	s->job_id = in->id;
-	sim_port_pop(s->in);
+	sim_port_pop(s->in, now);
 	g->in_prims++;
 	return true;
 }

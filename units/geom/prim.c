@@ -40,7 +40,7 @@ static void prim_tick(sim_unit *u, uint64_t now)
 			p->last_vertex = now;
 			sim_unit_count(u, PRIM_CTR_VERTICES, 1);
 		}
-		sim_port_pop(p->in);
+		sim_port_pop(p->in, now);
 		sim_unit_busy(u);
 	}
 	sim_unit_sleep_until(u, sim_port_next_ready(p->in));
@@ -58,7 +58,7 @@ static void prim_tick(sim_unit *u, uint64_t now)
 	if (sim_port_full(p->out)) {              /* the clipper's pop wakes us */
 		if (u->activity != SIM_ACT_BUSY)
 			sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
-		if (p->pop_wakes)
+		if (p->out->producer == u)        /* the wiring has the pop wake us (sim_port_pop) */
 			sim_unit_wait(u, now, SIM_STALL_OUTPUT_FULL);   /* a vertex push wakes us too */
 		else
 			sim_unit_sleep_until(u, now + 1);           /* polled */

@@ -36,7 +36,6 @@ typedef struct prim_unit {
 	pica_vec4 (*vtx)[16];         /* count entries (allocated per draw) */
 	uint8_t *have;
 	uint64_t last_vertex;         /* cycle the last vertex came in */
-	bool pop_wakes;               /* out's consumer wakes us when it pops (the clipper) */
 } prim_unit;
 
 extern const sim_counter_def PRIM_COUNTERS[PRIM_CTR_COUNT];
