@@ -10,6 +10,7 @@
 #include "traces/replay/replay.h"
 #include "tests/test_util.h"
 #include "units/geom/setup.h"
+#include "units/gpu.h"
 
 /* A trace: 64x64, clear black, pass-through VS (position, COLOR, BCOLOR),
  * FS = its COLOR input (interpolation `interp`), the given vertices (x y z w
@@ -306,4 +307,55 @@ Test(gpu, scissor_rectangle)
 	cr_assert_eq(counter(&res, "setup", "empty"), 1);
 	ulp_image_free(img);
 	free(j);
+}
+
+/* The one step order (GPU_STEP_ORDER): every kind once, the per-block
+ * (fragment) kinds leading; gpu_clock_add_units puts one GR3D block's units
+ * after the other's, consumers before producers, then the geometry and
+ * vertex units, and skips the kinds a clock does not have. */
+Test(gpu, step_order_consumers_first_block_by_block)
+{
+	bool seen[GPU_STEP_KINDS] = { false };
+	bool leading = true;
+	for (unsigned e = 0; e < GPU_STEP_KINDS; e++) {
+		cr_assert_lt(GPU_STEP_ORDER[e].kind, GPU_STEP_KINDS);
+		cr_assert_not(seen[GPU_STEP_ORDER[e].kind], "kind %u twice", GPU_STEP_ORDER[e].kind);
+		seen[GPU_STEP_ORDER[e].kind] = true;
+		cr_assert(leading || !GPU_STEP_ORDER[e].per_block, "per-block kinds lead the table");
+		leading = GPU_STEP_ORDER[e].per_block;
+	}
+	static const char *const names[GPU_STEP_KINDS][2] = {
+		[GPU_STEP_DW] = { "dw", "dw_b" }, [GPU_STEP_ALU] = { "alu", "alu_b" },
+		[GPU_STEP_TEX] = { "tex", "tex_b" }, [GPU_STEP_MFU] = { "mfu", "mfu_b" },
+		[GPU_STEP_PSEQ] = { "pseq", "pseq_b" }, [GPU_STEP_ZS] = { "zs", NULL },
+		[GPU_STEP_RASTER] = { "raster", "raster_b" }, [GPU_STEP_SETUP] = { "setup", NULL },
+		[GPU_STEP_CLIP] = { "clip", NULL }, [GPU_STEP_GSH] = { NULL, NULL },
+		[GPU_STEP_PRIM] = { "prim", NULL }, [GPU_STEP_VSH] = { "vsh0", "vsh1" },
+		[GPU_STEP_VFETCH] = { "vfetch", NULL },
+	};
+	static sim_unit units[GPU_STEP_KINDS][2];
+	gpu_step_units su = { 0 };
+	for (unsigned k = 0; k < GPU_STEP_KINDS; k++)
+		for (unsigned i = 0; i < 2; i++)
+			if (names[k][i]) {
+				sim_unit_init(&units[k][i], names[k][i], NULL, NULL, 0);
+				su.u[k][i] = &units[k][i];
+			}
+	sim_clock c;
+	sim_clock_init(&c, 0, NULL);
+	cr_assert(gpu_clock_add_units(&c, &su));
+	static const char *const want[] = {
+		"dw", "alu", "tex", "mfu", "pseq", "zs", "raster",
+		"dw_b", "alu_b", "tex_b", "mfu_b", "pseq_b", "raster_b",
+		"setup", "clip", "prim", "vsh0", "vsh1", "vfetch",
+	};
+	cr_assert_eq(c.nunits, sizeof want / sizeof want[0]);
+	for (unsigned k = 0; k < c.nunits; k++)
+		cr_assert_str_eq(c.unit[k]->name, want[k], "unit %u", k);
+	/* a full clock: false, not a write past it */
+	sim_clock small;
+	sim_clock_init(&small, 0, NULL);
+	for (unsigned k = 0; k < SIM_CLOCK_MAX_UNITS - 3; k++)
+		cr_assert(sim_clock_add_unit(&small, &units[GPU_STEP_GSH][0]));
+	cr_assert_not(gpu_clock_add_units(&small, &su));
 }

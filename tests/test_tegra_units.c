@@ -652,3 +652,34 @@ Test(tegra_units, globals_and_pface)
 	cr_expect_eq(front & 0xFFFFFFu, 255u | 127u << 8 | 0u << 16, "front %08x", front);
 	cr_expect_eq(back & 0xFFFFFFu, 0u | 127u << 8 | 255u << 16, "back %08x", back);
 }
+
+/* TRAM as a ring (units/gr3d/tram.h): setup fills the slots in order, each
+ * with the walk's hold; a slot whose holds are not all released stops the
+ * ring; the last release frees it and wakes the waiter. */
+Test(tram, ring_holds_release_and_wake)
+{
+	gr3d_tram t;
+	cr_assert(gr3d_tram_init(&t, 2));
+	sim_unit waiter;
+	sim_unit_init(&waiter, "setup", NULL, NULL, 0);
+	t.waiter = &waiter;
+	uint32_t rows[3][GR3D_TRAM_ROWS][4];
+	memset(rows, 0, sizeof rows);
+	rows[1][0][2] = 0x3E000u;                 /* FP20 1.0: exponent 31, mantissa 0 */
+	const uint32_t (*v[3])[4] = { rows[0], rows[1], rows[2] };
+	cr_assert(gr3d_tram_next_free(&t));
+	cr_assert_eq(gr3d_tram_fill(&t, v), 0);
+	cr_assert_eq(t.tri[0].v[0][2][1], 0x3E000u, "row 0, component z, vertex 1");
+	cr_assert_float_eq(t.tri[0].f[0][2][1], 1.0f, 0.0f);
+	gr3d_tram_hold(&t, 0);                    /* a quad of the triangle */
+	cr_assert(gr3d_tram_next_free(&t));
+	cr_assert_eq(gr3d_tram_fill(&t, v), 1);
+	cr_assert_not(gr3d_tram_next_free(&t), "slot 0 is held: the ring waits");
+	gr3d_tram_release(&t, 0);                 /* the walk ends */
+	cr_assert_not(gr3d_tram_next_free(&t));
+	cr_assert_eq(waiter.wake, UINT64_MAX, "not yet woken");
+	gr3d_tram_release(&t, 0);                 /* the quad finishes */
+	cr_assert(gr3d_tram_next_free(&t));
+	cr_assert_eq(waiter.wake, 0, "the last release wakes the waiter");
+	gr3d_tram_fini(&t);
+}

@@ -8,14 +8,16 @@ const sim_counter_def PRIM_COUNTERS[PRIM_CTR_COUNT] = {
 	[PRIM_CTR_TRIANGLES] = { "triangles", "triangles handed to the clipper (with a GS: its input primitives)" },
 };
 
-uint32_t prim_triangles(enum prim_mode m, uint32_t count)
+/* Triangles of `count` vertices in mode m (not PRIM_GEOMETRY). */
+static uint32_t prim_triangles(enum prim_mode m, uint32_t count)
 {
 	if (count < 3)
 		return 0;
 	return m == PRIM_TRIANGLES ? count / 3 : count - 2;
 }
 
-void prim_indices(enum prim_mode m, uint32_t t, uint32_t idx[3])
+/* Draw positions of triangle t's vertices (winding kept). */
+static void prim_indices(enum prim_mode m, uint32_t t, uint32_t idx[3])
 {
 	if (m == PRIM_TRIANGLES) {
 		idx[0] = 3 * t, idx[1] = 3 * t + 1, idx[2] = 3 * t + 2;

@@ -40,11 +40,6 @@ typedef struct prim_unit {
 
 extern const sim_counter_def PRIM_COUNTERS[PRIM_CTR_COUNT];
 
-/* Triangles of `count` vertices in mode m (not PRIM_GEOMETRY). */
-uint32_t prim_triangles(enum prim_mode m, uint32_t count);
-/* Draw positions of triangle t's vertices (winding kept). */
-void prim_indices(enum prim_mode m, uint32_t t, uint32_t idx[3]);
-
 bool prim_init(prim_unit *p, enum prim_mode m, uint32_t count, sim_port *in, sim_port *out);
 /* PRIM_GEOMETRY: count / per input primitives of `per` (1..3) vertices each. */
 bool prim_init_geometry(prim_unit *p, uint32_t per, uint32_t count, sim_port *in, sim_port *out);
