@@ -87,7 +87,7 @@ static void gpu_free(gpu *G)
 	sim_port_fini(&G->p_prim);
 	sim_port_fini(&G->p_clip);
 	sim_port_fini(&G->p_gsin);
-	prim_fini(&G->prim);
+	sim_unit_fini(&G->prim.u);            /* the only unit with a fini hook */
 	for (unsigned b = 0; b < G->nfp; b++)
 		gr3d_fp_free(G->fp[b]);
 	free(G);
@@ -323,6 +323,8 @@ typedef struct batch_sink {
 	void *ctx;
 } batch_sink;
 
+static void sink_reset(sim_unit *u) { ((batch_sink *)u)->got = 0; }
+
 static void sink_tick(sim_unit *u, uint64_t now)
 {
 	batch_sink *k = (batch_sink *)u;
@@ -362,6 +364,7 @@ bool pica_batch_run(const pica_program *prog, const pica_uniforms *unif, const u
 	}
 	sim_clock_init(&clock, (uint64_t)cfg->watchdog_cycles, tl);
 	sim_unit_init(&sink.u, "vsh_out", sink_tick, NULL, 0);
+	sink.u.reset = sink_reset;
 	sink.from = &out;
 	sink.got = 0;
 	sink.on_result = on_result;

@@ -37,6 +37,8 @@ typedef struct sim_port {
 bool sim_port_init(sim_port *p, const char *name, size_t item_size, uint32_t capacity,
                    uint32_t latency, sim_unit *consumer);
 void sim_port_fini(sim_port *p);
+/* Empty again, as init left it (names, capacity, consumer and producer stay). */
+void sim_port_reset(sim_port *p);
 
 static inline bool sim_port_full(const sim_port *p) { return p->count == p->capacity; }
 static inline bool sim_port_empty(const sim_port *p) { return p->count == 0; }

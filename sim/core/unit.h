@@ -5,7 +5,12 @@
  * A tick does one cycle of work and reports what the cycle was with
  * sim_unit_busy() or sim_unit_stall(); a cycle with neither is idle.  At the
  * end of the tick the unit says when it next needs the clock with
- * sim_unit_sleep_until(); a push into one of its input ports wakes it. */
+ * sim_unit_sleep_until(); a push into one of its input ports wakes it.
+ *
+ * Every unit has the same life: X_init (which calls sim_unit_init and may
+ * set the reset and fini hooks), then runs on a clock; sim_unit_reset puts
+ * it back to the state its init left (to run again on a new clock), and
+ * sim_unit_fini frees what its init allocated. */
 #ifndef ULP_SIM_UNIT_H
 #define ULP_SIM_UNIT_H
 
@@ -49,6 +54,8 @@ typedef struct sim_unit {
 	uint8_t ncounters;
 	const sim_counter_def *counter_defs;
 	void (*tick)(struct sim_unit *u, uint64_t now);
+	void (*reset)(struct sim_unit *u);   /* its own run state back to init's (NULL: none) */
+	void (*fini)(struct sim_unit *u);    /* frees what its init allocated (NULL: nothing) */
 	uint64_t wake;             /* next cycle to tick; UINT64_MAX = asleep */
 	uint64_t wake_floor;       /* wakes for earlier cycles are ignored (sim_unit_sleep_through) */
 	uint8_t activity;          /* this cycle's activity (SIM_ACT_*) */
@@ -77,6 +84,16 @@ typedef struct sim_unit {
 
 void sim_unit_init(sim_unit *u, const char *name, void (*tick)(sim_unit *, uint64_t),
                    const sim_counter_def *counters, uint8_t ncounters);
+/* Back to the state the unit's init left: stats 0, asleep, nothing waited
+ * for, and the unit's own reset hook.  Name, tick, counters and hooks stay;
+ * the unit then goes on a new clock (sim_clock_add_unit). */
+void sim_unit_reset(sim_unit *u);
+/* The unit's fini hook, if any. */
+static inline void sim_unit_fini(sim_unit *u)
+{
+	if (u->fini)
+		u->fini(u);
+}
 
 static inline void sim_unit_wake(sim_unit *u, uint64_t at)
 {

@@ -124,10 +124,19 @@ static void clip_tick(sim_unit *u, uint64_t now)
 	sim_unit_count(u, CLIP_CTR_OUT, 1);
 }
 
+static void clip_reset(sim_unit *u)
+{
+	clip_unit *c = (clip_unit *)u;
+	c->n = c->emit = 0;
+	c->id = 0;
+	c->ready_at = 0;
+}
+
 void clip_init(clip_unit *c, const clip_state *st, sim_port *in, sim_port *out)
 {
 	memset(c, 0, sizeof *c);
 	sim_unit_init(&c->u, "clip", clip_tick, CLIP_COUNTERS, CLIP_CTR_COUNT);
+	c->u.reset = clip_reset;
 	c->st = st;
 	c->in = in;
 	c->out = out;

@@ -79,10 +79,23 @@ static void prim_tick(sim_unit *u, uint64_t now)
 	sim_unit_sleep_until(u, now + 1);
 }
 
+static void prim_reset(sim_unit *u)
+{
+	prim_unit *p = (prim_unit *)u;
+	p->got = p->next_tri = 0;
+	p->last_vertex = 0;
+	if (p->have)
+		memset(p->have, 0, p->count ? p->count : 1);
+}
+
+static void prim_fini_unit(sim_unit *u) { prim_fini((prim_unit *)u); }
+
 bool prim_init(prim_unit *p, enum prim_mode m, uint32_t count, sim_port *in, sim_port *out)
 {
 	memset(p, 0, sizeof *p);
 	sim_unit_init(&p->u, "prim", prim_tick, PRIM_COUNTERS, PRIM_CTR_COUNT);
+	p->u.reset = prim_reset;
+	p->u.fini = prim_fini_unit;
 	p->in = in;
 	p->out = out;
 	p->mode = m;

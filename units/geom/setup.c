@@ -134,10 +134,19 @@ static void setup_tick(sim_unit *u, uint64_t now)
 	sim_unit_occupy(u, now, now + (s->have ? s->st->tri_cycles : 1u));
 }
 
+static void setup_reset(sim_unit *u)
+{
+	setup_unit *s = (setup_unit *)u;
+	s->have = s->waited = false;
+	s->pending = 0;
+	s->first_out = UINT64_MAX;
+}
+
 void setup_init(setup_unit *s, const setup_state *st, sim_port *in, gr3d_fp *fp)
 {
 	memset(s, 0, sizeof *s);
 	sim_unit_init(&s->u, "setup", setup_tick, SETUP_COUNTERS, SETUP_CTR_COUNT);
+	s->u.reset = setup_reset;
 	s->st = st;
 	s->in = in;
 	s->tram[0] = &fp->tram;

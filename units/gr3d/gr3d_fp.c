@@ -172,6 +172,23 @@ void gr3d_fp_set_block(gr3d_fp *f, unsigned block, unsigned nblocks, unsigned sw
 	f->p_recirc.name = "dw->pseq_b";
 }
 
+void gr3d_fp_reset(gr3d_fp *f)
+{
+	const gr3d_fp_units fu = gr3d_fp_units_of(f);
+	sim_unit *us[] = { fu.dw, fu.alu, fu.tex, fu.mfu, fu.pseq, fu.zs, fu.raster };
+	for (unsigned k = 0; k < sizeof us / sizeof us[0]; k++)
+		if (us[k])
+			sim_unit_reset(us[k]);
+	sim_port *ports[] = { &f->tri_in, &f->p_in, &f->p_mfu, &f->p_tex, &f->p_alu, &f->p_dw, &f->p_recirc };
+	for (unsigned k = 0; k < sizeof ports / sizeof ports[0]; k++)
+		sim_port_reset(ports[k]);
+	if (f->zs_on)
+		sim_port_reset(&f->p_zs);
+	gr3d_tram_reset(&f->tram);
+	if (f->late_on)
+		zs_late_reset(&f->late);
+}
+
 gr3d_fp_units gr3d_fp_units_of(gr3d_fp *f)
 {
 	return (gr3d_fp_units){ .dw = &f->dw.s.u, .alu = &f->alu.s.u, .tex = &f->tex.s.u, .mfu = &f->mfu.s.u,

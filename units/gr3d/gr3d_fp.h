@@ -100,6 +100,10 @@ typedef struct gr3d_fp {
 gr3d_fp *gr3d_fp_new(const gr3d_draw *dr, unsigned tram_slots, bool ring, uint32_t tri_capacity,
                      uint32_t tri_latency, ulp_diag *d);
 void gr3d_fp_free(gr3d_fp *f);
+/* Every unit, port and shared resource back to the state gr3d_fp_new left
+ * (TRAM rows, targets and surfaces stay as they are), to run again on a
+ * new clock. */
+void gr3d_fp_reset(gr3d_fp *f);
 /* Makes f block `block` (0: A, 1: B) of nblocks GR3D blocks alternating
  * horizontal swaths of 1 << swath_shift rows (Tegra 3, docs/tegra-units.md
  * "Tegra 3: two blocks"): its rasterizer walks only its own swaths, and

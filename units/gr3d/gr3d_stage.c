@@ -9,11 +9,21 @@
 
 static void gr3d_stage_tick(sim_unit *u, uint64_t now);
 
+/* Nothing held (the per-draw plans of MFU, TEX, ALU and DW stay). */
+static void gr3d_stage_reset(sim_unit *u)
+{
+	gr3d_stage *s = (gr3d_stage *)u;
+	s->hold = (sim_hold){ 0 };
+	s->cur = (gr3d_token){ 0 };
+	s->now = 0;
+}
+
 void gr3d_stage_init(gr3d_stage *s, const char *name, gr3d_ctx *ctx,
                      const sim_counter_def *counters, uint8_t ncounters)
 {
 	memset(s, 0, sizeof *s);
 	sim_unit_init(&s->u, name, gr3d_stage_tick, counters, ncounters);
+	s->u.reset = gr3d_stage_reset;
 	s->ctx = ctx;
 	s->quad_clocks = (uint16_t)ctx->cfg->tegra_quad_clocks;
 }

@@ -41,6 +41,20 @@ static bool names_globals_or_cond(const tegra_fp_decoded *prog)
 	return false;
 }
 
+/* Every QID free, nothing in flight or held. */
+static void pseq_reset(sim_unit *u)
+{
+	pseq_unit *p = (pseq_unit *)u;
+	for (unsigned k = 0; k < p->max_qid; k++)
+		p->free_slots[k] = (uint16_t)(p->max_qid - 1 - k);
+	p->nfree = p->max_qid;
+	p->inflight = 0;
+	p->draining = false;
+	p->hold = (sim_hold){ 0 };
+	p->cur = (gr3d_token){ 0 };
+	p->quads_total = p->quads_finished = 0;
+}
+
 void pseq_init(pseq_unit *p, gr3d_ctx *ctx, unsigned max_qid, uint16_t *free_slots, gr3d_tram *tram,
                sim_port *in, sim_port *recirc, sim_port *out)
 {
@@ -55,9 +69,8 @@ void pseq_init(pseq_unit *p, gr3d_ctx *ctx, unsigned max_qid, uint16_t *free_slo
 	recirc->consumer = &p->u;
 	p->free_slots = free_slots;
 	p->max_qid = max_qid;
-	for (unsigned k = 0; k < max_qid; k++)
-		free_slots[k] = (uint16_t)(max_qid - 1 - k);
-	p->nfree = max_qid;
+	p->u.reset = pseq_reset;
+	pseq_reset(&p->u);
 	p->max_out = (unsigned)ctx->cfg->tegra_pseq_max_out;
 	p->min_out = (unsigned)ctx->cfg->tegra_pseq_min_out;
 	p->quad_clocks = (uint16_t)ctx->cfg->tegra_quad_clocks;

@@ -344,10 +344,21 @@ unsigned raster_tri_blocks(const raster_tri *s, unsigned swath_shift, unsigned n
 	return mask;
 }
 
+/* No triangle in hand, quad ids from 0 (the swath split stays). */
+static void raster_reset(sim_unit *u)
+{
+	raster_unit *r = (raster_unit *)u;
+	r->have = false;
+	r->qx = r->qy = 0;
+	r->row_set = false;
+	r->next_id = 0;
+}
+
 void raster_init(raster_unit *r, sim_port *in, sim_port *out, gr3d_tram *tram)
 {
 	memset(r, 0, sizeof *r);
 	sim_unit_init(&r->u, "raster", raster_tick, RASTER_COUNTERS, RASTER_CTR_COUNT);
+	r->u.reset = raster_reset;
 	r->in = in;
 	r->out = out;
 	r->tram = tram;

@@ -15,6 +15,12 @@ bool gr3d_tram_init(gr3d_tram *t, unsigned nslots)
 	return t->tri != NULL;
 }
 
+void gr3d_tram_reset(gr3d_tram *t)
+{
+	t->next = 0;
+	memset(t->refs, 0, sizeof t->refs);
+}
+
 void gr3d_tram_fini(gr3d_tram *t)
 {
 	free(t->tri);

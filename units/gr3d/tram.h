@@ -45,6 +45,8 @@ typedef struct gr3d_tram {
 
 /* nslots: 1..GR3D_MAX_TRIS.  False when out of memory. */
 bool gr3d_tram_init(gr3d_tram *t, unsigned nslots);
+/* Every slot free, the ring from slot 0 (the rows stay as loaded). */
+void gr3d_tram_reset(gr3d_tram *t);
 void gr3d_tram_fini(gr3d_tram *t);
 
 /* Loads slot `slot` from three vertices' rows (raw 20-bit words). */

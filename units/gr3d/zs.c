@@ -148,6 +148,12 @@ bool zs_late_init(zs_late *l, const zs_state *st, zs_surface *surf)
 	return l->ring != NULL;
 }
 
+void zs_late_reset(zs_late *l)
+{
+	memset(l->ring, 0, ZS_LATE_ENTRIES * sizeof *l->ring);
+	l->lost = false;
+}
+
 void zs_late_fini(zs_late *l)
 {
 	free(l->ring);
@@ -283,11 +289,19 @@ static void zs_tick(sim_unit *u, uint64_t now)
 	sim_hold_begin(u, &z->hold, now, cycles);
 }
 
+static void zs_reset(sim_unit *u)
+{
+	zs_unit *z = (zs_unit *)u;
+	z->hold = (sim_hold){ 0 };
+	memset(&z->cur, 0, sizeof z->cur);
+}
+
 void zs_init(zs_unit *z, const zs_state *st, zs_surface *surf, zs_late *late, unsigned px_per_clock,
              struct sim_port *in, struct sim_port *out)
 {
 	memset(z, 0, sizeof *z);
 	sim_unit_init(&z->u, "zs", zs_tick, ZS_COUNTERS, ZS_CTR_COUNT);
+	z->u.reset = zs_reset;
 	z->st = st;
 	z->surf = surf;
 	z->late = late;

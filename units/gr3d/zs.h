@@ -103,6 +103,8 @@ typedef struct zs_late {
 /* The late writes of a draw with state st into surf.  False when out of
  * memory. */
 bool zs_late_init(zs_late *l, const zs_state *st, zs_surface *surf);
+/* No entry, nothing lost. */
+void zs_late_reset(zs_late *l);
 void zs_late_fini(zs_late *l);
 
 /* ZS's side: quad id passed with pixel depths z (unorm codes). */

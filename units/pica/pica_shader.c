@@ -158,19 +158,36 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 	}
 }
 
+void pica_shader_reset(pica_shader_unit *s)
+{
+	s->running = s->failed = false;
+	s->job_id = 0;
+	s->next_issue = 0;
+	s->wait_cause = SIM_STALL_COUNT;
+	memset(s->ready, 0, sizeof s->ready);
+	s->writes_done = 0;
+	s->seq = (uint64_t)s->index << 24;   /* instruction ids unique across units */
+	s->now = 0;
+	s->pend_head = s->pend_n = 0;
+	pica_thread_reset(&s->t);
+	ulp_diag_clear(&s->err);
+}
+
+static void pica_shader_reset_unit(sim_unit *u) { pica_shader_reset((pica_shader_unit *)u); }
+
 void pica_shader_init(pica_shader_unit *s, const char *name, uint32_t index,
                       const pica_program *prog, const pica_uniforms *unif,
                       const ulp_config *cfg, sim_port *in, sim_port *out)
 {
 	memset(s, 0, sizeof *s);
 	sim_unit_init(&s->u, name, pica_shader_tick, PICA_COUNTERS, PICA_CTR_COUNT);
+	s->u.reset = pica_shader_reset_unit;
 	s->prog = prog;
 	s->unif = unif;
 	pica_env_from_config(&s->env, cfg);
 	s->in = in;
 	s->out = out;
 	s->index = index;
-	s->seq = (uint64_t)index << 24;      /* instruction ids unique across units */
 	s->latency[PICA_CLS_ALU] = (uint16_t)cfg->pica_lat_alu;
 	s->latency[PICA_CLS_SFU] = (uint16_t)cfg->pica_lat_sfu;
 	s->latency[PICA_CLS_MOVA] = (uint16_t)cfg->pica_lat_mova;
@@ -178,9 +195,7 @@ void pica_shader_init(pica_shader_unit *s, const char *name, uint32_t index,
 	s->latency[PICA_CLS_NOP] = 1;
 	s->issue_cycles = (uint16_t)cfg->pica_issue_cycles;
 	s->flow_bubble = (uint16_t)cfg->pica_flow_bubble;
-	s->wait_cause = SIM_STALL_COUNT;
-	pica_thread_reset(&s->t);
-	ulp_diag_clear(&s->err);
+	pica_shader_reset(s);
 }
 
 unsigned pica_vertex_units(const ulp_config *cfg, bool gs_bound)

@@ -65,6 +65,9 @@ extern const sim_counter_def PICA_COUNTERS[PICA_CTR_COUNT];
 void pica_shader_init(pica_shader_unit *s, const char *name, uint32_t index,
                       const pica_program *prog, const pica_uniforms *unif,
                       const ulp_config *cfg, sim_port *in, sim_port *out);
+/* No job in hand, the scoreboard clear, the thread reset (the program,
+ * uniforms, env and timing knobs stay); sim_unit_reset calls it. */
+void pica_shader_reset(pica_shader_unit *s);
 
 /* Units that shade vertices: pica.units, less the one that runs the
  * geometry shader when one is bound (pica200.md §4: "When a GS is active,
