@@ -11,6 +11,7 @@
 #include "tests/test_util.h"
 #include "units/geom/setup.h"
 #include "units/gpu.h"
+#include "units/pica/vfetch.h"
 
 /* A trace: 64x64, clear black, pass-through VS (position, COLOR, BCOLOR),
  * FS = its COLOR input (interpolation `interp`), the given vertices (x y z w
@@ -358,4 +359,92 @@ Test(gpu, step_order_consumers_first_block_by_block)
 	for (unsigned k = 0; k < SIM_CLOCK_MAX_UNITS - 3; k++)
 		cr_assert(sim_clock_add_unit(&small, &units[GPU_STEP_GSH][0]));
 	cr_assert_not(gpu_clock_add_units(&small, &su));
+}
+
+/* sim_unit_reset puts a unit back as its init left it: the geometry and
+ * vertex units, each run on (state, stats, a wake) and reset, compare equal
+ * byte for byte with themselves right after init. */
+static void run_on(sim_unit *u)
+{
+	u->stats.busy = 7;
+	u->stats.stall[SIM_STALL_OUTPUT_FULL] = 3;
+	u->wake = 12;
+	u->wake_floor = 11;
+	u->waiting = true;
+	u->waiting_since = 4;
+	u->lane_holds = true;
+	u->has_pc = true;
+	u->debug_pc = 9;
+}
+
+static void dummy_job(void *ctx, uint32_t id, pica_job *job)
+{
+	(void)ctx;
+	(void)id;
+	(void)job;
+}
+
+Test(gpu, reset_is_init_again)
+{
+	sim_port a, b;
+	cr_assert(sim_port_init(&a, "a", sizeof(prim_tri), 2, 1, NULL));
+	cr_assert(sim_port_init(&b, "b", sizeof(prim_tri), 2, 1, NULL));
+	sim_port *to[1] = { &a };
+
+	vfetch_unit vf, vf0;
+	vfetch_init(&vf, to, 1, 10, dummy_job, NULL);
+	memcpy(&vf0, &vf, sizeof vf);
+	vf.sent = 5;
+	vf.next = 1;
+	run_on(&vf.u);
+	sim_unit_reset(&vf.u);
+	cr_assert(memcmp(&vf, &vf0, sizeof vf) == 0, "vfetch");
+
+	clip_state cs = { 0 };
+	static clip_unit cl, cl0;
+	clip_init(&cl, &cs, &a, &b);
+	memcpy(&cl0, &cl, sizeof cl);
+	cl.n = 5;
+	cl.emit = 2;
+	cl.id = 3;
+	cl.ready_at = 8;
+	run_on(&cl.u);
+	sim_unit_reset(&cl.u);
+	cr_assert(memcmp(&cl, &cl0, sizeof cl) == 0, "clip");
+	cr_assert(clip_idle(&cl));
+
+	prim_unit pr, pr0;
+	cr_assert(prim_init(&pr, PRIM_TRIANGLES, 6, &a, &b));
+	memcpy(&pr0, &pr, sizeof pr);
+	pr.got = 4;
+	pr.next_tri = 1;
+	pr.have[2] = 1;
+	pr.last_vertex = 30;
+	run_on(&pr.u);
+	sim_unit_reset(&pr.u);
+	cr_assert(memcmp(&pr, &pr0, sizeof pr) == 0, "prim");
+	cr_assert_eq(pr.have[2], 0);
+	sim_unit_fini(&pr.u);
+	cr_assert_null(pr.vtx, "prim's fini hook frees its vertices");
+
+	ulp_config cfg;
+	ulp_config_defaults(&cfg);
+	static pica_program prog;
+	static pica_uniforms unif;
+	static pica_shader_unit sh, sh0;
+	pica_shader_init(&sh, "vsh1", 1, &prog, &unif, &cfg, &a, &b);
+	memcpy(&sh0, &sh, sizeof sh);
+	sh.running = true;
+	sh.next_issue = 40;
+	sh.ready[3] = 44;
+	sh.writes_done = 45;
+	sh.seq += 10;
+	sh.t.pc = 4;
+	sh.pend_n = 2;
+	run_on(&sh.u);
+	sim_unit_reset(&sh.u);
+	cr_assert(memcmp(&sh, &sh0, sizeof sh) == 0, "vsh1");
+
+	sim_port_fini(&a);
+	sim_port_fini(&b);
 }
