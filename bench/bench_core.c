@@ -43,7 +43,7 @@ static void relay_tick(sim_unit *u, uint64_t now)
 	uint32_t *v = sim_port_peek(r->in, now);
 	if (v && !sim_port_full(r->out)) {
 		uint32_t x = *v + 1;
-		sim_port_pop(r->in);
+		sim_port_pop(r->in, now);
 		sim_port_push(r->out, &x, now);
 		r->moved++;
 		sim_unit_busy(u);

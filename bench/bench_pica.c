@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "units/pica/pica_shader.h"
+#include "units/gpu.h"
 
 static void bench_job(void *ctx, uint32_t id, pica_job *job)
 {

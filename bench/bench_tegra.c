@@ -10,7 +10,7 @@
 #include "base/fileio.h"
 #include "bench/bench.h"
 #include "isa/tegra/tegra_asm.h"
-#include "units/gr3d/gr3d_fp.h"
+#include "units/gpu.h"
 
 void bench_tegra(bench_table *t);   /* bench/bench.h gets the row from the lead */
 

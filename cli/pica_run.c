@@ -13,7 +13,7 @@
 #include "cli/cli.h"
 #include "cli/json_out.h"
 #include "isa/pica/pica_disasm.h"
-#include "units/pica/pica_shader.h"
+#include "units/gpu.h"
 
 static const char usage[] =
 	"usage: ulpsim pica run file.shbin --case case.json [options]\n"

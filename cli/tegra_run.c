@@ -13,7 +13,7 @@
 #include "isa/tegra/fp_container.h"
 #include "isa/tegra/fp_words.h"
 #include "isa/tegra/tegra_asm.h"
-#include "units/gr3d/gr3d_fp.h"
+#include "units/gpu.h"
 
 static const char usage[] =
 	"usage: ulpsim tegra run PROG.asm|PROG.fp|PROG.words --size WxH -o OUT.png [options]\n"

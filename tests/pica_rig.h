@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "isa/pica/pica_asm.h"
-#include "units/pica/pica_shader.h"
+#include "units/gpu.h"
 
 typedef struct rig {
 	struct shbin s;

@@ -42,7 +42,7 @@
 #include "sim/core/config.h"
 #include "tests/compile_tally.h"
 #include "tests/test_util.h"
-#include "units/gr3d/gr3d_fp.h"
+#include "units/gpu.h"
 
 enum { CASES = 4, W = 4, H = 4, TOL = 2 };
 static const uint8_t CLEAR[4] = { 0x11, 0x22, 0x33, 0x44 };

@@ -10,6 +10,8 @@
 #include "traces/replay/replay.h"
 #include "tests/test_util.h"
 #include "units/geom/setup.h"
+#include "units/gpu.h"
+#include "units/pica/vfetch.h"
 
 /* A trace: 64x64, clear black, pass-through VS (position, COLOR, BCOLOR),
  * FS = its COLOR input (interpolation `interp`), the given vertices (x y z w
@@ -306,4 +308,143 @@ Test(gpu, scissor_rectangle)
 	cr_assert_eq(counter(&res, "setup", "empty"), 1);
 	ulp_image_free(img);
 	free(j);
+}
+
+/* The one step order (GPU_STEP_ORDER): every kind once, the per-block
+ * (fragment) kinds leading; gpu_clock_add_units puts one GR3D block's units
+ * after the other's, consumers before producers, then the geometry and
+ * vertex units, and skips the kinds a clock does not have. */
+Test(gpu, step_order_consumers_first_block_by_block)
+{
+	bool seen[GPU_STEP_KINDS] = { false };
+	bool leading = true;
+	for (unsigned e = 0; e < GPU_STEP_KINDS; e++) {
+		cr_assert_lt(GPU_STEP_ORDER[e].kind, GPU_STEP_KINDS);
+		cr_assert_not(seen[GPU_STEP_ORDER[e].kind], "kind %u twice", GPU_STEP_ORDER[e].kind);
+		seen[GPU_STEP_ORDER[e].kind] = true;
+		cr_assert(leading || !GPU_STEP_ORDER[e].per_block, "per-block kinds lead the table");
+		leading = GPU_STEP_ORDER[e].per_block;
+	}
+	static const char *const names[GPU_STEP_KINDS][2] = {
+		[GPU_STEP_DW] = { "dw", "dw_b" }, [GPU_STEP_ALU] = { "alu", "alu_b" },
+		[GPU_STEP_TEX] = { "tex", "tex_b" }, [GPU_STEP_MFU] = { "mfu", "mfu_b" },
+		[GPU_STEP_PSEQ] = { "pseq", "pseq_b" }, [GPU_STEP_ZS] = { "zs", NULL },
+		[GPU_STEP_RASTER] = { "raster", "raster_b" }, [GPU_STEP_SETUP] = { "setup", NULL },
+		[GPU_STEP_CLIP] = { "clip", NULL }, [GPU_STEP_GSH] = { NULL, NULL },
+		[GPU_STEP_PRIM] = { "prim", NULL }, [GPU_STEP_VSH] = { "vsh0", "vsh1" },
+		[GPU_STEP_VFETCH] = { "vfetch", NULL },
+	};
+	static sim_unit units[GPU_STEP_KINDS][2];
+	gpu_step_units su = { 0 };
+	for (unsigned k = 0; k < GPU_STEP_KINDS; k++)
+		for (unsigned i = 0; i < 2; i++)
+			if (names[k][i]) {
+				sim_unit_init(&units[k][i], names[k][i], NULL, NULL, 0);
+				su.u[k][i] = &units[k][i];
+			}
+	sim_clock c;
+	sim_clock_init(&c, 0, NULL);
+	cr_assert(gpu_clock_add_units(&c, &su));
+	static const char *const want[] = {
+		"dw", "alu", "tex", "mfu", "pseq", "zs", "raster",
+		"dw_b", "alu_b", "tex_b", "mfu_b", "pseq_b", "raster_b",
+		"setup", "clip", "prim", "vsh0", "vsh1", "vfetch",
+	};
+	cr_assert_eq(c.nunits, sizeof want / sizeof want[0]);
+	for (unsigned k = 0; k < c.nunits; k++)
+		cr_assert_str_eq(c.unit[k]->name, want[k], "unit %u", k);
+	/* a full clock: false, not a write past it */
+	sim_clock small;
+	sim_clock_init(&small, 0, NULL);
+	for (unsigned k = 0; k < SIM_CLOCK_MAX_UNITS - 3; k++)
+		cr_assert(sim_clock_add_unit(&small, &units[GPU_STEP_GSH][0]));
+	cr_assert_not(gpu_clock_add_units(&small, &su));
+}
+
+/* sim_unit_reset puts a unit back as its init left it: the geometry and
+ * vertex units, each run on (state, stats, a wake) and reset, compare equal
+ * byte for byte with themselves right after init. */
+static void run_on(sim_unit *u)
+{
+	u->stats.busy = 7;
+	u->stats.stall[SIM_STALL_OUTPUT_FULL] = 3;
+	u->wake = 12;
+	u->wake_floor = 11;
+	u->waiting = true;
+	u->waiting_since = 4;
+	u->lane_holds = true;
+	u->has_pc = true;
+	u->debug_pc = 9;
+}
+
+static void dummy_job(void *ctx, uint32_t id, pica_job *job)
+{
+	(void)ctx;
+	(void)id;
+	(void)job;
+}
+
+Test(gpu, reset_is_init_again)
+{
+	sim_port a, b;
+	cr_assert(sim_port_init(&a, "a", sizeof(prim_tri), 2, 1, NULL));
+	cr_assert(sim_port_init(&b, "b", sizeof(prim_tri), 2, 1, NULL));
+	sim_port *to[1] = { &a };
+
+	vfetch_unit vf, vf0;
+	vfetch_init(&vf, to, 1, 10, dummy_job, NULL);
+	memcpy(&vf0, &vf, sizeof vf);
+	vf.sent = 5;
+	vf.next = 1;
+	run_on(&vf.u);
+	sim_unit_reset(&vf.u);
+	cr_assert(memcmp(&vf, &vf0, sizeof vf) == 0, "vfetch");
+
+	clip_state cs = { 0 };
+	static clip_unit cl, cl0;
+	clip_init(&cl, &cs, &a, &b);
+	memcpy(&cl0, &cl, sizeof cl);
+	cl.n = 5;
+	cl.emit = 2;
+	cl.id = 3;
+	cl.ready_at = 8;
+	run_on(&cl.u);
+	sim_unit_reset(&cl.u);
+	cr_assert(memcmp(&cl, &cl0, sizeof cl) == 0, "clip");
+	cr_assert(clip_idle(&cl));
+
+	prim_unit pr, pr0;
+	cr_assert(prim_init(&pr, PRIM_TRIANGLES, 6, &a, &b));
+	memcpy(&pr0, &pr, sizeof pr);
+	pr.got = 4;
+	pr.next_tri = 1;
+	pr.have[2] = 1;
+	pr.last_vertex = 30;
+	run_on(&pr.u);
+	sim_unit_reset(&pr.u);
+	cr_assert(memcmp(&pr, &pr0, sizeof pr) == 0, "prim");
+	cr_assert_eq(pr.have[2], 0);
+	sim_unit_fini(&pr.u);
+	cr_assert_null(pr.vtx, "prim's fini hook frees its vertices");
+
+	ulp_config cfg;
+	ulp_config_defaults(&cfg);
+	static pica_program prog;
+	static pica_uniforms unif;
+	static pica_shader_unit sh, sh0;
+	pica_shader_init(&sh, "vsh1", 1, &prog, &unif, &cfg, &a, &b);
+	memcpy(&sh0, &sh, sizeof sh);
+	sh.running = true;
+	sh.next_issue = 40;
+	sh.ready[3] = 44;
+	sh.writes_done = 45;
+	sh.seq += 10;
+	sh.t.pc = 4;
+	sh.pend_n = 2;
+	run_on(&sh.u);
+	sim_unit_reset(&sh.u);
+	cr_assert(memcmp(&sh, &sh0, sizeof sh) == 0, "vsh1");
+
+	sim_port_fini(&a);
+	sim_port_fini(&b);
 }

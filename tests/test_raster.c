@@ -85,7 +85,7 @@ static void walk(const raster_tri *tris, unsigned ntris, unsigned block, unsigne
 		while ((q = sim_port_peek(&po, now))) {
 			cr_assert_lt(out->n, MAXQ);
 			out->q[out->n++] = *q;
-			sim_port_pop(&po);
+			sim_port_pop(&po, now);
 			sim_unit_wake(&r.u, now + 1);
 		}
 	}

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "sim/core/clock.h"
+#include "sim/core/stage.h"
 
 /* A source that pushes `left` items, one per cycle, starting at `start`. */
 typedef struct toy_source {
@@ -20,7 +21,6 @@ typedef struct toy_sink {
 	sim_port *in;
 	unsigned period, rest, got;
 	uint64_t got_at[16];
-	sim_unit *producer;        /* woken by a pop (or NULL) */
 } toy_sink;
 
 static void source_tick(sim_unit *u, uint64_t now)
@@ -60,9 +60,7 @@ static void sink_tick(sim_unit *u, uint64_t now)
 		if (k->got < 16)
 			k->got_at[k->got] = now;
 		k->got++;
-		sim_port_pop(k->in);
-		if (k->producer)
-			sim_unit_wake(k->producer, now);
+		sim_port_pop(k->in, now);   /* wakes the port's producer, if it names one */
 		sim_unit_busy(u);
 		k->rest = k->period - 1;
 		if (k->rest)
@@ -145,7 +143,7 @@ Test(sim_clock, waiting_books_the_same_stalls_as_polling)
 	toy_build(&poll, 4, 1, 1, 4, 0, NULL);
 	toy_build(&wait, 4, 1, 1, 4, 0, NULL);
 	wait.src.wait = true;
-	wait.sink.producer = &wait.src.u;
+	wait.port.producer = &wait.src.u;   /* the sink's pop wakes the source */
 	cr_assert_eq(sim_clock_run(&poll.clock, UINT64_MAX, &d), SIM_RUN_DRAINED);
 	cr_assert_eq(sim_clock_run(&wait.clock, UINT64_MAX, &d), SIM_RUN_DRAINED);
 	for (int i = 0; i < 4; i++)
@@ -292,7 +290,7 @@ static void slow_tick(sim_unit *u, uint64_t now)
 		if (k->got < 4)
 			k->got_at[k->got] = now;
 		k->got++;
-		sim_port_pop(k->in);
+		sim_port_pop(k->in, now);
 		sim_unit_busy(u);
 		sim_unit_sleep_through(u, now + 5);
 		return;
@@ -346,7 +344,7 @@ Test(sim_port, capacity_not_a_power_of_two)
 		if (head && now % 3 != 0) {           /* the consumer skips every third cycle */
 			cr_assert_eq(*head, next_out, "cycle %llu", (unsigned long long)now);
 			next_out++;
-			sim_port_pop(&p);
+			sim_port_pop(&p, now);
 		}
 		if (!sim_port_full(&p)) {
 			if (now % 2)
@@ -389,8 +387,8 @@ Test(sim_port, build_in_place_equals_push)
 			cr_assert_eq(hb->id, next_out);
 			cr_assert(memcmp(ha->payload, hb->payload, sizeof ha->payload) == 0);
 			next_out++;
-			sim_port_pop(&a);
-			sim_port_pop(&b);
+			sim_port_pop(&a, now);
+			sim_port_pop(&b, now);
 		}
 		if (sim_port_full(&a))
 			continue;
@@ -413,4 +411,144 @@ Test(sim_port, build_in_place_equals_push)
 	cr_assert_eq(a.max_count, b.max_count);
 	sim_port_fini(&a);
 	sim_port_fini(&b);
+}
+
+/* sim_port_pop wakes the port's producer in the cycle of the pop, and no
+ * one when the port names none (a producer that polls). */
+Test(sim_port, pop_wakes_the_producer)
+{
+	sim_port p;
+	sim_unit prod;
+	sim_unit_init(&prod, "prod", NULL, NULL, 0);
+	cr_assert(sim_port_init(&p, "p", sizeof(uint32_t), 2, 0, NULL));
+	uint32_t v = 7;
+	sim_port_push(&p, &v, 0);
+	sim_port_push(&p, &v, 0);
+	sim_port_pop(&p, 3);
+	cr_assert_eq(prod.wake, UINT64_MAX, "no producer named: nobody woken");
+	p.producer = &prod;
+	sim_port_pop(&p, 5);
+	cr_assert_eq(prod.wake, 5, "woken in the cycle of the pop");
+	cr_assert(sim_port_empty(&p));
+	sim_port_fini(&p);
+}
+
+/* A one-item-at-a-time stage on sim/core/stage.h's skeleton (sim_hold:
+ * occupied for `cycles`, then out, waiting for room), against the same
+ * stage ticking every cycle: the same hand-offs, busy and stall cycles,
+ * with fewer ticks. */
+typedef struct toy_stage {
+	sim_unit u;
+	sim_port *in, *out;
+	unsigned cycles, ticks;
+	bool skeleton;
+	sim_hold hold;
+	unsigned cur, rest;       /* the ticking version: cycles left on cur */
+	bool have;
+} toy_stage;
+
+static void stage_tick(sim_unit *u, uint64_t now)
+{
+	toy_stage *s = (toy_stage *)u;
+	s->ticks++;
+	if (s->skeleton) {
+		sim_unit_wait_settle(u, now);
+		if (s->hold.on) {
+			if (!sim_hold_room(u, s->out, now))
+				return;
+			sim_port_push(s->out, &s->cur, now);
+			sim_hold_end(&s->hold);
+		}
+	} else if (s->have) {
+		if (s->rest) {                 /* still working */
+			s->rest--;
+			sim_unit_busy(u);
+			sim_unit_sleep_until(u, now + 1);
+			return;
+		}
+		if (sim_port_full(s->out)) {   /* polled */
+			sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
+			sim_unit_sleep_until(u, now + 1);
+			return;
+		}
+		sim_port_push(s->out, &s->cur, now);
+		s->have = false;
+	}
+	const unsigned *item = sim_port_peek(s->in, now);
+	if (!item) {
+		uint64_t r = sim_port_next_ready(s->in);
+		if (r != UINT64_MAX)
+			sim_unit_wake(u, r);
+		return;
+	}
+	s->cur = *item;
+	sim_port_pop(s->in, now);
+	if (s->skeleton) {
+		sim_hold_begin(u, &s->hold, now, s->cycles);
+		return;
+	}
+	s->have = true;
+	s->rest = s->cycles - 1;
+	sim_unit_busy(u);
+	sim_unit_sleep_until(u, now + 1);
+}
+
+typedef struct toy_line {
+	sim_clock clock;
+	sim_port a, b;
+	toy_source src;
+	toy_stage st;
+	toy_sink sink;
+} toy_line;
+
+static void line_build(toy_line *t, bool skeleton)
+{
+	memset(t, 0, sizeof *t);
+	sim_clock_init(&t->clock, 1000, NULL);
+	sim_unit_init(&t->src.u, "source", source_tick, NULL, 0);
+	sim_unit_init(&t->st.u, "stage", stage_tick, NULL, 0);
+	sim_unit_init(&t->sink.u, "sink", sink_tick, NULL, 0);
+	cr_assert(sim_port_init(&t->a, "source->stage", sizeof(unsigned), 2, 1, &t->st.u));
+	cr_assert(sim_port_init(&t->b, "stage->sink", sizeof(unsigned), 1, 1, &t->sink.u));
+	t->src.out = &t->a;
+	t->src.left = 8;
+	t->src.wait = true;
+	t->a.producer = &t->src.u;            /* the stage's pop wakes the source */
+	t->st.in = &t->a;
+	t->st.out = &t->b;
+	t->st.cycles = 3;
+	t->st.skeleton = skeleton;
+	if (skeleton)
+		t->b.producer = &t->st.u;         /* the sink's pop wakes the stage */
+	t->sink.in = &t->b;
+	t->sink.period = 5;                   /* slower than the stage: it backs up */
+	cr_assert(sim_clock_add_unit(&t->clock, &t->sink.u));
+	cr_assert(sim_clock_add_unit(&t->clock, &t->st.u));
+	cr_assert(sim_clock_add_unit(&t->clock, &t->src.u));
+	sim_unit_wake(&t->src.u, 0);
+}
+
+Test(sim_stage, hold_books_what_ticking_counts)
+{
+	toy_line tick, hold;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	line_build(&tick, false);
+	line_build(&hold, true);
+	cr_assert_eq(sim_clock_run(&tick.clock, UINT64_MAX, &d), SIM_RUN_DRAINED);
+	cr_assert_eq(sim_clock_run(&hold.clock, UINT64_MAX, &d), SIM_RUN_DRAINED);
+	cr_assert_eq(hold.sink.got, 8);
+	for (int i = 0; i < 8; i++)
+		cr_assert_eq(hold.sink.got_at[i], tick.sink.got_at[i], "item %d", i);
+	cr_assert_eq(hold.st.u.stats.busy, 8 * 3, "3 busy cycles per item");
+	cr_assert_eq(hold.st.u.stats.busy, tick.st.u.stats.busy);
+	cr_assert_gt(tick.st.u.stats.stall[SIM_STALL_OUTPUT_FULL], 0, "the sink backs the stage up");
+	cr_assert_eq(hold.st.u.stats.stall[SIM_STALL_OUTPUT_FULL],
+	             tick.st.u.stats.stall[SIM_STALL_OUTPUT_FULL]);
+	cr_assert_eq(hold.clock.now, tick.clock.now);
+	cr_assert_lt(hold.st.ticks, tick.st.ticks, "%u vs %u ticks", hold.st.ticks, tick.st.ticks);
+	sim_port_fini(&tick.a);
+	sim_port_fini(&tick.b);
+	sim_port_fini(&hold.a);
+	sim_port_fini(&hold.b);
 }

@@ -158,7 +158,7 @@ static void snk_tick(sim_unit *u, uint64_t now)
 		return;
 	}
 	if (sim_port_peek(k->in, now)) {
-		sim_port_pop(k->in);
+		sim_port_pop(k->in, now);
 		sim_unit_busy(u);
 		sim_unit_count(u, 0, 1);   /* its only counter: invocations */
 		k->rest = 2;

@@ -16,7 +16,7 @@
 #include "isa/fx10.h"
 #include "isa/tegra/tegra_prog.h"
 #include "sim/core/config.h"
-#include "units/gr3d/gr3d_fp.h"
+#include "units/gpu.h"
 
 enum { W = 8, H = 8 };
 

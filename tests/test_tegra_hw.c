@@ -13,7 +13,7 @@
 #include "base/fileio.h"
 #include "isa/tegra/tegra_asm.h"
 #include "tests/test_util.h"
-#include "units/gr3d/gr3d_fp.h"
+#include "units/gpu.h"
 
 typedef struct hw_case {
 	const char *vs, *fs;

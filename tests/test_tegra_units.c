@@ -8,7 +8,7 @@
 
 #include "isa/tegra/tegra_asm.h"
 #include "tests/test_util.h"
-#include "units/gr3d/gr3d_fp.h"
+#include "units/gpu.h"
 #include "units/gr3d/mfu.h"
 #include "units/gr3d/pseq.h"
 #include "units/gr3d/dw.h"
@@ -651,4 +651,107 @@ Test(tegra_units, globals_and_pface)
 	uint32_t front = alu_pixel(alu, 0, 0, 1), back = alu_pixel(alu, 0, 1, 0);
 	cr_expect_eq(front & 0xFFFFFFu, 255u | 127u << 8 | 0u << 16, "front %08x", front);
 	cr_expect_eq(back & 0xFFFFFFu, 0u | 127u << 8 | 255u << 16, "back %08x", back);
+}
+
+/* TRAM as a ring (units/gr3d/tram.h): setup fills the slots in order, each
+ * with the walk's hold; a slot whose holds are not all released stops the
+ * ring; the last release frees it and wakes the waiter. */
+Test(tram, ring_holds_release_and_wake)
+{
+	gr3d_tram t;
+	cr_assert(gr3d_tram_init(&t, 2));
+	sim_unit waiter;
+	sim_unit_init(&waiter, "setup", NULL, NULL, 0);
+	t.waiter = &waiter;
+	uint32_t rows[3][GR3D_TRAM_ROWS][4];
+	memset(rows, 0, sizeof rows);
+	rows[1][0][2] = 0x3E000u;                 /* FP20 1.0: exponent 31, mantissa 0 */
+	const uint32_t (*v[3])[4] = { rows[0], rows[1], rows[2] };
+	cr_assert(gr3d_tram_next_free(&t));
+	cr_assert_eq(gr3d_tram_fill(&t, v), 0);
+	cr_assert_eq(t.tri[0].v[0][2][1], 0x3E000u, "row 0, component z, vertex 1");
+	cr_assert_float_eq(t.tri[0].f[0][2][1], 1.0f, 0.0f);
+	gr3d_tram_hold(&t, 0);                    /* a quad of the triangle */
+	cr_assert(gr3d_tram_next_free(&t));
+	cr_assert_eq(gr3d_tram_fill(&t, v), 1);
+	cr_assert_not(gr3d_tram_next_free(&t), "slot 0 is held: the ring waits");
+	gr3d_tram_release(&t, 0);                 /* the walk ends */
+	cr_assert_not(gr3d_tram_next_free(&t));
+	cr_assert_eq(waiter.wake, UINT64_MAX, "not yet woken");
+	gr3d_tram_release(&t, 0);                 /* the quad finishes */
+	cr_assert(gr3d_tram_next_free(&t));
+	cr_assert_eq(waiter.wake, 0, "the last release wakes the waiter");
+	gr3d_tram_fini(&t);
+}
+
+/* gr3d_fp_reset: the fragment half run twice on new clocks, reset in
+ * between, gives the first run's figures again (without the reset the
+ * rasterizer's quad ids, PSEQ's window and every stat would carry on). */
+static void fp_run(gr3d_fp *f, sim_unit *raster, gr3d_stats *st)
+{
+	static const double x[2][3] = { { 0, 0, 16 }, { 0, 16, 16 } }, y[2][3] = { { 16, 0, 16 }, { 0, 0, 16 } };
+	static const double z[3] = { 0.5, 0.5, 0.5 }, w[3] = { 1, 1, 1 };
+	for (unsigned t = 0; t < 2; t++) {
+		raster_tri rt;
+		raster_tri_setup(&rt, x[t], y[t], z, w, 16, 16);
+		rt.slot = (uint8_t)t;
+		sim_port_push(&f->tri_in, &rt, 0);
+	}
+	sim_clock c;
+	sim_clock_init(&c, 100000, NULL);
+	const gr3d_fp_units fu = gr3d_fp_units_of(f);
+	gpu_step_units su = { 0 };
+	su.u[GPU_STEP_DW][0] = fu.dw;
+	su.u[GPU_STEP_ALU][0] = fu.alu;
+	su.u[GPU_STEP_TEX][0] = fu.tex;
+	su.u[GPU_STEP_MFU][0] = fu.mfu;
+	su.u[GPU_STEP_PSEQ][0] = fu.pseq;
+	su.u[GPU_STEP_ZS][0] = fu.zs;
+	su.u[GPU_STEP_RASTER][0] = fu.raster;
+	cr_assert(gpu_clock_add_units(&c, &su));
+	sim_unit_wake(raster, 0);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert_eq(sim_clock_run(&c, UINT64_MAX, &d), SIM_RUN_DRAINED, "%s", d.msg);
+	cr_assert(gr3d_fp_finish(f, &c, st, &d), "%s", d.msg);
+}
+
+Test(tegra_units, reset_runs_the_same_again)
+{
+	static const char text[] = "alu_buffer_size = 1\n.asm\nEXEC\n ALU:\n ALU0: MAD r0.lh, #1, #1, #0\n"
+	                           " DW: store rt1, r0, r1\n;\n";
+	tegra_fp_program *fp = malloc(sizeof *fp);
+	tegra_fp_decoded *dec = malloc(sizeof *dec);
+	cr_assert(fp && dec);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(tegra_asm_assemble(text, strlen(text), "t.asm", fp, &d), "%s", d.msg);
+	cr_assert(tegra_fp_decode(fp, dec, "t.asm", &d), "%s", d.msg);
+	ulp_config cfg;
+	ulp_config_defaults(&cfg);
+	cfg.tegra_pseq_max_out = 9;              /* MAX_QID 2: window stalls too */
+	gr3d_draw dr;
+	memset(&dr, 0, sizeof dr);
+	dr.prog = dec;
+	dr.cfg = &cfg;
+	dr.rt[1] = ulp_image_create(16, 16, &d);
+	cr_assert(dr.rt[1]);
+	gr3d_fp *f = gr3d_fp_new(&dr, 2, false, 2, 0, &d);
+	cr_assert(f, "%s", d.msg);
+	gr3d_stats a, b;
+	fp_run(f, &f->raster.u, &a);
+	cr_assert_eq(a.quads, 72u);
+	cr_assert_gt(a.unit[0].stall[SIM_STALL_WINDOW], 0, "PSEQ's window filled");
+	gr3d_fp_reset(f);
+	cr_assert_eq(f->pseq.u.stats.busy, 0);
+	cr_assert_eq(f->raster.next_id, 0);
+	fp_run(f, &f->raster.u, &b);
+	cr_assert_eq(b.cycles, a.cycles);
+	cr_assert_eq(b.quads, a.quads);
+	for (unsigned k = 0; k < GR3D_UNITS; k++)
+		cr_assert(memcmp(&b.unit[k], &a.unit[k], sizeof a.unit[k]) == 0, "%s", a.name[k]);
+	gr3d_fp_free(f);
+	ulp_image_free(dr.rt[1]);
+	free(fp);
+	free(dec);
 }

@@ -18,7 +18,7 @@
 #include "base/fileio.h"
 #include "isa/tegra/tegra_asm.h"
 #include "tests/test_util.h"
-#include "units/gr3d/gr3d_fp.h"
+#include "units/gpu.h"
 
 enum op { SRC, DST, OVER, OVER_REV, IN, IN_REV, OUT, OUT_REV, ATOP, ATOP_REV, XOR, ADD, SATURATE };
 enum kind { K_TEX, K_SOLID, K_NONE, K_BLACK };

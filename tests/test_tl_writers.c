@@ -18,7 +18,7 @@
 #include "sim/out/tl_kanata.h"
 #include "sim/out/tl_vcd.h"
 #include "tests/test_util.h"
-#include "units/pica/pica_shader.h"
+#include "units/gpu.h"
 
 /* ---- helpers ---- */
 
@@ -467,7 +467,7 @@ static void snk_tick(sim_unit *u, uint64_t now)
 	unsigned *item = sim_port_peek(k->in, now);
 	if (item) {
 		k->cur = *item;
-		sim_port_pop(k->in);
+		sim_port_pop(k->in, now);
 		sim_tl_emit(u->tl, now, u->lane, SIM_TL_BEGIN, k->cur, 0x100 + k->cur);
 		sim_unit_busy(u);
 		k->rest = k->period - 1;

@@ -11,7 +11,7 @@
 #include "units/gr3d/gr3d_regs.h"
 #include "traces/replay/replay.h"
 #include "tests/test_util.h"
-#include "units/gr3d/gr3d_fp.h"
+#include "units/gpu.h"
 #include "units/gr3d/zs.h"
 
 #define FX(v) ((uint32_t)((v) * 256) & 0x3FFu)
@@ -527,4 +527,28 @@ Test(zs, replay_two_sided_stencil)
 		ulp_image_free(res.image);
 		free(res.depth);
 	}
+}
+
+/* The late-write state ZS and DW share (zs_late): an entry ZS made is
+ * found by its quad id; one overwritten by a quad ZS_LATE_ENTRIES later
+ * is not, and the state says it was lost. */
+Test(zs, late_entries_and_the_lost_flag)
+{
+	zs_state st = { .z_enable = true, .z_write = true, .z_func = ZS_LESS, .z_max = 0xFFFFF,
+	                .late = true, .depth_surface = true };
+	zs_late l;
+	cr_assert(zs_late_init(&l, &st, NULL));
+	const uint32_t z[GR3D_PIXELS] = { 1, 2, 3, 4 };
+	zs_late_enter(&l, 5, z);
+	gr3d_quad q;
+	memset(&q, 0, sizeof q);
+	q.id = 5;
+	zs_late_entry *e = zs_late_entry_of(&l, &q);
+	cr_assert_not_null(e);
+	cr_assert_eq(e->z[2], 3);
+	cr_assert_not(l.lost);
+	zs_late_enter(&l, 5 + ZS_LATE_ENTRIES, z);   /* the same ring entry */
+	cr_assert_null(zs_late_entry_of(&l, &q));
+	cr_assert(l.lost, "DW found quad 5's entry overwritten");
+	zs_late_fini(&l);
 }

@@ -1,9 +1,53 @@
 /* The one-clock draw pipeline (gpu.h). */
 #include "units/gpu.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "units/pica/vfetch.h"
+
+/* The one step order of every clock: consumers before producers, so a pop
+ * frees a slot its producer can fill in the same cycle (docs/ARCHITECTURE.md),
+ * and a pass's scan stops after the last unit with a wake: the geometry
+ * units, once done, cost nothing (sim/core/clock.c).  The fragment kinds
+ * come first, one GR3D block after the other. */
+const gpu_step GPU_STEP_ORDER[GPU_STEP_KINDS] = {
+	{ GPU_STEP_DW, true }, { GPU_STEP_ALU, true }, { GPU_STEP_TEX, true }, { GPU_STEP_MFU, true },
+	{ GPU_STEP_PSEQ, true }, { GPU_STEP_ZS, true }, { GPU_STEP_RASTER, true },
+	{ GPU_STEP_SETUP, false }, { GPU_STEP_CLIP, false }, { GPU_STEP_GSH, false },
+	{ GPU_STEP_PRIM, false }, { GPU_STEP_VSH, false }, { GPU_STEP_VFETCH, false },
+};
+
+static bool add_unit(sim_clock *c, sim_unit *u) { return !u || sim_clock_add_unit(c, u); }
+
+bool gpu_clock_add_units(sim_clock *c, const gpu_step_units *s)
+{
+	unsigned nb = 0;                          /* the leading per-block kinds */
+	while (nb < GPU_STEP_KINDS && GPU_STEP_ORDER[nb].per_block)
+		nb++;
+	for (unsigned b = 0; b < GPU_STEP_INSTANCES; b++)
+		for (unsigned e = 0; e < nb; e++)
+			if (!add_unit(c, s->u[GPU_STEP_ORDER[e].kind][b]))
+				return false;
+	for (unsigned e = nb; e < GPU_STEP_KINDS; e++)
+		for (unsigned i = 0; i < GPU_STEP_INSTANCES; i++)
+			if (!add_unit(c, s->u[GPU_STEP_ORDER[e].kind][i]))
+				return false;
+	return true;
+}
+
+/* Block b's fragment units into s. */
+static void step_block(gpu_step_units *s, gr3d_fp *f, unsigned b)
+{
+	const gr3d_fp_units fu = gr3d_fp_units_of(f);
+	s->u[GPU_STEP_DW][b] = fu.dw;
+	s->u[GPU_STEP_ALU][b] = fu.alu;
+	s->u[GPU_STEP_TEX][b] = fu.tex;
+	s->u[GPU_STEP_MFU][b] = fu.mfu;
+	s->u[GPU_STEP_PSEQ][b] = fu.pseq;
+	s->u[GPU_STEP_ZS][b] = fu.zs;
+	s->u[GPU_STEP_RASTER][b] = fu.raster;
+}
 
 const gpu_unit_info GPU_UNITS[GPU_NUNIT_NAMES] = {
 	{ "vfetch", VFETCH_COUNTERS, VFETCH_CTR_COUNT }, { "vsh0", PICA_COUNTERS, PICA_CTR_COUNT },
@@ -43,7 +87,7 @@ static void gpu_free(gpu *G)
 	sim_port_fini(&G->p_prim);
 	sim_port_fini(&G->p_clip);
 	sim_port_fini(&G->p_gsin);
-	prim_fini(&G->prim);
+	sim_unit_fini(&G->prim.u);            /* the only unit with a fini hook */
 	for (unsigned b = 0; b < G->nfp; b++)
 		gr3d_fp_free(G->fp[b]);
 	free(G);
@@ -114,25 +158,41 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 	sim_port *to[4] = { &G->vin[0], &G->vin[1], &G->vin[2], &G->vin[3] };
 	vfetch_init(&G->fetch, to, n, g->count, g->make_job, g->ctx);
 	clip_init(&G->clip, &g->clip, &G->p_prim, &G->p_clip);
-	G->clip.producer = gs ? &G->gsh.sh.u : &G->prim.u;
-	G->prim.pop_wakes = !gs;
 	setup_init(&G->setup, &g->setup, &G->p_clip, G->fp[0]);
 	for (unsigned b = 1; b < G->nfp && g->swath_alternate; b++)
 		setup_add_block(&G->setup, G->fp[b], g->swath_shift);
-	G->setup.producer = &G->clip.u;
+	/* who waits for whom, woken by a pop (sim_port_pop) or a freed TRAM
+	 * slot: setup by its blocks' rasterizers and TRAMs, the clipper by
+	 * setup, prim (without a GS) or the GS unit by the clipper.  The
+	 * shader units and prim before a GS poll. */
+	for (unsigned b = 0; b < G->setup.nblocks; b++) {
+		G->setup.out[b]->producer = &G->setup.u;
+		G->setup.tram[b]->waiter = &G->setup.u;
+	}
+	G->p_clip.producer = &G->clip.u;
+	G->p_prim.producer = gs ? &G->gsh.sh.u : &G->prim.u;
 
-	/* one clock, consumers before producers (docs/ARCHITECTURE.md) */
+	/* one clock, in the one step order */
 	sim_clock *c = &G->clock;
 	sim_clock_init(c, (uint64_t)cfg->watchdog_cycles, g->tl);
+	gpu_step_units su = { 0 };
 	for (unsigned b = 0; b < G->nfp; b++)
-		ok = ok && gr3d_fp_attach(G->fp[b], c);
-	ok = ok && sim_clock_add_unit(c, &G->setup.u) &&
-	     sim_clock_add_unit(c, &G->clip.u) && (!gs || sim_clock_add_unit(c, &G->gsh.sh.u)) &&
-	     sim_clock_add_unit(c, &G->prim.u) && (!gs || sim_clock_add_port(c, &G->p_gsin));
+		step_block(&su, G->fp[b], b);
+	su.u[GPU_STEP_SETUP][0] = &G->setup.u;
+	su.u[GPU_STEP_CLIP][0] = &G->clip.u;
+	su.u[GPU_STEP_GSH][0] = gs ? &G->gsh.sh.u : NULL;
+	su.u[GPU_STEP_PRIM][0] = &G->prim.u;
+	for (unsigned k = 0; k < n; k++)
+		su.u[GPU_STEP_VSH][k] = &G->vsh[k].u;
+	su.u[GPU_STEP_VFETCH][0] = &G->fetch.u;
+	ok = ok && gpu_clock_add_units(c, &su);
+	for (unsigned b = 0; b < G->nfp; b++)
+		ok = ok && gr3d_fp_add_ports(G->fp[b], c);
+	ok = ok && (!gs || sim_clock_add_port(c, &G->p_gsin));
 	for (unsigned k = 0; ok && k < n; k++)
-		ok = sim_clock_add_unit(c, &G->vsh[k].u) && sim_clock_add_port(c, &G->vin[k]);
-	ok = ok && sim_clock_add_unit(c, &G->fetch.u) && sim_clock_add_port(c, &G->vout) &&
-	     sim_clock_add_port(c, &G->p_prim) && sim_clock_add_port(c, &G->p_clip);
+		ok = sim_clock_add_port(c, &G->vin[k]);
+	ok = ok && sim_clock_add_port(c, &G->vout) && sim_clock_add_port(c, &G->p_prim) &&
+	     sim_clock_add_port(c, &G->p_clip);
 	if (!ok) {
 		gpu_free(G);
 		return ulp_diag_at(d, NULL, 0, 0, "the clock has no room for the draw's units");
@@ -199,5 +259,168 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 		}
 	}
 	gpu_free(G);
+	return ok;
+}
+
+/* The fragment half alone: every triangle has its own TRAM slot and is in
+ * the rasterizer's queue at cycle 0, as if set up beforehand. */
+bool gr3d_fp_draw(const gr3d_draw *dr, gr3d_stats *st, ulp_diag *d)
+{
+	if (dr->ntris < 1 || dr->ntris > GR3D_MAX_TRIS)
+		return ulp_diag_at(d, NULL, 0, 0, "1..%d triangles, not %u", GR3D_MAX_TRIS, dr->ntris);
+	gr3d_fp *f = gr3d_fp_new(dr, dr->ntris, false, dr->ntris, 0, d);
+	if (!f)
+		return false;
+	for (unsigned t = 0; t < dr->ntris; t++) {
+		const uint32_t (*rows[3])[4];
+		double x[3], y[3], z[3], w[3];
+		for (unsigned k = 0; k < 3; k++) {
+			unsigned i = dr->idx[3 * t + k];
+			if (i >= dr->nvtx) {
+				gr3d_fp_free(f);
+				return ulp_diag_at(d, NULL, 0, 0, "triangle %u: vertex index %u out of range", t, i);
+			}
+			const gr3d_vertex *v = &dr->vtx[i];
+			if (!isfinite(v->x) || !isfinite(v->y) || !isfinite(v->w) || v->w == 0.0) {
+				gr3d_fp_free(f);
+				return ulp_diag_at(d, NULL, 0, 0, "triangle %u: vertex %u is not finite", t, i);
+			}
+			x[k] = v->x;
+			y[k] = v->y;
+			w[k] = v->w;
+			z[k] = isfinite(v->z) ? v->z : 0.0;
+			rows[k] = v->tram;
+		}
+		raster_tri rt;
+		raster_tri_setup(&rt, x, y, z, w, f->ctx.width, f->ctx.height);
+		rt.slot = (uint8_t)t;
+		gr3d_tram_load(&f->tram, t, rows);
+		sim_port_push(&f->tri_in, &rt, 0);
+	}
+	sim_clock clock;
+	sim_clock_init(&clock, (uint64_t)dr->cfg->watchdog_cycles, dr->tl);
+	gpu_step_units su = { 0 };
+	step_block(&su, f, 0);
+	bool ok = gpu_clock_add_units(&clock, &su) && gr3d_fp_add_ports(f, &clock);
+	sim_unit_wake(&f->raster.u, 0);
+	enum sim_run_result rr = sim_clock_run(&clock, UINT64_MAX, d);
+	sim_clock_finish(&clock);
+	/* the first error wins: a watchdog report stays in d */
+	ok = gr3d_fp_finish(f, &clock, st, d) && ok && rr != SIM_RUN_WATCHDOG && rr != SIM_RUN_HALTED;
+	gr3d_fp_free(f);
+	return ok;
+}
+
+/* ---- a vertex batch over the shader units alone ---- */
+
+/* The batch's sink takes the results in prim's place. */
+
+typedef struct batch_sink {
+	sim_unit u;
+	sim_port *from;
+	uint32_t got;
+	void (*on_result)(void *ctx, const pica_result *r);
+	void *ctx;
+} batch_sink;
+
+static void sink_reset(sim_unit *u) { ((batch_sink *)u)->got = 0; }
+
+static void sink_tick(sim_unit *u, uint64_t now)
+{
+	batch_sink *k = (batch_sink *)u;
+	const pica_result *r;
+	while ((r = sim_port_peek(k->from, now))) {
+		if (k->on_result)
+			k->on_result(k->ctx, r);
+		sim_port_pop(k->from, now);
+		k->got++;
+		sim_unit_busy(u);
+	}
+	uint64_t next = sim_port_next_ready(k->from);
+	if (next != UINT64_MAX)
+		sim_unit_wake(u, next);
+}
+
+bool pica_batch_run(const pica_program *prog, const pica_uniforms *unif, const ulp_config *cfg,
+                    const pica_env *env, unsigned units, uint32_t njobs,
+                    void (*make_job)(void *ctx, uint32_t id, pica_job *job),
+                    void (*on_result)(void *ctx, const pica_result *r), void *ctx,
+                    sim_timeline *tl, pica_batch_stats *stats, ulp_diag *d)
+{
+	static const char *const names[4] = { "vsh0", "vsh1", "vsh2", "vsh3" };
+	if (units < 1 || units > 4)
+		return ulp_diag_at(d, NULL, 0, 0, "1 to 4 shader units, not %u", units);
+	pica_shader_unit *sh = calloc(units, sizeof *sh);
+	sim_port *in = calloc(units, sizeof *in);
+	sim_port out;
+	vfetch_unit fetch;
+	batch_sink sink;
+	sim_clock clock;
+	bool ok = sh && in && sim_port_init(&out, "vsh->out", sizeof(pica_result), 4, 1, NULL);
+	if (!ok) {
+		free(sh);
+		free(in);
+		return ulp_diag_at(d, NULL, 0, 0, "out of memory");
+	}
+	sim_clock_init(&clock, (uint64_t)cfg->watchdog_cycles, tl);
+	sim_unit_init(&sink.u, "vsh_out", sink_tick, NULL, 0);
+	sink.u.reset = sink_reset;
+	sink.from = &out;
+	sink.got = 0;
+	sink.on_result = on_result;
+	sink.ctx = ctx;
+	out.consumer = &sink.u;
+	sim_port *to[4] = { &in[0], units > 1 ? &in[1] : NULL, units > 2 ? &in[2] : NULL,
+	                    units > 3 ? &in[3] : NULL };
+	vfetch_init(&fetch, to, units, njobs, make_job, ctx);
+	unsigned ninit = 0;
+	for (unsigned k = 0; k < units && ok; k++) {
+		pica_shader_init(&sh[k], names[k], k, prog, unif, cfg, &in[k], &out);
+		sh[k].env = *env;
+		ok = sim_port_init(&in[k], names[k], sizeof(pica_job), 2, 1, &sh[k].u);
+		ninit = k + 1;
+	}
+	/* the one step order (GPU_STEP_ORDER); at most 6 units: room enough */
+	gpu_step_units su = { 0 };
+	su.u[GPU_STEP_PRIM][0] = &sink.u;
+	for (unsigned k = 0; k < ninit; k++)
+		su.u[GPU_STEP_VSH][k] = &sh[k].u;
+	su.u[GPU_STEP_VFETCH][0] = &fetch.u;
+	gpu_clock_add_units(&clock, &su);
+	for (unsigned k = 0; k < ninit; k++)
+		sim_clock_add_port(&clock, &in[k]);
+	sim_clock_add_port(&clock, &out);
+	sim_unit_wake(&fetch.u, 0);
+	enum sim_run_result rr = ok ? sim_clock_run(&clock, UINT64_MAX, d) : SIM_RUN_WATCHDOG;
+	if (!ok)
+		ulp_diag_at(d, NULL, 0, 0, "out of memory");
+	sim_clock_finish(&clock);
+	for (unsigned k = 0; k < units; k++) {
+		if (sh[k].failed && ok) {
+			char buf[ULP_DIAG_MSG_MAX + 16];
+			ulp_diag_format(&sh[k].err, buf, sizeof buf);
+			ulp_diag_at(d, NULL, 0, 0, "%s: %s", names[k], buf);
+			ok = false;
+		}
+	}
+	if (ok && rr == SIM_RUN_WATCHDOG)
+		ok = false;
+	if (ok && sink.got != njobs)
+		ok = ulp_diag_at(d, NULL, 0, 0, "batch ended with %u of %u vertices", sink.got, njobs);
+	if (stats) {
+		memset(stats, 0, sizeof *stats);
+		stats->cycles = clock.now;
+		for (unsigned k = 0; k < units; k++) {
+			stats->unit[k] = sh[k].u.stats;
+			stats->unit_idle[k] = sim_unit_idle(&clock, &sh[k].u);
+			stats->instructions += sh[k].u.stats.counter[PICA_CTR_INSTRUCTIONS];
+			stats->invocations += sh[k].u.stats.counter[PICA_CTR_INVOCATIONS];
+		}
+	}
+	for (unsigned k = 0; k < units; k++)
+		sim_port_fini(&in[k]);
+	sim_port_fini(&out);
+	free(sh);
+	free(in);
 	return ok;
 }

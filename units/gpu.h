@@ -13,9 +13,13 @@
  * walking its own horizontal swaths (docs/tegra-units.md "Tegra 3: two
  * blocks").
  * Each reports busy/stall/idle, counters and timeline events; the clock's
- * watchdog names any of them. */
-#ifndef ULP_SIM_GPU_H
-#define ULP_SIM_GPU_H
+ * watchdog names any of them.
+ *
+ * The one step order (GPU_STEP_ORDER, units/gpu.c) puts the units on every
+ * clock: this one, the fragment half alone (gr3d_fp_draw) and the vertex
+ * shader units alone (pica_batch_run). */
+#ifndef ULP_UNITS_GPU_H
+#define ULP_UNITS_GPU_H
 
 #include "units/geom/clip.h"
 #include "units/gr3d/gr3d_fp.h"
@@ -79,5 +83,58 @@ extern const gpu_unit_info GPU_UNITS[GPU_NUNIT_NAMES];
 extern const gpu_unit_info GPU_UNITS_B[GPU_NUNIT_NAMES_B];
 
 bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d);
+
+/* ---- the fragment half alone, the vertex shader units alone ------------ */
+
+/* Draw: rasterize the triangles over the render-target area, run every quad
+ * through the units, write the targets.  Returns false with d on bad set-up
+ * or a watchdog stop. */
+bool gr3d_fp_draw(const gr3d_draw *dr, gr3d_stats *st, ulp_diag *d);
+
+/* Run jobs through `units` shader units fed round-robin (a vertex batch, as
+ * the vertex pipeline spreads it): one port of capacity 2 per unit in, one
+ * shared out port.  on_result gets each output vertex in completion order.
+ * Returns false with d on a shader error or a watchdog stop. */
+typedef struct pica_batch_stats {
+	uint64_t cycles, instructions, invocations;
+	sim_unit_stats unit[4];
+	uint64_t unit_idle[4];
+} pica_batch_stats;
+
+bool pica_batch_run(const pica_program *prog, const pica_uniforms *unif, const ulp_config *cfg,
+                    const pica_env *env, unsigned units, uint32_t njobs,
+                    void (*make_job)(void *ctx, uint32_t id, pica_job *job),
+                    void (*on_result)(void *ctx, const pica_result *r), void *ctx,
+                    sim_timeline *tl, pica_batch_stats *stats, ulp_diag *d);
+
+/* ---- the one step order ------------------------------------------------ */
+
+/* The kinds of unit a clock holds.  GPU_STEP_PRIM is whoever takes the
+ * shader units' results: primitive assembly, or pica_batch_run's sink. */
+enum gpu_step_kind {
+	GPU_STEP_DW, GPU_STEP_ALU, GPU_STEP_TEX, GPU_STEP_MFU, GPU_STEP_PSEQ, GPU_STEP_ZS, GPU_STEP_RASTER,
+	GPU_STEP_SETUP, GPU_STEP_CLIP, GPU_STEP_GSH, GPU_STEP_PRIM, GPU_STEP_VSH, GPU_STEP_VFETCH,
+	GPU_STEP_KINDS
+};
+
+typedef struct gpu_step {
+	uint8_t kind;                 /* enum gpu_step_kind */
+	bool per_block;               /* one per GR3D block */
+} gpu_step;
+
+/* Every kind once, consumers before producers. */
+extern const gpu_step GPU_STEP_ORDER[GPU_STEP_KINDS];
+
+enum { GPU_STEP_INSTANCES = 4 };  /* GR3D blocks, shader units */
+
+/* The units of one clock by kind; NULL: none. */
+typedef struct gpu_step_units {
+	sim_unit *u[GPU_STEP_KINDS][GPU_STEP_INSTANCES];
+} gpu_step_units;
+
+/* Puts the units on c in GPU_STEP_ORDER: the per-block kinds (which lead
+ * the table) block by block, block A's then block B's; then every other
+ * kind, instance by instance.  False when the clock is full. */
+bool gpu_clock_add_units(sim_clock *c, const gpu_step_units *s);
 
 #endif

@@ -29,6 +29,11 @@ bool sim_port_init(sim_port *p, const char *name, size_t item_size, uint32_t cap
 	return true;
 }
 
+void sim_port_reset(sim_port *p)
+{
+	p->head = p->count = p->max_count = 0;
+}
+
 void sim_port_fini(sim_port *p)
 {
 	free(p->slots);
@@ -37,7 +42,3 @@ void sim_port_fini(sim_port *p)
 	p->ready = NULL;
 }
 
-void sim_port_reset(sim_port *p)
-{
-	p->head = p->count = p->max_count = 0;
-}

@@ -5,7 +5,10 @@
  *
  * Items are fixed-size records copied into the ring, so a hot loop never
  * allocates.  A push wakes the consumer unit at the cycle the item becomes
- * visible.  A full port makes the producer stall (SIM_STALL_OUTPUT_FULL).
+ * visible.  A full port makes the producer stall (SIM_STALL_OUTPUT_FULL); a
+ * pop wakes the producer, when the wiring names one that waits for room
+ * (sim_unit_stall_wait), in the cycle of the pop.  So units talk only
+ * through their ports: none holds a pointer to a neighbour.
  *
  * The ring has a power-of-two number of slots (at least capacity), so an
  * index wraps with a mask; the port is full at capacity items all the same. */
@@ -27,12 +30,14 @@ typedef struct sim_port {
 	uint32_t mask;           /* slots in the ring - 1 */
 	uint32_t head, count;
 	sim_unit *consumer;      /* woken on push; may be NULL */
+	sim_unit *producer;      /* woken on pop; may be NULL (a producer that polls) */
 	uint32_t max_count;      /* the most items it held (statistics) */
 } sim_port;
 
 bool sim_port_init(sim_port *p, const char *name, size_t item_size, uint32_t capacity,
                    uint32_t latency, sim_unit *consumer);
 void sim_port_fini(sim_port *p);
+/* Empty again, as init left it (names, capacity, consumer and producer stay). */
 void sim_port_reset(sim_port *p);
 
 static inline bool sim_port_full(const sim_port *p) { return p->count == p->capacity; }
@@ -99,10 +104,14 @@ static inline void *sim_port_peek(const sim_port *p, uint64_t now)
 	return sim_port_peek_sized(p, p->item_size, now);
 }
 
-static inline void sim_port_pop(sim_port *p)
+/* Drops the head item at cycle now: a slot is free, the producer (if the
+ * port names one) may push again from now on. */
+static inline void sim_port_pop(sim_port *p, uint64_t now)
 {
 	p->head = (p->head + 1) & p->mask;
 	p->count--;
+	if (p->producer)
+		sim_unit_wake(p->producer, now);
 }
 
 /* Cycle at which the head item becomes visible; UINT64_MAX when empty. */

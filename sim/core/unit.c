@@ -34,7 +34,23 @@ void sim_unit_init(sim_unit *u, const char *name, void (*tick)(sim_unit *, uint6
 	u->wake = UINT64_MAX;
 }
 
-void sim_unit_reset_stats(sim_unit *u) { memset(&u->stats, 0, sizeof u->stats); }
+void sim_unit_reset(sim_unit *u)
+{
+	memset(&u->stats, 0, sizeof u->stats);
+	u->wake = UINT64_MAX;
+	u->wake_floor = 0;
+	u->activity = u->last_activity = SIM_ACT_IDLE;
+	u->halt = false;
+	u->waiting = false;
+	u->waiting_cause = 0;
+	u->waiting_since = 0;
+	u->lane_holds = false;
+	u->lane_next = SIM_ACT_IDLE;
+	u->debug_pc = 0;
+	u->has_pc = false;
+	if (u->reset)
+		u->reset(u);
+}
 
 void sim_unit_stats_add(sim_unit_stats *a, const sim_unit_stats *b)
 {

@@ -5,7 +5,12 @@
  * A tick does one cycle of work and reports what the cycle was with
  * sim_unit_busy() or sim_unit_stall(); a cycle with neither is idle.  At the
  * end of the tick the unit says when it next needs the clock with
- * sim_unit_sleep_until(); a push into one of its input ports wakes it. */
+ * sim_unit_sleep_until(); a push into one of its input ports wakes it.
+ *
+ * Every unit has the same life: X_init (which calls sim_unit_init and may
+ * set the reset and fini hooks), then runs on a clock; sim_unit_reset puts
+ * it back to the state its init left (to run again on a new clock), and
+ * sim_unit_fini frees what its init allocated. */
 #ifndef ULP_SIM_UNIT_H
 #define ULP_SIM_UNIT_H
 
@@ -49,6 +54,8 @@ typedef struct sim_unit {
 	uint8_t ncounters;
 	const sim_counter_def *counter_defs;
 	void (*tick)(struct sim_unit *u, uint64_t now);
+	void (*reset)(struct sim_unit *u);   /* its own run state back to init's (NULL: none) */
+	void (*fini)(struct sim_unit *u);    /* frees what its init allocated (NULL: nothing) */
 	uint64_t wake;             /* next cycle to tick; UINT64_MAX = asleep */
 	uint64_t wake_floor;       /* wakes for earlier cycles are ignored (sim_unit_sleep_through) */
 	uint8_t activity;          /* this cycle's activity (SIM_ACT_*) */
@@ -77,7 +84,16 @@ typedef struct sim_unit {
 
 void sim_unit_init(sim_unit *u, const char *name, void (*tick)(sim_unit *, uint64_t),
                    const sim_counter_def *counters, uint8_t ncounters);
-void sim_unit_reset_stats(sim_unit *u);
+/* Back to the state the unit's init left: stats 0, asleep, nothing waited
+ * for, and the unit's own reset hook.  Name, tick, counters and hooks stay;
+ * the unit then goes on a new clock (sim_clock_add_unit). */
+void sim_unit_reset(sim_unit *u);
+/* The unit's fini hook, if any. */
+static inline void sim_unit_fini(sim_unit *u)
+{
+	if (u->fini)
+		u->fini(u);
+}
 
 static inline void sim_unit_wake(sim_unit *u, uint64_t at)
 {
@@ -142,6 +158,35 @@ static inline void sim_unit_busy(sim_unit *u)
 static inline void sim_unit_stall(sim_unit *u, enum sim_stall cause)
 {
 	u->activity = (uint8_t)(SIM_ACT_STALL + cause);
+}
+
+/* A unit that cannot go on (output full, window full, a resource in use)
+ * stalls and sleeps until what it waits for wakes it (a pop downstream, a
+ * push upstream, a resource freed): sim_unit_wait books the cycles it slept
+ * as that stall at its next tick (sim_unit_wait_settle), keeps its timeline
+ * lane stalled, and lets the watchdog see it as waiting, the same with a
+ * timeline or not. */
+static inline void sim_unit_stall_wait(sim_unit *u, uint64_t now, enum sim_stall cause)
+{
+	sim_unit_stall(u, cause);
+	sim_unit_wait(u, now, cause);
+	sim_unit_sleep_until(u, UINT64_MAX);
+}
+
+/* A unit that took work at cycle now and is occupied by it until done_at
+ * sleeps until then, deaf to earlier wakes (a push or a pop would only make
+ * it tick to go back to sleep), and books the cycles in between as busy
+ * (the clock would count them one tick at a time); its timeline lane stays
+ * busy until that tick (lane_holds), as if it had ticked busy every cycle. */
+static inline void sim_unit_occupy(sim_unit *u, uint64_t now, uint64_t done_at)
+{
+	if (done_at > now + 1) {
+		u->stats.busy += done_at - now - 1;
+		sim_unit_lane_hold(u, SIM_ACT_BUSY);
+		sim_unit_sleep_through(u, done_at);
+		return;
+	}
+	sim_unit_sleep_until(u, now + 1);
 }
 
 static inline void sim_unit_count(sim_unit *u, unsigned counter, uint64_t n)

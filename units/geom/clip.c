@@ -103,9 +103,7 @@ static void clip_tick(sim_unit *u, uint64_t now)
 			return;
 		}
 		take(c, t, now);
-		sim_port_pop(c->in);
-		if (c->producer)
-			sim_unit_wake(c->producer, now);
+		sim_port_pop(c->in, now);             /* wakes prim (or gsh) */
 		sim_unit_count(u, CLIP_CTR_IN, 1);
 	}
 	sim_unit_busy(u);
@@ -113,9 +111,7 @@ static void clip_tick(sim_unit *u, uint64_t now)
 	if (c->emit + 1 >= c->n || now < c->ready_at)
 		return;                               /* culled, or still cutting */
 	if (sim_port_full(c->out)) {              /* setup's pop wakes us */
-		sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
-		sim_unit_sleep_until(u, UINT64_MAX);
-		sim_unit_wait(u, now, SIM_STALL_OUTPUT_FULL);
+		sim_unit_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
 		return;
 	}
 	prim_tri t;
@@ -128,10 +124,19 @@ static void clip_tick(sim_unit *u, uint64_t now)
 	sim_unit_count(u, CLIP_CTR_OUT, 1);
 }
 
+static void clip_reset(sim_unit *u)
+{
+	clip_unit *c = (clip_unit *)u;
+	c->n = c->emit = 0;
+	c->id = 0;
+	c->ready_at = 0;
+}
+
 void clip_init(clip_unit *c, const clip_state *st, sim_port *in, sim_port *out)
 {
 	memset(c, 0, sizeof *c);
 	sim_unit_init(&c->u, "clip", clip_tick, CLIP_COUNTERS, CLIP_CTR_COUNT);
+	c->u.reset = clip_reset;
 	c->st = st;
 	c->in = in;
 	c->out = out;

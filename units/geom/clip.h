@@ -39,7 +39,6 @@ enum clip_counter { CLIP_CTR_IN, CLIP_CTR_CLIPPED, CLIP_CTR_CULLED, CLIP_CTR_OUT
 typedef struct clip_unit {
 	sim_unit u;                   /* first: the clock's view */
 	sim_port *in, *out;
-	sim_unit *producer;           /* woken when a triangle is taken */
 	const clip_state *st;
 	clip_vtx poly[CLIP_MAX_POLY], tmp[CLIP_MAX_POLY];
 	unsigned n, emit;             /* polygon size; next fan triangle (1..n-2) */

@@ -15,7 +15,7 @@ static bool gsh_start(pica_shader_unit *s, uint64_t now)
 		buf[g->cfg.perm[i] & 15] = in->v[i / g->stride][g->src[i % g->stride]];
 	memcpy(s->t.v, buf, sizeof buf);
 	s->job_id = in->id;
-	sim_port_pop(s->in);
+	sim_port_pop(s->in, now);
 	g->in_prims++;
 	return true;
 }
@@ -37,6 +37,14 @@ static void gsh_emit(void *ctx, const pica_vec4 vtx[3][16], bool inverted)
 	sim_unit_count(&g->sh.u, PICA_CTR_PRIMITIVES, 1);
 }
 
+static void gsh_reset(sim_unit *u)
+{
+	gsh_unit *g = (gsh_unit *)u;
+	pica_shader_reset(&g->sh);
+	g->unif = *g->unif0;
+	g->in_prims = g->out_tris = 0;
+}
+
 bool gsh_init(gsh_unit *g, const pica_program *prog, const pica_uniforms *unif, const gsh_config *c,
               const ulp_config *cfg, sim_port *in, sim_port *out, ulp_diag *d)
 {
@@ -44,6 +52,7 @@ bool gsh_init(gsh_unit *g, const pica_program *prog, const pica_uniforms *unif, 
 	if (!prog->is_gs || prog->gs_mode != SHBIN_GS_POINT)
 		return ulp_diag_at(d, NULL, 0, 0, "the geometry unit runs point-mode geometry shaders only");
 	g->unif = *unif;
+	g->unif0 = unif;
 	g->cfg = *c;
 	for (unsigned r = 0; r < 16; r++)
 		if (c->vs_out_mask & (1u << r))
@@ -59,6 +68,7 @@ bool gsh_init(gsh_unit *g, const pica_program *prog, const pica_uniforms *unif, 
 	g->sh.gs_unif = &g->unif;
 	g->sh.env.emit = gsh_emit;
 	g->sh.env.ctx = g;
+	g->sh.u.reset = gsh_reset;
 	in->consumer = &g->sh.u;
 	return true;
 }

@@ -33,6 +33,7 @@ typedef struct gsh_config {
 typedef struct gsh_unit {
 	pica_shader_unit sh;       /* first: the clock's view is sh.u */
 	pica_uniforms unif;        /* this draw's GS uniforms (b15 changes) */
+	const pica_uniforms *unif0;  /* as the draw gave them (gsh's reset) */
 	gsh_config cfg;
 	uint8_t src[16];           /* input attribute i -> VS o register of its vertex */
 	unsigned stride, nattr;

@@ -8,14 +8,16 @@ const sim_counter_def PRIM_COUNTERS[PRIM_CTR_COUNT] = {
 	[PRIM_CTR_TRIANGLES] = { "triangles", "triangles handed to the clipper (with a GS: its input primitives)" },
 };
 
-uint32_t prim_triangles(enum prim_mode m, uint32_t count)
+/* Triangles of `count` vertices in mode m (not PRIM_GEOMETRY). */
+static uint32_t prim_triangles(enum prim_mode m, uint32_t count)
 {
 	if (count < 3)
 		return 0;
 	return m == PRIM_TRIANGLES ? count / 3 : count - 2;
 }
 
-void prim_indices(enum prim_mode m, uint32_t t, uint32_t idx[3])
+/* Draw positions of triangle t's vertices (winding kept). */
+static void prim_indices(enum prim_mode m, uint32_t t, uint32_t idx[3])
 {
 	if (m == PRIM_TRIANGLES) {
 		idx[0] = 3 * t, idx[1] = 3 * t + 1, idx[2] = 3 * t + 2;
@@ -40,7 +42,7 @@ static void prim_tick(sim_unit *u, uint64_t now)
 			p->last_vertex = now;
 			sim_unit_count(u, PRIM_CTR_VERTICES, 1);
 		}
-		sim_port_pop(p->in);
+		sim_port_pop(p->in, now);
 		sim_unit_busy(u);
 	}
 	sim_unit_sleep_until(u, sim_port_next_ready(p->in));
@@ -58,7 +60,7 @@ static void prim_tick(sim_unit *u, uint64_t now)
 	if (sim_port_full(p->out)) {              /* the clipper's pop wakes us */
 		if (u->activity != SIM_ACT_BUSY)
 			sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
-		if (p->pop_wakes)
+		if (p->out->producer == u)        /* the wiring has the pop wake us (sim_port_pop) */
 			sim_unit_wait(u, now, SIM_STALL_OUTPUT_FULL);   /* a vertex push wakes us too */
 		else
 			sim_unit_sleep_until(u, now + 1);           /* polled */
@@ -77,10 +79,23 @@ static void prim_tick(sim_unit *u, uint64_t now)
 	sim_unit_sleep_until(u, now + 1);
 }
 
+static void prim_reset(sim_unit *u)
+{
+	prim_unit *p = (prim_unit *)u;
+	p->got = p->next_tri = 0;
+	p->last_vertex = 0;
+	if (p->have)
+		memset(p->have, 0, p->count ? p->count : 1);
+}
+
+static void prim_fini_unit(sim_unit *u) { prim_fini((prim_unit *)u); }
+
 bool prim_init(prim_unit *p, enum prim_mode m, uint32_t count, sim_port *in, sim_port *out)
 {
 	memset(p, 0, sizeof *p);
 	sim_unit_init(&p->u, "prim", prim_tick, PRIM_COUNTERS, PRIM_CTR_COUNT);
+	p->u.reset = prim_reset;
+	p->u.fini = prim_fini_unit;
 	p->in = in;
 	p->out = out;
 	p->mode = m;

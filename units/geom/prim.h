@@ -36,15 +36,9 @@ typedef struct prim_unit {
 	pica_vec4 (*vtx)[16];         /* count entries (allocated per draw) */
 	uint8_t *have;
 	uint64_t last_vertex;         /* cycle the last vertex came in */
-	bool pop_wakes;               /* out's consumer wakes us when it pops (the clipper) */
 } prim_unit;
 
 extern const sim_counter_def PRIM_COUNTERS[PRIM_CTR_COUNT];
-
-/* Triangles of `count` vertices in mode m (not PRIM_GEOMETRY). */
-uint32_t prim_triangles(enum prim_mode m, uint32_t count);
-/* Draw positions of triangle t's vertices (winding kept). */
-void prim_indices(enum prim_mode m, uint32_t t, uint32_t idx[3]);
 
 bool prim_init(prim_unit *p, enum prim_mode m, uint32_t count, sim_port *in, sim_port *out);
 /* PRIM_GEOMETRY: count / per input primitives of `per` (1..3) vertices each. */

@@ -37,7 +37,7 @@ static bool prepare(setup_unit *s, const prim_tri *t)
 		}
 	}
 	raster_tri *rt = &s->rt;
-	raster_tri_setup(rt, x, y, z, w, s->fp[0]->ctx.width, s->fp[0]->ctx.height);
+	raster_tri_setup(rt, x, y, z, w, s->width, s->height);
 	rt->front = (rt->area > 0) == st->front_ccw;
 	if ((st->cull == SETUP_CULL_FRONT && rt->front) || (st->cull == SETUP_CULL_BACK && !rt->front)) {
 		sim_unit_count(&s->u, SETUP_CTR_CULLED, 1);
@@ -50,7 +50,7 @@ static bool prepare(setup_unit *s, const prim_tri *t)
 		return false;
 	}
 	const bool back = st->two_side && !rt->front;
-	const enum ulp_round round = s->fp[0]->ctx.fp20_round;
+	const enum ulp_round round = s->fp20_round;
 	memset(s->rows, 0, sizeof s->rows);
 	for (unsigned row = 0; row < st->ntram && row < GR3D_TRAM_ROWS; row++) {
 		uint8_t reg = back && st->tram_reg_back[row] < 16 ? st->tram_reg_back[row] : st->tram_reg[row];
@@ -68,16 +68,15 @@ static bool prepare(setup_unit *s, const prim_tri *t)
  * pending; false when one must wait. */
 static bool hand_on(setup_unit *s, uint64_t now)
 {
-	sim_unit *u = &s->u;                      /* now >= done_at: gr3d_occupy slept through */
+	sim_unit *u = &s->u;                      /* sim_unit_occupy slept through the set-up */
 	const uint32_t (*rows[3])[4] = { s->rows[0], s->rows[1], s->rows[2] };
 	enum sim_stall wait = SIM_STALL_COUNT;
 	bool pushed = false;
 	for (unsigned b = 0; b < s->nblocks; b++) {
 		if (!(s->pending & 1u << b))
 			continue;
-		gr3d_fp *f = s->fp[b];
-		unsigned slot = s->next_slot[b];
-		if (f->use.refs[slot]) {              /* the ring's next slot is still in use */
+		gr3d_tram *tram = s->tram[b];
+		if (!gr3d_tram_next_free(tram)) {     /* the slot's release wakes us */
 			if (!s->waited)
 				sim_unit_count(u, SETUP_CTR_TRAM_WAITS, 1);
 			s->waited = true;
@@ -85,16 +84,13 @@ static bool hand_on(setup_unit *s, uint64_t now)
 				wait = SIM_STALL_WINDOW;
 			continue;
 		}
-		if (sim_port_full(&f->tri_in)) {      /* the rasterizer's take wakes us */
+		if (sim_port_full(s->out[b])) {       /* the rasterizer's take wakes us */
 			if (wait == SIM_STALL_COUNT)
 				wait = SIM_STALL_OUTPUT_FULL;
 			continue;
 		}
-		gr3d_fp_load(f, slot, rows);
-		f->use.refs[slot] = 1;                /* the walk's hold (raster releases it) */
-		s->rt.slot = (uint8_t)slot;
-		sim_port_push(&f->tri_in, &s->rt, now);
-		s->next_slot[b] = (slot + 1) % f->tram_slots;
+		s->rt.slot = (uint8_t)gr3d_tram_fill(tram, rows);   /* held for the walk */
+		sim_port_push(s->out[b], &s->rt, now);
 		s->pending &= ~(1u << b);
 		pushed = true;
 	}
@@ -102,7 +98,7 @@ static bool hand_on(setup_unit *s, uint64_t now)
 		s->first_out = now;
 	if (s->pending) {
 		if (!pushed) {
-			gr3d_stall_wait(u, now, wait);
+			sim_unit_stall_wait(u, now, wait);
 			return false;
 		}
 		sim_unit_busy(u);                     /* a push is this cycle's work; the other block next */
@@ -131,27 +127,35 @@ static void setup_tick(sim_unit *u, uint64_t now)
 	s->have = prepare(s, t);
 	s->pending = s->have ? raster_tri_blocks(&s->rt, s->swath_shift, s->nblocks) : 0;
 	s->have = s->pending != 0;
-	sim_port_pop(s->in);
-	if (s->producer)
-		sim_unit_wake(s->producer, now);
+	sim_port_pop(s->in, now);                 /* wakes the clipper */
 	sim_unit_busy(u);
-	/* a dropped triangle costs this cycle; a visible one tri_cycles */
-	s->done_at = now + (s->have ? s->st->tri_cycles : 1u);
 	s->waited = false;
-	gr3d_occupy(u, now, s->done_at);
+	/* a dropped triangle costs this cycle; a visible one tri_cycles */
+	sim_unit_occupy(u, now, now + (s->have ? s->st->tri_cycles : 1u));
+}
+
+static void setup_reset(sim_unit *u)
+{
+	setup_unit *s = (setup_unit *)u;
+	s->have = s->waited = false;
+	s->pending = 0;
+	s->first_out = UINT64_MAX;
 }
 
 void setup_init(setup_unit *s, const setup_state *st, sim_port *in, gr3d_fp *fp)
 {
 	memset(s, 0, sizeof *s);
 	sim_unit_init(&s->u, "setup", setup_tick, SETUP_COUNTERS, SETUP_CTR_COUNT);
+	s->u.reset = setup_reset;
 	s->st = st;
 	s->in = in;
-	s->fp[0] = fp;
+	s->tram[0] = &fp->tram;
+	s->out[0] = &fp->tri_in;
 	s->nblocks = 1;
+	s->width = fp->ctx.width;
+	s->height = fp->ctx.height;
+	s->fp20_round = fp->ctx.fp20_round;
 	in->consumer = &s->u;
-	fp->use.waiter = &s->u;
-	fp->raster.producer = &s->u;
 	s->first_out = UINT64_MAX;
 }
 
@@ -159,8 +163,7 @@ void setup_add_block(setup_unit *s, gr3d_fp *fp, unsigned swath_shift)
 {
 	if (s->nblocks >= SETUP_MAX_BLOCKS)
 		return;
-	s->fp[s->nblocks++] = fp;
+	s->tram[s->nblocks] = &fp->tram;
+	s->out[s->nblocks++] = &fp->tri_in;
 	s->swath_shift = swath_shift;
-	fp->use.waiter = &s->u;
-	fp->raster.producer = &s->u;
 }

@@ -6,11 +6,14 @@
  * triangle (Tegra 4: 1 visible triangle / 5 clk, tegra-fp.md §5).
  *
  *   clip --(prim_tri)--> [ setup ] --(raster_tri)--> raster
- *                           ^ TRAM slot free (PSEQ: the last quad of the
- *                           | slot's triangle finished its last EXEC)
+ *                           |  ^ TRAM slot free (PSEQ: the last quad of the
+ *                     fills v  | slot's triangle finished its last EXEC)
+ *                          [ TRAM ]  (units/gr3d/tram.h)
  *
  * Setup waits (stall "window") when the next slot of the ring still holds a
- * triangle whose quads are in flight.
+ * triangle whose quads are in flight; the wiring (units/gpu.c) names setup
+ * the TRAM's waiter and the producer of the raster port, so the slot's
+ * release and the rasterizer's take wake it.
  *
  * With two GR3D blocks (Tegra 3, docs/tegra-units.md "Tegra 3: two blocks")
  * setup hands each triangle to the block(s) whose swaths its box touches,
@@ -45,16 +48,16 @@ enum setup_counter { SETUP_CTR_IN, SETUP_CTR_CULLED, SETUP_CTR_EMPTY, SETUP_CTR_
 typedef struct setup_unit {
 	sim_unit u;                   /* first: the clock's view */
 	sim_port *in;
-	sim_unit *producer;           /* woken when a triangle is taken */
 	const setup_state *st;
-	gr3d_fp *fp[SETUP_MAX_BLOCKS];  /* per block: TRAM, its slots and the raster port */
+	gr3d_tram *tram[SETUP_MAX_BLOCKS];   /* per block: its TRAM ring */
+	sim_port *out[SETUP_MAX_BLOCKS];     /* per block: the port to its rasterizer */
 	unsigned nblocks, swath_shift;
-	unsigned next_slot[SETUP_MAX_BLOCKS];
+	uint32_t width, height;       /* the render target */
+	enum ulp_round fp20_round;    /* TRAM words */
 	unsigned pending;             /* blocks still to hand the triangle in hand to */
 	bool have, waited;
 	raster_tri rt;
 	uint32_t rows[3][GR3D_TRAM_ROWS][4];
-	uint64_t done_at;
 	uint64_t first_out;           /* cycle of the first triangle handed on (UINT64_MAX: none) */
 } setup_unit;
 
@@ -63,6 +66,7 @@ extern const sim_counter_def SETUP_COUNTERS[SETUP_CTR_COUNT];
 /* TRAM slots for ntram rows per triangle: 64 / rows (tegra-fp.md §5). */
 unsigned setup_tram_slots(unsigned ntram);
 
+/* fp: the GR3D block setup fills the TRAM ring of and feeds. */
 void setup_init(setup_unit *s, const setup_state *st, sim_port *in, gr3d_fp *fp);
 /* A second GR3D block (its gr3d_fp_set_block done): triangles go to the
  * blocks whose swaths of 1 << swath_shift rows they touch. */

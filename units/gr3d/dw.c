@@ -51,7 +51,7 @@ static __attribute__((noinline)) void dw_store_pixels(dw_unit *w, gr3d_quad *q, 
 			continue;
 		}
 		uint32_t x = q->x + (p & 1u), y = q->y + (p >> 1);
-		if (ze && !zs_late_resolve(c->zs_late, ze, q, p)) {
+		if (ze && !zs_late_resolve(w->late, ze, q, p)) {
 			sim_unit_count(&s->u, DW_CTR_ZS_FAILED, 1);
 			continue;
 		}
@@ -87,10 +87,9 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	zs_late_entry *ze = NULL;
 	if (c->probe && c->probe->quad)   /* the viewer's watch: the registers after the EXEC */
 		c->probe->quad(c->probe->ctx, c->probe->base + s->now, s->u.name, c->rows, q, e);
-	if (c->zs_late) {                 /* the program can kill: depth/stencil happen here (units/gr3d/zs.h) */
-		ze = zs_late_entry_of(c->zs_late, q);
-		if (!ze) {
-			c->zs_lost = true;
+	if (w->late) {                    /* the program can kill: depth/stencil happen here (units/gr3d/zs.h) */
+		ze = zs_late_entry_of(w->late, q);
+		if (!ze) {                    /* (w->late->lost: gr3d_fp_finish reports it) */
 			s->u.halt = true;
 			return s->quad_clocks;
 		}
@@ -118,7 +117,7 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 		dw_store_pixels(w, q, pl, ze);
 	}
 	if (ze && e + 1u >= c->prog->exec_count)
-		zs_late_finish(c->zs_late, ze, q);
+		zs_late_finish(w->late, ze, q);
 	return s->quad_clocks;
 }
 
@@ -132,9 +131,10 @@ static void dw_route(gr3d_stage *s, gr3d_token *t)
 	}
 }
 
-void dw_init(dw_unit *w, gr3d_ctx *ctx)
+void dw_init(dw_unit *w, gr3d_ctx *ctx, struct zs_late *late)
 {
 	gr3d_stage_init(&w->s, "dw", ctx, DW_COUNTERS, DW_CTR_COUNT);
+	w->late = late;
 	w->s.exec = dw_exec;
 	w->s.route = dw_route;
 	for (uint32_t k = 0; k <= FX10_MASK; k++)

@@ -29,8 +29,10 @@ typedef struct dw_unit {
 	uint8_t unorm8[FX10_MASK + 1];    /* fx10_to_unorm8 of every FX10 code */
 	uint8_t r5[256], g6[256];         /* RGB565 targets: UNORM8 -> stored 5/6 bits, expanded to 8 */
 	dw_plan plan[TEGRA_FP_MAX_EXEC];  /* per EXEC of the draw's program */
+	struct zs_late *late;             /* late depth/stencil writes here (zs.h), or NULL */
 } dw_unit;
 
-void dw_init(dw_unit *w, gr3d_ctx *ctx);
+/* late: the late-write state ZS fills (zs.h), NULL when writes happen in ZS. */
+void dw_init(dw_unit *w, gr3d_ctx *ctx, struct zs_late *late);
 
 #endif

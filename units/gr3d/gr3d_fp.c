@@ -1,7 +1,6 @@
 /* The fragment pipeline: rasterizer + the five units (gr3d_fp.h). */
 #include "units/gr3d/gr3d_fp.h"
 
-#include <math.h>
 #include <stdlib.h>
 
 gr3d_fp *gr3d_fp_new(const gr3d_draw *dr, unsigned tram_slots, bool ring, uint32_t tri_capacity,
@@ -50,8 +49,7 @@ gr3d_fp *gr3d_fp_new(const gr3d_draw *dr, unsigned tram_slots, bool ring, uint32
 	ctx->fp20_round = cfg->fp20_round;
 	ctx->fx10_round = cfg->fx10_round;
 	ctx->fx10_wrap = cfg->fx10_overflow == FX10_OVERFLOW_WRAP;
-	ctx->tram_use = ring ? &f->use : NULL;
-	f->tram_slots = tram_slots;
+	f->tram_ring = ring;
 	f->max_qid = pseq_max_qid(cfg, ctx->rows);
 	bool ok = true;
 	for (unsigned k = 0; k < GR3D_SAMPLERS && ok; k++)
@@ -60,36 +58,38 @@ gr3d_fp *gr3d_fp_new(const gr3d_draw *dr, unsigned tram_slots, bool ring, uint32
 		gr3d_fp_free(f);
 		return NULL;
 	}
-	f->tram = calloc(tram_slots, sizeof *f->tram);
+	ok = gr3d_tram_init(&f->tram, tram_slots);
 	f->slots = calloc(f->max_qid, sizeof *f->slots);
 	f->free_slots = calloc(f->max_qid, sizeof *f->free_slots);
-	ctx->tram = f->tram;
+	ctx->tram = f->tram.tri;
 	ctx->slot = f->slots;
 	f->zs_on = zs_active(&dr->zs_state);
 	f->zs_state = dr->zs_state;
-	if (f->zs_on && f->zs_state.late && !(f->late_ring = calloc(ZS_LATE_ENTRIES, sizeof *f->late_ring))) {
+	f->late_on = f->zs_on && f->zs_state.late;
+	if (!ok || (f->late_on && !zs_late_init(&f->late, &f->zs_state, dr->zs))) {
 		gr3d_fp_free(f);
 		return ulp_diag_at(d, NULL, 0, 0, "out of memory"), (gr3d_fp *)NULL;
 	}
+	zs_late *late = f->late_on ? &f->late : NULL;   /* ZS -> DW (zs.h) */
 	const uint32_t fifo = (uint32_t)cfg->tegra_fifo_quads;
 	mfu_init(&f->mfu, ctx);
 	tex_init(&f->tex, ctx);
 	alu_init(&f->alu, ctx);
-	dw_init(&f->dw, ctx);
-	ok = f->tram && f->slots && f->free_slots &&
+	dw_init(&f->dw, ctx, late);
+	ok = f->slots && f->free_slots &&
 	     sim_port_init(&f->tri_in, "setup->raster", sizeof(raster_tri), tri_capacity, tri_latency, NULL) &&
 	     sim_port_init(&f->p_in, f->zs_on ? "zs->pseq" : "raster->pseq", sizeof(gr3d_quad_in), fifo,
 	                   (uint32_t)cfg->tegra_lat_raster, NULL) &&
 	     (!f->zs_on || sim_port_init(&f->p_zs, "raster->zs", sizeof(gr3d_quad_in), fifo,
 	                                 (uint32_t)cfg->tegra_lat_raster, NULL)) &&
 	     sim_port_init(&f->p_mfu, "pseq->mfu", sizeof(gr3d_token), fifo,
-	                   (uint32_t)cfg->tegra_lat_pseq, &f->mfu.s.u) &&
+	                   (uint32_t)cfg->tegra_lat_pseq, NULL) &&
 	     sim_port_init(&f->p_tex, "mfu->tex", sizeof(gr3d_token), fifo,
-	                   (uint32_t)cfg->tegra_lat_mfu, &f->tex.s.u) &&
+	                   (uint32_t)cfg->tegra_lat_mfu, NULL) &&
 	     sim_port_init(&f->p_alu, "tex->alu", sizeof(gr3d_token), fifo,
-	                   (uint32_t)cfg->tegra_lat_tex, &f->alu.s.u) &&
+	                   (uint32_t)cfg->tegra_lat_tex, NULL) &&
 	     sim_port_init(&f->p_dw, "alu->dw", sizeof(gr3d_token), fifo,
-	                   (uint32_t)cfg->tegra_lat_alu, &f->dw.s.u) &&
+	                   (uint32_t)cfg->tegra_lat_alu, NULL) &&
 	     /* every quad in flight fits: recirculation never blocks DW */
 	     sim_port_init(&f->p_recirc, "dw->pseq", sizeof(gr3d_token), f->max_qid + 1,
 	                   (uint32_t)cfg->tegra_lat_dw, NULL);
@@ -97,32 +97,30 @@ gr3d_fp *gr3d_fp_new(const gr3d_draw *dr, unsigned tram_slots, bool ring, uint32
 		gr3d_fp_free(f);
 		return ulp_diag_at(d, NULL, 0, 0, "out of memory"), (gr3d_fp *)NULL;
 	}
-	raster_init(&f->raster, &f->tri_in, f->zs_on ? &f->p_zs : &f->p_in, ctx->tram_use);
-	if (f->zs_on) {               /* raster -> ZS -> PSEQ (units/gr3d/zs.h) */
-		f->late.st = &f->zs_state;
-		f->late.surf = dr->zs;
-		f->late.ring = f->late_ring;
-		ctx->zs_late = f->late_ring ? &f->late : NULL;
-		zs_init(&f->zs, &f->zs_state, dr->zs, ctx->zs_late, (unsigned)cfg->zs_pixels_per_clock,
-		        &f->p_zs, &f->p_in);
-		f->zs.producer = &f->raster.u;
+	/* the TRAM's holds are counted only when setup reuses its slots */
+	gr3d_tram *ring_tram = ring ? &f->tram : NULL;
+	raster_init(&f->raster, &f->tri_in, f->zs_on ? &f->p_zs : &f->p_in, ring_tram);
+	if (f->zs_on)                 /* raster -> ZS -> PSEQ (units/gr3d/zs.h) */
+		zs_init(&f->zs, &f->zs_state, dr->zs, late, (unsigned)cfg->zs_pixels_per_clock, &f->p_zs,
+		        &f->p_in);
+	pseq_init(&f->pseq, ctx, f->max_qid, f->free_slots, ring_tram, &f->p_in, &f->p_recirc, &f->p_mfu);
+	gr3d_stage_connect(&f->mfu.s, &f->p_mfu, &f->p_tex);
+	gr3d_stage_connect(&f->tex.s, &f->p_tex, &f->p_alu);
+	gr3d_stage_connect(&f->alu.s, &f->p_alu, &f->p_dw);
+	gr3d_stage_connect(&f->dw.s, &f->p_dw, &f->p_recirc);
+	/* the units that wait for room in their output port, woken by the pop
+	 * that makes it (sim_port_pop); DW never waits: dw->pseq holds every
+	 * quad in flight */
+	if (f->zs_on) {
+		f->p_zs.producer = &f->raster.u;
+		f->p_in.producer = &f->zs.u;
+	} else {
+		f->p_in.producer = &f->raster.u;
 	}
-	pseq_init(&f->pseq, ctx, f->max_qid, f->free_slots, &f->p_in, &f->p_recirc, &f->p_mfu);
-	f->p_in.consumer = &f->pseq.u;
-	f->p_recirc.consumer = &f->pseq.u;
-	f->mfu.s.in = &f->p_mfu;
-	f->mfu.s.out = &f->p_tex;
-	f->tex.s.in = &f->p_tex;
-	f->tex.s.out = &f->p_alu;
-	f->alu.s.in = &f->p_alu;
-	f->alu.s.out = &f->p_dw;
-	f->dw.s.in = &f->p_dw;
-	f->dw.s.out = &f->p_recirc;
-	f->pseq.producer = f->zs_on ? &f->zs.u : &f->raster.u;
-	f->mfu.s.producer = &f->pseq.u;
-	f->tex.s.producer = &f->mfu.s.u;
-	f->alu.s.producer = &f->tex.s.u;
-	f->dw.s.producer = &f->alu.s.u;
+	f->p_mfu.producer = &f->pseq.u;
+	f->p_tex.producer = &f->mfu.s.u;
+	f->p_alu.producer = &f->tex.s.u;
+	f->p_dw.producer = &f->alu.s.u;
 	return f;
 }
 
@@ -139,11 +137,11 @@ void gr3d_fp_free(gr3d_fp *f)
 	sim_port_fini(&f->p_recirc);
 	if (f->zs_on)
 		sim_port_fini(&f->p_zs);
-	free(f->late_ring);
+	zs_late_fini(&f->late);
 	for (unsigned k = 0; k < GR3D_SAMPLERS; k++)
 		for (unsigned l = 0; l < GR3D_TEX_LEVELS; l++)
 			ulp_image_free(f->levels[k][l]);
-	free(f->tram);
+	gr3d_tram_fini(&f->tram);
 	free(f->slots);
 	free(f->free_slots);
 	free(f);
@@ -174,14 +172,34 @@ void gr3d_fp_set_block(gr3d_fp *f, unsigned block, unsigned nblocks, unsigned sw
 	f->p_recirc.name = "dw->pseq_b";
 }
 
-bool gr3d_fp_attach(gr3d_fp *f, sim_clock *c)
+void gr3d_fp_reset(gr3d_fp *f)
 {
-	/* consumers before producers (docs/ARCHITECTURE.md) */
-	bool ok = sim_clock_add_unit(c, &f->dw.s.u) && sim_clock_add_unit(c, &f->alu.s.u) &&
-	          sim_clock_add_unit(c, &f->tex.s.u) && sim_clock_add_unit(c, &f->mfu.s.u) &&
-	          sim_clock_add_unit(c, &f->pseq.u) &&
-	          (!f->zs_on || sim_clock_add_unit(c, &f->zs.u)) && sim_clock_add_unit(c, &f->raster.u);
+	const gr3d_fp_units fu = gr3d_fp_units_of(f);
+	sim_unit *us[] = { fu.dw, fu.alu, fu.tex, fu.mfu, fu.pseq, fu.zs, fu.raster };
+	for (unsigned k = 0; k < sizeof us / sizeof us[0]; k++)
+		if (us[k])
+			sim_unit_reset(us[k]);
 	sim_port *ports[] = { &f->tri_in, &f->p_in, &f->p_mfu, &f->p_tex, &f->p_alu, &f->p_dw, &f->p_recirc };
+	for (unsigned k = 0; k < sizeof ports / sizeof ports[0]; k++)
+		sim_port_reset(ports[k]);
+	if (f->zs_on)
+		sim_port_reset(&f->p_zs);
+	gr3d_tram_reset(&f->tram);
+	if (f->late_on)
+		zs_late_reset(&f->late);
+}
+
+gr3d_fp_units gr3d_fp_units_of(gr3d_fp *f)
+{
+	return (gr3d_fp_units){ .dw = &f->dw.s.u, .alu = &f->alu.s.u, .tex = &f->tex.s.u, .mfu = &f->mfu.s.u,
+	                        .pseq = &f->pseq.u, .zs = f->zs_on ? &f->zs.u : NULL,
+	                        .raster = &f->raster.u };
+}
+
+bool gr3d_fp_add_ports(gr3d_fp *f, sim_clock *c)
+{
+	sim_port *ports[] = { &f->tri_in, &f->p_in, &f->p_mfu, &f->p_tex, &f->p_alu, &f->p_dw, &f->p_recirc };
+	bool ok = true;
 	for (unsigned k = 0; ok && k < sizeof ports / sizeof ports[0]; k++)
 		ok = sim_clock_add_port(c, ports[k]);
 	if (ok && f->zs_on)
@@ -189,24 +207,10 @@ bool gr3d_fp_attach(gr3d_fp *f, sim_clock *c)
 	return ok;
 }
 
-void gr3d_fp_load(gr3d_fp *f, unsigned slot, const uint32_t (*const v[3])[4])
-{
-	gr3d_tram_tri *t = &f->tram[slot];
-	for (unsigned r = 0; r < GR3D_TRAM_ROWS; r++)
-		for (unsigned k = 0; k < 4; k++)
-			for (unsigned i = 0; i < 3; i++) {
-				uint32_t w = v[i][r][k] & FP20_MASK;
-				t->v[r][k][i] = w;
-				t->f[r][k][i] = gr3d_fp20(w);
-				t->fx[r][k][0][i] = gr3d_fx10(w, false);
-				t->fx[r][k][1][i] = gr3d_fx10(w, true);
-			}
-}
-
 bool gr3d_fp_finish(const gr3d_fp *f, const sim_clock *c, gr3d_stats *st, ulp_diag *d)
 {
 	bool ok = true;
-	if (f->ctx.zs_lost)
+	if (f->late_on && f->late.lost)
 		ok = ulp_diag_at(d, NULL, 0, 0, "depth/stencil: more than %d quads in flight between ZS and DW",
 		                 ZS_LATE_ENTRIES);
 	else if (f->pseq.inflight || !raster_idle(&f->raster))
@@ -233,52 +237,5 @@ bool gr3d_fp_finish(const gr3d_fp *f, const sim_clock *c, gr3d_stats *st, ulp_di
 			st->zs_idle = sim_unit_idle(c, &f->zs.u);
 		}
 	}
-	return ok;
-}
-
-/* The fragment half alone: every triangle has its own TRAM slot and is in
- * the rasterizer's queue at cycle 0, as if set up beforehand. */
-bool gr3d_fp_draw(const gr3d_draw *dr, gr3d_stats *st, ulp_diag *d)
-{
-	if (dr->ntris < 1 || dr->ntris > GR3D_MAX_TRIS)
-		return ulp_diag_at(d, NULL, 0, 0, "1..%d triangles, not %u", GR3D_MAX_TRIS, dr->ntris);
-	gr3d_fp *f = gr3d_fp_new(dr, dr->ntris, false, dr->ntris, 0, d);
-	if (!f)
-		return false;
-	for (unsigned t = 0; t < dr->ntris; t++) {
-		const uint32_t (*rows[3])[4];
-		double x[3], y[3], z[3], w[3];
-		for (unsigned k = 0; k < 3; k++) {
-			unsigned i = dr->idx[3 * t + k];
-			if (i >= dr->nvtx) {
-				gr3d_fp_free(f);
-				return ulp_diag_at(d, NULL, 0, 0, "triangle %u: vertex index %u out of range", t, i);
-			}
-			const gr3d_vertex *v = &dr->vtx[i];
-			if (!isfinite(v->x) || !isfinite(v->y) || !isfinite(v->w) || v->w == 0.0) {
-				gr3d_fp_free(f);
-				return ulp_diag_at(d, NULL, 0, 0, "triangle %u: vertex %u is not finite", t, i);
-			}
-			x[k] = v->x;
-			y[k] = v->y;
-			w[k] = v->w;
-			z[k] = isfinite(v->z) ? v->z : 0.0;
-			rows[k] = v->tram;
-		}
-		raster_tri rt;
-		raster_tri_setup(&rt, x, y, z, w, f->ctx.width, f->ctx.height);
-		rt.slot = (uint8_t)t;
-		gr3d_fp_load(f, t, rows);
-		sim_port_push(&f->tri_in, &rt, 0);
-	}
-	sim_clock clock;
-	sim_clock_init(&clock, (uint64_t)dr->cfg->watchdog_cycles, dr->tl);
-	bool ok = gr3d_fp_attach(f, &clock);
-	sim_unit_wake(&f->raster.u, 0);
-	enum sim_run_result rr = sim_clock_run(&clock, UINT64_MAX, d);
-	sim_clock_finish(&clock);
-	/* the first error wins: a watchdog report stays in d */
-	ok = gr3d_fp_finish(f, &clock, st, d) && ok && rr != SIM_RUN_WATCHDOG && rr != SIM_RUN_HALTED;
-	gr3d_fp_free(f);
 	return ok;
 }

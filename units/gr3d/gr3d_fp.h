@@ -3,9 +3,11 @@
  * (latency and capacity from the tegra.* knobs), quads recirculating until
  * the program ends.  docs/tegra-units.md.
  *
- * gr3d_fp is the fragment half as one object that attaches to a clock: the
- * one-clock GPU (units/gpu.h) puts it behind setup; gr3d_fp_draw runs it alone
- * on triangles already in window coordinates (tegra run, the unit tests). */
+ * gr3d_fp is the fragment half as one object that goes on a clock: the
+ * one-clock GPU (units/gpu.h) puts it behind setup; gr3d_fp_draw (units/gpu.h)
+ * runs it alone on triangles already in window coordinates (tegra run, the
+ * unit tests).  Both put its units on the clock in the one step order
+ * (units/gpu.c). */
 #ifndef ULP_UNITS_GR3D_FP_H
 #define ULP_UNITS_GR3D_FP_H
 
@@ -66,24 +68,23 @@ typedef struct gr3d_stats {
 
 /* The fragment half on a clock.  Build it with gr3d_fp_new (the draw's state:
  * program, constants, samplers, targets; vtx/idx/ntris are not read), feed
- * raster_tri items into tri_in (their TRAM slot loaded with gr3d_fp_load),
+ * raster_tri items into tri_in (their TRAM slot loaded through tram.h),
  * attach it to a clock, run, then gr3d_fp_finish. */
 typedef struct gr3d_fp {
 	gr3d_ctx ctx;
-	gr3d_tram_tri *tram;          /* tram_slots entries */
-	unsigned tram_slots, max_qid;
-	gr3d_tram_use use;            /* with a ring of slots (setup reuses them) */
+	gr3d_tram tram;               /* the block's TRAM (tram.h); a ring when setup reuses slots */
+	bool tram_ring;
+	unsigned max_qid;
 	gr3d_quad *slots;
 	uint16_t *free_slots;
 	ulp_image *levels[GR3D_SAMPLERS][GR3D_TEX_LEVELS];
 	raster_unit raster;
 	/* early depth/stencil (units/gr3d/zs.c) between raster and pseq, when the
 	 * draw's state turns it on: raster -> p_zs -> zs -> p_in -> pseq */
-	bool zs_on;
+	bool zs_on, late_on;
 	zs_state zs_state;
 	zs_unit zs;
-	zs_late late;
-	zs_late_entry *late_ring;     /* late writes only */
+	zs_late late;                 /* ZS -> DW, late writes only (late_on) */
 	sim_port p_zs;
 	pseq_unit pseq;
 	mfu_unit mfu;
@@ -94,28 +95,31 @@ typedef struct gr3d_fp {
 	sim_port p_in, p_mfu, p_tex, p_alu, p_dw, p_recirc;
 } gr3d_fp;
 
-/* tram_slots: 1..GR3D_MAX_TRIS; ring: slots are reused (ctx.tram_use counts
+/* tram_slots: 1..GR3D_MAX_TRIS; ring: slots are reused (the TRAM counts
  * their holds); tri_capacity/tri_latency: the setup -> raster port. */
 gr3d_fp *gr3d_fp_new(const gr3d_draw *dr, unsigned tram_slots, bool ring, uint32_t tri_capacity,
                      uint32_t tri_latency, ulp_diag *d);
 void gr3d_fp_free(gr3d_fp *f);
+/* Every unit, port and shared resource back to the state gr3d_fp_new left
+ * (TRAM rows, targets and surfaces stay as they are), to run again on a
+ * new clock. */
+void gr3d_fp_reset(gr3d_fp *f);
 /* Makes f block `block` (0: A, 1: B) of nblocks GR3D blocks alternating
  * horizontal swaths of 1 << swath_shift rows (Tegra 3, docs/tegra-units.md
  * "Tegra 3: two blocks"): its rasterizer walks only its own swaths, and
  * block B's units and ports are named with "_b" ("pseq_b", "raster->pseq_b";
- * block A keeps the one-block names).  Call before gr3d_fp_attach. */
+ * block A keeps the one-block names).  Call before its units go on a clock. */
 void gr3d_fp_set_block(gr3d_fp *f, unsigned block, unsigned nblocks, unsigned swath_shift);
-/* Adds the units (consumers before producers) and ports to c. */
-bool gr3d_fp_attach(gr3d_fp *f, sim_clock *c);
-/* Loads TRAM slot `slot` from three vertices' rows (raw 20-bit words). */
-void gr3d_fp_load(gr3d_fp *f, unsigned slot, const uint32_t (*const v[3])[4]);
+/* The block's units, for the clock's step order (units/gpu.c): zs is NULL
+ * when the draw has no depth/stencil test. */
+typedef struct gr3d_fp_units {
+	sim_unit *dw, *alu, *tex, *mfu, *pseq, *zs, *raster;
+} gr3d_fp_units;
+gr3d_fp_units gr3d_fp_units_of(gr3d_fp *f);
+/* Adds the ports to c (watchdog reports). */
+bool gr3d_fp_add_ports(gr3d_fp *f, sim_clock *c);
 /* After the run: false with d when quads or triangles were left in flight;
  * st (optional) gets the units' stats (pseq..dw, and zs when it ran). */
 bool gr3d_fp_finish(const gr3d_fp *f, const sim_clock *c, gr3d_stats *st, ulp_diag *d);
-
-/* Draw: rasterize the triangles over the render-target area, run every quad
- * through the units, write the targets.  Returns false with d on bad set-up
- * or a watchdog stop. */
-bool gr3d_fp_draw(const gr3d_draw *dr, gr3d_stats *st, ulp_diag *d);
 
 #endif

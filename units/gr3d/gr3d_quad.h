@@ -1,7 +1,7 @@
 /* Shared state of the Tegra GR3D fragment units (PSEQ, MFU, TEX, ALU, DW):
  * the quad of 2x2 pixels with its row registers, the token that travels
  * between the units, and the context every unit reads (program, uniforms,
- * TRAM, samplers, render targets).  docs/tegra-units.md describes the model.
+ * TRAM's rows, samplers, render targets).  docs/tegra-units.md describes the model.
  *
  * Quads do not travel by value: they live in a slot table indexed by their
  * quad id (QID, as the hardware's PSEQ_QUAD_ID names them; tegra-fp.md §4)
@@ -24,18 +24,18 @@
 #include "isa/fx10.h"
 #include "isa/tegra/tegra_prog.h"
 #include "sim/core/config.h"
+#include "sim/core/stage.h"
 #include "sim/core/timeline.h"
 #include "sim/core/unit.h"
+#include "units/gr3d/tram.h"
 
 enum {
 	GR3D_PIXELS = 4,          /* a quad: pixel k at (x + (k & 1), y + (k >> 1)) */
 	GR3D_ROW_REGS = 16,       /* r0..r15: up to 4 rows of 4 (tegra-fp.md §2.3) */
 	GR3D_GLOBALS = 8,         /* g0..g7 */
 	GR3D_COND_REGS = 8,       /* cr0..cr15 as 8 FX10 pairs */
-	GR3D_TRAM_ROWS = 16,      /* ipl tN: N = 0..15 */
 	GR3D_SAMPLERS = 16,
 	GR3D_RTS = 16,
-	GR3D_MAX_TRIS = 64,       /* TRAM holds 64 rows (tegra-fp.md §5) */
 };
 
 /* One pixel's state. Registers hold raw 20-bit words: one FP20, or two FX10
@@ -127,29 +127,6 @@ typedef struct gr3d_sampler {
 	uint8_t nlevels;
 } gr3d_sampler;
 
-/* TRAM: per triangle, per row, per component, per vertex: a raw 20-bit word
- * (FP20, or an FX10 pair when the linker packs fx10 lo/hi). */
-typedef struct gr3d_tram_tri {
-	uint32_t v[GR3D_TRAM_ROWS][4][3];
-	float f[GR3D_TRAM_ROWS][4][3];        /* v decoded as FP20 (filled by the pipeline) */
-	float fx[GR3D_TRAM_ROWS][4][2][3];    /* v decoded as FX10 .l / .h (filled by the pipeline) */
-} gr3d_tram_tri;
-
-/* TRAM slots in use when triangles stream through a ring of slots (the
- * one-clock pipeline, units/gpu.h): a slot's count is the quads of its
- * triangle still in flight plus one while setup/the rasterizer hold it; when
- * it drops to 0 the slot is free and the waiter (setup) is woken. */
-typedef struct gr3d_tram_use {
-	uint16_t refs[GR3D_MAX_TRIS];
-	sim_unit *waiter;
-} gr3d_tram_use;
-
-static inline void gr3d_tram_release(gr3d_tram_use *t, unsigned slot)
-{
-	if (--t->refs[slot] == 0 && t->waiter)   /* as soon as the clock can (and the waiter takes wakes) */
-		sim_unit_wake(t->waiter, t->waiter->wake_floor);
-}
-
 /* An observer of the fragment units for the viewer's API (traces/replay/api.c): NULL
  * in every other run, so each use is one predictable branch.  Cycles are the
  * clock's; base (as sim_timeline.base) puts them on the run's axis. */
@@ -171,8 +148,7 @@ typedef struct gr3d_ctx {
 	const tegra_fp_decoded *prog;
 	const ulp_config *cfg;
 	uint32_t uniforms[TEGRA_FP_NUM_CONST];       /* FP_CONST (20 bits each) */
-	const gr3d_tram_tri *tram;                   /* ntris entries */
-	gr3d_tram_use *tram_use;                     /* NULL: a slot per triangle for the whole draw */
+	const gr3d_tram_tri *tram;                   /* TRAM's slots (tram.h), ntris of them: read only */
 	unsigned ntris;
 	gr3d_sampler sampler[GR3D_SAMPLERS];
 	ulp_image *rt[GR3D_RTS];                     /* NULL: not bound */
@@ -184,8 +160,6 @@ typedef struct gr3d_ctx {
 	/* rounding, from the config */
 	enum ulp_round fp20_round, fx10_round;
 	bool fx10_wrap;
-	struct zs_late *zs_late;                     /* late depth/stencil writes in DW, or NULL */
-	bool zs_lost;                                /* DW found a quad's late entry overwritten */
 	gr3d_probe *probe;                           /* the viewer's observer, or NULL */
 } gr3d_ctx;
 
@@ -420,19 +394,8 @@ static inline unsigned gr3d_row_reg(const gr3d_ctx *c, unsigned exec, unsigned k
 	return (base + k) & (GR3D_ROW_REGS - 1);
 }
 
-/* A unit that cannot go on (output full, window full) stalls and sleeps
- * until something it waits for wakes it (a pop downstream, a push
- * upstream): sim_unit_wait books the cycles it slept as that stall at its
- * next tick (sim_unit_wait_settle), keeps its timeline lane stalled, and
- * lets the watchdog see it as waiting, the same with a timeline or not. */
-static inline void gr3d_stall_wait(sim_unit *u, uint64_t now, enum sim_stall cause)
-{
-	sim_unit_stall(u, cause);
-	sim_unit_wait(u, now, cause);
-	sim_unit_sleep_until(u, UINT64_MAX);
-}
-
-/* ---- the common shape of a one-quad-at-a-time stage (MFU, TEX, ALU, DW) */
+/* ---- the common shape of a one-quad-at-a-time stage (MFU, TEX, ALU, DW):
+ * sim/core/stage.h's skeleton with gr3d_tokens */
 
 typedef struct gr3d_stage gr3d_stage;
 struct sim_port;
@@ -444,32 +407,16 @@ struct gr3d_stage {
 	unsigned (*exec)(gr3d_stage *s, gr3d_quad *q, unsigned exec);
 	/* where the token goes after the unit (DW: recirculation or done) */
 	void (*route)(gr3d_stage *s, gr3d_token *t);
-	bool holding;
-	sim_unit *producer;           /* woken when this unit frees a slot of its input */
+	sim_hold hold;                /* cur, until hold.done_at */
 	gr3d_token cur;
 	uint64_t now;                 /* the cycle the unit took cur (exec runs in it) */
-	uint64_t done_at;
 	uint16_t quad_clocks;         /* tegra.quad_clocks */
 };
 
-/* A unit that took a quad at cycle now and holds it until done_at sleeps
- * until then, deaf to earlier wakes (a push or a pop would only make it tick
- * to go back to sleep), and books the cycles in between as busy (the clock
- * would count them one tick at a time); its timeline lane stays busy until
- * that tick (lane_holds), as if it had ticked busy every cycle. */
-static inline void gr3d_occupy(sim_unit *u, uint64_t now, uint64_t done_at)
-{
-	if (done_at > now + 1) {
-		u->stats.busy += done_at - now - 1;
-		sim_unit_lane_hold(u, SIM_ACT_BUSY);
-		sim_unit_sleep_through(u, done_at);
-		return;
-	}
-	sim_unit_sleep_until(u, now + 1);
-}
-
 void gr3d_stage_init(gr3d_stage *s, const char *name, gr3d_ctx *ctx,
                      const sim_counter_def *counters, uint8_t ncounters);
-void gr3d_stage_tick(sim_unit *u, uint64_t now);
+/* in: the tokens it takes (it becomes their consumer); out: where it hands
+ * them on. */
+void gr3d_stage_connect(gr3d_stage *s, struct sim_port *in, struct sim_port *out);
 
 #endif

@@ -41,20 +41,36 @@ static bool names_globals_or_cond(const tegra_fp_decoded *prog)
 	return false;
 }
 
-void pseq_init(pseq_unit *p, gr3d_ctx *ctx, unsigned max_qid, uint16_t *free_slots,
+/* Every QID free, nothing in flight or held. */
+static void pseq_reset(sim_unit *u)
+{
+	pseq_unit *p = (pseq_unit *)u;
+	for (unsigned k = 0; k < p->max_qid; k++)
+		p->free_slots[k] = (uint16_t)(p->max_qid - 1 - k);
+	p->nfree = p->max_qid;
+	p->inflight = 0;
+	p->draining = false;
+	p->hold = (sim_hold){ 0 };
+	p->cur = (gr3d_token){ 0 };
+	p->quads_total = p->quads_finished = 0;
+}
+
+void pseq_init(pseq_unit *p, gr3d_ctx *ctx, unsigned max_qid, uint16_t *free_slots, gr3d_tram *tram,
                sim_port *in, sim_port *recirc, sim_port *out)
 {
 	memset(p, 0, sizeof *p);
 	sim_unit_init(&p->u, "pseq", pseq_tick, PSEQ_COUNTERS, PSEQ_CTR_COUNT);
 	p->ctx = ctx;
+	p->tram = tram;
 	p->in = in;
 	p->recirc = recirc;
 	p->out = out;
+	in->consumer = &p->u;
+	recirc->consumer = &p->u;
 	p->free_slots = free_slots;
 	p->max_qid = max_qid;
-	for (unsigned k = 0; k < max_qid; k++)
-		free_slots[k] = (uint16_t)(max_qid - 1 - k);
-	p->nfree = max_qid;
+	p->u.reset = pseq_reset;
+	pseq_reset(&p->u);
 	p->max_out = (unsigned)ctx->cfg->tegra_pseq_max_out;
 	p->min_out = (unsigned)ctx->cfg->tegra_pseq_min_out;
 	p->quad_clocks = (uint16_t)ctx->cfg->tegra_quad_clocks;
@@ -81,8 +97,8 @@ static inline void free_slot(pseq_unit *p, uint16_t qid)
 {
 	p->free_slots[p->nfree++] = qid;
 	p->inflight--;
-	if (p->ctx->tram_use)                  /* the quad's hold on its TRAM slot */
-		gr3d_tram_release(p->ctx->tram_use, p->ctx->slot[qid].tri);
+	if (p->tram)                           /* the quad's hold on its TRAM slot */
+		gr3d_tram_release(p->tram, p->ctx->slot[qid].tri);
 	unsigned rows = p->ctx->rows;
 	if (p->draining && p->inflight * 4u * rows <= p->min_out)
 		p->draining = false;
@@ -155,15 +171,13 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 	pseq_unit *p = (pseq_unit *)u;
 	gr3d_ctx *c = p->ctx;
 	sim_unit_wait_settle(u, now);
-	if (p->holding) {                      /* now == done_at: gr3d_occupy slept through */
-		if (sim_port_full(p->out)) {       /* MFU's pop wakes us */
-			gr3d_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
+	if (p->hold.on) {                      /* now == done_at: sim_hold_begin slept through */
+		if (!sim_hold_room(u, p->out, now))   /* MFU's pop wakes us */
 			return;
-		}
 		if (sim_unit_recording(u))
 			sim_tl_emit(u->tl, now, u->lane, SIM_TL_END, c->slot[p->cur.qid].id, p->cur.exec);
 		sim_port_push_sized(p->out, &p->cur, sizeof p->cur, now);
-		p->holding = false;
+		sim_hold_end(&p->hold);
 	}
 	/* Recirculating quads first (they hold window slots); finished ones free theirs. */
 	const gr3d_token *t;
@@ -171,7 +185,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 	bool have = false;
 	while ((t = sim_port_peek_sized(p->recirc, sizeof *t, now))) {
 		next = *t;
-		sim_port_pop(p->recirc);
+		sim_port_pop(p->recirc, now);
 		if (next.done) {
 			free_slot(p, next.qid);
 			p->quads_finished++;
@@ -198,7 +212,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 				p->draining = true;
 			if (window_full || p->draining) {
 				/* a token coming back (recirculation push) wakes us */
-				gr3d_stall_wait(u, now, SIM_STALL_WINDOW);
+				sim_unit_stall_wait(u, now, SIM_STALL_WINDOW);
 				uint64_t r = sim_port_next_ready(p->recirc);
 				if (r != UINT64_MAX)
 					sim_unit_wake(u, r);
@@ -207,9 +221,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 			uint16_t qid = p->free_slots[--p->nfree];
 			p->inflight++;
 			admit(in, &c->slot[qid], p->clear_gcr);
-			sim_port_pop(p->in);
-			if (p->producer)
-				sim_unit_wake(p->producer, now);
+			sim_port_pop(p->in, now);          /* wakes the rasterizer (or ZS) */
 			sim_unit_count(u, PSEQ_CTR_QUADS, 1);
 			next = (gr3d_token){ .qid = qid, .exec = 0, .done = 0 };
 			have = true;
@@ -232,10 +244,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 	sim_unit_count(u, PSEQ_CTR_FETCHES, pseq_exec(p, q, next.exec));
 	sim_unit_count(u, PSEQ_CTR_ISSUES, 1);
 	p->cur = next;
-	p->holding = true;
-	p->done_at = now + p->quad_clocks;
 	u->debug_pc = next.exec;
 	u->has_pc = true;
-	sim_unit_busy(u);
-	gr3d_occupy(u, now, p->done_at);
+	sim_hold_begin(u, &p->hold, now, p->quad_clocks);
 }

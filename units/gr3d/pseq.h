@@ -32,10 +32,9 @@ typedef struct pseq_unit {
 	unsigned nfree, max_qid, inflight;
 	unsigned max_out, min_out;    /* in pixel-rows */
 	bool draining;                /* hysteresis: window filled, wait for MIN_OUT */
-	bool holding;
-	sim_unit *producer;           /* the rasterizer: woken when PSEQ takes a quad */
+	sim_hold hold;                /* cur, for quad_clocks */
 	gr3d_token cur;
-	uint64_t done_at;
+	gr3d_tram *tram;              /* NULL: every triangle owns its slot (tram.h) */
 	uint16_t quad_clocks;
 	uint32_t quads_total, quads_finished;
 	/* admit clears g0..g7 and cr0..cr15 only when something can read them:
@@ -48,8 +47,10 @@ typedef struct pseq_unit {
 /* MAX_QID for a row count (tegra-fp.md §5): (MAX_OUT - 1) / (4 * rows). */
 unsigned pseq_max_qid(const ulp_config *cfg, unsigned rows);
 
-/* free_slots must hold max_qid entries. */
-void pseq_init(pseq_unit *p, gr3d_ctx *ctx, unsigned max_qid, uint16_t *free_slots,
+/* free_slots must hold max_qid entries; tram: the ring of TRAM slots whose
+ * holds a finished quad releases, or NULL.  PSEQ becomes the consumer of in
+ * and recirc. */
+void pseq_init(pseq_unit *p, gr3d_ctx *ctx, unsigned max_qid, uint16_t *free_slots, gr3d_tram *tram,
                sim_port *in, sim_port *recirc, sim_port *out);
 
 #endif

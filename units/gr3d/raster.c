@@ -253,9 +253,7 @@ static bool take(raster_unit *r, uint64_t now)
 	if (!t)
 		return false;
 	r->cur = *t;
-	sim_port_pop(r->in);
-	if (r->producer)
-		sim_unit_wake(r->producer, now);
+	sim_port_pop(r->in, now);               /* wakes setup (in the one-clock GPU) */
 	r->have = true;
 	r->qx = r->cur.x0;
 	r->qy = r->cur.y0;
@@ -269,7 +267,7 @@ static void raster_tick(sim_unit *u, uint64_t now)
 	raster_unit *r = (raster_unit *)u;
 	sim_unit_wait_settle(u, now);
 	if (sim_port_full(r->out)) {            /* PSEQ's pop wakes us */
-		gr3d_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
+		sim_unit_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
 		return;
 	}
 	sim_unit_sleep_until(u, now + 1);
@@ -318,7 +316,7 @@ static void raster_tick(sim_unit *u, uint64_t now)
 		in->mask = (uint8_t)mask;
 		in->front = s->front;
 		if (r->tram)
-			r->tram->refs[s->slot]++;
+			gr3d_tram_hold(r->tram, s->slot);
 		/* where the quad is: the viewer's "pixel's journey" reads this */
 		sim_tl_emit(u->tl, now, u->lane, SIM_TL_INSTANT, in->id, (uint32_t)in->x | (uint32_t)in->y << 16);
 		sim_port_commit(r->out, now);
@@ -326,7 +324,7 @@ static void raster_tick(sim_unit *u, uint64_t now)
 		if (sim_port_full(r->out)) {
 			/* the tick at now + 1 would only find the port full and wait:
 			 * wait from here (from now + 1 on, as that tick would) */
-			gr3d_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
+			sim_unit_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
 		}
 		sim_unit_busy(u);                   /* this cycle pushed */
 		return;
@@ -346,10 +344,21 @@ unsigned raster_tri_blocks(const raster_tri *s, unsigned swath_shift, unsigned n
 	return mask;
 }
 
-void raster_init(raster_unit *r, sim_port *in, sim_port *out, gr3d_tram_use *tram)
+/* No triangle in hand, quad ids from 0 (the swath split stays). */
+static void raster_reset(sim_unit *u)
+{
+	raster_unit *r = (raster_unit *)u;
+	r->have = false;
+	r->qx = r->qy = 0;
+	r->row_set = false;
+	r->next_id = 0;
+}
+
+void raster_init(raster_unit *r, sim_port *in, sim_port *out, gr3d_tram *tram)
 {
 	memset(r, 0, sizeof *r);
 	sim_unit_init(&r->u, "raster", raster_tick, RASTER_COUNTERS, RASTER_CTR_COUNT);
+	r->u.reset = raster_reset;
 	r->in = in;
 	r->out = out;
 	r->tram = tram;

@@ -8,7 +8,7 @@
  * Each triangle names its TRAM slot; the rasterizer holds one reference on
  * the slot while it walks the triangle and one per quad it emits (PSEQ
  * drops those when the quads finish), so setup can reuse the slot when the
- * count reaches 0 (gr3d_tram_use). */
+ * count reaches 0 (units/gr3d/tram.h). */
 #ifndef ULP_UNITS_RASTER_H
 #define ULP_UNITS_RASTER_H
 
@@ -46,8 +46,7 @@ enum raster_counter { RASTER_CTR_TRIS, RASTER_CTR_QUADS, RASTER_CTR_COUNT };
 typedef struct raster_unit {
 	sim_unit u;                   /* first: the clock's view */
 	sim_port *in, *out;
-	sim_unit *producer;           /* woken when a triangle is taken */
-	gr3d_tram_use *tram;          /* may be NULL (every triangle owns its slot) */
+	gr3d_tram *tram;              /* may be NULL (every triangle owns its slot) */
 	raster_tri cur;
 	bool have;
 	int qx, qy;
@@ -68,7 +67,8 @@ typedef struct raster_unit {
 
 extern const sim_counter_def RASTER_COUNTERS[RASTER_CTR_COUNT];
 
-void raster_init(raster_unit *r, sim_port *in, sim_port *out, gr3d_tram_use *tram);
+/* tram: the ring of TRAM slots the walk and the quads hold, or NULL. */
+void raster_init(raster_unit *r, sim_port *in, sim_port *out, gr3d_tram *tram);
 
 /* The block (0: A, 1: B) whose swath holds pixel row y, for nblocks blocks
  * alternating swaths of 1 << swath_shift rows (GLOBAL_HORIZONTAL_SWATH_

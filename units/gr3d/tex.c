@@ -156,7 +156,11 @@ GR3D_HOT unsigned fetch_view(const gr3d_sampler *sm, const level_view *lv, bool 
 	return 4;
 }
 
-unsigned tex_fetch(const gr3d_sampler *sm, unsigned lvl, bool linear, double s, double t, uint32_t out[4])
+/* Level lvl of a sampler (level 0 = img when no chain is built) at
+ * normalised (s, t), nearest or bilinear within the level: four FX10 codes;
+ * returns the number of texels read. */
+static unsigned tex_fetch(const gr3d_sampler *sm, unsigned lvl, bool linear, double s, double t,
+                          uint32_t out[4])
 {
 	uint32_t pr[2];
 	const level_view lv = view_of(sm, lvl);
@@ -210,17 +214,6 @@ double tex_lod(const gr3d_sampler *sm, const double s[4], const double t[4], dou
 	if (!(rho > 0) || !isfinite(rho) || !isfinite(bias))
 		return 0.0;
 	return log2(rho) + bias;
-}
-
-unsigned tex_level(const gr3d_sampler *sm, const double s[4], const double t[4], double bias)
-{
-	if (sm->nlevels < 2 || !sm->img)
-		return 0;
-	double lod = tex_lod(sm, s, t, bias);
-	if (!(lod > 0))
-		return 0;
-	double l = floor(lod + 0.5);
-	return l >= sm->nlevels - 1 ? sm->nlevels - 1u : (unsigned)l;
 }
 
 bool tex_build_levels(gr3d_sampler *sm, ulp_image *owned[GR3D_TEX_LEVELS], ulp_diag *d)

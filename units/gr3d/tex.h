@@ -36,10 +36,8 @@ typedef struct tex_unit {
 void tex_init(tex_unit *t, gr3d_ctx *ctx);
 
 /* Sample level lvl of a sampler (level 0 = img when no chain is built) at
- * normalised (s, t), nearest or bilinear within the level: four FX10 codes.
- * Returns the number of texels read.  tex_sample uses the magnification
- * filter. */
-unsigned tex_fetch(const gr3d_sampler *sm, unsigned lvl, bool linear, double s, double t, uint32_t out[4]);
+ * normalised (s, t) with the magnification filter (nearest or bilinear
+ * within the level): four FX10 codes.  Returns the number of texels read. */
 unsigned tex_sample(const gr3d_sampler *sm, unsigned lvl, double s, double t, uint32_t out[4]);
 
 /* The quad's LOD: log2 of the largest screen-space footprint of (s*W, t*H)
@@ -51,9 +49,6 @@ double tex_lod(const gr3d_sampler *sm, const double s[4], const double t[4], dou
  * the min filter within the level nearest to lod (mip nearest) or a blend of
  * the two levels around it (mip linear), clamped to the last level. */
 unsigned tex_filter(const gr3d_sampler *sm, double lod, double s, double t, uint32_t out[4]);
-
-/* The nearest level of tex_lod (rounded, clamped). */
-unsigned tex_level(const gr3d_sampler *sm, const double s[4], const double t[4], double bias);
 
 /* Builds the mip chain of sm->img into owned[1..] (level k = 2x2 box filter
  * of level k-1, rounded; D16 averages the 16-bit depth); owned[0] stays

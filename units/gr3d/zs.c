@@ -139,10 +139,43 @@ uint32_t zs_pixel_z(const zs_state *st, const zs_surface *s, double z)
 	return s ? zs_quantize(s, z) : 0;
 }
 
+bool zs_late_init(zs_late *l, const zs_state *st, zs_surface *surf)
+{
+	memset(l, 0, sizeof *l);
+	l->st = st;
+	l->surf = surf;
+	l->ring = calloc(ZS_LATE_ENTRIES, sizeof *l->ring);
+	return l->ring != NULL;
+}
+
+void zs_late_reset(zs_late *l)
+{
+	memset(l->ring, 0, ZS_LATE_ENTRIES * sizeof *l->ring);
+	l->lost = false;
+}
+
+void zs_late_fini(zs_late *l)
+{
+	free(l->ring);
+	l->ring = NULL;
+}
+
+void zs_late_enter(zs_late *l, uint32_t id, const uint32_t z[GR3D_PIXELS])
+{
+	zs_late_entry *e = &l->ring[id % ZS_LATE_ENTRIES];
+	e->id = id;
+	e->valid = true;
+	e->resolved = e->passed = e->discarded = 0;
+	memcpy(e->z, z, sizeof e->z);
+}
+
 zs_late_entry *zs_late_entry_of(zs_late *l, const gr3d_quad *q)
 {
 	zs_late_entry *e = &l->ring[q->id % ZS_LATE_ENTRIES];
-	return e->valid && e->id == q->id ? e : NULL;
+	if (e->valid && e->id == q->id)
+		return e;
+	l->lost = true;
+	return NULL;
 }
 
 void zs_late_note_kills(zs_late_entry *e, const gr3d_quad *q)
@@ -219,13 +252,8 @@ static unsigned test_quad(zs_unit *z)
 			rejected++;
 		}
 	}
-	if (st->late && in->mask) {
-		zs_late_entry *e = &z->late->ring[in->id % ZS_LATE_ENTRIES];
-		e->id = in->id;
-		e->valid = true;
-		e->resolved = e->passed = e->discarded = 0;
-		memcpy(e->z, code, sizeof e->z);
-	}
+	if (st->late && in->mask)
+		zs_late_enter(z->late, in->id, code);
 	sim_unit_count(&z->u, ZS_CTR_QUADS, 1);
 	sim_unit_count(&z->u, ZS_CTR_PIXELS, tested);
 	sim_unit_count(&z->u, ZS_CTR_REJECTED, rejected);
@@ -239,16 +267,14 @@ static void zs_tick(sim_unit *u, uint64_t now)
 {
 	zs_unit *z = (zs_unit *)u;
 	sim_unit_wait_settle(u, now);
-	if (z->holding) {                      /* now == done_at: gr3d_occupy slept through */
-		if (z->cur.mask) {
-			if (sim_port_full(z->out)) {    /* PSEQ's pop wakes us */
-				gr3d_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
+	if (z->hold.on) {                      /* now == done_at: sim_hold_begin slept through */
+		if (z->cur.mask) {                 /* (a quad with every pixel rejected goes nowhere) */
+			if (!sim_hold_room(u, z->out, now))   /* PSEQ's pop wakes us */
 				return;
-			}
 			sim_port_push(z->out, &z->cur, now);
 		}
 		sim_tl_emit(u->tl, now, u->lane, SIM_TL_END, z->cur.id, z->cur.mask);
-		z->holding = false;
+		sim_hold_end(&z->hold);
 	}
 	const gr3d_quad_in *in = sim_port_peek(z->in, now);
 	if (!in) {
@@ -256,16 +282,18 @@ static void zs_tick(sim_unit *u, uint64_t now)
 		return;
 	}
 	z->cur = *in;
-	sim_port_pop(z->in);
-	if (z->producer)
-		sim_unit_wake(z->producer, now);
+	sim_port_pop(z->in, now);              /* wakes the rasterizer */
 	sim_tl_emit(u->tl, now, u->lane, SIM_TL_BEGIN, z->cur.id, z->cur.mask);
 	unsigned tested = test_quad(z);
 	unsigned cycles = (tested + z->px_per_clock - 1) / z->px_per_clock;
-	z->done_at = now + (cycles ? cycles : 1);
-	z->holding = true;
-	sim_unit_busy(u);
-	gr3d_occupy(u, now, z->done_at);
+	sim_hold_begin(u, &z->hold, now, cycles);
+}
+
+static void zs_reset(sim_unit *u)
+{
+	zs_unit *z = (zs_unit *)u;
+	z->hold = (sim_hold){ 0 };
+	memset(&z->cur, 0, sizeof z->cur);
 }
 
 void zs_init(zs_unit *z, const zs_state *st, zs_surface *surf, zs_late *late, unsigned px_per_clock,
@@ -273,6 +301,7 @@ void zs_init(zs_unit *z, const zs_state *st, zs_surface *surf, zs_late *late, un
 {
 	memset(z, 0, sizeof *z);
 	sim_unit_init(&z->u, "zs", zs_tick, ZS_COUNTERS, ZS_CTR_COUNT);
+	z->u.reset = zs_reset;
 	z->st = st;
 	z->surf = surf;
 	z->late = late;

@@ -77,7 +77,11 @@ bool zs_pixel(const zs_state *st, zs_surface *s, uint32_t x, uint32_t y, uint32_
 /* The pixel's z in 0..1, clamped by QR_Z_MIN/MAX, as a unorm code. */
 uint32_t zs_pixel_z(const zs_state *st, const zs_surface *s, double z);
 
-/* ---- late writes: what ZS hands DW for the quads it passes ------------- */
+/* ---- late writes: what ZS hands DW for the quads it passes ------------- *
+ *
+ * A resource the two units share (gr3d_fp.c gives both the same zs_late):
+ * ZS enters each quad it passes in late mode, DW tests and writes its
+ * pixels as it stores them. */
 
 enum { ZS_LATE_ENTRIES = 1024 };   /* a ring by quad id; must exceed the quads in flight */
 
@@ -93,10 +97,22 @@ typedef struct zs_late {
 	const zs_state *st;
 	zs_surface *surf;
 	zs_late_entry *ring;          /* ZS_LATE_ENTRIES */
+	bool lost;                    /* DW found a quad's entry overwritten (the run stops) */
 } zs_late;
 
+/* The late writes of a draw with state st into surf.  False when out of
+ * memory. */
+bool zs_late_init(zs_late *l, const zs_state *st, zs_surface *surf);
+/* No entry, nothing lost. */
+void zs_late_reset(zs_late *l);
+void zs_late_fini(zs_late *l);
+
+/* ZS's side: quad id passed with pixel depths z (unorm codes). */
+void zs_late_enter(zs_late *l, uint32_t id, const uint32_t z[GR3D_PIXELS]);
+
 /* DW's side, every EXEC of a quad ZS passed in late mode:
- *   e = zs_late_entry_of(l, q)   NULL: the entry was overwritten (halt);
+ *   e = zs_late_entry_of(l, q)   NULL: the entry was overwritten (sets
+ *                                l->lost; DW halts the run);
  *   zs_late_note_kills(e, q)     first: the pixels this EXEC killed;
  *   zs_late_resolve(l, e, q, p)  at a store of pixel p: the late test and
  *                                write, once per pixel; false: skip the store;
@@ -120,11 +136,9 @@ typedef struct zs_unit {
 	zs_surface *surf;
 	zs_late *late;                /* NULL unless st->late */
 	struct sim_port *in, *out;
-	sim_unit *producer;           /* woken when ZS frees a slot of its input */
 	unsigned px_per_clock;
-	bool holding;
+	sim_hold hold;                /* cur, for the cycles its test takes */
 	gr3d_quad_in cur;
-	uint64_t done_at;
 } zs_unit;
 
 /* late may be NULL when st->late is false. */

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "units/pica/vfetch.h"
 
 const sim_counter_def PICA_COUNTERS[PICA_CTR_COUNT] = {
 	[PICA_CTR_INSTRUCTIONS] = { "instructions", "instructions issued" },
@@ -61,7 +60,7 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 		if (job) {
 			memcpy(s->t.v, job->v, sizeof s->t.v);
 			s->job_id = job->id;
-			sim_port_pop(s->in);
+			sim_port_pop(s->in, now);
 		}
 		pica_thread_start(&s->t, s->prog);
 		s->running = true;
@@ -159,19 +158,36 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 	}
 }
 
+void pica_shader_reset(pica_shader_unit *s)
+{
+	s->running = s->failed = false;
+	s->job_id = 0;
+	s->next_issue = 0;
+	s->wait_cause = SIM_STALL_COUNT;
+	memset(s->ready, 0, sizeof s->ready);
+	s->writes_done = 0;
+	s->seq = (uint64_t)s->index << 24;   /* instruction ids unique across units */
+	s->now = 0;
+	s->pend_head = s->pend_n = 0;
+	pica_thread_reset(&s->t);
+	ulp_diag_clear(&s->err);
+}
+
+static void pica_shader_reset_unit(sim_unit *u) { pica_shader_reset((pica_shader_unit *)u); }
+
 void pica_shader_init(pica_shader_unit *s, const char *name, uint32_t index,
                       const pica_program *prog, const pica_uniforms *unif,
                       const ulp_config *cfg, sim_port *in, sim_port *out)
 {
 	memset(s, 0, sizeof *s);
 	sim_unit_init(&s->u, name, pica_shader_tick, PICA_COUNTERS, PICA_CTR_COUNT);
+	s->u.reset = pica_shader_reset_unit;
 	s->prog = prog;
 	s->unif = unif;
 	pica_env_from_config(&s->env, cfg);
 	s->in = in;
 	s->out = out;
 	s->index = index;
-	s->seq = (uint64_t)index << 24;      /* instruction ids unique across units */
 	s->latency[PICA_CLS_ALU] = (uint16_t)cfg->pica_lat_alu;
 	s->latency[PICA_CLS_SFU] = (uint16_t)cfg->pica_lat_sfu;
 	s->latency[PICA_CLS_MOVA] = (uint16_t)cfg->pica_lat_mova;
@@ -179,116 +195,11 @@ void pica_shader_init(pica_shader_unit *s, const char *name, uint32_t index,
 	s->latency[PICA_CLS_NOP] = 1;
 	s->issue_cycles = (uint16_t)cfg->pica_issue_cycles;
 	s->flow_bubble = (uint16_t)cfg->pica_flow_bubble;
-	s->wait_cause = SIM_STALL_COUNT;
-	pica_thread_reset(&s->t);
-	ulp_diag_clear(&s->err);
+	pica_shader_reset(s);
 }
 
 unsigned pica_vertex_units(const ulp_config *cfg, bool gs_bound)
 {
 	unsigned n = (unsigned)cfg->pica_units;
 	return gs_bound && n > 1 ? n - 1 : n;
-}
-
-/* ---- a vertex batch over several units ---- */
-
-typedef struct batch_sink {
-	sim_unit u;
-	sim_port *from;
-	uint32_t got;
-	void (*on_result)(void *ctx, const pica_result *r);
-	void *ctx;
-} batch_sink;
-
-static void sink_tick(sim_unit *u, uint64_t now)
-{
-	batch_sink *k = (batch_sink *)u;
-	const pica_result *r;
-	while ((r = sim_port_peek(k->from, now))) {
-		if (k->on_result)
-			k->on_result(k->ctx, r);
-		sim_port_pop(k->from);
-		k->got++;
-		sim_unit_busy(u);
-	}
-	uint64_t next = sim_port_next_ready(k->from);
-	if (next != UINT64_MAX)
-		sim_unit_wake(u, next);
-}
-
-bool pica_batch_run(const pica_program *prog, const pica_uniforms *unif, const ulp_config *cfg,
-                    const pica_env *env, unsigned units, uint32_t njobs,
-                    void (*make_job)(void *ctx, uint32_t id, pica_job *job),
-                    void (*on_result)(void *ctx, const pica_result *r), void *ctx,
-                    sim_timeline *tl, pica_batch_stats *stats, ulp_diag *d)
-{
-	static const char *const names[4] = { "vsh0", "vsh1", "vsh2", "vsh3" };
-	if (units < 1 || units > 4)
-		return ulp_diag_at(d, NULL, 0, 0, "1 to 4 shader units, not %u", units);
-	pica_shader_unit *sh = calloc(units, sizeof *sh);
-	sim_port *in = calloc(units, sizeof *in);
-	sim_port out;
-	vfetch_unit fetch;
-	batch_sink sink;
-	sim_clock clock;
-	bool ok = sh && in && sim_port_init(&out, "vsh->out", sizeof(pica_result), 4, 1, NULL);
-	if (!ok) {
-		free(sh);
-		free(in);
-		return ulp_diag_at(d, NULL, 0, 0, "out of memory");
-	}
-	sim_clock_init(&clock, (uint64_t)cfg->watchdog_cycles, tl);
-	sim_unit_init(&sink.u, "vsh_out", sink_tick, NULL, 0);
-	sink.from = &out;
-	sink.got = 0;
-	sink.on_result = on_result;
-	sink.ctx = ctx;
-	out.consumer = &sink.u;
-	sim_port *to[4] = { &in[0], units > 1 ? &in[1] : NULL, units > 2 ? &in[2] : NULL,
-	                    units > 3 ? &in[3] : NULL };
-	vfetch_init(&fetch, to, units, njobs, make_job, ctx);
-	/* consumers before producers (docs/ARCHITECTURE.md) */
-	sim_clock_add_unit(&clock, &sink.u);
-	for (unsigned k = 0; k < units && ok; k++) {
-		pica_shader_init(&sh[k], names[k], k, prog, unif, cfg, &in[k], &out);
-		sh[k].env = *env;
-		ok = sim_port_init(&in[k], names[k], sizeof(pica_job), 2, 1, &sh[k].u);
-		sim_clock_add_unit(&clock, &sh[k].u);
-		sim_clock_add_port(&clock, &in[k]);
-	}
-	sim_clock_add_unit(&clock, &fetch.u);
-	sim_clock_add_port(&clock, &out);
-	sim_unit_wake(&fetch.u, 0);
-	enum sim_run_result rr = ok ? sim_clock_run(&clock, UINT64_MAX, d) : SIM_RUN_WATCHDOG;
-	if (!ok)
-		ulp_diag_at(d, NULL, 0, 0, "out of memory");
-	sim_clock_finish(&clock);
-	for (unsigned k = 0; k < units; k++) {
-		if (sh[k].failed && ok) {
-			char buf[ULP_DIAG_MSG_MAX + 16];
-			ulp_diag_format(&sh[k].err, buf, sizeof buf);
-			ulp_diag_at(d, NULL, 0, 0, "%s: %s", names[k], buf);
-			ok = false;
-		}
-	}
-	if (ok && rr == SIM_RUN_WATCHDOG)
-		ok = false;
-	if (ok && sink.got != njobs)
-		ok = ulp_diag_at(d, NULL, 0, 0, "batch ended with %u of %u vertices", sink.got, njobs);
-	if (stats) {
-		memset(stats, 0, sizeof *stats);
-		stats->cycles = clock.now;
-		for (unsigned k = 0; k < units; k++) {
-			stats->unit[k] = sh[k].u.stats;
-			stats->unit_idle[k] = sim_unit_idle(&clock, &sh[k].u);
-			stats->instructions += sh[k].u.stats.counter[PICA_CTR_INSTRUCTIONS];
-			stats->invocations += sh[k].u.stats.counter[PICA_CTR_INVOCATIONS];
-		}
-	}
-	for (unsigned k = 0; k < units; k++)
-		sim_port_fini(&in[k]);
-	sim_port_fini(&out);
-	free(sh);
-	free(in);
-	return ok;
 }

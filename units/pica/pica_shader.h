@@ -65,26 +65,13 @@ extern const sim_counter_def PICA_COUNTERS[PICA_CTR_COUNT];
 void pica_shader_init(pica_shader_unit *s, const char *name, uint32_t index,
                       const pica_program *prog, const pica_uniforms *unif,
                       const ulp_config *cfg, sim_port *in, sim_port *out);
+/* No job in hand, the scoreboard clear, the thread reset (the program,
+ * uniforms, env and timing knobs stay); sim_unit_reset calls it. */
+void pica_shader_reset(pica_shader_unit *s);
 
 /* Units that shade vertices: pica.units, less the one that runs the
  * geometry shader when one is bound (pica200.md §4: "When a GS is active,
  * the VS runs on 3 units"). */
 unsigned pica_vertex_units(const ulp_config *cfg, bool gs_bound);
-
-/* Run jobs through `units` shader units fed round-robin (a vertex batch, as
- * the vertex pipeline spreads it): one port of capacity 2 per unit in, one
- * shared out port.  on_result gets each output vertex in completion order.
- * Returns false with d on a shader error or a watchdog stop. */
-typedef struct pica_batch_stats {
-	uint64_t cycles, instructions, invocations;
-	sim_unit_stats unit[4];
-	uint64_t unit_idle[4];
-} pica_batch_stats;
-
-bool pica_batch_run(const pica_program *prog, const pica_uniforms *unif, const ulp_config *cfg,
-                    const pica_env *env, unsigned units, uint32_t njobs,
-                    void (*make_job)(void *ctx, uint32_t id, pica_job *job),
-                    void (*on_result)(void *ctx, const pica_result *r), void *ctx,
-                    sim_timeline *tl, pica_batch_stats *stats, ulp_diag *d);
 
 #endif

@@ -33,11 +33,19 @@ static void vfetch_tick(sim_unit *u, uint64_t now)
 	sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
 }
 
+static void vfetch_reset(sim_unit *u)
+{
+	vfetch_unit *f = (vfetch_unit *)u;
+	f->next = 0;
+	f->sent = 0;
+}
+
 void vfetch_init(vfetch_unit *f, sim_port *const *to, unsigned nunits, uint32_t total,
                  void (*make_job)(void *ctx, uint32_t id, pica_job *job), void *ctx)
 {
 	memset(f, 0, sizeof *f);
 	sim_unit_init(&f->u, "vfetch", vfetch_tick, VFETCH_COUNTERS, VFETCH_CTR_COUNT);
+	f->u.reset = vfetch_reset;
 	for (unsigned k = 0; k < nunits && k < 4; k++)
 		f->to[k] = to[k];
 	f->nunits = nunits;
