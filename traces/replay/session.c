@@ -295,6 +295,44 @@ bool replay_session_remove_shader(replay_session *s, const char *id)
 	return true;
 }
 
+bool replay_session_check_shader(replay_session *s, const char *id, ulp_diag *d)
+{
+	long k = id ? find_sh(s, id) : -1;
+	if (k < 0)
+		return ulp_diag_at(d, s->tr.path, 0, 0, "no shader named '%s'", id ? id : "");
+	const trace_shader *sh = &s->tr.sh[k];
+	if (sh->code != TRACE_TGSI)
+		return true;                      /* binaries are checked when bound */
+	tgsi_shader *t = tgsi_parse(sh->text, strlen(sh->text), sh->id, NULL, d);
+	if (!t)
+		return false;
+	bool ok;
+	if (sh->stage == TRACE_FRAGMENT) {
+		tegra_compile_opts opts;
+		memset(&opts, 0, sizeof opts);
+		tegra_compile_result *tr = calloc(1, sizeof *tr);
+		ok = tr && tegra_compile_with(t, sh->id, &opts, tr);
+		if (!ok)
+			ulp_diag_at(d, s->tr.path, 0, 0, "shader '%s': the Tegra cannot run it: %s", sh->id,
+			            tr ? tr->d.msg : "out of memory");
+		if (tr)
+			tegra_compile_result_free(tr);
+		free(tr);
+	} else {
+		struct shbin bin;
+		int16_t sem[16];
+		uint32_t sem_index[16];
+		char why[ULP_DIAG_MSG_MAX];
+		ok = replay_compile_pica(t, sh->id, &bin, sem, sem_index, why, sizeof why);
+		if (ok)
+			shbin_free(&bin);
+		else
+			ulp_diag_at(d, s->tr.path, 0, 0, "shader '%s': the PICA200 cannot run it: %s", sh->id, why);
+	}
+	tgsi_shader_free(t);
+	return ok;
+}
+
 /* ---- commands ---- */
 
 bool replay_session_command_ex(replay_session *s, const cJSON *c, bool last_checkpoint, ulp_diag *d)

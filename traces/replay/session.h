@@ -69,6 +69,10 @@ bool replay_session_resource(replay_session *s, const trace_resource *r, ulp_dia
  * replacing.  It is
  * compiled when a bind_shaders command names it. */
 bool replay_session_shader(replay_session *s, const trace_shader *sh, ulp_diag *d);
+/* Compiles TGSI shader id for its stage as bind_shaders would (default
+ * sampler and blend state): false with the compiler's message when the
+ * hardware cannot run it (a driver refuses it at link time). */
+bool replay_session_check_shader(replay_session *s, const char *id, ulp_diag *d);
 /* Forget resource or shader id (false: no such id).  A removed resource
  * that a command still names fails that command's validation. */
 bool replay_session_remove_resource(replay_session *s, const char *id);
