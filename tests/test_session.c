@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fileio.h"
 #include "base/image.h"
 #include "sim/core/config.h"
 #include "traces/replay/session.h"
+#include "tests/test_util.h"
 #include "units/gr3d/zs.h"
 
 /* ---- the same as replay_run ---- */
@@ -371,5 +373,49 @@ Test(session, depth_surface_reads_back_what_the_draw_wrote)
 	cr_assert(zs);
 	double z = zs_surface_depth(zs, 1, 1);
 	cr_assert(z > 0.74 && z < 0.76, "depth %f", z);
+	close_fixture(&f);
+}
+
+Test(session, check_shader_gives_the_compiler_message)
+{
+	fixture f;
+	open_fixture(&f);
+	shader(&f, "vs", TRACE_VERTEX, VS);
+	shader(&f, "fs", TRACE_FRAGMENT, FS_TEX);
+	cr_assert(replay_session_check_shader(f.s, "vs", &f.d), "%s", f.d.msg);
+	cr_assert(replay_session_check_shader(f.s, "fs", &f.d), "%s", f.d.msg);
+	/* the PICA200 vertex unit has no texture fetch */
+	shader(&f, "vstex", TRACE_VERTEX, "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL SAMP[0]\n"
+	                                  "DCL SVIEW[0], 2D, FLOAT\n  0: TEX OUT[0], IN[0], SAMP[0], 2D\n  1: END\n");
+	ulp_diag_clear(&f.d);
+	cr_assert_not(replay_session_check_shader(f.s, "vstex", &f.d));
+	cr_assert(strstr(f.d.msg, "PICA200 cannot run it"), "%s", f.d.msg);
+	ulp_diag_clear(&f.d);
+	cr_assert_not(replay_session_check_shader(f.s, "nope", &f.d));
+	cr_assert(strstr(f.d.msg, "no shader named"), "%s", f.d.msg);
+	/* replaced and removed shaders */
+	shader(&f, "fs", TRACE_FRAGMENT, FS);
+	cr_assert(replay_session_check_shader(f.s, "fs", &f.d), "%s", f.d.msg);
+	cr_assert(replay_session_remove_shader(f.s, "vstex"));
+	cr_assert_not(replay_session_remove_shader(f.s, "vstex"));
+	close_fixture(&f);
+}
+
+Test(session, stats_of_the_run_so_far)
+{
+	fixture f;
+	setup_colour(&f);
+	cr_assert(cmd(&f, "{\"cmd\":\"draw\",\"mode\":\"triangle_strip\",\"start\":0,\"count\":4}"), "%s", f.d.msg);
+	char *dir = test_tmpdir();
+	char path[512];
+	snprintf(path, sizeof path, "%s/stats.txt", dir);
+	cr_assert(replay_session_write_stats(f.s, path, &f.d), "%s", f.d.msg);
+	size_t n;
+	char *text = ulp_read_file(path, &n, &f.d);
+	cr_assert(text, "%s", f.d.msg);
+	cr_assert(strstr(text, "gpu.dw.busy_cycles"), "the units' totals");
+	cr_assert(strstr(text, "sim.cycles"));
+	free(text);
+	free(dir);
 	close_fixture(&f);
 }

@@ -502,6 +502,9 @@ static void destroy(struct pipe_context *pipe)
 	if (c->s) {
 		ulp_diag d;
 		ulp_diag_clear(&d);
+		const char *stats = getenv(ULPSIM_ENV_STATS);
+		if (stats && *stats && c->res.draws && !replay_session_write_stats(c->s, stats, &d))
+			fprintf(stderr, "ulpsim: %s: %s\n", ULPSIM_ENV_STATS, d.msg);
 		replay_session_finish(c->s, &d);
 		replay_session_close(c->s);
 	}

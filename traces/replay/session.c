@@ -2,6 +2,7 @@
 #include "traces/replay/session.h"
 
 #include "traces/replay/replay_int.h"
+#include "sim/out/stats_txt.h"
 
 #include <stdlib.h>
 
@@ -369,6 +370,18 @@ ulp_image *replay_session_cbuf(replay_session *s, unsigned k, uint8_t *format)
 struct zs_surface *replay_session_zs(replay_session *s)
 {
 	return s->r.zs;
+}
+
+bool replay_session_write_stats(replay_session *s, const char *path, ulp_diag *d)
+{
+	replay_result *res = s->r.res;
+	sim_unit *units[REPLAY_MAX_UNITS];
+	for (unsigned k = 0; k < res->nunits; k++)
+		units[k] = &res->unit[k];
+	const ulp_config *cfg = s->r.o->cfg;
+	stats_txt_opts o = { .prefix = "gpu", .silicon_mhz = (uint32_t)cfg->gr3d_clock_mhz, .cfg = cfg };
+	stats_txt *w = stats_txt_open(path, units, res->nunits, &o, d);
+	return w && stats_txt_close(w, res->cycles, 0, d);
 }
 
 /* ---- replay_run ---- */

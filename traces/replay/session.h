@@ -99,6 +99,10 @@ unsigned replay_session_ncbufs(const replay_session *s);
 ulp_image *replay_session_cbuf(replay_session *s, unsigned k, uint8_t *format);
 struct zs_surface *replay_session_zs(replay_session *s);
 
+/* The run so far as stats.txt (sim/out/stats_txt.h: every unit's totals,
+ * no per-draw sections, no host figures; the config after them). */
+bool replay_session_write_stats(replay_session *s, const char *path, ulp_diag *d);
+
 /* res->image and res->depth as o->keep_image and keep_depth ask (call once,
  * after the last command). */
 bool replay_session_finish(replay_session *s, ulp_diag *d);
