@@ -4,11 +4,13 @@
  * ulpsim_gallium.h), runs the program, then sums the driver's summary lines. */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cJSON.h>
@@ -253,21 +255,38 @@ int cmd_gl(int argc, char **argv)
 	else
 		unsetenv(ULPSIM_ENV_SET);
 	fflush(NULL);
+	/* SIGINT / SIGTERM (Ctrl-C, timeout) go to the program, and the summary
+	 * is still printed: held here, forwarded while waiting. */
+	sigset_t stop, old;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stop, &old);
 	double t0 = ulp_host_seconds();
 	pid_t pid = fork();
 	if (pid < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		fprintf(stderr, "ulpsim gl: fork: %s\n", strerror(errno));
 		unlink(summary);
 		goto out;
 	}
 	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		execvp(argv[sep + 1], argv + sep + 1);
 		fprintf(stderr, "ulpsim gl: cannot run %s: %s\n", argv[sep + 1], strerror(errno));
 		_exit(127);
 	}
 	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		const struct timespec tick = { 0, 50 * 1000 * 1000 };
+		int sig = sigtimedwait(&stop, NULL, &tick);
+		if (sig > 0)
+			kill(pid, sig);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	double wall = ulp_host_seconds() - t0;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
 		FILE *f = fopen(summary, "r");
