@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ulpsim/gl_env.h"
+
 #include "pipe/p_context.h"
 #include "pipe/p_screen.h"
 #include "pipe/p_state.h"
@@ -22,26 +24,7 @@ struct sw_displaytarget;
 
 enum { ULPSIM_MAX_LEVELS = 13 };
 
-/* What `ulpsim gl` (cli/cmd_gl.c) tells the driver, through the program's
- * environment; each may be unset.
- *   ULPSIM_GL_SET      knobs, "key=value" separated by ';' (--set)
- *   ULPSIM_GL_CONFIG   a config JSON file (--config)
- *   ULPSIM_GL_FRAMES   a folder: each presented frame as frame-NNNN.png (--frames)
- *   ULPSIM_GL_SUMMARY  a file the driver appends one JSON object per line to:
- *                      {"frame":N,"draws":N,"cycles":N,"fragments":N} per presented
- *                      frame (the figures since the previous frame),
- *                      {"watchdog":"unit pc ..."} per draw the watchdog stopped,
- *                      {"run":1,"draws":N,"cycles":N,"fragments":N,"sim_seconds":S}
- *                      when a context is destroyed (its draws; S = host seconds
- *                      spent simulating).  `ulpsim gl` sums the run lines (the
- *                      frame lines when there are none)
- *   ULPSIM_GL_STATS, ULPSIM_GL_TIMELINE  stats.txt / Perfetto timeline of the run */
-#define ULPSIM_ENV_SET "ULPSIM_GL_SET"
-#define ULPSIM_ENV_CONFIG "ULPSIM_GL_CONFIG"
-#define ULPSIM_ENV_FRAMES "ULPSIM_GL_FRAMES"
-#define ULPSIM_ENV_SUMMARY "ULPSIM_GL_SUMMARY"
-#define ULPSIM_ENV_STATS "ULPSIM_GL_STATS"
-#define ULPSIM_ENV_TIMELINE "ULPSIM_GL_TIMELINE"
+/* What `ulpsim gl` tells the driver: include/ulpsim/gl_env.h. */
 
 /* A buffer or texture: its bytes live in host memory, all levels and layers
  * one after another.  For a render target this memory is what DW wrote. */

@@ -99,6 +99,9 @@ static int ulpsim_get_param(struct pipe_screen *screen, enum pipe_cap param)
 	case PIPE_CAP_UMA:                     /* Tegra and PICA200 share system memory */
 	case PIPE_CAP_MAX_RENDER_TARGETS:      /* the compiler writes OUT[0] to one target */
 	case PIPE_CAP_MAX_VIEWPORTS:
+	/* ARB_framebuffer_object (piglit's -fbo needs it): each GR3D surface
+	 * has its own pointer and pitch, the render area is the smallest */
+	case PIPE_CAP_MIXED_FRAMEBUFFER_SIZES:
 		return 1;
 	case PIPE_CAP_MAX_TEXTURE_2D_SIZE:
 		return 1 << (TEX_LEVELS - 1);
@@ -126,6 +129,8 @@ static int ulpsim_get_param(struct pipe_screen *screen, enum pipe_cap param)
 	case PIPE_CAP_SEAMLESS_CUBE_MAP:
 	case PIPE_CAP_CONDITIONAL_RENDER:
 	case PIPE_CAP_DITHERING:
+	/* every write goes through a map, so the context sees it (generation) */
+	case PIPE_CAP_BUFFER_MAP_PERSISTENT_COHERENT:
 		return 0;
 	case PIPE_CAP_MAX_VARYINGS:
 		return VS_OUTPUTS - 1;             /* o0-o15, one of them the position */
