@@ -419,3 +419,43 @@ Test(session, stats_of_the_run_so_far)
 	free(dir);
 	close_fixture(&f);
 }
+
+/* Quads the early depth test rejects give their TRAM slot back: a draw of
+ * many triangles wholly behind what is drawn runs to its end (it stopped on
+ * the watchdog when ZS dropped them holding their slots). */
+Test(session, rejected_quads_free_their_tram_slots)
+{
+	fixture f;
+	setup_colour(&f);
+	enum { TRIS = 300 };
+	float (*v)[8] = calloc(3 * TRIS, sizeof *v);
+	cr_assert(v);
+	for (int t = 0; t < TRIS; t++) {
+		static const float P[3][2] = { { -1, -1 }, { 3, -1 }, { -1, 3 } };
+		for (int k = 0; k < 3; k++) {
+			float row[8] = { P[k][0], P[k][1], 0.5f, 1, 0, 0, 1, 1 };
+			memcpy(v[3 * t + k], row, sizeof row);
+		}
+	}
+	cr_assert(replay_session_buffer(f.s, "far", v, 3 * TRIS * sizeof *v, &f.d), "%s", f.d.msg);
+	free(v);
+	const char *c[] = {
+		"{\"cmd\":\"framebuffer\",\"width\":16,\"height\":8,\"cbufs\":[{\"format\":\"RGBA8888\"}],"
+		"\"zsbuf\":{\"format\":\"D24S8\"}}",
+		"{\"cmd\":\"depth_stencil_alpha\",\"depth\":{\"enabled\":true,\"func\":\"less\"}}",
+		"{\"cmd\":\"clear\",\"depth\":1.0}",
+		"{\"cmd\":\"draw\",\"mode\":\"triangle_strip\",\"start\":0,\"count\":4}",      /* red at z 0.5 */
+		"{\"cmd\":\"vertex_elements\",\"elements\":["
+		"{\"buffer\":\"far\",\"offset\":0,\"stride\":32,\"format\":\"R32G32B32A32_FLOAT\"},"
+		"{\"buffer\":\"far\",\"offset\":16,\"stride\":32,\"format\":\"R32G32B32A32_FLOAT\"}]}",
+	};
+	for (size_t k = 0; k < sizeof c / sizeof c[0]; k++)
+		cr_assert(cmd(&f, c[k]), "%s: %s", c[k], f.d.msg);
+	char draw[128];
+	snprintf(draw, sizeof draw, "{\"cmd\":\"draw\",\"mode\":\"triangles\",\"start\":0,\"count\":%d}", 3 * TRIS);
+	cr_assert(cmd(&f, draw), "%s", f.d.msg);
+	const uint8_t *p = pixel(&f, 8, 4);
+	cr_assert(p[0] == 255 && p[2] == 0, "the red in front stays: %u %u %u", p[0], p[1], p[2]);
+	cr_assert_eq(f.res.draws, 2);
+	close_fixture(&f);
+}

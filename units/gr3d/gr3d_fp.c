@@ -106,6 +106,7 @@ gr3d_fp *gr3d_fp_new(const gr3d_draw *dr, unsigned tram_slots, bool ring, uint32
 		zs_init(&f->zs, &f->zs_state, dr->zs, ctx->zs_late, (unsigned)cfg->zs_pixels_per_clock,
 		        &f->p_zs, &f->p_in);
 		f->zs.producer = &f->raster.u;
+		f->zs.tram = ctx->tram_use;
 	}
 	pseq_init(&f->pseq, ctx, f->max_qid, f->free_slots, &f->p_in, &f->p_recirc, &f->p_mfu);
 	f->p_in.consumer = &f->pseq.u;

@@ -246,6 +246,8 @@ static void zs_tick(sim_unit *u, uint64_t now)
 				return;
 			}
 			sim_port_push(z->out, &z->cur, now);
+		} else if (z->tram) {                  /* rejected: PSEQ never sees it, so it lets go here */
+			gr3d_tram_release(z->tram, z->cur.tri);
 		}
 		sim_tl_emit(u->tl, now, u->lane, SIM_TL_END, z->cur.id, z->cur.mask);
 		z->holding = false;

@@ -121,6 +121,7 @@ typedef struct zs_unit {
 	zs_late *late;                /* NULL unless st->late */
 	struct sim_port *in, *out;
 	sim_unit *producer;           /* woken when ZS frees a slot of its input */
+	gr3d_tram_use *tram;          /* a rejected quad's hold on its TRAM slot ends here (NULL: no ring) */
 	unsigned px_per_clock;
 	bool holding;
 	gr3d_quad_in cur;
