@@ -51,6 +51,7 @@ struct ulpsim_shader {
 	enum pipe_shader_type stage;
 	char id[24];               /* the session's shader id */
 	bool valid;                /* the hardware can run it (else draws with it are skipped) */
+	bool has_clamped;          /* "<id>c": its colour outputs saturated (clamp_vertex_color) */
 	unsigned nconst;           /* vec4 constants of CONST[0] it declares */
 };
 

@@ -574,7 +574,9 @@ bool ulpsim_emit_state(struct ulpsim_context *c)
 	copy_in(c);
 	if (c->dirty & ULPSIM_DIRTY_SHADERS) {
 		cJSON *cmd = command("bind_shaders");
-		cJSON_AddStringToObject(cmd, "vs", c->vs->id);
+		char vs[sizeof c->vs->id + 1];
+		snprintf(vs, sizeof vs, "%s%s", c->vs->id, c->vs->has_clamped && c->rast->clamp_vertex_color ? "c" : "");
+		cJSON_AddStringToObject(cmd, "vs", vs);
 		cJSON_AddStringToObject(cmd, "fs", c->fs->id);
 		if (!ulpsim_cmd(c, cmd))
 			return false;
