@@ -17,6 +17,11 @@ bool ulpsim_cmd(struct ulpsim_context *c, cJSON *cmd)
 {
 	if (!cmd)
 		return false;
+	if (getenv("ULPSIM_GL_DUMP_COMMANDS")) {    /* debugging: the session's commands on stderr */
+		char *text = cJSON_PrintUnformatted(cmd);
+		fprintf(stderr, "ulpsim: %s\n", text ? text : "?");
+		free(text);
+	}
 	ulp_diag d;
 	ulp_diag_clear(&d);
 	bool ok = c->s && replay_session_command(c->s, cmd, &d);
@@ -421,7 +426,10 @@ static cJSON *rast_cmd(const struct ulpsim_context *c)
 	static const char *const CULL[] = { "none", "front", "back", "none" };   /* ORDER: PIPE_FACE_* */
 	cJSON *cmd = command("rasterizer");
 	cJSON_AddStringToObject(cmd, "cull", CULL[r->cull_face & 3]);
-	cJSON_AddBoolToObject(cmd, "front_ccw", r->front_ccw);
+	/* Gallium's window order is in window coordinates with y down (origin
+	 * upper left: gallium-docs-0.4.txt, rasterizer front_ccw); the trace's is
+	 * GL's, y up (units/geom/setup.c): the same triangle winds the other way */
+	cJSON_AddBoolToObject(cmd, "front_ccw", !r->front_ccw);
 	cJSON_AddBoolToObject(cmd, "scissor", r->scissor);
 	cJSON_AddBoolToObject(cmd, "flatshade", r->flatshade);
 	cJSON_AddBoolToObject(cmd, "two_side", r->light_twoside);
