@@ -106,6 +106,9 @@ static bool upload_texture(struct ulpsim_context *c, const char *id, struct pipe
 		return false;
 	}
 	const enum trace_texfmt tf = native ? TEX_FMT[f->tex] : TRACE_RGBA8888;
+	if (getenv("ULPSIM_GL_DUMP_COMMANDS"))
+		fprintf(stderr, "ulpsim: texture %s: %s %ux%u levels %u..%u as trace format %d\n", id,
+		        util_format_short_name(r->format), r->width0, r->height0, first, last, (int)tf);
 	const unsigned bpp = native ? util_format_get_blocksize(r->format) : 4;
 	unsigned nlevels = last - first + 1;
 	if (nlevels > TRACE_TEX_LEVELS)
