@@ -61,8 +61,6 @@ elif result is None or st >= 128:
     result = "crash"
 else:
     why = ""
-if result in ("warn",):
-    result = "fail"
 lines = [l for l in text.splitlines() if l.strip() and not l.startswith("PIGLIT:")
          and not l.startswith("ulpsim gl:")]
 reason = why or ("" if result == "pass" else " | ".join(lines[-6:])[:800])
@@ -77,5 +75,6 @@ export -f one
 n=$(grep -c . <<<"$list")
 echo "piglit-gl: $n tests on GALLIUM_DRIVER=$DRV (GL $MESA_GL_VERSION_OVERRIDE), ${TMO} s each at most, $JOBS at a time (reports: $OUT)" >&2
 res=$(xargs -a <(printf '%s\n' "$list") -P "$JOBS" -I{} bash -c 'one "$1"' _ {} | tee "$OUT/results.txt")
-count() { grep -c "^$1 " <<<"$res" || true; }
-echo "piglit-gl: $(count pass) pass, $(count fail) fail, $(count skip) skip, $(count crash) crash of $n"
+count() { grep -cE "^($1) " <<<"$res" || true; }
+# a warn (piglit's "passed with a warning") is counted with the fails
+echo "piglit-gl: $(count pass) pass, $(count 'fail|warn') fail, $(count skip) skip, $(count crash) crash of $n"
