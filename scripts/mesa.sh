@@ -46,8 +46,9 @@ pkgs=(dpkg-dev meson ninja-build bison flex python3-mako pkg-config gcc g++ libd
 	zlib1g-dev libx11-dev libxext-dev libxfixes-dev libxcb-glx0-dev libxcb-shm0-dev libx11-xcb-dev
 	libxcb-dri2-0-dev libxcb-dri3-dev libxcb-present-dev libxshmfence-dev libxxf86vm-dev libxrandr-dev
 	libglvnd-dev libxcb-randr0-dev libxcb-sync-dev libxcb-xfixes0-dev libcjson-dev libpng-dev)
+installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${pkgs[@]}" 2>/dev/null | awk '$2 ~ /^ii/ {print $1}')
 missing=()
-for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+for p in "${pkgs[@]}"; do grep -qx "$p" <<<"$installed" || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "mesa: installing ${missing[*]}" >&2
 	export DEBIAN_FRONTEND=noninteractive
