@@ -208,13 +208,10 @@ static void draw_as_lists(struct ulpsim_context *c, const struct pipe_draw_info 
 	free(idx);
 }
 
-static void draw_vbo(struct pipe_context *pipe, const struct pipe_draw_info *info, unsigned drawid_offset,
-                     const struct pipe_draw_indirect_info *indirect, const struct pipe_draw_start_count_bias *draws,
-                     unsigned num_draws)
+static void draw(struct ulpsim_context *c, const struct pipe_draw_info *info,
+                 const struct pipe_draw_indirect_info *indirect, const struct pipe_draw_start_count_bias *draws,
+                 unsigned num_draws)
 {
-	(void)drawid_offset;
-	struct ulpsim_context *c = ulpsim_context(pipe);
-	c->draws++;
 	if (indirect) {
 		ulpsim_note(c, "indirect", "indirect draws are not supported (skipped)");
 		return;
@@ -245,8 +242,18 @@ static void draw_vbo(struct pipe_context *pipe, const struct pipe_draw_info *inf
 			draw_as_lists(c, info, dr, mode);
 	}
 	ulpsim_write_back(c);
+}
+
+static void draw_vbo(struct pipe_context *pipe, const struct pipe_draw_info *info, unsigned drawid_offset,
+                     const struct pipe_draw_indirect_info *indirect, const struct pipe_draw_start_count_bias *draws,
+                     unsigned num_draws)
+{
+	(void)drawid_offset;
+	struct ulpsim_context *c = ulpsim_context(pipe);
+	c->draws++;
+	draw(c, info, indirect, draws, num_draws);
 	if (info->take_index_buffer_ownership && info->index_size && !info->has_user_indices) {
-		struct pipe_resource *r = info->index.resource;
+		struct pipe_resource *r = info->index.resource;    /* ours to release, drawn or skipped */
 		pipe_resource_reference(&r, NULL);
 	}
 }
