@@ -6,6 +6,8 @@
 #   make run        build and run the main job on the bundled default
 #   make bench      benchmarks (prints a table; not a test)
 #   make piglit     piglit's shader tests through the simulated GPU, scored
+#   make mesa       Mesa 22.3.6 with the ulpsim Gallium driver (cached, docs/gl.md)
+#   make piglit-gl  the real piglit shader_runner on the simulated GPU
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
 SHELL := /bin/bash
@@ -50,12 +52,26 @@ ifneq ($(and $(HAVE_SDL),$(VIEWER_SRC)),)
 ALL += $(VIEWER)
 endif
 
-.PHONY: all deps test test-run san run bench piglit clean
+.PHONY: all deps test test-run test-gl san run bench piglit mesa piglit-gl clean
 all: $(ALL)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+# The library once more, position-independent, as one relocatable object
+# for the Gallium driver (make mesa): everything but the symbols named in
+# frontends/gallium/exports.txt made local, so none clashes with Mesa's.
+picobj = $(patsubst %.c,$(BUILD)/pic/obj/%.o,$(1))
+PIC_OBJ := $(BUILD)/pic/ulpsim.o
+$(BUILD)/pic/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
+
+$(PIC_OBJ): $(call picobj,$(LIB_SRC)) frontends/gallium/exports.txt
+	$(LD) -r -o $@.all.o $(filter %.o,$^)
+	objcopy --wildcard --keep-global-symbols=frontends/gallium/exports.txt $@.all.o $@
+	rm -f $@.all.o
 
 $(LIB): $(call obj,$(LIB_SRC))
 	@mkdir -p $(@D)
@@ -78,8 +94,11 @@ deps:
 	@bash scripts/deps.sh
 
 # Sub-make so that pkg-config is asked after deps has installed what was missing.
+# test-gl needs Mesa (built once per machine, ~25 min the first time); make
+# san runs test-run only, so it never builds Mesa.
 test: deps
 	@$(MAKE) --no-print-directory test-run
+	@$(MAKE) --no-print-directory test-gl
 
 test-run: $(ALL) $(TESTS)
 	@bash scripts/check_layers.sh
@@ -94,6 +113,19 @@ san: deps
 	    LDFLAGS="$(SAN)" test-run 2>&1 | tee build/san/test.log
 	@! grep -E 'ERROR: (Leak|Address)Sanitizer|runtime error:' build/san/test.log \
 	    || { echo "san: sanitizer reports above" >&2; exit 1; }
+
+# The GL tests (tests/gl/run.sh): piglit's shader_runner on a fixed sample,
+# a link error, es2gears and glmark2 frames against llvmpipe.
+test-gl: mesa $(CLI)
+	ULPSIM_BIN=$(CLI) bash tests/gl/run.sh
+
+mesa: $(PIC_OBJ)
+	@bash scripts/mesa.sh $(BUILD)/mesa/lib
+
+# The real piglit over mesa-driver.md §4's list (docs/gl.md "piglit").
+piglit-gl: deps
+	@$(MAKE) --no-print-directory mesa
+	ULPSIM_BIN=$(CLI) bash scripts/piglit_gl.sh
 
 run: deps
 	@$(MAKE) --no-print-directory all
@@ -111,4 +143,4 @@ piglit: deps
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)

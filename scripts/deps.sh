@@ -19,6 +19,11 @@ command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb)
 command -v xauth >/dev/null 2>&1 || missing+=(xauth)      # xvfb-run needs it; xvfb only recommends it
 fc-list 2>/dev/null | grep -qi 'DejaVuSans' || need_deb fonts-dejavu-core
 command -v fc-list >/dev/null 2>&1 || missing+=(fontconfig)
+# the GL tests (docs/gl.md): piglit's shader_runner, es2gears, glmark2, apitrace
+[ -x /usr/lib/x86_64-linux-gnu/piglit/bin/shader_runner ] || missing+=(piglit)
+command -v es2gears_x11 >/dev/null 2>&1 || missing+=(mesa-utils)
+command -v glmark2-es2 >/dev/null 2>&1 || missing+=(glmark2-es2-x11)
+command -v eglretrace >/dev/null 2>&1 || missing+=(apitrace)
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 

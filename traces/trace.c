@@ -467,6 +467,12 @@ static bool check_command(trace_ctx *c, const cJSON *cmd, int i)
 	return true;
 }
 
+bool trace_check_command(trace *t, const cJSON *cmd, size_t i, ulp_diag *d)
+{
+	trace_ctx c = { t, t->path, d };
+	return check_command(&c, cmd, (int)i);
+}
+
 bool trace_parse(trace *t, const char *json, const char *path, const char *dir, ulp_diag *d)
 {
 	memset(t, 0, sizeof *t);

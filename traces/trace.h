@@ -62,6 +62,10 @@ bool trace_load(trace *t, const char *path, ulp_diag *d);
 bool trace_parse(trace *t, const char *json, const char *path, const char *dir, ulp_diag *d);
 void trace_free(trace *t);
 
+/* Validates command cmd as the loader validates $.commands[i] of t (its
+ * ids name t's resources and shaders; messages at t->path). */
+bool trace_check_command(trace *t, const struct cJSON *cmd, size_t i, ulp_diag *d);
+
 const trace_resource *trace_find_resource(const trace *t, const char *id);
 const trace_shader *trace_find_shader(const trace *t, const char *id);
 

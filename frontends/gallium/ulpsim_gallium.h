@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ulpsim/gl_env.h"
+
 #include "pipe/p_context.h"
 #include "pipe/p_screen.h"
 #include "pipe/p_state.h"
@@ -22,41 +24,59 @@ struct sw_displaytarget;
 
 enum { ULPSIM_MAX_LEVELS = 13 };
 
-/* What `ulpsim gl` (cli/cmd_gl.c) tells the driver, through the program's
- * environment; each may be unset.
- *   ULPSIM_GL_SET      knobs, "key=value" separated by ';' (--set)
- *   ULPSIM_GL_CONFIG   a config JSON file (--config)
- *   ULPSIM_GL_FRAMES   a folder: each presented frame as frame-NNNN.png (--frames)
- *   ULPSIM_GL_SUMMARY  a file the driver appends one JSON object per line to:
- *                      {"frame":N,"draws":N,"cycles":N,"fragments":N} per presented
- *                      frame, {"watchdog":"unit pc ..."} per draw the watchdog stopped
- *   ULPSIM_GL_STATS, ULPSIM_GL_TIMELINE  stats.txt / Perfetto timeline of the run */
-#define ULPSIM_ENV_SET "ULPSIM_GL_SET"
-#define ULPSIM_ENV_CONFIG "ULPSIM_GL_CONFIG"
-#define ULPSIM_ENV_FRAMES "ULPSIM_GL_FRAMES"
-#define ULPSIM_ENV_SUMMARY "ULPSIM_GL_SUMMARY"
-#define ULPSIM_ENV_STATS "ULPSIM_GL_STATS"
-#define ULPSIM_ENV_TIMELINE "ULPSIM_GL_TIMELINE"
+/* What `ulpsim gl` tells the driver: include/ulpsim/gl_env.h. */
 
 /* A buffer or texture: its bytes live in host memory, all levels and layers
  * one after another.  For a render target this memory is what DW wrote. */
 struct ulpsim_resource {
 	struct pipe_resource base;
-	uint8_t *data;                            /* NULL for a display target until mapped */
+	uint8_t *data;                            /* always host memory (a display target too) */
 	size_t size;                              /* bytes of data */
 	unsigned stride[ULPSIM_MAX_LEVELS];       /* bytes per row of level k */
 	size_t level_offset[ULPSIM_MAX_LEVELS];   /* level k at data + level_offset[k] */
 	size_t layer_size[ULPSIM_MAX_LEVELS];     /* bytes per layer (cube face, array slice) of level k */
-	struct sw_displaytarget *dt;              /* the winsys's target (PIPE_BIND_DISPLAY_TARGET) */
+	struct sw_displaytarget *dt;              /* the winsys's target (PIPE_BIND_DISPLAY_TARGET):
+	                                             flush_frontbuffer copies level 0 of data into it */
 	unsigned dt_stride;
 	uint64_t generation;                      /* +1 on every write through a transfer, a draw or a blit */
 	bool user_ptr;                            /* data is the caller's (user buffers): not freed */
 };
 
+/* Draws complete before the call that made them returns, so one fence,
+ * always signalled, serves every flush (ulpsim_fence). */
+struct pipe_fence_handle {
+	unsigned unused;
+};
+
+/* The run so far, for the frame lines of ULPSIM_GL_SUMMARY: the context adds
+ * every draw's figures here (ulpsim_draw.c); flush_frontbuffer writes the
+ * figures since the previous frame (ulpsim_resource.c). */
+struct ulpsim_run_totals {
+	uint64_t draws, cycles, fragments;
+};
+
 struct ulpsim_screen {
 	struct pipe_screen base;
 	struct sw_winsys *winsys;
+	struct pipe_fence_handle fence;
+	char *frames_dir;                 /* ULPSIM_GL_FRAMES or NULL */
+	char *summary_path;               /* ULPSIM_GL_SUMMARY or NULL */
+	struct ulpsim_run_totals run;     /* every draw of every context */
+	struct ulpsim_run_totals at_frame;   /* run at the last presented frame */
+	unsigned frames;                  /* frames presented */
 };
+
+/* How ulpsim models a pipe_format (ulpsim_screen.c); -1 where it does not.
+ *   tex: enum gr3d_texfmt (units/gr3d/gr3d_quad.h) of a sampler view
+ *   rt:  enum gr3d_rtfmt of a colour render target
+ *   zs:  enum zs_format (units/gr3d/zs.h) of a depth/stencil surface
+ *   no_alpha: an X8 format stored as its A8 twin; alpha reads as 1 */
+struct ulpsim_format {
+	enum pipe_format format;
+	int8_t tex, rt, zs;
+	bool no_alpha;
+};
+const struct ulpsim_format *ulpsim_format_lookup(enum pipe_format f);   /* NULL: not modelled */
 
 static inline struct ulpsim_resource *ulpsim_resource(struct pipe_resource *p)
 {
@@ -71,9 +91,15 @@ static inline struct ulpsim_screen *ulpsim_screen(struct pipe_screen *p)
 /* ulpsim_screen.c: the entry point Mesa's software helper calls for
  * GALLIUM_DRIVER=ulpsim. */
 struct pipe_screen *ulpsim_create_screen(struct sw_winsys *winsys);
+/* The screen's fence, for the context's flush (fence_reference only copies
+ * the pointer: it lives as long as the screen). */
+struct pipe_fence_handle *ulpsim_fence(struct pipe_screen *screen);
 /* ulpsim_resource.c */
 void ulpsim_init_screen_resource_functions(struct pipe_screen *screen);
 void ulpsim_init_context_resource_functions(struct pipe_context *pipe);
+/* Appends one line (a JSON object, no newline in it) to ULPSIM_GL_SUMMARY
+ * if it is set; for the context's watchdog and run lines too. */
+void ulpsim_summary_line(struct ulpsim_screen *screen, const char *json);
 /* ulpsim_context.c */
 struct pipe_context *ulpsim_context_create(struct pipe_screen *screen, void *priv, unsigned flags);
 

@@ -24,7 +24,7 @@ bool replay_flush(replay *r, size_t from, size_t i)
 	if (r->o->dump_commands && r->stream.n > from) {
 		reg_stream tail = { r->stream.w + from, r->stream.n - from, 0, false };
 		if (r->dumped_cmd != i + 1)
-			fprintf(r->o->dump_commands, "# $.commands[%zu] %s\n", i, rp_str(r->t->cmd[i], "cmd"));
+			fprintf(r->o->dump_commands, "# $.commands[%zu] %s\n", i, rp_str(r->cur, "cmd"));
 		r->dumped_cmd = i + 1;
 		reg_stream_dump(&tail, r->o->dump_commands);
 	}
@@ -43,28 +43,11 @@ bool replay_flush(replay *r, size_t from, size_t i)
 	return true;
 }
 
-/* ---- shaders ---- */
-
-
-
-/* ---- vertices ---- */
-
-
-
-
-
-
-
-
-
-
-
-
 /* ---- checkpoints ---- */
 
 /* Render targets are stored bottom row first (window y up, hw-expected.md);
  * images are written top row first, as GL reads them back. */
-static ulp_image *flipped(const ulp_image *rt, ulp_diag *d)
+ulp_image *replay_flipped(const ulp_image *rt, ulp_diag *d)
 {
 	ulp_image *img = ulp_image_create(rt->width, rt->height, d);
 	if (img)
@@ -107,7 +90,7 @@ static bool checkpoint(replay *r, const cJSON *c, size_t i, bool last)
 		return replay_fail(r, i, "checkpoint before framebuffer", NULL);
 	ulp_diag inner;
 	ulp_diag_clear(&inner);
-	ulp_image *img = flipped(r->cbuf[0], &inner);
+	ulp_image *img = replay_flipped(r->cbuf[0], &inner);
 	if (!img)
 		return replay_fail(r, i, inner.msg, NULL);
 	const char *name = rp_str(c, "name");
@@ -336,8 +319,9 @@ static void probe_snapshot(const replay *r)
 		r->o->probe->snapshot(r->o->probe->ctx, r->res->cycles, r->cbuf[0]);
 }
 
-static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
+bool replay_command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 {
+	r->cur = c;
 	const char *cmd = rp_str(c, "cmd");
 	if (!strcmp(cmd, "framebuffer")) {
 		bool ok = framebuffer(r, c, i);
@@ -457,80 +441,4 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 		return replay_flush(r, from, i);
 	}
 	return replay_fail(r, i, "unknown command ", cmd);
-}
-
-bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_diag *d)
-{
-	replay *r = calloc(1, sizeof *r);
-	if (!r)
-		return ulp_diag_at(d, t->path, 0, 0, "out of memory");
-	memset(res, 0, sizeof *res);
-	r->t = t;
-	r->o = o;
-	r->res = res;
-	r->d = d;
-	for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)
-		r->fs_usrc[k] = (int16_t)k;   /* identity until a compiled program says otherwise */
-	reg_stream_init(&r->stream);
-	if (!replay_state_init(&r->st, t, d)) {
-		free(r);
-		return false;
-	}
-	pica_regs_init(&r->regs, o->cfg);
-	gr3d_regs_init(&r->gregs);
-	r->zsa.face[0].func = r->zsa.face[1].func = ZS_ALWAYS;
-	r->zsa.face[0].valuemask = r->zsa.face[1].valuemask = 0xFF;
-	r->zsa.face[0].writemask = r->zsa.face[1].writemask = 0xFF;
-	r->zsa.z_func = ZS_LESS;
-	r->front_ccw = true;
-	replay_blend_default(&r->blend);
-	r->fs_blend = r->blend;
-	bool uses_zs = false, uses_gs;                  /* a trace with depth/stencil has a "zs" unit */
-	const unsigned vunits = replay_gs_vertex_units(t, o->cfg, &uses_gs);   /* "gsh" takes vsh3 */
-	for (size_t k = 0; k < t->ncmd && !uses_zs; k++)
-		uses_zs = cJSON_GetObjectItemCaseSensitive(t->cmd[k], "zsbuf") ||
-		          !strcmp(rp_str(t->cmd[k], "cmd"), "depth_stencil_alpha");
-	/* every unit of the pipeline (units/gpu.h), producers first */
-	for (unsigned k = 0; k < GPU_NUNIT_NAMES && res->nunits < REPLAY_MAX_UNITS; k++) {
-		if ((k < 1 || k > 4 || k - 1 < vunits) && (uses_gs || strcmp(GPU_UNITS[k].name, "gsh")))
-			sim_unit_init(&res->unit[res->nunits++], GPU_UNITS[k].name, NULL, GPU_UNITS[k].counters,
-			              GPU_UNITS[k].ncounters);
-		if (uses_zs && !strcmp(GPU_UNITS[k].name, "raster"))
-			replay_zs_unit_stats(res, "zs");
-	}
-	for (unsigned k = 0; o->cfg->gr3d_instances > 1 && k < GPU_NUNIT_NAMES_B; k++) {   /* GR3D block B */
-		if (res->nunits < REPLAY_MAX_UNITS)
-			sim_unit_init(&res->unit[res->nunits++], GPU_UNITS_B[k].name, NULL, GPU_UNITS_B[k].counters,
-			              GPU_UNITS_B[k].ncounters);
-		if (uses_zs && k == 0)
-			replay_zs_unit_stats(res, "zs_b");
-	}
-	size_t last = SIZE_MAX;
-	for (size_t i = 0; i < t->ncmd; i++)
-		if (!strcmp(rp_str(t->cmd[i], "cmd"), "checkpoint"))
-			last = i;
-	bool ok = true;
-	for (size_t i = 0; ok && i < t->ncmd; i++) {
-		ok = command(r, t->cmd[i], i, i == last);
-		if (o->progress)
-			o->progress(o->progress_ctx, i + 1, t->ncmd, res->cycles);
-	}
-	if (ok && o->keep_image && r->ncbufs)
-		res->image = flipped(r->cbuf[0], d);
-	if (ok && o->keep_depth && r->zs) {
-		res->depth = malloc(sizeof *res->depth * r->zs->width * r->zs->height);
-		for (uint32_t y = 0; res->depth && y < r->zs->height; y++)
-			for (uint32_t x = 0; x < r->zs->width; x++)
-				res->depth[(size_t)y * r->zs->width + x] = (float)zs_surface_depth(r->zs, x, y);
-	}
-	zs_surface_free(r->zs);
-	if (r->have_vs)
-		shbin_free(&r->vs_shbin);
-	replay_gs_free(&r->gs);
-	for (unsigned k = 0; k < r->ncbufs; k++)
-		ulp_image_free(r->cbuf[k]);
-	replay_state_free(&r->st);
-	reg_stream_free(&r->stream);
-	free(r);
-	return ok;
 }

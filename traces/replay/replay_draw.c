@@ -57,12 +57,29 @@ static void program_linker(replay *r)
 	drv_gr3d_linker(&r->stream, row, n, r->cull, r->front_ccw, r->two_side);
 }
 
-static void add_units(replay_result *res, const gpu_stats *st)
+/* A unit of the pipeline (units/gpu.h) added to the stats at its first
+ * draw (a session with lazy units). */
+static sim_unit *lazy_unit(replay_result *res, const char *name)
+{
+	for (unsigned k = 0; k < GPU_NUNIT_NAMES + GPU_NUNIT_NAMES_B && res->nunits < REPLAY_MAX_UNITS; k++) {
+		const gpu_unit_info *g = k < GPU_NUNIT_NAMES ? &GPU_UNITS[k] : &GPU_UNITS_B[k - GPU_NUNIT_NAMES];
+		if (!strcmp(g->name, name)) {
+			sim_unit *u = &res->unit[res->nunits++];
+			sim_unit_init(u, g->name, NULL, g->counters, g->ncounters);
+			return u;
+		}
+	}
+	return NULL;
+}
+
+static void add_units(replay_result *res, const gpu_stats *st, bool lazy)
 {
 	for (unsigned k = 0; k < st->nunits; k++) {
 		sim_unit *u = replay_unit_named(res, st->unit[k].name);
 		if (!u && (!strcmp(st->unit[k].name, "zs") || !strcmp(st->unit[k].name, "zs_b")))
 			u = replay_zs_unit_stats(res, st->unit[k].name);   /* depth/stencil from raw register blocks */
+		if (!u && lazy)
+			u = lazy_unit(res, st->unit[k].name);
 		if (u)
 			sim_unit_stats_add(&u->stats, &st->unit[k].stats);
 	}
@@ -196,7 +213,7 @@ static bool run_draw(replay *r, size_t i, bool indexed)
 		r->res->clipped += st->clipped;
 		r->res->culled += st->culled;
 		r->res->fragments += st->fragments;
-		add_units(r->res, st);
+		add_units(r->res, st, r->lazy_units);
 	}
 	free(st);
 	r->res->draws++;

@@ -235,19 +235,3 @@ bool replay_gs_config(const pica_regs *regs, const ulp_config *cfg, gsh_config *
 		c->perm[k] = (uint8_t)pica_regs_attr_reg(&regs->gs, k);
 	return pica_regs_program(regs, true, cfg, prog, d);
 }
-
-unsigned replay_gs_vertex_units(const trace *t, const ulp_config *cfg, bool *uses_gs)
-{
-	bool gs = false, vs_only = false;
-	for (size_t k = 0; k < t->ncmd; k++) {
-		const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(t->cmd[k], "cmd");
-		if (!cJSON_IsString(cmd) || strcmp(cmd->valuestring, "bind_shaders"))
-			continue;
-		if (cJSON_GetObjectItemCaseSensitive(t->cmd[k], "gs"))
-			gs = true;
-		else
-			vs_only = true;
-	}
-	*uses_gs = gs;
-	return pica_vertex_units(cfg, gs && !vs_only);
-}

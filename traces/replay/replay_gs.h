@@ -69,8 +69,4 @@ bool replay_gs_config(const pica_regs *regs, const ulp_config *cfg, gsh_config *
 
 void replay_gs_free(replay_gs *g);
 
-/* The shader units a trace's stats list: vertex units (one fewer when
- * every bind_shaders has a gs) and *uses_gs when any has one ("gsh"). */
-unsigned replay_gs_vertex_units(const trace *t, const ulp_config *cfg, bool *uses_gs);
-
 #endif

@@ -99,6 +99,8 @@ typedef struct replay {
 	zs_state zsa;
 	replay_gs gs;                    /* the bound geometry shader (traces/replay/replay_gs.c) */
 	size_t dumped_cmd;               /* 1 + the command whose writes the dump last headed */
+	const cJSON *cur;                /* the command being run */
+	bool lazy_units;                 /* a unit the stats lack is added at its first draw */
 } replay;
 
 static inline const char *rp_str(const cJSON *c, const char *k)
@@ -118,6 +120,12 @@ bool replay_fail(replay *r, size_t i, const char *fmt, const char *detail);
 /* Applies the stream's writes from `from` to the register models (and the
  * dump); a draw trigger runs the draw (replay_draw_regs). */
 bool replay_flush(replay *r, size_t from, size_t i);
+
+/* replay.c: runs command c, the i-th (validated); last_checkpoint: a
+ * checkpoint's image also goes to o->out_png. */
+bool replay_command(replay *r, const cJSON *c, size_t i, bool last_checkpoint);
+/* A render target (bottom row first) as an image top row first. */
+ulp_image *replay_flipped(const ulp_image *rt, ulp_diag *d);
 
 /* replay_shaders.c */
 bool replay_bind_vs(replay *r, const trace_shader *s, size_t i);

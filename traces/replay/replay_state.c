@@ -24,22 +24,11 @@ static double num(const struct cJSON *c, const char *k, double def)
 	return cJSON_IsNumber(v) ? v->valuedouble : def;
 }
 
-bool replay_state_init(replay_state *st, const trace *t, ulp_diag *d)
+void replay_state_init(replay_state *st, const trace *t)
 {
 	memset(st, 0, sizeof *st);
 	st->t = t;
-	st->base = malloc((t->nres ? t->nres : 1) * sizeof *st->base);
-	if (!st->base)
-		return ulp_diag_at(d, t->path, 0, 0, "out of memory");
-	uint64_t at = MEM_FIRST;
-	for (size_t k = 0; k < t->nres; k++) {
-		st->base[k] = (uint32_t)at;
-		at += ((uint64_t)t->res[k].len + 2 * MEM_ALIGN - 1) / MEM_ALIGN * MEM_ALIGN;   /* + a gap */
-		if (at > MEM_LIMIT)
-			return ulp_diag_at(d, t->path, 0, 0, "the trace's resources do not fit the 256 MB the "
-			                   "PICA200's 28-bit buffer offsets address");
-	}
-	return true;
+	st->next = MEM_FIRST;
 }
 
 void replay_state_free(replay_state *st)
@@ -48,21 +37,142 @@ void replay_state_free(replay_state *st)
 		for (unsigned l = 0; l < GR3D_TEX_LEVELS; l++)
 			ulp_image_free(st->tex_img[k][l]);
 	free(st->base);
+	free(st->cap);
+	free(st->order);
+	free(st->free_base);
+	free(st->free_cap);
 	memset(st, 0, sizeof *st);
 }
 
-/* The resource whose address range [base, next base) holds addr, or -1. */
+/* Room for len bytes: whole 4 KB pages (a place of cap bytes is followed
+ * by a 4 KB gap). */
+static uint64_t room(size_t len)
+{
+	return ((uint64_t)len + MEM_ALIGN - 1) / MEM_ALIGN * MEM_ALIGN;
+}
+
+/* order: the placed resources sorted by address (insertion sort: the
+ * table is short and nearly sorted). */
+static void sort_order(replay_state *st)
+{
+	for (size_t k = 0; k < st->nplaced; k++)
+		st->order[k] = k;
+	for (size_t k = 1; k < st->nplaced; k++) {
+		size_t v = st->order[k], j = k;
+		for (; j && st->base[st->order[j - 1]] > st->base[v]; j--)
+			st->order[j] = st->order[j - 1];
+		st->order[j] = v;
+	}
+}
+
+/* Forgets the decoded textures read from base (their bytes changed). */
+static void touch(replay_state *st, uint32_t base)
+{
+	for (unsigned i = 0; i < GR3D_SAMPLERS; i++)
+		if (st->tex_key[i][0] == base)
+			memset(st->tex_key[i], 0, sizeof st->tex_key[i]);
+}
+
+static bool add_free(replay_state *st, uint32_t base, uint32_t cap)
+{
+	if (st->nfree == st->free_alloc) {
+		size_t n = st->free_alloc ? 2 * st->free_alloc : 16;
+		uint32_t *b = realloc(st->free_base, n * sizeof *b);
+		if (b)
+			st->free_base = b;
+		uint32_t *c = realloc(st->free_cap, n * sizeof *c);
+		if (c)
+			st->free_cap = c;
+		if (!b || !c)
+			return false;
+		st->free_alloc = n;
+	}
+	st->free_base[st->nfree] = base;
+	st->free_cap[st->nfree++] = cap;
+	return true;
+}
+
+bool replay_state_place(replay_state *st, size_t k, size_t len, const char *path, ulp_diag *d)
+{
+	if (k >= st->nalloc) {
+		size_t n = st->nalloc ? 2 * st->nalloc : 16;
+		while (n <= k)
+			n *= 2;
+		uint32_t *b = realloc(st->base, n * sizeof *b);
+		if (b)
+			st->base = b;
+		uint32_t *c = realloc(st->cap, n * sizeof *c);
+		if (c)
+			st->cap = c;
+		size_t *o = realloc(st->order, n * sizeof *o);
+		if (o)
+			st->order = o;
+		if (!b || !c || !o)
+			return ulp_diag_at(d, path, 0, 0, "out of memory");
+		st->nalloc = n;
+	}
+	const bool fresh = k >= st->nplaced;
+	const uint64_t need = room(len);
+	if (!fresh && need <= st->cap[k]) {
+		touch(st, st->base[k]);
+		return true;
+	}
+	if (!fresh) {                               /* moves: its place becomes free */
+		touch(st, st->base[k]);
+		if (!add_free(st, st->base[k], st->cap[k]))
+			return ulp_diag_at(d, path, 0, 0, "out of memory");
+	}
+	size_t best = SIZE_MAX;                     /* first fit among the free places */
+	for (size_t j = 0; j < st->nfree && best == SIZE_MAX; j++)
+		if (st->free_cap[j] >= need)
+			best = j;
+	if (best != SIZE_MAX) {
+		st->base[k] = st->free_base[best];
+		st->cap[k] = st->free_cap[best];
+		touch(st, st->base[k]);
+		st->free_base[best] = st->free_base[--st->nfree];
+		st->free_cap[best] = st->free_cap[st->nfree];
+	} else {
+		if (st->next + need + MEM_ALIGN > (uint64_t)MEM_LIMIT)
+			return ulp_diag_at(d, path, 0, 0, "the trace's resources do not fit the 256 MB the "
+			                   "PICA200's 28-bit buffer offsets address");
+		st->base[k] = st->next;
+		st->cap[k] = (uint32_t)need;
+		st->next += (uint32_t)(need + MEM_ALIGN);   /* + a gap */
+	}
+	if (fresh)
+		st->nplaced = k + 1;
+	sort_order(st);
+	return true;
+}
+
+void replay_state_remove(replay_state *st, size_t k)
+{
+	if (k >= st->nplaced)
+		return;
+	touch(st, st->base[k]);
+	add_free(st, st->base[k], st->cap[k]);       /* out of memory: the place is lost, not reused */
+	memmove(st->base + k, st->base + k + 1, (st->nplaced - k - 1) * sizeof *st->base);
+	memmove(st->cap + k, st->cap + k + 1, (st->nplaced - k - 1) * sizeof *st->cap);
+	st->nplaced--;
+	sort_order(st);
+}
+
+/* The resource whose place [base, base + cap) holds addr, or -1. */
 static long resource_at(const replay_state *st, uint32_t addr)
 {
-	size_t lo = 0, hi = st->t->nres;
+	size_t lo = 0, hi = st->nplaced;
 	while (lo < hi) {                  /* the last base <= addr */
 		size_t mid = (lo + hi) / 2;
-		if (st->base[mid] <= addr)
+		if (st->base[st->order[mid]] <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo ? (long)lo - 1 : -1;
+	if (!lo)
+		return -1;
+	size_t k = st->order[lo - 1];
+	return addr - st->base[k] < (uint64_t)st->cap[k] + MEM_ALIGN ? (long)k : -1;
 }
 
 static uint32_t addr_of(const replay_state *st, const trace_resource *res)

@@ -20,8 +20,16 @@
 struct cJSON;
 
 typedef struct replay_state {
-	const trace *t;
-	uint32_t *base;                /* resource k's address (t->res order) */
+	const trace *t;                /* the resources (a session's growing table) */
+	/* simulated memory: resource k of t at base[k], room for cap[k] bytes;
+	 * order: the resources by address; places freed by removed or moved
+	 * resources are reused first-fit */
+	uint32_t *base, *cap;
+	size_t *order;
+	size_t nplaced, nalloc;         /* resources placed (t->nres after each place) */
+	uint32_t *free_base, *free_cap;
+	size_t nfree, free_alloc;
+	uint32_t next;                 /* the first address after the last place */
 	/* the driver's view of the state (what it writes) */
 	double vp_scale[3], vp_translate[3];
 	bool scissor;
@@ -33,10 +41,20 @@ typedef struct replay_state {
 	uint32_t tex_key[GR3D_SAMPLERS][3];
 } replay_state;
 
-/* Lays out every resource of t in simulated memory (from 0x10000, 4 KB
- * aligned, a 4 KB gap between two). */
-bool replay_state_init(replay_state *st, const trace *t, ulp_diag *d);
+/* No resources yet: memory is laid out as they are placed. */
+void replay_state_init(replay_state *st, const trace *t);
 void replay_state_free(replay_state *st);
+
+/* Resource k of st->t (len bytes: just added as the last, or its bytes
+ * replaced) gets its address: its old place while it fits, else a free
+ * place, else a new place after the last (its old place becomes free).
+ * A replay of a whole trace places them in order from 0x10000, 4 KB
+ * aligned, a 4 KB gap between two.  Draws that sampled k's old bytes
+ * decode the new ones.  False with d (at path) when the 256 MB are full. */
+bool replay_state_place(replay_state *st, size_t k, size_t len, const char *path, ulp_diag *d);
+/* Resource k is being removed from st->t (the caller then shifts the
+ * resources after it down by one): its place becomes free. */
+void replay_state_remove(replay_state *st, size_t k);
 
 /* vfetch_read_fn over the layout (mem: the replay_state). */
 const uint8_t *replay_mem_read(const void *mem, uint32_t addr, uint32_t len);

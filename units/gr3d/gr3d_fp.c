@@ -100,9 +100,11 @@ gr3d_fp *gr3d_fp_new(const gr3d_draw *dr, unsigned tram_slots, bool ring, uint32
 	/* the TRAM's holds are counted only when setup reuses its slots */
 	gr3d_tram *ring_tram = ring ? &f->tram : NULL;
 	raster_init(&f->raster, &f->tri_in, f->zs_on ? &f->p_zs : &f->p_in, ring_tram);
-	if (f->zs_on)                 /* raster -> ZS -> PSEQ (units/gr3d/zs.h) */
+	if (f->zs_on) {               /* raster -> ZS -> PSEQ (units/gr3d/zs.h) */
 		zs_init(&f->zs, &f->zs_state, dr->zs, late, (unsigned)cfg->zs_pixels_per_clock, &f->p_zs,
 		        &f->p_in);
+		f->zs.tram = ring_tram;   /* a quad ZS rejects lets go of its slot there */
+	}
 	pseq_init(&f->pseq, ctx, f->max_qid, f->free_slots, ring_tram, &f->p_in, &f->p_recirc, &f->p_mfu);
 	gr3d_stage_connect(&f->mfu.s, &f->p_mfu, &f->p_tex);
 	gr3d_stage_connect(&f->tex.s, &f->p_tex, &f->p_alu);

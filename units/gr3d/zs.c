@@ -272,6 +272,8 @@ static void zs_tick(sim_unit *u, uint64_t now)
 			if (!sim_hold_room(u, z->out, now))   /* PSEQ's pop wakes us */
 				return;
 			sim_port_push(z->out, &z->cur, now);
+		} else if (z->tram) {                  /* rejected: PSEQ never sees it, so it lets go here */
+			gr3d_tram_release(z->tram, z->cur.tri);
 		}
 		sim_tl_emit(u->tl, now, u->lane, SIM_TL_END, z->cur.id, z->cur.mask);
 		sim_hold_end(&z->hold);

@@ -20,6 +20,7 @@
 #include "sim/core/timeline.h"
 #include "sim/core/unit.h"
 #include "units/gr3d/gr3d_quad.h"
+#include "units/gr3d/tram.h"
 
 /* ---- the depth/stencil surface ---------------------------------------- */
 
@@ -136,6 +137,7 @@ typedef struct zs_unit {
 	zs_surface *surf;
 	zs_late *late;                /* NULL unless st->late */
 	struct sim_port *in, *out;
+	gr3d_tram *tram;              /* a rejected quad's hold on its TRAM slot ends here (NULL: no ring) */
 	unsigned px_per_clock;
 	sim_hold hold;                /* cur, for the cycles its test takes */
 	gr3d_quad_in cur;

@@ -1,0 +1,668 @@
+/* The driver's pipe_context: CSOs, state setters, surfaces, sampler views,
+ * queries, flush (ulpsim_context.h). */
+#include "frontends/gallium/ulpsim_context.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tgsi/tgsi_dump.h"
+#include "util/u_framebuffer.h"
+#include "util/u_helpers.h"
+#include "util/u_inlines.h"
+#include "util/u_memory.h"
+#include "util/u_upload_mgr.h"
+
+void ulpsim_note(struct ulpsim_context *c, const char *key, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	const char *k = key ? key : msg;
+	for (unsigned i = 0; i < c->nnotes; i++)
+		if (!strncmp(c->note[i], k, sizeof c->note[i] - 1))
+			return;
+	if (c->nnotes < ULPSIM_NOTES)
+		snprintf(c->note[c->nnotes++], sizeof c->note[0], "%s", k);
+	fprintf(stderr, "ulpsim: %s\n", msg);
+}
+
+/* ---- the simulator's configuration (ULPSIM_GL_SET, ULPSIM_GL_CONFIG) ---- */
+
+static void load_config(ulp_config *cfg)
+{
+	ulp_config_defaults(cfg);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	const char *file = getenv(ULPSIM_ENV_CONFIG);
+	if (file && *file && !ulp_config_load(cfg, file, &d))
+		fprintf(stderr, "ulpsim: %s: %s (the defaults are used)\n", ULPSIM_ENV_CONFIG, d.msg);
+	const char *set = getenv(ULPSIM_ENV_SET);
+	char *list = set ? strdup(set) : NULL;
+	for (char *save = NULL, *kv = list ? strtok_r(list, ";", &save) : NULL; kv; kv = strtok_r(NULL, ";", &save)) {
+		ulp_diag_clear(&d);
+		bool ok = !strncmp(kv, "preset=", 7) ? ulp_config_preset(cfg, kv + 7, &d) : ulp_config_set(cfg, kv, &d);
+		if (!ok)
+			fprintf(stderr, "ulpsim: %s: %s: %s (ignored)\n", ULPSIM_ENV_SET, kv, d.msg);
+	}
+	free(list);
+}
+
+/* ---- CSOs ---- */
+
+static void *create_blend(struct pipe_context *pipe, const struct pipe_blend_state *s)
+{
+	(void)pipe;
+	return mem_dup(s, sizeof *s);
+}
+
+static void bind_blend(struct pipe_context *pipe, void *s)
+{
+	struct ulpsim_context *c = ulpsim_context(pipe);
+	c->blend = s;
+	c->dirty |= ULPSIM_DIRTY_BLEND;
+}
+
+static void *create_dsa(struct pipe_context *pipe, const struct pipe_depth_stencil_alpha_state *s)
+{
+	(void)pipe;
+	return mem_dup(s, sizeof *s);
+}
+
+static void bind_dsa(struct pipe_context *pipe, void *s)
+{
+	struct ulpsim_context *c = ulpsim_context(pipe);
+	c->dsa = s;
+	c->dirty |= ULPSIM_DIRTY_DSA;
+}
+
+static void *create_rast(struct pipe_context *pipe, const struct pipe_rasterizer_state *s)
+{
+	(void)pipe;
+	return mem_dup(s, sizeof *s);
+}
+
+static void bind_rast(struct pipe_context *pipe, void *s)
+{
+	struct ulpsim_context *c = ulpsim_context(pipe);
+	const bool clamp = c->rast && c->rast->clamp_vertex_color;
+	c->rast = s;
+	c->dirty |= ULPSIM_DIRTY_RAST | ULPSIM_DIRTY_SCISSOR;
+	if (c->rast && clamp != c->rast->clamp_vertex_color)
+		c->dirty |= ULPSIM_DIRTY_SHADERS;       /* the vertex shader's clamped variant */
+}
+
+static void *create_sampler(struct pipe_context *pipe, const struct pipe_sampler_state *s)
+{
+	(void)pipe;
+	return mem_dup(s, sizeof *s);
+}
+
+static void bind_samplers(struct pipe_context *pipe, enum pipe_shader_type shader, unsigned start, unsigned n,
+                          void **s)
+{
+	struct ulpsim_context *c = ulpsim_context(pipe);
+	if (shader != PIPE_SHADER_FRAGMENT)
+		return;                    /* the PICA200 vertex unit has no texture fetch (the caps say 0) */
+	for (unsigned k = 0; k < n && start + k < ULPSIM_SAMPLERS; k++)
+		c->sampler[start + k] = s ? s[k] : NULL;
+}
+
+static void *create_velems(struct pipe_context *pipe, unsigned n, const struct pipe_vertex_element *el)
+{
+	(void)pipe;
+	struct ulpsim_velems *v = CALLOC_STRUCT(ulpsim_velems);
+	if (v) {
+		v->n = MIN2(n, PIPE_MAX_ATTRIBS);
+		memcpy(v->el, el, v->n * sizeof *el);
+	}
+	return v;
+}
+
+static void bind_velems(struct pipe_context *pipe, void *s)
+{
+	ulpsim_context(pipe)->velems = s;
+}
+
+static void delete_state(struct pipe_context *pipe, void *s)
+{
+	(void)pipe;
+	FREE(s);
+}
+
+/* Declared CONST[0] vec4s: the largest index of a "DCL CONST" line + 1. */
+static unsigned declared_consts(const char *text)
+{
+	unsigned n = 0;
+	for (const char *p = strstr(text, "DCL CONST"); p; p = strstr(p + 1, "DCL CONST")) {
+		const char *q = strchr(p, '[');
+		if (!q)
+			continue;
+		unsigned a = 0, b = 0, dim = 0;
+		if (sscanf(q, "[%u][%u..%u]", &dim, &a, &b) == 3 || sscanf(q, "[%u..%u]", &a, &b) == 2) {
+			if (!dim && b + 1 > n)
+				n = b + 1;
+		} else if (sscanf(q, "[%u][%u]", &dim, &a) == 2 || sscanf(q, "[%u]", &a) == 1) {
+			if (!dim && a + 1 > n)
+				n = a + 1;
+		}
+	}
+	return n;
+}
+
+/* The vertex shader with its colour outputs saturated (the rasterizer's
+ * clamp_vertex_color: the caps offer no unclamped vertex colours, so GL
+ * expects them clamped), or NULL when it writes no colour.  Every
+ * instruction writing an OUT declared COLOR or BCOLOR gets _SAT. */
+static char *clamped_colors(const char *text)
+{
+	bool color[64] = { false };
+	bool any = false;
+	for (const char *p = strstr(text, "DCL OUT["); p; p = strstr(p + 1, "DCL OUT[")) {
+		unsigned a, b;
+		const char *eol = strchr(p, '\n');
+		const char *sem = strchr(p, ',');
+		if (!sem || (eol && sem > eol) || (strncmp(sem, ", COLOR", 7) && strncmp(sem, ", BCOLOR", 8)))
+			continue;
+		if (sscanf(p, "DCL OUT[%u..%u]", &a, &b) != 2) {
+			if (sscanf(p, "DCL OUT[%u]", &a) != 1)
+				continue;
+			b = a;
+		}
+		for (unsigned k = a; k <= b && k < 64; k++)
+			color[k] = any = true;
+	}
+	if (!any)
+		return NULL;
+	size_t n = strlen(text);
+	char *out = malloc(2 * n + 1), *o = out;
+	if (!out)
+		return NULL;
+	for (const char *line = text; *line;) {
+		const char *eol = strchr(line, '\n');
+		size_t len = eol ? (size_t)(eol - line + 1) : strlen(line);
+		const char *colon = memchr(line, ':', len);
+		unsigned k;
+		const char *dst = colon ? strstr(colon, " OUT[") : NULL;
+		bool sat = dst && dst < line + len && sscanf(dst, " OUT[%u]", &k) == 1 && k < 64 && color[k];
+		if (sat) {                      /* "  N: OPC OUT[k]..." -> "  N: OPC_SAT OUT[k]..." */
+			const char *op = colon + 1;
+			while (*op == ' ')
+				op++;
+			const char *op_end = op;
+			while (op_end < line + len && *op_end != ' ')
+				op_end++;
+			sat = op_end - op < 4 || strncmp(op_end - 4, "_SAT", 4);
+			if (sat) {
+				memcpy(o, line, (size_t)(op_end - line));
+				o += op_end - line;
+				memcpy(o, "_SAT", 4);
+				o += 4;
+				memcpy(o, op_end, len - (size_t)(op_end - line));
+				o += len - (size_t)(op_end - line);
+			}
+		}
+		if (!sat) {
+			memcpy(o, line, len);
+			o += len;
+		}
+		line += len;
+	}
+	*o = '\0';
+	return out;
+}
+
+static void *create_shader(struct pipe_context *pipe, const struct pipe_shader_state *st, enum pipe_shader_type stage)
+{
+	struct ulpsim_context *c = ulpsim_context(pipe);
+	struct ulpsim_shader *sh = CALLOC_STRUCT(ulpsim_shader);
+	if (!sh)
+		return NULL;
+	sh->stage = stage;
+	snprintf(sh->id, sizeof sh->id, "%s%u", stage == PIPE_SHADER_VERTEX ? "vs" : "fs", ++c->shader_serial);
+	if (st->type != PIPE_SHADER_IR_TGSI || !st->tokens) {
+		ulpsim_note(c, "not-tgsi", "a shader that is not TGSI: draws with it are skipped");
+		return sh;
+	}
+	size_t size = 64 * 1024;
+	char *text = NULL;
+	for (int tries = 0; tries < 6; tries++, size *= 2) {      /* tgsi_dump_str says when the text did not fit */
+		free(text);
+		text = malloc(size);
+		if (!text || tgsi_dump_str(st->tokens, 0, text, size))
+			break;
+	}
+	if (!text || !c->s) {
+		free(text);
+		return sh;
+	}
+	trace_shader ts;
+	memset(&ts, 0, sizeof ts);
+	snprintf(ts.id, sizeof ts.id, "%s", sh->id);
+	ts.stage = stage == PIPE_SHADER_VERTEX ? TRACE_VERTEX : TRACE_FRAGMENT;
+	ts.code = TRACE_TGSI;
+	ts.text = text;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	sh->valid = replay_session_shader(c->s, &ts, &d) && replay_session_check_shader(c->s, sh->id, &d);
+	char *clamped = sh->valid && stage == PIPE_SHADER_VERTEX ? clamped_colors(text) : NULL;
+	if (clamped) {                       /* the variant for clamp_vertex_color */
+		snprintf(ts.id, sizeof ts.id, "%sc", sh->id);
+		ts.text = clamped;
+		sh->has_clamped = replay_session_shader(c->s, &ts, &d);
+		free(clamped);
+	}
+	if (!sh->valid)           /* a real driver refuses it at link time: said once, draws skipped */
+		ulpsim_note(c, NULL, "%s shader %s cannot run on the simulated GPU: %s",
+		            stage == PIPE_SHADER_VERTEX ? "vertex" : "fragment", sh->id, d.msg);
+	sh->nconst = declared_consts(text);
+	if (getenv("ULPSIM_GL_DUMP_TGSI"))
+		fprintf(stderr, "ulpsim: %s\n%s\n", sh->id, text);
+	free(text);
+	return sh;
+}
+
+static void *create_vs(struct pipe_context *pipe, const struct pipe_shader_state *st)
+{
+	return create_shader(pipe, st, PIPE_SHADER_VERTEX);
+}
+
+static void *create_fs(struct pipe_context *pipe, const struct pipe_shader_state *st)
+{
+	return create_shader(pipe, st, PIPE_SHADER_FRAGMENT);
+}
+
+static void bind_vs(struct pipe_context *pipe, void *s)
+{
+	struct ulpsim_context *c = ulpsim_context(pipe);
+	c->vs = s;
+	c->dirty |= ULPSIM_DIRTY_SHADERS;
+}
+
+static void bind_fs(struct pipe_context *pipe, void *s)
+{
+	struct ulpsim_context *c = ulpsim_context(pipe);
+	c->fs = s;
+	c->dirty |= ULPSIM_DIRTY_SHADERS;
+}
+
+static void delete_shader(struct pipe_context *pipe, void *s)
+{
+	struct ulpsim_context *c = ulpsim_context(pipe);
+	struct ulpsim_shader *sh = s;
+	if (c->vs == sh || c->fs == sh) {      /* still bound: forget it when the next one is bound */
+		if (c->vs == sh)
+			c->vs = NULL;
+		if (c->fs == sh)
+			c->fs = NULL;
+		c->dirty |= ULPSIM_DIRTY_SHADERS;
+	}
+	if (c->s) {
+		replay_session_remove_shader(c->s, sh->id);
+		if (sh->has_clamped) {
+			char id[sizeof sh->id + 1];
+			snprintf(id, sizeof id, "%sc", sh->id);
+			replay_session_remove_shader(c->s, id);
+		}
+	}
+	FREE(sh);
+}
+
+/* ---- parameters ---- */
+
+static void set_blend_color(struct pipe_context *pipe, const struct pipe_blend_color *bc)
+{
+	struct ulpsim_context *c = ulpsim_context(pipe);
+	c->blend_color = *bc;
+	c->dirty |= ULPSIM_DIRTY_BLEND;
+}
+
+static void set_stencil_ref(struct pipe_context *pipe, const struct pipe_stencil_ref ref)
+{
+	struct ulpsim_context *c = ulpsim_context(pipe);
+	c->stencil_ref = ref;
+	c->dirty |= ULPSIM_DIRTY_DSA;
+}
+
+static void set_sample_mask(struct pipe_context *pipe, unsigned mask)
+{
+	(void)pipe, (void)mask;    /* one sample per pixel */
+}
+
+static void set_min_samples(struct pipe_context *pipe, unsigned n)
+{
+	(void)pipe, (void)n;
+}
+
+static void set_clip_state(struct pipe_context *pipe, const struct pipe_clip_state *clip)
+{
+	struct ulpsim_context *c = ulpsim_context(pipe);
+	c->clip = *clip;
+	c->dirty |= ULPSIM_DIRTY_CLIP;
+}
+
+static void set_constant_buffer(struct pipe_context *pipe, enum pipe_shader_type shader, uint index,
+                                bool take_ownership, const struct pipe_constant_buffer *cb)
+{
+	struct ulpsim_context *c = ulpsim_context(pipe);
+	if (index != 0 || (shader != PIPE_SHADER_VERTEX && shader != PIPE_SHADER_FRAGMENT)) {
+		if (take_ownership && cb && cb->buffer) {
+			struct pipe_resource *r = cb->buffer;
+			pipe_resource_reference(&r, NULL);
+		}
+		return;                    /* one constant buffer per stage (the caps) */
+	}
+	util_copy_constant_buffer(&c->cb[shader == PIPE_SHADER_FRAGMENT], cb, take_ownership);
+}
+
+static void set_framebuffer_state(struct pipe_context *pipe, const struct pipe_framebuffer_state *fb)
+{
+	struct ulpsim_context *c = ulpsim_context(pipe);
+	util_copy_framebuffer_state(&c->fb, fb);
+	c->dirty |= ULPSIM_DIRTY_FB;
+}
+
+static void set_polygon_stipple(struct pipe_context *pipe, const struct pipe_poly_stipple *s)
+{
+	(void)pipe, (void)s;       /* no stipple unit: ignored */
+}
+
+static void set_scissor_states(struct pipe_context *pipe, unsigned start, unsigned n,
+                               const struct pipe_scissor_state *s)
+{
+	struct ulpsim_context *c = ulpsim_context(pipe);
+	if (start == 0 && n) {
+		c->scissor = s[0];
+		c->dirty |= ULPSIM_DIRTY_SCISSOR;
+	}
+}
+
+static void set_viewport_states(struct pipe_context *pipe, unsigned start, unsigned n,
+                                const struct pipe_viewport_state *v)
+{
+	struct ulpsim_context *c = ulpsim_context(pipe);
+	if (start == 0 && n) {
+		c->viewport = v[0];
+		c->dirty |= ULPSIM_DIRTY_VIEWPORT;
+	}
+}
+
+static void set_sampler_views(struct pipe_context *pipe, enum pipe_shader_type shader, unsigned start,
+                              unsigned n, unsigned unbind_trailing, bool take_ownership,
+                              struct pipe_sampler_view **views)
+{
+	struct ulpsim_context *c = ulpsim_context(pipe);
+	for (unsigned k = 0; k < n + unbind_trailing; k++) {
+		struct pipe_sampler_view *v = views && k < n ? views[k] : NULL;
+		if (shader != PIPE_SHADER_FRAGMENT || start + k >= ULPSIM_SAMPLERS) {
+			if (take_ownership && v)
+				pipe_sampler_view_reference(&v, NULL);
+			continue;
+		}
+		struct pipe_sampler_view **dst = &c->view[start + k];
+		if (take_ownership) {
+			pipe_sampler_view_reference(dst, NULL);
+			*dst = v;
+		} else {
+			pipe_sampler_view_reference(dst, v);
+		}
+	}
+}
+
+static void set_vertex_buffers(struct pipe_context *pipe, unsigned start, unsigned n, unsigned unbind_trailing,
+                               bool take_ownership, const struct pipe_vertex_buffer *vb)
+{
+	struct ulpsim_context *c = ulpsim_context(pipe);
+	util_set_vertex_buffers_count(c->vb, &c->nvb, vb, start, n, unbind_trailing, take_ownership);
+}
+
+/* ---- sampler views, surfaces ---- */
+
+static struct pipe_sampler_view *create_sampler_view(struct pipe_context *pipe, struct pipe_resource *res,
+                                                     const struct pipe_sampler_view *templ)
+{
+	struct pipe_sampler_view *v = CALLOC_STRUCT(pipe_sampler_view);
+	if (!v)
+		return NULL;
+	*v = *templ;
+	pipe_reference_init(&v->reference, 1);
+	v->texture = NULL;
+	pipe_resource_reference(&v->texture, res);
+	v->context = pipe;
+	return v;
+}
+
+static void sampler_view_destroy(struct pipe_context *pipe, struct pipe_sampler_view *v)
+{
+	(void)pipe;
+	pipe_resource_reference(&v->texture, NULL);
+	FREE(v);
+}
+
+static struct pipe_surface *create_surface(struct pipe_context *pipe, struct pipe_resource *res,
+                                           const struct pipe_surface *templ)
+{
+	struct pipe_surface *s = CALLOC_STRUCT(pipe_surface);
+	if (!s)
+		return NULL;
+	pipe_reference_init(&s->reference, 1);
+	pipe_resource_reference(&s->texture, res);
+	s->context = pipe;
+	s->format = templ->format;
+	s->u = templ->u;
+	if (res->target == PIPE_BUFFER) {
+		s->width = templ->u.buf.last_element - templ->u.buf.first_element + 1;
+		s->height = 1;
+	} else {
+		s->width = u_minify(res->width0, templ->u.tex.level);
+		s->height = u_minify(res->height0, templ->u.tex.level);
+	}
+	return s;
+}
+
+static void surface_destroy(struct pipe_context *pipe, struct pipe_surface *s)
+{
+	(void)pipe;
+	pipe_resource_reference(&s->texture, NULL);
+	FREE(s);
+}
+
+/* ---- queries: none is supported (the caps say so); GPU_FINISHED is always done ---- */
+
+struct ulpsim_query {
+	unsigned type;
+};
+
+static struct pipe_query *create_query(struct pipe_context *pipe, unsigned type, unsigned index)
+{
+	(void)index;
+	if (type != PIPE_QUERY_GPU_FINISHED && type != PIPE_QUERY_TIMESTAMP_DISJOINT) {
+		ulpsim_note(ulpsim_context(pipe), NULL, "query type %u is not supported", type);
+		return NULL;
+	}
+	struct ulpsim_query *q = CALLOC_STRUCT(ulpsim_query);
+	if (q)
+		q->type = type;
+	return (struct pipe_query *)q;
+}
+
+static void destroy_query(struct pipe_context *pipe, struct pipe_query *q)
+{
+	(void)pipe;
+	FREE(q);
+}
+
+static bool begin_query(struct pipe_context *pipe, struct pipe_query *q)
+{
+	(void)pipe, (void)q;
+	return true;
+}
+
+static bool end_query(struct pipe_context *pipe, struct pipe_query *q)
+{
+	(void)pipe, (void)q;
+	return true;
+}
+
+static bool get_query_result(struct pipe_context *pipe, struct pipe_query *q, bool wait,
+                             union pipe_query_result *result)
+{
+	(void)pipe, (void)wait;
+	const struct ulpsim_query *uq = (const struct ulpsim_query *)q;
+	memset(result, 0, sizeof *result);
+	if (uq->type == PIPE_QUERY_GPU_FINISHED)
+		result->b = true;              /* draws finish before the call that made them returns */
+	else
+		result->timestamp_disjoint.disjoint = true;
+	return true;
+}
+
+static void set_active_query_state(struct pipe_context *pipe, bool enable)
+{
+	(void)pipe, (void)enable;
+}
+
+/* ---- flush, barriers ---- */
+
+static void flush(struct pipe_context *pipe, struct pipe_fence_handle **fence, unsigned flags)
+{
+	(void)flags;                       /* every draw is done when draw_vbo returns */
+	if (fence)
+		*fence = ulpsim_fence(pipe->screen);
+}
+
+static void texture_barrier(struct pipe_context *pipe, unsigned flags)
+{
+	(void)pipe, (void)flags;
+}
+
+static void memory_barrier(struct pipe_context *pipe, unsigned flags)
+{
+	(void)pipe, (void)flags;
+}
+
+static void flush_resource(struct pipe_context *pipe, struct pipe_resource *r)
+{
+	(void)pipe, (void)r;
+}
+
+static void invalidate_resource(struct pipe_context *pipe, struct pipe_resource *r)
+{
+	(void)pipe, (void)r;
+}
+
+/* ---- create, destroy ---- */
+
+static void destroy(struct pipe_context *pipe)
+{
+	struct ulpsim_context *c = ulpsim_context(pipe);
+	struct ulpsim_screen *scr = ulpsim_screen(pipe->screen);
+	if (c->draws) {
+		char line[256];
+		snprintf(line, sizeof line, "{\"run\":1,\"draws\":%llu,\"cycles\":%llu,\"fragments\":%llu,"
+		         "\"sim_seconds\":%.3f}", (unsigned long long)c->res.draws, (unsigned long long)c->res.cycles,
+		         (unsigned long long)c->res.fragments, c->sim_seconds);
+		ulpsim_summary_line(scr, line);
+	}
+	if (pipe->stream_uploader)
+		u_upload_destroy(pipe->stream_uploader);
+	util_unreference_framebuffer_state(&c->fb);
+	for (unsigned k = 0; k < ULPSIM_SAMPLERS; k++)
+		pipe_sampler_view_reference(&c->view[k], NULL);
+	for (unsigned k = 0; k < ULPSIM_VBUFS; k++)
+		pipe_vertex_buffer_unreference(&c->vb[k]);
+	for (unsigned k = 0; k < 2; k++)
+		pipe_resource_reference(&c->cb[k].buffer, NULL);
+	ulpsim_release_uploads(c);
+	if (c->s) {
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		const char *stats = getenv(ULPSIM_ENV_STATS);
+		if (stats && *stats && c->res.draws && !replay_session_write_stats(c->s, stats, &d))
+			fprintf(stderr, "ulpsim: %s: %s\n", ULPSIM_ENV_STATS, d.msg);
+		replay_session_finish(c->s, &d);
+		replay_session_close(c->s);
+	}
+	FREE(c);
+}
+
+struct pipe_context *ulpsim_context_create(struct pipe_screen *screen, void *priv, unsigned flags)
+{
+	(void)flags;
+	struct ulpsim_context *c = CALLOC_STRUCT(ulpsim_context);
+	if (!c)
+		return NULL;
+	load_config(&c->cfg);
+	c->opts.cfg = &c->cfg;
+	replay_session_units u = { .lazy = true };
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	c->s = replay_session_open(&c->opts, &u, "gl", "", &c->res, &d);
+	if (!c->s)
+		fprintf(stderr, "ulpsim: %s (draws are skipped)\n", d.msg);
+	c->dirty = ULPSIM_DIRTY_ALL;
+	struct pipe_context *p = &c->base;
+	p->screen = screen;
+	p->priv = priv;
+	p->destroy = destroy;
+	p->create_blend_state = create_blend;
+	p->bind_blend_state = bind_blend;
+	p->delete_blend_state = delete_state;
+	p->create_depth_stencil_alpha_state = create_dsa;
+	p->bind_depth_stencil_alpha_state = bind_dsa;
+	p->delete_depth_stencil_alpha_state = delete_state;
+	p->create_rasterizer_state = create_rast;
+	p->bind_rasterizer_state = bind_rast;
+	p->delete_rasterizer_state = delete_state;
+	p->create_sampler_state = create_sampler;
+	p->bind_sampler_states = bind_samplers;
+	p->delete_sampler_state = delete_state;
+	p->create_vertex_elements_state = create_velems;
+	p->bind_vertex_elements_state = bind_velems;
+	p->delete_vertex_elements_state = delete_state;
+	p->create_vs_state = create_vs;
+	p->bind_vs_state = bind_vs;
+	p->delete_vs_state = delete_shader;
+	p->create_fs_state = create_fs;
+	p->bind_fs_state = bind_fs;
+	p->delete_fs_state = delete_shader;
+	p->set_blend_color = set_blend_color;
+	p->set_stencil_ref = set_stencil_ref;
+	p->set_sample_mask = set_sample_mask;
+	p->set_min_samples = set_min_samples;
+	p->set_clip_state = set_clip_state;
+	p->set_constant_buffer = set_constant_buffer;
+	p->set_framebuffer_state = set_framebuffer_state;
+	p->set_polygon_stipple = set_polygon_stipple;
+	p->set_scissor_states = set_scissor_states;
+	p->set_viewport_states = set_viewport_states;
+	p->set_sampler_views = set_sampler_views;
+	p->set_vertex_buffers = set_vertex_buffers;
+	p->create_sampler_view = create_sampler_view;
+	p->sampler_view_destroy = sampler_view_destroy;
+	p->create_surface = create_surface;
+	p->surface_destroy = surface_destroy;
+	p->create_query = create_query;
+	p->destroy_query = destroy_query;
+	p->begin_query = begin_query;
+	p->end_query = end_query;
+	p->get_query_result = get_query_result;
+	p->set_active_query_state = set_active_query_state;
+	p->flush = flush;
+	p->texture_barrier = texture_barrier;
+	p->memory_barrier = memory_barrier;
+	p->flush_resource = flush_resource;
+	p->invalidate_resource = invalidate_resource;
+	ulpsim_init_context_resource_functions(p);
+	ulpsim_init_draw_functions(p);
+	p->stream_uploader = u_upload_create_default(p);
+	if (!p->stream_uploader) {
+		destroy(p);
+		return NULL;
+	}
+	p->const_uploader = p->stream_uploader;
+	return p;
+}

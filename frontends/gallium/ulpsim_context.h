@@ -1,0 +1,140 @@
+/* The driver's pipe_context, inside (docs/gl.md "What each pipe call turns
+ * into"): the CSOs and bound state, and the streaming replay session
+ * (traces/replay/session.h) every draw goes through.
+ *
+ *   ulpsim_context.c  create/destroy, CSOs, state setters, queries, flush
+ *   ulpsim_state.c    state -> session commands; buffers, textures and
+ *                     render targets between pipe resources and the session
+ *   ulpsim_draw.c     draw_vbo, clear, blit, resource_copy_region
+ *
+ * A draw is translated into the trace format's commands (framebuffer,
+ * bind_shaders, constant_buffer, vertex_elements, sampler(_view), blend,
+ * depth_stencil_alpha, rasterizer, clip, viewport, scissor, draw); the
+ * session turns them into register writes and runs the draw on the
+ * cycle-accurate GPU.  Render targets live in the pipe resources' host
+ * memory: copied into the session's colour buffers before a draw when the
+ * CPU wrote them since, and back after it. */
+#ifndef ULP_GALLIUM_CONTEXT_H
+#define ULP_GALLIUM_CONTEXT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "frontends/gallium/ulpsim_gallium.h"
+#include "sim/core/config.h"
+#include "traces/replay/session.h"
+
+struct cJSON;
+
+enum {
+	ULPSIM_UPLOADS = 96,       /* pipe resources the session holds a copy of */
+	ULPSIM_SAMPLERS = 16,
+	ULPSIM_VBUFS = 16,
+	ULPSIM_NOTES = 32,         /* distinct messages said once */
+};
+
+/* What changed since the last draw's commands. */
+enum {
+	ULPSIM_DIRTY_FB = 1u << 0,
+	ULPSIM_DIRTY_SHADERS = 1u << 1,
+	ULPSIM_DIRTY_BLEND = 1u << 2,
+	ULPSIM_DIRTY_DSA = 1u << 3,
+	ULPSIM_DIRTY_RAST = 1u << 4,
+	ULPSIM_DIRTY_VIEWPORT = 1u << 5,
+	ULPSIM_DIRTY_SCISSOR = 1u << 6,
+	ULPSIM_DIRTY_CLIP = 1u << 7,
+	ULPSIM_DIRTY_ALL = 0xFFu,
+};
+
+/* A vertex or fragment shader CSO: its TGSI text in the session. */
+struct ulpsim_shader {
+	enum pipe_shader_type stage;
+	char id[24];               /* the session's shader id */
+	bool valid;                /* the hardware can run it (else draws with it are skipped) */
+	bool has_clamped;          /* "<id>c": its colour outputs saturated (clamp_vertex_color) */
+	unsigned nconst;           /* vec4 constants of CONST[0] it declares */
+};
+
+struct ulpsim_velems {
+	unsigned n;
+	struct pipe_vertex_element el[PIPE_MAX_ATTRIBS];
+};
+
+/* A pipe resource copied into the session (referenced while it is). */
+struct ulpsim_upload {
+	struct pipe_resource *res;
+	uint64_t generation;       /* the resource's generation the copy has */
+	unsigned first_level, last_level;
+	uint64_t used;             /* the draw that last used it */
+	char id[16];               /* the session's resource id: u<slot> */
+};
+
+struct ulpsim_context {
+	struct pipe_context base;
+	ulp_config cfg;
+	replay_opts opts;
+	replay_result res;
+	replay_session *s;         /* NULL: the session could not be opened (draws are skipped) */
+	uint64_t draws;            /* draw_vbo calls */
+	double sim_seconds;        /* host time in the simulator */
+	unsigned dirty;
+	/* bound state */
+	struct pipe_framebuffer_state fb;
+	struct ulpsim_shader *vs, *fs;
+	struct pipe_blend_state *blend;
+	struct pipe_depth_stencil_alpha_state *dsa;
+	struct pipe_rasterizer_state *rast;
+	struct ulpsim_velems *velems;
+	struct pipe_sampler_state *sampler[ULPSIM_SAMPLERS];
+	struct pipe_sampler_view *view[ULPSIM_SAMPLERS];
+	struct pipe_vertex_buffer vb[ULPSIM_VBUFS];
+	unsigned nvb;
+	struct pipe_constant_buffer cb[2];    /* CONST[0] of the vertex and the fragment shader */
+	struct pipe_viewport_state viewport;
+	struct pipe_scissor_state scissor;
+	struct pipe_clip_state clip;
+	struct pipe_stencil_ref stencil_ref;
+	struct pipe_blend_color blend_color;
+	unsigned shader_serial;
+	/* the session's copies */
+	struct ulpsim_upload up[ULPSIM_UPLOADS];
+	bool fb_ok;                /* the bound framebuffer is one the session models */
+	uint64_t cbuf_gen[PIPE_MAX_COLOR_BUFS], zs_gen;   /* generations the session's buffers hold */
+	bool cbuf_fresh[PIPE_MAX_COLOR_BUFS], zs_fresh;   /* copied in since the framebuffer command */
+	char note[ULPSIM_NOTES][96];
+	unsigned nnotes;
+};
+
+static inline struct ulpsim_context *ulpsim_context(struct pipe_context *p)
+{
+	return (struct ulpsim_context *)p;
+}
+
+/* ulpsim_context.c: prints "ulpsim: <msg>" on stderr the first time key is
+ * seen (key NULL: msg is the key). */
+void ulpsim_note(struct ulpsim_context *c, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ulpsim_state.c */
+/* Runs command c (consumed): false after noting the session's message. */
+bool ulpsim_cmd(struct ulpsim_context *c, struct cJSON *cmd);
+/* Everything a draw needs before its draw command: the framebuffer and the
+ * render targets' bytes, shaders, constants, vertex elements, textures,
+ * fixed-function state.  False: the draw is skipped (noted). */
+bool ulpsim_emit_state(struct ulpsim_context *c);
+/* The session's copy of resource r (its levels first..last for a texture),
+ * uploaded again when r changed; NULL when it cannot be made (noted). */
+struct ulpsim_upload *ulpsim_upload(struct ulpsim_context *c, struct pipe_resource *r, unsigned first_level,
+                                    unsigned last_level);
+/* A user buffer (vertices or indices) as session buffer id. */
+bool ulpsim_upload_user(struct ulpsim_context *c, const char *id, const void *bytes, size_t len);
+/* After a draw: the session's colour buffers and depth surface back into
+ * the bound surfaces' resources. */
+void ulpsim_write_back(struct ulpsim_context *c);
+/* Forget the session's copies (context destroy). */
+void ulpsim_release_uploads(struct ulpsim_context *c);
+
+/* ulpsim_draw.c */
+void ulpsim_init_draw_functions(struct pipe_context *pipe);
+
+#endif

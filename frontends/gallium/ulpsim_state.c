@@ -1,0 +1,629 @@
+/* Gallium state as the session's commands, and pipe resources as the
+ * session's buffers, textures and render targets (ulpsim_context.h). */
+#include "frontends/gallium/ulpsim_context.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units/gr3d/zs.h"
+#include "util/format/u_format.h"
+#include "util/u_inlines.h"
+
+/* ---- commands ---- */
+
+bool ulpsim_cmd(struct ulpsim_context *c, cJSON *cmd)
+{
+	if (!cmd)
+		return false;
+	if (getenv("ULPSIM_GL_DUMP_COMMANDS")) {    /* debugging: the session's commands on stderr */
+		char *text = cJSON_PrintUnformatted(cmd);
+		fprintf(stderr, "ulpsim: %s\n", text ? text : "?");
+		free(text);
+	}
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	bool ok = c->s && replay_session_command(c->s, cmd, &d);
+	if (!ok && c->s) {
+		/* the message without its "$.commands[i]" (the key of a note said once) */
+		const char *tail = strstr(d.msg, "]");
+		char key[96];
+		snprintf(key, sizeof key, "%s%s", cJSON_GetStringValue(cJSON_GetObjectItem(cmd, "cmd")), tail ? tail : d.msg);
+		ulpsim_note(c, key, "%s", d.msg);
+	}
+	cJSON_Delete(cmd);
+	return ok;
+}
+
+static cJSON *command(const char *name)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "cmd", name);
+	return o;
+}
+
+static cJSON *floats(const float *v, int n)
+{
+	return cJSON_CreateFloatArray(v, n);
+}
+
+/* ---- formats ---- */
+
+/* ORDER: enum gr3d_rtfmt (units/gr3d/gr3d_quad.h) */
+static const char *const RT_NAMES[] = { "RGBA8888", "BGRA8888", "RGB565", "A8" };
+/* enum gr3d_texfmt (RGBA8888, BGRA8888, A8, L8, RGB565, D16) as enum trace_texfmt */
+static const enum trace_texfmt TEX_FMT[] = { TRACE_RGBA8888, TRACE_BGRA8888, TRACE_A8, TRACE_L8, TRACE_RGB565,
+	TRACE_D16 };
+
+static const char *vertex_format(enum pipe_format f)
+{
+	switch (f) {
+	case PIPE_FORMAT_R32_FLOAT: return "R32_FLOAT";
+	case PIPE_FORMAT_R32G32_FLOAT: return "R32G32_FLOAT";
+	case PIPE_FORMAT_R32G32B32_FLOAT: return "R32G32B32_FLOAT";
+	case PIPE_FORMAT_R32G32B32A32_FLOAT: return "R32G32B32A32_FLOAT";
+	case PIPE_FORMAT_R8G8B8A8_UNORM: return "R8G8B8A8_UNORM";
+	default: return NULL;
+	}
+}
+
+/* The bytes of level `level`, layer `layer` of r, and their row stride. */
+static uint8_t *level_bytes(struct pipe_resource *p, unsigned level, unsigned layer, unsigned *stride)
+{
+	struct ulpsim_resource *r = ulpsim_resource(p);
+	*stride = r->stride[level];
+	return r->data ? r->data + r->level_offset[level] + layer * r->layer_size[level] : NULL;
+}
+
+/* ---- uploads: pipe resources the session holds a copy of ---- */
+
+void ulpsim_release_uploads(struct ulpsim_context *c)
+{
+	for (unsigned k = 0; k < ULPSIM_UPLOADS; k++)
+		pipe_resource_reference(&c->up[k].res, NULL);
+}
+
+bool ulpsim_upload_user(struct ulpsim_context *c, const char *id, const void *bytes, size_t len)
+{
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	if (replay_session_buffer(c->s, id, bytes, len, &d))
+		return true;
+	ulpsim_note(c, "user-upload", "%s", d.msg);
+	return false;
+}
+
+/* Texture levels first..last of r into the session (as resource id). */
+static bool upload_texture(struct ulpsim_context *c, const char *id, struct pipe_resource *r, unsigned first,
+                           unsigned last)
+{
+	const struct ulpsim_format *f = ulpsim_format_lookup(r->format);
+	const bool native = f && f->tex >= 0 && (unsigned)f->tex < sizeof TEX_FMT / sizeof TEX_FMT[0];
+	if (!native && (util_format_is_depth_or_stencil(r->format) || util_format_is_compressed(r->format))) {
+		ulpsim_note(c, NULL, "textures of format %s are not modelled: draws sampling them are skipped",
+		            util_format_short_name(r->format));
+		return false;
+	}
+	const enum trace_texfmt tf = native ? TEX_FMT[f->tex] : TRACE_RGBA8888;
+	if (getenv("ULPSIM_GL_DUMP_COMMANDS"))
+		fprintf(stderr, "ulpsim: texture %s: %s %ux%u levels %u..%u as trace format %d\n", id,
+		        util_format_short_name(r->format), r->width0, r->height0, first, last, (int)tf);
+	const unsigned bpp = native ? util_format_get_blocksize(r->format) : 4;
+	unsigned nlevels = last - first + 1;
+	if (nlevels > TRACE_TEX_LEVELS)
+		nlevels = TRACE_TEX_LEVELS;
+	const unsigned w0 = u_minify(r->width0, first), h0 = u_minify(r->height0, first);
+	size_t len = 0;
+	for (unsigned l = 0; l < nlevels; l++)
+		len += (size_t)u_minify(w0, l) * u_minify(h0, l) * bpp;
+	uint8_t *bytes = malloc(len ? len : 1), *o = bytes;
+	if (!bytes)
+		return false;
+	for (unsigned l = 0; l < nlevels; l++) {
+		const unsigned w = u_minify(w0, l), h = u_minify(h0, l);
+		unsigned stride;
+		const uint8_t *src = level_bytes(r, first + l, 0, &stride);
+		if (!src)
+			memset(o, 0, (size_t)w * h * bpp);
+		else if (native)
+			for (unsigned y = 0; y < h; y++)
+				memcpy(o + (size_t)y * w * bpp, src + (size_t)y * stride, (size_t)w * bpp);
+		else
+			util_format_unpack_rgba_8unorm_rect(r->format, o, w * 4, src, stride, w, h);
+		if (native && f->no_alpha)             /* X8: alpha reads as 1 */
+			for (size_t k = 3; k < (size_t)w * h * 4; k += 4)
+				o[k] = 255;
+		o += (size_t)w * h * bpp;
+	}
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	bool ok = replay_session_texture(c->s, id, tf, h0 == 1 && r->target == PIPE_TEXTURE_1D ? TRACE_TEX_1D
+	                                 : TRACE_TEX_2D, w0, h0, nlevels, bytes, len, &d);
+	if (!ok)
+		ulpsim_note(c, "texture-upload", "%s", d.msg);
+	free(bytes);
+	return ok;
+}
+
+struct ulpsim_upload *ulpsim_upload(struct ulpsim_context *c, struct pipe_resource *r, unsigned first_level,
+                                    unsigned last_level)
+{
+	struct ulpsim_upload *u = NULL, *lru = NULL;
+	for (unsigned k = 0; k < ULPSIM_UPLOADS && !u; k++) {
+		struct ulpsim_upload *e = &c->up[k];
+		if (e->res == r && e->first_level == first_level && e->last_level == last_level)
+			u = e;
+		else if (!e->res && (!lru || lru->res))
+			lru = e;
+		else if (e->res && e->used != c->draws && (!lru || (lru->res && e->used < lru->used)))
+			lru = e;
+	}
+	const uint64_t gen = ulpsim_resource(r)->generation;
+	if (u && u->generation == gen) {
+		u->used = c->draws;
+		return u;
+	}
+	if (!u) {
+		if (!lru) {
+			ulpsim_note(c, "uploads-full", "more than %d resources in one draw", ULPSIM_UPLOADS);
+			return NULL;
+		}
+		u = lru;
+		pipe_resource_reference(&u->res, r);
+		u->first_level = first_level;
+		u->last_level = last_level;
+		snprintf(u->id, sizeof u->id, "u%u", (unsigned)(u - c->up));
+	}
+	bool ok;
+	if (r->target == PIPE_BUFFER) {
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		const struct ulpsim_resource *ur = ulpsim_resource(r);
+		ok = ur->data && replay_session_buffer(c->s, u->id, ur->data, r->width0, &d);
+		if (!ok)
+			ulpsim_note(c, "buffer-upload", "a buffer of %u bytes: %s", r->width0, d.msg);
+	} else {
+		ok = upload_texture(c, u->id, r, first_level, last_level);
+	}
+	if (!ok) {
+		pipe_resource_reference(&u->res, NULL);
+		return NULL;
+	}
+	u->generation = gen;
+	u->used = c->draws;
+	return u;
+}
+
+/* ---- render targets between the surfaces and the session ---- */
+
+static unsigned real_cbufs(const struct ulpsim_context *c)
+{
+	unsigned n = 0;
+	while (n < c->fb.nr_cbufs && c->fb.cbufs[n])
+		n++;
+	return n;
+}
+
+static void copy_cbuf(struct ulpsim_context *c, unsigned k, bool in)
+{
+	struct pipe_surface *sf = c->fb.cbufs[k];
+	ulp_image *img = replay_session_cbuf(c->s, k, NULL);
+	unsigned stride;
+	uint8_t *mem = level_bytes(sf->texture, sf->u.tex.level, sf->u.tex.first_layer, &stride);
+	if (!img || !mem)
+		return;
+	const unsigned w = MIN2(img->width, sf->width), h = MIN2(img->height, sf->height);
+	if (in) {
+		util_format_unpack_rgba_8unorm_rect(sf->format, img->rgba, img->width * 4, mem, stride, w, h);
+	} else {
+		util_format_write_4ub(sf->format, img->rgba, img->width * 4, mem, stride, 0, 0, w, h);
+		ulpsim_resource(sf->texture)->generation++;
+	}
+	c->cbuf_gen[k] = ulpsim_resource(sf->texture)->generation;
+}
+
+static void copy_zs(struct ulpsim_context *c, bool in)
+{
+	struct pipe_surface *sf = c->fb.zsbuf;
+	zs_surface *zs = replay_session_zs(c->s);
+	unsigned stride;
+	uint8_t *mem = level_bytes(sf->texture, sf->u.tex.level, sf->u.tex.first_layer, &stride);
+	if (!zs || !mem)
+		return;
+	const unsigned w = MIN2(zs->width, sf->width), h = MIN2(zs->height, sf->height);
+	const bool z16 = sf->format == PIPE_FORMAT_Z16_UNORM;
+	const bool s8 = sf->format == PIPE_FORMAT_Z24_UNORM_S8_UINT;
+	for (unsigned y = 0; y < h; y++) {
+		uint8_t *row = mem + (size_t)y * stride;
+		for (unsigned x = 0; x < w; x++) {
+			const size_t i = (size_t)y * zs->width + x;
+			if (z16) {
+				uint16_t v;
+				if (in) {
+					memcpy(&v, row + 2 * x, 2);
+					zs->depth[i] = v;
+				} else {
+					v = (uint16_t)zs->depth[i];
+					memcpy(row + 2 * x, &v, 2);
+				}
+				continue;
+			}
+			uint32_t v;                       /* Z24S8 / Z24X8: depth in bits 0-23 */
+			if (in) {
+				memcpy(&v, row + 4 * x, 4);
+				zs->depth[i] = v & 0xFFFFFFu;
+				if (zs->stencil)
+					zs->stencil[i] = s8 ? (uint8_t)(v >> 24) : 0;
+			} else {
+				v = (zs->depth[i] & 0xFFFFFFu) | (s8 && zs->stencil ? (uint32_t)zs->stencil[i] << 24 : 0);
+				memcpy(row + 4 * x, &v, 4);
+			}
+		}
+	}
+	if (!in)
+		ulpsim_resource(sf->texture)->generation++;
+	c->zs_gen = ulpsim_resource(sf->texture)->generation;
+}
+
+void ulpsim_write_back(struct ulpsim_context *c)
+{
+	if (!c->s || !c->fb_ok)
+		return;
+	for (unsigned k = 0; k < real_cbufs(c); k++)
+		copy_cbuf(c, k, false);
+	if (c->fb.zsbuf)
+		copy_zs(c, false);
+}
+
+/* The framebuffer command: colour buffers in the surfaces' formats (a
+ * stand-in RGBA8888 one when only depth is bound), the depth surface. */
+static bool emit_framebuffer(struct ulpsim_context *c)
+{
+	c->fb_ok = false;
+	const unsigned n = real_cbufs(c);
+	if (n < c->fb.nr_cbufs)
+		ulpsim_note(c, "cbuf-gap", "colour buffers after an unbound one are not drawn");
+	if (!c->fb.width || !c->fb.height || c->fb.width > 4096 || c->fb.height > 4096)
+		return false;
+	cJSON *cmd = command("framebuffer");
+	cJSON_AddNumberToObject(cmd, "width", c->fb.width);
+	cJSON_AddNumberToObject(cmd, "height", c->fb.height);
+	cJSON *cb = cJSON_AddArrayToObject(cmd, "cbufs");
+	for (unsigned k = 0; k < (n ? n : 1); k++) {
+		const struct ulpsim_format *f = n ? ulpsim_format_lookup(c->fb.cbufs[k]->format) : NULL;
+		if (n && (!f || f->rt < 0 || f->rt > 3)) {
+			ulpsim_note(c, NULL, "render targets of format %s are not modelled: draws are skipped",
+			            util_format_short_name(c->fb.cbufs[k]->format));
+			cJSON_Delete(cmd);
+			return false;
+		}
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "format", RT_NAMES[n ? f->rt : 0]);
+		cJSON_AddItemToArray(cb, o);
+	}
+	if (c->fb.zsbuf) {
+		const struct ulpsim_format *f = ulpsim_format_lookup(c->fb.zsbuf->format);
+		if (!f || f->zs < 0) {
+			ulpsim_note(c, NULL, "depth buffers of format %s are not modelled: draws are skipped",
+			            util_format_short_name(c->fb.zsbuf->format));
+			cJSON_Delete(cmd);
+			return false;
+		}
+		cJSON *z = cJSON_AddObjectToObject(cmd, "zsbuf");
+		cJSON_AddStringToObject(z, "format", f->zs == 0 ? "D16" : "D24S8");
+	}
+	if (!ulpsim_cmd(c, cmd))
+		return false;
+	memset(c->cbuf_fresh, 0, sizeof c->cbuf_fresh);
+	c->zs_fresh = false;
+	c->fb_ok = true;
+	/* the framebuffer command sets the default viewport and depth state */
+	c->dirty |= ULPSIM_DIRTY_VIEWPORT | ULPSIM_DIRTY_DSA;
+	return true;
+}
+
+/* Render targets the CPU wrote since the session's copy (or new ones). */
+static void copy_in(struct ulpsim_context *c)
+{
+	for (unsigned k = 0; k < real_cbufs(c); k++) {
+		const uint64_t gen = ulpsim_resource(c->fb.cbufs[k]->texture)->generation;
+		if (!c->cbuf_fresh[k] || gen != c->cbuf_gen[k])
+			copy_cbuf(c, k, true);
+		c->cbuf_fresh[k] = true;
+	}
+	if (c->fb.zsbuf) {
+		const uint64_t gen = ulpsim_resource(c->fb.zsbuf->texture)->generation;
+		if (!c->zs_fresh || gen != c->zs_gen)
+			copy_zs(c, true);
+		c->zs_fresh = true;
+	}
+}
+
+/* ---- state commands ---- */
+
+static const char *blend_factor(unsigned f)
+{
+	switch (f) {
+	case PIPE_BLENDFACTOR_ONE: return "one";
+	case PIPE_BLENDFACTOR_SRC_COLOR: return "src_color";
+	case PIPE_BLENDFACTOR_SRC_ALPHA: return "src_alpha";
+	case PIPE_BLENDFACTOR_DST_ALPHA: return "dst_alpha";
+	case PIPE_BLENDFACTOR_DST_COLOR: return "dst_color";
+	case PIPE_BLENDFACTOR_SRC_ALPHA_SATURATE: return "src_alpha_saturate";
+	case PIPE_BLENDFACTOR_CONST_COLOR: return "const_color";
+	case PIPE_BLENDFACTOR_CONST_ALPHA: return "const_alpha";
+	case PIPE_BLENDFACTOR_INV_SRC_COLOR: return "inv_src_color";
+	case PIPE_BLENDFACTOR_INV_SRC_ALPHA: return "inv_src_alpha";
+	case PIPE_BLENDFACTOR_INV_DST_ALPHA: return "inv_dst_alpha";
+	case PIPE_BLENDFACTOR_INV_DST_COLOR: return "inv_dst_color";
+	case PIPE_BLENDFACTOR_INV_CONST_COLOR: return "inv_const_color";
+	case PIPE_BLENDFACTOR_INV_CONST_ALPHA: return "inv_const_alpha";
+	default: return "zero";        /* ZERO, and the dual-source factors (the caps say none) */
+	}
+}
+
+static cJSON *blend_cmd(const struct ulpsim_context *c)
+{
+	static const char *const FUNC[] = { "add", "subtract", "reverse_subtract", "min", "max" };
+	const struct pipe_rt_blend_state *b = &c->blend->rt[0];
+	cJSON *cmd = command("blend");
+	cJSON_AddBoolToObject(cmd, "enable", b->blend_enable);
+	cJSON_AddStringToObject(cmd, "rgb_func", FUNC[b->rgb_func % 5]);
+	cJSON_AddStringToObject(cmd, "rgb_src", blend_factor(b->rgb_src_factor));
+	cJSON_AddStringToObject(cmd, "rgb_dst", blend_factor(b->rgb_dst_factor));
+	cJSON_AddStringToObject(cmd, "alpha_func", FUNC[b->alpha_func % 5]);
+	cJSON_AddStringToObject(cmd, "alpha_src", blend_factor(b->alpha_src_factor));
+	cJSON_AddStringToObject(cmd, "alpha_dst", blend_factor(b->alpha_dst_factor));
+	cJSON_AddNumberToObject(cmd, "colormask", b->colormask & 15);
+	float col[4];
+	for (int k = 0; k < 4; k++)
+		col[k] = CLAMP(c->blend_color.color[k], 0.0f, 1.0f);
+	cJSON_AddItemToObject(cmd, "color", floats(col, 4));
+	return cmd;
+}
+
+static const char *const FUNCS[] = { "never", "less", "equal", "lequal", "greater", "notequal", "gequal",
+	"always" };   /* ORDER: PIPE_FUNC_* */
+
+static const char *stencil_op(unsigned op)
+{
+	static const char *const OPS[] = { "keep", "zero", "replace", "incr", "decr", "incr", "decr", "invert" };
+	return OPS[op & 7];            /* the wrapping ops as the saturating ones (no wrap in the ZS unit) */
+}
+
+static cJSON *stencil_obj(const struct pipe_stencil_state *s, unsigned ref)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddBoolToObject(o, "enabled", s->enabled);
+	cJSON_AddStringToObject(o, "func", FUNCS[s->func & 7]);
+	cJSON_AddNumberToObject(o, "ref", ref & 255);
+	cJSON_AddNumberToObject(o, "valuemask", s->valuemask);
+	cJSON_AddNumberToObject(o, "writemask", s->writemask);
+	cJSON_AddStringToObject(o, "fail_op", stencil_op(s->fail_op));
+	cJSON_AddStringToObject(o, "zfail_op", stencil_op(s->zfail_op));
+	cJSON_AddStringToObject(o, "zpass_op", stencil_op(s->zpass_op));
+	return o;
+}
+
+static cJSON *dsa_cmd(const struct ulpsim_context *c)
+{
+	const struct pipe_depth_stencil_alpha_state *s = c->dsa;
+	const bool zs = c->fb.zsbuf != NULL;      /* without a depth buffer both tests pass */
+	cJSON *cmd = command("depth_stencil_alpha");
+	cJSON *dep = cJSON_AddObjectToObject(cmd, "depth");
+	cJSON_AddBoolToObject(dep, "enabled", zs && s->depth_enabled);
+	cJSON_AddBoolToObject(dep, "writemask", s->depth_writemask);
+	cJSON_AddStringToObject(dep, "func", FUNCS[s->depth_func & 7]);
+	if (zs && s->stencil[0].enabled) {
+		cJSON_AddItemToObject(cmd, "stencil", stencil_obj(&s->stencil[0], c->stencil_ref.ref_value[0]));
+		if (s->stencil[1].enabled)
+			cJSON_AddItemToObject(cmd, "stencil_back", stencil_obj(&s->stencil[1], c->stencil_ref.ref_value[1]));
+	}
+	return cmd;
+}
+
+static cJSON *rast_cmd(const struct ulpsim_context *c)
+{
+	const struct pipe_rasterizer_state *r = c->rast;
+	static const char *const CULL[] = { "none", "front", "back", "none" };   /* ORDER: PIPE_FACE_* */
+	cJSON *cmd = command("rasterizer");
+	cJSON_AddStringToObject(cmd, "cull", CULL[r->cull_face & 3]);
+	/* Gallium's window order is in window coordinates with y down (origin
+	 * upper left: gallium-docs-0.4.txt, rasterizer front_ccw); the trace's is
+	 * GL's, y up (units/geom/setup.c): the same triangle winds the other way */
+	cJSON_AddBoolToObject(cmd, "front_ccw", !r->front_ccw);
+	cJSON_AddBoolToObject(cmd, "scissor", r->scissor);
+	cJSON_AddBoolToObject(cmd, "flatshade", r->flatshade);
+	cJSON_AddBoolToObject(cmd, "two_side", r->light_twoside);
+	cJSON_AddNumberToObject(cmd, "clip_plane_enable", r->clip_plane_enable & 255);
+	return cmd;
+}
+
+static cJSON *sampler_cmd(unsigned index, const struct pipe_sampler_state *s)
+{
+	static const char *const MIP[] = { "nearest", "linear", "none" };       /* ORDER: PIPE_TEX_MIPFILTER_* */
+	cJSON *cmd = command("sampler");
+	cJSON_AddNumberToObject(cmd, "index", index);
+	cJSON_AddStringToObject(cmd, "min_filter", s->min_img_filter == PIPE_TEX_FILTER_LINEAR ? "linear" : "nearest");
+	cJSON_AddStringToObject(cmd, "mag_filter", s->mag_img_filter == PIPE_TEX_FILTER_LINEAR ? "linear" : "nearest");
+	cJSON_AddStringToObject(cmd, "mip_filter", MIP[s->min_mip_filter % 3]);
+	const unsigned wrap[2] = { s->wrap_s, s->wrap_t };
+	for (int k = 0; k < 2; k++)
+		cJSON_AddStringToObject(cmd, k ? "wrap_t" : "wrap_s", wrap[k] == PIPE_TEX_WRAP_REPEAT ? "repeat"
+		                        : wrap[k] == PIPE_TEX_WRAP_MIRROR_REPEAT ? "mirror" : "clamp");
+	if (s->compare_mode == PIPE_TEX_COMPARE_R_TO_TEXTURE) {
+		cJSON_AddStringToObject(cmd, "compare_mode", "ref_to_texture");
+		cJSON_AddStringToObject(cmd, "compare_func", FUNCS[s->compare_func & 7]);
+	}
+	cJSON_AddNumberToObject(cmd, "lod_bias", CLAMP(s->lod_bias, -16.0f, 16.0f));
+	return cmd;
+}
+
+/* The textures of the bound sampler views. */
+static bool emit_textures(struct ulpsim_context *c)
+{
+	for (unsigned k = 0; k < ULPSIM_SAMPLERS; k++) {
+		struct pipe_sampler_view *v = c->view[k];
+		if (!v || !v->texture)
+			continue;
+		struct pipe_resource *r = v->texture;
+		if (r->target != PIPE_TEXTURE_2D && r->target != PIPE_TEXTURE_RECT && r->target != PIPE_TEXTURE_1D) {
+			ulpsim_note(c, "tex-target", "only 1D and 2D textures are sampled: draws with others are skipped");
+			return false;
+		}
+		const unsigned first = MIN2(v->u.tex.first_level, r->last_level);
+		const unsigned last = MIN2(MAX2(v->u.tex.last_level, first), r->last_level);
+		struct ulpsim_upload *u = ulpsim_upload(c, r, first, last);
+		if (!u)
+			return false;
+		cJSON *cmd = command("sampler_view");
+		cJSON_AddNumberToObject(cmd, "index", k);
+		cJSON_AddStringToObject(cmd, "resource", u->id);
+		static const char SWZ[] = "rgba01";                 /* ORDER: PIPE_SWIZZLE_X .. _1 */
+		const unsigned sw[4] = { v->swizzle_r, v->swizzle_g, v->swizzle_b, v->swizzle_a };
+		char s[5] = "rgba";
+		for (int ch = 0; ch < 4; ch++)
+			s[ch] = sw[ch] < 6 ? SWZ[sw[ch]] : SWZ[ch];
+		if (strcmp(s, "rgba"))
+			cJSON_AddStringToObject(cmd, "swizzle", s);
+		if (!ulpsim_cmd(c, cmd))
+			return false;
+		if (c->sampler[k] && !ulpsim_cmd(c, sampler_cmd(k, c->sampler[k])))
+			return false;
+	}
+	return true;
+}
+
+/* The vertex elements over the session's copies of the vertex buffers. */
+static bool emit_vertex_elements(struct ulpsim_context *c)
+{
+	const struct ulpsim_velems *ve = c->velems;
+	if (!ve || !ve->n) {
+		ulpsim_note(c, "no-velems", "a draw without vertex elements is skipped");
+		return false;
+	}
+	cJSON *cmd = command("vertex_elements");
+	cJSON *arr = cJSON_AddArrayToObject(cmd, "elements");
+	bool ok = true;
+	for (unsigned k = 0; ok && k < ve->n && k < 16; k++) {
+		const struct pipe_vertex_element *el = &ve->el[k];
+		const struct pipe_vertex_buffer *vb = el->vertex_buffer_index < c->nvb ? &c->vb[el->vertex_buffer_index]
+		                                                                      : NULL;
+		const char *fmt = vertex_format((enum pipe_format)el->src_format);
+		if (!vb || vb->is_user_buffer || !vb->buffer.resource || !fmt) {
+			ulpsim_note(c, NULL, "vertex element %u: %s: draws with it are skipped", k,
+			            !fmt ? "a format the vertex fetch does not read" : "no vertex buffer");
+			ok = false;
+			break;
+		}
+		struct ulpsim_upload *u = ulpsim_upload(c, vb->buffer.resource, 0, 0);
+		if (!u) {
+			ok = false;
+			break;
+		}
+		if (el->instance_divisor)
+			ulpsim_note(c, "instancing", "instanced attributes read instance 0 (no instancing)");
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "buffer", u->id);
+		cJSON_AddNumberToObject(o, "offset", (double)vb->buffer_offset + el->src_offset);
+		cJSON_AddNumberToObject(o, "stride", el->instance_divisor ? 0 : MIN2(vb->stride, 4096));
+		cJSON_AddStringToObject(o, "format", fmt);
+		cJSON_AddItemToArray(arr, o);
+	}
+	if (!ok) {
+		cJSON_Delete(cmd);
+		return false;
+	}
+	return ulpsim_cmd(c, cmd);
+}
+
+/* CONST[0] of a stage: what its constant buffer holds, as f32 numbers. */
+static bool emit_constants(struct ulpsim_context *c, bool fragment)
+{
+	const struct pipe_constant_buffer *cb = &c->cb[fragment];
+	const uint8_t *bytes = cb->user_buffer;
+	if (!bytes && cb->buffer) {
+		const struct ulpsim_resource *r = ulpsim_resource(cb->buffer);
+		bytes = r->data ? r->data + cb->buffer_offset : NULL;
+	}
+	unsigned nvec = cb->buffer_size / 16;
+	const struct ulpsim_shader *sh = fragment ? c->fs : c->vs;
+	if (nvec > sh->nconst)                      /* what it declares: the compiler's immediates follow */
+		nvec = sh->nconst;
+	if (!fragment && nvec > 96)
+		nvec = 96;                              /* the PICA200's 96 float uniforms (caps) */
+	if (nvec > 4096)
+		nvec = 4096;
+	if (!bytes || !nvec)
+		return true;
+	float *v = malloc(nvec * 16);
+	if (!v)
+		return false;
+	memcpy(v, bytes, nvec * 16);
+	cJSON *cmd = command("constant_buffer");
+	cJSON_AddStringToObject(cmd, "stage", fragment ? "fragment" : "vertex");
+	cJSON_AddNumberToObject(cmd, "index", 0);
+	cJSON_AddItemToObject(cmd, "f32", floats(v, (int)nvec * 4));
+	free(v);
+	return ulpsim_cmd(c, cmd);
+}
+
+bool ulpsim_emit_state(struct ulpsim_context *c)
+{
+	if (!c->s)
+		return false;
+	if (!c->vs || !c->fs || !c->vs->valid || !c->fs->valid || !c->blend || !c->dsa || !c->rast)
+		return false;                            /* said when the shader was made */
+	if (c->rast->cull_face == PIPE_FACE_FRONT_AND_BACK)
+		return false;                            /* every triangle culled */
+	if ((c->dirty & ULPSIM_DIRTY_FB) || !c->fb_ok) {
+		c->dirty &= ~ULPSIM_DIRTY_FB;
+		if (!emit_framebuffer(c))
+			return false;
+	}
+	copy_in(c);
+	if (c->dirty & ULPSIM_DIRTY_SHADERS) {
+		cJSON *cmd = command("bind_shaders");
+		char vs[sizeof c->vs->id + 1];
+		snprintf(vs, sizeof vs, "%s%s", c->vs->id, c->vs->has_clamped && c->rast->clamp_vertex_color ? "c" : "");
+		cJSON_AddStringToObject(cmd, "vs", vs);
+		cJSON_AddStringToObject(cmd, "fs", c->fs->id);
+		if (!ulpsim_cmd(c, cmd))
+			return false;
+		c->dirty &= ~ULPSIM_DIRTY_SHADERS;
+	}
+	if (!emit_constants(c, false) || !emit_constants(c, true))
+		return false;
+	if ((c->dirty & ULPSIM_DIRTY_BLEND) && !ulpsim_cmd(c, blend_cmd(c)))
+		return false;
+	if ((c->dirty & ULPSIM_DIRTY_DSA) && !ulpsim_cmd(c, dsa_cmd(c)))
+		return false;
+	if ((c->dirty & ULPSIM_DIRTY_RAST) && !ulpsim_cmd(c, rast_cmd(c)))
+		return false;
+	if (c->dirty & ULPSIM_DIRTY_VIEWPORT) {
+		cJSON *cmd = command("viewport");
+		cJSON_AddItemToObject(cmd, "scale", floats(c->viewport.scale, 3));
+		cJSON_AddItemToObject(cmd, "translate", floats(c->viewport.translate, 3));
+		if (!ulpsim_cmd(c, cmd))
+			return false;
+	}
+	if (c->dirty & ULPSIM_DIRTY_SCISSOR) {
+		cJSON *cmd = command("scissor");
+		const unsigned v[4] = { c->scissor.minx, c->scissor.miny, c->scissor.maxx, c->scissor.maxy };
+		static const char *const K[4] = { "minx", "miny", "maxx", "maxy" };
+		for (int k = 0; k < 4; k++)
+			cJSON_AddNumberToObject(cmd, K[k], MIN2(v[k], 4096));
+		if (!ulpsim_cmd(c, cmd))
+			return false;
+	}
+	if ((c->dirty & ULPSIM_DIRTY_CLIP) && c->rast->clip_plane_enable) {
+		cJSON *cmd = command("clip");
+		cJSON_AddItemToObject(cmd, "planes", floats(&c->clip.ucp[0][0], 32));
+		if (!ulpsim_cmd(c, cmd))
+			return false;
+		c->dirty &= ~ULPSIM_DIRTY_CLIP;
+	}
+	c->dirty &= ULPSIM_DIRTY_CLIP;
+	return emit_textures(c) && emit_vertex_elements(c);
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# make piglit-gl: Debian's piglit shader_runner on the simulated GPU
+# (ulpsim gl), over the list behind the corpora (mesa-driver.md §4), with a
+# time limit per test.  Prints piglit's own verdicts, summed:
+#   piglit-gl: N pass, N fail, N skip, N crash of N
+# and writes a JSON report per test under $OUT (default build/piglit-gl):
+#   {"test": "...", "result": "pass|fail|skip|crash", "reason": "...", "seconds": S}
+# The driver reports OpenGL 2.0: 2.1 adds sRGB textures, which ulpsim does
+# not model, and the GL 2.1 entry points piglit's GLSL 1.20 tests call
+# (glUniformMatrix2x3fv...).  So that those tests run rather than skip, the
+# runs ask Mesa for 2.1 (MESA_GL_VERSION_OVERRIDE=2.1, PIGLIT_GL_VERSION);
+# a test that needs sRGB then fails instead of skipping.
+# Environment: ULPSIM_BIN (build/ulpsim), PIGLIT_GL_TIMEOUT (20 s),
+# PIGLIT_GL_JOBS (2), PIGLIT_GL_FILTER (a grep -E pattern on the test path),
+# PIGLIT_GL_DRIVER (ulpsim; another Gallium driver name, e.g. softpipe, runs
+# the same list on the system's Mesa for comparison).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export BIN=${ULPSIM_BIN:-build/ulpsim}
+export OUT=${PIGLIT_GL_OUT:-build/piglit-gl}
+export TMO=${PIGLIT_GL_TIMEOUT:-20}
+export DRV=${PIGLIT_GL_DRIVER:-ulpsim}
+export MESA_GL_VERSION_OVERRIDE=${PIGLIT_GL_VERSION:-2.1}
+JOBS=${PIGLIT_GL_JOBS:-2}
+export PIGLIT=/usr/lib/x86_64-linux-gnu/piglit
+RUNNER=$PIGLIT/bin/shader_runner
+[ -x "$RUNNER" ] || { echo "piglit-gl: $RUNNER missing (make deps installs piglit)" >&2; exit 2; }
+
+list=$(cd "$PIGLIT" && find tests/shaders tests/spec/glsl-1.10 tests/spec/glsl-1.20 tests/spec/arb_fragment_program \
+	tests/spec/arb_vertex_program generated_tests/spec/glsl-1.10 generated_tests/spec/glsl-1.20 \
+	-name '*.shader_test' | LC_ALL=C sort)
+[ -n "${PIGLIT_GL_FILTER:-}" ] && list=$(grep -E "$PIGLIT_GL_FILTER" <<<"$list")
+mkdir -p "$OUT"
+
+one() {
+	local t=$1 rep=$OUT/${1%.shader_test}.json log
+	mkdir -p "$(dirname "$rep")"
+	log=$(mktemp)
+	local t0 t1 st
+	t0=$(date +%s.%N)
+	if [ "$DRV" = ulpsim ]; then
+		env -u DISPLAY PIGLIT_PLATFORM=surfaceless_egl timeout -k 5 "$TMO" \
+			"$BIN" gl -- "$PIGLIT/bin/shader_runner" "$PIGLIT/$t" -auto -fbo >"$log" 2>&1
+	else
+		env -u DISPLAY PIGLIT_PLATFORM=surfaceless_egl LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER="$DRV" \
+			timeout -k 5 "$TMO" "$PIGLIT/bin/shader_runner" "$PIGLIT/$t" -auto -fbo >"$log" 2>&1
+	fi
+	st=$?
+	t1=$(date +%s.%N)
+	python3 - "$t" "$log" "$st" "$t0" "$t1" "$rep" <<'PY'
+import json, os, re, sys
+t, log, st, t0, t1, rep = sys.argv[1:]
+st = int(st)
+text = open(log, errors="replace").read()
+m = re.findall(r'PIGLIT: \{"result": "(\w+)"', text)
+result = m[-1] if m else None
+if st == 124 or st == 137:
+    result, why = "crash", "timeout after %s s" % os.environ["TMO"]
+elif result is None or st >= 128:
+    why = "no verdict, exit status %d%s" % (st, " (signal %d)" % (st - 128) if st >= 128 else "")
+    result = "crash"
+else:
+    why = ""
+lines = [l for l in text.splitlines() if l.strip() and not l.startswith("PIGLIT:")
+         and not l.startswith("ulpsim gl:")]
+reason = why or ("" if result == "pass" else " | ".join(lines[-6:])[:800])
+json.dump({"test": t, "result": result, "reason": reason, "seconds": round(float(t1) - float(t0), 2)},
+          open(rep, "w"))
+os.write(1, ("%s %s\n" % (result, t)).encode())
+PY
+	rm -f "$log"
+}
+export -f one
+
+n=$(grep -c . <<<"$list")
+echo "piglit-gl: $n tests on GALLIUM_DRIVER=$DRV (GL $MESA_GL_VERSION_OVERRIDE), ${TMO} s each at most, $JOBS at a time (reports: $OUT)" >&2
+res=$(xargs -a <(printf '%s\n' "$list") -P "$JOBS" -I{} bash -c 'one "$1"' _ {} | tee "$OUT/results.txt")
+count() { grep -cE "^($1) " <<<"$res" || true; }
+# a warn (piglit's "passed with a warning") is counted with the fails
+echo "piglit-gl: $(count pass) pass, $(count 'fail|warn') fail, $(count skip) skip, $(count crash) crash of $n"
