@@ -93,9 +93,9 @@ Test(robustness, tegra_number_overflow)
 	char *at = strstr(text, key);
 	cr_assert(at);
 	static const struct { const char *v; bool ok; } cases[] = {
-		{ "1", true }, { "2147483647", true },
+		{ "1", true }, { "2147483648", true }, { "4294967295", true },
 		{ "4294967297", false },   /* read as 1 before */
-		{ "2147483648", false }, { "99999999999999999999999", false },
+		{ "4294967296", false }, { "99999999999999999999999", false },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char src[8300];

@@ -47,13 +47,16 @@ bool tg_take(tegra_asm_ctx *c, int kind, tegra_token *t)
 	if (c->cur.kind != kind)
 		return tg_syntax_error(c);
 	if (kind == TK_NUMBER) {
-		/* grate's atoi() wraps a number past int's range (4294967297 reads
-		 * as 1): refuse it instead of assembling another index or count */
+		/* grate's atoi() keeps a number's low 32 bits: past them it wraps
+		 * (4294967297 reads as 1), so refuse it instead of assembling
+		 * another index or count; up to 2^32 - 1 the 32-bit fields
+		 * (pseq_to_dw_exec_nb) keep what was written, as the disassembler
+		 * prints them */
 		uint64_t v = 0;
-		for (size_t i = 0; i < t->len && v <= INT32_MAX; i++)
+		for (size_t i = 0; i < t->len && v <= UINT32_MAX; i++)
 			v = v * 10 + (uint64_t)(t->text[i] - '0');
-		if (v > INT32_MAX)
-			return tg_err_at(c, t, "number out of range (at most 2147483647)");
+		if (v > UINT32_MAX)
+			return tg_err_at(c, t, "number out of range (at most 4294967295)");
 	}
 	tg_next(c);
 	return true;
