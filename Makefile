@@ -15,7 +15,7 @@ SHELL := /bin/bash
 BUILD   ?= build
 CC      ?= cc
 OPT     ?= -O2 -g
-SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN     := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
 CORPUS  ?= ../shared/corpus
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -144,3 +144,45 @@ clean:
 	rm -rf build
 
 -include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)
+
+# ---- fuzzing (docs/robustness.md) -------------------------------------------
+#   make fuzz        every libFuzzer target for FUZZ_SECONDS each (default 60);
+#                    fails on any finding and prints the reproducer's path
+#   make fuzz-smoke  the same for FUZZ_SMOKE_SECONDS (15) each: what CI runs
+# The library is compiled again with clang into $(BUILD)/fuzz/ with ASan,
+# UBSan (float-cast-overflow included) and libFuzzer's coverage.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 15
+FUZZ_SAN     := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all \
+                -fno-omit-frame-pointer
+FUZZ_CFLAGS  := -std=c17 -O1 -g $(FUZZ_SAN) $(PKG_CFL) -MMD -MP -Wall -Wextra
+FUZZ_SRC     := $(wildcard fuzz/fuzz_*.c)
+FUZZ_TARGETS := $(patsubst fuzz/%.c,%,$(FUZZ_SRC))
+FUZZ_BIN     := $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS))
+fuzzobj = $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(1))
+
+.PHONY: fuzz fuzz-smoke fuzz-build fuzz-deps
+$(BUILD)/fuzz/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(BUILD)/fuzz/libulpsim.a: $(call fuzzobj,$(LIB_SRC))
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/obj/fuzz/fuzz_%.o $(BUILD)/fuzz/libulpsim.a
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
+
+fuzz-deps:
+	@bash scripts/deps-fuzz.sh
+
+fuzz-build: fuzz-deps
+	@$(MAKE) --no-print-directory $(FUZZ_BIN)
+
+fuzz: fuzz-build
+	@bash fuzz/run.sh $(BUILD) $(FUZZ_SECONDS) $(CORPUS) $(FUZZ_TARGETS)
+
+fuzz-smoke: fuzz-build
+	@bash fuzz/run.sh $(BUILD) $(FUZZ_SMOKE_SECONDS) $(CORPUS) $(FUZZ_TARGETS)
+-include $(shell find $(BUILD)/fuzz/obj -name '*.d' 2>/dev/null)
+# ---- end of fuzzing ---------------------------------------------------------

@@ -1,4 +1,5 @@
 /* ulpsim replay trace.json [-o frame.png] [options] */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,8 @@ static const char usage[] =
 	"  --expect REF.png      compare the last checkpoint with REF (exit 1 when over)\n"
 	"  --tolerance N         per-channel tolerance for --expect (default 0)\n"
 	"  --expect-cycles N[±P%] check the simulated cycles (exit 1 when outside)\n"
+	"  --max-cycles N        stop (exit 2, no outputs) when the run passes N simulated\n"
+	"                        cycles (default: no budget; docs/robustness.md)\n"
 	"  --config FILE         knobs from a JSON config (docs/ASSUMPTIONS.md)\n"
 	"  --set KEY=VALUE       one knob; preset=tegra2|tegra3|pica200\n"
 	"exit: 0 ok, 1 a check failed, 2 bad usage or a trace that cannot be replayed\n";
@@ -132,6 +135,14 @@ int cmd_replay(int argc, char **argv)
 			tolerance = (unsigned)t;
 		} else if (!strcmp(a, "--expect-cycles") && more)
 			expect_cycles = argv[++i];
+		else if (!strcmp(a, "--max-cycles") && more) {
+			char *end;
+			const char *v = argv[++i];
+			unsigned long long m = strtoull(v, &end, 10);
+			if (end == v || *end || v[0] == '-' || m == 0 || m == ULLONG_MAX)
+				return cli_usage("replay", "--max-cycles takes a number of cycles (1 or more)");
+			o.max_cycles = m;
+		}
 		else if ((k = cli_config_option(argc, argv, &i, &cfg)) != 0) {
 			if (k < 0)
 				return EXIT_BAD;

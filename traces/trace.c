@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/fileio.h"
 #include "base/json.h"
@@ -469,8 +470,30 @@ static bool check_command(trace_ctx *c, const cJSON *cmd, int i)
 
 bool trace_check_command(trace *t, const cJSON *cmd, size_t i, ulp_diag *d)
 {
-	trace_ctx c = { t, t->path, d };
+	trace_ctx c = { .t = t, .file = t->path, .d = d };
 	return check_command(&c, cmd, (int)i);
+}
+
+/* JSON nesting beyond TRACE_MAX_DEPTH is refused at the first value that
+ * passes it (cJSON itself stops at CJSON_NESTING_LIMIT, 1000). */
+static bool depth_ok(trace_ctx *c, const cJSON *v, const char *path, int depth)
+{
+	if (depth > TRACE_MAX_DEPTH)
+		return trace_err(c, path, "nested more than %d levels deep (TRACE_MAX_DEPTH, "
+		                 "docs/robustness.md)", TRACE_MAX_DEPTH);
+	int i = 0;
+	for (const cJSON *it = v->child; it; it = it->next, i++) {
+		if (!it->child)
+			continue;
+		char sub[256];
+		if (cJSON_IsArray(v))
+			snprintf(sub, sizeof sub, "%.200s[%d]", path, i);
+		else
+			snprintf(sub, sizeof sub, "%.200s.%.40s", path, it->string ? it->string : "");
+		if (!depth_ok(c, it, sub, depth + 1))
+			return false;
+	}
+	return true;
 }
 
 bool trace_parse(trace *t, const char *json, const char *path, const char *dir, ulp_diag *d)
@@ -478,7 +501,7 @@ bool trace_parse(trace *t, const char *json, const char *path, const char *dir, 
 	memset(t, 0, sizeof *t);
 	t->path = strdup(path ? path : "");
 	t->dir = strdup(dir ? dir : "");
-	trace_ctx c = { t, path, d };
+	trace_ctx c = { .t = t, .file = path, .d = d };
 	if (!t->path || !t->dir)
 		return ulp_diag_at(d, path, 0, 0, "out of memory");
 	t->root = ulp_json_parse(json, path, d);
@@ -487,6 +510,8 @@ bool trace_parse(trace *t, const char *json, const char *path, const char *dir, 
 	const cJSON *root = t->root;
 	if (!cJSON_IsObject(root))
 		return trace_err(&c, "$", "expected an object%s", "");
+	if (!depth_ok(&c, root, "$", 1))
+		return false;
 	static const char *const TOP[] = { "format", "version", "name", "gpu", "resources", "shaders",
 		"commands", NULL };
 	for (const cJSON *it = root->child; it; it = it->next) {
@@ -518,6 +543,9 @@ bool trace_parse(trace *t, const char *json, const char *path, const char *dir, 
 	if (!cJSON_IsArray(cmds))
 		return trace_err(&c, "$.commands", "expected an array of commands%s", "");
 	int n = cJSON_GetArraySize(cmds);
+	if (n > TRACE_MAX_COMMANDS)
+		return trace_err(&c, "$.commands", "%d commands; at most %d (TRACE_MAX_COMMANDS, "
+		                 "docs/robustness.md)", n, TRACE_MAX_COMMANDS);
 	t->cmd = calloc(n ? (size_t)n : 1, sizeof *t->cmd);
 	if (!t->cmd)
 		return ulp_diag_at(d, path, 0, 0, "out of memory");
@@ -532,6 +560,13 @@ bool trace_parse(trace *t, const char *json, const char *path, const char *dir, 
 
 bool trace_load(trace *t, const char *path, ulp_diag *d)
 {
+	struct stat sb;
+	if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > TRACE_MAX_FILE_BYTES) {
+		memset(t, 0, sizeof *t);
+		return ulp_diag_at(d, path, 0, 0, "the trace is %llu bytes; at most %zu MiB "
+		                   "(TRACE_MAX_FILE_BYTES, docs/robustness.md)",
+		                   (unsigned long long)sb.st_size, TRACE_MAX_FILE_BYTES >> 20);
+	}
 	char *text = ulp_read_file(path, NULL, d);
 	if (!text) {
 		memset(t, 0, sizeof *t);

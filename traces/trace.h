@@ -20,6 +20,15 @@ enum trace_res_type { TRACE_BUFFER, TRACE_TEXTURE };
 enum trace_texfmt { TRACE_RGBA8888, TRACE_BGRA8888, TRACE_RGB565, TRACE_A8, TRACE_L8, TRACE_D16 };
 enum trace_textarget { TRACE_TEX_1D, TRACE_TEX_2D };
 enum { TRACE_TEX_LEVELS = 13 };    /* 4096 x 4096 down to 1 x 1 */
+/* Limits on a trace (docs/robustness.md "Limits"), each refused with a
+ * clear error before the memory is taken: the trace file's size, the JSON
+ * nesting depth, the bytes of all textures together (their mip chains
+ * included), and the number of commands.  A draw's vertex count is at most
+ * 2^24 (the "count" field's range, trace.c). */
+#define TRACE_MAX_FILE_BYTES     ((size_t)256 << 20)
+#define TRACE_MAX_DEPTH          32
+#define TRACE_MAX_TEXTURE_BYTES  ((size_t)256 << 20)
+#define TRACE_MAX_COMMANDS       1000000
 enum trace_stage { TRACE_VERTEX, TRACE_GEOMETRY, TRACE_FRAGMENT };
 enum trace_code { TRACE_TGSI, TRACE_SHBIN, TRACE_GRATE, TRACE_WORDS, TRACE_FP };
 

@@ -40,6 +40,7 @@ typedef struct trace_ctx {
 	trace *t;
 	const char *file;
 	ulp_diag *d;
+	size_t texture_bytes;      /* all textures so far (TRACE_MAX_TEXTURE_BYTES) */
 } trace_ctx;
 
 extern const char *const TRACE_E_TEXFMT[];

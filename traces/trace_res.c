@@ -273,6 +273,11 @@ static bool load_texture(trace_ctx *c, const cJSON *o, trace_resource *r, const 
 		r->level_off[k] = r->len;
 		r->len += (size_t)w * h * bpp;
 	}
+	c->texture_bytes += r->len;
+	if (c->texture_bytes > TRACE_MAX_TEXTURE_BYTES)
+		return trace_err(c, path, "the textures take more than %zu MiB together (with this one's "
+		                 "%zu bytes; TRACE_MAX_TEXTURE_BYTES, docs/robustness.md)",
+		                 TRACE_MAX_TEXTURE_BYTES >> 20, r->len);
 	r->bytes = calloc(r->len, 1);
 	if (!r->bytes)
 		return trace_err(c, path, "out of memory%s", "");

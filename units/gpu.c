@@ -198,7 +198,9 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 		return ulp_diag_at(d, NULL, 0, 0, "the clock has no room for the draw's units");
 	}
 	sim_unit_wake(&G->fetch.u, 0);
-	enum sim_run_result rr = sim_clock_run(c, UINT64_MAX, d);
+	enum sim_run_result rr = sim_clock_run(c, g->max_cycles ? g->max_cycles : UINT64_MAX, d);
+	if (rr == SIM_RUN_LIMIT && c->next == UINT64_MAX)
+		rr = SIM_RUN_DRAINED;             /* drained exactly at the limit */
 	sim_clock_finish(c);
 	for (unsigned k = 0; k < n; k++) {
 		if (G->vsh[k].failed) {
@@ -216,6 +218,8 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 	}
 	if (rr == SIM_RUN_WATCHDOG || rr == SIM_RUN_HALTED)
 		ok = false;
+	else if (rr == SIM_RUN_LIMIT)
+		ok = false;
 	else if (ok && !prim_done(&G->prim))
 		ok = ulp_diag_at(d, NULL, 0, 0, "draw ended with %u of %u vertices", G->prim.got, g->count);
 	else if (ok && gs && !gsh_idle(&G->gsh))
@@ -225,6 +229,9 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 	gr3d_stats fst[SETUP_MAX_BLOCKS];
 	for (unsigned b = 0; b < G->nfp; b++)
 		ok = gr3d_fp_finish(G->fp[b], c, &fst[b], d) && ok;
+	if (rr == SIM_RUN_LIMIT)          /* after finish: its report is not the cause */
+		ulp_diag_at(d, NULL, 0, 0, "the cycle budget ran out at cycle %llu of this draw",
+		            (unsigned long long)c->now);
 	if (st) {
 		memset(st, 0, sizeof *st);
 		st->cycles = c->now;

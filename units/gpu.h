@@ -56,6 +56,9 @@ typedef struct gpu_draw {
 	unsigned blocks;                  /* 0 counts as 1 */
 	bool swath_alternate;
 	unsigned swath_shift;             /* 1..12 */
+	/* stop the draw with an error when its clock reaches this cycle (0:
+	 * none): the replay's whole-run budget (--max-cycles, docs/robustness.md) */
+	uint64_t max_cycles;
 } gpu_draw;
 
 enum { GPU_MAX_UNITS = 24 };

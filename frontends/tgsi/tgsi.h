@@ -138,6 +138,10 @@ enum { TGSI_WRITEMASK_X = 1, TGSI_WRITEMASK_Y = 2, TGSI_WRITEMASK_Z = 4,
 
 enum { TGSI_MAX_DST = 2, TGSI_MAX_SRC = 5, TGSI_MAX_TEX_OFFSETS = 4,
 	TGSI_FORMAT_NAME_MAX = 64 };
+/* Limits on a parsed shader (docs/robustness.md): control-flow nesting (the
+ * parser, tgsi_cf_resolve and so run, compile and fmt refuse deeper, "IF
+ * nested too deeply") and instructions per shader. */
+enum { TGSI_MAX_NESTING = 1024, TGSI_MAX_INSTRUCTIONS = 65536 };
 
 /* Name tables (NULL for out-of-range values). */
 const char *tgsi_processor_name(unsigned p);

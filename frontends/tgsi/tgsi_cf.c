@@ -8,7 +8,7 @@
 
 #include "frontends/tgsi/tgsi.h"
 
-enum { CF_MAX_DEPTH = 1024 };
+enum { CF_MAX_DEPTH = TGSI_MAX_NESTING };
 
 typedef struct cf_ctx {
 	tgsi_shader *sh;

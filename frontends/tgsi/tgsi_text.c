@@ -531,6 +531,23 @@ static bool parse_instruction(tt_ctx *ctx, bool has_label, const char *start)
 		                  "%u source(s)%s)", info->mnemonic, info->num_dst, info->num_src,
 		                  has_tex ? " and a texture target" : "");
 
+	switch (op) {                   /* the nesting limit, as tgsi_cf_resolve counts it */
+	case TGSI_OPCODE_IF: case TGSI_OPCODE_UIF: case TGSI_OPCODE_BGNLOOP:
+	case TGSI_OPCODE_SWITCH: case TGSI_OPCODE_BGNSUB:
+		if (ctx->nest == TGSI_MAX_NESTING)
+			return tt_fail_at(ctx, w, "%s nested too deeply (at most %d levels)", info->mnemonic,
+			                  TGSI_MAX_NESTING);
+		ctx->nest++;
+		break;
+	case TGSI_OPCODE_ENDIF: case TGSI_OPCODE_ENDLOOP: case TGSI_OPCODE_ENDSWITCH:
+	case TGSI_OPCODE_ENDSUB:
+		ctx->nest -= ctx->nest > 0;
+		break;
+	default:
+		break;
+	}
+	if (ctx->sh->num_insts == TGSI_MAX_INSTRUCTIONS)
+		return tt_fail_at(ctx, w, "too many instructions (at most %d)", TGSI_MAX_INSTRUCTIONS);
 	tgsi_instruction *in = tgsi_shader_add_instruction(ctx->sh);
 	if (!in)
 		return oom(ctx);

@@ -16,6 +16,7 @@ typedef struct tt_ctx {
 	/* line:col cache: position lc_pos is on line lc_line starting at lc_line_start */
 	const char *lc_pos, *lc_line_start;
 	int lc_line;
+	unsigned nest;                  /* open IF/UIF/BGNLOOP/SWITCH/BGNSUB */
 } tt_ctx;
 
 enum { TT_OK, TT_NONE, TT_OVERFLOW };

@@ -216,8 +216,10 @@ static bool build(struct pica_asm *a, struct shbin *out)
 	out->dvle = calloc(a->ndvles, sizeof *out->dvle);
 	if (!out->code || !out->opdesc || !out->dvle)
 		goto oom;
-	memcpy(out->code, a->code, a->ncode * sizeof *out->code);
-	memcpy(out->opdesc, a->desc, (size_t)a->ndesc * sizeof *out->opdesc);
+	if (a->ncode)           /* a program of no code has no array (memcpy from NULL is UB) */
+		memcpy(out->code, a->code, a->ncode * sizeof *out->code);
+	if (a->ndesc)
+		memcpy(out->opdesc, a->desc, (size_t)a->ndesc * sizeof *out->opdesc);
 	out->ncode = a->ncode;
 	out->nopdesc = (size_t)a->ndesc;
 	for (size_t i = 0; i < a->ndvles; i++) {

@@ -511,7 +511,7 @@ static bool dir_in(struct pica_asm *a, char *args)
 		struct asm_opnd o;
 		if (!asm_parse_opnd(a, av[1], false, &o))
 			return false;
-		if (o.cls != 'v')
+		if (o.cls != 'v' || o.n < 0 || o.n > 15)
 			return asm_err(a, av[1], "invalid input register: '%s'", av[1]);
 		v = o.n;
 	} else {

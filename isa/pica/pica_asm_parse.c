@@ -1,5 +1,6 @@
 /* PICA200 assembler: text helpers, register operands, aliases, conditions. */
 #include <ctype.h>
+#include <limits.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdarg.h>
@@ -320,7 +321,14 @@ bool asm_parse_opnd(struct pica_asm *a, char *s, bool allow_idx, struct asm_opnd
 		if (!strchr("ovrcib", c) || !digits)
 			return asm_err(a, name, "unknown register or alias: '%s'", nbuf);
 		o->cls = c;
-		o->n = atoi(nbuf + 1);
+		/* digits only (checked above); saturate instead of wrapping, so that
+		 * r4294967295 is refused rather than read as r15 */
+		long num = 0;
+		for (const char *d = nbuf + 1; *d && num <= INT_MAX / 10; d++)
+			num = num * 10 + (*d - '0');
+		if (num >= class_size(a, c))
+			return asm_err(a, name, "invalid %s register: %s", class_name(c), nbuf);
+		o->n = (int)num;
 		if (o->n >= class_size(a, c))
 			return asm_err(a, name, "invalid %s register: %s", class_name(c), nbuf);
 	}

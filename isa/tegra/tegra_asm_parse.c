@@ -3,6 +3,7 @@
  * accept/refuse decisions and the same words (quirks: corpus README). */
 #include "isa/tegra/tegra_asm.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "isa/tegra/tegra_asm_int.h"
@@ -45,6 +46,18 @@ bool tg_take(tegra_asm_ctx *c, int kind, tegra_token *t)
 	*t = c->cur;
 	if (c->cur.kind != kind)
 		return tg_syntax_error(c);
+	if (kind == TK_NUMBER) {
+		/* grate's atoi() keeps a number's low 32 bits: past them it wraps
+		 * (4294967297 reads as 1), so refuse it instead of assembling
+		 * another index or count; up to 2^32 - 1 the 32-bit fields
+		 * (pseq_to_dw_exec_nb) keep what was written, as the disassembler
+		 * prints them */
+		uint64_t v = 0;
+		for (size_t i = 0; i < t->len && v <= UINT32_MAX; i++)
+			v = v * 10 + (uint64_t)(t->text[i] - '0');
+		if (v > UINT32_MAX)
+			return tg_err_at(c, t, "number out of range (at most 4294967295)");
+	}
 	tg_next(c);
 	return true;
 }

@@ -177,6 +177,17 @@ static void rgbw(float *p, unsigned w, unsigned h, unsigned dd)
 			}
 }
 
+/* A texture size as written in the test (a float): 1..max, checked before
+ * the conversion to unsigned so that -1e30 or NaN is refused, not converted
+ * out of range.  A fraction is dropped, as before. */
+static bool size_arg(float v, unsigned max, unsigned *out)
+{
+	if (!(v >= 1.0f && v < (float)max + 1.0f))
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
+
 static bool texture_cmd(pg_state *s, const pg_cmd *c, char *reason, size_t n)
 {
 	pg_texture *tx = &s->tex[c->unit];
@@ -193,9 +204,9 @@ static bool texture_cmd(pg_state *s, const pg_cmd *c, char *reason, size_t n)
 			h = tx->dims >= 2 ? 8 : 1;
 			dd = tx->dims == 3 ? 8 : 1;
 		} else if (c->nv == tx->dims) {
-			w = (unsigned)c->v[0];
-			h = tx->dims >= 2 ? (unsigned)c->v[1] : 1;
-			dd = tx->dims == 3 ? (unsigned)c->v[2] : 1;
+			if (!size_arg(c->v[0], 4096, &w) || (tx->dims >= 2 && !size_arg(c->v[1], 4096, &h)) ||
+			    (tx->dims == 3 && !size_arg(c->v[2], 64, &dd)))
+				return REFUSE("texture rgbw: bad size (each 1..4096, depth 1..64)");
 		} else {
 			return REFUSE("texture rgbw: expected %u sizes", tx->dims);
 		}
@@ -208,10 +219,8 @@ static bool texture_cmd(pg_state *s, const pg_cmd *c, char *reason, size_t n)
 		/* LEVEL (w, h) (colour0) (colour1) */
 		if (c->nv != 11 || c->v[0] != 0)
 			return REFUSE("texture checkerboard: expected level 0, (w, h) and two colours");
-		w = (unsigned)c->v[1];
-		h = (unsigned)c->v[2];
-		if (!w || !h || w > 4096 || h > 4096)
-			return REFUSE("texture checkerboard: bad size");
+		if (!size_arg(c->v[1], 4096, &w) || !size_arg(c->v[2], 4096, &h))
+			return REFUSE("texture checkerboard: bad size (each 1..4096)");
 		if (!(tx->texels = texels(w, h, 1)))
 			return REFUSE("out of memory");
 		unsigned sw = w / 2 ? w / 2 : 1, sh = h / 2 ? h / 2 : 1;
@@ -240,10 +249,8 @@ static bool texture_cmd(pg_state *s, const pg_cmd *c, char *reason, size_t n)
 		tx->dims = c->name[6] == '1' ? 1 : 2;
 		if (c->nv != tx->dims)
 			return REFUSE("texture %s: expected %u sizes", c->name, tx->dims);
-		w = (unsigned)c->v[0];
-		h = tx->dims == 2 ? (unsigned)c->v[1] : 1;
-		if (!w || !h || w > 4096 || h > 4096)
-			return REFUSE("texture %s: bad size", c->name);
+		if (!size_arg(c->v[0], 4096, &w) || (tx->dims == 2 && !size_arg(c->v[1], 4096, &h)))
+			return REFUSE("texture %s: bad size (each 1..4096)", c->name);
 		if (!(tx->texels = texels(w, h, 1)))
 			return REFUSE("out of memory");
 		/* depth = x / (w - 1) across each row: a left-to-right ramp from 0 to 1
@@ -402,11 +409,12 @@ static bool set_uniform(pg_state *s, const pg_test *t, const pg_cmd *c, char *re
 			continue;
 		found = true;
 		if (!strncmp(v->type, "sampler", 7)) {
+			/* checked before the conversion: 1e30 or NaN is no unit */
+			if (!(c->v[0] >= 0 && c->v[0] < PG_MAX_UNITS))
+				return REFUSE("uniform %s: texture unit out of range", c->name);
 			int sl = v->driver_location + (int)elem;
 			if (sl >= 0 && sl < PG_MAX_UNITS && st == 1)
 				s->samp_unit[sl] = (int)c->v[0];
-			if (c->v[0] < 0 || c->v[0] >= PG_MAX_UNITS)
-				return REFUSE("uniform %s: texture unit out of range", c->name);
 			continue;
 		}
 		unsigned vc, vr, moff = 0, per = var_slots(v);

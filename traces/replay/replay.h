@@ -62,6 +62,10 @@ typedef struct replay_opts {
 	/* Called after each command (done of total); NULL: none. */
 	void (*progress)(void *ctx, size_t done, size_t total, uint64_t cycles);
 	void *progress_ctx;
+	/* a budget of simulated cycles for the whole run (0: none): the draw
+	 * that would pass it stops, and the replay fails (--max-cycles,
+	 * docs/robustness.md) */
+	uint64_t max_cycles;
 } replay_opts;
 
 

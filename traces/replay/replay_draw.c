@@ -194,6 +194,11 @@ static bool run_draw(replay *r, size_t i, bool indexed)
 		r->o->probe->target = r->ncbufs ? r->cbuf[0] : NULL;
 		dr->probe = r->o->probe;
 	}
+	/* the whole run's budget: what is left of it bounds this draw's clock */
+	bool over_budget = r->o->max_cycles && r->res->cycles >= r->o->max_cycles;
+	ok = ok && !over_budget;
+	if (r->o->max_cycles && !over_budget)
+		g->max_cycles = r->o->max_cycles - r->res->cycles;
 	gpu_stats *st = ok ? calloc(1, sizeof *st) : NULL;
 	if (ok && !st)
 		ok = ulp_diag_at(&inner, NULL, 0, 0, "out of memory");
@@ -202,6 +207,7 @@ static bool run_draw(replay *r, size_t i, bool indexed)
 		pica_program_free(&prog);
 	pica_program_free(&gprog);
 	const uint32_t count = g->count;
+	const uint64_t g_max = g->max_cycles;
 	free(g);
 	free(f);
 	if (ok) {
@@ -215,8 +221,15 @@ static bool run_draw(replay *r, size_t i, bool indexed)
 		r->res->fragments += st->fragments;
 		add_units(r->res, st, r->lazy_units);
 	}
+	/* gpu_draw_run fills st even when the draw stops */
+	over_budget |= !ok && st && g_max && st->cycles >= g_max;
 	free(st);
 	r->res->draws++;
+	if (over_budget) {
+		char why[96];
+		snprintf(why, sizeof why, " (--max-cycles %llu)", (unsigned long long)r->o->max_cycles);
+		return replay_fail(r, i, "stopped: the run reached its budget of simulated cycles", why);
+	}
 	return ok || replay_fail(r, i, "", inner.msg);
 }
 

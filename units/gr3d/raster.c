@@ -54,10 +54,14 @@ void raster_tri_setup(raster_tri *s, const double x[3], const double y[3], const
 	s->inv_area = s->area != 0.0 ? 1.0 / fabs(s->area) : 0.0;
 	s->sx0 = s->sy0 = INT_MIN;       /* no scissor (the box stays inside the target) */
 	s->sx1 = s->sy1 = INT_MAX;
-	s->x0 = (int)fmax(0.0, floor(minx)) & ~1;
-	s->y0 = (int)fmax(0.0, floor(miny)) & ~1;
-	s->x1 = (int)fmin((double)width - 1, ceil(maxx));
-	s->y1 = (int)fmin((double)height - 1, ceil(maxy));
+	/* The box is clamped to the target on both sides before the conversion
+	 * to int: a far off-screen vertex (x = 1e12 after the viewport) is
+	 * never converted out of int's range, and no pixel outside the target is
+	 * walked (the same pixels as before; docs/robustness.md "Rasterizer"). */
+	s->x0 = (int)fmin(fmax(0.0, floor(minx)), (double)width) & ~1;
+	s->y0 = (int)fmin(fmax(0.0, floor(miny)), (double)height) & ~1;
+	s->x1 = (int)fmax(-1.0, fmin((double)width - 1, ceil(maxx)));
+	s->y1 = (int)fmax(-1.0, fmin((double)height - 1, ceil(maxy)));
 	if (s->area == 0.0 || s->x0 > s->x1 || s->y0 > s->y1) {
 		s->x0 = 0;
 		s->y0 = 1;                 /* empty: y0 > y1 */

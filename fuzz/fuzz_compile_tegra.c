@@ -1,0 +1,20 @@
+/* TGSI -> Tegra fragment program on whatever parses (FRAG shaders). */
+#include "fuzz/fuzz.h"
+#include "frontends/tegra/tegra_compile.h"
+#include "frontends/tgsi/tgsi.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	tgsi_shader *sh = tgsi_parse((const char *)data, size, "fuzz.tgsi", NULL, &d);
+	if (!sh)
+		return 0;
+	if (sh->processor == TGSI_PROCESSOR_FRAGMENT) {
+		tegra_compile_result res;
+		tegra_compile(sh, "fuzz.tgsi", &res);
+		tegra_compile_result_free(&res);
+	}
+	tgsi_shader_free(sh);
+	return 0;
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Runs libFuzzer targets for SECONDS each (make fuzz, make fuzz-smoke).
+#   fuzz/run.sh BUILD SECONDS CORPUS target...
+# Seeds: files of the target's format from CORPUS (../shared/corpus) and
+# traces/, copied once into BUILD/fuzz/seeds/<target>; the growing corpus
+# is BUILD/fuzz/corpus/<target>; dictionaries fuzz/dict/<format>.dict.
+# A finding (crash, sanitizer report, leak, timeout, out of memory) is
+# written to BUILD/fuzz/findings/<target>-*; the script prints its path and
+# exits 1 after running every target.  A summary line per target gives
+# execs, execs/s and coverage (cov: edges, ft: features) from libFuzzer.
+set -uo pipefail
+build=${1:?usage: fuzz/run.sh BUILD SECONDS CORPUS target...}
+secs=${2:?}
+corpus=${3:?}
+shift 3
+cd "$(dirname "$0")/.."
+
+# target -> the file names (globs) of its seeds, and its dictionary
+seeds_of() {
+	case $1 in
+	fuzz_tgsi|fuzz_compile_pica|fuzz_compile_tegra) echo "*.tgsi" ;;
+	fuzz_trace|fuzz_replay) echo "*.json" ;;
+	fuzz_shbin) echo "*.shbin" ;;
+	fuzz_pica_asm) echo "*.pica *.vsh *.gsh" ;;
+	fuzz_tegra_asm) echo "*.asm *_fs.txt" ;;
+	fuzz_fp_words) echo "*.words" ;;
+	fuzz_fp_container) echo "*.asm" ;;
+	fuzz_png) echo "*.png" ;;
+	fuzz_piglit) echo "test.txt" ;;
+	*) echo "none" ;;
+	esac
+}
+dict_of() {
+	case $1 in
+	fuzz_tgsi|fuzz_compile_pica|fuzz_compile_tegra) echo tgsi ;;
+	fuzz_trace|fuzz_replay) echo trace ;;
+	fuzz_pica_asm) echo pica_asm ;;
+	fuzz_tegra_asm|fuzz_fp_words) echo tegra_asm ;;
+	fuzz_fp_container) echo fp_container ;;
+	fuzz_png) echo png ;;
+	fuzz_piglit) echo piglit ;;
+	*) echo "" ;;
+	esac
+}
+
+failed=0
+mkdir -p "$build/fuzz/findings"
+for t in "$@"; do
+	bin=$build/fuzz/$t
+	seeds=$build/fuzz/seeds/$t
+	work=$build/fuzz/corpus/$t
+	mkdir -p "$work"
+	if [ ! -d "$seeds" ]; then
+		mkdir -p "$seeds"
+		args=()
+		set -f
+		for g in $(seeds_of "$t"); do
+			[ ${#args[@]} -gt 0 ] && args+=(-o)
+			args+=(-name "$g")
+		done
+		set +f
+		dirs=("$corpus" traces tests/fuzz_repro)
+		[ "$t" = fuzz_trace ] || [ "$t" = fuzz_replay ] && dirs=(traces/samples tests/fuzz_repro)
+		find -L "${dirs[@]}" \( "${args[@]}" \) -type f -size -64k 2>/dev/null | head -400 |
+			while read -r f; do cp "$f" "$seeds/$(echo "$f" | md5sum | cut -c1-16)"; done
+		# the .fp container has no files in the corpus: its seeds are the
+		# grate programs assembled into containers (when the CLI is built)
+		if [ "$t" = fuzz_fp_container ]; then
+			for f in "$seeds"/*; do
+				case $f in *.fp) continue ;; esac
+				[ -x "$build/ulpsim" ] && "$build/ulpsim" tegra asm "$f" -o "$f.fp" >/dev/null 2>&1
+				rm -f "$f"
+			done
+		fi
+	fi
+	d=$(dict_of "$t")
+	dictopt=()
+	[ -n "$d" ] && [ -f "fuzz/dict/$d.dict" ] && dictopt=(-dict="fuzz/dict/$d.dict")
+	log=$build/fuzz/$t.log
+	FUZZ_TRACE_DIR=traces/samples "$bin" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 \
+		-max_len=65536 -print_final_stats=1 -artifact_prefix="$build/fuzz/findings/$t-" \
+		"${dictopt[@]}" "$work" "$seeds" >"$log" 2>&1
+	rc=$?
+	runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
+	eps=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$')
+	cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1)
+	echo "fuzz: $t: ${secs}s, ${runs:-?} execs, ${eps:-?} execs/s, ${cov:-no coverage line}"
+	if [ $rc -ne 0 ]; then
+		failed=1
+		art=$(grep -o "Test unit written to [^ ]*" "$log" | tail -1 | sed 's/Test unit written to //')
+		echo "fuzz: $t: FINDING (exit $rc): reproducer ${art:-none written}; log $log" >&2
+		grep -m3 -E 'ERROR|runtime error|SUMMARY' "$log" >&2 || true
+	fi
+done
+exit $failed
