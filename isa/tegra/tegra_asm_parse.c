@@ -357,17 +357,18 @@ static bool parse_dw(tegra_asm_ctx *c, uint32_t *word)
 	if (!tg_take(c, TK_RT, &rt) || !tg_expect(c, TK_COMMA) || !tg_take(c, TK_ROW, &a) ||
 	    !tg_expect(c, TK_COMMA) || !tg_take(c, TK_ROW, &b))
 		return false;
-	uint64_t w = TEGRA_DW_STORE_BASE;
+	tegra_dw_inst dw;
+	tegra_dw_decode(TEGRA_DW_STORE_BASE, &dw);
 	if (a.u == 0 && b.u == 1)
-		;
+		dw.src_r2 = false;
 	else if (a.u == 2 && b.u == 3)
-		w = tegra_field_set(&tegra_dw_fields[TEGRA_DW_SRC_SEL], w, 1);
+		dw.src_r2 = true;
 	else
 		return tg_err_at(c, &a, "DW source registers should be either \"r0,r1\" or \"r2,r3\"");
 	if (rt.u > 15)
 		return tg_err_at(c, &rt, "Invalid DW render target, 15 is maximum");
-	w = tegra_field_set(&tegra_dw_fields[TEGRA_DW_RT], w, rt.u);
-	*word = (uint32_t)w;
+	dw.rt = (uint8_t)rt.u;
+	*word = tegra_dw_encode(&dw);
 	return true;
 }
 
