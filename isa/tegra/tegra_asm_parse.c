@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "isa/fx10.h"
+
 #include "isa/tegra/tegra_asm_int.h"
 
 /* ---- cursor and diagnostics, shared with tegra_asm_alu.c ------------------ */
@@ -79,11 +81,11 @@ static bool parse_constant(tegra_asm_ctx *c)
 	if (half < 0) {
 		*k = val.kind == TK_FLOAT ? tegra_grate_fp20(val.f) : (uint32_t)val.u;  /* hex unmasked */
 	} else {
-		uint32_t v = val.kind == TK_FLOAT ? tegra_grate_fx10(val.f) : (uint32_t)(val.u & 0x3FF);
+		uint32_t v = val.kind == TK_FLOAT ? tegra_grate_fx10(val.f) : (uint32_t)(val.u & FX10_MASK);
 		if (half == 0)
-			*k = (*k & ~0x3FFu) | v;
+			*k = (*k & ~FX10_MASK) | v;
 		else
-			*k = (*k & 0x3FFu) | v << 10;
+			*k = (*k & FX10_MASK) | v << FX10_HIGH_SHIFT;
 	}
 	return true;
 }

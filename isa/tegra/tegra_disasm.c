@@ -3,6 +3,7 @@
 #include "isa/tegra/tegra_disasm.h"
 
 #include "base/strbuf.h"
+#include "isa/fx10.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,8 +197,8 @@ static void fmt_imm(char *out, size_t n, const imm_use *u, const uint32_t imm[3]
 	for (int i = 0; i < 3; i++) {
 		const struct { bool on; const char *sfx; float v; } f[3] = {
 			{ u->fp20[i], "", tegra_grate_fp20_value(imm[i]) },
-			{ u->lo[i], ".l", tegra_grate_fx10_value(imm[i] & 0x3FF) },
-			{ u->hi[i], ".h", tegra_grate_fx10_value(imm[i] >> 10) },
+			{ u->lo[i], ".l", tegra_grate_fx10_value(fx10_half(imm[i], false)) },
+			{ u->hi[i], ".h", tegra_grate_fx10_value(imm[i] >> FX10_HIGH_SHIFT) },
 		};
 		for (int k = 0; k < 3; k++) {
 			if (!f[k].on || len >= n)
@@ -218,9 +219,10 @@ static bool imm_roundtrips(const imm_use *u, const uint32_t imm[3], uint32_t a, 
 	char txt[64];
 	for (int i = 0; i < 3; i++) {
 		const struct { bool on; unsigned lo, width; bool fx; float v; } f[3] = {
-			{ u->fp20[i], 4 + 20u * i, 20, false, tegra_grate_fp20_value(imm[i]) },
-			{ u->lo[i], 4 + 20u * i, 10, true, tegra_grate_fx10_value(imm[i] & 0x3FF) },
-			{ u->hi[i], 14 + 20u * i, 10, true, tegra_grate_fx10_value(imm[i] >> 10) },
+			{ u->fp20[i], TEGRA_IMM_LO(i), TEGRA_IMM_BITS, false, tegra_grate_fp20_value(imm[i]) },
+			{ u->lo[i], TEGRA_IMM_LO(i), FX10_BITS, true, tegra_grate_fx10_value(fx10_half(imm[i], false)) },
+			{ u->hi[i], TEGRA_IMM_LO(i) + FX10_HIGH_SHIFT, FX10_BITS, true,
+			  tegra_grate_fx10_value(imm[i] >> FX10_HIGH_SHIFT) },
 		};
 		for (int k = 0; k < 3; k++) {
 			if (!f[k].on)

@@ -2,10 +2,13 @@
 #include "isa/tegra/tegra_isa.h"
 
 #include <float.h>
-#include <stddef.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "isa/fp20.h"
+#include "isa/fx10.h"
 
 #define ROLE_G TEGRA_FR_GRATE
 #define ROLE_A TEGRA_FR_ALT
@@ -179,7 +182,7 @@ void tegra_alu_imm_get(uint32_t a, uint32_t b, uint32_t imm[3])
 {
 	uint64_t y = (uint64_t)b << 32 | a;
 	for (int k = 0; k < 3; k++)
-		imm[k] = (uint32_t)(y >> (4 + 20 * k)) & 0xFFFFFu;
+		imm[k] = (uint32_t)(y >> TEGRA_IMM_LO(k)) & FP20_MASK;
 }
 
 static bool reads_imm(const tegra_alu_inst *s)
@@ -267,10 +270,10 @@ uint32_t tegra_grate_fp20(float f)
 	memcpy(&u, &f, sizeof u);
 	uint32_t sign = u >> 31, exponent = (u >> 23) & 0xFF, mantissa = u & 0x7FFFFF;
 	if (exponent == 0xFF)
-		exponent = 0x3F;
+		exponent = FP20_EXP_MAX;
 	else
-		exponent = (exponent - 127u + 31u) & 0x3F;   /* wraps, no clamp */
-	return sign << 19 | exponent << 13 | mantissa >> 10;
+		exponent = exponent - FP20_F32_REBIAS;   /* wraps (fp20_pack masks), no clamp */
+	return fp20_pack((fp20_fields){ sign, exponent, mantissa >> FP20_F32_SHIFT });
 }
 
 uint32_t tegra_grate_fx10(float f)
@@ -280,14 +283,14 @@ uint32_t tegra_grate_fx10(float f)
 	 * |p| >= 2^63 give 0x8000000000000000, whose low 32 bits are 0. */
 	if (isnan(p) || p >= 9223372036854775808.0f || p < -9223372036854775808.0f)
 		return 0;
-	return (uint32_t)(uint64_t)(int64_t)p & 0x3FFu;
+	return (uint32_t)(uint64_t)(int64_t)p & FX10_MASK;
 }
 
 float tegra_grate_fp20_value(uint32_t v)
 {
-	uint32_t sign = (v >> 19) & 1, exponent = (v >> 13) & 0x3F, mantissa = v & 0x1FFF;
-	exponent = exponent == 0x3F ? 0xFF : exponent + 127 - 31;
-	uint32_t u = sign << 31 | exponent << 23 | mantissa << 10;
+	fp20_fields c = fp20_fields_of(v);
+	uint32_t exponent = c.exp == FP20_EXP_MAX ? 0xFF : c.exp + FP20_F32_REBIAS;
+	uint32_t u = c.sign << 31 | exponent << 23 | c.mant << FP20_F32_SHIFT;
 	float f;
 	memcpy(&f, &u, sizeof f);
 	return f;
@@ -295,9 +298,9 @@ float tegra_grate_fp20_value(uint32_t v)
 
 float tegra_grate_fx10_value(uint32_t v)
 {
-	v &= 0x3FF;
-	if (v & 0x200)
-		return -(float)(((v - 1) ^ 0x3FF) / 256.0f);
+	v &= FX10_MASK;
+	if (v & FX10_SIGN)
+		return -(float)(((v - 1) ^ FX10_MASK) / 256.0f);
 	return (float)v / 256.0f;
 }
 

@@ -26,7 +26,8 @@
  *                       +---+---+---+---+---+----+
  *
  * ALU slot 3 as embedded constants: on the wire slot 3 is words A (first) and
- * B (second); Y = B:A; imm0 = Y[4..23], imm1 = Y[24..43], imm2 = Y[44..63].
+ * B (second); Y = B:A; imm0 = Y[4..23], imm1 = Y[24..43], imm2 = Y[44..63]
+ * (TEGRA_IMM_LO(k), TEGRA_IMM_BITS).
  *
  * MFU instruction (64 bits):
  *   63   58 57  54 53 51 50 47 46 43 42 40 39 36 35 32 31 28 27  21 20  14 13   7 6    0
@@ -372,6 +373,11 @@ uint32_t tegra_tex_encode(const tegra_tex_inst *in);
 void tegra_dw_decode(uint32_t w, tegra_dw_inst *out);
 uint32_t tegra_dw_encode(const tegra_dw_inst *in);
 void tegra_pseq_decode(uint32_t w, tegra_pseq_inst *out);
+
+/* Slot 3 immediate k (0..2) in Y = B:A: bits TEGRA_IMM_LO(k) .. + 19; an
+ * FX10 .h half starts FX10_HIGH_SHIFT above. */
+#define TEGRA_IMM_BITS 20
+#define TEGRA_IMM_LO(k) (4u + TEGRA_IMM_BITS * (unsigned)(k))
 
 /* Canonical words (tegra-fp.md §2.4, corpus README quirk 1) */
 #define TEGRA_ALU_NOP_HI 0x000FE7E8u    /* MAD lp.lh, #1, #0, #0: reset pattern */
