@@ -244,6 +244,11 @@ Test(pica_isa, field_rows_cover_each_format)
 		             fi->name, ~(used | unused[fmt]));
 		cr_assert_eq(used & unused[fmt], 0u, "format %s", fi->name);
 	}
+	/* pica_word_set_target/num serve formats 2, 3 and 3i: same DST and NUM bits */
+	cr_assert(PICA_FIELD_ROWS[PICA_FLD_3_DST].bits.lo == PICA_FIELD_ROWS[PICA_FLD_2_DST].bits.lo &&
+	          PICA_FIELD_ROWS[PICA_FLD_3I_DST].bits.lo == PICA_FIELD_ROWS[PICA_FLD_2_DST].bits.lo &&
+	          PICA_FIELD_ROWS[PICA_FLD_3_NUM].bits.lo == PICA_FIELD_ROWS[PICA_FLD_2_NUM].bits.lo &&
+	          PICA_FIELD_ROWS[PICA_FLD_3I_NUM].bits.width == PICA_FIELD_ROWS[PICA_FLD_2_NUM].bits.width);
 	/* the assembler's branch patching goes through the rows */
 	cr_assert_eq(pica_word_set_target(0x24u << 26 | 0x5, 0x123), 0x24u << 26 | 0x123u << 10 | 0x5);
 	cr_assert_eq(pica_word_set_num(0x24u << 26 | 0x123u << 10 | 0x5, 0x40), 0x24u << 26 | 0x123u << 10 | 0x40);
