@@ -14,8 +14,26 @@
 
 #include "isa/minifloat.h"
 
-#define FX10_MASK 0x3FFu
-#define FX10_ONE 0x100u
+/* The layout: 10 bits, two's complement, 8 fraction bits; a 20-bit
+ * register holds two, .l in bits 0..9 and .h in 10..19. */
+#define FX10_BITS 10
+#define FX10_FRAC_BITS 8
+#define FX10_MASK ((1u << FX10_BITS) - 1u)                  /* 0x3FF */
+#define FX10_SIGN (1u << (FX10_BITS - 1))                   /* 0x200 */
+#define FX10_ONE (1u << FX10_FRAC_BITS)                     /* 0x100 = 1.0 */
+#define FX10_HIGH_SHIFT FX10_BITS                           /* .h half of a register */
+
+/* One half of a 20-bit register word. */
+static inline uint32_t fx10_half(uint32_t word, bool high)
+{
+	return (high ? word >> FX10_HIGH_SHIFT : word) & FX10_MASK;
+}
+
+/* sext10 with no branch (also on vector lanes): -512..511. */
+static inline int32_t fx10_sext(uint32_t code)
+{
+	return (int32_t)((code & FX10_MASK) ^ FX10_SIGN) - (int32_t)FX10_SIGN;
+}
 
 /* Out-of-range values saturate to -2 or 511/256, or wrap modulo 4 when
  * wrap is set (knob fx10.overflow, docs/ASSUMPTIONS.md).  NaN encodes as 0. */

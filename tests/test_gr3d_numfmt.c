@@ -141,3 +141,20 @@ Test(gr3d_numfmt, fx10_quad_encode_matches_one_value_encodes)
 			check_fx10_quad(MODES[m], wrap, big);
 		}
 }
+
+/* The one-word reads of the fragment units go through isa/fp20.h and
+ * isa/fx10.h: every FX10 code in both halves, every FP20 code. */
+Test(gr3d_numfmt, one_word_reads_match_isa_every_code)
+{
+	for (uint32_t c = 0; c <= FX10_MASK; c++) {
+		cr_assert_eq(gr3d_fx10(c, false), fx10_decode(c));
+		cr_assert_eq(gr3d_fx10(c << FX10_HIGH_SHIFT | 0x3FFu, true), fx10_decode(c));
+	}
+	for (uint32_t c = 0; c <= FP20_MASK; c++) {
+		float v = gr3d_fp20(c);
+		if (fp20_exp(c) == FP20_EXP_MAX)
+			cr_assert(isnan(v) || isinf(v));
+		else if (fp20_exp(c) != 0 && v != fp20_decode(c))
+			cr_assert_fail("0x%05x reads %a, isa decodes %a", c, (double)v, (double)fp20_decode(c));
+	}
+}

@@ -3,6 +3,7 @@
  * of pica200.md §2.2. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <string.h>
 
 #include "isa/f24.h"
 #include "isa/fp20.h"
@@ -273,4 +274,61 @@ Test(f24_behaviour, mad_not_fused_and_rounding_knob)
 	cr_assert_eq(f24_encode(f24_round(1 + 3 * 0x1p-17, ULP_ROUND_NEAREST_EVEN), ULP_ROUND_TRUNCATE), 0x3F0002);
 	cr_assert_eq(f24_encode(f24_round(1 + 3 * 0x1p-17, ULP_ROUND_TRUNCATE), ULP_ROUND_TRUNCATE), 0x3F0001);
 	cr_assert(isinf(f24_mul(0x1p40f, 0x1p40f, M)), "overflow -> inf");
+}
+
+/* ---- the named FP20 / FX10 layout and lane helpers, over every code ---- */
+
+Test(numfmt, fp20_fields_and_lane_helpers_every_code)
+{
+	cr_assert_eq(FP20_MANT_MASK | FP20_EXP_MASK | FP20_SIGN_MASK, FP20_MASK);
+	cr_assert_eq(FP20_MANT_BITS, FP20_FORMAT.mbits);
+	cr_assert_eq(FP20_EXP_BITS, FP20_FORMAT.ebits);
+	cr_assert_eq(FP20_BIAS, FP20_FORMAT.bias);
+	cr_assert_eq(FP20_ONE, 0x3E000u);
+	cr_assert_eq(fp20_decode(FP20_ONE), 1.0f);
+	for (uint32_t c = 0; c <= FP20_MASK; c++) {
+		fp20_fields f = fp20_fields_of(c);
+		cr_assert_eq(fp20_pack(f), c);
+		cr_assert_lt(f.mant, 1u << FP20_MANT_BITS);
+		cr_assert_lt(f.exp, 1u << FP20_EXP_BITS);
+		/* garbage above bit 19 (a register word) is ignored */
+		cr_assert_eq(fp20_pack(fp20_fields_of(c | 0xABC00000u)), c);
+		bool special = f.exp == 0 || f.exp == FP20_EXP_MAX;
+		cr_assert_eq(fp20_is_special(c), special, "0x%05x", c);
+		float r = fp20_read_f32(c);
+		double v = fp20_decode(c);
+		if (!special) {
+			uint32_t u = fp20_f32_bits_normal(c);
+			float lane;
+			memcpy(&lane, &u, sizeof lane);
+			if (lane != (float)v)
+				cr_assert_fail("lane read 0x%05x: %a, decode %a", c, (double)lane, v);
+			cr_assert_eq(r, lane);
+			/* a normal value in binary64 goes back through the fast encode */
+			uint64_t b;
+			memcpy(&b, &v, sizeof b);
+			cr_assert_eq(fp20_from_f64_normal(b >> 63, b & ~(UINT64_C(1) << 63)), c, "0x%05x", c);
+		} else if (f.exp == FP20_EXP_MAX) {
+			cr_assert(f.mant ? isnan(r) : isinf(r), "0x%05x", c);
+			cr_assert_eq(signbit(r) != 0, f.sign == 1);
+		} else {
+			/* exponent 0: a subnormal read, mant * 2^(1 - 31 - 13) */
+			cr_assert_eq((double)r, (f.sign ? -1.0 : 1.0) * ldexp(f.mant, 1 - FP20_BIAS - FP20_MANT_BITS));
+		}
+	}
+}
+
+Test(numfmt, fx10_fields_every_code)
+{
+	cr_assert_eq(FX10_MASK, 0x3FFu);
+	cr_assert_eq(FX10_SIGN, 0x200u);
+	cr_assert_eq(fx10_decode(FX10_ONE), 1.0f);
+	for (uint32_t c = 0; c <= FX10_MASK; c++) {
+		cr_assert_eq(fx10_sext(c), fx10_to_int(c));
+		cr_assert_eq((float)fx10_sext(c) / (float)FX10_ONE, fx10_decode(c));
+		uint32_t word = c << FX10_HIGH_SHIFT | (c ^ 0x155u);
+		cr_assert_eq(fx10_half(word, true), c);
+		cr_assert_eq(fx10_half(word, false), c ^ 0x155u);
+		cr_assert_eq(fx10_sext(c | 0xFFFFFC00u), fx10_to_int(c));
+	}
 }

@@ -44,24 +44,20 @@ Test(pica_isa, encode_decode_round_trip_every_op)
 					in.src[s].reg = (uint8_t)((seed * 13 + (unsigned)s * 29) % (1u << fi->src[s].width));
 				if (fi->idx_src >= 0)
 					in.src[fi->idx_src].idx = (uint8_t)(seed % 4);
-				in.cmp_op[0] = (uint8_t)(seed % 8);
-				in.cmp_op[1] = (uint8_t)(seed / 8 % 8);
-				if (PICA_OPS[op].fmt != PICA_FMT_1C)
-					in.cmp_op[0] = in.cmp_op[1] = 0;
-			} else if (PICA_OPS[op].fmt == PICA_FMT_2 || PICA_OPS[op].fmt == PICA_FMT_3) {
-				in.target = (uint16_t)(seed * 61 % 4096);
-				in.num = (uint8_t)(seed * 3);
-				in.uniform_id = (uint8_t)(seed % (op == PICA_OP_LOOP ? 4 : 16));
-				if (PICA_OPS[op].fmt == PICA_FMT_2) {
-					in.uniform_id = 0;
-					in.ref_x = seed & 1;
-					in.ref_y = seed >> 1 & 1;
-					in.cond = (uint8_t)(seed >> 2 & 3);
-				}
-			} else if (PICA_OPS[op].fmt == PICA_FMT_4) {
-				in.vtx_id = (uint8_t)(seed % 3);
-				in.prim = seed & 4;
-				in.inv = seed & 8;
+			}
+			/* the non-register fields from the format's rows */
+			for (int f = 0; f < PICA_FLD_COUNT; f++) {
+				const struct pica_field_row *r = &PICA_FIELD_ROWS[f];
+				if (r->fmt != PICA_OPS[op].fmt)
+					continue;
+				uint32_t v = (seed * 61u + (unsigned)f * 7u) & ((1u << r->bits.width) - 1u);
+				char *m = (char *)&in + r->offset;
+				if (r->type == PICA_FT_BOOL)
+					*(bool *)m = v & 1;
+				else if (r->type == PICA_FT_U8)
+					*(uint8_t *)m = (uint8_t)v;
+				else
+					*(uint16_t *)m = (uint16_t)v;
 			}
 			uint32_t w;
 			cr_assert(pica_encode(&in, &w), "%s does not encode", PICA_OPS[op].name);
@@ -84,6 +80,8 @@ Test(pica_isa, encode_decode_round_trip_every_op)
 			cr_assert_eq(out.vtx_id, in.vtx_id);
 			cr_assert_eq(out.prim, in.prim);
 			cr_assert_eq(out.inv, in.inv);
+			cr_assert_eq(out.ref_y, in.ref_y);
+			cr_assert_eq(out.cmp_op[1], in.cmp_op[1]);
 			uint32_t w2;
 			cr_assert(pica_encode(&out, &w2));
 			cr_assert_eq(w, w2);
@@ -209,4 +207,75 @@ Test(pica_isa, register_names)
 	cr_assert_str_eq(pica_src_name(0x7F, b), "c95");
 	cr_assert_str_eq(pica_dst_name(0x06, b), "o6");
 	cr_assert_str_eq(pica_dst_name(0x10, b), "r0");
+}
+
+/* The field rows: every format's fields (register operands, descriptor,
+ * opcode and the PICA_FIELD_ROWS rows) are disjoint, and together with the
+ * bits pica200.md §1.2 leaves unused they cover the word. */
+Test(pica_isa, field_rows_cover_each_format)
+{
+	/* bits no format field claims: 1u SRC2 11:7, formats 2/3 bits 9:8,
+	 * 3i bits 25:24 (INT id is 23:22), 4 bits 21:0, 0 everything */
+	const uint32_t unused[PICA_FMT_COUNT] = {
+		[PICA_FMT_0] = 0x03FFFFFFu, [PICA_FMT_1U] = 0x1Fu << 7, [PICA_FMT_2] = 3u << 8,
+		[PICA_FMT_3] = 3u << 8, [PICA_FMT_3I] = 3u << 8 | 3u << 24, [PICA_FMT_4] = 0x003FFFFFu,
+	};
+	for (int fmt = 0; fmt < PICA_FMT_COUNT; fmt++) {
+		const struct pica_fmt_info *fi = &PICA_FMTS[fmt];
+		uint32_t used = ~0u << (32 - fi->op_bits);
+		struct pica_field all[8 + PICA_FLD_COUNT];
+		int n = 0;
+		all[n++] = fi->dst;
+		all[n++] = fi->idx;
+		all[n++] = fi->desc;
+		for (int s = 0; s < 3; s++)
+			all[n++] = fi->src[s];
+		for (int f = 0; f < PICA_FLD_COUNT; f++)
+			if (PICA_FIELD_ROWS[f].fmt == (enum pica_fmt)fmt)
+				all[n++] = PICA_FIELD_ROWS[f].bits;
+		for (int k = 0; k < n; k++) {
+			if (!all[k].width)
+				continue;
+			uint32_t m = (uint32_t)(((uint64_t)1 << all[k].width) - 1) << all[k].lo;
+			cr_assert_eq(used & m, 0u, "format %s: field at bit %u overlaps", fi->name, all[k].lo);
+			used |= m;
+		}
+		cr_assert_eq(used | unused[fmt], ~0u, "format %s: bits 0x%08x belong to no field",
+		             fi->name, ~(used | unused[fmt]));
+		cr_assert_eq(used & unused[fmt], 0u, "format %s", fi->name);
+	}
+	/* pica_word_set_target/num serve formats 2, 3 and 3i: same DST and NUM bits */
+	cr_assert(PICA_FIELD_ROWS[PICA_FLD_3_DST].bits.lo == PICA_FIELD_ROWS[PICA_FLD_2_DST].bits.lo &&
+	          PICA_FIELD_ROWS[PICA_FLD_3I_DST].bits.lo == PICA_FIELD_ROWS[PICA_FLD_2_DST].bits.lo &&
+	          PICA_FIELD_ROWS[PICA_FLD_3_NUM].bits.lo == PICA_FIELD_ROWS[PICA_FLD_2_NUM].bits.lo &&
+	          PICA_FIELD_ROWS[PICA_FLD_3I_NUM].bits.width == PICA_FIELD_ROWS[PICA_FLD_2_NUM].bits.width);
+	/* the assembler's branch patching goes through the rows */
+	cr_assert_eq(pica_word_set_target(0x24u << 26 | 0x5, 0x123), 0x24u << 26 | 0x123u << 10 | 0x5);
+	cr_assert_eq(pica_word_set_num(0x24u << 26 | 0x123u << 10 | 0x5, 0x40), 0x24u << 26 | 0x123u << 10 | 0x40);
+}
+
+/* The exec, timing and flags columns agree with pica200.md §1.3. */
+Test(pica_isa, op_columns)
+{
+	for (int op = 0; op < PICA_OP_COUNT; op++) {
+		const struct pica_op_info *oi = &PICA_OPS[op];
+		cr_assert_lt(oi->exec, PICA_EX_COUNT, "%s", oi->name);
+		/* format-2 ops with a condition read cmp; the others do not */
+		bool cond = oi->fmt == PICA_FMT_2 && op != PICA_OP_CALL;
+		cr_assert_eq(!!(oi->flags & PICA_F_CMPR), cond, "%s cmp read", oi->name);
+		/* a destination is written exactly by the ALU formats other than MOVA and CMP */
+		bool dst = PICA_FMTS[oi->fmt].dst.width && op != PICA_OP_MOVA;
+		cr_assert_eq(!!(oi->flags & PICA_F_DST), dst, "%s dst", oi->name);
+		cr_assert_eq(oi->exec == PICA_EX_SFU, oi->timing == PICA_CLS_SFU, "%s", oi->name);
+		cr_assert_eq(oi->timing == PICA_CLS_FLOW,
+		             oi->fmt >= PICA_FMT_2 && oi->fmt <= PICA_FMT_4 ? true
+		             : op == PICA_OP_BREAK || op == PICA_OP_EMIT, "%s timing", oi->name);
+	}
+	cr_assert_eq(PICA_OPS[PICA_OP_CMP].flags & PICA_F_CMPW, PICA_F_CMPW);
+	cr_assert_eq(PICA_OPS[PICA_OP_LITP].flags & PICA_F_CMPW, PICA_F_CMPW);
+	cr_assert_eq(PICA_OPS[PICA_OP_END].flags, PICA_F_END);
+	cr_assert_eq(PICA_OPS[PICA_OP_LOOP].flags, PICA_F_AL);
+	cr_assert_eq(PICA_OPS[PICA_OP_MOVA].flags, PICA_F_A0);
+	cr_assert_eq(PICA_OPS[PICA_OP_UNKNOWN].exec, PICA_EX_UNDOC);
+	cr_assert_eq(PICA_OPS[PICA_OP_LOOP].fmt, PICA_FMT_3I);
 }

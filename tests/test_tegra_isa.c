@@ -274,3 +274,88 @@ Test(tegra_isa, grate_fp20_matches_fp20_truncate_in_range)
 	/* out of range: grate wraps, fp20.h saturates to inf */
 	cr_assert_neq(tegra_grate_fp20(0x1p40f), fp20_encode(0x1p40f, ULP_ROUND_TRUNCATE));
 }
+
+/* One table per word kind drives the encoder and the decoder: decode then
+ * encode gives the word back for every table, over random words. */
+Test(tegra_isa, every_field_table_round_trips)
+{
+	uint64_t s = 0x2545F4914F6CDD1Du;
+	for (int i = 0; i < 100000; i++) {
+		uint64_t w = next_rand(&s);
+		uint32_t lo = (uint32_t)w;
+		tegra_dw_inst dw;
+		tegra_dw_decode(lo, &dw);
+		cr_assert_eq(tegra_dw_encode(&dw), lo, "DW %08x", lo);
+		tegra_alu_src src;
+		tegra_alu_src_decode(lo & 0x1FFF, &src);
+		cr_assert_eq(tegra_alu_src_encode(&src), lo & 0x1FFF);
+		tegra_alu_rd rd;
+		tegra_alu_rd_decode(lo & 0x3F, &rd);
+		cr_assert_eq(tegra_alu_rd_encode(&rd), lo & 0x3F);
+		/* the generic walk sees the same members as the named decoders */
+		tegra_tex_inst t, g;
+		tegra_tex_decode(lo, &t);
+		memset(&g, 0, sizeof g);
+		tegra_fields_decode(tegra_tex_fields, TEGRA_TEX_NFIELDS, lo, &g);
+		cr_assert(g.sampler == t.sampler && g.enable == t.enable && g.bias == t.bias &&
+		          g.user_lod == t.user_lod && g.color_key == t.color_key);
+		tegra_pseq_inst q;
+		tegra_pseq_decode(lo, &q);
+		cr_assert_eq(q.args, lo & 0xFFFF);
+		cr_assert_eq(q.op, lo >> 23 & 3);
+	}
+	/* changing one member changes exactly its bits */
+	tegra_alu_inst a;
+	tegra_alu_decode(0, &a);
+	a.c.neg = true;
+	cr_assert_eq(tegra_alu_encode(&a), UINT64_C(1) << (6 + 1));
+	tegra_mfu_inst m;
+	tegra_mfu_decode(0, 0, &m);
+	m.var[2].tram_row = 5;
+	m.mul[1].src0 = 3;
+	cr_assert_eq(tegra_mfu_encode(&m), UINT64_C(5) << (14 + 3) | UINT64_C(3) << 43);
+}
+
+/* The known-bit mask of each table is the OR of the fields grate encodes
+ * and decodes (role GRATE), those fields never overlap, and the decoders'
+ * `unknown` is the word outside it. */
+Test(tegra_isa, known_masks_come_from_the_tables)
+{
+	const struct { const tegra_field *tab; unsigned n; uint64_t known; const char *name; } t[] = {
+		{ tegra_alu_fields, TEGRA_ALU_NFIELDS, UINT64_MAX, "ALU" },
+		{ tegra_src_fields, TEGRA_SRC_NFIELDS, 0x1FFF, "ALU source" },
+		{ tegra_rd_fields, TEGRA_RD_NFIELDS, 0x3F, "ALU rD" },
+		{ tegra_mfu_fields, TEGRA_MFU_NFIELDS, UINT64_MAX, "MFU" },
+		{ tegra_var_fields, TEGRA_VAR_NFIELDS, 0x7F, "MFU var" },
+		{ tegra_sched_fields, TEGRA_SCHED_NFIELDS, 0xFF, "schedule" },
+		/* tegra-fp.md §2.4: sampler 0..3, src 4, dst 5, enable 10, bias 12 */
+		{ tegra_tex_fields, TEGRA_TEX_NFIELDS, 0x143F, "TEX" },
+		/* enable 0, target 2..5, stencil 10, src 15, 16..31 */
+		{ tegra_dw_fields, TEGRA_DW_NFIELDS, 0xFFFF843Du, "DW" },
+		{ tegra_pseq_fields, TEGRA_PSEQ_NFIELDS, 0, "PSEQ" },
+	};
+	for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
+		uint64_t or = 0;
+		for (unsigned i = 0; i < t[k].n; i++) {
+			if (t[k].tab[i].role != TEGRA_FR_GRATE)
+				continue;
+			uint64_t m = tegra_field_mask(&t[k].tab[i]);
+			cr_assert_eq(or & m, 0, "%s field %s overlaps", t[k].name, t[k].tab[i].name);
+			or |= m;
+		}
+		cr_assert_eq(tegra_fields_known(t[k].tab, t[k].n), or, "%s", t[k].name);
+		cr_assert_eq(or, t[k].known, "%s known mask 0x%llx", t[k].name, (unsigned long long)or);
+	}
+	/* sampler 8 (bit 3) is a known bit: the decoder and the disassembler agree */
+	tegra_tex_inst x;
+	tegra_tex_decode(0x408, &x);
+	cr_assert_eq(x.sampler, 8);
+	cr_assert_eq(x.unknown, 0u);
+	tegra_tex_decode(0x40000448, &x);
+	cr_assert_eq(x.unknown, 0x40000040u);
+	tegra_dw_inst d;
+	tegra_dw_decode(0x00028005 | 1u << 6, &d);
+	cr_assert_eq(d.unknown, 1u << 6);
+	cr_assert(d.write_killed);
+	cr_assert_eq(d.args, (0x00028045u >> 10) & 0xFFFF);
+}

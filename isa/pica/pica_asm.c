@@ -127,7 +127,7 @@ static bool fix_labels(struct pica_asm *a)
 			return ulp_diag_at(a->d, r->file, r->line, r->col, "label '%s' is undefined", r->name);
 		if (a->labels[k].pos >= PICA_CODE_MAX)
 			return ulp_diag_at(a->d, r->file, r->line, r->col, "label '%s' lies outside the code memory", r->name);
-		a->code[r->pos] = (a->code[r->pos] & ~(0xFFFu << PICA_FL_DST)) | (uint32_t)a->labels[k].pos << PICA_FL_DST;
+		a->code[r->pos] = pica_word_set_target(a->code[r->pos], (uint32_t)a->labels[k].pos);
 	}
 	return true;
 }
@@ -181,7 +181,8 @@ static bool link_procs(struct pica_asm *a)
 		if (p->size > 0xFF)
 			return ulp_diag_at(a->d, r->file, r->line, r->col,
 			                   "procedure '%s' is %zu words long; CALL's NUM field holds at most 255", r->name, p->size);
-		a->code[r->pos] = (a->code[r->pos] & ~0x3FFFFFu) | (uint32_t)p->size | (uint32_t)p->pos << PICA_FL_DST;
+		a->code[r->pos] = pica_word_set_num(pica_word_set_target(a->code[r->pos], (uint32_t)p->pos),
+		                                    (uint32_t)p->size);
 	}
 	size_t live = 0;
 	for (size_t i = 0; i < a->ndvles; i++) {

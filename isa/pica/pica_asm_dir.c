@@ -87,7 +87,7 @@ static bool patch_dst(struct pica_asm *a, size_t at, size_t target)
 {
 	if (target >= PICA_CODE_MAX)
 		return asm_err_col(a, 0, "branch target %zu outside the code memory", target);
-	a->code[at] = (a->code[at] & ~(0xFFFu << PICA_FL_DST)) | (uint32_t)target << PICA_FL_DST;
+	a->code[at] = pica_word_set_target(a->code[at], (uint32_t)target);
 	return true;
 }
 
@@ -163,7 +163,7 @@ static bool dir_end(struct pica_asm *a, char *args)
 			return patch_dst(a, b.pos, a->ncode);
 		if (a->ncode - b.else_pos > 0xFF)
 			return asm_err_col(a, 1, "ELSE part of %zu words exceeds the 8-bit NUM field", a->ncode - b.else_pos);
-		a->code[b.pos] = (a->code[b.pos] & ~0x3FFu) | (uint32_t)(a->ncode - b.else_pos);
+		a->code[b.pos] = pica_word_set_num(a->code[b.pos], (uint32_t)(a->ncode - b.else_pos));
 		return true;
 	default:
 		return end_array(a, &b);

@@ -420,6 +420,7 @@ bool asm_instruction(struct pica_asm *a, char *name, char *args)
 		return inst_setemit(a, av, n, at);
 	case PICA_FMT_2:
 	case PICA_FMT_3:
+	case PICA_FMT_3I:
 		return inst_flow(a, op, av, n, at);
 	default:
 		return asm_err(a, name, "invalid instruction: '%s'", name);

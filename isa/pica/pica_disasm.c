@@ -139,6 +139,7 @@ bool pica_disasm_inst(const struct pica_inst *in, const char *target, char *buf,
 		}
 		break;
 	case PICA_FMT_3:
+	case PICA_FMT_3I:
 		if (in->op == PICA_OP_LOOP) {
 			put(&b, "for i%u", (unsigned)in->uniform_id);
 			ok &= in->num == 0;

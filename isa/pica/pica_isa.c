@@ -5,11 +5,12 @@
 #include <string.h>
 
 const struct pica_op_info PICA_OPS[PICA_OP_COUNT] = {
-#define PICA_OP(id, mn, opc, span, fmt, use, base) \
-	[PICA_OP_##id] = { mn, opc, span, fmt, use, PICA_OP_##base },
+#define PICA_OP(id, mn, opc, span, fmt, use, base, exec, timing, flags) \
+	[PICA_OP_##id] = { mn, opc, span, fmt, use, PICA_OP_##base, PICA_EX_##exec, PICA_CLS_##timing, flags },
 #include "isa/pica/pica_ops.def"
 #undef PICA_OP
-	[PICA_OP_UNKNOWN] = { "???", 0, 0, PICA_FMT_0, PICA_USE_NONE, PICA_OP_UNKNOWN },
+	[PICA_OP_UNKNOWN] = { "???", 0, 0, PICA_FMT_0, PICA_USE_NONE, PICA_OP_UNKNOWN,
+	                      PICA_EX_UNDOC, PICA_CLS_NOP, 0 },
 };
 
 #define F(lo, w) { lo, w }
@@ -22,12 +23,26 @@ const struct pica_fmt_info PICA_FMTS[PICA_FMT_COUNT] = {
 	[PICA_FMT_1C] = { "1c", 5, 2, NOF, { F(12, 7), F(7, 5), NOF }, F(19, 2), F(0, 7), 0 },
 	[PICA_FMT_2]  = { "2",  6, 0, NOF, { NOF, NOF, NOF }, NOF, NOF, -1 },
 	[PICA_FMT_3]  = { "3",  6, 0, NOF, { NOF, NOF, NOF }, NOF, NOF, -1 },
+	[PICA_FMT_3I] = { "3i", 6, 0, NOF, { NOF, NOF, NOF }, NOF, NOF, -1 },
 	[PICA_FMT_4]  = { "4",  6, 0, NOF, { NOF, NOF, NOF }, NOF, NOF, -1 },
 	[PICA_FMT_5]  = { "5",  3, 3, F(24, 5), { F(17, 5), F(10, 7), F(5, 5) }, F(22, 2), F(0, 5), 1 },
 	[PICA_FMT_5I] = { "5i", 3, 3, F(24, 5), { F(17, 5), F(12, 5), F(5, 7) }, F(22, 2), F(0, 5), 2 },
 };
 #undef F
 #undef NOF
+
+#define PICA_FT_bool PICA_FT_BOOL
+#define PICA_FT_u8 PICA_FT_U8
+#define PICA_FT_u16 PICA_FT_U16
+const struct pica_field_row PICA_FIELD_ROWS[PICA_FLD_COUNT] = {
+#define PICA_FIELD_ROW(id, fmt, lo, w, member, type) \
+	[PICA_FLD_##id] = { #id, fmt, { lo, w }, offsetof(struct pica_inst, member), PICA_FT_##type },
+	PICA_FIELDS(PICA_FIELD_ROW)
+#undef PICA_FIELD_ROW
+};
+#undef PICA_FT_bool
+#undef PICA_FT_u8
+#undef PICA_FT_u16
 
 static uint32_t field_mask(struct pica_field f)
 {
@@ -47,6 +62,27 @@ static bool put(uint32_t *w, struct pica_field f, uint32_t v)
 		return false;
 	*w |= v << f.lo;
 	return true;
+}
+
+/* A PICA_FIELD_ROWS member of an instruction, read or written as its type. */
+static uint32_t member_get(const struct pica_inst *in, const struct pica_field_row *r)
+{
+	const char *m = (const char *)in + r->offset;
+	switch (r->type) {
+	case PICA_FT_BOOL: return *(const bool *)m;
+	case PICA_FT_U8: return *(const uint8_t *)m;
+	default: return *(const uint16_t *)m;
+	}
+}
+
+static void member_set(struct pica_inst *in, const struct pica_field_row *r, uint32_t v)
+{
+	char *m = (char *)in + r->offset;
+	switch (r->type) {
+	case PICA_FT_BOOL: *(bool *)m = v != 0; break;
+	case PICA_FT_U8: *(uint8_t *)m = (uint8_t)v; break;
+	default: *(uint16_t *)m = (uint16_t)v; break;
+	}
 }
 
 enum pica_op pica_op_of_word(uint32_t word)
@@ -175,43 +211,13 @@ void pica_decode(uint32_t word, uint32_t desc, struct pica_inst *out)
 		if (fi->idx_src >= 0)
 			out->src[fi->idx_src].idx = (uint8_t)get(word, fi->idx);
 		used |= field_mask(fi->desc) | field_mask(fi->dst) | field_mask(fi->idx);
-		if (out->fmt == PICA_FMT_1C) {
-			out->cmp_op[0] = (word >> 24) & 7;
-			out->cmp_op[1] = (word >> 21) & 7;
-			used |= 0x3Fu << 21;
-		}
-		out->stray = word & ~used;
-		return;
 	}
-	switch (out->fmt) {
-	case PICA_FMT_2:
-		out->ref_x = (word >> PICA_F2_REFX) & 1;
-		out->ref_y = (word >> PICA_F2_REFY) & 1;
-		out->cond = (word >> PICA_F2_COND) & 3;
-		out->target = (word >> PICA_FL_DST) & 0xFFF;
-		out->num = word & 0xFF;
-		used |= 0x0FFFFCFFu;
-		break;
-	case PICA_FMT_3:
-		if (out->op == PICA_OP_LOOP) {
-			out->uniform_id = (word >> PICA_F3_INT) & 3;
-			used |= 3u << 22;
-		} else {
-			out->uniform_id = (word >> PICA_F3_BOOL) & 0xF;
-			used |= 0xFu << 22;
-		}
-		out->target = (word >> PICA_FL_DST) & 0xFFF;
-		out->num = word & 0xFF;
-		used |= 0x003FFCFFu;
-		break;
-	case PICA_FMT_4:
-		out->vtx_id = (word >> PICA_F4_VTX) & 3;
-		out->prim = (word >> PICA_F4_PRIM) & 1;
-		out->inv = (word >> PICA_F4_INV) & 1;
-		used |= 0xFu << 22;
-		break;
-	default:
-		break;
+	for (int f = 0; f < PICA_FLD_COUNT; f++) {
+		const struct pica_field_row *r = &PICA_FIELD_ROWS[f];
+		if (r->fmt != out->fmt)
+			continue;
+		member_set(out, r, get(word, r->bits));
+		used |= field_mask(r->bits);
 	}
 	out->stray = word & ~used;
 }
@@ -231,17 +237,11 @@ bool pica_encode(const struct pica_inst *in, uint32_t *word)
 		return false;
 	const struct pica_op_info *oi = &PICA_OPS[in->op];
 	const struct pica_fmt_info *fi = &PICA_FMTS[oi->fmt];
-	uint32_t w = (uint32_t)oi->opcode << 26;
+	/* a 5- or 3-bit opcode is the top of the first 6-bit value it spans */
+	uint32_t w = (uint32_t)(oi->opcode >> (6 - fi->op_bits)) << (32 - fi->op_bits);
 	bool ok = true;
 
 	if (fmt_is_alu(oi->fmt)) {
-		if (oi->fmt == PICA_FMT_5 || oi->fmt == PICA_FMT_5I)
-			w = (uint32_t)(oi->opcode >> 3) << 29;
-		else if (oi->fmt == PICA_FMT_1C) {
-			w = (uint32_t)(oi->opcode >> 1) << 27;
-			ok &= in->cmp_op[0] < 8 && in->cmp_op[1] < 8;
-			w |= (uint32_t)(in->cmp_op[0] & 7) << 24 | (uint32_t)(in->cmp_op[1] & 7) << 21;
-		}
 		ok &= put(&w, fi->desc, in->desc_id);
 		ok &= put(&w, fi->dst, in->dst);
 		for (int s = 0; s < fi->nsrc; s++) {
@@ -251,38 +251,26 @@ bool pica_encode(const struct pica_inst *in, uint32_t *word)
 		}
 		if (fi->idx_src >= 0)
 			ok &= put(&w, fi->idx, in->src[fi->idx_src].idx);
-		*word = w;
-		return ok;
 	}
-	switch (oi->fmt) {
-	case PICA_FMT_2:
-		w |= (uint32_t)in->ref_x << PICA_F2_REFX | (uint32_t)in->ref_y << PICA_F2_REFY;
-		ok &= in->cond < 4;
-		w |= (uint32_t)(in->cond & 3) << PICA_F2_COND;
-		ok &= in->target < PICA_CODE_MAX;
-		w |= (uint32_t)(in->target & 0xFFF) << PICA_FL_DST | in->num;
-		break;
-	case PICA_FMT_3:
-		if (in->op == PICA_OP_LOOP) {
-			ok &= in->uniform_id < 4;
-			w |= (uint32_t)(in->uniform_id & 3) << PICA_F3_INT;
-		} else {
-			ok &= in->uniform_id < 16;
-			w |= (uint32_t)(in->uniform_id & 0xF) << PICA_F3_BOOL;
-		}
-		ok &= in->target < PICA_CODE_MAX;
-		w |= (uint32_t)(in->target & 0xFFF) << PICA_FL_DST | in->num;
-		break;
-	case PICA_FMT_4:
-		ok &= in->vtx_id < 4;
-		w |= (uint32_t)(in->vtx_id & 3) << PICA_F4_VTX | (uint32_t)in->prim << PICA_F4_PRIM |
-		     (uint32_t)in->inv << PICA_F4_INV;
-		break;
-	default:
-		break;
+	for (int f = 0; f < PICA_FLD_COUNT; f++) {
+		const struct pica_field_row *r = &PICA_FIELD_ROWS[f];
+		if (r->fmt == oi->fmt)
+			ok &= put(&w, r->bits, member_get(in, r));
 	}
 	*word = w;
 	return ok;
+}
+
+uint32_t pica_word_set_target(uint32_t word, uint32_t target)
+{
+	const struct pica_field f = PICA_FIELD_ROWS[PICA_FLD_2_DST].bits;   /* same in 3 and 3i */
+	return (word & ~field_mask(f)) | ((target << f.lo) & field_mask(f));
+}
+
+uint32_t pica_word_set_num(uint32_t word, uint32_t num)
+{
+	const struct pica_field f = PICA_FIELD_ROWS[PICA_FLD_2_NUM].bits;
+	return (word & ~field_mask(f)) | ((num << f.lo) & field_mask(f));
 }
 
 const char *pica_src_name(uint8_t reg, char *buf)

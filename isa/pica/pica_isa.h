@@ -35,9 +35,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Instruction formats (pica200.md §1.2).  3i is format 3 with the 2-bit
+ * INT id in 23:22 instead of the 4-bit BOOL id (LOOP). */
 enum pica_fmt {
 	PICA_FMT_0, PICA_FMT_1, PICA_FMT_1I, PICA_FMT_1U, PICA_FMT_1C,
-	PICA_FMT_2, PICA_FMT_3, PICA_FMT_4, PICA_FMT_5, PICA_FMT_5I,
+	PICA_FMT_2, PICA_FMT_3, PICA_FMT_3I, PICA_FMT_4, PICA_FMT_5, PICA_FMT_5I,
 	PICA_FMT_COUNT
 };
 
@@ -53,8 +55,47 @@ enum pica_desc_use {
 	PICA_USE_ALL,       /* everything */
 };
 
+/* What the shader unit runs for an op: one handler per family of ops with
+ * the same semantics (the exec column of pica_ops.def). */
+enum pica_exec_kind {
+	PICA_EX_BIN,      /* component-wise a OP b: ADD MUL SGE SLT MAX MIN */
+	PICA_EX_DOT,      /* DP3 DP4 DPH */
+	PICA_EX_DST,
+	PICA_EX_SFU,      /* scalar a.x: EX2 LG2 RCP RSQ */
+	PICA_EX_LITP,
+	PICA_EX_UNARY,    /* component-wise: FLR MOV */
+	PICA_EX_MAD,
+	PICA_EX_MOVA,
+	PICA_EX_CMP,
+	PICA_EX_NOP,
+	PICA_EX_END,
+	PICA_EX_BREAK,
+	PICA_EX_CALL,
+	PICA_EX_IF,
+	PICA_EX_LOOP,
+	PICA_EX_JMP,
+	PICA_EX_SETEMIT,
+	PICA_EX_EMIT,
+	PICA_EX_UNDOC,    /* an undocumented opcode (pica200.md §8 q1) */
+	PICA_EX_COUNT
+};
+
+/* Timing class of an instruction (the timing column; knobs pica.latency.*). */
+enum pica_class { PICA_CLS_ALU, PICA_CLS_SFU, PICA_CLS_MOVA, PICA_CLS_FLOW, PICA_CLS_NOP };
+
+/* Architectural state an op reads or writes besides its register sources
+ * (the flags column). */
+enum {
+	PICA_F_DST  = 1u << 0,   /* writes its destination register */
+	PICA_F_CMPR = 1u << 1,   /* reads cmp.xy (the format-2 condition) */
+	PICA_F_CMPW = 1u << 2,   /* writes cmp.xy */
+	PICA_F_A0   = 1u << 3,   /* writes a0.x / a0.y as the mask selects */
+	PICA_F_AL   = 1u << 4,   /* writes aL */
+	PICA_F_END  = 1u << 5,   /* ends the invocation */
+};
+
 enum pica_op {
-#define PICA_OP(id, mn, opc, span, fmt, use, base) PICA_OP_##id,
+#define PICA_OP(id, mn, opc, span, fmt, use, base, exec, timing, flags) PICA_OP_##id,
 #include "isa/pica/pica_ops.def"
 #undef PICA_OP
 	PICA_OP_UNKNOWN,    /* opcodes 0x10-0x11, 0x14-0x17, 0x1C-0x1F */
@@ -67,6 +108,9 @@ struct pica_op_info {
 	enum pica_fmt fmt;
 	enum pica_desc_use use;
 	enum pica_op base;
+	uint8_t exec;         /* enum pica_exec_kind */
+	uint8_t timing;       /* enum pica_class */
+	uint8_t flags;        /* PICA_F_* */
 };
 extern const struct pica_op_info PICA_OPS[PICA_OP_COUNT];
 
@@ -82,17 +126,51 @@ struct pica_fmt_info {
 };
 extern const struct pica_fmt_info PICA_FMTS[PICA_FMT_COUNT];
 
-/* Flow-control fields (formats 2, 3, 4). */
-#define PICA_F2_REFX     25
-#define PICA_F2_REFY     24
-#define PICA_F2_COND     22      /* 2 bits */
-#define PICA_FL_DST      10      /* 12 bits, word address */
-#define PICA_FL_NUM      0       /* 8 bits */
-#define PICA_F3_BOOL     22      /* 4 bits */
-#define PICA_F3_INT      22      /* 2 bits (LOOP) */
-#define PICA_F4_VTX      24      /* 2 bits */
-#define PICA_F4_PRIM     23
-#define PICA_F4_INV      22      /* winding */
+/* The fields of a format that are not register operands: CMP's comparisons
+ * (1c) and the flow-control formats (2, 3, 3i, 4), one row each
+ * (pica200.md §1.2).  pica_encode and pica_decode iterate these rows; the
+ * assembler patches branch targets through them.
+ *   X(ID, format, lo, width, member of struct pica_inst, member type) */
+#define PICA_FIELDS(X) \
+	X(1C_CMPX, PICA_FMT_1C, 24,  3, cmp_op[0],  u8)   /* enum pica_cmp_op */ \
+	X(1C_CMPY, PICA_FMT_1C, 21,  3, cmp_op[1],  u8) \
+	X(2_REFX,  PICA_FMT_2,  25,  1, ref_x,      bool) \
+	X(2_REFY,  PICA_FMT_2,  24,  1, ref_y,      bool) \
+	X(2_COND,  PICA_FMT_2,  22,  2, cond,       u8)   /* enum pica_cond */ \
+	X(2_DST,   PICA_FMT_2,  10, 12, target,     u16)  /* word address */ \
+	X(2_NUM,   PICA_FMT_2,   0,  8, num,        u8) \
+	X(3_BOOL,  PICA_FMT_3,  22,  4, uniform_id, u8)   /* b id */ \
+	X(3_DST,   PICA_FMT_3,  10, 12, target,     u16) \
+	X(3_NUM,   PICA_FMT_3,   0,  8, num,        u8) \
+	X(3I_INT,  PICA_FMT_3I, 22,  2, uniform_id, u8)   /* i id (LOOP) */ \
+	X(3I_DST,  PICA_FMT_3I, 10, 12, target,     u16) \
+	X(3I_NUM,  PICA_FMT_3I,  0,  8, num,        u8) \
+	X(4_VTX,   PICA_FMT_4,  24,  2, vtx_id,     u8) \
+	X(4_PRIM,  PICA_FMT_4,  23,  1, prim,       bool) \
+	X(4_INV,   PICA_FMT_4,  22,  1, inv,        bool) /* winding */
+
+enum pica_field_id {
+#define PICA_FIELD_ID(id, fmt, lo, w, member, type) PICA_FLD_##id,
+	PICA_FIELDS(PICA_FIELD_ID)
+#undef PICA_FIELD_ID
+	PICA_FLD_COUNT
+};
+
+enum pica_field_type { PICA_FT_BOOL, PICA_FT_U8, PICA_FT_U16 };
+
+struct pica_field_row {
+	const char *name;            /* "2_DST" */
+	enum pica_fmt fmt;
+	struct pica_field bits;
+	uint16_t offset;             /* of the member in struct pica_inst */
+	uint8_t type;                /* enum pica_field_type */
+};
+extern const struct pica_field_row PICA_FIELD_ROWS[PICA_FLD_COUNT];
+
+/* A flow instruction word with its DST (branch target) or NUM field
+ * replaced; the word's format has the field (2, 3, 3i). */
+uint32_t pica_word_set_target(uint32_t word, uint32_t target);
+uint32_t pica_word_set_num(uint32_t word, uint32_t num);
 
 enum pica_cond {           /* format-2 CONDOP */
 	PICA_COND_OR = 0, PICA_COND_AND = 1, PICA_COND_X = 2, PICA_COND_Y = 3,

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "isa/fx10.h"
+
 #include "isa/tegra/tegra_asm_int.h"
 
 /* ---- cursor and diagnostics, shared with tegra_asm_alu.c ------------------ */
@@ -92,11 +94,11 @@ static bool parse_constant(tegra_asm_ctx *c)
 	if (half < 0) {
 		*k = val.kind == TK_FLOAT ? tegra_grate_fp20(val.f) : (uint32_t)val.u;  /* hex unmasked */
 	} else {
-		uint32_t v = val.kind == TK_FLOAT ? tegra_grate_fx10(val.f) : (uint32_t)(val.u & 0x3FF);
+		uint32_t v = val.kind == TK_FLOAT ? tegra_grate_fx10(val.f) : (uint32_t)(val.u & FX10_MASK);
 		if (half == 0)
-			*k = (*k & ~0x3FFu) | v;
+			*k = (*k & ~FX10_MASK) | v;
 		else
-			*k = (*k & 0x3FFu) | v << 10;
+			*k = (*k & FX10_MASK) | v << FX10_HIGH_SHIFT;
 	}
 	return true;
 }
@@ -370,17 +372,18 @@ static bool parse_dw(tegra_asm_ctx *c, uint32_t *word)
 	if (!tg_take(c, TK_RT, &rt) || !tg_expect(c, TK_COMMA) || !tg_take(c, TK_ROW, &a) ||
 	    !tg_expect(c, TK_COMMA) || !tg_take(c, TK_ROW, &b))
 		return false;
-	uint64_t w = TEGRA_DW_STORE_BASE;
+	tegra_dw_inst dw;
+	tegra_dw_decode(TEGRA_DW_STORE_BASE, &dw);
 	if (a.u == 0 && b.u == 1)
-		;
+		dw.src_r2 = false;
 	else if (a.u == 2 && b.u == 3)
-		w = tegra_field_set(&tegra_dw_fields[TEGRA_DW_SRC_SEL], w, 1);
+		dw.src_r2 = true;
 	else
 		return tg_err_at(c, &a, "DW source registers should be either \"r0,r1\" or \"r2,r3\"");
 	if (rt.u > 15)
 		return tg_err_at(c, &rt, "Invalid DW render target, 15 is maximum");
-	w = tegra_field_set(&tegra_dw_fields[TEGRA_DW_RT], w, rt.u);
-	*word = (uint32_t)w;
+	dw.rt = (uint8_t)rt.u;
+	*word = tegra_dw_encode(&dw);
 	return true;
 }
 

@@ -3,6 +3,7 @@
 #include "isa/tegra/tegra_disasm.h"
 
 #include "base/strbuf.h"
+#include "isa/fx10.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,8 +197,8 @@ static void fmt_imm(char *out, size_t n, const imm_use *u, const uint32_t imm[3]
 	for (int i = 0; i < 3; i++) {
 		const struct { bool on; const char *sfx; float v; } f[3] = {
 			{ u->fp20[i], "", tegra_grate_fp20_value(imm[i]) },
-			{ u->lo[i], ".l", tegra_grate_fx10_value(imm[i] & 0x3FF) },
-			{ u->hi[i], ".h", tegra_grate_fx10_value(imm[i] >> 10) },
+			{ u->lo[i], ".l", tegra_grate_fx10_value(fx10_half(imm[i], false)) },
+			{ u->hi[i], ".h", tegra_grate_fx10_value(imm[i] >> FX10_HIGH_SHIFT) },
 		};
 		for (int k = 0; k < 3; k++) {
 			if (!f[k].on || len >= n)
@@ -218,9 +219,10 @@ static bool imm_roundtrips(const imm_use *u, const uint32_t imm[3], uint32_t a, 
 	char txt[64];
 	for (int i = 0; i < 3; i++) {
 		const struct { bool on; unsigned lo, width; bool fx; float v; } f[3] = {
-			{ u->fp20[i], 4 + 20u * i, 20, false, tegra_grate_fp20_value(imm[i]) },
-			{ u->lo[i], 4 + 20u * i, 10, true, tegra_grate_fx10_value(imm[i] & 0x3FF) },
-			{ u->hi[i], 14 + 20u * i, 10, true, tegra_grate_fx10_value(imm[i] >> 10) },
+			{ u->fp20[i], TEGRA_IMM_LO(i), TEGRA_IMM_BITS, false, tegra_grate_fp20_value(imm[i]) },
+			{ u->lo[i], TEGRA_IMM_LO(i), FX10_BITS, true, tegra_grate_fx10_value(fx10_half(imm[i], false)) },
+			{ u->hi[i], TEGRA_IMM_LO(i) + FX10_HIGH_SHIFT, FX10_BITS, true,
+			  tegra_grate_fx10_value(imm[i] >> FX10_HIGH_SHIFT) },
 		};
 		for (int k = 0; k < 3; k++) {
 			if (!f[k].on)
@@ -345,7 +347,7 @@ static void fmt_tex(char *out, size_t n, const tegra_tex_inst *t)
 	                   t->dst_r2 ? "r2, r3" : "r0, r1", t->sampler,
 	                   t->src_r2 ? "r2, r3, r0" : "r0, r1, r2",
 	                   t->bias ? (t->src_r2 ? ", r1" : ", r3") : "");
-	if (t->word & ~0x103Fu & ~0x400u && len > 0 && (size_t)len < n)
+	if (t->unknown && len > 0 && (size_t)len < n)     /* bits outside grate's fields */
 		snprintf(out + len, n - (size_t)len, " // 0x%08X", t->word);
 }
 
@@ -397,7 +399,7 @@ static void disasm_exec(ulp_strbuf *sb, const tegra_exec *x, bool grate)
 	const tegra_tex_inst *t = &x->tex;
 	if (t->word) {
 		fmt_tex(text, sizeof text, t);
-		if (grate || (t->word & ~0x103Fu) == 0x400u)
+		if (grate || (t->enable && !t->unknown))          /* grate's TEX syntax says it all */
 			ulp_strbuf_printf(sb, "\tTEX:\t%s\n", text);
 		else
 			ulp_strbuf_printf(sb, "\tTEX:\t0x%08X\t// %s; t30 TEX_INST: SURF_PTR=%u REG_SRC=%u REG_DST=%u"
@@ -413,13 +415,16 @@ static void disasm_exec(ulp_strbuf *sb, const tegra_exec *x, bool grate)
 	const tegra_dw_inst *w = &x->dw;
 	if (w->word) {
 		fmt_dw(text, sizeof text, w);
+		/* grate's "store rtN, rX, rY" varies the target and the source pair only */
+		const uint32_t store_vars = (uint32_t)(tegra_field_mask(&tegra_dw_fields[TEGRA_DW_RT]) |
+		                                       tegra_field_mask(&tegra_dw_fields[TEGRA_DW_SRC_SEL]));
 		bool plain = w->word == TEGRA_DW_STORE_STENCIL ||
-		             (w->word & ~0x803Cu) == TEGRA_DW_STORE_BASE;
+		             (w->word & ~store_vars) == TEGRA_DW_STORE_BASE;
 		if (grate || plain)
 			ulp_strbuf_printf(sb, "\tDW:\t%s\n", text);
 		else
 			ulp_strbuf_printf(sb, "\tDW:\t0x%08X\t// %s; t30 DW_INST: OP=%s SURF=%u ARGS=0x%04X%s%s%s%s\n",
-			          w->word, text, t30_st_op[w->op], w->rt, (w->word >> 10) & 0xFFFF,
+			          w->word, text, t30_st_op[w->op], w->rt, w->args,
 			          w->write_killed ? " WRITE_KILLED" : "",
 			          w->write_non_center ? " WRITE_NON_CENTER" : "",
 			          w->cache_persistent ? " CACHE_PERSISTENT" : "",

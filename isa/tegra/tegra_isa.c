@@ -3,20 +3,65 @@
 
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define X_TAB(id, n, lo, w) { n, lo, w },
-const tegra_field tegra_alu_fields[TEGRA_ALU_NFIELDS] = { TEGRA_ALU_FIELDS(X_TAB) };
-const tegra_field tegra_src_fields[TEGRA_SRC_NFIELDS] = { TEGRA_ALU_SRC_FIELDS(X_TAB) };
-const tegra_field tegra_rd_fields[TEGRA_RD_NFIELDS] = { TEGRA_ALU_RD_FIELDS(X_TAB) };
-const tegra_field tegra_mfu_fields[TEGRA_MFU_NFIELDS] = { TEGRA_MFU_FIELDS(X_TAB) };
-const tegra_field tegra_var_fields[TEGRA_VAR_NFIELDS] = { TEGRA_MFU_VAR_FIELDS(X_TAB) };
-const tegra_field tegra_sched_fields[TEGRA_SCHED_NFIELDS] = { TEGRA_SCHED_FIELDS(X_TAB) };
-const tegra_field tegra_tex_fields[TEGRA_TEX_NFIELDS] = { TEGRA_TEX_FIELDS(X_TAB) };
-const tegra_field tegra_dw_fields[TEGRA_DW_NFIELDS] = { TEGRA_DW_FIELDS(X_TAB) };
-const tegra_field tegra_pseq_fields[TEGRA_PSEQ_NFIELDS] = { TEGRA_PSEQ_FIELDS(X_TAB) };
-#undef X_TAB
+#include "isa/fp20.h"
+#include "isa/fx10.h"
+
+#define ROLE_G TEGRA_FR_GRATE
+#define ROLE_A TEGRA_FR_ALT
+#define ROLE_U TEGRA_FR_UNK
+#define X_TAB(T) X_ROW_##T
+#define ROW(T, n, lo, w, r, m, k) \
+	{ n, lo, w, ROLE_##r, TEGRA_FK_##k, (uint16_t)offsetof(T, m) },
+#define X_ROW_ALU(id, n, lo, w, r, m, k) ROW(tegra_alu_inst, n, lo, w, r, m, k)
+#define X_ROW_SRC(id, n, lo, w, r, m, k) ROW(tegra_alu_src, n, lo, w, r, m, k)
+#define X_ROW_RD(id, n, lo, w, r, m, k) ROW(tegra_alu_rd, n, lo, w, r, m, k)
+#define X_ROW_MFU(id, n, lo, w, r, m, k) ROW(tegra_mfu_inst, n, lo, w, r, m, k)
+#define X_ROW_VAR(id, n, lo, w, r, m, k) ROW(tegra_mfu_var, n, lo, w, r, m, k)
+#define X_ROW_SCHED(id, n, lo, w, r, m, k) ROW(tegra_sched, n, lo, w, r, m, k)
+#define X_ROW_TEX(id, n, lo, w, r, m, k) ROW(tegra_tex_inst, n, lo, w, r, m, k)
+#define X_ROW_DW(id, n, lo, w, r, m, k) ROW(tegra_dw_inst, n, lo, w, r, m, k)
+#define X_ROW_PSEQ(id, n, lo, w, r, m, k) ROW(tegra_pseq_inst, n, lo, w, r, m, k)
+const tegra_field tegra_alu_fields[TEGRA_ALU_NFIELDS] = { TEGRA_ALU_FIELDS(X_TAB(ALU)) };
+const tegra_field tegra_src_fields[TEGRA_SRC_NFIELDS] = { TEGRA_ALU_SRC_FIELDS(X_TAB(SRC)) };
+const tegra_field tegra_rd_fields[TEGRA_RD_NFIELDS] = { TEGRA_ALU_RD_FIELDS(X_TAB(RD)) };
+const tegra_field tegra_mfu_fields[TEGRA_MFU_NFIELDS] = { TEGRA_MFU_FIELDS(X_TAB(MFU)) };
+const tegra_field tegra_var_fields[TEGRA_VAR_NFIELDS] = { TEGRA_MFU_VAR_FIELDS(X_TAB(VAR)) };
+const tegra_field tegra_sched_fields[TEGRA_SCHED_NFIELDS] = { TEGRA_SCHED_FIELDS(X_TAB(SCHED)) };
+const tegra_field tegra_tex_fields[TEGRA_TEX_NFIELDS] = { TEGRA_TEX_FIELDS(X_TAB(TEX)) };
+const tegra_field tegra_dw_fields[TEGRA_DW_NFIELDS] = { TEGRA_DW_FIELDS(X_TAB(DW)) };
+const tegra_field tegra_pseq_fields[TEGRA_PSEQ_NFIELDS] = { TEGRA_PSEQ_FIELDS(X_TAB(PSEQ)) };
+
+/* Each row's member has the size its kind says (a wrong kind would read or
+ * write the wrong bytes). */
+enum {
+	KSIZE_NONE = 0, KSIZE_BOOL = sizeof(bool), KSIZE_U8 = 1, KSIZE_U16 = 2,
+	KSIZE_SRC = sizeof(tegra_alu_src), KSIZE_RD = sizeof(tegra_alu_rd),
+	KSIZE_VAR = sizeof(tegra_mfu_var),
+};
+#define CHECK(T, m, k) \
+	_Static_assert(KSIZE_##k == 0 || sizeof(((T *)0)->m) == KSIZE_##k, #T "." #m " is not " #k);
+#define C_ALU(id, n, lo, w, r, m, k) CHECK(tegra_alu_inst, m, k)
+#define C_SRC(id, n, lo, w, r, m, k) CHECK(tegra_alu_src, m, k)
+#define C_RD(id, n, lo, w, r, m, k) CHECK(tegra_alu_rd, m, k)
+#define C_MFU(id, n, lo, w, r, m, k) CHECK(tegra_mfu_inst, m, k)
+#define C_VAR(id, n, lo, w, r, m, k) CHECK(tegra_mfu_var, m, k)
+#define C_SCHED(id, n, lo, w, r, m, k) CHECK(tegra_sched, m, k)
+#define C_TEX(id, n, lo, w, r, m, k) CHECK(tegra_tex_inst, m, k)
+#define C_DW(id, n, lo, w, r, m, k) CHECK(tegra_dw_inst, m, k)
+#define C_PSEQ(id, n, lo, w, r, m, k) CHECK(tegra_pseq_inst, m, k)
+TEGRA_ALU_FIELDS(C_ALU)
+TEGRA_ALU_SRC_FIELDS(C_SRC)
+TEGRA_ALU_RD_FIELDS(C_RD)
+TEGRA_MFU_FIELDS(C_MFU)
+TEGRA_MFU_VAR_FIELDS(C_VAR)
+TEGRA_SCHED_FIELDS(C_SCHED)
+TEGRA_TEX_FIELDS(C_TEX)
+TEGRA_DW_FIELDS(C_DW)
+TEGRA_PSEQ_FIELDS(C_PSEQ)
 
 const char *const tegra_sfu_names[TEGRA_SFU_NUM_NAMED] = {
 	"nop", "rcp", "rsq", "lg2", "ex2", "sqrt", "sin", "cos", "frc",
@@ -43,96 +88,93 @@ void tegra_reg_classify(unsigned reg, uint8_t *cls, uint8_t *index)
 	*index = (uint8_t)(reg - reg_ranges[i].first);
 }
 
-#define GET(tab, id, w) ((unsigned)tegra_field_get(&(tab)[id], (w)))
-#define SET(tab, id, w, v) ((w) = tegra_field_set(&(tab)[id], (w), (uint64_t)(v)))
+#define NF(tab) (unsigned)(sizeof (tab) / sizeof (tab)[0])
+
+uint64_t tegra_fields_known(const tegra_field *tab, unsigned n)
+{
+	uint64_t m = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (tab[i].role == TEGRA_FR_GRATE)
+			m |= tegra_field_mask(&tab[i]);
+	return m;
+}
+
+void tegra_fields_decode(const tegra_field *tab, unsigned n, uint64_t w, void *out)
+{
+	for (unsigned i = 0; i < n; i++) {
+		const tegra_field *f = &tab[i];
+		uint64_t v = tegra_field_get(f, w);
+		char *m = (char *)out + f->offset;
+		switch (f->kind) {
+		case TEGRA_FK_BOOL: *(bool *)m = v != 0; break;
+		case TEGRA_FK_U8: *(uint8_t *)m = (uint8_t)v; break;
+		case TEGRA_FK_U16: *(uint16_t *)m = (uint16_t)v; break;
+		case TEGRA_FK_SRC: {
+			tegra_alu_src *src = (tegra_alu_src *)m;
+			tegra_fields_decode(tegra_src_fields, NF(tegra_src_fields), v, src);
+			tegra_reg_classify(src->reg, &src->cls, &src->index);
+			break;
+		}
+		case TEGRA_FK_RD: tegra_fields_decode(tegra_rd_fields, NF(tegra_rd_fields), v, m); break;
+		case TEGRA_FK_VAR: tegra_fields_decode(tegra_var_fields, NF(tegra_var_fields), v, m); break;
+		default: break;
+		}
+	}
+}
+
+uint64_t tegra_fields_encode(const tegra_field *tab, unsigned n, const void *in, uint64_t w)
+{
+	for (unsigned i = 0; i < n; i++) {
+		const tegra_field *f = &tab[i];
+		if (f->role != TEGRA_FR_GRATE)
+			continue;
+		const char *m = (const char *)in + f->offset;
+		uint64_t v;
+		switch (f->kind) {
+		case TEGRA_FK_BOOL: v = *(const bool *)m; break;
+		case TEGRA_FK_U8: v = *(const uint8_t *)m; break;
+		case TEGRA_FK_U16: v = *(const uint16_t *)m; break;
+		case TEGRA_FK_SRC: v = tegra_fields_encode(tegra_src_fields, NF(tegra_src_fields), m, 0); break;
+		case TEGRA_FK_RD: v = tegra_fields_encode(tegra_rd_fields, NF(tegra_rd_fields), m, 0); break;
+		case TEGRA_FK_VAR: v = tegra_fields_encode(tegra_var_fields, NF(tegra_var_fields), m, 0); break;
+		default: continue;
+		}
+		w = tegra_field_set(f, w, v);
+	}
+	return w;
+}
 
 uint32_t tegra_alu_src_encode(const tegra_alu_src *s)
 {
-	uint64_t w = 0;
-	SET(tegra_src_fields, TEGRA_SRC_REG, w, s->reg);
-	SET(tegra_src_fields, TEGRA_SRC_HIGH, w, s->high);
-	SET(tegra_src_fields, TEGRA_SRC_M1, w, s->minus_one);
-	SET(tegra_src_fields, TEGRA_SRC_FX10, w, s->fx10);
-	SET(tegra_src_fields, TEGRA_SRC_ABS, w, s->abs);
-	SET(tegra_src_fields, TEGRA_SRC_NEG, w, s->neg);
-	SET(tegra_src_fields, TEGRA_SRC_X2, w, s->x2);
-	return (uint32_t)w;
+	return (uint32_t)tegra_fields_encode(tegra_src_fields, NF(tegra_src_fields), s, 0);
 }
 
 void tegra_alu_src_decode(uint32_t bits13, tegra_alu_src *s)
 {
-	uint64_t w = bits13;
-	s->reg = (uint8_t)GET(tegra_src_fields, TEGRA_SRC_REG, w);
+	tegra_fields_decode(tegra_src_fields, NF(tegra_src_fields), bits13, s);
 	tegra_reg_classify(s->reg, &s->cls, &s->index);
-	s->high = GET(tegra_src_fields, TEGRA_SRC_HIGH, w);
-	s->minus_one = GET(tegra_src_fields, TEGRA_SRC_M1, w);
-	s->fx10 = GET(tegra_src_fields, TEGRA_SRC_FX10, w);
-	s->abs = GET(tegra_src_fields, TEGRA_SRC_ABS, w);
-	s->neg = GET(tegra_src_fields, TEGRA_SRC_NEG, w);
-	s->x2 = GET(tegra_src_fields, TEGRA_SRC_X2, w);
 }
 
 uint32_t tegra_alu_rd_encode(const tegra_alu_rd *d)
 {
-	uint64_t w = 0;
-	SET(tegra_rd_fields, TEGRA_RD_SEL_C, w, d->sel_c);
-	SET(tegra_rd_fields, TEGRA_RD_HIGH, w, d->high);
-	SET(tegra_rd_fields, TEGRA_RD_M1, w, d->minus_one);
-	SET(tegra_rd_fields, TEGRA_RD_EN, w, d->enable);
-	SET(tegra_rd_fields, TEGRA_RD_ABS, w, d->abs);
-	SET(tegra_rd_fields, TEGRA_RD_FX10, w, d->fx10);
-	return (uint32_t)w;
+	return (uint32_t)tegra_fields_encode(tegra_rd_fields, NF(tegra_rd_fields), d, 0);
 }
 
 void tegra_alu_rd_decode(uint32_t bits6, tegra_alu_rd *d)
 {
-	uint64_t w = bits6;
-	d->sel_c = GET(tegra_rd_fields, TEGRA_RD_SEL_C, w);
-	d->high = GET(tegra_rd_fields, TEGRA_RD_HIGH, w);
-	d->minus_one = GET(tegra_rd_fields, TEGRA_RD_M1, w);
-	d->enable = GET(tegra_rd_fields, TEGRA_RD_EN, w);
-	d->abs = GET(tegra_rd_fields, TEGRA_RD_ABS, w);
-	d->fx10 = GET(tegra_rd_fields, TEGRA_RD_FX10, w);
+	tegra_fields_decode(tegra_rd_fields, NF(tegra_rd_fields), bits6, d);
 }
 
 uint64_t tegra_alu_encode(const tegra_alu_inst *in)
 {
-	uint64_t w = 0;
-	SET(tegra_alu_fields, TEGRA_ALU_OPCODE, w, in->opcode);
-	SET(tegra_alu_fields, TEGRA_ALU_ACC_OTHER, w, in->acc_other);
-	SET(tegra_alu_fields, TEGRA_ALU_ACC_THIS, w, in->acc_this);
-	SET(tegra_alu_fields, TEGRA_ALU_ADD_DIS, w, in->add_disable);
-	SET(tegra_alu_fields, TEGRA_ALU_SCALE, w, in->scale);
-	SET(tegra_alu_fields, TEGRA_ALU_SAT, w, in->saturate);
-	SET(tegra_alu_fields, TEGRA_ALU_CC, w, in->cc);
-	SET(tegra_alu_fields, TEGRA_ALU_DST, w, in->dst);
-	SET(tegra_alu_fields, TEGRA_ALU_WRITE_HI, w, in->write_high);
-	SET(tegra_alu_fields, TEGRA_ALU_WRITE_LO, w, in->write_low);
-	SET(tegra_alu_fields, TEGRA_ALU_RA, w, tegra_alu_src_encode(&in->a));
-	SET(tegra_alu_fields, TEGRA_ALU_RB, w, tegra_alu_src_encode(&in->b));
-	SET(tegra_alu_fields, TEGRA_ALU_RC, w, tegra_alu_src_encode(&in->c));
-	SET(tegra_alu_fields, TEGRA_ALU_RD, w, tegra_alu_rd_encode(&in->d));
-	return w;
+	return tegra_fields_encode(tegra_alu_fields, NF(tegra_alu_fields), in, 0);
 }
 
 void tegra_alu_decode(uint64_t w, tegra_alu_inst *out)
 {
 	memset(out, 0, sizeof *out);
-	out->opcode = (uint8_t)GET(tegra_alu_fields, TEGRA_ALU_OPCODE, w);
-	out->acc_other = GET(tegra_alu_fields, TEGRA_ALU_ACC_OTHER, w);
-	out->acc_this = GET(tegra_alu_fields, TEGRA_ALU_ACC_THIS, w);
-	out->add_disable = GET(tegra_alu_fields, TEGRA_ALU_ADD_DIS, w);
-	out->scale = (uint8_t)GET(tegra_alu_fields, TEGRA_ALU_SCALE, w);
-	out->saturate = GET(tegra_alu_fields, TEGRA_ALU_SAT, w);
-	out->cc = (uint8_t)GET(tegra_alu_fields, TEGRA_ALU_CC, w);
-	out->dst = (uint8_t)GET(tegra_alu_fields, TEGRA_ALU_DST, w);
+	tegra_fields_decode(tegra_alu_fields, NF(tegra_alu_fields), w, out);
 	tegra_reg_classify(out->dst, &out->dst_cls, &out->dst_index);
-	out->write_high = GET(tegra_alu_fields, TEGRA_ALU_WRITE_HI, w);
-	out->write_low = GET(tegra_alu_fields, TEGRA_ALU_WRITE_LO, w);
-	tegra_alu_src_decode(GET(tegra_alu_fields, TEGRA_ALU_RA, w), &out->a);
-	tegra_alu_src_decode(GET(tegra_alu_fields, TEGRA_ALU_RB, w), &out->b);
-	tegra_alu_src_decode(GET(tegra_alu_fields, TEGRA_ALU_RC, w), &out->c);
-	tegra_alu_rd_decode(GET(tegra_alu_fields, TEGRA_ALU_RD, w), &out->d);
 }
 
 /* Slot 3 constants, tegra-fp.md §2.4: Y = B:A, imm k = Y[4+20k .. 23+20k]. */
@@ -140,7 +182,7 @@ void tegra_alu_imm_get(uint32_t a, uint32_t b, uint32_t imm[3])
 {
 	uint64_t y = (uint64_t)b << 32 | a;
 	for (int k = 0; k < 3; k++)
-		imm[k] = (uint32_t)(y >> (4 + 20 * k)) & 0xFFFFFu;
+		imm[k] = (uint32_t)(y >> TEGRA_IMM_LO(k)) & FP20_MASK;
 }
 
 static bool reads_imm(const tegra_alu_inst *s)
@@ -160,66 +202,28 @@ void tegra_alu_packet_decode(const uint32_t words[8], tegra_alu_packet *out)
 	tegra_alu_imm_get(words[6], words[7], out->imm);
 }
 
-static const int var_ids[4] = { TEGRA_MFU_VAR0, TEGRA_MFU_VAR1, TEGRA_MFU_VAR2, TEGRA_MFU_VAR3 };
-
 uint64_t tegra_mfu_encode(const tegra_mfu_inst *in)
 {
-	uint64_t w = 0;
-	SET(tegra_mfu_fields, TEGRA_MFU_SFU_REG, w, in->sfu_reg);
-	SET(tegra_mfu_fields, TEGRA_MFU_SFU_OP, w, in->sfu_op);
-	SET(tegra_mfu_fields, TEGRA_MFU_MUL0_DST, w, in->mul[0].dst);
-	SET(tegra_mfu_fields, TEGRA_MFU_MUL0_S0, w, in->mul[0].src0);
-	SET(tegra_mfu_fields, TEGRA_MFU_MUL0_S1, w, in->mul[0].src1);
-	SET(tegra_mfu_fields, TEGRA_MFU_MUL1_DST, w, in->mul[1].dst);
-	SET(tegra_mfu_fields, TEGRA_MFU_MUL1_S0, w, in->mul[1].src0);
-	SET(tegra_mfu_fields, TEGRA_MFU_MUL1_S1, w, in->mul[1].src1);
-	SET(tegra_mfu_fields, TEGRA_MFU_PAD, w, in->pad);
-	for (int k = 0; k < 4; k++) {
-		uint64_t v = 0;
-		SET(tegra_var_fields, TEGRA_VAR_ROW, v, in->var[k].tram_row);
-		SET(tegra_var_fields, TEGRA_VAR_OP, v, in->var[k].op);
-		SET(tegra_var_fields, TEGRA_VAR_SAT, v, in->var[k].saturate);
-		SET(tegra_mfu_fields, var_ids[k], w, v);
-	}
-	return w;
+	return tegra_fields_encode(tegra_mfu_fields, NF(tegra_mfu_fields), in, 0);
 }
 
 void tegra_mfu_decode(uint32_t hi, uint32_t lo, tegra_mfu_inst *out)
 {
-	uint64_t w = (uint64_t)hi << 32 | lo;
 	memset(out, 0, sizeof *out);
 	out->hi = hi;
 	out->lo = lo;
-	out->sfu_reg = (uint8_t)GET(tegra_mfu_fields, TEGRA_MFU_SFU_REG, w);
-	out->sfu_op = (uint8_t)GET(tegra_mfu_fields, TEGRA_MFU_SFU_OP, w);
-	out->mul[0].dst = (uint8_t)GET(tegra_mfu_fields, TEGRA_MFU_MUL0_DST, w);
-	out->mul[0].src0 = (uint8_t)GET(tegra_mfu_fields, TEGRA_MFU_MUL0_S0, w);
-	out->mul[0].src1 = (uint8_t)GET(tegra_mfu_fields, TEGRA_MFU_MUL0_S1, w);
-	out->mul[1].dst = (uint8_t)GET(tegra_mfu_fields, TEGRA_MFU_MUL1_DST, w);
-	out->mul[1].src0 = (uint8_t)GET(tegra_mfu_fields, TEGRA_MFU_MUL1_S0, w);
-	out->mul[1].src1 = (uint8_t)GET(tegra_mfu_fields, TEGRA_MFU_MUL1_S1, w);
-	out->pad = (uint8_t)GET(tegra_mfu_fields, TEGRA_MFU_PAD, w);
-	for (int k = 0; k < 4; k++) {
-		uint64_t v = GET(tegra_mfu_fields, var_ids[k], w);
-		out->var[k].tram_row = (uint8_t)GET(tegra_var_fields, TEGRA_VAR_ROW, v);
-		out->var[k].op = (uint8_t)GET(tegra_var_fields, TEGRA_VAR_OP, v);
-		out->var[k].saturate = GET(tegra_var_fields, TEGRA_VAR_SAT, v);
-	}
+	tegra_fields_decode(tegra_mfu_fields, NF(tegra_mfu_fields), (uint64_t)hi << 32 | lo, out);
 }
 
 uint32_t tegra_sched_encode(tegra_sched s)
 {
-	uint64_t w = 0;
-	SET(tegra_sched_fields, TEGRA_SCHED_ADDR, w, s.address);
-	SET(tegra_sched_fields, TEGRA_SCHED_COUNT, w, s.count);
-	return (uint32_t)w;
+	return (uint32_t)tegra_fields_encode(tegra_sched_fields, NF(tegra_sched_fields), &s, 0);
 }
 
 tegra_sched tegra_sched_decode(uint32_t w)
 {
-	tegra_sched s;
-	s.address = (uint8_t)GET(tegra_sched_fields, TEGRA_SCHED_ADDR, w);
-	s.count = (uint8_t)GET(tegra_sched_fields, TEGRA_SCHED_COUNT, w);
+	tegra_sched s = { 0, 0 };
+	tegra_fields_decode(tegra_sched_fields, NF(tegra_sched_fields), w, &s);
 	return s;
 }
 
@@ -227,58 +231,33 @@ void tegra_tex_decode(uint32_t w, tegra_tex_inst *out)
 {
 	memset(out, 0, sizeof *out);
 	out->word = w;
-	out->sampler = (uint8_t)GET(tegra_tex_fields, TEGRA_TEX_SAMPLER, w);
-	out->src_r2 = GET(tegra_tex_fields, TEGRA_TEX_SRC_SEL, w);
-	out->dst_r2 = GET(tegra_tex_fields, TEGRA_TEX_DST_SEL, w);
-	out->enable = GET(tegra_tex_fields, TEGRA_TEX_ENABLE, w);
-	out->bias = GET(tegra_tex_fields, TEGRA_TEX_BIAS, w);
-	out->color_key = GET(tegra_tex_fields, TEGRA_TEX_COLOR_KEY, w);
-	out->comp_sel = GET(tegra_tex_fields, TEGRA_TEX_COMP_SEL, w);
-	out->fetch_killed = GET(tegra_tex_fields, TEGRA_TEX_FETCH_KILLED, w);
-	out->user_lod = GET(tegra_tex_fields, TEGRA_TEX_USER_LOD, w);
-	out->unknown = w & ~0x1437u;
+	tegra_fields_decode(tegra_tex_fields, NF(tegra_tex_fields), w, out);
+	out->unknown = w & ~(uint32_t)tegra_fields_known(tegra_tex_fields, NF(tegra_tex_fields));
 }
 
 uint32_t tegra_tex_encode(const tegra_tex_inst *in)
 {
-	uint64_t w = in->unknown;
-	SET(tegra_tex_fields, TEGRA_TEX_SAMPLER, w, in->sampler);
-	SET(tegra_tex_fields, TEGRA_TEX_SRC_SEL, w, in->src_r2);
-	SET(tegra_tex_fields, TEGRA_TEX_DST_SEL, w, in->dst_r2);
-	SET(tegra_tex_fields, TEGRA_TEX_ENABLE, w, in->enable);
-	SET(tegra_tex_fields, TEGRA_TEX_BIAS, w, in->bias);
-	return (uint32_t)w;
+	return (uint32_t)tegra_fields_encode(tegra_tex_fields, NF(tegra_tex_fields), in, in->unknown);
 }
 
 void tegra_dw_decode(uint32_t w, tegra_dw_inst *out)
 {
 	memset(out, 0, sizeof *out);
 	out->word = w;
-	out->enable = GET(tegra_dw_fields, TEGRA_DW_ENABLE, w);
-	out->op = (uint8_t)GET(tegra_dw_fields, TEGRA_DW_OP, w);
-	out->rt = (uint8_t)GET(tegra_dw_fields, TEGRA_DW_RT, w);
-	out->stencil = GET(tegra_dw_fields, TEGRA_DW_STENCIL, w);
-	out->src_r2 = GET(tegra_dw_fields, TEGRA_DW_SRC_SEL, w);
-	out->upper = (uint16_t)GET(tegra_dw_fields, TEGRA_DW_UPPER, w);
-	out->write_killed = GET(tegra_dw_fields, TEGRA_DW_WRITE_KILLED, w);
-	out->write_non_center = GET(tegra_dw_fields, TEGRA_DW_WRITE_NON_CENTER, w);
-	out->cache_persistent = GET(tegra_dw_fields, TEGRA_DW_CACHE_PERSISTENT, w);
-	out->cache_read_clean = GET(tegra_dw_fields, TEGRA_DW_CACHE_READ_CLEAN, w);
-	out->unknown = w & 0x7BC2u;
+	tegra_fields_decode(tegra_dw_fields, NF(tegra_dw_fields), w, out);
+	out->unknown = w & ~(uint32_t)tegra_fields_known(tegra_dw_fields, NF(tegra_dw_fields));
+}
+
+uint32_t tegra_dw_encode(const tegra_dw_inst *in)
+{
+	return (uint32_t)tegra_fields_encode(tegra_dw_fields, NF(tegra_dw_fields), in, in->unknown);
 }
 
 void tegra_pseq_decode(uint32_t w, tegra_pseq_inst *out)
 {
 	memset(out, 0, sizeof *out);
 	out->word = w;
-	out->args = (uint16_t)GET(tegra_pseq_fields, TEGRA_PSEQ_ARGS, w);
-	out->surf = (uint8_t)GET(tegra_pseq_fields, TEGRA_PSEQ_SURF, w);
-	out->op = (uint8_t)GET(tegra_pseq_fields, TEGRA_PSEQ_OP, w);
-	out->read_non_center = GET(tegra_pseq_fields, TEGRA_PSEQ_READ_NON_CENTER, w);
-	out->read_killed = GET(tegra_pseq_fields, TEGRA_PSEQ_READ_KILLED, w);
-	out->cache_persistent = GET(tegra_pseq_fields, TEGRA_PSEQ_CACHE_PERSISTENT, w);
-	out->dst_r2 = GET(tegra_pseq_fields, TEGRA_PSEQ_DST_SEL, w);
-	out->enable0 = GET(tegra_pseq_fields, TEGRA_PSEQ_ENABLE0, w);
+	tegra_fields_decode(tegra_pseq_fields, NF(tegra_pseq_fields), w, out);
 }
 
 /* ---- grate's number conversions ---------------------------------------- */
@@ -291,10 +270,10 @@ uint32_t tegra_grate_fp20(float f)
 	memcpy(&u, &f, sizeof u);
 	uint32_t sign = u >> 31, exponent = (u >> 23) & 0xFF, mantissa = u & 0x7FFFFF;
 	if (exponent == 0xFF)
-		exponent = 0x3F;
+		exponent = FP20_EXP_MAX;
 	else
-		exponent = (exponent - 127u + 31u) & 0x3F;   /* wraps, no clamp */
-	return sign << 19 | exponent << 13 | mantissa >> 10;
+		exponent = exponent - FP20_F32_REBIAS;   /* wraps (fp20_pack masks), no clamp */
+	return fp20_pack((fp20_fields){ sign, exponent, mantissa >> FP20_F32_SHIFT });
 }
 
 uint32_t tegra_grate_fx10(float f)
@@ -304,14 +283,14 @@ uint32_t tegra_grate_fx10(float f)
 	 * |p| >= 2^63 give 0x8000000000000000, whose low 32 bits are 0. */
 	if (isnan(p) || p >= 9223372036854775808.0f || p < -9223372036854775808.0f)
 		return 0;
-	return (uint32_t)(uint64_t)(int64_t)p & 0x3FFu;
+	return (uint32_t)(uint64_t)(int64_t)p & FX10_MASK;
 }
 
 float tegra_grate_fp20_value(uint32_t v)
 {
-	uint32_t sign = (v >> 19) & 1, exponent = (v >> 13) & 0x3F, mantissa = v & 0x1FFF;
-	exponent = exponent == 0x3F ? 0xFF : exponent + 127 - 31;
-	uint32_t u = sign << 31 | exponent << 23 | mantissa << 10;
+	fp20_fields c = fp20_fields_of(v);
+	uint32_t exponent = c.exp == FP20_EXP_MAX ? 0xFF : c.exp + FP20_F32_REBIAS;
+	uint32_t u = c.sign << 31 | exponent << 23 | c.mant << FP20_F32_SHIFT;
 	float f;
 	memcpy(&f, &u, sizeof f);
 	return f;
@@ -319,9 +298,9 @@ float tegra_grate_fp20_value(uint32_t v)
 
 float tegra_grate_fx10_value(uint32_t v)
 {
-	v &= 0x3FF;
-	if (v & 0x200)
-		return -(float)(((v - 1) ^ 0x3FF) / 256.0f);
+	v &= FX10_MASK;
+	if (v & FX10_SIGN)
+		return -(float)(((v - 1) ^ FX10_MASK) / 256.0f);
 	return (float)v / 256.0f;
 }
 

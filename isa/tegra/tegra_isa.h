@@ -26,7 +26,8 @@
  *                       +---+---+---+---+---+----+
  *
  * ALU slot 3 as embedded constants: on the wire slot 3 is words A (first) and
- * B (second); Y = B:A; imm0 = Y[4..23], imm1 = Y[24..43], imm2 = Y[44..63].
+ * B (second); Y = B:A; imm0 = Y[4..23], imm1 = Y[24..43], imm2 = Y[44..63]
+ * (TEGRA_IMM_LO(k), TEGRA_IMM_BITS).
  *
  * MFU instruction (64 bits):
  *   63   58 57  54 53 51 50 47 46 43 42 40 39 36 35 32 31 28 27  21 20  14 13   7 6    0
@@ -50,12 +51,39 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* ---- field tables ---------------------------------------------------- */
+/* ---- field tables ----------------------------------------------------
+ *
+ * One table per word kind.  A row: the field's name, low bit and width; its
+ * role (TEGRA_FR_GRATE: a field grate's assembler writes and its
+ * disassembler reads: the encoder writes it and it is part of the word's
+ * known-bit mask; TEGRA_FR_ALT: another reading of bits (the t30 register
+ * names, grate PR #63), decoded only; TEGRA_FR_UNK: named bits nobody
+ * decodes, kept in the decoded form's `unknown`); and the member of the
+ * decoded struct that holds it with its kind.  tegra_fields_decode and
+ * tegra_fields_encode iterate a table; tegra_fields_known ORs its GRATE
+ * rows into the known-bit mask the decoder and the disassembler share. */
+
+enum tegra_field_role { TEGRA_FR_GRATE, TEGRA_FR_ALT, TEGRA_FR_UNK };
+enum tegra_field_kind {
+	TEGRA_FK_NONE,     /* no member of its own */
+	TEGRA_FK_BOOL, TEGRA_FK_U8, TEGRA_FK_U16,
+	TEGRA_FK_SRC,      /* a tegra_alu_src (tegra_src_fields) */
+	TEGRA_FK_RD,       /* a tegra_alu_rd (tegra_rd_fields) */
+	TEGRA_FK_VAR,      /* a tegra_mfu_var (tegra_var_fields) */
+};
 
 typedef struct tegra_field {
 	const char *name;
 	uint8_t lo, width;
+	uint8_t role;        /* enum tegra_field_role */
+	uint8_t kind;        /* enum tegra_field_kind */
+	uint16_t offset;     /* of the member in the decoded struct */
 } tegra_field;
+
+static inline uint64_t tegra_field_mask(const tegra_field *f)
+{
+	return ((UINT64_C(1) << f->width) - 1) << f->lo;
+}
 
 static inline uint64_t tegra_field_get(const tegra_field *f, uint64_t w)
 {
@@ -64,113 +92,114 @@ static inline uint64_t tegra_field_get(const tegra_field *f, uint64_t w)
 
 static inline uint64_t tegra_field_set(const tegra_field *f, uint64_t w, uint64_t v)
 {
-	uint64_t m = ((UINT64_C(1) << f->width) - 1) << f->lo;
+	uint64_t m = tegra_field_mask(f);
 	return (w & ~m) | ((v << f->lo) & m);
 }
 
-/* X(ID, name, lo, width) */
+/* X(ID, name, lo, width, role, member, kind); role G = GRATE, A = ALT, U = UNK */
 #define TEGRA_ALU_FIELDS(X) \
-	X(OPCODE,    "opcode",      62, 2) \
-	X(ACC_OTHER, "acc_other",   61, 1) \
-	X(ACC_THIS,  "acc_this",    60, 1) \
-	X(ADD_DIS,   "add_disable", 59, 1) \
-	X(SCALE,     "scale",       57, 2) \
-	X(SAT,       "saturate",    56, 1) \
-	X(CC,        "cond",        54, 2) \
-	X(DST,       "dst",         47, 7) \
-	X(WRITE_HI,  "write_high",  46, 1) \
-	X(WRITE_LO,  "write_low",   45, 1) \
-	X(RA,        "rA",          32, 13) \
-	X(RB,        "rB",          19, 13) \
-	X(RC,        "rC",           6, 13) \
-	X(RD,        "rD",           0, 6)
+	X(OPCODE,    "opcode",      62, 2,  G, opcode,      U8) \
+	X(ACC_OTHER, "acc_other",   61, 1,  G, acc_other,   BOOL) \
+	X(ACC_THIS,  "acc_this",    60, 1,  G, acc_this,    BOOL) \
+	X(ADD_DIS,   "add_disable", 59, 1,  G, add_disable, BOOL) \
+	X(SCALE,     "scale",       57, 2,  G, scale,       U8) \
+	X(SAT,       "saturate",    56, 1,  G, saturate,    BOOL) \
+	X(CC,        "cond",        54, 2,  G, cc,          U8) \
+	X(DST,       "dst",         47, 7,  G, dst,         U8) \
+	X(WRITE_HI,  "write_high",  46, 1,  G, write_high,  BOOL) \
+	X(WRITE_LO,  "write_low",   45, 1,  G, write_low,   BOOL) \
+	X(RA,        "rA",          32, 13, G, a,           SRC) \
+	X(RB,        "rB",          19, 13, G, b,           SRC) \
+	X(RC,        "rC",           6, 13, G, c,           SRC) \
+	X(RD,        "rD",           0, 6,  G, d,           RD)
 
 #define TEGRA_ALU_SRC_FIELDS(X) \
-	X(REG,   "reg",       6, 7) \
-	X(HIGH,  "high",      5, 1) \
-	X(M1,    "minus_one", 4, 1) \
-	X(FX10,  "fx10",      3, 1) \
-	X(ABS,   "abs",       2, 1) \
-	X(NEG,   "negate",    1, 1) \
-	X(X2,    "x2",        0, 1)
+	X(REG,   "reg",       6, 7, G, reg,       U8) \
+	X(HIGH,  "high",      5, 1, G, high,      BOOL) \
+	X(M1,    "minus_one", 4, 1, G, minus_one, BOOL) \
+	X(FX10,  "fx10",      3, 1, G, fx10,      BOOL) \
+	X(ABS,   "abs",       2, 1, G, abs,       BOOL) \
+	X(NEG,   "negate",    1, 1, G, neg,       BOOL) \
+	X(X2,    "x2",        0, 1, G, x2,        BOOL)
 
 #define TEGRA_ALU_RD_FIELDS(X) \
-	X(SEL_C, "sel_rC",    5, 1) \
-	X(HIGH,  "high",      4, 1) \
-	X(M1,    "minus_one", 3, 1) \
-	X(EN,    "enable",    2, 1) \
-	X(ABS,   "abs",       1, 1) \
-	X(FX10,  "fx10",      0, 1)
+	X(SEL_C, "sel_rC",    5, 1, G, sel_c,     BOOL) \
+	X(HIGH,  "high",      4, 1, G, high,      BOOL) \
+	X(M1,    "minus_one", 3, 1, G, minus_one, BOOL) \
+	X(EN,    "enable",    2, 1, G, enable,    BOOL) \
+	X(ABS,   "abs",       1, 1, G, abs,       BOOL) \
+	X(FX10,  "fx10",      0, 1, G, fx10,      BOOL)
 
 #define TEGRA_MFU_FIELDS(X) \
-	X(SFU_REG,  "sfu_reg",   58, 6) \
-	X(SFU_OP,   "sfu_op",    54, 4) \
-	X(MUL1_DST, "mul1_dst",  51, 3) \
-	X(MUL1_S1,  "mul1_src1", 47, 4) \
-	X(MUL1_S0,  "mul1_src0", 43, 4) \
-	X(MUL0_DST, "mul0_dst",  40, 3) \
-	X(MUL0_S1,  "mul0_src1", 36, 4) \
-	X(MUL0_S0,  "mul0_src0", 32, 4) \
-	X(PAD,      "pad",       28, 4) \
-	X(VAR3,     "var3",      21, 7) \
-	X(VAR2,     "var2",      14, 7) \
-	X(VAR1,     "var1",       7, 7) \
-	X(VAR0,     "var0",       0, 7)
+	X(SFU_REG,  "sfu_reg",   58, 6, G, sfu_reg,     U8) \
+	X(SFU_OP,   "sfu_op",    54, 4, G, sfu_op,      U8) \
+	X(MUL1_DST, "mul1_dst",  51, 3, G, mul[1].dst,  U8) \
+	X(MUL1_S1,  "mul1_src1", 47, 4, G, mul[1].src1, U8) \
+	X(MUL1_S0,  "mul1_src0", 43, 4, G, mul[1].src0, U8) \
+	X(MUL0_DST, "mul0_dst",  40, 3, G, mul[0].dst,  U8) \
+	X(MUL0_S1,  "mul0_src1", 36, 4, G, mul[0].src1, U8) \
+	X(MUL0_S0,  "mul0_src0", 32, 4, G, mul[0].src0, U8) \
+	X(PAD,      "pad",       28, 4, G, pad,         U8) \
+	X(VAR3,     "var3",      21, 7, G, var[3],      VAR) \
+	X(VAR2,     "var2",      14, 7, G, var[2],      VAR) \
+	X(VAR1,     "var1",       7, 7, G, var[1],      VAR) \
+	X(VAR0,     "var0",       0, 7, G, var[0],      VAR)
 
 #define TEGRA_MFU_VAR_FIELDS(X) \
-	X(ROW, "tram_row", 3, 4) \
-	X(OP,  "op",       1, 2) \
-	X(SAT, "saturate", 0, 1)
+	X(ROW, "tram_row", 3, 4, G, tram_row, U8) \
+	X(OP,  "op",       1, 2, G, op,       U8) \
+	X(SAT, "saturate", 0, 1, G, saturate, BOOL)
 
 #define TEGRA_SCHED_FIELDS(X) \
-	X(ADDR,  "address", 2, 6) \
-	X(COUNT, "count",   0, 2)
+	X(ADDR,  "address", 2, 6, G, address, U8) \
+	X(COUNT, "count",   0, 2, G, count,   U8)
 
 #define TEGRA_TEX_FIELDS(X) \
-	X(SAMPLER,   "sampler",      0, 4) \
-	X(SRC_SEL,   "src_r2",       4, 1) \
-	X(DST_SEL,   "dst_r2",       5, 1) \
-	X(COLOR_KEY, "COLOR_KEY",    6, 1) \
-	X(COMP_SEL,  "COMP_SEL",     7, 1) \
-	X(UNK8_9,    "unk8_9",       8, 2) \
-	X(ENABLE,    "FETCH",       10, 1) \
-	X(FETCH_KILLED, "FETCH_KILLED", 11, 1) \
-	X(BIAS,      "USER_LOD_BIAS", 12, 1) \
-	X(USER_LOD,  "USER_LOD",    13, 1) \
-	X(UNK14_31,  "unk14_31",    14, 18)
+	X(SAMPLER,   "sampler",       0, 4,  G, sampler,      U8) \
+	X(SRC_SEL,   "src_r2",        4, 1,  G, src_r2,       BOOL) \
+	X(DST_SEL,   "dst_r2",        5, 1,  G, dst_r2,       BOOL) \
+	X(COLOR_KEY, "COLOR_KEY",     6, 1,  A, color_key,    BOOL) \
+	X(COMP_SEL,  "COMP_SEL",      7, 1,  A, comp_sel,     BOOL) \
+	X(UNK8_9,    "unk8_9",        8, 2,  U, unknown,      NONE) \
+	X(ENABLE,    "FETCH",        10, 1,  G, enable,       BOOL) \
+	X(FETCH_KILLED, "FETCH_KILLED", 11, 1, A, fetch_killed, BOOL) \
+	X(BIAS,      "USER_LOD_BIAS", 12, 1, G, bias,         BOOL) \
+	X(USER_LOD,  "USER_LOD",     13, 1,  A, user_lod,     BOOL) \
+	X(UNK14_31,  "unk14_31",     14, 18, U, unknown,      NONE)
 
 #define TEGRA_DW_FIELDS(X) \
-	X(ENABLE,   "enable",            0, 1) \
-	X(OP,       "OP",                0, 2) \
-	X(RT,       "SURF",              2, 4) \
-	X(WRITE_KILLED, "WRITE_KILLED",  6, 1) \
-	X(WRITE_NON_CENTER, "WRITE_NON_CENTER", 7, 1) \
-	X(CACHE_PERSISTENT, "CACHE_PERSISTENT", 8, 1) \
-	X(CACHE_READ_CLEAN, "CACHE_READ_CLEAN", 9, 1) \
-	X(STENCIL,  "stencil",          10, 1) \
-	X(SRC_SEL,  "src_r2",           15, 1) \
-	X(UPPER,    "unk16_31",         16, 16) \
-	X(ARGS,     "ARGS",             10, 16)
+	X(ENABLE,   "enable",            0, 1,  G, enable,           BOOL) \
+	X(OP,       "OP",                0, 2,  A, op,               U8) \
+	X(RT,       "SURF",              2, 4,  G, rt,               U8) \
+	X(WRITE_KILLED, "WRITE_KILLED",  6, 1,  A, write_killed,     BOOL) \
+	X(WRITE_NON_CENTER, "WRITE_NON_CENTER", 7, 1, A, write_non_center, BOOL) \
+	X(CACHE_PERSISTENT, "CACHE_PERSISTENT", 8, 1, A, cache_persistent, BOOL) \
+	X(CACHE_READ_CLEAN, "CACHE_READ_CLEAN", 9, 1, A, cache_read_clean, BOOL) \
+	X(STENCIL,  "stencil",          10, 1,  G, stencil,          BOOL) \
+	X(SRC_SEL,  "src_r2",           15, 1,  G, src_r2,           BOOL) \
+	X(UPPER,    "unk16_31",         16, 16, G, upper,            U16) \
+	X(ARGS,     "ARGS",             10, 16, A, args,             U16)
 
+/* grate writes PSEQ words raw: no GRATE rows, the known mask is 0 */
 #define TEGRA_PSEQ_FIELDS(X) \
-	X(ARGS,     "ARGS",              0, 16) \
-	X(DST_SEL,  "dst_r2",            1, 1) \
-	X(ENABLE0,  "enable0",           3, 1) \
-	X(SURF,     "SURF",             16, 4) \
-	X(READ_NON_CENTER, "READ_NON_CENTER", 20, 1) \
-	X(READ_KILLED, "READ_KILLED",   21, 1) \
-	X(CACHE_PERSISTENT, "CACHE_PERSISTENT", 22, 1) \
-	X(OP,       "OP",               23, 2)
+	X(ARGS,     "ARGS",              0, 16, A, args,             U16) \
+	X(DST_SEL,  "dst_r2",            1, 1,  A, dst_r2,           BOOL) \
+	X(ENABLE0,  "enable0",           3, 1,  A, enable0,          BOOL) \
+	X(SURF,     "SURF",             16, 4,  A, surf,             U8) \
+	X(READ_NON_CENTER, "READ_NON_CENTER", 20, 1, A, read_non_center, BOOL) \
+	X(READ_KILLED, "READ_KILLED",   21, 1,  A, read_killed,      BOOL) \
+	X(CACHE_PERSISTENT, "CACHE_PERSISTENT", 22, 1, A, cache_persistent, BOOL) \
+	X(OP,       "OP",               23, 2,  A, op,               U8)
 
-#define X_ALU(id, n, lo, w) TEGRA_ALU_##id,
-#define X_SRC(id, n, lo, w) TEGRA_SRC_##id,
-#define X_RD(id, n, lo, w) TEGRA_RD_##id,
-#define X_MFU(id, n, lo, w) TEGRA_MFU_##id,
-#define X_VAR(id, n, lo, w) TEGRA_VAR_##id,
-#define X_SCHED(id, n, lo, w) TEGRA_SCHED_##id,
-#define X_TEX(id, n, lo, w) TEGRA_TEX_##id,
-#define X_DW(id, n, lo, w) TEGRA_DW_##id,
-#define X_PSEQ(id, n, lo, w) TEGRA_PSEQ_##id,
+#define X_ALU(id, n, lo, w, r, m, k) TEGRA_ALU_##id,
+#define X_SRC(id, n, lo, w, r, m, k) TEGRA_SRC_##id,
+#define X_RD(id, n, lo, w, r, m, k) TEGRA_RD_##id,
+#define X_MFU(id, n, lo, w, r, m, k) TEGRA_MFU_##id,
+#define X_VAR(id, n, lo, w, r, m, k) TEGRA_VAR_##id,
+#define X_SCHED(id, n, lo, w, r, m, k) TEGRA_SCHED_##id,
+#define X_TEX(id, n, lo, w, r, m, k) TEGRA_TEX_##id,
+#define X_DW(id, n, lo, w, r, m, k) TEGRA_DW_##id,
+#define X_PSEQ(id, n, lo, w, r, m, k) TEGRA_PSEQ_##id,
 enum tegra_alu_field { TEGRA_ALU_FIELDS(X_ALU) TEGRA_ALU_NFIELDS };
 enum tegra_src_field { TEGRA_ALU_SRC_FIELDS(X_SRC) TEGRA_SRC_NFIELDS };
 enum tegra_rd_field { TEGRA_ALU_RD_FIELDS(X_RD) TEGRA_RD_NFIELDS };
@@ -199,6 +228,14 @@ extern const tegra_field tegra_sched_fields[TEGRA_SCHED_NFIELDS];
 extern const tegra_field tegra_tex_fields[TEGRA_TEX_NFIELDS];
 extern const tegra_field tegra_dw_fields[TEGRA_DW_NFIELDS];
 extern const tegra_field tegra_pseq_fields[TEGRA_PSEQ_NFIELDS];
+
+/* The table's GRATE rows ORed: the bits grate encodes and decodes. */
+uint64_t tegra_fields_known(const tegra_field *tab, unsigned n);
+/* Every row with a member, from w into the decoded struct out (a SRC
+ * member is classified too). */
+void tegra_fields_decode(const tegra_field *tab, unsigned n, uint64_t w, void *out);
+/* w with every GRATE row replaced by its member of in. */
+uint64_t tegra_fields_encode(const tegra_field *tab, unsigned n, const void *in, uint64_t w);
 
 /* ---- register map (7-bit operand / destination number; §2.3) ---------- */
 
@@ -275,10 +312,12 @@ enum { TEGRA_MUL_SRC_R0 = 0, TEGRA_MUL_SRC_SFU = 10, TEGRA_MUL_SRC_BAR0 = 11,
        TEGRA_MUL_SRC_BAR1 = 12, TEGRA_MUL_SRC_ONE = 13 };
 enum { TEGRA_VAR_NOP = 0, TEGRA_VAR_FP20 = 1, TEGRA_VAR_FX10 = 2 };
 
+typedef struct tegra_mfu_var { uint8_t op, tram_row; bool saturate; } tegra_mfu_var;
+
 typedef struct tegra_mfu_inst {
 	uint8_t sfu_op, sfu_reg;
 	struct { uint8_t dst, src0, src1; } mul[2];
-	struct { uint8_t op, tram_row; bool saturate; } var[4];   /* var k -> rk */
+	tegra_mfu_var var[4];     /* var k -> rk */
 	uint8_t pad;
 	uint32_t hi, lo;
 } tegra_mfu_inst;
@@ -288,7 +327,7 @@ typedef struct tegra_tex_inst {
 	uint8_t sampler;
 	bool src_r2, dst_r2, enable, bias;
 	bool color_key, comp_sel, fetch_killed, user_lod;   /* t30 names */
-	uint32_t unknown;     /* bits grate does not decode (6..9, 11, 13..31) */
+	uint32_t unknown;     /* bits outside the known mask (6..9, 11, 13..31) */
 } tegra_tex_inst;
 
 typedef struct tegra_dw_inst {
@@ -297,7 +336,8 @@ typedef struct tegra_dw_inst {
 	uint8_t op, rt;       /* t30 OP (0 NOP, 1 ST, 2 ST_R20, 3 ST_R80), SURF */
 	uint16_t upper;       /* bits 16..31; grate writes 2 */
 	bool write_killed, write_non_center, cache_persistent, cache_read_clean;
-	uint32_t unknown;     /* bits grate does not decode (1, 6..9, 11..14) */
+	uint16_t args;        /* t30 ARGS (bits 10..25) */
+	uint32_t unknown;     /* bits outside the known mask (1, 6..9, 11..14) */
 } tegra_dw_inst;
 
 typedef struct tegra_pseq_inst {
@@ -331,7 +371,13 @@ tegra_sched tegra_sched_decode(uint32_t w);
 void tegra_tex_decode(uint32_t w, tegra_tex_inst *out);
 uint32_t tegra_tex_encode(const tegra_tex_inst *in);
 void tegra_dw_decode(uint32_t w, tegra_dw_inst *out);
+uint32_t tegra_dw_encode(const tegra_dw_inst *in);
 void tegra_pseq_decode(uint32_t w, tegra_pseq_inst *out);
+
+/* Slot 3 immediate k (0..2) in Y = B:A: bits TEGRA_IMM_LO(k) .. + 19; an
+ * FX10 .h half starts FX10_HIGH_SHIFT above. */
+#define TEGRA_IMM_BITS 20
+#define TEGRA_IMM_LO(k) (4u + TEGRA_IMM_BITS * (unsigned)(k))
 
 /* Canonical words (tegra-fp.md §2.4, corpus README quirk 1) */
 #define TEGRA_ALU_NOP_HI 0x000FE7E8u    /* MAD lp.lh, #1, #0, #0: reset pattern */

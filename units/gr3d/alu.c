@@ -15,7 +15,7 @@ const sim_counter_def ALU_COUNTERS[ALU_CTR_COUNT] = {
  * register's four). */
 GR3D_HOT double fx10_value(uint32_t bits)
 {
-	return (double)((int32_t)((bits & FX10_MASK) ^ 0x200u) - 0x200) * 0x1p-8;
+	return (double)fx10_sext(bits) * 0x1p-8;
 }
 
 /* Four binary32 or int32 lanes in one SSE2 register (the compiler's vector
@@ -36,7 +36,8 @@ GR3D_HOT alu_f32x4 fx10_lanes_in(const uint32_t raw[GR3D_PIXELS], unsigned fx)
 {
 	alu_u32x4 w;
 	memcpy(&w, raw, sizeof w);
-	const alu_i32x4 n = (alu_i32x4)(((w >> (fx == 2 ? 10u : 0u)) & FX10_MASK) ^ 0x200u) - 0x200;
+	const alu_i32x4 n = (alu_i32x4)(((w >> (fx == 2 ? FX10_HIGH_SHIFT : 0u)) & FX10_MASK) ^ FX10_SIGN) -
+	                    (int32_t)FX10_SIGN;               /* fx10_sext on four lanes */
 	return __builtin_convertvector(n, alu_f32x4) * 0x1p-8f;
 }
 
@@ -77,7 +78,7 @@ GR3D_HOT void read_reg(const alu_pass *ap, const alu_operand *o, double out[GR3D
 	} else {
 		gr3d_fp20_quad(ap->subnormals, raw, out);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			*odd |= ((raw[p] >> 13) & 0x3Fu) - 1u >= 62u;
+			*odd |= fp20_is_special(raw[p]);
 	}
 }
 
@@ -102,8 +103,8 @@ GR3D_HOT void fetch(const alu_pass *ap, const alu_operand *o, double out[GR3D_PI
 		break;
 	case OPD_UNIFORM: {               /* one value for the quad: decode it once */
 		const uint32_t u = c->uniforms[o->index];
-		const double v = o->fx ? fx10_value(u >> (o->fx == 2 ? 10u : 0u)) : fp20_read(ap->subnormals, u);
-		*odd |= !o->fx && ((u >> 13) & 0x3Fu) - 1u >= 62u;
+		const double v = o->fx ? fx10_value(u >> (o->fx == 2 ? FX10_HIGH_SHIFT : 0u)) : fp20_read(ap->subnormals, u);
+		*odd |= !o->fx && fp20_is_special(u);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = v;
 		break;
@@ -203,11 +204,13 @@ GR3D_HOT bool copy_reg(const alu_pass *ap, const alu_slot *s, double out[GR3D_PI
 	if (o->fx) {
 		f = fx10_lanes_in(raw, o->fx);
 	} else {
-		const alu_u32x4 e = (w >> 13) & 0x3Fu;
-		const alu_u32x4 odd = (alu_u32x4)(e - 1u >= 62u);
+		/* fp20_is_special and fp20_f32_bits_normal on four lanes */
+		const alu_u32x4 e = (w >> FP20_EXP_SHIFT) & FP20_EXP_MAX;
+		const alu_u32x4 odd = (alu_u32x4)(e - 1u >= FP20_EXP_MAX - 1u);
 		if (odd[0] | odd[1] | odd[2] | odd[3])           /* GCC and Clang alike */
 			return false;
-		f = (alu_f32x4)(((w << 12) & 0x80000000u) | (e + 96u) << 23 | (w & 0x1FFFu) << 10);
+		f = (alu_f32x4)(((w << (31 - FP20_SIGN_SHIFT)) & 0x80000000u) | (e + FP20_F32_REBIAS) << 23 |
+		                (w & FP20_MANT_MASK) << FP20_F32_SHIFT);
 	}
 	f = (alu_f32x4)(((alu_u32x4)f & (o->abs ? 0x7FFFFFFFu : ~0u)) ^ (o->neg ? 0x80000000u : 0u));
 	if (s->form == FORM_ADD_K)

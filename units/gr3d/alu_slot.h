@@ -27,7 +27,7 @@ enum alu_form {
 /* FP20 operand value of a raw word (tegra.fp20.read_subnormals). */
 GR3D_HOT double fp20_read(bool subnormals, uint32_t raw)
 {
-	if (!(raw & 0x7E000u) && !subnormals)
+	if (!(raw & FP20_EXP_MASK) && !subnormals)
 		return 0.0;
 	return gr3d_fp20(raw);
 }

@@ -172,22 +172,7 @@ typedef struct gr3d_ctx {
 /* FP20 -> float, exact.  Exponent 63 is inf/NaN (isa/fp20.h).  Exponent 0
  * with a non-zero mantissa reads as a subnormal (tegra.fp20.read_subnormals;
  * the ALU applies the knob, results never produce them). */
-static inline float gr3d_fp20(uint32_t bits)
-{
-	uint32_t s = (bits >> 19) & 1u, e = (bits >> 13) & 0x3Fu, m = bits & 0x1FFFu;
-	uint32_t f;
-	if (e == 0) {                                  /* a subnormal read: m * 2^-43 */
-		float v = (float)m * 0x1p-43f;
-		return s ? -v : v;
-	}
-	else if (e == 0x3F)
-		f = (s << 31) | 0x7F800000u | (m << 10);
-	else
-		f = (s << 31) | ((e - 31u + 127u) << 23) | (m << 10);
-	float v;
-	memcpy(&v, &f, sizeof v);
-	return v;
-}
+static inline float gr3d_fp20(uint32_t bits) { return fp20_read_f32(bits); }
 
 /* Four raw FP20 words as operands (exponent 0 with a non-zero mantissa reads
  * as a subnormal only with tegra.fp20.read_subnormals, else as 0).  Exponents
@@ -199,9 +184,8 @@ GR3D_HOT void gr3d_fp20_quad(bool subnormals, const uint32_t raw[GR3D_PIXELS],
 {
 	uint32_t f[GR3D_PIXELS], special = 0;
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		const uint32_t e = (raw[p] >> 13) & 0x3Fu;
-		special |= (e - 1u) >= 62u;
-		f[p] = ((raw[p] << 12) & 0x80000000u) | (e + 96u) << 23 | (raw[p] & 0x1FFFu) << 10;
+		special |= fp20_is_special(raw[p]);
+		f[p] = fp20_f32_bits_normal(raw[p]);
 	}
 	float fv[GR3D_PIXELS];
 	memcpy(fv, f, sizeof fv);
@@ -209,14 +193,13 @@ GR3D_HOT void gr3d_fp20_quad(bool subnormals, const uint32_t raw[GR3D_PIXELS],
 		out[p] = fv[p];
 	if (special)
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			if (((raw[p] >> 13) & 0x3Fu) - 1u >= 62u)
-				out[p] = !(raw[p] & 0x7E000u) && !subnormals ? 0.0 : gr3d_fp20(raw[p]);
+			if (fp20_is_special(raw[p]))
+				out[p] = !(raw[p] & FP20_EXP_MASK) && !subnormals ? 0.0 : gr3d_fp20(raw[p]);
 }
 
 static inline float gr3d_fx10(uint32_t bits, bool high)
 {
-	int v = (int)((high ? bits >> 10 : bits) & FX10_MASK);
-	return (float)(v >= 512 ? v - 1024 : v) * (1.0f / 256.0f);
+	return (float)fx10_sext(fx10_half(bits, high)) * (1.0f / 256.0f);
 }
 
 /* Is |v| (binary64 bits without the sign) a normal number with an exponent
@@ -238,12 +221,12 @@ static inline uint32_t gr3d_fp20_bits(enum ulp_round r, double v)
 	memcpy(&b, &v, sizeof b);
 	uint64_t a = b & ~(UINT64_C(1) << 63);
 	if (!gr3d_fp20_fast(a))
-		return !a ? (uint32_t)(b >> 63) << 19 : fp20_encode(fp20_round(v, r), r);   /* +-0 */
+		return !a ? (uint32_t)(b >> 63) << FP20_SIGN_SHIFT : fp20_encode(fp20_round(v, r), r);   /* +-0 */
 	if (r == ULP_ROUND_NEAREST_EVEN)
-		a += (UINT64_C(1) << 38) - 1 + ((a >> 39) & 1u);
+		a += (UINT64_C(1) << (FP20_F64_SHIFT - 1)) - 1 + ((a >> FP20_F64_SHIFT) & 1u);
 	else if (r == ULP_ROUND_NEAREST_AWAY)
-		a += UINT64_C(1) << 38;
-	return (uint32_t)(b >> 63) << 19 | ((uint32_t)(a >> 39) - ((1023u - 31u) << 13));
+		a += UINT64_C(1) << (FP20_F64_SHIFT - 1);
+	return fp20_from_f64_normal(b >> 63, a);
 }
 
 static inline uint32_t gr3d_to_fp20(const gr3d_ctx *c, double v) { return gr3d_fp20_bits(c->fp20_round, v); }
@@ -256,10 +239,10 @@ static inline double gr3d_round20(const gr3d_ctx *c, double v)
 	if (!gr3d_fp20_fast(b & ~(UINT64_C(1) << 63)))
 		return !(b << 1) ? v : gr3d_fp20(gr3d_to_fp20(c, v));
 	if (c->fp20_round == ULP_ROUND_NEAREST_EVEN)
-		b += (UINT64_C(1) << 38) - 1 + ((b >> 39) & 1u);
+		b += (UINT64_C(1) << (FP20_F64_SHIFT - 1)) - 1 + ((b >> FP20_F64_SHIFT) & 1u);
 	else if (c->fp20_round == ULP_ROUND_NEAREST_AWAY)
-		b += UINT64_C(1) << 38;
-	b &= ~((UINT64_C(1) << 39) - 1);             /* a carry lands in the exponent */
+		b += UINT64_C(1) << (FP20_F64_SHIFT - 1);
+	b &= ~((UINT64_C(1) << FP20_F64_SHIFT) - 1);   /* a carry lands in the exponent */
 	double r;
 	memcpy(&r, &b, sizeof r);
 	return r;
@@ -274,14 +257,14 @@ GR3D_HOT void gr3d_round20_quad(const gr3d_ctx *c, double r[GR3D_PIXELS])
 	uint64_t b[GR3D_PIXELS];
 	memcpy(b, r, sizeof b);
 	const enum ulp_round rm = c->fp20_round;
-	const uint64_t add = rm == ULP_ROUND_NEAREST_EVEN ? (UINT64_C(1) << 38) - 1
-	                   : rm == ULP_ROUND_NEAREST_AWAY ? UINT64_C(1) << 38 : 0;
+	const uint64_t add = rm == ULP_ROUND_NEAREST_EVEN ? (UINT64_C(1) << (FP20_F64_SHIFT - 1)) - 1
+	                   : rm == ULP_ROUND_NEAREST_AWAY ? UINT64_C(1) << (FP20_F64_SHIFT - 1) : 0;
 	const uint64_t odd = rm == ULP_ROUND_NEAREST_EVEN;
 	uint32_t slow = 0;
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 		const uint32_t hi = (uint32_t)(b[p] >> 32) & 0x7FFFFFFFu;
 		slow |= hi - ((1023u - 29u) << 20) >= (60u << 20);
-		b[p] = (b[p] + add + ((b[p] >> 39) & odd)) & ~((UINT64_C(1) << 39) - 1);
+		b[p] = (b[p] + add + ((b[p] >> FP20_F64_SHIFT) & odd)) & ~((UINT64_C(1) << FP20_F64_SHIFT) - 1);
 	}
 	if (slow) {
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
@@ -304,15 +287,14 @@ GR3D_HOT void gr3d_fp20_bits_quad(enum ulp_round rm, const double v[GR3D_PIXELS]
 {
 	uint64_t b[GR3D_PIXELS];
 	memcpy(b, v, sizeof b);
-	const uint64_t add = rm == ULP_ROUND_NEAREST_EVEN ? (UINT64_C(1) << 38) - 1
-	                   : rm == ULP_ROUND_NEAREST_AWAY ? UINT64_C(1) << 38 : 0;
+	const uint64_t add = rm == ULP_ROUND_NEAREST_EVEN ? (UINT64_C(1) << (FP20_F64_SHIFT - 1)) - 1
+	                   : rm == ULP_ROUND_NEAREST_AWAY ? UINT64_C(1) << (FP20_F64_SHIFT - 1) : 0;
 	const uint64_t odd = rm == ULP_ROUND_NEAREST_EVEN;
 	uint32_t slow = 0;
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 		const uint64_t a = b[p] & ~(UINT64_C(1) << 63);
 		slow |= ((uint32_t)(a >> 32)) - ((1023u - 29u) << 20) >= (60u << 20);
-		out[p] = (uint32_t)(b[p] >> 63) << 19 |
-		         ((uint32_t)((a + add + ((a >> 39) & odd)) >> 39) - ((1023u - 31u) << 13));
+		out[p] = fp20_from_f64_normal(b[p] >> 63, a + add + ((a >> FP20_F64_SHIFT) & odd));
 	}
 	if (slow)
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
@@ -382,7 +364,7 @@ GR3D_HOT void gr3d_write_reg(const gr3d_ctx *c, uint32_t *reg, double v, bool lo
 	} else if (lo) {
 		*reg = (*reg & ~FX10_MASK) | gr3d_to_fx10(c, v);
 	} else if (hi) {
-		*reg = (*reg & FX10_MASK) | (gr3d_to_fx10(c, v) << 10);
+		*reg = (*reg & FX10_MASK) | (gr3d_to_fx10(c, v) << FX10_HIGH_SHIFT);
 	}
 }
 

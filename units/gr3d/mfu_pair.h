@@ -31,8 +31,8 @@ typedef struct mfu_round {
 
 static inline mfu_round mfu_round_of(enum ulp_round rm)
 {
-	const uint64_t add = rm == ULP_ROUND_NEAREST_EVEN ? (UINT64_C(1) << 38) - 1
-	                   : rm == ULP_ROUND_NEAREST_AWAY ? UINT64_C(1) << 38 : 0;
+	const uint64_t add = rm == ULP_ROUND_NEAREST_EVEN ? (UINT64_C(1) << (FP20_F64_SHIFT - 1)) - 1
+	                   : rm == ULP_ROUND_NEAREST_AWAY ? UINT64_C(1) << (FP20_F64_SHIFT - 1) : 0;
 	const uint64_t odd = rm == ULP_ROUND_NEAREST_EVEN;
 	return (mfu_round){ .add = { add, add }, .odd = { odd, odd } };
 }
@@ -53,7 +53,7 @@ GR3D_HOT mfu_f64x2 mfu_round20_x2(const mfu_round *rd, mfu_f64x2 v, mfu_u64x2 *f
 {
 	const mfu_u64x2 b = (mfu_u64x2)v;
 	*far |= (b & ~(UINT64_C(1) << 63)) - MFU_PAIR_LO;
-	return (mfu_f64x2)((b + rd->add + ((b >> 39) & rd->odd)) & ~((UINT64_C(1) << 39) - 1));
+	return (mfu_f64x2)((b + rd->add + ((b >> FP20_F64_SHIFT) & rd->odd)) & ~((UINT64_C(1) << FP20_F64_SHIFT) - 1));
 }
 
 /* gr3d_fp20_bits's fast path on both lanes: each lane's FP20 code; far |=
@@ -62,7 +62,10 @@ GR3D_HOT mfu_u64x2 mfu_fp20_bits_x2(const mfu_round *rd, mfu_f64x2 v, mfu_u64x2 
 {
 	const mfu_u64x2 b = (mfu_u64x2)v, a = b & ~(UINT64_C(1) << 63);
 	*far |= a - MFU_PAIR_LO;
-	return (b >> 63) << 19 | (((a + rd->add + ((a >> 39) & rd->odd)) >> 39) - ((1023u - 31u) << 13));
+	/* fp20_from_f64_normal on both lanes */
+	return (b >> 63) << FP20_SIGN_SHIFT |
+	       (((a + rd->add + ((a >> FP20_F64_SHIFT) & rd->odd)) >> FP20_F64_SHIFT) -
+	        (FP20_F64_REBIAS << FP20_EXP_SHIFT));
 }
 
 #endif

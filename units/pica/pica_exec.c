@@ -26,10 +26,12 @@ static uint32_t src_scoreboard(const struct pica_src *s)
 	return bits;
 }
 
+/* Everything the shader unit needs besides the fields, from the op's row of
+ * pica_ops.def (exec, timing and flags columns). */
 static pica_inst_meta inst_meta(const struct pica_inst *in)
 {
 	pica_inst_meta m = { 0 };
-	enum pica_op base = PICA_OPS[in->op].base;
+	const struct pica_op_info *oi = &PICA_OPS[in->op];
 	const struct pica_fmt_info *f = &PICA_FMTS[in->fmt];
 	for (int k = 0; k < f->nsrc && k < 3; k++)
 		m.reads |= src_scoreboard(&in->src[k]);
@@ -42,46 +44,19 @@ static pica_inst_meta inst_meta(const struct pica_inst *in)
 			m.two_inputs = true;
 		v0 = in->src[k].reg;
 	}
-	bool writes_dst = f->dst.width && base != PICA_OP_MOVA && base != PICA_OP_CMP;
-	if (writes_dst && in->dst >= PICA_DST_R && in->dst < PICA_DST_R + 16)
+	if ((oi->flags & PICA_F_DST) && in->dst >= PICA_DST_R && in->dst < PICA_DST_R + 16)
 		m.writes |= 1u << (in->dst - PICA_DST_R);
-	switch (base) {
-	case PICA_OP_EX2: case PICA_OP_LG2: case PICA_OP_RCP: case PICA_OP_RSQ:
-		m.cls = PICA_CLS_SFU;
-		break;
-	case PICA_OP_MOVA:
-		m.cls = PICA_CLS_MOVA;
+	if (oi->flags & PICA_F_A0)
 		m.writes |= (in->mask & 8 ? PICA_SB_A0X : 0) | (in->mask & 4 ? PICA_SB_A0Y : 0);
-		break;
-	case PICA_OP_CMP:
-		m.writes |= PICA_SB_CMP;
-		break;
-	case PICA_OP_LITP:
-		m.writes |= PICA_SB_CMP;
-		break;
-	case PICA_OP_NOP:
-		m.cls = PICA_CLS_NOP;
-		break;
-	case PICA_OP_END:
-		m.cls = PICA_CLS_NOP;
-		m.is_end = true;
-		break;
-	case PICA_OP_BREAK: case PICA_OP_EMIT: case PICA_OP_SETEMIT:
-	case PICA_OP_CALL: case PICA_OP_CALLU: case PICA_OP_IFU: case PICA_OP_JMPU:
-		m.cls = PICA_CLS_FLOW;
-		break;
-	case PICA_OP_LOOP:
-		m.cls = PICA_CLS_FLOW;
+	if (oi->flags & PICA_F_AL)
 		m.writes |= PICA_SB_AL;
-		break;
-	case PICA_OP_BREAKC: case PICA_OP_CALLC: case PICA_OP_IFC: case PICA_OP_JMPC:
-		m.cls = PICA_CLS_FLOW;
+	if (oi->flags & PICA_F_CMPW)
+		m.writes |= PICA_SB_CMP;
+	if (oi->flags & PICA_F_CMPR)
 		m.reads |= PICA_SB_CMP;
-		break;
-	default:
-		m.cls = in->op == PICA_OP_UNKNOWN ? PICA_CLS_NOP : PICA_CLS_ALU;
-		break;
-	}
+	m.cls = oi->timing;
+	m.exec = oi->exec;
+	m.is_end = oi->flags & PICA_F_END;
 	return m;
 }
 
@@ -362,226 +337,302 @@ static void do_emit(pica_thread *t, const pica_program *p, const pica_env *env)
 	memset(t->o_written, 0, sizeof t->o_written);
 }
 
-/* ---- one instruction ---- */
+/* ---- one instruction: a handler per exec class (pica_ops.def) ---- */
 
-enum pica_step_result pica_step(pica_thread *t, const pica_program *p, const pica_uniforms *u,
-                                const pica_env *env, pica_step_info *info, ulp_diag *d)
+/* What a handler works on.  jump is a JMP-class transfer (lowest priority,
+ * §1.4), NO_PC when none. */
+typedef struct pica_step_ctx {
+	pica_thread *t;
+	const pica_program *p;
+	const pica_uniforms *u;
+	const pica_env *env;
+	const struct pica_inst *in;
+	ulp_diag *d;
+	uint32_t pc, jump;
+} pica_step_ctx;
+
+typedef enum pica_step_result (*pica_exec_fn)(pica_step_ctx *s);
+
+static inline enum pica_step_result put_result(pica_step_ctx *s, const float res[4])
 {
-	const uint32_t pc = t->pc;
-	if (pc >= p->ncode)
-		return fail(p, pc, d, "the program counter ran past the end of the code without END");
-	if (++t->steps > env->max_steps) {
-		char what[96];
-		snprintf(what, sizeof what, "watchdog: no END after %llu instructions (pica.max_steps)",
-		         (unsigned long long)env->max_steps);
-		return fail(p, pc, d, what);
+	return write_dst(s->t, s->p, s->env, s->pc, s->in->dst, s->in->mask, res, s->d)
+	       ? PICA_STEP_OK : PICA_STEP_ERROR;
+}
+
+static enum pica_step_result ex_bin(pica_step_ctx *s)
+{
+	const f24_mode *fm = &s->env->f24;
+	float a[4], b[4], res[4];
+	read_src(s->t, s->u, &s->in->src[0], a);
+	read_src(s->t, s->u, &s->in->src[1], b);
+	switch (PICA_OPS[s->in->op].base) {
+	case PICA_OP_ADD: for (int k = 0; k < 4; k++) res[k] = f24_add(a[k], b[k], fm); break;
+	case PICA_OP_MUL: for (int k = 0; k < 4; k++) res[k] = f24_mul(a[k], b[k], fm); break;
+	case PICA_OP_SGE: for (int k = 0; k < 4; k++) res[k] = f24_sge(a[k], b[k]); break;
+	case PICA_OP_SLT: for (int k = 0; k < 4; k++) res[k] = f24_slt(a[k], b[k]); break;
+	case PICA_OP_MAX: for (int k = 0; k < 4; k++) res[k] = f24_max(a[k], b[k], fm); break;
+	default: for (int k = 0; k < 4; k++) res[k] = f24_min(a[k], b[k], fm); break;
 	}
-	const struct pica_inst *in = &p->inst[pc];
-	const pica_inst_meta *m = &p->meta[pc];
-	const f24_mode *fm = &env->f24;
-	const enum pica_op base = PICA_OPS[in->op].base;
-	uint32_t jump = NO_PC;         /* JMP-class transfer: lowest priority */
+	return put_result(s, res);
+}
+
+static enum pica_step_result ex_dot(pica_step_ctx *s)
+{
+	const enum pica_op base = PICA_OPS[s->in->op].base;
+	float a[4], b[4], res[4];
+	read_src(s->t, s->u, &s->in->src[0], a);
+	read_src(s->t, s->u, &s->in->src[1], b);
+	if (base == PICA_OP_DPH)
+		a[3] = 1.0f;
+	float dot = f24_dot(a, b, base == PICA_OP_DP3 ? 3 : 4, &s->env->f24);
+	res[0] = res[1] = res[2] = res[3] = dot;
+	return put_result(s, res);
+}
+
+static enum pica_step_result ex_dst(pica_step_ctx *s)
+{
+	const f24_mode *fm = &s->env->f24;
+	float a[4], b[4], res[4];
+	read_src(s->t, s->u, &s->in->src[0], a);
+	read_src(s->t, s->u, &s->in->src[1], b);
+	if (s->in->op == PICA_OP_DSTI && s->env->dsti_swapped) {
+		float tmp[4];
+		memcpy(tmp, a, sizeof tmp);
+		memcpy(a, b, sizeof tmp);
+		memcpy(b, tmp, sizeof tmp);
+	}
+	res[0] = 1.0f;
+	res[1] = f24_mul(a[1], b[1], fm);
+	res[2] = f24_round(a[2], fm->round);
+	res[3] = f24_round(b[3], fm->round);
+	return put_result(s, res);
+}
+
+static enum pica_step_result ex_sfu(pica_step_ctx *s)
+{
+	const f24_mode *fm = &s->env->f24;
+	const enum pica_op base = PICA_OPS[s->in->op].base;
+	float a[4], res[4];
+	read_src(s->t, s->u, &s->in->src[0], a);
+	float r = base == PICA_OP_EX2 ? f24_ex2(a[0], fm)
+	        : base == PICA_OP_LG2 ? f24_lg2(a[0], fm)
+	        : base == PICA_OP_RCP ? f24_rcp(a[0], fm) : f24_rsq(a[0], fm);
+	res[0] = res[1] = res[2] = res[3] = r;
+	return put_result(s, res);
+}
+
+/* {max(a.x,0), clamp(a.y, ±127.9961), 0, max(a.w,0)}; cmp = (a.x >= 0, a.w >= 0) */
+static enum pica_step_result ex_litp(pica_step_ctx *s)
+{
+	const f24_mode *fm = &s->env->f24;
+	float a[4], res[4];
+	read_src(s->t, s->u, &s->in->src[0], a);
+	const float lim = (float)0x7FFF / 0x100;
+	res[0] = f24_max(a[0], 0.0f, fm);
+	res[1] = a[1] < -lim ? -lim : a[1] > lim ? lim : a[1];
+	res[2] = 0.0f;
+	res[3] = f24_max(a[3], 0.0f, fm);
+	s->t->cmp[0] = a[0] >= 0.0f;
+	s->t->cmp[1] = a[3] >= 0.0f;
+	return put_result(s, res);
+}
+
+static enum pica_step_result ex_unary(pica_step_ctx *s)
+{
+	float a[4], res[4];
+	read_src(s->t, s->u, &s->in->src[0], a);
+	if (PICA_OPS[s->in->op].base == PICA_OP_FLR)
+		for (int k = 0; k < 4; k++)
+			res[k] = f24_flr(a[k], &s->env->f24);
+	else
+		memcpy(res, a, sizeof res);
+	return put_result(s, res);
+}
+
+static enum pica_step_result ex_mad(pica_step_ctx *s)
+{
 	float a[4], b[4], c[4], res[4];
+	read_src(s->t, s->u, &s->in->src[0], a);
+	read_src(s->t, s->u, &s->in->src[1], b);
+	read_src(s->t, s->u, &s->in->src[2], c);
+	for (int k = 0; k < 4; k++)
+		res[k] = f24_mad(a[k], b[k], c[k], &s->env->f24);
+	return put_result(s, res);
+}
 
-	if (m->bad_desc)
-		return fail(p, pc, d, "operand descriptor index past the descriptor table");
-	if (m->two_inputs && !hang(p, env, pc, d, "reads two distinct input registers"))
-		return PICA_STEP_ERROR;
-	bool is_mova = base == PICA_OP_MOVA;
-	if (is_mova && t->last_was_mova && !hang(p, env, pc, d, "two adjacent MOVA instructions"))
-		return PICA_STEP_ERROR;
-	t->last_was_mova = is_mova;
+static enum pica_step_result ex_mova(pica_step_ctx *s)
+{
+	float a[4];
+	read_src(s->t, s->u, &s->in->src[0], a);
+	if (comp_on(s->in->mask, 0))
+		s->t->a0[0] = mova_value(a[0]);
+	if (comp_on(s->in->mask, 1))
+		s->t->a0[1] = mova_value(a[1]);
+	return PICA_STEP_OK;
+}
 
-	switch (base) {
-	case PICA_OP_ADD: case PICA_OP_MUL: case PICA_OP_SGE: case PICA_OP_SLT:
-	case PICA_OP_MAX: case PICA_OP_MIN:
-		read_src(t, u, &in->src[0], a);
-		read_src(t, u, &in->src[1], b);
-		for (int k = 0; k < 4; k++) {
-			switch (base) {
-			case PICA_OP_ADD: res[k] = f24_add(a[k], b[k], fm); break;
-			case PICA_OP_MUL: res[k] = f24_mul(a[k], b[k], fm); break;
-			case PICA_OP_SGE: res[k] = f24_sge(a[k], b[k]); break;
-			case PICA_OP_SLT: res[k] = f24_slt(a[k], b[k]); break;
-			case PICA_OP_MAX: res[k] = f24_max(a[k], b[k], fm); break;
-			default: res[k] = f24_min(a[k], b[k], fm); break;
-			}
-		}
-		goto write;
-	case PICA_OP_DP3: case PICA_OP_DP4: case PICA_OP_DPH: {
-		read_src(t, u, &in->src[0], a);
-		read_src(t, u, &in->src[1], b);
-		if (base == PICA_OP_DPH)
-			a[3] = 1.0f;
-		float dot = f24_dot(a, b, base == PICA_OP_DP3 ? 3 : 4, fm);
-		res[0] = res[1] = res[2] = res[3] = dot;
-		goto write;
-	}
-	case PICA_OP_DST:
-		read_src(t, u, &in->src[0], a);
-		read_src(t, u, &in->src[1], b);
-		if (in->op == PICA_OP_DSTI && env->dsti_swapped) {
-			float tmp[4];
-			memcpy(tmp, a, sizeof tmp);
-			memcpy(a, b, sizeof tmp);
-			memcpy(b, tmp, sizeof tmp);
-		}
-		res[0] = 1.0f;
-		res[1] = f24_mul(a[1], b[1], fm);
-		res[2] = f24_round(a[2], fm->round);
-		res[3] = f24_round(b[3], fm->round);
-		goto write;
-	case PICA_OP_EX2: case PICA_OP_LG2: case PICA_OP_RCP: case PICA_OP_RSQ: {
-		read_src(t, u, &in->src[0], a);
-		float r = base == PICA_OP_EX2 ? f24_ex2(a[0], fm)
-		        : base == PICA_OP_LG2 ? f24_lg2(a[0], fm)
-		        : base == PICA_OP_RCP ? f24_rcp(a[0], fm) : f24_rsq(a[0], fm);
-		res[0] = res[1] = res[2] = res[3] = r;
-		goto write;
-	}
-	case PICA_OP_LITP: {
-		/* {max(a.x,0), clamp(a.y, ±127.9961), 0, max(a.w,0)}; cmp = (a.x >= 0, a.w >= 0) */
-		read_src(t, u, &in->src[0], a);
-		const float lim = (float)0x7FFF / 0x100;
-		res[0] = f24_max(a[0], 0.0f, fm);
-		res[1] = a[1] < -lim ? -lim : a[1] > lim ? lim : a[1];
-		res[2] = 0.0f;
-		res[3] = f24_max(a[3], 0.0f, fm);
-		t->cmp[0] = a[0] >= 0.0f;
-		t->cmp[1] = a[3] >= 0.0f;
-		goto write;
-	}
-	case PICA_OP_FLR: case PICA_OP_MOV:
-		read_src(t, u, &in->src[0], a);
-		for (int k = 0; k < 4; k++)
-			res[k] = base == PICA_OP_FLR ? f24_flr(a[k], fm) : a[k];
-		goto write;
-	case PICA_OP_MAD:
-		read_src(t, u, &in->src[0], a);
-		read_src(t, u, &in->src[1], b);
-		read_src(t, u, &in->src[2], c);
-		for (int k = 0; k < 4; k++)
-			res[k] = f24_mad(a[k], b[k], c[k], fm);
-		goto write;
-	case PICA_OP_MOVA:
-		read_src(t, u, &in->src[0], a);
-		if (comp_on(in->mask, 0))
-			t->a0[0] = mova_value(a[0]);
-		if (comp_on(in->mask, 1))
-			t->a0[1] = mova_value(a[1]);
-		break;
-	case PICA_OP_CMP:
-		read_src(t, u, &in->src[0], a);
-		read_src(t, u, &in->src[1], b);
-		t->cmp[0] = cmp_op(in->cmp_op[0], a[0], b[0]);
-		t->cmp[1] = cmp_op(in->cmp_op[1], a[1], b[1]);
-		break;
-	case PICA_OP_NOP:
-		break;
-	case PICA_OP_END:
-		if (!p->is_gs) {
-			for (unsigned r = 0; r < 16; r++) {
-				uint8_t miss = p->out_need[r] & (uint8_t)~t->o_written[r];
-				if (!miss)
-					continue;
-				char what[80];
-				snprintf(what, sizeof what, "output o%u.%s%s%s%s left unwritten at END", r,
-				         miss & 1 ? "x" : "", miss & 2 ? "y" : "", miss & 4 ? "z" : "",
-				         miss & 8 ? "w" : "");
-				if (!hang(p, env, pc, d, what))
-					return PICA_STEP_ERROR;
-			}
-		}
-		info->pc = pc;
-		info->taken = false;
+static enum pica_step_result ex_cmp(pica_step_ctx *s)
+{
+	float a[4], b[4];
+	read_src(s->t, s->u, &s->in->src[0], a);
+	read_src(s->t, s->u, &s->in->src[1], b);
+	s->t->cmp[0] = cmp_op(s->in->cmp_op[0], a[0], b[0]);
+	s->t->cmp[1] = cmp_op(s->in->cmp_op[1], a[1], b[1]);
+	return PICA_STEP_OK;
+}
+
+static enum pica_step_result ex_nop(pica_step_ctx *s)
+{
+	(void)s;
+	return PICA_STEP_OK;
+}
+
+static enum pica_step_result ex_end(pica_step_ctx *s)
+{
+	const pica_program *p = s->p;
+	if (p->is_gs)
 		return PICA_STEP_END;
-	case PICA_OP_BREAK: case PICA_OP_BREAKC:
-		if (base == PICA_OP_BREAKC && !condition(t, in))
-			break;
-		if (!t->st.nloop) {
-			if (!hang(p, env, pc, d, "BREAK with an empty loop stack"))
-				return PICA_STEP_ERROR;
-			break;
-		}
-		jump = t->st.loop[t->st.loop_top].trigger;
-		RING_POP(t->st.nloop, t->st.loop_top, PICA_LOOP_DEPTH);
-		break;
-	case PICA_OP_CALL: case PICA_OP_CALLC: case PICA_OP_CALLU: {
-		bool go = base == PICA_OP_CALL || (base == PICA_OP_CALLC ? condition(t, in)
-		                                                         : u->b[in->uniform_id & 15]);
-		if (go) {
-			pica_call_entry e = { (uint16_t)(in->target + in->num), (uint16_t)(pc + 1) };
-			RING_PUSH(t->st.call, t->st.ncall, t->st.call_top, PICA_CALL_DEPTH, e);
-			jump = in->target;
-		}
-		break;
+	for (unsigned r = 0; r < 16; r++) {
+		uint8_t miss = p->out_need[r] & (uint8_t)~s->t->o_written[r];
+		if (!miss)
+			continue;
+		char what[80];
+		snprintf(what, sizeof what, "output o%u.%s%s%s%s left unwritten at END", r,
+		         miss & 1 ? "x" : "", miss & 2 ? "y" : "", miss & 4 ? "z" : "",
+		         miss & 8 ? "w" : "");
+		if (!hang(p, s->env, s->pc, s->d, what))
+			return PICA_STEP_ERROR;
 	}
-	case PICA_OP_IFU: case PICA_OP_IFC: {
-		bool go = base == PICA_OP_IFC ? condition(t, in) : u->b[in->uniform_id & 15];
-		if (go) {
-			pica_if_entry e = { in->target, (uint16_t)(in->target + in->num) };
-			RING_PUSH(t->st.ifs, t->st.nif, t->st.if_top, PICA_IF_DEPTH, e);
-		} else {
-			jump = in->target;
-		}
-		break;
-	}
-	case PICA_OP_LOOP: {
-		const uint8_t *ip = u->i[in->uniform_id & 3];
-		pica_loop_entry e = { (uint16_t)(in->target + 1), (uint16_t)(pc + 1), ip[0], ip[2], t->al };
-		RING_PUSH(t->st.loop, t->st.nloop, t->st.loop_top, PICA_LOOP_DEPTH, e);
-		t->al = env->al_signed ? (int32_t)(int8_t)ip[1] : (int32_t)ip[1];
-		break;
-	}
-	case PICA_OP_JMPC:
-		if (condition(t, in))
-			jump = in->target;
-		break;
-	case PICA_OP_JMPU:
-		if (u->b[in->uniform_id & 15] == !(in->num & 1))
-			jump = in->target;
-		break;
-	case PICA_OP_SETEMIT:
-		if (!p->is_gs)
-			return fail(p, pc, d, "SETEMIT in a vertex shader (geometry shaders only)");
-		t->emit_vtx = in->vtx_id;
-		t->emit_prim = in->prim;
-		t->emit_inv = in->inv;
-		break;
-	case PICA_OP_EMIT:
-		if (!p->is_gs)
-			return fail(p, pc, d, "EMIT in a vertex shader (geometry shaders only)");
-		do_emit(t, p, env);
-		break;
-	default:               /* undocumented opcode (pica200.md §8 q1) */
-		if (env->undocumented == PICA_UNDOC_ERROR) {
-			char what[96];
-			snprintf(what, sizeof what, "undocumented opcode 0x%02x (pica.undocumented=error)",
-			         in->opcode);
-			return fail(p, pc, d, what);
-		}
-		break;
-	}
-	goto flow;
+	return PICA_STEP_END;
+}
 
-write:
-	if (!write_dst(t, p, env, pc, in->dst, in->mask, res, d))
-		return PICA_STEP_ERROR;
+/* Whether a conditional flow op goes: the cmp condition for the ops that
+ * read it (format 2, PICA_F_CMPR), b[id] for format 3, else always. */
+static bool flow_go(const pica_step_ctx *s)
+{
+	const struct pica_inst *in = s->in;
+	if (PICA_OPS[in->op].flags & PICA_F_CMPR)
+		return condition(s->t, in);
+	if (in->fmt == PICA_FMT_3)
+		return s->u->b[in->uniform_id & 15];
+	return true;
+}
 
-flow: {
-	/* pc + 1 is offered to each stack; priority LOOP > IF > CALL > JMP (§1.4). */
-	const uint32_t offered = pc + 1;
+static enum pica_step_result ex_break(pica_step_ctx *s)
+{
+	pica_thread *t = s->t;
+	if (!flow_go(s))
+		return PICA_STEP_OK;
+	if (!t->st.nloop)
+		return hang(s->p, s->env, s->pc, s->d, "BREAK with an empty loop stack")
+		       ? PICA_STEP_OK : PICA_STEP_ERROR;
+	s->jump = t->st.loop[t->st.loop_top].trigger;
+	RING_POP(t->st.nloop, t->st.loop_top, PICA_LOOP_DEPTH);
+	return PICA_STEP_OK;
+}
+
+static enum pica_step_result ex_call(pica_step_ctx *s)
+{
+	const struct pica_inst *in = s->in;
+	pica_thread *t = s->t;
+	if (flow_go(s)) {
+		pica_call_entry e = { (uint16_t)(in->target + in->num), (uint16_t)(s->pc + 1) };
+		RING_PUSH(t->st.call, t->st.ncall, t->st.call_top, PICA_CALL_DEPTH, e);
+		s->jump = in->target;
+	}
+	return PICA_STEP_OK;
+}
+
+static enum pica_step_result ex_if(pica_step_ctx *s)
+{
+	const struct pica_inst *in = s->in;
+	pica_thread *t = s->t;
+	if (flow_go(s)) {
+		pica_if_entry e = { in->target, (uint16_t)(in->target + in->num) };
+		RING_PUSH(t->st.ifs, t->st.nif, t->st.if_top, PICA_IF_DEPTH, e);
+	} else {
+		s->jump = in->target;
+	}
+	return PICA_STEP_OK;
+}
+
+static enum pica_step_result ex_loop(pica_step_ctx *s)
+{
+	const struct pica_inst *in = s->in;
+	pica_thread *t = s->t;
+	const uint8_t *ip = s->u->i[in->uniform_id & 3];
+	pica_loop_entry e = { (uint16_t)(in->target + 1), (uint16_t)(s->pc + 1), ip[0], ip[2], t->al };
+	RING_PUSH(t->st.loop, t->st.nloop, t->st.loop_top, PICA_LOOP_DEPTH, e);
+	t->al = s->env->al_signed ? (int32_t)(int8_t)ip[1] : (int32_t)ip[1];
+	return PICA_STEP_OK;
+}
+
+/* JMPC: the condition; JMPU: b[id] == !(NUM & 1) (NUM bit 0 inverts, §1.3). */
+static enum pica_step_result ex_jmp(pica_step_ctx *s)
+{
+	const struct pica_inst *in = s->in;
+	bool go = in->fmt == PICA_FMT_3 ? s->u->b[in->uniform_id & 15] == !(in->num & 1) : flow_go(s);
+	if (go)
+		s->jump = in->target;
+	return PICA_STEP_OK;
+}
+
+static enum pica_step_result ex_setemit(pica_step_ctx *s)
+{
+	if (!s->p->is_gs)
+		return fail(s->p, s->pc, s->d, "SETEMIT in a vertex shader (geometry shaders only)");
+	s->t->emit_vtx = s->in->vtx_id;
+	s->t->emit_prim = s->in->prim;
+	s->t->emit_inv = s->in->inv;
+	return PICA_STEP_OK;
+}
+
+static enum pica_step_result ex_emit(pica_step_ctx *s)
+{
+	if (!s->p->is_gs)
+		return fail(s->p, s->pc, s->d, "EMIT in a vertex shader (geometry shaders only)");
+	do_emit(s->t, s->p, s->env);
+	return PICA_STEP_OK;
+}
+
+static enum pica_step_result ex_undoc(pica_step_ctx *s)
+{
+	if (s->env->undocumented == PICA_UNDOC_ERROR) {
+		char what[96];
+		snprintf(what, sizeof what, "undocumented opcode 0x%02x (pica.undocumented=error)",
+		         s->in->opcode);
+		return fail(s->p, s->pc, s->d, what);
+	}
+	return PICA_STEP_OK;
+}
+
+static const pica_exec_fn HANDLERS[PICA_EX_COUNT] = {
+	[PICA_EX_BIN] = ex_bin, [PICA_EX_DOT] = ex_dot, [PICA_EX_DST] = ex_dst,
+	[PICA_EX_SFU] = ex_sfu, [PICA_EX_LITP] = ex_litp, [PICA_EX_UNARY] = ex_unary,
+	[PICA_EX_MAD] = ex_mad, [PICA_EX_MOVA] = ex_mova, [PICA_EX_CMP] = ex_cmp,
+	[PICA_EX_NOP] = ex_nop, [PICA_EX_END] = ex_end, [PICA_EX_BREAK] = ex_break,
+	[PICA_EX_CALL] = ex_call, [PICA_EX_IF] = ex_if, [PICA_EX_LOOP] = ex_loop,
+	[PICA_EX_JMP] = ex_jmp, [PICA_EX_SETEMIT] = ex_setemit, [PICA_EX_EMIT] = ex_emit,
+	[PICA_EX_UNDOC] = ex_undoc,
+};
+
+/* After the instruction: pc + 1 is offered to each stack; priority LOOP >
+ * IF > CALL > JMP (§1.4). */
+static enum pica_step_result next_pc(const pica_step_ctx *s, pica_step_info *info)
+{
+	pica_thread *t = s->t;
+	const uint32_t pc = s->pc, jump = s->jump, offered = pc + 1;
 	uint32_t loop_pc = NO_PC, if_pc = NO_PC, call_pc = NO_PC;
 	pica_stacks *st = &t->st;
 	if (st->nloop && st->loop[st->loop_top].trigger == offered) {
 		pica_loop_entry *e = &st->loop[st->loop_top];
 		uint8_t step = e->step;
-		t->al += env->al_signed ? (int32_t)(int8_t)step : (int32_t)step;
+		t->al += s->env->al_signed ? (int32_t)(int8_t)step : (int32_t)step;
 		if (e->remaining) {
 			e->remaining--;
 			loop_pc = e->start;
 		} else {
-			if (env->loop_restore_al && st->nloop > 1)
+			if (s->env->loop_restore_al && st->nloop > 1)
 				t->al = e->saved_al;
 			RING_POP(st->nloop, st->loop_top, PICA_LOOP_DEPTH);
 			loop_pc = offered;
@@ -600,13 +651,45 @@ flow: {
 	              : call_pc != NO_PC ? call_pc : jump != NO_PC ? jump : offered;
 	bool popped = loop_pc != NO_PC || if_pc != NO_PC || call_pc != NO_PC;
 	if (jump != NO_PC && popped &&
-	    !hang(p, env, pc, d, "a jump, call or break as the last instruction of a block is never taken"))
+	    !hang(s->p, s->env, pc, s->d, "a jump, call or break as the last instruction of a block is never taken"))
 		return PICA_STEP_ERROR;
 	t->pc = next;
 	info->pc = pc;
 	info->taken = next != offered;
 	return PICA_STEP_OK;
 }
+
+enum pica_step_result pica_step(pica_thread *t, const pica_program *p, const pica_uniforms *u,
+                                const pica_env *env, pica_step_info *info, ulp_diag *d)
+{
+	const uint32_t pc = t->pc;
+	if (pc >= p->ncode)
+		return fail(p, pc, d, "the program counter ran past the end of the code without END");
+	if (++t->steps > env->max_steps) {
+		char what[96];
+		snprintf(what, sizeof what, "watchdog: no END after %llu instructions (pica.max_steps)",
+		         (unsigned long long)env->max_steps);
+		return fail(p, pc, d, what);
+	}
+	const pica_inst_meta *m = &p->meta[pc];
+	if (m->bad_desc)
+		return fail(p, pc, d, "operand descriptor index past the descriptor table");
+	if (m->two_inputs && !hang(p, env, pc, d, "reads two distinct input registers"))
+		return PICA_STEP_ERROR;
+	bool is_mova = m->exec == PICA_EX_MOVA;
+	if (is_mova && t->last_was_mova && !hang(p, env, pc, d, "two adjacent MOVA instructions"))
+		return PICA_STEP_ERROR;
+	t->last_was_mova = is_mova;
+
+	pica_step_ctx s = { t, p, u, env, &p->inst[pc], d, pc, NO_PC };
+	enum pica_step_result r = HANDLERS[m->exec](&s);
+	if (r == PICA_STEP_END) {
+		info->pc = pc;
+		info->taken = false;
+	}
+	if (r != PICA_STEP_OK)
+		return r;
+	return next_pc(&s, info);
 }
 
 bool pica_gs_load(const pica_program *p, const pica_gs_prim *prim, pica_thread *t,

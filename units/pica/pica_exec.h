@@ -25,9 +25,6 @@ typedef struct pica_uniforms {
 	bool b[16];
 } pica_uniforms;
 
-/* Timing class of an instruction (knobs pica.latency.*). */
-enum pica_class { PICA_CLS_ALU, PICA_CLS_SFU, PICA_CLS_MOVA, PICA_CLS_FLOW, PICA_CLS_NOP };
-
 /* Scoreboard bits: r0-r15 = bits 0-15, then the other written state. */
 enum {
 	PICA_SB_A0X = 1u << 16, PICA_SB_A0Y = 1u << 17, PICA_SB_AL = 1u << 18,
@@ -36,7 +33,8 @@ enum {
 
 typedef struct pica_inst_meta {
 	uint32_t reads, writes;   /* scoreboard bits */
-	uint8_t cls;              /* enum pica_class */
+	uint8_t cls;              /* enum pica_class (pica_ops.def timing) */
+	uint8_t exec;             /* enum pica_exec_kind: the handler pica_step runs */
 	bool two_inputs;          /* reads two distinct v registers (hangs, §1.2) */
 	bool bad_desc;            /* descriptor index past the table */
 	bool is_end;
