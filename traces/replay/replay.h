@@ -53,6 +53,9 @@ typedef struct replay_opts {
 	struct sim_timeline *tl;    /* events of every stage, on one cycle axis (NULL: none) */
 	bool keep_image;            /* return the final colour buffer 0 in res->image */
 	bool keep_depth;            /* return the final depth surface in res->depth (if one is bound) */
+	bool permissive;            /* PICA200 hang conditions warn instead of failing (--permissive) */
+	void (*warn)(void *ctx, const char *msg);   /* those warnings (NULL: dropped) */
+	void *warn_ctx;
 	/* the viewer's observer of the fragment units (units/gr3d/gr3d_quad.h): the
 	 * replay sets its base and target (colour buffer 0) for each draw and
 	 * calls its snapshot after a framebuffer or clear command (NULL: none) */

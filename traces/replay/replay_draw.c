@@ -137,6 +137,9 @@ static bool run_draw(replay *r, size_t i, bool indexed)
 	g->prog = &prog;
 	g->unif = &r->regs.vs.unif;
 	pica_env_from_config(&g->env, cfg);
+	g->env.permissive = r->o->permissive;
+	g->env.warn = r->o->warn;
+	g->env.ctx = r->o->warn_ctx;
 	g->vunits = pica_vertex_units(cfg, gs_on);
 	g->clip.clipvert_reg = replay_vs_reg(r, TGSI_SEMANTIC_CLIPVERTEX, 0);
 	g->clip.clipdist_reg[0] = replay_vs_reg(r, TGSI_SEMANTIC_CLIPDIST, 0);

@@ -1,0 +1,152 @@
+/* The defects of issue #13 found by using ulpsim as a new user would: each
+ * test failed before its fix.  Most go through the CLI (ULPSIM_BIN). */
+#include <criterion/criterion.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/fileio.h"
+#include "tests/test_util.h"
+
+static int run(const char *args, char **out, char **err)
+{
+	return test_run_cli(args, out, err);
+}
+
+/* Runs ulpsim with printf-style arguments; stderr into *err (malloc'd). */
+static int runf(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int runf(char **err, const char *fmt, ...)
+{
+	char args[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof args, fmt, ap);
+	va_end(ap);
+	char *out;
+	int st = run(args, &out, err);
+	free(out);
+	return st;
+}
+
+static const char TRI_VS[] =
+	"VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], COLOR\n"
+	"MOV OUT[0], IN[0]\nMOV OUT[1], IN[1]\nEND\n";
+static const char TRI_FS[] =
+	"FRAG\nDCL IN[0], COLOR, COLOR\nDCL OUT[0], COLOR\nMOV OUT[0], IN[0]\nEND\n";
+
+/* A one-triangle trace in a fresh folder: gpu, the vertex shader's JSON,
+ * extra resources (JSON members after "vertices", or ""), the draw's count
+ * and the viewport scale's x (text, so "1e999" can be written).  Returns the
+ * folder (malloc'd); the trace is DIR/t.json, the TGSI DIR/vs.tgsi and
+ * DIR/fs.tgsi. */
+typedef struct tri_opts {
+	const char *gpu, *vs, *extra_res, *count, *scale_x;
+} tri_opts;
+
+static char *tri_trace(const tri_opts *o)
+{
+	char *dir = test_tmpdir();
+	free(test_write_file(dir, "vs.tgsi", TRI_VS));
+	free(test_write_file(dir, "fs.tgsi", TRI_FS));
+	char json[4096];
+	snprintf(json, sizeof json,
+	         "{ \"format\": \"ulpsim-trace\", \"version\": 1, \"name\": \"tri\", \"gpu\": \"%s\",\n"
+	         "  \"resources\": { \"vertices\": { \"type\": \"buffer\", \"f32\": [\n"
+	         "    -0.8, -0.8, 0, 1,  1, 0, 0, 1,   0.8, -0.8, 0, 1,  0, 1, 0, 1,   0, 0.8, 0, 1,  0, 0, 1, 1 ] }%s },\n"
+	         "  \"shaders\": { \"vs\": %s,\n"
+	         "    \"fs\": { \"stage\": \"fragment\", \"tgsi_file\": \"fs.tgsi\" } },\n"
+	         "  \"commands\": [\n"
+	         "    { \"cmd\": \"framebuffer\", \"width\": 32, \"height\": 32, \"cbufs\": [ { \"format\": \"RGBA8888\" } ] },\n"
+	         "    { \"cmd\": \"viewport\", \"scale\": [%s, 16, 0.5], \"translate\": [16, 16, 0.5] },\n"
+	         "    { \"cmd\": \"bind_shaders\", \"vs\": \"vs\", \"fs\": \"fs\" },\n"
+	         "    { \"cmd\": \"vertex_elements\", \"elements\": [\n"
+	         "      { \"buffer\": \"vertices\", \"offset\": 0, \"stride\": 32, \"format\": \"R32G32B32A32_FLOAT\" },\n"
+	         "      { \"buffer\": \"vertices\", \"offset\": 16, \"stride\": 32, \"format\": \"R32G32B32A32_FLOAT\" } ] },\n"
+	         "    { \"cmd\": \"clear\", \"color\": [0, 0, 0, 1] },\n"
+	         "    { \"cmd\": \"draw\", \"mode\": \"triangles\", \"start\": 0, \"count\": %s },\n"
+	         "    { \"cmd\": \"checkpoint\", \"name\": \"frame0\" } ] }\n",
+	         o->gpu ? o->gpu : "tegra2", o->extra_res ? o->extra_res : "",
+	         o->vs ? o->vs : "{ \"stage\": \"vertex\", \"tgsi_file\": \"vs.tgsi\" }",
+	         o->scale_x ? o->scale_x : "16", o->count ? o->count : "3");
+	free(test_write_file(dir, "t.json", json));
+	return dir;
+}
+
+static void rm_rf(const char *dir)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+#define HAS(s, sub) cr_assert(strstr((s), (sub)), "'%s' lacks '%s'", (s), (sub))
+
+/* 1: the trace's "gpu" picks the preset; --set preset= wins. */
+Test(defects, trace_gpu_selects_the_preset)
+{
+	char *dir = tri_trace(&(tri_opts){ .gpu = "tegra3" }), *err;
+	cr_assert_eq(runf(&err, "replay %s/t.json", dir), 0, "%s", err);
+	HAS(err, "at 416 MHz");
+	free(err);
+	cr_assert_eq(runf(&err, "replay %s/t.json --set preset=tegra2", dir), 0, "%s", err);
+	HAS(err, "at 300 MHz");
+	free(err);
+	cr_assert_eq(runf(&err, "replay %s/t.json --set gr3d.clock_mhz=100", dir), 0, "%s", err);
+	HAS(err, "at 100 MHz");
+	free(err);
+	rm_rf(dir);
+	dir = tri_trace(&(tri_opts){ .gpu = "tegra2" });
+	cr_assert_eq(runf(&err, "replay %s/t.json", dir), 0, "%s", err);
+	HAS(err, "at 300 MHz");
+	free(err);
+	rm_rf(dir);
+}
+
+/* 4: replay --permissive exists and turns a PICA200 hang into warnings. */
+Test(defects, replay_permissive)
+{
+	char *dir = tri_trace(&(tri_opts){ .vs = "{ \"stage\": \"vertex\", \"shbin\": \"h.shbin\" }" }), *err;
+	free(test_write_file(dir, "h.v.pica",
+	                     ".out o0 position\n.out o1 color\n.constf k(1.0, 0.5, 0.25, 1.0)\n.proc main\n"
+	                     "  mov o0, v0\n  mov o1, k\n  mov o1.x, k\n  end\n.end\n"));
+	cr_assert_eq(runf(&err, "pica asm -o %s/h.shbin %s/h.v.pica", dir, dir), 0, "%s", err);
+	free(err);
+	cr_assert_eq(runf(&err, "replay %s/t.json", dir), 2);
+	HAS(err, "--permissive to continue");
+	free(err);
+	cr_assert_eq(runf(&err, "replay %s/t.json --permissive", dir), 0, "%s", err);
+	HAS(err, "warning: pc 0x002");
+	HAS(err, "1 draws");
+	free(err);
+	rm_rf(dir);
+}
+
+/* 8: --out-dir creates its folder; an error names the path. */
+Test(defects, replay_out_dir_is_created)
+{
+	char *dir = tri_trace(&(tri_opts){ 0 }), *err;
+	cr_assert_eq(runf(&err, "replay %s/t.json --out-dir %s/a/b", dir, dir), 0, "%s", err);
+	free(err);
+	char p[600];
+	snprintf(p, sizeof p, "%s/a/b/frame0.png", dir);
+	cr_assert_eq(access(p, F_OK), 0, "%s written", p);
+	free(test_write_file(dir, "plain", "x"));
+	cr_assert_eq(runf(&err, "replay %s/t.json --out-dir %s/plain/sub", dir, dir), 2);
+	HAS(err, "/plain");
+	free(err);
+	rm_rf(dir);
+}
+
+/* 13: --expect works without -o (the final image). */
+Test(defects, replay_expect_without_o)
+{
+	char *dir = tri_trace(&(tri_opts){ 0 }), *err;
+	cr_assert_eq(runf(&err, "replay %s/t.json -o %s/ref.png", dir, dir), 0, "%s", err);
+	free(err);
+	cr_assert_eq(runf(&err, "replay %s/t.json --expect %s/ref.png", dir, dir), 0, "%s", err);
+	free(err);
+	rm_rf(dir);
+}
