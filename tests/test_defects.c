@@ -150,3 +150,78 @@ Test(defects, replay_expect_without_o)
 	free(err);
 	rm_rf(dir);
 }
+
+/* 5: a shader's error in a trace keeps its file:line:col after the JSON
+ * path; trace check compiles the shaders. */
+Test(defects, shader_errors_keep_their_position)
+{
+	char *dir = tri_trace(&(tri_opts){ 0 }), *err;
+	free(test_write_file(dir, "vs.tgsi",
+	                     "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], COLOR\n"
+	                     "DCL CONST[0][0..200]\n  MOV OUT[0], IN[0]\n  ADD OUT[1], IN[1], CONST[0][150]\n  END\n"));
+	cr_assert_eq(runf(&err, "replay %s/t.json", dir), 2);
+	HAS(err, "$.commands[2]");
+	HAS(err, "vs.tgsi:8:3:");
+	free(err);
+	cr_assert_eq(runf(&err, "trace check %s/t.json", dir), 2);
+	HAS(err, "$.shaders.vs: ");
+	HAS(err, "vs.tgsi:8:3:");
+	free(err);
+	free(test_write_file(dir, "vs.tgsi", TRI_VS));
+	free(test_write_file(dir, "fs.tgsi", "FRAG\nDCL OUT[0], COLOR\n  FROB OUT[0], IN[0]\n  END\n"));
+	cr_assert_eq(runf(&err, "trace check %s/t.json", dir), 2);
+	HAS(err, "$.shaders.fs: ");
+	HAS(err, "fs.tgsi:3:3: unknown opcode");
+	free(err);
+	free(test_write_file(dir, "fs.tgsi", TRI_FS));
+	cr_assert_eq(runf(&err, "trace check %s/t.json", dir), 0, "%s", err);
+	free(err);
+	rm_rf(dir);
+}
+
+/* Finding 6: side files only from inside the trace's folder by default. */
+Test(defects, side_files_stay_in_the_trace_folder)
+{
+	char *other = test_tmpdir(), *err, res[1200];
+	char *secret = test_write_file(other, "secret.bin", "0123456789abcdef");
+	snprintf(res, sizeof res, ", \"b\": { \"type\": \"buffer\", \"file\": \"%s\" }", secret);
+	char *dir = tri_trace(&(tri_opts){ .extra_res = res });
+	cr_assert_eq(runf(&err, "trace check %s/t.json", dir), 2);
+	HAS(err, "$.resources.b.file");
+	HAS(err, "--allow-paths");
+	free(err);
+	cr_assert_eq(runf(&err, "replay %s/t.json", dir), 2);
+	HAS(err, "$.resources.b.file");
+	free(err);
+	cr_assert_eq(runf(&err, "trace check --allow-paths %s/t.json", dir), 0, "%s", err);
+	free(err);
+	cr_assert_eq(runf(&err, "replay %s/t.json --allow-paths", dir), 0, "%s", err);
+	free(err);
+	rm_rf(dir);
+	/* .. */
+	dir = tri_trace(&(tri_opts){ .extra_res = ", \"b\": { \"type\": \"buffer\", \"file\": \"../x/secret.bin\" }" });
+	cr_assert_eq(runf(&err, "trace check %s/t.json", dir), 2);
+	HAS(err, "without '..'");
+	free(err);
+	rm_rf(dir);
+	/* a device: not even with --allow-paths */
+	dir = tri_trace(&(tri_opts){ .extra_res = ", \"b\": { \"type\": \"buffer\", \"file\": \"/dev/zero\" }" });
+	cr_assert_eq(runf(&err, "trace check --allow-paths %s/t.json", dir), 2);
+	HAS(err, "not a regular file");
+	free(err);
+	rm_rf(dir);
+	/* a link inside the folder that points out of it */
+	dir = tri_trace(&(tri_opts){ .extra_res = ", \"b\": { \"type\": \"buffer\", \"file\": \"link.bin\" }" });
+	char link[600];
+	snprintf(link, sizeof link, "%s/link.bin", dir);
+	cr_assert_eq(symlink(secret, link), 0);
+	cr_assert_eq(runf(&err, "trace check %s/t.json", dir), 2);
+	HAS(err, "out of the trace's folder");
+	free(err);
+	cr_assert_eq(runf(&err, "trace check --allow-paths %s/t.json", dir), 0, "%s", err);
+	free(err);
+	rm_rf(dir);
+	free(secret);
+	rm_rf(other);
+	free(other);
+}

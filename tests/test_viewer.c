@@ -434,6 +434,7 @@ Test(viewer, api_quad_at_and_progress)
 	/* a TGSI fragment shader: the Tegra compiler's grate output */
 	s = ulpsim_open(SAMPLE, NULL, 0, err, sizeof err);
 	cr_assert(s, "%s", err);
+	cr_assert(ulpsim_run(s, 0, err, sizeof err), "%s", err);   /* the program that ran */
 	fs = ulpsim_shader_text(s, 0, true);
 	grate = ulpsim_fragment_grate(s, 0, err, sizeof err);
 	if (fs && strstr(fs, "FRAG")) {

@@ -247,29 +247,6 @@ int trace_enum_index(const char *const *names, const char *s)
 	return -1;
 }
 
-char *trace_resolve(const trace_ctx *c, const char *name)
-{
-	size_t n = strlen(c->t->dir) + strlen(name) + 2;
-	char *p = malloc(n);
-	if (p) {
-		if (name[0] == '/' || !c->t->dir[0])
-			snprintf(p, n, "%s", name);
-		else
-			snprintf(p, n, "%s/%s", c->t->dir, name);
-	}
-	return p;
-}
-
-bool trace_file_exists(const trace_ctx *c, const char *name)
-{
-	char *p = trace_resolve(c, name);
-	FILE *f = p ? fopen(p, "rb") : NULL;
-	if (f)
-		fclose(f);
-	free(p);
-	return f != NULL;
-}
-
 static bool check_fields(trace_ctx *c, const cJSON *obj, const field *fields, const char *path);
 
 bool trace_check_value(trace_ctx *c, const cJSON *v, const field *f, const char *path)
@@ -315,7 +292,7 @@ bool trace_check_value(trace_ctx *c, const cJSON *v, const field *f, const char 
 	case F_FILE:
 		if (!cJSON_IsString(v) || !v->valuestring[0])
 			return trace_err(c, path, "expected a file name%s", "");
-		return trace_file_exists(c, v->valuestring) || trace_err(c, path, "cannot open '%s'", v->valuestring);
+		return trace_file_check(c, v->valuestring, path);
 	case F_CYCLES: {
 		if (trace_is_int(v) && v->valuedouble >= 0)
 			return true;
@@ -469,7 +446,17 @@ static bool check_command(trace_ctx *c, const cJSON *cmd, int i)
 
 bool trace_parse(trace *t, const char *json, const char *path, const char *dir, ulp_diag *d)
 {
+	return trace_parse_with(t, json, path, dir, NULL, d);
+}
+
+bool trace_parse_with(trace *t, const char *json, const char *path, const char *dir, const trace_load_opts *o,
+                      ulp_diag *d)
+{
 	memset(t, 0, sizeof *t);
+	if (o)
+		t->opts = *o;
+	if (!t->opts.max_file_bytes)
+		t->opts.max_file_bytes = TRACE_MAX_FILE_BYTES;
 	t->path = strdup(path ? path : "");
 	t->dir = strdup(dir ? dir : "");
 	trace_ctx c = { t, path, d };
@@ -526,6 +513,11 @@ bool trace_parse(trace *t, const char *json, const char *path, const char *dir, 
 
 bool trace_load(trace *t, const char *path, ulp_diag *d)
 {
+	return trace_load_with(t, path, NULL, d);
+}
+
+bool trace_load_with(trace *t, const char *path, const trace_load_opts *o, ulp_diag *d)
+{
 	char *text = ulp_read_file(path, NULL, d);
 	if (!text) {
 		memset(t, 0, sizeof *t);
@@ -535,7 +527,7 @@ bool trace_load(trace *t, const char *path, ulp_diag *d)
 	char *slash = dir ? strrchr(dir, '/') : NULL;
 	if (dir)
 		*(slash ? slash : dir) = '\0';
-	bool ok = trace_parse(t, text, path, dir ? dir : "", d);
+	bool ok = trace_parse_with(t, text, path, dir ? dir : "", o, d);
 	free(dir);
 	free(text);
 	return ok;

@@ -114,15 +114,18 @@ bool ulpsim_quad_at(ulpsim *s, uint32_t x, uint32_t y, ulpsim_quad_ref *q, char 
  * ulpsim_close. */
 const char *ulpsim_shader_text(const ulpsim *s, unsigned draw, bool fragment);
 
-/* The fragment program bound at the draw-th draw as the GR3D runs it, in
- * grate syntax: the Tegra compiler's output for a TGSI shader, the source
- * for grate, the disassembly for words / .fp.  malloc'd (free it); NULL
- * with err filled when there is no such draw or it does not compile. */
+/* After ulpsim_run: the fragment program the draw-th draw of the run ran
+ * (draws as ulpsim_draw_count counts them), in grate syntax, recorded by
+ * the replay itself: the Tegra compiler's output for a TGSI shader (with
+ * the draw's blend, shadow compare and swizzles compiled in), the source
+ * for grate, the disassembly for words / .fp or a program the registers
+ * loaded.  malloc'd (free it); NULL with err filled when there is no such
+ * draw (or no run yet). */
 char *ulpsim_fragment_grate(const ulpsim *s, unsigned draw, char *err, size_t errlen);
 
 /* The vertex shader bound at the draw-th draw as the PICA200 units run it:
  * the disassembly (picasso syntax) of the SHBIN the PICA200 compiler made
- * from TGSI, or of the trace's SHBIN.  Each instruction's line ends with a
+ * from TGSI (the replay's own compile), or of the trace's SHBIN.  Each instruction's line ends with a
  * comment "; AAA: WWWWWWWW" giving its word address (the pc of the timeline's
  * BEGIN events on the vsh lanes) and its code word.  malloc'd (free it);
  * NULL with err filled when there is no such draw or it does not compile. */

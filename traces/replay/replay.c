@@ -453,6 +453,10 @@ static bool command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 			reg_stream_gr3d(&r->stream, (uint16_t)cJSON_GetArrayItem(w, 0)->valuedouble,
 			                (uint32_t)cJSON_GetArrayItem(w, 1)->valuedouble);
 		r->have_fs |= gr3d != NULL;       /* a captured stream may load the program itself */
+		if (gr3d) {                       /* fs_hook: disassemble what the registers hold */
+			free(r->fs_grate);
+			r->fs_grate = NULL;
+		}
 		return replay_flush(r, from, i);
 	}
 	return replay_fail(r, i, "unknown command ", cmd);
@@ -523,6 +527,7 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 				res->depth[(size_t)y * r->zs->width + x] = (float)zs_surface_depth(r->zs, x, y);
 	}
 	zs_surface_free(r->zs);
+	free(r->fs_grate);
 	if (r->have_vs)
 		shbin_free(&r->vs_shbin);
 	replay_gs_free(&r->gs);

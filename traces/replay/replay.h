@@ -62,6 +62,11 @@ typedef struct replay_opts {
 	struct gr3d_probe *probe;
 	replay_draw_hook draw_hook;
 	void *hook_ctx;
+	/* Called at each draw (after draw_hook's start) with its fragment program
+	 * as the GR3D runs it, in grate syntax: the compiler's output for TGSI
+	 * (the draw's variant: blend, shadow compare, swizzles), the source for
+	 * grate, else the disassembly (NULL: none).  ctx is hook_ctx. */
+	void (*fs_hook)(void *ctx, const char *grate);
 	/* Called after each command (done of total); NULL: none. */
 	void (*progress)(void *ctx, size_t done, size_t total, uint64_t cycles);
 	void *progress_ctx;
@@ -72,5 +77,10 @@ typedef struct replay_opts {
  * when the trace cannot be replayed; a failed check is not an error: it is
  * counted in res->checks_failed. */
 bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_diag *d);
+
+/* Compiles (assembles, loads) every shader the trace names, as the replay
+ * would with default state: false with "$.shaders.ID: file:line:col: ..."
+ * (`ulpsim trace check`). */
+bool replay_check_shaders(const trace *t, ulp_diag *d);
 
 #endif

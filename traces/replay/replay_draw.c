@@ -1,6 +1,8 @@
 /* Trace replay: draws (replay_int.h). */
 #include "traces/replay/replay_int.h"
 
+#include "isa/tegra/tegra_disasm.h"
+
 #include <stdlib.h>
 
 sim_unit *replay_unit_named(replay_result *res, const char *name)
@@ -132,6 +134,12 @@ static bool run_draw(replay *r, size_t i, bool indexed)
 	}
 	/* the fragment program and its constants, as the GR3D registers hold them */
 	ok = ok && gr3d_regs_program(&r->gregs, &r->fp, &inner) && tegra_fp_decode(&r->fp, &r->fpd, NULL, &inner);
+	if (ok && r->o->fs_hook) {    /* the program as the registers hold it, when no binding said */
+		char *dis = r->fs_grate ? NULL : tegra_disasm(&r->fp, 0, NULL, &inner);
+		r->o->fs_hook(r->o->hook_ctx, r->fs_grate ? r->fs_grate : dis);
+		free(dis);
+		ulp_diag_clear(&inner);
+	}
 	g->cfg = cfg;
 	g->tl = r->o->tl;
 	g->prog = &prog;
