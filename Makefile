@@ -53,26 +53,27 @@ endif
 .PHONY: all deps test test-run san run bench piglit clean
 all: $(ALL)
 
+# "CC file" per object; V=1 prints the full commands
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(if $(V),,@echo "CC $<"; )$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(LIB): $(call obj,$(LIB_SRC))
 	@mkdir -p $(@D)
-	rm -f $@ && $(AR) rcs $@ $^
+	$(if $(V),,@echo "AR $@"; )rm -f $@ && $(AR) rcs $@ $^
 
 $(CLI): $(call obj,$(CLI_SRC)) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+	$(if $(V),,@echo "LD $@"; )$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(TESTS): $(call obj,$(TEST_SRC)) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) $(shell pkg-config --libs criterion) -o $@
+	$(if $(V),,@echo "LD $@"; )$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) $(shell pkg-config --libs criterion) -o $@
 
 $(BENCH): $(call obj,$(BENCH_SRC)) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+	$(if $(V),,@echo "LD $@"; )$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(call obj,$(VIEWER_SRC)): CFLAGS += $(shell pkg-config --cflags sdl2 SDL2_ttf 2>/dev/null)
 $(VIEWER): $(call obj,$(VIEWER_SRC)) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) $(shell pkg-config --libs sdl2 SDL2_ttf) -lpthread -o $@
+	$(if $(V),,@echo "LD $@"; )$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) $(shell pkg-config --libs sdl2 SDL2_ttf) -lpthread -o $@
 
 deps:
 	@bash scripts/deps.sh

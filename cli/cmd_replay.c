@@ -268,6 +268,8 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (stats_path && ok) {
 		stats_open(&sc, &res);          /* a trace without draws */
+		if (sc.w)
+			stats_txt_port_marks(sc.w, res.port, res.nports);
 		if (sc.failed || !stats_txt_close(sc.w, res.cycles, 0, &sc.d)) {
 			ulp_image_free(res.image);
 			return cli_fail(&sc.d);
@@ -292,7 +294,11 @@ int cmd_replay(int argc, char **argv)
 		if (!a && !o.out_png)
 			ulp_diag_at(&d, path, 0, 0, "--expect: the trace has no framebuffer to compare");
 		ulp_compare_result cmp;
-		bool cok = b && ulp_compare_images(a, b, tolerance, &cmp, NULL, &d);
+		if (a && b && (a->width != b->width || a->height != b->height))
+			ulp_diag_at(&d, expect, 0, 0, "the reference is %ux%u but %s is %ux%u", (unsigned)b->width,
+			            (unsigned)b->height, o.out_png ? o.out_png : "the replay's final image",
+			            (unsigned)a->width, (unsigned)a->height);
+		bool cok = b && !d.set && ulp_compare_images(a, b, tolerance, &cmp, NULL, &d);
 		if (a != res.image)
 			ulp_image_free(a);
 		ulp_image_free(res.image);

@@ -225,3 +225,48 @@ Test(defects, side_files_stay_in_the_trace_folder)
 	rm_rf(other);
 	free(other);
 }
+
+/* 13: a port's high-water mark is in stats.txt. */
+Test(defects, stats_report_port_high_water_marks)
+{
+	char *dir = tri_trace(&(tri_opts){ 0 }), *err;
+	cr_assert_eq(runf(&err, "replay %s/t.json --stats %s/s.txt", dir, dir), 0, "%s", err);
+	free(err);
+	char p[600];
+	snprintf(p, sizeof p, "%s/s.txt", dir);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	char *txt = ulp_read_file(p, NULL, &d);
+	cr_assert(txt, "%s", d.msg);
+	const char *l = strstr(txt, "gpu.port.raster_to_pseq.max_count");
+	cr_assert(l, "no port mark in %s", txt);
+	unsigned long v = strtoul(l + strlen("gpu.port.raster_to_pseq.max_count"), NULL, 10);
+	cr_assert(v >= 1 && v <= 8, "raster->pseq held %lu (capacity 8)", v);
+	free(txt);
+	rm_rf(dir);
+}
+
+/* 13: the build prints "CC file" per object, V=1 the whole command. */
+Test(defects, make_prints_cc_per_file, .timeout = 120)
+{
+	char *dir = test_tmpdir();
+	char cmd[1200], p[600];
+	snprintf(cmd, sizeof cmd, "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u V make --no-print-directory BUILD=%s %s/obj/base/strbuf.o > %s/log 2>&1", dir,
+	         dir, dir);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(p, sizeof p, "%s/log", dir);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	char *log = ulp_read_file(p, NULL, &d);
+	cr_assert(log, "%s", d.msg);
+	cr_assert_str_eq(log, "CC base/strbuf.c\n");
+	free(log);
+	snprintf(cmd, sizeof cmd, "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -B V=1 BUILD=%s %s/obj/base/strbuf.o > %s/log 2>&1",
+	         dir, dir, dir);
+	cr_assert_eq(system(cmd), 0);
+	log = ulp_read_file(p, NULL, &d);
+	cr_assert(log && strstr(log, "-c base/strbuf.c -o "), "%s", log);
+	free(log);
+	rm_rf(dir);
+	free(dir);
+}

@@ -19,6 +19,7 @@
 #include "sim/core/config.h"
 #include "sim/core/regstream.h"
 #include "sim/core/unit.h"
+#include "sim/out/stats_txt.h"
 #include "traces/trace.h"
 
 
@@ -40,6 +41,9 @@ typedef struct replay_result {
 	 * them through these units. */
 	sim_unit unit[REPLAY_MAX_UNITS];
 	unsigned nunits;
+	/* every port's high-water mark over the run (stats.txt) */
+	stats_port_mark port[STATS_MAX_PORTS];
+	unsigned nports;
 } replay_result;
 
 /* Called before (end = false) and after (end = true) each draw. */

@@ -68,6 +68,15 @@ static void add_units(replay_result *res, const gpu_stats *st)
 		if (u)
 			sim_unit_stats_add(&u->stats, &st->unit[k].stats);
 	}
+	for (unsigned k = 0; k < st->nports; k++) {      /* the highest mark per port name */
+		unsigned j = 0;
+		while (j < res->nports && strcmp(res->port[j].name, st->port[k].name))
+			j++;
+		if (j == res->nports && res->nports < STATS_MAX_PORTS)
+			res->port[res->nports++] = st->port[k];
+		else if (j < res->nports && st->port[k].max_count > res->port[j].max_count)
+			res->port[j].max_count = st->port[k].max_count;
+	}
 }
 
 /* The draw command: the linker, the draw registers and the trigger (the
