@@ -107,7 +107,7 @@ bench: deps
 # The whole visible piglit corpus through the simulated GPU (docs/piglit.md).
 piglit: deps
 	@$(MAKE) --no-print-directory $(CLI)
-	$(CLI) piglit $(CORPUS)/tgsi-noint/* --compare-softpipe --quiet
+	$(CLI) piglit $(CORPUS)/tgsi-noint/* --compare-softpipe --quiet --report-only
 
 clean:
 	rm -rf build

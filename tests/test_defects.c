@@ -270,3 +270,36 @@ Test(defects, make_prints_cc_per_file, .timeout = 120)
 	rm_rf(dir);
 	free(dir);
 }
+
+/* 7: ulpsim piglit's exit codes follow the README; --report-only scores. */
+Test(defects, piglit_exit_codes, .timeout = 120)
+{
+	char *src = test_corpus_path("tgsi-noint/generated_tests__spec__glsl-1.10__execution__built-in-"
+	                             "functions__vs-op-eq-vec4-vec4-using-if");
+	char *dir = test_tmpdir(), *err, cmd[1600];
+	snprintf(cmd, sizeof cmd, "cp -r '%s' '%s/t'", src, dir);
+	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(runf(&err, "piglit %s/t --quiet", dir), 0, "%s", err);
+	free(err);
+	char p[600];
+	snprintf(p, sizeof p, "%s/t/test.txt", dir);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	char *txt = ulp_read_file(p, NULL, &d);
+	cr_assert(txt, "%s", d.msg);
+	char *probe = strstr(txt, "(0, 0, 4, 4) (1.0, 1.0");
+	cr_assert(probe);
+	memcpy(probe, "(0, 0, 4, 4) (0.0, 1.0", 22);     /* a probe that cannot pass */
+	cr_assert(ulp_write_file(p, txt, strlen(txt), &d), "%s", d.msg);
+	free(txt);
+	cr_assert_eq(runf(&err, "piglit %s/t --quiet", dir), 1, "%s", err);
+	free(err);
+	cr_assert_eq(runf(&err, "piglit %s/t --quiet --report-only", dir), 0, "%s", err);
+	free(err);
+	cr_assert_eq(runf(&err, "piglit %s/not-there --quiet", dir), 2);
+	HAS(err, "not-there");
+	free(err);
+	rm_rf(dir);
+	free(dir);
+	free(src);
+}
