@@ -38,8 +38,9 @@ static const char usage[] =
 	"      values are numbers or \"0x%08x\" bit patterns.  --bits prints outputs\n"
 	"      as bit patterns.  Details: docs/tgsi-frontend.md.\n"
 	"  compile FILE --target pica|tegra [-o OUT] [--asm]\n"
-	"      compile a VERT/GEOM shader to a PICA200 SHBIN (OUT), or with --asm its\n"
-	"      picasso text (OUT or stdout); tegra: not built yet (docs/compiler.md)\n"
+	"      pica: a VERT/GEOM shader to a PICA200 SHBIN (OUT), or with --asm its\n"
+	"      picasso text (OUT or stdout); tegra: a FRAG shader to a Tegra .fp\n"
+	"      container (OUT), or with --asm its grate text (docs/compiler.md)\n"
 	"errors: ulpsim: FILE:LINE:COL: message, exit 2\n";
 
 static int tgsi_fmt(int argc, char **argv)

@@ -303,3 +303,42 @@ Test(defects, piglit_exit_codes, .timeout = 120)
 	free(dir);
 	free(src);
 }
+
+/* 9: help and docs that said something was not there. */
+Test(defects, help_and_docs_are_current)
+{
+	char *out, *err;
+	cr_assert_eq(run("tgsi --help", &out, &err), 0);
+	cr_assert_null(strstr(out, "not built yet"), "%s", out);
+	HAS(out, "tegra: a FRAG shader");
+	free(out);
+	free(err);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	char *doc = ulp_read_file("docs/tegra-isa.md", NULL, &d);
+	cr_assert(doc, "%s", d.msg);
+	cr_assert_null(strstr(doc, "(`run` reserved)"));
+	HAS(doc, "`ulpsim tegra run`");
+	free(doc);
+}
+
+/* 10: tegra run -o of a render target nothing binds is refused. */
+Test(defects, tegra_run_unbound_out_rt)
+{
+	char *prog = test_corpus_path("tegra/xf86/blend_over/blend_over/fragment.asm"), *err, *dir = test_tmpdir();
+	cr_assert_eq(runf(&err, "tegra run %s --size 8x8 -o %s/o.png --out-rt 5", prog, dir), 2);
+	HAS(err, "--out-rt 5: render target 5 is not bound");
+	HAS(err, "stores to rt1");
+	free(err);
+	char p[600];
+	snprintf(p, sizeof p, "%s/o.png", dir);
+	cr_assert_neq(access(p, F_OK), 0, "no image written");
+	cr_assert_eq(runf(&err, "tegra run %s --size 8x8 -o %s/o.png --out-rt 5 --rt 5=0xff0000ff", prog, dir), 0,
+	             "%s", err);
+	free(err);
+	cr_assert_eq(runf(&err, "tegra run %s --size 8x8 -o %s/o.png", prog, dir), 0, "%s", err);
+	free(err);
+	rm_rf(dir);
+	free(dir);
+	free(prog);
+}

@@ -28,7 +28,7 @@ typedef struct options {
 
 static void usage(FILE *f)
 {
-	fputs("usage: ulpsim-view TRACE.json [options]\n"
+	fputs("usage: ulpsim view TRACE.json [options]   (the program: build/ulpsim-view)\n"
 	      "  --screenshot OUT.png  render the window offscreen, save it, exit\n"
 	      "  --at-cycle N          the cycle cursor at N\n"
 	      "  --select X,Y          select pixel (X, Y) of the render target (top-left origin):\n"
@@ -380,6 +380,15 @@ static int interactive(viewer *v, const options *o)
 		        SDL_GetError());
 		return EXIT_USAGE;
 	}
+	/* With no display SDL falls back to a driver that shows nothing
+	 * ("offscreen", "dummy"): a window nobody sees.  Only when asked for. */
+	const char *drv = SDL_GetCurrentVideoDriver(), *asked = SDL_getenv("SDL_VIDEODRIVER");
+	if (drv && (!strcmp(drv, "offscreen") || !strcmp(drv, "dummy")) && !(asked && *asked)) {
+		fprintf(stderr, "ulpsim-view: cannot open a display: no X11 or Wayland display (DISPLAY and "
+		        "WAYLAND_DISPLAY are unset; SDL found only its '%s' driver); try --screenshot\n", drv);
+		SDL_Quit();
+		return EXIT_USAGE;
+	}
 	int rc = EXIT_USAGE;
 	SDL_Thread *th = NULL;
 	run_job job = { .sim = v->sim, .max_events = o->max_events };
@@ -416,11 +425,21 @@ static int interactive(viewer *v, const options *o)
 	}
 	rc = 0;
 	Uint64 last = SDL_GetPerformanceCounter();
+	bool dirty = true, was_playing = false;
 	while (!v->quit) {
 		SDL_Event e;
-		while (SDL_PollEvent(&e))
+		/* idle (the replay done, not playing, nothing changed): sleep until an
+		 * event comes; the timeout only bounds the wait */
+		if (!th && !v->playing && !dirty && SDL_WaitEventTimeout(&e, 1000)) {
 			view_handle_event(v, &e);
+			dirty = true;
+		}
+		while (SDL_PollEvent(&e)) {
+			view_handle_event(v, &e);
+			dirty = true;
+		}
 		if (th && SDL_AtomicGet(&job.done)) {
+			dirty = true;
 			SDL_WaitThread(th, NULL);
 			th = NULL;
 			if (!job.ok) {
@@ -433,13 +452,23 @@ static int interactive(viewer *v, const options *o)
 			}
 		}
 		Uint64 now = SDL_GetPerformanceCounter();
-		view_tick(v, (double)(now - last) / (double)SDL_GetPerformanceFrequency());
+		if (v->playing) {                  /* from the frame play started, not the idle time */
+			view_tick(v, was_playing ? (double)(now - last) / (double)SDL_GetPerformanceFrequency() : 0);
+			dirty = true;
+		}
+		was_playing = v->playing;
 		last = now;
+		if (!dirty && !th)
+			continue;
 		uint64_t pc = 0, pe = 0;
 		ulpsim_progress(v->sim, &pc, &pe);
 		view_draw(v, pc, pe);
 		SDL_RenderPresent(v->r);
-		SDL_Delay(v->playing || !v->ready ? 1 : 8);
+		dirty = false;
+		if (!v->playing)                   /* the replay's progress: about 60 frames a second */
+			SDL_Delay(th ? 16 : 0);
+		else
+			SDL_Delay(1);
 	}
 	if (th)                  /* the replay cannot be interrupted: wait for it */
 		SDL_WaitThread(th, NULL);
