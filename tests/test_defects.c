@@ -342,3 +342,34 @@ Test(defects, tegra_run_unbound_out_rt)
 	free(dir);
 	free(prog);
 }
+
+/* 6: tgsi run --case refuses keys the shader does not declare, gives bad
+ * JSON's line:col, and takes "inf" as pica run does. */
+Test(defects, tgsi_run_case_keys_json_and_inf)
+{
+	char *dir = test_tmpdir(), *err, *out;
+	free(test_write_file(dir, "s.tgsi", "FRAG\nDCL IN[0]\nDCL OUT[0], COLOR\nDCL CONST[0][0..1]\n"
+	                                    "ADD OUT[0], IN[0], CONST[0][1]\nEND\n"));
+	free(test_write_file(dir, "undeclared.json", "{\"IN[9]\": [1, 2, 3, 4]}"));
+	free(test_write_file(dir, "bank.json", "{\"CONST[1][0]\": [1, 2, 3, 4]}"));
+	free(test_write_file(dir, "bad.json", "{\n  \"IN[0]\": [1, 2,\n}\n"));
+	free(test_write_file(dir, "inf.json", "{\"IN[0]\": [\"inf\", \"-inf\", 1, 0], \"CONST[0][1]\": [1, 1, 1, 1]}"));
+	cr_assert_eq(runf(&err, "tgsi run %s/s.tgsi --case %s/undeclared.json", dir, dir), 2);
+	HAS(err, "IN[9]");
+	HAS(err, "declares no");
+	free(err);
+	cr_assert_eq(runf(&err, "tgsi run %s/s.tgsi --case %s/bank.json", dir, dir), 2);
+	HAS(err, "declares no CONST[0] in that constant buffer");
+	free(err);
+	cr_assert_eq(runf(&err, "tgsi run %s/s.tgsi --case %s/bad.json", dir, dir), 2);
+	HAS(err, "bad.json:3:1: ");
+	free(err);
+	char args[1200];
+	snprintf(args, sizeof args, "tgsi run %s/s.tgsi --case %s/inf.json", dir, dir);
+	cr_assert_eq(run(args, &out, &err), 0, "%s", err);
+	HAS(out, "inf");
+	free(out);
+	free(err);
+	rm_rf(dir);
+	free(dir);
+}
