@@ -373,3 +373,44 @@ Test(defects, tgsi_run_case_keys_json_and_inf)
 	rm_rf(dir);
 	free(dir);
 }
+
+/* 12: non-finite numbers (1e999 parses as infinity) are refused with the
+ * JSON path, by trace check and replay; the viewport has a range. */
+Test(defects, non_finite_numbers_refused)
+{
+	char *dir = tri_trace(&(tri_opts){ .scale_x = "1e999" }), *err;
+	cr_assert_eq(runf(&err, "trace check %s/t.json", dir), 2);
+	HAS(err, "$.commands[1].scale[0]: not finite");
+	free(err);
+	cr_assert_eq(runf(&err, "replay %s/t.json", dir), 2);
+	HAS(err, "$.commands[1].scale[0]");
+	free(err);
+	rm_rf(dir);
+	dir = tri_trace(&(tri_opts){ .scale_x = "1e9" });
+	cr_assert_eq(runf(&err, "trace check %s/t.json", dir), 2);
+	HAS(err, "$.commands[1].scale: expected 3 numbers in -65536..65536");
+	free(err);
+	rm_rf(dir);
+	/* a buffer's f32 past the f32 range would become infinity */
+	dir = tri_trace(&(tri_opts){ .extra_res = ", \"b\": { \"type\": \"buffer\", \"f32\": [1, 2, 3, 1e39] }" });
+	cr_assert_eq(runf(&err, "trace check %s/t.json", dir), 2);
+	HAS(err, "$.resources.b.f32[3]: out of range");
+	free(err);
+	rm_rf(dir);
+}
+
+/* 11: a draw whose count runs past its vertex buffer is refused with the
+ * JSON path, not replayed with (0, 0, 0, 1) vertices. */
+Test(defects, draw_past_the_vertex_buffer)
+{
+	char *dir = tri_trace(&(tri_opts){ .count = "6" }), *err;
+	cr_assert_eq(runf(&err, "replay %s/t.json", dir), 2);
+	HAS(err, "$.commands[5]: ");
+	HAS(err, "vertex 5 of the draw is past the end of vertex element 0's buffer 'vertices' (96 bytes");
+	free(err);
+	rm_rf(dir);
+	dir = tri_trace(&(tri_opts){ .count = "3" });
+	cr_assert_eq(runf(&err, "replay %s/t.json", dir), 0, "%s", err);
+	free(err);
+	rm_rf(dir);
+}

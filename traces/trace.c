@@ -121,9 +121,11 @@ static const field C_CLIP[] = {
 	{ "planes", F_F32_ARRAY, true, 4, 8 * 4, NULL, NULL },
 	END_FIELDS,
 };
+/* window coordinates: framebuffers are at most 4096 wide, so +-65536 leaves
+ * a wide guard band and keeps every position inside int range */
 static const field C_VIEWPORT[] = {
-	{ "scale", F_VEC3, true, 0, 0, NULL, NULL },
-	{ "translate", F_VEC3, true, 0, 0, NULL, NULL },
+	{ "scale", F_VEC3, true, -TRACE_MAX_WINDOW, TRACE_MAX_WINDOW, NULL, NULL },
+	{ "translate", F_VEC3, true, -TRACE_MAX_WINDOW, TRACE_MAX_WINDOW, NULL, NULL },
 	END_FIELDS,
 };
 static const field C_SCISSOR[] = {
@@ -282,12 +284,18 @@ bool trace_check_value(trace_ctx *c, const cJSON *v, const field *f, const char 
 	case F_COLOR: case F_VEC3: {
 		int n = f->kind == F_COLOR ? 4 : 3;
 		bool ok = cJSON_IsArray(v) && cJSON_GetArraySize(v) == n;
+		const double lo = f->kind == F_COLOR ? 0 : f->lo, hi = f->kind == F_COLOR ? 1 : f->hi;
 		for (int i = 0; ok && i < n; i++) {
 			const cJSON *x = cJSON_GetArrayItem(v, i);
-			ok = cJSON_IsNumber(x) && (f->kind == F_VEC3 || (x->valuedouble >= 0 && x->valuedouble <= 1));
+			ok = cJSON_IsNumber(x) && x->valuedouble >= lo && x->valuedouble <= hi;
 		}
-		return ok || trace_err(c, path, f->kind == F_COLOR ? "expected [r, g, b, a] in 0..1%s"
-		                                             : "expected 3 numbers%s", "");
+		if (ok)
+			return true;
+		if (f->kind == F_COLOR)
+			return trace_err(c, path, "expected [r, g, b, a] in 0..1%s", "");
+		char range[64];
+		snprintf(range, sizeof range, "%g..%g", lo, hi);
+		return trace_err(c, path, "expected 3 numbers in %s", range);
 	}
 	case F_FILE:
 		if (!cJSON_IsString(v) || !v->valuestring[0])
@@ -352,7 +360,7 @@ bool trace_check_value(trace_ctx *c, const cJSON *v, const field *f, const char 
 				snprintf(sub, sizeof sub, "%s[%d]", path, i);
 				return trace_err(c, sub, "expected a number%s", "");
 			}
-		return true;
+		return true;             /* finite and in f32 range: check_numbers */
 	}
 	case F_PICA_WRITES: case F_GR3D_WRITES: {
 		const bool pica = f->kind == F_PICA_WRITES;
@@ -444,6 +452,31 @@ static bool check_command(trace_ctx *c, const cJSON *cmd, int i)
 	return true;
 }
 
+/* Every number of the document is finite and within the f32 range (JSON
+ * has no infinity, but 1e999 parses as one); fields check their own
+ * ranges on top.  The path of the first that is not. */
+static bool check_numbers(trace_ctx *c, const cJSON *v, char *path, size_t len, size_t cap, unsigned depth)
+{
+	if (cJSON_IsNumber(v)) {
+		if (isfinite(v->valuedouble) && fabs(v->valuedouble) <= TRACE_MAX_NUMBER)
+			return true;
+		return trace_err(c, path, "%s: every number in a trace is finite and within +-3.4028235e38 "
+		                 "(a bit pattern goes in a u32 buffer)", isfinite(v->valuedouble) ? "out of range" : "not finite");
+	}
+	if (depth > 64)
+		return trace_err(c, path, "nested more than 64 deep%s", "");
+	int i = 0;
+	for (const cJSON *it = v->child; it; it = it->next, i++) {
+		int n = cJSON_IsArray(v) ? snprintf(path + len, cap - len, "[%d]", i)
+		                         : snprintf(path + len, cap - len, ".%s", it->string ? it->string : "?");
+		size_t nl = n > 0 && (size_t)n < cap - len ? len + (size_t)n : cap - 1;
+		if (!check_numbers(c, it, path, nl, cap, depth + 1))
+			return false;
+		path[len] = 0;
+	}
+	return true;
+}
+
 bool trace_parse(trace *t, const char *json, const char *path, const char *dir, ulp_diag *d)
 {
 	return trace_parse_with(t, json, path, dir, NULL, d);
@@ -468,6 +501,9 @@ bool trace_parse_with(trace *t, const char *json, const char *path, const char *
 	const cJSON *root = t->root;
 	if (!cJSON_IsObject(root))
 		return trace_err(&c, "$", "expected an object%s", "");
+	char jpath[256] = "$";
+	if (!check_numbers(&c, root, jpath, 1, sizeof jpath, 0))
+		return false;
 	static const char *const TOP[] = { "format", "version", "name", "gpu", "resources", "shaders",
 		"commands", NULL };
 	for (const cJSON *it = root->child; it; it = it->next) {

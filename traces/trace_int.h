@@ -34,6 +34,11 @@ typedef struct command {
 extern const command TRACE_COMMAND_TABLE[];
 extern const size_t TRACE_NCOMMANDS;
 
+/* docs/trace-format.md "Numbers": every number finite and within the f32
+ * range; viewport scale and translate within +-TRACE_MAX_WINDOW. */
+#define TRACE_MAX_NUMBER 3.4028234663852886e38
+#define TRACE_MAX_WINDOW 65536.0
+
 #define END_FIELDS { NULL, F_INT, false, 0, 0, NULL, NULL }
 
 typedef struct trace_ctx {
