@@ -414,3 +414,45 @@ Test(defects, draw_past_the_vertex_buffer)
 	free(err);
 	rm_rf(dir);
 }
+
+/* 2: the Kanata log has one instruction per quad-EXEC, through the GR3D
+ * stages pseq, mfu, tex, alu, dw (it retires on leaving DW, not while it
+ * waits in a port between units). */
+Test(defects, kanata_one_instruction_per_quad_exec)
+{
+	char *dir = tri_trace(&(tri_opts){ 0 }), *err;
+	cr_assert_eq(runf(&err, "replay %s/t.json --kanata %s/k.log", dir, dir), 0, "%s", err);
+	free(err);
+	char p[600];
+	snprintf(p, sizeof p, "%s/k.log", dir);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	char *log = ulp_read_file(p, NULL, &d);
+	cr_assert(log, "%s", d.msg);
+	enum { MAXI = 4096 };
+	static char seq[MAXI][48];
+	memset(seq, 0, sizeof seq);
+	unsigned ninstr = 0, nquad = 0, flushed = 0;
+	for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n")) {
+		unsigned long serial, a, b;
+		char stage[16];
+		if (line[0] == 'I')
+			ninstr++;
+		else if (line[0] == 'S' && sscanf(line, "S\t%lu\t%lu\t%15s", &serial, &a, stage) == 3 && serial < MAXI) {
+			strncat(seq[serial], stage, sizeof seq[serial] - strlen(seq[serial]) - 2);
+			strcat(seq[serial], " ");
+		} else if (line[0] == 'R' && sscanf(line, "R\t%lu\t%lu\t%lu", &serial, &a, &b) == 3)
+			flushed += b == 1;
+	}
+	cr_assert_lt(ninstr, MAXI);
+	for (unsigned k = 0; k < ninstr; k++) {
+		if (strncmp(seq[k], "vsh", 3) == 0)
+			continue;
+		cr_assert_str_eq(seq[k], "pseq mfu tex alu dw ", "instruction %u", k);
+		nquad++;
+	}
+	cr_assert_gt(nquad, 10, "quad-EXECs");
+	cr_assert_eq(flushed, 0, "every instruction retired in the run");
+	free(log);
+	rm_rf(dir);
+}
