@@ -256,3 +256,24 @@ Test(api, trace_gpu_preset)
 	ulpsim_close(s);
 	remove(path);
 }
+
+/* Issue #13 finding 6 through the public API (the viewer's --allow-paths):
+ * a side file outside the trace's folder only with allow_paths. */
+Test(api, side_files_outside_need_allow_paths)
+{
+	const char *path = "traces/samples/.test_api_outside.json";
+	FILE *f = fopen(path, "w");
+	cr_assert(f);
+	fputs("{\"format\": \"ulpsim-trace\", \"version\": 1, \"shaders\": {\"vs\": {\"stage\": \"vertex\", "
+	      "\"tgsi_file\": \"../samples/triangle.vs.tgsi\"}}, \"commands\": []}", f);
+	fclose(f);
+	char err[512] = "";
+	ulpsim *s = ulpsim_open(path, NULL, 0, err, sizeof err);
+	cr_assert_null(s);
+	cr_assert(strstr(err, "$.shaders.vs.tgsi_file") && strstr(err, "'..'"), "%s", err);
+	const ulpsim_open_opts oo = { .allow_paths = true };
+	s = ulpsim_open_with(path, NULL, 0, &oo, err, sizeof err);
+	cr_assert(s, "%s", err);
+	ulpsim_close(s);
+	remove(path);
+}

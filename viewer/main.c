@@ -24,6 +24,7 @@ typedef struct options {
 	uint64_t bench_frames;   /* draw this many frames first, print the mean time */
 	size_t max_events;
 	size_t max_writes;
+	bool allow_paths;        /* side files from outside the trace's folder */
 } options;
 
 static void usage(FILE *f)
@@ -40,6 +41,7 @@ static void usage(FILE *f)
 	      "  --bench-frames N      with --screenshot: draw N frames (zooming the timeline)\n"
 	      "                        first and print the mean frame time\n"
 	      "  --set key=value       a configuration setting, as 'ulpsim replay --set'\n"
+	      "  --allow-paths         side files from outside the trace's folder, as replay's\n"
 	      "  --max-events N        timeline events kept (default 4194304)\n"
 	      "  --max-writes N        colour writes logged for the frame at the cursor\n"
 	      "                        (default 4194304; 16 bytes each)\n"
@@ -83,6 +85,9 @@ static int parse_args(int argc, char **argv, options *o)
 			return 0;
 		} else if (!strcmp(a, "--window")) {
 			o->window = true;
+			continue;
+		} else if (!strcmp(a, "--allow-paths")) {
+			o->allow_paths = true;
 			continue;
 		}
 		if (a[0] != '-') {
@@ -496,7 +501,8 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	char err[512];
-	v->sim = ulpsim_open(o.trace, o.settings, o.nsettings, err, sizeof err);
+	const ulpsim_open_opts oo = { .allow_paths = o.allow_paths };
+	v->sim = ulpsim_open_with(o.trace, o.settings, o.nsettings, &oo, err, sizeof err);
 	if (!v->sim) {
 		fprintf(stderr, "ulpsim-view: %s\n", err);
 		free(v);

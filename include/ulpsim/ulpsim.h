@@ -40,10 +40,17 @@ typedef struct ulpsim_summary {
 	uint64_t writes, writes_dropped, writes_cut_cycle;
 } ulpsim_summary;
 
-/* Loads a trace and applies settings ("key=value" as --set takes them).
- * NULL with err filled on failure. */
+/* Loads a trace and applies settings ("key=value" as --set takes them) over
+ * the preset its "gpu" names.  NULL with err filled on failure.  The trace's
+ * side files come only from its own folder (docs/trace-format.md "Side
+ * files"); ulpsim_open_with's allow_paths widens that as --allow-paths. */
 ulpsim *ulpsim_open(const char *trace_path, const char *const *settings, size_t nsettings,
                     char *err, size_t errlen);
+typedef struct ulpsim_open_opts {
+	bool allow_paths;
+} ulpsim_open_opts;
+ulpsim *ulpsim_open_with(const char *trace_path, const char *const *settings, size_t nsettings,
+                         const ulpsim_open_opts *opts, char *err, size_t errlen);
 /* Replays the whole trace, recording at most max_events timeline events
  * (0: a default of 4 million) and the log of colour writes
  * (ulpsim_image_at).  False with err filled on failure. */

@@ -63,6 +63,12 @@ static void set_err(char *err, size_t n, const ulp_diag *d)
 ulpsim *ulpsim_open(const char *trace_path, const char *const *settings, size_t nsettings,
                     char *err, size_t errlen)
 {
+	return ulpsim_open_with(trace_path, settings, nsettings, NULL, err, errlen);
+}
+
+ulpsim *ulpsim_open_with(const char *trace_path, const char *const *settings, size_t nsettings,
+                         const ulpsim_open_opts *oo, char *err, size_t errlen)
+{
 	ulpsim *s = calloc(1, sizeof *s);
 	ulp_diag d;
 	ulp_diag_clear(&d);
@@ -70,9 +76,10 @@ ulpsim *ulpsim_open(const char *trace_path, const char *const *settings, size_t 
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	const trace_load_opts lo = { .allow_paths = oo && oo->allow_paths };
 	/* the trace's "gpu" picks the preset; the settings win over it */
 	ulp_config_defaults(&s->cfg);
-	bool ok = trace_load(&s->t, trace_path, &d) && ulp_config_preset(&s->cfg, s->t.gpu, &d);
+	bool ok = trace_load_with(&s->t, trace_path, &lo, &d) && ulp_config_preset(&s->cfg, s->t.gpu, &d);
 	for (size_t i = 0; ok && i < nsettings; i++)
 		ok = ulp_config_set(&s->cfg, settings[i], &d);
 	if (!ok) {
@@ -367,7 +374,7 @@ static const char PROBE_FP[] =
 static bool coverage_replay(ulpsim *s, ulp_diag *d)
 {
 	trace t;
-	if (!trace_load(&t, s->t.path, d))
+	if (!trace_load_with(&t, s->t.path, &s->t.opts, d))
 		return false;
 	bool ok = true;
 	for (size_t k = 0; ok && k < t.nsh; k++) {
