@@ -277,3 +277,29 @@ Test(api, side_files_outside_need_allow_paths)
 	ulpsim_close(s);
 	remove(path);
 }
+
+/* Issue #13 defect 13: the ports' high-water marks through the API. */
+Test(api, port_high_water_marks)
+{
+	char err[512] = "";
+	ulpsim *s = ulpsim_open("traces/samples/triangle.json", NULL, 0, err, sizeof err);
+	cr_assert(s, "%s", err);
+	cr_assert_eq(ulpsim_port_count(s), 0, "before the run");
+	cr_assert(ulpsim_run(s, 0, err, sizeof err), "%s", err);
+	bool saw = false;
+	for (unsigned k = 0; k < ulpsim_port_count(s); k++) {
+		const char *name;
+		uint32_t cap, max;
+		cr_assert(ulpsim_port_mark(s, k, &name, &cap, &max));
+		cr_assert_leq(max, cap, "%s", name);
+		if (!strcmp(name, "raster->pseq")) {
+			saw = true;
+			cr_assert_geq(max, 1, "quads went through");
+		}
+	}
+	cr_assert(saw, "the raster->pseq port");
+	const char *name;
+	uint32_t cap, max;
+	cr_assert_not(ulpsim_port_mark(s, ulpsim_port_count(s), &name, &cap, &max));
+	ulpsim_close(s);
+}

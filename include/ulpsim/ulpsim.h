@@ -69,6 +69,11 @@ bool ulpsim_image_at(const ulpsim *s, uint64_t cycle, uint8_t *rgba, char *err, 
  * (16 bytes each; a key frame costs width * height / 4).  0: the default,
  * 4194304 (64 MiB). */
 void ulpsim_set_max_writes(ulpsim *s, size_t max_writes);
+/* After ulpsim_run: the ports between the units (as stats.txt reports them,
+ * gpu.port.<name>.max_count): name ("raster->pseq"), capacity and the most
+ * items each held at once over the run (the highest over the draws). */
+unsigned ulpsim_port_count(const ulpsim *s);
+bool ulpsim_port_mark(const ulpsim *s, unsigned k, const char **name, uint32_t *capacity, uint32_t *max_count);
 unsigned ulpsim_lane_count(const ulpsim *s);
 const char *ulpsim_lane_name(const ulpsim *s, unsigned lane);
 size_t ulpsim_event_count(const ulpsim *s);

@@ -52,6 +52,8 @@ struct ulpsim {
 	int *fs_of;
 	unsigned nfs_text, nfs, fs_cap;
 	bool fs_oom;
+	stats_port_mark port[STATS_MAX_PORTS];   /* the run's port high-water marks */
+	unsigned nports;
 };
 
 static void set_err(char *err, size_t n, const ulp_diag *d)
@@ -229,6 +231,8 @@ bool ulpsim_run(ulpsim *s, size_t max_events, char *err, size_t errlen)
 		                           store.ev[i].lane, store.ev[i].kind };
 	ulp_image_free(s->image);
 	s->image = ok ? res.image : NULL;
+	memcpy(s->port, res.port, sizeof s->port);
+	s->nports = ok ? res.nports : 0;
 	s->sum = (ulpsim_summary){
 		.cycles = res.cycles, .vertex_cycles = res.vertex_cycles,
 		.fragment_cycles = res.fragment_cycles, .draws = res.draws, .vertices = res.vertices,
@@ -251,6 +255,18 @@ const uint8_t *ulpsim_image(const ulpsim *s, uint32_t *width, uint32_t *height)
 	*width = s->image->width;
 	*height = s->image->height;
 	return s->image->rgba;
+}
+
+unsigned ulpsim_port_count(const ulpsim *s) { return s->nports; }
+
+bool ulpsim_port_mark(const ulpsim *s, unsigned k, const char **name, uint32_t *capacity, uint32_t *max_count)
+{
+	if (k >= s->nports)
+		return false;
+	*name = s->port[k].name;
+	*capacity = s->port[k].capacity;
+	*max_count = s->port[k].max_count;
+	return true;
 }
 
 unsigned ulpsim_lane_count(const ulpsim *s) { return s->nlanes; }
