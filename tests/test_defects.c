@@ -75,11 +75,13 @@ static char *tri_trace(const tri_opts *o)
 	return dir;
 }
 
-static void rm_rf(const char *dir)
+/* Removes the folder and frees its (malloc'd) name. */
+static void rm_rf(char *dir)
 {
 	char cmd[600];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	cr_assert_eq(system(cmd), 0);
+	free(dir);
 }
 
 #define HAS(s, sub) cr_assert(strstr((s), (sub)), "'%s' lacks '%s'", (s), (sub))
@@ -223,7 +225,6 @@ Test(defects, side_files_stay_in_the_trace_folder)
 	rm_rf(dir);
 	free(secret);
 	rm_rf(other);
-	free(other);
 }
 
 /* 13: a port's high-water mark is in stats.txt. */
@@ -268,7 +269,6 @@ Test(defects, make_prints_cc_per_file, .timeout = 120)
 	cr_assert(log && strstr(log, "-c base/strbuf.c -o "), "%s", log);
 	free(log);
 	rm_rf(dir);
-	free(dir);
 }
 
 /* 7: ulpsim piglit's exit codes follow the README; --report-only scores. */
@@ -300,7 +300,6 @@ Test(defects, piglit_exit_codes, .timeout = 120)
 	HAS(err, "not-there");
 	free(err);
 	rm_rf(dir);
-	free(dir);
 	free(src);
 }
 
@@ -339,7 +338,6 @@ Test(defects, tegra_run_unbound_out_rt)
 	cr_assert_eq(runf(&err, "tegra run %s --size 8x8 -o %s/o.png", prog, dir), 0, "%s", err);
 	free(err);
 	rm_rf(dir);
-	free(dir);
 	free(prog);
 }
 
@@ -371,7 +369,6 @@ Test(defects, tgsi_run_case_keys_json_and_inf)
 	free(out);
 	free(err);
 	rm_rf(dir);
-	free(dir);
 }
 
 /* 12: non-finite numbers (1e999 parses as infinity) are refused with the
