@@ -55,9 +55,10 @@ endif
 .PHONY: all deps test test-run test-gl san run bench piglit mesa piglit-gl clean
 all: $(ALL)
 
+# "CC file" per object; V=1 prints the full commands
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(if $(V),,@echo "CC $<"; )$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 # The library once more, position-independent, as one relocatable object
 # for the Gallium driver (make mesa): everything but the symbols named in
@@ -75,20 +76,20 @@ $(PIC_OBJ): $(call picobj,$(LIB_SRC)) frontends/gallium/exports.txt
 
 $(LIB): $(call obj,$(LIB_SRC))
 	@mkdir -p $(@D)
-	rm -f $@ && $(AR) rcs $@ $^
+	$(if $(V),,@echo "AR $@"; )rm -f $@ && $(AR) rcs $@ $^
 
 $(CLI): $(call obj,$(CLI_SRC)) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+	$(if $(V),,@echo "LD $@"; )$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(TESTS): $(call obj,$(TEST_SRC)) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) $(shell pkg-config --libs criterion) -o $@
+	$(if $(V),,@echo "LD $@"; )$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) $(shell pkg-config --libs criterion) -o $@
 
 $(BENCH): $(call obj,$(BENCH_SRC)) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+	$(if $(V),,@echo "LD $@"; )$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(call obj,$(VIEWER_SRC)): CFLAGS += $(shell pkg-config --cflags sdl2 SDL2_ttf 2>/dev/null)
 $(VIEWER): $(call obj,$(VIEWER_SRC)) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) $(shell pkg-config --libs sdl2 SDL2_ttf) -lpthread -o $@
+	$(if $(V),,@echo "LD $@"; )$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) $(shell pkg-config --libs sdl2 SDL2_ttf) -lpthread -o $@
 
 deps:
 	@bash scripts/deps.sh
@@ -138,7 +139,7 @@ bench: deps
 # The whole visible piglit corpus through the simulated GPU (docs/piglit.md).
 piglit: deps
 	@$(MAKE) --no-print-directory $(CLI)
-	$(CLI) piglit $(CORPUS)/tgsi-noint/* --compare-softpipe --quiet
+	$(CLI) piglit $(CORPUS)/tgsi-noint/* --compare-softpipe --quiet --report-only
 
 clean:
 	rm -rf build

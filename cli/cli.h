@@ -34,6 +34,9 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
 struct ulp_config;
 int cli_config_option(int argc, char **argv, int *i, struct ulp_config *cfg);
 
+/* mkdir -p path: false with d naming the path that could not be made. */
+bool cli_mkdir_p(const char *path, ulp_diag *d);
+
 /* True when argv holds -h or --help (before any "--"). */
 bool cli_wants_help(int argc, char **argv);
 

@@ -18,6 +18,7 @@
 static const char usage[] =
 	"usage: ulpsim piglit <test-dir>... [--report report.json] [--images OUTDIR]\n"
 	"                     [--compare-softpipe] [--sim-only | --ref-only] [--quiet]\n"
+	"                     [--report-only]\n"
 	"  runs each corpus test folder (vs.tgsi, fs.tgsi, test.txt, meta.json) on two paths:\n"
 	"    sim        a ulpsim trace replayed on the simulated GPU\n"
 	"    reference  the TGSI reference interpreter on a float rasterizer\n"
@@ -28,7 +29,10 @@ static const char usage[] =
 	"  --images DIR        DIR/<test>.ulpsim.png, .ref.png and .diff.png (vs softpipe.png)\n"
 	"  --compare-softpipe  PSNR and max difference of each final image vs softpipe.png\n"
 	"  --quiet             only the summary\n"
-	"exit: 0 ran (whatever the scores), 2 bad usage\n";
+	"  --report-only       a scoring run: exit 0 whatever the scores\n"
+	"exit: 0 every test that ran passed (or was refused: what cannot run today),\n"
+	"      1 a test failed on a path it ran (not with --report-only),\n"
+	"      2 bad usage or input (a folder that is not there)\n";
 
 static cJSON *path_json(const pg_path_result *p)
 {
@@ -184,7 +188,7 @@ int cmd_piglit(int argc, char **argv)
 	}
 	const char *report = NULL, *images = NULL;
 	pg_run_opts o = { .run_sim = true, .run_ref = true };
-	bool quiet = false, opts_done = false;
+	bool quiet = false, opts_done = false, report_only = false;
 	char **dirs = calloc((size_t)argc, sizeof *dirs);
 	int ndirs = 0;
 	if (!dirs)
@@ -213,6 +217,8 @@ int cmd_piglit(int argc, char **argv)
 			o.run_sim = false;
 		} else if (!opts_done && !strcmp(a, "--quiet")) {
 			quiet = true;
+		} else if (!opts_done && !strcmp(a, "--report-only")) {
+			report_only = true;
 		} else if (!opts_done && a[0] == '-' && a[1]) {
 			free(dirs);
 			return cli_usage("piglit", "unknown option '%s'", a);
@@ -226,6 +232,17 @@ int cmd_piglit(int argc, char **argv)
 	if (!ndirs) {
 		free(dirs);
 		return cli_usage("piglit", "expected at least one test folder");
+	}
+	for (int i = 0; i < ndirs; i++) {       /* bad input before any output */
+		struct stat sb;
+		if (stat(dirs[i], &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+			ulp_diag d;
+			ulp_diag_clear(&d);
+			ulp_diag_at(&d, dirs[i], 0, 0, "not a test folder (%s)",
+			            stat(dirs[i], &sb) != 0 ? "no such folder" : "not a folder");
+			free(dirs);
+			return cli_fail(&d);
+		}
 	}
 	if (images && mkdir(images, 0777) != 0) {
 		struct stat sb;
@@ -243,6 +260,7 @@ int cmd_piglit(int argc, char **argv)
 		return EXIT_BAD;
 	}
 	unsigned npass = 0, nfail = 0, nprec = 0, nbug = 0, nref = 0, rpass = 0, rfail = 0, rref = 0;
+	unsigned failed = 0;                 /* tests that failed on a path they ran */
 	for (int i = 0; i < ndirs; i++) {
 		pg_result r;
 		pg_run_test(dirs[i], &o, &r);
@@ -290,6 +308,7 @@ int cmd_piglit(int argc, char **argv)
 			add_cmp(t, "softpipe_reference", r.ref_compared, r.psnr_ref, r.maxdiff_ref);
 			cJSON_AddItemToArray(tests, t);
 		}
+		failed += (o.run_sim && r.sim.status == PG_FAIL) || (o.run_ref && r.ref.status == PG_FAIL);
 		pg_result_free(&r);
 		fflush(stdout);
 	}
@@ -298,7 +317,7 @@ int cmd_piglit(int argc, char **argv)
 	printf("reference: %u pass, %u fail, %u refused of %d\n", rpass, rfail, rref, ndirs);
 	print_cats("sim", sim_cats);
 	print_cats("reference", ref_cats);
-	int rc = EXIT_OK;
+	int rc = failed && !report_only ? EXIT_CHECK : EXIT_OK;
 	if (report) {
 		cJSON *s = cJSON_AddObjectToObject(root, "summary");
 		cJSON_AddNumberToObject(s, "tests", ndirs);

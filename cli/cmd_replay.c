@@ -24,19 +24,23 @@ static const char usage[] =
 	"  units (docs/replay.md).  Prints one summary line on stderr.\n"
 	"options:\n"
 	"  -o FILE               the last checkpoint's image (PNG, written atomically)\n"
-	"  --out-dir DIR         every checkpoint as DIR/<name>.png\n"
+	"  --out-dir DIR         every checkpoint as DIR/<name>.png (DIR is created)\n"
 	"  --dump-commands       print the register writes the driver layer makes\n"
 	"  --stats FILE          gem5-style stats: per unit and per draw, then the config\n"
 	"  --timeline FILE       per-unit timeline: FILE.json (Perfetto / Chrome trace) or\n"
 	"                        FILE.vcd (GTKWave); docs/outputs.md\n"
 	"  --kanata FILE         a Kanata log (Konata): one entry per quad-EXEC / instruction\n"
-	"  --expect REF.png      compare the last checkpoint with REF (exit 1 when over)\n"
+	"  --expect REF.png      compare the last checkpoint's image with REF (exit 1 when over)\n"
 	"  --tolerance N         per-channel tolerance for --expect (default 0)\n"
 	"  --expect-cycles N[±P%] check the simulated cycles (exit 1 when outside)\n"
 	"  --max-cycles N        stop (exit 2, no outputs) when the run passes N simulated\n"
 	"                        cycles (default: no budget; docs/robustness.md)\n"
 	"  --config FILE         knobs from a JSON config (docs/ASSUMPTIONS.md)\n"
-	"  --set KEY=VALUE       one knob; preset=tegra2|tegra3|pica200\n"
+	"  --set KEY=VALUE       one knob; preset=tegra2|tegra3|pica200 (the trace's \"gpu\"\n"
+	"                        picks the tegra2 or tegra3 preset; --config and --set win)\n"
+	"  --permissive          conditions that hang the PICA200 warn instead of stopping\n"
+	"  --allow-paths         side files from anywhere (default: only regular files\n"
+	"                        inside the trace's folder; docs/trace-format.md)\n"
 	"exit: 0 ok, 1 a check failed, 2 bad usage or a trace that cannot be replayed\n";
 
 /* --stats: the file opens at the first draw, when the units exist. */
@@ -89,6 +93,78 @@ static void progress(void *ctx, size_t done, size_t total, uint64_t cycles)
 	fflush(stderr);
 }
 
+typedef struct replay_args {
+	const char *path, *expect, *expect_cycles;
+	const char *stats_path, *timeline_path, *kanata_path;
+	unsigned tolerance;
+	trace_load_opts lo;
+	replay_opts o;
+} replay_args;
+
+/* The options into a (and --config / --set into cfg, in order): EXIT_OK, or
+ * EXIT_BAD after a message. */
+static int parse_args(int argc, char **argv, replay_args *a, ulp_config *cfg)
+{
+	memset(a, 0, sizeof *a);
+	for (int i = 1, k; i < argc; i++) {
+		const char *s = argv[i];
+		bool more = i + 1 < argc;
+		if (!strcmp(s, "-o") && more)
+			a->o.out_png = argv[++i];
+		else if (!strcmp(s, "--out-dir") && more)
+			a->o.out_dir = argv[++i];
+		else if (!strcmp(s, "--dump-commands"))
+			a->o.dump_commands = stdout;
+		else if (!strcmp(s, "--stats") && more)
+			a->stats_path = argv[++i];
+		else if (!strcmp(s, "--timeline") && more)
+			a->timeline_path = argv[++i];
+		else if (!strcmp(s, "--kanata") && more)
+			a->kanata_path = argv[++i];
+		else if (!strcmp(s, "--expect") && more)
+			a->expect = argv[++i];
+		else if (!strcmp(s, "--tolerance") && more) {
+			char *end;
+			long t = strtol(argv[++i], &end, 10);
+			if (*end || t < 0 || t > 255)
+				return cli_usage("replay", "--tolerance takes 0..255");
+			a->tolerance = (unsigned)t;
+		} else if (!strcmp(s, "--expect-cycles") && more)
+			a->expect_cycles = argv[++i];
+		else if (!strcmp(s, "--max-cycles") && more) {
+			char *end;
+			const char *v = argv[++i];
+			unsigned long long m = strtoull(v, &end, 10);
+			if (end == v || *end || v[0] == '-' || m == 0 || m == ULLONG_MAX)
+				return cli_usage("replay", "--max-cycles takes a number of cycles (1 or more)");
+			a->o.max_cycles = m;
+		} else if (!strcmp(s, "--permissive"))
+			a->o.permissive = true;
+		else if (!strcmp(s, "--allow-paths"))
+			a->lo.allow_paths = true;
+		else if ((k = cli_config_option(argc, argv, &i, cfg)) != 0) {
+			if (k < 0)
+				return EXIT_BAD;
+		} else if (s[0] == '-' && s[1])
+			return cli_usage("replay", "unknown option '%s'", s);
+		else if (!a->path)
+			a->path = s;
+		else
+			return cli_usage("replay", "unexpected argument '%s'", s);
+	}
+	return a->path ? EXIT_OK : cli_usage("replay", "expected a trace file");
+}
+
+/* --permissive: each hang condition once per kind of message is enough. */
+static void on_warn(void *ctx, const char *msg)
+{
+	unsigned *n = ctx;
+	if ((*n)++ < 10)
+		fprintf(stderr, "ulpsim: warning: %s (hangs the PICA200; --permissive goes on)\n", msg);
+	else if (*n == 11)
+		fprintf(stderr, "ulpsim: warning: more hang conditions; not shown\n");
+}
+
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
@@ -101,66 +177,43 @@ int cmd_replay(int argc, char **argv)
 		fputs(usage, stdout);
 		return EXIT_OK;
 	}
-	const char *path = NULL, *expect = NULL, *expect_cycles = NULL;
-	const char *stats_path = NULL, *timeline_path = NULL, *kanata_path = NULL;
-	replay_opts o;
-	memset(&o, 0, sizeof o);
-	unsigned tolerance = 0;
+	replay_args A;
 	ulp_config cfg;
 	ulp_diag d;
 	ulp_diag_clear(&d);
 	ulp_config_defaults(&cfg);
-	for (int i = 1, k; i < argc; i++) {
-		const char *a = argv[i];
-		bool more = i + 1 < argc;
-		if (!strcmp(a, "-o") && more)
-			o.out_png = argv[++i];
-		else if (!strcmp(a, "--out-dir") && more)
-			o.out_dir = argv[++i];
-		else if (!strcmp(a, "--dump-commands"))
-			o.dump_commands = stdout;
-		else if (!strcmp(a, "--stats") && more)
-			stats_path = argv[++i];
-		else if (!strcmp(a, "--timeline") && more)
-			timeline_path = argv[++i];
-		else if (!strcmp(a, "--kanata") && more)
-			kanata_path = argv[++i];
-		else if (!strcmp(a, "--expect") && more)
-			expect = argv[++i];
-		else if (!strcmp(a, "--tolerance") && more) {
-			char *end;
-			long t = strtol(argv[++i], &end, 10);
-			if (*end || t < 0 || t > 255)
-				return cli_usage("replay", "--tolerance takes 0..255");
-			tolerance = (unsigned)t;
-		} else if (!strcmp(a, "--expect-cycles") && more)
-			expect_cycles = argv[++i];
-		else if (!strcmp(a, "--max-cycles") && more) {
-			char *end;
-			const char *v = argv[++i];
-			unsigned long long m = strtoull(v, &end, 10);
-			if (end == v || *end || v[0] == '-' || m == 0 || m == ULLONG_MAX)
-				return cli_usage("replay", "--max-cycles takes a number of cycles (1 or more)");
-			o.max_cycles = m;
-		}
-		else if ((k = cli_config_option(argc, argv, &i, &cfg)) != 0) {
-			if (k < 0)
-				return EXIT_BAD;
-		} else if (a[0] == '-' && a[1])
-			return cli_usage("replay", "unknown option '%s'", a);
-		else if (!path)
-			path = a;
-		else
-			return cli_usage("replay", "unexpected argument '%s'", a);
-	}
-	if (!path)
-		return cli_usage("replay", "expected a trace file");
+	if (parse_args(argc, argv, &A, &cfg) != EXIT_OK)
+		return EXIT_BAD;
+	const char *path = A.path, *expect = A.expect, *expect_cycles = A.expect_cycles;
+	const char *stats_path = A.stats_path, *timeline_path = A.timeline_path, *kanata_path = A.kanata_path;
+	const unsigned tolerance = A.tolerance;
 	double want = 0, pct = 0;
 	if (expect_cycles && sscanf(expect_cycles, "%lf\xC2\xB1%lf", &want, &pct) < 1 &&
 	    sscanf(expect_cycles, "%lf+-%lf", &want, &pct) < 1)
 		return cli_usage("replay", "--expect-cycles takes N or N\xC2\xB1P%%");
 	if (timeline_path && !ends_with(timeline_path, ".json") && !ends_with(timeline_path, ".vcd"))
 		return cli_usage("replay", "--timeline takes FILE.json or FILE.vcd");
+	/* The trace's "gpu" picks its preset under the options given, which are
+	 * applied again on top of it (docs/replay.md). */
+	trace t;
+	if (!trace_load_with(&t, path, &A.lo, &d)) {
+		trace_free(&t);
+		return cli_fail(&d);
+	}
+	ulp_config_defaults(&cfg);
+	if (!ulp_config_preset(&cfg, t.gpu, &d) || parse_args(argc, argv, &A, &cfg) != EXIT_OK) {
+		trace_free(&t);
+		return d.set ? cli_fail(&d) : EXIT_BAD;
+	}
+	replay_opts o = A.o;
+	unsigned nwarn = 0;
+	o.warn = on_warn;
+	o.warn_ctx = &nwarn;
+	if (o.out_dir && !cli_mkdir_p(o.out_dir, &d)) {
+		trace_free(&t);
+		return cli_fail(&d);
+	}
+	o.keep_image = expect && !o.out_png;  /* --expect without -o: the final colour buffer */
 	o.cfg = &cfg;
 	/* timeline writers stream while the replay runs */
 	sim_timeline tl;
@@ -168,8 +221,10 @@ int cmd_replay(int argc, char **argv)
 	tl_vcd *vcd = NULL;
 	tl_kanata *kanata = NULL;
 	bool want_tl = timeline_path || kanata_path;
-	if (want_tl && !sim_tl_init(&tl))
+	if (want_tl && !sim_tl_init(&tl)) {
+		trace_free(&t);
 		return cli_usage("replay", "out of memory");
+	}
 	if (timeline_path && ends_with(timeline_path, ".json")) {
 		tl_chrome_opts co = { .tl = &tl, .process_name = "ulpsim" };
 		if (!(chrome = tl_chrome_open(timeline_path, &co, &d)) || !sim_tl_add_sink(&tl, tl_chrome_sink(chrome)))
@@ -199,12 +254,8 @@ int cmd_replay(int argc, char **argv)
 		o.draw_hook = stats_hook;
 		o.hook_ctx = &sc;
 	}
-	trace t;
-	if (!trace_load(&t, path, &d)) {
-		trace_free(&t);
-		goto tl_fail;                   /* no partial timeline files */
-	}
 	replay_result res;
+	memset(&res, 0, sizeof res);
 	double t0 = ulp_host_seconds();
 	bool ok = replay_run(&t, &o, &res, &d);
 	double dt = ulp_host_seconds() - t0;
@@ -220,18 +271,26 @@ int cmd_replay(int argc, char **argv)
 			wok = (ok ? tl_vcd_close(vcd, &wd) : (tl_vcd_abort(vcd), true)) && wok;
 		if (kanata)
 			wok = (ok ? tl_kanata_close(kanata, &wd) : (tl_kanata_abort(kanata), true)) && wok;
-		if (ok && !wok)
+		if (ok && !wok) {
+			ulp_image_free(res.image);
 			return cli_fail(&wd);
+		}
 	}
 	if (stats_path && ok) {
 		stats_open(&sc, &res);          /* a trace without draws */
-		if (sc.failed || !stats_txt_close(sc.w, res.cycles, 0, &sc.d))
+		if (sc.w)
+			stats_txt_port_marks(sc.w, res.port, res.nports);
+		if (sc.failed || !stats_txt_close(sc.w, res.cycles, 0, &sc.d)) {
+			ulp_image_free(res.image);
 			return cli_fail(&sc.d);
+		}
 	} else if (sc.w) {
 		stats_txt_abort(sc.w);
 	}
-	if (!ok)
+	if (!ok) {
+		ulp_image_free(res.image);
 		return cli_fail(&d);
+	}
 	int rc = EXIT_OK;
 	if (res.checks_failed) {
 		fprintf(stderr, "ulpsim: %s: %u check(s) failed; first: %s\n", path, res.checks_failed,
@@ -239,18 +298,27 @@ int cmd_replay(int argc, char **argv)
 		rc = EXIT_CHECK;
 	}
 	if (expect) {
-		if (!o.out_png)
-			return cli_usage("replay", "--expect needs -o (the image to compare)");
-		ulp_image *a = ulp_image_load_png(o.out_png, &d), *b = a ? ulp_image_load_png(expect, &d) : NULL;
+		/* the image -o wrote, else the final colour buffer */
+		ulp_image *a = o.out_png ? ulp_image_load_png(o.out_png, &d) : res.image;
+		ulp_image *b = a ? ulp_image_load_png(expect, &d) : NULL;
+		if (!a && !o.out_png)
+			ulp_diag_at(&d, path, 0, 0, "--expect: the trace has no framebuffer to compare");
 		ulp_compare_result cmp;
-		bool cok = b && ulp_compare_images(a, b, tolerance, &cmp, NULL, &d);
-		ulp_image_free(a);
+		if (a && b && (a->width != b->width || a->height != b->height))
+			ulp_diag_at(&d, expect, 0, 0, "the reference is %ux%u but %s is %ux%u", (unsigned)b->width,
+			            (unsigned)b->height, o.out_png ? o.out_png : "the replay's final image",
+			            (unsigned)a->width, (unsigned)a->height);
+		bool cok = b && !d.set && ulp_compare_images(a, b, tolerance, &cmp, NULL, &d);
+		if (a != res.image)
+			ulp_image_free(a);
+		ulp_image_free(res.image);
 		ulp_image_free(b);
 		if (!cok)
 			return cli_fail(&d);
 		if (cmp.over_tolerance) {
 			fprintf(stderr, "ulpsim: %s: %llu pixels differ from %s by more than %u (max %u)\n",
-			        o.out_png, (unsigned long long)cmp.over_tolerance, expect, tolerance, cmp.max_diff);
+			        o.out_png ? o.out_png : path, (unsigned long long)cmp.over_tolerance, expect, tolerance,
+			        cmp.max_diff);
 			rc = EXIT_CHECK;
 		}
 	}
@@ -271,6 +339,7 @@ int cmd_replay(int argc, char **argv)
 	return rc;
 
 tl_fail:
+	trace_free(&t);
 	if (chrome)
 		tl_chrome_abort(chrome);
 	if (vcd)

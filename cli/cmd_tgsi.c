@@ -35,11 +35,13 @@ static const char usage[] =
 	"      (row-major, first row at t = 0) or \"png\": \"FILE.png\" (relative to\n"
 	"      CASE.json), \"filter\": \"nearest\"|\"linear\", \"wrap\": \"repeat\"|\"clamp\"|\n"
 	"      \"mirror\" or [s, t], \"compare\": \"less\"|... for SHADOW targets}};\n"
-	"      values are numbers or \"0x%08x\" bit patterns.  --bits prints outputs\n"
+	"      values are numbers, \"inf\", \"-inf\", \"nan\" or \"0x%08x\" bit patterns;\n"
+	"      every key names a register the shader declares.  --bits prints outputs\n"
 	"      as bit patterns.  Details: docs/tgsi-frontend.md.\n"
 	"  compile FILE --target pica|tegra [-o OUT] [--asm]\n"
-	"      compile a VERT/GEOM shader to a PICA200 SHBIN (OUT), or with --asm its\n"
-	"      picasso text (OUT or stdout); tegra: not built yet (docs/compiler.md)\n"
+	"      pica: a VERT/GEOM shader to a PICA200 SHBIN (OUT), or with --asm its\n"
+	"      picasso text (OUT or stdout); tegra: a FRAG shader to a Tegra .fp\n"
+	"      container (OUT), or with --asm its grate text (docs/compiler.md)\n"
 	"errors: ulpsim: FILE:LINE:COL: message, exit 2\n";
 
 static int tgsi_fmt(int argc, char **argv)

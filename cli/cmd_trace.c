@@ -4,13 +4,17 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "traces/replay/replay.h"
 #include "traces/trace.h"
 
 static const char usage[] =
-	"usage: ulpsim trace check FILE.json   validate a trace (format v1), list its contents\n"
+	"usage: ulpsim trace check [--allow-paths] FILE.json\n"
+	"                                       validate a trace (format v1), compile the\n"
+	"                                       shaders it names, list its contents\n"
 	"       ulpsim trace schema            print the format's JSON Schema\n"
 	"The format: docs/trace-format.md.  A bad trace is refused with the JSON path\n"
-	"of the offending value (exit 2).\n";
+	"of the offending value (a shader's error: its file:line:col too), exit 2.\n"
+	"--allow-paths reads side files from outside the trace's folder.\n";
 
 int cmd_trace(int argc, char **argv)
 {
@@ -29,16 +33,28 @@ int cmd_trace(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "check") == 0) {
-		if (argc != 3)
+		trace_load_opts lo = { 0 };
+		const char *file = NULL;
+		for (int i = 2; i < argc; i++) {
+			if (!strcmp(argv[i], "--allow-paths"))
+				lo.allow_paths = true;
+			else if (argv[i][0] == '-' && argv[i][1])
+				return cli_usage("trace", "unknown option '%s'", argv[i]);
+			else if (file)
+				return cli_usage("trace", "check takes one trace file");
+			else
+				file = argv[i];
+		}
+		if (!file)
 			return cli_usage("trace", "check takes one trace file");
 		trace t;
 		ulp_diag d;
 		ulp_diag_clear(&d);
-		if (!trace_load(&t, argv[2], &d)) {
+		if (!trace_load_with(&t, file, &lo, &d) || !replay_check_shaders(&t, &d)) {
 			trace_free(&t);
 			return cli_fail(&d);
 		}
-		printf("%s: ulpsim-trace v1 '%s' (%s): %zu resources, %zu shaders, %zu commands\n", argv[2],
+		printf("%s: ulpsim-trace v1 '%s' (%s): %zu resources, %zu shaders, %zu commands\n", file,
 		       t.name, t.gpu, t.nres, t.nsh, t.ncmd);
 		trace_free(&t);
 		return EXIT_OK;

@@ -1,7 +1,9 @@
 /* ulpsim: one binary, git-style subcommands (cli/commands.def). */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "sim/core/config.h"
@@ -74,6 +76,27 @@ static void print_help(FILE *f)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "  %-10s %s\n\n", "help", "this text, or 'ulpsim help <command>'");
 	fprintf(f, "exit codes: 0 success, 1 a check or comparison failed, 2 bad usage or input\n");
+}
+bool cli_mkdir_p(const char *path, ulp_diag *d)
+{
+	char buf[1024];
+	size_t n = strlen(path);
+	if (!n || n >= sizeof buf)
+		return ulp_diag_at(d, path, 0, 0, "cannot create the folder: path too long or empty");
+	memcpy(buf, path, n + 1);
+	for (size_t k = 1; k <= n; k++) {
+		if (buf[k] != '/' && buf[k] != '\0')
+			continue;
+		char c = buf[k];
+		buf[k] = '\0';
+		struct stat st;
+		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+			return ulp_diag_at(d, buf, 0, 0, "cannot create the folder: %s", strerror(errno));
+		if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode))
+			return ulp_diag_at(d, buf, 0, 0, "exists and is not a folder");
+		buf[k] = c;
+	}
+	return true;
 }
 
 static const cli_command *find_command(const char *name)

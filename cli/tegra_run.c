@@ -423,6 +423,25 @@ static int run(run_state *S, int argc, char **argv)
 		if (!o.w)
 			return cli_usage(CMD, "give --size WxH (or an --rt PNG)");
 	}
+	/* -o of a target nothing binds would be an image of nothing: the program
+	 * stores to it (a DW store's SURF), or --rt gives it */
+	bool stored = false;
+	for (unsigned e = 0; e < S->dec.exec_count && e < TEGRA_FP_MAX_EXEC; e++)
+		stored |= S->dec.exec[e].dw.enable && (S->dec.exec[e].dw.rt & (GR3D_RTS - 1)) == o.out_rt;
+	if (!stored && !S->rt[o.out_rt] && !S->has_color[o.out_rt]) {
+		char to[96] = "";
+		for (unsigned e = 0; e < S->dec.exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
+			const tegra_dw_inst *w = &S->dec.exec[e].dw;
+			char one[8];
+			snprintf(one, sizeof one, "rt%u", w->rt & (GR3D_RTS - 1));
+			if (w->enable && !strstr(to, one) && strlen(to) + 8 < sizeof to) {
+				strcat(to, to[0] ? ", " : "");
+				strcat(to, one);
+			}
+		}
+		return cli_usage(CMD, "--out-rt %u: render target %u is not bound: the program stores to %s, and no "
+		                 "--rt %u gives it", o.out_rt, o.out_rt, to[0] ? to : "no render target", o.out_rt);
+	}
 	bool any = false;
 	for (unsigned k = 0; k < GR3D_RTS; k++) {
 		if (S->rt[k] && (S->rt[k]->width != o.w || S->rt[k]->height != o.h))

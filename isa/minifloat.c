@@ -96,15 +96,6 @@ bool mf_is_canonical(const ulp_minifloat *f, uint32_t code)
 	return true;
 }
 
-const char *ulp_round_name(enum ulp_round r)
-{
-	switch (r) {
-	case ULP_ROUND_TRUNCATE: return "truncate";
-	case ULP_ROUND_NEAREST_AWAY: return "nearest-away";
-	default: return "nearest-even";
-	}
-}
-
 bool ulp_round_parse(const char *s, enum ulp_round *r)
 {
 	if (strcmp(s, "truncate") == 0 || strcmp(s, "trunc") == 0)

@@ -47,7 +47,6 @@ double mf_round(const ulp_minifloat *f, double v, enum ulp_round r);
  * zero exponent where the format has no subnormals. */
 bool mf_is_canonical(const ulp_minifloat *f, uint32_t code);
 
-const char *ulp_round_name(enum ulp_round r);
 bool ulp_round_parse(const char *s, enum ulp_round *r);
 
 #endif

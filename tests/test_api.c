@@ -1,5 +1,7 @@
 /* The public interface (include/ulpsim/ulpsim.h). */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ulpsim/ulpsim.h"
@@ -192,5 +194,112 @@ Test(api, image_at_two_draws_two_blocks)
 	          "after the first draw: neither the clear nor the end");
 	free(a);
 	free(b);
+	ulpsim_close(s);
+}
+
+/* Issue #14's drift: the viewer showed a program compiled again without the
+ * draw's blend state.  The second draw of alpha_blend blends, so the program
+ * that ran (the blend compiled into it) differs from the first draw's. */
+Test(api, fragment_grate_is_the_program_that_ran)
+{
+	char err[512] = "";
+	ulpsim *s = ulpsim_open("traces/samples/alpha_blend.json", NULL, 0, err, sizeof err);
+	cr_assert(s, "%s", err);
+	cr_assert_null(ulpsim_fragment_grate(s, 0, err, sizeof err), "before the run there is no program");
+	cr_assert(ulpsim_run(s, 0, err, sizeof err), "%s", err);
+	char *plain = ulpsim_fragment_grate(s, 0, err, sizeof err);
+	char *blended = ulpsim_fragment_grate(s, 1, err, sizeof err);
+	cr_assert(plain && blended, "%s", err);
+	cr_assert_str_neq(plain, blended, "the blended draw runs another program");
+	cr_assert_gt(strlen(blended), strlen(plain), "the blend adds instructions");
+	cr_assert_null(ulpsim_fragment_grate(s, 2, err, sizeof err), "two draws");
+	free(plain);
+	free(blended);
+	ulpsim_close(s);
+}
+
+/* Issue #13 defect 1 through the public API: the trace's "gpu" picks the
+ * preset, a setting wins. */
+Test(api, trace_gpu_preset)
+{
+	char err[512] = "";
+	ulpsim *s = ulpsim_open("traces/samples/triangle.json", NULL, 0, err, sizeof err);
+	cr_assert(s, "%s", err);
+	cr_assert(ulpsim_run(s, 0, err, sizeof err), "%s", err);
+	cr_assert_eq(ulpsim_get_summary(s).gr3d_clock_mhz, 300);
+	ulpsim_close(s);
+	FILE *f = fopen("traces/samples/triangle.json", "r");
+	cr_assert(f);
+	char json[4096];
+	size_t n = fread(json, 1, sizeof json - 1, f);
+	fclose(f);
+	json[n] = 0;
+	char *g = strstr(json, "\"tegra2\"");
+	cr_assert(g);
+	memcpy(g, "\"tegra3\"", 8);
+	/* the side files are named relative to the trace: write it beside them */
+	const char *path = "traces/samples/.test_api_t3.json";
+	f = fopen(path, "w");
+	cr_assert(f);
+	fputs(json, f);
+	fclose(f);
+	s = ulpsim_open(path, NULL, 0, err, sizeof err);
+	cr_assert(s, "%s", err);
+	cr_assert(ulpsim_run(s, 0, err, sizeof err), "%s", err);
+	cr_assert_eq(ulpsim_get_summary(s).gr3d_clock_mhz, 416, "tegra3");
+	ulpsim_close(s);
+	const char *set[] = { "preset=tegra2" };
+	s = ulpsim_open(path, set, 1, err, sizeof err);
+	cr_assert(s, "%s", err);
+	cr_assert(ulpsim_run(s, 0, err, sizeof err), "%s", err);
+	cr_assert_eq(ulpsim_get_summary(s).gr3d_clock_mhz, 300, "the setting wins");
+	ulpsim_close(s);
+	remove(path);
+}
+
+/* Issue #13 finding 6 through the public API (the viewer's --allow-paths):
+ * a side file outside the trace's folder only with allow_paths. */
+Test(api, side_files_outside_need_allow_paths)
+{
+	const char *path = "traces/samples/.test_api_outside.json";
+	FILE *f = fopen(path, "w");
+	cr_assert(f);
+	fputs("{\"format\": \"ulpsim-trace\", \"version\": 1, \"shaders\": {\"vs\": {\"stage\": \"vertex\", "
+	      "\"tgsi_file\": \"../samples/triangle.vs.tgsi\"}}, \"commands\": []}", f);
+	fclose(f);
+	char err[512] = "";
+	ulpsim *s = ulpsim_open(path, NULL, 0, err, sizeof err);
+	cr_assert_null(s);
+	cr_assert(strstr(err, "$.shaders.vs.tgsi_file") && strstr(err, "'..'"), "%s", err);
+	const ulpsim_open_opts oo = { .allow_paths = true };
+	s = ulpsim_open_with(path, NULL, 0, &oo, err, sizeof err);
+	cr_assert(s, "%s", err);
+	ulpsim_close(s);
+	remove(path);
+}
+
+/* Issue #13 defect 13: the ports' high-water marks through the API. */
+Test(api, port_high_water_marks)
+{
+	char err[512] = "";
+	ulpsim *s = ulpsim_open("traces/samples/triangle.json", NULL, 0, err, sizeof err);
+	cr_assert(s, "%s", err);
+	cr_assert_eq(ulpsim_port_count(s), 0, "before the run");
+	cr_assert(ulpsim_run(s, 0, err, sizeof err), "%s", err);
+	bool saw = false;
+	for (unsigned k = 0; k < ulpsim_port_count(s); k++) {
+		const char *name;
+		uint32_t cap, max;
+		cr_assert(ulpsim_port_mark(s, k, &name, &cap, &max));
+		cr_assert_leq(max, cap, "%s", name);
+		if (!strcmp(name, "raster->pseq")) {
+			saw = true;
+			cr_assert_geq(max, 1, "quads went through");
+		}
+	}
+	cr_assert(saw, "the raster->pseq port");
+	const char *name;
+	uint32_t cap, max;
+	cr_assert_not(ulpsim_port_mark(s, ulpsim_port_count(s), &name, &cap, &max));
 	ulpsim_close(s);
 }

@@ -181,7 +181,7 @@ Test(tgsi_exec, textures_and_errors)
 	expect_fail(FS("MOV OUT[0], IN[0]\n"), "{\"FOO\": [1]}", "key \"FOO\"");
 	expect_fail(FS("MOV OUT[0], IN[0]\n"), "{\"IN[0]\": [\"1.5\"]}", "neither a number");
 	expect_fail(FS("MOV OUT[0], IN[0]\n"), "[1, 2]", "JSON object");
-	expect_fail(FS("MOV OUT[0], IN[0]\n"), "{", "not valid JSON");
+	expect_fail(FS("MOV OUT[0], IN[0]\n"), "{", "invalid JSON");
 	expect_fail(FS("MOV IN[0], IN[0]\n"), "{}", "writes only OUT, TEMP and ADDR");
 	expect_fail(FS("DADD OUT[0], IN[0], IN[0]\n"), "{}", "not supported");
 	expect_fail(FS("ELSE\n"), "{}", "ELSE without");

@@ -199,3 +199,28 @@ Test(trace, cli_check_and_schema)
 	free(out);
 	free(err);
 }
+
+/* Finding 6 of issue #13: a side file over the size cap is refused. */
+Test(trace, side_file_size_cap)
+{
+	char *dir = test_tmpdir();
+	free(test_write_file(dir, "b.bin", "0123456789abcdef0123456789abcdef"));
+	const char *json = "{\"format\": \"ulpsim-trace\", \"version\": 1, \"resources\": "
+	                   "{\"b\": {\"type\": \"buffer\", \"file\": \"b.bin\"}}, \"commands\": []}";
+	trace t;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	trace_load_opts lo = { .max_file_bytes = 16 };
+	cr_assert_not(trace_parse_with(&t, json, "cap.json", dir, &lo, &d));
+	cr_assert(strstr(d.msg, "$.resources.b.file") && strstr(d.msg, "over the side-file cap"), "%s", d.msg);
+	trace_free(&t);
+	ulp_diag_clear(&d);
+	lo.max_file_bytes = 32;
+	cr_assert(trace_parse_with(&t, json, "cap.json", dir, &lo, &d), "%s", d.msg);
+	cr_assert_eq(t.res[0].len, 32);
+	trace_free(&t);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+	free(dir);
+}

@@ -23,7 +23,8 @@ float test_bits_f(uint32_t u);
  * (a tie under rounding to nearest) and its neighbours.  False for a NaN. */
 bool test_fp20_probes(uint32_t code, double out[6]);
 
-/* Parses a trace's JSON (name for messages, resources relative to base) and
+/* Parses a trace's JSON (name for messages, resources relative to base, side
+ * files from any path: trace_load_opts.allow_paths) and
  * replays it with o into *res: false with the parse's or the replay's
  * message in d. */
 bool test_replay_json(const char *json, const char *name, const char *base, const struct replay_opts *o,

@@ -358,7 +358,7 @@ Test(viewer, ulpsim_view_runs_the_viewer_beside_it)
 	char *out, *err;
 	int st = test_run_cli("view --help", &out, &err);
 	cr_assert_eq(st, 0, "ulpsim view --help: %s", err);
-	cr_assert(strstr(out, "usage: ulpsim-view"), "%s", out);
+	cr_assert(strstr(out, "usage: ulpsim view TRACE.json"), "%s", out);
 	free(out);
 	free(err);
 	/* a copy of ulpsim with no viewer beside it */
@@ -434,6 +434,7 @@ Test(viewer, api_quad_at_and_progress)
 	/* a TGSI fragment shader: the Tegra compiler's grate output */
 	s = ulpsim_open(SAMPLE, NULL, 0, err, sizeof err);
 	cr_assert(s, "%s", err);
+	cr_assert(ulpsim_run(s, 0, err, sizeof err), "%s", err);   /* the program that ran */
 	fs = ulpsim_shader_text(s, 0, true);
 	grate = ulpsim_fragment_grate(s, 0, err, sizeof err);
 	if (fs && strstr(fs, "FRAG")) {
@@ -534,4 +535,41 @@ Test(viewer, api_row_registers_after_each_exec)
 	cr_assert(strstr(err, "never reached DW"), "%s", err);
 	ulpsim_close(s);
 	fixture_free(tri);
+}
+
+/* Issue #13 defect 3: with no display SDL offers only its "offscreen"
+ * driver, a window nobody sees: exit 2 with a message, not spin. */
+Test(viewer, no_display_exits_2, .timeout = 60)
+{
+	char *out, *err;
+	/* leaks unchecked, as in real_window_under_xvfb: SDL's video drivers are probed and unloaded */
+	int st = run_view("ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" "
+	                  "env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER timeout 20", SAMPLE, &out, &err);
+	cr_assert_eq(st, 2, "exit %d (124: still running after 20 s): %s", st, err);
+	cr_assert(strstr(err, "cannot open a display") && strstr(err, "--screenshot"), "%s", err);
+	free(out);
+	free(err);
+}
+
+/* Issue #13 defect 3: an idle viewer waits for events and redraws only on a
+ * change: five seconds of an idle window cost well under a second of CPU
+ * (it drew every 8 ms, about 65% of a core, before). */
+Test(viewer, idle_window_sleeps, .timeout = 90)
+{
+	viewer_bin();
+	if (system("command -v xvfb-run >/dev/null 2>&1") != 0)
+		cr_assert_fail("xvfb-run is missing: 'make deps' installs the xvfb package");
+	char *out, *err;
+	/* bash's time: the viewer's CPU (timeout waits for it); leaks unchecked as in real_window_under_xvfb */
+	int st = run_view("ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" "
+	                  "xvfb-run -a -s '-screen 0 1280x1024x24' bash -c 'TIMEFORMAT=\"cpu %U %S\"; "
+	                  "time timeout -s TERM 5 \"$0\" \"$@\"'",
+	                  SAMPLE, &out, &err);
+	const char *t = strstr(err, "cpu ");
+	cr_assert(t, "exit %d, no time in: %s", st, err);
+	double user = 0, sys = 0;
+	cr_assert_eq(sscanf(t, "cpu %lf %lf", &user, &sys), 2, "%s", t);
+	cr_assert_lt(user + sys, 1.5, "an idle window used %.2f s of CPU in 5 s", user + sys);
+	free(out);
+	free(err);
 }

@@ -122,9 +122,11 @@ static const field C_CLIP[] = {
 	{ "planes", F_F32_ARRAY, true, 4, 8 * 4, NULL, NULL },
 	END_FIELDS,
 };
+/* window coordinates: framebuffers are at most 4096 wide, so +-65536 leaves
+ * a wide guard band and keeps every position inside int range */
 static const field C_VIEWPORT[] = {
-	{ "scale", F_VEC3, true, 0, 0, NULL, NULL },
-	{ "translate", F_VEC3, true, 0, 0, NULL, NULL },
+	{ "scale", F_VEC3, true, -TRACE_MAX_WINDOW, TRACE_MAX_WINDOW, NULL, NULL },
+	{ "translate", F_VEC3, true, -TRACE_MAX_WINDOW, TRACE_MAX_WINDOW, NULL, NULL },
 	END_FIELDS,
 };
 static const field C_SCISSOR[] = {
@@ -248,29 +250,6 @@ int trace_enum_index(const char *const *names, const char *s)
 	return -1;
 }
 
-char *trace_resolve(const trace_ctx *c, const char *name)
-{
-	size_t n = strlen(c->t->dir) + strlen(name) + 2;
-	char *p = malloc(n);
-	if (p) {
-		if (name[0] == '/' || !c->t->dir[0])
-			snprintf(p, n, "%s", name);
-		else
-			snprintf(p, n, "%s/%s", c->t->dir, name);
-	}
-	return p;
-}
-
-bool trace_file_exists(const trace_ctx *c, const char *name)
-{
-	char *p = trace_resolve(c, name);
-	FILE *f = p ? fopen(p, "rb") : NULL;
-	if (f)
-		fclose(f);
-	free(p);
-	return f != NULL;
-}
-
 static bool check_fields(trace_ctx *c, const cJSON *obj, const field *fields, const char *path);
 
 bool trace_check_value(trace_ctx *c, const cJSON *v, const field *f, const char *path)
@@ -306,17 +285,23 @@ bool trace_check_value(trace_ctx *c, const cJSON *v, const field *f, const char 
 	case F_COLOR: case F_VEC3: {
 		int n = f->kind == F_COLOR ? 4 : 3;
 		bool ok = cJSON_IsArray(v) && cJSON_GetArraySize(v) == n;
+		const double lo = f->kind == F_COLOR ? 0 : f->lo, hi = f->kind == F_COLOR ? 1 : f->hi;
 		for (int i = 0; ok && i < n; i++) {
 			const cJSON *x = cJSON_GetArrayItem(v, i);
-			ok = cJSON_IsNumber(x) && (f->kind == F_VEC3 || (x->valuedouble >= 0 && x->valuedouble <= 1));
+			ok = cJSON_IsNumber(x) && x->valuedouble >= lo && x->valuedouble <= hi;
 		}
-		return ok || trace_err(c, path, f->kind == F_COLOR ? "expected [r, g, b, a] in 0..1%s"
-		                                             : "expected 3 numbers%s", "");
+		if (ok)
+			return true;
+		if (f->kind == F_COLOR)
+			return trace_err(c, path, "expected [r, g, b, a] in 0..1%s", "");
+		char range[64];
+		snprintf(range, sizeof range, "%g..%g", lo, hi);
+		return trace_err(c, path, "expected 3 numbers in %s", range);
 	}
 	case F_FILE:
 		if (!cJSON_IsString(v) || !v->valuestring[0])
 			return trace_err(c, path, "expected a file name%s", "");
-		return trace_file_exists(c, v->valuestring) || trace_err(c, path, "cannot open '%s'", v->valuestring);
+		return trace_file_check(c, v->valuestring, path);
 	case F_CYCLES: {
 		if (trace_is_int(v) && v->valuedouble >= 0)
 			return true;
@@ -376,7 +361,7 @@ bool trace_check_value(trace_ctx *c, const cJSON *v, const field *f, const char 
 				snprintf(sub, sizeof sub, "%s[%d]", path, i);
 				return trace_err(c, sub, "expected a number%s", "");
 			}
-		return true;
+		return true;             /* finite and in f32 range: check_numbers */
 	}
 	case F_PICA_WRITES: case F_GR3D_WRITES: {
 		const bool pica = f->kind == F_PICA_WRITES;
@@ -468,10 +453,14 @@ static bool check_command(trace_ctx *c, const cJSON *cmd, int i)
 	return true;
 }
 
+static bool check_numbers(trace_ctx *c, const cJSON *v, char *path, size_t len, size_t cap, unsigned depth);
+
 bool trace_check_command(trace *t, const cJSON *cmd, size_t i, ulp_diag *d)
 {
 	trace_ctx c = { .t = t, .file = t->path, .d = d };
-	return check_command(&c, cmd, (int)i);
+	char jpath[64];
+	snprintf(jpath, sizeof jpath, "$.commands[%zu]", i);
+	return check_numbers(&c, cmd, jpath, strlen(jpath), sizeof jpath, 0) && check_command(&c, cmd, (int)i);
 }
 
 /* JSON nesting beyond TRACE_MAX_DEPTH is refused at the first value that
@@ -496,9 +485,44 @@ static bool depth_ok(trace_ctx *c, const cJSON *v, const char *path, int depth)
 	return true;
 }
 
+/* Every number of the document is finite and within the f32 range (JSON
+ * has no infinity, but 1e999 parses as one); fields check their own
+ * ranges on top.  The path of the first that is not. */
+static bool check_numbers(trace_ctx *c, const cJSON *v, char *path, size_t len, size_t cap, unsigned depth)
+{
+	if (cJSON_IsNumber(v)) {
+		if (isfinite(v->valuedouble) && fabs(v->valuedouble) <= TRACE_MAX_NUMBER)
+			return true;
+		return trace_err(c, path, "%s: every number in a trace is finite and within +-3.4028235e38 "
+		                 "(a bit pattern goes in a u32 buffer)", isfinite(v->valuedouble) ? "out of range" : "not finite");
+	}
+	if (depth > 64)
+		return trace_err(c, path, "nested more than 64 deep%s", "");
+	int i = 0;
+	for (const cJSON *it = v->child; it; it = it->next, i++) {
+		int n = cJSON_IsArray(v) ? snprintf(path + len, cap - len, "[%d]", i)
+		                         : snprintf(path + len, cap - len, ".%s", it->string ? it->string : "?");
+		size_t nl = n > 0 && (size_t)n < cap - len ? len + (size_t)n : cap - 1;
+		if (!check_numbers(c, it, path, nl, cap, depth + 1))
+			return false;
+		path[len] = 0;
+	}
+	return true;
+}
+
 bool trace_parse(trace *t, const char *json, const char *path, const char *dir, ulp_diag *d)
 {
+	return trace_parse_with(t, json, path, dir, NULL, d);
+}
+
+bool trace_parse_with(trace *t, const char *json, const char *path, const char *dir, const trace_load_opts *o,
+                      ulp_diag *d)
+{
 	memset(t, 0, sizeof *t);
+	if (o)
+		t->opts = *o;
+	if (!t->opts.max_file_bytes)
+		t->opts.max_file_bytes = TRACE_MAX_FILE_BYTES;
 	t->path = strdup(path ? path : "");
 	t->dir = strdup(dir ? dir : "");
 	trace_ctx c = { .t = t, .file = path, .d = d };
@@ -511,6 +535,9 @@ bool trace_parse(trace *t, const char *json, const char *path, const char *dir, 
 	if (!cJSON_IsObject(root))
 		return trace_err(&c, "$", "expected an object%s", "");
 	if (!depth_ok(&c, root, "$", 1))
+		return false;
+	char jpath[256] = "$";
+	if (!check_numbers(&c, root, jpath, 1, sizeof jpath, 0))
 		return false;
 	static const char *const TOP[] = { "format", "version", "name", "gpu", "resources", "shaders",
 		"commands", NULL };
@@ -560,6 +587,11 @@ bool trace_parse(trace *t, const char *json, const char *path, const char *dir, 
 
 bool trace_load(trace *t, const char *path, ulp_diag *d)
 {
+	return trace_load_with(t, path, NULL, d);
+}
+
+bool trace_load_with(trace *t, const char *path, const trace_load_opts *o, ulp_diag *d)
+{
 	struct stat sb;
 	if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > TRACE_MAX_FILE_BYTES) {
 		memset(t, 0, sizeof *t);
@@ -576,7 +608,7 @@ bool trace_load(trace *t, const char *path, ulp_diag *d)
 	char *slash = dir ? strrchr(dir, '/') : NULL;
 	if (dir)
 		*(slash ? slash : dir) = '\0';
-	bool ok = trace_parse(t, text, path, dir ? dir : "", d);
+	bool ok = trace_parse_with(t, text, path, dir ? dir : "", o, d);
 	free(dir);
 	free(text);
 	return ok;

@@ -53,8 +53,21 @@ typedef struct trace_shader {
 	unsigned dvle;
 } trace_shader;
 
+/* Side files ("file", "png", "tgsi_file", "shbin", "expect_image", ...;
+ * docs/trace-format.md "Side files"): traces are shared between people, so
+ * by default a trace reads only regular files inside its own folder (a
+ * relative name without "..", resolving, symlinks followed, under the
+ * folder), each at most max_file_bytes.  allow_paths also takes absolute
+ * names and "..": still only regular files, still capped. */
+/* (each side file at most TRACE_MAX_FILE_BYTES, as the trace itself) */
+typedef struct trace_load_opts {
+	bool allow_paths;
+	uint64_t max_file_bytes;    /* 0: TRACE_MAX_FILE_BYTES */
+} trace_load_opts;
+
 typedef struct trace {
 	char *path, *dir;
+	trace_load_opts opts;       /* as loaded (the side files' rules) */
 	char name[64];
 	char gpu[16];
 	struct cJSON *root;        /* owned; commands point into it */
@@ -69,6 +82,10 @@ typedef struct trace {
 bool trace_load(trace *t, const char *path, ulp_diag *d);
 /* The same from text (dir resolves relative file names). */
 bool trace_parse(trace *t, const char *json, const char *path, const char *dir, ulp_diag *d);
+/* Both with side-file rules other than the default (o NULL: the default). */
+bool trace_load_with(trace *t, const char *path, const trace_load_opts *o, ulp_diag *d);
+bool trace_parse_with(trace *t, const char *json, const char *path, const char *dir, const trace_load_opts *o,
+                      ulp_diag *d);
 void trace_free(trace *t);
 
 /* Validates command cmd as the loader validates $.commands[i] of t (its

@@ -34,6 +34,11 @@ typedef struct command {
 extern const command TRACE_COMMAND_TABLE[];
 extern const size_t TRACE_NCOMMANDS;
 
+/* docs/trace-format.md "Numbers": every number finite and within the f32
+ * range; viewport scale and translate within +-TRACE_MAX_WINDOW. */
+#define TRACE_MAX_NUMBER 3.4028234663852886e38
+#define TRACE_MAX_WINDOW 65536.0
+
 #define END_FIELDS { NULL, F_INT, false, 0, 0, NULL, NULL }
 
 typedef struct trace_ctx {
@@ -53,8 +58,12 @@ bool trace_err(trace_ctx *c, const char *path, const char *fmt, ...) __attribute
 bool trace_is_int(const cJSON *v);
 bool trace_valid_id(const char *s);
 int trace_enum_index(const char *const *names, const char *s);
-char *trace_resolve(const trace_ctx *c, const char *name);
-bool trace_file_exists(const trace_ctx *c, const char *name);
+/* A side file named in the trace at JSON path jpath (traces/trace_files.c):
+ * the path to open (malloc'd), or NULL with c->d set when the load options
+ * refuse it (outside the trace's folder, not a regular file, over the size
+ * cap) or it does not exist. */
+char *trace_resolve(trace_ctx *c, const char *name, const char *jpath);
+bool trace_file_check(trace_ctx *c, const char *name, const char *jpath);
 bool trace_check_value(trace_ctx *c, const cJSON *v, const field *f, const char *path);
 unsigned trace_count_present(const cJSON *obj, const char *const *names);
 

@@ -115,10 +115,12 @@ bad_item:
 	snprintf(sub, sizeof sub, "%s.file", path);
 	if (!cJSON_IsString(file))
 		return trace_err(c, sub, "expected a file name%s", "");
-	char *full = trace_resolve(c, file->valuestring);
+	char *full = trace_resolve(c, file->valuestring, sub);
+	if (!full)
+		return false;
 	ulp_diag inner;
 	ulp_diag_clear(&inner);
-	r->bytes = full ? (uint8_t *)ulp_read_file(full, &r->len, &inner) : NULL;
+	r->bytes = (uint8_t *)ulp_read_file(full, &r->len, &inner);
 	free(full);
 	return r->bytes || trace_err(c, sub, "cannot read '%s'", file->valuestring);
 }
@@ -192,10 +194,12 @@ static bool load_level(trace_ctx *c, const cJSON *o, const trace_resource *r, ui
 	snprintf(sub, sizeof sub, "%s.png", path);
 	if (!cJSON_IsString(png))
 		return trace_err(c, sub, "expected a PNG file name%s", "");
-	char *full = trace_resolve(c, png->valuestring);
+	char *full = trace_resolve(c, png->valuestring, sub);
+	if (!full)
+		return false;
 	ulp_diag inner;
 	ulp_diag_clear(&inner);
-	ulp_image *img = full ? ulp_image_load_png(full, &inner) : NULL;
+	ulp_image *img = ulp_image_load_png(full, &inner);
 	free(full);
 	if (!img)
 		return trace_err(c, sub, "cannot load '%s' as a PNG", png->valuestring);
@@ -397,9 +401,9 @@ bool trace_load_shaders(trace_ctx *c, const cJSON *sh)
 		if (!IS_FILE[k]) {
 			s->text = strdup(v->valuestring);
 		} else {
-			s->path = trace_resolve(c, v->valuestring);
-			if (!s->path || !trace_file_exists(c, v->valuestring))
-				return trace_err(c, sub, "cannot open '%s'", v->valuestring);
+			s->path = trace_resolve(c, v->valuestring, sub);
+			if (!s->path)
+				return false;
 			if (s->code == TRACE_TGSI || s->code == TRACE_GRATE) {
 				ulp_diag inner;
 				ulp_diag_clear(&inner);

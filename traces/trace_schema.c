@@ -79,11 +79,7 @@ static cJSON *field_schema(const field *f)
 	}
 	case F_ENUM: return enum_of(f->enums);
 	case F_COLOR: return array_of(num_range("number", 0, 1), 4, 4);
-	case F_VEC3: {
-		cJSON *n = cJSON_CreateObject();
-		cJSON_AddStringToObject(n, "type", "number");
-		return array_of(n, 3, 3);
-	}
+	case F_VEC3: return array_of(num_range("number", f->lo, f->hi), 3, 3);
 	case F_CYCLES: {
 		cJSON *o = cJSON_CreateObject();
 		cJSON *any = cJSON_AddArrayToObject(o, "oneOf");
@@ -95,11 +91,7 @@ static cJSON *field_schema(const field *f)
 	case F_ID_SHADER: case F_ID_BUF: case F_ID_TEX: return string_pattern(ID_PATTERN);
 	case F_OBJ: return object_of(f->sub, NULL);
 	case F_OBJ_ARRAY: return array_of(object_of(f->sub, NULL), f->lo, f->hi);
-	case F_F32_ARRAY: {
-		cJSON *n = cJSON_CreateObject();
-		cJSON_AddStringToObject(n, "type", "number");
-		return array_of(n, f->lo, f->hi);
-	}
+	case F_F32_ARRAY: return array_of(num_range("number", -TRACE_MAX_NUMBER, TRACE_MAX_NUMBER), f->lo, f->hi);
 	case F_PICA_WRITES: case F_GR3D_WRITES: {
 		const bool pica = f->kind == F_PICA_WRITES;
 		cJSON *reg = num_range("integer", 0, pica ? 0x2FF : 0xFFF);
@@ -158,8 +150,7 @@ static cJSON *resource_defs(void)
 	cJSON_AddStringToObject(buf, "type", "object");
 	cJSON *bp = cJSON_AddObjectToObject(buf, "properties");
 	cJSON_AddItemToObject(cJSON_AddObjectToObject(bp, "type"), "const", cJSON_CreateString("buffer"));
-	cJSON *n = cJSON_CreateObject();
-	cJSON_AddStringToObject(n, "type", "number");
+	cJSON *n = num_range("number", -TRACE_MAX_NUMBER, TRACE_MAX_NUMBER);
 	cJSON_AddItemToObject(bp, "f32", array_of(n, 0, 0));
 	cJSON_AddItemToObject(bp, "u32", array_of(num_range("integer", 0, 4294967295.0), 0, 0));
 	cJSON_AddItemToObject(bp, "u16", array_of(num_range("integer", 0, 65535), 0, 0));

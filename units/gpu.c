@@ -264,6 +264,9 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 			keep(st, &f->alu.s.u);
 			keep(st, &f->dw.s.u);
 		}
+		for (unsigned k = 0; k < c->nports && k < SIM_CLOCK_MAX_PORTS; k++)
+			st->port[st->nports++] = stats_port_mark_of(c->port[k]->name, c->port[k]->capacity,
+			                                            c->port[k]->max_count);
 	}
 	gpu_free(G);
 	return ok;

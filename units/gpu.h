@@ -27,6 +27,7 @@
 #include "units/pica/pica_shader.h"
 #include "units/geom/prim.h"
 #include "units/geom/setup.h"
+#include "sim/out/stats_txt.h"
 
 typedef struct gpu_draw {
 	const ulp_config *cfg;
@@ -70,6 +71,8 @@ typedef struct gpu_stats {
 	uint64_t triangles, clipped, culled, fragments, quads;
 	unsigned nunits;
 	sim_unit unit[GPU_MAX_UNITS];     /* name, stats, counters of every unit */
+	stats_port_mark port[SIM_CLOCK_MAX_PORTS];   /* every port's high-water mark */
+	unsigned nports;
 } gpu_stats;
 
 /* Every unit a draw can have, producers first: vfetch, vsh0..vsh3, prim,

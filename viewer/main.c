@@ -24,11 +24,12 @@ typedef struct options {
 	uint64_t bench_frames;   /* draw this many frames first, print the mean time */
 	size_t max_events;
 	size_t max_writes;
+	bool allow_paths;        /* side files from outside the trace's folder */
 } options;
 
 static void usage(FILE *f)
 {
-	fputs("usage: ulpsim-view TRACE.json [options]\n"
+	fputs("usage: ulpsim view TRACE.json [options]   (the program: build/ulpsim-view)\n"
 	      "  --screenshot OUT.png  render the window offscreen, save it, exit\n"
 	      "  --at-cycle N          the cycle cursor at N\n"
 	      "  --select X,Y          select pixel (X, Y) of the render target (top-left origin):\n"
@@ -40,6 +41,7 @@ static void usage(FILE *f)
 	      "  --bench-frames N      with --screenshot: draw N frames (zooming the timeline)\n"
 	      "                        first and print the mean frame time\n"
 	      "  --set key=value       a configuration setting, as 'ulpsim replay --set'\n"
+	      "  --allow-paths         side files from outside the trace's folder, as replay's\n"
 	      "  --max-events N        timeline events kept (default 4194304)\n"
 	      "  --max-writes N        colour writes logged for the frame at the cursor\n"
 	      "                        (default 4194304; 16 bytes each)\n"
@@ -83,6 +85,9 @@ static int parse_args(int argc, char **argv, options *o)
 			return 0;
 		} else if (!strcmp(a, "--window")) {
 			o->window = true;
+			continue;
+		} else if (!strcmp(a, "--allow-paths")) {
+			o->allow_paths = true;
 			continue;
 		}
 		if (a[0] != '-') {
@@ -380,6 +385,15 @@ static int interactive(viewer *v, const options *o)
 		        SDL_GetError());
 		return EXIT_USAGE;
 	}
+	/* With no display SDL falls back to a driver that shows nothing
+	 * ("offscreen", "dummy"): a window nobody sees.  Only when asked for. */
+	const char *drv = SDL_GetCurrentVideoDriver(), *asked = SDL_getenv("SDL_VIDEODRIVER");
+	if (drv && (!strcmp(drv, "offscreen") || !strcmp(drv, "dummy")) && !(asked && *asked)) {
+		fprintf(stderr, "ulpsim-view: cannot open a display: no X11 or Wayland display (DISPLAY and "
+		        "WAYLAND_DISPLAY are unset; SDL found only its '%s' driver); try --screenshot\n", drv);
+		SDL_Quit();
+		return EXIT_USAGE;
+	}
 	int rc = EXIT_USAGE;
 	SDL_Thread *th = NULL;
 	run_job job = { .sim = v->sim, .max_events = o->max_events };
@@ -416,11 +430,21 @@ static int interactive(viewer *v, const options *o)
 	}
 	rc = 0;
 	Uint64 last = SDL_GetPerformanceCounter();
+	bool dirty = true, was_playing = false;
 	while (!v->quit) {
 		SDL_Event e;
-		while (SDL_PollEvent(&e))
+		/* idle (the replay done, not playing, nothing changed): sleep until an
+		 * event comes; the timeout only bounds the wait */
+		if (!th && !v->playing && !dirty && SDL_WaitEventTimeout(&e, 1000)) {
 			view_handle_event(v, &e);
+			dirty = true;
+		}
+		while (SDL_PollEvent(&e)) {
+			view_handle_event(v, &e);
+			dirty = true;
+		}
 		if (th && SDL_AtomicGet(&job.done)) {
+			dirty = true;
 			SDL_WaitThread(th, NULL);
 			th = NULL;
 			if (!job.ok) {
@@ -433,13 +457,23 @@ static int interactive(viewer *v, const options *o)
 			}
 		}
 		Uint64 now = SDL_GetPerformanceCounter();
-		view_tick(v, (double)(now - last) / (double)SDL_GetPerformanceFrequency());
+		if (v->playing) {                  /* from the frame play started, not the idle time */
+			view_tick(v, was_playing ? (double)(now - last) / (double)SDL_GetPerformanceFrequency() : 0);
+			dirty = true;
+		}
+		was_playing = v->playing;
 		last = now;
+		if (!dirty && !th)
+			continue;
 		uint64_t pc = 0, pe = 0;
 		ulpsim_progress(v->sim, &pc, &pe);
 		view_draw(v, pc, pe);
 		SDL_RenderPresent(v->r);
-		SDL_Delay(v->playing || !v->ready ? 1 : 8);
+		dirty = false;
+		if (!v->playing)                   /* the replay's progress: about 60 frames a second */
+			SDL_Delay(th ? 16 : 0);
+		else
+			SDL_Delay(1);
 	}
 	if (th)                  /* the replay cannot be interrupted: wait for it */
 		SDL_WaitThread(th, NULL);
@@ -467,7 +501,8 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	char err[512];
-	v->sim = ulpsim_open(o.trace, o.settings, o.nsettings, err, sizeof err);
+	const ulpsim_open_opts oo = { .allow_paths = o.allow_paths };
+	v->sim = ulpsim_open_with(o.trace, o.settings, o.nsettings, &oo, err, sizeof err);
 	if (!v->sim) {
 		fprintf(stderr, "ulpsim-view: %s\n", err);
 		free(v);

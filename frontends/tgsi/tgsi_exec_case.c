@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/image.h"
+#include "base/json.h"
 #include "frontends/tgsi/tgsi_exec.h"
 #include "frontends/tgsi/tgsi_exec_ops.h"
 
@@ -86,6 +87,7 @@ static bool case_fail(ulp_diag *d, const char *file, const char *fmt, ...)
 	return false;
 }
 
+/* A number, "inf", "-inf", "nan" (as `pica run` takes them) or "0x..." bits. */
 static bool parse_value(const cJSON *e, uint32_t *out)
 {
 	if (cJSON_IsNumber(e)) {
@@ -95,6 +97,10 @@ static bool parse_value(const cJSON *e, uint32_t *out)
 	if (!cJSON_IsString(e))
 		return false;
 	const char *s = e->valuestring;
+	if (!strcmp(s, "inf") || !strcmp(s, "+inf") || !strcmp(s, "-inf") || !strcmp(s, "nan")) {
+		*out = tx_f2u(s[0] == 'n' ? NAN : s[0] == '-' ? -INFINITY : INFINITY);
+		return true;
+	}
 	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || !s[2])
 		return false;
 	char *end;
@@ -310,12 +316,33 @@ static bool load_image(tgsi_exec_machine *m, const cJSON *obj, const char *key, 
 	return true;
 }
 
+/* Does the shader declare FILE[bank][index]?  (IN[v][n] of a GEOM shader:
+ * v is the vertex, n the declared input; CONST banks as DCL CONST[b][..].) */
+static bool declared(const tgsi_shader *sh, unsigned file, size_t bank, size_t index)
+{
+	for (size_t i = 0; i < sh->num_decls; i++) {
+		const tgsi_declaration *dc = &sh->decls[i];
+		if (dc->file != file || index < dc->first || index > dc->last)
+			continue;
+		if (file == TGSI_FILE_CONSTANT && (dc->dimension ? dc->index_2d : 0) != bank)
+			continue;
+		return true;
+	}
+	return false;
+}
+
 bool tgsi_exec_load_case(tgsi_exec_machine *m, const char *json, size_t len,
                          const char *case_file, ulp_diag *d)
 {
-	cJSON *root = cJSON_ParseWithLength(json, len);
+	char *text = malloc(len + 1);            /* NUL-terminated for the line:col parser */
+	if (!text)
+		return case_fail(d, case_file, "out of memory");
+	memcpy(text, json, len);
+	text[len] = 0;
+	cJSON *root = ulp_json_parse(text, case_file, d);
+	free(text);
 	if (!root)
-		return case_fail(d, case_file, "not valid JSON");
+		return false;
 	bool ok = cJSON_IsObject(root);
 	if (!ok)
 		case_fail(d, case_file, "expected a JSON object of registers");
@@ -337,6 +364,12 @@ bool tgsi_exec_load_case(tgsi_exec_machine *m, const char *json, size_t len,
 			               "SAMP registers", k);
 			break;
 		}
+		if (!declared(m->sh, file, bank, index)) {
+			ok = case_fail(d, case_file, "key \"%s\": the shader declares no %s[%zu]%s", k,
+			               tgsi_file_name(file), index,
+			               file == TGSI_FILE_CONSTANT && bank ? " in that constant buffer" : "");
+			break;
+		}
 		if (file == TGSI_FILE_SAMPLER && cJSON_IsObject(it)) {
 			ok = bank == 0 ? load_image(m, it, k, index, case_file, d)
 			               : case_fail(d, case_file, "key \"%s\": expected SAMP[n]", k);
@@ -351,8 +384,8 @@ bool tgsi_exec_load_case(tgsi_exec_machine *m, const char *json, size_t len,
 		uint32_t v[4] = { 0, 0, 0, 0 };
 		for (int c = 0; c < n && ok; c++)
 			if (!parse_value(cJSON_GetArrayItem(it, c), &v[c]))
-				ok = case_fail(d, case_file, "key \"%s\": value %d is neither a number nor "
-				               "a \"0x\" bit pattern", k, c);
+				ok = case_fail(d, case_file, "key \"%s\": value %d is neither a number, "
+				               "\"inf\", \"-inf\", \"nan\" nor a \"0x\" bit pattern", k, c);
 		if (!ok)
 			break;
 		uint32_t *r = tgsi_exec_reg(m, file, bank, index);

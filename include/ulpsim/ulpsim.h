@@ -40,10 +40,17 @@ typedef struct ulpsim_summary {
 	uint64_t writes, writes_dropped, writes_cut_cycle;
 } ulpsim_summary;
 
-/* Loads a trace and applies settings ("key=value" as --set takes them).
- * NULL with err filled on failure. */
+/* Loads a trace and applies settings ("key=value" as --set takes them) over
+ * the preset its "gpu" names.  NULL with err filled on failure.  The trace's
+ * side files come only from its own folder (docs/trace-format.md "Side
+ * files"); ulpsim_open_with's allow_paths widens that as --allow-paths. */
 ulpsim *ulpsim_open(const char *trace_path, const char *const *settings, size_t nsettings,
                     char *err, size_t errlen);
+typedef struct ulpsim_open_opts {
+	bool allow_paths;
+} ulpsim_open_opts;
+ulpsim *ulpsim_open_with(const char *trace_path, const char *const *settings, size_t nsettings,
+                         const ulpsim_open_opts *opts, char *err, size_t errlen);
 /* Replays the whole trace, recording at most max_events timeline events
  * (0: a default of 4 million) and the log of colour writes
  * (ulpsim_image_at).  False with err filled on failure. */
@@ -62,6 +69,11 @@ bool ulpsim_image_at(const ulpsim *s, uint64_t cycle, uint8_t *rgba, char *err, 
  * (16 bytes each; a key frame costs width * height / 4).  0: the default,
  * 4194304 (64 MiB). */
 void ulpsim_set_max_writes(ulpsim *s, size_t max_writes);
+/* After ulpsim_run: the ports between the units (as stats.txt reports them,
+ * gpu.port.<name>.max_count): name ("raster->pseq"), capacity and the most
+ * items each held at once over the run (the highest over the draws). */
+unsigned ulpsim_port_count(const ulpsim *s);
+bool ulpsim_port_mark(const ulpsim *s, unsigned k, const char **name, uint32_t *capacity, uint32_t *max_count);
 unsigned ulpsim_lane_count(const ulpsim *s);
 const char *ulpsim_lane_name(const ulpsim *s, unsigned lane);
 size_t ulpsim_event_count(const ulpsim *s);
@@ -114,15 +126,18 @@ bool ulpsim_quad_at(ulpsim *s, uint32_t x, uint32_t y, ulpsim_quad_ref *q, char 
  * ulpsim_close. */
 const char *ulpsim_shader_text(const ulpsim *s, unsigned draw, bool fragment);
 
-/* The fragment program bound at the draw-th draw as the GR3D runs it, in
- * grate syntax: the Tegra compiler's output for a TGSI shader, the source
- * for grate, the disassembly for words / .fp.  malloc'd (free it); NULL
- * with err filled when there is no such draw or it does not compile. */
+/* After ulpsim_run: the fragment program the draw-th draw of the run ran
+ * (draws as ulpsim_draw_count counts them), in grate syntax, recorded by
+ * the replay itself: the Tegra compiler's output for a TGSI shader (with
+ * the draw's blend, shadow compare and swizzles compiled in), the source
+ * for grate, the disassembly for words / .fp or a program the registers
+ * loaded.  malloc'd (free it); NULL with err filled when there is no such
+ * draw (or no run yet). */
 char *ulpsim_fragment_grate(const ulpsim *s, unsigned draw, char *err, size_t errlen);
 
 /* The vertex shader bound at the draw-th draw as the PICA200 units run it:
  * the disassembly (picasso syntax) of the SHBIN the PICA200 compiler made
- * from TGSI, or of the trace's SHBIN.  Each instruction's line ends with a
+ * from TGSI (the replay's own compile), or of the trace's SHBIN.  Each instruction's line ends with a
  * comment "; AAA: WWWWWWWW" giving its word address (the pc of the timeline's
  * BEGIN events on the vsh lanes) and its code word.  malloc'd (free it);
  * NULL with err filled when there is no such draw or it does not compile. */

@@ -21,6 +21,8 @@ struct stats_txt {
 	bool in_draw;
 	uint64_t draw_start;
 	sim_unit_stats *snap;              /* per unit, at begin_draw */
+	stats_port_mark port[STATS_MAX_PORTS];
+	unsigned nports;
 };
 
 static void line(FILE *f, const char *name, const char *value, const char *desc)
@@ -203,6 +205,49 @@ static void free_writer(stats_txt *s)
 	free(s);
 }
 
+stats_port_mark stats_port_mark_of(const char *name, uint32_t capacity, uint32_t max_count)
+{
+	stats_port_mark m = { .capacity = capacity, .max_count = max_count };
+	snprintf(m.name, sizeof m.name, "%s", name ? name : "?");
+	return m;
+}
+
+void stats_txt_port_marks(stats_txt *s, const stats_port_mark *m, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		unsigned k = 0;
+		while (k < s->nports && strcmp(s->port[k].name, m[i].name))
+			k++;
+		if (k == s->nports) {
+			if (s->nports == STATS_MAX_PORTS)
+				continue;
+			s->port[s->nports++] = m[i];
+		} else if (m[i].max_count > s->port[k].max_count) {
+			s->port[k].max_count = m[i].max_count;
+		}
+	}
+}
+
+/* <prefix>.port.<name>.max_count for every port recorded. */
+static void write_ports(const stats_txt *s, FILE *f)
+{
+	const char *gpu = s->o.prefix ? s->o.prefix : "gpu";
+	for (unsigned k = 0; k < s->nports; k++) {
+		char pname[96] = "", name[192], desc[96];
+		for (const char *c = s->port[k].name; *c && strlen(pname) + 5 < sizeof pname; c++) {
+			if (c[0] == '-' && c[1] == '>') {
+				strcat(pname, "_to_");
+				c++;
+			} else {
+				strncat(pname, c, 1);
+			}
+		}
+		snprintf(name, sizeof name, "%s.port.%s.max_count", gpu, pname);
+		snprintf(desc, sizeof desc, "most items the port held at once (capacity %u)", s->port[k].capacity);
+		line_u(f, name, s->port[k].max_count, desc);
+	}
+}
+
 bool stats_txt_close(stats_txt *s, uint64_t cycles, double host_seconds, ulp_diag *d)
 {
 	if (!s)
@@ -216,6 +261,7 @@ bool stats_txt_close(stats_txt *s, uint64_t cycles, double host_seconds, ulp_dia
 	fputs(BEGIN_LINE, f);
 	write_block(s, f, "", st, cycles);
 	free(st);
+	write_ports(s, f);
 	if (s->o.host) {
 		line_r(f, "host_seconds", host_seconds, "host wall-clock seconds");
 		line_r(f, "sim_cycles_per_s", host_seconds > 0 ? (double)cycles / host_seconds : 0.0,
@@ -254,5 +300,12 @@ bool stats_txt_write_clock(const char *path, const sim_clock *c, const stats_txt
                            double host_seconds, ulp_diag *d)
 {
 	stats_txt *s = stats_txt_open(path, c->unit, c->nunits, opts, d);
-	return s && stats_txt_close(s, c->now, host_seconds, d);
+	if (!s)
+		return false;
+	for (unsigned k = 0; k < c->nports; k++) {
+		const stats_port_mark m = stats_port_mark_of(c->port[k]->name, c->port[k]->capacity,
+		                                             c->port[k]->max_count);
+		stats_txt_port_marks(s, &m, 1);
+	}
+	return stats_txt_close(s, c->now, host_seconds, d);
 }

@@ -40,6 +40,20 @@ typedef struct stats_txt_opts {
 
 typedef struct stats_txt stats_txt;
 
+/* A port's high-water mark (sim_port.max_count): the most items it held,
+ * of its capacity.  close writes <prefix>.port.<name>.max_count for each
+ * port named ("->" in a name written "_to_"). */
+typedef struct stats_port_mark {
+	char name[40];
+	uint32_t capacity, max_count;
+} stats_port_mark;
+enum { STATS_MAX_PORTS = 64 };
+/* Raises the run's marks to these (the highest per name over calls; ports
+ * past STATS_MAX_PORTS are left out). */
+void stats_txt_port_marks(stats_txt *s, const stats_port_mark *m, unsigned n);
+/* A port's mark (for callers that hold sim_ports). */
+stats_port_mark stats_port_mark_of(const char *name, uint32_t capacity, uint32_t max_count);
+
 stats_txt *stats_txt_open(const char *path, sim_unit *const *units, unsigned nunits,
                           const stats_txt_opts *opts, ulp_diag *d);
 /* Snapshot every unit's stats at `cycle` (a draw starts). */
@@ -50,7 +64,7 @@ bool stats_txt_end_draw(stats_txt *s, uint64_t cycle, ulp_diag *d);
 bool stats_txt_close(stats_txt *s, uint64_t cycles, double host_seconds, ulp_diag *d);
 void stats_txt_abort(stats_txt *s);   /* frees s, no file */
 
-/* One call for a finished run on a clock (no draws). */
+/* One call for a finished run on a clock (no draws), its ports' marks too. */
 bool stats_txt_write_clock(const char *path, const sim_clock *c, const stats_txt_opts *opts,
                            double host_seconds, ulp_diag *d);
 

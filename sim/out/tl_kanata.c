@@ -43,6 +43,7 @@ struct tl_kanata {
 	uint32_t *free_slots;
 	uint32_t nfree;
 	uint32_t domain[SIM_TL_MAX_LANES];   /* gr3d_domains: each lane's key lane + 1, 0 not yet known */
+	uint8_t last[SIM_TL_MAX_LANES];      /* gr3d_domains: 1 a lane that retires, 2 not, 0 not yet known */
 	int32_t *tab;                      /* open-addressing hash of live slots by key */
 	uint32_t tab_cap;
 	kn_retire *q;                      /* pending retirements, ring, due order */
@@ -205,10 +206,12 @@ static bool queue_retire(tl_kanata *w, uint32_t slot, uint64_t grace)
 	return true;
 }
 
-/* The GR3D fragment units: one block's lanes share item keys. */
+/* The GR3D fragment units a quad-EXEC (quad id, EXEC index) passes: one
+ * block's lanes share item keys.  ZS's items are (quad, coverage mask),
+ * once per quad, so ZS keys its own. */
 static uint32_t gr3d_domain(const char *name, uint16_t lane)
 {
-	static const char *const UNITS[] = { "raster", "zs", "pseq", "mfu", "tex", "alu", "dw" };
+	static const char *const UNITS[] = { "raster", "pseq", "mfu", "tex", "alu", "dw" };
 	size_t n = name ? strlen(name) : 0;
 	bool b = n > 2 && !strcmp(name + n - 2, "_b");
 	for (size_t k = 0; k < sizeof UNITS / sizeof UNITS[0]; k++)
@@ -226,6 +229,24 @@ static uint32_t key_lane(tl_kanata *w, uint16_t lane)
 	if (!w->domain[lane])
 		w->domain[lane] = gr3d_domain(w->o.tl->lane_name[lane], lane) + 1;
 	return w->domain[lane] - 1;
+}
+
+/* Does leaving this lane retire an item (when no lane holds it)?  With
+ * last_lanes, only its lanes; with gr3d_domains, a quad-EXEC only when it
+ * leaves DW (between GR3D units it waits in a port, held by no lane: the
+ * same instruction, docs/outputs.md), any other item on leaving its lane. */
+static bool lane_retires(tl_kanata *w, uint16_t lane)
+{
+	if (w->o.last_lanes)
+		return lane < 64 && (w->o.last_lanes & (1ull << lane));
+	if (!w->o.gr3d_domains || lane >= SIM_TL_MAX_LANES)
+		return true;
+	if (!w->last[lane]) {
+		const char *n = w->o.tl && lane < w->o.tl->nlanes ? w->o.tl->lane_name[lane] : NULL;
+		bool dw = n && (!strcmp(n, "dw") || !strcmp(n, "dw_b"));
+		w->last[lane] = key_lane(w, lane) < SIM_TL_MAX_LANES || dw ? 1 : 2;
+	}
+	return w->last[lane] == 1;
 }
 
 static bool new_instr(tl_kanata *w, const sim_tl_event *e, uint32_t *slot_out)
@@ -325,7 +346,7 @@ static bool on_end(tl_kanata *w, const sim_tl_event *e)
 		}
 		if (in->held)
 			return true;
-		if (w->o.last_lanes && !(w->o.last_lanes & (1ull << e->lane)))
+		if (!lane_retires(w, e->lane))
 			return true;   /* between units: only a last lane retires */
 		in->idle_since = w->now;
 		return queue_retire(w, slot, w->o.last_lanes ? 0 : w->o.retire_after);

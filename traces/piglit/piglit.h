@@ -203,8 +203,6 @@ void pg_trace_free(pg_trace *tr);
 /* Clears colour and depth (and stencil to 0). */
 bool pg_trace_clear(pg_trace *tr, const float color[4], float depth, char *reason, size_t n);
 bool pg_trace_draw(pg_trace *tr, const pg_draw *dr, char *reason, size_t n);
-/* The trace as JSON text (malloc'd), for --images / debugging. */
-char *pg_trace_json(const pg_trace *tr);
 ulp_image *pg_trace_render(pg_trace *tr, char *reason, size_t n);
 /* The depth buffer of the last pg_trace_render (bottom row first), or NULL. */
 const float *pg_trace_depth(const pg_trace *tr);

@@ -309,11 +309,6 @@ bool pg_trace_draw(pg_trace *tr, const pg_draw *dr, char *reason, size_t n)
 	return true;
 }
 
-char *pg_trace_json(const pg_trace *tr)
-{
-	return cJSON_Print(tr->root);
-}
-
 ulp_image *pg_trace_render(pg_trace *tr, char *reason, size_t n)
 {
 	char *json = cJSON_PrintUnformatted(tr->root);

@@ -20,6 +20,7 @@
 #include "sim/core/config.h"
 #include "sim/out/frame_log.h"
 #include "traces/replay/replay.h"
+#include "traces/replay/replay_gs.h"
 #include "sim/core/tl_store.h"
 #include "sim/core/unit.h"
 #include "units/gr3d/gr3d_quad.h"
@@ -45,6 +46,14 @@ struct ulpsim {
 	bool draw_oom;
 	frame_log log;              /* colour buffer 0's writes (ulpsim_image_at) */
 	size_t max_writes;
+	/* each draw's fragment program as it ran (replay_opts.fs_hook): fs_text
+	 * holds the distinct texts, fs_of[k] draw k's (-1: none) */
+	char **fs_text;
+	int *fs_of;
+	unsigned nfs_text, nfs, fs_cap;
+	bool fs_oom;
+	stats_port_mark port[STATS_MAX_PORTS];   /* the run's port high-water marks */
+	unsigned nports;
 };
 
 static void set_err(char *err, size_t n, const ulp_diag *d)
@@ -56,6 +65,12 @@ static void set_err(char *err, size_t n, const ulp_diag *d)
 ulpsim *ulpsim_open(const char *trace_path, const char *const *settings, size_t nsettings,
                     char *err, size_t errlen)
 {
+	return ulpsim_open_with(trace_path, settings, nsettings, NULL, err, errlen);
+}
+
+ulpsim *ulpsim_open_with(const char *trace_path, const char *const *settings, size_t nsettings,
+                         const ulpsim_open_opts *oo, char *err, size_t errlen)
+{
 	ulpsim *s = calloc(1, sizeof *s);
 	ulp_diag d;
 	ulp_diag_clear(&d);
@@ -63,12 +78,12 @@ ulpsim *ulpsim_open(const char *trace_path, const char *const *settings, size_t 
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	const trace_load_opts lo = { .allow_paths = oo && oo->allow_paths };
+	/* the trace's "gpu" picks the preset; the settings win over it */
 	ulp_config_defaults(&s->cfg);
-	bool ok = true;
+	bool ok = trace_load_with(&s->t, trace_path, &lo, &d) && ulp_config_preset(&s->cfg, s->t.gpu, &d);
 	for (size_t i = 0; ok && i < nsettings; i++)
 		ok = ulp_config_set(&s->cfg, settings[i], &d);
-	if (ok)
-		ok = trace_load(&s->t, trace_path, &d);
 	if (!ok) {
 		set_err(err, errlen, &d);
 		trace_free(&s->t);
@@ -126,8 +141,57 @@ static void draw_hook(void *ctx, bool end, replay_result *res)
 	s->ndraws++;
 }
 
+static void fs_clear(ulpsim *s)
+{
+	for (unsigned k = 0; k < s->nfs_text; k++)
+		free(s->fs_text[k]);
+	free(s->fs_text);
+	free(s->fs_of);
+	s->fs_text = NULL;
+	s->fs_of = NULL;
+	s->nfs_text = s->nfs = s->fs_cap = 0;
+	s->fs_oom = false;
+}
+
+/* At each draw: the fragment program the replay runs (one compile path:
+ * the viewer shows what the replay compiled, variant and all). */
+static void fs_hook(void *ctx, const char *grate)
+{
+	ulpsim *s = ctx;
+	if (s->fs_oom)
+		return;
+	if (s->nfs == s->fs_cap) {
+		unsigned cap = s->fs_cap ? 2 * s->fs_cap : 16;
+		int *of = realloc(s->fs_of, cap * sizeof *of);
+		char **text = realloc(s->fs_text, cap * sizeof *text);
+		if (of)
+			s->fs_of = of;
+		if (text)
+			s->fs_text = text;
+		if (!of || !text) {
+			s->fs_oom = true;
+			return;
+		}
+		s->fs_cap = cap;
+	}
+	int at = -1;
+	if (grate && s->nfs_text && !strcmp(s->fs_text[s->nfs_text - 1], grate))
+		at = (int)s->nfs_text - 1;
+	else if (grate) {
+		char *c = strdup(grate);
+		if (!c) {
+			s->fs_oom = true;
+			return;
+		}
+		s->fs_text[s->nfs_text] = c;
+		at = (int)s->nfs_text++;
+	}
+	s->fs_of[s->nfs++] = at;
+}
+
 bool ulpsim_run(ulpsim *s, size_t max_events, char *err, size_t errlen)
 {
+	fs_clear(s);
 	atomic_store(&s->progress_cycle, 0);
 	atomic_store(&s->progress_events, 0);
 	free(s->coverage);
@@ -151,7 +215,7 @@ bool ulpsim_run(ulpsim *s, size_t max_events, char *err, size_t errlen)
 	frame_log_init(&s->log, max_writes > SIZE_MAX / 16 ? SIZE_MAX : max_writes * 16);
 	gr3d_probe probe = { .ctx = s, .pixel = log_pixel, .snapshot = log_snapshot };
 	replay_opts o = { .cfg = &s->cfg, .tl = &tl, .keep_image = true, .probe = &probe,
-	                  .draw_hook = draw_hook, .hook_ctx = s };
+	                  .draw_hook = draw_hook, .fs_hook = fs_hook, .hook_ctx = s };
 	replay_result res;
 	bool ok = replay_run(&s->t, &o, &res, &d);
 	sim_tl_flush(&tl);
@@ -167,6 +231,8 @@ bool ulpsim_run(ulpsim *s, size_t max_events, char *err, size_t errlen)
 		                           store.ev[i].lane, store.ev[i].kind };
 	ulp_image_free(s->image);
 	s->image = ok ? res.image : NULL;
+	memcpy(s->port, res.port, sizeof s->port);
+	s->nports = ok ? res.nports : 0;
 	s->sum = (ulpsim_summary){
 		.cycles = res.cycles, .vertex_cycles = res.vertex_cycles,
 		.fragment_cycles = res.fragment_cycles, .draws = res.draws, .vertices = res.vertices,
@@ -191,6 +257,18 @@ const uint8_t *ulpsim_image(const ulpsim *s, uint32_t *width, uint32_t *height)
 	return s->image->rgba;
 }
 
+unsigned ulpsim_port_count(const ulpsim *s) { return s->nports; }
+
+bool ulpsim_port_mark(const ulpsim *s, unsigned k, const char **name, uint32_t *capacity, uint32_t *max_count)
+{
+	if (k >= s->nports)
+		return false;
+	*name = s->port[k].name;
+	*capacity = s->port[k].capacity;
+	*max_count = s->port[k].max_count;
+	return true;
+}
+
 unsigned ulpsim_lane_count(const ulpsim *s) { return s->nlanes; }
 const char *ulpsim_lane_name(const ulpsim *s, unsigned lane) { return lane < s->nlanes ? s->lane[lane] : "?"; }
 size_t ulpsim_event_count(const ulpsim *s) { return s->nev; }
@@ -208,6 +286,7 @@ void ulpsim_close(ulpsim *s)
 	free(s->ev);
 	free(s->coverage);
 	free(s->draw);
+	fs_clear(s);
 	frame_log_free(&s->log);
 	free(s);
 }
@@ -311,7 +390,7 @@ static const char PROBE_FP[] =
 static bool coverage_replay(ulpsim *s, ulp_diag *d)
 {
 	trace t;
-	if (!trace_load(&t, s->t.path, d))
+	if (!trace_load_with(&t, s->t.path, &s->t.opts, d))
 		return false;
 	bool ok = true;
 	for (size_t k = 0; ok && k < t.nsh; k++) {
@@ -482,43 +561,17 @@ static char *copy_text(const char *t)
 
 char *ulpsim_fragment_grate(const ulpsim *s, unsigned draw, char *err, size_t errlen)
 {
-	const trace_shader *sh = bound_shader(s, draw, true);
-	if (!sh) {
-		snprintf(err, errlen, "draw %u: no such draw, or no fragment shader bound", draw);
+	if (s->fs_oom) {
+		snprintf(err, errlen, "out of memory while the run recorded its fragment programs");
 		return NULL;
 	}
-	const char *name = sh->path ? sh->path : sh->id;
-	ulp_diag d;
-	ulp_diag_clear(&d);
-	char *text = NULL;
-	if (sh->code == TRACE_GRATE) {
-		text = copy_text(sh->text);
-	} else if (sh->code == TRACE_TGSI) {
-		/* the same compiler the replay runs (traces/replay/replay.c bind_fs) */
-		tgsi_shader *t = tgsi_parse(sh->text, strlen(sh->text), name, NULL, &d);
-		tegra_compile_result *tr = t ? calloc(1, sizeof *tr) : NULL;
-		if (tr && tegra_compile(t, name, tr) && tr->asm_text)
-			text = copy_text(tr->asm_text);
-		else if (tr)
-			d = tr->d;
-		if (tr)
-			tegra_compile_result_free(tr);
-		free(tr);
-		tgsi_shader_free(t);
-	} else {
-		size_t len;
-		char *buf = ulp_read_file(sh->path, &len, &d);
-		tegra_fp_program prog;
-		if (buf && tegra_fp_load_buffer(buf, len, sh->path, &prog, &d))
-			text = tegra_disasm(&prog, 0, sh->path, &d);
-		free(buf);
+	if (draw >= s->nfs || s->fs_of[draw] < 0) {
+		snprintf(err, errlen, "draw %u: no such draw in the run, or no fragment program bound", draw);
+		return NULL;
 	}
-	if (!text) {
-		if (d.set)
-			set_err(err, errlen, &d);
-		else
-			snprintf(err, errlen, "out of memory");
-	}
+	char *text = copy_text(s->fs_text[s->fs_of[draw]]);
+	if (!text)
+		snprintf(err, errlen, "out of memory");
 	return text;
 }
 
@@ -538,20 +591,14 @@ char *ulpsim_vertex_pica(const ulpsim *s, unsigned draw, char *err, size_t errle
 	memset(&bin, 0, sizeof bin);
 	bool have = false;
 	if (sh->code == TRACE_TGSI) {
-		/* the same compiler the replay runs (traces/replay/replay.c bind_vs) */
+		/* the compile the replay runs (traces/replay/replay_shaders.c bind_vs) */
 		tgsi_shader *t = tgsi_parse(sh->text, strlen(sh->text), name, NULL, &d);
-		pica_compile_result *cr = t ? calloc(1, sizeof *cr) : NULL;
-		if (cr && pica_compile(t, name, NULL, cr)) {
-			bin = cr->shbin;              /* take the SHBIN */
-			memset(&cr->shbin, 0, sizeof cr->shbin);
-			cr->have_shbin = false;
-			have = true;
-		} else if (cr) {
-			d = cr->d;
-		}
-		if (cr)
-			pica_compile_result_free(cr);
-		free(cr);
+		int16_t sem[16];
+		uint32_t sem_index[16];
+		char why[ULP_DIAG_MSG_MAX];
+		have = t && replay_compile_pica(t, name, &bin, sem, sem_index, why, sizeof why);
+		if (t && !have)
+			ulp_diag_at(&d, NULL, 0, 0, "%s", why);
 		tgsi_shader_free(t);
 	} else if (sh->code == TRACE_SHBIN) {
 		have = shbin_load(sh->path, &bin, &d);

@@ -116,7 +116,11 @@ static bool checkpoint(replay *r, const cJSON *c, size_t i, bool last)
 		}
 		free(path);
 		ulp_compare_result cmp;
-		ok = ref && ulp_compare_images(img, ref, (unsigned)rp_num(c, "tolerance", 0), &cmp, NULL, &inner);
+		if (ref && (ref->width != img->width || ref->height != img->height))
+			ulp_diag_at(&inner, NULL, 0, 0, "checkpoint '%s' is %ux%u but expect_image '%s' is %ux%u", name,
+			            (unsigned)img->width, (unsigned)img->height, expect, (unsigned)ref->width,
+			            (unsigned)ref->height);
+		ok = ref && !inner.set && ulp_compare_images(img, ref, (unsigned)rp_num(c, "tolerance", 0), &cmp, NULL, &inner);
 		if (ok && cmp.over_tolerance) {
 			char what[256];
 			snprintf(what, sizeof what, "checkpoint '%s': %llu pixels differ by more than %u (max %u)",
@@ -141,7 +145,9 @@ static bool checkpoint(replay *r, const cJSON *c, size_t i, bool last)
 		}
 	}
 	ulp_image_free(img);
-	return ok || replay_fail(r, i, inner.msg, NULL);
+	char why[ULP_DIAG_MSG_MAX];
+	ulp_diag_format(&inner, why, sizeof why);      /* with the file it concerns */
+	return ok || replay_fail(r, i, why, NULL);
 }
 
 /* ---- commands ---- */
@@ -438,6 +444,10 @@ bool replay_command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 			reg_stream_gr3d(&r->stream, (uint16_t)cJSON_GetArrayItem(w, 0)->valuedouble,
 			                (uint32_t)cJSON_GetArrayItem(w, 1)->valuedouble);
 		r->have_fs |= gr3d != NULL;       /* a captured stream may load the program itself */
+		if (gr3d) {                       /* fs_hook: disassemble what the registers hold */
+			free(r->fs_grate);
+			r->fs_grate = NULL;
+		}
 		return replay_flush(r, from, i);
 	}
 	return replay_fail(r, i, "unknown command ", cmd);

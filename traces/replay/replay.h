@@ -19,6 +19,7 @@
 #include "sim/core/config.h"
 #include "sim/core/regstream.h"
 #include "sim/core/unit.h"
+#include "sim/out/stats_txt.h"
 #include "traces/trace.h"
 
 
@@ -40,6 +41,9 @@ typedef struct replay_result {
 	 * them through these units. */
 	sim_unit unit[REPLAY_MAX_UNITS];
 	unsigned nunits;
+	/* every port's high-water mark over the run (stats.txt) */
+	stats_port_mark port[STATS_MAX_PORTS];
+	unsigned nports;
 } replay_result;
 
 /* Called before (end = false) and after (end = true) each draw. */
@@ -53,12 +57,20 @@ typedef struct replay_opts {
 	struct sim_timeline *tl;    /* events of every stage, on one cycle axis (NULL: none) */
 	bool keep_image;            /* return the final colour buffer 0 in res->image */
 	bool keep_depth;            /* return the final depth surface in res->depth (if one is bound) */
+	bool permissive;            /* PICA200 hang conditions warn instead of failing (--permissive) */
+	void (*warn)(void *ctx, const char *msg);   /* those warnings (NULL: dropped) */
+	void *warn_ctx;
 	/* the viewer's observer of the fragment units (units/gr3d/gr3d_quad.h): the
 	 * replay sets its base and target (colour buffer 0) for each draw and
 	 * calls its snapshot after a framebuffer or clear command (NULL: none) */
 	struct gr3d_probe *probe;
 	replay_draw_hook draw_hook;
 	void *hook_ctx;
+	/* Called at each draw (after draw_hook's start) with its fragment program
+	 * as the GR3D runs it, in grate syntax: the compiler's output for TGSI
+	 * (the draw's variant: blend, shadow compare, swizzles), the source for
+	 * grate, else the disassembly (NULL: none).  ctx is hook_ctx. */
+	void (*fs_hook)(void *ctx, const char *grate);
 	/* Called after each command (done of total); NULL: none. */
 	void (*progress)(void *ctx, size_t done, size_t total, uint64_t cycles);
 	void *progress_ctx;
@@ -73,5 +85,10 @@ typedef struct replay_opts {
  * when the trace cannot be replayed; a failed check is not an error: it is
  * counted in res->checks_failed. */
 bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_diag *d);
+
+/* Compiles (assembles, loads) every shader the trace names, as the replay
+ * would with default state: false with "$.shaders.ID: file:line:col: ..."
+ * (`ulpsim trace check`). */
+bool replay_check_shaders(const trace *t, ulp_diag *d);
 
 #endif

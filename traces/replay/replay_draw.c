@@ -1,6 +1,8 @@
 /* Trace replay: draws (replay_int.h). */
 #include "traces/replay/replay_int.h"
 
+#include "isa/tegra/tegra_disasm.h"
+
 #include <stdlib.h>
 
 sim_unit *replay_unit_named(replay_result *res, const char *name)
@@ -83,6 +85,15 @@ static void add_units(replay_result *res, const gpu_stats *st, bool lazy)
 		if (u)
 			sim_unit_stats_add(&u->stats, &st->unit[k].stats);
 	}
+	for (unsigned k = 0; k < st->nports; k++) {      /* the highest mark per port name */
+		unsigned j = 0;
+		while (j < res->nports && strcmp(res->port[j].name, st->port[k].name))
+			j++;
+		if (j == res->nports && res->nports < STATS_MAX_PORTS)
+			res->port[res->nports++] = st->port[k];
+		else if (j < res->nports && st->port[k].max_count > res->port[j].max_count)
+			res->port[j].max_count = st->port[k].max_count;
+	}
 }
 
 /* The draw command: the linker, the draw registers and the trigger (the
@@ -149,11 +160,20 @@ static bool run_draw(replay *r, size_t i, bool indexed)
 	}
 	/* the fragment program and its constants, as the GR3D registers hold them */
 	ok = ok && gr3d_regs_program(&r->gregs, &r->fp, &inner) && tegra_fp_decode(&r->fp, &r->fpd, NULL, &inner);
+	if (ok && r->o->fs_hook) {    /* the program as the registers hold it, when no binding said */
+		char *dis = r->fs_grate ? NULL : tegra_disasm(&r->fp, 0, NULL, &inner);
+		r->o->fs_hook(r->o->hook_ctx, r->fs_grate ? r->fs_grate : dis);
+		free(dis);
+		ulp_diag_clear(&inner);
+	}
 	g->cfg = cfg;
 	g->tl = r->o->tl;
 	g->prog = &prog;
 	g->unif = &r->regs.vs.unif;
 	pica_env_from_config(&g->env, cfg);
+	g->env.permissive = r->o->permissive;
+	g->env.warn = r->o->warn;
+	g->env.ctx = r->o->warn_ctx;
 	g->vunits = pica_vertex_units(cfg, gs_on);
 	g->clip.clipvert_reg = replay_vs_reg(r, TGSI_SEMANTIC_CLIPVERTEX, 0);
 	g->clip.clipdist_reg[0] = replay_vs_reg(r, TGSI_SEMANTIC_CLIPDIST, 0);

@@ -34,7 +34,10 @@ bool replay_compile_pica(struct tgsi_shader *sh, const char *name, struct shbin 
 {
 	pica_compile_result *cr = calloc(1, sizeof *cr);
 	if (!cr || !pica_compile(sh, name, NULL, cr)) {
-		snprintf(why, whylen, "%s", cr ? cr->d.msg : "out of memory");
+		if (cr)
+			ulp_diag_format(&cr->d, why, whylen);      /* the shader's file:line:col too */
+		else
+			snprintf(why, whylen, "out of memory");
 		if (cr)
 			pica_compile_result_free(cr);
 		free(cr);
@@ -66,8 +69,10 @@ static bool compile_tgsi(replay_gs *g, const trace_shader *s, gs_inputs *in, con
 	ulp_diag inner;
 	ulp_diag_clear(&inner);
 	tgsi_shader *sh = tgsi_parse(s->text, strlen(s->text), name, NULL, &inner);
+	char where[ULP_DIAG_MSG_MAX];
+	ulp_diag_format(&inner, where, sizeof where);
 	if (!sh)
-		return gs_fail(d, tp, cmd, "%s", inner.msg);
+		return gs_fail(d, tp, cmd, "%s", where);
 	if (sh->processor != TGSI_PROCESSOR_GEOMETRY) {
 		gs_fail(d, tp, cmd, "shader '%s' is a %s shader in TGSI, not GEOM", s->id,
 		        tgsi_processor_name(sh->processor));

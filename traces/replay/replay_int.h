@@ -90,6 +90,7 @@ typedef struct replay {
 	uint8_t view_swz[GR3D_SAMPLERS][4]; /* enum tegra_swizzle: the sampler views' swizzles */
 	const trace_shader *fs_src;
 	tegra_compile_opts fs_opts;
+	char *fs_grate;                  /* the bound program's grate text, for o->fs_hook (NULL: none) */
 	/* blending, the Tegra way: written into the fragment program
 	 * (frontends/tgsi/tgsi_blend.h); fs_blend is the state fs was built for */
 	tgsi_blend_state blend, fs_blend;
@@ -131,6 +132,11 @@ ulp_image *replay_flipped(const ulp_image *rt, ulp_diag *d);
 bool replay_bind_vs(replay *r, const trace_shader *s, size_t i);
 bool replay_bind_fs(replay *r, const trace_shader *s, size_t i);
 bool replay_bind_gs(replay *r, const cJSON *c, size_t i);
+/* The one way a TGSI fragment shader becomes a Tegra program (the replay's
+ * binding, its variants, trace check): blend (NULL or a no-op: none) lowered
+ * into it, then compiled with opts.  False with d (its file:line:col). */
+bool replay_compile_fs_tgsi(tgsi_shader *sh, const char *name, const tegra_compile_opts *opts,
+                            const tgsi_blend_state *blend, tegra_compile_result *tr, ulp_diag *d);
 /* Recompiles a TGSI fragment shader whose compare functions, swizzles or
  * blend state changed since it was compiled. */
 bool replay_fs_variant(replay *r, size_t i);

@@ -3,6 +3,51 @@
 
 #include <stdlib.h>
 
+#include "isa/tegra/tegra_disasm.h"
+
+/* Fails command i with "prefix" and inner's whole text: a shader's
+ * file:line:col stays in the message after the JSON path. */
+static bool fail_at(replay *r, size_t i, const char *prefix, const ulp_diag *inner)
+{
+	char m[ULP_DIAG_MSG_MAX];
+	ulp_diag_format(inner, m, sizeof m);
+	return replay_fail(r, i, prefix, m);
+}
+
+bool replay_compile_fs_tgsi(tgsi_shader *sh, const char *name, const tegra_compile_opts *opts,
+                            const tgsi_blend_state *blend, tegra_compile_result *tr, ulp_diag *d)
+{
+	tgsi_shader *bl = !blend || tgsi_blend_is_noop(blend) ? NULL : tgsi_blend_lower(sh, blend, name, d);
+	if (blend && !tgsi_blend_is_noop(blend) && !bl) {
+		char why[ULP_DIAG_MSG_MAX];
+		ulp_diag_format(d, why, sizeof why);
+		ulp_diag_clear(d);
+		return ulp_diag_at(d, NULL, 0, 0, "blending: %s", why);
+	}
+	bool ok = tegra_compile_with(bl ? bl : sh, name, opts, tr);
+	tgsi_shader_free(bl);
+	if (!ok)
+		*d = tr->d;
+	return ok;
+}
+
+/* The grate text of the fragment program just bound, for opts.fs_hook. */
+static void keep_grate(replay *r, const trace_shader *s, const char *compiled)
+{
+	free(r->fs_grate);
+	r->fs_grate = NULL;
+	if (!r->o->fs_hook)
+		return;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	if (compiled)
+		r->fs_grate = strdup(compiled);
+	else if (s->code == TRACE_GRATE)
+		r->fs_grate = strdup(s->text);
+	else
+		r->fs_grate = tegra_disasm(&r->fp, 0, s->path, &d);
+}
+
 bool replay_bind_vs(replay *r, const trace_shader *s, size_t i)
 {
 	if (r->have_vs)
@@ -13,7 +58,7 @@ bool replay_bind_vs(replay *r, const trace_shader *s, size_t i)
 	if (s->code == TRACE_TGSI) {
 		tgsi_shader *sh = tgsi_parse(s->text, strlen(s->text), s->path ? s->path : s->id, NULL, &inner);
 		if (!sh)
-			return replay_fail(r, i, inner.msg, NULL);
+			return fail_at(r, i, "", &inner);
 		for (int k = 0; k < 16; k++)
 			r->vs_sem[k] = -1;
 		char why[ULP_DIAG_MSG_MAX];
@@ -26,7 +71,7 @@ bool replay_bind_vs(replay *r, const trace_shader *s, size_t i)
 	} else if (s->code == TRACE_SHBIN) {
 		r->vs_tgsi = false;
 		if (!shbin_load(s->path, &r->vs_shbin, &inner))
-			return replay_fail(r, i, inner.msg, NULL);
+			return fail_at(r, i, "", &inner);
 	} else {
 		return replay_fail(r, i, "a vertex shader is TGSI or an SHBIN", NULL);
 	}
@@ -56,7 +101,7 @@ bool replay_bind_vs(replay *r, const trace_shader *s, size_t i)
 			r->tram_reg[r->ntram++] = (uint8_t)reg;
 	size_t from = r->stream.n;
 	if (!drv_pica_load_shader(&r->stream, &r->vs_shbin, s->dvle, &inner))
-		return replay_fail(r, i, inner.msg, NULL);
+		return fail_at(r, i, "", &inner);
 	return replay_flush(r, from, i);
 }
 
@@ -73,20 +118,15 @@ bool replay_bind_fs(replay *r, const trace_shader *s, size_t i)
 		const char *name = s->path ? s->path : s->id;
 		tgsi_shader *sh = tgsi_parse(s->text, strlen(s->text), name, NULL, &inner);
 		if (!sh)
-			return replay_fail(r, i, inner.msg, NULL);
+			return fail_at(r, i, "", &inner);
 		tegra_compile_result *tr = calloc(1, sizeof *tr);
 		memcpy(r->fs_opts.shadow_compare, r->shadow_cmp, sizeof r->fs_opts.shadow_compare);
 		memcpy(r->fs_opts.swizzle, r->view_swz, sizeof r->fs_opts.swizzle);
 		r->fs_src = s;
 		r->fs_blend = r->blend;
-		tgsi_shader *bl = tgsi_blend_is_noop(&r->blend) ? NULL : tgsi_blend_lower(sh, &r->blend, name, &inner);
-		if (!tgsi_blend_is_noop(&r->blend) && !bl) {
-			tgsi_shader_free(sh);
-			free(tr);
-			return replay_fail(r, i, "blending: ", inner.msg);
-		}
-		ok = tr && tegra_compile_with(bl ? bl : sh, name, &r->fs_opts, tr);
-		tgsi_shader_free(bl);
+		if (!tr)
+			ulp_diag_at(&inner, NULL, 0, 0, "out of memory");
+		ok = tr && replay_compile_fs_tgsi(sh, name, &r->fs_opts, &r->blend, tr, &inner);
 		r->fs_nin = 0;
 		for (int k = 0; k < GR3D_TRAM_ROWS; k++)
 			r->fs_sem[k] = -1;
@@ -104,13 +144,14 @@ bool replay_bind_fs(replay *r, const trace_shader *s, size_t i)
 		}
 		tgsi_shader_free(sh);
 		if (!ok) {
-			replay_fail(r, i, "the fragment shader cannot be compiled for the Tegra: ", tr ? tr->d.msg : "out of memory");
+			fail_at(r, i, "the fragment shader cannot be compiled for the Tegra: ", &inner);
 			if (tr)
 				tegra_compile_result_free(tr);
 			free(tr);
 			return false;
 		}
 		r->fp = tr->prog;
+		keep_grate(r, s, tr->asm_text);
 		memcpy(r->fs_usrc, tr->uniform_src, sizeof r->fs_usrc);   /* the compiler's uniform layout */
 		tegra_compile_result_free(tr);
 		free(tr);
@@ -124,7 +165,9 @@ bool replay_bind_fs(replay *r, const trace_shader *s, size_t i)
 		free(buf);
 	}
 	if (!ok || !tegra_fp_decode(&r->fp, &r->fpd, s->path, &inner))
-		return replay_fail(r, i, inner.msg, NULL);
+		return fail_at(r, i, "", &inner);
+	if (s->code != TRACE_TGSI)
+		keep_grate(r, s, NULL);
 	r->have_fs = true;
 	size_t from = r->stream.n;
 	drv_gr3d_load_program(&r->stream, &r->fp, r->fp.constants);
@@ -191,4 +234,75 @@ bool replay_fs_variant(replay *r, size_t i)
 		if (written[k])
 			reg_stream_gr3d(&r->stream, (uint16_t)GR3D_REG_AT(FP_CONST, k), user[k]);
 	return replay_flush(r, from, i);
+}
+
+/* ---- trace check: every shader the trace names, compiled ---- */
+
+static bool check_one(const trace_shader *s, ulp_diag *d)
+{
+	const char *name = s->path ? s->path : s->id;
+	switch (s->code) {
+	case TRACE_TGSI: {
+		tgsi_shader *sh = tgsi_parse(s->text, strlen(s->text), name, NULL, d);
+		if (!sh)
+			return false;
+		bool ok;
+		if (s->stage == TRACE_FRAGMENT) {
+			tegra_compile_result *tr = calloc(1, sizeof *tr);
+			tegra_compile_opts opts;
+			memset(&opts, 0, sizeof opts);
+			ok = tr ? replay_compile_fs_tgsi(sh, name, &opts, NULL, tr, d) : ulp_diag_at(d, NULL, 0, 0, "out of memory");
+			if (tr)
+				tegra_compile_result_free(tr);
+			free(tr);
+		} else {
+			struct shbin bin;
+			int16_t sem[16];
+			uint32_t sem_index[16];
+			char why[ULP_DIAG_MSG_MAX];
+			ok = replay_compile_pica(sh, name, &bin, sem, sem_index, why, sizeof why);
+			if (ok)
+				shbin_free(&bin);
+			else
+				ulp_diag_at(d, NULL, 0, 0, "%s", why);
+		}
+		tgsi_shader_free(sh);
+		return ok;
+	}
+	case TRACE_SHBIN: {
+		struct shbin bin;
+		if (!shbin_load(s->path, &bin, d))
+			return false;
+		bool ok = s->dvle < bin.ndvle ||
+		          ulp_diag_at(d, NULL, 0, 0, "dvle %u: the SHBIN has %zu", s->dvle, (size_t)bin.ndvle);
+		shbin_free(&bin);
+		return ok;
+	}
+	case TRACE_GRATE: {
+		tegra_fp_program fp;
+		return tegra_asm_assemble(s->text, strlen(s->text), name, &fp, d);
+	}
+	default: {
+		size_t len;
+		tegra_fp_program fp;
+		char *buf = ulp_read_file(s->path, &len, d);
+		bool ok = buf && tegra_fp_load_buffer(buf, len, s->path, &fp, d);
+		free(buf);
+		return ok;
+	}
+	}
+}
+
+bool replay_check_shaders(const trace *t, ulp_diag *d)
+{
+	for (size_t k = 0; k < t->nsh; k++) {
+		ulp_diag inner;
+		ulp_diag_clear(&inner);
+		if (!check_one(&t->sh[k], &inner)) {
+			char m[ULP_DIAG_MSG_MAX];
+			ulp_diag_format(&inner, m, sizeof m);
+			return ulp_diag_at(d, t->path, 0, 0, "$.shaders.%s: %s", t->sh[k].id, m);
+		}
+	}
+	return true;
 }

@@ -316,6 +316,46 @@ bool replay_state_draw(replay_state *st, reg_stream *s, const struct cJSON *c, b
 	return true;
 }
 
+/* Every vertex the draw fetches lies inside the buffer its attribute
+ * starts in: a count past the end would read (0, 0, 0, 1) vertices
+ * silently (docs/replay.md). */
+static bool vertices_in_buffers(const replay_state *st, const vfetch_setup *f, uint32_t count, ulp_diag *d)
+{
+	static const uint8_t SIZE[4] = { 1, 1, 2, 4 };   /* enum vfetch_type */
+	if (!count)
+		return true;
+	uint64_t lo = f->first, hi = (uint64_t)f->first + count - 1;
+	if (f->index_size) {
+		const uint8_t *p = replay_mem_read(st, f->index_addr, count * f->index_size);
+		lo = UINT32_MAX;
+		hi = 0;
+		for (uint32_t k = 0; p && k < count; k++) {
+			uint32_t v = 0;
+			for (unsigned b = 0; b < f->index_size; b++)
+				v |= (uint32_t)p[(size_t)k * f->index_size + b] << (8 * b);
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+	}
+	for (unsigned k = 0; k < f->nattr; k++) {
+		const vfetch_attr *a = &f->attr[k];
+		const uint32_t len = a->ncomp * SIZE[a->type & 3];
+		const uint64_t first = (uint64_t)a->addr + a->stride * lo, last = (uint64_t)a->addr + a->stride * hi;
+		long res = resource_at(st, a->addr);
+		bool ok = res >= 0 && last + len <= UINT32_MAX && replay_mem_read(st, (uint32_t)first, len) &&
+		          replay_mem_read(st, (uint32_t)last, len) && resource_at(st, (uint32_t)last) == res;
+		if (!ok) {
+			const trace_resource *r = res >= 0 ? &st->t->res[res] : NULL;
+			return ulp_diag_at(d, NULL, 0, 0, "vertex %llu of the draw is past the end of vertex element %u's "
+			                   "buffer%s%s%s (%zu bytes; offset %llu, stride %u): check start and count",
+			                   (unsigned long long)hi, k, r ? " '" : "", r ? r->id : "", r ? "'" : "",
+			                   r ? r->len : (size_t)0, r ? (unsigned long long)(a->addr - st->base[res]) : 0ULL,
+			                   a->stride);
+		}
+	}
+	return true;
+}
+
 bool replay_state_draw_setup(replay_state *st, const pica_regs *pr, const gr3d_regs *gr, bool indexed,
                              gpu_draw *g, vfetch_setup *f, ulp_diag *d)
 {
@@ -329,6 +369,8 @@ bool replay_state_draw_setup(replay_state *st, const pica_regs *pr, const gr3d_r
 	if (f->index_size && g->count && !replay_mem_read(st, f->index_addr, g->count * f->index_size))
 		return ulp_diag_at(d, NULL, 0, 0, "the index buffer at 0x%x is outside the trace's buffers",
 		                   f->index_addr);
+	if (!vertices_in_buffers(st, f, g->count, d))
+		return false;
 	g->make_job = vfetch_setup_job;
 	g->ctx = f;
 	if (!pica_regs_pos_reg(pr, &g->setup.pos_reg))

@@ -93,6 +93,7 @@ void replay_session_close(replay_session *s)
 		return;
 	replay *r = &s->r;
 	zs_surface_free(r->zs);
+	free(r->fs_grate);
 	if (r->have_vs)
 		shbin_free(&r->vs_shbin);
 	replay_gs_free(&r->gs);
