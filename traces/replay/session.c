@@ -21,6 +21,7 @@ replay_session *replay_session_open(const replay_opts *o, const replay_session_u
 	if (s) {
 		s->tr.path = strdup(name ? name : "");
 		s->tr.dir = strdup(dir ? dir : "");
+		s->tr.opts.max_file_bytes = TRACE_MAX_FILE_BYTES;
 	}
 	if (!s || !s->tr.path || !s->tr.dir) {
 		if (s) {
@@ -413,6 +414,7 @@ bool replay_run(const trace *t, const replay_opts *o, replay_result *res, ulp_di
 	replay_session *s = replay_session_open(o, &u, t->path, t->dir, res, d);
 	if (!s)
 		return false;
+	s->tr.opts = t->opts;        /* the side files' rules the trace was loaded with */
 	bool ok = true;
 	for (size_t k = 0; ok && k < t->nres; k++)
 		ok = replay_session_resource(s, &t->res[k], d);
