@@ -593,6 +593,71 @@ void tfp_sched_free(tfp_sched *S)
 	memset(S, 0, sizeof *S);
 }
 
+static bool is_copy_of(const tfp_slot *s)
+{
+	const tfp_opnd *b = &s->s[1], *c = &s->s[2];
+	return s->alu == TA_MAD && s->cc == TC_NONE && b->kind == TO_IMM && b->k == 1.0f && !b->neg && !b->abs &&
+	       !b->m1 && !b->x2 && c->kind == TO_IMM && c->k == 0.0f && !c->neg && !c->abs && !c->m1 && !c->x2;
+}
+
+static bool plain(const tfp_opnd *o) { return !o->neg && !o->abs && !o->m1 && !o->x2; }
+
+/* The colour store reading the copies out of the row registers: when the DW
+ * EXEC's first packet only copies interpolated FP20 values out of the row
+ * (place_ipl) and its second only packs those copies (or constants) into
+ * the store's halves, the pack reads the row registers itself and the copy
+ * packet goes: one ALU packet for a passed-through colour, as a
+ * hand-written grate program has it (traces/samples/triangle.fs.asm,
+ * docs/calibration.md).  All four slots of a packet read before any
+ * writes, so the pack into r2/r3 may read r2/r3. */
+static void fold_store_copies(tfp_sched *S)
+{
+	if (S->rows != 1)
+		return;
+	const unsigned e = S->dw_exec;
+	tfp_exec *x = &S->ex[e];
+	if (!x->dw || x->tex || x->fetch || !x->p[0].n || !x->p[1].n || x->p[2].n || x->p[0].nimm)
+		return;
+	const tfp_packet *c = &x->p[0];
+	for (unsigned k = 0; k < c->n; k++) {
+		const tfp_slot *s = &c->slot[k];
+		if (!is_copy_of(s) || s->sat || s->dkind != TD_VAL || s->s[0].kind != TO_FIX ||
+		    s->s[0].half != TO_FP20 || !plain(&s->s[0]))
+			return;
+	}
+	tfp_packet w = x->p[1];
+	for (unsigned k = 0; k < w.n; k++) {
+		tfp_slot *s = &w.slot[k];
+		if (s->dkind != TD_FIX || !is_copy_of(s) || !s->sat)
+			return;
+		if (s->s[0].kind != TO_VAL)
+			continue;
+		if (!plain(&s->s[0]))
+			return;
+		int src = -1;
+		for (unsigned j = 0; j < c->n; j++)
+			if (c->slot[j].d == s->s[0].v)
+				src = (int)j;
+		if (src < 0)
+			return;
+		s->s[0] = c->slot[src].s[0];
+	}
+	/* the copies must have no reader but the pack */
+	for (unsigned j = 0; j < c->n; j++)
+		for (unsigned ee = 0; ee < TFP_MAX_EXEC; ee++)
+			for (unsigned q = 0; q < 3; q++)
+				for (unsigned k = 0; k < S->ex[ee].p[q].n; k++)
+					for (unsigned i = 0; i < 3; i++) {
+						const tfp_opnd *o = &S->ex[ee].p[q].slot[k].s[i];
+						if (o->kind == TO_VAL && o->v == c->slot[j].d && !(ee == e && q == 1))
+							return;
+					}
+	for (unsigned j = 0; j < c->n; j++)
+		S->val[c->slot[j].d].def_t = -1;
+	x->p[0] = w;
+	memset(&x->p[1], 0, sizeof x->p[1]);
+}
+
 bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched *S, ir_error *e)
 {
 	memset(S, 0, sizeof *S);
@@ -653,6 +718,7 @@ bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched 
 	if (!place_final(S, p, p->has_color))
 		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "the colour store does not fit "
 		                 "in %d EXECs", TFP_MAX_EXEC);
+	fold_store_copies(S);
 	/* extent and totals */
 	S->nexec = 0;
 	for (unsigned x = 0; x < TFP_MAX_EXEC; x++) {
