@@ -35,7 +35,7 @@ LDLIBS   += $(PKG_LIBS) -lm
 LIB_SRC    := $(filter-out frontends/gallium/%,$(wildcard base/*.c isa/*.c isa/*/*.c sim/*/*.c \
                 units/*.c units/*/*.c frontends/*/*.c traces/*.c traces/*/*.c))
 CLI_SRC    := $(wildcard cli/*.c)
-TEST_SRC   := $(wildcard tests/*.c)
+TEST_SRC   := $(wildcard tests/*.c tests/*/*.c)
 BENCH_SRC  := $(wildcard bench/*.c)
 VIEWER_SRC := $(wildcard viewer/*.c)
 

@@ -24,6 +24,7 @@ LAYERS = [
     "traces/replay",
     "traces/piglit",
     "cli viewer bench tests fuzz frontends/gallium",
+    "tests/base tests/isa tests/sim tests/frontends tests/units tests/traces tests/cli",
 ]
 rank = {}
 for i, line in enumerate(LAYERS):

@@ -1,6 +1,6 @@
 /* Trace format v1: loading and validation (docs/trace-format.md).
  * One table of commands and their fields drives the validation; the JSON
- * Schema in traces/schema/ states the same rules (tests/test_trace.c keeps
+ * Schema in traces/schema/ states the same rules (tests/traces/test_trace.c keeps
  * the two in step). */
 #include "traces/trace.h"
 

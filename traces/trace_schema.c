@@ -1,6 +1,6 @@
 /* The JSON Schema of trace format v1, generated from the loader's own
  * command table so the two cannot drift (traces/schema/trace-v1.schema.json
- * is this output; tests/test_trace.c compares them). */
+ * is this output; tests/traces/test_trace.c compares them). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -157,7 +157,7 @@ GR3D_HOT void round_outliers(const gr3d_ctx *c, double r[GR3D_PIXELS])
  * min(trunc(x), L) = trunc(min(x, L)) with x >= 0.  L is 511, or 512 for a
  * negative v (fx10.overflow clamp), or 1e9, which (s + 0.5 rounding to
  * 1e9 from s = 1e9 up) is the 1e9 clamp too (wrap).
- * tests/test_alu_plan.c checks every FP20 code against gr3d_fx10_bits.
+ * tests/units/test_alu_plan.c checks every FP20 code against gr3d_fx10_bits.
  * Round-to-even takes gr3d_fx10_bits_quad.  alu_init sets the lanes up. */
 GR3D_HOT alu_u32x4 fx10_lanes(const alu_unit *a, alu_f32x4 f)
 {

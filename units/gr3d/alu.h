@@ -83,7 +83,7 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx);
 
 /* One packet.  shortcuts = false keeps every slot's full FP20 rounding and
  * its own register write: the reference the shortcuts are tested against
- * (tests/test_alu_plan.c). */
+ * (tests/units/test_alu_plan.c). */
 void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out, bool shortcuts);
 
 /* Run one compiled packet on the live pixels of a quad (a: the unit, for

@@ -79,7 +79,7 @@ typedef struct gr3d_regs {
 	uint8_t one_block_mask;
 } gr3d_regs;
 
-/* Short names for the GSHIM and swath registers (tests/test_swath.c). */
+/* Short names for the GSHIM and swath registers (tests/units/test_swath.c). */
 enum {
 	GR3D_GSHIM_WRITE_MASK = GR3D_REG_GSHIM_WRITE_MASK,
 	GR3D_GSHIM_LAST = GR3D_REG_GSHIM_OTHER + GR3D_N_GSHIM_OTHER - 1,

@@ -10,7 +10,7 @@
  * that fast path into `far`; when mfu_near_x2(far) says some value was out
  * of it (zero, tiny, huge, inf, NaN), the caller redoes its work with the
  * general steps, which use the one-value helpers.  The increment of
- * fp20.round is formed once per draw (mfu_round_of).  tests/test_mfu_pair.c
+ * fp20.round is formed once per draw (mfu_round_of).  tests/units/test_mfu_pair.c
  * checks the helpers against the one-value ones around every FP20 code, in
  * every rounding mode. */
 #ifndef ULP_UNITS_MFU_PAIR_H

@@ -1,5 +1,5 @@
 /* The compile conformance tests' corpus walk and score (compile_tally.h). */
-#include "tests/compile_tally.h"
+#include "tests/frontends/compile_tally.h"
 
 #include <criterion/criterion.h>
 #include <criterion/logging.h>

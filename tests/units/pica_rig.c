@@ -1,5 +1,5 @@
-/* The PICA200 test rig (tests/pica_rig.h). */
-#include "tests/pica_rig.h"
+/* The PICA200 test rig (tests/units/pica_rig.h). */
+#include "tests/units/pica_rig.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

@@ -13,7 +13,7 @@
 #include "units/geom/gr3d_state.h"
 #include "units/geom/pica_vtx.h"
 #include "traces/replay/replay.h"
-#include "test_util.h"
+#include "tests/test_util.h"
 
 static bool apply(gr3d_regs *g, pica_regs *p, const reg_stream *s)
 {

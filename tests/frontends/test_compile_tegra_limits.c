@@ -1,6 +1,6 @@
 /* TGSI -> Tegra GR3D fragment compiler: the slot packing and EXEC limits
  * of every compiled program, refusals with their line, and the CLI
- * (tests/test_compile_tegra.c: the differential tests). */
+ * (tests/frontends/test_compile_tegra.c: the differential tests). */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <math.h>

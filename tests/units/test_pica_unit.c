@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "tests/pica_rig.h"
+#include "tests/units/pica_rig.h"
 #include "tests/test_util.h"
 
 Test(pica_unit, arithmetic_opcodes)

@@ -1,6 +1,6 @@
 /* TGSI -> Tegra GR3D fragment compiler: differential tests against the
  * reference interpreter over the corpora and hand-written lowerings
- * (tests/test_compile_tegra_limits.c: slot packing / EXEC scheduling,
+ * (tests/frontends/test_compile_tegra_limits.c: slot packing / EXEC scheduling,
  * refusals and the CLI).
  *
  * Differential test: every fs.tgsi of ../shared/corpus/tgsi-noint (and
@@ -40,7 +40,7 @@
 #include "isa/tegra/fp_container.h"
 #include "isa/tegra/tegra_prog.h"
 #include "sim/core/config.h"
-#include "tests/compile_tally.h"
+#include "tests/frontends/compile_tally.h"
 #include "tests/test_util.h"
 #include "units/gpu.h"
 

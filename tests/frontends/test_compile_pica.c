@@ -28,7 +28,7 @@
 #include "frontends/pica/pica_compile.h"
 #include "frontends/tgsi/tgsi_exec.h"
 #include "isa/f24.h"
-#include "tests/compile_tally.h"
+#include "tests/frontends/compile_tally.h"
 #include "tests/test_util.h"
 #include "units/pica/pica_exec.h"
 

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "tests/pica_rig.h"
+#include "tests/units/pica_rig.h"
 #include "tests/test_util.h"
 #include <dirent.h>
 #include <stdio.h>
