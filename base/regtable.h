@@ -1,4 +1,4 @@
-/* What the register tables (units/pica/pica_regs.def, units/gr3d/gr3d_regs.def)
+/* What the register tables (isa/pica/pica_regs.def, isa/tegra/gr3d_regs.def)
  * generate their accessors and names from: bit fields of a 32-bit register
  * word by position and width, and a register array's element name. */
 #ifndef ULP_BASE_REGTABLE_H

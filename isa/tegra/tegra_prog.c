@@ -1,6 +1,8 @@
 /* Tegra fragment program: upload order, globals, validation, decoding. */
 #include "isa/tegra/tegra_prog.h"
 
+#include "isa/tegra/gr3d_regs_table.h"
+
 #include <string.h>
 
 size_t tegra_fp_word_count(const tegra_fp_program *p)
@@ -37,25 +39,25 @@ static uint32_t *locate(tegra_fp_program *p, size_t i, tegra_fp_upload_word *w)
 	w->index_kind = "exec";
 	w->index = (unsigned)i;
 	switch (s) {
-	case SEG_PSEQ: w->reg = 0x541; w->label = "PSEQ"; return &p->pseq[i];
-	case SEG_MFU_SCHED: w->reg = 0x601; w->label = "MFU_SCHED"; return &p->mfu_sched[i];
+	case SEG_PSEQ: w->reg = GR3D_REG_FP_PSEQ_UPLOAD_INST; w->label = "PSEQ"; return &p->pseq[i];
+	case SEG_MFU_SCHED: w->reg = GR3D_REG_FP_UPLOAD_MFU_SCHED; w->label = "MFU_SCHED"; return &p->mfu_sched[i];
 	case SEG_MFU:
-		w->reg = 0x604;
+		w->reg = GR3D_REG_FP_UPLOAD_MFU_INST;
 		w->label = i & 1 ? "MFU_LO" : "MFU_HI";
 		w->index_kind = "mfu";
 		w->index = (unsigned)(i / 2);
 		return &p->mfu[i / 2][i & 1];
-	case SEG_TEX: w->reg = 0x701; w->label = "TEX"; return &p->tex[i];
-	case SEG_ALU_SCHED: w->reg = 0x801; w->label = "ALU_SCHED"; return &p->alu_sched[i];
+	case SEG_TEX: w->reg = GR3D_REG_FP_UPLOAD_TEX_INST; w->label = "TEX"; return &p->tex[i];
+	case SEG_ALU_SCHED: w->reg = GR3D_REG_FP_UPLOAD_ALU_SCHED; w->label = "ALU_SCHED"; return &p->alu_sched[i];
 	case SEG_ALU:
-		w->reg = 0x804;
+		w->reg = GR3D_REG_FP_UPLOAD_ALU_INST;
 		w->label = alu_labels[i % 8];
 		w->index_kind = "packet";
 		w->index = (unsigned)(i / 8);
 		return &p->alu[i / 8][i % 8];
 	case SEG_COMPLEMENT:
-		w->reg = 0x806; w->label = "ALU_COMPLEMENT"; return &p->alu_complement[i];
-	case SEG_DW: w->reg = 0x901; w->label = "DW"; return &p->dw[i];
+		w->reg = GR3D_REG_FP_UPLOAD_ALU_INST_COMPLEMENT; w->label = "ALU_COMPLEMENT"; return &p->alu_complement[i];
+	case SEG_DW: w->reg = GR3D_REG_FP_UPLOAD_DW_INST; w->label = "DW"; return &p->dw[i];
 	default: return NULL;
 	}
 }
@@ -80,12 +82,13 @@ void tegra_fp_upload_set(tegra_fp_program *p, size_t i, uint32_t value)
 
 uint32_t tegra_fp_reg_0520(const tegra_fp_program *p)
 {
-	return 0x20006000u | p->exec_count;
+	/* unmasked, as grate writes it (64 EXECs reach past the 6-bit field) */
+	return GR3D_PSEQ_ENGINE_INST_GRATE | p->exec_count << GR3D_F_FP_PSEQ_ENGINE_INST__EXEC_COUNT_LO;
 }
 
 uint32_t tegra_fp_reg_0546(const tegra_fp_program *p)
 {
-	return p->pseq_to_dw_exec_nb << 6;
+	return p->pseq_to_dw_exec_nb << GR3D_F_FP_PSEQ_DW_CFG__PSEQ_TO_DW_EXEC_NB_LO;   /* unmasked, as grate writes it */
 }
 
 bool tegra_fp_reg_0e20(const tegra_fp_program *p, uint32_t *value)
@@ -94,7 +97,8 @@ bool tegra_fp_reg_0e20(const tegra_fp_program *p, uint32_t *value)
 	if (n == 0)
 		return false;
 	/* GLOBAL_PIX_ATTR: NUM_ROWS = n-1, MAX_QID = (0x12C-1)/(4n) */
-	*value = (n - 1) | ((uint32_t)(TEGRA_FP_PSEQ_OUT_WINDOW - 1) / (4 * n)) << 24;
+	*value = GR3D_PUT(ALU_BUFFER_SIZE, NUM_ROWS_M1, n - 1) |
+	         GR3D_PUT(ALU_BUFFER_SIZE, MAX_QID, (uint32_t)(TEGRA_FP_PSEQ_OUT_WINDOW - 1) / (4 * n));
 	return true;
 }
 

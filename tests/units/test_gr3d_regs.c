@@ -114,7 +114,7 @@ Test(gr3d_regs, table_addresses_unique_and_names_round_trip)
 {
 	static const struct { unsigned addr, count, stride; const char *dump; } ROWS[] = {
 #define GR3D_REG(NAME, addr, count, stride, dump, source) { (addr), (count), (stride), (dump) },
-#include "units/gr3d/gr3d_regs.def"
+#include "isa/tegra/gr3d_regs.def"
 	};
 	static struct { unsigned addr; char name[64]; bool named; } e[512];
 	size_t n = 0;
@@ -175,5 +175,5 @@ Test(gr3d_regs, generated_names_and_fields)
 #define GR3D_FIELD(L, F, lo, width, count, stride) \
 	cr_assert_leq((lo) + ((count) - 1) * (stride) + (width), 32, #L "." #F); \
 	cr_assert(width >= 1 && (count == 1 || stride >= width), #L "." #F);
-#include "units/gr3d/gr3d_regs.def"
+#include "isa/tegra/gr3d_regs.def"
 }

@@ -170,15 +170,15 @@ static size_t table_elems(table_elem *out, size_t cap)
 {
 	static const struct { unsigned addr, count, stride; const char *dump; } REGS[] = {
 #define PICA_REG(NAME, addr, count, stride, dump, source) { (addr), (count), (stride), (dump) },
-#include "units/pica/pica_regs.def"
+#include "isa/pica/pica_regs.def"
 	};
 	static const struct { unsigned base; const char *prefix; } BLOCKS[] = {
 #define PICA_SH_BLOCK(NAME, base, size, source) { (base), #NAME "_" },
-#include "units/pica/pica_regs.def"
+#include "isa/pica/pica_regs.def"
 	};
 	static const struct { unsigned off, count; const char *dump; } SH[] = {
 #define PICA_SH_REG(NAME, offset, count, dump, source) { (offset), (count), (dump) },
-#include "units/pica/pica_regs.def"
+#include "isa/pica/pica_regs.def"
 	};
 	size_t n = 0;
 	char buf[64];
@@ -242,5 +242,5 @@ Test(pica_regs, generated_names_and_fields)
 #define PICA_FIELD(L, F, lo, width, count, stride) \
 	cr_assert_leq((lo) + ((count) - 1) * (stride) + (width), 32, #L "." #F); \
 	cr_assert(width >= 1 && (count == 1 || stride >= width), #L "." #F);
-#include "units/pica/pica_regs.def"
+#include "isa/pica/pica_regs.def"
 }

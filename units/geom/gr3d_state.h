@@ -1,7 +1,7 @@
 /* The GR3D draw-state registers outside the fragment program: the linker
  * and TRAM set-up, the rasterizer's face state, the viewport and scissor,
  * and the texture units.  Their addresses and fields are rows of
- * units/gr3d/gr3d_regs.def (LINKER_INSTRUCTION_SEL/FMT, CULL_FACE_LINKER_SETUP,
+ * isa/tegra/gr3d_regs.def (LINKER_INSTRUCTION_SEL/FMT, CULL_FACE_LINKER_SETUP,
  * SCISSOR_*, VIEWPORT_*, TEXTURE_POINTER, TEXTURE_DESC1/2, RT_PTR,
  * TRAM_SETUP: tegra-fp.md §4 for the names and offsets; the fields inside
  * them are ulpsim's, docs/registers.md and docs/ASSUMPTIONS.md "GR3D

@@ -1,7 +1,7 @@
 /* The PICA200 attribute-buffer and draw registers (pica200.md §6.1; 3dbrew
  * GPU/Internal Registers): what the vertex fetch reads and how a draw is
  * triggered.  Their addresses and fields are rows of
- * units/pica/pica_regs.def (ATTRIBBUFFERS_LOC .. PRIMITIVE_CONFIG, and
+ * isa/pica/pica_regs.def (ATTRIBBUFFERS_LOC .. PRIMITIVE_CONFIG, and
  * ulpsim's ULP_ATTRIB_UNORM); docs/registers.md says what each does. */
 #ifndef ULP_SIM_PICA_VTX_H
 #define ULP_SIM_PICA_VTX_H

@@ -288,7 +288,7 @@ void drv_gr3d_rt_enable(reg_stream *s, unsigned ncolor, bool depth)
 
 static const struct { uint16_t addr, count, stride; const char *dump; } ROWS[] = {
 #define GR3D_REG(NAME, addr, count, stride, dump, source) { (addr), (count), (stride), (dump) },
-#include "units/gr3d/gr3d_regs.def"
+#include "isa/tegra/gr3d_regs.def"
 };
 
 const char *gr3d_reg_name(uint16_t reg, char *buf, size_t n)

@@ -179,15 +179,15 @@ typedef struct reg_row { uint16_t addr, count, stride; const char *dump; } reg_r
 
 static const reg_row REGS[] = {
 #define PICA_REG(NAME, addr, count, stride, dump, source) { (addr), (count), (stride), (dump) },
-#include "units/pica/pica_regs.def"
+#include "isa/pica/pica_regs.def"
 };
 static const reg_row SH_REGS[] = {
 #define PICA_SH_REG(NAME, offset, count, dump, source) { (offset), (count), 1, (dump) },
-#include "units/pica/pica_regs.def"
+#include "isa/pica/pica_regs.def"
 };
 static const struct { uint16_t base, size; const char *prefix; } BLOCKS[] = {
 #define PICA_SH_BLOCK(NAME, base, size, source) { (base), (size), #NAME "_" },
-#include "units/pica/pica_regs.def"
+#include "isa/pica/pica_regs.def"
 };
 
 /* The row of rows[n] holding reg (relative to base), and its element. */
