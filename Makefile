@@ -67,11 +67,11 @@ picobj = $(patsubst %.c,$(BUILD)/pic/obj/%.o,$(1))
 PIC_OBJ := $(BUILD)/pic/ulpsim.o
 $(BUILD)/pic/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
+	$(if $(V),,@echo "CC (pic) $<"; )$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
 
 $(PIC_OBJ): $(call picobj,$(LIB_SRC)) frontends/gallium/exports.txt
-	$(LD) -r -o $@.all.o $(filter %.o,$^)
-	objcopy --wildcard --keep-global-symbols=frontends/gallium/exports.txt $@.all.o $@
+	$(if $(V),,@echo "LD $@"; )$(LD) -r -o $@.all.o $(filter %.o,$^)
+	@objcopy --wildcard --keep-global-symbols=frontends/gallium/exports.txt $@.all.o $@
 	rm -f $@.all.o
 
 $(LIB): $(call obj,$(LIB_SRC))

@@ -250,7 +250,7 @@ static bool parse_bracket(tt_ctx *ctx, int32_t *index, bool *indirect, tgsi_ind_
 	*index = 0;
 	tt_eat_opt_white(&ctx->cur);
 	if (tt_word_len(ctx->cur) && !tt_is_digit(*ctx->cur)) {
-		uint8_t f;
+		uint8_t f = 0;   /* parse_file sets it; some -O levels cannot see that */
 		if (!parse_file(ctx, &f))
 			return false;
 		tt_eat_opt_white(&ctx->cur);
