@@ -12,7 +12,7 @@ void json_out_float(char *buf, size_t n, float v)
 		snprintf(buf, n, "%.9g", (double)v);
 }
 
-cJSON *json_out_number(float v)
+static cJSON *json_out_number(float v)
 {
 	char buf[32];
 	if (isnan(v) || isinf(v)) {

@@ -9,7 +9,6 @@
 
 /* Bare text: "1.5", "inf", "-inf", "nan". */
 void json_out_float(char *buf, size_t n, float v);
-cJSON *json_out_number(float v);
 cJSON *json_out_vec4(const float v[4]);
 /* Print root (formatted) and a newline. */
 void json_out_print(const cJSON *root, FILE *f);

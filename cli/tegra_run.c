@@ -10,6 +10,7 @@
 #include "base/fileio.h"
 #include "base/image.h"
 #include "cli/cli.h"
+#include "isa/fx10.h"
 #include "isa/tegra/fp_container.h"
 #include "isa/tegra/fp_words.h"
 #include "isa/tegra/tegra_asm.h"
@@ -194,7 +195,7 @@ static int parse_uniform(const char *arg, const tegra_fp_program *fp, uint32_t u
 		u[slot] = tegra_grate_fp20((float)v);
 	} else {
 		uint32_t x = tegra_grate_fx10((float)v);
-		u[slot] = half ? (u[slot] & 0x3FFu) | x << 10 : (u[slot] & ~0x3FFu) | x;
+		u[slot] = half ? (u[slot] & FX10_MASK) | x << FX10_HIGH_SHIFT : (u[slot] & ~FX10_MASK) | x;
 	}
 	return EXIT_OK;
 }

@@ -189,7 +189,6 @@ void view_draw(viewer *v, uint64_t progress_cycle, uint64_t progress_events);
 void view_handle_event(viewer *v, const SDL_Event *e);
 void view_tick(viewer *v, double dt);
 void view_select_pixel(viewer *v, uint32_t x, uint32_t y);
-void view_set_cursor(viewer *v, uint64_t cycle);
 
 /* view_source.c: the programs overlay.  Its focus: the draw under the
  * cursor, the side the selected lane belongs to, and the lines of the
@@ -203,19 +202,12 @@ typedef struct view_focus {
 	uint32_t item;                       /* the pc or the EXEC */
 	unsigned hl_first, hl_last;          /* 0-based lines of run */
 } view_focus;
-void view_source_focus(viewer *v, view_focus *f);
 void view_source_draw(viewer *v);
 /* One line for --keys S in headless mode: what the overlay highlights. */
 void view_source_print(viewer *v, FILE *out);
-bool view_source_pica_line(const char *text, uint32_t pc, unsigned *line);
-bool view_source_exec_lines(const char *text, uint32_t exec, unsigned *first, unsigned *last);
 
 /* view_image.c */
 bool view_image_upload(viewer *v);
-/* The frame at the cursor into the texture (when the cursor moved). */
-void view_image_sync(viewer *v);
-/* The RGBA the render-target pane shows for pixel (x, y). */
-const uint8_t *view_image_rgba(const viewer *v, uint32_t x, uint32_t y);
 void view_image_fit(viewer *v);
 void view_image_draw(viewer *v);
 bool view_image_pixel_at(const viewer *v, int sx, int sy, uint32_t *x, uint32_t *y);

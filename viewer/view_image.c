@@ -38,7 +38,8 @@ bool view_image_upload(viewer *v)
 	return true;
 }
 
-void view_image_sync(viewer *v)
+/* The frame at the cursor into the texture (when the cursor moved). */
+static void view_image_sync(viewer *v)
 {
 	if (!v->ready || !v->img_tex || !v->frame || (v->frame_valid && v->frame_cycle == v->cursor))
 		return;
@@ -52,7 +53,8 @@ void view_image_sync(viewer *v)
 	SDL_UpdateTexture(v->img_tex, NULL, ok ? v->frame : v->m.img, (int)v->m.img_w * 4);
 }
 
-const uint8_t *view_image_rgba(const viewer *v, uint32_t x, uint32_t y)
+/* The RGBA the render-target pane shows for pixel (x, y). */
+static const uint8_t *view_image_rgba(const viewer *v, uint32_t x, uint32_t y)
 {
 	const uint8_t *img = v->frame_valid && !v->frame_final ? v->frame : v->m.img;
 	return img + 4 * ((size_t)y * v->m.img_w + x);

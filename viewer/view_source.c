@@ -32,7 +32,7 @@ static const char *line_start(const char *text, unsigned line)
 
 /* The line of a PICA200 listing that holds the instruction at word address
  * pc: pica_disasm ends each instruction's line with "; AAA: WWWWWWWW". */
-bool view_source_pica_line(const char *text, uint32_t pc, unsigned *line)
+static bool view_source_pica_line(const char *text, uint32_t pc, unsigned *line)
 {
 	char tag[16];
 	snprintf(tag, sizeof tag, "; %03x: ", pc);
@@ -52,7 +52,7 @@ bool view_source_pica_line(const char *text, uint32_t pc, unsigned *line)
 
 /* The lines of EXEC number `exec` in grate syntax: from its "EXEC" line to
  * the ";" that ends it. */
-bool view_source_exec_lines(const char *text, uint32_t exec, unsigned *first, unsigned *last)
+static bool view_source_exec_lines(const char *text, uint32_t exec, unsigned *first, unsigned *last)
 {
 	unsigned n = 0, seen = 0;
 	bool in = false;
@@ -98,7 +98,7 @@ static const char *program(viewer *v, bool vertex, unsigned draw, const char **e
 	return c->text;
 }
 
-void view_source_focus(viewer *v, view_focus *f)
+static void view_source_focus(viewer *v, view_focus *f)
 {
 	memset(f, 0, sizeof *f);
 	int d = ulpsim_draw_at(v->sim, v->cursor);

@@ -46,7 +46,7 @@ void view_layout(viewer *v)
 		view_timeline_fit(v);
 }
 
-void view_set_cursor(viewer *v, uint64_t cycle)
+static void view_set_cursor(viewer *v, uint64_t cycle)
 {
 	if (!v->ready)
 		return;

@@ -14,7 +14,8 @@
 #include "isa/tegra/tegra_asm.h"
 #include "isa/tegra/tegra_isa.h"
 
-const char *tfp_reg_name(unsigned r, char buf[8])
+/* Register name of register number r (0..15 rN, 16..23 gN). */
+static const char *tfp_reg_name(unsigned r, char buf[8])
 {
 	if (r < 16)
 		snprintf(buf, 8, "r%u", r);

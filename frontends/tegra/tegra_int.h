@@ -162,7 +162,5 @@ bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched 
 void tfp_sched_free(tfp_sched *S);
 
 /* ---- emission (tegra_emit.c) ---- */
-/* Register name of register number r (0..15 rN, 16..23 gN). */
-const char *tfp_reg_name(unsigned r, char buf[8]);
 
 #endif

@@ -20,7 +20,7 @@ bool tt_is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-bool tt_is_ident(char c)
+static bool tt_is_ident(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || tt_is_digit(c);
 }
@@ -53,7 +53,7 @@ size_t tt_word_len(const char *p)
 }
 
 /* Case-insensitive prefix match of the upper-case word w. */
-bool tt_match_prefix(const char **p, const char *w)
+static bool tt_match_prefix(const char **p, const char *w)
 {
 	const char *c = *p;
 	while (*w && tt_upper(*c) == *w) {
@@ -88,7 +88,7 @@ int tt_match_table(const char **p, const char *(*name)(unsigned), unsigned count
 }
 
 /* uint ::= [0-9]+   (values above 2^32-1 are rejected: see the assumptions) */
-int tt_parse_uint(const char **p, uint32_t *v)
+static int tt_parse_uint(const char **p, uint32_t *v)
 {
 	const char *c = *p;
 	uint64_t x = 0;

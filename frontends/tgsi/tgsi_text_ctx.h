@@ -22,14 +22,11 @@ typedef struct tt_ctx {
 enum { TT_OK, TT_NONE, TT_OVERFLOW };
 
 bool tt_is_digit(char c);
-bool tt_is_ident(char c);
 void tt_eat_opt_white(const char **p);
 bool tt_eat_white(const char **p);
 size_t tt_word_len(const char *p);
-bool tt_match_prefix(const char **p, const char *w);
 bool tt_match_whole(const char **p, const char *w);
 int tt_match_table(const char **p, const char *(*name)(unsigned), unsigned count);
-int tt_parse_uint(const char **p, uint32_t *v);
 int tt_parse_int(const char **p, int32_t *v);
 bool tt_uint_or_fail(tt_ctx *ctx, uint32_t *v, const char *what);
 bool tt_fail_at(tt_ctx *ctx, const char *at, const char *fmt, ...)

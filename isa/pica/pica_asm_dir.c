@@ -25,7 +25,7 @@ struct asm_dvle *asm_dvle(struct pica_asm *a)
 	return e->entry ? e : NULL;
 }
 
-struct asm_ubundle *asm_bundle(struct pica_asm *a, struct asm_dvle *e)
+static struct asm_ubundle *asm_bundle(struct pica_asm *a, struct asm_dvle *e)
 {
 	return &a->bundle[e->is_gs && !e->compat_gs ? 1 : 0];
 }

@@ -5,7 +5,7 @@
 
 #include "isa/pica/pica_asm_int.h"
 
-bool asm_emit_word(struct pica_asm *a, uint32_t w)
+static bool asm_emit_word(struct pica_asm *a, uint32_t w)
 {
 	if (a->ncode >= PICA_CODE_MAX)
 		return asm_err_col(a, 0, "program exceeds the %d-word code memory", PICA_CODE_MAX);

@@ -112,12 +112,10 @@ bool asm_parse_cond(struct pica_asm *a, char *s, struct pica_inst *in);
 
 /* DVLE of the current file (created on first use). */
 struct asm_dvle *asm_dvle(struct pica_asm *a);
-struct asm_ubundle *asm_bundle(struct pica_asm *a, struct asm_dvle *e);
 
 /* Directives (pica_asm_dir.c) and instructions (pica_asm_inst.c). */
 bool asm_directive(struct pica_asm *a, char *name, char *args);
 bool asm_instruction(struct pica_asm *a, char *name, char *args);
-bool asm_emit_word(struct pica_asm *a, uint32_t w);
 void asm_padding_nop(struct pica_asm *a);
 
 #endif

@@ -122,7 +122,8 @@ void tegra_fields_decode(const tegra_field *tab, unsigned n, uint64_t w, void *o
 	}
 }
 
-uint64_t tegra_fields_encode(const tegra_field *tab, unsigned n, const void *in, uint64_t w)
+/* w with every GRATE row replaced by its member of in. */
+static uint64_t tegra_fields_encode(const tegra_field *tab, unsigned n, const void *in, uint64_t w)
 {
 	for (unsigned i = 0; i < n; i++) {
 		const tegra_field *f = &tab[i];

@@ -234,8 +234,6 @@ uint64_t tegra_fields_known(const tegra_field *tab, unsigned n);
 /* Every row with a member, from w into the decoded struct out (a SRC
  * member is classified too). */
 void tegra_fields_decode(const tegra_field *tab, unsigned n, uint64_t w, void *out);
-/* w with every GRATE row replaced by its member of in. */
-uint64_t tegra_fields_encode(const tegra_field *tab, unsigned n, const void *in, uint64_t w);
 
 /* ---- register map (7-bit operand / destination number; §2.3) ---------- */
 

@@ -105,7 +105,6 @@ bool pg_test_parse(pg_test *t, const char *test_txt, const char *meta_json, cons
                    const char *fs, const char *name, ulp_diag *d);
 void pg_test_free(pg_test *t);
 /* Parses only the [test] section text of test.txt (file name for d). */
-bool pg_parse_commands(pg_test *t, const char *text, const char *file, ulp_diag *d);
 const pg_var *pg_find_var(const pg_stage *s, enum pg_var_kind k, const char *name);
 
 /* ---- GL state and draws (piglit_state.c) ---- */

@@ -194,7 +194,7 @@ static void parse_line(pg_cmd *c, char *line)
 	copy(c->text, sizeof c->text, line);
 }
 
-bool pg_parse_commands(pg_test *t, const char *text, const char *file, ulp_diag *d)
+static bool pg_parse_commands(pg_test *t, const char *text, const char *file, ulp_diag *d)
 {
 	(void)d;
 	(void)file;

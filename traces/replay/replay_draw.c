@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-sim_unit *replay_unit_named(replay_result *res, const char *name)
+static sim_unit *replay_unit_named(replay_result *res, const char *name)
 {
 	for (unsigned k = 0; k < res->nunits; k++)
 		if (strcmp(res->unit[k].name, name) == 0)
@@ -26,7 +26,7 @@ sim_unit *replay_zs_unit_stats(replay_result *res, const char *name)
 }
 
 /* The o register with a semantic (TGSI vertex shaders), or 0xFF. */
-uint8_t replay_vs_reg(const replay *r, int sem, uint32_t index)
+static uint8_t replay_vs_reg(const replay *r, int sem, uint32_t index)
 {
 	for (unsigned o = 0; r->vs_tgsi && o < 16; o++)
 		if (r->vs_sem[o] == sem && r->vs_sem_index[o] == index)

@@ -132,19 +132,12 @@ ulp_image *replay_flipped(const ulp_image *rt, ulp_diag *d);
 bool replay_bind_vs(replay *r, const trace_shader *s, size_t i);
 bool replay_bind_fs(replay *r, const trace_shader *s, size_t i);
 bool replay_bind_gs(replay *r, const cJSON *c, size_t i);
-/* The one way a TGSI fragment shader becomes a Tegra program (the replay's
- * binding, its variants, trace check): blend (NULL or a no-op: none) lowered
- * into it, then compiled with opts.  False with d (its file:line:col). */
-bool replay_compile_fs_tgsi(tgsi_shader *sh, const char *name, const tegra_compile_opts *opts,
-                            const tgsi_blend_state *blend, tegra_compile_result *tr, ulp_diag *d);
 /* Recompiles a TGSI fragment shader whose compare functions, swizzles or
  * blend state changed since it was compiled. */
 bool replay_fs_variant(replay *r, size_t i);
 
 /* replay_draw.c */
-sim_unit *replay_unit_named(replay_result *res, const char *name);
 sim_unit *replay_zs_unit_stats(replay_result *res, const char *name);
-uint8_t replay_vs_reg(const replay *r, int sem, uint32_t index);
 bool replay_draw(replay *r, const cJSON *c, size_t i);
 bool replay_draw_regs(replay *r, size_t i, bool indexed);
 

@@ -14,7 +14,10 @@ static bool fail_at(replay *r, size_t i, const char *prefix, const ulp_diag *inn
 	return replay_fail(r, i, prefix, m);
 }
 
-bool replay_compile_fs_tgsi(tgsi_shader *sh, const char *name, const tegra_compile_opts *opts,
+/* The one way a TGSI fragment shader becomes a Tegra program (the replay's
+ * binding, its variants, trace check): blend (NULL or a no-op: none) lowered
+ * into it, then compiled with opts.  False with d (its file:line:col). */
+static bool replay_compile_fs_tgsi(tgsi_shader *sh, const char *name, const tegra_compile_opts *opts,
                             const tgsi_blend_state *blend, tegra_compile_result *tr, ulp_diag *d)
 {
 	tgsi_shader *bl = !blend || tgsi_blend_is_noop(blend) ? NULL : tgsi_blend_lower(sh, blend, name, d);

@@ -180,7 +180,8 @@ static uint32_t addr_of(const replay_state *st, const trace_resource *res)
 	return res ? st->base[res - st->t->res] : 0;
 }
 
-const uint8_t *replay_mem_read(const void *mem, uint32_t addr, uint32_t len)
+/* vfetch_read_fn over the layout (mem: the replay_state). */
+static const uint8_t *replay_mem_read(const void *mem, uint32_t addr, uint32_t len)
 {
 	const replay_state *st = mem;
 	long k = resource_at(st, addr);

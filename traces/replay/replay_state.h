@@ -56,8 +56,6 @@ bool replay_state_place(replay_state *st, size_t k, size_t len, const char *path
  * resources after it down by one): its place becomes free. */
 void replay_state_remove(replay_state *st, size_t k);
 
-/* vfetch_read_fn over the layout (mem: the replay_state). */
-const uint8_t *replay_mem_read(const void *mem, uint32_t addr, uint32_t len);
 
 /* The commands; each appends its writes to s (the caller applies them). */
 void replay_state_viewport(replay_state *st, reg_stream *s, const double scale[3], const double translate[3]);

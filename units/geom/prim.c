@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+static void prim_fini(prim_unit *p);
+
 const sim_counter_def PRIM_COUNTERS[PRIM_CTR_COUNT] = {
 	[PRIM_CTR_VERTICES] = { "vertices", "shaded vertices received" },
 	[PRIM_CTR_TRIANGLES] = { "triangles", "triangles handed to the clipper (with a GS: its input primitives)" },
@@ -115,7 +117,7 @@ bool prim_init_geometry(prim_unit *p, uint32_t per, uint32_t count, sim_port *in
 	return ok;
 }
 
-void prim_fini(prim_unit *p)
+static void prim_fini(prim_unit *p)
 {
 	free(p->vtx);
 	free(p->have);

@@ -43,7 +43,6 @@ extern const sim_counter_def PRIM_COUNTERS[PRIM_CTR_COUNT];
 bool prim_init(prim_unit *p, enum prim_mode m, uint32_t count, sim_port *in, sim_port *out);
 /* PRIM_GEOMETRY: count / per input primitives of `per` (1..3) vertices each. */
 bool prim_init_geometry(prim_unit *p, uint32_t per, uint32_t count, sim_port *in, sim_port *out);
-void prim_fini(prim_unit *p);
 
 static inline bool prim_done(const prim_unit *p) { return p->next_tri == p->ntris && p->got == p->count; }
 

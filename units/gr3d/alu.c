@@ -333,7 +333,7 @@ static void write_pair(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, unsig
 	fx10_quad(a, c, v1, e1);
 	for (unsigned p = 0; p < GR3D_PIXELS; p++)
 		set[p] = e0[p] << s[0].fx10_shift | e1[p] << s[1].fx10_shift;
-	write_row_bits(q, s[0].dst_index & (GR3D_ROW_REGS - 1), live, ~(FX10_MASK | FX10_MASK << 10), set);
+	write_row_bits(q, s[0].dst_index & (GR3D_ROW_REGS - 1), live, ~(FX10_MASK | FX10_MASK << FX10_HIGH_SHIFT), set);
 }
 
 /* One slot's destination write for the live pixels (bit p of live).  Slot

@@ -26,8 +26,8 @@ static bool quad_all_live(const gr3d_quad *q)
  * rN+1.h), with the hardware-verified FX10 -> UNORM8 rule (the table). */
 static void unorm8_pixel(const uint8_t unorm8[FX10_MASK + 1], uint32_t lo, uint32_t hi, uint8_t *b)
 {
-	const uint8_t b0 = unorm8[lo & FX10_MASK], b1 = unorm8[(lo >> 10) & FX10_MASK];
-	const uint8_t b2 = unorm8[hi & FX10_MASK], b3 = unorm8[(hi >> 10) & FX10_MASK];
+	const uint8_t b0 = unorm8[lo & FX10_MASK], b1 = unorm8[(lo >> FX10_HIGH_SHIFT) & FX10_MASK];
+	const uint8_t b2 = unorm8[hi & FX10_MASK], b3 = unorm8[(hi >> FX10_HIGH_SHIFT) & FX10_MASK];
 	b[0] = b0;
 	b[1] = b1;
 	b[2] = b2;

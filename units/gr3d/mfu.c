@@ -278,7 +278,7 @@ static void ipl_vars(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 						r[p] = clamp01(r[p]);
 				gr3d_fx10_bits_quad(c->fx10_round, c->fx10_wrap, r, enc[h]);
 			}
-			EACH_ACTIVE(p, active, q->px[p].r[reg] = enc[0][p] | enc[1][p] << 10);
+			EACH_ACTIVE(p, active, q->px[p].r[reg] = enc[0][p] | enc[1][p] << FX10_HIGH_SHIFT);
 		}
 	}
 }

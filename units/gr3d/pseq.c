@@ -121,8 +121,8 @@ static unsigned pseq_exec(pseq_unit *p, gr3d_quad *q, unsigned e)
 		uint8_t b[4] = { 0, 0, 0, 0 };
 		if (rt && x < rt->width && y < rt->height)
 			memcpy(b, ulp_image_cpx(rt, x, y), 4);
-		px->r[f->lo] = unorm8_to_fx10(b[0]) | (uint32_t)unorm8_to_fx10(b[1]) << 10;
-		px->r[f->hi] = unorm8_to_fx10(b[2]) | (uint32_t)unorm8_to_fx10(b[3]) << 10;
+		px->r[f->lo] = unorm8_to_fx10(b[0]) | (uint32_t)unorm8_to_fx10(b[1]) << FX10_HIGH_SHIFT;
+		px->r[f->hi] = unorm8_to_fx10(b[2]) | (uint32_t)unorm8_to_fx10(b[3]) << FX10_HIGH_SHIFT;
 		n++;
 	}
 	return n;

@@ -73,8 +73,8 @@ GR3D_HOT void texel_pair(const gr3d_sampler *sm, const uint8_t *p, uint32_t pr[2
 		break;
 	case GR3D_TEX_D16: {
 		const uint32_t d = depth_fx10(sm, texel_depth(p));
-		pr[0] = d | d << 10;
-		pr[1] = d | (uint32_t)unorm8_to_fx10(255) << 10;
+		pr[0] = d | d << FX10_HIGH_SHIFT;
+		pr[1] = d | (uint32_t)unorm8_to_fx10(255) << FX10_HIGH_SHIFT;
 		return;
 	}
 	default: w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; break;
@@ -117,9 +117,9 @@ GR3D_HOT void texel(const gr3d_sampler *sm, const level_view *lv, int x, int y, 
 	uint32_t pr[2];
 	texel_at(sm, lv, x, y, pr);
 	out[0] = pr[0] & FX10_MASK;
-	out[1] = pr[0] >> 10;
+	out[1] = pr[0] >> FX10_HIGH_SHIFT;
 	out[2] = pr[1] & FX10_MASK;
-	out[3] = pr[1] >> 10;
+	out[3] = pr[1] >> FX10_HIGH_SHIFT;
 }
 
 /* tex_fetch on a level's view, with the result as FX10 pairs (texel_pair's
@@ -151,8 +151,8 @@ GR3D_HOT unsigned fetch_view(const gr3d_sampler *sm, const level_view *lv, bool 
 		double r = (1 - fv) * ((1 - fu) * a[k] + fu * b[k]) + fv * ((1 - fu) * cc[k] + fu * d[k]);
 		out[k] = (uint32_t)(r + 0.5) & FX10_MASK;     /* r >= 0: the truncation is floor */
 	}
-	pr[0] = out[0] | out[1] << 10;
-	pr[1] = out[2] | out[3] << 10;
+	pr[0] = out[0] | out[1] << FX10_HIGH_SHIFT;
+	pr[1] = out[2] | out[3] << FX10_HIGH_SHIFT;
 	return 4;
 }
 
@@ -166,9 +166,9 @@ static unsigned tex_fetch(const gr3d_sampler *sm, unsigned lvl, bool linear, dou
 	const level_view lv = view_of(sm, lvl);
 	const unsigned n = fetch_view(sm, &lv, linear, s, t, pr);
 	out[0] = pr[0] & FX10_MASK;
-	out[1] = pr[0] >> 10;
+	out[1] = pr[0] >> FX10_HIGH_SHIFT;
 	out[2] = pr[1] & FX10_MASK;
-	out[3] = pr[1] >> 10;
+	out[3] = pr[1] >> FX10_HIGH_SHIFT;
 	return n;
 }
 
@@ -320,8 +320,8 @@ __attribute__((noinline)) static unsigned tex_quad(const tex_unit *tu, gr3d_quad
 		if (use_lod) {
 			uint32_t t4[4];
 			texels += tex_filter(sm, lod, cs[p], ct[p], t4);
-			pr[0] = t4[0] | t4[1] << 10;
-			pr[1] = t4[2] | t4[3] << 10;
+			pr[0] = t4[0] | t4[1] << FX10_HIGH_SHIFT;
+			pr[1] = t4[2] | t4[3] << FX10_HIGH_SHIFT;
 		} else {           /* without a LOD tex_filter magnifies: level 0, the mag filter */
 			texels += fetch_view(sm, &l0, sm->bilinear, cs[p], ct[p], pr);
 		}
