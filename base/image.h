@@ -28,6 +28,9 @@
 
 /* Largest width or height accepted anywhere (create, load, save). */
 enum { ULP_IMAGE_MAX_DIM = 16384 };
+/* A PNG keeps at most this many ancillary chunks (text, profiles and
+ * tables are skipped unread: base/image.c; docs/robustness.md). */
+#define ULP_PNG_CHUNK_CACHE 1000
 
 typedef struct ulp_image {
 	uint32_t width, height;

@@ -4,6 +4,7 @@
  * (accepted and, for traces, replayed) or a substring of the error.  Under
  * make san the same run catches the sanitizer reports the finding was. */
 #include <criterion/criterion.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,9 +116,19 @@ static bool feed_trace(const char *text, size_t len, const char *name, char *msg
 	return ok || fail_with(&d, msg, n);
 }
 
+/* as fuzz/fuzz_png.c */
+static bool feed_png(const char *text, size_t len, const char *name, char *msg, size_t n)
+{
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	ulp_image *img = ulp_image_decode_png((const uint8_t *)text, len, name, &d);
+	ulp_image_free(img);
+	return img || fail_with(&d, msg, n);
+}
+
 static const struct { const char *dir; feeder feed; } FEEDERS[] = {
 	{ "tgsi", feed_tgsi }, { "pica_asm", feed_pica_asm }, { "tegra_asm", feed_tegra_asm },
-	{ "piglit", feed_piglit }, { "trace", feed_trace },
+	{ "piglit", feed_piglit }, { "trace", feed_trace }, { "png", feed_png },
 };
 
 static char *slurp(const char *path, size_t *len)
@@ -163,4 +174,9 @@ Test(fuzz_repro, every_reproducer, .timeout = 120)
 		test_free_names(names, nn);
 	}
 	cr_assert_geq(checked, 8, "only %u reproducers found under " REPRO, checked);
+	/* bounded memory: png/iccp-2gb.png once took 2 GB (a zTXt chunk
+	 * claiming 2 GB that libpng allocated before reading) */
+	struct rusage ru;
+	cr_assert_eq(getrusage(RUSAGE_SELF, &ru), 0);
+	cr_expect_lt(ru.ru_maxrss, 1L << 20, "the reproducers took %ld KB", ru.ru_maxrss);
 }
