@@ -77,7 +77,7 @@ for t in "$@"; do
 	dictopt=()
 	[ -n "$d" ] && [ -f "fuzz/dict/$d.dict" ] && dictopt=(-dict="fuzz/dict/$d.dict")
 	log=$build/fuzz/$t.log
-	FUZZ_TRACE_DIR=traces/samples "$bin" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 \
+	FUZZ_TRACE_DIR=traces/samples "$bin" -max_total_time="$secs" -seed="${FUZZ_SEED:-0}" -timeout=20 -rss_limit_mb=2048 \
 		-max_len=65536 -print_final_stats=1 -artifact_prefix="$build/fuzz/findings/$t-" \
 		"${dictopt[@]}" "$work" "$seeds" >"$log" 2>&1
 	rc=$?
