@@ -361,7 +361,7 @@ bool trace_check_value(trace_ctx *c, const cJSON *v, const field *f, const char 
 				snprintf(sub, sizeof sub, "%s[%d]", path, i);
 				return trace_err(c, sub, "expected a number%s", "");
 			}
-		return true;             /* finite and in f32 range: check_numbers */
+		return true;             /* finite and in f32 range: check_values */
 	}
 	case F_PICA_WRITES: case F_GR3D_WRITES: {
 		const bool pica = f->kind == F_PICA_WRITES;
@@ -453,42 +453,26 @@ static bool check_command(trace_ctx *c, const cJSON *cmd, int i)
 	return true;
 }
 
-static bool check_numbers(trace_ctx *c, const cJSON *v, char *path, size_t len, size_t cap, unsigned depth);
+static bool check_values(trace_ctx *c, const cJSON *v, char *path, size_t len, size_t cap, unsigned level);
 
 bool trace_check_command(trace *t, const cJSON *cmd, size_t i, ulp_diag *d)
 {
 	trace_ctx c = { .t = t, .file = t->path, .d = d };
-	char jpath[64];
+	char jpath[256];
 	snprintf(jpath, sizeof jpath, "$.commands[%zu]", i);
-	return check_numbers(&c, cmd, jpath, strlen(jpath), sizeof jpath, 0) && check_command(&c, cmd, (int)i);
+	/* a command is at level 3 of a trace: $ (1), commands (2), the command */
+	return check_values(&c, cmd, jpath, strlen(jpath), sizeof jpath, 3) && check_command(&c, cmd, (int)i);
 }
 
-/* JSON nesting beyond TRACE_MAX_DEPTH is refused at the first value that
- * passes it (cJSON itself stops at CJSON_NESTING_LIMIT, 1000). */
-static bool depth_ok(trace_ctx *c, const cJSON *v, const char *path, int depth)
-{
-	if (depth > TRACE_MAX_DEPTH)
-		return trace_err(c, path, "nested more than %d levels deep (TRACE_MAX_DEPTH, "
-		                 "docs/robustness.md)", TRACE_MAX_DEPTH);
-	int i = 0;
-	for (const cJSON *it = v->child; it; it = it->next, i++) {
-		if (!it->child)
-			continue;
-		char sub[256];
-		if (cJSON_IsArray(v))
-			snprintf(sub, sizeof sub, "%.200s[%d]", path, i);
-		else
-			snprintf(sub, sizeof sub, "%.200s.%.40s", path, it->string ? it->string : "");
-		if (!depth_ok(c, it, sub, depth + 1))
-			return false;
-	}
-	return true;
-}
-
-/* Every number of the document is finite and within the f32 range (JSON
- * has no infinity, but 1e999 parses as one); fields check their own
- * ranges on top.  The path of the first that is not. */
-static bool check_numbers(trace_ctx *c, const cJSON *v, char *path, size_t len, size_t cap, unsigned depth)
+/* One walk over the document checks two things, reporting the first value
+ * in document order that fails either:
+ *  - nesting: a container deeper than TRACE_MAX_DEPTH levels (the root is
+ *    level 1) is refused (cJSON itself stops at CJSON_NESTING_LIMIT, 1000);
+ *  - numbers: every number is finite and within the f32 range (JSON has no
+ *    infinity, but 1e999 parses as one); fields check their own ranges on
+ *    top.
+ * path holds the JSON path of v (len bytes of cap); level is v's level. */
+static bool check_values(trace_ctx *c, const cJSON *v, char *path, size_t len, size_t cap, unsigned level)
 {
 	if (cJSON_IsNumber(v)) {
 		if (isfinite(v->valuedouble) && fabs(v->valuedouble) <= TRACE_MAX_NUMBER)
@@ -496,14 +480,15 @@ static bool check_numbers(trace_ctx *c, const cJSON *v, char *path, size_t len, 
 		return trace_err(c, path, "%s: every number in a trace is finite and within +-3.4028235e38 "
 		                 "(a bit pattern goes in a u32 buffer)", isfinite(v->valuedouble) ? "out of range" : "not finite");
 	}
-	if (depth > 64)
-		return trace_err(c, path, "nested more than 64 deep%s", "");
+	if (v->child && level > TRACE_MAX_DEPTH)
+		return trace_err(c, path, "nested more than %d levels deep (TRACE_MAX_DEPTH, docs/robustness.md)",
+		                 TRACE_MAX_DEPTH);
 	int i = 0;
 	for (const cJSON *it = v->child; it; it = it->next, i++) {
 		int n = cJSON_IsArray(v) ? snprintf(path + len, cap - len, "[%d]", i)
 		                         : snprintf(path + len, cap - len, ".%s", it->string ? it->string : "?");
 		size_t nl = n > 0 && (size_t)n < cap - len ? len + (size_t)n : cap - 1;
-		if (!check_numbers(c, it, path, nl, cap, depth + 1))
+		if (!check_values(c, it, path, nl, cap, level + 1))
 			return false;
 		path[len] = 0;
 	}
@@ -534,10 +519,8 @@ bool trace_parse_with(trace *t, const char *json, const char *path, const char *
 	const cJSON *root = t->root;
 	if (!cJSON_IsObject(root))
 		return trace_err(&c, "$", "expected an object%s", "");
-	if (!depth_ok(&c, root, "$", 1))
-		return false;
 	char jpath[256] = "$";
-	if (!check_numbers(&c, root, jpath, 1, sizeof jpath, 0))
+	if (!check_values(&c, root, jpath, 1, sizeof jpath, 1))
 		return false;
 	static const char *const TOP[] = { "format", "version", "name", "gpu", "resources", "shaders",
 		"commands", NULL };
