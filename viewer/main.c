@@ -222,6 +222,18 @@ static bool viewer_ready(viewer *v, const options *o)
 	return true;
 }
 
+/* The statistics pane's port line, on stdout (screenshot mode). */
+static void print_ports(const viewer *v)
+{
+	printf("%s", VIEW_PORTS_TITLE);
+	char item[96];
+	bool full;
+	for (unsigned k = 0; view_port_item(v->sim, k, item, sizeof item, &full); k++)
+		printf(" %s%s", item, full ? " (full)" : "");
+	printf("\n");
+	fflush(stdout);
+}
+
 /* --keys: each name pressed in turn, as the window would receive it. */
 static bool press_keys(viewer *v, const char *list)
 {
@@ -344,6 +356,7 @@ static int headless(viewer *v, const options *o)
 	}
 	view_draw(v, 0, 0);
 	rc = save_screenshot(v, o->screenshot) ? 0 : EXIT_USAGE;
+	print_ports(v);
 out:
 	view_text_fini(&v->text);
 	if (v->img_tex)

@@ -98,6 +98,12 @@ int view_journey_unit(const view_journey *j, const char *lane);
  * the count. */
 enum { VIEW_LINE = 160, VIEW_JOURNEY_LINES = 320 };
 unsigned view_journey_lines(const view_journey *j, char lines[][VIEW_LINE], unsigned max, bool panel);
+/* Port k's high-water mark as "raster->pseq 2/4" (the most items it held at
+ * once over the run / its capacity, as stats.txt's gpu.port.*.max_count);
+ * *full: it reached its capacity (a producer may have waited on it).  False
+ * past the last port. */
+bool view_port_item(const ulpsim *s, unsigned k, char *buf, size_t len, bool *full);
+#define VIEW_PORTS_TITLE "ports (most held/capacity):"
 extern const char *const VIEW_JOURNEY_UNIT_NAME[VIEW_JOURNEY_UNITS];
 
 /* ---- text (view_text.c) ---- */

@@ -495,3 +495,14 @@ unsigned view_journey_lines(const view_journey *j, char lines[][VIEW_LINE], unsi
 #undef LINE
 	return n;
 }
+
+bool view_port_item(const ulpsim *s, unsigned k, char *buf, size_t len, bool *full)
+{
+	const char *name;
+	uint32_t cap, max;
+	if (!ulpsim_port_mark(s, k, &name, &cap, &max))
+		return false;
+	snprintf(buf, len, "%s %u/%u", name, max, cap);
+	*full = cap && max >= cap;
+	return true;
+}

@@ -25,15 +25,19 @@ void view_frame(SDL_Renderer *r, int x, int y, int w, int h, SDL_Color c)
 	SDL_RenderDrawRect(r, &rc);
 }
 
+/* Lines of the statistics pane for the ports' high-water marks. */
+enum { VIEW_PORT_LINES = 3 };
+
 void view_layout(viewer *v)
 {
 	int status = v->text.line_h + 8;
 	int top = (v->h - status) * 52 / 100;
 	int img_w = v->w * 36 / 100;
 	v->pane_img = (view_rect){ 0, 0, img_w, top };
-	/* the statistics take what their lines need: title, three lines, lane rows, key */
+	/* the statistics take what their lines need: title, three lines, the
+	 * ports, lane rows, key */
 	int rows = v->ready ? (int)(v->m.nlanes + 1) / 2 : 6;
-	int stats_h = (rows + 6) * v->text.line_h + 4;
+	int stats_h = (rows + 6 + VIEW_PORT_LINES) * v->text.line_h + 4;
 	if (stats_h > top - 5 * v->text.line_h)
 		stats_h = top - 5 * v->text.line_h;
 	v->pane_stats = (view_rect){ img_w, 0, v->w - img_w, stats_h };
@@ -85,6 +89,28 @@ static void draw_legend(viewer *v, int x, int y, int max_x)
 }
 
 
+/* The ports' high-water marks, flowing over VIEW_PORT_LINES lines; a port
+ * that reached its capacity in the warning colour.  Returns the next y. */
+static int draw_ports(viewer *v, int x0, int y, int max_x)
+{
+	int lh = v->text.line_h, x = x0, line = 0;
+	x += view_text_draw(&v->text, v->r, VIEW_FONT_MONO, x, y, DIM, VIEW_PORTS_TITLE);
+	char item[96];
+	bool full;
+	for (unsigned k = 0; view_port_item(v->sim, k, item, sizeof item, &full); k++) {
+		int w = v->text.char_w * ((int)strlen(item) + 1);
+		if (x + w > max_x) {
+			if (++line == VIEW_PORT_LINES)
+				break;
+			x = x0 + 2 * v->text.char_w;
+			y += lh;
+		}
+		x += v->text.char_w + view_text_draw(&v->text, v->r, VIEW_FONT_MONO, x + v->text.char_w, y,
+		                                     full ? WARN : LABEL, item);
+	}
+	return y + lh;
+}
+
 static void draw_stats(viewer *v)
 {
 	const view_rect *p = &v->pane_stats;
@@ -118,7 +144,8 @@ static void draw_stats(viewer *v)
 	else
 		snprintf(buf, sizeof buf, "   pixel writes %llu", (unsigned long long)s->writes);
 	view_text_draw(&v->text, v->r, VIEW_FONT_MONO, x + ew, y, s->writes_dropped ? WARN : LABEL, buf);
-	y += lh + 2;
+	y += lh;
+	y = draw_ports(v, x, y, p->x + p->w - 8) + 2;
 	/* utilisation per lane, from the activity spans, in two columns */
 	unsigned rows = (v->m.nlanes + 1) / 2;
 	int colw = (p->w - 16) / 2;

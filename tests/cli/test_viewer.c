@@ -179,6 +179,10 @@ Test(viewer, headless_screenshot_size_and_colours)
 	cr_assert_eq(img->width, 900);
 	cr_assert_eq(img->height, 620);
 	check_panes(img);
+	/* the statistics pane's port line, printed too: the fixture's quads
+	 * fill raster->pseq (raster stalls on output_full) */
+	cr_assert(strstr(out, "ports (most held/capacity): setup->raster "), "%s", out);
+	cr_assert(strstr(out, " raster->pseq 8/8 (full) "), "%s", out);
 	ulp_image_free(img);
 	free(out);
 }
