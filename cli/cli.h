@@ -33,6 +33,12 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
  * printing an error (the command then returns EXIT_BAD). */
 struct ulp_config;
 int cli_config_option(int argc, char **argv, int *i, struct ulp_config *cfg);
+/* The side-file options of commands that load traces (docs/trace-format.md
+ * "Side files"): --allow-paths and --max-side-file SIZE.  As
+ * cli_config_option: 0 not one of them, 1 taken (and *i moved past its
+ * value), -1 a bad value (the usage message printed). */
+struct trace_load_opts;
+int cli_side_file_option(const char *cmd, int argc, char **argv, int *i, struct trace_load_opts *lo);
 
 /* mkdir -p path: false with d naming the path that could not be made. */
 bool cli_mkdir_p(const char *path, ulp_diag *d);

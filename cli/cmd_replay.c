@@ -41,6 +41,7 @@ static const char usage[] =
 	"  --permissive          conditions that hang the PICA200 warn instead of stopping\n"
 	"  --allow-paths         side files from anywhere (default: only regular files\n"
 	"                        inside the trace's folder; docs/trace-format.md)\n"
+	"  --max-side-file SIZE  each side file at most SIZE (bytes, or K, M, G; default 256M)\n"
 	"exit: 0 ok, 1 a check failed, 2 bad usage or a trace that cannot be replayed\n";
 
 /* --stats: the file opens at the first draw, when the units exist. */
@@ -140,9 +141,10 @@ static int parse_args(int argc, char **argv, replay_args *a, ulp_config *cfg)
 			a->o.max_cycles = m;
 		} else if (!strcmp(s, "--permissive"))
 			a->o.permissive = true;
-		else if (!strcmp(s, "--allow-paths"))
-			a->lo.allow_paths = true;
-		else if ((k = cli_config_option(argc, argv, &i, cfg)) != 0) {
+		else if ((k = cli_side_file_option("replay", argc, argv, &i, &a->lo)) != 0) {
+			if (k < 0)
+				return EXIT_BAD;
+		} else if ((k = cli_config_option(argc, argv, &i, cfg)) != 0) {
 			if (k < 0)
 				return EXIT_BAD;
 		} else if (s[0] == '-' && s[1])

@@ -8,13 +8,14 @@
 #include "traces/trace.h"
 
 static const char usage[] =
-	"usage: ulpsim trace check [--allow-paths] FILE.json\n"
+	"usage: ulpsim trace check [--allow-paths] [--max-side-file SIZE] FILE.json\n"
 	"                                       validate a trace (format v1), compile the\n"
 	"                                       shaders it names, list its contents\n"
 	"       ulpsim trace schema            print the format's JSON Schema\n"
 	"The format: docs/trace-format.md.  A bad trace is refused with the JSON path\n"
 	"of the offending value (a shader's error: its file:line:col too), exit 2.\n"
-	"--allow-paths reads side files from outside the trace's folder.\n";
+	"--allow-paths reads side files from outside the trace's folder;\n"
+	"--max-side-file caps each side file (bytes, or K, M, G; default 256M).\n";
 
 int cmd_trace(int argc, char **argv)
 {
@@ -36,9 +37,12 @@ int cmd_trace(int argc, char **argv)
 		trace_load_opts lo = { 0 };
 		const char *file = NULL;
 		for (int i = 2; i < argc; i++) {
-			if (!strcmp(argv[i], "--allow-paths"))
-				lo.allow_paths = true;
-			else if (argv[i][0] == '-' && argv[i][1])
+			int k = cli_side_file_option("trace", argc, argv, &i, &lo);
+			if (k < 0)
+				return EXIT_BAD;
+			if (k > 0)
+				continue;
+			if (argv[i][0] == '-' && argv[i][1])
 				return cli_usage("trace", "unknown option '%s'", argv[i]);
 			else if (file)
 				return cli_usage("trace", "check takes one trace file");

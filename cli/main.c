@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "sim/core/config.h"
+#include "traces/trace.h"
 
 typedef struct cli_command {
 	const char *name;
@@ -54,6 +55,23 @@ int cli_config_option(int argc, char **argv, int *i, struct ulp_config *cfg)
 		return 1;
 	cli_fail(&d);
 	return -1;
+}
+
+int cli_side_file_option(const char *cmd, int argc, char **argv, int *i, trace_load_opts *lo)
+{
+	const char *a = argv[*i];
+	if (!strcmp(a, "--allow-paths")) {
+		lo->allow_paths = true;
+		return 1;
+	}
+	if (strcmp(a, "--max-side-file"))
+		return 0;
+	if (*i + 1 >= argc || !trace_parse_side_file_cap(argv[*i + 1], &lo->max_file_bytes)) {
+		cli_usage(cmd, "--max-side-file takes a size: bytes, or with a K, M or G suffix (1 .. 16G)");
+		return -1;
+	}
+	++*i;
+	return 1;
 }
 
 bool cli_wants_help(int argc, char **argv)

@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 seeds_of() {
 	case $1 in
 	fuzz_tgsi|fuzz_compile_pica|fuzz_compile_tegra) echo "*.tgsi" ;;
-	fuzz_trace|fuzz_replay) echo "*.json" ;;
+	fuzz_trace|fuzz_replay|fuzz_session) echo "*.json" ;;
 	fuzz_shbin) echo "*.shbin" ;;
 	fuzz_pica_asm) echo "*.pica *.vsh *.gsh" ;;
 	fuzz_tegra_asm) echo "*.asm *_fs.txt" ;;
@@ -33,7 +33,7 @@ seeds_of() {
 dict_of() {
 	case $1 in
 	fuzz_tgsi|fuzz_compile_pica|fuzz_compile_tegra) echo tgsi ;;
-	fuzz_trace|fuzz_replay) echo trace ;;
+	fuzz_trace|fuzz_replay|fuzz_session) echo trace ;;
 	fuzz_pica_asm) echo pica_asm ;;
 	fuzz_tegra_asm|fuzz_fp_words) echo tegra_asm ;;
 	fuzz_fp_container) echo fp_container ;;

@@ -65,6 +65,12 @@ typedef struct trace_load_opts {
 	uint64_t max_file_bytes;    /* 0: TRACE_MAX_FILE_BYTES */
 } trace_load_opts;
 
+/* --max-side-file's value: bytes, or a number with a K, M or G suffix
+ * (binary: 64M is 64 MiB), 1 byte .. TRACE_MAX_SIDE_FILE_CAP.  False when
+ * it is none of those. */
+#define TRACE_MAX_SIDE_FILE_CAP ((uint64_t)16 << 30)
+bool trace_parse_side_file_cap(const char *s, uint64_t *bytes);
+
 typedef struct trace {
 	char *path, *dir;
 	trace_load_opts opts;       /* as loaded (the side files' rules) */

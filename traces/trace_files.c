@@ -86,3 +86,25 @@ bool trace_file_check(trace_ctx *c, const char *name, const char *jpath)
 	free(p);
 	return p != NULL;
 }
+
+bool trace_parse_side_file_cap(const char *s, uint64_t *bytes)
+{
+	if (!s || s[0] < '0' || s[0] > '9')
+		return false;
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(s, &end, 10);
+	unsigned shift = 0;
+	if (*end == 'K' || *end == 'k')
+		shift = 10;
+	else if (*end == 'M' || *end == 'm')
+		shift = 20;
+	else if (*end == 'G' || *end == 'g')
+		shift = 30;
+	if (shift)
+		end++;
+	if (errno || *end || n == 0 || n > (TRACE_MAX_SIDE_FILE_CAP >> shift))
+		return false;
+	*bytes = (uint64_t)n << shift;
+	return true;
+}

@@ -25,6 +25,7 @@ typedef struct options {
 	size_t max_events;
 	size_t max_writes;
 	bool allow_paths;        /* side files from outside the trace's folder */
+	uint64_t max_side_file;  /* --max-side-file (0: the default) */
 } options;
 
 static void usage(FILE *f)
@@ -42,6 +43,7 @@ static void usage(FILE *f)
 	      "                        first and print the mean frame time\n"
 	      "  --set key=value       a configuration setting, as 'ulpsim replay --set'\n"
 	      "  --allow-paths         side files from outside the trace's folder, as replay's\n"
+	      "  --max-side-file SIZE  each side file at most SIZE (bytes, or K, M, G), as replay's\n"
 	      "  --max-events N        timeline events kept (default 4194304)\n"
 	      "  --max-writes N        colour writes logged for the frame at the cursor\n"
 	      "                        (default 4194304; 16 bytes each)\n"
@@ -102,7 +104,7 @@ static int parse_args(int argc, char **argv, options *o)
 			fprintf(stderr, "ulpsim-view: %s: %s\n", a,
 			        !strcmp(a, "--screenshot") || !strcmp(a, "--at-cycle") || !strcmp(a, "--select") ||
 			                !strcmp(a, "--size") || !strcmp(a, "--set") || !strcmp(a, "--max-events") ||
-			                !strcmp(a, "--max-writes") ||
+			                !strcmp(a, "--max-writes") || !strcmp(a, "--max-side-file") ||
 			                !strcmp(a, "--keys") || !strcmp(a, "--bench-frames")
 			            ? "needs a value" : "unknown option");
 			return EXIT_USAGE;
@@ -110,6 +112,12 @@ static int parse_args(int argc, char **argv, options *o)
 		i++;
 		if (!strcmp(a, "--screenshot")) {
 			o->screenshot = val;
+		} else if (!strcmp(a, "--max-side-file")) {
+			if (!ulpsim_parse_side_file_cap(val, &o->max_side_file)) {
+				fprintf(stderr, "ulpsim-view: --max-side-file '%s': expected bytes, or K, M or G "
+				        "(1 .. 16G)\n", val);
+				return EXIT_USAGE;
+			}
 		} else if (!strcmp(a, "--at-cycle")) {
 			if (!parse_u64(val, &o->at_cycle)) {
 				fprintf(stderr, "ulpsim-view: --at-cycle '%s': expected a cycle number\n", val);
@@ -514,7 +522,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	char err[512];
-	const ulpsim_open_opts oo = { .allow_paths = o.allow_paths };
+	const ulpsim_open_opts oo = { .allow_paths = o.allow_paths, .max_side_file = o.max_side_file };
 	v->sim = ulpsim_open_with(o.trace, o.settings, o.nsettings, &oo, err, sizeof err);
 	if (!v->sim) {
 		fprintf(stderr, "ulpsim-view: %s\n", err);

@@ -48,7 +48,11 @@ ulpsim *ulpsim_open(const char *trace_path, const char *const *settings, size_t 
                     char *err, size_t errlen);
 typedef struct ulpsim_open_opts {
 	bool allow_paths;
+	uint64_t max_side_file;     /* each side file at most this many bytes; 0: 256 MiB */
 } ulpsim_open_opts;
+/* A --max-side-file value ("64M": bytes, or a K, M or G suffix; 1 .. 16G)
+ * into *bytes; false when it is not one. */
+bool ulpsim_parse_side_file_cap(const char *s, uint64_t *bytes);
 ulpsim *ulpsim_open_with(const char *trace_path, const char *const *settings, size_t nsettings,
                          const ulpsim_open_opts *opts, char *err, size_t errlen);
 /* Replays the whole trace, recording at most max_events timeline events

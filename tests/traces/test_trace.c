@@ -265,3 +265,43 @@ Test(trace, side_file_size_cap)
 	cr_assert_eq(system(cmd), 0);
 	free(dir);
 }
+
+/* --max-side-file's sizes (replay, trace check, the viewer and the API). */
+Test(trace, side_file_cap_option)
+{
+	const struct { const char *s; bool ok; uint64_t bytes; } cases[] = {
+		{ "16", true, 16 }, { "1K", true, 1024 }, { "64m", true, 64ull << 20 }, { "16G", true, 16ull << 30 },
+		{ "17G", false, 0 }, { "0", false, 0 }, { "-1", false, 0 }, { "1T", false, 0 }, { "", false, 0 },
+		{ "K", false, 0 }, { "99999999999999999999", false, 0 }, { "12 ", false, 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint64_t b = 0;
+		cr_expect_eq(trace_parse_side_file_cap(cases[i].s, &b), cases[i].ok, "'%s'", cases[i].s);
+		if (cases[i].ok)
+			cr_expect_eq(b, cases[i].bytes, "'%s'", cases[i].s);
+	}
+	/* through the CLI: the cap refuses the 32-byte side file, a larger one takes it */
+	char *dir = test_tmpdir();
+	free(test_write_file(dir, "b.bin", "0123456789abcdef0123456789abcdef"));
+	char *json = test_write_file(dir, "t.json", "{\"format\": \"ulpsim-trace\", \"version\": 1, \"resources\": "
+	                             "{\"b\": {\"type\": \"buffer\", \"file\": \"b.bin\"}}, \"commands\": []}");
+	char args[700], *out, *err;
+	snprintf(args, sizeof args, "trace check --max-side-file 16 %s", json);
+	cr_expect_eq(test_run_cli(args, &out, &err), 2);
+	cr_expect(strstr(err, "over the side-file cap of 16 bytes"), "%s", err);
+	free(out);
+	free(err);
+	snprintf(args, sizeof args, "trace check --max-side-file 1K %s", json);
+	cr_expect_eq(test_run_cli(args, &out, &err), 0, "%s", err);
+	free(out);
+	free(err);
+	snprintf(args, sizeof args, "replay --max-side-file 0 %s", json);
+	cr_expect_eq(test_run_cli(args, &out, &err), 2);
+	cr_expect(strstr(err, "--max-side-file takes a size"), "%s", err);
+	free(out);
+	free(err);
+	snprintf(args, sizeof args, "rm -rf '%s'", dir);
+	cr_assert_eq(system(args), 0);
+	free(json);
+	free(dir);
+}

@@ -78,7 +78,8 @@ ulpsim *ulpsim_open_with(const char *trace_path, const char *const *settings, si
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	const trace_load_opts lo = { .allow_paths = oo && oo->allow_paths };
+	const trace_load_opts lo = { .allow_paths = oo && oo->allow_paths,
+		                     .max_file_bytes = oo ? oo->max_side_file : 0 };
 	/* the trace's "gpu" picks the preset; the settings win over it */
 	ulp_config_defaults(&s->cfg);
 	bool ok = trace_load_with(&s->t, trace_path, &lo, &d) && ulp_config_preset(&s->cfg, s->t.gpu, &d);
@@ -708,3 +709,8 @@ bool ulpsim_quad_regs(ulpsim *s, const ulpsim_quad_ref *q, ulpsim_exec_regs *reg
 
 float ulpsim_fp20_value(uint32_t bits) { return fp20_decode(bits & FP20_MASK); }
 float ulpsim_fx10_value(uint32_t bits, bool high) { return fx10_decode(high ? bits >> 10 : bits); }
+
+bool ulpsim_parse_side_file_cap(const char *s, uint64_t *bytes)
+{
+	return trace_parse_side_file_cap(s, bytes);
+}
