@@ -6,11 +6,9 @@
  * Between commands the input's own bytes decide whether a resource or a
  * shader is removed (and added back, or not: a command naming it must then
  * fail cleanly), as a driver does when the program deletes an object. */
-#include <stdbool.h>
 #include "fuzz/fuzz_trace.h"
 #include "base/image.h"
 #include "traces/replay/session.h"
-#include "traces/trace.h"
 
 /* What happens before command i: taken from the input's bytes, so the
  * fuzzer steers it. */
@@ -21,25 +19,19 @@ static unsigned schedule(const uint8_t *data, size_t size, size_t i)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (fuzz_trace_skip(data, size))
-		return 0;
-	char *json = fuzz_text(data, size);
-	if (!json)
-		return 0;
 	trace t;
-	ulp_diag d;
-	ulp_diag_clear(&d);
-	if (!trace_parse(&t, json, "fuzz.json", fuzz_trace_dir(), &d))
-		goto out;
+	char *json;
+	if (!fuzz_trace_parse(data, size, &t, &json)) {
+		free(json);
+		return 0;
+	}
 	ulp_config cfg;
-	ulp_config_defaults(&cfg);
-	cfg.watchdog_cycles = 20000;
 	replay_opts o;
-	memset(&o, 0, sizeof o);
-	o.cfg = &cfg;
-	o.max_cycles = 200000;
+	fuzz_replay_setup(&cfg, &o);
 	replay_result res;
 	memset(&res, 0, sizeof res);
+	ulp_diag d;
+	ulp_diag_clear(&d);
 	replay_session_units u = { .lazy = true };
 	replay_session *s = replay_session_open(&o, &u, "gl", t.dir, &res, &d);
 	if (!s)

@@ -6,7 +6,11 @@
 #ifndef ULP_FUZZ_TRACE_H
 #define ULP_FUZZ_TRACE_H
 
+#include <stdbool.h>
+
 #include "fuzz/fuzz.h"
+#include "traces/replay/replay.h"
+#include "traces/trace.h"
 
 static inline const char *fuzz_trace_dir(void)
 {
@@ -17,6 +21,33 @@ static inline const char *fuzz_trace_dir(void)
 static inline bool fuzz_trace_skip(const uint8_t *data, size_t size)
 {
 	return memchr(data, '/', size) || memchr(data, '\\', size);
+}
+
+/* The input parsed as a trace into *t (side files from fuzz_trace_dir()):
+ * false when it is skipped or refused (t is then freed).  *json holds the
+ * text the trace points into until the caller frees it. */
+static inline bool fuzz_trace_parse(const uint8_t *data, size_t size, trace *t, char **json)
+{
+	*json = NULL;
+	if (fuzz_trace_skip(data, size) || !(*json = fuzz_text(data, size)))
+		return false;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	if (trace_parse(t, *json, "fuzz.json", fuzz_trace_dir(), &d))
+		return true;
+	trace_free(t);
+	return false;
+}
+
+/* The budget of every harness that replays: a short watchdog and at most
+ * 200,000 cycles (--max-cycles), so each input stays fast. */
+static inline void fuzz_replay_setup(ulp_config *cfg, replay_opts *o)
+{
+	ulp_config_defaults(cfg);
+	cfg->watchdog_cycles = 20000;
+	memset(o, 0, sizeof *o);
+	o->cfg = cfg;
+	o->max_cycles = 200000;
 }
 
 #endif

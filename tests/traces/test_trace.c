@@ -148,6 +148,17 @@ Test(trace, bad_traces_name_the_json_path)
 	}
 }
 
+/* Asserts that json is refused; its message into buf. */
+static void refused(const char *json, char *buf, size_t len)
+{
+	trace t;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert_not(trace_parse(&t, json, "t.json", "/tmp", &d), "accepted: %s", json);
+	ulp_diag_format(&d, buf, len);
+	trace_free(&t);
+}
+
 /* One walk checks nesting and numbers: the first offending value in
  * document order is named, and a trace exactly TRACE_MAX_DEPTH deep passes
  * that walk (its unknown field is then the error). */
@@ -164,29 +175,19 @@ Test(trace, nesting_and_numbers_in_one_walk)
 		for (int k = 0; k < levels - 1; k++)
 			json[n++] = ']';
 		snprintf(json + n, sizeof json - (size_t)n, "}");
-		trace t;
-		ulp_diag d;
-		ulp_diag_clear(&d);
-		cr_assert_not(trace_parse(&t, json, "t.json", "/tmp", &d));
 		char buf[1024];
-		ulp_diag_format(&d, buf, sizeof buf);
+		refused(json, buf, sizeof buf);
 		if (levels > TRACE_MAX_DEPTH)
 			cr_expect(strstr(buf, "levels deep (TRACE_MAX_DEPTH"), "%d levels: %s", levels, buf);
 		else
 			cr_expect(strstr(buf, "$.x: unknown field"), "%d levels: %s", levels, buf);
-		trace_free(&t);
 	}
 	/* a bad number before a too-deep value is the one named */
 	snprintf(json, sizeof json, HEAD "\"commands\": [], \"a\": 1e999, \"x\": %s1%s}",
 	         "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]");
-	trace t;
-	ulp_diag d;
-	ulp_diag_clear(&d);
-	cr_assert_not(trace_parse(&t, json, "t.json", "/tmp", &d));
 	char buf[1024];
-	ulp_diag_format(&d, buf, sizeof buf);
+	refused(json, buf, sizeof buf);
 	cr_expect(strstr(buf, "$.a: not finite"), "%s", buf);
-	trace_free(&t);
 }
 
 Test(trace, schema_file_is_the_generated_schema)
