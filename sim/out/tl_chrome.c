@@ -1,6 +1,7 @@
 /* Chrome trace-event JSON timeline sink (tl_chrome.h). */
 #include "sim/out/tl_chrome.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,19 +260,15 @@ static bool chrome_write(void *ctx, const sim_tl_event *ev, size_t n)
 	return tl_file_check(&w->file);
 }
 
+_Static_assert(offsetof(tl_chrome, file) == 0, "tl_file_new_writer: the file comes first");
+
 tl_chrome *tl_chrome_open(const char *path, const tl_chrome_opts *opts, ulp_diag *d)
 {
-	tl_chrome *w = calloc(1, sizeof *w);
-	if (!w) {
-		ulp_diag_at(d, path, 0, 0, "out of memory");
+	tl_chrome *w = tl_file_new_writer(sizeof *w, path, d);
+	if (!w)
 		return NULL;
-	}
 	if (opts)
 		w->o = *opts;
-	if (!tl_file_open(&w->file, path, d)) {
-		free(w);
-		return NULL;
-	}
 	fputs("{\"traceEvents\":[", w->file.out.f);
 	event_start(w, "M");
 	fputs(",\"name\":\"process_name\",\"args\":{\"name\":", w->file.out.f);

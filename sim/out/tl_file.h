@@ -5,6 +5,7 @@
 #define ULP_SIM_TL_FILE_H
 
 #include <stdbool.h>
+#include <stdlib.h>
 
 #include "base/diag.h"
 #include "base/fileio.h"
@@ -20,6 +21,22 @@ static inline bool tl_file_open(tl_file *f, const char *path, ulp_diag *d)
 	f->failed = false;
 	ulp_diag_clear(&f->err);
 	return ulp_out_open(&f->out, path, d);
+}
+
+/* A writer (tl_chrome, tl_vcd, tl_kanata) whose struct begins with its
+ * tl_file: `size` zeroed bytes with the file open at path.  NULL with d. */
+static inline void *tl_file_new_writer(size_t size, const char *path, ulp_diag *d)
+{
+	tl_file *f = calloc(1, size);
+	if (!f) {
+		ulp_diag_at(d, path, 0, 0, "out of memory");
+		return NULL;
+	}
+	if (!tl_file_open(f, path, d)) {
+		free(f);
+		return NULL;
+	}
+	return f;
 }
 
 /* Marks the file failed with msg unless it already failed; returns false. */

@@ -1,6 +1,7 @@
 /* Kanata v4 timeline sink (tl_kanata.h). */
 #include "sim/out/tl_kanata.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -379,19 +380,15 @@ static bool kanata_write(void *ctx, const sim_tl_event *ev, size_t n)
 	return tl_file_check(&w->file);
 }
 
+_Static_assert(offsetof(tl_kanata, file) == 0, "tl_file_new_writer: the file comes first");
+
 tl_kanata *tl_kanata_open(const char *path, const tl_kanata_opts *opts, ulp_diag *d)
 {
-	tl_kanata *w = calloc(1, sizeof *w);
-	if (!w) {
-		ulp_diag_at(d, path, 0, 0, "out of memory");
+	tl_kanata *w = tl_file_new_writer(sizeof *w, path, d);
+	if (!w)
 		return NULL;
-	}
 	if (opts)
 		w->o = *opts;
-	if (!tl_file_open(&w->file, path, d)) {
-		free(w);
-		return NULL;
-	}
 	fputs("Kanata\t0004\n", w->file.out.f);
 	return w;
 }

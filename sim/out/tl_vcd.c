@@ -1,6 +1,7 @@
 /* VCD timeline sink (tl_vcd.h). */
 #include "sim/out/tl_vcd.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,19 +266,15 @@ static bool vcd_write(void *ctx, const sim_tl_event *ev, size_t n)
 	return tl_file_check(&w->file);
 }
 
+_Static_assert(offsetof(tl_vcd, file) == 0, "tl_file_new_writer: the file comes first");
+
 tl_vcd *tl_vcd_open(const char *path, const tl_vcd_opts *opts, ulp_diag *d)
 {
-	tl_vcd *w = calloc(1, sizeof *w);
-	if (!w) {
-		ulp_diag_at(d, path, 0, 0, "out of memory");
+	tl_vcd *w = tl_file_new_writer(sizeof *w, path, d);
+	if (!w)
 		return NULL;
-	}
 	if (opts)
 		w->o = *opts;
-	if (!tl_file_open(&w->file, path, d)) {
-		free(w);
-		return NULL;
-	}
 	return w;
 }
 
