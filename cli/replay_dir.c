@@ -225,6 +225,7 @@ typedef struct rdir_ctx {
 	unsigned *pick;                 /* the shard's frame indices */
 	size_t npick;
 	_Atomic unsigned *next;         /* shared: the next slot to take */
+	unsigned *current;              /* shared: worker w is on slot current[w] - 1 (0: none) */
 	rdir_frame *slot;               /* shared: one per picked frame */
 } rdir_ctx;
 
@@ -305,12 +306,13 @@ static void replay_frame(rdir_ctx *c, rdir_frame *r)
 		r->status = RDIR_OK;
 }
 
-static void worker(rdir_ctx *c)
+static void worker(rdir_ctx *c, unsigned w)
 {
 	for (;;) {
 		unsigned j = atomic_fetch_add(c->next, 1);
 		if (j >= c->npick)
 			break;
+		c->current[w] = j + 1;
 		c->slot[j].status = RDIR_RUNNING;
 		replay_frame(c, &c->slot[j]);
 	}
@@ -327,7 +329,7 @@ static bool run_workers(rdir_ctx *c, unsigned n, ulp_diag *d)
 	for (; started < n; started++) {
 		pid[started] = fork();
 		if (pid[started] == 0) {
-			worker(c);
+			worker(c, started);
 			fflush(NULL);
 			_exit(0);
 		}
@@ -340,16 +342,15 @@ static bool run_workers(rdir_ctx *c, unsigned n, ulp_diag *d)
 		int st;
 		while (waitpid(pid[k], &st, 0) < 0 && errno == EINTR)
 			;
-		if (WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st)))
-			for (size_t j = 0; j < c->npick; j++)
-				if (c->slot[j].status == RDIR_RUNNING) {
-					/* the one frame this worker was replaying */
-					c->slot[j].status = RDIR_ERROR;
-					snprintf(c->slot[j].message, sizeof c->slot[j].message,
-					         "%s/%s: the worker replaying this frame died (%s %d)", c->dir,
-					         c->slot[j].name, WIFSIGNALED(st) ? "signal" : "exit status",
-					         WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
-				}
+		unsigned j = c->current[k];
+		if ((WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st))) && j &&
+		    c->slot[j - 1].status == RDIR_RUNNING) {
+			rdir_frame *r = &c->slot[j - 1];      /* the frame this worker was replaying */
+			r->status = RDIR_ERROR;
+			snprintf(r->message, sizeof r->message, "%s/%s: the worker replaying this frame died (%s %d)",
+			         c->dir, r->name, WIFSIGNALED(st) ? "signal" : "exit status",
+			         WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+		}
 	}
 	return ok;
 }
@@ -443,14 +444,17 @@ int cmd_replay_dir(int argc, char **argv, const char *dir_arg)
 	for (size_t i = 0; i < nnames; i++)
 		if (i % a.shard_n == a.shard_k - 1)
 			c.pick[c.npick++] = (unsigned)i;
-	shm_len = sizeof(_Atomic unsigned) * 16 + (c.npick ? c.npick : 1) * sizeof(rdir_frame);
+	/* the shared table: the counter, current[RDIR_MAX_JOBS], the slots */
+	size_t head = 64 + RDIR_MAX_JOBS * sizeof(unsigned);
+	shm_len = head + (c.npick ? c.npick : 1) * sizeof(rdir_frame);
 	shm = mmap(NULL, shm_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shm == MAP_FAILED) {
 		ulp_diag_at(&d, dir, 0, 0, "cannot map the results table: %s", strerror(errno));
 		goto fail;
 	}
 	c.next = shm;
-	c.slot = (rdir_frame *)((char *)shm + sizeof(_Atomic unsigned) * 16);
+	c.current = (unsigned *)((char *)shm + 64);
+	c.slot = (rdir_frame *)((char *)shm + head);
 	atomic_init(c.next, 0);
 	if (!prepass(&c, &d) || (a.out_dir && !cli_mkdir_p(a.out_dir, &d)))
 		goto fail;
