@@ -375,3 +375,34 @@ Test(replay_dir, bad_merges_are_refused)
 	free(o);
 	free(other);
 }
+
+/* A 100-frame folder (frame-0000.json … frame-0099.json, the triangle and
+ * the 8x8 teaching trace in turn, as a capture names its frames) on every
+ * core: the summary a serial run prints. */
+Test(replay_dir, hundred_frames_on_all_cores)
+{
+	char *fr = test_tmpdir(), *o = test_tmpdir();
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd,
+	         "cp traces/samples/triangle.*.tgsi traces/samples/triangle.fs.asm %s/ && for i in $(seq 0 99); do "
+	         "if [ $((i %% 2)) = 0 ]; then s=triangle; else s=teaching_8x8; fi; "
+	         "cp traces/samples/$s.json %s/$(printf frame-%%04d.json $i); done",
+	         fr, fr);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	char *serial, *all, *err;
+	cr_assert_eq(cli(&serial, &err, "replay %s --jobs 1", fr), 0, "%s", err);
+	free(err);
+	cr_assert_eq(cli(&all, &err, "replay %s --jobs 0 --out-dir %s/out", fr, o), 0, "%s", err);
+	cr_assert_str_eq(all, serial);
+	cr_assert(strstr(all, ": 100 frames\n"), "%s", all);
+	cr_assert(strstr(all, "total: 100 frames: 100 ok, 0 with failed checks, 0 errors;"), "%s", all);
+	cr_assert(strstr(all, "\nframe-0042.json  tegra2"), "%s", all);
+	cr_assert(exists(o, "out/frame-0099.png") && exists(o, "out/frame-0099.stats.txt"));
+	free(serial);
+	free(all);
+	free(err);
+	rm_rf(fr);
+	rm_rf(o);
+	free(fr);
+	free(o);
+}
