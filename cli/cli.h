@@ -3,6 +3,7 @@
 #define ULP_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "base/diag.h"
 
@@ -38,6 +39,9 @@ int cli_config_option(int argc, char **argv, int *i, struct ulp_config *cfg);
  * cli_config_option: 0 not one of them, 1 taken (and *i moved past its
  * value), -1 a bad value (the usage message printed). */
 struct trace_load_opts;
+/* replay's --max-cycles value (1 or more) into *cycles; false with the
+ * usage message printed. */
+bool cli_max_cycles(const char *v, uint64_t *cycles);
 int cli_side_file_option(const char *cmd, int argc, char **argv, int *i, struct trace_load_opts *lo);
 
 /* mkdir -p path: false with d naming the path that could not be made. */

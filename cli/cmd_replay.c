@@ -4,11 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/hosttime.h"
 #include "base/image.h"
 #include "cli/cli.h"
+#include "cli/replay_dir.h"
 #include "sim/check/compare.h"
 #include "traces/replay/replay.h"
 #include "sim/out/stats_txt.h"
@@ -19,6 +21,8 @@
 
 static const char usage[] =
 	"usage: ulpsim replay TRACE.json [options]\n"
+	"       ulpsim replay DIR [--jobs N] [--shard K/N] [--report R.json] [--out-dir D] [...]\n"
+	"       ulpsim replay --merge R1.json R2.json ... [--report R.json]\n"
 	"  replays a trace (docs/trace-format.md) on the simulated GPU: vertex shaders\n"
 	"  on the clocked PICA200 units, fragments through the Tegra PSEQ/MFU/TEX/ALU/DW\n"
 	"  units (docs/replay.md).  Prints one summary line on stderr.\n"
@@ -42,18 +46,19 @@ static const char usage[] =
 	"  --allow-paths         side files from anywhere (default: only regular files\n"
 	"                        inside the trace's folder; docs/trace-format.md)\n"
 	"  --max-side-file SIZE  each side file at most SIZE (bytes, or K, M, G; default 256M)\n"
+	"many frames (docs/replay.md \"Many frames\"): DIR replays every *.json trace in\n"
+	"  the folder, sorted by name, one combined summary on stdout; with DIR:\n"
+	"  --jobs N              N worker processes (default 0: the number of cores)\n"
+	"  --shard K/N           only shard K of N (frame i when i mod N = K - 1)\n"
+	"  --report R.json       the machine-readable report (for --merge)\n"
+	"  --out-dir DIR         each frame's last checkpoint as DIR/<frame>.png and its\n"
+	"                        stats as DIR/<frame>.stats.txt\n"
+	"  --max-cycles, --config, --set, --permissive, --allow-paths, --max-side-file: per frame\n"
+	"  --merge R1 R2 ...     join shard reports into the summary of the whole run\n"
 	"exit: 0 ok, 1 a check failed, 2 bad usage or a trace that cannot be replayed\n";
 
 /* --stats: the file opens at the first draw, when the units exist. */
-typedef struct stats_ctx {
-	const char *path;
-	const ulp_config *cfg;
-	stats_txt *w;
-	bool failed;
-	ulp_diag d;
-} stats_ctx;
-
-static void stats_open(stats_ctx *s, replay_result *res)
+static void stats_open(replay_stats *s, replay_result *res)
 {
 	if (s->w || s->failed)
 		return;
@@ -67,7 +72,7 @@ static void stats_open(stats_ctx *s, replay_result *res)
 
 static void stats_hook(void *ctx, bool end, replay_result *res)
 {
-	stats_ctx *s = ctx;
+	replay_stats *s = ctx;
 	stats_open(s, res);
 	if (s->failed)
 		return;
@@ -78,6 +83,35 @@ static void stats_hook(void *ctx, bool end, replay_result *res)
 		s->w = NULL;
 		s->failed = true;
 	}
+}
+
+void replay_stats_begin(replay_stats *s, const char *path, const ulp_config *cfg, replay_opts *o)
+{
+	memset(s, 0, sizeof *s);
+	s->path = path;
+	s->cfg = cfg;
+	ulp_diag_clear(&s->d);
+	if (path) {
+		o->draw_hook = stats_hook;
+		o->hook_ctx = s;
+	}
+}
+
+bool replay_stats_end(replay_stats *s, bool ok, replay_result *res, ulp_diag *d)
+{
+	if (s->path && ok) {
+		stats_open(s, res);          /* a trace without draws */
+		if (s->w)
+			stats_txt_port_marks(s->w, res->port, res->nports);
+		if (s->failed || !stats_txt_close(s->w, res->cycles, 0, &s->d)) {
+			*d = s->d;
+			return false;
+		}
+	} else if (s->w) {
+		stats_txt_abort(s->w);
+	}
+	s->w = NULL;
+	return true;
 }
 
 /* A progress bar on a terminal (stderr), erased at the end. */
@@ -133,12 +167,8 @@ static int parse_args(int argc, char **argv, replay_args *a, ulp_config *cfg)
 		} else if (!strcmp(s, "--expect-cycles") && more)
 			a->expect_cycles = argv[++i];
 		else if (!strcmp(s, "--max-cycles") && more) {
-			char *end;
-			const char *v = argv[++i];
-			unsigned long long m = strtoull(v, &end, 10);
-			if (end == v || *end || v[0] == '-' || m == 0 || m == ULLONG_MAX)
-				return cli_usage("replay", "--max-cycles takes a number of cycles (1 or more)");
-			a->o.max_cycles = m;
+			if (!cli_max_cycles(argv[++i], &a->o.max_cycles))
+				return EXIT_BAD;
 		} else if (!strcmp(s, "--permissive"))
 			a->o.permissive = true;
 		else if ((k = cli_side_file_option("replay", argc, argv, &i, &a->lo)) != 0) {
@@ -173,12 +203,37 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+/* The first argument that is not an option or an option's value. */
+static const char *first_operand(int argc, char **argv)
+{
+	static const char *const VALUED[] = { "-o", "--out-dir", "--stats", "--timeline", "--kanata",
+		"--expect", "--tolerance", "--expect-cycles", "--max-cycles", "--config", "--set", "--jobs",
+		"--shard", "--report", "--max-side-file", NULL };
+	for (int i = 1; i < argc; i++) {
+		bool valued = false;
+		for (int k = 0; VALUED[k]; k++)
+			valued = valued || !strcmp(argv[i], VALUED[k]);
+		if (valued)
+			i++;
+		else if (argv[i][0] != '-' || !argv[i][1])
+			return argv[i];
+	}
+	return NULL;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
 		fputs(usage, stdout);
 		return EXIT_OK;
 	}
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--merge"))
+			return cmd_replay_merge(argc, argv);
+	const char *operand = first_operand(argc, argv);
+	struct stat st;
+	if (operand && stat(operand, &st) == 0 && S_ISDIR(st.st_mode))
+		return cmd_replay_dir(argc, argv, operand);
 	replay_args A;
 	ulp_config cfg;
 	ulp_diag d;
@@ -250,12 +305,8 @@ int cmd_replay(int argc, char **argv)
 	if (isatty(STDERR_FILENO)) {
 		o.progress = progress;
 	}
-	stats_ctx sc = { .path = stats_path, .cfg = &cfg };
-	ulp_diag_clear(&sc.d);
-	if (stats_path) {
-		o.draw_hook = stats_hook;
-		o.hook_ctx = &sc;
-	}
+	replay_stats sc;
+	replay_stats_begin(&sc, stats_path, &cfg, &o);
 	replay_result res;
 	memset(&res, 0, sizeof res);
 	double t0 = ulp_host_seconds();
@@ -278,16 +329,11 @@ int cmd_replay(int argc, char **argv)
 			return cli_fail(&wd);
 		}
 	}
-	if (stats_path && ok) {
-		stats_open(&sc, &res);          /* a trace without draws */
-		if (sc.w)
-			stats_txt_port_marks(sc.w, res.port, res.nports);
-		if (sc.failed || !stats_txt_close(sc.w, res.cycles, 0, &sc.d)) {
-			ulp_image_free(res.image);
-			return cli_fail(&sc.d);
-		}
-	} else if (sc.w) {
-		stats_txt_abort(sc.w);
+	ulp_diag sd;
+	ulp_diag_clear(&sd);
+	if (!replay_stats_end(&sc, ok, &res, &sd)) {
+		ulp_image_free(res.image);
+		return cli_fail(&sd);
 	}
 	if (!ok) {
 		ulp_image_free(res.image);

@@ -1,5 +1,7 @@
 /* ulpsim: one binary, git-style subcommands (cli/commands.def). */
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -72,6 +74,19 @@ int cli_side_file_option(const char *cmd, int argc, char **argv, int *i, trace_l
 	}
 	++*i;
 	return 1;
+}
+
+bool cli_max_cycles(const char *v, uint64_t *cycles)
+{
+	char *end;
+	errno = 0;
+	unsigned long long m = strtoull(v, &end, 10);
+	if (errno || end == v || *end || v[0] == '-' || m == 0 || m == ULLONG_MAX) {
+		cli_usage("replay", "--max-cycles takes a number of cycles (1 or more)");
+		return false;
+	}
+	*cycles = m;
+	return true;
 }
 
 bool cli_wants_help(int argc, char **argv)

@@ -24,6 +24,8 @@ command -v fc-list >/dev/null 2>&1 || missing+=(fontconfig)
 command -v es2gears_x11 >/dev/null 2>&1 || missing+=(mesa-utils)
 command -v glmark2-es2 >/dev/null 2>&1 || missing+=(glmark2-es2-x11)
 command -v eglretrace >/dev/null 2>&1 || missing+=(apitrace)
+# ulpsim replay DIR --shard: the sharding test runs the shards with GNU parallel (docs/replay.md)
+command -v parallel >/dev/null 2>&1 || missing+=(parallel)
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 
