@@ -152,14 +152,14 @@ Test(trace, schema_file_is_the_generated_schema)
 {
 	ulp_diag d;
 	ulp_diag_clear(&d);
-	char *file = ulp_read_file("traces/schema/trace-v1.schema.json", NULL, &d);
+	char *file = ulp_read_file("traces/schema/trace.schema.json", NULL, &d);
 	cr_assert(file, "%s", d.msg);
 	char *gen = trace_schema_json();
 	cr_assert(gen);
 	size_t n = strlen(gen);
 	cr_assert(strncmp(file, gen, n) == 0 && strcmp(file + n, "\n") == 0,
-	          "traces/schema/trace-v1.schema.json is stale: regenerate with "
-	          "'build/ulpsim trace schema > traces/schema/trace-v1.schema.json'");
+	          "traces/schema/trace.schema.json is stale: regenerate with "
+	          "'build/ulpsim trace schema > traces/schema/trace.schema.json'");
 	cJSON *root = cJSON_Parse(gen);
 	cr_assert(root);
 	const cJSON *defs = cJSON_GetObjectItem(root, "$defs");
