@@ -194,6 +194,39 @@ static const char *capture_gpu(const char *sets, const char *config)
 	return gpu;
 }
 
+/* eglretrace/glretrace ARGS: each FILE.trace argument must be an apitrace
+ * file (snappy "at" or gzip magic: apitrace 11's readers; a file that is
+ * neither makes eglretrace abort), so a wrong file is a clear error. */
+static bool apitrace_args_ok(int argc, char **argv)
+{
+	const char *prog = strrchr(argv[0], '/');
+	prog = prog ? prog + 1 : argv[0];
+	size_t n = strlen(prog);
+	if (n < 7 || strcmp(prog + n - 7, "retrace"))
+		return true;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		size_t len = strlen(a);
+		if (a[0] == '-' || len < 6 || strcmp(a + len - 6, ".trace"))
+			continue;
+		FILE *f = fopen(a, "rb");
+		unsigned char m[2] = { 0, 0 };
+		size_t got = f ? fread(m, 1, 2, f) : 0;
+		if (f)
+			fclose(f);
+		if (!f) {
+			fprintf(stderr, "ulpsim gl: %s: cannot open: %s\n", a, strerror(errno));
+			return false;
+		}
+		if (got < 2 || !((m[0] == 'a' && m[1] == 't') || (m[0] == 0x1f && m[1] == 0x8b))) {
+			fprintf(stderr, "ulpsim gl: %s: byte 0: not an apitrace file (neither the snappy \"at\" nor the "
+			        "gzip magic; a brotli trace: apitrace repack it)\n", a);
+			return false;
+		}
+	}
+	return true;
+}
+
 static int mkdir_p(const char *path)
 {
 	char buf[PATH_MAX];
@@ -260,7 +293,8 @@ int cmd_gl(int argc, char **argv)
 		}
 	}
 	unsigned fa = 0, fb = 0;
-	if (capture && frames && !cap_frames && frame_range(frames, &fa, &fb)) {
+	if (capture && frames && !cap_frames && frames[0] >= '0' && frames[0] <= '9' &&
+	    strspn(frames, "0123456789-") == strlen(frames)) {
 		cap_frames = frames;          /* --capture DIR --frames A-B: a range, not a folder */
 		frames = NULL;
 	}
@@ -275,6 +309,8 @@ int cmd_gl(int argc, char **argv)
 		               "preset=tegra3); other knobs and --config would not replay the same");
 		goto out;
 	}
+	if (!apitrace_args_ok(argc - sep - 1, argv + sep + 1))
+		goto out;
 	char dir[PATH_MAX];
 	if (!driver_dir(dir, sizeof dir)) {
 		fprintf(stderr, "ulpsim gl: no Mesa build with the ulpsim driver (%s/swrast_dri.so): run make mesa\n",
