@@ -604,6 +604,12 @@ bool trace_parse_with(trace *t, const char *json, const char *path, const char *
 	for (const cJSON *it = cmds->child; it; it = it->next, i++) {
 		if (!check_command(&c, it, i))
 			return false;
+		const char *cname = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "cmd"));
+		if (t->version < 2 && (!strcmp(cname, "update") || !strcmp(cname, "write_target"))) {
+			char p2[80];
+			snprintf(p2, sizeof p2, "$.commands[%d].cmd", i);
+			return trace_err(&c, p2, "'%s' is a command of version 2 of the format: say \"version\": 2", cname);
+		}
 		t->cmd[t->ncmd++] = it;
 	}
 	return true;

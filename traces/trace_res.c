@@ -59,6 +59,8 @@ static bool load_buffer(trace_ctx *c, const cJSON *o, trace_resource *r, const c
 	char sub[160];
 	const cJSON *size = cJSON_GetObjectItemCaseSensitive(o, "size");   /* version 2: the file's bytes */
 	snprintf(sub, sizeof sub, "%s.size", path);
+	if (size && c->t->version == 1)
+		return trace_err(c, sub, "a field of version 2 of the format: say \"version\": 2%s", "");
 	if (size && (!cJSON_GetObjectItemCaseSensitive(o, "file") || !trace_is_int(size) || size->valuedouble < 0 ||
 	             size->valuedouble > (double)TRACE_MAX_FILE_BYTES))
 		return trace_err(c, sub, "expected the byte count of the buffer's file (with \"file\" only)%s", "");
@@ -150,6 +152,8 @@ static bool load_level(trace_ctx *c, const cJSON *o, const trace_resource *r, ui
 	const cJSON *file = cJSON_GetObjectItemCaseSensitive(o, "file");
 	if (file) {                  /* version 2: the level's texels as raw bytes, row-major */
 		snprintf(sub, sizeof sub, "%s.file", path);
+		if (c->t->version == 1)
+			return trace_err(c, sub, "a field of version 2 of the format: say \"version\": 2%s", "");
 		if (!cJSON_IsString(file))
 			return trace_err(c, sub, "expected a file name%s", "");
 		char *full = trace_resolve(c, file->valuestring, sub);

@@ -322,3 +322,31 @@ Test(capture, newer_version_refused)
 	refused(dir, "$.version: version 3 of the format is newer", "");
 	free(dir);
 }
+
+Test(capture, version_2_additions_need_version_2)
+{
+	static const char *const CASES[][2] = {
+		{ "\"resources\":{\"a\":{\"type\":\"buffer\",\"u8\":[1]},\"b\":{\"type\":\"buffer\",\"u8\":[2]}},"
+		  "\"commands\":[{\"cmd\":\"update\",\"resource\":\"a\",\"from\":\"b\"}]",
+		  "$.commands[0].cmd: 'update' is a command of version 2" },
+		{ "\"resources\":{\"t\":{\"type\":\"texture\",\"format\":\"L8\",\"width\":1,\"height\":1,\"file\":\"x.bin\"}},"
+		  "\"commands\":[]", "$.resources.t.file: a field of version 2" },
+	};
+	for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
+		char json[1024];
+		for (int v = 1; v <= 2; v++) {
+			snprintf(json, sizeof json, "{\"format\":\"ulpsim-trace\",\"version\":%d,%s}", v, CASES[k][0]);
+			trace t;
+			ulp_diag d;
+			ulp_diag_clear(&d);
+			bool ok = trace_parse(&t, json, "v.json", "/nonexistent", &d);
+			if (v == 1)
+				cr_assert(!ok && strstr(d.msg, CASES[k][1]), "%s", d.msg);
+			else if (k == 0)
+				cr_assert(ok, "%s", d.msg);
+			else   /* version 2 reads the file: here it is missing */
+				cr_assert(!ok && strstr(d.msg, "$.resources.t.file") && strstr(d.msg, "x.bin"), "%s", d.msg);
+			trace_free(&t);
+		}
+	}
+}

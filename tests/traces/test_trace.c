@@ -82,7 +82,9 @@ Test(trace, bad_traces_name_the_json_path)
 	const bad_case cases[] = {
 		{ "{\"format\": \"x\", \"version\": 1, \"commands\": []}", "$.format: expected \"ulpsim-trace\"" },
 		{ HEAD "\"commands\": [], \"extra\": 1}", "$.extra: unknown field" },
-		{ "{\"format\": \"ulpsim-trace\", \"version\": 2, \"commands\": []}", "$.version:" },
+		{ "{\"format\": \"ulpsim-trace\", \"version\": 3, \"commands\": []}",
+		  "$.version: version 3 of the format is newer than this ulpsim reads" },
+		{ "{\"format\": \"ulpsim-trace\", \"version\": 0, \"commands\": []}", "$.version: expected 1 to 2" },
 		{ HEAD "\"commands\": {}}", "$.commands: expected an array" },
 		{ HEAD "\"commands\": [{\"cmd\": \"drow\"}]}", "$.commands[0].cmd: unknown command 'drow'" },
 		{ HEAD "\"commands\": [{\"mode\": \"points\"}]}", "$.commands[0].cmd: missing" },
