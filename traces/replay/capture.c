@@ -22,6 +22,7 @@ struct replay_capture {
 	cap_set now;              /* the mirror of the session */
 	cap_set start;            /* the mirror at the frame's start (when the frame is captured) */
 	bool capturing;           /* the current frame is in first..last */
+	bool done;                /* past the last frame: nothing more is mirrored */
 	bool tainted;             /* a command of this frame failed, or a shader was replaced */
 	char taint[160];
 	/* the render targets at the frame's start: colour RGBA bottom row first; zs as write_target's RGBA */
@@ -236,6 +237,8 @@ void replay_capture_close(replay_capture *c)
 /* Resource r was set: into the mirror and, in a captured frame, the log. */
 static void resource_set(replay_capture *c, const trace_resource *r)
 {
+	if (c->done)
+		return;
 	if (!put_res(&c->now, r)) {
 		fail(c, "out of memory");
 		return;
@@ -298,11 +301,13 @@ void replay_capture_texture(replay_capture *c, const char *id, enum trace_texfmt
 
 void replay_capture_shader(replay_capture *c, const trace_shader *sh)
 {
+	if (c->done)
+		return;
 	const long k = find_sh(&c->now, sh->id);
 	if (c->capturing && k >= 0 && (sh->text && c->now.sh[k].text ? strcmp(sh->text, c->now.sh[k].text) != 0
 	                                                              : true))
 		fail(c, "a shader was replaced during the frame");
-	if (!put_sh(&c->now, sh) || (c->capturing && !put_sh(&c->extra, sh)))
+	if (!put_sh(&c->now, sh) || (c->capturing && find_sh(&c->start, sh->id) < 0 && !put_sh(&c->extra, sh)))
 		fail(c, "out of memory");
 }
 
@@ -347,6 +352,8 @@ static bool state_key(const cJSON *cmd, char *key, size_t n)
 
 void replay_capture_command(replay_capture *c, const cJSON *cmd, bool ok)
 {
+	if (c->done)
+		return;
 	if (!ok) {
 		if (c->capturing)
 			fail(c, "a command of the frame failed in the session");
@@ -452,5 +459,9 @@ bool replay_capture_frame(replay_capture *c, replay_session *s, unsigned n, uint
 	drop_frame(c);
 	if (n + 1 >= c->first && n + 1 <= c->last)
 		begin_frame(c, s, cycles);
+	if (n >= c->last) {               /* the mirror is no longer needed */
+		c->done = true;
+		set_free(&c->now);
+	}
 	return ok;
 }
