@@ -131,6 +131,11 @@ piglit-gl: deps
 run: deps
 	@$(MAKE) --no-print-directory all
 	@bash scripts/run.sh $(CLI)
+	@$(CLI) replay traces/captures/es2gears/frame-0020.json -o build/run/es2gears-frame-0020.png
+	@echo "replayed traces/captures/es2gears/frame-0020.json: frame 20 of es2gears_x11 (Mesa's demos, MIT;"
+	@echo "Debian mesa-utils-bin 8.5.0) captured at the ulpsim Gallium driver with ulpsim gl --capture, replayed"
+	@echo "without Mesa to its image and cycles (traces/captures/es2gears/NOTE.md, docs/capture.md):"
+	@echo "         build/run/es2gears-frame-0020.png"
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCH) $(CLI)

@@ -35,6 +35,11 @@ static const char usage[] =
 	"  --timeline FILE       the run's per-unit timeline (FILE.json: Perfetto)\n"
 	"  --frames DIR          each presented frame as DIR/frame-NNNN.png\n"
 	"  --summary FILE        also keep the driver's summary lines (JSON, one a line)\n"
+	"  --capture DIR         each frame as a self-contained trace DIR/frame-NNNN.json\n"
+	"                        (format version 2) that ulpsim replay and ulpsim view run\n"
+	"                        without Mesa, with its image and cycles (docs/capture.md)\n"
+	"  --frames A-B          with --capture: only frames A..B (0-based; \"A\": one frame)\n"
+	"  --capture-frames A-B  the same, whatever --frames says\n"
 	"environment: ULPSIM_MESA_LIB, the folder holding swrast_dri.so (default:\n"
 	"  mesa/lib next to this ulpsim binary, where make mesa puts it)\n"
 	"exit: the program's status (128 + N after signal N); 2 bad usage or no Mesa build\n";
@@ -158,6 +163,70 @@ static void print_summary(const gl_summary *s, double wall)
 	fputc('\n', stderr);
 }
 
+/* "A" or "A-B" (A <= B): a frame range. */
+static bool frame_range(const char *s, unsigned *a, unsigned *b)
+{
+	char tail;
+	int n = sscanf(s, "%u-%u%c", a, b, &tail);
+	if (n == 1 && strspn(s, "0123456789") == strlen(s)) {
+		*b = *a;
+		return true;
+	}
+	return n == 2 && strspn(s, "0123456789-") == strlen(s) && *a <= *b;
+}
+
+/* The captures' "gpu" from the knobs: only a preset can be captured. */
+static const char *capture_gpu(const char *sets, const char *config)
+{
+	if (config)
+		return NULL;
+	const char *gpu = "tegra2";
+	for (const char *p = sets; p && *p;) {
+		size_t n = strcspn(p, ";");
+		if (n == 13 && !strncmp(p, "preset=tegra2", 13))
+			gpu = "tegra2";
+		else if (n == 13 && !strncmp(p, "preset=tegra3", 13))
+			gpu = "tegra3";
+		else
+			return NULL;
+		p += n + (p[n] == ';');
+	}
+	return gpu;
+}
+
+/* eglretrace/glretrace ARGS: each FILE.trace argument must be an apitrace
+ * file (snappy "at" or gzip magic: apitrace 11's readers; a file that is
+ * neither makes eglretrace abort), so a wrong file is a clear error. */
+static bool apitrace_args_ok(int argc, char **argv)
+{
+	const char *prog = strrchr(argv[0], '/');
+	prog = prog ? prog + 1 : argv[0];
+	size_t n = strlen(prog);
+	if (n < 7 || strcmp(prog + n - 7, "retrace"))
+		return true;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		size_t len = strlen(a);
+		if (a[0] == '-' || len < 6 || strcmp(a + len - 6, ".trace"))
+			continue;
+		FILE *f = fopen(a, "rb");
+		unsigned char m[2] = { 0, 0 };
+		size_t got = f ? fread(m, 1, 2, f) : 0;
+		if (f)
+			fclose(f);
+		if (!f) {
+			fprintf(stderr, "ulpsim gl: %s: cannot open: %s\n", a, strerror(errno));
+			return false;
+		}
+		if (got < 2 || !((m[0] == 'a' && m[1] == 't') || (m[0] == 0x1f && m[1] == 0x8b))) {
+			fprintf(stderr, "ulpsim gl: %s: byte 0: not an apitrace file (neither the snappy \"at\" nor the "
+			        "gzip magic; a brotli trace: apitrace repack it)\n", a);
+			return false;
+		}
+	}
+	return true;
+}
+
 static int mkdir_p(const char *path)
 {
 	char buf[PATH_MAX];
@@ -188,6 +257,7 @@ int cmd_gl(int argc, char **argv)
 	if (sep < 0 || sep + 1 >= argc)
 		return cli_usage("gl", "give the program after '--'");
 	const char *stats = NULL, *timeline = NULL, *frames = NULL, *config = NULL, *keep = NULL;
+	const char *capture = NULL, *cap_frames = NULL;
 	char *sets = NULL;
 	size_t sets_len = 0;
 	ulp_config cfg;
@@ -204,6 +274,10 @@ int cmd_gl(int argc, char **argv)
 			frames = argv[++i];
 		else if (!strcmp(a, "--summary") && more)
 			keep = argv[++i];
+		else if (!strcmp(a, "--capture") && more)
+			capture = argv[++i];
+		else if (!strcmp(a, "--capture-frames") && more)
+			cap_frames = argv[++i];
 		else if ((!strcmp(a, "--set") || !strcmp(a, "--config")) && more) {
 			/* checked here, so a bad knob stops before the program runs */
 			int at = i;
@@ -218,15 +292,37 @@ int cmd_gl(int argc, char **argv)
 			goto out;
 		}
 	}
+	unsigned fa = 0, fb = 0;
+	if (capture && frames && !cap_frames && frames[0] >= '0' && frames[0] <= '9' &&
+	    strspn(frames, "0123456789-") == strlen(frames)) {
+		cap_frames = frames;          /* --capture DIR --frames A-B: a range, not a folder */
+		frames = NULL;
+	}
+	if (cap_frames && (!capture || !frame_range(cap_frames, &fa, &fb))) {
+		rc = cli_usage("gl", capture ? "--frames/--capture-frames: '%s' is not a frame range A-B (0-based, A <= B)"
+		                             : "--capture-frames '%s' needs --capture DIR", cap_frames);
+		goto out;
+	}
+	const char *cap_gpu = capture ? capture_gpu(sets, config) : NULL;
+	if (capture && !cap_gpu) {
+		rc = cli_usage("gl", "--capture: a capture's traces hold only the gpu preset (--set preset=tegra2 or "
+		               "preset=tegra3); other knobs and --config would not replay the same");
+		goto out;
+	}
+	if (!apitrace_args_ok(argc - sep - 1, argv + sep + 1))
+		goto out;
 	char dir[PATH_MAX];
 	if (!driver_dir(dir, sizeof dir)) {
 		fprintf(stderr, "ulpsim gl: no Mesa build with the ulpsim driver (%s/swrast_dri.so): run make mesa\n",
 		        dir);
 		goto out;
 	}
-	if (frames && mkdir_p(frames) != 0) {
-		fprintf(stderr, "ulpsim gl: cannot create %s: %s\n", frames, strerror(errno));
-		goto out;
+	for (int k = 0; k < 2; k++) {
+		const char *d = k ? capture : frames;
+		if (d && mkdir_p(d) != 0) {
+			fprintf(stderr, "ulpsim gl: cannot create %s: %s\n", d, strerror(errno));
+			goto out;
+		}
 	}
 	char summary[] = "/tmp/ulpsim-gl-XXXXXX";
 	int fd = mkstemp(summary);
@@ -240,7 +336,8 @@ int cmd_gl(int argc, char **argv)
 	setenv("GALLIUM_DRIVER", "ulpsim", 1);
 	setenv(ULPSIM_ENV_SUMMARY, summary, 1);
 	const char *paths[][2] = { { ULPSIM_ENV_STATS, stats }, { ULPSIM_ENV_TIMELINE, timeline },
-		                   { ULPSIM_ENV_FRAMES, frames }, { ULPSIM_ENV_CONFIG, config } };
+		                   { ULPSIM_ENV_FRAMES, frames }, { ULPSIM_ENV_CONFIG, config },
+		                   { ULPSIM_ENV_CAPTURE, capture } };
 	for (size_t k = 0; k < sizeof paths / sizeof paths[0]; k++) {
 		if (!paths[k][1]) {
 			unsetenv(paths[k][0]);
@@ -250,6 +347,14 @@ int cmd_gl(int argc, char **argv)
 		setenv(paths[k][0], abs ? abs : paths[k][1], 1);
 		free(abs);
 	}
+	if (cap_frames)
+		setenv(ULPSIM_ENV_CAPTURE_FRAMES, cap_frames, 1);
+	else
+		unsetenv(ULPSIM_ENV_CAPTURE_FRAMES);
+	if (cap_gpu)
+		setenv(ULPSIM_ENV_CAPTURE_GPU, cap_gpu, 1);
+	else
+		unsetenv(ULPSIM_ENV_CAPTURE_GPU);
 	if (sets)
 		setenv(ULPSIM_ENV_SET, sets, 1);
 	else

@@ -58,8 +58,8 @@ int cmd_trace(int argc, char **argv)
 			trace_free(&t);
 			return cli_fail(&d);
 		}
-		printf("%s: ulpsim-trace v1 '%s' (%s): %zu resources, %zu shaders, %zu commands\n", file,
-		       t.name, t.gpu, t.nres, t.nsh, t.ncmd);
+		printf("%s: ulpsim-trace v%u '%s' (%s): %zu resources, %zu shaders, %zu commands\n", file,
+		       t.version, t.name, t.gpu, t.nres, t.nsh, t.ncmd);
 		trace_free(&t);
 		return EXIT_OK;
 	}

@@ -1,4 +1,4 @@
-/* Trace format v1: loading and validation (docs/trace-format.md).
+/* Trace format (versions 1 and 2): loading and validation (docs/trace-format.md).
  * One table of commands and their fields drives the validation; the JSON
  * Schema in traces/schema/ states the same rules (tests/traces/test_trace.c keeps
  * the two in step). */
@@ -183,9 +183,23 @@ static const field C_CHECKPOINT[] = {
 	END_FIELDS,
 };
 
+/* version 2 (docs/trace-format.md "Version 2"): what a capture needs */
+static const field C_UPDATE[] = {
+	{ "resource", F_ID_RES, true, 0, 0, NULL, NULL },
+	{ "from", F_ID_RES, true, 0, 0, NULL, NULL },
+	END_FIELDS,
+};
+static const field C_WRITE_TARGET[] = {
+	{ "cbuf", F_INT, false, 0, 7, NULL, NULL },
+	{ "zs", F_BOOL, false, 0, 0, NULL, NULL },
+	{ "resource", F_ID_TEX, true, 0, 0, NULL, NULL },
+	END_FIELDS,
+};
+
 static const char *const ONE_OF_CBUF[] = { "f32", "buffer", NULL };
 static const char *const ANY_OF_REGS[] = { "pica", "gr3d", NULL };
 static const char *const ANY_OF_CLEAR[] = { "color", "depth", "stencil", NULL };
+static const char *const ONE_OF_TARGET[] = { "cbuf", "zs", NULL };
 
 /* ORDER: TRACE_COMMANDS follows this table. */
 const command TRACE_COMMAND_TABLE[] = {
@@ -205,13 +219,15 @@ const command TRACE_COMMAND_TABLE[] = {
 	{ "draw", C_DRAW, NULL, NULL },
 	{ "registers", C_REGISTERS, NULL, ANY_OF_REGS },
 	{ "checkpoint", C_CHECKPOINT, NULL, NULL },
+	{ "update", C_UPDATE, NULL, NULL },
+	{ "write_target", C_WRITE_TARGET, ONE_OF_TARGET, NULL },
 };
 const size_t TRACE_NCOMMANDS = sizeof TRACE_COMMAND_TABLE / sizeof TRACE_COMMAND_TABLE[0];
 
 const char *const TRACE_COMMANDS[] = {
 	"framebuffer", "bind_shaders", "vertex_elements", "constant_buffer", "blend",
 	"depth_stencil_alpha", "rasterizer", "clip", "viewport", "scissor", "sampler", "sampler_view",
-	"clear", "draw", "registers", "checkpoint", NULL,
+	"clear", "draw", "registers", "checkpoint", "update", "write_target", NULL,
 };
 
 /* ---- helpers ---- */
@@ -323,6 +339,10 @@ bool trace_check_value(trace_ctx *c, const cJSON *v, const field *f, const char 
 	case F_ID_SHADER:
 		if (!cJSON_IsString(v) || !trace_find_shader(c->t, v->valuestring))
 			return trace_err(c, path, "no shader named '%s'", cJSON_IsString(v) ? v->valuestring : "?");
+		return true;
+	case F_ID_RES:
+		if (!cJSON_IsString(v) || !trace_find_resource(c->t, v->valuestring))
+			return trace_err(c, path, "no resource named '%s'", cJSON_IsString(v) ? v->valuestring : "?");
 		return true;
 	case F_ID_BUF: case F_ID_TEX: {
 		const trace_resource *r = cJSON_IsString(v) ? trace_find_resource(c->t, v->valuestring) : NULL;
@@ -535,8 +555,12 @@ bool trace_parse_with(trace *t, const char *json, const char *path, const char *
 	if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, "ulpsim-trace"))
 		return trace_err(&c, "$.format", "expected \"ulpsim-trace\"%s", "");
 	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "version");
-	if (!trace_is_int(ver) || ver->valuedouble != 1)
-		return trace_err(&c, "$.version", "this is version 1 of the format; expected 1%s", "");
+	if (trace_is_int(ver) && ver->valuedouble > TRACE_VERSION)
+		return trace_err(&c, "$.version", "version %.0f of the format is newer than this ulpsim reads "
+		                 "(1 to " TRACE_VERSION_S "): a newer ulpsim wrote it", ver->valuedouble);
+	if (!trace_is_int(ver) || ver->valuedouble < 1)
+		return trace_err(&c, "$.version", "expected 1 to " TRACE_VERSION_S " (the format's version)%s", "");
+	t->version = (unsigned)ver->valuedouble;
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
 	if (name && !cJSON_IsString(name))
 		return trace_err(&c, "$.name", "expected a string%s", "");
@@ -563,6 +587,12 @@ bool trace_parse_with(trace *t, const char *json, const char *path, const char *
 	for (const cJSON *it = cmds->child; it; it = it->next, i++) {
 		if (!check_command(&c, it, i))
 			return false;
+		const char *cname = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "cmd"));
+		if (t->version < 2 && (!strcmp(cname, "update") || !strcmp(cname, "write_target"))) {
+			char p2[80];
+			snprintf(p2, sizeof p2, "$.commands[%d].cmd", i);
+			return trace_err(&c, p2, "'%s' is a command of version 2 of the format: say \"version\": 2", cname);
+		}
 		t->cmd[t->ncmd++] = it;
 	}
 	return true;

@@ -1,7 +1,8 @@
-/* ulpsim trace format v1 (docs/trace-format.md): load, validate, resolve.
+/* ulpsim trace format, versions 1 and 2 (docs/trace-format.md): load,
+ * validate, resolve.
  *
  * The loader checks every rule of the format (the same rules as
- * traces/schema/trace-v1.schema.json) and refuses a bad trace with the JSON
+ * traces/schema/trace.schema.json) and refuses a bad trace with the JSON
  * path of the offending value.  Resources are decoded (buffer data, PNG
  * textures) and shader files read at load time; commands stay as validated
  * JSON objects for the driver layer to interpret. */
@@ -29,6 +30,10 @@ enum { TRACE_TEX_LEVELS = 13 };    /* 4096 x 4096 down to 1 x 1 */
 #define TRACE_MAX_DEPTH          32
 #define TRACE_MAX_TEXTURE_BYTES  ((size_t)256 << 20)
 #define TRACE_MAX_COMMANDS       1000000
+/* The newest version of the format this build reads (and writes: a
+ * capture, traces/replay/capture.h); every older one still loads. */
+#define TRACE_VERSION   2
+#define TRACE_VERSION_S "2"
 enum trace_stage { TRACE_VERTEX, TRACE_GEOMETRY, TRACE_FRAGMENT };
 enum trace_code { TRACE_TGSI, TRACE_SHBIN, TRACE_GRATE, TRACE_WORDS, TRACE_FP };
 
@@ -74,6 +79,7 @@ bool trace_parse_side_file_cap(const char *s, uint64_t *bytes);
 typedef struct trace {
 	char *path, *dir;
 	trace_load_opts opts;       /* as loaded (the side files' rules) */
+	unsigned version;          /* the file's "version" (0: a session's, not loaded) */
 	char name[64];
 	char gpu[16];
 	struct cJSON *root;        /* owned; commands point into it */

@@ -50,13 +50,20 @@ static bool hexval(char ch, unsigned *v)
 
 static bool load_buffer(trace_ctx *c, const cJSON *o, trace_resource *r, const char *path)
 {
-	static const char *const ALLOWED[] = { "type", "f32", "u32", "u16", "u8", "hex", "file", NULL };
+	static const char *const ALLOWED[] = { "type", "f32", "u32", "u16", "u8", "hex", "file", "size", NULL };
 	static const char *const DATA[] = { "f32", "u32", "u16", "u8", "hex", "file", NULL };
 	if (!only_fields(c, o, ALLOWED, path))
 		return false;
 	if (trace_count_present(o, DATA) != 1)
 		return trace_err(c, path, "a buffer gives exactly one of f32, u32, u16, u8, hex, file%s", "");
 	char sub[160];
+	const cJSON *size = cJSON_GetObjectItemCaseSensitive(o, "size");   /* version 2: the file's bytes */
+	snprintf(sub, sizeof sub, "%s.size", path);
+	if (size && c->t->version == 1)
+		return trace_err(c, sub, "a field of version 2 of the format: say \"version\": 2%s", "");
+	if (size && (!cJSON_GetObjectItemCaseSensitive(o, "file") || !trace_is_int(size) || size->valuedouble < 0 ||
+	             size->valuedouble > (double)TRACE_MAX_FILE_BYTES))
+		return trace_err(c, sub, "expected the byte count of the buffer's file (with \"file\" only)%s", "");
 	for (int k = 0; k < 4; k++) {                  /* the numeric arrays */
 		const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, DATA[k]);
 		if (!a)
@@ -122,7 +129,12 @@ bad_item:
 	ulp_diag_clear(&inner);
 	r->bytes = (uint8_t *)ulp_read_file(full, &r->len, &inner);
 	free(full);
-	return r->bytes || trace_err(c, sub, "cannot read '%s'", file->valuestring);
+	if (!r->bytes)
+		return trace_err(c, sub, "cannot read '%s'", file->valuestring);
+	if (size && r->len != (size_t)size->valuedouble)
+		return trace_err(c, sub, "'%s' is %zu bytes; the trace says %.0f (truncated or replaced?)",
+		                 file->valuestring, r->len, size->valuedouble);
+	return true;
 }
 
 /* One level's texels from exactly one of png, u8, u16, fill in o, into out
@@ -130,13 +142,39 @@ bad_item:
 static bool load_level(trace_ctx *c, const cJSON *o, const trace_resource *r, uint32_t w, uint32_t h,
                        uint8_t *out, const char *path)
 {
-	static const char *const DATA[] = { "png", "u8", "u16", "fill", NULL };
+	static const char *const DATA[] = { "png", "u8", "u16", "fill", "file", NULL };
 	static const field FILL = { "fill", F_COLOR, true, 0, 0, NULL, NULL };
 	char sub[192];
 	if (trace_count_present(o, DATA) != 1)
-		return trace_err(c, path, "a texture level gives exactly one of png, u8, u16, fill%s", "");
+		return trace_err(c, path, "a texture level gives exactly one of png, u8, u16, fill, file%s", "");
 	const unsigned bpp = trace_texfmt_bpp(r->format);
 	const size_t len = (size_t)w * h * bpp;
+	const cJSON *file = cJSON_GetObjectItemCaseSensitive(o, "file");
+	if (file) {                  /* version 2: the level's texels as raw bytes, row-major */
+		snprintf(sub, sizeof sub, "%s.file", path);
+		if (c->t->version == 1)
+			return trace_err(c, sub, "a field of version 2 of the format: say \"version\": 2%s", "");
+		if (!cJSON_IsString(file))
+			return trace_err(c, sub, "expected a file name%s", "");
+		char *full = trace_resolve(c, file->valuestring, sub);
+		if (!full)
+			return false;
+		ulp_diag inner;
+		ulp_diag_clear(&inner);
+		size_t got = 0;
+		uint8_t *bytes = (uint8_t *)ulp_read_file(full, &got, &inner);
+		free(full);
+		if (!bytes)
+			return trace_err(c, sub, "cannot read '%s'", file->valuestring);
+		if (got != len) {
+			free(bytes);
+			return trace_err(c, sub, "'%s' is %zu bytes; this level's texels take %zu (truncated?)",
+			                 file->valuestring, got, len);
+		}
+		memcpy(out, bytes, len);
+		free(bytes);
+		return true;
+	}
 	const cJSON *u8 = cJSON_GetObjectItemCaseSensitive(o, "u8");
 	if (u8) {
 		snprintf(sub, sizeof sub, "%s.u8", path);
@@ -219,8 +257,8 @@ static bool load_level(trace_ctx *c, const cJSON *o, const trace_resource *r, ui
 static bool load_texture(trace_ctx *c, const cJSON *o, trace_resource *r, const char *path)
 {
 	static const char *const ALLOWED[] = { "type", "format", "target", "width", "height", "png", "u8",
-		"u16", "fill", "levels", NULL };
-	static const char *const LEVEL_ALLOWED[] = { "png", "u8", "u16", "fill", NULL };
+		"u16", "fill", "file", "levels", NULL };
+	static const char *const LEVEL_ALLOWED[] = { "png", "u8", "u16", "fill", "file", NULL };
 	static const field FMT = { "format", F_ENUM, true, 0, 0, TRACE_E_TEXFMT, NULL };
 	static const field TARGET = { "target", F_ENUM, false, 0, 0, TRACE_E_TARGET, NULL };
 	static const field DIM = { "width", F_INT, true, 1, 4096, NULL, NULL };

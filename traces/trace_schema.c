@@ -1,5 +1,5 @@
 /* The JSON Schema of trace format v1, generated from the loader's own
- * command table so the two cannot drift (traces/schema/trace-v1.schema.json
+ * command table so the two cannot drift (traces/schema/trace.schema.json
  * is this output; tests/traces/test_trace.c compares them). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,7 +88,7 @@ static cJSON *field_schema(const field *f)
 		return o;
 	}
 	case F_SWIZZLE: return string_pattern("^[rgba01]{4}$");
-	case F_ID_SHADER: case F_ID_BUF: case F_ID_TEX: return string_pattern(ID_PATTERN);
+	case F_ID_SHADER: case F_ID_BUF: case F_ID_TEX: case F_ID_RES: return string_pattern(ID_PATTERN);
 	case F_OBJ: return object_of(f->sub, NULL);
 	case F_OBJ_ARRAY: return array_of(object_of(f->sub, NULL), f->lo, f->hi);
 	case F_F32_ARRAY: return array_of(num_range("number", -TRACE_MAX_NUMBER, TRACE_MAX_NUMBER), f->lo, f->hi);
@@ -145,7 +145,7 @@ static cJSON *required_each(const char *const *names)
 static cJSON *resource_defs(void)
 {
 	static const char *const BUF_DATA[] = { "f32", "u32", "u16", "u8", "hex", "file", NULL };
-	static const char *const TEX_DATA[] = { "png", "u8", "u16", "fill", NULL };
+	static const char *const TEX_DATA[] = { "png", "u8", "u16", "fill", "file", NULL };
 	cJSON *buf = cJSON_CreateObject();
 	cJSON_AddStringToObject(buf, "type", "object");
 	cJSON *bp = cJSON_AddObjectToObject(buf, "properties");
@@ -157,6 +157,7 @@ static cJSON *resource_defs(void)
 	cJSON_AddItemToObject(bp, "u8", array_of(num_range("integer", 0, 255), 0, 0));
 	cJSON_AddItemToObject(bp, "hex", string_pattern("^([0-9A-Fa-f]{2})*$"));
 	cJSON_AddItemToObject(bp, "file", string_pattern("."));
+	cJSON_AddItemToObject(bp, "size", num_range("integer", 0, (double)TRACE_MAX_FILE_BYTES));
 	cJSON *breq = cJSON_AddArrayToObject(buf, "required");
 	cJSON_AddItemToArray(breq, cJSON_CreateString("type"));
 	cJSON_AddItemToObject(buf, "oneOf", required_each(BUF_DATA));
@@ -170,6 +171,7 @@ static cJSON *resource_defs(void)
 	cJSON_AddItemToObject(lp, "u8", array_of(num_range("integer", 0, 255), 0, 0));
 	cJSON_AddItemToObject(lp, "u16", array_of(num_range("integer", 0, 65535), 0, 0));
 	cJSON_AddItemToObject(lp, "fill", array_of(num_range("number", 0, 1), 4, 4));
+	cJSON_AddItemToObject(lp, "file", string_pattern("."));
 	cJSON_AddItemToObject(level, "oneOf", required_each(TEX_DATA));
 	cJSON_AddBoolToObject(level, "additionalProperties", false);
 
@@ -185,6 +187,7 @@ static cJSON *resource_defs(void)
 	cJSON_AddItemToObject(tp, "u8", array_of(num_range("integer", 0, 255), 0, 0));
 	cJSON_AddItemToObject(tp, "u16", array_of(num_range("integer", 0, 65535), 0, 0));
 	cJSON_AddItemToObject(tp, "fill", array_of(num_range("number", 0, 1), 4, 4));
+	cJSON_AddItemToObject(tp, "file", string_pattern("."));
 	cJSON_AddItemToObject(tp, "levels", array_of(level, 1, TRACE_TEX_LEVELS - 1));
 	cJSON *treq = cJSON_AddArrayToObject(tex, "required");
 	const char *const need[] = { "type", "format", "width", "height" };
@@ -222,12 +225,13 @@ char *trace_schema_json(void)
 {
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "$schema", "https://json-schema.org/draft/2020-12/schema");
-	cJSON_AddStringToObject(root, "$id", "https://ulpsim.invalid/schema/trace-v1.schema.json");
-	cJSON_AddStringToObject(root, "title", "ulpsim trace format, version 1 (docs/trace-format.md)");
+	cJSON_AddStringToObject(root, "$id", "https://ulpsim.invalid/schema/trace.schema.json");
+	cJSON_AddStringToObject(root, "title", "ulpsim trace format, versions 1 to " TRACE_VERSION_S " (docs/trace-format.md)");
 	cJSON_AddStringToObject(root, "type", "object");
 	cJSON *p = cJSON_AddObjectToObject(root, "properties");
 	cJSON_AddItemToObject(cJSON_AddObjectToObject(p, "format"), "const", cJSON_CreateString("ulpsim-trace"));
-	cJSON_AddItemToObject(cJSON_AddObjectToObject(p, "version"), "const", cJSON_CreateNumber(1));
+	cJSON *ver = num_range("integer", 1, TRACE_VERSION);
+	cJSON_AddItemToObject(p, "version", ver);
 	cJSON_AddStringToObject(cJSON_AddObjectToObject(p, "name"), "type", "string");
 	static const char *const GPUS[] = { "tegra2", "tegra3", NULL };
 	cJSON_AddItemToObject(p, "gpu", enum_of(GPUS));

@@ -2,6 +2,7 @@
  * queries, flush (ulpsim_context.h). */
 #include "frontends/gallium/ulpsim_context.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "util/u_helpers.h"
 #include "util/u_inlines.h"
 #include "util/u_memory.h"
+#include "util/u_process.h"
 #include "util/u_upload_mgr.h"
 
 void ulpsim_note(struct ulpsim_context *c, const char *key, const char *fmt, ...)
@@ -49,6 +51,36 @@ static void load_config(ulp_config *cfg)
 			fprintf(stderr, "ulpsim: %s: %s: %s (ignored)\n", ULPSIM_ENV_SET, kv, d.msg);
 	}
 	free(list);
+}
+
+/* ---- capture (ULPSIM_GL_CAPTURE: traces/replay/capture.h) ---- */
+
+static void open_capture(struct ulpsim_context *c)
+{
+	const char *dir = getenv(ULPSIM_ENV_CAPTURE);
+	if (!dir || !*dir || !c->s)
+		return;
+	replay_capture_opts o = { .dir = dir, .first = 0, .last = UINT_MAX, .gpu = getenv(ULPSIM_ENV_CAPTURE_GPU),
+	                          .name = util_get_process_name() };
+	const char *frames = getenv(ULPSIM_ENV_CAPTURE_FRAMES);
+	if (frames && *frames && sscanf(frames, "%u-%u", &o.first, &o.last) == 1)
+		o.last = o.first;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	c->cap = replay_capture_open(&o, &d);
+	if (!c->cap)
+		fprintf(stderr, "ulpsim: %s: %s (nothing is captured)\n", ULPSIM_ENV_CAPTURE, d.msg);
+}
+
+void ulpsim_capture_frame(struct ulpsim_context *c, unsigned n)
+{
+	if (!c->cap || !c->s)
+		return;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	bool written;
+	if (!replay_capture_frame(c->cap, c->s, n, c->res.cycles, &written, &d))
+		fprintf(stderr, "ulpsim: capture: %s\n", d.msg);
 }
 
 /* ---- CSOs ---- */
@@ -248,11 +280,15 @@ static void *create_shader(struct pipe_context *pipe, const struct pipe_shader_s
 	ulp_diag d;
 	ulp_diag_clear(&d);
 	sh->valid = replay_session_shader(c->s, &ts, &d) && replay_session_check_shader(c->s, sh->id, &d);
+	if (c->cap && sh->valid)
+		replay_capture_shader(c->cap, &ts);
 	char *clamped = sh->valid && stage == PIPE_SHADER_VERTEX ? clamped_colors(text) : NULL;
 	if (clamped) {                       /* the variant for clamp_vertex_color */
 		snprintf(ts.id, sizeof ts.id, "%sc", sh->id);
 		ts.text = clamped;
 		sh->has_clamped = replay_session_shader(c->s, &ts, &d);
+		if (c->cap && sh->has_clamped)
+			replay_capture_shader(c->cap, &ts);
 		free(clamped);
 	}
 	if (!sh->valid)           /* a real driver refuses it at link time: said once, draws skipped */
@@ -302,10 +338,14 @@ static void delete_shader(struct pipe_context *pipe, void *s)
 	}
 	if (c->s) {
 		replay_session_remove_shader(c->s, sh->id);
+		if (c->cap)
+			replay_capture_remove_shader(c->cap, sh->id);
 		if (sh->has_clamped) {
 			char id[sizeof sh->id + 1];
 			snprintf(id, sizeof id, "%sc", sh->id);
 			replay_session_remove_shader(c->s, id);
+			if (c->cap)
+				replay_capture_remove_shader(c->cap, id);
 		}
 	}
 	FREE(sh);
@@ -586,6 +626,7 @@ static void destroy(struct pipe_context *pipe)
 		replay_session_finish(c->s, &d);
 		replay_session_close(c->s);
 	}
+	replay_capture_close(c->cap);
 	FREE(c);
 }
 
@@ -603,6 +644,7 @@ struct pipe_context *ulpsim_context_create(struct pipe_screen *screen, void *pri
 	c->s = replay_session_open(&c->opts, &u, "gl", "", &c->res, &d);
 	if (!c->s)
 		fprintf(stderr, "ulpsim: %s (draws are skipped)\n", d.msg);
+	open_capture(c);
 	c->dirty = ULPSIM_DIRTY_ALL;
 	struct pipe_context *p = &c->base;
 	p->screen = screen;

@@ -22,6 +22,7 @@
 
 #include "frontends/gallium/ulpsim_gallium.h"
 #include "sim/core/config.h"
+#include "traces/replay/capture.h"
 #include "traces/replay/session.h"
 
 struct cJSON;
@@ -75,6 +76,7 @@ struct ulpsim_context {
 	replay_opts opts;
 	replay_result res;
 	replay_session *s;         /* NULL: the session could not be opened (draws are skipped) */
+	replay_capture *cap;       /* ULPSIM_GL_CAPTURE: what the session is given, per frame (NULL: off) */
 	uint64_t draws;            /* draw_vbo calls */
 	double sim_seconds;        /* host time in the simulator */
 	unsigned dirty;
@@ -133,6 +135,10 @@ bool ulpsim_upload_user(struct ulpsim_context *c, const char *id, const void *by
 void ulpsim_write_back(struct ulpsim_context *c);
 /* Forget the session's copies (context destroy). */
 void ulpsim_release_uploads(struct ulpsim_context *c);
+
+/* ulpsim_context.c: frame n was presented (flush_frontbuffer): the
+ * capture writes it when it is one of the captured frames. */
+void ulpsim_capture_frame(struct ulpsim_context *c, unsigned n);
 
 /* ulpsim_draw.c */
 void ulpsim_init_draw_functions(struct pipe_context *pipe);

@@ -109,6 +109,8 @@ static void run_draw(struct ulpsim_context *c, cJSON *cmd)
 	ulp_diag d;
 	ulp_diag_clear(&d);
 	const bool ok = replay_session_command(c->s, cmd, &d);
+	if (c->cap)
+		replay_capture_command(c->cap, cmd, ok);
 	cJSON_Delete(cmd);
 	c->sim_seconds += now_seconds() - t0;
 	if (ok) {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontends/gallium/ulpsim_context.h"
 #include "frontends/gallium/ulpsim_gallium.h"
 
 #include "base/diag.h"
@@ -194,7 +195,6 @@ static void ulpsim_flush_frontbuffer(struct pipe_screen *screen, struct pipe_con
                                      struct pipe_resource *resource, unsigned level, unsigned layer,
                                      void *winsys_drawable_handle, struct pipe_box *subbox)
 {
-	(void)ctx;
 	struct ulpsim_screen *s = ulpsim_screen(screen);
 	struct ulpsim_resource *r = ulpsim_resource(resource);
 	if (r->dt && s->winsys) {
@@ -216,6 +216,8 @@ static void ulpsim_flush_frontbuffer(struct pipe_screen *screen, struct pipe_con
 	         s->frames, s->run.draws - s->at_frame.draws, s->run.cycles - s->at_frame.cycles,
 	         s->run.fragments - s->at_frame.fragments);
 	ulpsim_summary_line(s, line);
+	if (ctx)                          /* --capture: the frame as a trace (ulpsim_context.c) */
+		ulpsim_capture_frame(ulpsim_context(ctx), s->frames);
 	s->at_frame = s->run;
 	s->frames++;
 }

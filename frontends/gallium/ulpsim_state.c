@@ -25,6 +25,8 @@ bool ulpsim_cmd(struct ulpsim_context *c, cJSON *cmd)
 	ulp_diag d;
 	ulp_diag_clear(&d);
 	bool ok = c->s && replay_session_command(c->s, cmd, &d);
+	if (c->cap && c->s)
+		replay_capture_command(c->cap, cmd, ok);
 	if (!ok && c->s) {
 		/* the message without its "$.commands[i]" (the key of a note said once) */
 		const char *tail = strstr(d.msg, "]");
@@ -88,8 +90,11 @@ bool ulpsim_upload_user(struct ulpsim_context *c, const char *id, const void *by
 {
 	ulp_diag d;
 	ulp_diag_clear(&d);
-	if (replay_session_buffer(c->s, id, bytes, len, &d))
+	if (replay_session_buffer(c->s, id, bytes, len, &d)) {
+		if (c->cap)
+			replay_capture_buffer(c->cap, id, bytes, len);
 		return true;
+	}
 	ulpsim_note(c, "user-upload", "%s", d.msg);
 	return false;
 }
@@ -142,6 +147,9 @@ static bool upload_texture(struct ulpsim_context *c, const char *id, struct pipe
 	                                 : TRACE_TEX_2D, w0, h0, nlevels, bytes, len, &d);
 	if (!ok)
 		ulpsim_note(c, "texture-upload", "%s", d.msg);
+	else if (c->cap)
+		replay_capture_texture(c->cap, id, tf, h0 == 1 && r->target == PIPE_TEXTURE_1D ? TRACE_TEX_1D : TRACE_TEX_2D,
+		                       w0, h0, nlevels, bytes, len);
 	free(bytes);
 	return ok;
 }
@@ -181,6 +189,8 @@ struct ulpsim_upload *ulpsim_upload(struct ulpsim_context *c, struct pipe_resour
 		ulp_diag_clear(&d);
 		const struct ulpsim_resource *ur = ulpsim_resource(r);
 		ok = ur->data && replay_session_buffer(c->s, u->id, ur->data, r->width0, &d);
+		if (ok && c->cap)
+			replay_capture_buffer(c->cap, u->id, ur->data, r->width0);
 		if (!ok)
 			ulpsim_note(c, "buffer-upload", "a buffer of %u bytes: %s", r->width0, d.msg);
 	} else {
@@ -326,18 +336,25 @@ static bool emit_framebuffer(struct ulpsim_context *c)
 /* Render targets the CPU wrote since the session's copy (or new ones). */
 static void copy_in(struct ulpsim_context *c)
 {
+	bool wrote = false;
 	for (unsigned k = 0; k < real_cbufs(c); k++) {
 		const uint64_t gen = ulpsim_resource(c->fb.cbufs[k]->texture)->generation;
-		if (!c->cbuf_fresh[k] || gen != c->cbuf_gen[k])
+		if (!c->cbuf_fresh[k] || gen != c->cbuf_gen[k]) {
 			copy_cbuf(c, k, true);
+			wrote = true;
+		}
 		c->cbuf_fresh[k] = true;
 	}
 	if (c->fb.zsbuf) {
 		const uint64_t gen = ulpsim_resource(c->fb.zsbuf->texture)->generation;
-		if (!c->zs_fresh || gen != c->zs_gen)
+		if (!c->zs_fresh || gen != c->zs_gen) {
 			copy_zs(c, true);
+			wrote = true;
+		}
 		c->zs_fresh = true;
 	}
+	if (wrote && c->cap)              /* a CPU write (a clear, a blit): into the capture */
+		replay_capture_targets(c->cap, c->s);
 }
 
 /* ---- state commands ---- */

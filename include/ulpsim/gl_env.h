@@ -17,12 +17,19 @@
  *                      when a context is destroyed (its draws; S = host seconds
  *                      spent simulating).  `ulpsim gl` sums the run lines (the
  *                      frame lines when there are none)
- *   ULPSIM_GL_STATS, ULPSIM_GL_TIMELINE  stats.txt / Perfetto timeline of the run */
+ *   ULPSIM_GL_STATS, ULPSIM_GL_TIMELINE  stats.txt / Perfetto timeline of the run
+ *   ULPSIM_GL_CAPTURE  a folder: frames as self-contained traces, frame-NNNN.json
+ *                      (--capture; traces/replay/capture.h, docs/capture.md)
+ *   ULPSIM_GL_CAPTURE_FRAMES  "A-B" (or "A"): the frames captured (default all)
+ *   ULPSIM_GL_CAPTURE_GPU     the captures' "gpu": tegra2 (default) or tegra3 */
 #define ULPSIM_ENV_SET "ULPSIM_GL_SET"
 #define ULPSIM_ENV_CONFIG "ULPSIM_GL_CONFIG"
 #define ULPSIM_ENV_FRAMES "ULPSIM_GL_FRAMES"
 #define ULPSIM_ENV_SUMMARY "ULPSIM_GL_SUMMARY"
 #define ULPSIM_ENV_STATS "ULPSIM_GL_STATS"
 #define ULPSIM_ENV_TIMELINE "ULPSIM_GL_TIMELINE"
+#define ULPSIM_ENV_CAPTURE "ULPSIM_GL_CAPTURE"
+#define ULPSIM_ENV_CAPTURE_FRAMES "ULPSIM_GL_CAPTURE_FRAMES"
+#define ULPSIM_ENV_CAPTURE_GPU "ULPSIM_GL_CAPTURE_GPU"
 
 #endif

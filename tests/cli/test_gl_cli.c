@@ -115,3 +115,42 @@ Test(gl_cli, a_program_that_cannot_run_is_exit_2)
 	remove(dir);
 	free(so), free(dir);
 }
+
+/* --capture: the folder (absolute), the range and the preset reach the
+ * driver; --frames A-B with --capture is the range; what a capture cannot
+ * hold, a bad range and a file that is not an apitrace are exit 2. */
+Test(gl_cli, capture_protocol_and_refusals)
+{
+	char *dir = test_tmpdir();
+	cr_assert(dir);
+	char *so = test_write_file(dir, "swrast_dri.so", "");
+	char *prog = test_write_file(dir, "prog.sh",
+		"#!/bin/sh\n"
+		"echo \"${ULPSIM_GL_CAPTURE#/} $ULPSIM_GL_CAPTURE_FRAMES $ULPSIM_GL_CAPTURE_GPU ${ULPSIM_GL_FRAMES:-none}\"\n"
+		"[ -d \"$ULPSIM_GL_CAPTURE\" ] && echo capture-dir-made\n");
+	cr_assert_eq(chmod(prog, 0755), 0);
+	char *bad = test_write_file(dir, "bad.trace", "not a trace");
+	setenv("ULPSIM_MESA_LIB", dir, 1);
+	char args[1024], want[1024], *out, *err;
+	snprintf(args, sizeof args, "gl --set preset=tegra3 --capture %s/cap --frames 3-7 -- %s", dir, prog);
+	cr_assert_eq(run(args, &out, &err), 0, "%s", err);
+	snprintf(want, sizeof want, "%s/cap 3-7 tegra3 none\ncapture-dir-made\n", dir + 1);
+	cr_assert_str_eq(out, want);
+	free(out), free(err);
+	const char *refused[][3] = {      /* before the folder, after it, the message */
+		{ "--capture ", "/cap --set gr3d.instances=2 -- true", "hold only the gpu preset" },
+		{ "--capture ", "/cap --frames 7-3 -- true", "'7-3' is not a frame range" },
+		{ "--capture-frames 1-2 -- true ", "", "needs --capture DIR" },
+		{ "-- eglretrace ", "/bad.trace", "bad.trace: byte 0: not an apitrace file" },
+	};
+	for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+		snprintf(args, sizeof args, "gl %s%s%s", refused[k][0], dir, refused[k][1]);
+		cr_assert_eq(run(args, &out, &err), 2, "%s: %s", args, err);
+		cr_assert(strstr(err, refused[k][2]), "%s: %s", args, err);
+		free(out), free(err);
+	}
+	unsetenv("ULPSIM_MESA_LIB");
+	snprintf(args, sizeof args, "rm -rf '%s'", dir);
+	cr_assert_eq(system(args), 0);
+	free(prog), free(so), free(bad), free(dir);
+}

@@ -10,7 +10,14 @@
 #      program recorded once with apitrace on llvmpipe, the trace replayed
 #      with eglretrace on llvmpipe and on ulpsim, the last frames compared
 #      (PSNR and max difference; thresholds in tests/gl/thresholds.txt; a
-#      comparison marked xfail there is reported, not counted as a failure).
+#      comparison marked xfail there is reported, not counted as a failure);
+#      with --capture (docs/capture.md): each frame of the replay captured,
+#      the captures replayed without Mesa, the last one identical to
+#      ulpsim's own snapshot of that frame;
+#   5. capture -> replay identity: five es2gears frames captured, each
+#      replayed alone (ulpsim replay) to the image the program presented
+#      (bytes, after the y flip of a window) and the cycles the driver
+#      counted for that frame.
 # Prints one line per check and a total; exit 1 when a check fails.
 # ULPSIM_BIN (build/ulpsim); GL_TEST_OUT (build/gl-test) keeps the logs,
 # frames and traces.
@@ -95,7 +102,7 @@ else
 		mkdir -p "$OUT/$name"
 		xvfb-run -a -s "-screen 0 640x480x24" env LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=llvmpipe \
 			eglretrace --snapshot-prefix="$OUT/$name/llvmpipe-" "$tr" >"$OUT/$name.llvmpipe.log" 2>&1
-		xvfb-run -a -s "-screen 0 640x480x24" timeout -k 5 300 "$BIN" gl -- \
+		xvfb-run -a -s "-screen 0 640x480x24" timeout -k 5 300 "$BIN" gl --capture "$OUT/$name/capture" -- \
 			eglretrace --snapshot-prefix="$OUT/$name/ulpsim-" "$tr" >"$OUT/$name.ulpsim.log" 2>&1
 		ref=$(ls "$OUT/$name"/llvmpipe-*.png 2>/dev/null | tail -1)
 		sim=${ref/llvmpipe-/ulpsim-}
@@ -118,7 +125,56 @@ sys.exit(not (p >= $psnr_min and 100.0 * o <= $over_max * n))"; then
 		else
 			bad "$name vs llvmpipe: $what; $OUT/$name/"
 		fi
+		# the apitrace's frames captured on ulpsim: each replays alone (its
+		# checkpoint: image and cycles); the last one is ulpsim's snapshot
+		nf=0 nok=0 last=""
+		for j in "$OUT/$name"/capture/frame-*.json; do
+			[ -f "$j" ] || continue
+			nf=$((nf + 1))
+			"$BIN" replay "$j" -o "${j%.json}.replay.png" >>"$OUT/$name.capture.log" 2>&1 && nok=$((nok + 1))
+			last=${j%.json}.replay.png
+		done
+		same=no
+		if [ -n "$last" ] && [ -f "$last" ]; then
+			python3 tests/gl/png_tool.py flip "$last" "$OUT/$name/capture-last-flipped.png" opaque
+			"$BIN" compare "$OUT/$name/capture-last-flipped.png" "$(ls "$OUT/$name"/ulpsim-*.png | tail -1)" |
+				grep -q '^max_diff 0 ' && same=yes
+		fi
+		if [ "$nf" -gt 0 ] && [ "$nok" -eq "$nf" ] && [ "$same" = yes ]; then
+			ok "$name captured on ulpsim: $nf frames replay alone identically, the last = ulpsim's snapshot"
+		else
+			bad "$name captured on ulpsim: $nok of $nf frames replayed, last = snapshot: $same ($OUT/$name.capture.log)"
+		fi
 	done < tests/gl/thresholds.txt
+
+	# 5. capture -> replay identity over five es2gears frames
+	cap=$OUT/capture
+	xvfb-run -a -s "-screen 0 640x480x24" timeout -s INT 15 "$BIN" gl --capture "$cap" --capture-frames 0-4 \
+		--frames "$cap/presented" --summary "$cap/summary.txt" -- es2gears_x11 >"$OUT/capture.log" 2>&1
+	nsame=0 why=""
+	for n in 0 1 2 3 4; do
+		f=$(printf 'frame-%04d' "$n")
+		if [ ! -f "$cap/$f.json" ]; then why="$why $f: not captured;"; continue; fi
+		out=$("$BIN" replay "$cap/$f.json" -o "$cap/$f.replay.png" 2>&1)
+		rc=$?
+		cyc=$(sed -n 's/.* \([0-9]*\) cycles (vertex.*/\1/p' <<<"$out")
+		want=$(sed -n "s/^{\"frame\":$n,\"draws\":[0-9]*,\"cycles\":\([0-9]*\),.*/\1/p" "$cap/summary.txt")
+		python3 tests/gl/png_tool.py flip "$cap/presented/$f.png" "$cap/$f.presented-flipped.png"
+		if [ $rc -ne 0 ]; then
+			why="$why $f: replay exit $rc;"
+		elif [ -z "$cyc" ] || [ "$cyc" != "$want" ]; then
+			why="$why $f: $cyc cycles, the driver counted $want;"
+		elif ! "$BIN" compare "$cap/$f.replay.png" "$cap/$f.presented-flipped.png" | grep -q '^max_diff 0 '; then
+			why="$why $f: the image differs from the presented one;"
+		else
+			nsame=$((nsame + 1))
+		fi
+	done
+	if [ "$nsame" -eq 5 ]; then
+		ok "es2gears capture: 5 frames replayed alone with the presented image (bytes) and the driver's cycles"
+	else
+		bad "es2gears capture: $nsame of 5 identical:$why ($OUT/capture.log)"
+	fi
 fi
 
 echo "gl-test: $npass passed, $nfail failed, $nxfail expected failures (XFAIL) of $((npass + nfail + nxfail))"

@@ -82,7 +82,9 @@ Test(trace, bad_traces_name_the_json_path)
 	const bad_case cases[] = {
 		{ "{\"format\": \"x\", \"version\": 1, \"commands\": []}", "$.format: expected \"ulpsim-trace\"" },
 		{ HEAD "\"commands\": [], \"extra\": 1}", "$.extra: unknown field" },
-		{ "{\"format\": \"ulpsim-trace\", \"version\": 2, \"commands\": []}", "$.version:" },
+		{ "{\"format\": \"ulpsim-trace\", \"version\": 3, \"commands\": []}",
+		  "$.version: version 3 of the format is newer than this ulpsim reads" },
+		{ "{\"format\": \"ulpsim-trace\", \"version\": 0, \"commands\": []}", "$.version: expected 1 to 2" },
 		{ HEAD "\"commands\": {}}", "$.commands: expected an array" },
 		{ HEAD "\"commands\": [{\"cmd\": \"drow\"}]}", "$.commands[0].cmd: unknown command 'drow'" },
 		{ HEAD "\"commands\": [{\"mode\": \"points\"}]}", "$.commands[0].cmd: missing" },
@@ -194,14 +196,14 @@ Test(trace, schema_file_is_the_generated_schema)
 {
 	ulp_diag d;
 	ulp_diag_clear(&d);
-	char *file = ulp_read_file("traces/schema/trace-v1.schema.json", NULL, &d);
+	char *file = ulp_read_file("traces/schema/trace.schema.json", NULL, &d);
 	cr_assert(file, "%s", d.msg);
 	char *gen = trace_schema_json();
 	cr_assert(gen);
 	size_t n = strlen(gen);
 	cr_assert(strncmp(file, gen, n) == 0 && strcmp(file + n, "\n") == 0,
-	          "traces/schema/trace-v1.schema.json is stale: regenerate with "
-	          "'build/ulpsim trace schema > traces/schema/trace-v1.schema.json'");
+	          "traces/schema/trace.schema.json is stale: regenerate with "
+	          "'build/ulpsim trace schema > traces/schema/trace.schema.json'");
 	cJSON *root = cJSON_Parse(gen);
 	cr_assert(root);
 	const cJSON *defs = cJSON_GetObjectItem(root, "$defs");

@@ -338,11 +338,71 @@ bool replay_session_check_shader(replay_session *s, const char *id, ulp_diag *d)
 
 /* ---- commands ---- */
 
+/* update (format version 2): resource `resource` takes the type, size and
+ * bytes of resource `from`, in place, as replay_session_buffer/_texture
+ * replace one (a capture's mid-frame upload). */
+static bool update(replay_session *s, const cJSON *c, size_t i)
+{
+	const trace_resource *from = trace_find_resource(&s->tr, rp_str(c, "from"));
+	trace_resource r = *from;
+	snprintf(r.id, sizeof r.id, "%s", rp_str(c, "resource"));
+	return set_resource(s, &r, from->bytes, s->r.d) || replay_fail(&s->r, i, s->r.d->msg, NULL);
+}
+
+/* write_target (format version 2): a CPU write of a whole render target
+ * from an RGBA8888 texture of its size, top row first (as a PNG shows it):
+ * colour buffer `cbuf` as the RGBA its format stores, or the depth/stencil
+ * surface with the depth code in red (bits 0-7), green (8-15), blue
+ * (16-23) and the stencil in alpha. */
+static bool write_target(replay_session *s, const cJSON *c, size_t i)
+{
+	replay *r = &s->r;
+	const trace_resource *t = trace_find_resource(&s->tr, rp_str(c, "resource"));
+	const cJSON *cb = cJSON_GetObjectItemCaseSensitive(c, "cbuf");
+	uint32_t w, h;
+	if (cb) {
+		if ((unsigned)cb->valueint >= r->ncbufs)
+			return replay_fail(r, i, "write_target: no such colour buffer bound", NULL);
+		w = r->cbuf[cb->valueint]->width, h = r->cbuf[cb->valueint]->height;
+	} else {
+		if (!r->zs)
+			return replay_fail(r, i, "write_target: no depth/stencil surface bound", NULL);
+		w = r->zs->width, h = r->zs->height;
+	}
+	if (t->format != TRACE_RGBA8888 || t->width != w || t->height != h) {
+		char what[160];
+		snprintf(what, sizeof what, "'%s' is not an RGBA8888 texture of %ux%u", t->id, (unsigned)w, (unsigned)h);
+		return replay_fail(r, i, "write_target: ", what);
+	}
+	for (uint32_t y = 0; y < h; y++) {
+		const uint8_t *row = t->bytes + (size_t)(h - 1 - y) * w * 4;     /* bottom row first */
+		if (cb) {
+			memcpy(ulp_image_px(r->cbuf[cb->valueint], 0, y), row, (size_t)w * 4);
+			continue;
+		}
+		for (uint32_t x = 0; x < w; x++) {
+			const uint8_t *p = row + 4 * x;
+			const size_t k = (size_t)y * w + x;
+			r->zs->depth[k] = ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16) & zs_depth_max(r->zs);
+			if (r->zs->stencil)
+				r->zs->stencil[k] = p[3];
+		}
+	}
+	return true;
+}
+
 bool replay_session_command_ex(replay_session *s, const cJSON *c, bool last_checkpoint, ulp_diag *d)
 {
 	const size_t i = s->ncmd++;
 	s->r.d = d;
-	return trace_check_command(&s->tr, c, i, d) && replay_command(&s->r, c, i, last_checkpoint);
+	if (!trace_check_command(&s->tr, c, i, d))
+		return false;
+	const char *cmd = rp_str(c, "cmd");
+	if (!strcmp(cmd, "update"))
+		return update(s, c, i);
+	if (!strcmp(cmd, "write_target"))
+		return write_target(s, c, i);
+	return replay_command(&s->r, c, i, last_checkpoint);
 }
 
 bool replay_session_command(replay_session *s, const cJSON *c, ulp_diag *d)

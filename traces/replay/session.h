@@ -9,7 +9,9 @@
  *   ... replay_session_cbuf(s, 0), replay_session_zs(s): what DW wrote ...
  *   replay_session_finish(s, &d);  replay_session_close(s);
  *
- * Commands are the trace format's (docs/trace-format.md): each is
+ * Commands are the trace format's (docs/trace-format.md; version 2's
+ * update and write_target included, run here: a capture replays through
+ * replay_run): each is
  * validated as the loader validates a trace's command (its ids must name
  * the session's resources and shaders) and fails with the JSON path
  * "$.commands[i]", i counting the session's commands from 0.  The result
