@@ -132,7 +132,8 @@ Test(alu_plan, shortcuts_are_taken)
 	cr_expect(p[0].slot[0].exact && p[0].slot[1].exact && p[0].slot[2].exact && p[0].slot[3].exact);
 	cr_expect(p[1].slot[0].exact && !p[1].slot[1].exact && p[1].slot[2].exact && p[1].slot[3].exact);
 	cr_expect(p[0].slot[2].pair_next && !p[0].slot[0].pair_next);   /* r6.l and r6.h */
-	cr_expect(p[0].slot[0].reg_copy && p[0].slot[1].reg_copy && !p[0].slot[2].reg_copy);
+	cr_expect(p[0].slot[0].reg_copy && p[0].slot[1].reg_copy && p[0].slot[2].reg_copy);   /* saturated too */
+	cr_expect(!p[0].slot[3].reg_copy && !p[2].slot[0].reg_copy);
 	cr_expect(p[1].slot[3].reg_copy && r->unit.pk[1][0].slot[3].reg_copy);
 	for (unsigned k = 0; k < 4; k++) {
 		cr_expect(memcmp(&r->unit.pk[1][0].slot[k], &r->ref[3].slot[k], sizeof r->ref[3].slot[k]) != 0,

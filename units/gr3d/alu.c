@@ -197,7 +197,8 @@ GR3D_HOT void fx10_quad(const alu_unit *a, const gr3d_ctx *c, const double v[GR3
 }
 
 /* A slot that copies a register operand (alu_slot.reg_copy): the operand
- * as read, with abs and negate, plus slot.xy (+-0) for FORM_ADD_K, formed in
+ * as read, with abs and negate, plus slot.xy (+-0) for FORM_ADD_K, then
+ * saturated when the slot says so (a clamp to 0 or 1 is exact), formed in
  * binary32 lanes with no double steps.  An FX10 half is n / 256 and a
  * normal FP20 word (exponent 1..62) is gr3d_fp20's binary32, both exact,
  * so every step gives alu_slot_result's value: fx10_value or
@@ -227,6 +228,10 @@ GR3D_HOT bool copy_reg(const alu_pass *ap, const alu_slot *s, double out[GR3D_PI
 	f = (alu_f32x4)(((alu_u32x4)f & (o->abs ? 0x7FFFFFFFu : ~0u)) ^ (o->neg ? 0x80000000u : 0u));
 	if (s->form == FORM_ADD_K)
 		f = f + (float)s->xy;
+	if (s->saturate) {              /* alu_slot_result's r < 0 ? 0 : r > 1 ? 1 : r, exact */
+		const alu_f32x4 zero = { 0.0f, 0.0f, 0.0f, 0.0f }, one = { 1.0f, 1.0f, 1.0f, 1.0f };
+		f = select_f32x4(f < zero, zero, select_f32x4(f > one, one, f));
+	}
 	for (unsigned p = 0; p < GR3D_PIXELS; p++)
 		out[p] = f[p];
 	return true;

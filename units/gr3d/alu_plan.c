@@ -161,13 +161,13 @@ static bool row_half(const alu_slot *s)
 }
 
 /* A slot that copies a register operand, with abs or negate at most
- * (alu.c copy_reg): exact (so no scale and no condition), not saturated,
+ * (alu.c copy_reg): exact (so no scale and no condition), saturated or not,
  * either rA + +-0 or the side a known CSEL picks. */
 static void plan_reg_copy(alu_slot *s, bool shortcuts)
 {
 	s->reg_copy = false;
 	s->copy_src = 0;
-	if (!shortcuts || !s->exact || s->saturate)
+	if (!shortcuts || !s->exact)
 		return;
 	if (s->form == FORM_ADD_K && s->xy == 0.0)
 		s->copy_src = 0;
