@@ -306,8 +306,9 @@ void alu_slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXE
 		if (s->exact) {                /* normal FP20 numbers and zeros: as they are */
 			if (odd)
 				round_outliers(ap->c, r);
-		} else
+		} else if (!s->unread || ap->values) {   /* else the FP20 write rounds it (plan_unread) */
 			gr3d_round20_quad(ap->c, r);
+		}
 	}
 	memcpy(out, r, sizeof r);
 }
@@ -498,11 +499,12 @@ static unsigned run_packet(alu_pass *ap, gr3d_ctx *wc, const alu_packet *p, doub
 }
 
 unsigned alu_run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
-                        gr3d_quad *q, double alu[4][GR3D_PIXELS], uint64_t *kills)
+                        gr3d_quad *q, double alu[4][GR3D_PIXELS], uint64_t *kills, bool values)
 {
 	double cur[4][GR3D_PIXELS];
 	alu_pass ap = { .unit = a, .c = c, .q = q, .prev = (const double (*)[GR3D_PIXELS])alu,
-	                .cur = (const double (*)[GR3D_PIXELS])cur, .subnormals = a->subnormals, .shadow = true };
+	                .cur = (const double (*)[GR3D_PIXELS])cur, .subnormals = a->subnormals, .shadow = true,
+	                .values = values };
 	run_packet(&ap, wc, p, cur, kills, live_pixels(q));
 	memcpy(alu, cur, sizeof cur);
 	return p->nslots;
