@@ -84,6 +84,44 @@ Test(gr3d_numfmt, fp20_rounding_matches_generic_path_around_every_code)
 	}
 }
 
+/* Encoding a value rounded first gives the code of the value itself (the
+ * ALU leaves the rounding of an unread slot written as FP20 to the encoder,
+ * alu_slot.unread): around every code, over random doubles (NaN payloads
+ * too), infinities and zeros, in every mode. */
+static void check_encode_rounded(const gr3d_ctx *c, double v)
+{
+	const uint32_t once = gr3d_to_fp20(c, v), twice = gr3d_to_fp20(c, gr3d_round20(c, v));
+	if (once != twice)
+		cr_assert_fail("mode %d: %a encodes as 0x%05x, rounded first as 0x%05x", (int)c->fp20_round, v, once,
+		               twice);
+}
+
+Test(gr3d_numfmt, fp20_encode_of_rounded_value_is_encode_of_value)
+{
+	for (unsigned m = 0; m < 3; m++) {
+		gr3d_ctx c;
+		memset(&c, 0, sizeof c);
+		c.fp20_round = MODES[m];
+		for (uint32_t code = 0; code <= FP20_MASK; code++) {
+			double probes[6];
+			if (!test_fp20_probes(code, probes))
+				continue;
+			for (unsigned k = 0; k < 6; k++)
+				check_encode_rounded(&c, probes[k]);
+		}
+		uint64_t x = 0x9E3779B97F4A7C15u;
+		for (unsigned i = 0; i < 1000000; i++) {
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			double v;
+			memcpy(&v, &x, sizeof v);
+			check_encode_rounded(&c, v);
+		}
+		const double edges[] = { INFINITY, -INFINITY, 0.0, -0.0, NAN, -NAN };
+		for (unsigned k = 0; k < sizeof edges / sizeof edges[0]; k++)
+			check_encode_rounded(&c, edges[k]);
+	}
+}
+
 /* gr3d_fp20_quad (the ALU's four-pixel operand read) against gr3d_fp20 one
  * word at a time: every code in every lane, both subnormal-read settings. */
 Test(gr3d_numfmt, fp20_quad_read_matches_one_word_reads)

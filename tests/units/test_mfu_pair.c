@@ -267,3 +267,42 @@ Test(mfu_pair, plans_leave_other_knobs_and_operands_to_the_general_steps)
 	cr_expect(!r->mfu.exec[0].inst[0].rcp_reg);
 	free(r);
 }
+
+/* The SFU step on a quad of four active pixels (mfu.c run_steps: rcp and
+ * rsq inline, the others through mfu_sfu, rounded and encoded four at a
+ * time) against the same instruction run on each pixel alone (the
+ * per-pixel steps), for every SFU op, both mantissa widths and every
+ * rounding mode, on random quads with awkward values. */
+Test(mfu_pair, sfu_ops_on_four_pixels_match_each_pixel_alone)
+{
+	static const uint8_t ops[] = { TEGRA_SFU_RCP, TEGRA_SFU_RSQ, TEGRA_SFU_LG2, TEGRA_SFU_EX2, TEGRA_SFU_SQRT,
+	                               TEGRA_SFU_SIN, TEGRA_SFU_COS, TEGRA_SFU_FRC, TEGRA_SFU_PRESIN };
+	for (unsigned o = 0; o < sizeof ops; o++)
+		for (unsigned m = 0; m < 3; m++)
+			for (int bits = 10; bits <= 13; bits += 3) {
+				tegra_mfu_inst in;
+				memset(&in, 0, sizeof in);
+				in.sfu_op = ops[o];
+				in.sfu_reg = 1;
+				in.mul[0].dst = TEGRA_MUL_DST_R0 + 3;     /* r3 = sfu * r2: the SFU value read again */
+				in.mul[0].src0 = TEGRA_MUL_SRC_SFU;
+				in.mul[0].src1 = 2;
+				rig *r = new_rig(&in, MODES[m], bits);
+				const mfu_plan *plan = &r->mfu.exec[0].inst[0];
+				uint64_t x = 0x2545F4914F6CDD1Du + o * 7 + m;
+				for (unsigned trial = 0; trial < 3000; trial++) {
+					gr3d_quad a, b;
+					random_quad(&x, &a);
+					memcpy(&b, &a, sizeof b);
+					mfu_run_inst(&r->ctx, plan, NULL, &a, 0xFu);
+					for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+						gr3d_quad one;
+						memcpy(&one, &b, sizeof one);
+						mfu_run_inst(&r->ctx, plan, NULL, &one, 1u << p);
+						b.px[p] = one.px[p];
+					}
+					expect_same_quad(&a, &b, trial);
+				}
+				free(r);
+			}
+}

@@ -3,6 +3,7 @@
  * sampling end to end; the trace format's texture rules.  Expected values
  * are worked out by hand in the comments. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -542,4 +543,76 @@ Test(tex, trace_texture_rules)
 	/* fill 0.5 keeps 16 bits: 32768 = 0x8000 */
 	cr_expect(r->bytes[4] == 0x00 && r->bytes[5] == 0x80, "%02x %02x", r->bytes[4], r->bytes[5]);
 	trace_free(&t);
+}
+
+/* ---- bilinear against its definition ---- */
+
+static int wrap_ref(int i, int n, unsigned mode)
+{
+	if (mode == GR3D_WRAP_CLAMP)
+		return i < 0 ? 0 : i >= n ? n - 1 : i;
+	if (mode == GR3D_WRAP_MIRROR) {
+		int m = ((i % (2 * n)) + 2 * n) % (2 * n);
+		return m < n ? m : 2 * n - 1 - m;
+	}
+	return ((i % n) + n) % n;
+}
+
+/* tex_sample's bilinear fetch (tex.c fetch_view: each row and column
+ * wrapped once, two channels to a vector) against the plain definition:
+ * the four texels (read one by one through the nearest fetch at their
+ * centres) weighted per channel as (1 - fv)((1 - fu)a + fu b) + fv((1 - fu)c + fu d),
+ * rounded to nearest, on power-of-two and other sizes, every wrap pair and
+ * every colour format, at random coordinates inside and outside [0, 1]. */
+Test(tex, bilinear_matches_its_definition)
+{
+	static const uint32_t sizes[][2] = { { 8, 8 }, { 5, 3 }, { 1, 4 }, { 16, 2 } };
+	static const uint8_t fmts[] = { GR3D_TEX_RGBA8888, GR3D_TEX_BGRA8888, GR3D_TEX_A8, GR3D_TEX_L8,
+	                                GR3D_TEX_RGB565 };
+	uint64_t x = 0x853C49E6748FEA9Bu;
+	for (unsigned z = 0; z < 4; z++) {
+		const int w = (int)sizes[z][0], h = (int)sizes[z][1];
+		uint8_t (*px)[4] = malloc((size_t)w * (size_t)h * 4u);
+		cr_assert(px);
+		for (int k = 0; k < w * h; k++)
+			for (unsigned c = 0; c < 4; c++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				px[k][c] = (uint8_t)(x >> 24);
+			}
+		ulp_image *img = tex_image((uint32_t)w, (uint32_t)h, (const uint8_t (*)[4])px, NULL);
+		for (unsigned f = 0; f < sizeof fmts; f++)
+			for (unsigned ws = 0; ws < 3; ws++)
+				for (unsigned wt = 0; wt < 3; wt++) {
+					gr3d_sampler lin = { .img = img, .format = fmts[f], .bilinear = true, .wrap = (uint8_t)ws,
+					                     .wrap_t_own = true, .wrap_t = (uint8_t)wt };
+					gr3d_sampler near = lin;
+					near.bilinear = false;
+					for (unsigned trial = 0; trial < 200; trial++) {
+						x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+						const double s = (double)(x >> 40) / 0x1p24 * 3.0 - 1.0;
+						const double t = (double)((x >> 16) & 0xFFFFFF) / 0x1p24 * 3.0 - 1.0;
+						const double u = s * w - 0.5, v = t * h - 0.5;
+						const int x0 = (int)floor(u), y0 = (int)floor(v);
+						const double fu = u - x0, fv = v - y0;
+						uint32_t tx[4][4];
+						for (unsigned k = 0; k < 4; k++) {
+							const int cx = wrap_ref(x0 + (int)(k & 1u), w, ws);
+							const int cy = wrap_ref(y0 + (int)(k >> 1), h, wt);
+							tex_sample(&near, 0, (cx + 0.5) / w, (cy + 0.5) / h, tx[k]);
+						}
+						uint32_t got[4];
+						cr_assert_eq(tex_sample(&lin, 0, s, t, got), 4u);
+						for (unsigned c = 0; c < 4; c++) {
+							const double r = (1 - fv) * ((1 - fu) * tx[0][c] + fu * tx[1][c]) +
+							                 fv * ((1 - fu) * tx[2][c] + fu * tx[3][c]);
+							const uint32_t want = (uint32_t)(r + 0.5);
+							if (got[c] != want)
+								cr_assert_fail("%dx%d format %u wrap %u/%u at (%a, %a): channel %u is %u, want %u",
+								               w, h, fmts[f], ws, wt, s, t, c, got[c], want);
+						}
+					}
+				}
+		ulp_image_free(img);
+		free(px);
+	}
 }

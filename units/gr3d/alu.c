@@ -76,9 +76,21 @@ GR3D_HOT void read_reg(const alu_pass *ap, const alu_operand *o, double out[GR3D
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = f[p];
 	} else {
-		gr3d_fp20_quad(ap->subnormals, raw, out);
+		/* fp20_is_special and fp20_f32_bits_normal on four lanes (copy_reg);
+		 * a quad with an odd word takes gr3d_fp20_quad's per-word path */
+		alu_u32x4 w;
+		memcpy(&w, raw, sizeof w);
+		const alu_u32x4 e = (w >> FP20_EXP_SHIFT) & FP20_EXP_MAX;
+		const alu_u32x4 sp = (alu_u32x4)(e - 1u >= FP20_EXP_MAX - 1u);
+		if (sp[0] | sp[1] | sp[2] | sp[3]) {
+			*odd = 1;
+			gr3d_fp20_quad(ap->subnormals, raw, out);
+			return;
+		}
+		const alu_f32x4 f = (alu_f32x4)(((w << (31 - FP20_SIGN_SHIFT)) & 0x80000000u) |
+		                                (e + FP20_F32_REBIAS) << 23 | (w & FP20_MANT_MASK) << FP20_F32_SHIFT);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			*odd |= fp20_is_special(raw[p]);
+			out[p] = f[p];
 	}
 }
 
@@ -185,7 +197,8 @@ GR3D_HOT void fx10_quad(const alu_unit *a, const gr3d_ctx *c, const double v[GR3
 }
 
 /* A slot that copies a register operand (alu_slot.reg_copy): the operand
- * as read, with abs and negate, plus slot.xy (+-0) for FORM_ADD_K, formed in
+ * as read, with abs and negate, plus slot.xy (+-0) for FORM_ADD_K, then
+ * saturated when the slot says so (a clamp to 0 or 1 is exact), formed in
  * binary32 lanes with no double steps.  An FX10 half is n / 256 and a
  * normal FP20 word (exponent 1..62) is gr3d_fp20's binary32, both exact,
  * so every step gives alu_slot_result's value: fx10_value or
@@ -215,6 +228,10 @@ GR3D_HOT bool copy_reg(const alu_pass *ap, const alu_slot *s, double out[GR3D_PI
 	f = (alu_f32x4)(((alu_u32x4)f & (o->abs ? 0x7FFFFFFFu : ~0u)) ^ (o->neg ? 0x80000000u : 0u));
 	if (s->form == FORM_ADD_K)
 		f = f + (float)s->xy;
+	if (s->saturate) {              /* alu_slot_result's r < 0 ? 0 : r > 1 ? 1 : r, exact */
+		const alu_f32x4 zero = { 0.0f, 0.0f, 0.0f, 0.0f }, one = { 1.0f, 1.0f, 1.0f, 1.0f };
+		f = select_f32x4(f < zero, zero, select_f32x4(f > one, one, f));
+	}
 	for (unsigned p = 0; p < GR3D_PIXELS; p++)
 		out[p] = f[p];
 	return true;
@@ -289,8 +306,9 @@ void alu_slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXE
 		if (s->exact) {                /* normal FP20 numbers and zeros: as they are */
 			if (odd)
 				round_outliers(ap->c, r);
-		} else
+		} else if (!s->unread || ap->values) {   /* else the FP20 write rounds it (plan_unread) */
 			gr3d_round20_quad(ap->c, r);
+		}
 	}
 	memcpy(out, r, sizeof r);
 }
@@ -307,17 +325,49 @@ GR3D_HOT void end_views(gr3d_quad *q, unsigned live, unsigned i)
 	}
 }
 
+/* The register word at byte offset off in each live pixel (row, global):
+ * the bits outside keep become set[p]. */
+GR3D_HOT void write_bits(gr3d_quad *q, size_t off, unsigned live, uint32_t keep,
+                         const uint32_t set[GR3D_PIXELS])
+{
+	uint8_t *b = (uint8_t *)q->px + off;
+	if (live == 0xFu)                      /* all four: no test per pixel */
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			uint32_t *w = (uint32_t *)(void *)(b + p * sizeof(gr3d_pixel));
+			*w = (*w & keep) | set[p];
+		}
+	else
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			if ((live >> p) & 1u) {
+				uint32_t *w = (uint32_t *)(void *)(b + p * sizeof(gr3d_pixel));
+				*w = (*w & keep) | set[p];
+			}
+}
+
 /* Row register ri of the live pixels: the bits outside keep become set[p]. */
 GR3D_HOT void write_row_bits(gr3d_quad *q, unsigned ri, unsigned live, uint32_t keep,
                              const uint32_t set[GR3D_PIXELS])
 {
-	if (live == 0xFu)                      /* all four: no test per pixel */
+	write_bits(q, offsetof(gr3d_pixel, r) + ri * sizeof(uint32_t), live, keep, set);
+}
+
+/* One value per pixel into the register word at off: both halves (lo and
+ * hi) as FP20, one half as FX10 (sh 0 or 10), gr3d_write_reg's rule on
+ * four pixels. */
+GR3D_HOT void write_value(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, size_t off, unsigned live,
+                          bool lo, bool hi, const double v[GR3D_PIXELS])
+{
+	uint32_t enc[GR3D_PIXELS];
+	if (lo && hi) {
+		gr3d_fp20_bits_quad(c->fp20_round, v, enc);
+		write_bits(q, off, live, 0, enc);
+	} else if (lo || hi) {
+		const unsigned sh = hi ? FX10_HIGH_SHIFT : 0u;
+		fx10_quad(a, c, v, enc);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			q->px[p].r[ri] = (q->px[p].r[ri] & keep) | set[p];
-	else
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			if ((live >> p) & 1u)
-				q->px[p].r[ri] = (q->px[p].r[ri] & keep) | set[p];
+			enc[p] <<= sh;
+		write_bits(q, off, live, ~(FX10_MASK << sh), enc);
+	}
 }
 
 /* Two adjacent slots that write the two FX10 halves of one row register
@@ -350,26 +400,11 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
 		const unsigned ri = i & (GR3D_ROW_REGS - 1);
 		if (shadow)
 			end_views(q, live, i);
-		if (lo && hi) {                            /* one value per register: FP20 */
-			uint32_t enc[GR3D_PIXELS];
-			gr3d_fp20_bits_quad(c->fp20_round, v, enc);
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				if ((live >> p) & 1u)
-					q->px[p].r[ri] = enc[p];
-		} else if (lo || hi) {                     /* one FX10 half */
-			const unsigned sh = hi ? 10u : 0u;
-			uint32_t enc[GR3D_PIXELS];
-			fx10_quad(a, c, v, enc);
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				enc[p] <<= sh;
-			write_row_bits(q, ri, live, ~(FX10_MASK << sh), enc);
-		}
+		write_value(a, c, q, offsetof(gr3d_pixel, r) + ri * sizeof(uint32_t), live, lo, hi, v);
 		break;
 	}
 	case TEGRA_REG_GLOBAL:
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			if ((live >> p) & 1u)
-				gr3d_write_reg(c, &q->px[p].g[i & 7u], v[p], lo, hi);
+		write_value(a, c, q, offsetof(gr3d_pixel, g) + (i & 7u) * sizeof(uint32_t), live, lo, hi, v);
 		break;
 	case TEGRA_REG_UNIFORM:    /* u0..u7 as a destination (tegra-fp.md §2.3): the shared file */
 		for (unsigned p = 0; p < GR3D_PIXELS && wc; p++)
@@ -464,11 +499,12 @@ static unsigned run_packet(alu_pass *ap, gr3d_ctx *wc, const alu_packet *p, doub
 }
 
 unsigned alu_run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
-                        gr3d_quad *q, double alu[4][GR3D_PIXELS], uint64_t *kills)
+                        gr3d_quad *q, double alu[4][GR3D_PIXELS], uint64_t *kills, bool values)
 {
 	double cur[4][GR3D_PIXELS];
 	alu_pass ap = { .unit = a, .c = c, .q = q, .prev = (const double (*)[GR3D_PIXELS])alu,
-	                .cur = (const double (*)[GR3D_PIXELS])cur, .subnormals = a->subnormals, .shadow = true };
+	                .cur = (const double (*)[GR3D_PIXELS])cur, .subnormals = a->subnormals, .shadow = true,
+	                .values = values };
 	run_packet(&ap, wc, p, cur, kills, live_pixels(q));
 	memcpy(alu, cur, sizeof cur);
 	return p->nslots;

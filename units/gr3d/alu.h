@@ -50,6 +50,9 @@ typedef struct alu_slot {
 	bool reg_copy;                /* copies a register operand: formed in binary32
 	                               * lanes (alu.c copy_reg) */
 	uint8_t copy_src;             /* its operand: 0 rA, 1 rB, 2 rC */
+	bool unread;                  /* no slot reads its aluK value and it is written as
+	                               * FP20 (a row or global register): the encoder rounds
+	                               * it, so alu_slot_result does not (plan_unread) */
 	double xy;                    /* FORM_MAD_K: the constant rC*rD (-0 for MUL);
 	                               * FORM_CONST: the result */
 } alu_slot;
@@ -89,8 +92,10 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out,
 /* Run one compiled packet on the live pixels of a quad (a: the unit, for
  * its FX10 write set-up).  alu[k][p] holds the aluK values on entry (previous packet) and
  * on return (this packet).  wc, when not NULL, receives uniform writes.
+ * values: every slot's aluK value rounded as the hardware holds it; else
+ * (as a run does) a slot the plan marks unread leaves its value unrounded.
  * Returns the slots executed. */
 unsigned alu_run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
-                        gr3d_quad *q, double alu[4][GR3D_PIXELS], uint64_t *kills);
+                        gr3d_quad *q, double alu[4][GR3D_PIXELS], uint64_t *kills, bool values);
 
 #endif

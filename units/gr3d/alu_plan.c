@@ -161,13 +161,13 @@ static bool row_half(const alu_slot *s)
 }
 
 /* A slot that copies a register operand, with abs or negate at most
- * (alu.c copy_reg): exact (so no scale and no condition), not saturated,
+ * (alu.c copy_reg): exact (so no scale and no condition), saturated or not,
  * either rA + +-0 or the side a known CSEL picks. */
 static void plan_reg_copy(alu_slot *s, bool shortcuts)
 {
 	s->reg_copy = false;
 	s->copy_src = 0;
-	if (!shortcuts || !s->exact || s->saturate)
+	if (!shortcuts || !s->exact)
 		return;
 	if (s->form == FORM_ADD_K && s->xy == 0.0)
 		s->copy_src = 0;
@@ -349,6 +349,43 @@ static void plan_views(alu_unit *a, const gr3d_ctx *c)
 		}
 	}
 }
+/* Does some operand of packet p read aluK slot k: as the previous packet's
+ * (prev) or, from slot `from` on, as this packet's earlier slot (cur)? */
+static bool reads_alu(const alu_packet *p, unsigned k, bool prev, unsigned from)
+{
+	for (unsigned j = from; j < 4; j++) {
+		const alu_operand *o[4] = { &p->slot[j].a, &p->slot[j].b, &p->slot[j].c, &p->slot[j].d };
+		for (unsigned i = 0; i < 4; i++)
+			if (o[i]->kind == OPD_ALU && o[i]->index == k && o[i]->cur == !prev)
+				return true;
+	}
+	return false;
+}
+
+/* alu_slot.unread: a rounded slot (not exact, no condition) whose value no
+ * operand reads (a later slot of its packet, the next packet of its EXEC;
+ * aluK starts at 0 in each EXEC), in no group, written whole as FP20 into a
+ * row or global register.  The write's encoder rounds with fp20.round as
+ * gr3d_round20 does, and encoding a value rounded first gives the same code
+ * (tests/units/test_gr3d_numfmt.c), so the slot's own rounding is left out. */
+static void plan_unread(alu_unit *a, const gr3d_ctx *c)
+{
+	for (unsigned e = 0; e < c->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
+		const unsigned count = c->prog->exec[e].alu_sched.count;
+		for (unsigned n = 0; n < count && n < TEGRA_FP_MAX_PER_EXEC; n++) {
+			alu_packet *p = &a->pk[e][n];
+			const alu_packet *next = n + 1 < count && n + 1 < TEGRA_FP_MAX_PER_EXEC ? &a->pk[e][n + 1] : NULL;
+			for (unsigned k = 0; k < p->nslots; k++) {
+				alu_slot *s = &p->slot[k];
+				s->unread = !s->exact && s->cc == TEGRA_CC_NONE && p->group_head[k] < 0 &&
+				            (s->dst_cls == TEGRA_REG_ROW || s->dst_cls == TEGRA_REG_GLOBAL) &&
+				            s->write_low && s->write_high && !s->pair_next &&
+				            !reads_alu(p, k, false, k + 1) && !(next && reads_alu(next, k, true, 0));
+			}
+		}
+	}
+}
+
 void alu_plan_draw(alu_unit *a, const gr3d_ctx *ctx)
 {
 	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
@@ -361,6 +398,7 @@ void alu_plan_draw(alu_unit *a, const gr3d_ctx *ctx)
 				plan_packet(ctx, &a->pk[e][i], true);   /* folded operands may plan better */
 			}
 	plan_views(a, ctx);
+	plan_unread(a, ctx);
 	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
 		const unsigned count = ctx->prog->exec[e].alu_sched.count;
 		a->packets[e] = (uint8_t)count;

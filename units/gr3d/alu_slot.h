@@ -42,6 +42,8 @@ typedef struct alu_pass {
 	const double (*cur)[GR3D_PIXELS];    /* and of this one's earlier slots */
 	bool subnormals;                     /* tegra.fp20.read_subnormals */
 	bool shadow;                         /* some pixel holds TEX's pre-fetch view */
+	bool values;                         /* every slot's aluK value is wanted (alu_run_packet):
+	                                      * alu_slot.unread does not apply */
 } alu_pass;
 
 /* Modifiers in the order abs, x2, minus one, negate (docs/tegra-units.md).

@@ -101,6 +101,8 @@ static double clamp01(double v) { return v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v; }
  * steps in order, as if alone. */
 static void run_steps(const gr3d_ctx *c, const mfu_plan *in, gr3d_quad *q, unsigned active)
 {
+	if (in->sfu_op == TEGRA_SFU_NOP && in->nmul == 0)   /* interpolation only: nothing to do here */
+		return;
 	/* 1. SFU, in place on a row register (rcp r4 reads the interpolated 1/w) */
 	double sfu[GR3D_PIXELS];
 	if (in->sfu_w) {
@@ -111,16 +113,32 @@ static void run_steps(const gr3d_ctx *c, const mfu_plan *in, gr3d_quad *q, unsig
 			sfu[p] = gr3d_fp20(q->px[p].r[in->sfu_reg]);
 	}
 	if (in->sfu_op != TEGRA_SFU_NOP) {
-		if (active == 0xFu && in->sfu_op == TEGRA_SFU_RCP && c->cfg->tegra_sfu_bits >= 13) {
-			/* mfu_sfu's rcp with every mantissa bit kept, four at a time */
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				sfu[p] = 1.0 / sfu[p];
+		if (active == 0xFu) {
+			/* four at a time: mfu_sfu's rcp and rsq with every mantissa bit
+			 * kept (keep_bits gives them back) inline, the others through it;
+			 * gr3d_round20_quad is gr3d_round20 on each */
+			const bool all_bits = c->cfg->tegra_sfu_bits >= 13;
+			if (all_bits && in->sfu_op == TEGRA_SFU_RCP)
+				for (unsigned p = 0; p < GR3D_PIXELS; p++)
+					sfu[p] = 1.0 / sfu[p];
+			else if (all_bits && in->sfu_op == TEGRA_SFU_RSQ)
+				for (unsigned p = 0; p < GR3D_PIXELS; p++)
+					sfu[p] = 1.0 / sqrt(fabs(sfu[p]));
+			else
+				for (unsigned p = 0; p < GR3D_PIXELS; p++)
+					sfu[p] = mfu_sfu(c, in->sfu_op, sfu[p]);
 			gr3d_round20_quad(c, sfu);
+			if (!in->sfu_w) {            /* rounded already: gr3d_to_fp20 on each */
+				uint32_t enc[GR3D_PIXELS];
+				gr3d_fp20_bits_quad(c->fp20_round, sfu, enc);
+				for (unsigned p = 0; p < GR3D_PIXELS; p++)
+					q->px[p].r[in->sfu_reg] = enc[p];
+			}
 		} else {
-			EACH_ACTIVE(p, active, sfu[p] = gr3d_round20(c, mfu_sfu(c, in->sfu_op, sfu[p])));
+			FOR_ACTIVE(p, active) sfu[p] = gr3d_round20(c, mfu_sfu(c, in->sfu_op, sfu[p]));
+			if (!in->sfu_w)
+				FOR_ACTIVE(p, active) q->px[p].r[in->sfu_reg] = gr3d_to_fp20(c, sfu[p]);
 		}
-		if (!in->sfu_w)
-			EACH_ACTIVE(p, active, q->px[p].r[in->sfu_reg] = gr3d_to_fp20(c, sfu[p]));
 	}
 	/* 2. the two multipliers, in order */
 	for (unsigned m = 0; m < in->nmul; m++) {

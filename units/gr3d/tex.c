@@ -111,6 +111,17 @@ GR3D_HOT void texel_at(const gr3d_sampler *sm, const level_view *lv, int x, int 
 	texel_pair(sm, lv->rgba + ((size_t)y * (size_t)lv->w + (size_t)x) * 4u, pr);
 }
 
+/* An FX10 pair (two codes, 0..1023 each) as two binary64 lanes (the
+ * compiler's vector types, GCC and Clang), low half first. */
+typedef double tex_f64x2 __attribute__((vector_size(16)));
+typedef int32_t tex_i32x2 __attribute__((vector_size(8)));
+
+GR3D_HOT tex_f64x2 pair_f64(uint32_t pr)
+{
+	const tex_i32x2 n = { (int32_t)(pr & FX10_MASK), (int32_t)(pr >> FX10_HIGH_SHIFT) };
+	return __builtin_convertvector(n, tex_f64x2);
+}
+
 /* One texel as four FX10 codes in channel order 0..3 (the register order). */
 GR3D_HOT void texel(const gr3d_sampler *sm, const level_view *lv, int x, int y, uint32_t out[4])
 {
@@ -140,19 +151,28 @@ GR3D_HOT unsigned fetch_view(const gr3d_sampler *sm, const level_view *lv, bool 
 	}
 	u -= 0.5;
 	v -= 0.5;
-	int x0 = floor_int(u), y0 = floor_int(v);
-	double fu = u - x0, fv = v - y0;
-	uint32_t a[4], b[4], cc[4], d[4], out[4];
-	texel(sm, lv, x0, y0, a);
-	texel(sm, lv, x0 + 1, y0, b);
-	texel(sm, lv, x0, y0 + 1, cc);
-	texel(sm, lv, x0 + 1, y0 + 1, d);
-	for (unsigned k = 0; k < 4; k++) {
-		double r = (1 - fv) * ((1 - fu) * a[k] + fu * b[k]) + fv * ((1 - fu) * cc[k] + fu * d[k]);
-		out[k] = (uint32_t)(r + 0.5) & FX10_MASK;     /* r >= 0: the truncation is floor */
+	const int x0 = floor_int(u), y0 = floor_int(v);
+	const double fu = u - x0, fv = v - y0;
+	/* the four texels' columns and rows, each wrapped once */
+	const size_t xa = (size_t)wrap_coord(x0, lv->w, lv->wrap_s), xb = (size_t)wrap_coord(x0 + 1, lv->w, lv->wrap_s);
+	const size_t w = (size_t)lv->w;
+	const uint8_t *row0 = lv->rgba + (size_t)wrap_coord(y0, lv->h, lv->wrap_t) * w * 4u;
+	const uint8_t *row1 = lv->rgba + (size_t)wrap_coord(y0 + 1, lv->h, lv->wrap_t) * w * 4u;
+	uint32_t a[2], b[2], cc[2], d[2];
+	texel_pair(sm, row0 + xa * 4u, a);
+	texel_pair(sm, row0 + xb * 4u, b);
+	texel_pair(sm, row1 + xa * 4u, cc);
+	texel_pair(sm, row1 + xb * 4u, d);
+	/* per channel (1 - fv) * ((1 - fu) * a + fu * b) + fv * ((1 - fu) * c + fu * d),
+	 * two channels (one FX10 pair) to a vector: the same operations on each lane */
+	const tex_f64x2 gu = { 1 - fu, 1 - fu }, ku = { fu, fu }, gv = { 1 - fv, 1 - fv }, kv = { fv, fv };
+	for (unsigned h = 0; h < 2; h++) {
+		const tex_f64x2 ta = pair_f64(a[h]), tb = pair_f64(b[h]), tc = pair_f64(cc[h]), td = pair_f64(d[h]);
+		const tex_f64x2 r = gv * (gu * ta + ku * tb) + kv * (gu * tc + ku * td) + 0.5;
+		/* r >= 0 and below 1024: the truncation is floor, and int32 holds it */
+		const tex_i32x2 n = __builtin_convertvector(r, tex_i32x2) & (int32_t)FX10_MASK;
+		pr[h] = (uint32_t)n[0] | (uint32_t)n[1] << FX10_HIGH_SHIFT;
 	}
-	pr[0] = out[0] | out[1] << FX10_HIGH_SHIFT;
-	pr[1] = out[2] | out[3] << FX10_HIGH_SHIFT;
 	return 4;
 }
 
