@@ -701,5 +701,10 @@ bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_
 		ok = ir_refuse(e, IR_REFUSE_LIMITS, s->file, 1, 1, "out of memory");
 	if (ok && p->upacked)
 		ok = tfp_uniform_pack(p, nconst, e);
+	/* FP_CONST words free for constants: past the identity layout's
+	 * declared span, or every slot the packed layout left unused */
+	for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)
+		if (p->upacked ? p->usrc[k] < 0 : (int32_t)k >= 4 * nconst)
+			p->ufree |= 1u << k;
 	return ok;
 }

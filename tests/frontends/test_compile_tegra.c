@@ -184,6 +184,8 @@ static bool run_sim(const tegra_fp_decoded *dec, const int16_t usrc[TEGRA_FP_NUM
 	memset(&dr, 0, sizeof dr);
 	dr.prog = dec;
 	dr.cfg = &cfg;
+	for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)   /* the program's own constants, as loaded */
+		dr.uniforms[k] = dec->constants[k] & FP20_MASK;
 	for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)   /* the program's uniform layout */
 		if (usrc[k] >= 0 && usrc[k] < 4 * NCST)
 			dr.uniforms[k] = fp20_encode(io->cst[usrc[k] / 4][usrc[k] % 4], ULP_ROUND_NEAREST_EVEN) &

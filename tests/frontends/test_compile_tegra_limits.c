@@ -100,8 +100,8 @@ Test(compile_tegra, slots_pack_into_packets_and_execs)
 	tegra_compile_result_free(&r);
 
 	/* embedded constants: a packet reading imm0..imm2 keeps 3 instructions */
-	r = compile_ok("FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nIMM[0] FLT32 {0.3, 0.7, -0.6, 1.7}\n"
-	               "MUL OUT[0], CONST[0][0], IMM[0]\nEND\n", dec);
+	r = compile_ok("FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nIMM[0] FLT32 {0.3, 0.7, -0.6, 0.5}\n"
+	               "MUL OUT[0].xyz, CONST[0][0], IMM[0]\nMOV OUT[0].w, CONST[0][0].wwww\nEND\n", dec);
 	unsigned imms = 0;
 	for (unsigned p = 0; p < dec->exec[0].alu_sched.count; p++) {
 		const tegra_alu_packet *pk = &dec->exec[0].alu[p];
@@ -109,11 +109,29 @@ Test(compile_tegra, slots_pack_into_packets_and_execs)
 			continue;
 		for (unsigned i = 0; i < 3; i++) {
 			float v = fp20_decode(pk->imm[i]);
-			if (v == fp20_val(0.3f) || v == fp20_val(0.7f) || v == fp20_val(-0.6f) || v == fp20_val(1.7f))
+			if (v == fp20_val(0.3f) || v == fp20_val(0.7f) || v == fp20_val(-0.6f))
 				imms++;
 		}
 	}
-	cr_assert_eq(imms, 4, "%s", r.asm_text);
+	cr_assert_eq(imms, 3, "%s", r.asm_text);
+	tegra_compile_result_free(&r);
+
+	/* four distinct constants and four slots: the packet would stop at 3
+	 * with them embedded, so they move to the FP_CONST words past the
+	 * declared CONST[0][0] (u4..u7, the program's .constants) and the four
+	 * MULs share one packet (then the colour's pack) */
+	r = compile_ok("FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nIMM[0] FLT32 {0.3, 0.7, -0.6, 1.7}\n"
+	               "MUL OUT[0], CONST[0][0], IMM[0]\nEND\n", dec);
+	cr_assert_eq(r.alu_packets, 2, "%s", r.asm_text);
+	cr_assert_eq(r.alu_slots, 8, "%s", r.asm_text);
+	cr_assert(!dec->exec[0].alu[0].slot3_is_imm, "%s", r.asm_text);
+	const float want[4] = { 0.3f, 0.7f, -0.6f, 1.7f };
+	for (unsigned k = 0; k < 4; k++) {
+		cr_assert_eq(r.uniform_src[k], (int16_t)k, "CONST[0][0] stays at u0..u3\n%s", r.asm_text);
+		cr_assert_eq(r.uniform_src[4 + k], -1, "u%u is the program's own constant\n%s", 4 + k, r.asm_text);
+		cr_assert_eq(fp20_decode(dec->constants[4 + k]), fp20_val(want[k]), "u%u\n%s", 4 + k, r.asm_text);
+	}
+	check_exec_limits(dec);
 	tegra_compile_result_free(&r);
 
 	/* SFU: copied into a row register in the EXEC before, RCP in place;
