@@ -54,7 +54,7 @@ static void put_operand(ulp_strbuf *b, const tfp_sched *S, const tfp_packet *pk,
 		snprintf(name, sizeof name, "u%d", o->v);
 		break;
 	case TO_POS:
-		snprintf(name, sizeof name, "%s", o->v ? "posy" : "posx");
+		snprintf(name, sizeof name, "%s", o->v == 2 ? "pface" : o->v ? "posy" : "posx");
 		break;
 	default: {
 		float k = o->k;

@@ -10,7 +10,7 @@
 /* An operand: an SSA value, a fixed row register (MFU/TEX results, read
  * before they are copied out), a uniform slot or a constant; with the ALU's
  * source modifiers (applied abs, x2, minus one, negate: tegra-units.md). */
-enum tfp_okind { TO_VAL, TO_FIX, TO_UNIF, TO_IMM, TO_POS };   /* TO_POS: v 0 posx, 1 posy */
+enum tfp_okind { TO_VAL, TO_FIX, TO_UNIF, TO_IMM, TO_POS };   /* TO_POS: v 0 posx, 1 posy, 2 pface */
 enum { TO_FP20 = 0, TO_LOW = 1, TO_HIGH = 2 };
 
 typedef struct tfp_opnd {

@@ -146,9 +146,6 @@ static bool input_ok(lctx *L, int32_t n)
 {
 	if (n < 0 || n >= 16)
 		return tfl_refuse(L, IR_REFUSE_IO, "input beyond TRAM row 15", NULL);
-	if (L->bad_input & (1u << n))
-		return tfl_refuse(L, IR_REFUSE_IO, "the face input has no TRAM row in the linker "
-		              "convention (docs/replay.md)", NULL);
 	return true;
 }
 
@@ -228,6 +225,13 @@ bool tfl_read_src(lctx *L, const ir_src *x, unsigned c, tfp_opnd *res)
 	case IR_INPUT: {
 		if (!input_ok(L, x->index))
 			return false;
+		if (L->face_input & (1u << x->index)) {
+			/* gl_FrontFacing: the ALU reads the polygon face as register 75,
+			 * pface (tegra-fp.md §2.3), +1 front / -1 back; TGSI FACE is
+			 * (+-1, 0, 0, 1) as the reference's */
+			o = comp == 0 ? (tfp_opnd){ .kind = TO_POS, .v = 2 } : imm(comp == 3 ? 1.0f : 0.0f);
+			break;
+		}
 		if (L->pos_input & (1u << x->index)) {   /* window position: posx, posy (pixel centre) */
 			if (comp == 2)
 				return tfl_refuse(L, IR_REFUSE_IO, "fragment position .z: no unit of the fragment "
@@ -653,7 +657,7 @@ bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_
 			continue;
 		for (uint32_t n = d->first; n <= d->last && n < 16; n++) {
 			if (d->semantic_name == TGSI_SEMANTIC_FACE)
-				L.bad_input |= (uint16_t)(1u << n);
+				L.face_input |= (uint16_t)(1u << n);
 			if (d->semantic_name == TGSI_SEMANTIC_POSITION)
 				L.pos_input |= (uint16_t)(1u << n);
 		}

@@ -18,6 +18,7 @@
 #include "isa/tegra/tegra_prog.h"
 #include "sim/core/config.h"
 #include "tests/test_util.h"
+#include "units/gpu.h"
 #include "units/gr3d/gr3d_fp.h"
 
 static float fp20_val(float v) { return fp20_decode(fp20_encode(v, ULP_ROUND_NEAREST_EVEN)); }
@@ -324,4 +325,57 @@ Test(compile_tegra, cli)
 	free(loop);
 	free(bad);
 	free(dir);
+}
+
+/* gl_FrontFacing: TGSI FACE reads pface (register 75, tegra-fp.md §2.3);
+ * a counter-clockwise and a clockwise triangle get opposite colours, and
+ * the counter-clockwise one (front: docs/tegra-units.md) the front one's. */
+Test(compile_tegra, face_input_reads_pface)
+{
+	tegra_fp_decoded *dec = malloc(sizeof *dec);
+	cr_assert(dec);
+	tegra_compile_result r = compile_ok(
+		"FRAG\nDCL IN[0], FACE, CONSTANT\nDCL OUT[0], COLOR\nDCL TEMP[0]\n"
+		"IMM[0] FLT32 {0.0, 1.0, 0.0, 0.0}\n"
+		"SLT TEMP[0].x, IMM[0].xxxx, IN[0].xxxx\nSGE TEMP[0].y, IMM[0].xxxx, IN[0].xxxx\n"
+		"MOV OUT[0].xy, TEMP[0].yxyy\nMOV OUT[0].zw, IN[0].zzzw\nEND\n", dec);
+	cr_assert(strstr(r.asm_text, "pface"), "%s", r.asm_text);
+	cr_assert_eq(r.tram_rows, 0, "FACE is no TRAM row\n%s", r.asm_text);
+	ulp_config cfg;
+	ulp_config_defaults(&cfg);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	ulp_image *rt = ulp_image_create(8, 8, &d);
+	cr_assert(rt, "%s", d.msg);
+	gr3d_draw dr;
+	memset(&dr, 0, sizeof dr);
+	dr.prog = dec;
+	dr.cfg = &cfg;
+	/* left half: (0,0) (4,0) (0,8) counter-clockwise with y up; right half:
+	 * (4,0) (4,8) (8,0) clockwise */
+	gr3d_vertex v[6];
+	memset(v, 0, sizeof v);
+	static const double P[6][2] = { { 0, 0 }, { 4, 0 }, { 0, 8 }, { 4, 0 }, { 4, 8 }, { 8, 0 } };
+	for (unsigned i = 0; i < 6; i++) {
+		v[i].x = P[i][0];
+		v[i].y = P[i][1];
+		v[i].w = 1.0;
+	}
+	static const uint16_t idx[6] = { 0, 1, 2, 3, 4, 5 };
+	dr.vtx = v;
+	dr.nvtx = 6;
+	dr.idx = idx;
+	dr.ntris = 2;
+	dr.rt[1] = rt;
+	gr3d_stats st;
+	cr_assert(gr3d_fp_draw(&dr, &st, &d), "draw: %s", d.msg);
+	const uint8_t *a = ulp_image_cpx(rt, 0, 1), *b = ulp_image_cpx(rt, 6, 1);
+	const bool a_green = a[0] == 0 && a[1] == 255, a_red = a[0] == 255 && a[1] == 0;
+	const bool b_green = b[0] == 0 && b[1] == 255, b_red = b[0] == 255 && b[1] == 0;
+	cr_assert((a_green && b_red) || (a_red && b_green), "ccw %u %u %u %u, cw %u %u %u %u", a[0], a[1], a[2],
+	          a[3], b[0], b[1], b[2], b[3]);
+	cr_assert(a[2] == 0 && a[3] == 255 && b[2] == 0 && b[3] == 255, "FACE .zw = 0, 1");
+	ulp_image_free(rt);
+	tegra_compile_result_free(&r);
+	free(dec);
 }
