@@ -112,6 +112,14 @@ bool pg_state_init(pg_state *s, const pg_test *t, ulp_diag *d)
 		s->texcoord[k][3] = 1.0f;
 	for (int k = 0; k < 4; k++)
 		s->color[k] = 1.0f;
+	/* GL's light defaults: ambient (0, 0, 0, 1); diffuse and specular
+	 * (1, 1, 1, 1) for light 0, else (0, 0, 0, 1); position (0, 0, 1, 0) */
+	for (int i = 0; i < 8; i++) {
+		for (int q = 0; q < 3; q++)
+			for (int k = 0; k < 4; k++)
+				s->light[i][q][k] = k == 3 || (i == 0 && q > 0) ? 1.0f : 0.0f;
+		s->light[i][3][2] = 1.0f;
+	}
 	for (int k = 0; k < PG_MAX_UNITS; k++)
 		s->samp_unit[k] = !strcmp(t->fs.source, "glsl") ? 0 : k;
 	/* initializers of uniforms */
@@ -512,6 +520,19 @@ bool pg_state_apply(pg_state *s, const pg_test *t, const pg_cmd *c, char *reason
 	case PG_COLOR:
 		memcpy(s->color, c->v, 4 * sizeof(float));
 		return true;
+	case PG_LIGHT: {
+		/* glLightfv; GL_POSITION goes through the modelview, the identity here */
+		int q = !strcmp(c->name, "GL_AMBIENT") ? 0 : !strcmp(c->name, "GL_DIFFUSE") ? 1
+		        : !strcmp(c->name, "GL_SPECULAR") ? 2 : 3;
+		memcpy(s->light[c->unit][q], c->v, 4 * sizeof(float));
+		return true;
+	}
+	case PG_NOP:
+		return true;
+	case PG_LINK_ERROR:
+		return REFUSE("link error: the test expects the GLSL linker to reject the program, which is "
+		              "Mesa's compiler's business, not the GPU's; a corpus folder holds a program Mesa "
+		              "linked");
 	default:
 		return REFUSE("command not interpreted by the harness");
 	}
