@@ -16,13 +16,54 @@
 static const char HEAD[] = "==== piglit [test] section (verbatim) ====\n";
 static const char ORIG[] = "==== original piglit file x.shader_test (verbatim) ====\n";
 
+static bool make_vars(pg_test *t, const char *body, const char *orig_extra, const char *fs_vars, ulp_diag *d)
+{
+	char txt[8192], meta[2048];
+	snprintf(txt, sizeof txt, "%s[test]\n%s%s%s[test]\n%s", HEAD, body, ORIG, orig_extra, body);
+	snprintf(meta, sizeof meta, "{\"stages\": {\"vs\": {\"source\": \"glsl\", \"nir_vars\": []},"
+	         " \"fs\": {\"source\": \"glsl\", \"nir_vars\": [%s]}}}", fs_vars);
+	return pg_test_parse(t, txt, meta, "VERT\nEND\n", "FRAG\nEND\n", "synthetic", d);
+}
+
 static bool make(pg_test *t, const char *body, const char *orig_extra, ulp_diag *d)
 {
-	char txt[8192];
-	snprintf(txt, sizeof txt, "%s[test]\n%s%s%s[test]\n%s", HEAD, body, ORIG, orig_extra, body);
-	return pg_test_parse(t, txt, "{\"stages\": {\"vs\": {\"source\": \"glsl\", \"nir_vars\": []},"
-	                     " \"fs\": {\"source\": \"glsl\", \"nir_vars\": []}}}",
-	                     "VERT\nEND\n", "FRAG\nEND\n", "synthetic", d);
+	return make_vars(t, body, orig_extra, "", d);
+}
+
+/* Struct uniforms: nested members, member arrays, a sampler member (split
+ * out by Mesa into a uniform named by its path, no slot in the struct). */
+Test(piglit_cmds, nested_struct_members)
+{
+	pg_test t;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(make_vars(&t, "uniform float s[1].t.f 7\nuniform vec4 s[0].t.g[1] 1 2 3 4\n"
+	                    "uniform float s[1].h 9\nuniform int s[0].tex 3\nuniform float s[0].t 1\n"
+	                    "uniform float s[0].v.x 1\nuniform float s[0].t.g[2] 1\ndraw rect -1 -1 2 2\n",
+	                    "[fragment shader]\nstruct Tx { vec4 q; };\nstruct T { float f; vec4 g[2]; };\n"
+	                    "struct S {\n\tvec4 v;\n\tT t;\n\tsampler2D tex;\n\tfloat h;\n};\n",
+	                    "\"decl_var uniform INTERP_MODE_NONE S[2] s (0, 2, 0)\", "
+	                    "\"decl_var uniform INTERP_MODE_NONE sampler2D s[0].tex (1, 1, 0)\"", &d), "%s", d.msg);
+	pg_state *s = malloc(sizeof *s);
+	cr_assert_not_null(s);
+	cr_assert(pg_state_init(s, &t, &d), "%s", d.msg);
+	char why[PG_REASON_MAX] = "";
+	for (size_t i = 0; i < 4; i++)
+		cr_assert(pg_state_apply(s, &t, &t.cmds[i], why, sizeof why), "%s: %s", t.cmds[i].text, why);
+	for (size_t i = 4; i < 7; i++)   /* a whole struct member, a member of a vec4, past g[1] */
+		cr_assert_not(pg_state_apply(s, &t, &t.cmds[i], why, sizeof why), "%s", t.cmds[i].text);
+	/* S = v (1) + t (T: f 1 + g 2 = 3) + tex (0) + h (1) = 5 slots, from slot 2 */
+	cr_assert_float_eq(s->user[1][2 + 5 + 1][0], 7.0f, 0);     /* s[1].t.f */
+	cr_assert_float_eq(s->user[1][2 + 0 + 1 + 1 + 1][3], 4.0f, 0);   /* s[0].t.g[1] */
+	cr_assert_float_eq(s->user[1][2 + 5 + 4][0], 9.0f, 0);     /* s[1].h */
+	cr_assert_eq(s->samp_unit[1], 3);                          /* s[0].tex (Mesa names it by its path) -> SAMP[1] */
+	pg_draw dr;
+	cr_assert(pg_state_draw(s, &t, &t.cmds[7], &dr, why, sizeof why), "%s", why);
+	cr_assert_eq(dr.nfs_const, 12);                             /* 2 + 2 x 5 */
+	pg_draw_free(&dr);
+	pg_state_free(s);
+	free(s);
+	pg_test_free(&t);
 }
 
 Test(piglit_cmds, every_command_of_the_lists)
