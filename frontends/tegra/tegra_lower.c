@@ -619,6 +619,10 @@ static bool lower_inst(lctx *L, const ir_inst *in)
 		case IR_OP_SEQ: v = tfl_alu(L, TA_MAD, TC_EQ, a[k], imm(1.0f), neg(b[k])); break;
 		case IR_OP_SNE:
 			v = tfl_alu(L, TA_MAD, TC_EQ, a[k], imm(1.0f), neg(b[k]));
+			if (v.kind == TO_IMM) {   /* folded: the value itself (constants carry no modifiers) */
+				v.k = 1.0f - v.k;
+				break;
+			}
 			v.m1 = true;     /* 1 - (a == b) */
 			v.neg = true;
 			break;
