@@ -108,15 +108,10 @@ static int upool_find(const tfp_upool *u, uint32_t bits)
 /* Can the n constants im move to FP_CONST (held already or free slots)? */
 static bool upool_room(const tfp_upool *u, const uint32_t *im, unsigned n)
 {
-	if (!u)
-		return false;
 	unsigned need = 0;
 	for (unsigned j = 0; j < n; j++)
 		need += upool_find(u, im[j]) < 0;
-	unsigned have = 0;
-	for (uint32_t f = u->free; f; f &= f - 1)
-		have++;
-	return need <= have;
+	return need <= (unsigned)__builtin_popcount(u->free);
 }
 
 /* Can slot s join packet pk?  Embedded constants take slot 3; when that
