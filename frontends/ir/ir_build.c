@@ -66,6 +66,7 @@ static bool is_double_op(unsigned op)
 
 typedef struct bctx {
 	ir_shader *s;
+	const tgsi_shader *sh;
 	const tgsi_instruction *ti;
 	ir_error *e;
 } bctx;
@@ -264,10 +265,59 @@ static bool build_decls(ir_shader *s, const tgsi_shader *sh, ir_error *e)
 	return true;
 }
 
+/* SHL a, IMM[n] in the float-only dialect: Mesa's nir_lower_int_to_float
+ * leaves ishl as SHL on integer-valued floats, with a FLT32 shift count
+ * (the variable-indexing tests: SHL col, 1.0 for col * 2; tgsi_exec would
+ * shift the float's bits).  With the same count k (an integer 0..23) in
+ * every channel it reads, it is a * 2^k; the power of two is returned. */
+static bool shl_float_scale(const bctx *b, const tgsi_instruction *ti, float *scale)
+{
+	const tgsi_src *c = &ti->src[1];
+	if (ti->num_src != 2 || ti->num_dst != 1 || c->reg.file != TGSI_FILE_IMMEDIATE || c->reg.indirect ||
+	    c->negate || c->absolute || c->reg.index < 0 || (size_t)c->reg.index >= b->sh->num_imms)
+		return false;
+	const tgsi_immediate *im = &b->sh->imms[c->reg.index];
+	if (im->type != TGSI_IMM_FLOAT32)
+		return false;
+	float k = -1.0f;
+	for (unsigned ch = 0; ch < 4; ch++) {
+		if (!(ti->dst[0].writemask & (1u << ch)))
+			continue;
+		float v;
+		memcpy(&v, &im->u[c->swizzle[ch] & 3u], sizeof v);
+		if (!(v >= 0.0f && v <= 23.0f && v == (float)(int)v) || (k >= 0.0f && v != k))
+			return false;
+		k = v;
+	}
+	if (k < 0.0f)
+		return false;
+	*scale = (float)(1u << (unsigned)k);
+	return true;
+}
+
 static bool build_inst(bctx *b, const tgsi_instruction *ti)
 {
 	ir_shader *s = b->s;
 	unsigned op = ti->opcode;
+	float shl_scale = 1.0f;
+	if (op == TGSI_OPCODE_SHL && shl_float_scale(b, ti, &shl_scale)) {
+		ir_inst in;
+		memset(&in, 0, sizeof in);
+		in.op = IR_OP_MUL;
+		in.sat = ti->saturate;
+		in.line = ti->line;
+		in.col = ti->col;
+		in.open = in.mid = in.close = -1;
+		if (!map_dst(b, &ti->dst[0], &in.dst) || !map_src(b, &ti->src[0], &in.src[0]))
+			return false;
+		in.src[1] = ir_imm_scalar(s, shl_scale);
+		in.nsrc = 2;
+		ir_inst *p = ir_append(s);
+		if (!p)
+			return refuse(b, IR_REFUSE_LIMITS, "out of memory");
+		*p = in;
+		return true;
+	}
 	if (is_integer_op(op))
 		return refuse(b, IR_REFUSE_INTEGER, "integer opcodes are not supported by a float-only target");
 	if (is_double_op(op))
@@ -368,7 +418,7 @@ ir_shader *ir_from_tgsi(tgsi_shader *sh, const char *file, ir_error *e)
 		return NULL;
 	}
 	bool ok = build_decls(s, sh, e);
-	bctx b = { .s = s, .e = e };
+	bctx b = { .s = s, .sh = sh, .e = e };
 	for (size_t i = 0; ok && i < sh->num_insts; i++) {
 		b.ti = &sh->insts[i];
 		if (b.ti->opcode == TGSI_OPCODE_END) {

@@ -54,7 +54,7 @@ static void put_operand(ulp_strbuf *b, const tfp_sched *S, const tfp_packet *pk,
 		snprintf(name, sizeof name, "u%d", o->v);
 		break;
 	case TO_POS:
-		snprintf(name, sizeof name, "%s", o->v ? "posy" : "posx");
+		snprintf(name, sizeof name, "%s", o->v == 2 ? "pface" : o->v ? "posy" : "posx");
 		break;
 	default: {
 		float k = o->k;
@@ -139,6 +139,21 @@ static const char *sfu_name(unsigned op)
 	return op < sizeof n / sizeof n[0] ? n[op] : "nop";
 }
 
+/* FP_CONST slots holding a constant some packet reads (tfp_upool). */
+static uint32_t const_slots(const tfp_sched *S)
+{
+	uint32_t m = 0;
+	for (unsigned e = 0; e < S->nexec; e++)
+		for (unsigned q = 0; q < 3; q++)
+			for (unsigned k = 0; k < S->ex[e].p[q].n; k++)
+				for (unsigned j = 0; j < 3; j++) {
+					const tfp_opnd *o = &S->ex[e].p[q].slot[k].s[j];
+					if (o->kind == TO_UNIF && (S->up->used >> o->v & 1u))
+						m |= 1u << o->v;
+				}
+	return m;
+}
+
 static bool emit_text(const tfp_sched *S, const tfp_prog *p, ulp_strbuf *b)
 {
 	ulp_strbuf_printf(b, "// ulpsim tgsi compile --target tegra: %s\n", p->file);
@@ -147,6 +162,14 @@ static bool emit_text(const tfp_sched *S, const tfp_prog *p, ulp_strbuf *b)
 		                  p->loop_bound);
 	ulp_strbuf_printf(b, "alu_buffer_size = %u\n", S->rows);
 	ulp_strbuf_printf(b, "pseq_to_dw_exec_nb = %u\n\n", S->dw_exec + 1);
+	uint32_t consts = const_slots(S);
+	if (consts) {   /* constants the scheduler moved out of full packets */
+		ulp_strbuf_printf(b, ".constants\n");
+		for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)
+			if (consts >> k & 1u)
+				ulp_strbuf_printf(b, "\t[%u] = 0x%05X;\n", k, (unsigned)S->up->bits[k]);
+		ulp_strbuf_printf(b, "\n");
+	}
 	if (p->upacked) {   /* the packed uniform layout, named for the driver */
 		ulp_strbuf_printf(b, ".uniforms\n");
 		for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)
@@ -303,6 +326,9 @@ static bool compile_ir(tgsi_shader *sh, ir_shader *s, const tegra_compile_opts *
 			res->loop_bound = p.runtime_loops ? bound : 0;
 			res->uniforms_packed = p.upacked;
 			memcpy(res->uniform_src, p.usrc, sizeof res->uniform_src);
+			for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)
+				if (S.up->used >> k & 1u)   /* the program's own constant */
+					res->uniform_src[k] = -1;
 			ulp_diag d;
 			ulp_diag_clear(&d);
 			if (!tegra_asm_assemble(b.s, b.len, "<tegra backend>", &res->prog, &d))

@@ -10,7 +10,7 @@
 /* An operand: an SSA value, a fixed row register (MFU/TEX results, read
  * before they are copied out), a uniform slot or a constant; with the ALU's
  * source modifiers (applied abs, x2, minus one, negate: tegra-units.md). */
-enum tfp_okind { TO_VAL, TO_FIX, TO_UNIF, TO_IMM, TO_POS };   /* TO_POS: v 0 posx, 1 posy */
+enum tfp_okind { TO_VAL, TO_FIX, TO_UNIF, TO_IMM, TO_POS };   /* TO_POS: v 0 posx, 1 posy, 2 pface */
 enum { TO_FP20 = 0, TO_LOW = 1, TO_HIGH = 2 };
 
 typedef struct tfp_opnd {
@@ -56,6 +56,7 @@ typedef struct tfp_prog {
 	bool runtime_loops;     /* a loop with a run-time exit was unrolled to loop_bound */
 	unsigned loop_bound;
 	int16_t usrc[TEGRA_FP_NUM_CONST];   /* FP_CONST u_k: CONST[0] float index 4n+c, -1 none */
+	uint32_t ufree;         /* FP_CONST slots no CONST[0] component uses: room for constants */
 } tfp_prog;
 
 /* Where CONST[0] lives in FP_CONST (tegra_uniforms.c). */
@@ -109,6 +110,17 @@ typedef struct tfp_slot {
 	int32_t d;              /* value id or register */
 } tfp_slot;
 
+/* Constants the scheduler moved out of a packet's embedded slot into free
+ * FP_CONST words (the program's .constants, as grate's hand-written
+ * programs keep colours in uniforms): used when a packet would otherwise
+ * overflow.  Allocated, so that a const schedule can still place. */
+typedef struct tfp_upool {
+	uint32_t free;          /* slots still free */
+	uint32_t used;          /* slots holding a constant */
+	uint32_t bits[TEGRA_FP_NUM_CONST];  /* their FP20 */
+	bool overflow;          /* a packet kept more constants than it has room for */
+} tfp_upool;
+
 typedef struct tfp_packet {
 	tfp_slot slot[4];
 	uint8_t n, nimm;
@@ -154,6 +166,7 @@ typedef struct tfp_sched {
 	unsigned packets, minsts, slots;
 	int32_t window;         /* how far before the latest placed op a later op may go; <0 any */
 	int32_t frontier;       /* latest definition time so far */
+	tfp_upool *up;          /* constants in FP_CONST (owned) */
 } tfp_sched;
 
 /* Places every live operation (rows = alu_buffer_size) and allocates the

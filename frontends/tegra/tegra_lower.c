@@ -146,9 +146,6 @@ static bool input_ok(lctx *L, int32_t n)
 {
 	if (n < 0 || n >= 16)
 		return tfl_refuse(L, IR_REFUSE_IO, "input beyond TRAM row 15", NULL);
-	if (L->bad_input & (1u << n))
-		return tfl_refuse(L, IR_REFUSE_IO, "the face input has no TRAM row in the linker "
-		              "convention (docs/replay.md)", NULL);
 	return true;
 }
 
@@ -228,6 +225,13 @@ bool tfl_read_src(lctx *L, const ir_src *x, unsigned c, tfp_opnd *res)
 	case IR_INPUT: {
 		if (!input_ok(L, x->index))
 			return false;
+		if (L->face_input & (1u << x->index)) {
+			/* gl_FrontFacing: the ALU reads the polygon face as register 75,
+			 * pface (tegra-fp.md §2.3), +1 front / -1 back; TGSI FACE is
+			 * (+-1, 0, 0, 1) as the reference's */
+			o = comp == 0 ? (tfp_opnd){ .kind = TO_POS, .v = 2 } : imm(comp == 3 ? 1.0f : 0.0f);
+			break;
+		}
 		if (L->pos_input & (1u << x->index)) {   /* window position: posx, posy (pixel centre) */
 			if (comp == 2)
 				return tfl_refuse(L, IR_REFUSE_IO, "fragment position .z: no unit of the fragment "
@@ -615,6 +619,10 @@ static bool lower_inst(lctx *L, const ir_inst *in)
 		case IR_OP_SEQ: v = tfl_alu(L, TA_MAD, TC_EQ, a[k], imm(1.0f), neg(b[k])); break;
 		case IR_OP_SNE:
 			v = tfl_alu(L, TA_MAD, TC_EQ, a[k], imm(1.0f), neg(b[k]));
+			if (v.kind == TO_IMM) {   /* folded: the value itself (constants carry no modifiers) */
+				v.k = 1.0f - v.k;
+				break;
+			}
 			v.m1 = true;     /* 1 - (a == b) */
 			v.neg = true;
 			break;
@@ -653,7 +661,7 @@ bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_
 			continue;
 		for (uint32_t n = d->first; n <= d->last && n < 16; n++) {
 			if (d->semantic_name == TGSI_SEMANTIC_FACE)
-				L.bad_input |= (uint16_t)(1u << n);
+				L.face_input |= (uint16_t)(1u << n);
 			if (d->semantic_name == TGSI_SEMANTIC_POSITION)
 				L.pos_input |= (uint16_t)(1u << n);
 		}
@@ -701,5 +709,10 @@ bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_
 		ok = ir_refuse(e, IR_REFUSE_LIMITS, s->file, 1, 1, "out of memory");
 	if (ok && p->upacked)
 		ok = tfp_uniform_pack(p, nconst, e);
+	/* FP_CONST words free for constants: past the identity layout's
+	 * declared span, or every slot the packed layout left unused */
+	for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)
+		if (p->upacked ? p->usrc[k] < 0 : (int32_t)k >= 4 * nconst)
+			p->ufree |= 1u << k;
 	return ok;
 }

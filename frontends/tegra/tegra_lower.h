@@ -35,7 +35,7 @@ typedef struct lctx {
 	int32_t color_out;      /* OUT index of COLOR[0], -1 none */
 	int32_t ipl[16][4];
 	int32_t wpos;           /* value of the fragment's 1/w, -1 not read yet */
-	uint16_t bad_input;     /* bit n: IN[n] is not a TRAM varying (FACE) */
+	uint16_t face_input;    /* bit n: IN[n] is FACE (pface, not a TRAM varying) */
 	uint16_t pos_input;     /* bit n: IN[n] is the fragment position */
 	bool lower_left, integer_center;   /* FS_COORD_ORIGIN / _PIXEL_CENTER */
 	tfp_opnd addr[4][4];    /* ADDR[n].c = floor(x) */

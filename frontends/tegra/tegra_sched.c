@@ -80,34 +80,85 @@ static unsigned slot_imms(const tfp_slot *s, uint32_t out[3])
 	return n;
 }
 
-/* Can slot s join packet pk?  (embedded constants take slot 3) */
-static bool packet_fits(const tfp_packet *pk, const tfp_slot *s)
+/* Distinct embedded constants of packet pk with slot s added (out, n). */
+static unsigned packet_imms(const tfp_packet *pk, const tfp_slot *s, uint32_t out[6])
 {
 	uint32_t im[3];
 	unsigned n = slot_imms(s, im), total = pk->nimm;
+	memcpy(out, pk->imm, sizeof pk->imm);
 	for (unsigned j = 0; j < n; j++) {
 		bool have = false;
-		for (unsigned i = 0; i < pk->nimm; i++)
-			have |= pk->imm[i] == im[j];
-		total += !have;
+		for (unsigned i = 0; i < total; i++)
+			have |= out[i] == im[j];
+		if (!have)
+			out[total++] = im[j];
 	}
-	if (total > 3)
-		return false;
-	return (unsigned)pk->n + 1 <= (total ? 3u : 4u);
+	return total;
 }
 
-static void packet_add(tfp_packet *pk, const tfp_slot *s)
+/* The FP_CONST slot holding bits, -1 none. */
+static int upool_find(const tfp_upool *u, uint32_t bits)
 {
-	uint32_t im[3];
-	unsigned n = slot_imms(s, im);
-	for (unsigned j = 0; j < n; j++) {
-		bool have = false;
-		for (unsigned i = 0; i < pk->nimm; i++)
-			have |= pk->imm[i] == im[j];
-		if (!have)
-			pk->imm[pk->nimm++] = im[j];
+	for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)
+		if ((u->used >> k & 1u) && u->bits[k] == bits)
+			return (int)k;
+	return -1;
+}
+
+/* Can the n constants im move to FP_CONST (held already or free slots)? */
+static bool upool_room(const tfp_upool *u, const uint32_t *im, unsigned n)
+{
+	unsigned need = 0;
+	for (unsigned j = 0; j < n; j++)
+		need += upool_find(u, im[j]) < 0;
+	return need <= (unsigned)__builtin_popcount(u->free);
+}
+
+/* Can slot s join packet pk?  Embedded constants take slot 3; when that
+ * leaves no room for s, the packet's constants may move to FP_CONST. */
+static bool packet_fits(const tfp_sched *S, const tfp_packet *pk, const tfp_slot *s)
+{
+	uint32_t im[6];
+	unsigned total = packet_imms(pk, s, im);
+	if (total <= 3 && (unsigned)pk->n + 1 <= (total ? 3u : 4u))
+		return true;
+	return (unsigned)pk->n + 1 <= 4u && upool_room(S->up, im, total);
+}
+
+/* Operand o reads FP_CONST instead of an embedded constant. */
+static void to_uniform(tfp_upool *u, tfp_opnd *o)
+{
+	uint32_t b;
+	if (o->kind != TO_IMM || !imm_bits(o->k, &b))
+		return;
+	int k = upool_find(u, b);
+	if (k < 0 && !u->free) {   /* two packets converted on one check (place_sfu) */
+		u->overflow = true;
+		return;
 	}
+	if (k < 0) {
+		k = __builtin_ctz(u->free);
+		u->free &= ~(1u << k);
+		u->used |= 1u << k;
+		u->bits[k] = b;
+	}
+	*o = (tfp_opnd){ .kind = TO_UNIF, .v = k, .neg = o->neg, .abs = o->abs, .m1 = o->m1, .x2 = o->x2 };
+}
+
+static void packet_add(const tfp_sched *S, tfp_packet *pk, const tfp_slot *s)
+{
+	uint32_t im[6];
+	unsigned total = packet_imms(pk, s, im);
 	pk->slot[pk->n++] = *s;
+	if (total <= 3 && (unsigned)pk->n <= (total ? 3u : 4u)) {
+		pk->nimm = (uint8_t)total;
+		memcpy(pk->imm, im, sizeof pk->imm);
+		return;
+	}
+	for (unsigned k = 0; k < pk->n; k++)   /* packet_fits checked the room */
+		for (unsigned j = 0; j < 3; j++)
+			to_uniform(S->up, &pk->slot[k].s[j]);
+	pk->nimm = 0;
 }
 
 /* Earliest time an operand can be read (and not before the window: an
@@ -153,7 +204,7 @@ static int find_packet(const tfp_sched *S, unsigned e, int32_t t, const tfp_slot
 	if (!alu_sees_slot(S, s, e))
 		return -1;
 	for (unsigned p = 0; p < 3; p++)
-		if (t_alu(e, p) >= t && packet_fits(&S->ex[e].p[p], s))
+		if (t_alu(e, p) >= t && packet_fits(S, &S->ex[e].p[p], s))
 			return (int)p;
 	return -1;
 }
@@ -211,7 +262,7 @@ static bool place_alu(tfp_sched *S, const tfp_op *o)
 		int p = find_packet(S, e, t, &s);
 		if (p < 0)
 			continue;
-		packet_add(&S->ex[e].p[p], &s);
+		packet_add(S, &S->ex[e].p[p], &s);
 		S->val[o->dst[0]].def_t = t_alu(e, (unsigned)p);
 		return true;
 	}
@@ -239,7 +290,7 @@ static bool add_copy_out(tfp_sched *S, const tfp_op *o, unsigned e, int m, unsig
 	tfp_exec *x = &S->ex[e];
 	if ((unsigned)m == x->nm)
 		x->nm++;
-	packet_add(&x->p[p], s);
+	packet_add(S, &x->p[p], s);
 	S->val[o->dst[0]].def_t = t_alu(e, (unsigned)p);
 	return ilist_add(&S->fixed[X], hold_lo(t_mfu(e, 0)), hold_hi(t_alu(e, (unsigned)p)));
 }
@@ -335,8 +386,8 @@ static bool place_sfu(tfp_sched *S, const tfp_op *o)
 			x->m[ms].sfu_used = true;
 			x->m[ms].sfu_op = o->sfu;
 			x->m[ms].sfu_reg = (uint8_t)j;
-			packet_add(&S->ex[ein].p[pin], &cin);
-			packet_add(&x->p[pout], &cout);
+			packet_add(S, &S->ex[ein].p[pin], &cin);
+			packet_add(S, &x->p[pout], &cout);
 			S->val[o->dst[0]].def_t = t_alu(es, (unsigned)pout);
 			return ilist_add(&S->fixed[X], lo, hi);
 		}
@@ -359,11 +410,11 @@ static bool copy_out(const tfp_sched *S, const tfp_op *o, tfp_exec *b, unsigned 
 		cout.d = o->dst[ch];
 		int p = -1;
 		for (unsigned q = 0; q < 3 && p < 0; q++)
-			if (packet_fits(&b->p[q], &cout))
+			if (packet_fits(S, &b->p[q], &cout))
 				p = (int)q;
 		if (p < 0)
 			return false;
-		packet_add(&b->p[p], &cout);
+		packet_add(S, &b->p[p], &cout);
 		out_t[ch] = t_alu(e, (unsigned)p);
 		*last = out_t[ch] > *last ? out_t[ch] : *last;
 	}
@@ -401,13 +452,13 @@ static bool place_tex(tfp_sched *S, const tfp_op *o)
 			cin.d = (int32_t)creg[k];
 			int p = -1;
 			for (unsigned q = 0; q < 3 && p < 0; q++)
-				if (t_alu(ein, q) >= t && alu_sees_slot(S, &cin, ein) && packet_fits(&a.p[q], &cin))
+				if (t_alu(ein, q) >= t && alu_sees_slot(S, &cin, ein) && packet_fits(S, &a.p[q], &cin))
 					p = (int)q;
 			if (p < 0) {
 				ok = false;
 				break;
 			}
-			packet_add(&a.p[p], &cin);
+			packet_add(S, &a.p[p], &cin);
 			cin_t[k] = t_alu(ein, (unsigned)p);
 			ok = fixed_free(S, creg[k], hold_lo(cin_t[k]), hold_hi(t_tex(et)));
 		}
@@ -511,12 +562,12 @@ static bool place_final(tfp_sched *S, const tfp_prog *p, bool color)
 		for (unsigned k = 0; k < n && ok; k++) {
 			int q = -1;
 			for (unsigned j = 0; j < 3 && q < 0; j++)
-				if (t_alu(e, j) >= t && alu_sees_slot(S, &w[k], e) && packet_fits(&x.p[j], &w[k]))
+				if (t_alu(e, j) >= t && alu_sees_slot(S, &w[k], e) && packet_fits(S, &x.p[j], &w[k]))
 					q = (int)j;
 			if (q < 0)
 				ok = false;
 			else
-				packet_add(&x.p[q], &w[k]);
+				packet_add(S, &x.p[q], &w[k]);
 		}
 		if (!ok)
 			continue;
@@ -590,6 +641,7 @@ void tfp_sched_free(tfp_sched *S)
 	for (unsigned r = 0; r < TFP_NREGS; r++)
 		free(S->busy[r].v);
 	free(S->val);
+	free(S->up);
 	memset(S, 0, sizeof *S);
 }
 
@@ -664,8 +716,10 @@ bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched 
 	S->rows = rows;
 	S->window = window;
 	S->val = malloc((p->nval + 1) * sizeof *S->val);
-	if (!S->val)
+	S->up = calloc(1, sizeof *S->up);
+	if (!S->val || !S->up)
 		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "out of memory");
+	S->up->free = p->ufree;
 	for (uint32_t v = 0; v <= p->nval; v++)
 		S->val[v] = (tfp_value){ .def_t = -1, .last_t = -1, .reg = -1 };
 	/* values nothing reads: TEX channels are skipped (-2) */
@@ -719,6 +773,9 @@ bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched 
 		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "the colour store does not fit "
 		                 "in %d EXECs", TFP_MAX_EXEC);
 	fold_store_copies(S);
+	if (S->up->overflow)
+		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "the embedded constants of two packets "
+		                 "need more FP_CONST words than are free");
 	/* extent and totals */
 	S->nexec = 0;
 	for (unsigned x = 0; x < TFP_MAX_EXEC; x++) {

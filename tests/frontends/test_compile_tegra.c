@@ -184,6 +184,8 @@ static bool run_sim(const tegra_fp_decoded *dec, const int16_t usrc[TEGRA_FP_NUM
 	memset(&dr, 0, sizeof dr);
 	dr.prog = dec;
 	dr.cfg = &cfg;
+	for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)   /* the program's own constants, as loaded */
+		dr.uniforms[k] = dec->constants[k] & FP20_MASK;
 	for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)   /* the program's uniform layout */
 		if (usrc[k] >= 0 && usrc[k] < 4 * NCST)
 			dr.uniforms[k] = fp20_encode(io->cst[usrc[k] / 4][usrc[k] % 4], ULP_ROUND_NEAREST_EVEN) &
@@ -640,6 +642,16 @@ static const char *const LOWERINGS[] = {
 	"ADD TEMP[1], TEMP[1], CONST[0][5]\nADD TEMP[1], TEMP[1], CONST[0][6]\nADD TEMP[1], TEMP[1], CONST[0][7]\n"
 	"SLT TEMP[0].x, IN[0].xxxx, IMM[0].zzzz\nIF TEMP[0].xxxx\n  ADD TEMP[1], TEMP[1], CONST[0][8]\nELSE\n"
 	"  ADD TEMP[1], TEMP[1], -CONST[0][9]\nENDIF\nMAD OUT[0], TEMP[1].xwxw, IMM[0].yyyy, IMM[0].xxxx\nEND\n",
+	/* 18 SNE on constants, negated into a CMP (piglit's glsl-fs-loop-two-counter-02 as
+	 * Debian's Mesa gives it: a loop folded to i = 3, then SNE i, 3 and CMP -t):
+	 * the folded 1 - (a == b) is a plain constant, not one with modifiers */
+	"FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL TEMP[0..2]\n"
+	"IMM[0] FLT32 {1.0, 0.2, 2.0, 3.0}\nIMM[1] FLT32 {0.0, 1.0, 0.0, 0.0}\n"
+	"MOV TEMP[0].x, IMM[0].xxxx\nMOV TEMP[1].x, IMM[0].yyyy\nBGNLOOP\n  SLT TEMP[2].x, IMM[0].zzzz, TEMP[0].xxxx\n"
+	"  IF TEMP[2].xxxx\n    BRK\n  ENDIF\n  ADD TEMP[1].x, TEMP[1].xxxx, IMM[0].yyyy\n"
+	"  ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\nENDLOOP\nSNE TEMP[0].x, TEMP[0].xxxx, IMM[0].wwww\n"
+	"SNE TEMP[0].y, TEMP[0].xxxx, IMM[1].yyyy\nMOV TEMP[2].x, IMM[1].xxxx\nMOV TEMP[2].y, TEMP[1].xxzw\n"
+	"CMP TEMP[2].zw, -TEMP[0].yyyy, IMM[1].xxxy, IN[0]\nCMP OUT[0], -TEMP[0].xxxx, IMM[1].yxxx, TEMP[2]\nEND\n",
 };
 
 Test(compile_tegra, every_lowering_matches_the_interpreter)

@@ -18,6 +18,7 @@
 #include "isa/tegra/tegra_prog.h"
 #include "sim/core/config.h"
 #include "tests/test_util.h"
+#include "units/gpu.h"
 #include "units/gr3d/gr3d_fp.h"
 
 static float fp20_val(float v) { return fp20_decode(fp20_encode(v, ULP_ROUND_NEAREST_EVEN)); }
@@ -100,8 +101,8 @@ Test(compile_tegra, slots_pack_into_packets_and_execs)
 	tegra_compile_result_free(&r);
 
 	/* embedded constants: a packet reading imm0..imm2 keeps 3 instructions */
-	r = compile_ok("FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nIMM[0] FLT32 {0.3, 0.7, -0.6, 1.7}\n"
-	               "MUL OUT[0], CONST[0][0], IMM[0]\nEND\n", dec);
+	r = compile_ok("FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nIMM[0] FLT32 {0.3, 0.7, -0.6, 0.5}\n"
+	               "MUL OUT[0].xyz, CONST[0][0], IMM[0]\nMOV OUT[0].w, CONST[0][0].wwww\nEND\n", dec);
 	unsigned imms = 0;
 	for (unsigned p = 0; p < dec->exec[0].alu_sched.count; p++) {
 		const tegra_alu_packet *pk = &dec->exec[0].alu[p];
@@ -109,11 +110,29 @@ Test(compile_tegra, slots_pack_into_packets_and_execs)
 			continue;
 		for (unsigned i = 0; i < 3; i++) {
 			float v = fp20_decode(pk->imm[i]);
-			if (v == fp20_val(0.3f) || v == fp20_val(0.7f) || v == fp20_val(-0.6f) || v == fp20_val(1.7f))
+			if (v == fp20_val(0.3f) || v == fp20_val(0.7f) || v == fp20_val(-0.6f))
 				imms++;
 		}
 	}
-	cr_assert_eq(imms, 4, "%s", r.asm_text);
+	cr_assert_eq(imms, 3, "%s", r.asm_text);
+	tegra_compile_result_free(&r);
+
+	/* four distinct constants and four slots: the packet would stop at 3
+	 * with them embedded, so they move to the FP_CONST words past the
+	 * declared CONST[0][0] (u4..u7, the program's .constants) and the four
+	 * MULs share one packet (then the colour's pack) */
+	r = compile_ok("FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nIMM[0] FLT32 {0.3, 0.7, -0.6, 1.7}\n"
+	               "MUL OUT[0], CONST[0][0], IMM[0]\nEND\n", dec);
+	cr_assert_eq(r.alu_packets, 2, "%s", r.asm_text);
+	cr_assert_eq(r.alu_slots, 8, "%s", r.asm_text);
+	cr_assert(!dec->exec[0].alu[0].slot3_is_imm, "%s", r.asm_text);
+	const float want[4] = { 0.3f, 0.7f, -0.6f, 1.7f };
+	for (unsigned k = 0; k < 4; k++) {
+		cr_assert_eq(r.uniform_src[k], (int16_t)k, "CONST[0][0] stays at u0..u3\n%s", r.asm_text);
+		cr_assert_eq(r.uniform_src[4 + k], -1, "u%u is the program's own constant\n%s", 4 + k, r.asm_text);
+		cr_assert_eq(fp20_decode(dec->constants[4 + k]), fp20_val(want[k]), "u%u\n%s", 4 + k, r.asm_text);
+	}
+	check_exec_limits(dec);
 	tegra_compile_result_free(&r);
 
 	/* SFU: copied into a row register in the EXEC before, RCP in place;
@@ -306,4 +325,57 @@ Test(compile_tegra, cli)
 	free(loop);
 	free(bad);
 	free(dir);
+}
+
+/* gl_FrontFacing: TGSI FACE reads pface (register 75, tegra-fp.md §2.3);
+ * a counter-clockwise and a clockwise triangle get opposite colours, and
+ * the counter-clockwise one (front: docs/tegra-units.md) the front one's. */
+Test(compile_tegra, face_input_reads_pface)
+{
+	tegra_fp_decoded *dec = malloc(sizeof *dec);
+	cr_assert(dec);
+	tegra_compile_result r = compile_ok(
+		"FRAG\nDCL IN[0], FACE, CONSTANT\nDCL OUT[0], COLOR\nDCL TEMP[0]\n"
+		"IMM[0] FLT32 {0.0, 1.0, 0.0, 0.0}\n"
+		"SLT TEMP[0].x, IMM[0].xxxx, IN[0].xxxx\nSGE TEMP[0].y, IMM[0].xxxx, IN[0].xxxx\n"
+		"MOV OUT[0].xy, TEMP[0].yxyy\nMOV OUT[0].zw, IN[0].zzzw\nEND\n", dec);
+	cr_assert(strstr(r.asm_text, "pface"), "%s", r.asm_text);
+	cr_assert_eq(r.tram_rows, 0, "FACE is no TRAM row\n%s", r.asm_text);
+	ulp_config cfg;
+	ulp_config_defaults(&cfg);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	ulp_image *rt = ulp_image_create(8, 8, &d);
+	cr_assert(rt, "%s", d.msg);
+	gr3d_draw dr;
+	memset(&dr, 0, sizeof dr);
+	dr.prog = dec;
+	dr.cfg = &cfg;
+	/* left half: (0,0) (4,0) (0,8) counter-clockwise with y up; right half:
+	 * (4,0) (4,8) (8,0) clockwise */
+	gr3d_vertex v[6];
+	memset(v, 0, sizeof v);
+	static const double P[6][2] = { { 0, 0 }, { 4, 0 }, { 0, 8 }, { 4, 0 }, { 4, 8 }, { 8, 0 } };
+	for (unsigned i = 0; i < 6; i++) {
+		v[i].x = P[i][0];
+		v[i].y = P[i][1];
+		v[i].w = 1.0;
+	}
+	static const uint16_t idx[6] = { 0, 1, 2, 3, 4, 5 };
+	dr.vtx = v;
+	dr.nvtx = 6;
+	dr.idx = idx;
+	dr.ntris = 2;
+	dr.rt[1] = rt;
+	gr3d_stats st;
+	cr_assert(gr3d_fp_draw(&dr, &st, &d), "draw: %s", d.msg);
+	const uint8_t *a = ulp_image_cpx(rt, 0, 1), *b = ulp_image_cpx(rt, 6, 1);
+	const bool a_green = a[0] == 0 && a[1] == 255, a_red = a[0] == 255 && a[1] == 0;
+	const bool b_green = b[0] == 0 && b[1] == 255, b_red = b[0] == 255 && b[1] == 0;
+	cr_assert((a_green && b_red) || (a_red && b_green), "ccw %u %u %u %u, cw %u %u %u %u", a[0], a[1], a[2],
+	          a[3], b[0], b[1], b[2], b[3]);
+	cr_assert(a[2] == 0 && a[3] == 255 && b[2] == 0 && b[3] == 255, "FACE .zw = 0, 1");
+	ulp_image_free(rt);
+	tegra_compile_result_free(&r);
+	free(dec);
 }

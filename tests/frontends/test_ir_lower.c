@@ -197,6 +197,12 @@ Test(ir_lower, tgsi_that_no_float_target_runs_is_refused_with_its_line)
 		{ "VERT\nDCL IN[0]\nDCL OUT[0]\nDDX OUT[0], IN[0]\nEND\n", IR_REFUSE_OPCODE, "DDX" },
 		{ "VERT\nDCL OUT[0]\nDCL CONST[1][0]\nMOV OUT[0], CONST[1][0]\nEND\n",
 		  IR_REFUSE_CONSTANTS, "buffer 0" },
+		/* SHL by a run-time count, by different counts, by a UINT32 count */
+		{ "VERT\nDCL IN[0]\nDCL OUT[0]\nSHL OUT[0], IN[0], IN[0]\nEND\n", IR_REFUSE_INTEGER, "SHL" },
+		{ "VERT\nDCL IN[0]\nDCL OUT[0]\nIMM[0] FLT32 {1.0, 2.0, 0.0, 0.0}\nSHL OUT[0].xy, IN[0], IMM[0]\nEND\n",
+		  IR_REFUSE_INTEGER, "SHL" },
+		{ "VERT\nDCL IN[0]\nDCL OUT[0]\nIMM[0] UINT32 {1, 1, 1, 1}\nSHL OUT[0], IN[0], IMM[0]\nEND\n",
+		  IR_REFUSE_INTEGER, "SHL" },
 	};
 	for (size_t k = 0; k < sizeof C / sizeof C[0]; k++) {
 		ir_error e;
@@ -232,5 +238,27 @@ Test(ir_lower, txp_divides_by_w_for_texture_targets_and_is_refused_without)
 	cr_assert_not(ir_lower(s, &caps, &e));
 	cr_assert_eq(e.why, IR_REFUSE_TEXTURE);
 	cr_assert(strstr(e.d.msg, "TXP"), "%s", e.d.msg);
+	ir_shader_free(s);
+}
+
+/* SHL by a FLT32 immediate count (Mesa's float-only dialect: ishl left on
+ * integer-valued floats) is a multiply by 2^count. */
+Test(ir_lower, shl_by_a_float_immediate_is_a_multiply)
+{
+	ir_error e;
+	ir_shader *s = from_text("FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nIMM[0] FLT32 {1.0, 3.0, 0.0, 0.0}\n"
+	                         "SHL OUT[0].xz, CONST[0][0], IMM[0].xxxx\nSHL OUT[0].y, CONST[0][0], IMM[0].yyyy\n"
+	                         "END\n", &e);
+	cr_assert_not_null(s, "%s", e.d.msg);
+	const float want[2] = { 2.0f, 8.0f };
+	for (unsigned k = 0; k < 2; k++) {
+		const ir_inst *in = &s->inst[k];
+		cr_assert_eq(in->op, IR_OP_MUL, "instruction %u: op %u", k, in->op);
+		cr_assert_eq(in->src[0].file, IR_CONST);
+		cr_assert_eq(in->src[1].file, IR_IMM);
+		float v;
+		memcpy(&v, &s->imm[in->src[1].index][in->src[1].swz[0] & 3u], sizeof v);
+		cr_assert_eq(v, want[k], "instruction %u: x %g", k, v);
+	}
 	ir_shader_free(s);
 }

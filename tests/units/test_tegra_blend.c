@@ -70,6 +70,8 @@ static int blend_case(const tgsi_blend_state *b, uint32_t seed, char **asm_out)
 	memset(&dr, 0, sizeof dr);
 	dr.prog = dec;
 	dr.cfg = &cfg;
+	for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)   /* the program's own constants, as loaded */
+		dr.uniforms[k] = dec->constants[k] & FP20_MASK;
 	static const double P[4][2] = { { 0, 0 }, { W, 0 }, { 0, H }, { W, H } };
 	gr3d_vertex v[4];
 	memset(v, 0, sizeof v);

@@ -32,7 +32,7 @@ enum pg_cmd_kind {
 	PG_CLEAR_COLOR, PG_CLEAR, PG_CLEAR_DEPTH, PG_ORTHO, PG_FRUSTUM, PG_UNIFORM,
 	PG_PARAMETER, PG_DRAW_RECT, PG_DRAW_ARRAYS, PG_TEXTURE, PG_TEXPARAM, PG_ENABLE,
 	PG_DISABLE, PG_SHADE_MODEL, PG_CLIP_PLANE, PG_TEXCOORD, PG_COLOR, PG_PROBE,
-	PG_UNSUPPORTED
+	PG_LIGHT, PG_NOP, PG_LINK_ERROR, PG_UNSUPPORTED
 };
 
 enum pg_probe_kind { PG_PROBE_PIXEL, PG_PROBE_RECT, PG_PROBE_ALL, PG_PROBE_DEPTH };
@@ -50,7 +50,9 @@ typedef struct pg_cmd {
 	/* draw rect: flags; probe: kind */
 	bool ortho, tex, relative, rgba;
 	enum pg_probe_kind probe;
-	int prim;                       /* draw arrays: 0 triangles, 1 strip, 2 fan */
+	int prim;                       /* draw arrays: 0 triangles, 1 strip, 2 fan, 3 points,
+	                                 * 4 lines, 5 line strip, 6 line loop */
+	bool warn;                      /* probe warn: shader_runner reports a miss as a warning */
 	char text[PG_NAME_MAX];         /* the command line (truncated), for reports */
 } pg_cmd;
 
@@ -143,6 +145,7 @@ typedef struct pg_state {
 	float clear_color[4], clear_depth;
 	float env_vp[96][4], local_vp[96][4], env_fp[32][4], local_fp[32][4];
 	float texcoord[8][4], color[4];
+	float light[8][4][4];           /* light i: ambient, diffuse, specular, position (eye space) */
 	pg_texture tex[PG_MAX_UNITS];
 	bool clip_enabled[8];
 	float clip_plane[8][4];

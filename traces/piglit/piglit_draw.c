@@ -219,11 +219,13 @@ static bool builtin(const pg_state *s, const pg_var *v, float (*c)[4], char *rea
 	}
 	if (!strncmp(v->name, "state.light[", 12)) {
 		const char *f = strchr(v->name, ']');
-		if (f && !strcmp(f, "].ambient")) {
-			c[base][0] = c[base][1] = c[base][2] = 0.0f;
-			c[base][3] = 1.0f;
-			return true;
-		}
+		const int li = atoi(v->name + 12);
+		static const char *const q[4] = { "].ambient", "].diffuse", "].specular", "].position" };
+		for (int k = 0; f && li >= 0 && li < 8 && k < 4; k++)
+			if (!strcmp(f, q[k])) {   /* GL defaults or the test's `light` commands */
+				memcpy(c[base], s->light[li][k], 4 * sizeof(float));
+				return true;
+			}
 		if (f && !strcmp(f, "].attenuation")) {
 			c[base][0] = 1.0f;           /* constant, linear, quadratic, spot exponent */
 			c[base][1] = c[base][2] = c[base][3] = 0.0f;
@@ -338,6 +340,9 @@ bool pg_state_draw(const pg_state *s, const pg_test *t, const pg_cmd *c, pg_draw
 			}
 		}
 	} else {
+		if (c->prim >= 3)   /* the replay refuses them too (replay_state.c) */
+			return REFUSE("draw arrays %s: points and lines are not in this build (the replay and the "
+			              "reference rasterise triangles only)", c->prim == 3 ? "GL_POINTS" : "GL_LINES*");
 		dr->prim = c->prim;
 		nv = (unsigned)c->v[1];
 		if ((unsigned)c->v[0] + nv > t->vdata.nrows || nv > 100000)

@@ -112,6 +112,14 @@ bool pg_state_init(pg_state *s, const pg_test *t, ulp_diag *d)
 		s->texcoord[k][3] = 1.0f;
 	for (int k = 0; k < 4; k++)
 		s->color[k] = 1.0f;
+	/* GL's light defaults: ambient (0, 0, 0, 1); diffuse and specular
+	 * (1, 1, 1, 1) for light 0, else (0, 0, 0, 1); position (0, 0, 1, 0) */
+	for (int i = 0; i < 8; i++) {
+		for (int q = 0; q < 3; q++)
+			for (int k = 0; k < 4; k++)
+				s->light[i][q][k] = k == 3 || (i == 0 && q > 0) ? 1.0f : 0.0f;
+		s->light[i][3][2] = 1.0f;
+	}
 	for (int k = 0; k < PG_MAX_UNITS; k++)
 		s->samp_unit[k] = !strcmp(t->fs.source, "glsl") ? 0 : k;
 	/* initializers of uniforms */
@@ -309,25 +317,50 @@ static bool texparam(pg_state *s, const pg_cmd *c, char *reason, size_t n)
 
 /* ---- uniforms ---- */
 
-/* The slot offset of member `member` in GLSL struct `type` as declared in
- * the test's shaders (each member one vec4 per element or matrix column, in
- * declaration order), and the struct's size in slots.  False when the
- * struct or the member is not found or has a non-basic type. */
-static bool struct_member(const char *src, const char *type, const char *member, unsigned *off,
-                          unsigned *size)
+/* The declaration body of GLSL struct `type` in src ("struct T {" .. "}"),
+ * or NULL. */
+static const char *struct_body(const char *src, const char *type, const char **end)
 {
 	char key[PG_NAME_MAX + 8];
+	int kl = snprintf(key, sizeof key, "struct %s", type);
+	for (const char *p = src ? strstr(src, key) : NULL; p; p = strstr(p + 1, key)) {
+		const char c = p[kl];
+		if (c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+			continue;   /* struct Sx when looking for S */
+		const char *b = strchr(p, '{');
+		*end = b ? strchr(b, '}') : NULL;
+		return *end ? b + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* The slot offset of member path `path` ("f", "tex[1]", "s.f": nested
+ * members and member arrays) in GLSL struct `type` as declared in the
+ * test's shaders (each member one vec4 per element or matrix column, in
+ * declaration order; a sampler member takes none: Mesa splits samplers out
+ * of structs), and the struct's size in slots.  An empty path gives only
+ * the size.  False when the struct or the member is not found or a member's
+ * type is neither basic, a sampler nor a struct declared there. */
+static bool struct_member(const char *src, const char *type, const char *path, unsigned *off,
+                          unsigned *size, unsigned depth)
+{
 	*size = 0;
-	snprintf(key, sizeof key, "struct %s", type);
-	const char *p = src ? strstr(src, key) : NULL;
-	if (!p || !(p = strchr(p, '{')))
+	const char *end = NULL, *p = depth < 8 ? struct_body(src, type, &end) : NULL;
+	if (!p)
 		return false;
-	const char *end = strchr(p, '}');
-	if (!end)
-		return false;
+	/* the path's first segment: name and index */
+	char seg[PG_NAME_MAX];
+	size_t sl = strcspn(path, ".");
+	snprintf(seg, sizeof seg, "%.*s", (int)sl, path);
+	const char *rest = path[sl] == '.' ? path + sl + 1 : NULL;
+	unsigned sidx = 0;
+	char *sb = strchr(seg, '[');
+	if (sb) {
+		sidx = (unsigned)strtoul(sb + 1, NULL, 10);
+		*sb = '\0';
+	}
 	unsigned slot = 0;
-	bool found = false;
-	p++;
+	bool found = !seg[0];
 	while (p < end) {
 		char decl[256];
 		const char *semi = memchr(p, ';', (size_t)(end - p));
@@ -341,10 +374,16 @@ static bool struct_member(const char *src, const char *type, const char *member,
 		int used = 0;
 		if (sscanf(decl, " %63s %n", ty, &used) != 1)
 			continue;
-		unsigned cols, rows;
-		bool isint;
-		if (!type_shape(ty, &cols, &rows, &isint))
-			return false;
+		unsigned cols, rows, inner = 0, ioff = 0;
+		bool isint, nested = false;
+		if (!strncmp(ty, "sampler", 7)) {
+			cols = 0;
+		} else if (!type_shape(ty, &cols, &rows, &isint)) {
+			if (!struct_member(src, ty, "", &ioff, &inner, depth + 1))
+				return false;
+			cols = inner;
+			nested = true;
+		}
 		/* names: "a", "a, b", "a[2]" */
 		char *save = NULL;
 		for (char *nm = strtok_r(decl + used, ", \t\n", &save); nm;
@@ -355,8 +394,17 @@ static bool struct_member(const char *src, const char *type, const char *member,
 				count = (unsigned)strtoul(br + 1, NULL, 10);
 				*br = '\0';
 			}
-			if (!strcmp(nm, member)) {
-				*off = slot;
+			if (seg[0] && !found && !strcmp(nm, seg) && sidx < (count ? count : 1)) {
+				*off = slot + sidx * cols;
+				if (rest && !nested)
+					return false;   /* a.b on a basic member */
+				if (rest) {
+					if (!struct_member(src, ty, rest, &ioff, &inner, depth + 1))
+						return false;
+					*off += ioff;
+				} else if (nested) {
+					return false;   /* a whole struct member: set its members */
+				}
 				found = true;
 			}
 			slot += cols * (count ? count : 1);
@@ -369,7 +417,7 @@ static bool struct_member(const char *src, const char *type, const char *member,
 bool pg_struct_slots(const pg_test *t, const char *type, unsigned *slots)
 {
 	unsigned off, size;
-	struct_member(t->orig, type, "", &off, &size);
+	struct_member(t->orig, type, "", &off, &size, 0);
 	if (!size)
 		return false;
 	*slots = size;
@@ -393,17 +441,34 @@ static bool set_uniform(pg_state *s, const pg_test *t, const pg_cmd *c, char *re
 	char *member = strchr(base, '.');
 	if (member)
 		*member++ = '\0';
-	if (member && (strchr(member, '.') || strchr(member, '[')))
-		return REFUSE("uniform %s: nested struct members: layout not known to the harness",
-		              c->name);
 	char *br = strchr(base, '[');
 	if (br) {
 		elem = (unsigned)strtoul(br + 1, NULL, 10);
 		*br = '\0';
 	}
+	/* a sampler inside a struct: Mesa splits it out into a uniform of its
+	 * own, named by its path (s.tex, s.s.tex, s[0].tex; a trailing index
+	 * of a sampler array member is the element) */
+	char path[PG_NAME_MAX];
+	snprintf(path, sizeof path, "%s", c->name);
+	unsigned pidx = 0;
+	char *pb = strrchr(path, '[');
+	if (member && pb && !strchr(pb, '.')) {
+		pidx = (unsigned)strtoul(pb + 1, NULL, 10);
+		*pb = '\0';
+	}
 	bool found = false;
 	for (int st = 0; st < 2; st++) {
 		const pg_stage *sg = st ? &t->fs : &t->vs;
+		const pg_var *sv = member ? pg_find_var(sg, PG_VAR_UNIFORM, path) : NULL;
+		if (sv && !strncmp(sv->type, "sampler", 7)) {
+			if (!(c->v[0] >= 0 && c->v[0] < PG_MAX_UNITS))
+				return REFUSE("uniform %s: texture unit out of range", c->name);
+			int sl = sv->driver_location + (int)pidx;
+			if (sl >= 0 && sl < PG_MAX_UNITS && st == 1)
+				s->samp_unit[sl] = (int)c->v[0];
+			continue;
+		}
 		const pg_var *v = pg_find_var(sg, PG_VAR_UNIFORM, base);
 		if (!v)
 			continue;
@@ -420,7 +485,7 @@ static bool set_uniform(pg_state *s, const pg_test *t, const pg_cmd *c, char *re
 		unsigned vc, vr, moff = 0, per = var_slots(v);
 		bool vi;
 		if (member) {
-			if (!struct_member(t->orig, v->type, member, &moff, &per))
+			if (!struct_member(t->orig, v->type, member, &moff, &per, 0))
 				return REFUSE("uniform %s: struct %s: layout not known to the harness",
 				              c->name, v->type);
 		} else if (!type_shape(v->type, &vc, &vr, &vi)) {
@@ -512,6 +577,19 @@ bool pg_state_apply(pg_state *s, const pg_test *t, const pg_cmd *c, char *reason
 	case PG_COLOR:
 		memcpy(s->color, c->v, 4 * sizeof(float));
 		return true;
+	case PG_LIGHT: {
+		/* glLightfv; GL_POSITION goes through the modelview, the identity here */
+		int q = !strcmp(c->name, "GL_AMBIENT") ? 0 : !strcmp(c->name, "GL_DIFFUSE") ? 1
+		        : !strcmp(c->name, "GL_SPECULAR") ? 2 : 3;
+		memcpy(s->light[c->unit][q], c->v, 4 * sizeof(float));
+		return true;
+	}
+	case PG_NOP:
+		return true;
+	case PG_LINK_ERROR:
+		return REFUSE("link error: the test expects the GLSL linker to reject the program, which is "
+		              "Mesa's compiler's business, not the GPU's; a corpus folder holds a program Mesa "
+		              "linked");
 	default:
 		return REFUSE("command not interpreted by the harness");
 	}

@@ -14,19 +14,21 @@ static const char ORIG_MARK[] = "==== original piglit file";
 
 /* ---- small text helpers ---- */
 
-/* Splits s into tokens at blanks, commas and parentheses (in place). */
+/* Splits s into tokens at blanks, commas, parentheses and semicolons (in
+ * place; shader_runner reads numbers with strtod, so `uniform float i 2.0;`
+ * and `(0.2, 0.2, 0.2, 1.0);` end where the number does). */
 static unsigned tokenize(char *s, char **tok, unsigned max)
 {
 	unsigned n = 0;
 	char *p = s;
 	while (*p) {
-		while (*p && (isspace((unsigned char)*p) || *p == ',' || *p == '(' || *p == ')'))
+		while (*p && (isspace((unsigned char)*p) || *p == ',' || *p == '(' || *p == ')' || *p == ';'))
 			*p++ = '\0';
 		if (!*p)
 			break;
 		if (n < max)
 			tok[n++] = p;
-		while (*p && !(isspace((unsigned char)*p) || *p == ',' || *p == '(' || *p == ')'))
+		while (*p && !(isspace((unsigned char)*p) || *p == ',' || *p == '(' || *p == ')' || *p == ';'))
 			p++;
 	}
 	return n;
@@ -116,7 +118,8 @@ static void parse_line(pg_cmd *c, char *line)
 			c->kind = PG_DRAW_RECT;
 	} else if (eq(t0, "draw") && eq(t1, "arrays") && n == 5 && nums(c, tok, 3, n)) {
 		c->prim = eq(t2, "GL_TRIANGLES") ? 0 : eq(t2, "GL_TRIANGLE_STRIP") ? 1
-		        : eq(t2, "GL_TRIANGLE_FAN") ? 2 : -1;
+		        : eq(t2, "GL_TRIANGLE_FAN") ? 2 : eq(t2, "GL_POINTS") ? 3 : eq(t2, "GL_LINES") ? 4
+		        : eq(t2, "GL_LINE_STRIP") ? 5 : eq(t2, "GL_LINE_LOOP") ? 6 : -1;
 		if (c->prim >= 0 && c->v[0] >= 0 && c->v[1] >= 0)
 			c->kind = PG_DRAW_ARRAYS;
 	} else if (eq(t0, "texture") && n >= 3) {
@@ -158,11 +161,27 @@ static void parse_line(pg_cmd *c, char *line)
 		c->nv = 4;
 	} else if (eq(t0, "color") && nums(c, tok, 1, n) && c->nv == 4) {
 		c->kind = PG_COLOR;
+	} else if (eq(t0, "link") && n == 2 && (eq(t1, "success") || eq(t1, "error"))) {
+		/* the corpus holds programs Mesa linked: success is what they are */
+		c->kind = eq(t1, "success") ? PG_NOP : PG_LINK_ERROR;
+	} else if (eq(t0, "hint") && n == 3) {
+		c->kind = PG_NOP;   /* glHint: a hint, no required behaviour */
+	} else if (eq(t0, "light") && n == 8 && eq(tok[3], "float") && nums(c, tok, 4, n) &&
+	           num(t1, &c->v[4]) && c->v[4] >= 0 && c->v[4] < 8 && (float)(int)c->v[4] == c->v[4] &&
+	           (eq(t2, "GL_AMBIENT") || eq(t2, "GL_DIFFUSE") || eq(t2, "GL_SPECULAR") ||
+	            eq(t2, "GL_POSITION"))) {
+		c->kind = PG_LIGHT;
+		c->unit = (int)c->v[4];
+		copy(c->name, sizeof c->name, t2);
 	} else if (eq(t0, "probe") || (eq(t0, "relative") && eq(t1, "probe"))) {
 		unsigned k = 1;
 		if (eq(t0, "relative")) {
 			c->relative = true;
 			k = 2;
+		}
+		if (k < n && eq(tok[k], "warn")) {   /* probe warn ...: the same probe */
+			c->warn = true;
+			k++;
 		}
 		const char *w = k < n ? tok[k] : "";
 		if (eq(w, "all") && k + 1 < n) {
@@ -294,9 +313,13 @@ static bool parse_vdata(pg_vdata *v, char *text, const char *file, int line0, ul
 					                   "[vertex data]: column '%s' is not name/type/count", tok[i]);
 				*s1 = '\0';
 				long cnt = strtol(s2 + 1, NULL, 10);
-				if (strncmp(s1 + 1, "float", 5) != 0 || cnt < 1 || cnt > 4)
+				/* int/uint columns (glVertexAttribIPointer, GL 3.0) hold their
+				 * values as numbers too */
+				if ((strncmp(s1 + 1, "float", 5) != 0 && strncmp(s1 + 1, "int", 3) != 0 &&
+				     strncmp(s1 + 1, "uint", 4) != 0) || cnt < 1 || cnt > 4)
 					return ulp_diag_at(d, file, line, 0,
-					                   "[vertex data]: column '%s': only float/1..4 is supported", tok[i]);
+					                   "[vertex data]: column '%s': only float, int or uint/1..4 is "
+					                   "supported", tok[i]);
 				copy(v->names[i], sizeof v->names[i], tok[i]);
 				v->comps[i] = (unsigned)cnt;
 				v->first[i] = v->stride;
