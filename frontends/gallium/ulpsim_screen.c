@@ -40,7 +40,11 @@ enum {
  * tex: enum gr3d_texfmt {RGBA8888, BGRA8888, A8, L8, RGB565, D16};
  * rt: enum gr3d_rtfmt {RGBA8888, BGRA8888, RGB565, A8}; zs: enum zs_format
  * {D16, D24S8}.  RGB565 is little-endian with red in the top 5 bits,
- * Gallium's B5G6R5_UNORM. */
+ * Gallium's B5G6R5_UNORM.  A D24S8 surface is sampled as D16, its depth's
+ * top 16 bits (the context converts it when it uploads the texture): the
+ * TEX unit models no 24-bit texel, and its depth path keeps less than 16
+ * bits anyway (D16 -> FX10, units/gr3d/gr3d_quad.h), so nothing a shader
+ * can see is lost. */
 static const struct ulpsim_format formats[] = {
 	{ PIPE_FORMAT_R8G8B8A8_UNORM, 0, 0, -1, false },
 	{ PIPE_FORMAT_R8G8B8X8_UNORM, 0, 0, -1, true },
@@ -50,8 +54,8 @@ static const struct ulpsim_format formats[] = {
 	{ PIPE_FORMAT_A8_UNORM, 2, 3, -1, false },
 	{ PIPE_FORMAT_L8_UNORM, 3, -1, -1, false },
 	{ PIPE_FORMAT_Z16_UNORM, 5, -1, 0, false },
-	{ PIPE_FORMAT_Z24_UNORM_S8_UINT, -1, -1, 1, false },
-	{ PIPE_FORMAT_Z24X8_UNORM, -1, -1, 1, false },
+	{ PIPE_FORMAT_Z24_UNORM_S8_UINT, 5, -1, 1, false },
+	{ PIPE_FORMAT_Z24X8_UNORM, 5, -1, 1, false },
 };
 
 const struct ulpsim_format *ulpsim_format_lookup(enum pipe_format f)

@@ -106,10 +106,12 @@ static bool upload_texture(struct ulpsim_context *c, const char *id, struct pipe
 		return false;
 	}
 	const enum trace_texfmt tf = native ? TEX_FMT[f->tex] : TRACE_RGBA8888;
+	/* Z24S8 / Z24X8 sampled as D16: the depth's top 16 bits (ulpsim_screen.c) */
+	const bool z24 = native && tf == TRACE_D16 && util_format_get_blocksize(r->format) == 4;
 	if (getenv("ULPSIM_GL_DUMP_COMMANDS"))
 		fprintf(stderr, "ulpsim: texture %s: %s %ux%u levels %u..%u as trace format %d\n", id,
 		        util_format_short_name(r->format), r->width0, r->height0, first, last, (int)tf);
-	const unsigned bpp = native ? util_format_get_blocksize(r->format) : 4;
+	const unsigned bpp = z24 ? 2 : native ? util_format_get_blocksize(r->format) : 4;
 	unsigned nlevels = last - first + 1;
 	if (nlevels > TRACE_TEX_LEVELS)
 		nlevels = TRACE_TEX_LEVELS;
@@ -126,6 +128,14 @@ static bool upload_texture(struct ulpsim_context *c, const char *id, struct pipe
 		const uint8_t *src = level_bytes(r, first + l, 0, &stride);
 		if (!src)
 			memset(o, 0, (size_t)w * h * bpp);
+		else if (z24)
+			for (unsigned y = 0; y < h; y++)
+				for (unsigned x = 0; x < w; x++) {
+					uint32_t v;
+					memcpy(&v, src + (size_t)y * stride + 4 * x, 4);
+					const uint16_t d = (uint16_t)((v & 0xFFFFFFu) >> 8);
+					memcpy(o + ((size_t)y * w + x) * 2, &d, 2);
+				}
 		else if (native)
 			for (unsigned y = 0; y < h; y++)
 				memcpy(o + (size_t)y * w * bpp, src + (size_t)y * stride, (size_t)w * bpp);
