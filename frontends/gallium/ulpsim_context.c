@@ -1,6 +1,7 @@
 /* The driver's pipe_context: CSOs, state setters, surfaces, sampler views,
  * queries, flush (ulpsim_context.h). */
 #include "frontends/gallium/ulpsim_context.h"
+#include "traces/gl/gl_run.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -580,11 +581,15 @@ static void destroy(struct pipe_context *pipe)
 	if (c->s) {
 		ulp_diag d;
 		ulp_diag_clear(&d);
-		const char *stats = getenv(ULPSIM_ENV_STATS);
-		if (stats && *stats && c->res.draws && !replay_session_write_stats(c->s, stats, &d))
-			fprintf(stderr, "ulpsim: %s: %s\n", ULPSIM_ENV_STATS, d.msg);
 		replay_session_finish(c->s, &d);
 		replay_session_close(c->s);
+	}
+	if (c->out) {              /* its figures stay in the run's; stats.txt so far */
+		ulp_gl_run_remove(scr->outputs, c->out);
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		if (!ulp_gl_run_write_stats(scr->outputs, &d))
+			fprintf(stderr, "ulpsim: %s: %s\n", ULPSIM_ENV_STATS, d.msg);
 	}
 	FREE(c);
 }
@@ -597,6 +602,13 @@ struct pipe_context *ulpsim_context_create(struct pipe_screen *screen, void *pri
 		return NULL;
 	load_config(&c->cfg);
 	c->opts.cfg = &c->cfg;
+	struct ulpsim_screen *scr = ulpsim_screen(screen);
+	if (scr->outputs) {
+		c->out = ulp_gl_run_add(scr->outputs, &c->cfg, &c->res);
+		c->opts.tl = ulp_gl_ctx_timeline(c->out);
+		if (!c->out)
+			fprintf(stderr, "ulpsim: out of memory (this context is left out of the stats and timeline)\n");
+	}
 	replay_session_units u = { .lazy = true };
 	ulp_diag d;
 	ulp_diag_clear(&d);

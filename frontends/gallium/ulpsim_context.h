@@ -25,6 +25,7 @@
 #include "traces/replay/session.h"
 
 struct cJSON;
+struct ulp_gl_ctx;
 
 enum {
 	ULPSIM_UPLOADS = 96,       /* pipe resources the session holds a copy of */
@@ -75,6 +76,7 @@ struct ulpsim_context {
 	replay_opts opts;
 	replay_result res;
 	replay_session *s;         /* NULL: the session could not be opened (draws are skipped) */
+	struct ulp_gl_ctx *out;    /* its part of the run's stats and timeline (NULL: none asked) */
 	uint64_t draws;            /* draw_vbo calls */
 	double sim_seconds;        /* host time in the simulator */
 	unsigned dirty;

@@ -3,6 +3,7 @@
  * copies are CPU work on the resources' host memory (the next draw copies
  * what they wrote into the session). */
 #include "frontends/gallium/ulpsim_context.h"
+#include "traces/gl/gl_run.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -108,7 +109,9 @@ static void run_draw(struct ulpsim_context *c, cJSON *cmd)
 	const double t0 = now_seconds();
 	ulp_diag d;
 	ulp_diag_clear(&d);
+	ulp_gl_ctx_draw_begin(c->out);
 	const bool ok = replay_session_command(c->s, cmd, &d);
+	ulp_gl_ctx_draw_end(c->out);
 	cJSON_Delete(cmd);
 	c->sim_seconds += now_seconds() - t0;
 	if (ok) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "frontends/gallium/ulpsim_gallium.h"
+#include "traces/gl/gl_run.h"
 
 #include "base/diag.h"
 #include "base/image.h"
@@ -216,6 +217,10 @@ static void ulpsim_flush_frontbuffer(struct pipe_screen *screen, struct pipe_con
 	         s->frames, s->run.draws - s->at_frame.draws, s->run.cycles - s->at_frame.cycles,
 	         s->run.fragments - s->at_frame.fragments);
 	ulpsim_summary_line(s, line);
+	ulp_diag d;                  /* stats.txt of the run so far: whole even if the program is killed */
+	ulp_diag_clear(&d);
+	if (s->outputs && !ulp_gl_run_write_stats(s->outputs, &d))
+		fprintf(stderr, "ulpsim: %s: %s\n", ULPSIM_ENV_STATS, d.msg);
 	s->at_frame = s->run;
 	s->frames++;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "frontends/gallium/ulpsim_gallium.h"
+#include "traces/gl/gl_run.h"
 
 #include "frontend/sw_winsys.h"
 #include "pipe/p_defines.h"
@@ -276,6 +277,10 @@ static bool ulpsim_fence_finish(struct pipe_screen *screen, struct pipe_context 
 static void ulpsim_screen_destroy(struct pipe_screen *screen)
 {
 	struct ulpsim_screen *s = ulpsim_screen(screen);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	if (s->outputs && !ulp_gl_run_close(s->outputs, &d))
+		fprintf(stderr, "ulpsim: %s\n", d.msg);
 	if (s->winsys && s->winsys->destroy)
 		s->winsys->destroy(s->winsys);
 	free(s->frames_dir);
@@ -297,6 +302,13 @@ struct pipe_screen *ulpsim_create_screen(struct sw_winsys *winsys)
 	s->winsys = winsys;
 	s->frames_dir = env_copy(ULPSIM_ENV_FRAMES);
 	s->summary_path = env_copy(ULPSIM_ENV_SUMMARY);
+	const char *stats = getenv(ULPSIM_ENV_STATS), *timeline = getenv(ULPSIM_ENV_TIMELINE);
+	if ((stats && *stats) || (timeline && *timeline)) {
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		if (!(s->outputs = ulp_gl_run_open(stats, timeline, &d)))
+			fprintf(stderr, "ulpsim: %s (no stats or timeline are written)\n", d.msg);
+	}
 	struct pipe_screen *p = &s->base;
 	p->destroy = ulpsim_screen_destroy;
 	p->get_name = ulpsim_get_name;

@@ -59,6 +59,21 @@ for t in tests/gl/limit-*.shader_test; do
 	fi
 done
 
+# 2b. --stats and --timeline: stats.txt and the timeline of the whole run
+# (every context; traces/gl/gl_run.h); its cycles are the summary's
+t=$PIGLIT/tests/spec/glsl-1.10/execution/fs-step.shader_test
+env -u DISPLAY PIGLIT_PLATFORM=surfaceless_egl timeout -k 5 "$TMO" "$BIN" gl --stats "$OUT/run-stats.txt" \
+	--timeline "$OUT/run-timeline.json" -- "$PIGLIT/bin/shader_runner" "$t" -auto -fbo >"$OUT/stats.log" 2>&1
+sum=$(sed -n 's/^ulpsim gl: .* draws, \([0-9]*\) cycles.*/\1/p' "$OUT/stats.log")
+got=$(sed -n 's/^sim.cycles *\([0-9]*\).*/\1/p' "$OUT/run-stats.txt" 2>/dev/null)
+last=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['otherData']['last_cycle'])" \
+	"$OUT/run-timeline.json" 2>/dev/null)
+if [ -n "$sum" ] && [ "$sum" -gt 0 ] && [ "$got" = "$sum" ] && [ -n "$last" ] && [ "$last" -lt "$sum" ]; then
+	ok "ulpsim gl --stats --timeline: sim.cycles $got as the summary, timeline to cycle $last"
+else
+	bad "ulpsim gl --stats --timeline: sim.cycles '${got}', summary '${sum}', timeline last cycle '${last}' ($OUT/stats.log)"
+fi
+
 # 3 and 4 need an X server
 if ! command -v xvfb-run >/dev/null || ! command -v es2gears_x11 >/dev/null || ! command -v eglretrace >/dev/null; then
 	bad "xvfb-run, es2gears_x11 and eglretrace are needed (make deps)"
