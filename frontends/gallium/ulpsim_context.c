@@ -303,11 +303,16 @@ static void delete_shader(struct pipe_context *pipe, void *s)
 	}
 	if (c->s) {
 		replay_session_remove_shader(c->s, sh->id);
+		char id[sizeof sh->id + 1];
 		if (sh->has_clamped) {
-			char id[sizeof sh->id + 1];
 			snprintf(id, sizeof id, "%sc", sh->id);
 			replay_session_remove_shader(c->s, id);
 		}
+		for (int w = 0; w < 2; w++)           /* its point and line geometry shaders */
+			if (sh->wide_gs[w] > 0) {
+				snprintf(id, sizeof id, "%s%c", sh->id, w ? 'l' : 'p');
+				replay_session_remove_shader(c->s, id);
+			}
 	}
 	FREE(sh);
 }

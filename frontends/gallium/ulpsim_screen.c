@@ -34,6 +34,7 @@ enum {
 	FS_TEMPS = 16, FS_CF_DEPTH = 32,
 	/* 4096 x 4096 down to 1 x 1 (traces/trace.h TRACE_TEX_LEVELS) */
 	TEX_LEVELS = 13,
+	WIDE_MAX = 64,                 /* largest point size and line width offered (pixels) */
 };
 
 /* The formats ulpsim models (traces/trace.h texture formats; units/gr3d
@@ -156,16 +157,21 @@ static float ulpsim_get_paramf(struct pipe_screen *screen, enum pipe_capf param)
 {
 	(void)screen;
 	switch (param) {
+	/* points and lines are quads the PICA200's geometry shader makes
+	 * (traces/gl/gl_prims.h): any size the clipper takes; WIDE_MAX is the
+	 * driver's choice, not a hardware limit.  No smoothing: the AA sizes are 1. */
+	case PIPE_CAPF_MAX_LINE_WIDTH:
+	case PIPE_CAPF_MAX_POINT_SIZE:
+		return WIDE_MAX;
+	case PIPE_CAPF_LINE_WIDTH_GRANULARITY:
+	case PIPE_CAPF_POINT_SIZE_GRANULARITY:
+		return 0.125f;
 	case PIPE_CAPF_MIN_LINE_WIDTH:
 	case PIPE_CAPF_MIN_LINE_WIDTH_AA:
-	case PIPE_CAPF_MAX_LINE_WIDTH:
 	case PIPE_CAPF_MAX_LINE_WIDTH_AA:
-	case PIPE_CAPF_LINE_WIDTH_GRANULARITY:
 	case PIPE_CAPF_MIN_POINT_SIZE:
 	case PIPE_CAPF_MIN_POINT_SIZE_AA:
-	case PIPE_CAPF_MAX_POINT_SIZE:
 	case PIPE_CAPF_MAX_POINT_SIZE_AA:
-	case PIPE_CAPF_POINT_SIZE_GRANULARITY:
 	case PIPE_CAPF_MAX_TEXTURE_ANISOTROPY:
 		return 1.0f;
 	case PIPE_CAPF_MAX_TEXTURE_LOD_BIAS:

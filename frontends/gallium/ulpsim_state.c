@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "traces/gl/gl_prims.h"
 #include "units/gr3d/zs.h"
 #include "util/format/u_format.h"
 #include "util/u_inlines.h"
@@ -438,7 +439,8 @@ static cJSON *rast_cmd(const struct ulpsim_context *c)
 	const struct pipe_rasterizer_state *r = c->rast;
 	static const char *const CULL[] = { "none", "front", "back", "none" };   /* ORDER: PIPE_FACE_* */
 	cJSON *cmd = command("rasterizer");
-	cJSON_AddStringToObject(cmd, "cull", CULL[r->cull_face & 3]);
+	/* points and lines are never culled (their quads' winding is the GS's) */
+	cJSON_AddStringToObject(cmd, "cull", c->wide ? "none" : CULL[r->cull_face & 3]);
 	/* Gallium's window order is in window coordinates with y down (origin
 	 * upper left: gallium-docs-0.4.txt, rasterizer front_ccw); the trace's is
 	 * GL's, y up (units/geom/setup.c): the same triangle winds the other way */
@@ -579,13 +581,72 @@ static bool emit_constants(struct ulpsim_context *c, bool fragment)
 	return ulpsim_cmd(c, cmd);
 }
 
+/* The geometry shader expanding the bound vertex shader's points or lines
+ * into quads (traces/gl/gl_prims.h), made the first time; its id in id. */
+static bool wide_gs(struct ulpsim_context *c, char *id, size_t n)
+{
+	struct ulpsim_shader *vs = c->vs;
+	const int w = c->wide == ULPSIM_WIDE_POINTS ? 0 : 1;
+	snprintf(id, n, "%s%c", vs->id, w ? 'l' : 'p');
+	if (vs->wide_gs[w])
+		return vs->wide_gs[w] > 0;
+	vs->wide_gs[w] = -1;
+	uint16_t mask, mapped;
+	int16_t sem[16];
+	uint32_t index[16];
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	char *text = NULL;
+	if (replay_session_vs_outputs(c->s, vs->id, &mask, &mapped, sem, index, &d))
+		text = ulp_gl_expand_gs(w ? ULP_GL_LINES : ULP_GL_POINTS, mask, sem, index, &d);
+	if (text && mask != mapped)   /* the GS's EMIT passes on only registers the output map names */
+		ulpsim_note(c, NULL, "points and lines of vertex shader %s lose %d of its outputs (no PICA200 "
+		            "output-map semantic: a clip vertex, back colours, varyings past texcoord2)", vs->id,
+		            __builtin_popcount(mask & ~mapped));
+	if (text) {
+		trace_shader ts;
+		memset(&ts, 0, sizeof ts);
+		snprintf(ts.id, sizeof ts.id, "%s", id);
+		ts.stage = TRACE_GEOMETRY;
+		ts.code = TRACE_TGSI;
+		ts.text = text;
+		if (replay_session_shader(c->s, &ts, &d))
+			vs->wide_gs[w] = 1;
+		free(text);
+	}
+	if (vs->wide_gs[w] < 0)
+		ulpsim_note(c, NULL, "%s of vertex shader %s are not drawn: %s", w ? "lines" : "points", vs->id, d.msg);
+	return vs->wide_gs[w] > 0;
+}
+
+/* CONST[0] of the expanding geometry shader: the point size or the line
+ * width (the rasterizer's) over the viewport. */
+static bool emit_wide_constants(struct ulpsim_context *c)
+{
+	const struct pipe_rasterizer_state *r = c->rast;
+	if (c->wide == ULPSIM_WIDE_POINTS && r->point_size_per_vertex)
+		ulpsim_note(c, "psize", "per-vertex point sizes are not read (the rasterizer's point size is used)");
+	if (c->wide == ULPSIM_WIDE_POINTS && r->sprite_coord_enable)
+		ulpsim_note(c, "sprite", "point sprite coordinates are not generated");
+	if (c->wide == ULPSIM_WIDE_LINES && r->line_stipple_enable)
+		ulpsim_note(c, "stipple", "line stipple is not modelled (lines are drawn solid)");
+	float k[8];
+	const float scale[2] = { c->viewport.scale[0], c->viewport.scale[1] };
+	ulp_gl_expand_consts(c->wide == ULPSIM_WIDE_POINTS ? r->point_size : r->line_width, scale, k);
+	cJSON *cmd = command("constant_buffer");
+	cJSON_AddStringToObject(cmd, "stage", "geometry");
+	cJSON_AddNumberToObject(cmd, "index", 0);
+	cJSON_AddItemToObject(cmd, "f32", floats(k, 8));
+	return ulpsim_cmd(c, cmd);
+}
+
 bool ulpsim_emit_state(struct ulpsim_context *c)
 {
 	if (!c->s)
 		return false;
 	if (!c->vs || !c->fs || !c->vs->valid || !c->fs->valid || !c->blend || !c->dsa || !c->rast)
 		return false;                            /* said when the shader was made */
-	if (c->rast->cull_face == PIPE_FACE_FRONT_AND_BACK)
+	if (c->rast->cull_face == PIPE_FACE_FRONT_AND_BACK && !c->wide)
 		return false;                            /* every triangle culled */
 	if ((c->dirty & ULPSIM_DIRTY_FB) || !c->fb_ok) {
 		c->dirty &= ~ULPSIM_DIRTY_FB;
@@ -598,12 +659,19 @@ bool ulpsim_emit_state(struct ulpsim_context *c)
 		char vs[sizeof c->vs->id + 1];
 		snprintf(vs, sizeof vs, "%s%s", c->vs->id, c->vs->has_clamped && c->rast->clamp_vertex_color ? "c" : "");
 		cJSON_AddStringToObject(cmd, "vs", vs);
+		char gs[sizeof c->vs->id + 1];
+		if (c->wide && !wide_gs(c, gs, sizeof gs)) {
+			cJSON_Delete(cmd);
+			return false;
+		}
+		if (c->wide)
+			cJSON_AddStringToObject(cmd, "gs", gs);
 		cJSON_AddStringToObject(cmd, "fs", c->fs->id);
 		if (!ulpsim_cmd(c, cmd))
 			return false;
 		c->dirty &= ~ULPSIM_DIRTY_SHADERS;
 	}
-	if (!emit_constants(c, false) || !emit_constants(c, true))
+	if (!emit_constants(c, false) || !emit_constants(c, true) || (c->wide && !emit_wide_constants(c)))
 		return false;
 	if ((c->dirty & ULPSIM_DIRTY_BLEND) && !ulpsim_cmd(c, blend_cmd(c)))
 		return false;

@@ -2,7 +2,8 @@
 # make test-gl (run by make test after the Criterion suite; docs/gl.md
 # "Tests"): the ulpsim Gallium driver driven by real programs.
 #   1. piglit's own shader_runner on a fixed sample (tests/gl/piglit-sample.txt)
-#      with the verdicts expected on the simulated GPU;
+#      with the verdicts expected on the simulated GPU, and piglit's test
+#      programs of tests/gl/piglit-bin-sample.txt;
 #   2. programs over a hardware limit (tests/gl/limit-*.shader_test): a clean
 #      link or compile error, never a crash or a pass;
 #   3. es2gears_x11 under Xvfb through `ulpsim gl --frames`: gears drawn;
@@ -46,6 +47,17 @@ while read -r t want; do
 	got=$(runner "$PIGLIT/$t" "$name")
 	if [ "$got" = "$want" ]; then ok "piglit $t: $got"; else bad "piglit $t: $got, expected $want ($OUT/$name.log)"; fi
 done < tests/gl/piglit-sample.txt
+
+# 1b. piglit's own test programs (points and lines among them)
+while read -r b want; do
+	case "$b" in ''|'#'*) continue ;; esac
+	log=$OUT/piglit-bin-$b.log
+	env -u DISPLAY PIGLIT_PLATFORM=surfaceless_egl timeout -k 5 "$TMO" \
+		"$BIN" gl -- "$PIGLIT/bin/$b" -auto -fbo >"$log" 2>&1
+	got=$(grep -o 'PIGLIT: {"result": "[a-z]*"' "$log" | tail -1 | sed 's/.*"\([a-z]*\)"$/\1/')
+	got=${got:-crash}
+	if [ "$got" = "$want" ]; then ok "piglit $b: $got"; else bad "piglit $b: $got, expected $want ($log)"; fi
+done < tests/gl/piglit-bin-sample.txt
 
 # 2. over a hardware limit: an error naming the problem, the verdict fail
 for t in tests/gl/limit-*.shader_test; do
