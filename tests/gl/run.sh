@@ -7,7 +7,7 @@
 #   2. programs over a hardware limit (tests/gl/limit-*.shader_test): a clean
 #      link or compile error, never a crash or a pass;
 #   3. es2gears_x11 under Xvfb through `ulpsim gl --frames`: gears drawn;
-#   4. an es2gears frame and two glmark2 scenes against llvmpipe: each
+#   4. an es2gears frame and glmark2 scenes against llvmpipe: each
 #      program recorded once with apitrace on llvmpipe, the trace replayed
 #      with eglretrace on llvmpipe and on ulpsim, the last frames compared
 #      (PSNR and max difference; thresholds in tests/gl/thresholds.txt; a
