@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "traces/gl/gl_prims.h"
+#include "traces/gl/gl_zs.h"
 #include "units/gr3d/zs.h"
 #include "util/format/u_format.h"
 #include "util/u_inlines.h"
@@ -130,13 +131,7 @@ static bool upload_texture(struct ulpsim_context *c, const char *id, struct pipe
 		if (!src)
 			memset(o, 0, (size_t)w * h * bpp);
 		else if (z24)
-			for (unsigned y = 0; y < h; y++)
-				for (unsigned x = 0; x < w; x++) {
-					uint32_t v;
-					memcpy(&v, src + (size_t)y * stride + 4 * x, 4);
-					const uint16_t d = (uint16_t)((v & 0xFFFFFFu) >> 8);
-					memcpy(o + ((size_t)y * w + x) * 2, &d, 2);
-				}
+			ulp_gl_z24_as_d16(src, stride, w, h, o);
 		else if (native)
 			for (unsigned y = 0; y < h; y++)
 				memcpy(o + (size_t)y * w * bpp, src + (size_t)y * stride, (size_t)w * bpp);
@@ -242,36 +237,9 @@ static void copy_zs(struct ulpsim_context *c, bool in)
 	uint8_t *mem = level_bytes(sf->texture, sf->u.tex.level, sf->u.tex.first_layer, &stride);
 	if (!zs || !mem)
 		return;
-	const unsigned w = MIN2(zs->width, sf->width), h = MIN2(zs->height, sf->height);
-	const bool z16 = sf->format == PIPE_FORMAT_Z16_UNORM;
-	const bool s8 = sf->format == PIPE_FORMAT_Z24_UNORM_S8_UINT;
-	for (unsigned y = 0; y < h; y++) {
-		uint8_t *row = mem + (size_t)y * stride;
-		for (unsigned x = 0; x < w; x++) {
-			const size_t i = (size_t)y * zs->width + x;
-			if (z16) {
-				uint16_t v;
-				if (in) {
-					memcpy(&v, row + 2 * x, 2);
-					zs->depth[i] = v;
-				} else {
-					v = (uint16_t)zs->depth[i];
-					memcpy(row + 2 * x, &v, 2);
-				}
-				continue;
-			}
-			uint32_t v;                       /* Z24S8 / Z24X8: depth in bits 0-23 */
-			if (in) {
-				memcpy(&v, row + 4 * x, 4);
-				zs->depth[i] = v & 0xFFFFFFu;
-				if (zs->stencil)
-					zs->stencil[i] = s8 ? (uint8_t)(v >> 24) : 0;
-			} else {
-				v = (zs->depth[i] & 0xFFFFFFu) | (s8 && zs->stencil ? (uint32_t)zs->stencil[i] << 24 : 0);
-				memcpy(row + 4 * x, &v, 4);
-			}
-		}
-	}
+	const enum ulp_gl_zs_mem f = sf->format == PIPE_FORMAT_Z16_UNORM ? ULP_GL_Z16
+	                           : sf->format == PIPE_FORMAT_Z24_UNORM_S8_UINT ? ULP_GL_Z24S8 : ULP_GL_Z24X8;
+	ulp_gl_zs_copy(zs, mem, stride, MIN2(zs->width, sf->width), MIN2(zs->height, sf->height), f, in);
 	if (!in)
 		ulpsim_resource(sf->texture)->generation++;
 	c->zs_gen = ulpsim_resource(sf->texture)->generation;
