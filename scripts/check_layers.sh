@@ -22,7 +22,7 @@ LAYERS = [
     "units",
     "traces",
     "traces/replay",
-    "traces/piglit",
+    "traces/piglit traces/gl",
     "cli viewer bench tests fuzz frontends/gallium",
     "tests/base tests/isa tests/sim tests/frontends tests/units tests/traces tests/cli",
 ]

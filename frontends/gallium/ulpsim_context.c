@@ -1,6 +1,8 @@
 /* The driver's pipe_context: CSOs, state setters, surfaces, sampler views,
  * queries, flush (ulpsim_context.h). */
 #include "frontends/gallium/ulpsim_context.h"
+#include "traces/gl/gl_run.h"
+#include "traces/gl/gl_shader_text.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -165,88 +167,6 @@ static void delete_state(struct pipe_context *pipe, void *s)
 	FREE(s);
 }
 
-/* Declared CONST[0] vec4s: the largest index of a "DCL CONST" line + 1. */
-static unsigned declared_consts(const char *text)
-{
-	unsigned n = 0;
-	for (const char *p = strstr(text, "DCL CONST"); p; p = strstr(p + 1, "DCL CONST")) {
-		const char *q = strchr(p, '[');
-		if (!q)
-			continue;
-		unsigned a = 0, b = 0, dim = 0;
-		if (sscanf(q, "[%u][%u..%u]", &dim, &a, &b) == 3 || sscanf(q, "[%u..%u]", &a, &b) == 2) {
-			if (!dim && b + 1 > n)
-				n = b + 1;
-		} else if (sscanf(q, "[%u][%u]", &dim, &a) == 2 || sscanf(q, "[%u]", &a) == 1) {
-			if (!dim && a + 1 > n)
-				n = a + 1;
-		}
-	}
-	return n;
-}
-
-/* The vertex shader with its colour outputs saturated (the rasterizer's
- * clamp_vertex_color: the caps offer no unclamped vertex colours, so GL
- * expects them clamped), or NULL when it writes no colour.  Every
- * instruction writing an OUT declared COLOR or BCOLOR gets _SAT. */
-static char *clamped_colors(const char *text)
-{
-	bool color[64] = { false };
-	bool any = false;
-	for (const char *p = strstr(text, "DCL OUT["); p; p = strstr(p + 1, "DCL OUT[")) {
-		unsigned a, b;
-		const char *eol = strchr(p, '\n');
-		const char *sem = strchr(p, ',');
-		if (!sem || (eol && sem > eol) || (strncmp(sem, ", COLOR", 7) && strncmp(sem, ", BCOLOR", 8)))
-			continue;
-		if (sscanf(p, "DCL OUT[%u..%u]", &a, &b) != 2) {
-			if (sscanf(p, "DCL OUT[%u]", &a) != 1)
-				continue;
-			b = a;
-		}
-		for (unsigned k = a; k <= b && k < 64; k++)
-			color[k] = any = true;
-	}
-	if (!any)
-		return NULL;
-	size_t n = strlen(text);
-	char *out = malloc(2 * n + 1), *o = out;
-	if (!out)
-		return NULL;
-	for (const char *line = text; *line;) {
-		const char *eol = strchr(line, '\n');
-		size_t len = eol ? (size_t)(eol - line + 1) : strlen(line);
-		const char *colon = memchr(line, ':', len);
-		unsigned k;
-		const char *dst = colon ? strstr(colon, " OUT[") : NULL;
-		bool sat = dst && dst < line + len && sscanf(dst, " OUT[%u]", &k) == 1 && k < 64 && color[k];
-		if (sat) {                      /* "  N: OPC OUT[k]..." -> "  N: OPC_SAT OUT[k]..." */
-			const char *op = colon + 1;
-			while (*op == ' ')
-				op++;
-			const char *op_end = op;
-			while (op_end < line + len && *op_end != ' ')
-				op_end++;
-			sat = op_end - op < 4 || strncmp(op_end - 4, "_SAT", 4);
-			if (sat) {
-				memcpy(o, line, (size_t)(op_end - line));
-				o += op_end - line;
-				memcpy(o, "_SAT", 4);
-				o += 4;
-				memcpy(o, op_end, len - (size_t)(op_end - line));
-				o += len - (size_t)(op_end - line);
-			}
-		}
-		if (!sat) {
-			memcpy(o, line, len);
-			o += len;
-		}
-		line += len;
-	}
-	*o = '\0';
-	return out;
-}
-
 static void *create_shader(struct pipe_context *pipe, const struct pipe_shader_state *st, enum pipe_shader_type stage)
 {
 	struct ulpsim_context *c = ulpsim_context(pipe);
@@ -282,7 +202,7 @@ static void *create_shader(struct pipe_context *pipe, const struct pipe_shader_s
 	sh->valid = replay_session_shader(c->s, &ts, &d) && replay_session_check_shader(c->s, sh->id, &d);
 	if (c->cap && sh->valid)
 		replay_capture_shader(c->cap, &ts);
-	char *clamped = sh->valid && stage == PIPE_SHADER_VERTEX ? clamped_colors(text) : NULL;
+	char *clamped = sh->valid && stage == PIPE_SHADER_VERTEX ? ulp_gl_clamped_colors(text) : NULL;
 	if (clamped) {                       /* the variant for clamp_vertex_color */
 		snprintf(ts.id, sizeof ts.id, "%sc", sh->id);
 		ts.text = clamped;
@@ -294,7 +214,7 @@ static void *create_shader(struct pipe_context *pipe, const struct pipe_shader_s
 	if (!sh->valid)           /* a real driver refuses it at link time: said once, draws skipped */
 		ulpsim_note(c, NULL, "%s shader %s cannot run on the simulated GPU: %s",
 		            stage == PIPE_SHADER_VERTEX ? "vertex" : "fragment", sh->id, d.msg);
-	sh->nconst = declared_consts(text);
+	sh->nconst = ulp_gl_declared_consts(text);
 	if (getenv("ULPSIM_GL_DUMP_TGSI"))
 		fprintf(stderr, "ulpsim: %s\n%s\n", sh->id, text);
 	free(text);
@@ -338,15 +258,22 @@ static void delete_shader(struct pipe_context *pipe, void *s)
 	}
 	if (c->s) {
 		replay_session_remove_shader(c->s, sh->id);
+		char id[sizeof sh->id + 1];
 		if (c->cap)
 			replay_capture_remove_shader(c->cap, sh->id);
 		if (sh->has_clamped) {
-			char id[sizeof sh->id + 1];
 			snprintf(id, sizeof id, "%sc", sh->id);
 			replay_session_remove_shader(c->s, id);
 			if (c->cap)
 				replay_capture_remove_shader(c->cap, id);
 		}
+		for (int w = 0; w < 2; w++)           /* its point and line geometry shaders */
+			if (sh->wide_gs[w] > 0) {
+				snprintf(id, sizeof id, "%s%c", sh->id, w ? 'l' : 'p');
+				replay_session_remove_shader(c->s, id);
+				if (c->cap)
+					replay_capture_remove_shader(c->cap, id);
+			}
 	}
 	FREE(sh);
 }
@@ -620,13 +547,17 @@ static void destroy(struct pipe_context *pipe)
 	if (c->s) {
 		ulp_diag d;
 		ulp_diag_clear(&d);
-		const char *stats = getenv(ULPSIM_ENV_STATS);
-		if (stats && *stats && c->res.draws && !replay_session_write_stats(c->s, stats, &d))
-			fprintf(stderr, "ulpsim: %s: %s\n", ULPSIM_ENV_STATS, d.msg);
 		replay_session_finish(c->s, &d);
 		replay_session_close(c->s);
 	}
 	replay_capture_close(c->cap);
+	if (c->out) {              /* its figures stay in the run's; stats.txt so far */
+		ulp_gl_run_remove(scr->outputs, c->out);
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		if (!ulp_gl_run_write_stats(scr->outputs, &d))
+			fprintf(stderr, "ulpsim: %s: %s\n", ULPSIM_ENV_STATS, d.msg);
+	}
 	FREE(c);
 }
 
@@ -638,6 +569,13 @@ struct pipe_context *ulpsim_context_create(struct pipe_screen *screen, void *pri
 		return NULL;
 	load_config(&c->cfg);
 	c->opts.cfg = &c->cfg;
+	struct ulpsim_screen *scr = ulpsim_screen(screen);
+	if (scr->outputs) {
+		c->out = ulp_gl_run_add(scr->outputs, &c->cfg, &c->res);
+		c->opts.tl = ulp_gl_ctx_timeline(c->out);
+		if (!c->out)
+			fprintf(stderr, "ulpsim: out of memory (this context is left out of the stats and timeline)\n");
+	}
 	replay_session_units u = { .lazy = true };
 	ulp_diag d;
 	ulp_diag_clear(&d);

@@ -26,6 +26,7 @@
 #include "traces/replay/session.h"
 
 struct cJSON;
+struct ulp_gl_ctx;
 
 enum {
 	ULPSIM_UPLOADS = 96,       /* pipe resources the session holds a copy of */
@@ -33,6 +34,10 @@ enum {
 	ULPSIM_VBUFS = 16,
 	ULPSIM_NOTES = 32,         /* distinct messages said once */
 };
+
+/* What a draw's primitives are to the pipeline (ulpsim_draw.c): triangles,
+ * or points and lines the PICA200's geometry shader expands into quads. */
+enum { ULPSIM_WIDE_NONE, ULPSIM_WIDE_POINTS, ULPSIM_WIDE_LINES };
 
 /* What changed since the last draw's commands. */
 enum {
@@ -53,6 +58,10 @@ struct ulpsim_shader {
 	char id[24];               /* the session's shader id */
 	bool valid;                /* the hardware can run it (else draws with it are skipped) */
 	bool has_clamped;          /* "<id>c": its colour outputs saturated (clamp_vertex_color) */
+	/* a vertex shader's geometry shaders expanding points ("<id>p") and
+	 * lines ("<id>l") into quads (traces/gl/gl_prims.h), made at the first
+	 * such draw: 0 not yet, 1 made, -1 refused (noted) */
+	signed char wide_gs[2];
 	unsigned nconst;           /* vec4 constants of CONST[0] it declares */
 };
 
@@ -77,6 +86,7 @@ struct ulpsim_context {
 	replay_result res;
 	replay_session *s;         /* NULL: the session could not be opened (draws are skipped) */
 	replay_capture *cap;       /* ULPSIM_GL_CAPTURE: what the session is given, per frame (NULL: off) */
+	struct ulp_gl_ctx *out;    /* its part of the run's stats and timeline (NULL: none asked) */
 	uint64_t draws;            /* draw_vbo calls */
 	double sim_seconds;        /* host time in the simulator */
 	unsigned dirty;
@@ -98,6 +108,7 @@ struct ulpsim_context {
 	struct pipe_stencil_ref stencil_ref;
 	struct pipe_blend_color blend_color;
 	unsigned shader_serial;
+	int wide;                  /* the draw's points or lines: ULPSIM_WIDE_* (quads from the GS) */
 	/* the session's copies */
 	struct ulpsim_upload up[ULPSIM_UPLOADS];
 	bool fb_ok;                /* the bound framebuffer is one the session models */

@@ -3,6 +3,8 @@
  * copies are CPU work on the resources' host memory (the next draw copies
  * what they wrote into the session). */
 #include "frontends/gallium/ulpsim_context.h"
+#include "traces/gl/gl_prims.h"
+#include "traces/gl/gl_run.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -100,6 +102,30 @@ static bool triangle(enum pipe_prim_type m, unsigned count, unsigned k, unsigned
 	}
 }
 
+/* Primitive k of a draw of count vertices as the vertices the pipeline
+ * takes (draw-order positions): a triangle's 3, a point's 1, a line
+ * segment's (a, b, b), the GS input of a line (traces/gl/gl_prims.h); 0
+ * past the last. */
+static unsigned prim_vertices(enum pipe_prim_type m, unsigned count, unsigned k, unsigned v[3])
+{
+	unsigned a, b;
+	switch (m) {
+	case PIPE_PRIM_POINTS:
+		if (k >= count)
+			return 0;
+		v[0] = k;
+		return 1;
+	case PIPE_PRIM_LINES: case PIPE_PRIM_LINE_STRIP: case PIPE_PRIM_LINE_LOOP:
+		if (!ulp_gl_line_segment(m == PIPE_PRIM_LINES ? ULP_GL_LINE_LIST : m == PIPE_PRIM_LINE_STRIP
+		                         ? ULP_GL_LINE_STRIP : ULP_GL_LINE_LOOP, count, k, &a, &b))
+			return 0;
+		v[0] = a, v[1] = b, v[2] = b;
+		return 3;
+	default:
+		return triangle(m, count, k, v) ? 3 : 0;
+	}
+}
+
 /* Runs one draw command; its figures go into the run's totals. */
 static void run_draw(struct ulpsim_context *c, cJSON *cmd)
 {
@@ -108,9 +134,11 @@ static void run_draw(struct ulpsim_context *c, cJSON *cmd)
 	const double t0 = now_seconds();
 	ulp_diag d;
 	ulp_diag_clear(&d);
+	ulp_gl_ctx_draw_begin(c->out);
 	const bool ok = replay_session_command(c->s, cmd, &d);
 	if (c->cap)
 		replay_capture_command(c->cap, cmd, ok);
+	ulp_gl_ctx_draw_end(c->out);
 	cJSON_Delete(cmd);
 	c->sim_seconds += now_seconds() - t0;
 	if (ok) {
@@ -171,11 +199,13 @@ static void draw_native(struct ulpsim_context *c, const struct pipe_draw_info *i
 	run_draw(c, cmd);
 }
 
-/* Any other draw (quads, polygons, a bias, more vertices than one draw
- * takes) as triangle lists of 32-bit indices, in pieces. */
+/* Any other draw (quads, polygons, points, lines, a bias, more vertices
+ * than one draw takes) as lists of 32-bit indices, in pieces: triangles,
+ * or points (the GS expands them). */
 static void draw_as_lists(struct ulpsim_context *c, const struct pipe_draw_info *info,
                           const struct pipe_draw_start_count_bias *dr, enum pipe_prim_type mode)
 {
+	const char *list = mode == PIPE_PRIM_POINTS ? "points" : "triangles";
 	const uint8_t *ib = NULL;
 	if (info->index_size)
 		ib = info->has_user_indices ? info->index.user
@@ -185,15 +215,15 @@ static void draw_as_lists(struct ulpsim_context *c, const struct pipe_draw_info 
 	uint32_t *idx = malloc(MAX_DRAW_VERTICES / 3 * 3 * sizeof *idx);
 	if (!idx)
 		return;
-	unsigned n = 0, v[3];
-	for (unsigned k = 0; triangle(mode, dr->count, k, v); k++) {
-		for (int j = 0; j < 3; j++) {
+	unsigned n = 0, v[3], nv;
+	for (unsigned k = 0; (nv = prim_vertices(mode, dr->count, k, v)) > 0; k++) {
+		for (unsigned j = 0; j < nv; j++) {
 			int64_t i = (int64_t)index_at(ib, info->index_size, dr->start, v[j]) + (info->index_size ? dr->index_bias : 0);
 			idx[n++] = i < 0 ? 0 : (uint32_t)i;
 		}
 		if (n + 3 > MAX_DRAW_VERTICES / 3 * 3) {
 			if (ulpsim_upload_user(c, "ix", idx, n * sizeof *idx)) {
-				cJSON *cmd = draw_cmd("triangles", 0, n);
+				cJSON *cmd = draw_cmd(list, 0, n);
 				cJSON_AddStringToObject(cmd, "index_buffer", "ix");
 				cJSON_AddNumberToObject(cmd, "index_size", 4);
 				run_draw(c, cmd);
@@ -202,7 +232,7 @@ static void draw_as_lists(struct ulpsim_context *c, const struct pipe_draw_info 
 		}
 	}
 	if (n && ulpsim_upload_user(c, "ix", idx, n * sizeof *idx)) {
-		cJSON *cmd = draw_cmd("triangles", 0, n);
+		cJSON *cmd = draw_cmd(list, 0, n);
 		cJSON_AddStringToObject(cmd, "index_buffer", "ix");
 		cJSON_AddNumberToObject(cmd, "index_size", 4);
 		run_draw(c, cmd);
@@ -222,10 +252,16 @@ static void draw(struct ulpsim_context *c, const struct pipe_draw_info *info,
 		return;
 	const enum pipe_prim_type mode = info->mode;
 	const char *native = native_mode(mode);
-	if (!native && mode != PIPE_PRIM_QUADS && mode != PIPE_PRIM_QUAD_STRIP && mode != PIPE_PRIM_POLYGON) {
-		ulpsim_note(c, NULL, "points and lines are not drawn by this pipeline (skipped: %s)",
-		            u_prim_name(mode));
+	const int wide = mode == PIPE_PRIM_POINTS ? ULPSIM_WIDE_POINTS
+	               : mode == PIPE_PRIM_LINES || mode == PIPE_PRIM_LINE_STRIP || mode == PIPE_PRIM_LINE_LOOP
+	               ? ULPSIM_WIDE_LINES : ULPSIM_WIDE_NONE;
+	if (!native && !wide && mode != PIPE_PRIM_QUADS && mode != PIPE_PRIM_QUAD_STRIP && mode != PIPE_PRIM_POLYGON) {
+		ulpsim_note(c, NULL, "%s are not drawn by this pipeline (skipped)", u_prim_name(mode));
 		return;
+	}
+	if (wide != c->wide) {           /* the expanding GS bound or unbound, culling off or on */
+		c->wide = wide;
+		c->dirty |= ULPSIM_DIRTY_SHADERS | ULPSIM_DIRTY_RAST;
 	}
 	if (info->instance_count > 1)
 		ulpsim_note(c, "instances", "instanced draws draw instance 0 only (no instancing)");

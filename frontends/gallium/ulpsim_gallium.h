@@ -21,6 +21,7 @@
 
 struct sw_winsys;
 struct sw_displaytarget;
+struct ulp_gl_run;
 
 enum { ULPSIM_MAX_LEVELS = 13 };
 
@@ -64,6 +65,9 @@ struct ulpsim_screen {
 	struct ulpsim_run_totals run;     /* every draw of every context */
 	struct ulpsim_run_totals at_frame;   /* run at the last presented frame */
 	unsigned frames;                  /* frames presented */
+	/* ULPSIM_GL_STATS / ULPSIM_GL_TIMELINE: the run's stats.txt and timeline
+	 * over every context (traces/gl/gl_run.h); NULL when neither is asked */
+	struct ulp_gl_run *outputs;
 };
 
 /* How ulpsim models a pipe_format (ulpsim_screen.c); -1 where it does not.

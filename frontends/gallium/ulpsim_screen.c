@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "frontends/gallium/ulpsim_gallium.h"
+#include "traces/gl/gl_run.h"
 
 #include "frontend/sw_winsys.h"
 #include "pipe/p_defines.h"
@@ -33,6 +34,7 @@ enum {
 	FS_TEMPS = 16, FS_CF_DEPTH = 32,
 	/* 4096 x 4096 down to 1 x 1 (traces/trace.h TRACE_TEX_LEVELS) */
 	TEX_LEVELS = 13,
+	WIDE_MAX = 64,                 /* largest point size and line width offered (pixels) */
 };
 
 /* The formats ulpsim models (traces/trace.h texture formats; units/gr3d
@@ -40,7 +42,11 @@ enum {
  * tex: enum gr3d_texfmt {RGBA8888, BGRA8888, A8, L8, RGB565, D16};
  * rt: enum gr3d_rtfmt {RGBA8888, BGRA8888, RGB565, A8}; zs: enum zs_format
  * {D16, D24S8}.  RGB565 is little-endian with red in the top 5 bits,
- * Gallium's B5G6R5_UNORM. */
+ * Gallium's B5G6R5_UNORM.  A D24S8 surface is sampled as D16, its depth's
+ * top 16 bits (the context converts it when it uploads the texture): the
+ * TEX unit models no 24-bit texel, and its depth path keeps less than 16
+ * bits anyway (D16 -> FX10, units/gr3d/gr3d_quad.h), so nothing a shader
+ * can see is lost. */
 static const struct ulpsim_format formats[] = {
 	{ PIPE_FORMAT_R8G8B8A8_UNORM, 0, 0, -1, false },
 	{ PIPE_FORMAT_R8G8B8X8_UNORM, 0, 0, -1, true },
@@ -50,8 +56,8 @@ static const struct ulpsim_format formats[] = {
 	{ PIPE_FORMAT_A8_UNORM, 2, 3, -1, false },
 	{ PIPE_FORMAT_L8_UNORM, 3, -1, -1, false },
 	{ PIPE_FORMAT_Z16_UNORM, 5, -1, 0, false },
-	{ PIPE_FORMAT_Z24_UNORM_S8_UINT, -1, -1, 1, false },
-	{ PIPE_FORMAT_Z24X8_UNORM, -1, -1, 1, false },
+	{ PIPE_FORMAT_Z24_UNORM_S8_UINT, 5, -1, 1, false },
+	{ PIPE_FORMAT_Z24X8_UNORM, 5, -1, 1, false },
 };
 
 const struct ulpsim_format *ulpsim_format_lookup(enum pipe_format f)
@@ -151,16 +157,21 @@ static float ulpsim_get_paramf(struct pipe_screen *screen, enum pipe_capf param)
 {
 	(void)screen;
 	switch (param) {
+	/* points and lines are quads the PICA200's geometry shader makes
+	 * (traces/gl/gl_prims.h): any size the clipper takes; WIDE_MAX is the
+	 * driver's choice, not a hardware limit.  No smoothing: the AA sizes are 1. */
+	case PIPE_CAPF_MAX_LINE_WIDTH:
+	case PIPE_CAPF_MAX_POINT_SIZE:
+		return WIDE_MAX;
+	case PIPE_CAPF_LINE_WIDTH_GRANULARITY:
+	case PIPE_CAPF_POINT_SIZE_GRANULARITY:
+		return 0.125f;
 	case PIPE_CAPF_MIN_LINE_WIDTH:
 	case PIPE_CAPF_MIN_LINE_WIDTH_AA:
-	case PIPE_CAPF_MAX_LINE_WIDTH:
 	case PIPE_CAPF_MAX_LINE_WIDTH_AA:
-	case PIPE_CAPF_LINE_WIDTH_GRANULARITY:
 	case PIPE_CAPF_MIN_POINT_SIZE:
 	case PIPE_CAPF_MIN_POINT_SIZE_AA:
-	case PIPE_CAPF_MAX_POINT_SIZE:
 	case PIPE_CAPF_MAX_POINT_SIZE_AA:
-	case PIPE_CAPF_POINT_SIZE_GRANULARITY:
 	case PIPE_CAPF_MAX_TEXTURE_ANISOTROPY:
 		return 1.0f;
 	case PIPE_CAPF_MAX_TEXTURE_LOD_BIAS:
@@ -272,6 +283,10 @@ static bool ulpsim_fence_finish(struct pipe_screen *screen, struct pipe_context 
 static void ulpsim_screen_destroy(struct pipe_screen *screen)
 {
 	struct ulpsim_screen *s = ulpsim_screen(screen);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	if (s->outputs && !ulp_gl_run_close(s->outputs, &d))
+		fprintf(stderr, "ulpsim: %s\n", d.msg);
 	if (s->winsys && s->winsys->destroy)
 		s->winsys->destroy(s->winsys);
 	free(s->frames_dir);
@@ -293,6 +308,13 @@ struct pipe_screen *ulpsim_create_screen(struct sw_winsys *winsys)
 	s->winsys = winsys;
 	s->frames_dir = env_copy(ULPSIM_ENV_FRAMES);
 	s->summary_path = env_copy(ULPSIM_ENV_SUMMARY);
+	const char *stats = getenv(ULPSIM_ENV_STATS), *timeline = getenv(ULPSIM_ENV_TIMELINE);
+	if ((stats && *stats) || (timeline && *timeline)) {
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		if (!(s->outputs = ulp_gl_run_open(stats, timeline, &d)))
+			fprintf(stderr, "ulpsim: %s (no stats or timeline are written)\n", d.msg);
+	}
 	struct pipe_screen *p = &s->base;
 	p->destroy = ulpsim_screen_destroy;
 	p->get_name = ulpsim_get_name;

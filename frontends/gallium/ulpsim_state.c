@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "traces/gl/gl_prims.h"
+#include "traces/gl/gl_zs.h"
 #include "units/gr3d/zs.h"
 #include "util/format/u_format.h"
 #include "util/u_inlines.h"
@@ -111,10 +113,12 @@ static bool upload_texture(struct ulpsim_context *c, const char *id, struct pipe
 		return false;
 	}
 	const enum trace_texfmt tf = native ? TEX_FMT[f->tex] : TRACE_RGBA8888;
+	/* Z24S8 / Z24X8 sampled as D16: the depth's top 16 bits (ulpsim_screen.c) */
+	const bool z24 = native && tf == TRACE_D16 && util_format_get_blocksize(r->format) == 4;
 	if (getenv("ULPSIM_GL_DUMP_COMMANDS"))
 		fprintf(stderr, "ulpsim: texture %s: %s %ux%u levels %u..%u as trace format %d\n", id,
 		        util_format_short_name(r->format), r->width0, r->height0, first, last, (int)tf);
-	const unsigned bpp = native ? util_format_get_blocksize(r->format) : 4;
+	const unsigned bpp = z24 ? 2 : native ? util_format_get_blocksize(r->format) : 4;
 	unsigned nlevels = last - first + 1;
 	if (nlevels > TRACE_TEX_LEVELS)
 		nlevels = TRACE_TEX_LEVELS;
@@ -131,6 +135,8 @@ static bool upload_texture(struct ulpsim_context *c, const char *id, struct pipe
 		const uint8_t *src = level_bytes(r, first + l, 0, &stride);
 		if (!src)
 			memset(o, 0, (size_t)w * h * bpp);
+		else if (z24)
+			ulp_gl_z24_as_d16(src, stride, w, h, o);
 		else if (native)
 			for (unsigned y = 0; y < h; y++)
 				memcpy(o + (size_t)y * w * bpp, src + (size_t)y * stride, (size_t)w * bpp);
@@ -241,36 +247,9 @@ static void copy_zs(struct ulpsim_context *c, bool in)
 	uint8_t *mem = level_bytes(sf->texture, sf->u.tex.level, sf->u.tex.first_layer, &stride);
 	if (!zs || !mem)
 		return;
-	const unsigned w = MIN2(zs->width, sf->width), h = MIN2(zs->height, sf->height);
-	const bool z16 = sf->format == PIPE_FORMAT_Z16_UNORM;
-	const bool s8 = sf->format == PIPE_FORMAT_Z24_UNORM_S8_UINT;
-	for (unsigned y = 0; y < h; y++) {
-		uint8_t *row = mem + (size_t)y * stride;
-		for (unsigned x = 0; x < w; x++) {
-			const size_t i = (size_t)y * zs->width + x;
-			if (z16) {
-				uint16_t v;
-				if (in) {
-					memcpy(&v, row + 2 * x, 2);
-					zs->depth[i] = v;
-				} else {
-					v = (uint16_t)zs->depth[i];
-					memcpy(row + 2 * x, &v, 2);
-				}
-				continue;
-			}
-			uint32_t v;                       /* Z24S8 / Z24X8: depth in bits 0-23 */
-			if (in) {
-				memcpy(&v, row + 4 * x, 4);
-				zs->depth[i] = v & 0xFFFFFFu;
-				if (zs->stencil)
-					zs->stencil[i] = s8 ? (uint8_t)(v >> 24) : 0;
-			} else {
-				v = (zs->depth[i] & 0xFFFFFFu) | (s8 && zs->stencil ? (uint32_t)zs->stencil[i] << 24 : 0);
-				memcpy(row + 4 * x, &v, 4);
-			}
-		}
-	}
+	const enum ulp_gl_zs_mem f = sf->format == PIPE_FORMAT_Z16_UNORM ? ULP_GL_Z16
+	                           : sf->format == PIPE_FORMAT_Z24_UNORM_S8_UINT ? ULP_GL_Z24S8 : ULP_GL_Z24X8;
+	ulp_gl_zs_copy(zs, mem, stride, MIN2(zs->width, sf->width), MIN2(zs->height, sf->height), f, in);
 	if (!in)
 		ulpsim_resource(sf->texture)->generation++;
 	c->zs_gen = ulpsim_resource(sf->texture)->generation;
@@ -445,7 +424,8 @@ static cJSON *rast_cmd(const struct ulpsim_context *c)
 	const struct pipe_rasterizer_state *r = c->rast;
 	static const char *const CULL[] = { "none", "front", "back", "none" };   /* ORDER: PIPE_FACE_* */
 	cJSON *cmd = command("rasterizer");
-	cJSON_AddStringToObject(cmd, "cull", CULL[r->cull_face & 3]);
+	/* points and lines are never culled (their quads' winding is the GS's) */
+	cJSON_AddStringToObject(cmd, "cull", c->wide ? "none" : CULL[r->cull_face & 3]);
 	/* Gallium's window order is in window coordinates with y down (origin
 	 * upper left: gallium-docs-0.4.txt, rasterizer front_ccw); the trace's is
 	 * GL's, y up (units/geom/setup.c): the same triangle winds the other way */
@@ -586,13 +566,75 @@ static bool emit_constants(struct ulpsim_context *c, bool fragment)
 	return ulpsim_cmd(c, cmd);
 }
 
+/* The geometry shader expanding the bound vertex shader's points or lines
+ * into quads (traces/gl/gl_prims.h), made the first time; its id in id. */
+static bool wide_gs(struct ulpsim_context *c, char *id, size_t n)
+{
+	struct ulpsim_shader *vs = c->vs;
+	const int w = c->wide == ULPSIM_WIDE_POINTS ? 0 : 1;
+	snprintf(id, n, "%s%c", vs->id, w ? 'l' : 'p');
+	if (vs->wide_gs[w])
+		return vs->wide_gs[w] > 0;
+	vs->wide_gs[w] = -1;
+	uint16_t mask, mapped;
+	int16_t sem[16];
+	uint32_t index[16];
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	char *text = NULL;
+	if (replay_session_vs_outputs(c->s, vs->id, &mask, &mapped, sem, index, &d))
+		text = ulp_gl_expand_gs(w ? ULP_GL_LINES : ULP_GL_POINTS, mask, sem, index, &d);
+	if (text && mask != mapped)   /* the GS's EMIT passes on only registers the output map names */
+		ulpsim_note(c, NULL, "points and lines of vertex shader %s lose %d of its outputs (no PICA200 "
+		            "output-map semantic: a clip vertex, back colours, varyings past texcoord2)", vs->id,
+		            __builtin_popcount(mask & ~mapped));
+	if (text) {
+		trace_shader ts;
+		memset(&ts, 0, sizeof ts);
+		snprintf(ts.id, sizeof ts.id, "%s", id);
+		ts.stage = TRACE_GEOMETRY;
+		ts.code = TRACE_TGSI;
+		ts.text = text;
+		if (replay_session_shader(c->s, &ts, &d)) {
+			vs->wide_gs[w] = 1;
+			if (c->cap)
+				replay_capture_shader(c->cap, &ts);
+		}
+		free(text);
+	}
+	if (vs->wide_gs[w] < 0)
+		ulpsim_note(c, NULL, "%s of vertex shader %s are not drawn: %s", w ? "lines" : "points", vs->id, d.msg);
+	return vs->wide_gs[w] > 0;
+}
+
+/* CONST[0] of the expanding geometry shader: the point size or the line
+ * width (the rasterizer's) over the viewport. */
+static bool emit_wide_constants(struct ulpsim_context *c)
+{
+	const struct pipe_rasterizer_state *r = c->rast;
+	if (c->wide == ULPSIM_WIDE_POINTS && r->point_size_per_vertex)
+		ulpsim_note(c, "psize", "per-vertex point sizes are not read (the rasterizer's point size is used)");
+	if (c->wide == ULPSIM_WIDE_POINTS && r->sprite_coord_enable)
+		ulpsim_note(c, "sprite", "point sprite coordinates are not generated");
+	if (c->wide == ULPSIM_WIDE_LINES && r->line_stipple_enable)
+		ulpsim_note(c, "stipple", "line stipple is not modelled (lines are drawn solid)");
+	float k[8];
+	const float scale[2] = { c->viewport.scale[0], c->viewport.scale[1] };
+	ulp_gl_expand_consts(c->wide == ULPSIM_WIDE_POINTS ? r->point_size : r->line_width, scale, k);
+	cJSON *cmd = command("constant_buffer");
+	cJSON_AddStringToObject(cmd, "stage", "geometry");
+	cJSON_AddNumberToObject(cmd, "index", 0);
+	cJSON_AddItemToObject(cmd, "f32", floats(k, 8));
+	return ulpsim_cmd(c, cmd);
+}
+
 bool ulpsim_emit_state(struct ulpsim_context *c)
 {
 	if (!c->s)
 		return false;
 	if (!c->vs || !c->fs || !c->vs->valid || !c->fs->valid || !c->blend || !c->dsa || !c->rast)
 		return false;                            /* said when the shader was made */
-	if (c->rast->cull_face == PIPE_FACE_FRONT_AND_BACK)
+	if (c->rast->cull_face == PIPE_FACE_FRONT_AND_BACK && !c->wide)
 		return false;                            /* every triangle culled */
 	if ((c->dirty & ULPSIM_DIRTY_FB) || !c->fb_ok) {
 		c->dirty &= ~ULPSIM_DIRTY_FB;
@@ -605,12 +647,19 @@ bool ulpsim_emit_state(struct ulpsim_context *c)
 		char vs[sizeof c->vs->id + 1];
 		snprintf(vs, sizeof vs, "%s%s", c->vs->id, c->vs->has_clamped && c->rast->clamp_vertex_color ? "c" : "");
 		cJSON_AddStringToObject(cmd, "vs", vs);
+		char gs[sizeof c->vs->id + 1];
+		if (c->wide && !wide_gs(c, gs, sizeof gs)) {
+			cJSON_Delete(cmd);
+			return false;
+		}
+		if (c->wide)
+			cJSON_AddStringToObject(cmd, "gs", gs);
 		cJSON_AddStringToObject(cmd, "fs", c->fs->id);
 		if (!ulpsim_cmd(c, cmd))
 			return false;
 		c->dirty &= ~ULPSIM_DIRTY_SHADERS;
 	}
-	if (!emit_constants(c, false) || !emit_constants(c, true))
+	if (!emit_constants(c, false) || !emit_constants(c, true) || (c->wide && !emit_wide_constants(c)))
 		return false;
 	if ((c->dirty & ULPSIM_DIRTY_BLEND) && !ulpsim_cmd(c, blend_cmd(c)))
 		return false;

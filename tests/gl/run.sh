@@ -2,11 +2,12 @@
 # make test-gl (run by make test after the Criterion suite; docs/gl.md
 # "Tests"): the ulpsim Gallium driver driven by real programs.
 #   1. piglit's own shader_runner on a fixed sample (tests/gl/piglit-sample.txt)
-#      with the verdicts expected on the simulated GPU;
+#      with the verdicts expected on the simulated GPU, and piglit's test
+#      programs of tests/gl/piglit-bin-sample.txt;
 #   2. programs over a hardware limit (tests/gl/limit-*.shader_test): a clean
 #      link or compile error, never a crash or a pass;
 #   3. es2gears_x11 under Xvfb through `ulpsim gl --frames`: gears drawn;
-#   4. an es2gears frame and two glmark2 scenes against llvmpipe: each
+#   4. an es2gears frame and glmark2 scenes against llvmpipe: each
 #      program recorded once with apitrace on llvmpipe, the trace replayed
 #      with eglretrace on llvmpipe and on ulpsim, the last frames compared
 #      (PSNR and max difference; thresholds in tests/gl/thresholds.txt; a
@@ -54,6 +55,17 @@ while read -r t want; do
 	if [ "$got" = "$want" ]; then ok "piglit $t: $got"; else bad "piglit $t: $got, expected $want ($OUT/$name.log)"; fi
 done < tests/gl/piglit-sample.txt
 
+# 1b. piglit's own test programs (points and lines among them)
+while read -r b want; do
+	case "$b" in ''|'#'*) continue ;; esac
+	log=$OUT/piglit-bin-$b.log
+	env -u DISPLAY PIGLIT_PLATFORM=surfaceless_egl timeout -k 5 "$TMO" \
+		"$BIN" gl -- "$PIGLIT/bin/$b" -auto -fbo >"$log" 2>&1
+	got=$(grep -o 'PIGLIT: {"result": "[a-z]*"' "$log" | tail -1 | sed 's/.*"\([a-z]*\)"$/\1/')
+	got=${got:-crash}
+	if [ "$got" = "$want" ]; then ok "piglit $b: $got"; else bad "piglit $b: $got, expected $want ($log)"; fi
+done < tests/gl/piglit-bin-sample.txt
+
 # 2. over a hardware limit: an error naming the problem, the verdict fail
 for t in tests/gl/limit-*.shader_test; do
 	name=$(basename "$t" .shader_test)
@@ -65,6 +77,21 @@ for t in tests/gl/limit-*.shader_test; do
 		bad "$name: $got, expected fail with /$want/ ($OUT/$name.log)"
 	fi
 done
+
+# 2b. --stats and --timeline: stats.txt and the timeline of the whole run
+# (every context; traces/gl/gl_run.h); its cycles are the summary's
+t=$PIGLIT/tests/spec/glsl-1.10/execution/fs-step.shader_test
+env -u DISPLAY PIGLIT_PLATFORM=surfaceless_egl timeout -k 5 "$TMO" "$BIN" gl --stats "$OUT/run-stats.txt" \
+	--timeline "$OUT/run-timeline.json" -- "$PIGLIT/bin/shader_runner" "$t" -auto -fbo >"$OUT/stats.log" 2>&1
+sum=$(sed -n 's/^ulpsim gl: .* draws, \([0-9]*\) cycles.*/\1/p' "$OUT/stats.log")
+got=$(sed -n 's/^sim.cycles *\([0-9]*\).*/\1/p' "$OUT/run-stats.txt" 2>/dev/null)
+last=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['otherData']['last_cycle'])" \
+	"$OUT/run-timeline.json" 2>/dev/null)
+if [ -n "$sum" ] && [ "$sum" -gt 0 ] && [ "$got" = "$sum" ] && [ -n "$last" ] && [ "$last" -lt "$sum" ]; then
+	ok "ulpsim gl --stats --timeline: sim.cycles $got as the summary, timeline to cycle $last"
+else
+	bad "ulpsim gl --stats --timeline: sim.cycles '${got}', summary '${sum}', timeline last cycle '${last}' ($OUT/stats.log)"
+fi
 
 # 3 and 4 need an X server
 if ! command -v xvfb-run >/dev/null || ! command -v es2gears_x11 >/dev/null || ! command -v eglretrace >/dev/null; then

@@ -336,6 +336,37 @@ bool replay_session_check_shader(replay_session *s, const char *id, ulp_diag *d)
 	return ok;
 }
 
+bool replay_session_vs_outputs(replay_session *s, const char *id, uint16_t *mask, uint16_t *mapped,
+                               int16_t sem[16], uint32_t index[16], ulp_diag *d)
+{
+	long k = id ? find_sh(s, id) : -1;
+	if (k < 0)
+		return ulp_diag_at(d, s->tr.path, 0, 0, "no shader named '%s'", id ? id : "");
+	const trace_shader *sh = &s->tr.sh[k];
+	if (sh->code != TRACE_TGSI || sh->stage != TRACE_VERTEX)
+		return ulp_diag_at(d, s->tr.path, 0, 0, "shader '%s' is not a TGSI vertex shader", sh->id);
+	tgsi_shader *t = tgsi_parse(sh->text, strlen(sh->text), sh->id, NULL, d);
+	if (!t)
+		return false;
+	struct shbin bin;
+	char why[ULP_DIAG_MSG_MAX];
+	bool ok = replay_compile_pica(t, sh->id, &bin, sem, index, why, sizeof why);
+	tgsi_shader_free(t);
+	if (!ok)
+		return ulp_diag_at(d, s->tr.path, 0, 0, "shader '%s': the PICA200 cannot run it: %s", sh->id, why);
+	*mask = *mapped = 0;              /* as drv_pica writes OUTMAP_MASK: the output table's registers */
+	for (size_t j = 0; bin.ndvle && j < bin.dvle[0].noutputs; j++) {
+		const struct shbin_output *o = &bin.dvle[0].outputs[j];
+		if (o->reg < 16) {
+			*mask |= (uint16_t)(1u << o->reg);
+			if (o->type != SHBIN_OUT_DUMMY)
+				*mapped |= (uint16_t)(1u << o->reg);
+		}
+	}
+	shbin_free(&bin);
+	return true;
+}
+
 /* ---- commands ---- */
 
 /* update (format version 2): resource `resource` takes the type, size and

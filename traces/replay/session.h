@@ -75,6 +75,14 @@ bool replay_session_shader(replay_session *s, const trace_shader *sh, ulp_diag *
  * sampler and blend state): false with the compiler's message when the
  * hardware cannot run it (a driver refuses it at link time). */
 bool replay_session_check_shader(replay_session *s, const char *id, ulp_diag *d);
+/* The output registers of TGSI vertex shader id as the PICA200 compiler
+ * lays them out (what a geometry shader bound after it reads, in register
+ * order): *mask the o registers it writes, *mapped those of them with an
+ * output-map semantic (not "dummy": the only ones a geometry shader's EMIT
+ * passes on, units/pica/pica_exec.c), sem[r] and index[r] their TGSI
+ * semantic (-1: none).  False with the compiler's message. */
+bool replay_session_vs_outputs(replay_session *s, const char *id, uint16_t *mask, uint16_t *mapped,
+                               int16_t sem[16], uint32_t index[16], ulp_diag *d);
 /* Forget resource or shader id (false: no such id).  A removed resource
  * that a command still names fails that command's validation. */
 bool replay_session_remove_resource(replay_session *s, const char *id);
