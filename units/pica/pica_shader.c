@@ -81,85 +81,119 @@ static inline uint64_t issued(pica_shader_unit *s, const pica_inst_meta *m, uint
 
 /* Cycles [from, to) waiting for next_issue, as ticks would count them:
  * busy in a multi-cycle issue, else the wait's cause. */
-static inline void book_span(pica_shader_unit *s, uint64_t from, uint64_t to, uint8_t act)
+/* Cycles [from, to) waiting for next_issue, as ticks would count them:
+ * busy in a multi-cycle issue, else the wait's cause. */
+static inline void book_wait(sim_unit_stats *st, uint64_t from, uint64_t to, enum sim_stall wc)
 {
-	s->span[s->nspan].from = from;
-	s->span[s->nspan].to = to;
-	s->span[s->nspan++].act = act;
-	if (act == SIM_ACT_BUSY) {
-		s->u.stats.busy += to - from;
-		s->booked_busy = to - 1;
-	} else {
-		s->u.stats.stall[act - SIM_ACT_STALL] += to - from;
-	}
+	if (to <= from)
+		return;
+	if (wc == SIM_STALL_COUNT)
+		st->busy += to - from;
+	else
+		st->stall[wc] += to - from;
 }
 
-static inline void book_wait(pica_shader_unit *s, uint64_t from, uint64_t to)
+/* The run ahead's log entry for an instruction issued at cycle at after a
+ * dependency wait of the given cause: at << 8 | cause << 1 | taken. */
+static inline uint64_t log_entry(uint64_t at, enum sim_stall cause, bool taken)
 {
-	if (to > from)
-		book_span(s, from, to, s->wait_cause == SIM_STALL_COUNT
-		                       ? SIM_ACT_BUSY : (uint8_t)(SIM_ACT_STALL + s->wait_cause));
+	return at << 8 | (uint64_t)cause << 1 | taken;
+}
+
+/* What ticks would have counted in cycles [from, to) from end on is taken
+ * back (sim_unit settle). */
+static void unbook(sim_unit_stats *st, uint64_t from, uint64_t to, uint64_t end, int act)
+{
+	from = from > end ? from : end;
+	if (to <= from)
+		return;
+	if (act == SIM_ACT_BUSY)
+		st->busy -= to - from;
+	else
+		st->stall[act - SIM_ACT_STALL] -= to - from;
+}
+
+/* The cycles between an issue at p (taken or not) and the next one at at
+ * (after a wait of cause), from end on, taken back. */
+static void unbook_gap(pica_shader_unit *s, uint64_t p, bool taken, uint64_t at,
+                       enum sim_stall cause, uint64_t end)
+{
+	uint64_t ni = p + s->issue_cycles + (taken ? s->flow_bubble : 0);
+	int wact = taken && s->flow_bubble ? SIM_ACT_STALL + SIM_STALL_FLOW : SIM_ACT_BUSY;
+	unbook(&s->u.stats, p + 1, ni, end, wact);
+	unbook(&s->u.stats, ni, at, end, SIM_ACT_STALL + (int)cause);
 }
 
 /* A run that stopped before cycle end takes back what the last run ahead
- * booked from end on: cycles, instructions, taken branches (what ticks up
- * to end - 1 would have counted stays). */
+ * booked from end on, rebuilt from its log: cycles, instructions, taken
+ * branches (what ticks up to end - 1 would have counted stays). */
 static void pica_shader_settle(sim_unit *u, uint64_t end)
 {
 	pica_shader_unit *s = (pica_shader_unit *)u;
-	for (unsigned k = 0; k < s->nspan; k++) {
-		uint64_t from = s->span[k].from > end ? s->span[k].from : end;
-		if (from >= s->span[k].to)
-			continue;
-		if (s->span[k].act == SIM_ACT_BUSY)
-			u->stats.busy -= s->span[k].to - from;
-		else
-			u->stats.stall[s->span[k].act - SIM_ACT_STALL] -= s->span[k].to - from;
+	if (!s->nlog)
+		return;
+	uint64_t p = s->log[0] >> 8;              /* the run's first issue: a tick */
+	bool taken = s->log[0] & 1;
+	for (unsigned k = 1; k < s->nlog; k++) {
+		const uint64_t at = s->log[k] >> 8;
+		const enum sim_stall cause = (enum sim_stall)(s->log[k] >> 1 & 0x7F);
+		const bool tk = s->log[k] & 1;
+		if (k + 1 < s->nlog || !s->log_stop) {
+			unbook_gap(s, p, taken, at, cause, end);
+			unbook(&u->stats, at, at + 1, end, SIM_ACT_BUSY);
+			if (at >= end) {
+				u->stats.counter[PICA_CTR_INSTRUCTIONS]--;
+				if (tk)
+					u->stats.counter[PICA_CTR_TAKEN]--;
+			}
+		} else {                               /* the stop: its tick, not an issue */
+			unbook_gap(s, p, taken, at, cause, end);
+		}
+		p = at;
+		taken = tk;
 	}
-	for (unsigned k = 0; k < s->nissue; k++) {
-		if (s->issue[k].cycle < end)
-			continue;
-		u->stats.counter[PICA_CTR_INSTRUCTIONS]--;
-		if (s->issue[k].taken)
-			u->stats.counter[PICA_CTR_TAKEN]--;
-	}
-	s->nspan = s->nissue = 0;
+	s->nlog = 0;
 }
 
 /* The fast path: the instruction at pc issues at now (the tick checked it).
  * Run it and the ones after it in one go, booking each cycle as a tick per
  * cycle would, until an instruction a tick must see: END (the output port),
- * the pc past the code, one past the window, or an error (reported at its
- * cycle).  Then sleep to that cycle.  False when the first instruction
- * needs the general path. */
+ * the pc past the code, one past the window or the run's length, or an
+ * error (reported at its cycle).  Then sleep to that cycle.  False when
+ * the first instruction needs the general path. */
 static bool fast_run(pica_shader_unit *s, uint64_t now)
 {
 	pica_thread *t = &s->t;
 	const pica_program *p = s->prog;
 	sim_unit *u = &s->u;
+	sim_unit_stats *st = &u->stats;
 	pica_step_info info;
 	if (!pica_fast_step(t, p, s->unif, &s->env, &info))
 		return false;
 	sim_unit_busy(u);
 	s->seq++;
 	issued(s, &p->meta[info.pc], now, info.taken);
-	s->nspan = s->nissue = 0;
+	s->log[0] = log_entry(now, SIM_STALL_DEPENDENCY, info.taken);
+	unsigned n = 1;
 	const uint64_t limit = now + s->fast_window;
-	uint64_t c = now, at;
+	uint64_t c = now, at, busy_last = 0;
+	enum sim_stall cause = SIM_STALL_DEPENDENCY;
 	for (;;) {
 		const uint32_t pc = t->pc;
 		at = s->next_issue;
-		book_wait(s, c + 1, at);
+		book_wait(st, c + 1, at, s->wait_cause);
+		if (s->wait_cause == SIM_STALL_COUNT && at > c + 1)
+			busy_last = at - 1;
+		cause = SIM_STALL_DEPENDENCY;
 		if (pc >= p->ncode)
 			break;
 		const pica_inst_meta *m = &p->meta[pc];
-		enum sim_stall cause;
 		uint64_t need = need_of(s, m, &cause);
 		if (need > at) {
-			book_span(s, at, need, (uint8_t)(SIM_ACT_STALL + cause));
+			st->stall[cause] += need - at;
 			at = need;
 		}
-		if (m->is_end || at > limit || s->nissue == PICA_FAST_RUN)
+		if (m->is_end || at > limit || n == PICA_FAST_RUN)
 			break;
 		if (!pica_fast_step(t, p, s->unif, &s->env, &info)) {
 			s->now = at;
@@ -168,13 +202,17 @@ static bool fast_run(pica_shader_unit *s, uint64_t now)
 				break;
 			}
 		}
-		book_span(s, at, at + 1, SIM_ACT_BUSY);
-		s->issue[s->nissue].cycle = at;
-		s->issue[s->nissue++].taken = info.taken;
+		st->busy++;
+		busy_last = at;
+		s->log[n++] = log_entry(at, cause, info.taken);
 		s->seq++;
 		issued(s, &p->meta[info.pc], at, info.taken);
 		c = at;
 	}
+	s->log[n++] = log_entry(at, cause, false);    /* where the run stops */
+	s->nlog = n;
+	s->log_stop = true;
+	s->booked_busy = busy_last;
 	if (at > now + 1)
 		sim_unit_sleep_through(u, at);
 	return true;
@@ -310,7 +348,7 @@ void pica_shader_reset(pica_shader_unit *s)
 	s->pend_head = s->pend_n = 0;
 	s->fail_pending = false;
 	s->booked_busy = 0;
-	s->nspan = s->nissue = 0;
+	s->nlog = 0;
 	pica_thread_reset(&s->t);
 	ulp_diag_clear(&s->err);
 }

@@ -66,11 +66,12 @@ typedef struct pica_shader_unit {
 	bool fail_pending;
 	uint64_t fast_window;
 	uint64_t booked_busy;
-	/* the run ahead's bookings, for sim_unit settle: spans of cycles and
-	 * their activity, the issues and whether each was taken */
-	struct { uint64_t from, to; uint8_t act; } span[3 * PICA_FAST_RUN + 2];
-	struct { uint64_t cycle; bool taken; } issue[PICA_FAST_RUN];
-	unsigned nspan, nissue;
+	/* the last run ahead, for sim_unit settle: per issue (the first is the
+	 * tick's) its cycle, the cause of the wait before it and whether it
+	 * was taken; last, the cycle the run stops at and its wait's cause */
+	uint64_t log[PICA_FAST_RUN + 1];
+	unsigned nlog;
+	bool log_stop;
 	struct { uint64_t cycle; uint32_t seq; } pending[PICA_TL_PENDING];
 	unsigned pend_head, pend_n;
 	ulp_diag err;
