@@ -221,7 +221,8 @@ static bool fast_run(pica_shader_unit *s, uint64_t now)
 static void pica_shader_tick(sim_unit *u, uint64_t now)
 {
 	pica_shader_unit *s = (pica_shader_unit *)u;
-	flush_completions(s, now);
+	if (s->pend_n && s->pending[s->pend_head].cycle <= now)
+		flush_completions(s, now);
 	if (s->booked_busy) {              /* the fast path's busy cycles: the watchdog's view */
 		sim_unit_progress(u, s->booked_busy);
 		s->booked_busy = 0;
