@@ -176,19 +176,33 @@ static bool fast_run(pica_shader_unit *s, uint64_t now)
 	s->log[0] = log_entry(now, SIM_STALL_DEPENDENCY, info.taken);
 	unsigned n = 1;
 	const uint64_t limit = now + s->fast_window;
-	uint64_t c = now, at, busy_last = 0;
+	/* the issue state in locals for the loop (issued()'s steps) */
+	uint64_t next_issue = s->next_issue, writes_done = s->writes_done;
+	enum sim_stall wait_cause = s->wait_cause;
+	uint64_t c = now, at, busy_last = 0, ntaken = 0;
 	enum sim_stall cause = SIM_STALL_DEPENDENCY;
 	for (;;) {
 		const uint32_t pc = t->pc;
-		at = s->next_issue;
-		book_wait(st, c + 1, at, s->wait_cause);
-		if (s->wait_cause == SIM_STALL_COUNT && at > c + 1)
+		at = next_issue;
+		book_wait(st, c + 1, at, wait_cause);
+		if (wait_cause == SIM_STALL_COUNT && at > c + 1)
 			busy_last = at - 1;
 		cause = SIM_STALL_DEPENDENCY;
 		if (pc >= p->ncode)
 			break;
 		const pica_inst_meta *m = &p->meta[pc];
-		uint64_t need = need_of(s, m, &cause);
+		uint64_t need = 0;                    /* need_of() */
+		for (uint32_t bits = m->reads; bits; bits &= bits - 1) {
+			unsigned b = (unsigned)__builtin_ctz(bits);
+			if (s->ready[b] > need) {
+				need = s->ready[b];
+				cause = b >= 16 && b <= 18 ? SIM_STALL_HAZARD : SIM_STALL_DEPENDENCY;
+			}
+		}
+		if (m->is_end && writes_done > need) {
+			need = writes_done;
+			cause = SIM_STALL_DEPENDENCY;
+		}
 		if (need > at) {
 			st->stall[cause] += need - at;
 			at = need;
@@ -202,13 +216,31 @@ static bool fast_run(pica_shader_unit *s, uint64_t now)
 				break;
 			}
 		}
-		st->busy++;
 		busy_last = at;
 		s->log[n++] = log_entry(at, cause, info.taken);
-		s->seq++;
-		issued(s, &p->meta[info.pc], at, info.taken);
+		const pica_inst_meta *mi = &p->meta[info.pc];          /* issued() */
+		const uint64_t done = at + s->latency[mi->cls];
+		for (uint32_t bits = mi->writes; bits; bits &= bits - 1)
+			s->ready[__builtin_ctz(bits)] = done;
+		writes_done = done > writes_done ? done : writes_done;
+		next_issue = at + s->issue_cycles;
+		wait_cause = SIM_STALL_COUNT;
+		if (info.taken) {
+			ntaken++;
+			next_issue += s->flow_bubble;
+			if (s->flow_bubble)
+				wait_cause = SIM_STALL_FLOW;
+		}
 		c = at;
 	}
+	const uint64_t ran = n - 1;                 /* issues after the tick's own */
+	st->busy += ran;
+	st->counter[PICA_CTR_INSTRUCTIONS] += ran;
+	st->counter[PICA_CTR_TAKEN] += ntaken;
+	s->seq += ran;
+	s->next_issue = next_issue;
+	s->writes_done = writes_done;
+	s->wait_cause = wait_cause;
 	s->log[n++] = log_entry(at, cause, false);    /* where the run stops */
 	s->nlog = n;
 	s->log_stop = true;
