@@ -21,6 +21,7 @@ typedef struct bench_table {
 	bool check;               /* --check: print what the runs computed */
 	const char *only;         /* --case S: only the Tegra draws whose label holds S */
 	int record;               /* --record off|on: gpu rows measure only that mode (-1: both) */
+	uint32_t vertices;        /* --vertices N: the pica rows' vertex count (0: 10^6) */
 } bench_table;
 
 void bench_add(bench_table *t, const char *name, double value, const char *unit, const char *goal);

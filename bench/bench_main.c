@@ -1,11 +1,13 @@
 /* make bench: every area's figures as one table.
  *
- *   ulpsim-bench [AREA...] [--size WxH] [--reps N] [--case S] [--record off|on] [--check]
+ *   ulpsim-bench [AREA...] [--size WxH] [--reps N] [--case S] [--record off|on] [--vertices N]
+ *                [--check]
  *
  * AREA picks areas (numfmt, clock, pica, compile, tegra, gpu; default all).
  * --size and --reps shrink the Tegra draws for profiling (callgrind);
  * --case S keeps the Tegra draws whose label holds S;
  * --record off|on measures the gpu draws in that mode only (profiling);
+ * --vertices N runs the pica shaders over N vertices (profiling);
  * --check prints what the runs computed (cycles, counts, an image hash),
  * which must not change when the simulator gets faster. */
 #include <stdio.h>
@@ -50,7 +52,7 @@ static void print_value(double v)
 static int usage(void)
 {
 	fprintf(stderr, "usage: ulpsim-bench [numfmt|clock|pica|compile|tegra|gpu]... "
-	                "[--size WxH] [--reps N] [--case S] [--record off|on] [--check]\n");
+	                "[--size WxH] [--reps N] [--case S] [--record off|on] [--vertices N] [--check]\n");
 	return 2;
 }
 
@@ -86,6 +88,11 @@ int main(int argc, char **argv)
 			if (strcmp(argv[i], "off") && strcmp(argv[i], "on"))
 				return usage();
 			t.record = !strcmp(argv[i], "on");
+		} else if (!strcmp(a, "--vertices") && i + 1 < argc) {
+			long v = atol(argv[++i]);
+			if (v < 1 || v > 100000000)
+				return usage();
+			t.vertices = (uint32_t)v;
 		} else if (!strcmp(a, "--check")) {
 			t.check = true;
 		} else {

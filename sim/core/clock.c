@@ -20,6 +20,7 @@ bool sim_clock_add_unit(sim_clock *c, sim_unit *u)
 	u->tl = c->tl;
 	u->clock_next = &c->next;
 	u->clock_sched = &c->sched;
+	u->clock_progress = &c->last_progress;
 	u->sched_bit = UINT32_C(1) << c->nunits;
 	if (u->wake < c->next)
 		c->next = u->wake;
@@ -275,6 +276,14 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 
 void sim_clock_finish(sim_clock *c)
 {
+	/* A halted pass ticked the units up to the one that halted, at now - 1 */
+	unsigned halted = c->nunits;
+	for (unsigned i = 0; i < c->nunits && halted == c->nunits; i++)
+		if (c->unit[i]->halt)
+			halted = i;
+	for (unsigned i = 0; i < c->nunits; i++)
+		if (c->unit[i]->settle)
+			c->unit[i]->settle(c->unit[i], i > halted && c->now ? c->now - 1 : c->now);
 	for (unsigned i = 0; i < c->nunits; i++)
 		if (c->last_tick[i] != UINT64_MAX)
 			close_activity(c, i, c->last_tick[i] + 1);

@@ -56,6 +56,11 @@ typedef struct sim_unit {
 	void (*tick)(struct sim_unit *u, uint64_t now);
 	void (*reset)(struct sim_unit *u);   /* its own run state back to init's (NULL: none) */
 	void (*fini)(struct sim_unit *u);    /* frees what its init allocated (NULL: nothing) */
+	/* A unit that books cycles ahead of its ticks (a run ahead) takes back
+	 * what it booked for cycles >= end, the first cycle it did not tick in
+	 * a run that stopped early (halted, or at a cycle limit);
+	 * sim_clock_finish calls it (NULL: none). */
+	void (*settle)(struct sim_unit *u, uint64_t end);
 	uint64_t wake;             /* next cycle to tick; UINT64_MAX = asleep */
 	uint64_t wake_floor;       /* wakes for earlier cycles are ignored (sim_unit_sleep_through) */
 	uint8_t activity;          /* this cycle's activity (SIM_ACT_*) */
@@ -65,6 +70,7 @@ typedef struct sim_unit {
 	uint64_t *clock_next;      /* the clock's earliest pending wake (or NULL) */
 	uint32_t *clock_sched;     /* the clock's set of units with a wake (or NULL) */
 	uint32_t sched_bit;        /* this unit's bit in it */
+	uint64_t *clock_progress;  /* the clock's last cycle with a busy unit (or NULL) */
 	bool halt;                 /* set by a unit that hit an error: the run stops */
 	/* sim_unit_wait: asleep in a stall since waiting_since, until a
 	 * neighbour wakes it; the watchdog counts it as awake */
@@ -187,6 +193,16 @@ static inline void sim_unit_occupy(sim_unit *u, uint64_t now, uint64_t done_at)
 		return;
 	}
 	sim_unit_sleep_until(u, now + 1);
+}
+
+/* A unit that booked busy cycles without ticking them (it ran ahead and
+ * slept through them) tells the watchdog, at its next tick, the last of
+ * them (at <= now): the clock's progress is then what ticking every cycle
+ * would have left. */
+static inline void sim_unit_progress(sim_unit *u, uint64_t at)
+{
+	if (u->clock_progress && at > *u->clock_progress)
+		*u->clock_progress = at;
 }
 
 static inline void sim_unit_count(sim_unit *u, unsigned counter, uint64_t n)

@@ -8,8 +8,9 @@
 #include <string.h>
 
 #include "isa/pica/pica_disasm.h"
+#include "units/pica/pica_fast.h"
 
-#define NO_PC UINT32_MAX
+#define NO_PC PICA_NO_PC
 
 static const pica_vec4 ONES = { { 1.0f, 1.0f, 1.0f, 1.0f } };
 
@@ -88,6 +89,10 @@ bool pica_program_from_code(pica_program *p, const uint32_t *code, size_t ncode,
 		p->meta[i] = inst_meta(&p->inst[i]);
 		p->meta[i].bad_desc = !ok;
 	}
+	if (!pica_fast_build(p)) {
+		pica_program_free(p);
+		return ulp_diag_at(d, NULL, 0, 0, "out of memory");
+	}
 	p->entry = desc->entry;
 	p->end = desc->end;
 	p->is_gs = desc->is_gs;
@@ -129,8 +134,10 @@ void pica_program_free(pica_program *p)
 {
 	free(p->inst);
 	free(p->meta);
+	free(p->fast);
 	p->inst = NULL;
 	p->meta = NULL;
+	p->fast = NULL;
 }
 
 void pica_uniforms_apply_dvle(pica_uniforms *u, const struct shbin_dvle *dvle)
@@ -618,21 +625,21 @@ static const pica_exec_fn HANDLERS[PICA_EX_COUNT] = {
 
 /* After the instruction: pc + 1 is offered to each stack; priority LOOP >
  * IF > CALL > JMP (§1.4). */
-static enum pica_step_result next_pc(const pica_step_ctx *s, pica_step_info *info)
+enum pica_step_result pica_next_pc(pica_thread *t, const pica_program *p, const pica_env *env,
+                                   uint32_t pc, uint32_t jump, pica_step_info *info, ulp_diag *d)
 {
-	pica_thread *t = s->t;
-	const uint32_t pc = s->pc, jump = s->jump, offered = pc + 1;
+	const uint32_t offered = pc + 1;
 	uint32_t loop_pc = NO_PC, if_pc = NO_PC, call_pc = NO_PC;
 	pica_stacks *st = &t->st;
 	if (st->nloop && st->loop[st->loop_top].trigger == offered) {
 		pica_loop_entry *e = &st->loop[st->loop_top];
 		uint8_t step = e->step;
-		t->al += s->env->al_signed ? (int32_t)(int8_t)step : (int32_t)step;
+		t->al += env->al_signed ? (int32_t)(int8_t)step : (int32_t)step;
 		if (e->remaining) {
 			e->remaining--;
 			loop_pc = e->start;
 		} else {
-			if (s->env->loop_restore_al && st->nloop > 1)
+			if (env->loop_restore_al && st->nloop > 1)
 				t->al = e->saved_al;
 			RING_POP(st->nloop, st->loop_top, PICA_LOOP_DEPTH);
 			loop_pc = offered;
@@ -651,7 +658,7 @@ static enum pica_step_result next_pc(const pica_step_ctx *s, pica_step_info *inf
 	              : call_pc != NO_PC ? call_pc : jump != NO_PC ? jump : offered;
 	bool popped = loop_pc != NO_PC || if_pc != NO_PC || call_pc != NO_PC;
 	if (jump != NO_PC && popped &&
-	    !hang(s->p, s->env, pc, s->d, "a jump, call or break as the last instruction of a block is never taken"))
+	    !hang(p, env, pc, d, "a jump, call or break as the last instruction of a block is never taken"))
 		return PICA_STEP_ERROR;
 	t->pc = next;
 	info->pc = pc;
@@ -689,7 +696,7 @@ enum pica_step_result pica_step(pica_thread *t, const pica_program *p, const pic
 	}
 	if (r != PICA_STEP_OK)
 		return r;
-	return next_pc(&s, info);
+	return pica_next_pc(t, p, env, pc, s.jump, info, d);
 }
 
 bool pica_gs_load(const pica_program *p, const pica_gs_prim *prim, pica_thread *t,

@@ -62,6 +62,7 @@ typedef struct pica_program {
 	uint16_t out_regs;         /* o registers in the output table */
 	uint8_t out_need[16];      /* components (bit 0 = x) the table requires */
 	const struct shbin_dvle *dvle;   /* when built from an SHBIN, else NULL */
+	struct pica_fast_inst *fast;     /* the fast path's forms (pica_fast.h) */
 } pica_program;
 
 /* From code memory and operand descriptors (the register-programmed path). */
@@ -111,6 +112,8 @@ typedef struct pica_env {
 	bool dsti_swapped;        /* knob pica.dsti_operands */
 	bool loop_restore_al;     /* knob pica.loop_restore_al */
 	bool al_signed;           /* knob pica.al_signed */
+	bool general;             /* every instruction ticks through the general path: the
+	                           * reference the fast path is tested against (pica_fast.h) */
 	uint64_t max_steps;
 	pica_emit_fn emit;
 	pica_warn_fn warn;
@@ -155,6 +158,13 @@ typedef struct pica_step_info {
 
 enum pica_step_result pica_step(pica_thread *t, const pica_program *p, const pica_uniforms *u,
                                 const pica_env *env, pica_step_info *info, ulp_diag *d);
+
+/* What follows an instruction at pc: pc + 1 offered to the stacks, else
+ * jump (PICA_NO_PC: none).  pica_step ends with it; the fast path
+ * (pica_fast.h) calls it with no jump, when it cannot fail. */
+#define PICA_NO_PC UINT32_MAX
+enum pica_step_result pica_next_pc(pica_thread *t, const pica_program *p, const pica_env *env,
+                                   uint32_t pc, uint32_t jump, pica_step_info *info, ulp_diag *d);
 
 /* ---- geometry-shader input (picasso Manual.md ".gsh") ----
  * A primitive's vertices arrive as stride registers each (the VS outputs in

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "units/pica/pica_fast.h"
+
 
 const sim_counter_def PICA_COUNTERS[PICA_CTR_COUNT] = {
 	[PICA_CTR_INSTRUCTIONS] = { "instructions", "instructions issued" },
@@ -36,10 +38,234 @@ static void note_completion(pica_shader_unit *s, uint64_t cycle, uint32_t seq)
 	s->pend_n++;
 }
 
+/* The cycle the instruction m can issue from (its sources in flight; END:
+ * every write), and why it would wait: the scoreboard. */
+static inline uint64_t need_of(const pica_shader_unit *s, const pica_inst_meta *m,
+                               enum sim_stall *cause)
+{
+	uint64_t need = 0;
+	*cause = SIM_STALL_DEPENDENCY;
+	for (uint32_t bits = m->reads; bits; bits &= bits - 1) {
+		unsigned b = (unsigned)__builtin_ctz(bits);
+		if (s->ready[b] > need) {
+			need = s->ready[b];
+			*cause = b >= 16 && b <= 18 ? SIM_STALL_HAZARD : SIM_STALL_DEPENDENCY;
+		}
+	}
+	if (m->is_end && s->writes_done > need) {
+		need = s->writes_done;
+		*cause = SIM_STALL_DEPENDENCY;
+	}
+	return need;
+}
+
+/* The instruction m issued at cycle now: its results' cycle, the next issue. */
+static inline uint64_t issued(pica_shader_unit *s, const pica_inst_meta *m, uint64_t now, bool taken)
+{
+	uint64_t done = now + s->latency[m->cls];
+	for (uint32_t bits = m->writes; bits; bits &= bits - 1)
+		s->ready[__builtin_ctz(bits)] = done;
+	if (done > s->writes_done)
+		s->writes_done = done;
+	s->u.stats.counter[PICA_CTR_INSTRUCTIONS]++;
+	s->next_issue = now + s->issue_cycles;
+	s->wait_cause = SIM_STALL_COUNT;
+	if (taken) {
+		s->u.stats.counter[PICA_CTR_TAKEN]++;
+		s->next_issue += s->flow_bubble;
+		if (s->flow_bubble)
+			s->wait_cause = SIM_STALL_FLOW;
+	}
+	return done;
+}
+
+/* Cycles [from, to) waiting for next_issue, as ticks would count them:
+ * busy in a multi-cycle issue, else the wait's cause. */
+/* Cycles [from, to) waiting for next_issue, as ticks would count them:
+ * busy in a multi-cycle issue, else the wait's cause. */
+static inline void book_wait(sim_unit_stats *st, uint64_t from, uint64_t to, enum sim_stall wc)
+{
+	if (to <= from)
+		return;
+	if (wc == SIM_STALL_COUNT)
+		st->busy += to - from;
+	else
+		st->stall[wc] += to - from;
+}
+
+/* The run ahead's log entry for an instruction issued at cycle at after a
+ * dependency wait of the given cause: at << 8 | cause << 1 | taken. */
+static inline uint64_t log_entry(uint64_t at, enum sim_stall cause, bool taken)
+{
+	return at << 8 | (uint64_t)cause << 1 | taken;
+}
+
+/* What ticks would have counted in cycles [from, to) from end on is taken
+ * back (sim_unit settle). */
+static void unbook(sim_unit_stats *st, uint64_t from, uint64_t to, uint64_t end, int act)
+{
+	from = from > end ? from : end;
+	if (to <= from)
+		return;
+	if (act == SIM_ACT_BUSY)
+		st->busy -= to - from;
+	else
+		st->stall[act - SIM_ACT_STALL] -= to - from;
+}
+
+/* The cycles between an issue at p (taken or not) and the next one at at
+ * (after a wait of cause), from end on, taken back. */
+static void unbook_gap(pica_shader_unit *s, uint64_t p, bool taken, uint64_t at,
+                       enum sim_stall cause, uint64_t end)
+{
+	uint64_t ni = p + s->issue_cycles + (taken ? s->flow_bubble : 0);
+	int wact = taken && s->flow_bubble ? SIM_ACT_STALL + SIM_STALL_FLOW : SIM_ACT_BUSY;
+	unbook(&s->u.stats, p + 1, ni, end, wact);
+	unbook(&s->u.stats, ni, at, end, SIM_ACT_STALL + (int)cause);
+}
+
+/* A run that stopped before cycle end takes back what the last run ahead
+ * booked from end on, rebuilt from its log: cycles, instructions, taken
+ * branches (what ticks up to end - 1 would have counted stays). */
+static void pica_shader_settle(sim_unit *u, uint64_t end)
+{
+	pica_shader_unit *s = (pica_shader_unit *)u;
+	if (!s->nlog)
+		return;
+	uint64_t p = s->log[0] >> 8;              /* the run's first issue: a tick */
+	bool taken = s->log[0] & 1;
+	for (unsigned k = 1; k < s->nlog; k++) {
+		const uint64_t at = s->log[k] >> 8;
+		const enum sim_stall cause = (enum sim_stall)(s->log[k] >> 1 & 0x7F);
+		const bool tk = s->log[k] & 1;
+		if (k + 1 < s->nlog || !s->log_stop) {
+			unbook_gap(s, p, taken, at, cause, end);
+			unbook(&u->stats, at, at + 1, end, SIM_ACT_BUSY);
+			if (at >= end) {
+				u->stats.counter[PICA_CTR_INSTRUCTIONS]--;
+				if (tk)
+					u->stats.counter[PICA_CTR_TAKEN]--;
+			}
+		} else {                               /* the stop: its tick, not an issue */
+			unbook_gap(s, p, taken, at, cause, end);
+		}
+		p = at;
+		taken = tk;
+	}
+	s->nlog = 0;
+}
+
+/* The fast path: the instruction at pc issues at now (the tick checked it).
+ * Run it and the ones after it in one go, booking each cycle as a tick per
+ * cycle would, until an instruction a tick must see: END (the output port),
+ * the pc past the code, one past the window or the run's length, or an
+ * error (reported at its cycle).  Then sleep to that cycle.  False when
+ * the first instruction needs the general path. */
+static bool fast_run(pica_shader_unit *s, uint64_t now)
+{
+	pica_thread *t = &s->t;
+	const pica_program *p = s->prog;
+	sim_unit *u = &s->u;
+	sim_unit_stats *st = &u->stats;
+	pica_step_info info;
+	if (!pica_fast_step(t, p, s->unif, &s->env, &info))
+		return false;
+	sim_unit_busy(u);
+	s->seq++;
+	issued(s, &p->meta[info.pc], now, info.taken);
+	s->log[0] = log_entry(now, SIM_STALL_DEPENDENCY, info.taken);
+	unsigned n = 1;
+	const uint64_t limit = now + s->fast_window;
+	/* the issue state in locals for the loop (issued()'s steps) */
+	uint64_t next_issue = s->next_issue, writes_done = s->writes_done;
+	enum sim_stall wait_cause = s->wait_cause;
+	uint64_t c = now, at, busy_last = 0, ntaken = 0;
+	enum sim_stall cause = SIM_STALL_DEPENDENCY;
+	for (;;) {
+		const uint32_t pc = t->pc;
+		at = next_issue;
+		book_wait(st, c + 1, at, wait_cause);
+		if (wait_cause == SIM_STALL_COUNT && at > c + 1)
+			busy_last = at - 1;
+		cause = SIM_STALL_DEPENDENCY;
+		if (pc >= p->ncode)
+			break;
+		const pica_inst_meta *m = &p->meta[pc];
+		uint64_t need = 0;                    /* need_of() */
+		for (uint32_t bits = m->reads; bits; bits &= bits - 1) {
+			unsigned b = (unsigned)__builtin_ctz(bits);
+			if (s->ready[b] > need) {
+				need = s->ready[b];
+				cause = b >= 16 && b <= 18 ? SIM_STALL_HAZARD : SIM_STALL_DEPENDENCY;
+			}
+		}
+		if (m->is_end && writes_done > need) {
+			need = writes_done;
+			cause = SIM_STALL_DEPENDENCY;
+		}
+		if (need > at) {
+			st->stall[cause] += need - at;
+			at = need;
+		}
+		if (m->is_end || at > limit || n == PICA_FAST_RUN)
+			break;
+		if (!pica_fast_step(t, p, s->unif, &s->env, &info)) {
+			s->now = at;
+			if (pica_step(t, p, s->unif, &s->env, &info, &s->err) == PICA_STEP_ERROR) {
+				s->fail_pending = true;
+				break;
+			}
+		}
+		busy_last = at;
+		s->log[n++] = log_entry(at, cause, info.taken);
+		const pica_inst_meta *mi = &p->meta[info.pc];          /* issued() */
+		const uint64_t done = at + s->latency[mi->cls];
+		for (uint32_t bits = mi->writes; bits; bits &= bits - 1)
+			s->ready[__builtin_ctz(bits)] = done;
+		writes_done = done > writes_done ? done : writes_done;
+		next_issue = at + s->issue_cycles;
+		wait_cause = SIM_STALL_COUNT;
+		if (info.taken) {
+			ntaken++;
+			next_issue += s->flow_bubble;
+			if (s->flow_bubble)
+				wait_cause = SIM_STALL_FLOW;
+		}
+		c = at;
+	}
+	const uint64_t ran = n - 1;                 /* issues after the tick's own */
+	st->busy += ran;
+	st->counter[PICA_CTR_INSTRUCTIONS] += ran;
+	st->counter[PICA_CTR_TAKEN] += ntaken;
+	s->seq += ran;
+	s->next_issue = next_issue;
+	s->writes_done = writes_done;
+	s->wait_cause = wait_cause;
+	s->log[n++] = log_entry(at, cause, false);    /* where the run stops */
+	s->nlog = n;
+	s->log_stop = true;
+	s->booked_busy = busy_last;
+	if (at > now + 1)
+		sim_unit_sleep_through(u, at);
+	return true;
+}
+
 static void pica_shader_tick(sim_unit *u, uint64_t now)
 {
 	pica_shader_unit *s = (pica_shader_unit *)u;
-	flush_completions(s, now);
+	if (s->pend_n && s->pending[s->pend_head].cycle <= now)
+		flush_completions(s, now);
+	if (s->booked_busy) {              /* the fast path's busy cycles: the watchdog's view */
+		sim_unit_progress(u, s->booked_busy);
+		s->booked_busy = 0;
+	}
+	if (s->fail_pending) {             /* the fast path met an error at this cycle */
+		s->fail_pending = false;
+		s->failed = true;
+		s->running = false;
+		u->halt = true;
+		return;
+	}
 	if (s->failed)
 		return;
 	if (!s->running) {
@@ -76,26 +302,15 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 		return;
 	}
 	const uint32_t pc = s->t.pc;
+	bool is_end = false;
 	if (pc < s->prog->ncode) {
 		const pica_inst_meta *m = &s->prog->meta[pc];
-		uint64_t need = 0;
-		enum sim_stall cause = SIM_STALL_DEPENDENCY;
-		for (uint32_t bits = m->reads; bits; bits &= bits - 1) {
-			unsigned b = (unsigned)__builtin_ctz(bits);
-			if (s->ready[b] > need) {
-				need = s->ready[b];
-				cause = b >= 16 && b <= 18 ? SIM_STALL_HAZARD : SIM_STALL_DEPENDENCY;
-			}
-		}
-		if (m->is_end) {
-			if (s->writes_done > need) {
-				need = s->writes_done;
-				cause = SIM_STALL_DEPENDENCY;
-			}
-			if (need <= now && !s->start && sim_port_full(s->out)) {
-				sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
-				return;
-			}
+		enum sim_stall cause;
+		uint64_t need = need_of(s, m, &cause);
+		is_end = m->is_end;
+		if (is_end && need <= now && !s->start && sim_port_full(s->out)) {
+			sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
+			return;
 		}
 		if (need > now) {
 			sim_unit_stall(u, cause);
@@ -107,13 +322,22 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 			sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
 			return;
 		}
+		if (!is_end && s->fast && !s->start && !s->env.general && !s->env.trace &&
+		    !s->env.permissive && !sim_unit_recording(u) && fast_run(s, now))
+			return;
 	}
 	s->now = now;
 	pica_step_info info = { 0 };
 	pica_thread *before = NULL;
 	if (s->env.trace && (before = malloc(sizeof *before)))
 		*before = s->t;
-	enum pica_step_result r = pica_step(&s->t, s->prog, s->unif, &s->env, &info, &s->err);
+	/* an instruction with a fast form runs it, ticking or not (pica_fast.h) */
+	enum pica_step_result r;
+	if (!s->env.general && pc < s->prog->ncode &&
+	    pica_fast_step(&s->t, s->prog, s->unif, &s->env, &info))
+		r = is_end ? PICA_STEP_END : PICA_STEP_OK;
+	else
+		r = pica_step(&s->t, s->prog, s->unif, &s->env, &info, &s->err);
 	if (before) {
 		if (r != PICA_STEP_ERROR)
 			s->env.trace(s->env.ctx, s->index, now, info.pc, before, &s->t);
@@ -129,21 +353,7 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 	const pica_inst_meta *m = &s->prog->meta[info.pc];
 	uint32_t seq = (uint32_t)s->seq++;
 	sim_tl_emit(u->tl, now, u->lane, SIM_TL_BEGIN, seq, info.pc);
-	uint64_t done = now + s->latency[m->cls];
-	for (uint32_t bits = m->writes; bits; bits &= bits - 1)
-		s->ready[__builtin_ctz(bits)] = done;
-	if (done > s->writes_done)
-		s->writes_done = done;
-	note_completion(s, done, seq);
-	sim_unit_count(u, PICA_CTR_INSTRUCTIONS, 1);
-	s->next_issue = now + s->issue_cycles;
-	s->wait_cause = SIM_STALL_COUNT;
-	if (info.taken) {
-		sim_unit_count(u, PICA_CTR_TAKEN, 1);
-		s->next_issue += s->flow_bubble;
-		if (s->flow_bubble)
-			s->wait_cause = SIM_STALL_FLOW;
-	}
+	note_completion(s, issued(s, m, now, info.taken), seq);
 	if (r == PICA_STEP_END) {
 		if (s->start) {            /* geometry mode: the emits were the output */
 			if (s->gs_unif)
@@ -169,6 +379,9 @@ void pica_shader_reset(pica_shader_unit *s)
 	s->seq = (uint64_t)s->index << 24;   /* instruction ids unique across units */
 	s->now = 0;
 	s->pend_head = s->pend_n = 0;
+	s->fail_pending = false;
+	s->booked_busy = 0;
+	s->nlog = 0;
 	pica_thread_reset(&s->t);
 	ulp_diag_clear(&s->err);
 }
@@ -182,6 +395,7 @@ void pica_shader_init(pica_shader_unit *s, const char *name, uint32_t index,
 	memset(s, 0, sizeof *s);
 	sim_unit_init(&s->u, name, pica_shader_tick, PICA_COUNTERS, PICA_CTR_COUNT);
 	s->u.reset = pica_shader_reset_unit;
+	s->u.settle = pica_shader_settle;
 	s->prog = prog;
 	s->unif = unif;
 	pica_env_from_config(&s->env, cfg);
@@ -195,6 +409,17 @@ void pica_shader_init(pica_shader_unit *s, const char *name, uint32_t index,
 	s->latency[PICA_CLS_NOP] = 1;
 	s->issue_cycles = (uint16_t)cfg->pica_issue_cycles;
 	s->flow_bubble = (uint16_t)cfg->pica_flow_bubble;
+	/* The fast path runs at most half the watchdog's horizon ahead, and
+	 * only when that leaves room for the longest wait between two issues
+	 * (gap): its run ahead then ends before a watchdog that sees only its
+	 * first issue could fire (docs/speed.md "Vertices"). */
+	uint64_t lat = 1;
+	for (int k = 0; k < 5; k++)
+		lat = s->latency[k] > lat ? s->latency[k] : lat;
+	const uint64_t gap = s->issue_cycles + s->flow_bubble + lat;
+	const uint64_t wd = (uint64_t)cfg->watchdog_cycles;
+	s->fast = wd == 0 || wd > 4 * gap;
+	s->fast_window = wd == 0 ? UINT64_MAX / 4 : wd / 2;
 	pica_shader_reset(s);
 }
 

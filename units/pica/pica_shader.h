@@ -30,6 +30,7 @@ enum pica_counter {
 };
 
 enum { PICA_TL_PENDING = 64 };
+enum { PICA_FAST_RUN = 64 };    /* instructions one run ahead issues at most */
 
 typedef struct pica_shader_unit {
 	sim_unit u;                     /* first: the clock's view */
@@ -55,6 +56,22 @@ typedef struct pica_shader_unit {
 	pica_uniforms *gs_unif;
 	void *gs_ctx;
 	uint64_t now;                   /* the cycle of the instruction being run */
+	/* The fast path (pica_fast.h): a vertex's instructions run from the
+	 * tick that issues the first, their cycles booked; the unit sleeps to
+	 * the next cycle a tick must see (END, or an instruction past the
+	 * window).  fast_window caps how far it runs ahead (the watchdog's
+	 * view); booked_busy is the last cycle it booked busy, fail_pending an
+	 * error found ahead, reported at its cycle. */
+	bool fast;
+	bool fail_pending;
+	uint64_t fast_window;
+	uint64_t booked_busy;
+	/* the last run ahead, for sim_unit settle: per issue (the first is the
+	 * tick's) its cycle, the cause of the wait before it and whether it
+	 * was taken; last, the cycle the run stops at and its wait's cause */
+	uint64_t log[PICA_FAST_RUN + 1];
+	unsigned nlog;
+	bool log_stop;
 	struct { uint64_t cycle; uint32_t seq; } pending[PICA_TL_PENDING];
 	unsigned pend_head, pend_n;
 	ulp_diag err;

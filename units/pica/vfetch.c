@@ -12,6 +12,7 @@ const sim_counter_def VFETCH_COUNTERS[VFETCH_CTR_COUNT] = {
 static void vfetch_tick(sim_unit *u, uint64_t now)
 {
 	vfetch_unit *f = (vfetch_unit *)u;
+	sim_unit_wait_settle(u, now);
 	if (f->sent == f->total)
 		return;
 	sim_unit_sleep_until(u, now + 1);
@@ -30,7 +31,13 @@ static void vfetch_tick(sim_unit *u, uint64_t now)
 		sim_unit_busy(u);
 		return;
 	}
-	sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
+	/* Every port full: only a pop makes room, and a pop wakes this unit
+	 * (the ports name it their producer; the wirings set the ports up
+	 * after vfetch_init), so it waits instead of stalling every cycle:
+	 * the same cycles, stalls and timeline (sim_unit_stall_wait). */
+	for (unsigned k = 0; k < f->nunits; k++)
+		f->to[k]->producer = u;
+	sim_unit_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
 }
 
 static void vfetch_reset(sim_unit *u)

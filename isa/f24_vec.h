@@ -1,0 +1,136 @@
+/* float24 arithmetic on four lanes at once (GCC/Clang vector types), for
+ * the PICA200 fast path (units/pica/pica_fast.c).  Each lane is exactly
+ * what the one-value helper of isa/f24.h gives: f24v_round2 lane k ==
+ * f24_round(v[k], r), f24v_mul4 == f24_mul, f24v_add4 == f24_add,
+ * f24v_round1 == f24_round, for values made by float24 arithmetic
+ * (tests/units/test_f24_vec.c checks it).  The rounding stays f24_round's:
+ * bit operations on the double's mantissa (an increment for nearest-even,
+ * none for the other modes, which f24_round truncates), the flush to +0
+ * below 2^-62, +-inf from 2^64, NaN as the one NaN f24_round returns.  A
+ * change to f24_round's rules must be made here too (the test fails until
+ * it is). */
+#ifndef ULP_ISA_F24_VEC_H
+#define ULP_ISA_F24_VEC_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "isa/f24.h"
+
+typedef float f24v_f4 __attribute__((vector_size(16)));
+typedef float f24v_f2 __attribute__((vector_size(8)));
+typedef double f24v_d2 __attribute__((vector_size(16)));
+typedef int32_t f24v_i4 __attribute__((vector_size(16)));
+typedef int64_t f24v_l2 __attribute__((vector_size(16)));
+typedef uint64_t f24v_u2 __attribute__((vector_size(16)));
+
+/* 52 - 16 mantissa bits dropped */
+#define F24V_DROP ((UINT64_C(1) << 36) - 1)
+
+/* The rounding increment's mask: f24_round rounds to nearest-even in that
+ * mode and truncates in every other. */
+static inline uint64_t f24v_rne(enum ulp_round r) { return r == ULP_ROUND_NEAREST_EVEN ? UINT64_MAX : 0; }
+
+#define F24V_SIGN64 (UINT64_C(1) << 63)
+#define F24V_INF64 UINT64_C(0x7FF0000000000000)
+#define F24V_NAN64 UINT64_C(0x7FF8000000000000)   /* converts to (float)NAN */
+
+/* f24_round on two doubles, in their bits: below 2^-62 (before rounding)
+ * +0; the mantissa rounded (a carry runs into the exponent); from 2^64
+ * (after) +-inf; a NaN (found before rounding) the one NaN.  Vector casts
+ * reinterpret the bits (GCC/Clang vector extension); 16-byte vectors only,
+ * so that plain x86-64 (SSE2) keeps them in registers. */
+static inline f24v_d2 f24v_round2(f24v_d2 v, uint64_t rne)
+{
+	const f24v_u2 nan = (f24v_u2)(v != v);
+	f24v_u2 ub = (f24v_u2)v;
+	const f24v_u2 small = (f24v_u2)((f24v_d2)(ub & ~F24V_SIGN64) < F24_MIN_NORMAL);
+	ub = (ub + (((F24V_DROP >> 1) + ((ub >> 36) & 1)) & rne)) & ~F24V_DROP;
+	const f24v_u2 big = (f24v_u2)((f24v_d2)(ub & ~F24V_SIGN64) >= 0x1p64);
+	ub = (ub & ~big) | (big & ((ub & F24V_SIGN64) | F24V_INF64));
+	ub &= ~small;
+	ub = (ub & ~nan) | (nan & F24V_NAN64);
+	return (f24v_d2)ub;
+}
+
+/* Four floats as two pairs of doubles, and back (exact both ways for
+ * rounded values). */
+static inline f24v_d2 f24v_lo(f24v_f4 a)
+{
+	return __builtin_convertvector(__builtin_shufflevector(a, a, 0, 1), f24v_d2);
+}
+static inline f24v_d2 f24v_hi(f24v_f4 a)
+{
+	return __builtin_convertvector(__builtin_shufflevector(a, a, 2, 3), f24v_d2);
+}
+static inline f24v_f4 f24v_join(f24v_d2 lo, f24v_d2 hi)
+{
+	const f24v_f2 l = __builtin_convertvector(lo, f24v_f2), h = __builtin_convertvector(hi, f24v_f2);
+	return __builtin_shufflevector(l, h, 0, 1, 2, 3);
+}
+
+/* f24_flush: |x| < 2^-62 -> +0 */
+static inline f24v_f4 f24v_flush4(f24v_f4 a)
+{
+	const f24v_i4 bits = (f24v_i4)a;
+	return (f24v_f4)(bits & ~((bits & 0x7FFFFFFF) < 0x20800000));
+}
+
+/* The exact product of two pairs, inf * 0 = 0 (the only NaN a product of
+ * two non-NaN values makes). */
+static inline f24v_d2 f24v_prod2(f24v_d2 a, f24v_d2 b)
+{
+	const f24v_d2 p = a * b;
+	const f24v_l2 inf0 = (p != p) & (a == a) & (b == b);
+	return (f24v_d2)((f24v_l2)p & ~inf0);
+}
+
+/* f24_mul: flushed operands, the exact product rounded once. */
+static inline f24v_f4 f24v_mul4(f24v_f4 a, f24v_f4 b, uint64_t rne)
+{
+	a = f24v_flush4(a);
+	b = f24v_flush4(b);
+	return f24v_join(f24v_round2(f24v_prod2(f24v_lo(a), f24v_lo(b)), rne),
+	                 f24v_round2(f24v_prod2(f24v_hi(a), f24v_hi(b)), rne));
+}
+
+/* f24_add */
+static inline f24v_f4 f24v_add4(f24v_f4 a, f24v_f4 b, uint64_t rne)
+{
+	a = f24v_flush4(a);
+	b = f24v_flush4(b);
+	return f24v_join(f24v_round2(f24v_lo(a) + f24v_lo(b), rne),
+	                 f24v_round2(f24v_hi(a) + f24v_hi(b), rne));
+}
+
+/* f24_round on one double, the same bit steps. */
+static inline float f24v_round1(double v, uint64_t rne)
+{
+	if (isnan(v))
+		return NAN;
+	if (fabs(v) < F24_MIN_NORMAL)
+		return 0.0f;
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof bits);
+	bits = (bits + (((F24V_DROP >> 1) + ((bits >> 36) & 1)) & rne)) & ~F24V_DROP;
+	memcpy(&v, &bits, sizeof v);
+	if (fabs(v) >= 0x1p64)
+		return v < 0 ? -INFINITY : INFINITY;
+	return (float)v;
+}
+
+/* f24_add on one pair of f24 register values */
+static inline float f24v_add1(float a, float b, uint64_t rne)
+{
+	return f24v_round1((double)f24_flush(a) + f24_flush(b), rne);
+}
+
+/* f24_add of two rounded values (f24_round results: +0, normal, +-inf or
+ * NaN), for which f24_flush changes nothing: the sums of a dot product. */
+static inline float f24v_sum1(float a, float b, uint64_t rne)
+{
+	return f24v_round1((double)a + b, rne);
+}
+
+#endif

@@ -1,0 +1,93 @@
+/* isa/f24_vec.h: each lane of the four-lane float24 helpers equals the
+ * one-value helper of isa/f24.h (f24_mul, f24_add, f24_round), bit for bit,
+ * in every rounding mode: register values around every exponent, the
+ * flush and overflow edges, zeros, infinities and NaNs. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "isa/f24_vec.h"
+#include "tests/test_util.h"
+
+static uint32_t bits_of(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, sizeof u);
+	return u;
+}
+
+/* float24 register values: every exponent with a few mantissas and both
+ * signs, the edges, and specials. */
+static unsigned values(float *v, unsigned max)
+{
+	unsigned n = 0;
+	static const uint32_t mant[] = { 0, 1, 0x7FFF, 0x8000, 0xFFFF, 0x1234, 0xAAAA };
+	for (uint32_t e = 0; e < 128 && n + 16 < max; e++)
+		for (unsigned m = 0; m < sizeof mant / sizeof mant[0]; m++)
+			for (uint32_t s = 0; s < 2; s++)
+				v[n++] = f24_decode(s << 23 | e << 16 | mant[m]);
+	const float extra[] = { 0.0f, INFINITY, -INFINITY, NAN, -NAN, 1.0f, -1.0f, 0x1p-62f, -0x1p-62f,
+	                        0x1.fffep63f, -0x1.fffep63f, 0x1p-63f, 3.0f, 0.1f, 1e-30f, 1e30f };
+	for (unsigned k = 0; k < sizeof extra / sizeof extra[0] && n < max; k++)
+		v[n++] = extra[k];
+	return n;
+}
+
+static const enum ulp_round MODES[] = { ULP_ROUND_NEAREST_EVEN, ULP_ROUND_TRUNCATE,
+                                        ULP_ROUND_NEAREST_AWAY };
+
+Test(f24_vec, mul_and_add_lanes_equal_the_scalar_helpers)
+{
+	static float v[2048];
+	unsigned n = values(v, 2048);
+	test_rng rng = { 12345 };
+	for (unsigned m = 0; m < 3; m++) {
+		const f24_mode fm = { .round = MODES[m] };
+		const uint64_t rne = f24v_rne(MODES[m]);
+		for (unsigned it = 0; it < 200000; it++) {
+			f24v_f4 a, b;
+			for (int k = 0; k < 4; k++) {
+				a[k] = v[test_rnd(&rng) % n];
+				b[k] = v[test_rnd(&rng) % n];
+			}
+			/* neighbours in exponent too: sums that round */
+			if (it & 1)
+				b[it & 3] = a[it & 3] * 0.75f;
+			f24v_f4 p = f24v_mul4(a, b, rne), s = f24v_add4(a, b, rne);
+			for (int k = 0; k < 4; k++) {
+				cr_assert_eq(bits_of(p[k]), bits_of(f24_mul(a[k], b[k], &fm)),
+				             "mul %a %a mode %u", (double)a[k], (double)b[k], m);
+				cr_assert_eq(bits_of(s[k]), bits_of(f24_add(a[k], b[k], &fm)),
+				             "add %a %a mode %u", (double)a[k], (double)b[k], m);
+				/* the sums of a dot product: rounded values */
+				float ra = f24_mul(a[k], a[k], &fm), rb = f24_mul(b[k], a[k], &fm);
+				cr_assert_eq(bits_of(f24v_sum1(ra, rb, rne)), bits_of(f24_add(ra, rb, &fm)),
+				             "sum %a %a mode %u", (double)ra, (double)rb, m);
+				cr_assert_eq(bits_of(f24v_add1(a[k], b[k], rne)), bits_of(f24_add(a[k], b[k], &fm)));
+			}
+		}
+	}
+}
+
+Test(f24_vec, round_lanes_equal_f24_round_at_the_edges)
+{
+	/* doubles around the flush and overflow limits and around ties */
+	const double edge[] = { 0x1p-62, 0x1p64, 1.0, 3.0, 0x1.00008p0, 0x1.00018p0 };
+	for (unsigned m = 0; m < 3; m++) {
+		const uint64_t rne = f24v_rne(MODES[m]);
+		for (unsigned e = 0; e < sizeof edge / sizeof edge[0]; e++) {
+			for (int d = -3; d <= 3; d++) {
+				for (int s = 0; s < 2; s++) {
+					double x = edge[e];
+					for (int k = 0; k < (d < 0 ? -d : d); k++)
+						x = d < 0 ? nextafter(x, 0) : nextafter(x, INFINITY);
+					x = s ? -x : x;
+					f24v_d2 r = f24v_round2((f24v_d2){ x, -x }, rne);
+					f24v_f4 f = f24v_join(r, r);
+					cr_assert_eq(bits_of(f[0]), bits_of(f24_round(x, MODES[m])), "%a mode %u", x, m);
+					cr_assert_eq(bits_of(f[1]), bits_of(f24_round(-x, MODES[m])), "%a mode %u", -x, m);
+					cr_assert_eq(bits_of(f24v_round1(x, rne)), bits_of(f24_round(x, MODES[m])));
+				}
+			}
+		}
+	}
+}

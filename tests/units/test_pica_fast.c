@@ -1,0 +1,255 @@
+/* The PICA200 fast path (units/pica/pica_fast.h, docs/speed.md "Vertices")
+ * against the general path (env.general: every instruction through
+ * pica_step, one tick per cycle): every corpus vertex shader over a batch,
+ * under several knob settings, on 1 and 4 units, must give the same
+ * outputs in the same order, the same cycles and every unit's figures;
+ * with a timeline, the same events; an error found ahead, the same message
+ * at the same cycle. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/units/pica_rig.h"
+#include "tests/test_util.h"
+
+typedef struct outs {
+	pica_result *r;
+	size_t n, cap;
+} outs;
+
+static void keep_result(void *ctx, const pica_result *r)
+{
+	outs *o = ctx;
+	if (o->n == o->cap) {
+		o->cap = o->cap ? 2 * o->cap : 64;
+		o->r = realloc(o->r, o->cap * sizeof *o->r);
+		cr_assert(o->r);
+	}
+	o->r[o->n++] = *r;
+}
+
+/* Inputs that vary per vertex and register, with zeros, negatives and
+ * large values (no NaN: a NaN input is still exact, but rare in shaders). */
+static void vary_job(void *ctx, uint32_t id, pica_job *job)
+{
+	(void)ctx;
+	static const float vals[] = { 0.0f, 1.0f, -1.0f, 0.5f, 3.25f, -7.0f, 1e10f, -2e-5f, 0.125f };
+	for (int r = 0; r < 16; r++)
+		for (int k = 0; k < 4; k++)
+			job->v[r].c[k] = vals[(id * 7u + (unsigned)r * 3u + (unsigned)k) % 9u];
+}
+
+typedef struct evs {
+	sim_tl_event *e;
+	size_t n, cap;
+} evs;
+
+static bool keep_events(void *ctx, const sim_tl_event *ev, size_t n)
+{
+	evs *v = ctx;
+	if (v->n + n > v->cap) {
+		v->cap = (v->n + n) * 2;
+		v->e = realloc(v->e, v->cap * sizeof *v->e);
+		cr_assert(v->e);
+	}
+	memcpy(v->e + v->n, ev, n * sizeof *ev);
+	v->n += n;
+	return true;
+}
+
+typedef struct run_out {
+	bool ok;
+	char msg[ULP_DIAG_MSG_MAX];
+	pica_batch_stats st;
+	outs o;
+	evs ev;
+} run_out;
+
+static void run_batch(const pica_program *p, const pica_uniforms *u, const ulp_config *cfg,
+                      bool general, bool record, unsigned units, uint32_t n, run_out *out)
+{
+	memset(out, 0, sizeof *out);
+	pica_env env;
+	pica_env_from_config(&env, cfg);
+	env.general = general;
+	sim_timeline tl;
+	if (record) {
+		cr_assert(sim_tl_init(&tl));
+		sim_tl_add_sink(&tl, (sim_tl_sink){ .ctx = &out->ev, .write = keep_events });
+		tl.enabled = true;
+	}
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	out->ok = pica_batch_run(p, u, cfg, &env, units, n, vary_job, keep_result, &out->o,
+	                         record ? &tl : NULL, &out->st, &d);
+	if (record)
+		sim_tl_fini(&tl);
+	snprintf(out->msg, sizeof out->msg, "%s", d.msg);
+}
+
+static void run_free(run_out *r)
+{
+	free(r->o.r);
+	free(r->ev.e);
+}
+
+static void expect_same(const run_out *g, const run_out *f, const char *what)
+{
+	cr_assert_eq(g->ok, f->ok, "%s: general %d (%s), fast %d (%s)", what, g->ok, g->msg, f->ok, f->msg);
+	cr_assert_str_eq(g->msg, f->msg, "%s", what);
+	cr_assert_eq(g->st.cycles, f->st.cycles, "%s: cycles %llu vs %llu", what,
+	             (unsigned long long)g->st.cycles, (unsigned long long)f->st.cycles);
+	cr_assert_eq(memcmp(&g->st, &f->st, sizeof g->st), 0, "%s: unit figures differ", what);
+	cr_assert_eq(g->o.n, f->o.n, "%s: %zu vs %zu outputs", what, g->o.n, f->o.n);
+	for (size_t k = 0; k < g->o.n; k++)
+		cr_assert_eq(memcmp(&g->o.r[k], &f->o.r[k], sizeof g->o.r[k]), 0,
+		             "%s: output %zu differs", what, k);
+	cr_assert_eq(g->ev.n, f->ev.n, "%s: %zu vs %zu events", what, g->ev.n, f->ev.n);
+	for (size_t k = 0; k < g->ev.n; k++)
+		cr_assert_eq(memcmp(&g->ev.e[k], &f->ev.e[k], sizeof g->ev.e[k]), 0,
+		             "%s: event %zu differs", what, k);
+}
+
+static void compare(const pica_program *p, const pica_uniforms *u, const ulp_config *cfg,
+                    bool record, unsigned units, uint32_t n, const char *what)
+{
+	run_out g, f;
+	run_batch(p, u, cfg, true, record, units, n, &g);
+	run_batch(p, u, cfg, false, record, units, n, &f);
+	expect_same(&g, &f, what);
+	run_free(&g);
+	run_free(&f);
+}
+
+static const char *const SETTINGS[] = {
+	NULL,
+	"pica.issue_cycles=2",
+	"pica.flow_bubble=0",
+	"pica.flow_bubble=3",
+	"pica.latency.sfu=9",
+	"pica.latency.alu=1",
+	"f24.round=nearest-even",
+	"f24.max_zero_neg_inf=neg_inf",
+	"sim.watchdog_cycles=0",
+	"sim.watchdog_cycles=60",          /* too short for the fast path: it stays off */
+	"pica.max_steps=20",               /* an error ahead in the longer shaders */
+};
+
+Test(pica_fast, corpus_vertex_shaders_match_the_general_path)
+{
+	char *dir = test_corpus_path("pica");
+	DIR *dp = opendir(dir);
+	cr_assert(dp, "cannot open %s", dir);
+	unsigned shaders = 0;
+	struct dirent *de;
+	while ((de = readdir(dp))) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "README.md"))
+			continue;
+		char sub[512];
+		snprintf(sub, sizeof sub, "%s/%s", dir, de->d_name);
+		DIR *ds = opendir(sub);
+		if (!ds)
+			continue;
+		struct dirent *fe;
+		while ((fe = readdir(ds))) {
+			size_t len = strlen(fe->d_name);
+			if (len < 6 || strcmp(fe->d_name + len - 6, ".shbin"))
+				continue;
+			char path[1024];
+			snprintf(path, sizeof path, "%s/%s", sub, fe->d_name);
+			struct shbin s;
+			ulp_diag d;
+			ulp_diag_clear(&d);
+			cr_assert(shbin_load(path, &s, &d), "%s", d.msg);
+			for (unsigned e = 0; e < s.ndvle; e++) {
+				if (s.dvle[e].type == SHBIN_GS)
+					continue;
+				for (size_t k = 0; k < sizeof SETTINGS / sizeof SETTINGS[0]; k++) {
+					ulp_config cfg;
+					ulp_config_defaults(&cfg);
+					if (SETTINGS[k])
+						cr_assert(ulp_config_set(&cfg, SETTINGS[k], &d), "%s", d.msg);
+					pica_program p;
+					static pica_uniforms u;
+					memset(&u, 0, sizeof u);
+					cr_assert(pica_program_build(&p, &s, e, &cfg, &d), "%s: %s", path, d.msg);
+					pica_uniforms_apply_dvle(&u, p.dvle);
+					for (int i = 0; i < 96; i++)
+						u.c[i].c[i % 4] += 1.0f;
+					for (int i = 0; i < 4; i++) {
+						u.i[i][0] = (uint8_t)(2 + i);
+						u.i[i][2] = 1;
+					}
+					char what[1200];
+					snprintf(what, sizeof what, "%s DVLE %u %s", path, e,
+					         SETTINGS[k] ? SETTINGS[k] : "defaults");
+					compare(&p, &u, &cfg, false, 4, 48, what);
+					compare(&p, &u, &cfg, false, 1, 5, what);
+					if (k == 0 || k == 3)
+						compare(&p, &u, &cfg, true, 4, 12, what);
+					pica_program_free(&p);
+				}
+				shaders++;
+			}
+			shbin_free(&s);
+		}
+		closedir(ds);
+	}
+	closedir(dp);
+	free(dir);
+	cr_assert_gt(shaders, 15, "only %u vertex shaders", shaders);
+}
+
+/* Programs that stop with an error part-way, found by the fast path ahead of
+ * time: the same message, at the same cycle, with the same figures. */
+Test(pica_fast, errors_found_ahead_stop_at_their_cycle)
+{
+	static const char *const SRC[] = {
+		/* an output written twice after a few instructions */
+		".out o0 position\n.constf k(1.0, 2.0, 3.0, 4.0)\n.proc main\n"
+		"  mov r0, k\n  dp4 r1.x, r0, r0\n  mul r2, k, r1.xxxx\n  mov o0, r2\n  mov o0.x, k\n  end\n.end\n",
+		/* an output left unwritten at END */
+		".out o0 position\n.out o1 color\n.constf k(1.0, 2.0, 3.0, 4.0)\n.proc main\n"
+		"  mov r0, k\n  rcp r1, r0.y\n  mov o0, r1\n  end\n.end\n",
+		/* a loop that runs into pica.max_steps */
+		".out o0 position\n.consti n(200, 0, 1, 0)\n.constf k(1.0, 2.0, 3.0, 4.0)\n.proc main\n"
+		"  mov r0, k\n  for n\n    add r0, k, r0\n  .end\n  mov o0, r0\n  end\n.end\n",
+	};
+	for (size_t k = 0; k < sizeof SRC / sizeof SRC[0]; k++) {
+		rig *r = build(SRC[k]);
+		if (k == 2)
+			cr_assert(ulp_config_set(&r->cfg, "pica.max_steps=150", &r->d));
+		run_out g, f;
+		run_batch(&r->p, &r->u, &r->cfg, true, false, 4, 9, &g);
+		run_batch(&r->p, &r->u, &r->cfg, false, false, 4, 9, &f);
+		cr_assert_not(g.ok, "program %zu should fail", k);
+		expect_same(&g, &f, "error program");
+		run_free(&g);
+		run_free(&f);
+		unbuild(r);
+	}
+}
+
+/* A loop, calls and ifs: flow control inside the fast path's run ahead. */
+Test(pica_fast, flow_control_matches)
+{
+	const char *src =
+		".out o0 position\n.out o1 color\n.consti n(3, 0, 1, 0)\n"
+		".constf k(1.0, 2.0, 3.0, 4.0)\n.bool b0\n.proc main\n"
+		"  mov r0, v0\n  for n\n    mad r0, r0, k, v1\n    call sub\n  .end\n"
+		"  cmp k, lt, ge, r0\n  ifc cmp.x\n    mov o1, r0\n  .else\n    mov o1, -r0\n  .end\n"
+		"  dp4 o0.x, k, r0\n  dph o0.y, k, r0\n  dp3 o0.z, k, r0\n  mov o0.w, k.w\n  end\n.end\n"
+		".proc sub\n  rsq r1, r0.x\n  add r0, r0, r1.xxxx\n.end\n";
+	rig *r = build(src);
+	for (size_t k = 0; k < sizeof SETTINGS / sizeof SETTINGS[0] - 1; k++) {
+		ulp_config cfg;
+		ulp_config_defaults(&cfg);
+		if (SETTINGS[k])
+			cr_assert(ulp_config_set(&cfg, SETTINGS[k], &r->d), "%s", r->d.msg);
+		compare(&r->p, &r->u, &cfg, false, 4, 40, SETTINGS[k] ? SETTINGS[k] : "defaults");
+		compare(&r->p, &r->u, &cfg, true, 2, 6, SETTINGS[k] ? SETTINGS[k] : "defaults");
+	}
+	unbuild(r);
+}
