@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/hosttime.h"
@@ -168,23 +169,33 @@ static int parse_args(int argc, char **argv, replay_args *a, ulp_config *cfg)
 typedef struct host_ctx {
 	replay_draw_hook next;
 	void *next_ctx;
-	double begin, draw_s;
+	double begin, draw_s, cpu_begin, draw_cpu;
 } host_ctx;
+
+static double process_cpu(void)
+{
+	struct timespec t;
+	return clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) == 0 ? (double)t.tv_sec + (double)t.tv_nsec * 1e-9 : 0.0;
+}
 
 static void host_hook(void *ctx, bool end, replay_result *res)
 {
 	host_ctx *h = ctx;
-	if (end)
+	if (end) {
 		h->draw_s += ulp_host_seconds() - h->begin;
+		h->draw_cpu += process_cpu() - h->cpu_begin;
+	}
 	if (h->next)
 		h->next(h->next_ctx, end, res);
-	if (!end)
+	if (!end) {
 		h->begin = ulp_host_seconds();
+		h->cpu_begin = process_cpu();
+	}
 }
 
 /* The host figures, written to path.tmp and renamed. */
 static bool write_host_stats(const char *path, const ulp_config *cfg, const replay_result *res, double load_s,
-                             double run_s, double draw_s, ulp_diag *d)
+                             double run_s, const host_ctx *h, ulp_diag *d)
 {
 	char tmp[4096];
 	if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
@@ -194,7 +205,7 @@ static bool write_host_stats(const char *path, const ulp_config *cfg, const repl
 		return ulp_diag_at(d, path, 0, 0, "cannot write: %s", strerror(errno));
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
-	const double total = load_s + run_s, other = run_s > draw_s ? run_s - draw_s : 0;
+	const double draw_s = h->draw_s, total = load_s + run_s, other = run_s > draw_s ? run_s - draw_s : 0;
 	const double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
 	                   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
 	fprintf(f, "# ulpsim replay: host figures (not simulated results; they vary from run to run)\n");
@@ -208,6 +219,16 @@ static bool write_host_stats(const char *path, const ulp_config *cfg, const repl
 	        "host.compile_seconds", other);
 	fprintf(f, "%-28s %14.6f  # the draws: register decoding and the clocked units\n", "host.draw_seconds", draw_s);
 	fprintf(f, "%-28s %14.6f  # load + replay (wall clock)\n", "host.total_seconds", total);
+	fprintf(f, "%-28s %14.6f  # CPU seconds of the process in the draws (every thread)\n", "host.draw_cpu_seconds",
+	        h->draw_cpu);
+	fprintf(f, "%-28s %14.6f  # CPU seconds of the blocks' threads while they ran apart\n",
+	        "host.parallel_cpu_seconds", res->host_par_cpu);
+	fprintf(f, "%-28s %14.6f  # the same, per lock-step window the slower thread only\n",
+	        "host.parallel_critical_seconds", res->host_par_critical);
+	fprintf(f, "%-28s %14.4f  # draw_cpu / (draw_cpu - parallel_cpu + parallel_critical): the draws' speed-up on idle cores\n",
+	        "host.idle_speedup_estimate",
+	        h->draw_cpu - res->host_par_cpu + res->host_par_critical > 0
+	            ? h->draw_cpu / (h->draw_cpu - res->host_par_cpu + res->host_par_critical) : 0);
 	fprintf(f, "%-28s %14.4f  # (load + compile) / total\n", "host.load_compile_share",
 	        total > 0 ? (load_s + other) / total : 0);
 	fprintf(f, "%-28s %14.6f  # user + system CPU time of the process so far (every thread)\n",
@@ -366,7 +387,7 @@ int cmd_replay(int argc, char **argv)
 		ulp_image_free(res.image);
 		return cli_fail(&d);
 	}
-	if (A.host_stats_path && !write_host_stats(A.host_stats_path, &cfg, &res, load_s, dt, hc.draw_s, &d)) {
+	if (A.host_stats_path && !write_host_stats(A.host_stats_path, &cfg, &res, load_s, dt, &hc, &d)) {
 		ulp_image_free(res.image);
 		return cli_fail(&d);
 	}

@@ -24,6 +24,9 @@ command -v fc-list >/dev/null 2>&1 || missing+=(fontconfig)
 command -v es2gears_x11 >/dev/null 2>&1 || missing+=(mesa-utils)
 command -v glmark2-es2 >/dev/null 2>&1 || missing+=(glmark2-es2-x11)
 command -v eglretrace >/dev/null 2>&1 || missing+=(apitrace)
+# make bench's GL program (bench/gl_side.c): EGL and GLES 2 headers
+need_deb libegl-dev
+need_deb libgles-dev
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 

@@ -85,7 +85,7 @@ typedef struct gpu {
  * draw does not say (sim.thread_window): how far one block may run ahead
  * of the other; the timeline's events of a window are held until it ends
  * (sim/core/clock_par.h). */
-enum { GPU_PAR_WINDOW = 8192 };
+enum { GPU_PAR_WINDOW = 32768, GPU_PAR_LOOK = 256 };
 
 /* Every unit after the blocks' (from) asleep for good, and the geometry
  * drained: from here the blocks no longer interact with anything but
@@ -126,7 +126,7 @@ static void rewire_setup(void *ctx, bool apart)
  * (in windows, to notice it) and then the blocks side by side.  The same
  * results either way (docs/speed.md "Two host threads"). */
 static enum sim_run_result run_clock(gpu *G, const gpu_draw *g, const gpu_step_units *su, uint64_t until,
-                                     bool *threaded, ulp_diag *d)
+                                     bool *threaded, sim_par_host *host, ulp_diag *d)
 {
 	sim_clock *c = &G->clock;
 	const uint64_t window = g->thread_window ? g->thread_window : GPU_PAR_WINDOW;
@@ -150,15 +150,17 @@ static enum sim_run_result run_clock(gpu *G, const gpu_draw *g, const gpu_step_u
 		ps.stand_in[b] = &stand_in[b];
 	}
 	G->stand_in = stand_in;
+	/* the geometry's end is looked for every GPU_PAR_LOOK cycles */
+	const uint64_t look = window < GPU_PAR_LOOK ? window : GPU_PAR_LOOK;
 	for (;;) {
-		const uint64_t e = until - c->now > window ? c->now + window : until;
+		const uint64_t e = until - c->now > look ? c->now + look : until;
 		const enum sim_run_result rr = sim_clock_run(c, e, d);
 		if (rr != SIM_RUN_LIMIT || e == until)
 			return rr;
 		if (shared_asleep(G, from, g->gs_prog != NULL))
 			break;
 	}
-	const enum sim_run_result rr = sim_clock_run_parts(c, &ps, until, window, threaded, d);
+	const enum sim_run_result rr = sim_clock_run_parts(c, &ps, until, window, threaded, host, d);
 	G->stand_in = NULL;
 	return rr;
 }
@@ -283,7 +285,8 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 	}
 	sim_unit_wake(&G->fetch.u, 0);
 	bool threaded = false;
-	enum sim_run_result rr = run_clock(G, g, &su, g->max_cycles ? g->max_cycles : UINT64_MAX, &threaded, d);
+	sim_par_host host = { 0 };
+	enum sim_run_result rr = run_clock(G, g, &su, g->max_cycles ? g->max_cycles : UINT64_MAX, &threaded, &host, d);
 	if (rr == SIM_RUN_LIMIT && c->next == UINT64_MAX)
 		rr = SIM_RUN_DRAINED;             /* drained exactly at the limit */
 	sim_clock_finish(c);
@@ -321,6 +324,8 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 		memset(st, 0, sizeof *st);
 		st->cycles = c->now;
 		st->threaded = threaded;
+		st->host_par_cpu = host.cpu_sum;
+		st->host_par_critical = host.cpu_critical;
 		st->vertex_cycles = G->prim.got ? G->prim.last_vertex + 1 : 0;
 		st->fragment_cycles = G->setup.first_out == UINT64_MAX ? 0 : c->now - G->setup.first_out;
 		st->triangles = gs ? G->gsh.sh.u.stats.counter[PICA_CTR_PRIMITIVES]

@@ -65,7 +65,7 @@ typedef struct gpu_draw {
 	 * the blocks run side by side once setup has handed them their last
 	 * triangle (sim/core/clock_par.h).  The results do not depend on it. */
 	unsigned threads;
-	uint64_t thread_window;           /* cycles per lock-step window (sim.thread_window); 0: 8192 */
+	uint64_t thread_window;           /* cycles per lock-step window (sim.thread_window); 0: 32768 */
 } gpu_draw;
 
 enum { GPU_MAX_UNITS = 24 };
@@ -80,6 +80,7 @@ typedef struct gpu_stats {
 	stats_port_mark port[SIM_CLOCK_MAX_PORTS];   /* every port's high-water mark */
 	unsigned nports;
 	bool threaded;                    /* host: the blocks ran on two threads (not a result) */
+	double host_par_cpu, host_par_critical;   /* host: sim_par_host's figures */
 } gpu_stats;
 
 /* Every unit a draw can have, producers first: vfetch, vsh0..vsh3, prim,

@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Where a part's events of one pass (phase 0) or one span closing (phase
@@ -26,6 +27,7 @@ typedef struct par_part {
 	uint64_t until;
 	enum sim_run_result rr;
 	bool done;                        /* drained or halted */
+	double cpu;                       /* host: CPU seconds of its thread in the last window */
 	ulp_diag d;
 } par_part;
 
@@ -204,13 +206,22 @@ static void merge(sim_clock *c, par_run *R)
 	}
 }
 
+static double thread_cpu(void)
+{
+	struct timespec t;
+	return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) == 0 ? (double)t.tv_sec + (double)t.tv_nsec * 1e-9 : 0.0;
+}
+
 static void run_window(par_part *p)
 {
+	p->cpu = 0;
 	if (p->done)
 		return;
+	const double t0 = thread_cpu();
 	p->rr = sim_clock_run(&p->clk, p->until, &p->d);
 	if (p->rr == SIM_RUN_DRAINED || p->rr == SIM_RUN_HALTED)
 		p->done = true;
+	p->cpu = thread_cpu() - t0;
 }
 
 static void *worker(void *arg)
@@ -262,7 +273,7 @@ static void free_run(par_run *R)
 }
 
 enum sim_run_result sim_clock_run_parts(sim_clock *c, const sim_clock_parts *ps, uint64_t until,
-                                        uint64_t window, bool *threaded, ulp_diag *d)
+                                        uint64_t window, bool *threaded, sim_par_host *host, ulp_diag *d)
 {
 	*threaded = false;
 	const unsigned nparts = ps->n;
@@ -335,6 +346,15 @@ enum sim_run_result sim_clock_run_parts(sim_clock *c, const sim_clock_parts *ps,
 		pthread_mutex_unlock(&R->mu);
 		if (c->tl)
 			merge(c, R);
+		if (host) {
+			double worst = 0;
+			for (unsigned q = 0; q < nparts; q++) {
+				host->cpu_sum += R->part[q].cpu;
+				worst = R->part[q].cpu > worst ? R->part[q].cpu : worst;
+			}
+			host->cpu_critical += worst;
+			host->windows++;
+		}
 		for (unsigned q = 0; q < nparts; q++)
 			halted |= R->part[q].rr == SIM_RUN_HALTED && R->part[q].done;
 		if (halted)

@@ -45,11 +45,21 @@ typedef struct sim_clock_parts {
 	void *ctx;
 } sim_clock_parts;
 
+/* Host figures of a run in parts (never results): CPU seconds the parts'
+ * threads spent in their windows, summed, and summed per window over the
+ * slowest part only (what the windows cost on idle cores: sum / critical
+ * bounds the speed-up of that stretch). */
+typedef struct sim_par_host {
+	double cpu_sum, cpu_critical;
+	uint64_t windows;
+} sim_par_host;
+
 /* Runs c until `until` as sim_clock_run would, the parts on ps->n threads
  * (the calling one and ps->n - 1 others).  false in *threaded when it ran
- * on one thread (a thread could not start, or memory ran out first). */
+ * on one thread (a thread could not start, or memory ran out first).  host
+ * (may be NULL) gets the figures added. */
 enum sim_run_result sim_clock_run_parts(sim_clock *c, const sim_clock_parts *ps, uint64_t until,
-                                        uint64_t window, bool *threaded, ulp_diag *d);
+                                        uint64_t window, bool *threaded, sim_par_host *host, ulp_diag *d);
 
 /* Host cores online (at least 1). */
 unsigned sim_host_cores(void);

@@ -110,13 +110,13 @@ static void same(const run *a, const run *b, const char *what)
 }
 
 /* Every sample trace under the tegra3 preset, with and without a timeline,
- * windows of 61 cycles (many edges, many merges) and the default: one
+ * windows of 61 cycles (many edges, many merges) and the default (32768): one
  * thread and two alike, and some draws did run on two threads. */
 Test(threads, samples_tegra3_one_and_two_threads_alike, .timeout = 300)
 {
 	static const char *const samples[] = { "triangle", "textured_cube", "lit_sphere", "teaching_8x8",
 	                                       "alpha_blend", "discard", "gs_particles" };
-	static const uint64_t windows[] = { 61, 8192 };
+	static const uint64_t windows[] = { 61, 32768 };
 	uint64_t threaded = 0;
 	for (size_t s = 0; s < sizeof samples / sizeof samples[0]; s++) {
 		char path[128];
