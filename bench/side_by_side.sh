@@ -14,9 +14,9 @@
 #     FRAMES-frame run minus a 1-frame run, best of REPS, the runs interleaved.
 #  2. glmark2-es2's build, texture and shading scenes on both drivers under
 #     Xvfb (off-screen), frames per second of host CPU time, measured the same
-#     way (nframes=GLMARK_FRAMES minus nframes=1).
+#     way (nframes=GLMARK_FRAMES minus nframes=1), one run each.
 #  3. Timeline recording off and on (`ulpsim replay` of gen_traces.py's
-#     traces, a VCD timeline), host seconds in the draw (--host-stats).
+#     traces, a VCD timeline), CPU seconds in the draw (--host-stats).
 #  4. The share of trace load + compile in those replays (--host-stats).
 #  5. --set preset=tegra3 --threads 1 vs 2 on the same traces: wall seconds
 #     in the draw, the speed-up, the speed-up idle cores would give (the
@@ -26,12 +26,12 @@
 #     are byte-identical.
 # Every row prints the peak RSS of its runs (getrusage / /usr/bin/time).
 #
-# Environment: BUILD (build), REPS (3), FRAMES (10), GLMARK_FRAMES (11),
+# Environment: BUILD (build), REPS (2), FRAMES (10), GLMARK_FRAMES (11),
 # W, H (640, 480), SIDE_SKIP (a list of section numbers to skip).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-REPS=${REPS:-3}
+REPS=${REPS:-2}
 FRAMES=${FRAMES:-10}
 GLMARK_FRAMES=${GLMARK_FRAMES:-11}
 W=${W:-640}
@@ -94,7 +94,7 @@ fi
 
 echo
 echo "== glmark2-es2 (${W}x$H, off-screen under Xvfb): frames per second of host CPU time,"
-echo "   nframes=$GLMARK_FRAMES minus nframes=1, best of 2; both drivers from $MESA"
+echo "   nframes=$GLMARK_FRAMES minus nframes=1, one run each; both drivers from $MESA"
 if ! skip 2; then
 	if ! command -v glmark2-es2 >/dev/null || ! command -v xvfb-run >/dev/null; then
 		echo "   (glmark2-es2 and xvfb-run are needed: make deps)"
@@ -111,7 +111,7 @@ if ! skip 2; then
 			cat "$TMP/glmark.out" >> "$TMP/log"
 			grep '^TIME' "$TMP/glmark.out" | tail -1 | awk '{ print $2 + $3, $4 }'
 		}
-		for r in 1 2; do
+		for r in 1; do
 			for sc in build texture shading; do
 				for drv in softpipe ulpsim; do
 					for n in 1 "$GLMARK_FRAMES"; do
@@ -142,22 +142,22 @@ python3 "$PERF/gen_traces.py" "$TMP" "$W" "$H" 1 > /dev/null || die "gen_traces.
 hs() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }   # a figure of a --host-stats file
 
 echo
-echo "== timeline recording (ulpsim replay of one frame, a VCD timeline; tegra2): host seconds"
-echo "   in the draw (--host-stats), best of 2; and the share of trace load + compile"
+echo "== timeline recording (ulpsim replay of one frame, a VCD timeline; tegra2): CPU seconds"
+echo "   in the draw (--host-stats), one run each; and the share of trace load + compile (wall)"
 if ! skip 3; then
-	printf '%-9s %12s %12s %8s %14s %16s %14s\n' shader "off (s)" "on (s)" kept "VCD (MB)" "load+compile" "peak RSS (MB)"
+	printf '%-9s %12s %12s %8s %14s %16s %14s\n' shader "off (cpu s)" "on (cpu s)" kept "VCD (MB)" "load+compile" "peak RSS (MB)"
 	for s in $SHADERS; do
-		for r in 1 2; do
+		for r in 1; do
 			"$BIN" replay "$TMP/$s.${W}x$H.f1.json" --allow-paths --host-stats "$TMP/off.$r" 2>> "$TMP/log" || failed=1
 			"$BIN" replay "$TMP/$s.${W}x$H.f1.json" --allow-paths --host-stats "$TMP/on.$r" \
 				--timeline "$TMP/t.vcd" 2>> "$TMP/log" || failed=1
 			mb=$(du -m "$TMP/t.vcd" | cut -f1)
 			rm -f "$TMP/t.vcd"
 		done
-		off=$(for r in 1 2; do hs "$TMP/off.$r" host.draw_seconds; done | min)
-		on=$(for r in 1 2; do hs "$TMP/on.$r" host.draw_seconds; done | min)
+		off=$(hs "$TMP/off.1" host.draw_cpu_seconds)
+		on=$(hs "$TMP/on.1" host.draw_cpu_seconds)
 		share=$(hs "$TMP/off.1" host.load_compile_share)
-		rss=$(for r in 1 2; do hs "$TMP/on.$r" host.peak_rss_kb; done | sort -n | tail -1)
+		rss=$(hs "$TMP/on.1" host.peak_rss_kb)
 		printf '%-9s %12.3f %12.3f %7.0f%% %14s %15.1f%% %14.0f\n' "$s" "$off" "$on" \
 			"$(awk -v a="$off" -v b="$on" 'BEGIN { print 100 * a / b }')" "$mb" \
 			"$(awk -v a="$share" 'BEGIN { print 100 * a }')" "$(awk -v a="$rss" 'BEGIN { print a / 1024 }')"
