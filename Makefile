@@ -36,7 +36,7 @@ LIB_SRC    := $(filter-out frontends/gallium/%,$(wildcard base/*.c isa/*.c isa/*
                 units/*.c units/*/*.c frontends/*/*.c traces/*.c traces/*/*.c))
 CLI_SRC    := $(wildcard cli/*.c)
 TEST_SRC   := $(wildcard tests/*.c tests/*/*.c)
-BENCH_SRC  := $(wildcard bench/*.c)
+BENCH_SRC  := $(filter-out bench/gl_side.c,$(wildcard bench/*.c))
 VIEWER_SRC := $(wildcard viewer/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -44,6 +44,7 @@ LIB    := $(BUILD)/libulpsim.a
 CLI    := $(BUILD)/ulpsim
 TESTS  := $(BUILD)/ulpsim-tests
 BENCH  := $(BUILD)/ulpsim-bench
+GL_SIDE := $(BUILD)/gl-side
 VIEWER := $(BUILD)/ulpsim-view
 
 HAVE_SDL := $(shell pkg-config --exists sdl2 SDL2_ttf 2>/dev/null && echo 1)
@@ -86,6 +87,10 @@ $(TESTS): $(call obj,$(TEST_SRC)) $(LIB)
 
 $(BENCH): $(call obj,$(BENCH_SRC)) $(LIB)
 	$(if $(V),,@echo "LD $@"; )$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# make bench's GL program (bench/gl_side.c): EGL surfaceless + GLES 2
+$(GL_SIDE): bench/gl_side.c
+	$(if $(V),,@echo "LD $@"; )$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< -lEGL -lGLESv2 -o $@
 
 $(call obj,$(VIEWER_SRC)): CFLAGS += $(shell pkg-config --cflags sdl2 SDL2_ttf 2>/dev/null)
 $(VIEWER): $(call obj,$(VIEWER_SRC)) $(LIB)
@@ -137,9 +142,12 @@ run: deps
 	@echo "without Mesa to its image and cycles (traces/captures/es2gears/NOTE.md, docs/capture.md):"
 	@echo "         build/run/es2gears-frame-0020.png"
 
+# The simulator's own table, then ulpsim against Mesa's softpipe side by
+# side (bench/side_by_side.sh; docs/speed.md "Measuring against softpipe").
 bench: deps
-	@$(MAKE) --no-print-directory $(BENCH) $(CLI)
+	@$(MAKE) --no-print-directory $(BENCH) $(CLI) $(GL_SIDE) mesa
 	ULPSIM_CORPUS=$(CORPUS) $(BENCH)
+	ULPSIM_CORPUS=$(CORPUS) BUILD=$(BUILD) nice bash bench/side_by_side.sh
 
 # The whole visible piglit corpus through the simulated GPU (docs/piglit.md).
 piglit: deps

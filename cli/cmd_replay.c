@@ -1,10 +1,13 @@
 /* ulpsim replay trace.json [-o frame.png] [options] */
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/hosttime.h"
@@ -31,6 +34,10 @@ static const char usage[] =
 	"  --out-dir DIR         every checkpoint as DIR/<name>.png (DIR is created)\n"
 	"  --dump-commands       print the register writes the driver layer makes\n"
 	"  --stats FILE          gem5-style stats: per unit and per draw, then the config\n"
+	"  --host-stats FILE     host figures (time loading, compiling, drawing; peak RSS):\n"
+	"                        not results, they vary run to run (docs/outputs.md)\n"
+	"  --threads N           host threads for Tegra 3's two GR3D blocks (0: one per\n"
+	"                        block where the cores allow); the results do not change\n"
 	"  --timeline FILE       per-unit timeline: FILE.json (Perfetto / Chrome trace) or\n"
 	"                        FILE.vcd (GTKWave); docs/outputs.md\n"
 	"  --kanata FILE         a Kanata log (Konata): one entry per quad-EXEC / instruction\n"
@@ -130,7 +137,7 @@ static void progress(void *ctx, size_t done, size_t total, uint64_t cycles)
 
 typedef struct replay_args {
 	const char *path, *expect, *expect_cycles;
-	const char *stats_path, *timeline_path, *kanata_path;
+	const char *stats_path, *timeline_path, *kanata_path, *host_stats_path;
 	unsigned tolerance;
 	trace_load_opts lo;
 	replay_opts o;
@@ -152,6 +159,8 @@ static int parse_args(int argc, char **argv, replay_args *a, ulp_config *cfg)
 			a->o.dump_commands = stdout;
 		else if (!strcmp(s, "--stats") && more)
 			a->stats_path = argv[++i];
+		else if (!strcmp(s, "--host-stats") && more)
+			a->host_stats_path = argv[++i];
 		else if (!strcmp(s, "--timeline") && more)
 			a->timeline_path = argv[++i];
 		else if (!strcmp(s, "--kanata") && more)
@@ -185,6 +194,85 @@ static int parse_args(int argc, char **argv, replay_args *a, ulp_config *cfg)
 			return cli_usage("replay", "unexpected argument '%s'", s);
 	}
 	return a->path ? EXIT_OK : cli_usage("replay", "expected a trace file");
+}
+
+/* --host-stats: host seconds inside the draws (the draw hook brackets the
+ * register decoding and the clocked units), the other hook chained. */
+typedef struct host_ctx {
+	replay_draw_hook next;
+	void *next_ctx;
+	double begin, draw_s, cpu_begin, draw_cpu;
+} host_ctx;
+
+static double process_cpu(void)
+{
+	struct timespec t;
+	return clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) == 0 ? (double)t.tv_sec + (double)t.tv_nsec * 1e-9 : 0.0;
+}
+
+static void host_hook(void *ctx, bool end, replay_result *res)
+{
+	host_ctx *h = ctx;
+	if (end) {
+		h->draw_s += ulp_host_seconds() - h->begin;
+		h->draw_cpu += process_cpu() - h->cpu_begin;
+	}
+	if (h->next)
+		h->next(h->next_ctx, end, res);
+	if (!end) {
+		h->begin = ulp_host_seconds();
+		h->cpu_begin = process_cpu();
+	}
+}
+
+/* The host figures, written to path.tmp and renamed. */
+static bool write_host_stats(const char *path, const ulp_config *cfg, const replay_result *res, double load_s,
+                             double run_s, const host_ctx *h, ulp_diag *d)
+{
+	char tmp[4096];
+	if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+		return ulp_diag_at(d, path, 0, 0, "path too long");
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return ulp_diag_at(d, path, 0, 0, "cannot write: %s", strerror(errno));
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	const double draw_s = h->draw_s, total = load_s + run_s, other = run_s > draw_s ? run_s - draw_s : 0;
+	const double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+	                   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+	fprintf(f, "# ulpsim replay: host figures (not simulated results; they vary from run to run)\n");
+	fprintf(f, "%-28s %14lld  # sim.threads (--threads); 0: one per GR3D block where the cores allow\n",
+	        "host.threads", (long long)cfg->host_threads);
+	fprintf(f, "%-28s %14llu  # draws whose two GR3D blocks ran side by side on two threads\n",
+	        "host.threaded_draws", (unsigned long long)res->host_threaded_draws);
+	fprintf(f, "%-28s %14.6f  # reading and checking the trace (JSON, side files, textures)\n",
+	        "host.trace_load_seconds", load_s);
+	fprintf(f, "%-28s %14.6f  # the replay outside the draws: shader compilation, commands, checkpoints\n",
+	        "host.compile_seconds", other);
+	fprintf(f, "%-28s %14.6f  # the draws: register decoding and the clocked units\n", "host.draw_seconds", draw_s);
+	fprintf(f, "%-28s %14.6f  # load + replay (wall clock)\n", "host.total_seconds", total);
+	fprintf(f, "%-28s %14.6f  # CPU seconds of the process in the draws (every thread)\n", "host.draw_cpu_seconds",
+	        h->draw_cpu);
+	fprintf(f, "%-28s %14.6f  # CPU seconds of the blocks' threads while they ran apart\n",
+	        "host.parallel_cpu_seconds", res->host_par_cpu);
+	fprintf(f, "%-28s %14.6f  # the same, per lock-step window the slower thread only\n",
+	        "host.parallel_critical_seconds", res->host_par_critical);
+	fprintf(f, "%-28s %14.4f  # draw_cpu / (draw_cpu - parallel_cpu + parallel_critical): the draws' speed-up on idle cores\n",
+	        "host.idle_speedup_estimate",
+	        h->draw_cpu - res->host_par_cpu + res->host_par_critical > 0
+	            ? h->draw_cpu / (h->draw_cpu - res->host_par_cpu + res->host_par_critical) : 0);
+	fprintf(f, "%-28s %14.4f  # (load + compile) / total\n", "host.load_compile_share",
+	        total > 0 ? (load_s + other) / total : 0);
+	fprintf(f, "%-28s %14.6f  # user + system CPU time of the process so far (every thread)\n",
+	        "host.cpu_seconds", cpu);
+	fprintf(f, "%-28s %14ld  # peak resident set size (getrusage)\n", "host.peak_rss_kb", ru.ru_maxrss);
+	bool ok = !ferror(f);
+	ok = (fclose(f) == 0) && ok;
+	if (!ok || rename(tmp, path) != 0) {
+		remove(tmp);
+		return ulp_diag_at(d, path, 0, 0, "cannot write: %s", strerror(errno));
+	}
+	return true;
 }
 
 /* --permissive: each hang condition once per kind of message is enough. */
@@ -253,7 +341,10 @@ int cmd_replay(int argc, char **argv)
 	/* The trace's "gpu" picks its preset under the options given, which are
 	 * applied again on top of it (docs/replay.md). */
 	trace t;
-	if (!trace_load_with(&t, path, &A.lo, &d)) {
+	const double load_t0 = ulp_host_seconds();
+	const bool loaded = trace_load_with(&t, path, &A.lo, &d);
+	const double load_s = ulp_host_seconds() - load_t0;
+	if (!loaded) {
 		trace_free(&t);
 		return cli_fail(&d);
 	}
@@ -307,6 +398,11 @@ int cmd_replay(int argc, char **argv)
 	}
 	replay_stats sc;
 	replay_stats_begin(&sc, stats_path, &cfg, &o);
+	host_ctx hc = { .next = o.draw_hook, .next_ctx = o.hook_ctx };
+	if (A.host_stats_path) {
+		o.draw_hook = host_hook;
+		o.hook_ctx = &hc;
+	}
 	replay_result res;
 	memset(&res, 0, sizeof res);
 	double t0 = ulp_host_seconds();
@@ -336,6 +432,10 @@ int cmd_replay(int argc, char **argv)
 		return cli_fail(&sd);
 	}
 	if (!ok) {
+		ulp_image_free(res.image);
+		return cli_fail(&d);
+	}
+	if (A.host_stats_path && !write_host_stats(A.host_stats_path, &cfg, &res, load_s, dt, &hc, &d)) {
 		ulp_image_free(res.image);
 		return cli_fail(&d);
 	}

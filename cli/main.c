@@ -44,7 +44,8 @@ int cli_config_option(int argc, char **argv, int *i, struct ulp_config *cfg)
 {
 	const char *a = argv[*i];
 	bool is_config = strcmp(a, "--config") == 0, is_set = strcmp(a, "--set") == 0;
-	if (!is_config && !is_set)
+	bool is_threads = strcmp(a, "--threads") == 0;     /* --set sim.threads=N */
+	if (!is_config && !is_set && !is_threads)
 		return 0;
 	if (*i + 1 >= argc) {
 		fprintf(stderr, "ulpsim: %s takes a value\n", a);
@@ -53,6 +54,11 @@ int cli_config_option(int argc, char **argv, int *i, struct ulp_config *cfg)
 	const char *v = argv[++*i];
 	ulp_diag d;
 	ulp_diag_clear(&d);
+	char set[64];
+	if (is_threads) {
+		snprintf(set, sizeof set, "sim.threads=%.40s", v);
+		v = set;
+	}
 	if (is_config ? ulp_config_load(cfg, v, &d) : ulp_config_set(cfg, v, &d))
 		return 1;
 	cli_fail(&d);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "sim/core/clock_par.h"
 #include "units/pica/vfetch.h"
 
 /* The one step order of every clock: consumers before producers, so a pop
@@ -77,7 +78,92 @@ typedef struct gpu {
 	vfetch_unit fetch;
 	sim_port vin[4], vout, p_prim, p_clip, p_gsin;
 	sim_clock clock;
+	sim_unit *stand_in;               /* while the blocks run apart (run_clock) */
 } gpu;
+
+/* Cycles per lock-step window of the two blocks on two threads when the
+ * draw does not say (sim.thread_window): how far one block may run ahead
+ * of the other; the timeline's events of a window are held until it ends
+ * (sim/core/clock_par.h). */
+enum { GPU_PAR_WINDOW = 32768, GPU_PAR_LOOK = 256 };
+
+/* Every unit after the blocks' (from) asleep for good, and the geometry
+ * drained: from here the blocks no longer interact with anything but
+ * setup's wakes, whose ticks would find nothing to do. */
+static bool shared_asleep(const gpu *G, unsigned from, bool gs)
+{
+	const sim_clock *c = &G->clock;
+	for (unsigned i = from; i < c->nunits; i++) {
+		const sim_unit *u = c->unit[i];
+		if (u->wake != UINT64_MAX || u->waiting || ((c->lane_due >> i) & 1u))
+			return false;
+	}
+	return setup_idle(&G->setup) && clip_idle(&G->clip) && prim_done(&G->prim) && (!gs || gsh_idle(&G->gsh));
+}
+
+/* While the blocks run apart, the wakes they send setup (a pop of its
+ * port, a freed TRAM slot) go to a stand-in on each block's clock: setup
+ * would tick and find nothing, but the wake still makes the clock run the
+ * next cycle. */
+static void stand_in_tick(sim_unit *u, uint64_t now)
+{
+	(void)u;
+	(void)now;
+}
+
+static void rewire_setup(void *ctx, bool apart)
+{
+	gpu *G = ctx;
+	for (unsigned b = 0; b < G->setup.nblocks; b++) {
+		sim_unit *to = apart ? &G->stand_in[b] : &G->setup.u;
+		G->setup.out[b]->producer = to;
+		G->setup.tram[b]->waiter = to;
+	}
+}
+
+/* The draw's clock until `until`: one thread, or with two GR3D blocks
+ * alternating swaths and two threads, one thread until the geometry is done
+ * (in windows, to notice it) and then the blocks side by side.  The same
+ * results either way (docs/speed.md "Two host threads"). */
+static enum sim_run_result run_clock(gpu *G, const gpu_draw *g, const gpu_step_units *su, uint64_t until,
+                                     bool *threaded, sim_par_host *host, ulp_diag *d)
+{
+	sim_clock *c = &G->clock;
+	const uint64_t window = g->thread_window ? g->thread_window : GPU_PAR_WINDOW;
+	*threaded = false;
+	unsigned threads = g->threads ? g->threads : sim_host_cores();
+	if (threads > G->nfp)
+		threads = G->nfp;
+	if (threads < 2 || !g->swath_alternate || g->frag.probe || G->setup.nblocks != G->nfp)
+		return sim_clock_run(c, until, d);
+	/* the blocks' units lead the clock, block A's then block B's */
+	sim_unit stand_in[SIM_PAR_MAX_PARTS];
+	sim_clock_parts ps = { .n = SIM_PAR_MAX_PARTS, .rewire = rewire_setup, .ctx = G };
+	unsigned from = 0;
+	for (unsigned b = 0; b < SIM_PAR_MAX_PARTS; b++) {
+		ps.first[b] = from;
+		ps.count[b] = 0;
+		for (unsigned e = 0; e < GPU_STEP_KINDS && GPU_STEP_ORDER[e].per_block; e++)
+			ps.count[b] += su->u[GPU_STEP_ORDER[e].kind][b] != NULL;
+		from += ps.count[b];
+		sim_unit_init(&stand_in[b], "setup", stand_in_tick, NULL, 0);
+		ps.stand_in[b] = &stand_in[b];
+	}
+	G->stand_in = stand_in;
+	/* the geometry's end is looked for every GPU_PAR_LOOK cycles */
+	const uint64_t look = window < GPU_PAR_LOOK ? window : GPU_PAR_LOOK;
+	for (;;) {
+		const uint64_t e = until - c->now > look ? c->now + look : until;
+		const enum sim_run_result rr = sim_clock_run(c, e, d);
+		if (rr != SIM_RUN_LIMIT || e == until)
+			return rr;
+		if (shared_asleep(G, from, g->gs_prog != NULL))
+			break;
+	}
+	const enum sim_run_result rr = sim_clock_run_parts(c, &ps, until, window, threaded, host, d);
+	G->stand_in = NULL;
+	return rr;
+}
 
 static void gpu_free(gpu *G)
 {
@@ -198,7 +284,9 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 		return ulp_diag_at(d, NULL, 0, 0, "the clock has no room for the draw's units");
 	}
 	sim_unit_wake(&G->fetch.u, 0);
-	enum sim_run_result rr = sim_clock_run(c, g->max_cycles ? g->max_cycles : UINT64_MAX, d);
+	bool threaded = false;
+	sim_par_host host = { 0 };
+	enum sim_run_result rr = run_clock(G, g, &su, g->max_cycles ? g->max_cycles : UINT64_MAX, &threaded, &host, d);
 	if (rr == SIM_RUN_LIMIT && c->next == UINT64_MAX)
 		rr = SIM_RUN_DRAINED;             /* drained exactly at the limit */
 	sim_clock_finish(c);
@@ -235,6 +323,9 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 	if (st) {
 		memset(st, 0, sizeof *st);
 		st->cycles = c->now;
+		st->threaded = threaded;
+		st->host_par_cpu = host.cpu_sum;
+		st->host_par_critical = host.cpu_critical;
 		st->vertex_cycles = G->prim.got ? G->prim.last_vertex + 1 : 0;
 		st->fragment_cycles = G->setup.first_out == UINT64_MAX ? 0 : c->now - G->setup.first_out;
 		st->triangles = gs ? G->gsh.sh.u.stats.counter[PICA_CTR_PRIMITIVES]

@@ -60,6 +60,12 @@ typedef struct gpu_draw {
 	/* stop the draw with an error when its clock reaches this cycle (0:
 	 * none): the replay's whole-run budget (--max-cycles, docs/robustness.md) */
 	uint64_t max_cycles;
+	/* host threads for the GR3D blocks (sim.threads): 0 picks one per
+	 * block where the host has the cores; with two blocks and 2 threads
+	 * the blocks run side by side once setup has handed them their last
+	 * triangle (sim/core/clock_par.h).  The results do not depend on it. */
+	unsigned threads;
+	uint64_t thread_window;           /* cycles per lock-step window (sim.thread_window); 0: 32768 */
 } gpu_draw;
 
 enum { GPU_MAX_UNITS = 24 };
@@ -73,6 +79,8 @@ typedef struct gpu_stats {
 	sim_unit unit[GPU_MAX_UNITS];     /* name, stats, counters of every unit */
 	stats_port_mark port[SIM_CLOCK_MAX_PORTS];   /* every port's high-water mark */
 	unsigned nports;
+	bool threaded;                    /* host: the blocks ran on two threads (not a result) */
+	double host_par_cpu, host_par_critical;   /* host: sim_par_host's figures */
 } gpu_stats;
 
 /* Every unit a draw can have, producers first: vfetch, vsh0..vsh3, prim,

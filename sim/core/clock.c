@@ -218,7 +218,10 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
 
 enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 {
-	uint64_t next = UINT64_MAX;            /* wakes may predate this call */
+	/* wakes may predate this call; a pass owed at now (a wake for a cycle
+	 * already simulated, when the last call ended) is kept, so that a run
+	 * in several calls is the run in one */
+	uint64_t next = c->next <= c->now ? c->now : UINT64_MAX;
 	c->sched = 0;
 	for (unsigned i = 0; i < c->nunits; i++) {
 		if (c->unit[i]->wake < next)
@@ -252,6 +255,8 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 		c->next = UINT64_MAX;
 		c->slept = 0;
 		uint64_t next_wake = UINT64_MAX;
+		if (spans && c->mark)
+			c->mark(c->mark_ctx, now, 0);
 		if (spans ? clock_pass(c, now, true, &next_wake) : clock_pass(c, now, false, &next_wake)) {
 			c->now = now + 1;
 			return SIM_RUN_HALTED;
@@ -260,8 +265,11 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 			c->next = now + 1;
 		if (next_wake < c->next)
 			c->next = next_wake;
-		if (c->slept)
+		if (c->slept) {
+			if (spans && c->mark)
+				c->mark(c->mark_ctx, now, 1);
 			close_spans(c, now);
+		}
 		/* no unit busy in this cycle (a busy one set last_progress to now) */
 		if (c->watchdog_cycles && now - c->last_progress >= c->watchdog_cycles) {
 			waiting_book(c, now);

@@ -34,6 +34,12 @@ typedef struct sim_clock {
 	sim_port *port[SIM_CLOCK_MAX_PORTS];   /* for watchdog reports */
 	unsigned nports;
 	sim_timeline *tl;                  /* may be NULL */
+	/* with a timeline: called before each pass (phase 0) and before the
+	 * spans of units that went to sleep are closed (phase 1), so that the
+	 * events of clocks run side by side can be merged in the one clock's
+	 * order (sim/core/clock_par.c); NULL: none */
+	void (*mark)(void *ctx, uint64_t cycle, unsigned phase);
+	void *mark_ctx;
 } sim_clock;
 
 enum sim_run_result {

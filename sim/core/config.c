@@ -270,6 +270,8 @@ void ulp_config_dump_json(const ulp_config *c, FILE *f)
 	cJSON *root = cJSON_CreateObject();
 	for (size_t i = 0; root && i < NKNOBS; i++) {
 		const knob *k = &knobs[i];
+		if (k->info.kind == CFG_HOST)     /* not a result's input */
+			continue;
 		char leaf[64];
 		cJSON *obj = object_at(root, k->info.key, leaf, sizeof leaf);
 		if (!obj)

@@ -30,7 +30,7 @@ typedef struct ulp_config {
 #undef KNOB
 } ulp_config;
 
-enum cfg_kind { CFG_FACT, CFG_ASSUMPTION, CFG_MODEL };
+enum cfg_kind { CFG_FACT, CFG_ASSUMPTION, CFG_MODEL, CFG_HOST };
 
 typedef struct cfg_knob_info {
 	const char *key;

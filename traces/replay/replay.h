@@ -44,6 +44,9 @@ typedef struct replay_result {
 	/* every port's high-water mark over the run (stats.txt) */
 	stats_port_mark port[STATS_MAX_PORTS];
 	unsigned nports;
+	/* host, not a result: draws whose GR3D blocks ran on two threads (sim.threads) */
+	uint64_t host_threaded_draws;
+	double host_par_cpu, host_par_critical;   /* their CPU seconds apart (units/gpu.h) */
 } replay_result;
 
 /* Called before (end = false) and after (end = true) each draw. */

@@ -206,6 +206,8 @@ static bool run_draw(replay *r, size_t i, bool indexed)
 	gr3d_regs_zs(&r->gregs, cfg->zs_late_when_kill, &dr->zs_state);
 	dr->zs = r->zs;
 	g->blocks = (unsigned)cfg->gr3d_instances;
+	g->threads = (unsigned)cfg->host_threads;
+	g->thread_window = (uint64_t)cfg->host_thread_window;
 	ok = ok && gr3d_regs_swath(&r->gregs, g->blocks, &g->swath_alternate, &g->swath_shift, &inner);
 	if (r->o->tl)
 		r->o->tl->base = r->res->cycles;      /* the draw's clock starts here */
@@ -239,6 +241,9 @@ static bool run_draw(replay *r, size_t i, bool indexed)
 		r->res->clipped += st->clipped;
 		r->res->culled += st->culled;
 		r->res->fragments += st->fragments;
+		r->res->host_threaded_draws += st->threaded;
+		r->res->host_par_cpu += st->host_par_cpu;
+		r->res->host_par_critical += st->host_par_critical;
 		add_units(r->res, st, r->lazy_units);
 	}
 	/* gpu_draw_run fills st even when the draw stops */

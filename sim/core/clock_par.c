@@ -1,0 +1,376 @@
+#include "sim/core/clock_par.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Where a part's events of one pass (phase 0) or one span closing (phase
+ * 1) begin in its record. */
+typedef struct par_mark {
+	uint64_t cycle;
+	size_t pos;
+	unsigned phase;
+} par_mark;
+
+typedef struct par_part {
+	sim_clock clk;
+	sim_timeline tl;                  /* the part's units record here (with a timeline) */
+	sim_tl_event *ev;                 /* the window's events so far */
+	size_t nev, capev;
+	par_mark *mk;
+	size_t nmk, capmk;
+	bool lost;                        /* out of memory: the timeline fails */
+	unsigned first, count;            /* its units in the one clock */
+	sim_unit *stand_in;               /* ticked last (may be NULL) */
+	uint64_t until;
+	enum sim_run_result rr;
+	bool done;                        /* drained or halted */
+	double cpu;                       /* host: CPU seconds of its thread in the last window */
+	ulp_diag d;
+} par_part;
+
+typedef struct par_run {
+	par_part part[SIM_PAR_MAX_PARTS];
+	unsigned nparts;
+	pthread_mutex_t mu;
+	pthread_cond_t go, fin;
+	unsigned gen, pending;
+	bool quit;
+	pthread_t th[SIM_PAR_MAX_PARTS];
+	unsigned nth;
+} par_run;
+
+typedef struct par_worker {
+	par_run *R;
+	unsigned idx;
+} par_worker;
+
+unsigned sim_host_cores(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1u : (unsigned)n;
+}
+
+static bool grow(void **buf, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return true;
+	size_t n = *cap ? *cap : 1024;
+	while (n < need)
+		n *= 2;
+	void *p = realloc(*buf, n * size);
+	if (!p)
+		return false;
+	*buf = p;
+	*cap = n;
+	return true;
+}
+
+static bool part_sink(void *ctx, const sim_tl_event *ev, size_t n)
+{
+	par_part *p = ctx;
+	if (!grow((void **)&p->ev, &p->capev, p->nev + n, sizeof *p->ev)) {
+		p->lost = true;
+		return false;
+	}
+	memcpy(p->ev + p->nev, ev, n * sizeof *ev);
+	p->nev += n;
+	return true;
+}
+
+static void part_mark(void *ctx, uint64_t cycle, unsigned phase)
+{
+	par_part *p = ctx;
+	const size_t pos = p->nev + p->tl.n;
+	if (p->nmk && p->mk[p->nmk - 1].pos == pos) {   /* the last one recorded nothing */
+		p->mk[p->nmk - 1] = (par_mark){ cycle, pos, phase };
+		return;
+	}
+	if (!grow((void **)&p->mk, &p->capmk, p->nmk + 1, sizeof *p->mk)) {
+		p->lost = true;
+		return;
+	}
+	p->mk[p->nmk++] = (par_mark){ cycle, pos, phase };
+}
+
+/* Part p's units leave c for the part's own clock. */
+static void split(sim_clock *c, par_part *p)
+{
+	sim_clock *k = &p->clk;
+	sim_clock_init(k, 0, c->tl ? &p->tl : NULL);
+	k->now = c->now;
+	k->last_progress = c->last_progress;
+	k->watchdog_cycles = 0;           /* checked at the windows' edges */
+	k->next = c->next <= c->now ? c->now : UINT64_MAX;   /* a pass owed at now */
+	for (unsigned i = 0; i < p->count; i++) {
+		const unsigned j = p->first + i;
+		sim_unit *u = c->unit[j];
+		k->unit[i] = u;
+		k->last_tick[i] = c->last_tick[j];
+		u->clock_next = &k->next;
+		u->clock_sched = &k->sched;
+		u->sched_bit = UINT32_C(1) << i;
+		if (c->tl)
+			u->tl = &p->tl;
+		if ((c->lane_due >> j) & 1u)
+			k->lane_due |= UINT32_C(1) << i;
+	}
+	k->nunits = p->count;
+	if (p->stand_in) {
+		sim_unit *u = p->stand_in;
+		u->wake = UINT64_MAX;
+		u->wake_floor = 0;
+		u->activity = u->last_activity = SIM_ACT_IDLE;
+		u->tl = NULL;
+		u->clock_next = &k->next;
+		u->clock_sched = &k->sched;
+		u->sched_bit = UINT32_C(1) << p->count;
+		k->last_tick[p->count] = UINT64_MAX;
+		k->unit[k->nunits++] = u;
+	}
+	if (c->tl) {
+		k->mark = part_mark;
+		k->mark_ctx = p;
+	}
+}
+
+/* ... and come back. */
+static void join(sim_clock *c, par_part *p)
+{
+	const sim_clock *k = &p->clk;
+	for (unsigned i = 0; i < p->count; i++) {
+		const unsigned j = p->first + i;
+		sim_unit *u = k->unit[i];
+		c->last_tick[j] = k->last_tick[i];
+		u->clock_next = &c->next;
+		u->clock_sched = &c->sched;
+		u->sched_bit = UINT32_C(1) << j;
+		u->tl = c->tl;
+		c->lane_due &= ~(UINT32_C(1) << j);
+		if ((k->lane_due >> i) & 1u)
+			c->lane_due |= UINT32_C(1) << j;
+	}
+	if (k->now > c->now) {
+		c->now = k->now;
+		c->next = k->next;
+	} else if (k->now == c->now && k->next < c->next) {
+		c->next = k->next;
+	}
+	if (k->last_progress > c->last_progress)
+		c->last_progress = k->last_progress;
+}
+
+/* The window's events into the one timeline, in the one clock's order:
+ * by pass cycle, then phase, then part (step order). */
+static void merge(sim_clock *c, par_run *R)
+{
+	size_t s[SIM_PAR_MAX_PARTS] = { 0 };
+	bool lost = false;
+	for (unsigned q = 0; q < R->nparts; q++) {
+		sim_tl_flush(&R->part[q].tl);
+		lost |= R->part[q].lost;
+	}
+	for (;;) {
+		int best = -1;
+		for (unsigned q = 0; q < R->nparts; q++) {
+			const par_part *p = &R->part[q];
+			if (s[q] >= p->nmk)
+				continue;
+			const par_mark *m = &p->mk[s[q]];
+			if (best < 0) {
+				best = (int)q;
+				continue;
+			}
+			const par_mark *b = &R->part[best].mk[s[best]];
+			if (m->cycle < b->cycle || (m->cycle == b->cycle && m->phase < b->phase))
+				best = (int)q;
+		}
+		if (best < 0)
+			break;
+		par_part *p = &R->part[best];
+		const size_t from = p->mk[s[best]].pos;
+		const size_t to = s[best] + 1 < p->nmk ? p->mk[s[best] + 1].pos : p->nev;
+		for (size_t e = from; e < to && e < p->nev; e++) {
+			const sim_tl_event *ev = &p->ev[e];
+			sim_tl_emit(c->tl, ev->cycle, ev->lane, (enum sim_tl_kind)ev->kind, ev->id, ev->arg);
+		}
+		s[best]++;
+	}
+	for (unsigned q = 0; q < R->nparts; q++)
+		R->part[q].nev = R->part[q].nmk = 0;
+	if (lost && c->tl) {                  /* as a sink that failed */
+		c->tl->failed = true;
+		c->tl->enabled = false;
+	}
+}
+
+static double thread_cpu(void)
+{
+	struct timespec t;
+	return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) == 0 ? (double)t.tv_sec + (double)t.tv_nsec * 1e-9 : 0.0;
+}
+
+static void run_window(par_part *p)
+{
+	p->cpu = 0;
+	if (p->done)
+		return;
+	const double t0 = thread_cpu();
+	p->rr = sim_clock_run(&p->clk, p->until, &p->d);
+	if (p->rr == SIM_RUN_DRAINED || p->rr == SIM_RUN_HALTED)
+		p->done = true;
+	p->cpu = thread_cpu() - t0;
+}
+
+static void *worker(void *arg)
+{
+	const par_worker *w = arg;
+	par_run *R = w->R;
+	unsigned seen = 0;
+	pthread_mutex_lock(&R->mu);
+	for (;;) {
+		while (R->gen == seen && !R->quit)
+			pthread_cond_wait(&R->go, &R->mu);
+		if (R->quit)
+			break;
+		seen = R->gen;
+		pthread_mutex_unlock(&R->mu);
+		run_window(&R->part[w->idx]);
+		pthread_mutex_lock(&R->mu);
+		if (--R->pending == 0)
+			pthread_cond_signal(&R->fin);
+	}
+	pthread_mutex_unlock(&R->mu);
+	return NULL;
+}
+
+static void stop_threads(par_run *R)
+{
+	pthread_mutex_lock(&R->mu);
+	R->quit = true;
+	pthread_cond_broadcast(&R->go);
+	pthread_mutex_unlock(&R->mu);
+	for (unsigned t = 0; t < R->nth; t++)
+		pthread_join(R->th[t], NULL);
+	R->nth = 0;
+}
+
+static void free_run(par_run *R)
+{
+	for (unsigned q = 0; q < R->nparts; q++) {
+		par_part *p = &R->part[q];
+		p->tl.nsinks = 0;                 /* nothing left to hand on */
+		sim_tl_fini(&p->tl);
+		free(p->ev);
+		free(p->mk);
+	}
+	pthread_cond_destroy(&R->go);
+	pthread_cond_destroy(&R->fin);
+	pthread_mutex_destroy(&R->mu);
+	free(R);
+}
+
+enum sim_run_result sim_clock_run_parts(sim_clock *c, const sim_clock_parts *ps, uint64_t until,
+                                        uint64_t window, bool *threaded, sim_par_host *host, ulp_diag *d)
+{
+	*threaded = false;
+	const unsigned nparts = ps->n;
+	if (nparts < 2 || nparts > SIM_PAR_MAX_PARTS || window < 1)
+		return sim_clock_run(c, until, d);
+	par_run *R = calloc(1, sizeof *R);
+	if (!R)
+		return sim_clock_run(c, until, d);
+	pthread_mutex_init(&R->mu, NULL);
+	pthread_cond_init(&R->go, NULL);
+	pthread_cond_init(&R->fin, NULL);
+	R->nparts = nparts;
+	par_worker wk[SIM_PAR_MAX_PARTS];
+	bool ok = true;
+	for (unsigned q = 0; q < nparts && ok; q++) {
+		par_part *p = &R->part[q];
+		p->first = ps->first[q];
+		p->count = ps->count[q];
+		p->stand_in = ps->stand_in[q];
+		ulp_diag_clear(&p->d);
+		ok = p->first + p->count <= c->nunits && p->count > 0 && p->count < SIM_CLOCK_MAX_UNITS;
+		if (ok && c->tl) {
+			ok = sim_tl_init(&p->tl) && sim_tl_add_sink(&p->tl, (sim_tl_sink){ p, part_sink, NULL });
+			p->tl.enabled = c->tl->enabled;
+		}
+	}
+	for (unsigned q = 1; q < nparts && ok; q++) {
+		wk[q] = (par_worker){ R, q };
+		ok = pthread_create(&R->th[R->nth], NULL, worker, &wk[q]) == 0;
+		R->nth += ok;
+	}
+	if (!ok) {
+		stop_threads(R);
+		free_run(R);
+		return sim_clock_run(c, until, d);
+	}
+	*threaded = true;
+	for (unsigned q = 0; q < nparts; q++)
+		split(c, &R->part[q]);
+	if (ps->rewire)
+		ps->rewire(ps->ctx, true);
+	bool halted = false;
+	for (;;) {
+		/* every part not done is at T, the edge of a window */
+		uint64_t T = UINT64_MAX, lp = c->last_progress;
+		for (unsigned q = 0; q < nparts; q++) {
+			const par_part *p = &R->part[q];
+			if (!p->done && p->clk.now < T)
+				T = p->clk.now;
+			if (p->clk.last_progress > lp)
+				lp = p->clk.last_progress;
+		}
+		if (T == UINT64_MAX || T >= until)
+			break;
+		const uint64_t E = until - T > window ? T + window : until;
+		/* the watchdog could fire in [T, E): the one clock goes on */
+		if (c->watchdog_cycles && E - lp > c->watchdog_cycles)
+			break;
+		for (unsigned q = 0; q < nparts; q++)
+			R->part[q].until = E;
+		pthread_mutex_lock(&R->mu);
+		R->gen++;
+		R->pending = R->nth;
+		pthread_cond_broadcast(&R->go);
+		pthread_mutex_unlock(&R->mu);
+		run_window(&R->part[0]);
+		pthread_mutex_lock(&R->mu);
+		while (R->pending)
+			pthread_cond_wait(&R->fin, &R->mu);
+		pthread_mutex_unlock(&R->mu);
+		if (c->tl)
+			merge(c, R);
+		if (host) {
+			double worst = 0;
+			for (unsigned q = 0; q < nparts; q++) {
+				host->cpu_sum += R->part[q].cpu;
+				worst = R->part[q].cpu > worst ? R->part[q].cpu : worst;
+			}
+			host->cpu_critical += worst;
+			host->windows++;
+		}
+		for (unsigned q = 0; q < nparts; q++)
+			halted |= R->part[q].rr == SIM_RUN_HALTED && R->part[q].done;
+		if (halted)
+			break;
+	}
+	stop_threads(R);
+	if (ps->rewire)
+		ps->rewire(ps->ctx, false);
+	c->next = UINT64_MAX;                 /* the other units sleep */
+	for (unsigned q = 0; q < nparts; q++)
+		join(c, &R->part[q]);
+	free_run(R);
+	if (halted)
+		return SIM_RUN_HALTED;
+	/* The parts are drained or at the window's edge, the other units
+	 * asleep: the one clock ends the run (drained, the limit, or the
+	 * watchdog over units left waiting) or goes on from here. */
+	return sim_clock_run(c, until, d);
+}

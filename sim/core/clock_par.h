@@ -1,0 +1,67 @@
+/* One clock's units on several host threads, with the one clock's results
+ * (docs/speed.md "Two host threads").
+ *
+ * A clock's units may split into parts that no longer interact: no port,
+ * no wake, no memory between two parts from the current cycle on, and every
+ * unit outside the parts asleep for good (wake UINT64_MAX, not waiting),
+ * whatever the parts do (a wake the parts could still send it is cut by the
+ * caller).  Tegra 3's two GR3D blocks are such parts once setup has handed
+ * them the last triangle (units/gpu.c).
+ *
+ * The parts then run in lock-step windows of `window` cycles, each part on
+ * its own clock and thread: every part simulates [T, T + window), all wait
+ * for each other, and the main thread merges the window's timeline events
+ * into the one timeline in the order the one clock would have emitted them
+ * (by pass cycle, then before or after the pass's span closing, then part
+ * by part in step order: part 0's units come before part 1's).  The units'
+ * stats, the cycle the run ends at, the activity spans and every event are
+ * those of sim_clock_run on the one clock.  The watchdog is checked at the
+ * windows' edges: when it could fire inside the next window the parts join
+ * the one clock again and the run goes on there, one thread.
+ *
+ * Not exact: a unit that halts (an internal error; the draw fails) stops
+ * its own part at once, while the other parts may have run to the end of
+ * the window. */
+#ifndef ULP_SIM_CLOCK_PAR_H
+#define ULP_SIM_CLOCK_PAR_H
+
+#include "sim/core/clock.h"
+
+enum { SIM_PAR_MAX_PARTS = 2 };
+
+/* The units [first[p], first[p] + count[p]) of c (step order indices) are
+ * part p.  stand_in[p] (NULL: none) is a unit of the caller's, not on c,
+ * ticked last on part p's clock: it takes the wakes part p would send a unit
+ * outside the parts whose tick would find nothing to do, so that such a wake
+ * still costs the clock what it cost the one clock (a wake for the current
+ * cycle makes the clock run the next cycle too).  rewire(ctx, true) is
+ * called once the parts run apart (point those wakes at the stand-ins),
+ * rewire(ctx, false) before they join c again. */
+typedef struct sim_clock_parts {
+	unsigned n;
+	unsigned first[SIM_PAR_MAX_PARTS], count[SIM_PAR_MAX_PARTS];
+	sim_unit *stand_in[SIM_PAR_MAX_PARTS];
+	void (*rewire)(void *ctx, bool apart);
+	void *ctx;
+} sim_clock_parts;
+
+/* Host figures of a run in parts (never results): CPU seconds the parts'
+ * threads spent in their windows, summed, and summed per window over the
+ * slowest part only (what the windows cost on idle cores: sum / critical
+ * bounds the speed-up of that stretch). */
+typedef struct sim_par_host {
+	double cpu_sum, cpu_critical;
+	uint64_t windows;
+} sim_par_host;
+
+/* Runs c until `until` as sim_clock_run would, the parts on ps->n threads
+ * (the calling one and ps->n - 1 others).  false in *threaded when it ran
+ * on one thread (a thread could not start, or memory ran out first).  host
+ * (may be NULL) gets the figures added. */
+enum sim_run_result sim_clock_run_parts(sim_clock *c, const sim_clock_parts *ps, uint64_t until,
+                                        uint64_t window, bool *threaded, sim_par_host *host, ulp_diag *d);
+
+/* Host cores online (at least 1). */
+unsigned sim_host_cores(void);
+
+#endif

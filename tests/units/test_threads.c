@@ -1,0 +1,254 @@
+/* Tegra 3's two GR3D blocks on two host threads (sim.threads, --threads;
+ * sim/core/clock_par.h, docs/speed.md "Two host threads"): the results are
+ * the one thread's, byte for byte: cycles, images, every unit's stats, the
+ * ports' high-water marks and every timeline event in order. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/image.h"
+#include "sim/core/timeline.h"
+#include "traces/replay/replay.h"
+#include "ulpsim/ulpsim.h"
+
+typedef struct ev_log {
+	sim_tl_event *ev;
+	size_t n, cap;
+} ev_log;
+
+static bool log_write(void *ctx, const sim_tl_event *ev, size_t n)
+{
+	ev_log *l = ctx;
+	if (l->n + n > l->cap) {
+		size_t cap = l->cap ? l->cap : 4096;
+		while (cap < l->n + n)
+			cap *= 2;
+		sim_tl_event *p = realloc(l->ev, cap * sizeof *p);
+		cr_assert(p);
+		l->ev = p;
+		l->cap = cap;
+	}
+	memcpy(l->ev + l->n, ev, n * sizeof *ev);
+	l->n += n;
+	return true;
+}
+
+typedef struct run {
+	bool ok;
+	char msg[sizeof(((ulp_diag *)0)->msg)];
+	replay_result res;
+	ev_log log;
+} run;
+
+static void tegra3(ulp_config *c, unsigned threads, uint64_t window)
+{
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	ulp_config_defaults(c);
+	cr_assert(ulp_config_preset(c, "tegra3", &d), "%s", d.msg);
+	c->host_threads = threads;
+	c->host_thread_window = (int64_t)window;
+}
+
+static void replay(const trace *t, const ulp_config *c, bool record, uint64_t max_cycles, run *r)
+{
+	memset(r, 0, sizeof *r);
+	sim_timeline tl;
+	cr_assert(sim_tl_init(&tl));
+	cr_assert(sim_tl_add_sink(&tl, (sim_tl_sink){ &r->log, log_write, NULL }));
+	tl.enabled = true;
+	replay_opts o = { .cfg = c, .keep_image = true, .tl = record ? &tl : NULL, .max_cycles = max_cycles };
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	r->ok = replay_run(t, &o, &r->res, &d);
+	snprintf(r->msg, sizeof r->msg, "%s", d.msg);
+	sim_tl_fini(&tl);
+}
+
+static void run_free(run *r)
+{
+	ulp_image_free(r->res.image);
+	free(r->log.ev);
+}
+
+/* Everything a run computed, a and b alike. */
+static void same(const run *a, const run *b, const char *what)
+{
+	cr_assert_eq(a->ok, b->ok, "%s: ok %d vs %d (%s | %s)", what, a->ok, b->ok, a->msg, b->msg);
+	cr_assert_str_eq(a->msg, b->msg, "%s", what);
+	const replay_result *x = &a->res, *y = &b->res;
+	cr_assert_eq(x->cycles, y->cycles, "%s: %llu vs %llu cycles", what, (unsigned long long)x->cycles,
+	             (unsigned long long)y->cycles);
+	cr_assert_eq(x->vertex_cycles, y->vertex_cycles, "%s", what);
+	cr_assert_eq(x->fragment_cycles, y->fragment_cycles, "%s", what);
+	cr_assert_eq(x->draws, y->draws, "%s", what);
+	cr_assert_eq(x->fragments, y->fragments, "%s", what);
+	cr_assert_eq(x->nunits, y->nunits, "%s", what);
+	for (unsigned k = 0; k < x->nunits; k++) {
+		cr_assert_str_eq(x->unit[k].name, y->unit[k].name, "%s", what);
+		cr_assert(!memcmp(&x->unit[k].stats, &y->unit[k].stats, sizeof x->unit[k].stats), "%s: %s's stats",
+		          what, x->unit[k].name);
+	}
+	cr_assert_eq(x->nports, y->nports, "%s", what);
+	cr_assert(!memcmp(x->port, y->port, x->nports * sizeof x->port[0]), "%s: port marks", what);
+	cr_assert_eq(!x->image, !y->image, "%s", what);
+	if (x->image) {
+		cr_assert(x->image->width == y->image->width && x->image->height == y->image->height, "%s", what);
+		cr_assert(!memcmp(x->image->rgba, y->image->rgba, (size_t)x->image->width * x->image->height * 4),
+		          "%s: images differ", what);
+	}
+	cr_assert_eq(a->log.n, b->log.n, "%s: %zu vs %zu timeline events", what, a->log.n, b->log.n);
+	for (size_t e = 0; e < a->log.n; e++) {
+		const sim_tl_event *p = &a->log.ev[e], *q = &b->log.ev[e];
+		cr_assert(p->cycle == q->cycle && p->id == q->id && p->arg == q->arg && p->lane == q->lane &&
+		          p->kind == q->kind,
+		          "%s: event %zu: cycle %llu lane %u kind %u id %u arg %u vs cycle %llu lane %u kind %u id %u arg %u",
+		          what, e, (unsigned long long)p->cycle, p->lane, p->kind, p->id, p->arg,
+		          (unsigned long long)q->cycle, q->lane, q->kind, q->id, q->arg);
+	}
+}
+
+/* Every sample trace under the tegra3 preset, with and without a timeline,
+ * windows of 61 cycles (many edges, many merges) and the default (32768): one
+ * thread and two alike, and some draws did run on two threads. */
+Test(threads, samples_tegra3_one_and_two_threads_alike, .timeout = 300)
+{
+	static const char *const samples[] = { "triangle", "textured_cube", "lit_sphere", "teaching_8x8",
+	                                       "alpha_blend", "discard", "gs_particles" };
+	static const uint64_t windows[] = { 61, 32768 };
+	uint64_t threaded = 0;
+	for (size_t s = 0; s < sizeof samples / sizeof samples[0]; s++) {
+		char path[128];
+		snprintf(path, sizeof path, "traces/samples/%s.json", samples[s]);
+		trace t;
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		cr_assert(trace_load(&t, path, &d), "%s", d.msg);
+		for (size_t w = 0; w < 2; w++) {
+			for (int record = 0; record < 2; record++) {
+				ulp_config c1, c2;
+				tegra3(&c1, 1, windows[w]);
+				tegra3(&c2, 2, windows[w]);
+				run a, b;
+				replay(&t, &c1, record, 0, &a);
+				replay(&t, &c2, record, 0, &b);
+				cr_assert(a.ok, "%s: %s", path, a.msg);
+				cr_assert_eq(a.res.host_threaded_draws, 0);
+				threaded += b.res.host_threaded_draws;
+				char what[192];
+				snprintf(what, sizeof what, "%s, window %llu, timeline %d", path,
+				         (unsigned long long)windows[w], record);
+				same(&a, &b, what);
+				run_free(&a);
+				run_free(&b);
+			}
+		}
+		trace_free(&t);
+	}
+	cr_assert_gt(threaded, 0, "no sample draw ran on two threads");
+}
+
+/* A full-screen fill (fragment-bound), 4 EXECs per quad, 128 x 128. */
+static char *fill_trace(void)
+{
+	static const char exec[] =
+		"EXEC\\n\\tMFU:\\tNOP\\n\\tTEX:\\tNOP\\n\\tALU:\\n"
+		"\\t\\tALU0:\\tMAD  r0.*h, #1, #1, #0, #1\\n\\t\\tALU1:\\tMAD  r0.l*, #1, #1, #0, #1\\n"
+		"\\t\\tALU2:\\tMAD  r1.*h, #1, #1, #0, #1\\n\\t\\tALU3:\\tMAD  r1.l*, #1, #1, #0, #1\\n"
+		"\\tDW:\\t%s\\n;\\n";
+	char *s = malloc(8192), *p = s;
+	cr_assert(s);
+	p += sprintf(p, "{\"format\": \"ulpsim-trace\", \"version\": 1, \"name\": \"fill\", \"resources\": {"
+	                "\"vb\": {\"type\": \"buffer\", \"f32\": [-1, -1, 0, 1,  1, -1, 0, 1,  1, 1, 0, 1,"
+	                " -1, -1, 0, 1,  1, 1, 0, 1,  -1, 1, 0, 1]}}, \"shaders\": {"
+	                "\"vs\": {\"stage\": \"vertex\", \"tgsi\": \"VERT\\nDCL IN[0]\\nDCL OUT[0], POSITION\\n"
+	                "  0: MOV OUT[0], IN[0]\\n  1: END\\n\"},"
+	                "\"fs\": {\"stage\": \"fragment\", \"grate\": \"alu_buffer_size = 1\\n"
+	                "pseq_to_dw_exec_nb = 4\\n.asm\\n");
+	for (int k = 0; k < 4; k++)
+		p += sprintf(p, exec, k < 3 ? "NOP" : "store rt1, r0, r1");
+	p += sprintf(p, "\"}}, \"commands\": ["
+	    "{\"cmd\": \"framebuffer\", \"width\": 128, \"height\": 128, \"cbufs\": [{\"format\": \"RGBA8888\"}]},"
+	    "{\"cmd\": \"bind_shaders\", \"vs\": \"vs\", \"fs\": \"fs\"},"
+	    "{\"cmd\": \"vertex_elements\", \"elements\": ["
+	    "{\"buffer\": \"vb\", \"offset\": 0, \"stride\": 16, \"format\": \"R32G32B32A32_FLOAT\"}]},"
+	    "{\"cmd\": \"clear\", \"color\": [0, 0, 0, 1]},"
+	    "{\"cmd\": \"draw\", \"mode\": \"triangles\", \"start\": 0, \"count\": 6},"
+	    "{\"cmd\": \"draw\", \"mode\": \"triangles\", \"start\": 0, \"count\": 6},"
+	    "{\"cmd\": \"checkpoint\", \"name\": \"f\"}]}");
+	return s;
+}
+
+/* The fill-bound draw: alike at every window size, with a timeline; and the
+ * cycle budget (--max-cycles) ending the run inside the blocks' work. */
+Test(threads, fill_windows_and_budget, .timeout = 120)
+{
+	char *j = fill_trace();
+	trace t;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(trace_parse(&t, j, "fill.trace.json", ".", &d), "%s", d.msg);
+	static const uint64_t windows[] = { 1, 7, 64, 1000, 100000 };
+	for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
+		ulp_config c1, c2;
+		tegra3(&c1, 1, windows[w]);
+		tegra3(&c2, 2, windows[w]);
+		run a, b;
+		replay(&t, &c1, true, 0, &a);
+		replay(&t, &c2, true, 0, &b);
+		cr_assert(a.ok, "%s", a.msg);
+		if (windows[w] < 10000)   /* a window past a draw's end: it ends in the first */
+			cr_assert_eq(b.res.host_threaded_draws, 2, "window %llu: both draws on two threads",
+			             (unsigned long long)windows[w]);
+		char what[64];
+		snprintf(what, sizeof what, "fill, window %llu", (unsigned long long)windows[w]);
+		same(&a, &b, what);
+		const uint64_t cycles = a.res.cycles;
+		run_free(&a);
+		run_free(&b);
+		/* a budget that ends the second draw inside the blocks' work */
+		replay(&t, &c1, true, cycles - cycles / 5, &a);
+		replay(&t, &c2, true, cycles - cycles / 5, &b);
+		cr_assert_not(a.ok);
+		snprintf(what, sizeof what, "fill, budget, window %llu", (unsigned long long)windows[w]);
+		same(&a, &b, what);
+		run_free(&a);
+		run_free(&b);
+	}
+	trace_free(&t);
+	free(j);
+}
+
+/* A draw the watchdog stops while the blocks run apart (TEX's results take
+ * longer than the watchdog waits): the same report, cycle and stats. */
+Test(threads, watchdog_alike, .timeout = 120)
+{
+	char *j = fill_trace();
+	trace t;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(trace_parse(&t, j, "fill.trace.json", ".", &d), "%s", d.msg);
+	static const uint64_t windows[] = { 8, 50, 8192 };
+	for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
+		for (int record = 0; record < 2; record++) {
+			ulp_config c1, c2;
+			tegra3(&c1, 1, windows[w]);
+			tegra3(&c2, 2, windows[w]);
+			c1.watchdog_cycles = c2.watchdog_cycles = 200;
+			c1.tegra_lat_tex = c2.tegra_lat_tex = 300;
+			run a, b;
+			replay(&t, &c1, record, 0, &a);
+			replay(&t, &c2, record, 0, &b);
+			cr_assert_not(a.ok);
+			cr_assert(strstr(a.msg, "watchdog"), "%s", a.msg);
+			char what[64];
+			snprintf(what, sizeof what, "watchdog, window %llu", (unsigned long long)windows[w]);
+			same(&a, &b, what);
+			run_free(&a);
+			run_free(&b);
+		}
+	}
+	trace_free(&t);
+	free(j);
+}
