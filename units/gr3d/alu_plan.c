@@ -197,7 +197,7 @@ static void plan_packet(const gr3d_ctx *c, alu_packet *p, bool shortcuts)
 		plan_slot(c, s, shortcuts);
 		if (shortcuts)
 			plan_const(c, s);
-		plan_reg_copy(s, shortcuts);
+		plan_reg_copy(s, shortcuts && !c->exact);   /* copy_reg reads FP20 words */
 		const alu_operand *o[4] = { &s->a, &s->b, &s->c, &s->d };
 		for (unsigned j = 0; j < 4 && k < p->nslots; j++)
 			p->reads_prev |= o[j]->kind == OPD_ALU && !o[j]->cur;
@@ -236,7 +236,7 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out,
 		o->dst_index = s->dst_index;
 		o->write_low = s->write_low;
 		o->write_high = s->write_high;
-		o->fx10_shift = s->write_high ? 10 : 0;
+		o->fx10_shift = (uint8_t)(s->write_high ? gr3d_fx_shift(c) : 0u);
 	}
 	/* constants take their modifiers now: fetch copies them as they are */
 	for (unsigned k = 0; k < 4; k++) {
