@@ -6,7 +6,8 @@
 # and writes a JSON report per test under $OUT (default build/piglit-gl):
 #   {"test": "...", "result": "pass|fail|skip|crash", "reason": "...", "seconds": S}
 # Each failing test (fail or warn) then runs again with arith=exact
-# (ULPSIM_GL_SET, docs/exact.md: the same compiled programs in binary32):
+# (ulpsim gl --set arith=exact, docs/exact.md: the same compiled programs
+# in binary32):
 # "precision" when it passes there, "bug" otherwise; its report gains
 #   "exact": {"result": ..., "reason": ...}, "class": "precision|bug"
 # and the summary a second line:
@@ -19,7 +20,8 @@
 # Environment: ULPSIM_BIN (build/ulpsim), PIGLIT_GL_TIMEOUT (20 s),
 # PIGLIT_GL_JOBS (2), PIGLIT_GL_FILTER (a grep -E pattern on the test path),
 # PIGLIT_GL_SAMPLE (N: every Nth test of the list, a quick deterministic subset),
-# PIGLIT_GL_EXACT (1; 0 skips the arith=exact reruns),
+# PIGLIT_GL_EXACT (1; 0 skips the arith=exact reruns; "only" reruns the fails
+# of an earlier run's $OUT/results.txt with arith=exact, without running the list),
 # PIGLIT_GL_DRIVER (ulpsim; another Gallium driver name, e.g. softpipe, runs
 # the same list on the system's Mesa for comparison).
 set -uo pipefail
@@ -45,18 +47,18 @@ mkdir -p "$OUT"
 # arith=exact, written beside it as .exact.json) and prints "RESULT TEST".
 one() {
 	local t=$1 rep=$OUT/${1%.shader_test}.json log
-	local set=${ULPSIM_GL_SET:-}
+	local set=()                 # ulpsim gl sets ULPSIM_GL_SET from its --set options only
 	if [ "${2:-}" = exact ]; then
 		rep=$OUT/${1%.shader_test}.exact.json
-		set="${set:+$set;}arith=exact"
+		set=(--set arith=exact)
 	fi
 	mkdir -p "$(dirname "$rep")"
 	log=$(mktemp)
 	local t0 t1 st
 	t0=$(date +%s.%N)
 	if [ "$DRV" = ulpsim ]; then
-		env -u DISPLAY PIGLIT_PLATFORM=surfaceless_egl ULPSIM_GL_SET="$set" timeout -k 5 "$TMO" \
-			"$BIN" gl -- "$PIGLIT/bin/shader_runner" "$PIGLIT/$t" -auto -fbo >"$log" 2>&1
+		env -u DISPLAY PIGLIT_PLATFORM=surfaceless_egl timeout -k 5 "$TMO" \
+			"$BIN" gl "${set[@]}" -- "$PIGLIT/bin/shader_runner" "$PIGLIT/$t" -auto -fbo >"$log" 2>&1
 	else
 		env -u DISPLAY PIGLIT_PLATFORM=surfaceless_egl LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER="$DRV" \
 			timeout -k 5 "$TMO" "$PIGLIT/bin/shader_runner" "$PIGLIT/$t" -auto -fbo >"$log" 2>&1
@@ -89,8 +91,13 @@ PY
 export -f one
 
 n=$(grep -c . <<<"$list")
-echo "piglit-gl: $n tests on GALLIUM_DRIVER=$DRV (GL $MESA_GL_VERSION_OVERRIDE), ${TMO} s each at most, $JOBS at a time (reports: $OUT)" >&2
-res=$(xargs -a <(printf '%s\n' "$list") -P "$JOBS" -I{} bash -c 'one "$1"' _ {} | tee "$OUT/results.txt")
+[ "${PIGLIT_GL_EXACT:-1}" = only ] || echo "piglit-gl: $n tests on GALLIUM_DRIVER=$DRV (GL $MESA_GL_VERSION_OVERRIDE), ${TMO} s each at most, $JOBS at a time (reports: $OUT)" >&2
+if [ "${PIGLIT_GL_EXACT:-1}" = only ]; then
+	res=$(cat "$OUT/results.txt") || exit 2
+	n=$(grep -c . <<<"$res")
+else
+	res=$(xargs -a <(printf '%s\n' "$list") -P "$JOBS" -I{} bash -c 'one "$1"' _ {} | tee "$OUT/results.txt")
+fi
 count() { grep -cE "^($1) " <<<"$res" || true; }
 # a warn (piglit's "passed with a warning") is counted with the fails
 echo "piglit-gl: $(count pass) pass, $(count 'fail|warn') fail, $(count skip) skip, $(count crash) crash of $n"

@@ -108,7 +108,8 @@ GR3D_HOT void fetch(const alu_pass *ap, const alu_operand *o, double out[GR3D_PI
 		break;
 	case OPD_UNIFORM: {               /* one value for the quad: decode it once */
 		const uint32_t u = c->uniforms[o->index];
-		const double v = o->fx ? fx10_value(u >> (o->fx == 2 ? FX10_HIGH_SHIFT : 0u)) : fp20_read(ap->subnormals, u);
+		const double v = o->fx ? fx10_value(u >> (o->fx == 2 ? FX10_HIGH_SHIFT : 0u))
+		               : gr3d_uniform20(c, o->index, fp20_read(ap->subnormals, u));
 		*odd |= !o->fx && fp20_is_special(u);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = v;
@@ -381,6 +382,8 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
 		for (unsigned p = 0; p < GR3D_PIXELS && wc; p++)
 			if ((live >> p) & 1u)
 				gr3d_write_reg_hw(c, &wc->uniforms[i & 31u], v[p], lo, hi);
+		if (wc && live)        /* arith=exact: the word now holds what the ALU wrote */
+			wc->xuniform_mask &= ~(1u << (i & 31u));
 		break;
 	case TEGRA_REG_COND:       /* the two write bits select the half (tegra-fp.md §2.3) */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)

@@ -297,7 +297,8 @@ static void fold_uniforms(const gr3d_ctx *c, alu_packet *p)
 			if (o[j]->kind != OPD_UNIFORM)
 				continue;
 			const uint32_t u = c->uniforms[o[j]->index];
-			double v = o[j]->fx ? gr3d_fx10(u >> (o[j]->fx == 2 ? FX10_HIGH_SHIFT : 0u), false) : fp20_operand(c, u);
+			double v = o[j]->fx ? gr3d_fx10(u >> (o[j]->fx == 2 ? FX10_HIGH_SHIFT : 0u), false)
+			                    : gr3d_uniform20(c, o[j]->index, fp20_operand(c, u));
 			o[j]->k = o[j]->mods ? modify(o[j], v) : v;
 			o[j]->kind = OPD_CONST;
 			o[j]->mods = false;

@@ -148,6 +148,8 @@ typedef struct gr3d_ctx {
 	const tegra_fp_decoded *prog;
 	const ulp_config *cfg;
 	uint32_t uniforms[TEGRA_FP_NUM_CONST];       /* FP_CONST (20 bits each) */
+	float xuniform[TEGRA_FP_NUM_CONST];          /* arith=exact: gr3d_draw.xuniform */
+	uint32_t xuniform_mask;                      /* 0 unless exact */
 	const gr3d_tram_tri *tram;                   /* TRAM's slots (tram.h), ntris of them: read only */
 	unsigned ntris;
 	gr3d_sampler sampler[GR3D_SAMPLERS];
@@ -287,6 +289,13 @@ static inline double gr3d_rd20(const gr3d_ctx *c, uint32_t w) { return c->exact 
 static inline double gr3d_rdfx(const gr3d_ctx *c, uint32_t w, bool high)
 {
 	return c->exact ? gr3d_xfx(w, high) : gr3d_fx10(w, high);
+}
+
+/* Uniform k's FP20 word u as an operand: the driver's binary32 with
+ * arith=exact where it is known, else the word (fp20: its reading). */
+static inline double gr3d_uniform20(const gr3d_ctx *c, unsigned k, double fp20)
+{
+	return (c->xuniform_mask >> (k & 31u)) & 1u ? (double)c->xuniform[k & 31u] : fp20;
 }
 
 /* gr3d_fp20_quad in ctx's mode (the exact mode reads every word as binary32). */
