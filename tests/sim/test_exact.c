@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sim/core/config.h"
 #include "tests/test_util.h"
@@ -116,29 +117,51 @@ Test(exact, cycle_identity_traces, .timeout = 240)
 }
 
 /* Every fourth Tegra program of the corpus (as scripts/golden.sh runs them). */
+/* The corpus's Tegra programs under dir (*.asm, *_fs.txt), sorted per folder. */
+static void tegra_programs(const char *dir, char ***list, size_t *n)
+{
+	size_t k;
+	char **names = test_list_dir(dir, false, &k);
+	for (size_t i = 0; i < k; i++) {
+		char path[1024];
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		const size_t l = strlen(names[i]);
+		struct stat sb;
+		if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+			tegra_programs(path, list, n);
+		} else if ((l > 4 && !strcmp(names[i] + l - 4, ".asm")) || (l > 7 && !strcmp(names[i] + l - 7, "_fs.txt"))) {
+			*list = realloc(*list, (*n + 1) * sizeof **list);
+			cr_assert_not_null(*list);
+			(*list)[(*n)++] = strdup(path);
+		}
+	}
+	test_free_names(names, k);
+}
+
+/* Every fourth Tegra program of the corpus (as scripts/golden.sh runs them). */
 Test(exact, cycle_identity_tegra_run, .timeout = 240)
 {
-	char cmd[1200];
-	snprintf(cmd, sizeof cmd, "find %s/tegra -name '*.asm' -o -name '*_fs.txt' | sort", test_corpus_dir());
-	FILE *p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	char line[1024];
-	unsigned k = 0, runs = 0;
-	while (fgets(line, sizeof line, p)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (k++ % 4)
-			continue;
-		char run[1400], *got[2];
-		snprintf(run, sizeof run, "tegra run %s --size 24x16 --varying t0=0.25,0.5,0.75,1 --uniform u0=0.5 "
-		         "--uniform u1=0.25 -o /dev/null --stats", line);
-		if (!both_modes(run, false, got))
-			continue;                               /* not a whole program (a linker fragment) */
-		cr_assert_str_eq(got[0], got[1], "%s: tegra run stats differ between the modes", line);
-		free(got[0]);
-		free(got[1]);
-		runs++;
+	char **list = NULL;
+	size_t n = 0;
+	char *root = test_corpus_path("tegra");
+	tegra_programs(root, &list, &n);
+	free(root);
+	unsigned runs = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (k % 4 == 0) {
+			char run[1400], *got[2];
+			snprintf(run, sizeof run, "tegra run %s --size 24x16 --varying t0=0.25,0.5,0.75,1 --uniform u0=0.5 "
+			         "--uniform u1=0.25 -o /dev/null --stats", list[k]);
+			if (both_modes(run, false, got)) {     /* else not a whole program (a linker fragment) */
+				cr_assert_str_eq(got[0], got[1], "%s: tegra run stats differ between the modes", list[k]);
+				free(got[0]);
+				free(got[1]);
+				runs++;
+			}
+		}
+		free(list[k]);
 	}
-	pclose(p);
+	free(list);
 	cr_assert_geq(runs, 10);
 }
 
