@@ -18,13 +18,16 @@
 static const char usage[] =
 	"usage: ulpsim piglit <test-dir>... [--report report.json] [--images OUTDIR]\n"
 	"                     [--compare-softpipe] [--sim-only | --ref-only] [--quiet]\n"
-	"                     [--report-only]\n"
-	"  runs each corpus test folder (vs.tgsi, fs.tgsi, test.txt, meta.json) on two paths:\n"
+	"                     [--report-only] [--no-exact]\n"
+	"  runs each corpus test folder (vs.tgsi, fs.tgsi, test.txt, meta.json) on three paths:\n"
 	"    sim        a ulpsim trace replayed on the simulated GPU\n"
+	"    exact      the same trace with --set arith=exact (binary32 arithmetic, the\n"
+	"               same compiled programs and timing: docs/exact.md)\n"
 	"    reference  the TGSI reference interpreter on a float rasterizer\n"
 	"  and checks piglit's probes (tolerance 3/256).  Per test: pass, fail (the probe,\n"
-	"  expected vs got; 'precision' when the reference passes, else 'bug') or refused\n"
+	"  expected vs got; 'precision' when the exact path passes, else 'bug') or refused\n"
 	"  (what cannot be run today, with the command's line).\n"
+	"  --no-exact          skip the exact path (a failure is then 'fail', unclassified)\n"
 	"  --report F          everything as JSON, written atomically\n"
 	"  --images DIR        DIR/<test>.ulpsim.png, .ref.png and .diff.png (vs softpipe.png)\n"
 	"  --compare-softpipe  PSNR and max difference of each final image vs softpipe.png\n"
@@ -74,10 +77,14 @@ static void add_cmp(cJSON *o, const char *key, bool have, double psnr, unsigned 
 	cJSON_AddNumberToObject(c, "max_diff", maxd);
 }
 
-static const char *classify(const pg_result *r)
+/* A sim failure is precision when the exact path passes, bug when it ran
+ * and did not (docs/piglit.md). */
+static const char *classify(const pg_result *r, bool exact_ran)
 {
 	if (r->sim.status != PG_FAIL)
 		return pg_status_name(r->sim.status);
+	if (!exact_ran)
+		return "fail";
 	return r->precision ? "precision" : "bug";
 }
 
@@ -187,7 +194,7 @@ int cmd_piglit(int argc, char **argv)
 		return EXIT_OK;
 	}
 	const char *report = NULL, *images = NULL;
-	pg_run_opts o = { .run_sim = true, .run_ref = true };
+	pg_run_opts o = { .run_sim = true, .run_ref = true, .run_exact = true };
 	bool quiet = false, opts_done = false, report_only = false;
 	char **dirs = calloc((size_t)argc, sizeof *dirs);
 	int ndirs = 0;
@@ -219,6 +226,8 @@ int cmd_piglit(int argc, char **argv)
 			quiet = true;
 		} else if (!opts_done && !strcmp(a, "--report-only")) {
 			report_only = true;
+		} else if (!opts_done && !strcmp(a, "--no-exact")) {
+			o.run_exact = false;
 		} else if (!opts_done && a[0] == '-' && a[1]) {
 			free(dirs);
 			return cli_usage("piglit", "unknown option '%s'", a);
@@ -260,6 +269,7 @@ int cmd_piglit(int argc, char **argv)
 		return EXIT_BAD;
 	}
 	unsigned npass = 0, nfail = 0, nprec = 0, nbug = 0, nref = 0, rpass = 0, rfail = 0, rref = 0;
+	unsigned xpass = 0, xfail = 0, xref = 0, xonly_fail = 0;   /* the exact path */
 	unsigned failed = 0;                 /* tests that failed on a path they ran */
 	for (int i = 0; i < ndirs; i++) {
 		pg_result r;
@@ -272,6 +282,13 @@ int cmd_piglit(int argc, char **argv)
 			if (o.run_sim)
 				count_cat(sim_cats, r.sim.reason);
 		}
+		const bool exact_ran = o.run_exact && o.run_sim;
+		if (exact_ran) {
+			xpass += r.exact.status == PG_PASS;
+			xfail += r.exact.status == PG_FAIL;
+			xref += r.exact.status == PG_REFUSED;
+			xonly_fail += r.exact.status == PG_FAIL && r.sim.status == PG_PASS;
+		}
 		switch (r.ref.status) {
 		case PG_PASS: rpass++; break;
 		case PG_FAIL: rfail++; break;
@@ -281,9 +298,14 @@ int cmd_piglit(int argc, char **argv)
 				count_cat(ref_cats, r.ref.reason);
 		}
 		if (!quiet) {
-			printf("%s: %s", r.name, classify(&r));
+			printf("%s: %s", r.name, classify(&r, exact_ran));
 			if (r.sim.status != PG_PASS && o.run_sim)
 				printf(" (%s)", r.sim.reason);
+			if (exact_ran && r.sim.status != PG_REFUSED) {
+				printf("; exact %s", pg_status_name(r.exact.status));
+				if (r.exact.status != PG_PASS)
+					printf(" (%s)", r.exact.reason);
+			}
 			printf("; reference %s", pg_status_name(r.ref.status));
 			if (r.ref.status != PG_PASS && o.run_ref)
 				printf(" (%s)", r.ref.reason);
@@ -301,8 +323,10 @@ int cmd_piglit(int argc, char **argv)
 			cJSON *t = cJSON_CreateObject();
 			cJSON_AddStringToObject(t, "name", r.name);
 			cJSON_AddStringToObject(t, "dir", dirs[i]);
-			cJSON_AddStringToObject(t, "result", classify(&r));
+			cJSON_AddStringToObject(t, "result", classify(&r, exact_ran));
 			cJSON_AddItemToObject(t, "sim", path_json(&r.sim));
+			if (exact_ran)
+				cJSON_AddItemToObject(t, "exact", path_json(&r.exact));
 			cJSON_AddItemToObject(t, "reference", path_json(&r.ref));
 			add_cmp(t, "softpipe_sim", r.sim_compared, r.psnr_sim, r.maxdiff_sim);
 			add_cmp(t, "softpipe_reference", r.ref_compared, r.psnr_ref, r.maxdiff_ref);
@@ -312,8 +336,14 @@ int cmd_piglit(int argc, char **argv)
 		pg_result_free(&r);
 		fflush(stdout);
 	}
-	printf("piglit: %u pass, %u fail (%u precision, %u bug), %u refused of %d\n", npass, nfail,
-	       nprec, nbug, nref, ndirs);
+	if (o.run_exact && o.run_sim) {
+		printf("piglit: %u pass, %u fail (%u precision, %u bug), %u refused of %d\n", npass, nfail,
+		       nprec, nbug, nref, ndirs);
+		printf("exact: %u pass, %u fail, %u refused of %d (%u fail where the default passes)\n",
+		       xpass, xfail, xref, ndirs, xonly_fail);
+	} else {
+		printf("piglit: %u pass, %u fail, %u refused of %d\n", npass, nfail, nref, ndirs);
+	}
 	printf("reference: %u pass, %u fail, %u refused of %d\n", rpass, rfail, rref, ndirs);
 	print_cats("sim", sim_cats);
 	print_cats("reference", ref_cats);
@@ -325,6 +355,12 @@ int cmd_piglit(int argc, char **argv)
 		cJSON_AddNumberToObject(s, "fail", nfail);
 		cJSON_AddNumberToObject(s, "precision", nprec);
 		cJSON_AddNumberToObject(s, "bug", nbug);
+		if (o.run_exact && o.run_sim) {
+			cJSON_AddNumberToObject(s, "exact_pass", xpass);
+			cJSON_AddNumberToObject(s, "exact_fail", xfail);
+			cJSON_AddNumberToObject(s, "exact_refused", xref);
+			cJSON_AddNumberToObject(s, "exact_fail_default_pass", xonly_fail);
+		}
 		cJSON_AddNumberToObject(s, "refused", nref);
 		cJSON_AddNumberToObject(s, "reference_pass", rpass);
 		cJSON_AddNumberToObject(s, "reference_fail", rfail);

@@ -94,7 +94,7 @@ static int reg_index(const char *name, char prefix, int limit)
 /* f24 register values: the case's floats go through the uniform conversion. */
 static float to_f24(float v, const ulp_config *cfg)
 {
-	return f24_decode(f24_encode(v, cfg->f24_uniform_round));
+	return f24_of_f32(v, cfg->f24_uniform_round, cfg->arith == ULP_ARITH_EXACT);
 }
 
 static bool load_case(const char *file, const ulp_config *cfg, unsigned *dvle, pica_vec4 in[16],

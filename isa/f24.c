@@ -13,6 +13,7 @@ const ulp_minifloat F24_FORMAT = {
 const f24_mode F24_MODE_DEFAULT = {
 	.round = ULP_ROUND_TRUNCATE,
 	.max_neg_inf = F24_MAX_FORMULA,
+	.exact = false,
 };
 
 float f24_decode(uint32_t bits) { return (float)mf_decode(&F24_FORMAT, bits & 0xFFFFFFu); }
@@ -45,18 +46,18 @@ float f24_min(float a, float b, const f24_mode *m)
 
 /* Special functions: exact libm, then rounded (precision on silicon is
  * unknown: pica200.md §8 q3, docs/ASSUMPTIONS.md). */
-float f24_rcp(float a, const f24_mode *m) { return f24_round(1.0 / (double)f24_flush(a), m->round); }
+float f24_rcp(float a, const f24_mode *m) { return f24_result(1.0 / (double)f24_operand(a, m), m); }
 
 float f24_rsq(float a, const f24_mode *m)
 {
-	return f24_round(1.0 / sqrt((double)f24_flush(a)), m->round);
+	return f24_result(1.0 / sqrt((double)f24_operand(a, m)), m);
 }
 
-float f24_ex2(float a, const f24_mode *m) { return f24_round(exp2((double)f24_flush(a)), m->round); }
+float f24_ex2(float a, const f24_mode *m) { return f24_result(exp2((double)f24_operand(a, m)), m); }
 
-float f24_lg2(float a, const f24_mode *m) { return f24_round(log2((double)f24_flush(a)), m->round); }
+float f24_lg2(float a, const f24_mode *m) { return f24_result(log2((double)f24_operand(a, m)), m); }
 
-float f24_flr(float a, const f24_mode *m) { return f24_round(floor((double)f24_flush(a)), m->round); }
+float f24_flr(float a, const f24_mode *m) { return f24_result(floor((double)f24_operand(a, m)), m); }
 
 float f24_sge(float a, float b) { return (a >= b) ? 1.0f : 0.0f; }
 

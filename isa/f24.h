@@ -13,6 +13,7 @@
 #define ULP_ISA_F24_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -32,6 +33,7 @@ enum f24_max_neg_inf {
 typedef struct f24_mode {
 	enum ulp_round round;             /* knob f24.round, default truncate */
 	enum f24_max_neg_inf max_neg_inf; /* knob f24.max_zero_neg_inf */
+	bool exact;                       /* arith=exact: binary32, no flush (docs/exact.md) */
 } f24_mode;
 
 extern const f24_mode F24_MODE_DEFAULT;
@@ -82,22 +84,43 @@ static inline float f24_round(double v, enum ulp_round r)
 	return (float)v;
 }
 
+/* An f32 input (uniform upload, vertex attribute) as a register value:
+ * converted to float24 with r, or kept with arith=exact (docs/exact.md). */
+static inline float f24_of_f32(float v, enum ulp_round r, bool exact)
+{
+	return exact ? v : f24_decode(f24_encode(v, r));
+}
+
 static inline float f24_flush(float v)
 {
 	return fabsf(v) < (float)F24_MIN_NORMAL ? 0.0f : v;
 }
 
+/* A result as the mode rounds it: to float24 (f24_round), or to binary32
+ * with arith=exact (docs/exact.md). */
+static inline float f24_result(double v, const f24_mode *m)
+{
+	return m->exact ? (float)v : f24_round(v, m->round);
+}
+
+/* An operand as the mode reads it: subnormals flushed, or as it is with
+ * arith=exact. */
+static inline float f24_operand(float v, const f24_mode *m)
+{
+	return m->exact ? v : f24_flush(v);
+}
+
 static inline float f24_add(float a, float b, const f24_mode *m)
 {
-	return f24_round((double)f24_flush(a) + f24_flush(b), m->round);
+	return f24_result((double)f24_operand(a, m) + f24_operand(b, m), m);
 }
 
 /* inf * 0 = 0 (not NaN); NaN * 0 stays NaN.  The product of two 17-bit
  * significands is exact in double, so one rounding happens. */
-static inline double f24_mul_exact_(float a, float b)
+static inline double f24_mul_exact_(float a, float b, const f24_mode *m)
 {
-	a = f24_flush(a);
-	b = f24_flush(b);
+	a = f24_operand(a, m);
+	b = f24_operand(b, m);
 	if ((a == 0.0f && isinf(b)) || (b == 0.0f && isinf(a)))
 		return 0.0;
 	return (double)a * b;
@@ -105,7 +128,7 @@ static inline double f24_mul_exact_(float a, float b)
 
 static inline float f24_mul(float a, float b, const f24_mode *m)
 {
-	return f24_round(f24_mul_exact_(a, b), m->round);
+	return f24_result(f24_mul_exact_(a, b, m), m);
 }
 
 /* Not fused: the product is rounded before the add (§2.2). */

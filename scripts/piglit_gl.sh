@@ -5,6 +5,13 @@
 #   piglit-gl: N pass, N fail, N skip, N crash of N
 # and writes a JSON report per test under $OUT (default build/piglit-gl):
 #   {"test": "...", "result": "pass|fail|skip|crash", "reason": "...", "seconds": S}
+# Each failing test (fail or warn) then runs again with arith=exact
+# (ulpsim gl --set arith=exact, docs/exact.md: the same compiled programs
+# in binary32):
+# "precision" when it passes there, "bug" otherwise; its report gains
+#   "exact": {"result": ..., "reason": ...}, "class": "precision|bug"
+# and the summary a second line:
+#   piglit-gl: fails: N precision (pass with arith=exact), N bug
 # The driver reports OpenGL 2.0: 2.1 adds sRGB textures, which ulpsim does
 # not model, and the GL 2.1 entry points piglit's GLSL 1.20 tests call
 # (glUniformMatrix2x3fv...).  So that those tests run rather than skip, the
@@ -12,6 +19,9 @@
 # a test that needs sRGB then fails instead of skipping.
 # Environment: ULPSIM_BIN (build/ulpsim), PIGLIT_GL_TIMEOUT (20 s),
 # PIGLIT_GL_JOBS (2), PIGLIT_GL_FILTER (a grep -E pattern on the test path),
+# PIGLIT_GL_SAMPLE (N: every Nth test of the list, a quick deterministic subset),
+# PIGLIT_GL_EXACT (1; 0 skips the arith=exact reruns; "only" reruns the fails
+# of an earlier run's $OUT/results.txt with arith=exact, without running the list),
 # PIGLIT_GL_DRIVER (ulpsim; another Gallium driver name, e.g. softpipe, runs
 # the same list on the system's Mesa for comparison).
 set -uo pipefail
@@ -30,17 +40,25 @@ list=$(cd "$PIGLIT" && find tests/shaders tests/spec/glsl-1.10 tests/spec/glsl-1
 	tests/spec/arb_vertex_program generated_tests/spec/glsl-1.10 generated_tests/spec/glsl-1.20 \
 	-name '*.shader_test' | LC_ALL=C sort)
 [ -n "${PIGLIT_GL_FILTER:-}" ] && list=$(grep -E "$PIGLIT_GL_FILTER" <<<"$list")
+[ -n "${PIGLIT_GL_SAMPLE:-}" ] && list=$(awk -v n="$PIGLIT_GL_SAMPLE" '(NR - 1) % n == 0' <<<"$list")
 mkdir -p "$OUT"
 
+# one TEST [exact]: runs it, writes its report (exact: the rerun with
+# arith=exact, written beside it as .exact.json) and prints "RESULT TEST".
 one() {
 	local t=$1 rep=$OUT/${1%.shader_test}.json log
+	local set=()                 # ulpsim gl sets ULPSIM_GL_SET from its --set options only
+	if [ "${2:-}" = exact ]; then
+		rep=$OUT/${1%.shader_test}.exact.json
+		set=(--set arith=exact)
+	fi
 	mkdir -p "$(dirname "$rep")"
 	log=$(mktemp)
 	local t0 t1 st
 	t0=$(date +%s.%N)
 	if [ "$DRV" = ulpsim ]; then
 		env -u DISPLAY PIGLIT_PLATFORM=surfaceless_egl timeout -k 5 "$TMO" \
-			"$BIN" gl -- "$PIGLIT/bin/shader_runner" "$PIGLIT/$t" -auto -fbo >"$log" 2>&1
+			"$BIN" gl "${set[@]}" -- "$PIGLIT/bin/shader_runner" "$PIGLIT/$t" -auto -fbo >"$log" 2>&1
 	else
 		env -u DISPLAY PIGLIT_PLATFORM=surfaceless_egl LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER="$DRV" \
 			timeout -k 5 "$TMO" "$PIGLIT/bin/shader_runner" "$PIGLIT/$t" -auto -fbo >"$log" 2>&1
@@ -73,8 +91,38 @@ PY
 export -f one
 
 n=$(grep -c . <<<"$list")
-echo "piglit-gl: $n tests on GALLIUM_DRIVER=$DRV (GL $MESA_GL_VERSION_OVERRIDE), ${TMO} s each at most, $JOBS at a time (reports: $OUT)" >&2
-res=$(xargs -a <(printf '%s\n' "$list") -P "$JOBS" -I{} bash -c 'one "$1"' _ {} | tee "$OUT/results.txt")
+[ "${PIGLIT_GL_EXACT:-1}" = only ] || echo "piglit-gl: $n tests on GALLIUM_DRIVER=$DRV (GL $MESA_GL_VERSION_OVERRIDE), ${TMO} s each at most, $JOBS at a time (reports: $OUT)" >&2
+if [ "${PIGLIT_GL_EXACT:-1}" = only ]; then
+	res=$(cat "$OUT/results.txt") || exit 2
+	n=$(grep -c . <<<"$res")
+else
+	res=$(xargs -a <(printf '%s\n' "$list") -P "$JOBS" -I{} bash -c 'one "$1"' _ {} | tee "$OUT/results.txt")
+fi
 count() { grep -cE "^($1) " <<<"$res" || true; }
 # a warn (piglit's "passed with a warning") is counted with the fails
 echo "piglit-gl: $(count pass) pass, $(count 'fail|warn') fail, $(count skip) skip, $(count crash) crash of $n"
+[ "${PIGLIT_GL_EXACT:-1}" = 0 ] || [ "$DRV" != ulpsim ] && exit 0
+# every fail again with arith=exact: precision when it passes there, else bug
+fails=$(grep -E '^(fail|warn) ' <<<"$res" | cut -d' ' -f2- | LC_ALL=C sort)
+[ -n "$fails" ] || { echo "piglit-gl: fails: 0 precision (pass with arith=exact), 0 bug"; exit 0; }
+echo "piglit-gl: $(grep -c . <<<"$fails") fails again with arith=exact" >&2
+xres=$(xargs -a <(printf '%s\n' "$fails") -P "$JOBS" -I{} bash -c 'one "$1" exact' _ {} | tee "$OUT/results.exact.txt")
+python3 - "$OUT" <<'PY'
+import json, os, sys
+out = sys.argv[1]
+prec = bug = 0
+for line in open(os.path.join(out, "results.exact.txt")):
+    result, t = line.split(" ", 1)
+    t = t.strip()
+    base = os.path.join(out, t[:-len(".shader_test")])
+    rep = json.load(open(base + ".json"))
+    x = json.load(open(base + ".exact.json"))
+    os.remove(base + ".exact.json")
+    rep["exact"] = {"result": x["result"], "reason": x["reason"]}
+    rep["class"] = "precision" if x["result"] == "pass" else "bug"
+    prec += rep["class"] == "precision"
+    bug += rep["class"] == "bug"
+    json.dump(rep, open(base + ".json", "w"))
+    print("%s %s (exact %s)" % (rep["class"], t, x["result"]), file=sys.stderr)
+print("piglit-gl: fails: %d precision (pass with arith=exact), %d bug" % (prec, bug))
+PY

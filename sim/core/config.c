@@ -9,7 +9,7 @@
 #include "base/fileio.h"
 #include "base/json.h"
 
-enum cfg_type { T_BOOL, T_INT, T_REAL, T_ROUND, T_ENUM_MAXNEG, T_ENUM_OVERFLOW, T_ENUM_UNDOC, T_ENUM_DSTI };
+enum cfg_type { T_BOOL, T_INT, T_REAL, T_ROUND, T_ENUM_MAXNEG, T_ENUM_OVERFLOW, T_ENUM_UNDOC, T_ENUM_DSTI, T_ENUM_ARITH };
 
 /* Names of enum values, in enum order.  ORDER: enum ulp_round etc. */
 static const char *const names_round[] = { "nearest-even", "truncate", "nearest-away", NULL };
@@ -17,6 +17,7 @@ static const char *const names_maxneg[] = { "formula", "neg_inf", NULL };
 static const char *const names_overflow[] = { "clamp", "wrap", NULL };
 static const char *const names_undoc[] = { "error", "nop", NULL };
 static const char *const names_dsti[] = { "same", "swapped", NULL };
+static const char *const names_arith[] = { "hw", "exact", NULL };
 
 typedef struct knob {
 	cfg_knob_info info;
@@ -60,6 +61,7 @@ static const char *const *enum_names(enum cfg_type t)
 	case T_ENUM_OVERFLOW: return names_overflow;
 	case T_ENUM_UNDOC: return names_undoc;
 	case T_ENUM_DSTI: return names_dsti;
+	case T_ENUM_ARITH: return names_arith;
 	default: return NULL;
 	}
 }
@@ -73,6 +75,7 @@ static void store_enum(ulp_config *c, const knob *k, int v)
 	case T_ENUM_OVERFLOW: *(enum fx10_overflow *)p = (enum fx10_overflow)v; break;
 	case T_ENUM_UNDOC: *(enum pica_undoc_policy *)p = (enum pica_undoc_policy)v; break;
 	case T_ENUM_DSTI: *(enum pica_dsti *)p = (enum pica_dsti)v; break;
+	case T_ENUM_ARITH: *(enum ulp_arith *)p = (enum ulp_arith)v; break;
 	default: break;
 	}
 }
@@ -86,6 +89,7 @@ static int load_enum(const ulp_config *c, const knob *k)
 	case T_ENUM_OVERFLOW: return (int)*(const enum fx10_overflow *)p;
 	case T_ENUM_UNDOC: return (int)*(const enum pica_undoc_policy *)p;
 	case T_ENUM_DSTI: return (int)*(const enum pica_dsti *)p;
+	case T_ENUM_ARITH: return (int)*(const enum ulp_arith *)p;
 	default: return 0;
 	}
 }

@@ -14,6 +14,8 @@
 enum fx10_overflow { FX10_OVERFLOW_CLAMP, FX10_OVERFLOW_WRAP };
 enum pica_undoc_policy { PICA_UNDOC_ERROR, PICA_UNDOC_NOP };
 enum pica_dsti { PICA_DSTI_SAME, PICA_DSTI_SWAPPED };
+/* arith: the hardware's number formats, or binary32 everywhere (docs/exact.md) */
+enum ulp_arith { ULP_ARITH_HW, ULP_ARITH_EXACT };
 
 #define CFG_TYPE_BOOL bool
 #define CFG_TYPE_INT int64_t
@@ -23,6 +25,7 @@ enum pica_dsti { PICA_DSTI_SAME, PICA_DSTI_SWAPPED };
 #define CFG_TYPE_ENUM_OVERFLOW enum fx10_overflow
 #define CFG_TYPE_ENUM_UNDOC enum pica_undoc_policy
 #define CFG_TYPE_ENUM_DSTI enum pica_dsti
+#define CFG_TYPE_ENUM_ARITH enum ulp_arith
 
 typedef struct ulp_config {
 #define KNOB(field, key, type, def, lo, hi, kind, doc) CFG_TYPE_##type field;
@@ -58,7 +61,8 @@ const cfg_knob_info *ulp_config_knob(size_t i);
 /* The float24 rules as the units use them. */
 static inline f24_mode ulp_config_f24_mode(const ulp_config *c)
 {
-	return (f24_mode){ .round = c->f24_round, .max_neg_inf = c->f24_max_zero_neg_inf };
+	return (f24_mode){ .round = c->f24_round, .max_neg_inf = c->f24_max_zero_neg_inf,
+	                   .exact = c->arith == ULP_ARITH_EXACT };
 }
 
 #endif

@@ -4,6 +4,8 @@
 #   1. piglit's own shader_runner on a fixed sample (tests/gl/piglit-sample.txt)
 #      with the verdicts expected on the simulated GPU, and piglit's test
 #      programs of tests/gl/piglit-bin-sample.txt;
+#   1c. the precision oracle: tests that fail by float24/FP20 rounding pass
+#      with --set arith=exact (docs/exact.md);
 #   2. programs over a hardware limit (tests/gl/limit-*.shader_test): a clean
 #      link or compile error, never a crash or a pass;
 #   3. es2gears_x11 under Xvfb through `ulpsim gl --frames`: gears drawn;
@@ -35,11 +37,13 @@ ok() { npass=$((npass + 1)); echo "gl-test: ok   $*"; }
 bad() { nfail=$((nfail + 1)); echo "gl-test: FAIL $*"; }
 
 # shader_runner headless on the simulated GPU; prints the verdict
-# (pass|fail|skip|crash) and leaves the output in $OUT/<name>.log
+# (pass|fail|skip|crash) and leaves the output in $OUT/<name>.log; more
+# arguments go to ulpsim gl (--set ...)
 runner() {
 	local t=$1 name=$2 log=$OUT/$2.log st
+	shift 2
 	env -u DISPLAY PIGLIT_PLATFORM=surfaceless_egl timeout -k 5 "$TMO" \
-		"$BIN" gl -- "$PIGLIT/bin/shader_runner" "$t" -auto -fbo >"$log" 2>&1
+		"$BIN" gl "$@" -- "$PIGLIT/bin/shader_runner" "$t" -auto -fbo >"$log" 2>&1
 	st=$?
 	local v
 	v=$(grep -o 'PIGLIT: {"result": "[a-z]*"' "$log" | tail -1 | sed 's/.*"\([a-z]*\)"$/\1/')
@@ -65,6 +69,21 @@ while read -r b want; do
 	got=${got:-crash}
 	if [ "$got" = "$want" ]; then ok "piglit $b: $got"; else bad "piglit $b: $got, expected $want ($log)"; fi
 done < tests/gl/piglit-bin-sample.txt
+
+# 1c. the precision oracle: a result off by float24 (vertex) or FP20 (fragment
+# uniforms and arithmetic) rounding beyond the test's 1e-5 tolerance fails by
+# default and passes in exact mode
+for t in generated_tests/spec/glsl-1.10/execution/built-in-functions/vs-op-sub-float-float.shader_test \
+	generated_tests/spec/glsl-1.10/execution/built-in-functions/fs-op-div-float-float.shader_test; do
+	name=exact-$(basename "$t" .shader_test)
+	hw=$(runner "$PIGLIT/$t" "$name-hw")
+	ex=$(runner "$PIGLIT/$t" "$name" --set arith=exact)
+	if [ "$hw" = fail ] && [ "$ex" = pass ]; then
+		ok "arith=exact $t: fail by default, pass in exact mode"
+	else
+		bad "arith=exact $t: $hw by default, $ex in exact mode, expected fail and pass ($OUT/$name.log)"
+	fi
+done
 
 # 2. over a hardware limit: an error naming the problem, the verdict fail
 for t in tests/gl/limit-*.shader_test; do

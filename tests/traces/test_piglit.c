@@ -305,7 +305,7 @@ Test(piglit, subset_end_to_end, .timeout = 60)
 		snprintf(rel, sizeof rel, "tgsi-noint/%s", subset[i].name);
 		char *p = test_corpus_path(rel);
 		pg_result r;
-		pg_run_opts o = { .run_sim = true, .run_ref = true, .compare_softpipe = true };
+		pg_run_opts o = { .run_sim = true, .run_ref = true, .run_exact = true, .compare_softpipe = true };
 		pg_run_test(p, &o, &r);
 		cr_assert_eq(r.ref.status, PG_PASS, "%s: reference %s: %s", subset[i].name,
 		             pg_status_name(r.ref.status), r.ref.reason);
@@ -324,7 +324,7 @@ Test(piglit, subset_end_to_end, .timeout = 60)
 		/* whatever the simulator says, it says it with a reason */
 		if (r.sim.status != PG_PASS)
 			cr_assert(r.sim.reason[0], "%s", subset[i].name);
-		cr_assert_eq(r.precision, r.sim.status == PG_FAIL && r.ref.status == PG_PASS);
+		cr_assert_eq(r.precision, r.sim.status == PG_FAIL && r.exact.status == PG_PASS);
 		pg_result_free(&r);
 		free(p);
 	}

@@ -200,7 +200,8 @@ const float *pg_ref_depth(const pg_ref *r);
 /* Trace builder: collects trace commands; pg_trace_render replays the whole
  * trace so far and returns the final colour buffer (free it). */
 typedef struct pg_trace pg_trace;
-pg_trace *pg_trace_new(const pg_test *t, ulp_diag *d);
+/* exact: replay with arith=exact (docs/exact.md), else the default config. */
+pg_trace *pg_trace_new(const pg_test *t, bool exact, ulp_diag *d);
 void pg_trace_free(pg_trace *tr);
 /* Clears colour and depth (and stencil to 0). */
 bool pg_trace_clear(pg_trace *tr, const float color[4], float depth, char *reason, size_t n);
@@ -225,7 +226,8 @@ typedef struct pg_path_result {
 typedef struct pg_result {
 	char name[256];
 	pg_path_result sim, ref;
-	bool precision;                 /* sim fail with ref pass */
+	pg_path_result exact;           /* the sim path again with arith=exact (run_exact) */
+	bool precision;                 /* sim fail with an exact-mode pass (docs/piglit.md) */
 	bool have_softpipe;
 	double psnr_sim, psnr_ref;      /* against softpipe.png (INFINITY identical) */
 	unsigned maxdiff_sim, maxdiff_ref;
@@ -235,6 +237,7 @@ typedef struct pg_result {
 typedef struct pg_run_opts {
 	bool compare_softpipe;
 	bool run_sim, run_ref;
+	bool run_exact;                 /* the sim path with arith=exact too, when sim ran */
 } pg_run_opts;
 
 /* Runs one test folder on both paths.  Never fails: problems become a

@@ -44,8 +44,8 @@ static void refuse(pg_path_result *p, int line, const char *why)
 		snprintf(p->reason, sizeof p->reason, "%s", why);
 }
 
-/* One path: sim (true) or reference (false). */
-static void run_path(const pg_test *t, bool sim, pg_path_result *p)
+/* One path: sim (true; with arith=exact when exact) or reference (false). */
+static void run_path(const pg_test *t, bool sim, bool exact, pg_path_result *p)
 {
 	double t0 = now();
 	memset(p, 0, sizeof *p);
@@ -67,7 +67,7 @@ static void run_path(const pg_test *t, bool sim, pg_path_result *p)
 		goto out;
 	}
 	if (sim)
-		tr = pg_trace_new(t, &d);
+		tr = pg_trace_new(t, exact, &d);
 	else
 		ref = pg_ref_new(t, &d);
 	if (!tr && !ref) {
@@ -224,14 +224,20 @@ void pg_run_test(const char *dir, const pg_run_opts *o, pg_result *res)
 		return;
 	}
 	if (o->run_sim)
-		run_path(&t, true, &res->sim);
+		run_path(&t, true, false, &res->sim);
 	else
 		refuse(&res->sim, 0, "not run");
 	if (o->run_ref)
-		run_path(&t, false, &res->ref);
+		run_path(&t, false, false, &res->ref);
 	else
 		refuse(&res->ref, 0, "not run");
-	res->precision = res->sim.status == PG_FAIL && res->ref.status == PG_PASS;
+	/* the oracle: the same compiled program, units and timing in binary32
+	 * (docs/exact.md); a failure is precision only when it passes there */
+	if (o->run_exact && res->sim.status != PG_REFUSED)
+		run_path(&t, true, true, &res->exact);
+	else
+		refuse(&res->exact, 0, "not run");
+	res->precision = res->sim.status == PG_FAIL && res->exact.status == PG_PASS;
 	if (o->compare_softpipe) {
 		char p[1200];
 		snprintf(p, sizeof p, "%s/softpipe.png", t.dir);
@@ -250,5 +256,6 @@ void pg_result_free(pg_result *res)
 {
 	ulp_image_free(res->sim.image);
 	ulp_image_free(res->ref.image);
-	res->sim.image = res->ref.image = NULL;
+	ulp_image_free(res->exact.image);
+	res->sim.image = res->ref.image = res->exact.image = NULL;
 }

@@ -27,6 +27,7 @@ struct pg_trace {
 	int depth_test;                 /* the last depth state emitted (-1: none) */
 	float *depth;                   /* the last render's depth buffer */
 	const char *fs_tgsi;
+	bool exact;                     /* replay with arith=exact */
 	char name[256];
 };
 
@@ -54,13 +55,14 @@ static cJSON *cmd(pg_trace *tr, const char *name)
 	return c;
 }
 
-pg_trace *pg_trace_new(const pg_test *t, ulp_diag *d)
+pg_trace *pg_trace_new(const pg_test *t, bool exact, ulp_diag *d)
 {
 	pg_trace *tr = calloc(1, sizeof *tr);
 	if (!tr) {
 		ulp_diag_at(d, t->name, 0, 0, "out of memory");
 		return NULL;
 	}
+	tr->exact = exact;
 	snprintf(tr->name, sizeof tr->name, "%s", t->name);
 	tr->fs_tgsi = t->fs.tgsi;
 	tr->root = cJSON_CreateObject();
@@ -330,6 +332,7 @@ ulp_image *pg_trace_render(pg_trace *tr, char *reason, size_t n)
 	}
 	ulp_config cfg;
 	ulp_config_defaults(&cfg);
+	cfg.arith = tr->exact ? ULP_ARITH_EXACT : ULP_ARITH_HW;
 	replay_opts o = { .cfg = &cfg, .keep_image = true, .keep_depth = true };
 	replay_result res;
 	memset(&res, 0, sizeof res);

@@ -382,8 +382,11 @@ bool replay_command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 				if (src < 0 || src >= nf)
 					continue;
 				const cJSON *x = cJSON_GetArrayItem(f, src);
-				reg_stream_gr3d(&r->stream, (uint16_t)GR3D_REG_AT(FP_CONST, k),
-				                fp20_encode((float)x->valuedouble, ULP_ROUND_TRUNCATE));
+				const uint32_t w = fp20_encode((float)x->valuedouble, ULP_ROUND_TRUNCATE);
+				reg_stream_gr3d(&r->stream, (uint16_t)GR3D_REG_AT(FP_CONST, k), w);
+				r->fs_f32[k] = (float)x->valuedouble;   /* arith=exact reads this */
+				r->fs_f32_word[k] = w;
+				r->fs_f32_mask |= 1u << k;
 			}
 			return replay_flush(r, from, i);
 		}

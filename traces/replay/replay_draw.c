@@ -186,8 +186,17 @@ static bool run_draw(replay *r, size_t i, bool indexed)
 	gr3d_draw *dr = &g->frag;
 	dr->prog = &r->fpd;
 	dr->cfg = cfg;
-	for (int k = 0; k < TEGRA_FP_NUM_CONST; k++)
+	dr->xuniform_mask = 0;
+	for (int k = 0; k < TEGRA_FP_NUM_CONST; k++) {
 		dr->uniforms[k] = r->gregs.raw[GR3D_REG_AT(FP_CONST, k)] & FP20_MASK;
+		/* arith=exact: a word still as a constant_buffer wrote it reads as
+		 * the binary32 it came from (docs/exact.md) */
+		if (cfg->arith == ULP_ARITH_EXACT && ((r->fs_f32_mask >> k) & 1u) &&
+		    r->gregs.raw[GR3D_REG_AT(FP_CONST, k)] == r->fs_f32_word[k]) {
+			dr->xuniform[k] = r->fs_f32[k];
+			dr->xuniform_mask |= 1u << k;
+		}
+	}
 	for (unsigned rt = 0; ok && rt < GR3D_RTS; rt++) {
 		/* RT_PTR: a colour buffer's address (the driver binds colour buffer k to RT k + 1) */
 		uint32_t ptr = r->gregs.raw[GR3D_REG_AT(RT_PTR, rt)];

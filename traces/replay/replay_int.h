@@ -71,6 +71,11 @@ typedef struct replay {
 	tegra_fp_decoded fpd;
 	bool have_fs;
 	int16_t fs_usrc[TEGRA_FP_NUM_CONST];   /* FP_CONST u_k <- fragment constant float index (-1: 0) */
+	/* arith=exact (docs/exact.md): the binary32 each FP_CONST word of a
+	 * constant_buffer was encoded from, and that word (bit k of fs_f32_mask) */
+	float fs_f32[TEGRA_FP_NUM_CONST];
+	uint32_t fs_f32_word[TEGRA_FP_NUM_CONST];
+	uint32_t fs_f32_mask;
 	/* state */
 	uint32_t width, height;
 	ulp_image *cbuf[MAX_CBUFS];

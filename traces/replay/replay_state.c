@@ -367,6 +367,7 @@ bool replay_state_draw_setup(replay_state *st, const pica_regs *pr, const gr3d_r
 	f->read = replay_mem_read;
 	f->mem = st;
 	f->round = pr->uniform_round;
+	f->exact = pr->uniform_exact;
 	if (f->index_size && g->count && !replay_mem_read(st, f->index_addr, g->count * f->index_size))
 		return ulp_diag_at(d, NULL, 0, 0, "the index buffer at 0x%x is outside the trace's buffers",
 		                   f->index_addr);

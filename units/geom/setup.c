@@ -58,7 +58,7 @@ static bool prepare(setup_unit *s, const prim_tri *t)
 			static const float unlinked[4] = { 0, 0, 0, 1 };
 			const float *val = reg < 16 ? t->v[k][reg].c : unlinked;
 			for (unsigned c = 0; c < 4; c++)
-				s->rows[k][row][c] = fp20_encode(val[c], round);
+				s->rows[k][row][c] = s->exact ? gr3d_xbits(val[c]) : fp20_encode(val[c], round);
 		}
 	}
 	return true;
@@ -155,6 +155,8 @@ void setup_init(setup_unit *s, const setup_state *st, sim_port *in, gr3d_fp *fp)
 	s->width = fp->ctx.width;
 	s->height = fp->ctx.height;
 	s->fp20_round = fp->ctx.fp20_round;
+	s->exact = fp->ctx.exact;
+	fp->tram.f32_words = s->exact;
 	in->consumer = &s->u;
 	s->first_out = UINT64_MAX;
 }
@@ -164,6 +166,7 @@ void setup_add_block(setup_unit *s, gr3d_fp *fp, unsigned swath_shift)
 	if (s->nblocks >= SETUP_MAX_BLOCKS)
 		return;
 	s->tram[s->nblocks] = &fp->tram;
+	fp->tram.f32_words = s->exact;
 	s->out[s->nblocks++] = &fp->tri_in;
 	s->swath_shift = swath_shift;
 }

@@ -54,6 +54,7 @@ typedef struct setup_unit {
 	unsigned nblocks, swath_shift;
 	uint32_t width, height;       /* the render target */
 	enum ulp_round fp20_round;    /* TRAM words */
+	bool exact;                   /* arith=exact: TRAM words are binary32 (tram.h f32_words) */
 	unsigned pending;             /* blocks still to hand the triangle in hand to */
 	bool have, waited;
 	raster_tri rt;

@@ -71,6 +71,11 @@ GR3D_HOT void read_reg(const alu_pass *ap, const alu_operand *o, double out[GR3D
 {
 	uint32_t raw[GR3D_PIXELS];      /* a 20-bit register of each pixel */
 	read_raw(ap, o, raw);
+	if (ap->c->exact) {             /* arith=exact: binary32 words, 16-bit halves */
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = o->fx ? gr3d_xfx(raw[p], o->fx == 2) : gr3d_xf32(raw[p]);
+		return;
+	}
 	if (o->fx) {
 		const alu_f32x4 f = fx10_lanes_in(raw, o->fx);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
@@ -115,7 +120,8 @@ GR3D_HOT void fetch(const alu_pass *ap, const alu_operand *o, double out[GR3D_PI
 		break;
 	case OPD_UNIFORM: {               /* one value for the quad: decode it once */
 		const uint32_t u = c->uniforms[o->index];
-		const double v = o->fx ? fx10_value(u >> (o->fx == 2 ? FX10_HIGH_SHIFT : 0u)) : fp20_read(ap->subnormals, u);
+		const double v = o->fx ? fx10_value(u >> (o->fx == 2 ? FX10_HIGH_SHIFT : 0u))
+		               : gr3d_uniform20(c, o->index, fp20_read(ap->subnormals, u));
 		*odd |= !o->fx && fp20_is_special(u);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			out[p] = v;
@@ -188,8 +194,8 @@ GR3D_HOT alu_u32x4 fx10_lanes(const alu_unit *a, alu_f32x4 f)
 GR3D_HOT void fx10_quad(const alu_unit *a, const gr3d_ctx *c, const double v[GR3D_PIXELS],
                         uint32_t enc[GR3D_PIXELS])
 {
-	if (!a->fx10_lanes) {
-		gr3d_fx10_bits_quad(c->fx10_round, c->fx10_wrap, v, enc);
+	if (!a->fx10_lanes) {           /* also arith=exact (alu_init) */
+		gr3d_encfx_quad(c, v, enc);
 		return;
 	}
 	const alu_u32x4 n = fx10_lanes(a, (alu_f32x4){ (float)v[0], (float)v[1], (float)v[2], (float)v[3] });
@@ -352,21 +358,22 @@ GR3D_HOT void write_row_bits(gr3d_quad *q, unsigned ri, unsigned live, uint32_t 
 }
 
 /* One value per pixel into the register word at off: both halves (lo and
- * hi) as FP20, one half as FX10 (sh 0 or 10), gr3d_write_reg's rule on
- * four pixels. */
+ * hi) as FP20, one half as FX10 (shift 0 or gr3d_fx_shift), gr3d_write_reg's
+ * rule on four pixels, in ctx's arithmetic (arith=exact: binary32 words,
+ * 16-bit halves). */
 GR3D_HOT void write_value(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, size_t off, unsigned live,
                           bool lo, bool hi, const double v[GR3D_PIXELS])
 {
 	uint32_t enc[GR3D_PIXELS];
 	if (lo && hi) {
-		gr3d_fp20_bits_quad(c->fp20_round, v, enc);
+		gr3d_enc20_quad(c, v, enc);
 		write_bits(q, off, live, 0, enc);
 	} else if (lo || hi) {
-		const unsigned sh = hi ? FX10_HIGH_SHIFT : 0u;
+		const unsigned sh = hi ? gr3d_fx_shift(c) : 0u;
 		fx10_quad(a, c, v, enc);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			enc[p] <<= sh;
-		write_bits(q, off, live, ~(FX10_MASK << sh), enc);
+		write_bits(q, off, live, ~(gr3d_fx_mask(c) << sh), enc);
 	}
 }
 
@@ -383,7 +390,8 @@ static void write_pair(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, unsig
 	fx10_quad(a, c, v1, e1);
 	for (unsigned p = 0; p < GR3D_PIXELS; p++)
 		set[p] = e0[p] << s[0].fx10_shift | e1[p] << s[1].fx10_shift;
-	write_row_bits(q, s[0].dst_index & (GR3D_ROW_REGS - 1), live, ~(FX10_MASK | FX10_MASK << FX10_HIGH_SHIFT), set);
+	const uint32_t m = gr3d_fx_mask(c);
+	write_row_bits(q, s[0].dst_index & (GR3D_ROW_REGS - 1), live, ~(m | m << gr3d_fx_shift(c)), set);
 }
 
 /* One slot's destination write for the live pixels (bit p of live).  Slot
@@ -409,7 +417,9 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
 	case TEGRA_REG_UNIFORM:    /* u0..u7 as a destination (tegra-fp.md §2.3): the shared file */
 		for (unsigned p = 0; p < GR3D_PIXELS && wc; p++)
 			if ((live >> p) & 1u)
-				gr3d_write_reg(c, &wc->uniforms[i & 31u], v[p], lo, hi);
+				gr3d_write_reg_hw(c, &wc->uniforms[i & 31u], v[p], lo, hi);
+		if (wc && live)        /* arith=exact: the word now holds what the ALU wrote */
+			wc->xuniform_mask &= ~(1u << (i & 31u));
 		break;
 	case TEGRA_REG_COND:       /* the two write bits select the half (tegra-fp.md §2.3) */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
@@ -581,7 +591,8 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx)
 	a->s.exec = alu_exec;
 	a->batch_view = ctx->rows > 1 && ctx->cfg->tegra_alu_batch_view;
 	a->subnormals = ctx->cfg->tegra_fp20_subnormals;
-	a->fx10_lanes = ctx->fx10_round == ULP_ROUND_NEAREST_AWAY || ctx->fx10_round == ULP_ROUND_TRUNCATE;
+	a->fx10_lanes = !ctx->exact &&
+	                (ctx->fx10_round == ULP_ROUND_NEAREST_AWAY || ctx->fx10_round == ULP_ROUND_TRUNCATE);
 	a->fx10_half = ctx->fx10_round == ULP_ROUND_NEAREST_AWAY ? 0.5f : 0.0f;
 	a->fx10_lim_pos = ctx->fx10_wrap ? 1e9f : 511.0f;
 	a->fx10_lim_neg = ctx->fx10_wrap ? 1e9f : 512.0f;

@@ -197,7 +197,7 @@ static void plan_packet(const gr3d_ctx *c, alu_packet *p, bool shortcuts)
 		plan_slot(c, s, shortcuts);
 		if (shortcuts)
 			plan_const(c, s);
-		plan_reg_copy(s, shortcuts);
+		plan_reg_copy(s, shortcuts && !c->exact);   /* copy_reg reads FP20 words */
 		const alu_operand *o[4] = { &s->a, &s->b, &s->c, &s->d };
 		for (unsigned j = 0; j < 4 && k < p->nslots; j++)
 			p->reads_prev |= o[j]->kind == OPD_ALU && !o[j]->cur;
@@ -236,7 +236,7 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out,
 		o->dst_index = s->dst_index;
 		o->write_low = s->write_low;
 		o->write_high = s->write_high;
-		o->fx10_shift = s->write_high ? 10 : 0;
+		o->fx10_shift = (uint8_t)(s->write_high ? gr3d_fx_shift(c) : 0u);
 	}
 	/* constants take their modifiers now: fetch copies them as they are */
 	for (unsigned k = 0; k < 4; k++) {
@@ -297,7 +297,8 @@ static void fold_uniforms(const gr3d_ctx *c, alu_packet *p)
 			if (o[j]->kind != OPD_UNIFORM)
 				continue;
 			const uint32_t u = c->uniforms[o[j]->index];
-			double v = o[j]->fx ? gr3d_fx10(u >> (o[j]->fx == 2 ? FX10_HIGH_SHIFT : 0u), false) : fp20_operand(c, u);
+			double v = o[j]->fx ? gr3d_fx10(u >> (o[j]->fx == 2 ? FX10_HIGH_SHIFT : 0u), false)
+			                    : gr3d_uniform20(c, o[j]->index, fp20_operand(c, u));
 			o[j]->k = o[j]->mods ? modify(o[j], v) : v;
 			o[j]->kind = OPD_CONST;
 			o[j]->mods = false;

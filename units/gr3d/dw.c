@@ -3,6 +3,8 @@
 
 #include "units/gr3d/zs.h"
 
+#include <math.h>
+
 const sim_counter_def DW_COUNTERS[DW_CTR_COUNT] = {
 	[DW_CTR_STORES] = { "stores", "DW store instructions run (per quad)" },
 	[DW_CTR_PIXELS] = { "pixels_written", "pixels written to a render target" },
@@ -32,6 +34,26 @@ static void unorm8_pixel(const uint8_t unorm8[FX10_MASK + 1], uint32_t lo, uint3
 	b[1] = b1;
 	b[2] = b2;
 	b[3] = b3;
+}
+
+/* arith=exact (docs/exact.md): a channel of `levels` + 1 steps from its
+ * exact-mode half, rounded to nearest once, expanded back to 8 bits as the
+ * target keeps it (levels 255: the byte; 31, 63: RGB565 read back). */
+static uint8_t xchannel(uint32_t w, bool high, unsigned levels)
+{
+	double v = gr3d_xfx(w, high);
+	v = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+	const unsigned n = (unsigned)lround(v * levels);
+	return (uint8_t)(levels == 31 ? (n * 527 + 23) >> 6 : levels == 63 ? (n * 259 + 33) >> 6 : n);
+}
+
+static void xpixel(uint32_t lo, uint32_t hi, uint8_t fmt, uint8_t *b)
+{
+	const bool c565 = fmt == GR3D_RT_RGB565;
+	b[0] = xchannel(lo, false, c565 ? 31 : 255);
+	b[1] = xchannel(lo, true, c565 ? 63 : 255);
+	b[2] = xchannel(hi, false, c565 ? 31 : 255);
+	b[3] = c565 ? 255 : xchannel(hi, true, 255);
 }
 
 /* The store of a quad pixel by pixel: uncovered, killed and (late
@@ -64,8 +86,13 @@ static __attribute__((noinline)) void dw_store_pixels(dw_unit *w, gr3d_quad *q, 
 		if (!rt || x >= rt->width || y >= rt->height)
 			continue;
 		uint8_t *b = ulp_image_px(rt, x, y);
-		unorm8_pixel(w->unorm8, px->r[pl->lo], px->r[pl->hi], b);
-		if (pl->fmt == GR3D_RT_RGB565) {   /* the view of what the target stores */
+		if (c->exact)
+			xpixel(px->r[pl->lo], px->r[pl->hi], pl->fmt, b);
+		else
+			unorm8_pixel(w->unorm8, px->r[pl->lo], px->r[pl->hi], b);
+		if (pl->fmt == GR3D_RT_RGB565 && c->exact) {
+			/* xpixel stored the 5/6-bit channels */
+		} else if (pl->fmt == GR3D_RT_RGB565) {   /* the view of what the target stores */
 			b[0] = w->r5[b[0]];
 			b[1] = w->g6[b[1]];
 			b[2] = w->r5[b[2]];
@@ -156,7 +183,7 @@ void dw_init(dw_unit *w, gr3d_ctx *ctx, struct zs_late *late)
 		pl->hi = (uint8_t)gr3d_row_reg(ctx, e, in->src_r2 ? 3 : 1);
 		pl->rt = ctx->rt[in->rt & (GR3D_RTS - 1)];
 		pl->fmt = ctx->rt_format[in->rt & (GR3D_RTS - 1)];
-		pl->plain = pl->rt && !pl->stencil && pl->fmt != GR3D_RT_RGB565 &&
+		pl->plain = pl->rt && !pl->stencil && pl->fmt != GR3D_RT_RGB565 && !ctx->exact &&
 		            pl->fmt != GR3D_RT_A8 &&
 		            !(ctx->probe && ctx->probe->pixel);
 	}

@@ -49,6 +49,11 @@ gr3d_fp *gr3d_fp_new(const gr3d_draw *dr, unsigned tram_slots, bool ring, uint32
 	ctx->fp20_round = cfg->fp20_round;
 	ctx->fx10_round = cfg->fx10_round;
 	ctx->fx10_wrap = cfg->fx10_overflow == FX10_OVERFLOW_WRAP;
+	ctx->exact = cfg->arith == ULP_ARITH_EXACT;
+	if (ctx->exact) {
+		memcpy(ctx->xuniform, dr->xuniform, sizeof ctx->xuniform);
+		ctx->xuniform_mask = dr->xuniform_mask;
+	}
 	f->tram_ring = ring;
 	f->max_qid = pseq_max_qid(cfg, ctx->rows);
 	bool ok = true;

@@ -34,6 +34,10 @@ typedef struct gr3d_draw {
 	const tegra_fp_decoded *prog;
 	const ulp_config *cfg;
 	uint32_t uniforms[TEGRA_FP_NUM_CONST];
+	/* arith=exact: u_k read as FP20 is xuniform[k] where bit k of
+	 * xuniform_mask is set (the binary32 the driver encoded; docs/exact.md) */
+	float xuniform[TEGRA_FP_NUM_CONST];
+	uint32_t xuniform_mask;
 	const gr3d_vertex *vtx;
 	unsigned nvtx;
 	const uint16_t *idx;          /* 3 per triangle */

@@ -148,6 +148,8 @@ typedef struct gr3d_ctx {
 	const tegra_fp_decoded *prog;
 	const ulp_config *cfg;
 	uint32_t uniforms[TEGRA_FP_NUM_CONST];       /* FP_CONST (20 bits each) */
+	float xuniform[TEGRA_FP_NUM_CONST];          /* arith=exact: gr3d_draw.xuniform */
+	uint32_t xuniform_mask;                      /* 0 unless exact */
 	const gr3d_tram_tri *tram;                   /* TRAM's slots (tram.h), ntris of them: read only */
 	unsigned ntris;
 	gr3d_sampler sampler[GR3D_SAMPLERS];
@@ -160,6 +162,7 @@ typedef struct gr3d_ctx {
 	/* rounding, from the config */
 	enum ulp_round fp20_round, fx10_round;
 	bool fx10_wrap;
+	bool exact;                                  /* arith=exact: the register words below */
 	gr3d_probe *probe;                           /* the viewer's observer, or NULL */
 } gr3d_ctx;
 
@@ -168,6 +171,53 @@ typedef struct gr3d_ctx {
 /* The per-pixel register writes are small enough that a call costs as much
  * as the work; GCC and Clang otherwise keep one copy out of line. */
 #define GR3D_HOT static inline __attribute__((always_inline))
+
+/* ---- arith=exact (docs/exact.md) ------------------------------------
+ * With ctx.exact a register word holds a binary32 where the hardware holds
+ * an FP20 (the whole 32 bits), and an FX10 half is 16 bits of fixed point
+ * with 14 fraction bits (.l bits 0..15, .h bits 16..31): FX10's range
+ * [-2, 2), 64 times its precision (two binary32 would not fit the word).
+ * The helpers below that take a ctx choose by it; the ones that take a
+ * rounding mode are the hardware's (hw mode and its fast paths). */
+#define GR3D_XFX_SHIFT 16u
+#define GR3D_XFX_MASK 0xFFFFu
+#define GR3D_XFX_ONE 16384.0
+
+static inline float gr3d_xf32(uint32_t w)
+{
+	float f;
+	memcpy(&f, &w, sizeof f);
+	return f;
+}
+
+static inline uint32_t gr3d_xbits(double v)
+{
+	const float f = (float)v;
+	uint32_t w;
+	memcpy(&w, &f, sizeof w);
+	return w;
+}
+
+/* An exact-mode FX10 half as a value. */
+static inline double gr3d_xfx(uint32_t w, bool high)
+{
+	const uint32_t h = (high ? w >> GR3D_XFX_SHIFT : w) & GR3D_XFX_MASK;
+	return (double)((int32_t)(h ^ 0x8000u) - 0x8000) / GR3D_XFX_ONE;
+}
+
+/* A value written to an exact-mode FX10 half: nearest, clamped to the range
+ * (or wrapped, fx10.overflow = wrap); NaN is 0. */
+static inline uint32_t gr3d_xfx_bits(bool wrap, double v)
+{
+	if (isnan(v))
+		return 0;
+	double s = v * GR3D_XFX_ONE;
+	s = s > 1e9 ? 1e9 : s < -1e9 ? -1e9 : s;
+	long n = (long)floor(s + 0.5);
+	if (!wrap)
+		n = n < -32768 ? -32768 : n > 32767 ? 32767 : n;
+	return (uint32_t)n & GR3D_XFX_MASK;
+}
 
 /* FP20 -> float, exact.  Exponent 63 is inf/NaN (isa/fp20.h).  Exponent 0
  * with a non-zero mantissa reads as a subnormal (tegra.fp20.read_subnormals;
@@ -229,11 +279,41 @@ static inline uint32_t gr3d_fp20_bits(enum ulp_round r, double v)
 	return fp20_from_f64_normal(b >> 63, a);
 }
 
-static inline uint32_t gr3d_to_fp20(const gr3d_ctx *c, double v) { return gr3d_fp20_bits(c->fp20_round, v); }
+static inline uint32_t gr3d_to_fp20(const gr3d_ctx *c, double v)
+{
+	return c->exact ? gr3d_xbits(v) : gr3d_fp20_bits(c->fp20_round, v);
+}
+
+/* A register word read as an FP20 operand, or as one FX10 half (ctx's mode). */
+static inline double gr3d_rd20(const gr3d_ctx *c, uint32_t w) { return c->exact ? gr3d_xf32(w) : gr3d_fp20(w); }
+static inline double gr3d_rdfx(const gr3d_ctx *c, uint32_t w, bool high)
+{
+	return c->exact ? gr3d_xfx(w, high) : gr3d_fx10(w, high);
+}
+
+/* Uniform k's FP20 word u as an operand: the driver's binary32 with
+ * arith=exact where it is known, else the word (fp20: its reading). */
+static inline double gr3d_uniform20(const gr3d_ctx *c, unsigned k, double fp20)
+{
+	return (c->xuniform_mask >> (k & 31u)) & 1u ? (double)c->xuniform[k & 31u] : fp20;
+}
+
+/* gr3d_fp20_quad in ctx's mode (the exact mode reads every word as binary32). */
+GR3D_HOT void gr3d_rd20_quad(const gr3d_ctx *c, bool subnormals, const uint32_t raw[GR3D_PIXELS],
+                             double out[GR3D_PIXELS])
+{
+	if (c->exact)
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = gr3d_xf32(raw[p]);
+	else
+		gr3d_fp20_quad(subnormals, raw, out);
+}
 
 /* v rounded to FP20, as a value (the same rounding, done on the binary64 bits). */
 static inline double gr3d_round20(const gr3d_ctx *c, double v)
 {
+	if (c->exact)
+		return (float)v;
 	uint64_t b;
 	memcpy(&b, &v, sizeof b);
 	if (!gr3d_fp20_fast(b & ~(UINT64_C(1) << 63)))
@@ -254,6 +334,11 @@ static inline double gr3d_round20(const gr3d_ctx *c, double v)
  * of the range, inf, NaN) then takes gr3d_round20 from its own value. */
 GR3D_HOT void gr3d_round20_quad(const gr3d_ctx *c, double r[GR3D_PIXELS])
 {
+	if (c->exact) {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			r[p] = (float)r[p];
+		return;
+	}
 	uint64_t b[GR3D_PIXELS];
 	memcpy(b, r, sizeof b);
 	const enum ulp_round rm = c->fp20_round;
@@ -327,8 +412,12 @@ GR3D_HOT uint32_t gr3d_fx10_bits(enum ulp_round r, bool wrap, double v)
 
 GR3D_HOT uint32_t gr3d_to_fx10(const gr3d_ctx *c, double v)
 {
-	return gr3d_fx10_bits(c->fx10_round, c->fx10_wrap, v);
+	return c->exact ? gr3d_xfx_bits(c->fx10_wrap, v) : gr3d_fx10_bits(c->fx10_round, c->fx10_wrap, v);
 }
+
+/* The shift of an FX10 .h half in a register word, and a half's mask. */
+static inline unsigned gr3d_fx_shift(const gr3d_ctx *c) { return c->exact ? GR3D_XFX_SHIFT : FX10_HIGH_SHIFT; }
+static inline uint32_t gr3d_fx_mask(const gr3d_ctx *c) { return c->exact ? GR3D_XFX_MASK : FX10_MASK; }
 
 /* gr3d_fx10_bits on the four pixels of a quad.  With rounding to nearest
  * (ties away) or truncation, with no branch: |v| * 256 is at most 1e9 + 0.5
@@ -356,16 +445,53 @@ GR3D_HOT void gr3d_fx10_bits_quad(enum ulp_round rm, bool wrap, const double v[G
 	}
 }
 
-/* Write v into register *reg: both halves = FP20, one half = FX10. */
-GR3D_HOT void gr3d_write_reg(const gr3d_ctx *c, uint32_t *reg, double v, bool lo, bool hi)
+/* gr3d_fp20_bits_quad and gr3d_fx10_bits_quad in ctx's mode. */
+GR3D_HOT void gr3d_enc20_quad(const gr3d_ctx *c, const double v[GR3D_PIXELS], uint32_t out[GR3D_PIXELS])
+{
+	if (c->exact)
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = gr3d_xbits(v[p]);
+	else
+		gr3d_fp20_bits_quad(c->fp20_round, v, out);
+}
+
+GR3D_HOT void gr3d_encfx_quad(const gr3d_ctx *c, const double v[GR3D_PIXELS], uint32_t out[GR3D_PIXELS])
+{
+	if (c->exact)
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = gr3d_xfx_bits(c->fx10_wrap, v[p]);
+	else
+		gr3d_fx10_bits_quad(c->fx10_round, c->fx10_wrap, v, out);
+}
+
+/* Write v into register *reg as the hardware does: both halves = FP20, one
+ * half = FX10 (also in exact mode for the uniform file, which keeps the
+ * driver's words: docs/exact.md). */
+GR3D_HOT void gr3d_write_reg_hw(const gr3d_ctx *c, uint32_t *reg, double v, bool lo, bool hi)
 {
 	if (lo && hi) {
-		*reg = gr3d_to_fp20(c, v);
+		*reg = gr3d_fp20_bits(c->fp20_round, v);
 	} else if (lo) {
-		*reg = (*reg & ~FX10_MASK) | gr3d_to_fx10(c, v);
+		*reg = (*reg & ~FX10_MASK) | gr3d_fx10_bits(c->fx10_round, c->fx10_wrap, v);
 	} else if (hi) {
-		*reg = (*reg & FX10_MASK) | (gr3d_to_fx10(c, v) << FX10_HIGH_SHIFT);
+		*reg = (*reg & FX10_MASK) | (gr3d_fx10_bits(c->fx10_round, c->fx10_wrap, v) << FX10_HIGH_SHIFT);
 	}
+}
+
+/* Write v into register *reg in ctx's mode (exact: a binary32, or a 16-bit
+ * half). */
+GR3D_HOT void gr3d_write_reg(const gr3d_ctx *c, uint32_t *reg, double v, bool lo, bool hi)
+{
+	if (!c->exact) {
+		gr3d_write_reg_hw(c, reg, v, lo, hi);
+		return;
+	}
+	if (lo && hi)
+		*reg = gr3d_xbits(v);
+	else if (lo)
+		*reg = (*reg & ~GR3D_XFX_MASK) | gr3d_xfx_bits(c->fx10_wrap, v);
+	else if (hi)
+		*reg = (*reg & GR3D_XFX_MASK) | gr3d_xfx_bits(c->fx10_wrap, v) << GR3D_XFX_SHIFT;
 }
 
 /* Row register k (0..3) of the current row of EXEC e (tegra-fp.md §5,

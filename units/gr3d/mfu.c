@@ -41,18 +41,18 @@ double mfu_sfu(const gr3d_ctx *c, unsigned op, double v)
 	case TEGRA_SFU_PREEX2:
 	default: r = v; break;
 	}
-	return keep_bits(r, (int)c->cfg->tegra_sfu_bits);
+	return c->exact ? r : keep_bits(r, (int)c->cfg->tegra_sfu_bits);   /* arith=exact: every bit */
 }
 
 /* Multiplier source (tegra-fp.md §2.4) for the four pixels: r0..r3 of the
  * row, the SFU result, bar0, bar1 or 1.0. */
-GR3D_HOT void mul_src(const gr3d_quad *q, unsigned base, unsigned code, const double sfu[GR3D_PIXELS],
-                      double out[GR3D_PIXELS])
+GR3D_HOT void mul_src(const gr3d_ctx *c, const gr3d_quad *q, unsigned base, unsigned code,
+                      const double sfu[GR3D_PIXELS], double out[GR3D_PIXELS])
 {
 	if (code <= 3) {
 		const unsigned r = (base + code) & (GR3D_ROW_REGS - 1);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			out[p] = gr3d_fp20(q->px[p].r[r]);
+			out[p] = gr3d_rd20(c, q->px[p].r[r]);
 	} else if (code == TEGRA_MUL_SRC_SFU) {
 		memcpy(out, sfu, sizeof(double) * GR3D_PIXELS);
 	} else if (code == TEGRA_MUL_SRC_BAR0) {
@@ -110,7 +110,7 @@ static void run_steps(const gr3d_ctx *c, const mfu_plan *in, gr3d_quad *q, unsig
 			sfu[p] = q->px[p].q;
 	} else {
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			sfu[p] = gr3d_fp20(q->px[p].r[in->sfu_reg]);
+			sfu[p] = gr3d_rd20(c, q->px[p].r[in->sfu_reg]);
 	}
 	if (in->sfu_op != TEGRA_SFU_NOP) {
 		if (active == 0xFu) {
@@ -130,7 +130,7 @@ static void run_steps(const gr3d_ctx *c, const mfu_plan *in, gr3d_quad *q, unsig
 			gr3d_round20_quad(c, sfu);
 			if (!in->sfu_w) {            /* rounded already: gr3d_to_fp20 on each */
 				uint32_t enc[GR3D_PIXELS];
-				gr3d_fp20_bits_quad(c->fp20_round, sfu, enc);
+				gr3d_enc20_quad(c, sfu, enc);
 				for (unsigned p = 0; p < GR3D_PIXELS; p++)
 					q->px[p].r[in->sfu_reg] = enc[p];
 			}
@@ -143,8 +143,8 @@ static void run_steps(const gr3d_ctx *c, const mfu_plan *in, gr3d_quad *q, unsig
 	/* 2. the two multipliers, in order */
 	for (unsigned m = 0; m < in->nmul; m++) {
 		double a[GR3D_PIXELS], b[GR3D_PIXELS], r[GR3D_PIXELS];
-		mul_src(q, in->src_base, in->mul[m].src0, sfu, a);
-		mul_src(q, in->src_base, in->mul[m].src1, sfu, b);
+		mul_src(c, q, in->src_base, in->mul[m].src0, sfu, a);
+		mul_src(c, q, in->src_base, in->mul[m].src1, sfu, b);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			r[p] = a[p] * b[p];
 		gr3d_round20_quad(c, r);
@@ -283,7 +283,7 @@ static void ipl_vars(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 				for (unsigned p = 0; p < GR3D_PIXELS; p++)
 					r[p] = clamp01(r[p]);
 			uint32_t enc[GR3D_PIXELS];
-			gr3d_fp20_bits_quad(c->fp20_round, r, enc);
+			gr3d_enc20_quad(c, r, enc);
 			EACH_ACTIVE(p, active, q->px[p].r[reg] = enc[p]);
 		} else {
 			uint32_t enc[2][GR3D_PIXELS];
@@ -294,9 +294,10 @@ static void ipl_vars(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 				if (sat)
 					for (unsigned p = 0; p < GR3D_PIXELS; p++)
 						r[p] = clamp01(r[p]);
-				gr3d_fx10_bits_quad(c->fx10_round, c->fx10_wrap, r, enc[h]);
+				gr3d_encfx_quad(c, r, enc[h]);
 			}
-			EACH_ACTIVE(p, active, q->px[p].r[reg] = enc[0][p] | enc[1][p] << FX10_HIGH_SHIFT);
+			const unsigned sh = gr3d_fx_shift(c);
+			EACH_ACTIVE(p, active, q->px[p].r[reg] = enc[0][p] | enc[1][p] << sh);
 		}
 	}
 }
@@ -406,13 +407,13 @@ static void plan_inst(const gr3d_ctx *c, unsigned e, const tegra_mfu_inst *in, m
 		o->var[o->nvar].tram = (uint8_t)((o->var[o->nvar].row * 4u + k) * 3u);
 		o->nvar++;
 	}
-	o->ipl_fp20 = o->nvar > 0;
+	o->ipl_fp20 = o->nvar > 0 && !c->exact;        /* the fused paths round to FP20 */
 	for (unsigned j = 0; j < o->nvar; j++)
 		o->ipl_fp20 &= !o->var[j].fx && !o->var[j].sat;
 	/* the perspective set-up that persp_setup runs in one pass: rcp of 1/w
 	 * with every mantissa bit kept, bar = sfu * bar0, then bar = sfu * bar1 */
-	o->rcp_reg = o->sfu_op == TEGRA_SFU_RCP && !o->sfu_w && c->cfg->tegra_sfu_bits >= 13 && o->nmul == 0;
-	o->persp = o->sfu_op == TEGRA_SFU_RCP && o->sfu_w && c->cfg->tegra_sfu_bits >= 13 && o->nmul == 2 &&
+	o->rcp_reg = !c->exact && o->sfu_op == TEGRA_SFU_RCP && !o->sfu_w && c->cfg->tegra_sfu_bits >= 13 && o->nmul == 0;
+	o->persp = !c->exact && o->sfu_op == TEGRA_SFU_RCP && o->sfu_w && c->cfg->tegra_sfu_bits >= 13 && o->nmul == 2 &&
 	           o->mul[0].dst == TEGRA_MUL_DST_BAR && !o->mul[0].second &&
 	           o->mul[0].src0 == TEGRA_MUL_SRC_SFU && o->mul[0].src1 == TEGRA_MUL_SRC_BAR0 &&
 	           o->mul[1].dst == TEGRA_MUL_DST_BAR && o->mul[1].second &&

@@ -112,6 +112,7 @@ static unsigned pseq_exec(pseq_unit *p, gr3d_quad *q, unsigned e)
 	if (!f->on)
 		return 0;
 	const ulp_image *rt = f->rt;
+	const bool exact = p->ctx->exact;
 	unsigned n = 0;
 	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
 		gr3d_pixel *px = &q->px[k];
@@ -121,8 +122,13 @@ static unsigned pseq_exec(pseq_unit *p, gr3d_quad *q, unsigned e)
 		uint8_t b[4] = { 0, 0, 0, 0 };
 		if (rt && x < rt->width && y < rt->height)
 			memcpy(b, ulp_image_cpx(rt, x, y), 4);
-		px->r[f->lo] = unorm8_to_fx10(b[0]) | (uint32_t)unorm8_to_fx10(b[1]) << FX10_HIGH_SHIFT;
-		px->r[f->hi] = unorm8_to_fx10(b[2]) | (uint32_t)unorm8_to_fx10(b[3]) << FX10_HIGH_SHIFT;
+		if (exact) {   /* arith=exact: the bytes as values b / 255 */
+			px->r[f->lo] = gr3d_xfx_bits(false, b[0] / 255.0) | gr3d_xfx_bits(false, b[1] / 255.0) << GR3D_XFX_SHIFT;
+			px->r[f->hi] = gr3d_xfx_bits(false, b[2] / 255.0) | gr3d_xfx_bits(false, b[3] / 255.0) << GR3D_XFX_SHIFT;
+		} else {
+			px->r[f->lo] = unorm8_to_fx10(b[0]) | (uint32_t)unorm8_to_fx10(b[1]) << FX10_HIGH_SHIFT;
+			px->r[f->hi] = unorm8_to_fx10(b[2]) | (uint32_t)unorm8_to_fx10(b[3]) << FX10_HIGH_SHIFT;
+		}
 		n++;
 	}
 	return n;

@@ -57,27 +57,37 @@ GR3D_HOT uint32_t fx10_pair_of_bytes(uint32_t two)
 	return y + ((y >> 7) & 0x401u);
 }
 
+/* One texel's channels as bytes, channel k in byte k (RGBA order), gathered
+ * from the format; false for a D16 texel, whose 16-bit depth is *depth. */
+GR3D_HOT bool texel_bytes(const gr3d_sampler *sm, const uint8_t *p, uint32_t *w, unsigned *depth)
+{
+	switch (sm->format) {
+	case GR3D_TEX_BGRA8888: *w = (uint32_t)p[2] | (uint32_t)p[1] << 8 | (uint32_t)p[0] << 16 | (uint32_t)p[3] << 24; break;
+	case GR3D_TEX_A8: *w = (uint32_t)p[3] << 24; break;
+	case GR3D_TEX_L8: *w = (uint32_t)p[0] * 0x010101u | 0xFF000000u; break;
+	case GR3D_TEX_RGB565:
+		*w = (((p[0] >> 3) * 527u + 23u) >> 6) | (((p[1] >> 2) * 259u + 33u) >> 6) << 8 |
+		     (((p[2] >> 3) * 527u + 23u) >> 6) << 16 | 0xFF000000u;
+		break;
+	case GR3D_TEX_D16:
+		*depth = texel_depth(p);
+		return false;
+	default: *w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; break;
+	}
+	return true;
+}
+
 /* One texel as its FX10 pairs in register order: pr[0] = channels 0 | 1 << 10,
- * pr[1] = channels 2 | 3 << 10.  The format's channels are gathered into one
- * word of bytes (RGBA order), then converted two bytes at a time. */
+ * pr[1] = channels 2 | 3 << 10, converted two bytes at a time. */
 GR3D_HOT void texel_pair(const gr3d_sampler *sm, const uint8_t *p, uint32_t pr[2])
 {
 	uint32_t w;                                     /* channel k in byte k */
-	switch (sm->format) {
-	case GR3D_TEX_BGRA8888: w = (uint32_t)p[2] | (uint32_t)p[1] << 8 | (uint32_t)p[0] << 16 | (uint32_t)p[3] << 24; break;
-	case GR3D_TEX_A8: w = (uint32_t)p[3] << 24; break;
-	case GR3D_TEX_L8: w = (uint32_t)p[0] * 0x010101u | 0xFF000000u; break;
-	case GR3D_TEX_RGB565:
-		w = (((p[0] >> 3) * 527u + 23u) >> 6) | (((p[1] >> 2) * 259u + 33u) >> 6) << 8 |
-		    (((p[2] >> 3) * 527u + 23u) >> 6) << 16 | 0xFF000000u;
-		break;
-	case GR3D_TEX_D16: {
-		const uint32_t d = depth_fx10(sm, texel_depth(p));
+	unsigned dep;
+	if (!texel_bytes(sm, p, &w, &dep)) {
+		const uint32_t d = depth_fx10(sm, dep);
 		pr[0] = d | d << FX10_HIGH_SHIFT;
 		pr[1] = d | (uint32_t)unorm8_to_fx10(255) << FX10_HIGH_SHIFT;
 		return;
-	}
-	default: w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; break;
 	}
 	pr[0] = fx10_pair_of_bytes(w & 0xFFFFu);
 	pr[1] = fx10_pair_of_bytes(w >> 16);
@@ -221,6 +231,82 @@ unsigned tex_filter(const gr3d_sampler *sm, double lod, double s, double t, uint
 	return n;
 }
 
+/* ---- arith=exact (docs/exact.md): the same texels, levels, weights and
+ * counts as fetch_view / tex_fetch / tex_filter, with the channels as
+ * values (bytes / 255, a depth / 65535) and no FX10 step in the filter. */
+static void xtexel(const gr3d_sampler *sm, const level_view *lv, int x, int y, double out[4])
+{
+	x = wrap_coord(x, lv->w, lv->wrap_s);
+	y = wrap_coord(y, lv->h, lv->wrap_t);
+	uint32_t w;
+	unsigned dep;
+	if (!texel_bytes(sm, lv->rgba + ((size_t)y * (size_t)lv->w + (size_t)x) * 4u, &w, &dep)) {
+		out[0] = out[1] = out[2] = dep / 65535.0;
+		out[3] = 1.0;
+		return;
+	}
+	for (unsigned k = 0; k < 4; k++)
+		out[k] = (double)((w >> (8 * k)) & 0xFFu) / 255.0;
+}
+
+static unsigned xtex_fetch(const gr3d_sampler *sm, unsigned lvl, bool linear, double s, double t, double out[4])
+{
+	const level_view lv = view_of(sm, lvl);
+	for (unsigned k = 0; k < 4; k++)
+		out[k] = 0.0;
+	if (!lv.rgba || !isfinite(s) || !isfinite(t))
+		return 0;
+	double u = s * lv.fw, v = t * lv.fh;
+	if (fabs(u) > 1e8 || fabs(v) > 1e8)
+		u = v = 0.0;
+	if (!linear) {
+		xtexel(sm, &lv, floor_int(u), floor_int(v), out);
+		return 1;
+	}
+	u -= 0.5;
+	v -= 0.5;
+	const int x0 = floor_int(u), y0 = floor_int(v);
+	const double fu = u - x0, fv = v - y0;
+	double a[4], b[4], cc[4], d[4];
+	xtexel(sm, &lv, x0, y0, a);
+	xtexel(sm, &lv, x0 + 1, y0, b);
+	xtexel(sm, &lv, x0, y0 + 1, cc);
+	xtexel(sm, &lv, x0 + 1, y0 + 1, d);
+	for (unsigned k = 0; k < 4; k++)
+		out[k] = (float)((1 - fv) * ((1 - fu) * a[k] + fu * b[k]) + fv * ((1 - fu) * cc[k] + fu * d[k]));
+	return 4;
+}
+
+static unsigned xtex_filter(const gr3d_sampler *sm, bool use_lod, double lod, double s, double t, double out[4])
+{
+	if (!use_lod || !(lod > 0))
+		return xtex_fetch(sm, 0, sm->bilinear, s, t, out);
+	bool linear = sm->min_filter == GR3D_MIN_AS_MAG ? sm->bilinear : sm->min_filter == GR3D_MIN_LINEAR;
+	if (sm->nlevels < 2 || sm->mip_none)
+		return xtex_fetch(sm, 0, linear, s, t, out);
+	const unsigned last = sm->nlevels - 1u;
+	if (!sm->mip_linear) {
+		double l = floor(lod + 0.5);
+		return xtex_fetch(sm, l >= last ? last : (unsigned)l, linear, s, t, out);
+	}
+	double l0 = floor(lod);
+	if (l0 >= last)
+		return xtex_fetch(sm, last, linear, s, t, out);
+	double f = lod - l0, a[4], b[4];
+	unsigned n = xtex_fetch(sm, (unsigned)l0, linear, s, t, a);
+	n += xtex_fetch(sm, (unsigned)l0 + 1, linear, s, t, b);
+	for (unsigned k = 0; k < 4; k++)
+		out[k] = (float)((1 - f) * a[k] + f * b[k]);
+	return n;
+}
+
+/* The four channels as exact-mode register words: two 16-bit halves each. */
+static void xtex_pairs(const gr3d_ctx *c, const double ch[4], uint32_t pr[2])
+{
+	pr[0] = gr3d_xfx_bits(c->fx10_wrap, ch[0]) | gr3d_xfx_bits(c->fx10_wrap, ch[1]) << GR3D_XFX_SHIFT;
+	pr[1] = gr3d_xfx_bits(c->fx10_wrap, ch[2]) | gr3d_xfx_bits(c->fx10_wrap, ch[3]) << GR3D_XFX_SHIFT;
+}
+
 double tex_lod(const gr3d_sampler *sm, const double s[4], const double t[4], double bias)
 {
 	if (!sm->img)
@@ -311,8 +397,8 @@ __attribute__((noinline)) static unsigned tex_quad(const tex_unit *tu, gr3d_quad
 	const uint32_t rs[GR3D_PIXELS] = { q->px[0].r[sS], q->px[1].r[sS], q->px[2].r[sS], q->px[3].r[sS] };
 	const uint32_t rt[GR3D_PIXELS] = { q->px[0].r[sT], q->px[1].r[sT], q->px[2].r[sT], q->px[3].r[sT] };
 	double cs[GR3D_PIXELS], ct[GR3D_PIXELS];
-	gr3d_fp20_quad(true, rs, cs);
-	gr3d_fp20_quad(true, rt, ct);
+	gr3d_rd20_quad(c, true, rs, cs);
+	gr3d_rd20_quad(c, true, rt, ct);
 	/* one LOD per quad when a level or the min/mag choice depends on it */
 	double lod = 0.0;
 	bool minmag = sm->min_filter != GR3D_MIN_AS_MAG &&
@@ -323,7 +409,7 @@ __attribute__((noinline)) static unsigned tex_quad(const tex_unit *tu, gr3d_quad
 		double bias = 0.0;
 		for (unsigned p = 0; p < GR3D_PIXELS && pl->bias; p++)
 			if (!q->px[p].killed) {
-				bias = gr3d_fp20(q->px[p].r[sB]);
+				bias = gr3d_rd20(c, q->px[p].r[sB]);
 				break;
 			}
 		lod = tex_lod(sm, cs, ct, bias);
@@ -337,7 +423,11 @@ __attribute__((noinline)) static unsigned tex_quad(const tex_unit *tu, gr3d_quad
 		if (px->killed)
 			continue;
 		uint32_t pr[2];
-		if (use_lod) {
+		if (c->exact) {    /* arith=exact: the channels as values */
+			double ch[4];
+			texels += xtex_filter(sm, use_lod, lod, cs[p], ct[p], ch);
+			xtex_pairs(c, ch, pr);
+		} else if (use_lod) {
 			uint32_t t4[4];
 			texels += tex_filter(sm, lod, cs[p], ct[p], t4);
 			pr[0] = t4[0] | t4[1] << FX10_HIGH_SHIFT;

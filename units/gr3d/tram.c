@@ -33,6 +33,12 @@ void gr3d_tram_load(gr3d_tram *t, unsigned slot, const uint32_t (*const v[3])[4]
 	for (unsigned r = 0; r < GR3D_TRAM_ROWS; r++)
 		for (unsigned k = 0; k < 4; k++)
 			for (unsigned i = 0; i < 3; i++) {
+				if (t->f32_words) {           /* a binary32 value, whole: read as FX10 too */
+					const uint32_t w = v[i][r][k];
+					s->v[r][k][i] = w;
+					s->f[r][k][i] = s->fx[r][k][0][i] = s->fx[r][k][1][i] = gr3d_xf32(w);
+					continue;
+				}
 				uint32_t w = v[i][r][k] & FP20_MASK;
 				s->v[r][k][i] = w;
 				s->f[r][k][i] = gr3d_fp20(w);

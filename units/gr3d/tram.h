@@ -41,6 +41,7 @@ typedef struct gr3d_tram {
 	unsigned next;                /* the ring: the slot gr3d_tram_fill fills next */
 	uint16_t refs[GR3D_MAX_TRIS]; /* the ring: holds per slot */
 	sim_unit *waiter;             /* woken when a slot's holds drop to 0 (setup); may be NULL */
+	bool f32_words;               /* arith=exact, setup's rows: binary32 words, not FP20 (docs/exact.md) */
 } gr3d_tram;
 
 /* nslots: 1..GR3D_MAX_TRIS.  False when out of memory. */

@@ -410,8 +410,8 @@ static enum pica_step_result ex_dst(pica_step_ctx *s)
 	}
 	res[0] = 1.0f;
 	res[1] = f24_mul(a[1], b[1], fm);
-	res[2] = f24_round(a[2], fm->round);
-	res[3] = f24_round(b[3], fm->round);
+	res[2] = f24_result(a[2], fm);
+	res[3] = f24_result(b[3], fm);
 	return put_result(s, res);
 }
 

@@ -84,7 +84,8 @@ static inline __attribute__((always_inline)) bool pica_fast_step(pica_thread *t,
 {
 	const uint32_t pc = t->pc;
 	const pica_fast_inst *fi = &p->fast[pc];
-	if (fi->kind == PICA_FAST_GENERAL || t->steps >= env->max_steps)
+	/* arith=exact: the four-lane forms round to float24, pica_step does not */
+	if (fi->kind == PICA_FAST_GENERAL || t->steps >= env->max_steps || env->f24.exact)
 		return false;
 	if (fi->kind == PICA_FAST_END) {
 		/* ex_end: a vertex shader's output table all written */

@@ -6,6 +6,7 @@ void pica_regs_init(pica_regs *r, const ulp_config *cfg)
 {
 	memset(r, 0, sizeof *r);
 	r->uniform_round = cfg->f24_uniform_round;
+	r->uniform_exact = cfg->arith == ULP_ARITH_EXACT;
 }
 
 void pica_unpack_f24x4(const uint32_t w[3], uint32_t out[4])
@@ -27,7 +28,7 @@ static uint32_t byte_mask(uint32_t mask)
 
 /* A completed float-uniform word group: one vec4 at the index, which then
  * advances; indices >= 96 are ignored (Azahar: "ignored on real HW"). */
-static void float_word(pica_sh_regs *b, uint32_t value, enum ulp_round round)
+static void float_word(pica_sh_regs *b, uint32_t value, enum ulp_round round, bool exact)
 {
 	b->float_words[b->float_nwords++] = value;
 	unsigned need = b->float_f32 ? 4 : 3;
@@ -41,7 +42,7 @@ static void float_word(pica_sh_regs *b, uint32_t value, enum ulp_round round)
 				float f;
 				uint32_t bits = b->float_words[3 - k];
 				memcpy(&f, &bits, sizeof f);
-				c->c[k] = f24_decode(f24_encode(f, round));
+				c->c[k] = f24_of_f32(f, round, exact);
 			}
 		} else {
 			uint32_t xyzw[4];
@@ -54,7 +55,7 @@ static void float_word(pica_sh_regs *b, uint32_t value, enum ulp_round round)
 }
 
 static bool block_write(pica_sh_regs *b, unsigned off, uint32_t mask, uint32_t value,
-                        enum ulp_round round, uint32_t reg, ulp_diag *d)
+                        enum ulp_round round, bool exact, uint32_t reg, ulp_diag *d)
 {
 	const bool float_data = off >= PICA_SH_FLOATUNIFORM_DATA &&
 	                        off < PICA_SH_FLOATUNIFORM_DATA + PICA_N_SH_FLOATUNIFORM_DATA;
@@ -79,7 +80,7 @@ static bool block_write(pica_sh_regs *b, unsigned off, uint32_t mask, uint32_t v
 		b->float_f32 = PICA_GET(v, SH_FLOATUNIFORM_INDEX, F32);
 		b->float_nwords = 0;
 	} else if (float_data) {
-		float_word(b, value, round);
+		float_word(b, value, round, exact);
 		b->uploads++;
 	} else if (off == PICA_SH_CODETRANSFER_INDEX) {
 		b->code_index = PICA_GET(v, SH_CODETRANSFER_INDEX, INDEX);
@@ -116,15 +117,15 @@ bool pica_regs_write(pica_regs *r, uint32_t reg, uint32_t mask, uint32_t value, 
 	r->raw[reg] = (r->raw[reg] & ~bm) | (value & bm);
 	if (reg >= PICA_REG_VSH_BASE && reg < PICA_REG_VSH_BASE + PICA_REG_BLOCK_SIZE) {
 		unsigned off = reg - PICA_REG_VSH_BASE;
-		if (!block_write(&r->vs, off, mask, value, r->uniform_round, reg, d))
+		if (!block_write(&r->vs, off, mask, value, r->uniform_round, r->uniform_exact, reg, d))
 			return false;
 		/* VSH_COM_MODE = 0: VS uploads reach the GS unit too (pica200.md §4) */
 		if (PICA_GET(r->raw[PICA_REG_VSH_COM_MODE], VSH_COM_MODE, SEPARATE) == 0)
-			return block_write(&r->gs, off, mask, value, r->uniform_round, reg, d);
+			return block_write(&r->gs, off, mask, value, r->uniform_round, r->uniform_exact, reg, d);
 		return true;
 	}
 	if (reg >= PICA_REG_GSH_BASE && reg < PICA_REG_GSH_BASE + PICA_REG_BLOCK_SIZE)
-		return block_write(&r->gs, reg - PICA_REG_GSH_BASE, mask, value, r->uniform_round, reg, d);
+		return block_write(&r->gs, reg - PICA_REG_GSH_BASE, mask, value, r->uniform_round, r->uniform_exact, reg, d);
 	return true;
 }
 

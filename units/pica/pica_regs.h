@@ -47,6 +47,7 @@ typedef struct pica_regs {
 	pica_sh_regs vs, gs;
 	uint32_t raw[PICA_REG_COUNT];
 	enum ulp_round uniform_round;        /* knob f24.uniform_round */
+	bool uniform_exact;                  /* arith=exact: 32-bit uploads kept as binary32 */
 } pica_regs;
 
 void pica_regs_init(pica_regs *r, const ulp_config *cfg);

@@ -98,6 +98,6 @@ void vfetch_setup_job(void *ctx, uint32_t id, pica_job *job)
 		for (unsigned j = 0; p && j < a->ncomp && j < 4; j++)
 			c[j] = component(p + j * size, a->type & 3, a->normalize);
 		for (int j = 0; j < 4; j++)
-			job->v[a->reg & 15].c[j] = f24_decode(f24_encode(c[j], s->round));
+			job->v[a->reg & 15].c[j] = f24_of_f32(c[j], s->round, s->exact);
 	}
 }

@@ -48,6 +48,7 @@ typedef struct vfetch_setup {
 	uint32_t index_addr;         /* indexed draws: vertex k is the k-th index there */
 	uint8_t index_size;          /* 0: an array draw; 1, 2 or 4 bytes */
 	enum ulp_round round;        /* f32 -> float24 (f24.uniform_round) */
+	bool exact;                  /* arith=exact: kept as binary32 */
 	vfetch_read_fn read;
 	const void *mem;
 } vfetch_setup;
