@@ -127,6 +127,13 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* dir/name into out (n bytes); false when it does not fit. */
+static bool join_path(char *out, size_t n, const char *dir, const char *name)
+{
+	const int k = snprintf(out, n, "%s/%s", dir, name);
+	return k >= 0 && (size_t)k < n;
+}
+
 static bool ends_with_json(const char *s)
 {
 	size_t n = strlen(s);
@@ -155,7 +162,8 @@ static bool list_frames(const char *dir, char ***out, size_t *n, ulp_diag *d)
 			continue;
 		char path[4096];
 		struct stat st;
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		if (!join_path(path, sizeof path, dir, e->d_name))
+			continue;                  /* too long a name to be one of ours */
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 			continue;
 		if (strlen(e->d_name) >= RDIR_NAME_MAX)
@@ -192,7 +200,8 @@ static bool capture_digest(const char *dir, char **names, size_t n, char out[32]
 	uint64_t h = 0xcbf29ce484222325ull;
 	for (size_t k = 0; k < n; k++) {
 		char path[4096];
-		snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+		if (!join_path(path, sizeof path, dir, names[k]))
+			return ulp_diag_at(d, dir, 0, 0, "%s: the path is too long", names[k]);
 		size_t len;
 		char *bytes = ulp_read_file(path, &len, d);
 		if (!bytes)
@@ -471,8 +480,9 @@ int cmd_replay_dir(int argc, char **argv, const char *dir_arg)
 	for (size_t j = 0; j < c.npick; j++)
 		if (c.slot[j].status == RDIR_PENDING || c.slot[j].status == RDIR_RUNNING) {
 			c.slot[j].status = RDIR_ERROR;
-			snprintf(c.slot[j].message, sizeof c.slot[j].message, "%s/%s: not replayed (its workers died)",
-			         dir, c.slot[j].name);
+			if (snprintf(c.slot[j].message, sizeof c.slot[j].message, "%s/%s: not replayed (its workers "
+			             "died)", dir, c.slot[j].name) < 0)
+				c.slot[j].message[0] = '\0';
 		}
 	if (a.report && !rdir_report_write(&run, a.report, &d))
 		goto fail;
