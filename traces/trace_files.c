@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/fileio.h"
 #include "traces/trace_int.h"
 
 /* A relative name with no ".." component (and no empty name). */
@@ -85,6 +86,20 @@ bool trace_file_check(trace_ctx *c, const char *name, const char *jpath)
 	char *p = trace_resolve(c, name, jpath);
 	free(p);
 	return p != NULL;
+}
+
+uint8_t *trace_read_side_file(trace_ctx *c, const char *name, const char *jpath, size_t *len)
+{
+	char *full = trace_resolve(c, name, jpath);
+	if (!full)
+		return NULL;
+	ulp_diag inner;
+	ulp_diag_clear(&inner);
+	uint8_t *bytes = (uint8_t *)ulp_read_file(full, len, &inner);
+	free(full);
+	if (!bytes)
+		trace_err(c, jpath, "cannot read '%s'", name);
+	return bytes;
 }
 
 bool trace_parse_side_file_cap(const char *s, uint64_t *bytes)

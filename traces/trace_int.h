@@ -64,6 +64,9 @@ int trace_enum_index(const char *const *names, const char *s);
  * cap) or it does not exist. */
 char *trace_resolve(trace_ctx *c, const char *name, const char *jpath);
 bool trace_file_check(trace_ctx *c, const char *name, const char *jpath);
+/* The bytes of side file name (malloc'd, *len of them), or NULL with c->d
+ * set: refused as trace_resolve refuses, or "cannot read 'name'". */
+uint8_t *trace_read_side_file(trace_ctx *c, const char *name, const char *jpath, size_t *len);
 bool trace_check_value(trace_ctx *c, const cJSON *v, const field *f, const char *path);
 unsigned trace_count_present(const cJSON *obj, const char *const *names);
 

@@ -122,15 +122,9 @@ bad_item:
 	snprintf(sub, sizeof sub, "%s.file", path);
 	if (!cJSON_IsString(file))
 		return trace_err(c, sub, "expected a file name%s", "");
-	char *full = trace_resolve(c, file->valuestring, sub);
-	if (!full)
-		return false;
-	ulp_diag inner;
-	ulp_diag_clear(&inner);
-	r->bytes = (uint8_t *)ulp_read_file(full, &r->len, &inner);
-	free(full);
+	r->bytes = trace_read_side_file(c, file->valuestring, sub, &r->len);
 	if (!r->bytes)
-		return trace_err(c, sub, "cannot read '%s'", file->valuestring);
+		return false;
 	if (size && r->len != (size_t)size->valuedouble)
 		return trace_err(c, sub, "'%s' is %zu bytes; the trace says %.0f (truncated or replaced?)",
 		                 file->valuestring, r->len, size->valuedouble);
@@ -156,16 +150,10 @@ static bool load_level(trace_ctx *c, const cJSON *o, const trace_resource *r, ui
 			return trace_err(c, sub, "a field of version 2 of the format: say \"version\": 2%s", "");
 		if (!cJSON_IsString(file))
 			return trace_err(c, sub, "expected a file name%s", "");
-		char *full = trace_resolve(c, file->valuestring, sub);
-		if (!full)
-			return false;
-		ulp_diag inner;
-		ulp_diag_clear(&inner);
 		size_t got = 0;
-		uint8_t *bytes = (uint8_t *)ulp_read_file(full, &got, &inner);
-		free(full);
+		uint8_t *bytes = trace_read_side_file(c, file->valuestring, sub, &got);
 		if (!bytes)
-			return trace_err(c, sub, "cannot read '%s'", file->valuestring);
+			return false;
 		if (got != len) {
 			free(bytes);
 			return trace_err(c, sub, "'%s' is %zu bytes; this level's texels take %zu (truncated?)",
