@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Runs libFuzzer targets for SECONDS each (make fuzz, make fuzz-smoke).
-#   fuzz/run.sh BUILD SECONDS CORPUS target...
+# Runs libFuzzer targets for SECONDS each (make fuzz), or, with SECONDS
+# given as "smoke", a fixed number of inputs each from seed 1 (make
+# fuzz-smoke, what CI runs: the same inputs on every run, so that CI is
+# reproducible; finding new bugs is the timed campaign's job).
+#   fuzz/run.sh BUILD SECONDS|smoke CORPUS target...
 # Seeds: files of the target's format from CORPUS (../shared/corpus) and
 # traces/, copied once into BUILD/fuzz/seeds/<target>; the growing corpus
 # is BUILD/fuzz/corpus/<target>; dictionaries fuzz/dict/<format>.dict.
@@ -43,12 +46,29 @@ dict_of() {
 	esac
 }
 
+# make fuzz-smoke: inputs per target, about 15 s each on a 2-core machine
+# (a CI run's execs in 15 s, rounded down); the same seed every run.
+smoke_runs_of() {
+	case $1 in
+	fuzz_tgsi|fuzz_fp_container|fuzz_shbin) echo 500000 ;;
+	fuzz_compile_pica) echo 400000 ;;
+	fuzz_compile_tegra|fuzz_fp_words|fuzz_png) echo 200000 ;;
+	fuzz_pica_asm) echo 150000 ;;
+	fuzz_trace) echo 50000 ;;
+	fuzz_piglit|fuzz_tegra_asm|fuzz_replay|fuzz_session) echo 15000 ;;
+	*) echo 20000 ;;
+	esac
+}
+
 failed=0
 mkdir -p "$build/fuzz/findings"
 for t in "$@"; do
 	bin=$build/fuzz/$t
 	seeds=$build/fuzz/seeds/$t
 	work=$build/fuzz/corpus/$t
+	# the smoke starts from the seeds alone every time (a fresh folder), so
+	# that its inputs do not depend on earlier runs on this machine
+	[ "$secs" = smoke ] && work=$build/fuzz/smoke/$t && rm -rf "$work"
 	mkdir -p "$work"
 	if [ ! -d "$seeds" ]; then
 		mkdir -p "$seeds"
@@ -61,7 +81,7 @@ for t in "$@"; do
 		set +f
 		dirs=("$corpus" traces tests/fuzz_repro)
 		[ "$t" = fuzz_trace ] || [ "$t" = fuzz_replay ] && dirs=(traces/samples tests/fuzz_repro)
-		find -L "${dirs[@]}" \( "${args[@]}" \) -type f -size -64k 2>/dev/null | head -400 |
+		find -L "${dirs[@]}" \( "${args[@]}" \) -type f -size -64k 2>/dev/null | LC_ALL=C sort | head -400 |
 			while read -r f; do cp "$f" "$seeds/$(echo "$f" | md5sum | cut -c1-16)"; done
 		# the .fp container has no files in the corpus: its seeds are the
 		# grate programs assembled into containers (when the CLI is built)
@@ -77,14 +97,21 @@ for t in "$@"; do
 	dictopt=()
 	[ -n "$d" ] && [ -f "fuzz/dict/$d.dict" ] && dictopt=(-dict="fuzz/dict/$d.dict")
 	log=$build/fuzz/$t.log
-	FUZZ_TRACE_DIR=traces/samples "$bin" -max_total_time="$secs" -seed="${FUZZ_SEED:-0}" -timeout=20 -rss_limit_mb=2048 \
+	if [ "$secs" = smoke ]; then
+		budget=(-runs="$(smoke_runs_of "$t")" -seed=1)
+		what="$(smoke_runs_of "$t") runs"
+	else
+		budget=(-max_total_time="$secs" -seed="${FUZZ_SEED:-0}")
+		what="${secs}s"
+	fi
+	FUZZ_TRACE_DIR=traces/samples "$bin" "${budget[@]}" -timeout=20 -rss_limit_mb=2048 \
 		-max_len=65536 -print_final_stats=1 -artifact_prefix="$build/fuzz/findings/$t-" \
 		"${dictopt[@]}" "$work" "$seeds" >"$log" 2>&1
 	rc=$?
 	runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
 	eps=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$')
 	cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1)
-	echo "fuzz: $t: ${secs}s, ${runs:-?} execs, ${eps:-?} execs/s, ${cov:-no coverage line}"
+	echo "fuzz: $t: $what, ${runs:-?} execs, ${eps:-?} execs/s, ${cov:-no coverage line}"
 	if [ $rc -ne 0 ]; then
 		failed=1
 		art=$(grep -o "Test unit written to [^ ]*" "$log" | tail -1 | sed 's/Test unit written to //')

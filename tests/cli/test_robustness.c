@@ -205,6 +205,39 @@ Test(robustness, piglit_texture_size_out_of_range)
 	}
 }
 
+/* Probe coordinates far outside any image (1e30, -inf, NaN) are clamped
+ * before the conversion and fail the probe at the first pixel outside. */
+Test(robustness, piglit_probe_far_outside)
+{
+	static const char *const cmds[] = {
+		"probe rgba 1e30 0 1 0 0 1", "probe rgb -1e30 0 1 0 0", "probe rgba 7 7 1 0 0 1",
+		"probe rect rgba (0, 0, 1e30, 1e30) (1, 0, 0, 1)",
+		"relative probe rgba (1e30, -1e30) (1, 0, 0, 1)", "probe rgba nan 0 1 0 0 1",
+	};
+	ulp_diag d;
+	ulp_image *img = ulp_image_create(8, 8, &d);
+	cr_assert(img);
+	ulp_image_fill(img, 255, 0, 0, 255);    /* every probe's colour: only where fails */
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		char txt[512];
+		snprintf(txt, sizeof txt, "==== piglit [test] section (verbatim) ====\n[test]\n%s\n"
+		         "==== original piglit file x.shader_test (verbatim) ====\n[test]\n%s\n", cmds[i], cmds[i]);
+		pg_test t;
+		ulp_diag_clear(&d);
+		cr_assert(pg_test_parse(&t, txt, NULL, "VERT\nEND\n", "FRAG\nEND\n", "probe", &d), "%s", d.msg);
+		cr_assert_eq(t.ncmds, 1);
+		cr_assert_eq(t.cmds[0].kind, PG_PROBE, "%s", cmds[i]);
+		pg_probe_result r;
+		bool pass = pg_probe_check(&t.cmds[0], img, NULL, &r);
+		bool inside = i == 2;   /* the one probe inside the image passes */
+		cr_assert_eq(pass, inside, "'%s' on an 8x8 red image", cmds[i]);
+		if (!inside)
+			cr_assert(r.x < 0 || r.y < 0 || r.x >= 8 || r.y >= 8, "%s: failed at %d,%d", cmds[i], r.x, r.y);
+		pg_test_free(&t);
+	}
+	ulp_image_free(img);
+}
+
 /* ---- the trace loader's limits ---- */
 
 static bool load(const char *json, ulp_diag *d)

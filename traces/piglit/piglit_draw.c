@@ -344,10 +344,13 @@ bool pg_state_draw(const pg_state *s, const pg_test *t, const pg_cmd *c, pg_draw
 			return REFUSE("draw arrays %s: points and lines are not in this build (the replay and the "
 			              "reference rasterise triangles only)", c->prim == 3 ? "GL_POINTS" : "GL_LINES*");
 		dr->prim = c->prim;
-		nv = (unsigned)c->v[1];
-		if ((unsigned)c->v[0] + nv > t->vdata.nrows || nv > 100000)
+		/* first and count, clamped before the conversion (a fuzzed
+		 * "draw arrays GL_TRIANGLES inf 3" reached it out of range) */
+		unsigned first = (unsigned)pg_trunc(c->v[0], 0, PG_MAX_DRAW_ROWS + 1);
+		nv = (unsigned)pg_trunc(c->v[1], 0, PG_MAX_DRAW_ROWS + 1);
+		if (first + nv > t->vdata.nrows || nv > PG_MAX_DRAW_ROWS)
 			return REFUSE("draw arrays: rows %u..%u past the [vertex data] (%u rows)",
-			              (unsigned)c->v[0], (unsigned)c->v[0] + nv, t->vdata.nrows);
+			              first, first + nv, t->vdata.nrows);
 	}
 	unsigned nin = 0;
 	for (size_t i = 0; i < t->vs.nvars; i++)

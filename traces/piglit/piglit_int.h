@@ -24,6 +24,22 @@ typedef struct pg_arb_list {
 	size_t n, cap;
 } pg_arb_list;
 
+/* Vertices in one `draw arrays` (docs/robustness.md). */
+#define PG_MAX_DRAW_ROWS 100000
+
+/* A float the test wrote where an integer is meant (a probe's pixel, a
+ * draw's first row), truncated as shader_runner's (int) cast does but
+ * clamped into [lo, hi] first, so that 1e30, -inf or NaN (NaN gives lo)
+ * never reach an out-of-range conversion. */
+static inline int pg_trunc(float v, int lo, int hi)
+{
+	if (!(v >= (float)lo))
+		return lo;
+	if (v >= (float)hi)
+		return hi;
+	return (int)v;
+}
+
 /* piglit_state.c: slots of a GLSL struct declared in the test's shaders */
 bool pg_struct_slots(const pg_test *t, const char *type, unsigned *slots);
 

@@ -6,6 +6,11 @@
 #include <string.h>
 
 #include "traces/piglit/piglit.h"
+#include "traces/piglit/piglit_int.h"
+
+/* Probe coordinates are clamped to this before the conversion; a pixel
+ * outside the image fails the probe (pixel()), so the loops stay bounded. */
+#define COORD_MAX 65536
 
 static const float TOL = 3.0f / 256.0f;
 static const float DEPTH_TOL = 0.01f;
@@ -41,6 +46,11 @@ static bool pixel(const pg_cmd *c, const ulp_image *img, const float *depth, int
 	return true;
 }
 
+static int coord(float v)
+{
+	return pg_trunc(v, -COORD_MAX, COORD_MAX);
+}
+
 bool pg_probe_check(const pg_cmd *c, const ulp_image *img, const float *depth,
                     pg_probe_result *r)
 {
@@ -56,15 +66,15 @@ bool pg_probe_check(const pg_cmd *c, const ulp_image *img, const float *depth,
 		exp = c->v;
 		break;
 	case PG_PROBE_RECT:
-		x0 = (int)c->v[0];
-		y0 = (int)c->v[1];
-		w = (int)c->v[2];
-		h = (int)c->v[3];
+		x0 = coord(c->v[0]);
+		y0 = coord(c->v[1]);
+		w = coord(c->v[2]);
+		h = coord(c->v[3]);
 		if (c->relative) {
-			x0 = (int)(c->v[0] * (float)img->width);
-			y0 = (int)(c->v[1] * (float)img->height);
-			w = (int)(c->v[2] * (float)img->width);
-			h = (int)(c->v[3] * (float)img->height);
+			x0 = coord(c->v[0] * (float)img->width);
+			y0 = coord(c->v[1] * (float)img->height);
+			w = coord(c->v[2] * (float)img->width);
+			h = coord(c->v[3] * (float)img->height);
 		}
 		exp = c->v + 4;
 		break;
@@ -74,15 +84,15 @@ bool pg_probe_check(const pg_cmd *c, const ulp_image *img, const float *depth,
 	default:
 		if (c->relative) {
 			/* shader_runner clamps relative probes into the framebuffer */
-			x0 = (int)(c->v[0] * (float)img->width);
-			y0 = (int)(c->v[1] * (float)img->height);
+			x0 = coord(c->v[0] * (float)img->width);
+			y0 = coord(c->v[1] * (float)img->height);
 			if (x0 >= (int)img->width)
 				x0 = (int)img->width - 1;
 			if (y0 >= (int)img->height)
 				y0 = (int)img->height - 1;
 		} else {
-			x0 = (int)c->v[0];
-			y0 = (int)c->v[1];
+			x0 = coord(c->v[0]);
+			y0 = coord(c->v[1]);
 		}
 		w = h = 1;
 		exp = c->v + 2;

@@ -132,17 +132,6 @@ GR3D_HOT tex_f64x2 pair_f64(uint32_t pr)
 	return __builtin_convertvector(n, tex_f64x2);
 }
 
-/* One texel as four FX10 codes in channel order 0..3 (the register order). */
-GR3D_HOT void texel(const gr3d_sampler *sm, const level_view *lv, int x, int y, uint32_t out[4])
-{
-	uint32_t pr[2];
-	texel_at(sm, lv, x, y, pr);
-	out[0] = pr[0] & FX10_MASK;
-	out[1] = pr[0] >> FX10_HIGH_SHIFT;
-	out[2] = pr[1] & FX10_MASK;
-	out[3] = pr[1] >> FX10_HIGH_SHIFT;
-}
-
 /* tex_fetch on a level's view, with the result as FX10 pairs (texel_pair's
  * order); inlined into tex_quad's loop. */
 GR3D_HOT unsigned fetch_view(const gr3d_sampler *sm, const level_view *lv, bool linear, double s, double t,
