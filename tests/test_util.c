@@ -198,3 +198,35 @@ float test_bits_f(uint32_t u)
 	memcpy(&f, &u, 4);
 	return f;
 }
+
+/* A full-screen, fill-bound trace: a 4-EXEC program over every pixel of a
+ * 128x128 target, drawn `draws` times (1..8) before one checkpoint. */
+char *test_fill_trace(unsigned draws)
+{
+	static const char exec[] =
+		"EXEC\\n\\tMFU:\\tNOP\\n\\tTEX:\\tNOP\\n\\tALU:\\n"
+		"\\t\\tALU0:\\tMAD  r0.*h, #1, #1, #0, #1\\n\\t\\tALU1:\\tMAD  r0.l*, #1, #1, #0, #1\\n"
+		"\\t\\tALU2:\\tMAD  r1.*h, #1, #1, #0, #1\\n\\t\\tALU3:\\tMAD  r1.l*, #1, #1, #0, #1\\n"
+		"\\tDW:\\t%s\\n;\\n";
+	char *s = malloc(8192), *p = s;
+	cr_assert(s);
+	p += sprintf(p, "{\"format\": \"ulpsim-trace\", \"version\": 1, \"name\": \"fill\", \"resources\": {"
+	                "\"vb\": {\"type\": \"buffer\", \"f32\": [-1, -1, 0, 1,  1, -1, 0, 1,  1, 1, 0, 1,"
+	                " -1, -1, 0, 1,  1, 1, 0, 1,  -1, 1, 0, 1]}}, \"shaders\": {"
+	                "\"vs\": {\"stage\": \"vertex\", \"tgsi\": \"VERT\\nDCL IN[0]\\nDCL OUT[0], POSITION\\n"
+	                "  0: MOV OUT[0], IN[0]\\n  1: END\\n\"},"
+	                "\"fs\": {\"stage\": \"fragment\", \"grate\": \"alu_buffer_size = 1\\n"
+	                "pseq_to_dw_exec_nb = 4\\n.asm\\n");
+	for (int k = 0; k < 4; k++)
+		p += sprintf(p, exec, k < 3 ? "NOP" : "store rt1, r0, r1");
+	p += sprintf(p, "\"}}, \"commands\": ["
+	    "{\"cmd\": \"framebuffer\", \"width\": 128, \"height\": 128, \"cbufs\": [{\"format\": \"RGBA8888\"}]},"
+	    "{\"cmd\": \"bind_shaders\", \"vs\": \"vs\", \"fs\": \"fs\"},"
+	    "{\"cmd\": \"vertex_elements\", \"elements\": ["
+	    "{\"buffer\": \"vb\", \"offset\": 0, \"stride\": 16, \"format\": \"R32G32B32A32_FLOAT\"}]},"
+	    "{\"cmd\": \"clear\", \"color\": [0, 0, 0, 1]},");
+	for (unsigned k = 0; k < draws && k < 8; k++)
+		p += sprintf(p, "{\"cmd\": \"draw\", \"mode\": \"triangles\", \"start\": 0, \"count\": 6},");
+	p += sprintf(p, "{\"cmd\": \"checkpoint\", \"name\": \"f\"}]}");
+	return s;
+}

@@ -51,4 +51,8 @@ char *test_write_file(const char *dir, const char *name, const char *text);
 /* A fresh temporary directory under /tmp (malloc'd path). */
 char *test_tmpdir(void);
 
+/* A full-screen, fill-bound trace (JSON, malloc'd): a 4-EXEC grate program
+ * over every pixel of a 128x128 target, `draws` draws (at most 8). */
+char *test_fill_trace(unsigned draws);
+
 #endif

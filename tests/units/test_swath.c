@@ -131,40 +131,9 @@ Test(swath, samples_same_images_both_blocks_work)
 	}
 }
 
-/* A full-screen, fill-bound draw: a 4-EXEC program over every pixel of a
- * 128x128 target.  Two blocks take about half the fragment cycles. */
-static char *full_screen_trace(void)
-{
-	static const char exec[] =
-		"EXEC\\n\\tMFU:\\tNOP\\n\\tTEX:\\tNOP\\n\\tALU:\\n"
-		"\\t\\tALU0:\\tMAD  r0.*h, #1, #1, #0, #1\\n\\t\\tALU1:\\tMAD  r0.l*, #1, #1, #0, #1\\n"
-		"\\t\\tALU2:\\tMAD  r1.*h, #1, #1, #0, #1\\n\\t\\tALU3:\\tMAD  r1.l*, #1, #1, #0, #1\\n"
-		"\\tDW:\\t%s\\n;\\n";
-	char *s = malloc(8192), *p = s;
-	cr_assert(s);
-	p += sprintf(p, "{\"format\": \"ulpsim-trace\", \"version\": 1, \"name\": \"fill\", \"resources\": {"
-	                "\"vb\": {\"type\": \"buffer\", \"f32\": [-1, -1, 0, 1,  1, -1, 0, 1,  1, 1, 0, 1,"
-	                " -1, -1, 0, 1,  1, 1, 0, 1,  -1, 1, 0, 1]}}, \"shaders\": {"
-	                "\"vs\": {\"stage\": \"vertex\", \"tgsi\": \"VERT\\nDCL IN[0]\\nDCL OUT[0], POSITION\\n"
-	                "  0: MOV OUT[0], IN[0]\\n  1: END\\n\"},"
-	                "\"fs\": {\"stage\": \"fragment\", \"grate\": \"alu_buffer_size = 1\\n"
-	                "pseq_to_dw_exec_nb = 4\\n.asm\\n");
-	for (int k = 0; k < 4; k++)
-		p += sprintf(p, exec, k < 3 ? "NOP" : "store rt1, r0, r1");
-	p += sprintf(p, "\"}}, \"commands\": ["
-	    "{\"cmd\": \"framebuffer\", \"width\": 128, \"height\": 128, \"cbufs\": [{\"format\": \"RGBA8888\"}]},"
-	    "{\"cmd\": \"bind_shaders\", \"vs\": \"vs\", \"fs\": \"fs\"},"
-	    "{\"cmd\": \"vertex_elements\", \"elements\": ["
-	    "{\"buffer\": \"vb\", \"offset\": 0, \"stride\": 16, \"format\": \"R32G32B32A32_FLOAT\"}]},"
-	    "{\"cmd\": \"clear\", \"color\": [0, 0, 0, 1]},"
-	    "{\"cmd\": \"draw\", \"mode\": \"triangles\", \"start\": 0, \"count\": 6},"
-	    "{\"cmd\": \"checkpoint\", \"name\": \"f\"}]}");
-	return s;
-}
-
 Test(swath, fill_bound_draw_takes_half_the_fragment_cycles)
 {
-	char *j = full_screen_trace();
+	char *j = test_fill_trace(1);
 	trace t;
 	ulp_diag d;
 	ulp_diag_clear(&d);
@@ -269,7 +238,7 @@ Test(swath, gshim_and_swath_registers)
  * without (stalled units sleep either way). */
 Test(swath, watchdog_names_block_b)
 {
-	char *j = full_screen_trace();
+	char *j = test_fill_trace(1);
 	trace t;
 	ulp_diag d;
 	char first[sizeof d.msg] = "";

@@ -9,6 +9,7 @@
 
 #include "base/image.h"
 #include "sim/core/timeline.h"
+#include "tests/test_util.h"
 #include "traces/replay/replay.h"
 #include "ulpsim/ulpsim.h"
 
@@ -149,42 +150,11 @@ Test(threads, samples_tegra3_one_and_two_threads_alike, .timeout = 300)
 	cr_assert_gt(threaded, 0, "no sample draw ran on two threads");
 }
 
-/* A full-screen fill (fragment-bound), 4 EXECs per quad, 128 x 128. */
-static char *fill_trace(void)
-{
-	static const char exec[] =
-		"EXEC\\n\\tMFU:\\tNOP\\n\\tTEX:\\tNOP\\n\\tALU:\\n"
-		"\\t\\tALU0:\\tMAD  r0.*h, #1, #1, #0, #1\\n\\t\\tALU1:\\tMAD  r0.l*, #1, #1, #0, #1\\n"
-		"\\t\\tALU2:\\tMAD  r1.*h, #1, #1, #0, #1\\n\\t\\tALU3:\\tMAD  r1.l*, #1, #1, #0, #1\\n"
-		"\\tDW:\\t%s\\n;\\n";
-	char *s = malloc(8192), *p = s;
-	cr_assert(s);
-	p += sprintf(p, "{\"format\": \"ulpsim-trace\", \"version\": 1, \"name\": \"fill\", \"resources\": {"
-	                "\"vb\": {\"type\": \"buffer\", \"f32\": [-1, -1, 0, 1,  1, -1, 0, 1,  1, 1, 0, 1,"
-	                " -1, -1, 0, 1,  1, 1, 0, 1,  -1, 1, 0, 1]}}, \"shaders\": {"
-	                "\"vs\": {\"stage\": \"vertex\", \"tgsi\": \"VERT\\nDCL IN[0]\\nDCL OUT[0], POSITION\\n"
-	                "  0: MOV OUT[0], IN[0]\\n  1: END\\n\"},"
-	                "\"fs\": {\"stage\": \"fragment\", \"grate\": \"alu_buffer_size = 1\\n"
-	                "pseq_to_dw_exec_nb = 4\\n.asm\\n");
-	for (int k = 0; k < 4; k++)
-		p += sprintf(p, exec, k < 3 ? "NOP" : "store rt1, r0, r1");
-	p += sprintf(p, "\"}}, \"commands\": ["
-	    "{\"cmd\": \"framebuffer\", \"width\": 128, \"height\": 128, \"cbufs\": [{\"format\": \"RGBA8888\"}]},"
-	    "{\"cmd\": \"bind_shaders\", \"vs\": \"vs\", \"fs\": \"fs\"},"
-	    "{\"cmd\": \"vertex_elements\", \"elements\": ["
-	    "{\"buffer\": \"vb\", \"offset\": 0, \"stride\": 16, \"format\": \"R32G32B32A32_FLOAT\"}]},"
-	    "{\"cmd\": \"clear\", \"color\": [0, 0, 0, 1]},"
-	    "{\"cmd\": \"draw\", \"mode\": \"triangles\", \"start\": 0, \"count\": 6},"
-	    "{\"cmd\": \"draw\", \"mode\": \"triangles\", \"start\": 0, \"count\": 6},"
-	    "{\"cmd\": \"checkpoint\", \"name\": \"f\"}]}");
-	return s;
-}
-
 /* The fill-bound draw: alike at every window size, with a timeline; and the
  * cycle budget (--max-cycles) ending the run inside the blocks' work. */
 Test(threads, fill_windows_and_budget, .timeout = 120)
 {
-	char *j = fill_trace();
+	char *j = test_fill_trace(2);
 	trace t;
 	ulp_diag d;
 	ulp_diag_clear(&d);
@@ -224,7 +194,7 @@ Test(threads, fill_windows_and_budget, .timeout = 120)
  * longer than the watchdog waits): the same report, cycle and stats. */
 Test(threads, watchdog_alike, .timeout = 120)
 {
-	char *j = fill_trace();
+	char *j = test_fill_trace(2);
 	trace t;
 	ulp_diag d;
 	ulp_diag_clear(&d);
