@@ -230,3 +230,36 @@ char *test_fill_trace(unsigned draws)
 	p += sprintf(p, "{\"cmd\": \"checkpoint\", \"name\": \"f\"}]}");
 	return s;
 }
+
+char **test_corpus_files(const char *sub, const char *ext, size_t *n)
+{
+	char *root = test_corpus_path(sub);
+	size_t nd;
+	char **dirs = test_list_dir(root, true, &nd);
+	char **paths = NULL;
+	size_t k = 0;
+	size_t el = strlen(ext);
+	for (size_t i = 0; i < nd; i++) {
+		char dir[4096];
+		snprintf(dir, sizeof dir, "%s/%s", root, dirs[i]);
+		size_t nf;
+		char **files = test_list_dir(dir, false, &nf);
+		for (size_t j = 0; j < nf; j++) {
+			size_t l = strlen(files[j]);
+			if (l <= el || strcmp(files[j] + l - el, ext))
+				continue;
+			paths = realloc(paths, (k + 1) * sizeof *paths);
+			cr_assert(paths);
+			size_t pl = strlen(dir) + l + 2;
+			paths[k] = malloc(pl);
+			cr_assert(paths[k]);
+			snprintf(paths[k], pl, "%s/%s", dir, files[j]);
+			k++;
+		}
+		test_free_names(files, nf);
+	}
+	test_free_names(dirs, nd);
+	free(root);
+	*n = k;
+	return paths;
+}

@@ -40,6 +40,11 @@ char *test_corpus_path(const char *rel);
 char **test_list_dir(const char *dir, bool dirs_only, size_t *n);
 void test_free_names(char **names, size_t n);
 
+/* The corpus files ending in `ext` one folder below `sub` (e.g. "pica",
+ * ".shbin": pica/<program>/<file>.shbin), as full paths in name order;
+ * free with test_free_names. */
+char **test_corpus_files(const char *sub, const char *ext, size_t *n);
+
 /* Run "ulpsim <args>" (env ULPSIM_BIN, default build/ulpsim) through the
  * shell; captures stdout and stderr (malloc'd, NUL-terminated) and returns
  * the exit status (-1 when it did not exit normally). */

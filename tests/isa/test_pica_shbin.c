@@ -1,6 +1,5 @@
 /* SHBIN reader/writer, malformed inputs, and the disassembler round trip. */
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,43 +15,18 @@ struct blob { char *path; uint8_t *data; size_t len; };
 /* Every *.shbin in the corpus (malloc'd array, count in *n). */
 static struct blob *corpus_shbins(size_t *n)
 {
-	char *root = test_corpus_path("pica");
-	DIR *dp = opendir(root);
-	cr_assert_not_null(dp, "corpus folder %s missing", root);
-	struct blob *v = NULL;
-	size_t cnt = 0;
-	struct dirent *de;
-	while ((de = readdir(dp)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		char dir[1024];
-		snprintf(dir, sizeof dir, "%s/%s", root, de->d_name);
-		DIR *sub = opendir(dir);
-		if (!sub)
-			continue;
-		struct dirent *fe;
-		while ((fe = readdir(sub)) != NULL) {
-			size_t l = strlen(fe->d_name);
-			if (l < 6 || strcmp(fe->d_name + l - 6, ".shbin"))
-				continue;
-			v = realloc(v, (cnt + 1) * sizeof *v);
-			cr_assert_not_null(v);
-			size_t pl = strlen(dir) + l + 2;
-			char *p = malloc(pl);
-			cr_assert_not_null(p);
-			snprintf(p, pl, "%s/%s", dir, fe->d_name);
-			ulp_diag d;
-			ulp_diag_clear(&d);
-			size_t len;
-			char *data = ulp_read_file(p, &len, &d);
-			cr_assert_not_null(data, "%s", d.msg);
-			v[cnt++] = (struct blob){ p, (uint8_t *)data, len };
-		}
-		closedir(sub);
+	char **paths = test_corpus_files("pica", ".shbin", n);
+	struct blob *v = calloc(*n ? *n : 1, sizeof *v);
+	cr_assert_not_null(v);
+	for (size_t i = 0; i < *n; i++) {
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		size_t len;
+		char *data = ulp_read_file(paths[i], &len, &d);
+		cr_assert_not_null(data, "%s", d.msg);
+		v[i] = (struct blob){ paths[i], (uint8_t *)data, len };
 	}
-	closedir(dp);
-	free(root);
-	*n = cnt;
+	free(paths);                    /* the strings now belong to the blobs */
 	return v;
 }
 

@@ -6,7 +6,6 @@
  * with a timeline, the same events; an error found ahead, the same message
  * at the same cycle. */
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,66 +138,48 @@ static const char *const SETTINGS[] = {
 
 Test(pica_fast, corpus_vertex_shaders_match_the_general_path)
 {
-	char *dir = test_corpus_path("pica");
-	DIR *dp = opendir(dir);
-	cr_assert(dp, "cannot open %s", dir);
+	size_t npaths;
+	char **paths = test_corpus_files("pica", ".shbin", &npaths);
 	unsigned shaders = 0;
-	struct dirent *de;
-	while ((de = readdir(dp))) {
-		if (de->d_name[0] == '.' || !strcmp(de->d_name, "README.md"))
-			continue;
-		char sub[512];
-		snprintf(sub, sizeof sub, "%s/%s", dir, de->d_name);
-		DIR *ds = opendir(sub);
-		if (!ds)
-			continue;
-		struct dirent *fe;
-		while ((fe = readdir(ds))) {
-			size_t len = strlen(fe->d_name);
-			if (len < 6 || strcmp(fe->d_name + len - 6, ".shbin"))
+	for (size_t f = 0; f < npaths; f++) {
+		const char *path = paths[f];
+		struct shbin s;
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		cr_assert(shbin_load(path, &s, &d), "%s", d.msg);
+		for (unsigned e = 0; e < s.ndvle; e++) {
+			if (s.dvle[e].type == SHBIN_GS)
 				continue;
-			char path[1024];
-			snprintf(path, sizeof path, "%s/%s", sub, fe->d_name);
-			struct shbin s;
-			ulp_diag d;
-			ulp_diag_clear(&d);
-			cr_assert(shbin_load(path, &s, &d), "%s", d.msg);
-			for (unsigned e = 0; e < s.ndvle; e++) {
-				if (s.dvle[e].type == SHBIN_GS)
-					continue;
-				for (size_t k = 0; k < sizeof SETTINGS / sizeof SETTINGS[0]; k++) {
-					ulp_config cfg;
-					ulp_config_defaults(&cfg);
-					if (SETTINGS[k])
-						cr_assert(ulp_config_set(&cfg, SETTINGS[k], &d), "%s", d.msg);
-					pica_program p;
-					static pica_uniforms u;
-					memset(&u, 0, sizeof u);
-					cr_assert(pica_program_build(&p, &s, e, &cfg, &d), "%s: %s", path, d.msg);
-					pica_uniforms_apply_dvle(&u, p.dvle);
-					for (int i = 0; i < 96; i++)
-						u.c[i].c[i % 4] += 1.0f;
-					for (int i = 0; i < 4; i++) {
-						u.i[i][0] = (uint8_t)(2 + i);
-						u.i[i][2] = 1;
-					}
-					char what[1200];
-					snprintf(what, sizeof what, "%s DVLE %u %s", path, e,
-					         SETTINGS[k] ? SETTINGS[k] : "defaults");
-					compare(&p, &u, &cfg, false, 4, 48, what);
-					compare(&p, &u, &cfg, false, 1, 5, what);
-					if (k == 0 || k == 3)
-						compare(&p, &u, &cfg, true, 4, 12, what);
-					pica_program_free(&p);
+			for (size_t k = 0; k < sizeof SETTINGS / sizeof SETTINGS[0]; k++) {
+				ulp_config cfg;
+				ulp_config_defaults(&cfg);
+				if (SETTINGS[k])
+					cr_assert(ulp_config_set(&cfg, SETTINGS[k], &d), "%s", d.msg);
+				pica_program p;
+				static pica_uniforms u;
+				memset(&u, 0, sizeof u);
+				cr_assert(pica_program_build(&p, &s, e, &cfg, &d), "%s: %s", path, d.msg);
+				pica_uniforms_apply_dvle(&u, p.dvle);
+				for (int i = 0; i < 96; i++)
+					u.c[i].c[i % 4] += 1.0f;
+				for (int i = 0; i < 4; i++) {
+					u.i[i][0] = (uint8_t)(2 + i);
+					u.i[i][2] = 1;
 				}
-				shaders++;
+				char what[1200];
+				snprintf(what, sizeof what, "%s DVLE %u %s", path, e,
+				         SETTINGS[k] ? SETTINGS[k] : "defaults");
+				compare(&p, &u, &cfg, false, 4, 48, what);
+				compare(&p, &u, &cfg, false, 1, 5, what);
+				if (k == 0 || k == 3)
+					compare(&p, &u, &cfg, true, 4, 12, what);
+				pica_program_free(&p);
 			}
-			shbin_free(&s);
+			shaders++;
 		}
-		closedir(ds);
+		shbin_free(&s);
 	}
-	closedir(dp);
-	free(dir);
+	test_free_names(paths, npaths);
 	cr_assert_gt(shaders, 15, "only %u vertex shaders", shaders);
 }
 

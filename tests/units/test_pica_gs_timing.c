@@ -7,7 +7,6 @@
 
 #include "tests/units/pica_rig.h"
 #include "tests/test_util.h"
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -143,63 +142,45 @@ static void unit_job(void *ctx, uint32_t id, pica_job *job)
 
 Test(pica_unit, corpus_shaders_run_to_end)
 {
-	char *dir = test_corpus_path("pica");
-	DIR *dp = opendir(dir);
-	cr_assert(dp, "cannot open %s", dir);
+	size_t npaths;
+	char **paths = test_corpus_files("pica", ".shbin", &npaths);
 	unsigned runs = 0, ok = 0;
-	struct dirent *de;
-	while ((de = readdir(dp))) {
-		if (de->d_name[0] == '.' || !strcmp(de->d_name, "README.md"))
-			continue;
-		char sub[512];
-		snprintf(sub, sizeof sub, "%s/%s", dir, de->d_name);
-		DIR *ds = opendir(sub);
-		if (!ds)
-			continue;
-		struct dirent *fe;
-		while ((fe = readdir(ds))) {
-			size_t n = strlen(fe->d_name);
-			if (n < 6 || strcmp(fe->d_name + n - 6, ".shbin"))
-				continue;
-			char path[1024];
-			snprintf(path, sizeof path, "%s/%s", sub, fe->d_name);
-			struct shbin s;
-			ulp_diag d;
+	for (size_t f = 0; f < npaths; f++) {
+		const char *path = paths[f];
+		struct shbin s;
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		cr_assert(shbin_load(path, &s, &d), "%s", d.msg);
+		for (unsigned e = 0; e < s.ndvle; e++) {
+			ulp_config cfg;
+			ulp_config_defaults(&cfg);
+			pica_program p;
+			static pica_uniforms u;
+			memset(&u, 0, sizeof u);
+			cr_assert(pica_program_build(&p, &s, e, &cfg, &d), "%s: %s", path, d.msg);
+			pica_uniforms_apply_dvle(&u, p.dvle);
+			for (int i = 0; i < 96; i++)       /* identity-ish matrices */
+				if (!(p.dvle->nconsts && i >= 90))
+					u.c[i].c[i % 4] = u.c[i].c[i % 4] == 0.0f ? 1.0f : u.c[i].c[i % 4];
+			pica_env env;
+			corpus_ctx cc = { 0 };
+			pica_env_from_config(&env, &cfg);
+			env.emit = count_emit;
+			env.ctx = &cc;
+			pica_batch_stats st;
+			runs++;
+			if (pica_batch_run(&p, &u, &cfg, &env, 4, 8, unit_job, NULL, NULL, NULL, &st, &d))
+				ok++;
+			else
+				cr_log_error("%s DVLE %u: %s", path, e, d.msg);
+			if (p.is_gs)
+				cr_expect_gt(cc.prims, 0, "%s: the GS emitted nothing", path);
+			pica_program_free(&p);
 			ulp_diag_clear(&d);
-			cr_assert(shbin_load(path, &s, &d), "%s", d.msg);
-			for (unsigned e = 0; e < s.ndvle; e++) {
-				ulp_config cfg;
-				ulp_config_defaults(&cfg);
-				pica_program p;
-				static pica_uniforms u;
-				memset(&u, 0, sizeof u);
-				cr_assert(pica_program_build(&p, &s, e, &cfg, &d), "%s: %s", path, d.msg);
-				pica_uniforms_apply_dvle(&u, p.dvle);
-				for (int i = 0; i < 96; i++)       /* identity-ish matrices */
-					if (!(p.dvle->nconsts && i >= 90))
-						u.c[i].c[i % 4] = u.c[i].c[i % 4] == 0.0f ? 1.0f : u.c[i].c[i % 4];
-				pica_env env;
-				corpus_ctx cc = { 0 };
-				pica_env_from_config(&env, &cfg);
-				env.emit = count_emit;
-				env.ctx = &cc;
-				pica_batch_stats st;
-				runs++;
-				if (pica_batch_run(&p, &u, &cfg, &env, 4, 8, unit_job, NULL, NULL, NULL, &st, &d))
-					ok++;
-				else
-					cr_log_error("%s DVLE %u: %s", path, e, d.msg);
-				if (p.is_gs)
-					cr_expect_gt(cc.prims, 0, "%s: the GS emitted nothing", path);
-				pica_program_free(&p);
-				ulp_diag_clear(&d);
-			}
-			shbin_free(&s);
 		}
-		closedir(ds);
+		shbin_free(&s);
 	}
-	closedir(dp);
-	free(dir);
+	test_free_names(paths, npaths);
 	cr_log_info("pica unit: %u/%u corpus DVLEs run to END", ok, runs);
 	fprintf(stderr, "pica unit: %u/%u corpus DVLEs run to END\n", ok, runs);
 	cr_assert_gt(runs, 20);
