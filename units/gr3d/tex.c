@@ -196,27 +196,50 @@ unsigned tex_sample(const gr3d_sampler *sm, unsigned lvl, double s, double t, ui
 	return tex_fetch(sm, lvl, sm->bilinear, s, t, out);
 }
 
-unsigned tex_filter(const gr3d_sampler *sm, double lod, double s, double t, uint32_t out[4])
+/* The level(s) a LOD picks, shared by the hardware and the exact filter:
+ * level lv[0] alone (n == 1), or lv[0] and lv[0] + 1 blended by f (the
+ * linear mip filter); `linear` is the filter within a level. */
+typedef struct lod_pick {
+	unsigned lv, n;
+	double f;
+	bool linear;
+} lod_pick;
+
+static inline lod_pick pick_levels(const gr3d_sampler *sm, double lod)
 {
+	lod_pick p = { 0, 1, 0.0, sm->bilinear };
 	if (!(lod > 0))                                /* magnification (or no LOD): level 0 */
-		return tex_fetch(sm, 0, sm->bilinear, s, t, out);
-	bool linear = sm->min_filter == GR3D_MIN_AS_MAG ? sm->bilinear : sm->min_filter == GR3D_MIN_LINEAR;
+		return p;
+	p.linear = sm->min_filter == GR3D_MIN_AS_MAG ? sm->bilinear : sm->min_filter == GR3D_MIN_LINEAR;
 	if (sm->nlevels < 2 || sm->mip_none)
-		return tex_fetch(sm, 0, linear, s, t, out);
+		return p;
 	const unsigned last = sm->nlevels - 1u;
 	if (!sm->mip_linear) {
 		double l = floor(lod + 0.5);
-		return tex_fetch(sm, l >= last ? last : (unsigned)l, linear, s, t, out);
+		p.lv = l >= last ? last : (unsigned)l;
+		return p;
 	}
 	double l0 = floor(lod);
-	if (l0 >= last)
-		return tex_fetch(sm, last, linear, s, t, out);
-	double f = lod - l0;
+	if (l0 >= last) {
+		p.lv = last;
+		return p;
+	}
+	p.lv = (unsigned)l0;
+	p.n = 2;
+	p.f = lod - l0;
+	return p;
+}
+
+unsigned tex_filter(const gr3d_sampler *sm, double lod, double s, double t, uint32_t out[4])
+{
+	const lod_pick p = pick_levels(sm, lod);
+	if (p.n == 1)
+		return tex_fetch(sm, p.lv, p.linear, s, t, out);
 	uint32_t a[4], b[4];
-	unsigned n = tex_fetch(sm, (unsigned)l0, linear, s, t, a);
-	n += tex_fetch(sm, (unsigned)l0 + 1, linear, s, t, b);
+	unsigned n = tex_fetch(sm, p.lv, p.linear, s, t, a);
+	n += tex_fetch(sm, p.lv + 1, p.linear, s, t, b);
 	for (unsigned k = 0; k < 4; k++)
-		out[k] = (uint32_t)((1 - f) * a[k] + f * b[k] + 0.5) & FX10_MASK;   /* >= 0: floor */
+		out[k] = (uint32_t)((1 - p.f) * a[k] + p.f * b[k] + 0.5) & FX10_MASK;   /* >= 0: floor */
 	return n;
 }
 
@@ -268,24 +291,14 @@ static unsigned xtex_fetch(const gr3d_sampler *sm, unsigned lvl, bool linear, do
 
 static unsigned xtex_filter(const gr3d_sampler *sm, bool use_lod, double lod, double s, double t, double out[4])
 {
-	if (!use_lod || !(lod > 0))
-		return xtex_fetch(sm, 0, sm->bilinear, s, t, out);
-	bool linear = sm->min_filter == GR3D_MIN_AS_MAG ? sm->bilinear : sm->min_filter == GR3D_MIN_LINEAR;
-	if (sm->nlevels < 2 || sm->mip_none)
-		return xtex_fetch(sm, 0, linear, s, t, out);
-	const unsigned last = sm->nlevels - 1u;
-	if (!sm->mip_linear) {
-		double l = floor(lod + 0.5);
-		return xtex_fetch(sm, l >= last ? last : (unsigned)l, linear, s, t, out);
-	}
-	double l0 = floor(lod);
-	if (l0 >= last)
-		return xtex_fetch(sm, last, linear, s, t, out);
-	double f = lod - l0, a[4], b[4];
-	unsigned n = xtex_fetch(sm, (unsigned)l0, linear, s, t, a);
-	n += xtex_fetch(sm, (unsigned)l0 + 1, linear, s, t, b);
+	const lod_pick p = pick_levels(sm, use_lod ? lod : 0.0);
+	if (p.n == 1)
+		return xtex_fetch(sm, p.lv, p.linear, s, t, out);
+	double a[4], b[4];
+	unsigned n = xtex_fetch(sm, p.lv, p.linear, s, t, a);
+	n += xtex_fetch(sm, p.lv + 1, p.linear, s, t, b);
 	for (unsigned k = 0; k < 4; k++)
-		out[k] = (float)((1 - f) * a[k] + f * b[k]);
+		out[k] = (float)((1 - p.f) * a[k] + p.f * b[k]);
 	return n;
 }
 
