@@ -190,8 +190,9 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/obj/fuzz/fuzz_%.o $(BUILD)/fuzz/libulpsim.a
 fuzz-deps:
 	@bash scripts/deps-fuzz.sh
 
+# the CLI too: fuzz/run.sh assembles the .fp container's seeds with it
 fuzz-build: fuzz-deps
-	@$(MAKE) --no-print-directory $(FUZZ_BIN)
+	@$(MAKE) --no-print-directory $(FUZZ_BIN) $(CLI)
 
 fuzz: fuzz-build
 	@bash fuzz/run.sh $(BUILD) $(FUZZ_SECONDS) $(CORPUS) $(FUZZ_TARGETS)

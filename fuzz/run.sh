@@ -88,7 +88,11 @@ for t in "$@"; do
 		if [ "$t" = fuzz_fp_container ]; then
 			for f in "$seeds"/*; do
 				case $f in *.fp) continue ;; esac
-				[ -x "$build/ulpsim" ] && "$build/ulpsim" tegra asm "$f" -o "$f.fp" >/dev/null 2>&1
+				if [ ! -x "$build/ulpsim" ]; then
+					echo "fuzz: $t: $build/ulpsim is not built: no .fp seeds (make fuzz-build builds it)" >&2
+					break
+				fi
+				"$build/ulpsim" tegra asm "$f" -o "$f.fp" >/dev/null 2>&1
 				rm -f "$f"
 			done
 		fi
