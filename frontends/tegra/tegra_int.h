@@ -65,13 +65,15 @@ typedef struct tfp_ulayout {
 	int32_t nconst;         /* declared span: elements 0..nconst-1 */
 	int16_t *slot;          /* per float index 4n+c: FP_CONST slot, -1 not resident */
 	uint8_t *decl;          /* per element: declared */
+	uint8_t *held;          /* per float index 4n+c: read through an indirect address */
 	int16_t src[TEGRA_FP_NUM_CONST];    /* inverse map, -1 unused */
 } tfp_ulayout;
 bool tegra_uniform_layout(const ir_shader *s, const tgsi_shader *sh, tfp_ulayout *u, ir_error *e);
 /* The packed layout after dead-code removal: u0..u31 for the components
  * that live operations and the outputs read (in (n, c) order), p->usrc
- * filled; refuses (constants) more than 32. */
-bool tfp_uniform_pack(tfp_prog *p, int32_t nconst, ir_error *e);
+ * filled; refuses (constants) more than 32, saying how many of them an
+ * indirect read holds (u->held) and how many are read directly. */
+bool tfp_uniform_pack(tfp_prog *p, const tfp_ulayout *u, ir_error *e);
 void tfp_ulayout_free(tfp_ulayout *u);
 
 /* IR (lowered with tegra_ir_caps) -> scalar program.  Refuses what the

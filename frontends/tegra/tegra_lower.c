@@ -704,11 +704,11 @@ bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_
 	memcpy(p->out, L.out, sizeof p->out);
 	p->has_color = L.color_out >= 0;
 	free(L.temp);
-	tfp_ulayout_free(&L.ul);
 	if (ok && !tfp_eliminate_dead(p))
 		ok = ir_refuse(e, IR_REFUSE_LIMITS, s->file, 1, 1, "out of memory");
 	if (ok && p->upacked)
-		ok = tfp_uniform_pack(p, nconst, e);
+		ok = tfp_uniform_pack(p, &L.ul, e);
+	tfp_ulayout_free(&L.ul);
 	/* FP_CONST words free for constants: past the identity layout's
 	 * declared span, or every slot the packed layout left unused */
 	for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)

@@ -19,21 +19,25 @@
 
 static bool declared(const tfp_ulayout *u, int32_t n) { return n >= 0 && n < u->nconst && u->decl[n]; }
 
-static void need(tfp_ulayout *u, int32_t n, uint8_t comps)
+static void need(tfp_ulayout *u, int32_t n, uint8_t comps, bool indirect)
 {
 	if (!declared(u, n))
 		return;   /* reads outside the declared file give 0 (tgsi_exec) */
 	for (unsigned c = 0; c < 4; c++)
-		if (comps & (1u << c))
+		if (comps & (1u << c)) {
 			u->slot[4 * n + (int32_t)c] = -3;   /* read */
+			u->held[4 * n + (int32_t)c] |= indirect;
+		}
 }
 
 void tfp_ulayout_free(tfp_ulayout *u)
 {
 	free(u->slot);
 	free(u->decl);
+	free(u->held);
 	u->slot = NULL;
 	u->decl = NULL;
+	u->held = NULL;
 }
 
 bool tegra_uniform_layout(const ir_shader *s, const tgsi_shader *sh, tfp_ulayout *u, ir_error *e)
@@ -53,7 +57,8 @@ bool tegra_uniform_layout(const ir_shader *s, const tgsi_shader *sh, tfp_ulayout
 	u->nconst = last + 1;
 	u->slot = malloc(((size_t)u->nconst * 4 + 4) * sizeof *u->slot);
 	u->decl = calloc((size_t)u->nconst + 1, 1);
-	if (!u->slot || !u->decl)
+	u->held = calloc((size_t)u->nconst * 4 + 4, 1);
+	if (!u->slot || !u->decl || !u->held)
 		return ir_refuse(e, IR_REFUSE_LIMITS, s->file, 1, 1, "out of memory");
 	for (int32_t k = 0; k < u->nconst * 4; k++)
 		u->slot[k] = -2;   /* not read */
@@ -80,9 +85,9 @@ bool tegra_uniform_layout(const ir_shader *s, const tgsi_shader *sh, tfp_ulayout
 			if (x->indirect) {
 				indirect = true;
 				for (int32_t n = x->index < 0 ? 0 : x->index; n < u->nconst; n++)
-					need(u, n, comps);
+					need(u, n, comps, true);
 			} else {
-				need(u, x->index, comps);
+				need(u, x->index, comps, false);
 				identity &= x->index < TEGRA_COMPILE_MAX_CONST || !declared(u, x->index);
 			}
 		}
@@ -112,9 +117,9 @@ static bool pack_opnd(tfp_opnd *o, const int16_t *map)
 	return o->v >= 0;
 }
 
-bool tfp_uniform_pack(tfp_prog *p, int32_t nconst, ir_error *e)
+bool tfp_uniform_pack(tfp_prog *p, const tfp_ulayout *u, ir_error *e)
 {
-	size_t nf = (size_t)nconst * 4;
+	size_t nf = (size_t)u->nconst * 4;
 	int16_t *map = malloc((nf + 1) * sizeof *map);
 	if (!map)
 		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "out of memory");
@@ -129,13 +134,14 @@ bool tfp_uniform_pack(tfp_prog *p, int32_t nconst, ir_error *e)
 		for (unsigned k = 0; k < 3 && p->op[i].live; k++)
 			if (p->op[i].s[k].kind == TO_UNIF && (size_t)p->op[i].s[k].v < nf)
 				map[p->op[i].s[k].v] = 0;
-	unsigned count = 0;
+	unsigned count = 0, held = 0;
 	for (size_t k = 0; k < nf; k++)
 		if (map[k] == 0) {
 			map[k] = (int16_t)count;
 			if (count < TEGRA_FP_NUM_CONST)
 				p->usrc[count] = (int16_t)k;
 			count++;
+			held += u->held[k] != 0;
 		}
 	if (count > TEGRA_FP_NUM_CONST) {
 		/* name the first operation reading a component past the 32nd */
@@ -151,9 +157,10 @@ bool tfp_uniform_pack(tfp_prog *p, int32_t nconst, ir_error *e)
 				}
 		free(map);
 		return ir_refuse(e, IR_REFUSE_CONSTANTS, p->file, line, col, "%s: the CONST[0] components the "
-		                 "program reads need %u FP_CONST slots (an indirect read holds its array from "
-		                 "the base index to the last declared element); the fragment unit has 32 "
-		                 "(u0..u31)", op, count);
+		                 "program reads need %u FP_CONST slots (%u read directly, %u held for indirect "
+		                 "reads: an indirect read holds its array from the base index to the last "
+		                 "declared element); the fragment unit has 32 (u0..u31)", op, count, count - held,
+		                 held);
 	}
 	bool ok = true;
 	for (unsigned r = 0; r < 5; r++)

@@ -538,6 +538,9 @@ Test(compile_tegra, corpus_tgsi_fragment_shaders, .timeout = 120)
 /* out = 0.5 * TEMP[0] + 0.5 keeps [-1, 1] visible through the clamp */
 #define OUT05 "MAD OUT[0], TEMP[0], IMM[0].xxxx, IMM[0].xxxx\nEND\n"
 
+/* TEMP[0].c += CONST[0][n].x / 8 */
+#define PK(n, c) "MAD TEMP[0]." c ", CONST[0][" #n "].xxxx, IMM[0].wwww, TEMP[0]." c c c c "\n"
+
 static const char *const LOWERINGS[] = {
 	/* 0 SFU: SIN/COS (PRE steps), EX2 (PREEX2), LG2 */
 	HDR "SIN TEMP[0].x, IN[0].xxxx\nCOS TEMP[0].y, IN[0].yyyy\nEX2 TEMP[1].x, IN[0].zzzz\n"
@@ -652,6 +655,18 @@ static const char *const LOWERINGS[] = {
 	"  ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\nENDLOOP\nSNE TEMP[0].x, TEMP[0].xxxx, IMM[0].wwww\n"
 	"SNE TEMP[0].y, TEMP[0].xxxx, IMM[1].yyyy\nMOV TEMP[2].x, IMM[1].xxxx\nMOV TEMP[2].y, TEMP[1].xxzw\n"
 	"CMP TEMP[2].zw, -TEMP[0].yyyy, IMM[1].xxxy, IN[0]\nCMP OUT[0], -TEMP[0].xxxx, IMM[1].yxxx, TEMP[2]\nEND\n",
+	/* 19 40 scalar uniforms (one vec4 slot each, as Mesa lays out floats), 32 of them read
+	 * (every element but 4, 9, ..., 39): 160 declared components packed into u0..u31 */
+	"FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL CONST[0][0..39]\nDCL TEMP[0]\n"
+	"IMM[0] FLT32 {0.5, 0.25, 2.0, 0.125}\nMOV TEMP[0], IN[0]\nMUL TEMP[0].x, CONST[0][0].xxxx, IMM[0].wwww\n"
+	PK(1, "x") PK(2, "x") PK(3, "x") PK(5, "x") PK(6, "x") PK(7, "x")
+	PK(8, "x") PK(10, "x") PK(11, "x") PK(12, "x") PK(13, "x") PK(15, "x")
+	PK(16, "x") PK(17, "x") PK(18, "x")
+	"MUL TEMP[0].y, CONST[0][20].xxxx, IMM[0].wwww\n"
+	PK(21, "y") PK(22, "y") PK(23, "y") PK(25, "y") PK(26, "y") PK(27, "y")
+	PK(28, "y") PK(30, "y") PK(31, "y") PK(32, "y") PK(33, "y") PK(35, "y")
+	PK(36, "y") PK(37, "y") PK(38, "y")
+	OUT05,
 };
 
 Test(compile_tegra, every_lowering_matches_the_interpreter)
@@ -679,6 +694,12 @@ Test(compile_tegra, every_lowering_matches_the_interpreter)
 				cr_assert(st.uniforms_packed && st.uniform_src[0] == 0 && st.uniform_src[1] == 3 &&
 				          st.uniform_src[19] == 39, "u0 u1 u19 <- %d %d %d",
 				          st.uniform_src[0], st.uniform_src[1], st.uniform_src[19]);
+			if (k == 19) {   /* u_j <- CONST[0][n].x of the j-th element read */
+				cr_assert(st.uniforms_packed, "not packed");
+				for (int j = 0, n = 0; j < 32; j++, n += n % 5 == 3 ? 2 : 1)
+					cr_assert_eq(st.uniform_src[j], 4 * n, "u%d <- %d, expected CONST[0][%d].x",
+					             j, st.uniform_src[j], n);
+			}
 			if (k < 14)
 				cr_assert(st.loop_bound == 0 && !st.uniforms_packed);
 		}

@@ -219,6 +219,12 @@ Test(compile_tegra, what_the_fragment_unit_cannot_do_is_refused_with_its_line)
 		  "ADD TEMP[0], TEMP[0], CONST[0][5]\nADD TEMP[0], TEMP[0], CONST[0][6]\nADD TEMP[0], TEMP[0], CONST[0][7]\n"
 		  "ADD OUT[0], TEMP[0], CONST[0][8]\nEND\n", IR_REFUSE_CONSTANTS,
 		  "t.tgsi:12:1: ADD: the CONST[0] components the program reads need 36 FP_CONST slots" },
+		/* piglit's fs-vec4-const-array-indirect-access-008-elements as Debian's Mesa gives it:
+		 * an index and an indirect read of 8 vec4 (Mesa's const array in CONST[0]) */
+		{ "FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0..8]\nDCL ADDR[0]\nARL ADDR[0].x, CONST[0][0].xxxx\n"
+		  "MOV OUT[0], CONST[0][ADDR[0].x+1]\nEND\n", IR_REFUSE_CONSTANTS,
+		  "t.tgsi:6:1: MOV: the CONST[0] components the program reads need 33 FP_CONST slots (1 read "
+		  "directly, 32 held for indirect reads" },
 		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nAND OUT[0], IN[0], IN[0]\nEND\n",
 		  IR_REFUSE_INTEGER, "t.tgsi:4:1: AND" },
 		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDADD OUT[0], IN[0], IN[0]\nEND\n",
@@ -250,21 +256,37 @@ Test(compile_tegra, what_the_fragment_unit_cannot_do_is_refused_with_its_line)
 		tegra_compile_result_free(&r);
 		tgsi_shader_free(sh);
 	}
-	/* more values live at once than 16 row registers and g0..g7 hold */
+	/* 40 scalar uniforms (a vec4 slot each), all 40 read: packed they still need 40 words */
 	char text[8192];
 	int n = snprintf(text, sizeof text, "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
-	                 "DCL CONST[0][0..7]\nDCL TEMP[0..8]\n");
-	for (int t = 0; t < 8; t++)
-		n += snprintf(text + n, sizeof text - (size_t)n, "MUL TEMP[%d], IN[0], CONST[0][%d]\n", t, t);
-	for (int t = 1; t < 8; t++)
-		n += snprintf(text + n, sizeof text - (size_t)n, "MAD TEMP[0], TEMP[0], TEMP[%d], TEMP[%d]\n", t,
-		              (t + 3) % 8);
+	                 "DCL CONST[0][0..39]\nDCL TEMP[0]\nMOV TEMP[0], IN[0]\n");
+	for (int k = 0; k < 40; k++)
+		n += snprintf(text + n, sizeof text - (size_t)n, "ADD TEMP[0].%c, TEMP[0].%.4s, CONST[0][%d].xxxx\n",
+		              "xy"[k & 1], k & 1 ? "yyyy" : "xxxx", k);
 	snprintf(text + n, sizeof text - (size_t)n, "MOV OUT[0], TEMP[0]\nEND\n");
 	ulp_diag d;
 	ulp_diag_clear(&d);
 	tgsi_shader *sh = tgsi_parse(text, strlen(text), "t.tgsi", NULL, &d);
 	cr_assert(sh, "%s", d.msg);
 	tegra_compile_result r;
+	cr_assert_not(tegra_compile(sh, "t.tgsi", &r), "compiled:\n%s", r.asm_text);
+	cr_assert_eq(r.why, IR_REFUSE_CONSTANTS, "%s: %s", ir_refusal_name(r.why), r.d.msg);
+	cr_assert(strstr(r.d.msg, "need 40 FP_CONST slots (40 read directly, 0 held for indirect reads"), "%s",
+	          r.d.msg);
+	tegra_compile_result_free(&r);
+	tgsi_shader_free(sh);
+	/* more values live at once than 16 row registers and g0..g7 hold */
+	n = snprintf(text, sizeof text, "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+	             "DCL CONST[0][0..7]\nDCL TEMP[0..8]\n");
+	for (int t = 0; t < 8; t++)
+		n += snprintf(text + n, sizeof text - (size_t)n, "MUL TEMP[%d], IN[0], CONST[0][%d]\n", t, t);
+	for (int t = 1; t < 8; t++)
+		n += snprintf(text + n, sizeof text - (size_t)n, "MAD TEMP[0], TEMP[0], TEMP[%d], TEMP[%d]\n", t,
+		              (t + 3) % 8);
+	snprintf(text + n, sizeof text - (size_t)n, "MOV OUT[0], TEMP[0]\nEND\n");
+	ulp_diag_clear(&d);
+	sh = tgsi_parse(text, strlen(text), "t.tgsi", NULL, &d);
+	cr_assert(sh, "%s", d.msg);
 	cr_assert_not(tegra_compile(sh, "t.tgsi", &r), "compiled:\n%s", r.asm_text);
 	cr_assert_eq(r.why, IR_REFUSE_REGISTERS, "%s: %s", ir_refusal_name(r.why), r.d.msg);
 	tegra_compile_result_free(&r);

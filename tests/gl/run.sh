@@ -72,9 +72,11 @@ done < tests/gl/piglit-bin-sample.txt
 
 # 1c. the precision oracle: a result off by float24 (vertex) or FP20 (fragment
 # uniforms and arithmetic) rounding beyond the test's 1e-5 tolerance fails by
-# default and passes in exact mode
+# default and passes in exact mode (fs-op-add-mat3-mat3: 28 uniform
+# components of 10 vec4 slots, in the packed FP_CONST layout)
 for t in generated_tests/spec/glsl-1.10/execution/built-in-functions/vs-op-sub-float-float.shader_test \
-	generated_tests/spec/glsl-1.10/execution/built-in-functions/fs-op-div-float-float.shader_test; do
+	generated_tests/spec/glsl-1.10/execution/built-in-functions/fs-op-div-float-float.shader_test \
+	generated_tests/spec/glsl-1.10/execution/built-in-functions/fs-op-add-mat3-mat3.shader_test; do
 	name=exact-$(basename "$t" .shader_test)
 	hw=$(runner "$PIGLIT/$t" "$name-hw")
 	ex=$(runner "$PIGLIT/$t" "$name" --set arith=exact)
