@@ -551,12 +551,12 @@ static void destroy(struct pipe_context *pipe)
 		replay_session_close(c->s);
 	}
 	replay_capture_close(c->cap);
-	if (c->out) {              /* its figures stay in the run's; stats.txt so far */
+	if (c->out) {              /* its figures stay in the run's; stats.txt and timeline so far */
 		ulp_gl_run_remove(scr->outputs, c->out);
 		ulp_diag d;
 		ulp_diag_clear(&d);
-		if (!ulp_gl_run_write_stats(scr->outputs, &d))
-			fprintf(stderr, "ulpsim: %s: %s\n", ULPSIM_ENV_STATS, d.msg);
+		if (!ulp_gl_run_write(scr->outputs, &d))
+			fprintf(stderr, "ulpsim: %s\n", d.msg);
 	}
 	FREE(c);
 }

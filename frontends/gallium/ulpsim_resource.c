@@ -219,10 +219,10 @@ static void ulpsim_flush_frontbuffer(struct pipe_screen *screen, struct pipe_con
 	ulpsim_summary_line(s, line);
 	if (ctx)                          /* --capture: the frame as a trace (ulpsim_context.c) */
 		ulpsim_capture_frame(ulpsim_context(ctx), s->frames);
-	ulp_diag d;                  /* stats.txt of the run so far: whole even if the program is killed */
+	ulp_diag d;                  /* stats.txt and timeline of the run so far: whole even if the program is killed */
 	ulp_diag_clear(&d);
-	if (s->outputs && !ulp_gl_run_write_stats(s->outputs, &d))
-		fprintf(stderr, "ulpsim: %s: %s\n", ULPSIM_ENV_STATS, d.msg);
+	if (s->outputs && !ulp_gl_run_write(s->outputs, &d))
+		fprintf(stderr, "ulpsim: %s\n", d.msg);
 	s->at_frame = s->run;
 	s->frames++;
 }
