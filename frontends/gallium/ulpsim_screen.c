@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "frontends/gallium/ulpsim_gallium.h"
+#include "traces/gl/gl_prims.h"
 #include "traces/gl/gl_run.h"
 
 #include "frontend/sw_winsys.h"
@@ -34,7 +35,6 @@ enum {
 	FS_TEMPS = 16, FS_CF_DEPTH = 32,
 	/* 4096 x 4096 down to 1 x 1 (traces/trace.h TRACE_TEX_LEVELS) */
 	TEX_LEVELS = 13,
-	WIDE_MAX = 64,                 /* largest point size and line width offered (pixels) */
 };
 
 /* The formats ulpsim models (traces/trace.h texture formats; units/gr3d
@@ -158,11 +158,11 @@ static float ulpsim_get_paramf(struct pipe_screen *screen, enum pipe_capf param)
 	(void)screen;
 	switch (param) {
 	/* points and lines are quads the PICA200's geometry shader makes
-	 * (traces/gl/gl_prims.h): any size the clipper takes; WIDE_MAX is the
-	 * driver's choice, not a hardware limit.  No smoothing: the AA sizes are 1. */
+	 * (traces/gl/gl_prims.h): any size the clipper takes; ULP_GL_WIDE_MAX is
+	 * the driver's choice, not a hardware limit.  No smoothing: the AA sizes are 1. */
 	case PIPE_CAPF_MAX_LINE_WIDTH:
 	case PIPE_CAPF_MAX_POINT_SIZE:
-		return WIDE_MAX;
+		return ULP_GL_WIDE_MAX;
 	case PIPE_CAPF_LINE_WIDTH_GRANULARITY:
 	case PIPE_CAPF_POINT_SIZE_GRANULARITY:
 		return 0.125f;

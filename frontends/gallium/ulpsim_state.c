@@ -496,12 +496,24 @@ static bool emit_textures(struct ulpsim_context *c)
 static bool emit_vertex_elements(struct ulpsim_context *c)
 {
 	const struct ulpsim_velems *ve = c->velems;
-	if (!ve || !ve->n) {
-		ulpsim_note(c, "no-velems", "a draw without vertex elements is skipped");
-		return false;
-	}
 	cJSON *cmd = command("vertex_elements");
 	cJSON *arr = cJSON_AddArrayToObject(cmd, "elements");
+	if (!ve || !ve->n) {
+		/* a vertex shader that reads no attribute (gl_Position from
+		 * constants): one element nobody reads, a zero vec4 of stride 0 */
+		static const float ZERO[4];
+		if (!ulpsim_upload_user(c, "zero", ZERO, sizeof ZERO)) {
+			cJSON_Delete(cmd);
+			return false;
+		}
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "buffer", "zero");
+		cJSON_AddNumberToObject(o, "offset", 0);
+		cJSON_AddNumberToObject(o, "stride", 0);
+		cJSON_AddStringToObject(o, "format", "R32G32B32A32_FLOAT");
+		cJSON_AddItemToArray(arr, o);
+		return ulpsim_cmd(c, cmd);
+	}
 	bool ok = true;
 	for (unsigned k = 0; ok && k < ve->n && k < 16; k++) {
 		const struct pipe_vertex_element *el = &ve->el[k];
@@ -566,28 +578,61 @@ static bool emit_constants(struct ulpsim_context *c, bool fragment)
 	return ulpsim_cmd(c, cmd);
 }
 
+/* What the expanding geometry shader is made for with the bound state
+ * (traces/gl/gl_prims.h); false when the vertex shader's outputs are not
+ * known (noted). */
+static bool wide_expand(struct ulpsim_context *c, ulp_gl_expand *e)
+{
+	const struct pipe_rasterizer_state *r = c->rast;
+	memset(e, 0, sizeof *e);
+	e->what = c->wide == ULPSIM_WIDE_POINTS ? ULP_GL_POINTS : ULP_GL_LINES;
+	e->fs = c->fs->has_inputs ? &c->fs->inputs : NULL;
+	e->clip = r->clip_plane_enable != 0;
+	e->two_side = r->light_twoside;
+	e->psize = r->point_size_per_vertex;
+	/* Gallium's sprite_coord_enable names GENERIC indices (PIPE_CAP_TGSI_TEXCOORD is 0) */
+	e->sprite = r->point_quad_rasterization ? r->sprite_coord_enable : 0;
+	uint16_t mapped;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	if (replay_session_vs_outputs(c->s, c->vs->id, &e->mask, &mapped, e->sem, e->index, &d))
+		return true;
+	ulpsim_note(c, NULL, "%s of vertex shader %s are not drawn: %s", e->what == ULP_GL_LINES ? "lines" : "points",
+	            c->vs->id, d.msg);
+	return false;
+}
+
+/* The session's id of the GS for the bound state (see ulpsim_shader). */
+static void wide_id(struct ulpsim_context *c, const ulp_gl_expand *e, char *id, size_t n)
+{
+	char key[40];
+	ulp_gl_expand_key(e, key, sizeof key);
+	snprintf(id, n, "%s.%s", c->vs->id, key);
+}
+
 /* The geometry shader expanding the bound vertex shader's points or lines
- * into quads (traces/gl/gl_prims.h), made the first time; its id in id. */
+ * into quads, made when the bound state asks for one not made; its id in
+ * id. */
 static bool wide_gs(struct ulpsim_context *c, char *id, size_t n)
 {
 	struct ulpsim_shader *vs = c->vs;
 	const int w = c->wide == ULPSIM_WIDE_POINTS ? 0 : 1;
-	snprintf(id, n, "%s%c", vs->id, w ? 'l' : 'p');
-	if (vs->wide_gs[w])
-		return vs->wide_gs[w] > 0;
-	vs->wide_gs[w] = -1;
-	uint16_t mask, mapped;
-	int16_t sem[16];
-	uint32_t index[16];
+	ulp_gl_expand e;
+	if (!wide_expand(c, &e))
+		return false;
+	wide_id(c, &e, id, n);
+	if (!strcmp(vs->wide_id[w], id))
+		return vs->wide_ok[w] > 0;
+	if (vs->wide_ok[w] > 0) {            /* the one made for other state */
+		replay_session_remove_shader(c->s, vs->wide_id[w]);
+		if (c->cap)
+			replay_capture_remove_shader(c->cap, vs->wide_id[w]);
+	}
+	snprintf(vs->wide_id[w], sizeof vs->wide_id[w], "%s", id);
+	vs->wide_ok[w] = -1;
 	ulp_diag d;
 	ulp_diag_clear(&d);
-	char *text = NULL;
-	if (replay_session_vs_outputs(c->s, vs->id, &mask, &mapped, sem, index, &d))
-		text = ulp_gl_expand_gs(w ? ULP_GL_LINES : ULP_GL_POINTS, mask, sem, index, &d);
-	if (text && mask != mapped)   /* the GS's EMIT passes on only registers the output map names */
-		ulpsim_note(c, NULL, "points and lines of vertex shader %s lose %d of its outputs (no PICA200 "
-		            "output-map semantic: a clip vertex, back colours, varyings past texcoord2)", vs->id,
-		            __builtin_popcount(mask & ~mapped));
+	char *text = ulp_gl_expand_gs(&e, &d);
 	if (text) {
 		trace_shader ts;
 		memset(&ts, 0, sizeof ts);
@@ -596,35 +641,39 @@ static bool wide_gs(struct ulpsim_context *c, char *id, size_t n)
 		ts.code = TRACE_TGSI;
 		ts.text = text;
 		if (replay_session_shader(c->s, &ts, &d)) {
-			vs->wide_gs[w] = 1;
+			vs->wide_ok[w] = 1;
 			if (c->cap)
 				replay_capture_shader(c->cap, &ts);
 		}
 		free(text);
 	}
-	if (vs->wide_gs[w] < 0)
+	if (vs->wide_ok[w] < 0)
 		ulpsim_note(c, NULL, "%s of vertex shader %s are not drawn: %s", w ? "lines" : "points", vs->id, d.msg);
-	return vs->wide_gs[w] > 0;
+	return vs->wide_ok[w] > 0;
 }
 
 /* CONST[0] of the expanding geometry shader: the point size or the line
- * width (the rasterizer's) over the viewport. */
+ * width (the rasterizer's) over the viewport, the point size range, the
+ * sprite coordinates' origin. */
 static bool emit_wide_constants(struct ulpsim_context *c)
 {
 	const struct pipe_rasterizer_state *r = c->rast;
-	if (c->wide == ULPSIM_WIDE_POINTS && r->point_size_per_vertex)
-		ulpsim_note(c, "psize", "per-vertex point sizes are not read (the rasterizer's point size is used)");
-	if (c->wide == ULPSIM_WIDE_POINTS && r->sprite_coord_enable)
-		ulpsim_note(c, "sprite", "point sprite coordinates are not generated");
 	if (c->wide == ULPSIM_WIDE_LINES && r->line_stipple_enable)
 		ulpsim_note(c, "stipple", "line stipple is not modelled (lines are drawn solid)");
-	float k[8];
-	const float scale[2] = { c->viewport.scale[0], c->viewport.scale[1] };
-	ulp_gl_expand_consts(c->wide == ULPSIM_WIDE_POINTS ? r->point_size : r->line_width, scale, k);
+	if ((c->wide == ULPSIM_WIDE_LINES && r->line_smooth) || (c->wide == ULPSIM_WIDE_POINTS && r->point_smooth))
+		ulpsim_note(c, "smooth", "smooth (antialiased) points and lines are drawn aliased");
+	float k[4 * ULP_GL_EXPAND_CONSTS];
+	const ulp_gl_expand_state st = {
+		.size = c->wide == ULPSIM_WIDE_POINTS ? r->point_size : r->line_width,
+		.vp_scale = { c->viewport.scale[0], c->viewport.scale[1] },
+		.size_min = 1, .size_max = ULP_GL_WIDE_MAX,
+		.sprite_upper_left = r->sprite_coord_mode == PIPE_SPRITE_COORD_UPPER_LEFT,
+	};
+	ulp_gl_expand_consts(&st, k);
 	cJSON *cmd = command("constant_buffer");
 	cJSON_AddStringToObject(cmd, "stage", "geometry");
 	cJSON_AddNumberToObject(cmd, "index", 0);
-	cJSON_AddItemToObject(cmd, "f32", floats(k, 8));
+	cJSON_AddItemToObject(cmd, "f32", floats(k, 4 * ULP_GL_EXPAND_CONSTS));
 	return ulpsim_cmd(c, cmd);
 }
 
@@ -642,12 +691,22 @@ bool ulpsim_emit_state(struct ulpsim_context *c)
 			return false;
 	}
 	copy_in(c);
+	if (c->wide && !(c->dirty & ULPSIM_DIRTY_SHADERS)) {
+		/* the fragment shader's inputs and the rasterizer choose the GS */
+		ulp_gl_expand e;
+		char id[sizeof c->vs->wide_id[0]];
+		if (!wide_expand(c, &e))
+			return false;
+		wide_id(c, &e, id, sizeof id);
+		if (strcmp(id, c->vs->wide_id[c->wide == ULPSIM_WIDE_POINTS ? 0 : 1]))
+			c->dirty |= ULPSIM_DIRTY_SHADERS;
+	}
 	if (c->dirty & ULPSIM_DIRTY_SHADERS) {
 		cJSON *cmd = command("bind_shaders");
 		char vs[sizeof c->vs->id + 1];
 		snprintf(vs, sizeof vs, "%s%s", c->vs->id, c->vs->has_clamped && c->rast->clamp_vertex_color ? "c" : "");
 		cJSON_AddStringToObject(cmd, "vs", vs);
-		char gs[sizeof c->vs->id + 1];
+		char gs[sizeof c->vs->wide_id[0]];
 		if (c->wide && !wide_gs(c, gs, sizeof gs)) {
 			cJSON_Delete(cmd);
 			return false;
