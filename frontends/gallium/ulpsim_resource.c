@@ -181,7 +181,7 @@ static void write_frame_png(struct ulpsim_screen *s, struct ulpsim_resource *r, 
 	const uint8_t *src = r->data + r->level_offset[0] + (size_t)layer * r->layer_size[0];
 	util_format_unpack_rgba_8unorm_rect(r->base.format, img->rgba, img->width * 4, src, r->stride[0],
 	                                    img->width, img->height);
-	const struct ulpsim_format *f = ulpsim_format_lookup(r->base.format);
+	const ulp_gl_format *f = ulpsim_format_lookup(r->base.format);
 	if (f && f->no_alpha)
 		for (size_t i = 0; i < ulp_image_bytes(img); i += 4)
 			img->rgba[i + 3] = 255;

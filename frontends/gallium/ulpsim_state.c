@@ -54,22 +54,11 @@ static cJSON *floats(const float *v, int n)
 
 /* ---- formats ---- */
 
-/* ORDER: enum gr3d_rtfmt (units/gr3d/gr3d_quad.h) */
-static const char *const RT_NAMES[] = { "RGBA8888", "BGRA8888", "RGB565", "A8" };
-/* enum gr3d_texfmt (RGBA8888, BGRA8888, A8, L8, RGB565, D16) as enum trace_texfmt */
-static const enum trace_texfmt TEX_FMT[] = { TRACE_RGBA8888, TRACE_BGRA8888, TRACE_A8, TRACE_L8, TRACE_RGB565,
-	TRACE_D16 };
-
+/* The trace's name of vertex format f, NULL: not read (gl_tables.h) */
 static const char *vertex_format(enum pipe_format f)
 {
-	switch (f) {
-	case PIPE_FORMAT_R32_FLOAT: return "R32_FLOAT";
-	case PIPE_FORMAT_R32G32_FLOAT: return "R32G32_FLOAT";
-	case PIPE_FORMAT_R32G32B32_FLOAT: return "R32G32B32_FLOAT";
-	case PIPE_FORMAT_R32G32B32A32_FLOAT: return "R32G32B32A32_FLOAT";
-	case PIPE_FORMAT_R8G8B8A8_UNORM: return "R8G8B8A8_UNORM";
-	default: return NULL;
-	}
+	const char *n = util_format_name(f);
+	return ulp_gl_vertex_format(n && !strncmp(n, "PIPE_FORMAT_", 12) ? n + 12 : n);
 }
 
 /* The bytes of level `level`, layer `layer` of r, and their row stride. */
@@ -105,16 +94,16 @@ bool ulpsim_upload_user(struct ulpsim_context *c, const char *id, const void *by
 static bool upload_texture(struct ulpsim_context *c, const char *id, struct pipe_resource *r, unsigned first,
                            unsigned last)
 {
-	const struct ulpsim_format *f = ulpsim_format_lookup(r->format);
-	const bool native = f && f->tex >= 0 && (unsigned)f->tex < sizeof TEX_FMT / sizeof TEX_FMT[0];
+	const ulp_gl_format *f = ulpsim_format_lookup(r->format);
+	const bool native = f && f->tex >= 0;
 	if (!native && (util_format_is_depth_or_stencil(r->format) || util_format_is_compressed(r->format))) {
 		ulpsim_note(c, NULL, "textures of format %s are not modelled: draws sampling them are skipped",
 		            util_format_short_name(r->format));
 		return false;
 	}
-	const enum trace_texfmt tf = native ? TEX_FMT[f->tex] : TRACE_RGBA8888;
-	/* Z24S8 / Z24X8 sampled as D16: the depth's top 16 bits (ulpsim_screen.c) */
-	const bool z24 = native && tf == TRACE_D16 && util_format_get_blocksize(r->format) == 4;
+	const enum trace_texfmt tf = native ? (enum trace_texfmt)f->tex : TRACE_RGBA8888;
+	/* Z24S8 / Z24X8 sampled as D16: the depth's top 16 bits (gl_tables.c) */
+	const bool z24 = native && f->z24_as_d16;
 	if (getenv("ULPSIM_GL_DUMP_COMMANDS"))
 		fprintf(stderr, "ulpsim: texture %s: %s %ux%u levels %u..%u as trace format %d\n", id,
 		        util_format_short_name(r->format), r->width0, r->height0, first, last, (int)tf);
@@ -280,27 +269,27 @@ static bool emit_framebuffer(struct ulpsim_context *c)
 	cJSON_AddNumberToObject(cmd, "height", c->fb.height);
 	cJSON *cb = cJSON_AddArrayToObject(cmd, "cbufs");
 	for (unsigned k = 0; k < (n ? n : 1); k++) {
-		const struct ulpsim_format *f = n ? ulpsim_format_lookup(c->fb.cbufs[k]->format) : NULL;
-		if (n && (!f || f->rt < 0 || f->rt > 3)) {
+		const ulp_gl_format *f = n ? ulpsim_format_lookup(c->fb.cbufs[k]->format) : NULL;
+		if (n && (!f || !f->rt)) {
 			ulpsim_note(c, NULL, "render targets of format %s are not modelled: draws are skipped",
 			            util_format_short_name(c->fb.cbufs[k]->format));
 			cJSON_Delete(cmd);
 			return false;
 		}
 		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "format", RT_NAMES[n ? f->rt : 0]);
+		cJSON_AddStringToObject(o, "format", n ? f->rt : "RGBA8888");
 		cJSON_AddItemToArray(cb, o);
 	}
 	if (c->fb.zsbuf) {
-		const struct ulpsim_format *f = ulpsim_format_lookup(c->fb.zsbuf->format);
-		if (!f || f->zs < 0) {
+		const ulp_gl_format *f = ulpsim_format_lookup(c->fb.zsbuf->format);
+		if (!f || !f->zs) {
 			ulpsim_note(c, NULL, "depth buffers of format %s are not modelled: draws are skipped",
 			            util_format_short_name(c->fb.zsbuf->format));
 			cJSON_Delete(cmd);
 			return false;
 		}
 		cJSON *z = cJSON_AddObjectToObject(cmd, "zsbuf");
-		cJSON_AddStringToObject(z, "format", f->zs == 0 ? "D16" : "D24S8");
+		cJSON_AddStringToObject(z, "format", f->zs);
 	}
 	if (!ulpsim_cmd(c, cmd))
 		return false;
@@ -338,39 +327,17 @@ static void copy_in(struct ulpsim_context *c)
 
 /* ---- state commands ---- */
 
-static const char *blend_factor(unsigned f)
-{
-	switch (f) {
-	case PIPE_BLENDFACTOR_ONE: return "one";
-	case PIPE_BLENDFACTOR_SRC_COLOR: return "src_color";
-	case PIPE_BLENDFACTOR_SRC_ALPHA: return "src_alpha";
-	case PIPE_BLENDFACTOR_DST_ALPHA: return "dst_alpha";
-	case PIPE_BLENDFACTOR_DST_COLOR: return "dst_color";
-	case PIPE_BLENDFACTOR_SRC_ALPHA_SATURATE: return "src_alpha_saturate";
-	case PIPE_BLENDFACTOR_CONST_COLOR: return "const_color";
-	case PIPE_BLENDFACTOR_CONST_ALPHA: return "const_alpha";
-	case PIPE_BLENDFACTOR_INV_SRC_COLOR: return "inv_src_color";
-	case PIPE_BLENDFACTOR_INV_SRC_ALPHA: return "inv_src_alpha";
-	case PIPE_BLENDFACTOR_INV_DST_ALPHA: return "inv_dst_alpha";
-	case PIPE_BLENDFACTOR_INV_DST_COLOR: return "inv_dst_color";
-	case PIPE_BLENDFACTOR_INV_CONST_COLOR: return "inv_const_color";
-	case PIPE_BLENDFACTOR_INV_CONST_ALPHA: return "inv_const_alpha";
-	default: return "zero";        /* ZERO, and the dual-source factors (the caps say none) */
-	}
-}
-
 static cJSON *blend_cmd(const struct ulpsim_context *c)
 {
-	static const char *const FUNC[] = { "add", "subtract", "reverse_subtract", "min", "max" };
 	const struct pipe_rt_blend_state *b = &c->blend->rt[0];
 	cJSON *cmd = command("blend");
 	cJSON_AddBoolToObject(cmd, "enable", b->blend_enable);
-	cJSON_AddStringToObject(cmd, "rgb_func", FUNC[b->rgb_func % 5]);
-	cJSON_AddStringToObject(cmd, "rgb_src", blend_factor(b->rgb_src_factor));
-	cJSON_AddStringToObject(cmd, "rgb_dst", blend_factor(b->rgb_dst_factor));
-	cJSON_AddStringToObject(cmd, "alpha_func", FUNC[b->alpha_func % 5]);
-	cJSON_AddStringToObject(cmd, "alpha_src", blend_factor(b->alpha_src_factor));
-	cJSON_AddStringToObject(cmd, "alpha_dst", blend_factor(b->alpha_dst_factor));
+	cJSON_AddStringToObject(cmd, "rgb_func", ulp_gl_blend_func(b->rgb_func));
+	cJSON_AddStringToObject(cmd, "rgb_src", ulp_gl_blend_factor(b->rgb_src_factor));
+	cJSON_AddStringToObject(cmd, "rgb_dst", ulp_gl_blend_factor(b->rgb_dst_factor));
+	cJSON_AddStringToObject(cmd, "alpha_func", ulp_gl_blend_func(b->alpha_func));
+	cJSON_AddStringToObject(cmd, "alpha_src", ulp_gl_blend_factor(b->alpha_src_factor));
+	cJSON_AddStringToObject(cmd, "alpha_dst", ulp_gl_blend_factor(b->alpha_dst_factor));
 	cJSON_AddNumberToObject(cmd, "colormask", b->colormask & 15);
 	float col[4];
 	for (int k = 0; k < 4; k++)
@@ -379,26 +346,17 @@ static cJSON *blend_cmd(const struct ulpsim_context *c)
 	return cmd;
 }
 
-static const char *const FUNCS[] = { "never", "less", "equal", "lequal", "greater", "notequal", "gequal",
-	"always" };   /* ORDER: PIPE_FUNC_* */
-
-static const char *stencil_op(unsigned op)
-{
-	static const char *const OPS[] = { "keep", "zero", "replace", "incr", "decr", "incr", "decr", "invert" };
-	return OPS[op & 7];            /* the wrapping ops as the saturating ones (no wrap in the ZS unit) */
-}
-
 static cJSON *stencil_obj(const struct pipe_stencil_state *s, unsigned ref)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddBoolToObject(o, "enabled", s->enabled);
-	cJSON_AddStringToObject(o, "func", FUNCS[s->func & 7]);
+	cJSON_AddStringToObject(o, "func", ulp_gl_compare_func(s->func));
 	cJSON_AddNumberToObject(o, "ref", ref & 255);
 	cJSON_AddNumberToObject(o, "valuemask", s->valuemask);
 	cJSON_AddNumberToObject(o, "writemask", s->writemask);
-	cJSON_AddStringToObject(o, "fail_op", stencil_op(s->fail_op));
-	cJSON_AddStringToObject(o, "zfail_op", stencil_op(s->zfail_op));
-	cJSON_AddStringToObject(o, "zpass_op", stencil_op(s->zpass_op));
+	cJSON_AddStringToObject(o, "fail_op", ulp_gl_stencil_op(s->fail_op));
+	cJSON_AddStringToObject(o, "zfail_op", ulp_gl_stencil_op(s->zfail_op));
+	cJSON_AddStringToObject(o, "zpass_op", ulp_gl_stencil_op(s->zpass_op));
 	return o;
 }
 
@@ -410,7 +368,7 @@ static cJSON *dsa_cmd(const struct ulpsim_context *c)
 	cJSON *dep = cJSON_AddObjectToObject(cmd, "depth");
 	cJSON_AddBoolToObject(dep, "enabled", zs && s->depth_enabled);
 	cJSON_AddBoolToObject(dep, "writemask", s->depth_writemask);
-	cJSON_AddStringToObject(dep, "func", FUNCS[s->depth_func & 7]);
+	cJSON_AddStringToObject(dep, "func", ulp_gl_compare_func(s->depth_func));
 	if (zs && s->stencil[0].enabled) {
 		cJSON_AddItemToObject(cmd, "stencil", stencil_obj(&s->stencil[0], c->stencil_ref.ref_value[0]));
 		if (s->stencil[1].enabled)
@@ -422,10 +380,9 @@ static cJSON *dsa_cmd(const struct ulpsim_context *c)
 static cJSON *rast_cmd(const struct ulpsim_context *c)
 {
 	const struct pipe_rasterizer_state *r = c->rast;
-	static const char *const CULL[] = { "none", "front", "back", "none" };   /* ORDER: PIPE_FACE_* */
 	cJSON *cmd = command("rasterizer");
 	/* points and lines are never culled (their quads' winding is the GS's) */
-	cJSON_AddStringToObject(cmd, "cull", c->wide ? "none" : CULL[r->cull_face & 3]);
+	cJSON_AddStringToObject(cmd, "cull", ulp_gl_cull(r->cull_face, c->wide));
 	/* Gallium's window order is in window coordinates with y down (origin
 	 * upper left: gallium-docs-0.4.txt, rasterizer front_ccw); the trace's is
 	 * GL's, y up (units/geom/setup.c): the same triangle winds the other way */
@@ -439,19 +396,17 @@ static cJSON *rast_cmd(const struct ulpsim_context *c)
 
 static cJSON *sampler_cmd(unsigned index, const struct pipe_sampler_state *s)
 {
-	static const char *const MIP[] = { "nearest", "linear", "none" };       /* ORDER: PIPE_TEX_MIPFILTER_* */
 	cJSON *cmd = command("sampler");
 	cJSON_AddNumberToObject(cmd, "index", index);
-	cJSON_AddStringToObject(cmd, "min_filter", s->min_img_filter == PIPE_TEX_FILTER_LINEAR ? "linear" : "nearest");
-	cJSON_AddStringToObject(cmd, "mag_filter", s->mag_img_filter == PIPE_TEX_FILTER_LINEAR ? "linear" : "nearest");
-	cJSON_AddStringToObject(cmd, "mip_filter", MIP[s->min_mip_filter % 3]);
+	cJSON_AddStringToObject(cmd, "min_filter", ulp_gl_filter(s->min_img_filter));
+	cJSON_AddStringToObject(cmd, "mag_filter", ulp_gl_filter(s->mag_img_filter));
+	cJSON_AddStringToObject(cmd, "mip_filter", ulp_gl_mip_filter(s->min_mip_filter));
 	const unsigned wrap[2] = { s->wrap_s, s->wrap_t };
 	for (int k = 0; k < 2; k++)
-		cJSON_AddStringToObject(cmd, k ? "wrap_t" : "wrap_s", wrap[k] == PIPE_TEX_WRAP_REPEAT ? "repeat"
-		                        : wrap[k] == PIPE_TEX_WRAP_MIRROR_REPEAT ? "mirror" : "clamp");
+		cJSON_AddStringToObject(cmd, k ? "wrap_t" : "wrap_s", ulp_gl_wrap(wrap[k]));
 	if (s->compare_mode == PIPE_TEX_COMPARE_R_TO_TEXTURE) {
 		cJSON_AddStringToObject(cmd, "compare_mode", "ref_to_texture");
-		cJSON_AddStringToObject(cmd, "compare_func", FUNCS[s->compare_func & 7]);
+		cJSON_AddStringToObject(cmd, "compare_func", ulp_gl_compare_func(s->compare_func));
 	}
 	cJSON_AddNumberToObject(cmd, "lod_bias", CLAMP(s->lod_bias, -16.0f, 16.0f));
 	return cmd;
