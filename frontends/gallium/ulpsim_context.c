@@ -215,6 +215,8 @@ static void *create_shader(struct pipe_context *pipe, const struct pipe_shader_s
 		ulpsim_note(c, NULL, "%s shader %s cannot run on the simulated GPU: %s",
 		            stage == PIPE_SHADER_VERTEX ? "vertex" : "fragment", sh->id, d.msg);
 	sh->nconst = ulp_gl_declared_consts(text);
+	if (stage == PIPE_SHADER_FRAGMENT)     /* what the points' and lines' GS must pass on */
+		sh->has_inputs = ulp_gl_shader_inputs(text, &sh->inputs);
 	if (getenv("ULPSIM_GL_DUMP_TGSI"))
 		fprintf(stderr, "ulpsim: %s\n%s\n", sh->id, text);
 	free(text);
@@ -268,11 +270,10 @@ static void delete_shader(struct pipe_context *pipe, void *s)
 				replay_capture_remove_shader(c->cap, id);
 		}
 		for (int w = 0; w < 2; w++)           /* its point and line geometry shaders */
-			if (sh->wide_gs[w] > 0) {
-				snprintf(id, sizeof id, "%s%c", sh->id, w ? 'l' : 'p');
-				replay_session_remove_shader(c->s, id);
+			if (sh->wide_ok[w] > 0) {
+				replay_session_remove_shader(c->s, sh->wide_id[w]);
 				if (c->cap)
-					replay_capture_remove_shader(c->cap, id);
+					replay_capture_remove_shader(c->cap, sh->wide_id[w]);
 			}
 	}
 	FREE(sh);
@@ -551,12 +552,12 @@ static void destroy(struct pipe_context *pipe)
 		replay_session_close(c->s);
 	}
 	replay_capture_close(c->cap);
-	if (c->out) {              /* its figures stay in the run's; stats.txt so far */
+	if (c->out) {              /* its figures stay in the run's; stats.txt and timeline so far */
 		ulp_gl_run_remove(scr->outputs, c->out);
 		ulp_diag d;
 		ulp_diag_clear(&d);
-		if (!ulp_gl_run_write_stats(scr->outputs, &d))
-			fprintf(stderr, "ulpsim: %s: %s\n", ULPSIM_ENV_STATS, d.msg);
+		if (!ulp_gl_run_write(scr->outputs, &d))
+			fprintf(stderr, "ulpsim: %s\n", d.msg);
 	}
 	FREE(c);
 }

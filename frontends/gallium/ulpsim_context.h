@@ -22,6 +22,7 @@
 
 #include "frontends/gallium/ulpsim_gallium.h"
 #include "sim/core/config.h"
+#include "traces/gl/gl_prims.h"
 #include "traces/replay/capture.h"
 #include "traces/replay/session.h"
 
@@ -58,10 +59,15 @@ struct ulpsim_shader {
 	char id[24];               /* the session's shader id */
 	bool valid;                /* the hardware can run it (else draws with it are skipped) */
 	bool has_clamped;          /* "<id>c": its colour outputs saturated (clamp_vertex_color) */
-	/* a vertex shader's geometry shaders expanding points ("<id>p") and
-	 * lines ("<id>l") into quads (traces/gl/gl_prims.h), made at the first
-	 * such draw: 0 not yet, 1 made, -1 refused (noted) */
-	signed char wide_gs[2];
+	/* a vertex shader's geometry shaders expanding points and lines into
+	 * quads (traces/gl/gl_prims.h): the session's id of the one made for
+	 * the last such draw ("<id>.<ulp_gl_expand_key>", "" none), made again
+	 * when the fragment shader's inputs or the rasterizer ask for another;
+	 * 1 made, -1 refused (noted) */
+	char wide_id[2][48];
+	signed char wide_ok[2];
+	bool has_inputs;           /* a fragment shader's declared inputs are known */
+	ulp_gl_io inputs;
 	unsigned nconst;           /* vec4 constants of CONST[0] it declares */
 };
 

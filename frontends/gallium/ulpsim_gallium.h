@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "traces/gl/gl_tables.h"
 #include "ulpsim/gl_env.h"
 
 #include "pipe/p_context.h"
@@ -70,17 +71,9 @@ struct ulpsim_screen {
 	struct ulp_gl_run *outputs;
 };
 
-/* How ulpsim models a pipe_format (ulpsim_screen.c); -1 where it does not.
- *   tex: enum gr3d_texfmt (units/gr3d/gr3d_quad.h) of a sampler view
- *   rt:  enum gr3d_rtfmt of a colour render target
- *   zs:  enum zs_format (units/gr3d/zs.h) of a depth/stencil surface
- *   no_alpha: an X8 format stored as its A8 twin; alpha reads as 1 */
-struct ulpsim_format {
-	enum pipe_format format;
-	int8_t tex, rt, zs;
-	bool no_alpha;
-};
-const struct ulpsim_format *ulpsim_format_lookup(enum pipe_format f);   /* NULL: not modelled */
+/* How ulpsim models a pipe_format (traces/gl/gl_tables.h, by its name;
+ * ulpsim_screen.c), NULL: not modelled. */
+const ulp_gl_format *ulpsim_format_lookup(enum pipe_format f);
 
 static inline struct ulpsim_resource *ulpsim_resource(struct pipe_resource *p)
 {

@@ -181,7 +181,7 @@ static void write_frame_png(struct ulpsim_screen *s, struct ulpsim_resource *r, 
 	const uint8_t *src = r->data + r->level_offset[0] + (size_t)layer * r->layer_size[0];
 	util_format_unpack_rgba_8unorm_rect(r->base.format, img->rgba, img->width * 4, src, r->stride[0],
 	                                    img->width, img->height);
-	const struct ulpsim_format *f = ulpsim_format_lookup(r->base.format);
+	const ulp_gl_format *f = ulpsim_format_lookup(r->base.format);
 	if (f && f->no_alpha)
 		for (size_t i = 0; i < ulp_image_bytes(img); i += 4)
 			img->rgba[i + 3] = 255;
@@ -219,10 +219,10 @@ static void ulpsim_flush_frontbuffer(struct pipe_screen *screen, struct pipe_con
 	ulpsim_summary_line(s, line);
 	if (ctx)                          /* --capture: the frame as a trace (ulpsim_context.c) */
 		ulpsim_capture_frame(ulpsim_context(ctx), s->frames);
-	ulp_diag d;                  /* stats.txt of the run so far: whole even if the program is killed */
+	ulp_diag d;                  /* stats.txt and timeline of the run so far: whole even if the program is killed */
 	ulp_diag_clear(&d);
-	if (s->outputs && !ulp_gl_run_write_stats(s->outputs, &d))
-		fprintf(stderr, "ulpsim: %s: %s\n", ULPSIM_ENV_STATS, d.msg);
+	if (s->outputs && !ulp_gl_run_write(s->outputs, &d))
+		fprintf(stderr, "ulpsim: %s\n", d.msg);
 	s->at_frame = s->run;
 	s->frames++;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "frontends/gallium/ulpsim_gallium.h"
+#include "traces/gl/gl_prims.h"
 #include "traces/gl/gl_run.h"
 
 #include "frontend/sw_winsys.h"
@@ -17,62 +18,96 @@
 #include "util/u_memory.h"
 #include "util/u_screen.h"
 
-/* Limits (docs/gl.md has the table with the reasons). */
+/* Limits: traces/gl/gl_tables.h (docs/gl.md has the table with the reasons). */
 enum {
-	/* PICA200: v0-v15 inputs, o0-o15 outputs, c0-c95 float uniforms,
-	 * r0-r15 temporaries, 512 instructions of code; IF stack 8 deep
-	 * (../shared/reference/pica200.md §1.1, §1.4, "512 instructions"). */
-	VS_INPUTS = 16, VS_OUTPUTS = 16, VS_CONSTS = 96, VS_TEMPS = 16, VS_INSTRUCTIONS = 512,
-	VS_CF_DEPTH = 8,
-	/* Tegra GR3D: an MFU varying names TRAM row 0..15 (4 bits), TEX a
-	 * sampler 0..15, a program has at most 64 EXECs of one TEX and one ALU
-	 * packet of 4 instructions each (tegra-fp.md §2.4, §2; the compiler's
-	 * TFP_MAX_EXEC).  32 FP_CONST slots of 20 bits: 16 vec4 declared (the
-	 * GLES 2.0 minimum) and the compiler refuses a program that reads more
-	 * than 32 components (frontends/tegra/tegra_compile.h). */
-	FS_INPUTS = 16, FS_SAMPLERS = 16, FS_EXECS = 64, FS_ALU = FS_EXECS * 4, FS_CONSTS = 16,
-	FS_TEMPS = 16, FS_CF_DEPTH = 32,
-	/* 4096 x 4096 down to 1 x 1 (traces/trace.h TRACE_TEX_LEVELS) */
-	TEX_LEVELS = 13,
-	WIDE_MAX = 64,                 /* largest point size and line width offered (pixels) */
+	VS_INPUTS = ULP_GL_VS_INPUTS, VS_OUTPUTS = ULP_GL_VS_OUTPUTS, VS_CONSTS = ULP_GL_VS_CONSTS,
+	VS_TEMPS = ULP_GL_VS_TEMPS, VS_INSTRUCTIONS = ULP_GL_VS_INSTRUCTIONS, VS_CF_DEPTH = ULP_GL_VS_CF_DEPTH,
+	FS_INPUTS = ULP_GL_FS_INPUTS, FS_SAMPLERS = ULP_GL_FS_SAMPLERS, FS_EXECS = ULP_GL_FS_EXECS,
+	FS_ALU = ULP_GL_FS_ALU, FS_CONSTS = ULP_GL_FS_CONSTS, FS_TEMPS = ULP_GL_FS_TEMPS,
+	FS_CF_DEPTH = ULP_GL_FS_CF_DEPTH, TEX_LEVELS = TRACE_TEX_LEVELS,
 };
 
-/* The formats ulpsim models (traces/trace.h texture formats; units/gr3d
- * render-target formats RGBA8888/BGRA8888/RGB565/A8; D16 and D24S8 depth).
- * tex: enum gr3d_texfmt {RGBA8888, BGRA8888, A8, L8, RGB565, D16};
- * rt: enum gr3d_rtfmt {RGBA8888, BGRA8888, RGB565, A8}; zs: enum zs_format
- * {D16, D24S8}.  RGB565 is little-endian with red in the top 5 bits,
- * Gallium's B5G6R5_UNORM.  A D24S8 surface is sampled as D16, its depth's
- * top 16 bits (the context converts it when it uploads the texture): the
- * TEX unit models no 24-bit texel, and its depth path keeps less than 16
- * bits anyway (D16 -> FX10, units/gr3d/gr3d_quad.h), so nothing a shader
- * can see is lost. */
-static const struct ulpsim_format formats[] = {
-	{ PIPE_FORMAT_R8G8B8A8_UNORM, 0, 0, -1, false },
-	{ PIPE_FORMAT_R8G8B8X8_UNORM, 0, 0, -1, true },
-	{ PIPE_FORMAT_B8G8R8A8_UNORM, 1, 1, -1, false },
-	{ PIPE_FORMAT_B8G8R8X8_UNORM, 1, 1, -1, true },
-	{ PIPE_FORMAT_B5G6R5_UNORM, 4, 2, -1, false },
-	{ PIPE_FORMAT_A8_UNORM, 2, 3, -1, false },
-	{ PIPE_FORMAT_L8_UNORM, 3, -1, -1, false },
-	{ PIPE_FORMAT_Z16_UNORM, 5, -1, 0, false },
-	{ PIPE_FORMAT_Z24_UNORM_S8_UINT, 5, -1, 1, false },
-	{ PIPE_FORMAT_Z24X8_UNORM, 5, -1, 1, false },
-};
+/* gl_tables.h mirrors Gallium's enum values: a Mesa that renumbers them
+ * does not build. */
+#define SAME(a, b) _Static_assert((int)(a) == (int)(b), #a " is " #b)
+SAME(ULP_GL_BLENDFACTOR_ONE, PIPE_BLENDFACTOR_ONE);
+SAME(ULP_GL_BLENDFACTOR_SRC_COLOR, PIPE_BLENDFACTOR_SRC_COLOR);
+SAME(ULP_GL_BLENDFACTOR_SRC_ALPHA, PIPE_BLENDFACTOR_SRC_ALPHA);
+SAME(ULP_GL_BLENDFACTOR_DST_ALPHA, PIPE_BLENDFACTOR_DST_ALPHA);
+SAME(ULP_GL_BLENDFACTOR_DST_COLOR, PIPE_BLENDFACTOR_DST_COLOR);
+SAME(ULP_GL_BLENDFACTOR_SRC_ALPHA_SATURATE, PIPE_BLENDFACTOR_SRC_ALPHA_SATURATE);
+SAME(ULP_GL_BLENDFACTOR_CONST_COLOR, PIPE_BLENDFACTOR_CONST_COLOR);
+SAME(ULP_GL_BLENDFACTOR_CONST_ALPHA, PIPE_BLENDFACTOR_CONST_ALPHA);
+SAME(ULP_GL_BLENDFACTOR_SRC1_COLOR, PIPE_BLENDFACTOR_SRC1_COLOR);
+SAME(ULP_GL_BLENDFACTOR_SRC1_ALPHA, PIPE_BLENDFACTOR_SRC1_ALPHA);
+SAME(ULP_GL_BLENDFACTOR_ZERO, PIPE_BLENDFACTOR_ZERO);
+SAME(ULP_GL_BLENDFACTOR_INV_SRC_COLOR, PIPE_BLENDFACTOR_INV_SRC_COLOR);
+SAME(ULP_GL_BLENDFACTOR_INV_SRC_ALPHA, PIPE_BLENDFACTOR_INV_SRC_ALPHA);
+SAME(ULP_GL_BLENDFACTOR_INV_DST_ALPHA, PIPE_BLENDFACTOR_INV_DST_ALPHA);
+SAME(ULP_GL_BLENDFACTOR_INV_DST_COLOR, PIPE_BLENDFACTOR_INV_DST_COLOR);
+SAME(ULP_GL_BLENDFACTOR_INV_CONST_COLOR, PIPE_BLENDFACTOR_INV_CONST_COLOR);
+SAME(ULP_GL_BLENDFACTOR_INV_CONST_ALPHA, PIPE_BLENDFACTOR_INV_CONST_ALPHA);
+SAME(ULP_GL_BLENDFACTOR_INV_SRC1_COLOR, PIPE_BLENDFACTOR_INV_SRC1_COLOR);
+SAME(ULP_GL_BLENDFACTOR_INV_SRC1_ALPHA, PIPE_BLENDFACTOR_INV_SRC1_ALPHA);
+SAME(ULP_GL_BLEND_ADD, PIPE_BLEND_ADD);
+SAME(ULP_GL_BLEND_SUBTRACT, PIPE_BLEND_SUBTRACT);
+SAME(ULP_GL_BLEND_REVERSE_SUBTRACT, PIPE_BLEND_REVERSE_SUBTRACT);
+SAME(ULP_GL_BLEND_MIN, PIPE_BLEND_MIN);
+SAME(ULP_GL_BLEND_MAX, PIPE_BLEND_MAX);
+SAME(ULP_GL_FUNC_NEVER, PIPE_FUNC_NEVER);
+SAME(ULP_GL_FUNC_LESS, PIPE_FUNC_LESS);
+SAME(ULP_GL_FUNC_EQUAL, PIPE_FUNC_EQUAL);
+SAME(ULP_GL_FUNC_LEQUAL, PIPE_FUNC_LEQUAL);
+SAME(ULP_GL_FUNC_GREATER, PIPE_FUNC_GREATER);
+SAME(ULP_GL_FUNC_NOTEQUAL, PIPE_FUNC_NOTEQUAL);
+SAME(ULP_GL_FUNC_GEQUAL, PIPE_FUNC_GEQUAL);
+SAME(ULP_GL_FUNC_ALWAYS, PIPE_FUNC_ALWAYS);
+SAME(ULP_GL_STENCIL_OP_KEEP, PIPE_STENCIL_OP_KEEP);
+SAME(ULP_GL_STENCIL_OP_ZERO, PIPE_STENCIL_OP_ZERO);
+SAME(ULP_GL_STENCIL_OP_REPLACE, PIPE_STENCIL_OP_REPLACE);
+SAME(ULP_GL_STENCIL_OP_INCR, PIPE_STENCIL_OP_INCR);
+SAME(ULP_GL_STENCIL_OP_DECR, PIPE_STENCIL_OP_DECR);
+SAME(ULP_GL_STENCIL_OP_INCR_WRAP, PIPE_STENCIL_OP_INCR_WRAP);
+SAME(ULP_GL_STENCIL_OP_DECR_WRAP, PIPE_STENCIL_OP_DECR_WRAP);
+SAME(ULP_GL_STENCIL_OP_INVERT, PIPE_STENCIL_OP_INVERT);
+SAME(ULP_GL_FACE_NONE, PIPE_FACE_NONE);
+SAME(ULP_GL_FACE_FRONT, PIPE_FACE_FRONT);
+SAME(ULP_GL_FACE_BACK, PIPE_FACE_BACK);
+SAME(ULP_GL_FACE_FRONT_AND_BACK, PIPE_FACE_FRONT_AND_BACK);
+SAME(ULP_GL_TEX_WRAP_REPEAT, PIPE_TEX_WRAP_REPEAT);
+SAME(ULP_GL_TEX_WRAP_CLAMP, PIPE_TEX_WRAP_CLAMP);
+SAME(ULP_GL_TEX_WRAP_CLAMP_TO_EDGE, PIPE_TEX_WRAP_CLAMP_TO_EDGE);
+SAME(ULP_GL_TEX_WRAP_CLAMP_TO_BORDER, PIPE_TEX_WRAP_CLAMP_TO_BORDER);
+SAME(ULP_GL_TEX_WRAP_MIRROR_REPEAT, PIPE_TEX_WRAP_MIRROR_REPEAT);
+SAME(ULP_GL_TEX_WRAP_MIRROR_CLAMP, PIPE_TEX_WRAP_MIRROR_CLAMP);
+SAME(ULP_GL_TEX_WRAP_MIRROR_CLAMP_TO_EDGE, PIPE_TEX_WRAP_MIRROR_CLAMP_TO_EDGE);
+SAME(ULP_GL_TEX_WRAP_MIRROR_CLAMP_TO_BORDER, PIPE_TEX_WRAP_MIRROR_CLAMP_TO_BORDER);
+SAME(ULP_GL_TEX_MIPFILTER_NEAREST, PIPE_TEX_MIPFILTER_NEAREST);
+SAME(ULP_GL_TEX_MIPFILTER_LINEAR, PIPE_TEX_MIPFILTER_LINEAR);
+SAME(ULP_GL_TEX_MIPFILTER_NONE, PIPE_TEX_MIPFILTER_NONE);
+SAME(ULP_GL_TEX_FILTER_NEAREST, PIPE_TEX_FILTER_NEAREST);
+SAME(ULP_GL_TEX_FILTER_LINEAR, PIPE_TEX_FILTER_LINEAR);
+SAME(ULP_GL_BIND_DEPTH_STENCIL, PIPE_BIND_DEPTH_STENCIL);
+SAME(ULP_GL_BIND_RENDER_TARGET, PIPE_BIND_RENDER_TARGET);
+SAME(ULP_GL_BIND_SAMPLER_VIEW, PIPE_BIND_SAMPLER_VIEW);
+#undef SAME
 
-const struct ulpsim_format *ulpsim_format_lookup(enum pipe_format f)
+/* Gallium's name of f without "PIPE_FORMAT_" (the tables' key). */
+static const char *format_key(enum pipe_format f)
 {
-	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
-		if (formats[i].format == f)
-			return &formats[i];
-	return NULL;
+	const char *n = util_format_name(f);
+	return n && !strncmp(n, "PIPE_FORMAT_", 12) ? n + 12 : n;
+}
+
+const ulp_gl_format *ulpsim_format_lookup(enum pipe_format f)
+{
+	return ulp_gl_format_named(format_key(f));
 }
 
 /* Vertex fetch: Mesa converts every other vertex format to these (u_vbuf). */
 static bool vertex_format_ok(enum pipe_format f)
 {
-	return f == PIPE_FORMAT_R32_FLOAT || f == PIPE_FORMAT_R32G32_FLOAT || f == PIPE_FORMAT_R32G32B32_FLOAT
-	       || f == PIPE_FORMAT_R32G32B32A32_FLOAT;
+	return ulp_gl_vertex_format(format_key(f)) != NULL;
 }
 
 static const char *ulpsim_get_name(struct pipe_screen *screen)
@@ -158,11 +193,11 @@ static float ulpsim_get_paramf(struct pipe_screen *screen, enum pipe_capf param)
 	(void)screen;
 	switch (param) {
 	/* points and lines are quads the PICA200's geometry shader makes
-	 * (traces/gl/gl_prims.h): any size the clipper takes; WIDE_MAX is the
-	 * driver's choice, not a hardware limit.  No smoothing: the AA sizes are 1. */
+	 * (traces/gl/gl_prims.h): any size the clipper takes; ULP_GL_WIDE_MAX is
+	 * the driver's choice, not a hardware limit.  No smoothing: the AA sizes are 1. */
 	case PIPE_CAPF_MAX_LINE_WIDTH:
 	case PIPE_CAPF_MAX_POINT_SIZE:
-		return WIDE_MAX;
+		return ULP_GL_WIDE_MAX;
 	case PIPE_CAPF_LINE_WIDTH_GRANULARITY:
 	case PIPE_CAPF_POINT_SIZE_GRANULARITY:
 		return 0.125f;
@@ -245,14 +280,8 @@ static bool ulpsim_is_format_supported(struct pipe_screen *screen, enum pipe_for
 	if (target == PIPE_TEXTURE_3D || target == PIPE_TEXTURE_1D_ARRAY || target == PIPE_TEXTURE_2D_ARRAY
 	    || target == PIPE_TEXTURE_CUBE_ARRAY)
 		return false;
-	const struct ulpsim_format *f = ulpsim_format_lookup(format);
-	if (!f)
-		return false;
-	if ((bind & PIPE_BIND_SAMPLER_VIEW) && f->tex < 0)
-		return false;
-	if ((bind & PIPE_BIND_RENDER_TARGET) && f->rt < 0)
-		return false;
-	if ((bind & PIPE_BIND_DEPTH_STENCIL) && f->zs < 0)
+	const ulp_gl_format *f = ulpsim_format_lookup(format);
+	if (!f || !ulp_gl_format_binds(f, bind))
 		return false;
 	if ((bind & (PIPE_BIND_DISPLAY_TARGET | PIPE_BIND_SCANOUT | PIPE_BIND_SHARED)) && s->winsys
 	    && s->winsys->is_displaytarget_format_supported

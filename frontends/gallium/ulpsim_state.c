@@ -54,22 +54,11 @@ static cJSON *floats(const float *v, int n)
 
 /* ---- formats ---- */
 
-/* ORDER: enum gr3d_rtfmt (units/gr3d/gr3d_quad.h) */
-static const char *const RT_NAMES[] = { "RGBA8888", "BGRA8888", "RGB565", "A8" };
-/* enum gr3d_texfmt (RGBA8888, BGRA8888, A8, L8, RGB565, D16) as enum trace_texfmt */
-static const enum trace_texfmt TEX_FMT[] = { TRACE_RGBA8888, TRACE_BGRA8888, TRACE_A8, TRACE_L8, TRACE_RGB565,
-	TRACE_D16 };
-
+/* The trace's name of vertex format f, NULL: not read (gl_tables.h) */
 static const char *vertex_format(enum pipe_format f)
 {
-	switch (f) {
-	case PIPE_FORMAT_R32_FLOAT: return "R32_FLOAT";
-	case PIPE_FORMAT_R32G32_FLOAT: return "R32G32_FLOAT";
-	case PIPE_FORMAT_R32G32B32_FLOAT: return "R32G32B32_FLOAT";
-	case PIPE_FORMAT_R32G32B32A32_FLOAT: return "R32G32B32A32_FLOAT";
-	case PIPE_FORMAT_R8G8B8A8_UNORM: return "R8G8B8A8_UNORM";
-	default: return NULL;
-	}
+	const char *n = util_format_name(f);
+	return ulp_gl_vertex_format(n && !strncmp(n, "PIPE_FORMAT_", 12) ? n + 12 : n);
 }
 
 /* The bytes of level `level`, layer `layer` of r, and their row stride. */
@@ -105,16 +94,16 @@ bool ulpsim_upload_user(struct ulpsim_context *c, const char *id, const void *by
 static bool upload_texture(struct ulpsim_context *c, const char *id, struct pipe_resource *r, unsigned first,
                            unsigned last)
 {
-	const struct ulpsim_format *f = ulpsim_format_lookup(r->format);
-	const bool native = f && f->tex >= 0 && (unsigned)f->tex < sizeof TEX_FMT / sizeof TEX_FMT[0];
+	const ulp_gl_format *f = ulpsim_format_lookup(r->format);
+	const bool native = f && f->tex >= 0;
 	if (!native && (util_format_is_depth_or_stencil(r->format) || util_format_is_compressed(r->format))) {
 		ulpsim_note(c, NULL, "textures of format %s are not modelled: draws sampling them are skipped",
 		            util_format_short_name(r->format));
 		return false;
 	}
-	const enum trace_texfmt tf = native ? TEX_FMT[f->tex] : TRACE_RGBA8888;
-	/* Z24S8 / Z24X8 sampled as D16: the depth's top 16 bits (ulpsim_screen.c) */
-	const bool z24 = native && tf == TRACE_D16 && util_format_get_blocksize(r->format) == 4;
+	const enum trace_texfmt tf = native ? (enum trace_texfmt)f->tex : TRACE_RGBA8888;
+	/* Z24S8 / Z24X8 sampled as D16: the depth's top 16 bits (gl_tables.c) */
+	const bool z24 = native && f->z24_as_d16;
 	if (getenv("ULPSIM_GL_DUMP_COMMANDS"))
 		fprintf(stderr, "ulpsim: texture %s: %s %ux%u levels %u..%u as trace format %d\n", id,
 		        util_format_short_name(r->format), r->width0, r->height0, first, last, (int)tf);
@@ -280,27 +269,27 @@ static bool emit_framebuffer(struct ulpsim_context *c)
 	cJSON_AddNumberToObject(cmd, "height", c->fb.height);
 	cJSON *cb = cJSON_AddArrayToObject(cmd, "cbufs");
 	for (unsigned k = 0; k < (n ? n : 1); k++) {
-		const struct ulpsim_format *f = n ? ulpsim_format_lookup(c->fb.cbufs[k]->format) : NULL;
-		if (n && (!f || f->rt < 0 || f->rt > 3)) {
+		const ulp_gl_format *f = n ? ulpsim_format_lookup(c->fb.cbufs[k]->format) : NULL;
+		if (n && (!f || !f->rt)) {
 			ulpsim_note(c, NULL, "render targets of format %s are not modelled: draws are skipped",
 			            util_format_short_name(c->fb.cbufs[k]->format));
 			cJSON_Delete(cmd);
 			return false;
 		}
 		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "format", RT_NAMES[n ? f->rt : 0]);
+		cJSON_AddStringToObject(o, "format", n ? f->rt : "RGBA8888");
 		cJSON_AddItemToArray(cb, o);
 	}
 	if (c->fb.zsbuf) {
-		const struct ulpsim_format *f = ulpsim_format_lookup(c->fb.zsbuf->format);
-		if (!f || f->zs < 0) {
+		const ulp_gl_format *f = ulpsim_format_lookup(c->fb.zsbuf->format);
+		if (!f || !f->zs) {
 			ulpsim_note(c, NULL, "depth buffers of format %s are not modelled: draws are skipped",
 			            util_format_short_name(c->fb.zsbuf->format));
 			cJSON_Delete(cmd);
 			return false;
 		}
 		cJSON *z = cJSON_AddObjectToObject(cmd, "zsbuf");
-		cJSON_AddStringToObject(z, "format", f->zs == 0 ? "D16" : "D24S8");
+		cJSON_AddStringToObject(z, "format", f->zs);
 	}
 	if (!ulpsim_cmd(c, cmd))
 		return false;
@@ -338,39 +327,17 @@ static void copy_in(struct ulpsim_context *c)
 
 /* ---- state commands ---- */
 
-static const char *blend_factor(unsigned f)
-{
-	switch (f) {
-	case PIPE_BLENDFACTOR_ONE: return "one";
-	case PIPE_BLENDFACTOR_SRC_COLOR: return "src_color";
-	case PIPE_BLENDFACTOR_SRC_ALPHA: return "src_alpha";
-	case PIPE_BLENDFACTOR_DST_ALPHA: return "dst_alpha";
-	case PIPE_BLENDFACTOR_DST_COLOR: return "dst_color";
-	case PIPE_BLENDFACTOR_SRC_ALPHA_SATURATE: return "src_alpha_saturate";
-	case PIPE_BLENDFACTOR_CONST_COLOR: return "const_color";
-	case PIPE_BLENDFACTOR_CONST_ALPHA: return "const_alpha";
-	case PIPE_BLENDFACTOR_INV_SRC_COLOR: return "inv_src_color";
-	case PIPE_BLENDFACTOR_INV_SRC_ALPHA: return "inv_src_alpha";
-	case PIPE_BLENDFACTOR_INV_DST_ALPHA: return "inv_dst_alpha";
-	case PIPE_BLENDFACTOR_INV_DST_COLOR: return "inv_dst_color";
-	case PIPE_BLENDFACTOR_INV_CONST_COLOR: return "inv_const_color";
-	case PIPE_BLENDFACTOR_INV_CONST_ALPHA: return "inv_const_alpha";
-	default: return "zero";        /* ZERO, and the dual-source factors (the caps say none) */
-	}
-}
-
 static cJSON *blend_cmd(const struct ulpsim_context *c)
 {
-	static const char *const FUNC[] = { "add", "subtract", "reverse_subtract", "min", "max" };
 	const struct pipe_rt_blend_state *b = &c->blend->rt[0];
 	cJSON *cmd = command("blend");
 	cJSON_AddBoolToObject(cmd, "enable", b->blend_enable);
-	cJSON_AddStringToObject(cmd, "rgb_func", FUNC[b->rgb_func % 5]);
-	cJSON_AddStringToObject(cmd, "rgb_src", blend_factor(b->rgb_src_factor));
-	cJSON_AddStringToObject(cmd, "rgb_dst", blend_factor(b->rgb_dst_factor));
-	cJSON_AddStringToObject(cmd, "alpha_func", FUNC[b->alpha_func % 5]);
-	cJSON_AddStringToObject(cmd, "alpha_src", blend_factor(b->alpha_src_factor));
-	cJSON_AddStringToObject(cmd, "alpha_dst", blend_factor(b->alpha_dst_factor));
+	cJSON_AddStringToObject(cmd, "rgb_func", ulp_gl_blend_func(b->rgb_func));
+	cJSON_AddStringToObject(cmd, "rgb_src", ulp_gl_blend_factor(b->rgb_src_factor));
+	cJSON_AddStringToObject(cmd, "rgb_dst", ulp_gl_blend_factor(b->rgb_dst_factor));
+	cJSON_AddStringToObject(cmd, "alpha_func", ulp_gl_blend_func(b->alpha_func));
+	cJSON_AddStringToObject(cmd, "alpha_src", ulp_gl_blend_factor(b->alpha_src_factor));
+	cJSON_AddStringToObject(cmd, "alpha_dst", ulp_gl_blend_factor(b->alpha_dst_factor));
 	cJSON_AddNumberToObject(cmd, "colormask", b->colormask & 15);
 	float col[4];
 	for (int k = 0; k < 4; k++)
@@ -379,26 +346,17 @@ static cJSON *blend_cmd(const struct ulpsim_context *c)
 	return cmd;
 }
 
-static const char *const FUNCS[] = { "never", "less", "equal", "lequal", "greater", "notequal", "gequal",
-	"always" };   /* ORDER: PIPE_FUNC_* */
-
-static const char *stencil_op(unsigned op)
-{
-	static const char *const OPS[] = { "keep", "zero", "replace", "incr", "decr", "incr", "decr", "invert" };
-	return OPS[op & 7];            /* the wrapping ops as the saturating ones (no wrap in the ZS unit) */
-}
-
 static cJSON *stencil_obj(const struct pipe_stencil_state *s, unsigned ref)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddBoolToObject(o, "enabled", s->enabled);
-	cJSON_AddStringToObject(o, "func", FUNCS[s->func & 7]);
+	cJSON_AddStringToObject(o, "func", ulp_gl_compare_func(s->func));
 	cJSON_AddNumberToObject(o, "ref", ref & 255);
 	cJSON_AddNumberToObject(o, "valuemask", s->valuemask);
 	cJSON_AddNumberToObject(o, "writemask", s->writemask);
-	cJSON_AddStringToObject(o, "fail_op", stencil_op(s->fail_op));
-	cJSON_AddStringToObject(o, "zfail_op", stencil_op(s->zfail_op));
-	cJSON_AddStringToObject(o, "zpass_op", stencil_op(s->zpass_op));
+	cJSON_AddStringToObject(o, "fail_op", ulp_gl_stencil_op(s->fail_op));
+	cJSON_AddStringToObject(o, "zfail_op", ulp_gl_stencil_op(s->zfail_op));
+	cJSON_AddStringToObject(o, "zpass_op", ulp_gl_stencil_op(s->zpass_op));
 	return o;
 }
 
@@ -410,7 +368,7 @@ static cJSON *dsa_cmd(const struct ulpsim_context *c)
 	cJSON *dep = cJSON_AddObjectToObject(cmd, "depth");
 	cJSON_AddBoolToObject(dep, "enabled", zs && s->depth_enabled);
 	cJSON_AddBoolToObject(dep, "writemask", s->depth_writemask);
-	cJSON_AddStringToObject(dep, "func", FUNCS[s->depth_func & 7]);
+	cJSON_AddStringToObject(dep, "func", ulp_gl_compare_func(s->depth_func));
 	if (zs && s->stencil[0].enabled) {
 		cJSON_AddItemToObject(cmd, "stencil", stencil_obj(&s->stencil[0], c->stencil_ref.ref_value[0]));
 		if (s->stencil[1].enabled)
@@ -422,10 +380,9 @@ static cJSON *dsa_cmd(const struct ulpsim_context *c)
 static cJSON *rast_cmd(const struct ulpsim_context *c)
 {
 	const struct pipe_rasterizer_state *r = c->rast;
-	static const char *const CULL[] = { "none", "front", "back", "none" };   /* ORDER: PIPE_FACE_* */
 	cJSON *cmd = command("rasterizer");
 	/* points and lines are never culled (their quads' winding is the GS's) */
-	cJSON_AddStringToObject(cmd, "cull", c->wide ? "none" : CULL[r->cull_face & 3]);
+	cJSON_AddStringToObject(cmd, "cull", ulp_gl_cull(r->cull_face, c->wide));
 	/* Gallium's window order is in window coordinates with y down (origin
 	 * upper left: gallium-docs-0.4.txt, rasterizer front_ccw); the trace's is
 	 * GL's, y up (units/geom/setup.c): the same triangle winds the other way */
@@ -439,19 +396,17 @@ static cJSON *rast_cmd(const struct ulpsim_context *c)
 
 static cJSON *sampler_cmd(unsigned index, const struct pipe_sampler_state *s)
 {
-	static const char *const MIP[] = { "nearest", "linear", "none" };       /* ORDER: PIPE_TEX_MIPFILTER_* */
 	cJSON *cmd = command("sampler");
 	cJSON_AddNumberToObject(cmd, "index", index);
-	cJSON_AddStringToObject(cmd, "min_filter", s->min_img_filter == PIPE_TEX_FILTER_LINEAR ? "linear" : "nearest");
-	cJSON_AddStringToObject(cmd, "mag_filter", s->mag_img_filter == PIPE_TEX_FILTER_LINEAR ? "linear" : "nearest");
-	cJSON_AddStringToObject(cmd, "mip_filter", MIP[s->min_mip_filter % 3]);
+	cJSON_AddStringToObject(cmd, "min_filter", ulp_gl_filter(s->min_img_filter));
+	cJSON_AddStringToObject(cmd, "mag_filter", ulp_gl_filter(s->mag_img_filter));
+	cJSON_AddStringToObject(cmd, "mip_filter", ulp_gl_mip_filter(s->min_mip_filter));
 	const unsigned wrap[2] = { s->wrap_s, s->wrap_t };
 	for (int k = 0; k < 2; k++)
-		cJSON_AddStringToObject(cmd, k ? "wrap_t" : "wrap_s", wrap[k] == PIPE_TEX_WRAP_REPEAT ? "repeat"
-		                        : wrap[k] == PIPE_TEX_WRAP_MIRROR_REPEAT ? "mirror" : "clamp");
+		cJSON_AddStringToObject(cmd, k ? "wrap_t" : "wrap_s", ulp_gl_wrap(wrap[k]));
 	if (s->compare_mode == PIPE_TEX_COMPARE_R_TO_TEXTURE) {
 		cJSON_AddStringToObject(cmd, "compare_mode", "ref_to_texture");
-		cJSON_AddStringToObject(cmd, "compare_func", FUNCS[s->compare_func & 7]);
+		cJSON_AddStringToObject(cmd, "compare_func", ulp_gl_compare_func(s->compare_func));
 	}
 	cJSON_AddNumberToObject(cmd, "lod_bias", CLAMP(s->lod_bias, -16.0f, 16.0f));
 	return cmd;
@@ -496,12 +451,24 @@ static bool emit_textures(struct ulpsim_context *c)
 static bool emit_vertex_elements(struct ulpsim_context *c)
 {
 	const struct ulpsim_velems *ve = c->velems;
-	if (!ve || !ve->n) {
-		ulpsim_note(c, "no-velems", "a draw without vertex elements is skipped");
-		return false;
-	}
 	cJSON *cmd = command("vertex_elements");
 	cJSON *arr = cJSON_AddArrayToObject(cmd, "elements");
+	if (!ve || !ve->n) {
+		/* a vertex shader that reads no attribute (gl_Position from
+		 * constants): one element nobody reads, a zero vec4 of stride 0 */
+		static const float ZERO[4];
+		if (!ulpsim_upload_user(c, "zero", ZERO, sizeof ZERO)) {
+			cJSON_Delete(cmd);
+			return false;
+		}
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "buffer", "zero");
+		cJSON_AddNumberToObject(o, "offset", 0);
+		cJSON_AddNumberToObject(o, "stride", 0);
+		cJSON_AddStringToObject(o, "format", "R32G32B32A32_FLOAT");
+		cJSON_AddItemToArray(arr, o);
+		return ulpsim_cmd(c, cmd);
+	}
 	bool ok = true;
 	for (unsigned k = 0; ok && k < ve->n && k < 16; k++) {
 		const struct pipe_vertex_element *el = &ve->el[k];
@@ -566,28 +533,61 @@ static bool emit_constants(struct ulpsim_context *c, bool fragment)
 	return ulpsim_cmd(c, cmd);
 }
 
+/* What the expanding geometry shader is made for with the bound state
+ * (traces/gl/gl_prims.h); false when the vertex shader's outputs are not
+ * known (noted). */
+static bool wide_expand(struct ulpsim_context *c, ulp_gl_expand *e)
+{
+	const struct pipe_rasterizer_state *r = c->rast;
+	memset(e, 0, sizeof *e);
+	e->what = c->wide == ULPSIM_WIDE_POINTS ? ULP_GL_POINTS : ULP_GL_LINES;
+	e->fs = c->fs->has_inputs ? &c->fs->inputs : NULL;
+	e->clip = r->clip_plane_enable != 0;
+	e->two_side = r->light_twoside;
+	e->psize = r->point_size_per_vertex;
+	/* Gallium's sprite_coord_enable names GENERIC indices (PIPE_CAP_TGSI_TEXCOORD is 0) */
+	e->sprite = r->point_quad_rasterization ? r->sprite_coord_enable : 0;
+	uint16_t mapped;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	if (replay_session_vs_outputs(c->s, c->vs->id, &e->mask, &mapped, e->sem, e->index, &d))
+		return true;
+	ulpsim_note(c, NULL, "%s of vertex shader %s are not drawn: %s", e->what == ULP_GL_LINES ? "lines" : "points",
+	            c->vs->id, d.msg);
+	return false;
+}
+
+/* The session's id of the GS for the bound state (see ulpsim_shader). */
+static void wide_id(struct ulpsim_context *c, const ulp_gl_expand *e, char *id, size_t n)
+{
+	char key[40];
+	ulp_gl_expand_key(e, key, sizeof key);
+	snprintf(id, n, "%s.%s", c->vs->id, key);
+}
+
 /* The geometry shader expanding the bound vertex shader's points or lines
- * into quads (traces/gl/gl_prims.h), made the first time; its id in id. */
+ * into quads, made when the bound state asks for one not made; its id in
+ * id. */
 static bool wide_gs(struct ulpsim_context *c, char *id, size_t n)
 {
 	struct ulpsim_shader *vs = c->vs;
 	const int w = c->wide == ULPSIM_WIDE_POINTS ? 0 : 1;
-	snprintf(id, n, "%s%c", vs->id, w ? 'l' : 'p');
-	if (vs->wide_gs[w])
-		return vs->wide_gs[w] > 0;
-	vs->wide_gs[w] = -1;
-	uint16_t mask, mapped;
-	int16_t sem[16];
-	uint32_t index[16];
+	ulp_gl_expand e;
+	if (!wide_expand(c, &e))
+		return false;
+	wide_id(c, &e, id, n);
+	if (!strcmp(vs->wide_id[w], id))
+		return vs->wide_ok[w] > 0;
+	if (vs->wide_ok[w] > 0) {            /* the one made for other state */
+		replay_session_remove_shader(c->s, vs->wide_id[w]);
+		if (c->cap)
+			replay_capture_remove_shader(c->cap, vs->wide_id[w]);
+	}
+	snprintf(vs->wide_id[w], sizeof vs->wide_id[w], "%s", id);
+	vs->wide_ok[w] = -1;
 	ulp_diag d;
 	ulp_diag_clear(&d);
-	char *text = NULL;
-	if (replay_session_vs_outputs(c->s, vs->id, &mask, &mapped, sem, index, &d))
-		text = ulp_gl_expand_gs(w ? ULP_GL_LINES : ULP_GL_POINTS, mask, sem, index, &d);
-	if (text && mask != mapped)   /* the GS's EMIT passes on only registers the output map names */
-		ulpsim_note(c, NULL, "points and lines of vertex shader %s lose %d of its outputs (no PICA200 "
-		            "output-map semantic: a clip vertex, back colours, varyings past texcoord2)", vs->id,
-		            __builtin_popcount(mask & ~mapped));
+	char *text = ulp_gl_expand_gs(&e, &d);
 	if (text) {
 		trace_shader ts;
 		memset(&ts, 0, sizeof ts);
@@ -596,35 +596,39 @@ static bool wide_gs(struct ulpsim_context *c, char *id, size_t n)
 		ts.code = TRACE_TGSI;
 		ts.text = text;
 		if (replay_session_shader(c->s, &ts, &d)) {
-			vs->wide_gs[w] = 1;
+			vs->wide_ok[w] = 1;
 			if (c->cap)
 				replay_capture_shader(c->cap, &ts);
 		}
 		free(text);
 	}
-	if (vs->wide_gs[w] < 0)
+	if (vs->wide_ok[w] < 0)
 		ulpsim_note(c, NULL, "%s of vertex shader %s are not drawn: %s", w ? "lines" : "points", vs->id, d.msg);
-	return vs->wide_gs[w] > 0;
+	return vs->wide_ok[w] > 0;
 }
 
 /* CONST[0] of the expanding geometry shader: the point size or the line
- * width (the rasterizer's) over the viewport. */
+ * width (the rasterizer's) over the viewport, the point size range, the
+ * sprite coordinates' origin. */
 static bool emit_wide_constants(struct ulpsim_context *c)
 {
 	const struct pipe_rasterizer_state *r = c->rast;
-	if (c->wide == ULPSIM_WIDE_POINTS && r->point_size_per_vertex)
-		ulpsim_note(c, "psize", "per-vertex point sizes are not read (the rasterizer's point size is used)");
-	if (c->wide == ULPSIM_WIDE_POINTS && r->sprite_coord_enable)
-		ulpsim_note(c, "sprite", "point sprite coordinates are not generated");
 	if (c->wide == ULPSIM_WIDE_LINES && r->line_stipple_enable)
 		ulpsim_note(c, "stipple", "line stipple is not modelled (lines are drawn solid)");
-	float k[8];
-	const float scale[2] = { c->viewport.scale[0], c->viewport.scale[1] };
-	ulp_gl_expand_consts(c->wide == ULPSIM_WIDE_POINTS ? r->point_size : r->line_width, scale, k);
+	if ((c->wide == ULPSIM_WIDE_LINES && r->line_smooth) || (c->wide == ULPSIM_WIDE_POINTS && r->point_smooth))
+		ulpsim_note(c, "smooth", "smooth (antialiased) points and lines are drawn aliased");
+	float k[4 * ULP_GL_EXPAND_CONSTS];
+	const ulp_gl_expand_state st = {
+		.size = c->wide == ULPSIM_WIDE_POINTS ? r->point_size : r->line_width,
+		.vp_scale = { c->viewport.scale[0], c->viewport.scale[1] },
+		.size_min = 1, .size_max = ULP_GL_WIDE_MAX,
+		.sprite_upper_left = r->sprite_coord_mode == PIPE_SPRITE_COORD_UPPER_LEFT,
+	};
+	ulp_gl_expand_consts(&st, k);
 	cJSON *cmd = command("constant_buffer");
 	cJSON_AddStringToObject(cmd, "stage", "geometry");
 	cJSON_AddNumberToObject(cmd, "index", 0);
-	cJSON_AddItemToObject(cmd, "f32", floats(k, 8));
+	cJSON_AddItemToObject(cmd, "f32", floats(k, 4 * ULP_GL_EXPAND_CONSTS));
 	return ulpsim_cmd(c, cmd);
 }
 
@@ -642,12 +646,22 @@ bool ulpsim_emit_state(struct ulpsim_context *c)
 			return false;
 	}
 	copy_in(c);
+	if (c->wide && !(c->dirty & ULPSIM_DIRTY_SHADERS)) {
+		/* the fragment shader's inputs and the rasterizer choose the GS */
+		ulp_gl_expand e;
+		char id[sizeof c->vs->wide_id[0]];
+		if (!wide_expand(c, &e))
+			return false;
+		wide_id(c, &e, id, sizeof id);
+		if (strcmp(id, c->vs->wide_id[c->wide == ULPSIM_WIDE_POINTS ? 0 : 1]))
+			c->dirty |= ULPSIM_DIRTY_SHADERS;
+	}
 	if (c->dirty & ULPSIM_DIRTY_SHADERS) {
 		cJSON *cmd = command("bind_shaders");
 		char vs[sizeof c->vs->id + 1];
 		snprintf(vs, sizeof vs, "%s%s", c->vs->id, c->vs->has_clamped && c->rast->clamp_vertex_color ? "c" : "");
 		cJSON_AddStringToObject(cmd, "vs", vs);
-		char gs[sizeof c->vs->id + 1];
+		char gs[sizeof c->vs->wide_id[0]];
 		if (c->wide && !wide_gs(c, gs, sizeof gs)) {
 			cJSON_Delete(cmd);
 			return false;

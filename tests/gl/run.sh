@@ -63,7 +63,7 @@ done < tests/gl/piglit-sample.txt
 while read -r b want; do
 	case "$b" in ''|'#'*) continue ;; esac
 	log=$OUT/piglit-bin-$b.log
-	env -u DISPLAY PIGLIT_PLATFORM=surfaceless_egl timeout -k 5 "$TMO" \
+	env -u DISPLAY PIGLIT_PLATFORM=surfaceless_egl PIGLIT_SOURCE_DIR="$PIGLIT" timeout -k 5 "$TMO" \
 		"$BIN" gl -- "$PIGLIT/bin/$b" -auto -fbo >"$log" 2>&1
 	got=$(grep -o 'PIGLIT: {"result": "[a-z]*"' "$log" | tail -1 | sed 's/.*"\([a-z]*\)"$/\1/')
 	got=${got:-crash}

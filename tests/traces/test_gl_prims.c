@@ -49,9 +49,26 @@ static void add_shader(fx *f, const char *id, enum trace_stage st, const char *t
 	cr_assert(replay_session_shader(f->s, &sh, &f->d), "%s", f->d.msg);
 }
 
-/* A session with the VS, the FS and the expanding GS for `what` bound,
- * of size (point size or line width) in pixels, vertices v (x y z w r g b a). */
-static void setup(fx *f, enum ulp_gl_wide what, float size, const float *v, size_t nv)
+/* The constants of the expanding GS into the session. */
+static void consts(fx *f, float size, bool upper_left)
+{
+	float c[4 * ULP_GL_EXPAND_CONSTS];
+	const ulp_gl_expand_state st = { .size = size, .vp_scale = { W / 2.0f, H / 2.0f }, .size_min = 1,
+		                         .size_max = 64, .sprite_upper_left = upper_left };
+	ulp_gl_expand_consts(&st, c);
+	char cb[512];
+	int n = snprintf(cb, sizeof cb, "{\"cmd\":\"constant_buffer\",\"stage\":\"geometry\",\"index\":0,\"f32\":[");
+	for (int k = 0; k < 4 * ULP_GL_EXPAND_CONSTS; k++)
+		n += snprintf(cb + n, sizeof cb - (size_t)n, "%s%g", k ? "," : "", c[k]);
+	snprintf(cb + n, sizeof cb - (size_t)n, "]}");
+	cmd(f, cb);
+}
+
+/* A session with vs, fs and the expanding GS for e (its what; the VS's
+ * outputs filled in, e->fs from fs when fs_io) bound, vertices v of
+ * `stride` floats (attributes of 4), size in pixels. */
+static void setup_with(fx *f, const char *vs, const char *fs, ulp_gl_expand *e, bool fs_io, float size,
+                       const float *v, size_t nv, unsigned nattr)
 {
 	memset(f, 0, sizeof *f);
 	ulp_config_defaults(&f->cfg);
@@ -59,35 +76,43 @@ static void setup(fx *f, enum ulp_gl_wide what, float size, const float *v, size
 	replay_session_units u = { .lazy = true };
 	f->s = replay_session_open(&f->o, &u, "prims", "", &f->res, &f->d);
 	cr_assert(f->s);
-	add_shader(f, "vs", TRACE_VERTEX, VS);
-	add_shader(f, "fs", TRACE_FRAGMENT, FS);
-	uint16_t mask, mapped;
-	int16_t sem[16];
-	uint32_t index[16];
-	cr_assert(replay_session_vs_outputs(f->s, "vs", &mask, &mapped, sem, index, &f->d), "%s", f->d.msg);
-	cr_assert_eq(__builtin_popcount(mask), 2);
-	cr_assert_eq(mapped, mask, "position and colour have output-map semantics");
-	char *gs = ulp_gl_expand_gs(what, mask, sem, index, &f->d);
+	add_shader(f, "vs", TRACE_VERTEX, vs);
+	add_shader(f, "fs", TRACE_FRAGMENT, fs);
+	uint16_t mapped;
+	cr_assert(replay_session_vs_outputs(f->s, "vs", &e->mask, &mapped, e->sem, e->index, &f->d), "%s", f->d.msg);
+	static ulp_gl_io in;
+	if (fs_io) {
+		cr_assert(ulp_gl_shader_inputs(fs, &in));
+		e->fs = &in;
+	}
+	char *gs = ulp_gl_expand_gs(e, &f->d);
 	cr_assert(gs, "%s", f->d.msg);
 	add_shader(f, "gs", TRACE_GEOMETRY, gs);
 	free(gs);
-	cr_assert(replay_session_buffer(f->s, "vb", v, nv * 8 * sizeof(float), &f->d), "%s", f->d.msg);
+	cr_assert(replay_session_buffer(f->s, "vb", v, nv * nattr * 4 * sizeof(float), &f->d), "%s", f->d.msg);
 	char fb[128];
 	snprintf(fb, sizeof fb, "{\"cmd\":\"framebuffer\",\"width\":%d,\"height\":%d,\"cbufs\":[{\"format\":\"RGBA8888\"}]}",
 	         W, H);
 	cmd(f, fb);
 	cmd(f, "{\"cmd\":\"clear\",\"color\":[0,0,0,0]}");
 	cmd(f, "{\"cmd\":\"bind_shaders\",\"vs\":\"vs\",\"gs\":\"gs\",\"fs\":\"fs\"}");
-	cmd(f, "{\"cmd\":\"vertex_elements\",\"elements\":["
-	       "{\"buffer\":\"vb\",\"offset\":0,\"stride\":32,\"format\":\"R32G32B32A32_FLOAT\"},"
-	       "{\"buffer\":\"vb\",\"offset\":16,\"stride\":32,\"format\":\"R32G32B32A32_FLOAT\"}]}");
-	float c[8];
-	const float scale[2] = { W / 2.0f, H / 2.0f };
-	ulp_gl_expand_consts(size, scale, c);
-	char cb[256];
-	snprintf(cb, sizeof cb, "{\"cmd\":\"constant_buffer\",\"stage\":\"geometry\",\"index\":0,\"f32\":"
-	         "[%g,%g,%g,%g,%g,%g,%g,%g]}", c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
-	cmd(f, cb);
+	char ve[512];
+	int n = snprintf(ve, sizeof ve, "{\"cmd\":\"vertex_elements\",\"elements\":[");
+	for (unsigned k = 0; k < nattr; k++)
+		n += snprintf(ve + n, sizeof ve - (size_t)n, "%s{\"buffer\":\"vb\",\"offset\":%u,\"stride\":%u,"
+		              "\"format\":\"R32G32B32A32_FLOAT\"}", k ? "," : "", 16 * k, 16 * nattr);
+	snprintf(ve + n, sizeof ve - (size_t)n, "]}");
+	cmd(f, ve);
+	consts(f, size, true);
+}
+
+/* The plain VS and FS (position, colour) for `what`. */
+static void setup(fx *f, enum ulp_gl_wide what, float size, const float *v, size_t nv)
+{
+	ulp_gl_expand e = { .what = what };
+	setup_with(f, VS, FS, &e, false, size, v, nv, 2);
+	cr_assert_eq(__builtin_popcount(e.mask), 2);
+	cr_assert_eq(ulp_gl_expand_keep(&e), e.mask, "no FS given: every output passes on");
 }
 
 /* Pixels of the frame lit (red over 128), and their bounding box. */
@@ -173,18 +198,33 @@ Test(gl_prims, refusals_and_segments)
 {
 	ulp_diag d;
 	ulp_diag_clear(&d);
-	int16_t sem[16];
-	uint32_t index[16] = { 0 };
+	ulp_gl_expand e = { .what = ULP_GL_POINTS, .mask = 0x3 };
 	for (int k = 0; k < 16; k++)
-		sem[k] = TGSI_SEMANTIC_GENERIC;
-	cr_assert_null(ulp_gl_expand_gs(ULP_GL_POINTS, 0x3, sem, index, &d));
+		e.sem[k] = TGSI_SEMANTIC_GENERIC, e.index[k] = (uint32_t)k;
+	cr_assert_null(ulp_gl_expand_gs(&e, &d));
 	cr_assert(strstr(d.msg, "no position"), "%s", d.msg);
-	sem[0] = TGSI_SEMANTIC_POSITION;
+	e.sem[0] = TGSI_SEMANTIC_POSITION;
 	ulp_diag_clear(&d);
-	cr_assert_null(ulp_gl_expand_gs(ULP_GL_LINES, 0x3F, sem, index, &d), "6 outputs x 3 vertices > 16");
-	char *t = ulp_gl_expand_gs(ULP_GL_POINTS, 0xFFFF, sem, index, &d);
-	cr_assert(t, "16 outputs of one point fit");
+	e.what = ULP_GL_LINES, e.mask = 0x3F;
+	cr_assert_null(ulp_gl_expand_gs(&e, &d), "6 outputs x 3 vertices > 16");
+	e.what = ULP_GL_POINTS, e.mask = 0xFFFF;
+	ulp_diag_clear(&d);
+	cr_assert_null(ulp_gl_expand_gs(&e, &d), "16 outputs of one point fit the inputs, not the GS's o0-o6");
+	cr_assert(strstr(d.msg, "7 output registers"), "%s", d.msg);
+	ulp_gl_io fs = { .n = 2, .sem = { TGSI_SEMANTIC_GENERIC, TGSI_SEMANTIC_GENERIC }, .index = { 9, 15 } };
+	e.fs = &fs;
+	cr_assert_eq(ulp_gl_expand_keep(&e), 1u << 0 | 1u << 9 | 1u << 15, "the position and what the FS reads");
+	char *t = ulp_gl_expand_gs(&e, &d);
+	cr_assert(t, "%s", d.msg);
+	cr_assert(strstr(t, "DCL IN[][15], GENERIC[15]") && strstr(t, "DCL OUT[2], GENERIC[15]") &&
+	          !strstr(t, "DCL OUT[3]"), "%s", t);
 	free(t);
+	char k1[40], k2[40];
+	ulp_gl_expand_key(&e, k1, sizeof k1);
+	e.sprite = 1u << 9;
+	ulp_gl_expand_key(&e, k2, sizeof k2);
+	cr_assert_str_eq(k1, "p8201");
+	cr_assert_str_eq(k2, "p8001t200", "GENERIC[9] is the sprite coordinate now");
 	unsigned a, b;
 	cr_assert(ulp_gl_line_segment(ULP_GL_LINE_LIST, 5, 1, &a, &b) && a == 2 && b == 3);
 	cr_assert(!ulp_gl_line_segment(ULP_GL_LINE_LIST, 5, 2, &a, &b), "the odd vertex is dropped");
@@ -194,3 +234,124 @@ Test(gl_prims, refusals_and_segments)
 	cr_assert(!ulp_gl_line_segment(ULP_GL_LINE_LOOP, 1, 0, &a, &b));
 }
 
+
+
+/* A VS of 9 outputs: more than the GS's o0-o6; GENERIC[3] is (0, 0.5, 1),
+ * the clip vertex IN[1] (its x: the clip distance of plane x >= 0), the
+ * point size IN[1].y. */
+static const char VS9[] = "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], COLOR\n"
+                          "DCL OUT[2], GENERIC[0]\nDCL OUT[3], GENERIC[1]\nDCL OUT[4], GENERIC[2]\n"
+                          "DCL OUT[5], GENERIC[3]\nDCL OUT[6], BCOLOR\nDCL OUT[7], CLIPVERTEX\nDCL OUT[8], PSIZE\n"
+                          "IMM[0] FLT32 {0.0, 0.5, 1.0, 0.25}\n"
+                          "  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IMM[0].xxxx\n  2: MOV OUT[2], IMM[0].xxxx\n"
+                          "  3: MOV OUT[3], IMM[0].xxxx\n  4: MOV OUT[4], IMM[0].xxxx\n  5: MOV OUT[5], IMM[0].xyzz\n"
+                          "  6: MOV OUT[6], IMM[0].wwww\n  7: MOV OUT[7], IN[1]\n  8: MOV OUT[8], IN[1].yyyy\n  9: END\n";
+static const char FS_G3[] = "FRAG\nDCL IN[0], GENERIC[3], PERSPECTIVE\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IN[0]\n"
+                            "  1: END\n";
+
+static const uint8_t *px(fx *f, unsigned x, unsigned y)
+{
+	ulp_image *img = replay_session_cbuf(f->s, 0, NULL);
+	cr_assert(img);
+	return ulp_image_cpx(img, x, y);
+}
+
+Test(gl_prims, a_varying_past_the_output_map_reaches_the_fragment_shader)
+{
+	/* GENERIC[3] of a VS with 9 outputs: points and lines (was lost, or the GS refused) */
+	static const float V[] = { 0, 0, 0, 1, 1, 4, 0, 0 };
+	for (int what = 0; what < 2; what++) {
+		fx f;
+		ulp_gl_expand e = { .what = what ? ULP_GL_LINES : ULP_GL_POINTS };
+		if (what) {
+			static const float L[] = { -0.75f, 0.0625f, 0, 1, 1, 4, 0, 0, 0.75f, 0.0625f, 0, 1, 1, 4, 0, 0,
+				0.75f, 0.0625f, 0, 1, 1, 4, 0, 0 };
+			/* 9 outputs of 3 vertices do not fit the GS inputs: 5 outputs do */
+			static const char VS5[] = "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], COLOR\n"
+			                          "DCL OUT[2], GENERIC[0]\nDCL OUT[3], GENERIC[3]\nDCL OUT[4], BCOLOR\n"
+			                          "IMM[0] FLT32 {0.0, 0.5, 1.0, 0.25}\n"
+			                          "  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IMM[0].xxxx\n"
+			                          "  2: MOV OUT[2], IMM[0].xxxx\n  3: MOV OUT[3], IMM[0].xyzz\n"
+			                          "  4: MOV OUT[4], IMM[0].wwww\n  5: END\n";
+			setup_with(&f, VS5, FS_G3, &e, true, 1, L, 3, 2);
+			cmd(&f, "{\"cmd\":\"draw\",\"mode\":\"triangles\",\"start\":0,\"count\":3}");
+		} else {
+			setup_with(&f, VS9, FS_G3, &e, true, 4, V, 1, 2);
+			cr_assert_eq(__builtin_popcount(e.mask), 9);
+			cmd(&f, "{\"cmd\":\"draw\",\"mode\":\"points\",\"start\":0,\"count\":1}");
+		}
+		const uint8_t *p = px(&f, 16, 8);
+		cr_assert(p[0] == 0 && p[1] >= 126 && p[1] <= 129 && p[2] == 255 && p[3] == 255, "%s: %d %d %d %d",
+		          what ? "line" : "point", p[0], p[1], p[2], p[3]);
+		done(&f);
+	}
+}
+
+Test(gl_prims, the_clip_vertex_clips_whole_points)
+{
+	/* plane x >= 0 against the clip vertex IN[1]: -1 clips the point, 0 keeps it */
+	for (int keep = 0; keep < 2; keep++) {
+		const float V[] = { 0, 0, 0, 1, keep ? 0.0f : -1.0f, 4, 0, 0 };
+		fx f;
+		ulp_gl_expand e = { .what = ULP_GL_POINTS, .clip = true };
+		setup_with(&f, VS9, FS_G3, &e, true, 4, V, 1, 2);
+		cmd(&f, "{\"cmd\":\"clip\",\"planes\":[1,0,0,0, 0,0,0,0, 0,0,0,0, 0,0,0,0, 0,0,0,0, 0,0,0,0, 0,0,0,0,"
+		        " 0,0,0,0]}");
+		cmd(&f, "{\"cmd\":\"rasterizer\",\"cull\":\"none\",\"clip_plane_enable\":1}");
+		cmd(&f, "{\"cmd\":\"draw\",\"mode\":\"points\",\"start\":0,\"count\":1}");
+		unsigned b[4];
+		(void)b;
+		const uint8_t *p = px(&f, 16, 8);
+		cr_assert_eq(p[2], keep ? 255 : 0, "clip distance %d: blue %d", keep ? 0 : -1, p[2]);
+		done(&f);
+	}
+}
+
+Test(gl_prims, per_vertex_point_sizes_are_read_and_clamped)
+{
+	/* PSIZE = IN[1].y: 6 pixels, and 100 clamped to the range's 64 (the frame: 32 x 16) */
+	const float sizes[2] = { 6, 100 };
+	const unsigned want[2] = { 36, W * H };
+	for (int k = 0; k < 2; k++) {
+		const float V[] = { 0, 0, 0, 1, 1, sizes[k], 0, 0 };
+		fx f;
+		ulp_gl_expand e = { .what = ULP_GL_POINTS, .psize = true };
+		setup_with(&f, VS9, FS_G3, &e, true, 1, V, 1, 2);
+		cmd(&f, "{\"cmd\":\"draw\",\"mode\":\"points\",\"start\":0,\"count\":1}");
+		unsigned n = 0;
+		for (unsigned y = 0; y < H; y++)
+			for (unsigned x = 0; x < W; x++)
+				n += px(&f, x, y)[2] > 128;
+		cr_assert_eq(n, want[k], "size %g: %u pixels", sizes[k], n);
+		done(&f);
+	}
+}
+
+Test(gl_prims, point_sprite_coordinates_run_0_to_1_across_the_point)
+{
+	/* an 8-pixel point, GENERIC[0] its sprite coordinate: s along x, t from
+	 * the top row (upper left, the viewport's y scale positive: row 0 is
+	 * NDC -1) or from the bottom one */
+	static const char FS0[] = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+	                          "  0: MOV OUT[0], IN[0]\n  1: END\n";
+	static const float V[] = { 0, 0, 0, 1, 1, 8, 0, 0 };
+	for (int upper = 0; upper < 2; upper++) {
+		fx f;
+		ulp_gl_expand e = { .what = ULP_GL_POINTS, .sprite = 1 };
+		setup_with(&f, VS9, FS0, &e, true, 8, V, 1, 2);
+		consts(&f, 8, upper);
+		cmd(&f, "{\"cmd\":\"draw\",\"mode\":\"points\",\"start\":0,\"count\":1}");
+		/* the point covers x 12..19, y 4..11: pixel centres at 1/16, 3/16 .. 15/16 */
+		const uint8_t *tl = px(&f, 12, 4), *br = px(&f, 19, 11);
+		cr_assert(tl[0] <= 20 && br[0] >= 235, "s: %d at the left, %d at the right", tl[0], br[0]);
+		const uint8_t t_top = tl[1], t_bottom = br[1];
+		if (upper)
+			cr_assert(t_top <= 20 && t_bottom >= 235, "upper left: t %d at the top row, %d at the bottom", t_top,
+			          t_bottom);
+		else
+			cr_assert(t_top >= 235 && t_bottom <= 20, "lower left: t %d at the top row, %d at the bottom", t_top,
+			          t_bottom);
+		cr_assert(tl[2] == 0 && tl[3] == 255, "z 0, w 1: %d %d", tl[2], tl[3]);
+		done(&f);
+	}
+}

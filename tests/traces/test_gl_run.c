@@ -226,3 +226,61 @@ Test(gl_run, bad_timeline_name_and_no_outputs)
 	close_ctx(&c, run);
 	cr_assert(ulp_gl_run_close(run, &d), "%s", d.msg);
 }
+
+/* The last_cycle of a whole Perfetto timeline at path. */
+static double last_cycle(const char *path)
+{
+	char *text = slurp(path);
+	cJSON *j = cJSON_Parse(text);
+	cr_assert(j, "the timeline is whole JSON: %.200s", text);
+	const double last = cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "otherData"), "last_cycle"));
+	cJSON_Delete(j);
+	free(text);
+	return last;
+}
+
+Test(gl_run, timeline_is_whole_after_each_frame)
+{
+	/* a program killed after its second frame: the file has both frames'
+	 * draws, without the run being closed */
+	char *dir = test_tmpdir();
+	char path[512], vcd[512];
+	snprintf(path, sizeof path, "%s/t.json", dir);
+	snprintf(vcd, sizeof vcd, "%s/t.vcd", dir);
+	for (int k = 0; k < 2; k++) {
+		const char *p = k ? vcd : path;
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		ulp_gl_run *run = ulp_gl_run_open(NULL, p, &d);
+		cr_assert(run, "%s", d.msg);
+		cr_assert(access(p, F_OK) != 0, "no file before the first frame");
+		gl_ctx *c = malloc(sizeof *c);
+		cr_assert(c);
+		open_ctx(c, run, 16, 8);
+		draw(c);
+		cr_assert(ulp_gl_run_write(run, &d), "%s", d.msg);          /* frame 0 */
+		if (!k) {
+			const double one = last_cycle(p);
+			cr_assert(one > 0 && one < (double)ulp_gl_run_cycles(run), "frame 0: %.0f of %llu", one,
+			          (unsigned long long)ulp_gl_run_cycles(run));
+			const uint64_t at1 = ulp_gl_run_cycles(run);
+			draw(c);
+			cr_assert(ulp_gl_run_write(run, &d), "%s", d.msg);      /* frame 1 */
+			const double two = last_cycle(p);
+			cr_assert(two > (double)at1 && two < (double)ulp_gl_run_cycles(run),
+			          "frame 1 is in: %.0f, after %llu", two, (unsigned long long)at1);
+			cr_assert(ulp_gl_run_write(run, &d), "%s", d.msg);
+			cr_assert_eq(last_cycle(p), two, "written again: the same");
+		} else {
+			char *t = slurp(p);
+			cr_assert(strstr(t, "$enddefinitions") && strstr(t, "\n#"), "a VCD with its changes");
+			free(t);
+		}
+		close_ctx(c, run);
+		cr_assert(ulp_gl_run_close(run, &d), "%s", d.msg);
+		free(c);
+		unlink(p);
+	}
+	rmdir(dir);
+	free(dir);
+}

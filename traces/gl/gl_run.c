@@ -1,6 +1,7 @@
 /* The outputs of a whole `ulpsim gl` run over its GL contexts (gl_run.h). */
 #include "traces/gl/gl_run.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,10 +23,13 @@ struct ulp_gl_ctx {
 
 struct ulp_gl_run {
 	char *stats_path;            /* NULL: none */
+	char *tl_path;               /* NULL: none */
 	bool has_tl;
-	sim_timeline tl;             /* the run's axis */
-	tl_chrome *chrome;
-	tl_vcd *vcd;
+	sim_timeline tl;             /* the run's axis: its sink appends to log */
+	FILE *log;                   /* every event of the run so far (tmpfile: memory stays bounded) */
+	bool log_failed;
+	uint64_t logged;             /* events in log */
+	char lane[SIM_TL_MAX_LANES][64];   /* the run's lane names (a context's may go with it) */
 	ulp_gl_ctx **cx;             /* in creation order */
 	size_t ncx, cap;
 	uint64_t cycles;             /* the run's axis: every context's draws one after another */
@@ -37,6 +41,40 @@ static bool ends_with(const char *s, const char *tail)
 {
 	size_t n = strlen(s), m = strlen(tail);
 	return n >= m && !strcmp(s + n - m, tail);
+}
+
+/* The run's timeline sink: the events into the log. */
+static bool log_write(void *ctx, const sim_tl_event *ev, size_t n)
+{
+	ulp_gl_run *run = ctx;
+	if (run->log_failed || fwrite(ev, sizeof *ev, n, run->log) != n) {
+		run->log_failed = true;
+		return false;
+	}
+	run->logged += n;
+	return true;
+}
+
+/* A timeline writer at path for tl (lanes named): tl's sink; false with d. */
+static bool writer_open(const char *path, sim_timeline *tl, tl_chrome **chrome, tl_vcd **vcd, ulp_diag *d)
+{
+	*chrome = NULL, *vcd = NULL;
+	if (ends_with(path, ".json")) {
+		tl_chrome_opts co = { .tl = tl, .process_name = "ulpsim gl" };
+		*chrome = tl_chrome_open(path, &co, d);
+		return *chrome && sim_tl_add_sink(tl, tl_chrome_sink(*chrome));
+	}
+	tl_vcd_opts vo = { .tl = tl, .top = "gpu" };
+	*vcd = tl_vcd_open(path, &vo, d);
+	return *vcd && sim_tl_add_sink(tl, tl_vcd_sink(*vcd));
+}
+
+static void writer_abort(tl_chrome *chrome, tl_vcd *vcd)
+{
+	if (chrome)
+		tl_chrome_abort(chrome);
+	if (vcd)
+		tl_vcd_abort(vcd);
 }
 
 ulp_gl_run *ulp_gl_run_open(const char *stats_path, const char *timeline_path, ulp_diag *d)
@@ -54,33 +92,36 @@ ulp_gl_run *ulp_gl_run_open(const char *stats_path, const char *timeline_path, u
 	}
 	if (!timeline_path || !*timeline_path)
 		return run;
-	const bool json = ends_with(timeline_path, ".json");
-	if (!json && !ends_with(timeline_path, ".vcd")) {
+	if (!ends_with(timeline_path, ".json") && !ends_with(timeline_path, ".vcd")) {
 		ulp_diag_at(d, timeline_path, 0, 0, "a timeline is FILE.json (Perfetto) or FILE.vcd");
-	} else if (!sim_tl_init(&run->tl)) {
+	} else if (!(run->tl_path = strdup(timeline_path)) || !sim_tl_init(&run->tl)) {
 		ulp_diag_at(d, NULL, 0, 0, "out of memory");
 	} else {
 		run->has_tl = true;
-		bool ok;
-		if (json) {
-			tl_chrome_opts co = { .tl = &run->tl, .process_name = "ulpsim gl" };
-			run->chrome = tl_chrome_open(timeline_path, &co, d);
-			ok = run->chrome && sim_tl_add_sink(&run->tl, tl_chrome_sink(run->chrome));
-		} else {
-			tl_vcd_opts vo = { .tl = &run->tl, .top = "gpu" };
-			run->vcd = tl_vcd_open(timeline_path, &vo, d);
-			ok = run->vcd && sim_tl_add_sink(&run->tl, tl_vcd_sink(run->vcd));
-		}
+		/* the path is tried now, so a bad one is said before the program runs */
+		sim_timeline probe;
+		tl_chrome *chrome;
+		tl_vcd *vcd;
+		bool ok = sim_tl_init(&probe);
 		if (ok) {
+			ok = writer_open(timeline_path, &probe, &chrome, &vcd, d);
+			probe.nsinks = 0;                 /* the writer is aborted, not closed by fini */
+			sim_tl_fini(&probe);
+			writer_abort(chrome, vcd);
+		} else {
+			ulp_diag_at(d, NULL, 0, 0, "out of memory");
+		}
+		if (ok && !(run->log = tmpfile()))
+			ok = ulp_diag_at(d, timeline_path, 0, 0, "cannot make a temporary file for the timeline's events");
+		if (ok && sim_tl_add_sink(&run->tl, (sim_tl_sink){ .ctx = run, .write = log_write, .close = NULL })) {
 			run->tl.enabled = true;
 			return run;
 		}
+		if (run->log)
+			fclose(run->log);
 		sim_tl_fini(&run->tl);
-		if (run->chrome)
-			tl_chrome_abort(run->chrome);
-		if (run->vcd)
-			tl_vcd_abort(run->vcd);
 	}
+	free(run->tl_path);
 	free(run->stats_path);
 	free(run);
 	return NULL;
@@ -93,8 +134,15 @@ static bool forward(void *ctx, const sim_tl_event *ev, size_t n)
 	sim_timeline *to = &cx->run->tl;
 	for (size_t k = 0; k < n; k++) {
 		const uint16_t l = ev[k].lane < SIM_TL_MAX_LANES ? ev[k].lane : SIM_TL_MAX_LANES - 1;
-		if (!cx->lane[l])
-			cx->lane[l] = (uint16_t)(sim_tl_lane(to, l < cx->tl.nlanes ? cx->tl.lane_name[l] : "?") + 1);
+		if (!cx->lane[l]) {
+			const unsigned before = to->nlanes;
+			const uint16_t id = sim_tl_lane(to, l < cx->tl.nlanes ? cx->tl.lane_name[l] : "?");
+			if (to->nlanes > before) {
+				snprintf(cx->run->lane[id], sizeof cx->run->lane[id], "%s", to->lane_name[id]);
+				to->lane_name[id] = cx->run->lane[id];
+			}
+			cx->lane[l] = (uint16_t)(id + 1);
+		}
 		sim_tl_emit(to, ev[k].cycle + cx->offset, (uint16_t)(cx->lane[l] - 1), (enum sim_tl_kind)ev[k].kind,
 		            ev[k].id, ev[k].arg);
 	}
@@ -240,11 +288,71 @@ bool ulp_gl_run_write_stats(ulp_gl_run *run, ulp_diag *d)
 	return ok;
 }
 
+/* The timeline of the run so far, written anew from the log (temp +
+ * rename: the file is whole after every call). */
+static bool write_timeline(ulp_gl_run *run, ulp_diag *d)
+{
+	if (!run->has_tl)
+		return true;
+	sim_tl_flush(&run->tl);
+	if (run->log_failed || fflush(run->log) || ferror(run->log))
+		return ulp_diag_at(d, run->tl_path, 0, 0, "the temporary file of the timeline's events: write error");
+	sim_timeline t;
+	if (!sim_tl_init(&t))
+		return ulp_diag_at(d, NULL, 0, 0, "out of memory");
+	for (unsigned k = 0; k < run->tl.nlanes; k++)
+		sim_tl_lane(&t, run->tl.lane_name[k]);
+	tl_chrome *chrome;
+	tl_vcd *vcd;
+	if (!writer_open(run->tl_path, &t, &chrome, &vcd, d)) {
+		t.nsinks = 0;
+		sim_tl_fini(&t);
+		writer_abort(chrome, vcd);
+		return false;
+	}
+	t.enabled = true;
+	rewind(run->log);
+	sim_tl_event ev[256];
+	uint64_t left = run->logged;
+	bool ok = true;
+	while (left && ok) {
+		const size_t want = left < 256 ? (size_t)left : 256;
+		const size_t got = fread(ev, sizeof *ev, want, run->log);
+		for (size_t k = 0; k < got; k++)
+			sim_tl_emit(&t, ev[k].cycle, ev[k].lane, (enum sim_tl_kind)ev[k].kind, ev[k].id, ev[k].arg);
+		ok = got == want;
+		left -= got;
+	}
+	if (fseek(run->log, 0, SEEK_END))
+		ok = false;
+	sim_tl_fini(&t);
+	if (!ok) {
+		writer_abort(chrome, vcd);
+		return ulp_diag_at(d, run->tl_path, 0, 0, "the temporary file of the timeline's events: read error");
+	}
+	return chrome ? tl_chrome_close(chrome, d) : tl_vcd_close(vcd, d);
+}
+
+bool ulp_gl_run_write(ulp_gl_run *run, ulp_diag *d)
+{
+	bool ok = ulp_gl_run_write_stats(run, d);
+	ulp_diag td;
+	ulp_diag_clear(&td);
+	if (!write_timeline(run, &td) && ok) {
+		*d = td;
+		ok = false;
+	}
+	return ok;
+}
+
 bool ulp_gl_run_close(ulp_gl_run *run, ulp_diag *d)
 {
 	if (!run)
 		return true;
-	bool ok = ulp_gl_run_write_stats(run, d);
+	for (size_t k = 0; k < run->ncx; k++)     /* a context not removed: its last events */
+		if (run->cx[k]->has_tl)
+			sim_tl_flush(&run->cx[k]->tl);
+	bool ok = ulp_gl_run_write(run, d);
 	for (size_t k = 0; k < run->ncx; k++) {
 		if (run->cx[k]->has_tl)
 			sim_tl_fini(&run->cx[k]->tl);
@@ -254,18 +362,9 @@ bool ulp_gl_run_close(ulp_gl_run *run, ulp_diag *d)
 	free(run->cx);
 	if (run->has_tl) {
 		sim_tl_fini(&run->tl);
-		ulp_diag td;
-		ulp_diag_clear(&td);
-		bool tok = true;
-		if (run->chrome)
-			tok = tl_chrome_close(run->chrome, &td);
-		if (run->vcd)
-			tok = tl_vcd_close(run->vcd, &td);
-		if (ok && !tok) {
-			*d = td;
-			ok = false;
-		}
+		fclose(run->log);
 	}
+	free(run->tl_path);
 	free(run->stats_path);
 	free(run);
 	return ok;

@@ -9,8 +9,9 @@
  *     cx = ulp_gl_run_add(run, &cfg, &res);  opts.tl = ulp_gl_ctx_timeline(cx);
  *     per draw: ulp_gl_ctx_draw_begin(cx); replay_session_command(draw); ulp_gl_ctx_draw_end(cx);
  *     at its end: ulp_gl_run_remove(run, cx)  (its figures are kept)
- *   ulp_gl_run_write_stats(run, &d)   (any time: the run so far)
- *   ulp_gl_run_close(run, &d)         (stats and timeline committed)
+ *   ulp_gl_run_write(run, &d)         (any time, e.g. each presented frame:
+ *                                      stats and timeline of the run so far)
+ *   ulp_gl_run_close(run, &d)         (the same, then freed)
  *
  * stats.txt (sim/out/stats_txt.h): every unit's totals summed over the
  * contexts, the units in the order the contexts first listed them
@@ -23,9 +24,12 @@
  * cycle axis for the run.  Each context's session records into its own
  * sim_timeline on the context's axis; draw_end moves the draw's events
  * onto the run's axis (the run's cycles when the draw began) and into the
- * run's timeline, lanes matched by name.  Both files are written through
- * temporary files and renamed, so a failed or unfinished run leaves none
- * (stats.txt is whole after every write_stats). */
+ * run's timeline, lanes matched by name; the run's events go to a
+ * temporary file (tmpfile: memory stays bounded), and ulp_gl_run_write
+ * writes the timeline anew from it.  Both files are written through
+ * temporary files and renamed, so each is whole after every
+ * ulp_gl_run_write (a program killed after N frames leaves the run up to
+ * its last frame) and a failed write leaves the last good one. */
 #ifndef ULP_TRACES_GL_RUN_H
 #define ULP_TRACES_GL_RUN_H
 
@@ -57,6 +61,10 @@ void ulp_gl_run_remove(ulp_gl_run *run, ulp_gl_ctx *cx);
 /* The run so far (every context, ended or not) as stats.txt; true when
  * there is no stats path. */
 bool ulp_gl_run_write_stats(ulp_gl_run *run, ulp_diag *d);
+/* stats.txt and the timeline of the run so far (every context, ended or
+ * not; the timeline up to the last draw that ended).  The timeline is
+ * written whole each time: the cost grows with the run's events. */
+bool ulp_gl_run_write(ulp_gl_run *run, ulp_diag *d);
 /* Simulated cycles of the run so far (every context's draws). */
 uint64_t ulp_gl_run_cycles(const ulp_gl_run *run);
 /* Writes stats.txt, commits the timeline, frees run (and any context not

@@ -75,15 +75,31 @@ bool drv_pica_load_shader(reg_stream *s, const struct shbin *sh, unsigned dvle, 
 	for (int r = 0; r < 16; r++)
 		for (unsigned c = 0; c < PICA_F_SH_OUTMAP_O__COMP_N; c++)
 			sem[r] |= PICA_PUTI(SH_OUTMAP_O, COMP, c, PICA_OUTMAP_UNUSED);
+	/* A GS emits only the registers the output map gives a semantic
+	 * (units/pica/pica_regs.c): its dummy outputs (a clip vertex, back
+	 * colours, varyings past texcoord2 for the Tegra linker) take the
+	 * semantics it does not use (normal quaternion, view, then colour and
+	 * texcoords), as a 3DS program passes a varying through a spare slot
+	 * (pica200.md §1.1: the GS has o0-o6, one outmap slot each). */
+	static const unsigned SPARE[] = { SHBIN_OUT_NORMALQUAT, SHBIN_OUT_VIEW, SHBIN_OUT_COLOR,
+	                                  SHBIN_OUT_TEXCOORD0, SHBIN_OUT_TEXCOORD1, SHBIN_OUT_TEXCOORD2 };
+	unsigned spare[6], nspare = 0, used = 0;
+	for (size_t k = 0; k < e->noutputs; k++)
+		used |= 1u << (e->outputs[k].type & 31);
+	for (unsigned k = 0; gs && k < 6; k++)
+		if (!(used & 1u << SPARE[k]))
+			spare[nspare++] = SPARE[k];
+	unsigned next_spare = 0;
 	for (size_t k = 0; k < e->noutputs; k++) {
 		const struct shbin_output *o = &e->outputs[k];
 		if (o->reg >= 16)
 			continue;
 		mask |= (uint16_t)(1u << o->reg);
+		const unsigned type = o->type == SHBIN_OUT_DUMMY && next_spare < nspare ? spare[next_spare++] : o->type;
 		for (unsigned c = 0; c < 4; c++) {
 			if (!(o->mask & (1u << c)))
 				continue;
-			unsigned code = drv_pica_out_semantic(o->type, c);
+			unsigned code = drv_pica_out_semantic(type, c);
 			sem[o->reg] = (sem[o->reg] & ~PICA_PUTI(SH_OUTMAP_O, COMP, c, 0xFFu)) |
 			              PICA_PUTI(SH_OUTMAP_O, COMP, c, code);
 		}
