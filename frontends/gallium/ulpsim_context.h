@@ -144,6 +144,10 @@ bool ulpsim_upload_user(struct ulpsim_context *c, const char *id, const void *by
 /* After a draw: the session's colour buffers and depth surface back into
  * the bound surfaces' resources. */
 void ulpsim_write_back(struct ulpsim_context *c);
+/* Before a frame is captured: the bound framebuffer into the session and
+ * the CPU writes of its targets since the last draw (a clear) copied in,
+ * as the next draw would; nothing when no session or no capture. */
+void ulpsim_sync_targets(struct ulpsim_context *c);
 /* Forget the session's copies (context destroy). */
 void ulpsim_release_uploads(struct ulpsim_context *c);
 
