@@ -228,6 +228,24 @@ Test(replay_dir, gnu_parallel_shards)
 	free(o);
 }
 
+/* scripts/slurm-replay.sh's task, merge and submit modes without Slurm
+ * (SLURM_ARRAY_* set as Slurm sets them, a fake sbatch on PATH): the merged
+ * results equal a serial run; misuse exits 2. */
+Test(replay_dir, slurm_script)
+{
+	char *fr = make_frames(), *o = test_tmpdir();
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "bash tests/cli/slurm_replay.sh %s %s/work 3 >%s/log 2>&1", fr, o, o);
+	int st = system(cmd);
+	char *log = slurp(o, "log");
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "slurm_replay.sh: %s", log);
+	free(log);
+	rm_rf(fr);
+	rm_rf(o);
+	free(fr);
+	free(o);
+}
+
 Test(replay_dir, failed_checks_and_errors_are_named)
 {
 	char *fr = make_frames(), *o = test_tmpdir();
