@@ -58,15 +58,13 @@ static void load_config(ulp_config *cfg)
 
 /* ---- capture (ULPSIM_GL_CAPTURE: traces/replay/capture.h) ---- */
 
-static void open_capture(struct ulpsim_context *c, struct ulpsim_screen *scr)
+static void open_capture(struct ulpsim_context *c)
 {
 	const char *dir = getenv(ULPSIM_ENV_CAPTURE);
 	if (!dir || !*dir || !c->s)
 		return;
-	/* the screen's first capturing context writes frame-NNNN, the K-th other ctxK-frame-NNNN */
 	replay_capture_opts o = { .dir = dir, .first = 0, .last = UINT_MAX, .gpu = getenv(ULPSIM_ENV_CAPTURE_GPU),
-	                          .name = util_get_process_name(),
-	                          .context = (unsigned)p_atomic_inc_return(&scr->captures) - 1 };
+	                          .name = util_get_process_name() };
 	const char *frames = getenv(ULPSIM_ENV_CAPTURE_FRAMES);
 	if (frames && *frames && sscanf(frames, "%u-%u", &o.first, &o.last) == 1)
 		o.last = o.first;
@@ -84,6 +82,11 @@ void ulpsim_capture_frame(struct ulpsim_context *c, unsigned n)
 	ulp_diag d;
 	ulp_diag_clear(&d);
 	bool written;
+	if (!c->cap_named) {              /* the screen's first presenting context writes frame-NNNN, */
+		struct ulpsim_screen *scr = ulpsim_screen(c->base.screen);   /* the K-th other ctxK-frame-NNNN */
+		replay_capture_set_context(c->cap, (unsigned)p_atomic_inc_return(&scr->captures) - 1);
+		c->cap_named = true;
+	}
 	ulpsim_sync_targets(c);           /* a frame that ends in a clear ends with it */
 	if (!replay_capture_frame(c->cap, c->s, n, c->res.cycles, &written, &d))
 		fprintf(stderr, "ulpsim: capture: %s\n", d.msg);
@@ -586,7 +589,7 @@ struct pipe_context *ulpsim_context_create(struct pipe_screen *screen, void *pri
 	c->s = replay_session_open(&c->opts, &u, "gl", "", &c->res, &d);
 	if (!c->s)
 		fprintf(stderr, "ulpsim: %s (draws are skipped)\n", d.msg);
-	open_capture(c, scr);
+	open_capture(c);
 	c->dirty = ULPSIM_DIRTY_ALL;
 	struct pipe_context *p = &c->base;
 	p->screen = screen;

@@ -86,6 +86,7 @@ struct ulpsim_context {
 	replay_result res;
 	replay_session *s;         /* NULL: the session could not be opened (draws are skipped) */
 	replay_capture *cap;       /* ULPSIM_GL_CAPTURE: what the session is given, per frame (NULL: off) */
+	bool cap_named;            /* its frames' names were decided (replay_capture_set_context) */
 	struct ulp_gl_ctx *out;    /* its part of the run's stats and timeline (NULL: none asked) */
 	uint64_t draws;            /* draw_vbo calls */
 	double sim_seconds;        /* host time in the simulator */

@@ -226,6 +226,8 @@ replay_capture *replay_capture_open(const replay_capture_opts *o, ulp_diag *d)
 	return c;
 }
 
+void replay_capture_set_context(replay_capture *c, unsigned context) { c->context = context; }
+
 void replay_capture_close(replay_capture *c)
 {
 	if (!c)

@@ -66,6 +66,9 @@ void replay_capture_command(replay_capture *c, const struct cJSON *cmd, bool ok)
  * replay_session_zs) between commands: recorded as write_target commands. */
 void replay_capture_targets(replay_capture *c, replay_session *s);
 
+/* The context number of the frames' names from now on (opts.context). */
+void replay_capture_set_context(replay_capture *c, unsigned context);
+
 /* Frame n ended (the program presented it); cycles: the session's
  * replay_result cycles so far.  Writes DIR/frame-NNNN.json (ctxK-frame-NNNN.json
  * for opts.context K > 0; and its side

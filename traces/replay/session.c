@@ -74,7 +74,8 @@ replay_session *replay_session_open(const replay_opts *o, const replay_session_u
 bool replay_session_finish(replay_session *s, ulp_diag *d)
 {
 	replay *r = &s->r;
-	if (r->o->keep_image && r->ncbufs && !r->res->image && !(r->res->image = replay_presented(r->cbuf[0], r->upper_left, d)))
+	if (r->o->keep_image && r->ncbufs && !r->res->image &&
+	    !(r->res->image = replay_presented(r->cbuf[0], r->upper_left, d)))
 		return false;
 	if (r->o->keep_depth && r->zs && !r->res->depth) {
 		const zs_surface *zs = r->zs;
