@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,6 +234,7 @@ typedef struct rdir_ctx {
 	_Atomic unsigned *next;         /* shared: the next slot to take */
 	unsigned *current;              /* shared: worker w is on slot current[w] - 1 (0: none) */
 	rdir_frame *slot;               /* shared: one per picked frame */
+	const char *die_on;             /* test hook ULPSIM_TEST_WORKER_DIE: the frame whose worker is killed */
 } rdir_ctx;
 
 typedef struct warn_ctx {
@@ -320,6 +322,8 @@ static void worker(rdir_ctx *c, unsigned w)
 			break;
 		c->current[w] = j + 1;
 		c->slot[j].status = RDIR_RUNNING;
+		if (c->die_on && !strcmp(c->die_on, c->slot[j].name))
+			raise(SIGKILL);             /* the test of a dying worker (docs/replay.md) */
 		replay_frame(c, &c->slot[j]);
 	}
 }
@@ -435,7 +439,8 @@ int cmd_replay_dir(int argc, char **argv, const char *dir_arg)
 	int rc = EXIT_BAD;
 	rdir_run run = { .dir = dir, .shard_k = a.shard_k, .shard_n = a.shard_n, .settings = settings,
 	                 .nsettings = a.nsettings };
-	rdir_ctx c = { .argc = argc, .argv = argv, .dir = dir, .operand = dir_arg, .a = &a };
+	rdir_ctx c = { .argc = argc, .argv = argv, .dir = dir, .operand = dir_arg, .a = &a,
+	               .die_on = getenv("ULPSIM_TEST_WORKER_DIE") };
 	void *shm = MAP_FAILED;
 	size_t shm_len = 0;
 	if (!list_frames(dir, &names, &nnames, &d) || !capture_digest(dir, names, nnames, run.digest, &d))

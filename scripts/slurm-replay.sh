@@ -19,8 +19,9 @@
 # `ulpsim` on the PATH, else build/ulpsim under the submit folder.  Replay
 # options (--set, --config, --max-cycles, --permissive, --allow-paths,
 # --out-dir) go to every shard; a merge refuses shards replayed with other
-# options.  Not run by the test suite (no Slurm there); its sharding and merge
-# are what tests/cli/replay_shards.sh checks with GNU parallel.
+# options.  Tested without Slurm by tests/cli/slurm_replay.sh (the test
+# replay_dir.slurm_script): task mode with SLURM_ARRAY_* set as Slurm sets
+# them, merge mode, and submit mode through a fake sbatch.
 #
 #SBATCH --job-name=ulpsim-replay
 #SBATCH --cpus-per-task=4
@@ -38,7 +39,7 @@ ulpsim_bin() {
 }
 
 usage() {
-	sed -n '2,21p' "${BASH_SOURCE[0]}" >&2
+	sed -n '2,24p' "${BASH_SOURCE[0]}" >&2
 	exit 2
 }
 

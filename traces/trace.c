@@ -22,6 +22,8 @@ const char *const TRACE_E_TEXFMT[] = { "RGBA8888", "BGRA8888", "RGB565", "A8", "
 const char *const TRACE_E_CBUFFMT[] = { "RGBA8888", "BGRA8888", "RGB565", "A8", NULL };
 const char *const TRACE_E_TARGET[] = { "1D", "2D", "3D", NULL };
 static const char *const E_ZSFMT[] = { "D16", "D24S8", NULL };
+/* ORDER: lower-left (version 1's rows, the default) first */
+static const char *const E_ORIGIN[] = { "lower-left", "upper-left", NULL };
 const char *const TRACE_E_STAGE[] = { "vertex", "geometry", "fragment", NULL };
 static const char *const E_VFMT[] = { "R32_FLOAT", "R32G32_FLOAT", "R32G32B32_FLOAT",
 	"R32G32B32A32_FLOAT", "R8G8B8A8_UNORM", NULL };
@@ -72,6 +74,7 @@ static const field C_FRAMEBUFFER[] = {
 	{ "height", F_INT, true, 1, 4096, NULL, NULL },
 	{ "cbufs", F_OBJ_ARRAY, true, 0, 8, NULL, CBUF },
 	{ "zsbuf", F_OBJ, false, 0, 0, NULL, ZSBUF },
+	{ "origin", F_ENUM, false, 0, 0, E_ORIGIN, NULL },     /* version 2 */
 	END_FIELDS,
 };
 static const field C_BIND_SHADERS[] = {
@@ -592,6 +595,11 @@ bool trace_parse_with(trace *t, const char *json, const char *path, const char *
 			char p2[80];
 			snprintf(p2, sizeof p2, "$.commands[%d].cmd", i);
 			return trace_err(&c, p2, "'%s' is a command of version 2 of the format: say \"version\": 2", cname);
+		}
+		if (t->version < 2 && !strcmp(cname, "framebuffer") && cJSON_GetObjectItemCaseSensitive(it, "origin")) {
+			char p2[80];
+			snprintf(p2, sizeof p2, "$.commands[%d].origin", i);
+			return trace_err(&c, p2, "'origin' is a field of version 2 of the format: say \"version\": 2%s", "");
 		}
 		t->cmd[t->ncmd++] = it;
 	}

@@ -163,7 +163,8 @@ void view_image_draw(viewer *v)
 	if (v->have_sel) {
 		const view_journey *j = &v->journey;
 		if (j->valid) {                       /* the quad: window y up, image rows down */
-			uint32_t top = v->m.img_h - 1 - (j->q.qy + 1);
+			const uint32_t a = ulpsim_window_y(v->sim, j->q.qy, v->m.img_h),
+			               b = ulpsim_window_y(v->sim, j->q.qy + 1, v->m.img_h), top = a < b ? a : b;
 			outline(v, j->q.qx, top, 2, 2, QUAD);
 		}
 		outline(v, j->x, j->y, 1, 1, SEL);
@@ -184,7 +185,7 @@ void view_image_draw(viewer *v)
 	if (have) {
 		const uint8_t *px = view_image_rgba(v, x, y);
 		snprintf(buf, sizeof buf, "x %u  y %u  (window y %u)  RGBA %3u %3u %3u %3u", x, y,
-		         v->m.img_h - 1 - y, px[0], px[1], px[2], px[3]);
+		         ulpsim_window_y(v->sim, y, v->m.img_h), px[0], px[1], px[2], px[3]);
 		view_fill(v->r, p->x + 8, ry + 2, v->text.line_h - 4, v->text.line_h - 4,
 		          (SDL_Color){ px[0], px[1], px[2], 255 });
 		view_text_draw(&v->text, v->r, VIEW_FONT_MONO, p->x + 12 + v->text.line_h, ry, LABEL, buf);

@@ -366,7 +366,7 @@ void view_journey_find(view_journey *j, const view_model *m, ulpsim *s, uint32_t
 	j->valid = true;
 	/* the kill: the ALU's INSTANT (arg = EXEC | pixel mask << 8) for this
 	 * pixel, or PSEQ's removal of the quad (arg = the EXEC it skipped) */
-	const uint32_t wy = m->img_h - 1 - y;
+	const uint32_t wy = ulpsim_window_y(s, y, m->img_h);
 	j->pixel = (x - j->q.qx) + 2 * (wy - j->q.qy);
 	j->kill_exec = j->removed_exec = -1;
 	for (size_t i = lo; i < m->nev && m->ev[i].cycle < j->q.pass_to; i++) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tgsi/tgsi_dump.h"
+#include "util/u_atomic.h"
 #include "util/u_framebuffer.h"
 #include "util/u_helpers.h"
 #include "util/u_inlines.h"
@@ -81,6 +82,12 @@ void ulpsim_capture_frame(struct ulpsim_context *c, unsigned n)
 	ulp_diag d;
 	ulp_diag_clear(&d);
 	bool written;
+	if (!c->cap_named) {              /* the screen's first presenting context writes frame-NNNN, */
+		struct ulpsim_screen *scr = ulpsim_screen(c->base.screen);   /* the K-th other ctxK-frame-NNNN */
+		replay_capture_set_context(c->cap, (unsigned)p_atomic_inc_return(&scr->captures) - 1);
+		c->cap_named = true;
+	}
+	ulpsim_sync_targets(c);           /* a frame that ends in a clear ends with it */
 	if (!replay_capture_frame(c->cap, c->s, n, c->res.cycles, &written, &d))
 		fprintf(stderr, "ulpsim: capture: %s\n", d.msg);
 }

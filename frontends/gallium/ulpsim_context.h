@@ -92,6 +92,7 @@ struct ulpsim_context {
 	replay_result res;
 	replay_session *s;         /* NULL: the session could not be opened (draws are skipped) */
 	replay_capture *cap;       /* ULPSIM_GL_CAPTURE: what the session is given, per frame (NULL: off) */
+	bool cap_named;            /* its frames' names were decided (replay_capture_set_context) */
 	struct ulp_gl_ctx *out;    /* its part of the run's stats and timeline (NULL: none asked) */
 	uint64_t draws;            /* draw_vbo calls */
 	double sim_seconds;        /* host time in the simulator */
@@ -150,6 +151,10 @@ bool ulpsim_upload_user(struct ulpsim_context *c, const char *id, const void *by
 /* After a draw: the session's colour buffers and depth surface back into
  * the bound surfaces' resources. */
 void ulpsim_write_back(struct ulpsim_context *c);
+/* Before a frame is captured: the bound framebuffer into the session and
+ * the CPU writes of its targets since the last draw (a clear) copied in,
+ * as the next draw would; nothing when no session or no capture. */
+void ulpsim_sync_targets(struct ulpsim_context *c);
 /* Forget the session's copies (context destroy). */
 void ulpsim_release_uploads(struct ulpsim_context *c);
 

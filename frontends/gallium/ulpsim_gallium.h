@@ -66,6 +66,7 @@ struct ulpsim_screen {
 	struct ulpsim_run_totals run;     /* every draw of every context */
 	struct ulpsim_run_totals at_frame;   /* run at the last presented frame */
 	unsigned frames;                  /* frames presented */
+	int32_t captures;                 /* contexts that presented a frame to their capture (its names) */
 	/* ULPSIM_GL_STATS / ULPSIM_GL_TIMELINE: the run's stats.txt and timeline
 	 * over every context (traces/gl/gl_run.h); NULL when neither is asked */
 	struct ulp_gl_run *outputs;

@@ -291,6 +291,10 @@ static bool emit_framebuffer(struct ulpsim_context *c)
 		cJSON *z = cJSON_AddObjectToObject(cmd, "zsbuf");
 		cJSON_AddStringToObject(z, "format", f->zs);
 	}
+	/* a window-system surface is drawn y-down (Gallium): its memory row 0 is
+	 * the screen's top, which images and captures present (trace-format.md) */
+	if (n && (c->fb.cbufs[0]->texture->bind & (PIPE_BIND_DISPLAY_TARGET | PIPE_BIND_SCANOUT | PIPE_BIND_SHARED)))
+		cJSON_AddStringToObject(cmd, "origin", "upper-left");
 	if (!ulpsim_cmd(c, cmd))
 		return false;
 	memset(c->cbuf_fresh, 0, sizeof c->cbuf_fresh);
@@ -323,6 +327,18 @@ static void copy_in(struct ulpsim_context *c)
 	}
 	if (wrote && c->cap)              /* a CPU write (a clear, a blit): into the capture */
 		replay_capture_targets(c->cap, c->s);
+}
+
+void ulpsim_sync_targets(struct ulpsim_context *c)
+{
+	if (!c->s || !c->cap || !c->fb.width)
+		return;
+	if ((c->dirty & ULPSIM_DIRTY_FB) || !c->fb_ok) {
+		c->dirty &= ~ULPSIM_DIRTY_FB;
+		if (!emit_framebuffer(c))
+			return;
+	}
+	copy_in(c);
 }
 
 /* ---- state commands ---- */

@@ -59,7 +59,9 @@ ulpsim *ulpsim_open_with(const char *trace_path, const char *const *settings, si
  * (0: a default of 4 million) and the log of colour writes
  * (ulpsim_image_at).  False with err filled on failure. */
 bool ulpsim_run(ulpsim *s, size_t max_events, char *err, size_t errlen);
-/* The final colour buffer 0: RGBA8, top row first (NULL before a run). */
+/* The final colour buffer 0: RGBA8, top row first (NULL before a run), as
+ * the program saw it (a framebuffer of origin upper-left, a window drawn
+ * y-down, is not turned over; docs/trace-format.md). */
 const uint8_t *ulpsim_image(const ulpsim *s, uint32_t *width, uint32_t *height);
 /* Colour buffer 0 as it stood at the end of cycle `cycle` of the run (every
  * DW write and clear at or before it), RGBA8 top row first, into rgba
@@ -95,6 +97,10 @@ bool ulpsim_write_png(const char *path, const uint8_t *rgba, uint32_t width, uin
 
 /* ---- viewer helpers ---------------------------------------------------- */
 
+/* Row y of an image height rows high (ulpsim_image, top row first) in
+ * window coordinates (y up, as the rasterizer walks), and back: height - 1
+ * - y, or y when the trace's last framebuffer has origin upper-left. */
+uint32_t ulpsim_window_y(const ulpsim *s, uint32_t y, uint32_t height);
 /* While ulpsim_run works (from another thread): the last simulated cycle
  * the timeline has seen and the events recorded so far.  Safe to call at
  * any time; both are 0 before a run. */

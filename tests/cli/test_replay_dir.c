@@ -228,6 +228,24 @@ Test(replay_dir, gnu_parallel_shards)
 	free(o);
 }
 
+/* scripts/slurm-replay.sh's task, merge and submit modes without Slurm
+ * (SLURM_ARRAY_* set as Slurm sets them, a fake sbatch on PATH): the merged
+ * results equal a serial run; misuse exits 2. */
+Test(replay_dir, slurm_script)
+{
+	char *fr = make_frames(), *o = test_tmpdir();
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "bash tests/cli/slurm_replay.sh %s %s/work 3 >%s/log 2>&1", fr, o, o);
+	int st = system(cmd);
+	char *log = slurp(o, "log");
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "slurm_replay.sh: %s", log);
+	free(log);
+	rm_rf(fr);
+	rm_rf(o);
+	free(fr);
+	free(o);
+}
+
 Test(replay_dir, failed_checks_and_errors_are_named)
 {
 	char *fr = make_frames(), *o = test_tmpdir();
@@ -401,6 +419,58 @@ Test(replay_dir, hundred_frames_on_all_cores)
 	free(serial);
 	free(all);
 	free(err);
+	rm_rf(fr);
+	rm_rf(o);
+	free(fr);
+	free(o);
+}
+
+/* A worker that dies (killed while it replays a frame; the test hook
+ * ULPSIM_TEST_WORKER_DIE names the frame): the frame is an error that names
+ * it, the exit status is 2, the others are replayed (--jobs 2) or said not
+ * replayed (--jobs 1, its only worker died), and the report is whole
+ * (written temp+rename, nothing else left in its folder). */
+Test(replay_dir, a_dying_worker_is_named)
+{
+	char *fr = make_frames(), *o = test_tmpdir();
+	cr_assert_eq(setenv("ULPSIM_TEST_WORKER_DIE", "lit_sphere.json", 1), 0);
+	for (unsigned jobs = 1; jobs <= 2; jobs++) {
+		char *out, *err;
+		int st = cli(&out, &err, "replay %s --jobs %u --report %s/r%u.json", fr, jobs, o, jobs);
+		cr_assert_eq(st, 2, "--jobs %u: exit %d (stderr %s)", jobs, st, err);
+		cr_assert(strstr(err, "lit_sphere.json: the worker replaying this frame died (signal 9)"), "%s", err);
+		cr_assert(strstr(out, "lit_sphere.json"), "the summary lists the frame: %s", out);
+		char name[32];
+		snprintf(name, sizeof name, "r%u.json", jobs);
+		char *rep = slurp(o, name);
+		cJSON *root = cJSON_Parse(rep);
+		cr_assert(root, "the report is JSON: %s", rep);
+		unsigned ok = 0, errors = 0;
+		const cJSON *f;
+		cJSON_ArrayForEach(f, cJSON_GetObjectItem(root, "frames")) {
+			const char *res = cJSON_GetStringValue(cJSON_GetObjectItem(f, "result"));
+			const char *n = cJSON_GetStringValue(cJSON_GetObjectItem(f, "name"));
+			ok += !strcmp(res, "ok");
+			errors += !strcmp(res, "error");
+			if (!strcmp(n, "lit_sphere.json"))
+				cr_assert(!strcmp(res, "error") && strstr(cJSON_GetStringValue(cJSON_GetObjectItem(f, "message")),
+				                                          "died"), "%s", rep);
+		}
+		cr_assert_eq(ok + errors, 11, "%s", rep);
+		if (jobs == 2)
+			cr_assert_eq(errors, 1, "the other worker replayed the rest: %s", rep);
+		else
+			cr_assert(errors >= 1 && strstr(err, "not replayed (its workers died)"), "%s", err);
+		cJSON_Delete(root);
+		free(rep);
+		free(out);
+		free(err);
+	}
+	unsetenv("ULPSIM_TEST_WORKER_DIE");
+	size_t n;
+	char **files = test_list_dir(o, false, &n);
+	cr_assert_eq(n, 2, "only r1.json and r2.json in the report folder (no temporary files)");
+	test_free_names(files, n);
 	rm_rf(fr);
 	rm_rf(o);
 	free(fr);

@@ -2,9 +2,10 @@
 """png_tool.py black W H OUT.png: an opaque black RGBA PNG (a reference for
 `ulpsim compare` when counting lit pixels; tests/gl/run.sh).
 png_tool.py size IN.png: prints "W H" from the PNG header.
-png_tool.py flip IN.png OUT.png [opaque]: IN (8-bit RGB or RGBA, not
-interlaced) upside down, as RGBA (opaque: alpha 255, as a snapshot of RGB) (a window's frame beside a capture's replay, which
-stores window-system frames y-down as Gallium draws them: docs/capture.md)."""
+png_tool.py opaque IN.png OUT.png: IN (8-bit RGB or RGBA, not interlaced)
+as RGBA with alpha 255, as an RGB snapshot (eglretrace's) reads (a capture's
+replay beside a snapshot; both show the window the right way up:
+docs/capture.md)."""
 import struct
 import sys
 import zlib
@@ -69,16 +70,15 @@ def main():
         if head[:8] != b"\x89PNG\r\n\x1a\n":
             sys.exit("not a PNG: " + a[2])
         print(*struct.unpack(">II", head[16:24]))
-    elif len(a) in (4, 5) and a[1] == "flip":
+    elif len(a) == 4 and a[1] == "opaque":
         w, h, rows = read_rgba(a[2])
-        if len(a) == 5:
-            rows = [bytes(v if i % 4 != 3 else 255 for i, v in enumerate(r)) for r in rows]
-        write_rgba(a[3], w, h, rows[::-1])
+        rows = [bytes(v if i % 4 != 3 else 255 for i, v in enumerate(r)) for r in rows]
+        write_rgba(a[3], w, h, rows)
     elif len(a) == 5 and a[1] == "black":
         w, h = int(a[2]), int(a[3])
         write_rgba(a[4], w, h, [b"\0\0\0\xff" * w] * h)
     else:
-        sys.exit("usage: png_tool.py black W H OUT.png | size IN.png | flip IN.png OUT.png [opaque]")
+        sys.exit("usage: png_tool.py black W H OUT.png | size IN.png | opaque IN.png OUT.png")
 
 
 main()

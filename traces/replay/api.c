@@ -20,6 +20,7 @@
 #include "sim/core/config.h"
 #include "sim/out/frame_log.h"
 #include "traces/replay/replay.h"
+#include "traces/replay/replay_int.h"
 #include "traces/replay/replay_gs.h"
 #include "sim/core/tl_store.h"
 #include "sim/core/unit.h"
@@ -54,6 +55,7 @@ struct ulpsim {
 	bool fs_oom;
 	stats_port_mark port[STATS_MAX_PORTS];   /* the run's port high-water marks */
 	unsigned nports;
+	bool upper_left;            /* the last framebuffer's origin: images present memory row 0 at the top */
 };
 
 static void set_err(char *err, size_t n, const ulp_diag *d)
@@ -91,7 +93,18 @@ ulpsim *ulpsim_open_with(const char *trace_path, const char *const *settings, si
 		free(s);
 		return NULL;
 	}
+	for (size_t i = 0; i < s->t.ncmd; i++) {    /* the origin the final image is presented in */
+		const char *cmd = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s->t.cmd[i], "cmd"));
+		const char *origin = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s->t.cmd[i], "origin"));
+		if (cmd && !strcmp(cmd, "framebuffer"))
+			s->upper_left = origin && !strcmp(origin, "upper-left");
+	}
 	return s;
+}
+
+uint32_t ulpsim_window_y(const ulpsim *s, uint32_t y, uint32_t height)
+{
+	return s->upper_left ? y : height - 1 - y;
 }
 
 /* A second sink: counts what the store sees, for ulpsim_progress. */
@@ -107,14 +120,29 @@ static bool progress_write(void *ctx, const sim_tl_event *ev, size_t n)
 static void progress_close(void *ctx) { (void)ctx; }
 
 /* The probe's hooks into the write log. */
+/* The probe's hooks into the write log (which keeps the image top row
+ * first from memory rows bottom first: an upper-left framebuffer's rows are
+ * turned over on the way in, so the log presents what ulpsim_image does). */
 static void log_pixel(void *ctx, uint64_t cycle, uint32_t x, uint32_t y, const uint8_t rgba[4])
 {
-	frame_log_pixel(&((ulpsim *)ctx)->log, cycle, x, y, rgba);
+	ulpsim *s = ctx;
+	if (s->upper_left && y < s->log.h)
+		y = s->log.h - 1 - y;
+	frame_log_pixel(&s->log, cycle, x, y, rgba);
 }
 
 static void log_snapshot(void *ctx, uint64_t cycle, const ulp_image *cbuf0)
 {
-	frame_log_snapshot(&((ulpsim *)ctx)->log, cycle, cbuf0);
+	ulpsim *s = ctx;
+	if (!s->upper_left) {
+		frame_log_snapshot(&s->log, cycle, cbuf0);
+		return;
+	}
+	ulp_diag d;
+	ulp_image *rows = replay_presented(cbuf0, false, &d);      /* turned over: frame_log turns it back */
+	if (rows)
+		frame_log_snapshot(&s->log, cycle, rows);
+	ulp_image_free(rows);
 }
 
 void ulpsim_set_max_writes(ulpsim *s, size_t max_writes) { s->max_writes = max_writes; }
@@ -443,7 +471,7 @@ static bool coverage_replay(ulpsim *s, ulp_diag *d)
 /* Covered in window coordinates (y up); the coverage image is top row first. */
 static bool covered(const ulpsim *s, uint32_t wx, uint32_t wy)
 {
-	return wx < s->cov_w && wy < s->cov_h && s->coverage[(size_t)(s->cov_h - 1 - wy) * s->cov_w + wx];
+	return wx < s->cov_w && wy < s->cov_h && s->coverage[(size_t)ulpsim_window_y(s, wy, s->cov_h) * s->cov_w + wx];
 }
 
 bool ulpsim_quad_at(ulpsim *s, uint32_t x, uint32_t y, ulpsim_quad_ref *q, char *err, size_t errlen)
@@ -453,7 +481,7 @@ bool ulpsim_quad_at(ulpsim *s, uint32_t x, uint32_t y, ulpsim_quad_ref *q, char 
 		snprintf(err, errlen, "pixel (%u, %u) is outside the render target", x, y);
 		return false;
 	}
-	const uint32_t wy = s->image->height - 1 - y, qx = x & ~1u, qy = wy & ~1u;
+	const uint32_t wy = ulpsim_window_y(s, y, s->image->height), qx = x & ~1u, qy = wy & ~1u;
 	q->qx = qx;
 	q->qy = qy;
 	/* 1. the rasterizer's own record, when the units emit it (on Tegra 3

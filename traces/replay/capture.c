@@ -12,11 +12,13 @@
 #include "base/fileio.h"
 #include "base/image.h"
 #include "traces/replay/capture_int.h"
+#include "traces/replay/replay_int.h"
 #include "units/gr3d/zs.h"
 
 struct replay_capture {
 	char *dir;
 	unsigned first, last;
+	unsigned context;         /* 0: frame-NNNN, K: ctxK-frame-NNNN */
 	char gpu[16];
 	char name[128];
 	cap_set now;              /* the mirror of the session */
@@ -25,7 +27,7 @@ struct replay_capture {
 	bool done;                /* past the last frame: nothing more is mirrored */
 	bool tainted;             /* a command of this frame failed, or a shader was replaced */
 	char taint[160];
-	/* the render targets at the frame's start: colour RGBA bottom row first; zs as write_target's RGBA */
+	/* the render targets at the frame's start as write_target's RGBA, top row first (presented) */
 	ulp_image *cb0[CAP_MAX_CBUFS];
 	unsigned ncb0;
 	ulp_image *zs0;
@@ -156,7 +158,7 @@ static void drop_frame(replay_capture *c)
 	c->taint[0] = 0;
 }
 
-/* The zs surface as write_target's RGBA (bottom row first, as the colour
+/* The zs surface as write_target's RGBA (memory row 0 first, as the colour
  * buffers): depth code in r, g, b (low byte first), stencil in a. */
 static ulp_image *zs_rgba(const zs_surface *zs)
 {
@@ -170,13 +172,12 @@ static ulp_image *zs_rgba(const zs_surface *zs)
 	return img;
 }
 
-static ulp_image *image_copy(const ulp_image *src)
+/* A render target of s (memory row 0 first) as the image the program saw,
+ * top row first (write_target's and the checkpoint's rows). */
+static ulp_image *presented(replay_session *s, const ulp_image *rt)
 {
 	ulp_diag d;
-	ulp_image *img = ulp_image_create(src->width, src->height, &d);
-	if (img)
-		memcpy(img->rgba, src->rgba, ulp_image_bytes(src));
-	return img;
+	return replay_presented(rt, replay_session_upper_left(s), &d);
 }
 
 /* A captured frame starts: the mirror and the render targets as they are. */
@@ -191,12 +192,14 @@ static void begin_frame(replay_capture *c, replay_session *s, uint64_t cycles)
 		fail(c, "out of memory");
 	for (unsigned k = 0; s && k < replay_session_ncbufs(s) && k < CAP_MAX_CBUFS; k++) {
 		const ulp_image *img = replay_session_cbuf(s, k, NULL);
-		if (!(c->cb0[c->ncb0++] = image_copy(img)))
+		if (!(c->cb0[c->ncb0++] = presented(s, img)))
 			fail(c, "out of memory");
 	}
 	const zs_surface *zs = s ? replay_session_zs(s) : NULL;
-	if (zs && !(c->zs0 = zs_rgba(zs)))
+	ulp_image *zimg = zs ? zs_rgba(zs) : NULL;
+	if (zs && !(zimg && (c->zs0 = presented(s, zimg))))
 		fail(c, "out of memory");
+	ulp_image_free(zimg);
 }
 
 replay_capture *replay_capture_open(const replay_capture_opts *o, ulp_diag *d)
@@ -215,12 +218,15 @@ replay_capture *replay_capture_open(const replay_capture_opts *o, ulp_diag *d)
 	}
 	c->first = o->first;
 	c->last = o->last;
+	c->context = o->context;
 	snprintf(c->gpu, sizeof c->gpu, "%s", o->gpu ? o->gpu : "tegra2");
 	snprintf(c->name, sizeof c->name, "%s", o->name ? o->name : "capture");
 	if (c->first == 0)
 		begin_frame(c, NULL, 0);
 	return c;
 }
+
+void replay_capture_set_context(replay_capture *c, unsigned context) { c->context = context; }
 
 void replay_capture_close(replay_capture *c)
 {
@@ -381,7 +387,7 @@ void replay_capture_command(replay_capture *c, const cJSON *cmd, bool ok)
 		cJSON_AddItemToArray(c->now.state, dup);
 }
 
-/* img (bottom row first) as an RGBA8888 texture resource, top row first. */
+/* img (top row first) as an RGBA8888 texture resource. */
 static bool image_resource(replay_capture *c, const ulp_image *img, const char *id)
 {
 	trace_resource r;
@@ -397,20 +403,22 @@ static bool image_resource(replay_capture *c, const ulp_image *img, const char *
 	r.bytes = malloc(r.len ? r.len : 1);
 	if (!r.bytes)
 		return false;
-	for (uint32_t y = 0; y < img->height; y++)
-		memcpy(r.bytes + (size_t)(img->height - 1 - y) * img->width * 4, img->rgba + (size_t)y * img->width * 4,
-		       (size_t)img->width * 4);
+	memcpy(r.bytes, img->rgba, r.len);
 	bool ok = put_res(&c->extra, &r);
 	free(r.bytes);
 	return ok;
 }
 
-static void log_target(replay_capture *c, const ulp_image *img, int cbuf)
+/* A CPU write of render target cbuf (< 0: zs) whose memory is img. */
+static void log_target(replay_capture *c, replay_session *s, const ulp_image *mem, int cbuf)
 {
 	char id[64];
 	snprintf(id, sizeof id, "cap.rt%s%d.%u", cbuf < 0 ? "zs" : "", cbuf < 0 ? 0 : cbuf, ++c->serial);
 	cJSON *w = cJSON_CreateObject();
-	if (!w || !image_resource(c, img, id)) {
+	ulp_image *img = w ? presented(s, mem) : NULL;
+	const bool ok = img && image_resource(c, img, id);
+	ulp_image_free(img);
+	if (!ok) {
 		cJSON_Delete(w);
 		fail(c, "out of memory");
 		return;
@@ -429,12 +437,12 @@ void replay_capture_targets(replay_capture *c, replay_session *s)
 	if (!c->capturing)
 		return;
 	for (unsigned k = 0; k < replay_session_ncbufs(s); k++)
-		log_target(c, replay_session_cbuf(s, k, NULL), (int)k);
+		log_target(c, s, replay_session_cbuf(s, k, NULL), (int)k);
 	const zs_surface *zs = replay_session_zs(s);
 	if (zs) {
 		ulp_image *img = zs_rgba(zs);
 		if (img)
-			log_target(c, img, -1);
+			log_target(c, s, img, -1);
 		else
 			fail(c, "out of memory");
 		ulp_image_free(img);
@@ -447,14 +455,15 @@ bool replay_capture_frame(replay_capture *c, replay_session *s, unsigned n, uint
 	*written = false;
 	bool ok = true;
 	if (c->capturing) {
-		const ulp_image *last = replay_session_ncbufs(s) ? replay_session_cbuf(s, 0, NULL) : NULL;
+		ulp_image *last = replay_session_ncbufs(s) ? presented(s, replay_session_cbuf(s, 0, NULL)) : NULL;
 		if (c->tainted)
 			ok = ulp_diag_at(d, c->dir, 0, 0, "frame %u not captured: %s", n, c->taint);
 		else if (!last)
 			ok = ulp_diag_at(d, c->dir, 0, 0, "frame %u not captured: no framebuffer was bound", n);
 		else
-			ok = *written = capture_write_frame(c->dir, c->name, c->gpu, n, &c->start, &c->extra, c->log, c->cb0,
-			                                     c->ncb0, c->zs0, last, cycles - c->cycles0, d);
+			ok = *written = capture_write_frame(c->dir, c->name, c->gpu, c->context, n, &c->start, &c->extra,
+			                                    c->log, c->cb0, c->ncb0, c->zs0, last, cycles - c->cycles0, d);
+		ulp_image_free(last);
 	}
 	drop_frame(c);
 	if (n + 1 >= c->first && n + 1 <= c->last)

@@ -43,6 +43,8 @@ typedef struct replay_capture_opts {
 	unsigned first, last;     /* frames first..last (0-based, as frame-NNNN) are written */
 	const char *gpu;          /* the trace's "gpu" (tegra2, tegra3); NULL: tegra2 */
 	const char *name;         /* the traces' "name" prefix (the program); NULL: "capture" */
+	unsigned context;         /* 0: frames are DIR/frame-NNNN.json; K > 0: DIR/ctxK-frame-NNNN.json
+	                           * (the K-th other context capturing into the same folder) */
 } replay_capture_opts;
 
 /* NULL with d when the folder cannot be made or out of memory. */
@@ -64,8 +66,12 @@ void replay_capture_command(replay_capture *c, const struct cJSON *cmd, bool ok)
  * replay_session_zs) between commands: recorded as write_target commands. */
 void replay_capture_targets(replay_capture *c, replay_session *s);
 
+/* The context number of the frames' names from now on (opts.context). */
+void replay_capture_set_context(replay_capture *c, unsigned context);
+
 /* Frame n ended (the program presented it); cycles: the session's
- * replay_result cycles so far.  Writes DIR/frame-NNNN.json (and its side
+ * replay_result cycles so far.  Writes DIR/frame-NNNN.json (ctxK-frame-NNNN.json
+ * for opts.context K > 0; and its side
  * files) when n is in first..last.  False with d when writing failed or
  * the frame could not be captured (d says why; nothing of the frame's
  * JSON is left); *written tells whether a frame file was made. */

@@ -17,12 +17,13 @@ typedef struct cap_set {
 	struct cJSON *state;      /* the last state command of each kind, in the order given */
 } cap_set;
 
-/* DIR/frame-NNNN.json of frame n: resources start then extra, shaders
+/* DIR/frame-NNNN.json of frame n (ctxK-frame-NNNN.json for context K > 0): resources start then extra, shaders
  * the same, start's state commands, the render targets' contents at the
- * start (cb0[k], zs0: bottom row first) where the frame reads them, the
- * frame's log, and a checkpoint expecting `last` (colour buffer 0 at the
- * end, bottom row first) and `cycles`. */
-bool capture_write_frame(const char *dir, const char *name, const char *gpu, unsigned n, const cap_set *start,
+ * start (cb0[k], zs0: top row first, as write_target takes them) where the
+ * frame reads them, the frame's log, and a checkpoint expecting `last`
+ * (colour buffer 0 at the end as presented: top row first) and `cycles`. */
+bool capture_write_frame(const char *dir, const char *name, const char *gpu, unsigned ctx, unsigned n,
+                          const cap_set *start,
                           const cap_set *extra, const struct cJSON *log, ulp_image *const *cb0, unsigned ncb0,
                           const ulp_image *zs0, const ulp_image *last, uint64_t cycles, ulp_diag *d);
 

@@ -168,17 +168,12 @@ static void add_set(writer *w, cJSON *res, cJSON *shs, const cap_set *s, const c
 	}
 }
 
+/* img: top row first, as write_target takes it. */
 static void add_target(writer *w, cJSON *res, cJSON *cmds, const ulp_image *img, int t, unsigned n)
 {
-	ulp_image *top = replay_flipped(img, w->d);
-	if (!top) {
-		w->ok = false;
-		return;
-	}
 	char id[64], name[64];
 	snprintf(id, sizeof id, "cap.start.rt%s%d", t < 0 ? "zs" : "", t < 0 ? 0 : t);
-	side_png(w, top, name, sizeof name);
-	ulp_image_free(top);
+	side_png(w, img, name, sizeof name);
 	cJSON *r = cJSON_CreateObject();
 	cJSON_AddStringToObject(r, "type", "texture");
 	cJSON_AddStringToObject(r, "format", "RGBA8888");
@@ -197,13 +192,17 @@ static void add_target(writer *w, cJSON *res, cJSON *cmds, const ulp_image *img,
 	(void)n;
 }
 
-bool capture_write_frame(const char *dir, const char *name, const char *gpu, unsigned n, const cap_set *start,
+bool capture_write_frame(const char *dir, const char *name, const char *gpu, unsigned ctx, unsigned n,
+                          const cap_set *start,
                           const cap_set *extra, const cJSON *log, ulp_image *const *cb0, unsigned ncb0,
                           const ulp_image *zs0, const ulp_image *last, uint64_t cycles, ulp_diag *d)
 {
 	writer w = { .dir = dir, .d = d, .ok = true };
-	char frame[32], title[192];
-	snprintf(frame, sizeof frame, "frame-%04u", n);
+	char frame[48], title[208];
+	if (ctx)                              /* a second context into the same folder: its own names */
+		snprintf(frame, sizeof frame, "ctx%u-frame-%04u", ctx, n);
+	else
+		snprintf(frame, sizeof frame, "frame-%04u", n);
 	snprintf(title, sizeof title, "%.150s %s", name, frame);
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "format", "ulpsim-trace");
@@ -243,9 +242,7 @@ bool capture_write_frame(const char *dir, const char *name, const char *gpu, uns
 	char png[64], path[2048];
 	snprintf(png, sizeof png, "%s.png", frame);
 	snprintf(path, sizeof path, "%s/%s", dir, png);
-	ulp_image *top = w.ok ? replay_flipped(last, d) : NULL;
-	w.ok = top && ulp_image_save_png(top, path, d);
-	ulp_image_free(top);
+	w.ok = w.ok && ulp_image_save_png(last, path, d);
 	cJSON *cp = cJSON_CreateObject();
 	cJSON_AddStringToObject(cp, "cmd", "checkpoint");
 	cJSON_AddStringToObject(cp, "name", frame);

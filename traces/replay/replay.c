@@ -45,20 +45,21 @@ bool replay_flush(replay *r, size_t from, size_t i)
 
 /* ---- checkpoints ---- */
 
-/* Render targets are stored bottom row first (window y up, hw-expected.md);
+/* Render targets are stored memory row 0 first: the bottom row (window y
+ * up, hw-expected.md) unless the framebuffer's origin is upper-left;
  * images are written top row first, as GL reads them back. */
-ulp_image *replay_flipped(const ulp_image *rt, ulp_diag *d)
+ulp_image *replay_presented(const ulp_image *rt, bool upper_left, ulp_diag *d)
 {
 	ulp_image *img = ulp_image_create(rt->width, rt->height, d);
 	if (img)
 		for (uint32_t y = 0; y < rt->height; y++)
-			memcpy(ulp_image_px(img, 0, rt->height - 1 - y), ulp_image_cpx(rt, 0, y),
+			memcpy(ulp_image_px(img, 0, upper_left ? y : rt->height - 1 - y), ulp_image_cpx(rt, 0, y),
 			       (size_t)rt->width * 4);
 	return img;
 }
 
 /* <dir>/<name>.depth.png: depth 0..1 as grey 0..255 (rounded), top row first. */
-static bool save_depth_png(const zs_surface *zs, const char *dir, const char *name, ulp_diag *d)
+static bool save_depth_png(const zs_surface *zs, bool upper_left, const char *dir, const char *name, ulp_diag *d)
 {
 	ulp_image *img = ulp_image_create(zs->width, zs->height, d);
 	if (!img)
@@ -66,7 +67,7 @@ static bool save_depth_png(const zs_surface *zs, const char *dir, const char *na
 	for (uint32_t y = 0; y < zs->height; y++)
 		for (uint32_t x = 0; x < zs->width; x++) {
 			uint8_t v = (uint8_t)lround(zs_surface_depth(zs, x, y) * 255.0);
-			uint8_t *p = ulp_image_px(img, x, zs->height - 1 - y);
+			uint8_t *p = ulp_image_px(img, x, upper_left ? y : zs->height - 1 - y);
 			p[0] = p[1] = p[2] = v;
 			p[3] = 255;
 		}
@@ -90,7 +91,7 @@ static bool checkpoint(replay *r, const cJSON *c, size_t i, bool last)
 		return replay_fail(r, i, "checkpoint before framebuffer", NULL);
 	ulp_diag inner;
 	ulp_diag_clear(&inner);
-	ulp_image *img = replay_flipped(r->cbuf[0], &inner);
+	ulp_image *img = replay_presented(r->cbuf[0], r->upper_left, &inner);
 	if (!img)
 		return replay_fail(r, i, inner.msg, NULL);
 	const char *name = rp_str(c, "name");
@@ -103,7 +104,7 @@ static bool checkpoint(replay *r, const cJSON *c, size_t i, bool last)
 	if (ok && last && r->o->out_png)
 		ok = ulp_image_save_png(img, r->o->out_png, &inner);
 	if (ok && r->o->out_dir && r->zs)            /* the depth surface as grey, 0 = near, top row first */
-		ok = save_depth_png(r->zs, r->o->out_dir, rp_str(c, "name"), &inner);
+		ok = save_depth_png(r->zs, r->upper_left, r->o->out_dir, rp_str(c, "name"), &inner);
 	const char *expect = rp_str(c, "expect_image");
 	if (ok && expect) {
 		size_t n = strlen(r->t->dir) + strlen(expect) + 2;
@@ -215,6 +216,8 @@ static bool framebuffer(replay *r, const cJSON *c, size_t i)
 	r->ncbufs = 0;
 	r->width = (uint32_t)rp_num(c, "width", 1);
 	r->height = (uint32_t)rp_num(c, "height", 1);
+	const char *origin = rp_str(c, "origin");
+	r->upper_left = origin && !strcmp(origin, "upper-left");
 	const cJSON *cb = cJSON_GetObjectItemCaseSensitive(c, "cbufs");
 	size_t from = r->stream.n;
 	for (const cJSON *it = cb ? cb->child : NULL; it && r->ncbufs < MAX_CBUFS; it = it->next) {

@@ -81,6 +81,7 @@ typedef struct replay {
 	ulp_image *cbuf[MAX_CBUFS];
 	uint8_t cbuf_fmt[MAX_CBUFS];      /* enum gr3d_rtfmt */
 	unsigned ncbufs;
+	bool upper_left;                 /* the framebuffer's origin (version 2): memory row 0 is the image's top */
 	/* memory, viewport, scissor, texture units, vertex elements, draws:
 	 * programmed into the registers (traces/replay/replay_state.c) */
 	replay_state st;
@@ -130,8 +131,10 @@ bool replay_flush(replay *r, size_t from, size_t i);
 /* replay.c: runs command c, the i-th (validated); last_checkpoint: a
  * checkpoint's image also goes to o->out_png. */
 bool replay_command(replay *r, const cJSON *c, size_t i, bool last_checkpoint);
-/* A render target (bottom row first) as an image top row first. */
-ulp_image *replay_flipped(const ulp_image *rt, ulp_diag *d);
+/* A render target (memory row 0 first) as the image the program saw, top
+ * row first: flipped (row 0 is the bottom, y up) unless upper_left (row 0
+ * is the top: a window-system framebuffer, drawn y-down by Gallium). */
+ulp_image *replay_presented(const ulp_image *rt, bool upper_left, ulp_diag *d);
 
 /* replay_shaders.c */
 bool replay_bind_vs(replay *r, const trace_shader *s, size_t i);

@@ -74,7 +74,8 @@ replay_session *replay_session_open(const replay_opts *o, const replay_session_u
 bool replay_session_finish(replay_session *s, ulp_diag *d)
 {
 	replay *r = &s->r;
-	if (r->o->keep_image && r->ncbufs && !r->res->image && !(r->res->image = replay_flipped(r->cbuf[0], d)))
+	if (r->o->keep_image && r->ncbufs && !r->res->image &&
+	    !(r->res->image = replay_presented(r->cbuf[0], r->upper_left, d)))
 		return false;
 	if (r->o->keep_depth && r->zs && !r->res->depth) {
 		const zs_surface *zs = r->zs;
@@ -381,7 +382,8 @@ static bool update(replay_session *s, const cJSON *c, size_t i)
 }
 
 /* write_target (format version 2): a CPU write of a whole render target
- * from an RGBA8888 texture of its size, top row first (as a PNG shows it):
+ * from an RGBA8888 texture of its size, top row first (as a PNG shows it;
+ * the top is memory row 0 when the framebuffer's origin is upper-left):
  * colour buffer `cbuf` as the RGBA its format stores, or the depth/stencil
  * surface with the depth code in red (bits 0-7), green (8-15), blue
  * (16-23) and the stencil in alpha. */
@@ -406,7 +408,7 @@ static bool write_target(replay_session *s, const cJSON *c, size_t i)
 		return replay_fail(r, i, "write_target: ", what);
 	}
 	for (uint32_t y = 0; y < h; y++) {
-		const uint8_t *row = t->bytes + (size_t)(h - 1 - y) * w * 4;     /* bottom row first */
+		const uint8_t *row = t->bytes + (size_t)(r->upper_left ? y : h - 1 - y) * w * 4;
 		if (cb) {
 			memcpy(ulp_image_px(r->cbuf[cb->valueint], 0, y), row, (size_t)w * 4);
 			continue;
@@ -450,6 +452,8 @@ unsigned replay_session_ncbufs(const replay_session *s)
 {
 	return s->r.ncbufs;
 }
+
+bool replay_session_upper_left(const replay_session *s) { return s->r.upper_left; }
 
 ulp_image *replay_session_cbuf(replay_session *s, unsigned k, uint8_t *format)
 {

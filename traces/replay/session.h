@@ -106,6 +106,10 @@ size_t replay_session_ncommands(const replay_session *s);
  * write into them between commands (a CPU write), as the next draw reads
  * them (blending, depth test).  A framebuffer command makes new ones. */
 unsigned replay_session_ncbufs(const replay_session *s);
+/* The bound framebuffer's origin (its command's "origin", version 2):
+ * true when memory row 0 is the image's top (upper-left: a window-system
+ * framebuffer, which Gallium draws y-down), false when it is the bottom. */
+bool replay_session_upper_left(const replay_session *s);
 ulp_image *replay_session_cbuf(replay_session *s, unsigned k, uint8_t *format);
 struct zs_surface *replay_session_zs(replay_session *s);
 
