@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "traces/gl/gl_prims.h"
+#include "traces/gl/gl_state.h"
 #include "traces/gl/gl_zs.h"
 #include "units/gr3d/zs.h"
 #include "util/format/u_format.h"
@@ -338,123 +339,76 @@ static void copy_in(struct ulpsim_context *c)
 
 /* ---- state commands ---- */
 
-static const char *blend_factor(unsigned f)
+/* ORDER of the results: enum ulp_gl_factor */
+static enum ulp_gl_factor blend_factor(unsigned f)
 {
 	switch (f) {
-	case PIPE_BLENDFACTOR_ONE: return "one";
-	case PIPE_BLENDFACTOR_SRC_COLOR: return "src_color";
-	case PIPE_BLENDFACTOR_SRC_ALPHA: return "src_alpha";
-	case PIPE_BLENDFACTOR_DST_ALPHA: return "dst_alpha";
-	case PIPE_BLENDFACTOR_DST_COLOR: return "dst_color";
-	case PIPE_BLENDFACTOR_SRC_ALPHA_SATURATE: return "src_alpha_saturate";
-	case PIPE_BLENDFACTOR_CONST_COLOR: return "const_color";
-	case PIPE_BLENDFACTOR_CONST_ALPHA: return "const_alpha";
-	case PIPE_BLENDFACTOR_INV_SRC_COLOR: return "inv_src_color";
-	case PIPE_BLENDFACTOR_INV_SRC_ALPHA: return "inv_src_alpha";
-	case PIPE_BLENDFACTOR_INV_DST_ALPHA: return "inv_dst_alpha";
-	case PIPE_BLENDFACTOR_INV_DST_COLOR: return "inv_dst_color";
-	case PIPE_BLENDFACTOR_INV_CONST_COLOR: return "inv_const_color";
-	case PIPE_BLENDFACTOR_INV_CONST_ALPHA: return "inv_const_alpha";
-	default: return "zero";        /* ZERO, and the dual-source factors (the caps say none) */
+	case PIPE_BLENDFACTOR_ONE: return ULP_GL_ONE;
+	case PIPE_BLENDFACTOR_SRC_COLOR: return ULP_GL_SRC_COLOR;
+	case PIPE_BLENDFACTOR_SRC_ALPHA: return ULP_GL_SRC_ALPHA;
+	case PIPE_BLENDFACTOR_DST_ALPHA: return ULP_GL_DST_ALPHA;
+	case PIPE_BLENDFACTOR_DST_COLOR: return ULP_GL_DST_COLOR;
+	case PIPE_BLENDFACTOR_SRC_ALPHA_SATURATE: return ULP_GL_SRC_ALPHA_SATURATE;
+	case PIPE_BLENDFACTOR_CONST_COLOR: return ULP_GL_CONST_COLOR;
+	case PIPE_BLENDFACTOR_CONST_ALPHA: return ULP_GL_CONST_ALPHA;
+	case PIPE_BLENDFACTOR_INV_SRC_COLOR: return ULP_GL_INV_SRC_COLOR;
+	case PIPE_BLENDFACTOR_INV_SRC_ALPHA: return ULP_GL_INV_SRC_ALPHA;
+	case PIPE_BLENDFACTOR_INV_DST_ALPHA: return ULP_GL_INV_DST_ALPHA;
+	case PIPE_BLENDFACTOR_INV_DST_COLOR: return ULP_GL_INV_DST_COLOR;
+	case PIPE_BLENDFACTOR_INV_CONST_COLOR: return ULP_GL_INV_CONST_COLOR;
+	case PIPE_BLENDFACTOR_INV_CONST_ALPHA: return ULP_GL_INV_CONST_ALPHA;
+	default: return ULP_GL_ZERO;   /* ZERO, and the dual-source factors (the caps say none) */
 	}
 }
 
+/* The state commands: the Gallium states in traces/gl/gl_state.h's terms. */
 static cJSON *blend_cmd(const struct ulpsim_context *c)
 {
-	static const char *const FUNC[] = { "add", "subtract", "reverse_subtract", "min", "max" };
 	const struct pipe_rt_blend_state *b = &c->blend->rt[0];
-	cJSON *cmd = command("blend");
-	cJSON_AddBoolToObject(cmd, "enable", b->blend_enable);
-	cJSON_AddStringToObject(cmd, "rgb_func", FUNC[b->rgb_func % 5]);
-	cJSON_AddStringToObject(cmd, "rgb_src", blend_factor(b->rgb_src_factor));
-	cJSON_AddStringToObject(cmd, "rgb_dst", blend_factor(b->rgb_dst_factor));
-	cJSON_AddStringToObject(cmd, "alpha_func", FUNC[b->alpha_func % 5]);
-	cJSON_AddStringToObject(cmd, "alpha_src", blend_factor(b->alpha_src_factor));
-	cJSON_AddStringToObject(cmd, "alpha_dst", blend_factor(b->alpha_dst_factor));
-	cJSON_AddNumberToObject(cmd, "colormask", b->colormask & 15);
-	float col[4];
-	for (int k = 0; k < 4; k++)
-		col[k] = CLAMP(c->blend_color.color[k], 0.0f, 1.0f);
-	cJSON_AddItemToObject(cmd, "color", floats(col, 4));
-	return cmd;
-}
-
-static const char *const FUNCS[] = { "never", "less", "equal", "lequal", "greater", "notequal", "gequal",
-	"always" };   /* ORDER: PIPE_FUNC_* */
-
-static const char *stencil_op(unsigned op)
-{
-	static const char *const OPS[] = { "keep", "zero", "replace", "incr", "decr", "incr", "decr", "invert" };
-	return OPS[op & 7];            /* the wrapping ops as the saturating ones (no wrap in the ZS unit) */
-}
-
-static cJSON *stencil_obj(const struct pipe_stencil_state *s, unsigned ref)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddBoolToObject(o, "enabled", s->enabled);
-	cJSON_AddStringToObject(o, "func", FUNCS[s->func & 7]);
-	cJSON_AddNumberToObject(o, "ref", ref & 255);
-	cJSON_AddNumberToObject(o, "valuemask", s->valuemask);
-	cJSON_AddNumberToObject(o, "writemask", s->writemask);
-	cJSON_AddStringToObject(o, "fail_op", stencil_op(s->fail_op));
-	cJSON_AddStringToObject(o, "zfail_op", stencil_op(s->zfail_op));
-	cJSON_AddStringToObject(o, "zpass_op", stencil_op(s->zpass_op));
-	return o;
+	ulp_gl_blend g = { .enable = b->blend_enable, .rgb_func = b->rgb_func, .alpha_func = b->alpha_func,
+		.rgb_src = blend_factor(b->rgb_src_factor), .rgb_dst = blend_factor(b->rgb_dst_factor),
+		.alpha_src = blend_factor(b->alpha_src_factor), .alpha_dst = blend_factor(b->alpha_dst_factor),
+		.colormask = b->colormask };
+	memcpy(g.color, c->blend_color.color, sizeof g.color);
+	return ulp_gl_blend_cmd(&g);
 }
 
 static cJSON *dsa_cmd(const struct ulpsim_context *c)
 {
 	const struct pipe_depth_stencil_alpha_state *s = c->dsa;
-	const bool zs = c->fb.zsbuf != NULL;      /* without a depth buffer both tests pass */
-	cJSON *cmd = command("depth_stencil_alpha");
-	cJSON *dep = cJSON_AddObjectToObject(cmd, "depth");
-	cJSON_AddBoolToObject(dep, "enabled", zs && s->depth_enabled);
-	cJSON_AddBoolToObject(dep, "writemask", s->depth_writemask);
-	cJSON_AddStringToObject(dep, "func", FUNCS[s->depth_func & 7]);
-	if (zs && s->stencil[0].enabled) {
-		cJSON_AddItemToObject(cmd, "stencil", stencil_obj(&s->stencil[0], c->stencil_ref.ref_value[0]));
-		if (s->stencil[1].enabled)
-			cJSON_AddItemToObject(cmd, "stencil_back", stencil_obj(&s->stencil[1], c->stencil_ref.ref_value[1]));
+	ulp_gl_dsa g = { .depth_enabled = s->depth_enabled, .depth_writemask = s->depth_writemask,
+		.depth_func = s->depth_func };
+	for (int k = 0; k < 2; k++) {
+		const struct pipe_stencil_state *t = &s->stencil[k];
+		g.stencil[k] = (ulp_gl_stencil){ .enabled = t->enabled, .func = t->func,
+			.ref = c->stencil_ref.ref_value[k], .valuemask = t->valuemask, .writemask = t->writemask,
+			.fail_op = t->fail_op, .zfail_op = t->zfail_op, .zpass_op = t->zpass_op };
 	}
-	return cmd;
+	return ulp_gl_dsa_cmd(&g, c->fb.zsbuf != NULL);
 }
 
 static cJSON *rast_cmd(const struct ulpsim_context *c)
 {
 	const struct pipe_rasterizer_state *r = c->rast;
-	static const char *const CULL[] = { "none", "front", "back", "none" };   /* ORDER: PIPE_FACE_* */
-	cJSON *cmd = command("rasterizer");
-	/* points and lines are never culled (their quads' winding is the GS's) */
-	cJSON_AddStringToObject(cmd, "cull", c->wide ? "none" : CULL[r->cull_face & 3]);
-	/* Gallium's window order is in window coordinates with y down (origin
-	 * upper left: gallium-docs-0.4.txt, rasterizer front_ccw); the trace's is
-	 * GL's, y up (units/geom/setup.c): the same triangle winds the other way */
-	cJSON_AddBoolToObject(cmd, "front_ccw", !r->front_ccw);
-	cJSON_AddBoolToObject(cmd, "scissor", r->scissor);
-	cJSON_AddBoolToObject(cmd, "flatshade", r->flatshade);
-	cJSON_AddBoolToObject(cmd, "two_side", r->light_twoside);
-	cJSON_AddNumberToObject(cmd, "clip_plane_enable", r->clip_plane_enable & 255);
-	return cmd;
+	const ulp_gl_rast g = { .cull_face = r->cull_face, .front_ccw = r->front_ccw, .scissor = r->scissor,
+		.flatshade = r->flatshade, .two_side = r->light_twoside, .clip_plane_enable = r->clip_plane_enable };
+	return ulp_gl_rast_cmd(&g, c->wide);
+}
+
+static enum ulp_gl_wrap wrap_mode(unsigned w)
+{
+	return w == PIPE_TEX_WRAP_REPEAT ? ULP_GL_REPEAT
+	       : w == PIPE_TEX_WRAP_MIRROR_REPEAT ? ULP_GL_MIRROR : ULP_GL_CLAMP;
 }
 
 static cJSON *sampler_cmd(unsigned index, const struct pipe_sampler_state *s)
 {
-	static const char *const MIP[] = { "nearest", "linear", "none" };       /* ORDER: PIPE_TEX_MIPFILTER_* */
-	cJSON *cmd = command("sampler");
-	cJSON_AddNumberToObject(cmd, "index", index);
-	cJSON_AddStringToObject(cmd, "min_filter", s->min_img_filter == PIPE_TEX_FILTER_LINEAR ? "linear" : "nearest");
-	cJSON_AddStringToObject(cmd, "mag_filter", s->mag_img_filter == PIPE_TEX_FILTER_LINEAR ? "linear" : "nearest");
-	cJSON_AddStringToObject(cmd, "mip_filter", MIP[s->min_mip_filter % 3]);
-	const unsigned wrap[2] = { s->wrap_s, s->wrap_t };
-	for (int k = 0; k < 2; k++)
-		cJSON_AddStringToObject(cmd, k ? "wrap_t" : "wrap_s", wrap[k] == PIPE_TEX_WRAP_REPEAT ? "repeat"
-		                        : wrap[k] == PIPE_TEX_WRAP_MIRROR_REPEAT ? "mirror" : "clamp");
-	if (s->compare_mode == PIPE_TEX_COMPARE_R_TO_TEXTURE) {
-		cJSON_AddStringToObject(cmd, "compare_mode", "ref_to_texture");
-		cJSON_AddStringToObject(cmd, "compare_func", FUNCS[s->compare_func & 7]);
-	}
-	cJSON_AddNumberToObject(cmd, "lod_bias", CLAMP(s->lod_bias, -16.0f, 16.0f));
-	return cmd;
+	const ulp_gl_sampler g = { .min_linear = s->min_img_filter == PIPE_TEX_FILTER_LINEAR,
+		.mag_linear = s->mag_img_filter == PIPE_TEX_FILTER_LINEAR, .mip_filter = s->min_mip_filter,
+		.wrap_s = wrap_mode(s->wrap_s), .wrap_t = wrap_mode(s->wrap_t),
+		.compare = s->compare_mode == PIPE_TEX_COMPARE_R_TO_TEXTURE, .compare_func = s->compare_func,
+		.lod_bias = s->lod_bias };
+	return ulp_gl_sampler_cmd(index, &g);
 }
 
 /* The textures of the bound sampler views. */
@@ -575,33 +529,14 @@ static bool wide_gs(struct ulpsim_context *c, char *id, size_t n)
 	snprintf(id, n, "%s%c", vs->id, w ? 'l' : 'p');
 	if (vs->wide_gs[w])
 		return vs->wide_gs[w] > 0;
-	vs->wide_gs[w] = -1;
-	uint16_t mask, mapped;
-	int16_t sem[16];
-	uint32_t index[16];
 	ulp_diag d;
 	ulp_diag_clear(&d);
-	char *text = NULL;
-	if (replay_session_vs_outputs(c->s, vs->id, &mask, &mapped, sem, index, &d))
-		text = ulp_gl_expand_gs(w ? ULP_GL_LINES : ULP_GL_POINTS, mask, sem, index, &d);
-	if (text && mask != mapped)   /* the GS's EMIT passes on only registers the output map names */
-		ulpsim_note(c, NULL, "points and lines of vertex shader %s lose %d of its outputs (no PICA200 "
-		            "output-map semantic: a clip vertex, back colours, varyings past texcoord2)", vs->id,
-		            __builtin_popcount(mask & ~mapped));
-	if (text) {
-		trace_shader ts;
-		memset(&ts, 0, sizeof ts);
-		snprintf(ts.id, sizeof ts.id, "%s", id);
-		ts.stage = TRACE_GEOMETRY;
-		ts.code = TRACE_TGSI;
-		ts.text = text;
-		if (replay_session_shader(c->s, &ts, &d)) {
-			vs->wide_gs[w] = 1;
-			if (c->cap)
-				replay_capture_shader(c->cap, &ts);
-		}
-		free(text);
-	}
+	unsigned lost;
+	const enum ulp_gl_wide what = w ? ULP_GL_LINES : ULP_GL_POINTS;
+	vs->wide_gs[w] = ulp_gl_wide_gs(c->s, c->cap, vs->id, what, id, &lost, &d) ? 1 : -1;
+	if (vs->wide_gs[w] > 0 && lost)
+		ulpsim_note(c, NULL, "points and lines of vertex shader %s lose %u of its outputs (no PICA200 "
+		            "output-map semantic: a clip vertex, back colours, varyings past texcoord2)", vs->id, lost);
 	if (vs->wide_gs[w] < 0)
 		ulpsim_note(c, NULL, "%s of vertex shader %s are not drawn: %s", w ? "lines" : "points", vs->id, d.msg);
 	return vs->wide_gs[w] > 0;
