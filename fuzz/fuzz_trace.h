@@ -1,6 +1,7 @@
 /* Shared by the trace harnesses: side files ("file", "png", "tgsi_file")
  * resolve in FUZZ_TRACE_DIR (default traces/samples, run from the tree's
- * top).  An input naming a path with '/' or '\' is skipped: which paths a
+ * top; fuzz/run.sh sets a folder with the samples' and the bundled
+ * captures' side files, so that capture frames load).  An input naming a path with '/' or '\' is skipped: which paths a
  * trace may read is issue #13's side-file policy, not a parser property,
  * and a fuzzer must not read the host's files (docs/robustness.md). */
 #ifndef ULP_FUZZ_TRACE_H
