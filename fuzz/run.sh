@@ -60,8 +60,8 @@ smoke_runs_of() {
 	fuzz_pica_asm) echo 150000 ;;
 	fuzz_trace) echo 50000 ;;
 	fuzz_piglit|fuzz_tegra_asm|fuzz_replay|fuzz_session) echo 15000 ;;
-	fuzz_replay_report) echo REPORT_RUNS ;;
-	fuzz_gl_state) echo GL_RUNS ;;
+	fuzz_replay_report) echo 40000 ;;
+	fuzz_gl_state) echo 1500 ;;
 	*) echo 20000 ;;
 	esac
 }
