@@ -1,6 +1,8 @@
 /* Shared by the trace harnesses: side files ("file", "png", "tgsi_file")
  * resolve in FUZZ_TRACE_DIR (default traces/samples, run from the tree's
- * top).  An input naming a path with '/' or '\' is skipped: which paths a
+ * top; fuzz/run.sh sets a folder with the samples' and the bundled
+ * captures' side files, so that capture frames load).  An input that could
+ * name a path with '/' or '\\' is skipped (fuzz_trace_skip): which paths a
  * trace may read is issue #13's side-file policy, not a parser property,
  * and a fuzzer must not read the host's files (docs/robustness.md). */
 #ifndef ULP_FUZZ_TRACE_H
@@ -18,9 +20,22 @@ static inline const char *fuzz_trace_dir(void)
 	return dir && *dir ? dir : "traces/samples";
 }
 
+/* Skipped: a '/' anywhere, or a backslash that starts anything but one of
+ * the escapes \n \t \r \b \f \" (a "\/", "\\" or "\u002f" decodes to a path
+ * character).  Inline TGSI text, as every captured frame has, is full of
+ * "\n": refusing every backslash skipped the captures. */
 static inline bool fuzz_trace_skip(const uint8_t *data, size_t size)
 {
-	return memchr(data, '/', size) || memchr(data, '\\', size);
+	if (memchr(data, '/', size))
+		return true;
+	for (size_t i = 0; i < size; i++) {
+		if (data[i] != '\\')
+			continue;
+		if (i + 1 == size || !data[i + 1] || !strchr("ntrbf\"", data[i + 1]))
+			return true;
+		i++;                                 /* the escaped character is not a backslash */
+	}
+	return false;
 }
 
 /* The input parsed as a trace into *t (side files from fuzz_trace_dir()):

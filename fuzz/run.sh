@@ -30,6 +30,8 @@ seeds_of() {
 	fuzz_fp_container) echo "*.asm" ;;
 	fuzz_png) echo "*.png" ;;
 	fuzz_piglit) echo "test.txt" ;;
+	fuzz_replay_report) echo "*.json *.txt" ;;
+	fuzz_gl_state) echo "*.bin" ;;
 	*) echo "none" ;;
 	esac
 }
@@ -42,6 +44,8 @@ dict_of() {
 	fuzz_fp_container) echo fp_container ;;
 	fuzz_png) echo png ;;
 	fuzz_piglit) echo piglit ;;
+	fuzz_replay_report) echo replay_report ;;
+	fuzz_gl_state) echo tgsi ;;
 	*) echo "" ;;
 	esac
 }
@@ -56,9 +60,23 @@ smoke_runs_of() {
 	fuzz_pica_asm) echo 150000 ;;
 	fuzz_trace) echo 50000 ;;
 	fuzz_piglit|fuzz_tegra_asm|fuzz_replay|fuzz_session) echo 15000 ;;
+	fuzz_replay_report) echo 40000 ;;
+	fuzz_gl_state) echo 1500 ;;
 	*) echo 20000 ;;
 	esac
 }
+
+# The trace harnesses' side files (FUZZ_TRACE_DIR): those of the samples
+# and of the bundled captures (traces/captures/*: frames of version 2 with
+# their buffers and textures as hash-named files) in one folder, so that a
+# capture frame seeds fuzz_trace, fuzz_replay and fuzz_session with its side
+# files reachable.  Copies, not links: the side-file rules read only regular
+# files inside the folder.
+sidedir=$build/fuzz/sidefiles
+rm -rf "$sidedir"
+mkdir -p "$sidedir"
+find traces/samples traces/captures -type f ! -name '*.json' ! -name '*.md' ! -name '*.py' \
+	-exec cp {} "$sidedir/" \;
 
 failed=0
 mkdir -p "$build/fuzz/findings"
@@ -80,7 +98,9 @@ for t in "$@"; do
 		done
 		set +f
 		dirs=("$corpus" traces tests/fuzz_repro)
-		[ "$t" = fuzz_trace ] || [ "$t" = fuzz_replay ] && dirs=(traces/samples tests/fuzz_repro)
+		[ "$t" = fuzz_trace ] || [ "$t" = fuzz_replay ] && dirs=(traces/samples traces/captures tests/fuzz_repro/trace)
+		[ "$t" = fuzz_replay_report ] && dirs=(tests/fuzz_repro/replay_report)
+		[ "$t" = fuzz_gl_state ] && dirs=(tests/fuzz_repro/gl_state)
 		find -L "${dirs[@]}" \( "${args[@]}" \) -type f -size -64k 2>/dev/null | LC_ALL=C sort | head -400 |
 			while read -r f; do cp "$f" "$seeds/$(echo "$f" | md5sum | cut -c1-16)"; done
 		# the .fp container has no files in the corpus: its seeds are the
@@ -108,7 +128,7 @@ for t in "$@"; do
 		budget=(-max_total_time="$secs" -seed="${FUZZ_SEED:-0}")
 		what="${secs}s"
 	fi
-	FUZZ_TRACE_DIR=traces/samples "$bin" "${budget[@]}" -timeout=20 -rss_limit_mb=2048 \
+	FUZZ_TRACE_DIR=$sidedir "$bin" "${budget[@]}" -timeout=20 -rss_limit_mb=2048 \
 		-max_len=65536 -print_final_stats=1 -artifact_prefix="$build/fuzz/findings/$t-" \
 		"${dictopt[@]}" "$work" "$seeds" >"$log" 2>&1
 	rc=$?

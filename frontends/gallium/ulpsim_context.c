@@ -2,7 +2,7 @@
  * queries, flush (ulpsim_context.h). */
 #include "frontends/gallium/ulpsim_context.h"
 #include "traces/gl/gl_run.h"
-#include "traces/gl/gl_shader_text.h"
+#include "traces/gl/gl_state.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -198,30 +198,15 @@ static void *create_shader(struct pipe_context *pipe, const struct pipe_shader_s
 		free(text);
 		return sh;
 	}
-	trace_shader ts;
-	memset(&ts, 0, sizeof ts);
-	snprintf(ts.id, sizeof ts.id, "%s", sh->id);
-	ts.stage = stage == PIPE_SHADER_VERTEX ? TRACE_VERTEX : TRACE_FRAGMENT;
-	ts.code = TRACE_TGSI;
-	ts.text = text;
 	ulp_diag d;
 	ulp_diag_clear(&d);
-	sh->valid = replay_session_shader(c->s, &ts, &d) && replay_session_check_shader(c->s, sh->id, &d);
-	if (c->cap && sh->valid)
-		replay_capture_shader(c->cap, &ts);
-	char *clamped = sh->valid && stage == PIPE_SHADER_VERTEX ? ulp_gl_clamped_colors(text) : NULL;
-	if (clamped) {                       /* the variant for clamp_vertex_color */
-		snprintf(ts.id, sizeof ts.id, "%sc", sh->id);
-		ts.text = clamped;
-		sh->has_clamped = replay_session_shader(c->s, &ts, &d);
-		if (c->cap && sh->has_clamped)
-			replay_capture_shader(c->cap, &ts);
-		free(clamped);
-	}
+	const ulp_gl_shader_info in = ulp_gl_shader_create(c->s, c->cap, sh->id, stage == PIPE_SHADER_VERTEX, text, &d);
+	sh->valid = in.valid;
+	sh->has_clamped = in.has_clamped;
+	sh->nconst = in.nconst;
 	if (!sh->valid)           /* a real driver refuses it at link time: said once, draws skipped */
 		ulpsim_note(c, NULL, "%s shader %s cannot run on the simulated GPU: %s",
 		            stage == PIPE_SHADER_VERTEX ? "vertex" : "fragment", sh->id, d.msg);
-	sh->nconst = ulp_gl_declared_consts(text);
 	if (stage == PIPE_SHADER_FRAGMENT)     /* what the points' and lines' GS must pass on */
 		sh->has_inputs = ulp_gl_shader_inputs(text, &sh->inputs);
 	if (getenv("ULPSIM_GL_DUMP_TGSI"))

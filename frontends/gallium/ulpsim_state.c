@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "traces/gl/gl_prims.h"
+#include "traces/gl/gl_state.h"
 #include "traces/gl/gl_zs.h"
 #include "units/gr3d/zs.h"
 #include "util/format/u_format.h"
@@ -343,89 +344,46 @@ void ulpsim_sync_targets(struct ulpsim_context *c)
 
 /* ---- state commands ---- */
 
+/* The state commands: the Gallium states in traces/gl/gl_state.h's terms. */
 static cJSON *blend_cmd(const struct ulpsim_context *c)
 {
 	const struct pipe_rt_blend_state *b = &c->blend->rt[0];
-	cJSON *cmd = command("blend");
-	cJSON_AddBoolToObject(cmd, "enable", b->blend_enable);
-	cJSON_AddStringToObject(cmd, "rgb_func", ulp_gl_blend_func(b->rgb_func));
-	cJSON_AddStringToObject(cmd, "rgb_src", ulp_gl_blend_factor(b->rgb_src_factor));
-	cJSON_AddStringToObject(cmd, "rgb_dst", ulp_gl_blend_factor(b->rgb_dst_factor));
-	cJSON_AddStringToObject(cmd, "alpha_func", ulp_gl_blend_func(b->alpha_func));
-	cJSON_AddStringToObject(cmd, "alpha_src", ulp_gl_blend_factor(b->alpha_src_factor));
-	cJSON_AddStringToObject(cmd, "alpha_dst", ulp_gl_blend_factor(b->alpha_dst_factor));
-	cJSON_AddNumberToObject(cmd, "colormask", b->colormask & 15);
-	float col[4];
-	for (int k = 0; k < 4; k++)
-		col[k] = CLAMP(c->blend_color.color[k], 0.0f, 1.0f);
-	cJSON_AddItemToObject(cmd, "color", floats(col, 4));
-	return cmd;
-}
-
-static cJSON *stencil_obj(const struct pipe_stencil_state *s, unsigned ref)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddBoolToObject(o, "enabled", s->enabled);
-	cJSON_AddStringToObject(o, "func", ulp_gl_compare_func(s->func));
-	cJSON_AddNumberToObject(o, "ref", ref & 255);
-	cJSON_AddNumberToObject(o, "valuemask", s->valuemask);
-	cJSON_AddNumberToObject(o, "writemask", s->writemask);
-	cJSON_AddStringToObject(o, "fail_op", ulp_gl_stencil_op(s->fail_op));
-	cJSON_AddStringToObject(o, "zfail_op", ulp_gl_stencil_op(s->zfail_op));
-	cJSON_AddStringToObject(o, "zpass_op", ulp_gl_stencil_op(s->zpass_op));
-	return o;
+	ulp_gl_blend g = { .enable = b->blend_enable, .rgb_func = b->rgb_func, .alpha_func = b->alpha_func,
+		.rgb_src = b->rgb_src_factor, .rgb_dst = b->rgb_dst_factor,
+		.alpha_src = b->alpha_src_factor, .alpha_dst = b->alpha_dst_factor, .colormask = b->colormask };
+	memcpy(g.color, c->blend_color.color, sizeof g.color);
+	return ulp_gl_blend_cmd(&g);
 }
 
 static cJSON *dsa_cmd(const struct ulpsim_context *c)
 {
 	const struct pipe_depth_stencil_alpha_state *s = c->dsa;
-	const bool zs = c->fb.zsbuf != NULL;      /* without a depth buffer both tests pass */
-	cJSON *cmd = command("depth_stencil_alpha");
-	cJSON *dep = cJSON_AddObjectToObject(cmd, "depth");
-	cJSON_AddBoolToObject(dep, "enabled", zs && s->depth_enabled);
-	cJSON_AddBoolToObject(dep, "writemask", s->depth_writemask);
-	cJSON_AddStringToObject(dep, "func", ulp_gl_compare_func(s->depth_func));
-	if (zs && s->stencil[0].enabled) {
-		cJSON_AddItemToObject(cmd, "stencil", stencil_obj(&s->stencil[0], c->stencil_ref.ref_value[0]));
-		if (s->stencil[1].enabled)
-			cJSON_AddItemToObject(cmd, "stencil_back", stencil_obj(&s->stencil[1], c->stencil_ref.ref_value[1]));
+	ulp_gl_dsa g = { .depth_enabled = s->depth_enabled, .depth_writemask = s->depth_writemask,
+		.depth_func = s->depth_func };
+	for (int k = 0; k < 2; k++) {
+		const struct pipe_stencil_state *t = &s->stencil[k];
+		g.stencil[k] = (ulp_gl_stencil){ .enabled = t->enabled, .func = t->func,
+			.ref = c->stencil_ref.ref_value[k], .valuemask = t->valuemask, .writemask = t->writemask,
+			.fail_op = t->fail_op, .zfail_op = t->zfail_op, .zpass_op = t->zpass_op };
 	}
-	return cmd;
+	return ulp_gl_dsa_cmd(&g, c->fb.zsbuf != NULL);
 }
 
 static cJSON *rast_cmd(const struct ulpsim_context *c)
 {
 	const struct pipe_rasterizer_state *r = c->rast;
-	cJSON *cmd = command("rasterizer");
-	/* points and lines are never culled (their quads' winding is the GS's) */
-	cJSON_AddStringToObject(cmd, "cull", ulp_gl_cull(r->cull_face, c->wide));
-	/* Gallium's window order is in window coordinates with y down (origin
-	 * upper left: gallium-docs-0.4.txt, rasterizer front_ccw); the trace's is
-	 * GL's, y up (units/geom/setup.c): the same triangle winds the other way */
-	cJSON_AddBoolToObject(cmd, "front_ccw", !r->front_ccw);
-	cJSON_AddBoolToObject(cmd, "scissor", r->scissor);
-	cJSON_AddBoolToObject(cmd, "flatshade", r->flatshade);
-	cJSON_AddBoolToObject(cmd, "two_side", r->light_twoside);
-	cJSON_AddNumberToObject(cmd, "clip_plane_enable", r->clip_plane_enable & 255);
-	return cmd;
+	const ulp_gl_rast g = { .cull_face = r->cull_face, .front_ccw = r->front_ccw, .scissor = r->scissor,
+		.flatshade = r->flatshade, .two_side = r->light_twoside, .clip_plane_enable = r->clip_plane_enable };
+	return ulp_gl_rast_cmd(&g, c->wide);
 }
 
 static cJSON *sampler_cmd(unsigned index, const struct pipe_sampler_state *s)
 {
-	cJSON *cmd = command("sampler");
-	cJSON_AddNumberToObject(cmd, "index", index);
-	cJSON_AddStringToObject(cmd, "min_filter", ulp_gl_filter(s->min_img_filter));
-	cJSON_AddStringToObject(cmd, "mag_filter", ulp_gl_filter(s->mag_img_filter));
-	cJSON_AddStringToObject(cmd, "mip_filter", ulp_gl_mip_filter(s->min_mip_filter));
-	const unsigned wrap[2] = { s->wrap_s, s->wrap_t };
-	for (int k = 0; k < 2; k++)
-		cJSON_AddStringToObject(cmd, k ? "wrap_t" : "wrap_s", ulp_gl_wrap(wrap[k]));
-	if (s->compare_mode == PIPE_TEX_COMPARE_R_TO_TEXTURE) {
-		cJSON_AddStringToObject(cmd, "compare_mode", "ref_to_texture");
-		cJSON_AddStringToObject(cmd, "compare_func", ulp_gl_compare_func(s->compare_func));
-	}
-	cJSON_AddNumberToObject(cmd, "lod_bias", CLAMP(s->lod_bias, -16.0f, 16.0f));
-	return cmd;
+	const ulp_gl_sampler g = { .min_filter = s->min_img_filter, .mag_filter = s->mag_img_filter,
+		.mip_filter = s->min_mip_filter, .wrap_s = s->wrap_s, .wrap_t = s->wrap_t,
+		.compare = s->compare_mode == PIPE_TEX_COMPARE_R_TO_TEXTURE, .compare_func = s->compare_func,
+		.lod_bias = s->lod_bias };
+	return ulp_gl_sampler_cmd(index, &g);
 }
 
 /* The textures of the bound sampler views. */
@@ -603,21 +561,8 @@ static bool wide_gs(struct ulpsim_context *c, char *id, size_t n)
 	vs->wide_ok[w] = -1;
 	ulp_diag d;
 	ulp_diag_clear(&d);
-	char *text = ulp_gl_expand_gs(&e, &d);
-	if (text) {
-		trace_shader ts;
-		memset(&ts, 0, sizeof ts);
-		snprintf(ts.id, sizeof ts.id, "%s", id);
-		ts.stage = TRACE_GEOMETRY;
-		ts.code = TRACE_TGSI;
-		ts.text = text;
-		if (replay_session_shader(c->s, &ts, &d)) {
-			vs->wide_ok[w] = 1;
-			if (c->cap)
-				replay_capture_shader(c->cap, &ts);
-		}
-		free(text);
-	}
+	if (ulp_gl_wide_gs(c->s, c->cap, &e, id, &d))
+		vs->wide_ok[w] = 1;
 	if (vs->wide_ok[w] < 0)
 		ulpsim_note(c, NULL, "%s of vertex shader %s are not drawn: %s", w ? "lines" : "points", vs->id, d.msg);
 	return vs->wide_ok[w] > 0;

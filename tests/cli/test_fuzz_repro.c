@@ -13,6 +13,8 @@
 #include "base/fileio.h"
 #include "base/image.h"
 #include "frontends/tgsi/tgsi.h"
+#include "fuzz/fuzz_gl.h"
+#include "fuzz/fuzz_report.h"
 #include "isa/pica/pica_asm.h"
 #include "isa/tegra/tegra_asm.h"
 #include "traces/piglit/piglit.h"
@@ -126,9 +128,31 @@ static bool feed_png(const char *text, size_t len, const char *name, char *msg, 
 	return img || fail_with(&d, msg, n);
 }
 
+/* as fuzz/fuzz_replay_report.c: reports separated by form feeds, merged,
+ * written and read back (fuzz/fuzz_report.h) */
+static bool feed_replay_report(const char *text, size_t len, const char *name, char *msg, size_t n)
+{
+	(void)name;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	const int rc = fuzz_report_feed((const uint8_t *)text, len, &d);
+	cr_expect_geq(rc, 0, "%s: %s", name, d.msg);
+	return rc > 0 || fail_with(&d, msg, n);
+}
+
+/* as fuzz/fuzz_gl_state.c: shaders and a stream of driver calls (fuzz/fuzz_gl.h) */
+static bool feed_gl_state(const char *text, size_t len, const char *name, char *msg, size_t n)
+{
+	(void)name;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	return fuzz_gl_feed((const uint8_t *)text, len, &d) || fail_with(&d, msg, n);
+}
+
 static const struct { const char *dir; feeder feed; } FEEDERS[] = {
 	{ "tgsi", feed_tgsi }, { "pica_asm", feed_pica_asm }, { "tegra_asm", feed_tegra_asm },
 	{ "piglit", feed_piglit }, { "trace", feed_trace }, { "png", feed_png },
+	{ "replay_report", feed_replay_report }, { "gl_state", feed_gl_state },
 };
 
 static char *slurp(const char *path, size_t *len)
