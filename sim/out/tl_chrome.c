@@ -37,25 +37,22 @@ struct tl_chrome {
 	ch_lane lane[SIM_TL_MAX_LANES];
 };
 
-static void put_json_string(FILE *f, const char *s)
+static void put_json_string(tl_file *f, const char *s)
 {
-	bool plain = true;
-	for (const unsigned char *p = (const unsigned char *)s; *p && plain; p++)
-		plain = *p >= 0x20 && *p != '"' && *p != '\\';
-	if (plain) {
-		fprintf(f, "\"%s\"", s);
-		return;
-	}
-	fputc('"', f);
+	tl_putc(f, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
+		if (*p == '"' || *p == '\\') {
+			tl_putc(f, '\\');
+			tl_putc(f, (char)*p);
+		} else if (*p < 0x20) {
+			TL_PUT_LIT(f, "\\u00");
+			tl_putc(f, "0123456789abcdef"[*p >> 4]);
+			tl_putc(f, "0123456789abcdef"[*p & 15]);
+		} else {
+			tl_putc(f, (char)*p);
+		}
 	}
-	fputc('"', f);
+	tl_putc(f, '"');
 }
 
 /* The start of a cycle in whole ns (rounded down).  Both ends of a span are
@@ -67,33 +64,40 @@ static uint64_t time_ns(const tl_chrome *w, uint64_t cycle)
 	return (cycle / mhz) * 1000u + (cycle % mhz) * 1000u / mhz;
 }
 
-static void put_ts(tl_chrome *w, uint64_t cycle)
+/* A time in µs: whole cycles, or ns as µs with three decimals. */
+static void put_us(tl_chrome *w, uint64_t v)
 {
 	if (!w->o.clock_mhz) {
-		fprintf(w->file.out.f, ",\"ts\":%llu", (unsigned long long)cycle);
+		tl_put_u64(&w->file, v);
 		return;
 	}
-	uint64_t t = time_ns(w, cycle);
-	fprintf(w->file.out.f, ",\"ts\":%llu.%03llu", (unsigned long long)(t / 1000u),
-	        (unsigned long long)(t % 1000u));
+	tl_put_u64(&w->file, v / 1000u);
+	tl_putc(&w->file, '.');
+	tl_put_3(&w->file, v % 1000u);
+}
+
+static void put_ts(tl_chrome *w, uint64_t cycle)
+{
+	TL_PUT_LIT(&w->file, ",\"ts\":");
+	put_us(w, w->o.clock_mhz ? time_ns(w, cycle) : cycle);
 }
 
 static void put_dur(tl_chrome *w, uint64_t begin, uint64_t end)
 {
-	if (!w->o.clock_mhz) {
-		fprintf(w->file.out.f, ",\"dur\":%llu", (unsigned long long)(end - begin));
-		return;
-	}
-	uint64_t t = time_ns(w, end) - time_ns(w, begin);
-	fprintf(w->file.out.f, ",\"dur\":%llu.%03llu", (unsigned long long)(t / 1000u),
-	        (unsigned long long)(t % 1000u));
+	TL_PUT_LIT(&w->file, ",\"dur\":");
+	put_us(w, w->o.clock_mhz ? time_ns(w, end) - time_ns(w, begin) : end - begin);
 }
 
-static void event_start(tl_chrome *w, const char *ph)
+/* ph is one character: "X", "i" or "M". */
+static void event_start(tl_chrome *w, char ph)
 {
-	fputs(w->any ? ",\n{" : "\n{", w->file.out.f);
+	if (w->any)
+		TL_PUT_LIT(&w->file, ",\n{\"ph\":\"");
+	else
+		TL_PUT_LIT(&w->file, "\n{\"ph\":\"");
 	w->any = true;
-	fprintf(w->file.out.f, "\"ph\":\"%s\",\"pid\":1", ph);
+	tl_putc(&w->file, ph);
+	TL_PUT_LIT(&w->file, "\",\"pid\":1");
 }
 
 static const char *lane_name(const tl_chrome *w, uint16_t lane, char *buf, size_t n)
@@ -107,19 +111,24 @@ static const char *lane_name(const tl_chrome *w, uint16_t lane, char *buf, size_
 
 static void thread_meta(tl_chrome *w, unsigned tid, const char *name, int slot)
 {
-	event_start(w, "M");
-	fprintf(w->file.out.f, ",\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":", tid);
+	event_start(w, 'M');
+	TL_PUT_LIT(&w->file, ",\"tid\":");
+	tl_put_u64(&w->file, tid);
+	TL_PUT_LIT(&w->file, ",\"name\":\"thread_name\",\"args\":{\"name\":");
 	if (slot < 0) {
-		put_json_string(w->file.out.f, name);
+		put_json_string(&w->file, name);
 	} else {
 		char buf[160];
 		snprintf(buf, sizeof buf, "%s #%d", name, slot);
-		put_json_string(w->file.out.f, buf);
+		put_json_string(&w->file, buf);
 	}
-	fputs("}}", w->file.out.f);
-	event_start(w, "M");
-	fprintf(w->file.out.f, ",\"tid\":%u,\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%u}}",
-	        tid, tid);
+	TL_PUT_LIT(&w->file, "}}");
+	event_start(w, 'M');
+	TL_PUT_LIT(&w->file, ",\"tid\":");
+	tl_put_u64(&w->file, tid);
+	TL_PUT_LIT(&w->file, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":");
+	tl_put_u64(&w->file, tid);
+	TL_PUT_LIT(&w->file, "}}");
 }
 
 static unsigned act_tid(uint16_t lane) { return ((unsigned)lane + 1) * TID_STRIDE; }
@@ -140,13 +149,41 @@ static ch_lane *lane_get(tl_chrome *w, uint16_t lane)
 static void close_span(tl_chrome *w, uint16_t lane, ch_lane *l, uint64_t at)
 {
 	if (l->act != SIM_ACT_IDLE && at > l->since) {
-		event_start(w, "X");
-		fprintf(w->file.out.f, ",\"tid\":%u,\"cat\":\"activity\",\"name\":", act_tid(lane));
-		put_json_string(w->file.out.f, sim_activity_name(l->act));
+		event_start(w, 'X');
+		TL_PUT_LIT(&w->file, ",\"tid\":");
+		tl_put_u64(&w->file, act_tid(lane));
+		TL_PUT_LIT(&w->file, ",\"cat\":\"activity\",\"name\":");
+		put_json_string(&w->file, sim_activity_name(l->act));
 		put_ts(w, l->since);
 		put_dur(w, l->since, at);
-		fputc('}', w->file.out.f);
+		tl_putc(&w->file, '}');
 	}
+}
+
+/* ,"args":{"id":<id>,"arg":<arg> (the braces are left open) */
+static void put_args(tl_chrome *w, uint32_t id, uint32_t arg)
+{
+	TL_PUT_LIT(&w->file, ",\"args\":{\"id\":");
+	tl_put_u64(&w->file, id);
+	TL_PUT_LIT(&w->file, ",\"arg\":");
+	tl_put_u64(&w->file, arg);
+}
+
+/* "0x<arg>" as snprintf's "0x%x". */
+static void hex_name(uint32_t arg, char *buf, size_t n)
+{
+	char tmp[10];
+	size_t k = 0;
+	do {
+		tmp[9 - k++] = "0123456789abcdef"[arg & 15];
+		arg >>= 4;
+	} while (arg);
+	tmp[9 - k++] = 'x';
+	tmp[9 - k++] = '0';
+	if (k > n - 1)
+		k = n - 1;
+	memcpy(buf, tmp + 10 - k, k);
+	buf[k] = '\0';
 }
 
 static void item_name(const tl_chrome *w, uint16_t lane, const ch_item *it, char *buf, size_t n)
@@ -155,7 +192,7 @@ static void item_name(const tl_chrome *w, uint16_t lane, const ch_item *it, char
 		buf[0] = '\0';
 		w->o.label(w->o.label_ctx, lane, it->id, it->arg, buf, n);
 	} else {
-		snprintf(buf, n, "0x%x", it->arg);
+		hex_name(it->arg, buf, n);
 	}
 }
 
@@ -163,13 +200,17 @@ static void write_item(tl_chrome *w, uint16_t lane, const ch_item *it, uint64_t 
 {
 	char name[128];
 	item_name(w, lane, it, name, sizeof name);
-	event_start(w, "X");
-	fprintf(w->file.out.f, ",\"tid\":%u,\"cat\":\"item\",\"name\":", act_tid(lane) + 1 + it->slot);
-	put_json_string(w->file.out.f, name);
+	event_start(w, 'X');
+	TL_PUT_LIT(&w->file, ",\"tid\":");
+	tl_put_u64(&w->file, act_tid(lane) + 1 + it->slot);
+	TL_PUT_LIT(&w->file, ",\"cat\":\"item\",\"name\":");
+	put_json_string(&w->file, name);
 	put_ts(w, it->begin);
 	put_dur(w, it->begin, end);
-	fprintf(w->file.out.f, ",\"args\":{\"id\":%lu,\"arg\":%lu%s}}", (unsigned long)it->id,
-	        (unsigned long)it->arg, open ? ",\"unfinished\":true" : "");
+	put_args(w, it->id, it->arg);
+	if (open)
+		TL_PUT_LIT(&w->file, ",\"unfinished\":true");
+	TL_PUT_LIT(&w->file, "}}");
 }
 
 static void item_begin(tl_chrome *w, uint16_t lane, ch_lane *l, const sim_tl_event *ev)
@@ -246,12 +287,15 @@ static bool chrome_write(void *ctx, const sim_tl_event *ev, size_t n)
 			item_end(w, lane, l, e);
 			break;
 		case SIM_TL_INSTANT:
-			event_start(w, "i");
-			fprintf(w->file.out.f, ",\"tid\":%u,\"s\":\"t\",\"cat\":\"instant\",\"name\":\"0x%x\"",
-			        act_tid(lane), e->arg);
+			event_start(w, 'i');
+			TL_PUT_LIT(&w->file, ",\"tid\":");
+			tl_put_u64(&w->file, act_tid(lane));
+			TL_PUT_LIT(&w->file, ",\"s\":\"t\",\"cat\":\"instant\",\"name\":\"0x");
+			tl_put_hex(&w->file, e->arg);
+			tl_putc(&w->file, '"');
 			put_ts(w, e->cycle);
-			fprintf(w->file.out.f, ",\"args\":{\"id\":%lu,\"arg\":%lu}}", (unsigned long)e->id,
-			        (unsigned long)e->arg);
+			put_args(w, e->id, e->arg);
+			TL_PUT_LIT(&w->file, "}}");
 			break;
 		default:
 			break;
@@ -269,11 +313,11 @@ tl_chrome *tl_chrome_open(const char *path, const tl_chrome_opts *opts, ulp_diag
 		return NULL;
 	if (opts)
 		w->o = *opts;
-	fputs("{\"traceEvents\":[", w->file.out.f);
-	event_start(w, "M");
-	fputs(",\"name\":\"process_name\",\"args\":{\"name\":", w->file.out.f);
-	put_json_string(w->file.out.f, w->o.process_name ? w->o.process_name : "GPU");
-	fputs("}}", w->file.out.f);
+	TL_PUT_LIT(&w->file, "{\"traceEvents\":[");
+	event_start(w, 'M');
+	TL_PUT_LIT(&w->file, ",\"name\":\"process_name\",\"args\":{\"name\":");
+	put_json_string(&w->file, w->o.process_name ? w->o.process_name : "GPU");
+	TL_PUT_LIT(&w->file, "}}");
 	return w;
 }
 
@@ -302,14 +346,21 @@ bool tl_chrome_close(tl_chrome *w, ulp_diag *d)
 			for (uint32_t k = 0; k < l->n; k++)
 				write_item(w, i, &l->items[k], w->last, true);
 		}
-		fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"ulpsim\",", w->file.out.f);
-		if (w->o.clock_mhz)
-			fprintf(w->file.out.f, "\"time_unit\":\"ts in us at %u MHz\",\"clock_mhz\":%u,",
-			        w->o.clock_mhz, w->o.clock_mhz);
-		else
-			fputs("\"time_unit\":\"1 cycle = 1 us\",", w->file.out.f);
-		fprintf(w->file.out.f, "\"last_cycle\":%llu,\"dropped_items\":%llu}}\n",
-		        (unsigned long long)w->last, (unsigned long long)w->dropped);
+		TL_PUT_LIT(&w->file, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"ulpsim\",");
+		if (w->o.clock_mhz) {
+			TL_PUT_LIT(&w->file, "\"time_unit\":\"ts in us at ");
+			tl_put_u64(&w->file, w->o.clock_mhz);
+			TL_PUT_LIT(&w->file, " MHz\",\"clock_mhz\":");
+			tl_put_u64(&w->file, w->o.clock_mhz);
+			tl_putc(&w->file, ',');
+		} else {
+			TL_PUT_LIT(&w->file, "\"time_unit\":\"1 cycle = 1 us\",");
+		}
+		TL_PUT_LIT(&w->file, "\"last_cycle\":");
+		tl_put_u64(&w->file, w->last);
+		TL_PUT_LIT(&w->file, ",\"dropped_items\":");
+		tl_put_u64(&w->file, w->dropped);
+		TL_PUT_LIT(&w->file, "}}\n");
 	}
 	bool ok = tl_file_close(&w->file, d);
 	free_writer(w);

@@ -1,19 +1,31 @@
 /* The output file of a timeline writer (tl_chrome, tl_vcd, tl_kanata):
  * written to a temporary beside its path and renamed on close when nothing
- * failed (base/fileio.h); the first error is kept and reported on close. */
+ * failed (base/fileio.h); the first error is kept and reported on close.
+ *
+ * The writers format their text into the file's buffer with the tl_put*
+ * helpers (plain copies and integer digits, no printf), and the buffer goes
+ * to the file in one fwrite when full and after each chunk of events
+ * (tl_file_check), so an I/O error is seen at the same chunk as before
+ * (docs/speed.md "Recording"). */
 #ifndef ULP_SIM_TL_FILE_H
 #define ULP_SIM_TL_FILE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/diag.h"
 #include "base/fileio.h"
+
+enum { TL_TEXT_BUF = 1 << 16 };
 
 typedef struct tl_file {
 	ulp_out out;
 	bool failed;
 	ulp_diag err;            /* the first error, when failed */
+	size_t tn;               /* bytes in tb */
+	char tb[TL_TEXT_BUF];    /* text not yet written */
 } tl_file;
 
 static inline bool tl_file_open(tl_file *f, const char *path, ulp_diag *d)
@@ -49,10 +61,94 @@ static inline bool tl_file_fail(tl_file *f, const char *msg)
 	return false;
 }
 
-/* After a batch of writes: false once the file has failed (a stdio error
- * included). */
+/* Writes the buffered text to the file (dropped once the file failed). */
+static inline void tl_text_flush(tl_file *f)
+{
+	if (f->tn && !f->failed && fwrite(f->tb, 1, f->tn, f->out.f) != f->tn)
+		tl_file_fail(f, "write error");
+	f->tn = 0;
+}
+
+/* Room for `need` (<= TL_TEXT_BUF) more bytes at the returned pointer; the
+ * caller adds what it wrote to f->tn. */
+static inline char *tl_room(tl_file *f, size_t need)
+{
+	if (TL_TEXT_BUF - f->tn < need)
+		tl_text_flush(f);
+	return f->tb + f->tn;
+}
+
+static inline void tl_put(tl_file *f, const char *s, size_t n)
+{
+	if (n > TL_TEXT_BUF - f->tn) {
+		tl_text_flush(f);
+		if (n > TL_TEXT_BUF) {
+			if (!f->failed && fwrite(s, 1, n, f->out.f) != n)
+				tl_file_fail(f, "write error");
+			return;
+		}
+	}
+	memcpy(f->tb + f->tn, s, n);
+	f->tn += n;
+}
+
+/* A string literal, its length known at compile time. */
+#define TL_PUT_LIT(f, lit) tl_put((f), "" lit, sizeof(lit) - 1)
+
+static inline void tl_puts(tl_file *f, const char *s) { tl_put(f, s, strlen(s)); }
+
+static inline void tl_putc(tl_file *f, char c)
+{
+	tl_room(f, 1)[0] = c;
+	f->tn++;
+}
+
+/* Decimal digits of v at p (at most 20); returns their count. */
+static inline size_t tl_fmt_u64(char *p, uint64_t v)
+{
+	char tmp[20];
+	size_t n = 0;
+	do {
+		tmp[19 - n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	memcpy(p, tmp + 20 - n, n);
+	return n;
+}
+
+/* As printf's %llu. */
+static inline void tl_put_u64(tl_file *f, uint64_t v)
+{
+	f->tn += tl_fmt_u64(tl_room(f, 20), v);
+}
+
+/* As printf's %03llu for v < 1000. */
+static inline void tl_put_3(tl_file *f, uint64_t v)
+{
+	char *p = tl_room(f, 3);
+	p[0] = (char)('0' + v / 100 % 10);
+	p[1] = (char)('0' + v / 10 % 10);
+	p[2] = (char)('0' + v % 10);
+	f->tn += 3;
+}
+
+/* As printf's %x. */
+static inline void tl_put_hex(tl_file *f, uint32_t v)
+{
+	char tmp[8];
+	size_t n = 0;
+	do {
+		tmp[7 - n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	tl_put(f, tmp + 8 - n, n);
+}
+
+/* After a batch of writes: the buffered text goes to the file; false once
+ * the file has failed (a stdio error included). */
 static inline bool tl_file_check(tl_file *f)
 {
+	tl_text_flush(f);
 	if (!f->failed && ferror(f->out.f))
 		tl_file_fail(f, "write error");
 	return !f->failed;
@@ -61,6 +157,7 @@ static inline bool tl_file_check(tl_file *f)
 /* Renames the file into place, or removes it and reports the first error. */
 static inline bool tl_file_close(tl_file *f, ulp_diag *d)
 {
+	tl_file_check(f);
 	if (f->failed) {
 		ulp_out_abort(&f->out);
 		return ulp_diag_at(d, f->err.file, 0, 0, "%s", f->err.msg);

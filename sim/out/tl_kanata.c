@@ -133,7 +133,9 @@ static void tab_delete(tl_kanata *w, uint32_t i)
 static void set_time(tl_kanata *w, uint64_t t)
 {
 	if (t > w->now) {
-		fprintf(w->file.out.f, "C\t%llu\n", (unsigned long long)(t - w->now));
+		TL_PUT_LIT(&w->file, "C\t");
+		tl_put_u64(&w->file, t - w->now);
+		tl_putc(&w->file, '\n');
 		w->now = t;
 	}
 }
@@ -153,8 +155,12 @@ static const char *clean(const char *s, char *buf, size_t n)
 static void stage_cmd(tl_kanata *w, char cmd, const kn_instr *in, uint16_t lane)
 {
 	char buf[32], tmp[64];
-	fprintf(w->file.out.f, "%c\t%llu\t0\t%s\n", cmd, (unsigned long long)in->serial,
-	        clean(lane_name(w, lane, buf, sizeof buf), tmp, sizeof tmp));
+	tl_putc(&w->file, cmd);
+	tl_putc(&w->file, '\t');
+	tl_put_u64(&w->file, in->serial);
+	TL_PUT_LIT(&w->file, "\t0\t");
+	tl_puts(&w->file, clean(lane_name(w, lane, buf, sizeof buf), tmp, sizeof tmp));
+	tl_putc(&w->file, '\n');
 }
 
 static void retire(tl_kanata *w, uint32_t slot, int flush)
@@ -162,8 +168,13 @@ static void retire(tl_kanata *w, uint32_t slot, int flush)
 	kn_instr *in = &w->pool[slot];
 	if (in->stage >= 0)
 		stage_cmd(w, 'E', in, (uint16_t)in->stage);
-	fprintf(w->file.out.f, "R\t%llu\t%llu\t%d\n", (unsigned long long)in->serial,
-	        (unsigned long long)w->next_retire++, flush);
+	TL_PUT_LIT(&w->file, "R\t");
+	tl_put_u64(&w->file, in->serial);
+	tl_putc(&w->file, '\t');
+	tl_put_u64(&w->file, w->next_retire++);
+	tl_putc(&w->file, '\t');
+	tl_putc(&w->file, flush ? '1' : '0');
+	tl_putc(&w->file, '\n');
 	tab_delete(w, tab_find(w, in->key_lane, in->id, in->arg));
 	in->live = false;
 	in->gen++;
@@ -250,6 +261,31 @@ static bool lane_retires(tl_kanata *w, uint16_t lane)
 	return w->last[lane] == 1;
 }
 
+/* "<lane> 0x<arg> #<id>" as snprintf would write it into buf (n bytes). */
+static void default_label(const char *ln, uint32_t arg, uint32_t id, char *buf, size_t n)
+{
+	size_t len = strlen(ln);
+	if (len + 2 + 8 + 2 + 10 + 1 > n) {          /* may not fit: let snprintf cut it */
+		snprintf(buf, n, "%s 0x%x #%lu", ln, arg, (unsigned long)id);
+		return;
+	}
+	memcpy(buf, ln, len);
+	memcpy(buf + len, " 0x", 3);
+	len += 3;
+	char tmp[8];
+	size_t k = 0;
+	do {
+		tmp[7 - k++] = "0123456789abcdef"[arg & 15];
+		arg >>= 4;
+	} while (arg);
+	memcpy(buf + len, tmp + 8 - k, k);
+	len += k;
+	memcpy(buf + len, " #", 2);
+	len += 2;
+	len += tl_fmt_u64(buf + len, id);
+	buf[len] = '\0';
+}
+
 static bool new_instr(tl_kanata *w, const sim_tl_event *e, uint32_t *slot_out)
 {
 	if ((w->live + 1) * 2 > w->tab_cap && !tab_grow(w))
@@ -285,13 +321,27 @@ static bool new_instr(tl_kanata *w, const sim_tl_event *e, uint32_t *slot_out)
 		label[0] = '\0';
 		w->o.label(w->o.label_ctx, e->lane, e->id, e->arg, label, sizeof label);
 	} else {
-		snprintf(label, sizeof label, "%s 0x%x #%lu", ln, e->arg, (unsigned long)e->id);
+		default_label(ln, e->arg, e->id, label, sizeof label);
 	}
 	char tmp[160], tmp2[64];
-	unsigned long long serial = (unsigned long long)in->serial;
-	fprintf(w->file.out.f, "I\t%llu\t%lu\t0\nL\t%llu\t0\t%s\nL\t%llu\t1\tid %lu arg %lu (%s)\n",
-	        serial, (unsigned long)e->id, serial, clean(label, tmp, sizeof tmp), serial,
-	        (unsigned long)e->id, (unsigned long)e->arg, clean(ln, tmp2, sizeof tmp2));
+	tl_file *f = &w->file;
+	TL_PUT_LIT(f, "I\t");
+	tl_put_u64(f, in->serial);
+	tl_putc(f, '\t');
+	tl_put_u64(f, e->id);
+	TL_PUT_LIT(f, "\t0\nL\t");
+	tl_put_u64(f, in->serial);
+	TL_PUT_LIT(f, "\t0\t");
+	tl_puts(f, clean(label, tmp, sizeof tmp));
+	TL_PUT_LIT(f, "\nL\t");
+	tl_put_u64(f, in->serial);
+	TL_PUT_LIT(f, "\t1\tid ");
+	tl_put_u64(f, e->id);
+	TL_PUT_LIT(f, " arg ");
+	tl_put_u64(f, e->arg);
+	TL_PUT_LIT(f, " (");
+	tl_puts(f, clean(ln, tmp2, sizeof tmp2));
+	TL_PUT_LIT(f, ")\n");
 	*slot_out = slot;
 	return true;
 }
@@ -364,7 +414,9 @@ static bool kanata_write(void *ctx, const sim_tl_event *ev, size_t n)
 		if (e->lane >= SIM_TL_MAX_LANES || (e->kind != SIM_TL_BEGIN && e->kind != SIM_TL_END))
 			continue;
 		if (!w->started) {
-			fprintf(w->file.out.f, "C=\t%llu\n", (unsigned long long)e->cycle);
+			TL_PUT_LIT(&w->file, "C=\t");
+			tl_put_u64(&w->file, e->cycle);
+			tl_putc(&w->file, '\n');
 			w->now = e->cycle;
 			w->started = true;
 		}
@@ -389,7 +441,7 @@ tl_kanata *tl_kanata_open(const char *path, const tl_kanata_opts *opts, ulp_diag
 		return NULL;
 	if (opts)
 		w->o = *opts;
-	fputs("Kanata\t0004\n", w->file.out.f);
+	TL_PUT_LIT(&w->file, "Kanata\t0004\n");
 	return w;
 }
 

@@ -41,8 +41,9 @@ struct tl_vcd {
 	vcd_lane lane[SIM_TL_MAX_LANES];
 };
 
-/* Identifier code of variable v of a lane: base-94 printable ASCII. */
-static void var_code(unsigned lane, unsigned v, char buf[8])
+/* Identifier code of variable v of a lane: base-94 printable ASCII; returns
+ * its length. */
+static size_t var_code(unsigned lane, unsigned v, char buf[8])
 {
 	unsigned k = lane * VARS_PER_LANE + v, n = 0;
 	do {
@@ -50,57 +51,65 @@ static void var_code(unsigned lane, unsigned v, char buf[8])
 		k /= 94;
 	} while (k && n < 7);
 	buf[n] = '\0';
+	return n;
 }
 
-static void put_bin(FILE *f, uint32_t v, unsigned lane, unsigned var)
+/* "b<v in binary> <code>\n" */
+static void put_bin(tl_file *f, uint32_t v, unsigned lane, unsigned var)
 {
-	char bits[33], code[8];
-	int n = 0;
-	do {
-		bits[n++] = (char)('0' + (v & 1));
-		v >>= 1;
-	} while (v);
-	fputc('b', f);
-	while (n)
-		fputc(bits[--n], f);
-	var_code(lane, var, code);
-	fprintf(f, " %s\n", code);
+	char *p = tl_room(f, 1 + 32 + 1 + 8 + 1);
+	size_t bits = v ? 32u - (unsigned)__builtin_clz(v) : 1u;
+	p[0] = 'b';
+	for (size_t i = 0; i < bits; i++)
+		p[bits - i] = (char)('0' + ((v >> i) & 1u));
+	p[bits + 1] = ' ';
+	size_t n = bits + 2;
+	n += var_code(lane, var, p + n);
+	p[n++] = '\n';
+	f->tn += n;
 }
 
-static void put_x(FILE *f, unsigned lane, unsigned var)
+static void put_x(tl_file *f, unsigned lane, unsigned var)
 {
-	char code[8];
-	var_code(lane, var, code);
-	fprintf(f, "bx %s\n", code);
+	char *p = tl_room(f, 3 + 8 + 1);
+	memcpy(p, "bx ", 3);
+	size_t n = 3 + var_code(lane, var, p + 3);
+	p[n++] = '\n';
+	f->tn += n;
 }
 
 /* Scope names: identifier characters only. */
-static void put_scope(FILE *f, const char *name)
+static void put_scope(tl_file *f, const char *name)
 {
-	fputs("$scope module ", f);
+	TL_PUT_LIT(f, "$scope module ");
 	for (const char *p = name; *p; p++) {
 		char c = *p;
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
 		          c == '_';
-		fputc(ok ? c : '_', f);
+		tl_putc(f, ok ? c : '_');
 	}
-	fputs(" $end\n", f);
+	TL_PUT_LIT(f, " $end\n");
 }
 
 static void header(tl_vcd *w, const sim_tl_event *ev, size_t n)
 {
-	FILE *f = w->file.out.f;
+	tl_file *f = &w->file;
 	const sim_timeline *tl = w->o.tl;
 	unsigned nl = tl ? tl->nlanes : 0;
 	for (size_t i = 0; i < n; i++)
 		if (ev[i].lane >= nl && ev[i].lane < SIM_TL_MAX_LANES)
 			nl = ev[i].lane + 1u;
 	w->nlanes = nl;
-	fputs("$version ulpsim timeline (docs/outputs.md) $end\n$comment activity codes:", f);
-	for (unsigned a = 0; a < SIM_ACT_STALL + SIM_STALL_COUNT; a++)
-		fprintf(f, " %u %s%s", a, sim_activity_name((uint8_t)a),
-		        a + 1 < SIM_ACT_STALL + SIM_STALL_COUNT ? "," : "");
-	fputs(" $end\n$timescale 1ns $end\n", f);
+	TL_PUT_LIT(f, "$version ulpsim timeline (docs/outputs.md) $end\n$comment activity codes:");
+	for (unsigned a = 0; a < SIM_ACT_STALL + SIM_STALL_COUNT; a++) {
+		tl_putc(f, ' ');
+		tl_put_u64(f, a);
+		tl_putc(f, ' ');
+		tl_puts(f, sim_activity_name((uint8_t)a));
+		if (a + 1 < SIM_ACT_STALL + SIM_STALL_COUNT)
+			tl_putc(f, ',');
+	}
+	TL_PUT_LIT(f, " $end\n$timescale 1ns $end\n");
 	put_scope(f, w->o.top ? w->o.top : "gpu");
 	static const char *const var_type[VARS_PER_LANE] = {
 		"reg 8", "reg 32", "reg 32", "reg 16", "event 1",
@@ -118,18 +127,24 @@ static void header(tl_vcd *w, const sim_tl_event *ev, size_t n)
 		put_scope(f, name);
 		for (unsigned v = 0; v < VARS_PER_LANE; v++) {
 			var_code(l, v, code);
-			fprintf(f, "$var %s %s %s $end\n", var_type[v], code, var_name[v]);
+			TL_PUT_LIT(f, "$var ");
+			tl_puts(f, var_type[v]);
+			tl_putc(f, ' ');
+			tl_puts(f, code);
+			tl_putc(f, ' ');
+			tl_puts(f, var_name[v]);
+			TL_PUT_LIT(f, " $end\n");
 		}
-		fputs("$upscope $end\n", f);
+		TL_PUT_LIT(f, "$upscope $end\n");
 	}
-	fputs("$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n", f);
+	TL_PUT_LIT(f, "$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n");
 	for (unsigned l = 0; l < nl; l++) {
 		put_bin(f, 0, l, VAR_ACT);
 		put_x(f, l, VAR_ITEM);
 		put_x(f, l, VAR_ARG);
 		put_bin(f, 0, l, VAR_INFLIGHT);
 	}
-	fputs("$end\n", f);
+	TL_PUT_LIT(f, "$end\n");
 	w->started = true;
 }
 
@@ -141,10 +156,19 @@ static void mark(tl_vcd *w, uint16_t lane)
 	}
 }
 
+static void put_time(tl_file *f, uint64_t t)
+{
+	char *p = tl_room(f, 22);
+	p[0] = '#';
+	size_t n = 1 + tl_fmt_u64(p + 1, t);
+	p[n++] = '\n';
+	f->tn += n;
+}
+
 static void stamp(tl_vcd *w, bool *stamped)
 {
 	if (!*stamped && w->now != w->written)
-		fprintf(w->file.out.f, "#%llu\n", (unsigned long long)w->now);
+		put_time(&w->file, w->now);
 	w->written = w->now;
 	*stamped = true;
 }
@@ -152,7 +176,7 @@ static void stamp(tl_vcd *w, bool *stamped)
 /* Dump the end-of-cycle values of the lanes that changed at w->now. */
 static void flush_time(tl_vcd *w)
 {
-	FILE *f = w->file.out.f;
+	tl_file *f = &w->file;
 	bool stamped = false;
 	for (unsigned i = 0; i < w->ndirty; i++) {
 		uint16_t ln = w->dirty[i];
@@ -187,10 +211,12 @@ static void flush_time(tl_vcd *w)
 			l->out_n = l->n;
 		}
 		if (l->instant) {
-			char code[8];
 			stamp(w, &stamped);
-			var_code(ln, VAR_INSTANT, code);
-			fprintf(f, "1%s\n", code);
+			char *p = tl_room(f, 1 + 8 + 1);
+			p[0] = '1';
+			size_t k = 1 + var_code(ln, VAR_INSTANT, p + 1);
+			p[k++] = '\n';
+			f->tn += k;
 			l->instant = false;
 		}
 	}
@@ -301,7 +327,7 @@ bool tl_vcd_close(tl_vcd *w, ulp_diag *d)
 			header(w, NULL, 0);
 		flush_time(w);
 		if (w->now != w->written)
-			fprintf(w->file.out.f, "#%llu\n", (unsigned long long)w->now);
+			put_time(&w->file, w->now);
 	}
 	bool ok = tl_file_close(&w->file, d);
 	free_writer(w);
