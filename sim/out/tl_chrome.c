@@ -37,23 +37,50 @@ struct tl_chrome {
 	ch_lane lane[SIM_TL_MAX_LANES];
 };
 
+/* s[0..n) escaped for a JSON string at p (room: 6 bytes a character);
+ * returns the end. */
+static char *json_body_at(char *p, const char *s, size_t n)
+{
+	for (const unsigned char *c = (const unsigned char *)s, *e = c + n; c < e; c++) {
+		if (*c == '"' || *c == '\\') {
+			*p++ = '\\';
+			*p++ = (char)*c;
+		} else if (*c < 0x20) {
+			p = TL_LIT(p, "\\u00");
+			*p++ = "0123456789abcdef"[*c >> 4];
+			*p++ = "0123456789abcdef"[*c & 15];
+		} else {
+			*p++ = (char)*c;
+		}
+	}
+	return p;
+}
+
+/* A JSON string at p (room: 6 bytes a character + 2); returns the end. */
+static char *json_at(char *p, const char *s)
+{
+	*p++ = '"';
+	p = json_body_at(p, s, strlen(s));
+	*p++ = '"';
+	return p;
+}
+
+/* A JSON string of any length, in pieces. */
 static void put_json_string(tl_file *f, const char *s)
 {
+	enum { PIECE = 1024 };
 	tl_putc(f, '"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\') {
-			tl_putc(f, '\\');
-			tl_putc(f, (char)*p);
-		} else if (*p < 0x20) {
-			TL_PUT_LIT(f, "\\u00");
-			tl_putc(f, "0123456789abcdef"[*p >> 4]);
-			tl_putc(f, "0123456789abcdef"[*p & 15]);
-		} else {
-			tl_putc(f, (char)*p);
-		}
+	for (size_t n = strlen(s); n;) {
+		size_t k = n < PIECE ? n : PIECE;
+		tl_done(f, json_body_at(tl_room(f, 6 * PIECE), s, k));
+		s += k;
+		n -= k;
 	}
 	tl_putc(f, '"');
 }
+
+/* Room for an event's literals and numbers (the names aside). */
+enum { EV_ROOM = 320 };
 
 /* The start of a cycle in whole ns (rounded down).  Both ends of a span are
  * computed this way, so ts + dur is exact and spans that touch never
@@ -64,28 +91,51 @@ static uint64_t time_ns(const tl_chrome *w, uint64_t cycle)
 	return (cycle / mhz) * 1000u + (cycle % mhz) * 1000u / mhz;
 }
 
-/* A time in µs: whole cycles, or ns as µs with three decimals. */
-static void put_us(tl_chrome *w, uint64_t v)
+/* Times in µs: whole cycles, or ns as µs with three decimals. */
+static char *us_at(const tl_chrome *w, char *p, uint64_t v)
 {
-	if (!w->o.clock_mhz) {
-		tl_put_u64(&w->file, v);
-		return;
-	}
-	tl_put_u64(&w->file, v / 1000u);
-	tl_putc(&w->file, '.');
-	tl_put_3(&w->file, v % 1000u);
+	if (!w->o.clock_mhz)
+		return tl_u64(p, v);
+	p = tl_u64(p, v / 1000u);
+	*p++ = '.';
+	uint64_t r = v % 1000u;
+	p[0] = (char)('0' + r / 100);
+	p[1] = (char)('0' + r / 10 % 10);
+	p[2] = (char)('0' + r % 10);
+	return p + 3;
 }
 
-static void put_ts(tl_chrome *w, uint64_t cycle)
+static char *ts_at(const tl_chrome *w, char *p, uint64_t cycle)
 {
-	TL_PUT_LIT(&w->file, ",\"ts\":");
-	put_us(w, w->o.clock_mhz ? time_ns(w, cycle) : cycle);
+	p = TL_LIT(p, ",\"ts\":");
+	return us_at(w, p, w->o.clock_mhz ? time_ns(w, cycle) : cycle);
 }
 
-static void put_dur(tl_chrome *w, uint64_t begin, uint64_t end)
+static char *dur_at(const tl_chrome *w, char *p, uint64_t begin, uint64_t end)
 {
-	TL_PUT_LIT(&w->file, ",\"dur\":");
-	put_us(w, w->o.clock_mhz ? time_ns(w, end) - time_ns(w, begin) : end - begin);
+	p = TL_LIT(p, ",\"dur\":");
+	return us_at(w, p, w->o.clock_mhz ? time_ns(w, end) - time_ns(w, begin) : end - begin);
+}
+
+/* ,"args":{"id":<id>,"arg":<arg> (the braces are left open) */
+static char *args_at(char *p, uint32_t id, uint32_t arg)
+{
+	p = TL_LIT(p, ",\"args\":{\"id\":");
+	p = tl_u64(p, id);
+	p = TL_LIT(p, ",\"arg\":");
+	return tl_u64(p, arg);
+}
+
+/* An "X" or "i" event's start, up to its tid. */
+static char *x_start(tl_chrome *w, char *p, char ph, unsigned tid)
+{
+	if (w->any)
+		*p++ = ',';
+	w->any = true;
+	p = TL_LIT(p, "\n{\"ph\":\"");
+	*p++ = ph;
+	p = TL_LIT(p, "\",\"pid\":1,\"tid\":");
+	return tl_u64(p, tid);
 }
 
 /* ph is one character: "X", "i" or "M". */
@@ -149,68 +199,49 @@ static ch_lane *lane_get(tl_chrome *w, uint16_t lane)
 static void close_span(tl_chrome *w, uint16_t lane, ch_lane *l, uint64_t at)
 {
 	if (l->act != SIM_ACT_IDLE && at > l->since) {
-		event_start(w, 'X');
-		TL_PUT_LIT(&w->file, ",\"tid\":");
-		tl_put_u64(&w->file, act_tid(lane));
-		TL_PUT_LIT(&w->file, ",\"cat\":\"activity\",\"name\":");
-		put_json_string(&w->file, sim_activity_name(l->act));
-		put_ts(w, l->since);
-		put_dur(w, l->since, at);
-		tl_putc(&w->file, '}');
+		const char *name = sim_activity_name(l->act);
+		char *p = tl_room(&w->file, EV_ROOM + 6 * strlen(name));
+		p = x_start(w, p, 'X', act_tid(lane));
+		p = TL_LIT(p, ",\"cat\":\"activity\",\"name\":");
+		p = json_at(p, name);
+		p = ts_at(w, p, l->since);
+		p = dur_at(w, p, l->since, at);
+		*p++ = '}';
+		tl_done(&w->file, p);
 	}
 }
 
-/* ,"args":{"id":<id>,"arg":<arg> (the braces are left open) */
-static void put_args(tl_chrome *w, uint32_t id, uint32_t arg)
+/* "0x<arg>" in quotes, as printf's "\"0x%x\"" (plain for JSON). */
+static char *hex_name_at(char *p, uint32_t arg)
 {
-	TL_PUT_LIT(&w->file, ",\"args\":{\"id\":");
-	tl_put_u64(&w->file, id);
-	TL_PUT_LIT(&w->file, ",\"arg\":");
-	tl_put_u64(&w->file, arg);
-}
-
-/* "0x<arg>" as snprintf's "0x%x". */
-static void hex_name(uint32_t arg, char *buf, size_t n)
-{
-	char tmp[10];
-	size_t k = 0;
-	do {
-		tmp[9 - k++] = "0123456789abcdef"[arg & 15];
+	unsigned n = arg ? (35u - (unsigned)__builtin_clz(arg)) / 4 : 1;
+	p = TL_LIT(p, "\"0x");
+	for (unsigned i = n; i--;) {
+		p[i] = "0123456789abcdef"[arg & 15];
 		arg >>= 4;
-	} while (arg);
-	tmp[9 - k++] = 'x';
-	tmp[9 - k++] = '0';
-	if (k > n - 1)
-		k = n - 1;
-	memcpy(buf, tmp + 10 - k, k);
-	buf[k] = '\0';
-}
-
-static void item_name(const tl_chrome *w, uint16_t lane, const ch_item *it, char *buf, size_t n)
-{
-	if (w->o.label) {
-		buf[0] = '\0';
-		w->o.label(w->o.label_ctx, lane, it->id, it->arg, buf, n);
-	} else {
-		hex_name(it->arg, buf, n);
 	}
+	p[n] = '"';
+	return p + n + 1;
 }
 
 static void write_item(tl_chrome *w, uint16_t lane, const ch_item *it, uint64_t end, bool open)
 {
 	char name[128];
-	item_name(w, lane, it, name, sizeof name);
-	event_start(w, 'X');
-	TL_PUT_LIT(&w->file, ",\"tid\":");
-	tl_put_u64(&w->file, act_tid(lane) + 1 + it->slot);
-	TL_PUT_LIT(&w->file, ",\"cat\":\"item\",\"name\":");
-	put_json_string(&w->file, name);
-	put_ts(w, it->begin);
-	put_dur(w, it->begin, end);
-	put_args(w, it->id, it->arg);
+	if (w->o.label) {
+		name[0] = '\0';
+		w->o.label(w->o.label_ctx, lane, it->id, it->arg, name, sizeof name);
+	}
+	char *p = tl_room(&w->file, EV_ROOM + 6 * sizeof name);
+	p = x_start(w, p, 'X', act_tid(lane) + 1 + it->slot);
+	p = TL_LIT(p, ",\"cat\":\"item\",\"name\":");
+	p = w->o.label ? json_at(p, name) : hex_name_at(p, it->arg);
+	p = ts_at(w, p, it->begin);
+	p = dur_at(w, p, it->begin, end);
+	p = args_at(p, it->id, it->arg);
 	if (open)
-		TL_PUT_LIT(&w->file, ",\"unfinished\":true");
-	TL_PUT_LIT(&w->file, "}}");
+		p = TL_LIT(p, ",\"unfinished\":true");
+	p = TL_LIT(p, "}}");
+	tl_done(&w->file, p);
 }
 
 static void item_begin(tl_chrome *w, uint16_t lane, ch_lane *l, const sim_tl_event *ev)
@@ -287,15 +318,14 @@ static bool chrome_write(void *ctx, const sim_tl_event *ev, size_t n)
 			item_end(w, lane, l, e);
 			break;
 		case SIM_TL_INSTANT:
-			event_start(w, 'i');
-			TL_PUT_LIT(&w->file, ",\"tid\":");
-			tl_put_u64(&w->file, act_tid(lane));
-			TL_PUT_LIT(&w->file, ",\"s\":\"t\",\"cat\":\"instant\",\"name\":\"0x");
-			tl_put_hex(&w->file, e->arg);
-			tl_putc(&w->file, '"');
-			put_ts(w, e->cycle);
-			put_args(w, e->id, e->arg);
-			TL_PUT_LIT(&w->file, "}}");
+			char *p = tl_room(&w->file, EV_ROOM);
+			p = x_start(w, p, 'i', act_tid(lane));
+			p = TL_LIT(p, ",\"s\":\"t\",\"cat\":\"instant\",\"name\":");
+			p = hex_name_at(p, e->arg);
+			p = ts_at(w, p, e->cycle);
+			p = args_at(p, e->id, e->arg);
+			p = TL_LIT(p, "}}");
+			tl_done(&w->file, p);
 			break;
 		default:
 			break;

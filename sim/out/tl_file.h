@@ -103,45 +103,55 @@ static inline void tl_putc(tl_file *f, char c)
 	f->tn++;
 }
 
-/* Decimal digits of v at p (at most 20); returns their count. */
+/* Decimal digits of v at p (at most 20), two at a time; returns their
+ * count. */
 static inline size_t tl_fmt_u64(char *p, uint64_t v)
 {
-	char tmp[20];
-	size_t n = 0;
-	do {
-		tmp[19 - n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	memcpy(p, tmp + 20 - n, n);
+	static const char D[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	                           "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	                           "8081828384858687888990919293949596979899";
+	static const uint64_t P10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull,
+		1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull,
+		100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+		1000000000000000000ull, 10000000000000000000ull,
+	};
+	/* floor(log10(v)) from the bit length (1233 / 4096 ~ log10 2), then
+	 * corrected: the digit count, at least 1 */
+	unsigned t = ((64u - (unsigned)__builtin_clzll(v | 1u)) * 1233u) >> 12;
+	size_t n = t + 1u - (v < P10[t]);
+	n += n == 0;
+	char *q = p + n;
+	while (v >= 100) {
+		size_t r = (size_t)(v % 100);
+		v /= 100;
+		q -= 2;
+		memcpy(q, D + 2 * r, 2);
+	}
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, D + 2 * v, 2);
+	} else {
+		*--q = (char)('0' + v);
+	}
 	return n;
 }
+
+/* Cursor form, for a record whose size is bounded: reserve with tl_room,
+ * write with these (each returns the new end), then tl_done. */
+static inline char *tl_cpy(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+#define TL_LIT(p, lit) tl_cpy((p), "" lit, sizeof(lit) - 1)
+static inline char *tl_u64(char *p, uint64_t v) { return p + tl_fmt_u64(p, v); }
+static inline void tl_done(tl_file *f, char *p) { f->tn = (size_t)(p - f->tb); }
 
 /* As printf's %llu. */
 static inline void tl_put_u64(tl_file *f, uint64_t v)
 {
 	f->tn += tl_fmt_u64(tl_room(f, 20), v);
-}
-
-/* As printf's %03llu for v < 1000. */
-static inline void tl_put_3(tl_file *f, uint64_t v)
-{
-	char *p = tl_room(f, 3);
-	p[0] = (char)('0' + v / 100 % 10);
-	p[1] = (char)('0' + v / 10 % 10);
-	p[2] = (char)('0' + v % 10);
-	f->tn += 3;
-}
-
-/* As printf's %x. */
-static inline void tl_put_hex(tl_file *f, uint32_t v)
-{
-	char tmp[8];
-	size_t n = 0;
-	do {
-		tmp[7 - n++] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	} while (v);
-	tl_put(f, tmp + 8 - n, n);
 }
 
 /* After a batch of writes: the buffered text goes to the file; false once

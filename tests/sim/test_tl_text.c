@@ -15,6 +15,7 @@
 
 #include "base/fileio.h"
 #include "sim/out/tl_chrome.h"
+#include "sim/out/tl_file.h"
 #include "sim/out/tl_kanata.h"
 #include "sim/out/tl_vcd.h"
 #include "tests/test_util.h"
@@ -172,4 +173,30 @@ Test(tl_text, same_bytes_short)
 	run(4, 40, 1000, 0, &(tl_kanata_opts){ .gr3d_domains = true },
 	    (expect){ 7027, 0x3b9594f3ae39f188ull }, (expect){ 2470, 0x1932d0656addf149ull },
 	    (expect){ 1782, 0xbea07e7e16c19701ull });
+}
+
+/* The digits against printf's %llu: around every power of two and of ten,
+ * and every value below 2^20. */
+Test(tl_text, digits_as_printf)
+{
+	char a[32], b[32];
+	uint64_t p10 = 1;
+	for (int k = 0; k < 64; k++) {
+		for (int d = -3; d <= 3; d++) {
+			uint64_t vs[2] = { (1ull << k) + (uint64_t)(int64_t)d, k < 20 ? p10 + (uint64_t)(int64_t)d : 0 };
+			for (int j = 0; j < 2; j++) {
+				a[tl_fmt_u64(a, vs[j])] = '\0';
+				snprintf(b, sizeof b, "%llu", (unsigned long long)vs[j]);
+				cr_assert_str_eq(a, b);
+			}
+		}
+		if (k < 19)
+			p10 *= 10;
+	}
+	for (uint64_t v = 0; v < (1u << 20); v++) {
+		a[tl_fmt_u64(a, v)] = '\0';
+		snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+		if (strcmp(a, b))
+			cr_assert_str_eq(a, b);
+	}
 }
