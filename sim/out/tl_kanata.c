@@ -28,6 +28,14 @@ typedef struct kn_lane {
 	uint32_t n, cap;
 } kn_lane;
 
+/* A lane's name as Kanata shows it (tabs and newlines cleaned), kept once
+ * the timeline names the lane. */
+typedef struct kn_name {
+	const char *s;                     /* NULL: not kept yet */
+	size_t n;
+	char buf[64];
+} kn_name;
+
 typedef struct kn_retire {
 	uint32_t slot, gen;
 	uint64_t since, due;
@@ -50,6 +58,7 @@ struct tl_kanata {
 	kn_retire *q;                      /* pending retirements, ring, due order */
 	size_t q_head, q_n, q_cap;
 	kn_lane lane[SIM_TL_MAX_LANES];
+	kn_name name[SIM_TL_MAX_LANES];
 };
 
 static bool oom(tl_kanata *w)
@@ -152,14 +161,34 @@ static const char *clean(const char *s, char *buf, size_t n)
 	return buf;
 }
 
+/* clean(lane_name(lane)) and its length; tmp holds an unnamed lane's. */
+static const char *stage_name(tl_kanata *w, uint16_t lane, char tmp[32], size_t *len)
+{
+	kn_name *c = &w->name[lane];
+	if (!c->s) {
+		const char *s = lane_name(w, lane, tmp, 32);
+		if (s == tmp) {                /* not named (yet): not kept */
+			*len = strlen(tmp);
+			return tmp;
+		}
+		c->s = clean(s, c->buf, sizeof c->buf);
+		c->n = strlen(c->s);
+	}
+	*len = c->n;
+	return c->s;
+}
+
 static void stage_cmd(tl_kanata *w, char cmd, const kn_instr *in, uint16_t lane)
 {
-	char buf[32], tmp[64];
-	tl_putc(&w->file, cmd);
-	tl_putc(&w->file, '\t');
-	tl_put_u64(&w->file, in->serial);
-	TL_PUT_LIT(&w->file, "\t0\t");
-	tl_puts(&w->file, clean(lane_name(w, lane, buf, sizeof buf), tmp, sizeof tmp));
+	char tmp[32];
+	size_t n;
+	const char *name = stage_name(w, lane, tmp, &n);
+	char *p = tl_room(&w->file, 2 + 20 + 3);
+	*p++ = cmd;
+	*p++ = '\t';
+	p = tl_u64(p, in->serial);
+	tl_done(&w->file, TL_LIT(p, "\t0\t"));
+	tl_put(&w->file, name, n);
 	tl_putc(&w->file, '\n');
 }
 
@@ -168,13 +197,15 @@ static void retire(tl_kanata *w, uint32_t slot, int flush)
 	kn_instr *in = &w->pool[slot];
 	if (in->stage >= 0)
 		stage_cmd(w, 'E', in, (uint16_t)in->stage);
-	TL_PUT_LIT(&w->file, "R\t");
-	tl_put_u64(&w->file, in->serial);
-	tl_putc(&w->file, '\t');
-	tl_put_u64(&w->file, w->next_retire++);
-	tl_putc(&w->file, '\t');
-	tl_putc(&w->file, flush ? '1' : '0');
-	tl_putc(&w->file, '\n');
+	char *p = tl_room(&w->file, 2 + 20 + 1 + 20 + 3);
+	p = TL_LIT(p, "R\t");
+	p = tl_u64(p, in->serial);
+	*p++ = '\t';
+	p = tl_u64(p, w->next_retire++);
+	*p++ = '\t';
+	*p++ = flush ? '1' : '0';
+	*p++ = '\n';
+	tl_done(&w->file, p);
 	tab_delete(w, tab_find(w, in->key_lane, in->id, in->arg));
 	in->live = false;
 	in->gen++;
@@ -323,24 +354,28 @@ static bool new_instr(tl_kanata *w, const sim_tl_event *e, uint32_t *slot_out)
 	} else {
 		default_label(ln, e->arg, e->id, label, sizeof label);
 	}
-	char tmp[160], tmp2[64];
+	char tmp[160], tmp2[32];
+	size_t sn;
+	const char *sname = stage_name(w, e->lane, tmp2, &sn);
 	tl_file *f = &w->file;
-	TL_PUT_LIT(f, "I\t");
-	tl_put_u64(f, in->serial);
-	tl_putc(f, '\t');
-	tl_put_u64(f, e->id);
-	TL_PUT_LIT(f, "\t0\nL\t");
-	tl_put_u64(f, in->serial);
-	TL_PUT_LIT(f, "\t0\t");
+	char *p = tl_room(f, 2 + 20 + 1 + 20 + 5 + 2 + 20 + 3);
+	p = TL_LIT(p, "I\t");
+	p = tl_u64(p, in->serial);
+	*p++ = '\t';
+	p = tl_u64(p, e->id);
+	p = TL_LIT(p, "\t0\nL\t");
+	p = tl_u64(p, in->serial);
+	tl_done(f, TL_LIT(p, "\t0\t"));
 	tl_puts(f, clean(label, tmp, sizeof tmp));
-	TL_PUT_LIT(f, "\nL\t");
-	tl_put_u64(f, in->serial);
-	TL_PUT_LIT(f, "\t1\tid ");
-	tl_put_u64(f, e->id);
-	TL_PUT_LIT(f, " arg ");
-	tl_put_u64(f, e->arg);
-	TL_PUT_LIT(f, " (");
-	tl_puts(f, clean(ln, tmp2, sizeof tmp2));
+	p = tl_room(f, 3 + 20 + 6 + 20 + 5 + 20 + 2);
+	p = TL_LIT(p, "\nL\t");
+	p = tl_u64(p, in->serial);
+	p = TL_LIT(p, "\t1\tid ");
+	p = tl_u64(p, e->id);
+	p = TL_LIT(p, " arg ");
+	p = tl_u64(p, e->arg);
+	tl_done(f, TL_LIT(p, " ("));
+	tl_put(f, sname, sn);
 	TL_PUT_LIT(f, ")\n");
 	*slot_out = slot;
 	return true;

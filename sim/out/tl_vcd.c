@@ -39,7 +39,11 @@ struct tl_vcd {
 	uint16_t dirty[SIM_TL_MAX_LANES];
 	unsigned ndirty;
 	vcd_lane lane[SIM_TL_MAX_LANES];
+	/* var_code of every lane's variables, made at open */
+	char code[SIM_TL_MAX_LANES][VARS_PER_LANE][4];
+	uint8_t code_n[SIM_TL_MAX_LANES][VARS_PER_LANE];
 };
+_Static_assert(SIM_TL_MAX_LANES * VARS_PER_LANE <= 94 * 94, "variable codes of at most 2 characters");
 
 /* Identifier code of variable v of a lane: base-94 printable ASCII; returns
  * its length. */
@@ -54,28 +58,38 @@ static size_t var_code(unsigned lane, unsigned v, char buf[8])
 	return n;
 }
 
-/* "b<v in binary> <code>\n" */
-static void put_bin(tl_file *f, uint32_t v, unsigned lane, unsigned var)
+/* "b<v in binary> <code>\n", four bits at a time */
+static void put_bin(tl_vcd *w, uint32_t v, unsigned lane, unsigned var)
 {
-	char *p = tl_room(f, 1 + 32 + 1 + 8 + 1);
-	size_t bits = v ? 32u - (unsigned)__builtin_clz(v) : 1u;
-	p[0] = 'b';
-	for (size_t i = 0; i < bits; i++)
-		p[bits - i] = (char)('0' + ((v >> i) & 1u));
-	p[bits + 1] = ' ';
-	size_t n = bits + 2;
-	n += var_code(lane, var, p + n);
-	p[n++] = '\n';
-	f->tn += n;
+	static const char NIB[16][4] = {
+		"0000", "0001", "0010", "0011", "0100", "0101", "0110", "0111",
+		"1000", "1001", "1010", "1011", "1100", "1101", "1110", "1111",
+	};
+	tl_file *f = &w->file;
+	char *p = tl_room(f, 1 + 32 + 1 + 4 + 1);
+	int nb = v ? 32 - __builtin_clz(v) : 1;
+	*p++ = 'b';
+	int b = nb - 1;
+	for (; (b & 3) != 3; b--)          /* the top bits, down to a whole nibble */
+		*p++ = (char)('0' + ((v >> b) & 1u));
+	for (; b >= 3; b -= 4, p += 4)
+		memcpy(p, NIB[(v >> (b - 3)) & 15u], 4);
+	*p++ = ' ';
+	memcpy(p, w->code[lane][var], 2);
+	p += w->code_n[lane][var];
+	*p++ = '\n';
+	tl_done(f, p);
 }
 
-static void put_x(tl_file *f, unsigned lane, unsigned var)
+static void put_x(tl_vcd *w, unsigned lane, unsigned var)
 {
-	char *p = tl_room(f, 3 + 8 + 1);
-	memcpy(p, "bx ", 3);
-	size_t n = 3 + var_code(lane, var, p + 3);
-	p[n++] = '\n';
-	f->tn += n;
+	tl_file *f = &w->file;
+	char *p = tl_room(f, 3 + 4 + 1);
+	p = TL_LIT(p, "bx ");
+	memcpy(p, w->code[lane][var], 2);
+	p += w->code_n[lane][var];
+	*p++ = '\n';
+	tl_done(f, p);
 }
 
 /* Scope names: identifier characters only. */
@@ -139,10 +153,10 @@ static void header(tl_vcd *w, const sim_tl_event *ev, size_t n)
 	}
 	TL_PUT_LIT(f, "$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n");
 	for (unsigned l = 0; l < nl; l++) {
-		put_bin(f, 0, l, VAR_ACT);
-		put_x(f, l, VAR_ITEM);
-		put_x(f, l, VAR_ARG);
-		put_bin(f, 0, l, VAR_INFLIGHT);
+		put_bin(w, 0, l, VAR_ACT);
+		put_x(w, l, VAR_ITEM);
+		put_x(w, l, VAR_ARG);
+		put_bin(w, 0, l, VAR_INFLIGHT);
 	}
 	TL_PUT_LIT(f, "$end\n");
 	w->started = true;
@@ -184,7 +198,7 @@ static void flush_time(tl_vcd *w)
 		l->dirty = false;
 		if (l->act != l->out_act) {
 			stamp(w, &stamped);
-			put_bin(f, l->act, ln, VAR_ACT);
+			put_bin(w, l->act, ln, VAR_ACT);
 			l->out_act = l->act;
 		}
 		bool has = l->n > 0;
@@ -192,31 +206,32 @@ static void flush_time(tl_vcd *w)
 		if (has != l->out_has_item || (has && cur.id != l->out_item.id)) {
 			stamp(w, &stamped);
 			if (has)
-				put_bin(f, cur.id, ln, VAR_ITEM);
+				put_bin(w, cur.id, ln, VAR_ITEM);
 			else
-				put_x(f, ln, VAR_ITEM);
+				put_x(w, ln, VAR_ITEM);
 		}
 		if (has != l->out_has_item || (has && cur.arg != l->out_item.arg)) {
 			stamp(w, &stamped);
 			if (has)
-				put_bin(f, cur.arg, ln, VAR_ARG);
+				put_bin(w, cur.arg, ln, VAR_ARG);
 			else
-				put_x(f, ln, VAR_ARG);
+				put_x(w, ln, VAR_ARG);
 		}
 		l->out_has_item = has;
 		l->out_item = cur;
 		if (l->n != l->out_n) {
 			stamp(w, &stamped);
-			put_bin(f, l->n, ln, VAR_INFLIGHT);
+			put_bin(w, l->n, ln, VAR_INFLIGHT);
 			l->out_n = l->n;
 		}
 		if (l->instant) {
 			stamp(w, &stamped);
-			char *p = tl_room(f, 1 + 8 + 1);
-			p[0] = '1';
-			size_t k = 1 + var_code(ln, VAR_INSTANT, p + 1);
-			p[k++] = '\n';
-			f->tn += k;
+			char *p = tl_room(f, 1 + 4 + 1);
+			*p++ = '1';
+			memcpy(p, w->code[ln][VAR_INSTANT], 2);
+			p += w->code_n[ln][VAR_INSTANT];
+			*p++ = '\n';
+			tl_done(f, p);
 			l->instant = false;
 		}
 	}
@@ -301,6 +316,9 @@ tl_vcd *tl_vcd_open(const char *path, const tl_vcd_opts *opts, ulp_diag *d)
 		return NULL;
 	if (opts)
 		w->o = *opts;
+	for (unsigned l = 0; l < SIM_TL_MAX_LANES; l++)
+		for (unsigned v = 0; v < VARS_PER_LANE; v++)
+			w->code_n[l][v] = (uint8_t)var_code(l, v, w->code[l][v]);
 	return w;
 }
 
