@@ -317,7 +317,7 @@ static bool chrome_write(void *ctx, const sim_tl_event *ev, size_t n)
 		case SIM_TL_END:
 			item_end(w, lane, l, e);
 			break;
-		case SIM_TL_INSTANT:
+		case SIM_TL_INSTANT: {
 			char *p = tl_room(&w->file, EV_ROOM);
 			p = x_start(w, p, 'i', act_tid(lane));
 			p = TL_LIT(p, ",\"s\":\"t\",\"cat\":\"instant\",\"name\":");
@@ -327,6 +327,7 @@ static bool chrome_write(void *ctx, const sim_tl_event *ev, size_t n)
 			p = TL_LIT(p, "}}");
 			tl_done(&w->file, p);
 			break;
+		}
 		default:
 			break;
 		}
