@@ -37,26 +37,50 @@ struct tl_chrome {
 	ch_lane lane[SIM_TL_MAX_LANES];
 };
 
-static void put_json_string(FILE *f, const char *s)
+/* s[0..n) escaped for a JSON string at p (room: 6 bytes a character);
+ * returns the end. */
+static char *json_body_at(char *p, const char *s, size_t n)
 {
-	bool plain = true;
-	for (const unsigned char *p = (const unsigned char *)s; *p && plain; p++)
-		plain = *p >= 0x20 && *p != '"' && *p != '\\';
-	if (plain) {
-		fprintf(f, "\"%s\"", s);
-		return;
+	for (const unsigned char *c = (const unsigned char *)s, *e = c + n; c < e; c++) {
+		if (*c == '"' || *c == '\\') {
+			*p++ = '\\';
+			*p++ = (char)*c;
+		} else if (*c < 0x20) {
+			p = TL_LIT(p, "\\u00");
+			*p++ = "0123456789abcdef"[*c >> 4];
+			*p++ = "0123456789abcdef"[*c & 15];
+		} else {
+			*p++ = (char)*c;
+		}
 	}
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
+	return p;
 }
+
+/* A JSON string at p (room: 6 bytes a character + 2); returns the end. */
+static char *json_at(char *p, const char *s)
+{
+	*p++ = '"';
+	p = json_body_at(p, s, strlen(s));
+	*p++ = '"';
+	return p;
+}
+
+/* A JSON string of any length, in pieces. */
+static void put_json_string(tl_file *f, const char *s)
+{
+	enum { PIECE = 1024 };
+	tl_putc(f, '"');
+	for (size_t n = strlen(s); n;) {
+		size_t k = n < PIECE ? n : PIECE;
+		tl_done(f, json_body_at(tl_room(f, 6 * PIECE), s, k));
+		s += k;
+		n -= k;
+	}
+	tl_putc(f, '"');
+}
+
+/* Room for an event's literals and numbers (the names aside). */
+enum { EV_ROOM = 320 };
 
 /* The start of a cycle in whole ns (rounded down).  Both ends of a span are
  * computed this way, so ts + dur is exact and spans that touch never
@@ -67,33 +91,63 @@ static uint64_t time_ns(const tl_chrome *w, uint64_t cycle)
 	return (cycle / mhz) * 1000u + (cycle % mhz) * 1000u / mhz;
 }
 
-static void put_ts(tl_chrome *w, uint64_t cycle)
+/* Times in µs: whole cycles, or ns as µs with three decimals. */
+static char *us_at(const tl_chrome *w, char *p, uint64_t v)
 {
-	if (!w->o.clock_mhz) {
-		fprintf(w->file.out.f, ",\"ts\":%llu", (unsigned long long)cycle);
-		return;
-	}
-	uint64_t t = time_ns(w, cycle);
-	fprintf(w->file.out.f, ",\"ts\":%llu.%03llu", (unsigned long long)(t / 1000u),
-	        (unsigned long long)(t % 1000u));
+	if (!w->o.clock_mhz)
+		return tl_u64(p, v);
+	p = tl_u64(p, v / 1000u);
+	*p++ = '.';
+	uint64_t r = v % 1000u;
+	p[0] = (char)('0' + r / 100);
+	p[1] = (char)('0' + r / 10 % 10);
+	p[2] = (char)('0' + r % 10);
+	return p + 3;
 }
 
-static void put_dur(tl_chrome *w, uint64_t begin, uint64_t end)
+static char *ts_at(const tl_chrome *w, char *p, uint64_t cycle)
 {
-	if (!w->o.clock_mhz) {
-		fprintf(w->file.out.f, ",\"dur\":%llu", (unsigned long long)(end - begin));
-		return;
-	}
-	uint64_t t = time_ns(w, end) - time_ns(w, begin);
-	fprintf(w->file.out.f, ",\"dur\":%llu.%03llu", (unsigned long long)(t / 1000u),
-	        (unsigned long long)(t % 1000u));
+	p = TL_LIT(p, ",\"ts\":");
+	return us_at(w, p, w->o.clock_mhz ? time_ns(w, cycle) : cycle);
 }
 
-static void event_start(tl_chrome *w, const char *ph)
+static char *dur_at(const tl_chrome *w, char *p, uint64_t begin, uint64_t end)
 {
-	fputs(w->any ? ",\n{" : "\n{", w->file.out.f);
+	p = TL_LIT(p, ",\"dur\":");
+	return us_at(w, p, w->o.clock_mhz ? time_ns(w, end) - time_ns(w, begin) : end - begin);
+}
+
+/* ,"args":{"id":<id>,"arg":<arg> (the braces are left open) */
+static char *args_at(char *p, uint32_t id, uint32_t arg)
+{
+	p = TL_LIT(p, ",\"args\":{\"id\":");
+	p = tl_u64(p, id);
+	p = TL_LIT(p, ",\"arg\":");
+	return tl_u64(p, arg);
+}
+
+/* An "X" or "i" event's start, up to its tid. */
+static char *x_start(tl_chrome *w, char *p, char ph, unsigned tid)
+{
+	if (w->any)
+		*p++ = ',';
 	w->any = true;
-	fprintf(w->file.out.f, "\"ph\":\"%s\",\"pid\":1", ph);
+	p = TL_LIT(p, "\n{\"ph\":\"");
+	*p++ = ph;
+	p = TL_LIT(p, "\",\"pid\":1,\"tid\":");
+	return tl_u64(p, tid);
+}
+
+/* ph is one character: "X", "i" or "M". */
+static void event_start(tl_chrome *w, char ph)
+{
+	if (w->any)
+		TL_PUT_LIT(&w->file, ",\n{\"ph\":\"");
+	else
+		TL_PUT_LIT(&w->file, "\n{\"ph\":\"");
+	w->any = true;
+	tl_putc(&w->file, ph);
+	TL_PUT_LIT(&w->file, "\",\"pid\":1");
 }
 
 static const char *lane_name(const tl_chrome *w, uint16_t lane, char *buf, size_t n)
@@ -107,19 +161,24 @@ static const char *lane_name(const tl_chrome *w, uint16_t lane, char *buf, size_
 
 static void thread_meta(tl_chrome *w, unsigned tid, const char *name, int slot)
 {
-	event_start(w, "M");
-	fprintf(w->file.out.f, ",\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":", tid);
+	event_start(w, 'M');
+	TL_PUT_LIT(&w->file, ",\"tid\":");
+	tl_put_u64(&w->file, tid);
+	TL_PUT_LIT(&w->file, ",\"name\":\"thread_name\",\"args\":{\"name\":");
 	if (slot < 0) {
-		put_json_string(w->file.out.f, name);
+		put_json_string(&w->file, name);
 	} else {
 		char buf[160];
 		snprintf(buf, sizeof buf, "%s #%d", name, slot);
-		put_json_string(w->file.out.f, buf);
+		put_json_string(&w->file, buf);
 	}
-	fputs("}}", w->file.out.f);
-	event_start(w, "M");
-	fprintf(w->file.out.f, ",\"tid\":%u,\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%u}}",
-	        tid, tid);
+	TL_PUT_LIT(&w->file, "}}");
+	event_start(w, 'M');
+	TL_PUT_LIT(&w->file, ",\"tid\":");
+	tl_put_u64(&w->file, tid);
+	TL_PUT_LIT(&w->file, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":");
+	tl_put_u64(&w->file, tid);
+	TL_PUT_LIT(&w->file, "}}");
 }
 
 static unsigned act_tid(uint16_t lane) { return ((unsigned)lane + 1) * TID_STRIDE; }
@@ -140,36 +199,49 @@ static ch_lane *lane_get(tl_chrome *w, uint16_t lane)
 static void close_span(tl_chrome *w, uint16_t lane, ch_lane *l, uint64_t at)
 {
 	if (l->act != SIM_ACT_IDLE && at > l->since) {
-		event_start(w, "X");
-		fprintf(w->file.out.f, ",\"tid\":%u,\"cat\":\"activity\",\"name\":", act_tid(lane));
-		put_json_string(w->file.out.f, sim_activity_name(l->act));
-		put_ts(w, l->since);
-		put_dur(w, l->since, at);
-		fputc('}', w->file.out.f);
+		const char *name = sim_activity_name(l->act);
+		char *p = tl_room(&w->file, EV_ROOM + 6 * strlen(name));
+		p = x_start(w, p, 'X', act_tid(lane));
+		p = TL_LIT(p, ",\"cat\":\"activity\",\"name\":");
+		p = json_at(p, name);
+		p = ts_at(w, p, l->since);
+		p = dur_at(w, p, l->since, at);
+		*p++ = '}';
+		tl_done(&w->file, p);
 	}
 }
 
-static void item_name(const tl_chrome *w, uint16_t lane, const ch_item *it, char *buf, size_t n)
+/* "0x<arg>" in quotes, as printf's "\"0x%x\"" (plain for JSON). */
+static char *hex_name_at(char *p, uint32_t arg)
 {
-	if (w->o.label) {
-		buf[0] = '\0';
-		w->o.label(w->o.label_ctx, lane, it->id, it->arg, buf, n);
-	} else {
-		snprintf(buf, n, "0x%x", it->arg);
+	unsigned n = arg ? (35u - (unsigned)__builtin_clz(arg)) / 4 : 1;
+	p = TL_LIT(p, "\"0x");
+	for (unsigned i = n; i--;) {
+		p[i] = "0123456789abcdef"[arg & 15];
+		arg >>= 4;
 	}
+	p[n] = '"';
+	return p + n + 1;
 }
 
 static void write_item(tl_chrome *w, uint16_t lane, const ch_item *it, uint64_t end, bool open)
 {
 	char name[128];
-	item_name(w, lane, it, name, sizeof name);
-	event_start(w, "X");
-	fprintf(w->file.out.f, ",\"tid\":%u,\"cat\":\"item\",\"name\":", act_tid(lane) + 1 + it->slot);
-	put_json_string(w->file.out.f, name);
-	put_ts(w, it->begin);
-	put_dur(w, it->begin, end);
-	fprintf(w->file.out.f, ",\"args\":{\"id\":%lu,\"arg\":%lu%s}}", (unsigned long)it->id,
-	        (unsigned long)it->arg, open ? ",\"unfinished\":true" : "");
+	if (w->o.label) {
+		name[0] = '\0';
+		w->o.label(w->o.label_ctx, lane, it->id, it->arg, name, sizeof name);
+	}
+	char *p = tl_room(&w->file, EV_ROOM + 6 * sizeof name);
+	p = x_start(w, p, 'X', act_tid(lane) + 1 + it->slot);
+	p = TL_LIT(p, ",\"cat\":\"item\",\"name\":");
+	p = w->o.label ? json_at(p, name) : hex_name_at(p, it->arg);
+	p = ts_at(w, p, it->begin);
+	p = dur_at(w, p, it->begin, end);
+	p = args_at(p, it->id, it->arg);
+	if (open)
+		p = TL_LIT(p, ",\"unfinished\":true");
+	p = TL_LIT(p, "}}");
+	tl_done(&w->file, p);
 }
 
 static void item_begin(tl_chrome *w, uint16_t lane, ch_lane *l, const sim_tl_event *ev)
@@ -245,14 +317,17 @@ static bool chrome_write(void *ctx, const sim_tl_event *ev, size_t n)
 		case SIM_TL_END:
 			item_end(w, lane, l, e);
 			break;
-		case SIM_TL_INSTANT:
-			event_start(w, "i");
-			fprintf(w->file.out.f, ",\"tid\":%u,\"s\":\"t\",\"cat\":\"instant\",\"name\":\"0x%x\"",
-			        act_tid(lane), e->arg);
-			put_ts(w, e->cycle);
-			fprintf(w->file.out.f, ",\"args\":{\"id\":%lu,\"arg\":%lu}}", (unsigned long)e->id,
-			        (unsigned long)e->arg);
+		case SIM_TL_INSTANT: {
+			char *p = tl_room(&w->file, EV_ROOM);
+			p = x_start(w, p, 'i', act_tid(lane));
+			p = TL_LIT(p, ",\"s\":\"t\",\"cat\":\"instant\",\"name\":");
+			p = hex_name_at(p, e->arg);
+			p = ts_at(w, p, e->cycle);
+			p = args_at(p, e->id, e->arg);
+			p = TL_LIT(p, "}}");
+			tl_done(&w->file, p);
 			break;
+		}
 		default:
 			break;
 		}
@@ -269,11 +344,11 @@ tl_chrome *tl_chrome_open(const char *path, const tl_chrome_opts *opts, ulp_diag
 		return NULL;
 	if (opts)
 		w->o = *opts;
-	fputs("{\"traceEvents\":[", w->file.out.f);
-	event_start(w, "M");
-	fputs(",\"name\":\"process_name\",\"args\":{\"name\":", w->file.out.f);
-	put_json_string(w->file.out.f, w->o.process_name ? w->o.process_name : "GPU");
-	fputs("}}", w->file.out.f);
+	TL_PUT_LIT(&w->file, "{\"traceEvents\":[");
+	event_start(w, 'M');
+	TL_PUT_LIT(&w->file, ",\"name\":\"process_name\",\"args\":{\"name\":");
+	put_json_string(&w->file, w->o.process_name ? w->o.process_name : "GPU");
+	TL_PUT_LIT(&w->file, "}}");
 	return w;
 }
 
@@ -302,14 +377,21 @@ bool tl_chrome_close(tl_chrome *w, ulp_diag *d)
 			for (uint32_t k = 0; k < l->n; k++)
 				write_item(w, i, &l->items[k], w->last, true);
 		}
-		fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"ulpsim\",", w->file.out.f);
-		if (w->o.clock_mhz)
-			fprintf(w->file.out.f, "\"time_unit\":\"ts in us at %u MHz\",\"clock_mhz\":%u,",
-			        w->o.clock_mhz, w->o.clock_mhz);
-		else
-			fputs("\"time_unit\":\"1 cycle = 1 us\",", w->file.out.f);
-		fprintf(w->file.out.f, "\"last_cycle\":%llu,\"dropped_items\":%llu}}\n",
-		        (unsigned long long)w->last, (unsigned long long)w->dropped);
+		TL_PUT_LIT(&w->file, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"ulpsim\",");
+		if (w->o.clock_mhz) {
+			TL_PUT_LIT(&w->file, "\"time_unit\":\"ts in us at ");
+			tl_put_u64(&w->file, w->o.clock_mhz);
+			TL_PUT_LIT(&w->file, " MHz\",\"clock_mhz\":");
+			tl_put_u64(&w->file, w->o.clock_mhz);
+			tl_putc(&w->file, ',');
+		} else {
+			TL_PUT_LIT(&w->file, "\"time_unit\":\"1 cycle = 1 us\",");
+		}
+		TL_PUT_LIT(&w->file, "\"last_cycle\":");
+		tl_put_u64(&w->file, w->last);
+		TL_PUT_LIT(&w->file, ",\"dropped_items\":");
+		tl_put_u64(&w->file, w->dropped);
+		TL_PUT_LIT(&w->file, "}}\n");
 	}
 	bool ok = tl_file_close(&w->file, d);
 	free_writer(w);

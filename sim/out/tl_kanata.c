@@ -28,6 +28,14 @@ typedef struct kn_lane {
 	uint32_t n, cap;
 } kn_lane;
 
+/* A lane's name as Kanata shows it (tabs and newlines cleaned), kept once
+ * the timeline names the lane. */
+typedef struct kn_name {
+	const char *s;                     /* NULL: not kept yet */
+	size_t n;
+	char buf[64];
+} kn_name;
+
 typedef struct kn_retire {
 	uint32_t slot, gen;
 	uint64_t since, due;
@@ -50,6 +58,7 @@ struct tl_kanata {
 	kn_retire *q;                      /* pending retirements, ring, due order */
 	size_t q_head, q_n, q_cap;
 	kn_lane lane[SIM_TL_MAX_LANES];
+	kn_name name[SIM_TL_MAX_LANES];
 };
 
 static bool oom(tl_kanata *w)
@@ -133,7 +142,9 @@ static void tab_delete(tl_kanata *w, uint32_t i)
 static void set_time(tl_kanata *w, uint64_t t)
 {
 	if (t > w->now) {
-		fprintf(w->file.out.f, "C\t%llu\n", (unsigned long long)(t - w->now));
+		TL_PUT_LIT(&w->file, "C\t");
+		tl_put_u64(&w->file, t - w->now);
+		tl_putc(&w->file, '\n');
 		w->now = t;
 	}
 }
@@ -150,11 +161,35 @@ static const char *clean(const char *s, char *buf, size_t n)
 	return buf;
 }
 
+/* clean(lane_name(lane)) and its length; tmp holds an unnamed lane's. */
+static const char *stage_name(tl_kanata *w, uint16_t lane, char tmp[32], size_t *len)
+{
+	kn_name *c = &w->name[lane];
+	if (!c->s) {
+		const char *s = lane_name(w, lane, tmp, 32);
+		if (s == tmp) {                /* not named (yet): not kept */
+			*len = strlen(tmp);
+			return tmp;
+		}
+		c->s = clean(s, c->buf, sizeof c->buf);
+		c->n = strlen(c->s);
+	}
+	*len = c->n;
+	return c->s;
+}
+
 static void stage_cmd(tl_kanata *w, char cmd, const kn_instr *in, uint16_t lane)
 {
-	char buf[32], tmp[64];
-	fprintf(w->file.out.f, "%c\t%llu\t0\t%s\n", cmd, (unsigned long long)in->serial,
-	        clean(lane_name(w, lane, buf, sizeof buf), tmp, sizeof tmp));
+	char tmp[32];
+	size_t n;
+	const char *name = stage_name(w, lane, tmp, &n);
+	char *p = tl_room(&w->file, 2 + 20 + 3);
+	*p++ = cmd;
+	*p++ = '\t';
+	p = tl_u64(p, in->serial);
+	tl_done(&w->file, TL_LIT(p, "\t0\t"));
+	tl_put(&w->file, name, n);
+	tl_putc(&w->file, '\n');
 }
 
 static void retire(tl_kanata *w, uint32_t slot, int flush)
@@ -162,8 +197,15 @@ static void retire(tl_kanata *w, uint32_t slot, int flush)
 	kn_instr *in = &w->pool[slot];
 	if (in->stage >= 0)
 		stage_cmd(w, 'E', in, (uint16_t)in->stage);
-	fprintf(w->file.out.f, "R\t%llu\t%llu\t%d\n", (unsigned long long)in->serial,
-	        (unsigned long long)w->next_retire++, flush);
+	char *p = tl_room(&w->file, 2 + 20 + 1 + 20 + 3);
+	p = TL_LIT(p, "R\t");
+	p = tl_u64(p, in->serial);
+	*p++ = '\t';
+	p = tl_u64(p, w->next_retire++);
+	*p++ = '\t';
+	*p++ = flush ? '1' : '0';
+	*p++ = '\n';
+	tl_done(&w->file, p);
 	tab_delete(w, tab_find(w, in->key_lane, in->id, in->arg));
 	in->live = false;
 	in->gen++;
@@ -250,6 +292,31 @@ static bool lane_retires(tl_kanata *w, uint16_t lane)
 	return w->last[lane] == 1;
 }
 
+/* "<lane> 0x<arg> #<id>" as snprintf would write it into buf (n bytes). */
+static void default_label(const char *ln, uint32_t arg, uint32_t id, char *buf, size_t n)
+{
+	size_t len = strlen(ln);
+	if (len + 2 + 8 + 2 + 10 + 1 > n) {          /* may not fit: let snprintf cut it */
+		snprintf(buf, n, "%s 0x%x #%lu", ln, arg, (unsigned long)id);
+		return;
+	}
+	memcpy(buf, ln, len);
+	memcpy(buf + len, " 0x", 3);
+	len += 3;
+	char tmp[8];
+	size_t k = 0;
+	do {
+		tmp[7 - k++] = "0123456789abcdef"[arg & 15];
+		arg >>= 4;
+	} while (arg);
+	memcpy(buf + len, tmp + 8 - k, k);
+	len += k;
+	memcpy(buf + len, " #", 2);
+	len += 2;
+	len += tl_fmt_u64(buf + len, id);
+	buf[len] = '\0';
+}
+
 static bool new_instr(tl_kanata *w, const sim_tl_event *e, uint32_t *slot_out)
 {
 	if ((w->live + 1) * 2 > w->tab_cap && !tab_grow(w))
@@ -285,13 +352,31 @@ static bool new_instr(tl_kanata *w, const sim_tl_event *e, uint32_t *slot_out)
 		label[0] = '\0';
 		w->o.label(w->o.label_ctx, e->lane, e->id, e->arg, label, sizeof label);
 	} else {
-		snprintf(label, sizeof label, "%s 0x%x #%lu", ln, e->arg, (unsigned long)e->id);
+		default_label(ln, e->arg, e->id, label, sizeof label);
 	}
-	char tmp[160], tmp2[64];
-	unsigned long long serial = (unsigned long long)in->serial;
-	fprintf(w->file.out.f, "I\t%llu\t%lu\t0\nL\t%llu\t0\t%s\nL\t%llu\t1\tid %lu arg %lu (%s)\n",
-	        serial, (unsigned long)e->id, serial, clean(label, tmp, sizeof tmp), serial,
-	        (unsigned long)e->id, (unsigned long)e->arg, clean(ln, tmp2, sizeof tmp2));
+	char tmp[160], tmp2[32];
+	size_t sn;
+	const char *sname = stage_name(w, e->lane, tmp2, &sn);
+	tl_file *f = &w->file;
+	char *p = tl_room(f, 2 + 20 + 1 + 20 + 5 + 2 + 20 + 3);
+	p = TL_LIT(p, "I\t");
+	p = tl_u64(p, in->serial);
+	*p++ = '\t';
+	p = tl_u64(p, e->id);
+	p = TL_LIT(p, "\t0\nL\t");
+	p = tl_u64(p, in->serial);
+	tl_done(f, TL_LIT(p, "\t0\t"));
+	tl_puts(f, clean(label, tmp, sizeof tmp));
+	p = tl_room(f, 3 + 20 + 6 + 20 + 5 + 20 + 2);
+	p = TL_LIT(p, "\nL\t");
+	p = tl_u64(p, in->serial);
+	p = TL_LIT(p, "\t1\tid ");
+	p = tl_u64(p, e->id);
+	p = TL_LIT(p, " arg ");
+	p = tl_u64(p, e->arg);
+	tl_done(f, TL_LIT(p, " ("));
+	tl_put(f, sname, sn);
+	TL_PUT_LIT(f, ")\n");
 	*slot_out = slot;
 	return true;
 }
@@ -364,7 +449,9 @@ static bool kanata_write(void *ctx, const sim_tl_event *ev, size_t n)
 		if (e->lane >= SIM_TL_MAX_LANES || (e->kind != SIM_TL_BEGIN && e->kind != SIM_TL_END))
 			continue;
 		if (!w->started) {
-			fprintf(w->file.out.f, "C=\t%llu\n", (unsigned long long)e->cycle);
+			TL_PUT_LIT(&w->file, "C=\t");
+			tl_put_u64(&w->file, e->cycle);
+			tl_putc(&w->file, '\n');
 			w->now = e->cycle;
 			w->started = true;
 		}
@@ -389,7 +476,7 @@ tl_kanata *tl_kanata_open(const char *path, const tl_kanata_opts *opts, ulp_diag
 		return NULL;
 	if (opts)
 		w->o = *opts;
-	fputs("Kanata\t0004\n", w->file.out.f);
+	TL_PUT_LIT(&w->file, "Kanata\t0004\n");
 	return w;
 }
 

@@ -39,10 +39,15 @@ struct tl_vcd {
 	uint16_t dirty[SIM_TL_MAX_LANES];
 	unsigned ndirty;
 	vcd_lane lane[SIM_TL_MAX_LANES];
+	/* var_code of every lane's variables, made at open */
+	char code[SIM_TL_MAX_LANES][VARS_PER_LANE][4];
+	uint8_t code_n[SIM_TL_MAX_LANES][VARS_PER_LANE];
 };
+_Static_assert(SIM_TL_MAX_LANES * VARS_PER_LANE <= 94 * 94, "variable codes of at most 2 characters");
 
-/* Identifier code of variable v of a lane: base-94 printable ASCII. */
-static void var_code(unsigned lane, unsigned v, char buf[8])
+/* Identifier code of variable v of a lane: base-94 printable ASCII; returns
+ * its length. */
+static size_t var_code(unsigned lane, unsigned v, char buf[8])
 {
 	unsigned k = lane * VARS_PER_LANE + v, n = 0;
 	do {
@@ -50,57 +55,75 @@ static void var_code(unsigned lane, unsigned v, char buf[8])
 		k /= 94;
 	} while (k && n < 7);
 	buf[n] = '\0';
+	return n;
 }
 
-static void put_bin(FILE *f, uint32_t v, unsigned lane, unsigned var)
+/* "b<v in binary> <code>\n", four bits at a time */
+static void put_bin(tl_vcd *w, uint32_t v, unsigned lane, unsigned var)
 {
-	char bits[33], code[8];
-	int n = 0;
-	do {
-		bits[n++] = (char)('0' + (v & 1));
-		v >>= 1;
-	} while (v);
-	fputc('b', f);
-	while (n)
-		fputc(bits[--n], f);
-	var_code(lane, var, code);
-	fprintf(f, " %s\n", code);
+	static const char NIB[16][4] = {
+		"0000", "0001", "0010", "0011", "0100", "0101", "0110", "0111",
+		"1000", "1001", "1010", "1011", "1100", "1101", "1110", "1111",
+	};
+	tl_file *f = &w->file;
+	char *p = tl_room(f, 1 + 32 + 1 + 4 + 1);
+	int nb = v ? 32 - __builtin_clz(v) : 1;
+	*p++ = 'b';
+	int b = nb - 1;
+	for (; (b & 3) != 3; b--)          /* the top bits, down to a whole nibble */
+		*p++ = (char)('0' + ((v >> b) & 1u));
+	for (; b >= 3; b -= 4, p += 4)
+		memcpy(p, NIB[(v >> (b - 3)) & 15u], 4);
+	*p++ = ' ';
+	memcpy(p, w->code[lane][var], 2);
+	p += w->code_n[lane][var];
+	*p++ = '\n';
+	tl_done(f, p);
 }
 
-static void put_x(FILE *f, unsigned lane, unsigned var)
+static void put_x(tl_vcd *w, unsigned lane, unsigned var)
 {
-	char code[8];
-	var_code(lane, var, code);
-	fprintf(f, "bx %s\n", code);
+	tl_file *f = &w->file;
+	char *p = tl_room(f, 3 + 4 + 1);
+	p = TL_LIT(p, "bx ");
+	memcpy(p, w->code[lane][var], 2);
+	p += w->code_n[lane][var];
+	*p++ = '\n';
+	tl_done(f, p);
 }
 
 /* Scope names: identifier characters only. */
-static void put_scope(FILE *f, const char *name)
+static void put_scope(tl_file *f, const char *name)
 {
-	fputs("$scope module ", f);
+	TL_PUT_LIT(f, "$scope module ");
 	for (const char *p = name; *p; p++) {
 		char c = *p;
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
 		          c == '_';
-		fputc(ok ? c : '_', f);
+		tl_putc(f, ok ? c : '_');
 	}
-	fputs(" $end\n", f);
+	TL_PUT_LIT(f, " $end\n");
 }
 
 static void header(tl_vcd *w, const sim_tl_event *ev, size_t n)
 {
-	FILE *f = w->file.out.f;
+	tl_file *f = &w->file;
 	const sim_timeline *tl = w->o.tl;
 	unsigned nl = tl ? tl->nlanes : 0;
 	for (size_t i = 0; i < n; i++)
 		if (ev[i].lane >= nl && ev[i].lane < SIM_TL_MAX_LANES)
 			nl = ev[i].lane + 1u;
 	w->nlanes = nl;
-	fputs("$version ulpsim timeline (docs/outputs.md) $end\n$comment activity codes:", f);
-	for (unsigned a = 0; a < SIM_ACT_STALL + SIM_STALL_COUNT; a++)
-		fprintf(f, " %u %s%s", a, sim_activity_name((uint8_t)a),
-		        a + 1 < SIM_ACT_STALL + SIM_STALL_COUNT ? "," : "");
-	fputs(" $end\n$timescale 1ns $end\n", f);
+	TL_PUT_LIT(f, "$version ulpsim timeline (docs/outputs.md) $end\n$comment activity codes:");
+	for (unsigned a = 0; a < SIM_ACT_STALL + SIM_STALL_COUNT; a++) {
+		tl_putc(f, ' ');
+		tl_put_u64(f, a);
+		tl_putc(f, ' ');
+		tl_puts(f, sim_activity_name((uint8_t)a));
+		if (a + 1 < SIM_ACT_STALL + SIM_STALL_COUNT)
+			tl_putc(f, ',');
+	}
+	TL_PUT_LIT(f, " $end\n$timescale 1ns $end\n");
 	put_scope(f, w->o.top ? w->o.top : "gpu");
 	static const char *const var_type[VARS_PER_LANE] = {
 		"reg 8", "reg 32", "reg 32", "reg 16", "event 1",
@@ -118,18 +141,24 @@ static void header(tl_vcd *w, const sim_tl_event *ev, size_t n)
 		put_scope(f, name);
 		for (unsigned v = 0; v < VARS_PER_LANE; v++) {
 			var_code(l, v, code);
-			fprintf(f, "$var %s %s %s $end\n", var_type[v], code, var_name[v]);
+			TL_PUT_LIT(f, "$var ");
+			tl_puts(f, var_type[v]);
+			tl_putc(f, ' ');
+			tl_puts(f, code);
+			tl_putc(f, ' ');
+			tl_puts(f, var_name[v]);
+			TL_PUT_LIT(f, " $end\n");
 		}
-		fputs("$upscope $end\n", f);
+		TL_PUT_LIT(f, "$upscope $end\n");
 	}
-	fputs("$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n", f);
+	TL_PUT_LIT(f, "$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n");
 	for (unsigned l = 0; l < nl; l++) {
-		put_bin(f, 0, l, VAR_ACT);
-		put_x(f, l, VAR_ITEM);
-		put_x(f, l, VAR_ARG);
-		put_bin(f, 0, l, VAR_INFLIGHT);
+		put_bin(w, 0, l, VAR_ACT);
+		put_x(w, l, VAR_ITEM);
+		put_x(w, l, VAR_ARG);
+		put_bin(w, 0, l, VAR_INFLIGHT);
 	}
-	fputs("$end\n", f);
+	TL_PUT_LIT(f, "$end\n");
 	w->started = true;
 }
 
@@ -141,10 +170,19 @@ static void mark(tl_vcd *w, uint16_t lane)
 	}
 }
 
+static void put_time(tl_file *f, uint64_t t)
+{
+	char *p = tl_room(f, 22);
+	p[0] = '#';
+	size_t n = 1 + tl_fmt_u64(p + 1, t);
+	p[n++] = '\n';
+	f->tn += n;
+}
+
 static void stamp(tl_vcd *w, bool *stamped)
 {
 	if (!*stamped && w->now != w->written)
-		fprintf(w->file.out.f, "#%llu\n", (unsigned long long)w->now);
+		put_time(&w->file, w->now);
 	w->written = w->now;
 	*stamped = true;
 }
@@ -152,7 +190,7 @@ static void stamp(tl_vcd *w, bool *stamped)
 /* Dump the end-of-cycle values of the lanes that changed at w->now. */
 static void flush_time(tl_vcd *w)
 {
-	FILE *f = w->file.out.f;
+	tl_file *f = &w->file;
 	bool stamped = false;
 	for (unsigned i = 0; i < w->ndirty; i++) {
 		uint16_t ln = w->dirty[i];
@@ -160,7 +198,7 @@ static void flush_time(tl_vcd *w)
 		l->dirty = false;
 		if (l->act != l->out_act) {
 			stamp(w, &stamped);
-			put_bin(f, l->act, ln, VAR_ACT);
+			put_bin(w, l->act, ln, VAR_ACT);
 			l->out_act = l->act;
 		}
 		bool has = l->n > 0;
@@ -168,29 +206,32 @@ static void flush_time(tl_vcd *w)
 		if (has != l->out_has_item || (has && cur.id != l->out_item.id)) {
 			stamp(w, &stamped);
 			if (has)
-				put_bin(f, cur.id, ln, VAR_ITEM);
+				put_bin(w, cur.id, ln, VAR_ITEM);
 			else
-				put_x(f, ln, VAR_ITEM);
+				put_x(w, ln, VAR_ITEM);
 		}
 		if (has != l->out_has_item || (has && cur.arg != l->out_item.arg)) {
 			stamp(w, &stamped);
 			if (has)
-				put_bin(f, cur.arg, ln, VAR_ARG);
+				put_bin(w, cur.arg, ln, VAR_ARG);
 			else
-				put_x(f, ln, VAR_ARG);
+				put_x(w, ln, VAR_ARG);
 		}
 		l->out_has_item = has;
 		l->out_item = cur;
 		if (l->n != l->out_n) {
 			stamp(w, &stamped);
-			put_bin(f, l->n, ln, VAR_INFLIGHT);
+			put_bin(w, l->n, ln, VAR_INFLIGHT);
 			l->out_n = l->n;
 		}
 		if (l->instant) {
-			char code[8];
 			stamp(w, &stamped);
-			var_code(ln, VAR_INSTANT, code);
-			fprintf(f, "1%s\n", code);
+			char *p = tl_room(f, 1 + 4 + 1);
+			*p++ = '1';
+			memcpy(p, w->code[ln][VAR_INSTANT], 2);
+			p += w->code_n[ln][VAR_INSTANT];
+			*p++ = '\n';
+			tl_done(f, p);
 			l->instant = false;
 		}
 	}
@@ -275,6 +316,9 @@ tl_vcd *tl_vcd_open(const char *path, const tl_vcd_opts *opts, ulp_diag *d)
 		return NULL;
 	if (opts)
 		w->o = *opts;
+	for (unsigned l = 0; l < SIM_TL_MAX_LANES; l++)
+		for (unsigned v = 0; v < VARS_PER_LANE; v++)
+			w->code_n[l][v] = (uint8_t)var_code(l, v, w->code[l][v]);
 	return w;
 }
 
@@ -301,7 +345,7 @@ bool tl_vcd_close(tl_vcd *w, ulp_diag *d)
 			header(w, NULL, 0);
 		flush_time(w);
 		if (w->now != w->written)
-			fprintf(w->file.out.f, "#%llu\n", (unsigned long long)w->now);
+			put_time(&w->file, w->now);
 	}
 	bool ok = tl_file_close(&w->file, d);
 	free_writer(w);

@@ -1,0 +1,202 @@
+/* The timeline writers' text, byte for byte: a fixed pseudo-random event
+ * stream (activity spans and stalls, overlapping items, instants, ids and
+ * args up to 2^32 - 1, cycles up to 2^40, an END without its BEGIN, lane
+ * names that need escaping or cleaning, a lane with no name, more than one
+ * chunk of events and more than one text buffer of output) through the
+ * Perfetto JSON, VCD and Kanata writers.  The expected size and FNV-1a hash
+ * of each file were taken from the writers as they were before the text
+ * buffer (sim/out/tl_file.h: fprintf per field, commit 3862b98), so the
+ * buffered formatting is checked to give the same bytes.  scripts/golden.sh
+ * checks the same on the sample traces. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/fileio.h"
+#include "sim/out/tl_chrome.h"
+#include "sim/out/tl_file.h"
+#include "sim/out/tl_kanata.h"
+#include "sim/out/tl_vcd.h"
+#include "tests/test_util.h"
+
+typedef struct expect {
+	size_t size;
+	uint64_t hash;
+} expect;
+
+static uint64_t fnv1a(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static uint32_t rnd(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(*s >> 33);
+}
+
+/* The stream: lanes 0..5 named, lane 6 left unnamed (it is declared to the
+ * VCD by its events in the first chunk). */
+static void emit_stream(sim_timeline *tl, uint64_t seed, unsigned nevents, uint64_t cycle0)
+{
+	uint64_t s = seed;
+	uint64_t cycle = cycle0;
+	uint32_t open[7][8] = { { 0 } };
+	unsigned nopen[7] = { 0 };
+	uint32_t next_id = 0xfffffff0u;          /* wraps through 2^32 - 1 */
+	for (unsigned i = 0; i < nevents; i++) {
+		uint32_t r = rnd(&s);
+		if (r % 4 == 0)
+			cycle += r % 7 == 0 ? (uint64_t)(r >> 8) : r % 3;
+		uint16_t lane = (uint16_t)((r >> 4) % 7);
+		unsigned what = (r >> 8) % 6;
+		if (what == 2 || what == 3)
+			what = nopen[lane] < 8 ? 2 : 4;    /* a full lane ends one */
+		switch (what) {
+		case 0:
+		case 1:
+			sim_tl_emit(tl, cycle, lane, SIM_TL_ACTIVITY, 0, (r >> 12) % 5);
+			break;
+		case 2: {
+			uint32_t id = next_id++;
+			open[lane][nopen[lane]++] = id;
+			sim_tl_emit(tl, cycle, lane, SIM_TL_BEGIN, id, r % 3 == 0 ? 0xffffffffu : r >> 20);
+			break;
+		}
+		case 4:
+			if (nopen[lane]) {
+				unsigned k = (r >> 16) % nopen[lane];
+				sim_tl_emit(tl, cycle, lane, SIM_TL_END, open[lane][k], 0);
+				open[lane][k] = open[lane][--nopen[lane]];
+			} else {
+				sim_tl_emit(tl, cycle, lane, SIM_TL_END, 12345, 0);   /* no BEGIN */
+			}
+			break;
+		default:
+			sim_tl_emit(tl, cycle, lane, SIM_TL_INSTANT, r, r >> 3);
+			break;
+		}
+	}
+}
+
+static char *slurp_n(const char *path, size_t *n)
+{
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	char *s = ulp_read_file(path, n, &d);
+	cr_assert(s, "%s", d.msg);
+	return s;
+}
+
+static void check(uint64_t seed, const char *path, const char *what, expect e)
+{
+	size_t n = 0;
+	char *s = slurp_n(path, &n);
+	uint64_t h = fnv1a(s, n);
+	cr_expect(n == e.size && h == e.hash, "seed %llu %s: %zu bytes, hash 0x%016llx; want %zu, 0x%016llx",
+	          (unsigned long long)seed, what, n, (unsigned long long)h, e.size, (unsigned long long)e.hash);
+	free(s);
+	remove(path);
+}
+
+/* One run of the stream through the three writers. */
+static void run(uint64_t seed, unsigned nevents, uint64_t cycle0, uint32_t mhz, const tl_kanata_opts *ko,
+                expect ej, expect ev, expect ek)
+{
+	sim_timeline tl;
+	cr_assert(sim_tl_init(&tl));
+	static const char *const NAMES[] = { "pseq", "alu", "we\"ird\\na\x01me", "tab\there", "dw", "mfu" };
+	for (unsigned i = 0; i < 6; i++)
+		sim_tl_lane(&tl, NAMES[i]);
+	char *dir = test_tmpdir();
+	cr_assert(dir);
+	char pj[1024], pv[1024], pk[1024];
+	snprintf(pj, sizeof pj, "%s/t.json", dir);
+	snprintf(pv, sizeof pv, "%s/t.vcd", dir);
+	snprintf(pk, sizeof pk, "%s/t.kanata", dir);
+	tl_kanata_opts kopts = *ko;
+	kopts.tl = &tl;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	tl_chrome *c = tl_chrome_open(pj, &(tl_chrome_opts){ .tl = &tl, .clock_mhz = mhz, .process_name = "g\"pu" },
+	                              &d);
+	tl_vcd *v = tl_vcd_open(pv, &(tl_vcd_opts){ .tl = &tl, .top = "top-1" }, &d);
+	tl_kanata *k = tl_kanata_open(pk, &kopts, &d);
+	cr_assert(c && v && k, "%s", d.msg);
+	cr_assert(sim_tl_add_sink(&tl, tl_chrome_sink(c)));
+	cr_assert(sim_tl_add_sink(&tl, tl_vcd_sink(v)));
+	cr_assert(sim_tl_add_sink(&tl, tl_kanata_sink(k)));
+	tl.enabled = true;
+	emit_stream(&tl, seed, nevents, cycle0);
+	sim_tl_fini(&tl);
+	cr_assert(tl_chrome_close(c, &d), "%s", d.msg);
+	cr_assert(tl_vcd_close(v, &d), "%s", d.msg);
+	cr_assert(tl_kanata_close(k, &d), "%s", d.msg);
+	check(seed, pj, "json", ej);
+	check(seed, pv, "vcd", ev);
+	check(seed, pk, "kanata", ek);
+	remove(dir);
+	free(dir);
+}
+
+/* 1 cycle = 1 µs; Kanata with a retire grace. */
+Test(tl_text, same_bytes_cycles)
+{
+	run(1, 30000, 0, 0, &(tl_kanata_opts){ .retire_after = 3 },
+	    (expect){ 2096836, 0x5d905dc0111dc190ull }, (expect){ 430057, 0x1ad3b35d8b96f7eaull },
+	    (expect){ 943509, 0x5870c2902e60185cull });
+}
+
+/* 300 MHz (three decimals), large cycles; Kanata with per-lane keys. */
+Test(tl_text, same_bytes_300mhz)
+{
+	run(2, 20000, (1ull << 40) - 5, 300, &(tl_kanata_opts){ .lane_local = true },
+	    (expect){ 1482782, 0x9e8085bbd41d28b5ull }, (expect){ 292789, 0x997a929b8243da9cull },
+	    (expect){ 616464, 0x16b685e3b3cb025cull });
+}
+
+/* An odd clock (7 MHz); Kanata with last lanes (dw) and GR3D domains. */
+Test(tl_text, same_bytes_7mhz)
+{
+	run(3, 9000, 17, 7, &(tl_kanata_opts){ .last_lanes = 1u << 4, .gr3d_domains = true },
+	    (expect){ 668703, 0x7712aeec4ef6a950ull }, (expect){ 124449, 0x92de2f86eb4741a5ull },
+	    (expect){ 277801, 0x6a6501c792512640ull });
+}
+
+/* Few events: one chunk, the header and trailers. */
+Test(tl_text, same_bytes_short)
+{
+	run(4, 40, 1000, 0, &(tl_kanata_opts){ .gr3d_domains = true },
+	    (expect){ 7027, 0x3b9594f3ae39f188ull }, (expect){ 2470, 0x1932d0656addf149ull },
+	    (expect){ 1782, 0xbea07e7e16c19701ull });
+}
+
+/* The digits against printf's %llu: around every power of two and of ten,
+ * and every value below 2^20. */
+Test(tl_text, digits_as_printf)
+{
+	char a[32], b[32];
+	uint64_t p10 = 1;
+	for (int k = 0; k < 64; k++) {
+		for (int d = -3; d <= 3; d++) {
+			uint64_t vs[2] = { (1ull << k) + (uint64_t)(int64_t)d, k < 20 ? p10 + (uint64_t)(int64_t)d : 0 };
+			for (int j = 0; j < 2; j++) {
+				a[tl_fmt_u64(a, vs[j])] = '\0';
+				snprintf(b, sizeof b, "%llu", (unsigned long long)vs[j]);
+				cr_assert_str_eq(a, b);
+			}
+		}
+		if (k < 19)
+			p10 *= 10;
+	}
+	for (uint64_t v = 0; v < (1u << 20); v++) {
+		a[tl_fmt_u64(a, v)] = '\0';
+		snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+		if (strcmp(a, b))
+			cr_assert_str_eq(a, b);
+	}
+}
