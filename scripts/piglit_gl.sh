@@ -5,13 +5,15 @@
 #   piglit-gl: N pass, N fail, N skip, N crash of N
 # and writes a JSON report per test under $OUT (default build/piglit-gl):
 #   {"test": "...", "result": "pass|fail|skip|crash", "reason": "...", "seconds": S}
-# Each failing test (fail or warn) then runs again with arith=exact
+# A test whose shader the GPU refused keeps that line as "refused" (and a
+# failing one is classed "refused", not run again).
+# Each other failing test (fail or warn) then runs again with arith=exact
 # (ulpsim gl --set arith=exact, docs/exact.md: the same compiled programs
 # in binary32):
 # "precision" when it passes there, "bug" otherwise; its report gains
 #   "exact": {"result": ..., "reason": ...}, "class": "precision|bug"
 # and the summary a second line:
-#   piglit-gl: fails: N precision (pass with arith=exact), N bug
+#   piglit-gl: fails: N precision (pass with arith=exact), N bug, N refused
 # The driver reports OpenGL 2.0: 2.1 adds sRGB textures, which ulpsim does
 # not model, and the GL 2.1 entry points piglit's GLSL 1.20 tests call
 # (glUniformMatrix2x3fv...).  So that those tests run rather than skip, the
@@ -82,8 +84,13 @@ else:
 lines = [l for l in text.splitlines() if l.strip() and not l.startswith("PIGLIT:")
          and not l.startswith("ulpsim gl:")]
 reason = why or ("" if result == "pass" else " | ".join(lines[-6:])[:800])
-json.dump({"test": t, "result": result, "reason": reason, "seconds": round(float(t1) - float(t0), 2)},
-          open(rep, "w"))
+out = {"test": t, "result": result, "reason": reason, "seconds": round(float(t1) - float(t0), 2)}
+# the driver's first "cannot run on the simulated GPU" line: a shader the
+# backends refused (the draw is skipped), kept whatever the verdict
+refused = [l for l in lines if "cannot run on the simulated GPU" in l]
+if refused:
+    out["refused"] = refused[0][:400]
+json.dump(out, open(rep, "w"))
 os.write(1, ("%s %s\n" % (result, t)).encode())
 PY
 	rm -f "$log"
@@ -102,9 +109,29 @@ count() { grep -cE "^($1) " <<<"$res" || true; }
 # a warn (piglit's "passed with a warning") is counted with the fails
 echo "piglit-gl: $(count pass) pass, $(count 'fail|warn') fail, $(count skip) skip, $(count crash) crash of $n"
 [ "${PIGLIT_GL_EXACT:-1}" = 0 ] || [ "$DRV" != ulpsim ] && exit 0
-# every fail again with arith=exact: precision when it passes there, else bug
-fails=$(grep -E '^(fail|warn) ' <<<"$res" | cut -d' ' -f2- | LC_ALL=C sort)
-[ -n "$fails" ] || { echo "piglit-gl: fails: 0 precision (pass with arith=exact), 0 bug"; exit 0; }
+# every fail again with arith=exact: precision when it passes there, else
+# bug; a fail whose shader the GPU refused (its report's "refused") is
+# "refused", not run again: exact mode compiles the same programs
+allfails=$(grep -E '^(fail|warn) ' <<<"$res" | cut -d' ' -f2- | LC_ALL=C sort)
+nref=0
+fails=
+while IFS= read -r t; do
+	[ -n "$t" ] || continue
+	if grep -q '"refused"' "$OUT/${t%.shader_test}.json"; then
+		nref=$((nref + 1))
+		python3 - "$OUT/${t%.shader_test}.json" <<'PY'
+import json, sys
+rep = json.load(open(sys.argv[1]))
+rep["class"] = "refused"
+json.dump(rep, open(sys.argv[1], "w"))
+PY
+	else
+		fails+="$t"$'\n'
+	fi
+done <<<"$allfails"
+fails=${fails%$'\n'}
+[ -n "$fails" ] || { echo "piglit-gl: fails: 0 precision (pass with arith=exact), 0 bug, $nref refused"; exit 0; }
+export NREF=$nref
 echo "piglit-gl: $(grep -c . <<<"$fails") fails again with arith=exact" >&2
 xres=$(xargs -a <(printf '%s\n' "$fails") -P "$JOBS" -I{} bash -c 'one "$1" exact' _ {} | tee "$OUT/results.exact.txt")
 python3 - "$OUT" <<'PY'
@@ -124,5 +151,5 @@ for line in open(os.path.join(out, "results.exact.txt")):
     bug += rep["class"] == "bug"
     json.dump(rep, open(base + ".json", "w"))
     print("%s %s (exact %s)" % (rep["class"], t, x["result"]), file=sys.stderr)
-print("piglit-gl: fails: %d precision (pass with arith=exact), %d bug" % (prec, bug))
+print("piglit-gl: fails: %d precision (pass with arith=exact), %d bug, %s refused" % (prec, bug, os.environ["NREF"]))
 PY

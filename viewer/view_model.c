@@ -475,7 +475,8 @@ unsigned view_journey_lines(const view_journey *j, char lines[][VIEW_LINE], unsi
 		LINE("row registers: %.120s", j->regs_why);
 		return n;
 	}
-	LINE("row registers after each EXEC, pixel %u of the quad (raw: FP20 | FX10 .l .h)", j->pixel);
+	LINE("row registers after each EXEC, pixel %u of the quad (raw: %s)", j->pixel,
+	     j->regs[0].exact ? "binary32 | 16-bit halves .l .h, arith=exact" : "FP20 | FX10 .l .h");
 	for (size_t k = 0; k < j->nregs; k++) {
 		const ulpsim_exec_regs *r = &j->regs[k];
 		const unsigned p = j->pixel & 3u, nreg = r->rows ? 4 * r->rows : 4;
@@ -485,9 +486,10 @@ unsigned view_journey_lines(const view_journey *j, char lines[][VIEW_LINE], unsi
 			char half[2][72];
 			for (unsigned h = 0; h < 2; h++) {
 				const uint32_t w = r->r[p][i + h];
-				snprintf(half[h], sizeof half[h], "r%-2u %05x %11.6g | %6.3f %6.3f", i + h, (unsigned)w,
-				         (double)ulpsim_fp20_value(w), (double)ulpsim_fx10_value(w, false),
-				         (double)ulpsim_fx10_value(w, true));
+				/* arith=exact: a binary32 word or 16-bit halves (ulpsim_reg_*) */
+				snprintf(half[h], sizeof half[h], "r%-2u %0*x %11.6g | %6.3f %6.3f", i + h, r->exact ? 8 : 5,
+				         (unsigned)w, (double)ulpsim_reg_value(r, w), (double)ulpsim_reg_half(r, w, false),
+				         (double)ulpsim_reg_half(r, w, true));
 			}
 			LINE("  %s   %s", half[0], half[1]);
 		}

@@ -191,7 +191,8 @@ static void *create_shader(struct pipe_context *pipe, const struct pipe_shader_s
 	for (int tries = 0; tries < 6; tries++, size *= 2) {      /* tgsi_dump_str says when the text did not fit */
 		free(text);
 		text = malloc(size);
-		if (!text || tgsi_dump_str(st->tokens, 0, text, size))
+		/* FLT32 immediates as bit patterns: "%10.4f" would print 4e-9 as 0.0000 */
+		if (!text || tgsi_dump_str(st->tokens, TGSI_DUMP_FLOAT_AS_HEX, text, size))
 			break;
 	}
 	if (!text || !c->s) {

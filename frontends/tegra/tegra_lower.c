@@ -201,6 +201,60 @@ static bool read_indirect_const(lctx *L, const ir_src *x, unsigned comp, tfp_opn
 	return !L->e->d.set;
 }
 
+/* Component comp of TRAM row `row`, interpolated by the MFU (ipl, FP20). */
+static bool varying(lctx *L, int32_t row, unsigned comp, tfp_opnd *res)
+{
+	int32_t *slot = &L->ipl[row][comp];
+	if (*slot < 0) {
+		tfp_op *op = new_op(L, TF_IPL);
+		if (!op)
+			return false;
+		op->tram_row = (uint8_t)row;
+		op->comp = (uint8_t)comp;
+		op->dst[0] = *slot = (int32_t)L->p->nval++;
+		L->p->any_ipl = true;
+		if ((unsigned)row + 1 > L->p->tram_rows)
+			L->p->tram_rows = (unsigned)row + 1;
+	}
+	*res = val(*slot);
+	return true;
+}
+
+/* The fragment's 1/w: what the perspective set-up's rcp r4 reads (tegra-fp.md §2.4). */
+static bool frag_winv(lctx *L, tfp_opnd *res)
+{
+	if (L->wpos < 0) {
+		tfp_op *op = new_op(L, TF_IPL);
+		if (!op)
+			return false;
+		op->wpos = true;
+		op->dst[0] = L->wpos = (int32_t)L->p->nval++;
+	}
+	*res = val(L->wpos);
+	return true;
+}
+
+/* The fragment's window z (gl_FragCoord.z).  No register of the fragment
+ * units holds the depth (tegra-fp.md §2.3: posx, posy, pface), but the
+ * linker can export any vertex output to a TRAM row (§3.4, the linker's
+ * export select), the vertex position too: the driver's linker fills the
+ * POSITION input's row from it (docs/replay.md), clip-space x, y, z, w.
+ * The MFU interpolates the row's z perspective-correctly, giving
+ * (sum b_i z_i / w_i) / (sum b_i / w_i); times r4's interpolated 1/w,
+ * sum b_i / w_i, that is the screen-linear z/w the depth test uses; the
+ * viewport's depth mapping for GL's default depth range [0, 1] (the one
+ * the harnesses and the driver use; docs/compiler.md) makes it
+ * z/w * 0.5 + 0.5.  Two ALU ops after the ipl. */
+static bool frag_z(lctx *L, int32_t row, tfp_opnd *res)
+{
+	tfp_opnd z, winv;
+	if (!varying(L, row, 2, &z) || !frag_winv(L, &winv))
+		return false;
+	tfp_opnd zn = tfl_alu(L, TA_MUL, TC_NONE, z, winv, imm(0.0f));
+	*res = tfl_alu(L, TA_MAD, TC_NONE, zn, imm(0.5f), imm(0.5f));
+	return !L->e->d.set;
+}
+
 /* Component c (0..3, after the swizzle) of source k. */
 bool tfl_read_src(lctx *L, const ir_src *x, unsigned c, tfp_opnd *res)
 {
@@ -233,19 +287,14 @@ bool tfl_read_src(lctx *L, const ir_src *x, unsigned c, tfp_opnd *res)
 			break;
 		}
 		if (L->pos_input & (1u << x->index)) {   /* window position: posx, posy (pixel centre) */
-			if (comp == 2)
-				return tfl_refuse(L, IR_REFUSE_IO, "fragment position .z: no unit of the fragment "
-				              "pipeline is known to read the depth (posx, posy and the 1/w of r4 only)",
-				              NULL);
-			if (comp == 3) {   /* 1/w: what the perspective set-up's rcp r4 reads (§2.4) */
-				if (L->wpos < 0) {
-					tfp_op *op = new_op(L, TF_IPL);
-					if (!op)
-						return false;
-					op->wpos = true;
-					op->dst[0] = L->wpos = (int32_t)L->p->nval++;
-				}
-				o = val(L->wpos);
+			if (comp == 2) {
+				if (!frag_z(L, x->index, &o))
+					return false;
+				break;
+			}
+			if (comp == 3) {
+				if (!frag_winv(L, &o))
+					return false;
 				break;
 			}
 			if (L->integer_center || (comp == 1 && !L->lower_left))
@@ -255,19 +304,8 @@ bool tfl_read_src(lctx *L, const ir_src *x, unsigned c, tfp_opnd *res)
 			o = (tfp_opnd){ .kind = TO_POS, .v = (int32_t)comp };
 			break;
 		}
-		int32_t *slot = &L->ipl[x->index][comp];
-		if (*slot < 0) {
-			tfp_op *op = new_op(L, TF_IPL);
-			if (!op)
-				return false;
-			op->tram_row = (uint8_t)x->index;
-			op->comp = (uint8_t)comp;
-			op->dst[0] = *slot = (int32_t)L->p->nval++;
-			L->p->any_ipl = true;
-			if ((unsigned)x->index + 1 > L->p->tram_rows)
-				L->p->tram_rows = (unsigned)x->index + 1;
-		}
-		o = val(*slot);
+		if (!varying(L, x->index, comp, &o))
+			return false;
 		break;
 	}
 	case IR_CONST:

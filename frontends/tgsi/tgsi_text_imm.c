@@ -4,11 +4,42 @@
 
 #include "frontends/tgsi/tgsi_text_ctx.h"
 
+/* "inf", "-inf", "nan", "-nan": what Mesa 22.3.6's tgsi_dump prints for
+ * non-finite FLT32 immediates ("%10.4f" through glibc's printf; reference
+ * tgsi.md §1.6), which Mesa's own parser refuses.  Exactly these lower-case
+ * words, not followed by an identifier character; a NaN's payload is not in
+ * the text, so it reads as the quiet NaN of its sign (0x7fc00000 /
+ * 0xffc00000), which prints back the same.  False when not one of them. */
+static bool parse_nonfinite(tt_ctx *ctx, uint32_t *bits)
+{
+	const char *c = ctx->cur;
+	bool neg = *c == '-';
+	c += neg;
+	uint32_t v;
+	if (strncmp(c, "inf", 3) == 0)
+		v = 0x7f800000u;
+	else if (strncmp(c, "nan", 3) == 0)
+		v = 0x7fc00000u;
+	else
+		return false;
+	char after = c[3];
+	if (tt_is_digit(after) || after == '_' || (tt_upper(after) >= 'A' && tt_upper(after) <= 'Z'))
+		return false;
+	*bits = v | (neg ? 0x80000000u : 0u);
+	ctx->cur = c + 3;
+	return true;
+}
+
 /* FLT32 value ::= "0x" hex{8}          -- raw IEEE-754 bits (Mesa 22.3)
+ *               | "-"? ( "inf" | "nan" )  -- tgsi_dump's non-finite values
  *               | [+-]? digits? ( "." digits? )? ( [eE] [+-]? digits )?  -- >= 1 digit */
 static bool parse_flt32(tt_ctx *ctx, uint32_t *bits, uint8_t *notation)
 {
 	const char *c = ctx->cur;
+	if (parse_nonfinite(ctx, bits)) {
+		*notation = TGSI_FLOAT_DECIMAL;
+		return true;
+	}
 	if (c[0] == '0' && c[1] == 'x') {
 		uint32_t v = 0;
 		for (int i = 0; i < 8; i++) {

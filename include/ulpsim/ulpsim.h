@@ -164,13 +164,17 @@ int ulpsim_draw_at(const ulpsim *s, uint64_t cycle);
  * program, as DW received the quad (the ALU's writes done).  Pixel k of the
  * quad is at window (qx + (k & 1), qy + (k >> 1)); each register is a raw
  * 20-bit word: one FP20, or two FX10 halves (.l bits 0..9, .h bits 10..19);
- * ulpsim_fp20_value and ulpsim_fx10_value read them. */
+ * ulpsim_fp20_value and ulpsim_fx10_value read them.  With arith=exact
+ * (exact set) a word is a binary32, or two 16-bit halves with 14 fraction
+ * bits (docs/exact.md); ulpsim_reg_value and ulpsim_reg_half read a word in
+ * the mode of its EXEC. */
 typedef struct ulpsim_exec_regs {
 	uint32_t exec;
 	uint64_t cycle;                 /* DW took the quad: its BEGIN on the dw lane */
 	unsigned rows;                  /* alu_buffer_size: r0..r(4 * rows - 1) are live */
 	uint32_t r[4][16];              /* [pixel][register] */
 	uint8_t covered, killed;        /* bit k: pixel k covered; killed (sticky or in this EXEC) */
+	bool exact;                     /* the run's arith=exact: words are binary32 / 16-bit halves */
 } ulpsim_exec_regs;
 /* Replays the trace once more with a watch on that quad (no timeline) and
  * gives up to max EXECs in regs, their number in *n.  After ulpsim_run;
@@ -180,6 +184,8 @@ bool ulpsim_quad_regs(ulpsim *s, const ulpsim_quad_ref *q, ulpsim_exec_regs *reg
                       size_t *n, char *err, size_t errlen);
 float ulpsim_fp20_value(uint32_t bits);
 float ulpsim_fx10_value(uint32_t bits, bool high);
+float ulpsim_reg_value(const ulpsim_exec_regs *r, uint32_t bits);              /* FP20 or binary32 */
+float ulpsim_reg_half(const ulpsim_exec_regs *r, uint32_t bits, bool high);    /* an FX10 half */
 
 /* Timeline INSTANT events: on the raster lanes a quad's position (id = quad,
  * arg = x | y << 16); on the alu lanes a kill (id = quad, arg = EXEC | mask

@@ -6,6 +6,7 @@
  * sets it; empty when SDL2 was missing at build time).  With SDL2 installed
  * an empty ULPSIM_VIEW is a failure, without it the viewer tests are skipped. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -533,10 +534,33 @@ Test(viewer, api_row_registers_after_each_exec)
 	cr_assert_float_eq(ulpsim_fp20_value(px[0]), 0.3232421875f, 0.0f);
 	cr_assert_float_eq(ulpsim_fx10_value(px[3], true), 1.0f, 0.0f);
 	cr_assert_float_eq(ulpsim_fx10_value(px[2], false), 83.0f / 256.0f, 0.0f);
+	cr_assert_not(r[0].exact);
+	cr_assert_float_eq(ulpsim_reg_value(&r[0], px[0]), 0.3232421875f, 0.0f);
+	cr_assert_float_eq(ulpsim_reg_half(&r[0], px[2], false), 83.0f / 256.0f, 0.0f);
 	/* a quad that does not exist is refused */
 	q.quad = 999999;
 	cr_assert(!ulpsim_quad_regs(s, &q, r, 4, &n, err, sizeof err));
 	cr_assert(strstr(err, "never reached DW"), "%s", err);
+	ulpsim_close(s);
+
+	/* arith=exact: the words are binary32 and 16-bit halves (docs/exact.md),
+	 * read by the EXEC's mode: the barycentric red weight unrounded, the
+	 * colour halves with 14 fraction bits (red 82.75 / 256 on the dot) */
+	const char *set[] = { "arith=exact" };
+	s = ulpsim_open(tri, set, 1, err, sizeof err);
+	cr_assert(s, "%s", err);
+	cr_assert(ulpsim_run(s, 0, err, sizeof err), "%s", err);
+	cr_assert(ulpsim_quad_at(s, 32, 40, &q, err, sizeof err), "%s", err);
+	cr_assert(ulpsim_quad_regs(s, &q, r, 4, &n, err, sizeof err), "%s", err);
+	cr_assert(r[0].exact);
+	px = r[0].r[2];
+	cr_assert_float_eq(ulpsim_reg_value(&r[0], px[0]), 0.3232421875f, 1e-6f, "%.9g",
+	                   (double)ulpsim_reg_value(&r[0], px[0]));
+	cr_assert_float_eq(ulpsim_reg_half(&r[0], px[2], false), 82.75f / 256.0f, 1e-4f, "%.9g",
+	                   (double)ulpsim_reg_half(&r[0], px[2], false));
+	cr_assert_float_eq(ulpsim_reg_half(&r[0], px[3], true), 1.0f, 1e-4f);
+	cr_assert_gt(fabsf(ulpsim_fp20_value(px[0]) - 0.3232421875f), 0.01f,
+	             "the FP20 reading of a binary32 word is another number");
 	ulpsim_close(s);
 	fixture_free(tri);
 }

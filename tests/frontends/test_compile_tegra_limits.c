@@ -236,8 +236,9 @@ Test(compile_tegra, what_the_fragment_unit_cannot_do_is_refused_with_its_line)
 		  "MOV OUT[0], IN[0]\nMOV OUT[1], IN[0]\nEND\n", IR_REFUSE_IO, "t.tgsi:6:1: MOV" },
 		/* a compile-time trip count of 40 that no closed form covers (the MUL) */
 		{ LOOP40, IR_REFUSE_CONTROL_FLOW, "t.tgsi:12:1: ENDLOOP: loop: more than 32 iterations" },
-		{ "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nMOV OUT[0], IN[0].zwzw\nEND\n",
-		  IR_REFUSE_IO, "t.tgsi:4:1: MOV: fragment position .z" },
+		/* an upper-left origin (no FS_COORD_ORIGIN LOWER_LEFT): posy counts from below */
+		{ "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nMOV OUT[0], IN[0].zyzw\nEND\n",
+		  IR_REFUSE_IO, "t.tgsi:4:1: MOV: fragment position: posx/posy are pixel centres" },
 		{ "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDDX OUT[0], IN[0]\nEND\n",
 		  IR_REFUSE_OPCODE, "t.tgsi:4:1: DDX: derivatives need the pixel's quad neighbours" },
 	};

@@ -127,7 +127,14 @@ Test(tgsi_grammar, immediates)
 	bad("FRAG\nIMM[3] FLT32 {1, 2, 3, 4}\n", 2, 5, "must be sorted");
 	ok("FRAG\nIMM[0] UINT32 {1, 2, 3, 4}\nIMM[1] INT32 {-1, +2, -3, 4}\n",
 	   "FRAG\nIMM[0] UINT32 {1, 2, 3, 4}\nIMM[1] INT32 {-1, 2, -3, 4}\n");
-	bad("FRAG\nIMM FLT32 {inf, nan, 0, 0}\n", 2, 12, "immediate constant");
+	/* non-finite values as Mesa 22.3.6's tgsi_dump prints them (glibc's
+	 * "%10.4f"), which Mesa's own parser refuses: the driver's text has them */
+	ok("FRAG\nIMM FLT32 {inf, -inf, nan, -nan}\n",
+	   "FRAG\nIMM[0] FLT32 {       inf,       -inf,        nan,       -nan}\n");
+	bad("FRAG\nIMM FLT32 {Inf, 0, 0, 0}\n", 2, 12, "immediate constant");
+	bad("FRAG\nIMM FLT32 {infinity, 0, 0, 0}\n", 2, 12, "immediate constant");
+	bad("FRAG\nIMM FLT32 {+inf, 0, 0, 0}\n", 2, 12, "immediate constant");
+	bad("FRAG\nIMM FLT32 {nan1, 0, 0, 0}\n", 2, 12, "immediate constant");
 	bad("FRAG\nIMM UINT32 {-1, 0, 0, 0}\n", 2, 13, "immediate constant");
 	bad("FRAG\nIMM FLT32 {1, 2, 3}\n", 2, 19, "expected `,'");
 	bad("FRAG\nIMM FLT32 {1, 2, 3, 4, 5}\n", 2, 22, "expected `}'");
@@ -141,7 +148,14 @@ Test(tgsi_grammar, immediates)
 	   "FRAG\nIMM[0] UINT64 {16, 7}\nIMM[1] INT64 {-5, 9}\n");
 
 	ulp_diag d;
-	tgsi_shader *sh = parse_opts("FRAG\nIMM FLT32 {0x3C8EFA35, 0.017453292, -0, 1e-5}\n", &d, false);
+	tgsi_shader *sh = parse_opts("FRAG\nIMM FLT32 {      -nan,        inf,       -inf, nan}\n", &d, false);
+	cr_assert(sh, "%s", d.msg);
+	cr_assert_eq(sh->imms[0].u[0], 0xffc00000u);
+	cr_assert_eq(sh->imms[0].u[1], 0x7f800000u);
+	cr_assert_eq(sh->imms[0].u[2], 0xff800000u);
+	cr_assert_eq(sh->imms[0].u[3], 0x7fc00000u);
+	tgsi_shader_free(sh);
+	sh = parse_opts("FRAG\nIMM FLT32 {0x3C8EFA35, 0.017453292, -0, 1e-5}\n", &d, false);
 	cr_assert(sh, "%s", d.msg);
 	const tgsi_immediate *im = &sh->imms[0];
 	cr_assert_eq(im->u[0], 0x3c8efa35u);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/image.h"
 #include "sim/core/config.h"
 #include "tests/test_util.h"
 #include "units/gr3d/gr3d_quad.h"
@@ -287,4 +288,56 @@ Test(exact, gr3d_image_changes)
 	fclose(fb);
 	cr_assert(differ, "arith=exact left the triangle's PNG byte for byte as hw's");
 	free(dir);
+}
+
+/* Runs a grate program through `tegra run` (4x4) in both modes: the red
+ * byte of the first pixel and the cycles line of each. */
+static void tegra_red(const char *prog, unsigned red[2], char cycles[2][64])
+{
+	char *dir = test_tmpdir();
+	char *src = test_write_file(dir, "p.txt", prog);
+	for (int m = 0; m < 2; m++) {
+		char png[1200], args[2600], *out, *err;
+		snprintf(png, sizeof png, "%s/%d.png", dir, m);
+		snprintf(args, sizeof args, "tegra run %s --size 4x4 -o %s --set arith=%s", src, png,
+		         m ? "exact" : "hw");
+		cr_assert_eq(test_run_cli(args, &out, &err), 0, "%s", err);
+		snprintf(cycles[m], 64, "%.*s", (int)strcspn(out, "\n"), out);
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		ulp_image *im = ulp_image_load_png(png, &d);
+		cr_assert(im, "%s", d.msg);
+		red[m] = im->rgba[0];
+		ulp_image_free(im);
+		remove(png);
+		free(out);
+		free(err);
+	}
+	remove(src);
+	free(src);
+	remove(dir);
+	free(dir);
+}
+
+/* An ALU write to u0..u7 keeps the ALU's binary32 in exact mode (hw: the
+ * FP20 word): d = |imm0 * imm0 - u0| after u0 = imm0 * imm0, scaled by
+ * 2^20, is FP20's rounding error (saturates to 1) in hw and below one
+ * 8-bit step in exact mode; the cycles are the same. */
+Test(exact, alu_uniform_write_keeps_binary32)
+{
+	static const char prog[] =
+		"alu_buffer_size = 1\npseq_to_dw_exec_nb = 2\n\n.asm\n"
+		"EXEC\n\tALU:\n\t\tALU0: MAD u0.lh, imm0, imm0, #0\n\t\tALU3: imm0 = 0.3, imm1 = 1024.0\n"
+		"\tALU:\n\t\tALU0: MAD r0.lh, imm0, imm0, -u0\n\t\tALU3: imm0 = 0.3, imm1 = 1024.0\n"
+		"\tALU:\n\t\tALU0: MUL r0.lh, abs(r0), imm1, #0\n\t\tALU3: imm0 = 0.3, imm1 = 1024.0\n;\n"
+		"EXEC\n\tALU:\n\t\tALU0: MUL r0.lh, r0, imm1, #0\n\t\tALU3: imm0 = 0.3, imm1 = 1024.0\n"
+		"\tALU:\n\t\tALU0: MAD r2.l*, r0, #1, #0 (sat)\n\t\tALU1: MAD r2.*h, #0, #1, #0 (sat)\n"
+		"\t\tALU2: MAD r3.l*, #0, #1, #0 (sat)\n\t\tALU3: MAD r3.*h, #1, #1, #0 (sat)\n"
+		"\tDW: store rt1, r2, r3\n;\n";
+	unsigned red[2];
+	char cycles[2][64];
+	tegra_red(prog, red, cycles);
+	cr_assert_eq(red[0], 255, "hw: u0 holds the FP20 word, the difference saturates (%u)", red[0]);
+	cr_assert_leq(red[1], 2, "exact: u0 holds the binary32 (%u)", red[1]);
+	cr_assert_str_eq(cycles[0], cycles[1]);
 }

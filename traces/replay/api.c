@@ -681,6 +681,7 @@ typedef struct quad_watch {
 	const ulpsim_quad_ref *q;
 	ulpsim_exec_regs *regs;
 	size_t max, n;
+	bool exact;             /* arith=exact: the words' format (docs/exact.md) */
 } quad_watch;
 
 static void watch_quad(void *ctx, uint64_t cycle, const char *unit, unsigned rows, const gr3d_quad *q,
@@ -697,6 +698,7 @@ static void watch_quad(void *ctx, uint64_t cycle, const char *unit, unsigned row
 		r->exec = exec;
 		r->cycle = cycle;
 		r->rows = rows;
+		r->exact = w->exact;
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 			const gr3d_pixel *px = &q->px[p];
 			memcpy(r->r[p], px->r, sizeof r->r[p]);
@@ -713,7 +715,7 @@ bool ulpsim_quad_regs(ulpsim *s, const ulpsim_quad_ref *q, ulpsim_exec_regs *reg
                       size_t *n, char *err, size_t errlen)
 {
 	*n = 0;
-	quad_watch w = { .q = q, .regs = regs, .max = max };
+	quad_watch w = { .q = q, .regs = regs, .max = max, .exact = s->cfg.arith == ULP_ARITH_EXACT };
 	gr3d_probe probe = { .ctx = &w, .quad = watch_quad };
 	replay_opts o = { .cfg = &s->cfg, .probe = &probe };
 	replay_result res;
@@ -737,6 +739,14 @@ bool ulpsim_quad_regs(ulpsim *s, const ulpsim_quad_ref *q, ulpsim_exec_regs *reg
 
 float ulpsim_fp20_value(uint32_t bits) { return fp20_decode(bits & FP20_MASK); }
 float ulpsim_fx10_value(uint32_t bits, bool high) { return fx10_decode(high ? bits >> 10 : bits); }
+float ulpsim_reg_value(const ulpsim_exec_regs *r, uint32_t bits)
+{
+	return r->exact ? gr3d_xf32(bits) : ulpsim_fp20_value(bits);
+}
+float ulpsim_reg_half(const ulpsim_exec_regs *r, uint32_t bits, bool high)
+{
+	return r->exact ? (float)gr3d_xfx(bits, high) : ulpsim_fx10_value(bits, high);
+}
 
 bool ulpsim_parse_side_file_cap(const char *s, uint64_t *bytes)
 {

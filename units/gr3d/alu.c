@@ -414,13 +414,22 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
 	case TEGRA_REG_GLOBAL:
 		write_value(a, c, q, offsetof(gr3d_pixel, g) + (i & 7u) * sizeof(uint32_t), live, lo, hi, v);
 		break;
-	case TEGRA_REG_UNIFORM:    /* u0..u7 as a destination (tegra-fp.md §2.3): the shared file */
+	case TEGRA_REG_UNIFORM: {  /* u0..u7 as a destination (tegra-fp.md §2.3): the shared file */
+		const unsigned k = i & 31u;
 		for (unsigned p = 0; p < GR3D_PIXELS && wc; p++)
-			if ((live >> p) & 1u)
-				gr3d_write_reg_hw(c, &wc->uniforms[i & 31u], v[p], lo, hi);
-		if (wc && live)        /* arith=exact: the word now holds what the ALU wrote */
-			wc->xuniform_mask &= ~(1u << (i & 31u));
+			if ((live >> p) & 1u) {
+				gr3d_write_reg_hw(c, &wc->uniforms[k], v[p], lo, hi);
+				wc->xuniform[k] = (float)v[p];   /* the last live pixel's, as the word */
+			}
+		/* arith=exact: an FP20 write keeps the ALU's binary32 beside the word
+		 * (read back by gr3d_uniform20); an FX10 half write leaves the word
+		 * the register holds (its other half is the earlier value's) */
+		if (wc && live && c->exact && lo && hi)
+			wc->xuniform_mask |= 1u << k;
+		else if (wc && live)
+			wc->xuniform_mask &= ~(1u << k);
 		break;
+	}
 	case TEGRA_REG_COND:       /* the two write bits select the half (tegra-fp.md §2.3) */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			if ((live >> p) & 1u)
