@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tests/test_util.h"
+#include "tests/test_session_fx.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 
 #include "base/fileio.h"
@@ -262,4 +264,35 @@ char **test_corpus_files(const char *sub, const char *ext, size_t *n)
 	free(root);
 	*n = k;
 	return paths;
+}
+
+void test_session_open(test_session *f, const char *name)
+{
+	memset(f, 0, sizeof *f);
+	ulp_config_defaults(&f->cfg);
+	f->o.cfg = &f->cfg;
+	replay_session_units u = { .lazy = true };
+	ulp_diag_clear(&f->d);
+	f->s = replay_session_open(&f->o, &u, name, "", &f->res, &f->d);
+	cr_assert(f->s, "%s", f->d.msg);
+}
+
+bool test_session_cmd(test_session *f, const char *json)
+{
+	cJSON *j = cJSON_Parse(json);
+	cr_assert(j, "test JSON: %s", json);
+	ulp_diag_clear(&f->d);
+	const bool ok = replay_session_command(f->s, j, &f->d);
+	cJSON_Delete(j);
+	return ok;
+}
+
+void test_session_close(test_session *f, bool must_finish)
+{
+	const bool ok = replay_session_finish(f->s, &f->d);
+	if (must_finish)
+		cr_assert(ok, "%s", f->d.msg);
+	replay_session_close(f->s);
+	ulp_image_free(f->res.image);
+	free(f->res.depth);
 }

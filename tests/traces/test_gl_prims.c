@@ -11,6 +11,7 @@
 #include "base/image.h"
 #include "frontends/tgsi/tgsi.h"
 #include "sim/core/config.h"
+#include "tests/test_session_fx.h"
 #include "traces/gl/gl_prims.h"
 #include "traces/replay/session.h"
 
@@ -20,22 +21,11 @@ static const char FS[] = "FRAG\nDCL IN[0], COLOR, COLOR\nDCL OUT[0], COLOR\n  0:
 
 enum { W = 32, H = 16 };
 
-typedef struct fx {
-	ulp_config cfg;
-	replay_opts o;
-	replay_result res;
-	replay_session *s;
-	ulp_diag d;
-} fx;
+typedef test_session fx;
 
 static void cmd(fx *f, const char *json)
 {
-	cJSON *j = cJSON_Parse(json);
-	cr_assert(j, "test JSON: %s", json);
-	ulp_diag_clear(&f->d);
-	bool ok = replay_session_command(f->s, j, &f->d);
-	cJSON_Delete(j);
-	cr_assert(ok, "%s: %s", json, f->d.msg);
+	cr_assert(test_session_cmd(f, json), "%s: %s", json, f->d.msg);
 }
 
 static void add_shader(fx *f, const char *id, enum trace_stage st, const char *text)
@@ -70,12 +60,7 @@ static void consts(fx *f, float size, bool upper_left)
 static void setup_with(fx *f, const char *vs, const char *fs, ulp_gl_expand *e, bool fs_io, float size,
                        const float *v, size_t nv, unsigned nattr)
 {
-	memset(f, 0, sizeof *f);
-	ulp_config_defaults(&f->cfg);
-	f->o.cfg = &f->cfg;
-	replay_session_units u = { .lazy = true };
-	f->s = replay_session_open(&f->o, &u, "prims", "", &f->res, &f->d);
-	cr_assert(f->s);
+	test_session_open(f, "prims");
 	add_shader(f, "vs", TRACE_VERTEX, vs);
 	add_shader(f, "fs", TRACE_FRAGMENT, fs);
 	uint16_t mapped;
@@ -134,10 +119,7 @@ static unsigned lit(fx *f, unsigned box[4])
 
 static void done(fx *f)
 {
-	replay_session_finish(f->s, &f->d);
-	replay_session_close(f->s);
-	ulp_image_free(f->res.image);
-	free(f->res.depth);
+	test_session_close(f, false);
 }
 
 Test(gl_prims, a_point_of_size_4_covers_4x4_pixels)

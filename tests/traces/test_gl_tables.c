@@ -12,44 +12,26 @@
 #include "frontends/pica/pica_compile.h"
 #include "frontends/tegra/tegra_int.h"
 #include "sim/core/config.h"
+#include "tests/test_session_fx.h"
 #include "traces/gl/gl_tables.h"
 #include "traces/replay/session.h"
 
-typedef struct fx {
-	ulp_config cfg;
-	replay_opts o;
-	replay_result res;
-	replay_session *s;
-	ulp_diag d;
-} fx;
+typedef test_session fx;
 
 static void open_fx(fx *f)
 {
-	memset(f, 0, sizeof *f);
-	ulp_config_defaults(&f->cfg);
-	f->o.cfg = &f->cfg;
-	replay_session_units u = { .lazy = true };
-	f->s = replay_session_open(&f->o, &u, "tables", "", &f->res, &f->d);
-	cr_assert(f->s, "%s", f->d.msg);
+	test_session_open(f, "tables");
 }
 
 static void close_fx(fx *f)
 {
-	replay_session_finish(f->s, &f->d);
-	replay_session_close(f->s);
-	ulp_image_free(f->res.image);
-	free(f->res.depth);
+	test_session_close(f, false);
 }
 
 /* The session's verdict on a command. */
 static bool accepts(fx *f, const char *json)
 {
-	cJSON *j = cJSON_Parse(json);
-	cr_assert(j, "test JSON: %s", json);
-	ulp_diag_clear(&f->d);
-	const bool ok = replay_session_command(f->s, j, &f->d);
-	cJSON_Delete(j);
-	return ok;
+	return test_session_cmd(f, json);
 }
 
 Test(gl_tables, every_advertised_format_is_modelled)

@@ -11,6 +11,7 @@
 #include "base/image.h"
 #include "sim/core/config.h"
 #include "traces/replay/session.h"
+#include "tests/test_session_fx.h"
 #include "tests/test_util.h"
 #include "units/gr3d/zs.h"
 
@@ -110,33 +111,16 @@ static const char FS[] = "FRAG\nDCL IN[0], COLOR, COLOR\nDCL OUT[0], COLOR\n  0:
 static const char FS_TEX[] = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n"
                              "DCL SVIEW[0], 2D, FLOAT\n  0: TEX OUT[0], IN[0], SAMP[0], 2D\n  1: END\n";
 
-typedef struct fixture {
-	ulp_config cfg;
-	replay_opts o;
-	replay_result res;
-	replay_session *s;
-	ulp_diag d;
-} fixture;
+typedef test_session fixture;
 
 static void open_fixture(fixture *f)
 {
-	memset(f, 0, sizeof *f);
-	ulp_config_defaults(&f->cfg);
-	f->o.cfg = &f->cfg;
-	replay_session_units u = { .lazy = true };
-	ulp_diag_clear(&f->d);
-	f->s = replay_session_open(&f->o, &u, "hand", "", &f->res, &f->d);
-	cr_assert(f->s, "%s", f->d.msg);
+	test_session_open(f, "hand");
 }
 
 static bool cmd(fixture *f, const char *json)
 {
-	cJSON *c = cJSON_Parse(json);
-	cr_assert(c, "test JSON: %s", json);
-	ulp_diag_clear(&f->d);
-	bool ok = replay_session_command(f->s, c, &f->d);
-	cJSON_Delete(c);
-	return ok;
+	return test_session_cmd(f, json);
 }
 
 static void shader(fixture *f, const char *id, enum trace_stage st, const char *text)
@@ -186,9 +170,7 @@ static void setup_colour(fixture *f)
 
 static void close_fixture(fixture *f)
 {
-	cr_assert(replay_session_finish(f->s, &f->d), "%s", f->d.msg);
-	replay_session_close(f->s);
-	free_result(&f->res);
+	test_session_close(f, true);
 }
 
 Test(session, replaced_buffer_takes_effect_at_the_next_draw)
