@@ -213,14 +213,16 @@ Test(replay_dir, shards_cover_every_frame_once_and_merge_equals_serial)
 	free(o);
 }
 
-Test(replay_dir, gnu_parallel_shards)
+/* Runs `bash tests/cli/SCRIPT FRAMES WORK N` over a fresh frames folder; the
+ * script checks its own results and must exit 0 (its log in the message). */
+static void run_frames_script(const char *script, unsigned n)
 {
 	char *fr = make_frames(), *o = test_tmpdir();
 	char cmd[1024];
-	snprintf(cmd, sizeof cmd, "bash tests/cli/replay_shards.sh %s %s/work 4 >%s/log 2>&1", fr, o, o);
+	snprintf(cmd, sizeof cmd, "bash tests/cli/%s %s %s/work %u >%s/log 2>&1", script, fr, o, n, o);
 	int st = system(cmd);
 	char *log = slurp(o, "log");
-	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "replay_shards.sh: %s", log);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: %s", script, log);
 	free(log);
 	rm_rf(fr);
 	rm_rf(o);
@@ -228,22 +230,17 @@ Test(replay_dir, gnu_parallel_shards)
 	free(o);
 }
 
+Test(replay_dir, gnu_parallel_shards)
+{
+	run_frames_script("replay_shards.sh", 4);
+}
+
 /* scripts/slurm-replay.sh's task, merge and submit modes without Slurm
  * (SLURM_ARRAY_* set as Slurm sets them, a fake sbatch on PATH): the merged
  * results equal a serial run; misuse exits 2. */
 Test(replay_dir, slurm_script)
 {
-	char *fr = make_frames(), *o = test_tmpdir();
-	char cmd[1024];
-	snprintf(cmd, sizeof cmd, "bash tests/cli/slurm_replay.sh %s %s/work 3 >%s/log 2>&1", fr, o, o);
-	int st = system(cmd);
-	char *log = slurp(o, "log");
-	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "slurm_replay.sh: %s", log);
-	free(log);
-	rm_rf(fr);
-	rm_rf(o);
-	free(fr);
-	free(o);
+	run_frames_script("slurm_replay.sh", 3);
 }
 
 Test(replay_dir, failed_checks_and_errors_are_named)
