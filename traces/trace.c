@@ -379,8 +379,9 @@ bool trace_check_value(trace_ctx *c, const cJSON *v, const field *f, const char 
 		int n = cJSON_IsArray(v) ? cJSON_GetArraySize(v) : -1;
 		if (n < f->lo || n > f->hi || n % 4)
 			return trace_err(c, path, "expected a non-empty array of numbers, a multiple of 4 long%s", "");
-		for (int i = 0; i < n; i++)
-			if (!cJSON_IsNumber(cJSON_GetArrayItem(v, i))) {
+		int i = 0;
+		for (const cJSON *x = v->child; x; x = x->next, i++)    /* one walk: GetArrayItem is O(i) */
+			if (!cJSON_IsNumber(x)) {
 				snprintf(sub, sizeof sub, "%s[%d]", path, i);
 				return trace_err(c, sub, "expected a number%s", "");
 			}
@@ -390,23 +391,25 @@ bool trace_check_value(trace_ctx *c, const cJSON *v, const field *f, const char 
 		const bool pica = f->kind == F_PICA_WRITES;
 		if (!cJSON_IsArray(v))
 			return trace_err(c, path, "expected an array of register writes%s", "");
-		int n = cJSON_GetArraySize(v);
-		for (int i = 0; i < n; i++) {
-			const cJSON *w = cJSON_GetArrayItem(v, i);
-			snprintf(sub, sizeof sub, "%s[%d]", path, i);
-			int want = pica ? 3 : 2;
-			if (!cJSON_IsArray(w) || cJSON_GetArraySize(w) != want)
-				return trace_err(c, sub, pica ? "expected [reg, mask, value]%s" : "expected [reg, value]%s", "");
-			const cJSON *reg = cJSON_GetArrayItem(w, 0), *val = cJSON_GetArrayItem(w, want - 1);
-			if (!trace_is_int(reg) || reg->valuedouble < 0 || reg->valuedouble > (pica ? 0x2FF : 0xFFF))
-				return trace_err(c, sub, pica ? "register outside 0x000-0x2ff%s" : "register outside 0x000-0xfff%s", "");
-			if (pica) {
-				const cJSON *m = cJSON_GetArrayItem(w, 1);
-				if (!trace_is_int(m) || m->valuedouble < 0 || m->valuedouble > 15)
-					return trace_err(c, sub, "byte mask outside 0-15%s", "");
+		int i = 0;
+		for (const cJSON *w = v->child; w; w = w->next, i++) {    /* one walk, the path only on error */
+			const int want = pica ? 3 : 2;
+			const char *why = NULL;
+			if (!cJSON_IsArray(w) || cJSON_GetArraySize(w) != want) {
+				why = pica ? "expected [reg, mask, value]" : "expected [reg, value]";
+			} else {
+				const cJSON *reg = w->child, *m = reg->next, *val = pica ? m->next : m;
+				if (!trace_is_int(reg) || reg->valuedouble < 0 || reg->valuedouble > (pica ? 0x2FF : 0xFFF))
+					why = pica ? "register outside 0x000-0x2ff" : "register outside 0x000-0xfff";
+				else if (pica && (!trace_is_int(m) || m->valuedouble < 0 || m->valuedouble > 15))
+					why = "byte mask outside 0-15";
+				else if (!trace_is_int(val) || val->valuedouble < 0 || val->valuedouble > 4294967295.0)
+					why = "value is not a 32-bit unsigned integer";
 			}
-			if (!trace_is_int(val) || val->valuedouble < 0 || val->valuedouble > 4294967295.0)
-				return trace_err(c, sub, "value is not a 32-bit unsigned integer%s", "");
+			if (why) {
+				snprintf(sub, sizeof sub, "%s[%d]", path, i);
+				return trace_err(c, sub, "%s", why);
+			}
 		}
 		return true;
 	}
@@ -508,6 +511,8 @@ static bool check_values(trace_ctx *c, const cJSON *v, char *path, size_t len, s
 		                 TRACE_MAX_DEPTH);
 	int i = 0;
 	for (const cJSON *it = v->child; it; it = it->next, i++) {
+		if (cJSON_IsNumber(it) && isfinite(it->valuedouble) && fabs(it->valuedouble) <= TRACE_MAX_NUMBER)
+			continue;    /* the common case: no path to format (a texture is 10^5 of them) */
 		int n = cJSON_IsArray(v) ? snprintf(path + len, cap - len, "[%d]", i)
 		                         : snprintf(path + len, cap - len, ".%s", it->string ? it->string : "?");
 		size_t nl = n > 0 && (size_t)n < cap - len ? len + (size_t)n : cap - 1;
