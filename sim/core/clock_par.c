@@ -1,3 +1,8 @@
+#ifdef __linux__
+#define _GNU_SOURCE                       /* sched_getaffinity */
+#include <sched.h>
+#endif
+
 #include "sim/core/clock_par.h"
 
 #include <pthread.h>
@@ -24,7 +29,9 @@ typedef struct par_part {
 	bool lost;                        /* out of memory: the timeline fails */
 	unsigned first, count;            /* its units in the one clock */
 	sim_unit *stand_in;               /* ticked last (may be NULL) */
-	uint64_t until;
+	uint64_t until;                   /* the window's end */
+	uint64_t lp0;                     /* every part's last progress at the window's start */
+	uint64_t watchdog;                /* the one clock's watchdog (0: off) */
 	enum sim_run_result rr;
 	bool done;                        /* drained or halted */
 	double cpu;                       /* host: CPU seconds of its thread in the last window */
@@ -49,6 +56,11 @@ typedef struct par_worker {
 
 unsigned sim_host_cores(void)
 {
+#ifdef __linux__
+	cpu_set_t set;                    /* the cores this process may run on (taskset, cpusets) */
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+#endif
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n < 1 ? 1u : (unsigned)n;
 }
@@ -111,6 +123,8 @@ static void split(sim_clock *c, par_part *p)
 		k->last_tick[i] = c->last_tick[j];
 		u->clock_next = &k->next;
 		u->clock_sched = &k->sched;
+		if (u->clock_progress)
+			u->clock_progress = &k->last_progress;
 		u->sched_bit = UINT32_C(1) << i;
 		if (c->tl)
 			u->tl = &p->tl;
@@ -146,6 +160,8 @@ static void join(sim_clock *c, par_part *p)
 		c->last_tick[j] = k->last_tick[i];
 		u->clock_next = &c->next;
 		u->clock_sched = &c->sched;
+		if (u->clock_progress)
+			u->clock_progress = &c->last_progress;
 		u->sched_bit = UINT32_C(1) << j;
 		u->tl = c->tl;
 		c->lane_due &= ~(UINT32_C(1) << j);
@@ -212,13 +228,32 @@ static double thread_cpu(void)
 	return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) == 0 ? (double)t.tv_sec + (double)t.tv_nsec * 1e-9 : 0.0;
 }
 
+/* Part p runs towards the window's end, but never into a cycle where the
+ * one clock's watchdog could fire: that is at the earliest the last
+ * progress of any part plus the watchdog's cycles, and a part knows of
+ * every part's progress up to the window's start (lp0) and of its own
+ * since.  Without a timeline the parts may end a window at different cycles
+ * (sim_clock_run_parts). */
 static void run_window(par_part *p)
 {
 	p->cpu = 0;
 	if (p->done)
 		return;
 	const double t0 = thread_cpu();
-	p->rr = sim_clock_run(&p->clk, p->until, &p->d);
+	sim_clock *k = &p->clk;
+	for (;;) {
+		uint64_t lim = p->until;
+		if (p->watchdog) {
+			const uint64_t lp = k->last_progress > p->lp0 ? k->last_progress : p->lp0;
+			if (lp + p->watchdog < lim)
+				lim = lp + p->watchdog;
+		}
+		if (lim <= k->now)
+			break;
+		p->rr = sim_clock_run(k, lim, &p->d);
+		if (p->rr != SIM_RUN_LIMIT || k->now >= p->until)
+			break;
+	}
 	if (p->rr == SIM_RUN_DRAINED || p->rr == SIM_RUN_HALTED)
 		p->done = true;
 	p->cpu = thread_cpu() - t0;
@@ -317,7 +352,10 @@ enum sim_run_result sim_clock_run_parts(sim_clock *c, const sim_clock_parts *ps,
 		ps->rewire(ps->ctx, true);
 	bool halted = false;
 	for (;;) {
-		/* every part not done is at T, the edge of a window */
+		/* T: the earliest part not done.  With a timeline every part
+		 * not done is at T, the edge of a window; without, a part that
+		 * stopped where the watchdog could fire is behind the others
+		 * (and they all are at T when the run leaves the loop below) */
 		uint64_t T = UINT64_MAX, lp = c->last_progress;
 		for (unsigned q = 0; q < nparts; q++) {
 			const par_part *p = &R->part[q];
@@ -328,12 +366,22 @@ enum sim_run_result sim_clock_run_parts(sim_clock *c, const sim_clock_parts *ps,
 		}
 		if (T == UINT64_MAX || T >= until)
 			break;
-		const uint64_t E = until - T > window ? T + window : until;
-		/* the watchdog could fire in [T, E): the one clock goes on */
-		if (c->watchdog_cycles && E - lp > c->watchdog_cycles)
-			break;
-		for (unsigned q = 0; q < nparts; q++)
+		uint64_t E = until - T > window ? T + window : until;
+		const uint64_t wd = c->watchdog_cycles;
+		if (wd) {
+			/* the watchdog could fire at T: the one clock goes on */
+			if (lp + wd <= T)
+				break;
+			/* with a timeline the parts end every window together (the
+			 * merge); without, each runs on while it makes progress */
+			if (c->tl && E > lp + wd)
+				E = lp + wd;
+		}
+		for (unsigned q = 0; q < nparts; q++) {
 			R->part[q].until = E;
+			R->part[q].lp0 = lp;
+			R->part[q].watchdog = wd;
+		}
 		pthread_mutex_lock(&R->mu);
 		R->gen++;
 		R->pending = R->nth;

@@ -61,7 +61,8 @@ typedef struct sim_par_host {
 enum sim_run_result sim_clock_run_parts(sim_clock *c, const sim_clock_parts *ps, uint64_t until,
                                         uint64_t window, bool *threaded, sim_par_host *host, ulp_diag *d);
 
-/* Host cores online (at least 1). */
+/* Host cores this process may run on (its CPU affinity; else the cores
+ * online; at least 1). */
 unsigned sim_host_cores(void);
 
 #endif
