@@ -8,16 +8,22 @@
  * caller).  Tegra 3's two GR3D blocks are such parts once setup has handed
  * them the last triangle (units/gpu.c).
  *
- * The parts then run in lock-step windows of `window` cycles, each part on
- * its own clock and thread: every part simulates [T, T + window), all wait
- * for each other, and the main thread merges the window's timeline events
- * into the one timeline in the order the one clock would have emitted them
- * (by pass cycle, then before or after the pass's span closing, then part
- * by part in step order: part 0's units come before part 1's).  The units'
- * stats, the cycle the run ends at, the activity spans and every event are
- * those of sim_clock_run on the one clock.  The watchdog is checked at the
- * windows' edges: when it could fire inside the next window the parts join
- * the one clock again and the run goes on there, one thread.
+ * The parts then run in windows of `window` cycles (UINT64_MAX: one window
+ * for the rest of the run), each part on its own clock and thread: every
+ * part simulates [T, T + window), all wait for each other, and with a
+ * timeline the main thread merges the window's events into the one
+ * timeline in the order the one clock would have emitted them (by pass
+ * cycle, then before or after the pass's span closing, then part by part
+ * in step order: part 0's units come before part 1's).  The units' stats,
+ * the cycle the run ends at, the activity spans and every event are those
+ * of sim_clock_run on the one clock.  No part runs into a cycle where the
+ * one clock's watchdog could fire (every part's last progress known at the
+ * window's start, or its own since, plus the watchdog's cycles): with a
+ * timeline the window is cut there (lock-step); without, a part stops
+ * there while the others run on, and the next window brings it up to
+ * date.  When the watchdog could fire at the earliest part's cycle, every
+ * part is there: they join the one clock again and the run goes on there,
+ * one thread.
  *
  * Not exact: a unit that halts (an internal error; the draw fails) stops
  * its own part at once, while the other parts may have run to the end of
