@@ -19,14 +19,22 @@ typedef struct par_mark {
 	unsigned phase;
 } par_mark;
 
-typedef struct par_part {
-	sim_clock clk;
-	sim_timeline tl;                  /* the part's units record here (with a timeline) */
-	sim_tl_event *ev;                 /* the window's events so far */
+/* A part's record of one window: its events and marks. */
+typedef struct par_rec {
+	sim_tl_event *ev;
 	size_t nev, capev;
 	par_mark *mk;
 	size_t nmk, capmk;
 	bool lost;                        /* out of memory: the timeline fails */
+} par_rec;
+
+typedef struct par_part {
+	sim_clock clk;
+	sim_timeline tl;                  /* the part's units record here (with a timeline) */
+	/* two records: the part fills rec[cur] in a window while the merger
+	 * merges the other, the window before */
+	par_rec rec[2];
+	unsigned cur;
 	unsigned first, count;            /* its units in the one clock */
 	sim_unit *stand_in;               /* ticked last (may be NULL) */
 	uint64_t until;                   /* the window's end */
@@ -47,6 +55,16 @@ typedef struct par_run {
 	bool quit;
 	pthread_t th[SIM_PAR_MAX_PARTS];
 	unsigned nth;
+	/* with a timeline: the merger thread merges window k's records into
+	 * the one timeline (the only thread that touches it while the parts
+	 * are apart) while the parts run window k + 1 */
+	sim_clock *c;
+	pthread_cond_t mgo, mfin;
+	unsigned mgen, mdone;             /* records handed to the merger, and merged */
+	unsigned mset;                    /* which of the parts' records to merge */
+	double mcpu;                      /* host: CPU seconds of the last merge */
+	bool merger;                      /* its thread runs */
+	pthread_t mth;
 } par_run;
 
 typedef struct par_worker {
@@ -83,28 +101,30 @@ static bool grow(void **buf, size_t *cap, size_t need, size_t size)
 static bool part_sink(void *ctx, const sim_tl_event *ev, size_t n)
 {
 	par_part *p = ctx;
-	if (!grow((void **)&p->ev, &p->capev, p->nev + n, sizeof *p->ev)) {
-		p->lost = true;
+	par_rec *r = &p->rec[p->cur];
+	if (!grow((void **)&r->ev, &r->capev, r->nev + n, sizeof *r->ev)) {
+		r->lost = true;
 		return false;
 	}
-	memcpy(p->ev + p->nev, ev, n * sizeof *ev);
-	p->nev += n;
+	memcpy(r->ev + r->nev, ev, n * sizeof *ev);
+	r->nev += n;
 	return true;
 }
 
 static void part_mark(void *ctx, uint64_t cycle, unsigned phase)
 {
 	par_part *p = ctx;
-	const size_t pos = p->nev + p->tl.n;
-	if (p->nmk && p->mk[p->nmk - 1].pos == pos) {   /* the last one recorded nothing */
-		p->mk[p->nmk - 1] = (par_mark){ cycle, pos, phase };
+	par_rec *r = &p->rec[p->cur];
+	const size_t pos = r->nev + p->tl.n;
+	if (r->nmk && r->mk[r->nmk - 1].pos == pos) {   /* the last one recorded nothing */
+		r->mk[r->nmk - 1] = (par_mark){ cycle, pos, phase };
 		return;
 	}
-	if (!grow((void **)&p->mk, &p->capmk, p->nmk + 1, sizeof *p->mk)) {
-		p->lost = true;
+	if (!grow((void **)&r->mk, &r->capmk, r->nmk + 1, sizeof *r->mk)) {
+		r->lost = true;
 		return;
 	}
-	p->mk[p->nmk++] = (par_mark){ cycle, pos, phase };
+	r->mk[r->nmk++] = (par_mark){ cycle, pos, phase };
 }
 
 /* Part p's units leave c for the part's own clock. */
@@ -178,44 +198,43 @@ static void join(sim_clock *c, par_part *p)
 		c->last_progress = k->last_progress;
 }
 
-/* The window's events into the one timeline, in the one clock's order:
- * by pass cycle, then phase, then part (step order). */
-static void merge(sim_clock *c, par_run *R)
+/* A window's records (rec[set] of every part, their part timelines
+ * flushed) into the one timeline, in the one clock's order: by pass cycle,
+ * then phase, then part (step order). */
+static void merge(sim_clock *c, par_run *R, unsigned set)
 {
 	size_t s[SIM_PAR_MAX_PARTS] = { 0 };
 	bool lost = false;
-	for (unsigned q = 0; q < R->nparts; q++) {
-		sim_tl_flush(&R->part[q].tl);
-		lost |= R->part[q].lost;
-	}
+	for (unsigned q = 0; q < R->nparts; q++)
+		lost |= R->part[q].rec[set].lost;
 	for (;;) {
 		int best = -1;
 		for (unsigned q = 0; q < R->nparts; q++) {
-			const par_part *p = &R->part[q];
-			if (s[q] >= p->nmk)
+			const par_rec *r = &R->part[q].rec[set];
+			if (s[q] >= r->nmk)
 				continue;
-			const par_mark *m = &p->mk[s[q]];
+			const par_mark *m = &r->mk[s[q]];
 			if (best < 0) {
 				best = (int)q;
 				continue;
 			}
-			const par_mark *b = &R->part[best].mk[s[best]];
+			const par_mark *b = &R->part[best].rec[set].mk[s[best]];
 			if (m->cycle < b->cycle || (m->cycle == b->cycle && m->phase < b->phase))
 				best = (int)q;
 		}
 		if (best < 0)
 			break;
-		par_part *p = &R->part[best];
-		const size_t from = p->mk[s[best]].pos;
-		const size_t to = s[best] + 1 < p->nmk ? p->mk[s[best] + 1].pos : p->nev;
-		for (size_t e = from; e < to && e < p->nev; e++) {
-			const sim_tl_event *ev = &p->ev[e];
+		const par_rec *r = &R->part[best].rec[set];
+		const size_t from = r->mk[s[best]].pos;
+		const size_t to = s[best] + 1 < r->nmk ? r->mk[s[best] + 1].pos : r->nev;
+		for (size_t e = from; e < to && e < r->nev; e++) {
+			const sim_tl_event *ev = &r->ev[e];
 			sim_tl_emit(c->tl, ev->cycle, ev->lane, (enum sim_tl_kind)ev->kind, ev->id, ev->arg);
 		}
 		s[best]++;
 	}
 	for (unsigned q = 0; q < R->nparts; q++)
-		R->part[q].nev = R->part[q].nmk = 0;
+		R->part[q].rec[set].nev = R->part[q].rec[set].nmk = 0;
 	if (lost && c->tl) {                  /* as a sink that failed */
 		c->tl->failed = true;
 		c->tl->enabled = false;
@@ -281,15 +300,57 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+static void *merger(void *arg)
+{
+	par_run *R = arg;
+	unsigned seen = 0;
+	pthread_mutex_lock(&R->mu);
+	for (;;) {
+		while (R->mgen == seen && !R->quit)
+			pthread_cond_wait(&R->mgo, &R->mu);
+		if (R->mgen == seen)              /* quit, nothing handed */
+			break;
+		seen = R->mgen;
+		const unsigned set = R->mset;
+		pthread_mutex_unlock(&R->mu);
+		const double t0 = thread_cpu();
+		merge(R->c, R, set);
+		const double cpu = thread_cpu() - t0;
+		pthread_mutex_lock(&R->mu);
+		R->mcpu = cpu;
+		R->mdone = seen;
+		pthread_cond_signal(&R->mfin);
+	}
+	pthread_mutex_unlock(&R->mu);
+	return NULL;
+}
+
+/* Waits until the merger has merged what it was handed; returns that
+ * merge's CPU seconds (0: none). */
+static double merge_wait(par_run *R)
+{
+	pthread_mutex_lock(&R->mu);
+	while (R->mdone != R->mgen)
+		pthread_cond_wait(&R->mfin, &R->mu);
+	const double cpu = R->mcpu;
+	R->mcpu = 0;
+	pthread_mutex_unlock(&R->mu);
+	return cpu;
+}
+
 static void stop_threads(par_run *R)
 {
 	pthread_mutex_lock(&R->mu);
 	R->quit = true;
 	pthread_cond_broadcast(&R->go);
+	pthread_cond_broadcast(&R->mgo);
 	pthread_mutex_unlock(&R->mu);
 	for (unsigned t = 0; t < R->nth; t++)
 		pthread_join(R->th[t], NULL);
 	R->nth = 0;
+	if (R->merger)
+		pthread_join(R->mth, NULL);
+	R->merger = false;
 }
 
 static void free_run(par_run *R)
@@ -298,11 +359,15 @@ static void free_run(par_run *R)
 		par_part *p = &R->part[q];
 		p->tl.nsinks = 0;                 /* nothing left to hand on */
 		sim_tl_fini(&p->tl);
-		free(p->ev);
-		free(p->mk);
+		for (unsigned k = 0; k < 2; k++) {
+			free(p->rec[k].ev);
+			free(p->rec[k].mk);
+		}
 	}
 	pthread_cond_destroy(&R->go);
 	pthread_cond_destroy(&R->fin);
+	pthread_cond_destroy(&R->mgo);
+	pthread_cond_destroy(&R->mfin);
 	pthread_mutex_destroy(&R->mu);
 	free(R);
 }
@@ -320,7 +385,10 @@ enum sim_run_result sim_clock_run_parts(sim_clock *c, const sim_clock_parts *ps,
 	pthread_mutex_init(&R->mu, NULL);
 	pthread_cond_init(&R->go, NULL);
 	pthread_cond_init(&R->fin, NULL);
+	pthread_cond_init(&R->mgo, NULL);
+	pthread_cond_init(&R->mfin, NULL);
 	R->nparts = nparts;
+	R->c = c;
 	par_worker wk[SIM_PAR_MAX_PARTS];
 	bool ok = true;
 	for (unsigned q = 0; q < nparts && ok; q++) {
@@ -345,6 +413,9 @@ enum sim_run_result sim_clock_run_parts(sim_clock *c, const sim_clock_parts *ps,
 		free_run(R);
 		return sim_clock_run(c, until, d);
 	}
+	/* no merger thread: the main thread merges each window (the same) */
+	R->merger = c->tl && pthread_create(&R->mth, NULL, merger, R) == 0;
+	const unsigned cores = sim_host_cores();
 	*threaded = true;
 	for (unsigned q = 0; q < nparts; q++)
 		split(c, &R->part[q]);
@@ -392,14 +463,35 @@ enum sim_run_result sim_clock_run_parts(sim_clock *c, const sim_clock_parts *ps,
 		while (R->pending)
 			pthread_cond_wait(&R->fin, &R->mu);
 		pthread_mutex_unlock(&R->mu);
-		if (c->tl)
-			merge(c, R);
+		double mcpu = 0;                  /* the merge of the window before */
+		if (c->tl) {
+			for (unsigned q = 0; q < nparts; q++)
+				sim_tl_flush(&R->part[q].tl);   /* into rec[cur] */
+			const unsigned set = R->part[0].cur;
+			if (R->merger) {
+				mcpu = merge_wait(R);     /* the other records are free again */
+				pthread_mutex_lock(&R->mu);
+				R->mset = set;
+				R->mgen++;
+				pthread_cond_signal(&R->mgo);
+				pthread_mutex_unlock(&R->mu);
+			} else {
+				merge(c, R, set);
+			}
+			for (unsigned q = 0; q < nparts; q++)
+				R->part[q].cur = set ^ 1u;
+		}
 		if (host) {
-			double worst = 0;
+			/* idle cores: the slowest part, or the merger, or the cores
+			 * shared by the parts and the merger */
+			double worst = mcpu, sum = mcpu;
 			for (unsigned q = 0; q < nparts; q++) {
-				host->cpu_sum += R->part[q].cpu;
+				sum += R->part[q].cpu;
 				worst = R->part[q].cpu > worst ? R->part[q].cpu : worst;
 			}
+			if (mcpu > 0 && cores < nparts + 1 && sum / cores > worst)
+				worst = sum / cores;
+			host->cpu_sum += sum;
 			host->cpu_critical += worst;
 			host->windows++;
 		}
@@ -407,6 +499,13 @@ enum sim_run_result sim_clock_run_parts(sim_clock *c, const sim_clock_parts *ps,
 			halted |= R->part[q].rr == SIM_RUN_HALTED && R->part[q].done;
 		if (halted)
 			break;
+	}
+	if (R->merger) {                      /* the last window's merge */
+		const double mcpu = merge_wait(R);
+		if (host) {
+			host->cpu_sum += mcpu;
+			host->cpu_critical += mcpu;
+		}
 	}
 	stop_threads(R);
 	if (ps->rewire)

@@ -11,8 +11,10 @@
  * The parts then run in windows of `window` cycles (UINT64_MAX: one window
  * for the rest of the run), each part on its own clock and thread: every
  * part simulates [T, T + window), all wait for each other, and with a
- * timeline the main thread merges the window's events into the one
- * timeline in the order the one clock would have emitted them (by pass
+ * timeline a merger thread merges the window's events into the one
+ * timeline, while the parts run the next window (the only thread that
+ * touches the timeline until the run leaves the parts), in the order the
+ * one clock would have emitted them (by pass
  * cycle, then before or after the pass's span closing, then part by part
  * in step order: part 0's units come before part 1's).  The units' stats,
  * the cycle the run ends at, the activity spans and every event are those
@@ -52,9 +54,12 @@ typedef struct sim_clock_parts {
 } sim_clock_parts;
 
 /* Host figures of a run in parts (never results): CPU seconds the parts'
- * threads spent in their windows, summed, and summed per window over the
- * slowest part only (what the windows cost on idle cores: sum / critical
- * bounds the speed-up of that stretch). */
+ * threads spent in their windows (and the merger in its merges), summed,
+ * and summed per window over the slowest part only (with a merger: the
+ * slowest of the parts and the merge of the window before, or their sum
+ * over the host's cores when it has fewer than the threads): what the
+ * windows cost on idle cores, so sum / critical bounds the speed-up of
+ * that stretch. */
 typedef struct sim_par_host {
 	double cpu_sum, cpu_critical;
 	uint64_t windows;

@@ -1,7 +1,9 @@
 /* Tegra 3's two GR3D blocks on two host threads (sim.threads, --threads;
  * sim/core/clock_par.h, docs/speed.md "Two host threads"): the results are
  * the one thread's, byte for byte: cycles, images, every unit's stats, the
- * ports' high-water marks and every timeline event in order. */
+ * ports' high-water marks and every timeline event in order (with a
+ * timeline a third thread merges each window's events while the blocks run
+ * the next: the small windows below hand it thousands). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
