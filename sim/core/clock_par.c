@@ -260,6 +260,7 @@ static void run_window(par_part *p)
 		return;
 	const double t0 = thread_cpu();
 	sim_clock *k = &p->clk;
+	p->rr = SIM_RUN_LIMIT;                /* already at its limit: it waits */
 	for (;;) {
 		uint64_t lim = p->until;
 		if (p->watchdog) {
