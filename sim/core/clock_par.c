@@ -6,6 +6,7 @@
 #include "sim/core/clock_par.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -42,6 +43,7 @@ typedef struct par_part {
 	uint64_t watchdog;                /* the one clock's watchdog (0: off) */
 	enum sim_run_result rr;
 	bool done;                        /* drained or halted */
+	atomic_bool *halt;                /* set when a part halted: the others stop soon */
 	double cpu;                       /* host: CPU seconds of its thread in the last window */
 	ulp_diag d;
 } par_part;
@@ -53,6 +55,7 @@ typedef struct par_run {
 	pthread_cond_t go, fin;
 	unsigned gen, pending;
 	bool quit;
+	atomic_bool halt;
 	pthread_t th[SIM_PAR_MAX_PARTS];
 	unsigned nth;
 	/* with a timeline: the merger thread merges window k's records into
@@ -253,6 +256,10 @@ static double thread_cpu(void)
  * every part's progress up to the window's start (lp0) and of its own
  * since.  Without a timeline the parts may end a window at different cycles
  * (sim_clock_run_parts). */
+/* A part runs a long window in slices of this many cycles, looking between
+ * them whether another part halted. */
+enum { PAR_SLICE = 65536 };
+
 static void run_window(par_part *p)
 {
 	p->cpu = 0;
@@ -268,9 +275,13 @@ static void run_window(par_part *p)
 			if (lp + p->watchdog < lim)
 				lim = lp + p->watchdog;
 		}
-		if (lim <= k->now)
+		if (lim <= k->now || atomic_load_explicit(p->halt, memory_order_relaxed))
 			break;
+		if (lim - k->now > PAR_SLICE)
+			lim = k->now + PAR_SLICE;
 		p->rr = sim_clock_run(k, lim, &p->d);
+		if (p->rr == SIM_RUN_HALTED)
+			atomic_store_explicit(p->halt, true, memory_order_relaxed);
 		if (p->rr != SIM_RUN_LIMIT || k->now >= p->until)
 			break;
 	}
@@ -383,6 +394,7 @@ enum sim_run_result sim_clock_run_parts(sim_clock *c, const sim_clock_parts *ps,
 	par_run *R = calloc(1, sizeof *R);
 	if (!R)
 		return sim_clock_run(c, until, d);
+	atomic_init(&R->halt, false);
 	pthread_mutex_init(&R->mu, NULL);
 	pthread_cond_init(&R->go, NULL);
 	pthread_cond_init(&R->fin, NULL);
@@ -397,6 +409,7 @@ enum sim_run_result sim_clock_run_parts(sim_clock *c, const sim_clock_parts *ps,
 		p->first = ps->first[q];
 		p->count = ps->count[q];
 		p->stand_in = ps->stand_in[q];
+		p->halt = &R->halt;
 		ulp_diag_clear(&p->d);
 		ok = p->first + p->count <= c->nunits && p->count > 0 && p->count < SIM_CLOCK_MAX_UNITS;
 		if (ok && c->tl) {

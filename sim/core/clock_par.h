@@ -29,7 +29,8 @@
  *
  * Not exact: a unit that halts (an internal error; the draw fails) stops
  * its own part at once, while the other parts may have run to the end of
- * the window. */
+ * the window, or of their slice of a long window (they look between slices
+ * of 65536 cycles whether a part halted). */
 #ifndef ULP_SIM_CLOCK_PAR_H
 #define ULP_SIM_CLOCK_PAR_H
 

@@ -245,13 +245,18 @@ Test(threads, watchdog_alike, .timeout = 120)
  * Either way: the one clock's report, cycle, return and stats. */
 typedef struct toy {
 	sim_unit u;
-	unsigned period, works;   /* works 0: stalls */
+	unsigned period, works;   /* period 0: stalls; works UINT32_MAX: for ever */
 	bool wait;
+	uint64_t halt_at;         /* 0: never */
 } toy;
 
 static void toy_tick(sim_unit *u, uint64_t now)
 {
 	toy *t = (toy *)u;
+	if (t->halt_at && now >= t->halt_at) {
+		u->halt = true;
+		return;
+	}
 	sim_unit_wait_settle(u, now);
 	if (!t->period) {
 		if (t->wait) {
@@ -264,7 +269,8 @@ static void toy_tick(sim_unit *u, uint64_t now)
 	}
 	if (!t->works)
 		return;
-	t->works--;
+	if (t->works != UINT32_MAX)
+		t->works--;
 	sim_unit_busy(u);
 	sim_unit_sleep_until(u, now + t->period);
 }
@@ -364,4 +370,32 @@ Test(threads, parts_one_window_without_watchdog)
 	cr_assert_eq(a.now, b.now);
 	cr_assert(!memcmp(a.st, b.st, sizeof a.st));
 	cr_assert_eq(b.windows, 1);
+}
+
+/* A unit that halts (an internal error) stops its own part at once; the
+ * other part, busy for ever in one unbounded window, stops at the end of
+ * its slice (65536 cycles) instead of running on for ever (not exact: the
+ * one clock stops at the halt; how far the other part got depends on the
+ * host's scheduling). */
+Test(threads, parts_halt_stops_the_other, .timeout = 60)
+{
+	toy t[2];
+	sim_clock c;
+	sim_clock_init(&c, 0, NULL);
+	for (unsigned i = 0; i < 2; i++) {
+		t[i] = (toy){ .period = 1, .works = UINT32_MAX, .halt_at = i == 0 ? 1000 : 0 };
+		sim_unit_init(&t[i].u, i ? "b" : "a", toy_tick, NULL, 0);
+		t[i].u.wake = 0;
+		cr_assert(sim_clock_add_unit(&c, &t[i].u));
+	}
+	sim_clock_parts ps = { .n = 2, .first = { 0, 1 }, .count = { 1, 1 } };
+	sim_par_host host = { 0 };
+	bool threaded = false;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	const enum sim_run_result rr = sim_clock_run_parts(&c, &ps, UINT64_MAX, UINT64_MAX, &threaded, &host, &d);
+	cr_assert(threaded);
+	cr_assert_eq(rr, SIM_RUN_HALTED);
+	cr_assert(t[0].u.halt);
+	cr_assert_eq(host.windows, 1);
 }
