@@ -22,8 +22,10 @@
 #     in the draw, the speed-up, the speed-up idle cores would give (the
 #     1-thread draw's CPU seconds over the 2-thread draw's critical path:
 #     per lock-step window only the slower thread counts; a loaded shared
-#     host hides the wall-clock one), and whether image, stats and timeline
-#     are byte-identical.
+#     host hides the wall-clock one), the lock-step windows the blocks ran
+#     in (one barrier each), and whether image, stats and timeline are
+#     byte-identical.  Sections 3 to 5 need only $BUILD/ulpsim:
+#     REPS=5 SIDE_SKIP="1 2 3" bash bench/side_by_side.sh
 # Every row prints the peak RSS of its runs (getrusage / /usr/bin/time).
 #
 # Environment: BUILD (build), REPS (2), FRAMES (10), GLMARK_FRAMES (11),
@@ -47,9 +49,12 @@ SHADERS="fs_color fs_tex fs_lit"
 failed=0
 
 die() { echo "side_by_side: $*" >&2; exit 1; }
-[ -x "$BIN" ] && [ -x "$SIDE" ] || die "$BIN and $SIDE are needed (make bench builds them)"
-[ -f "$MESA/swrast_dri.so" ] || die "no $MESA/swrast_dri.so (make mesa)"
 skip() { case " $SKIP " in *" $1 "*) return 0 ;; esac; return 1; }
+[ -x "$BIN" ] || die "$BIN is needed (make bench builds it)"
+if ! skip 1 || ! skip 2; then   # sections 3 to 5 need only $BIN
+	[ -x "$SIDE" ] || die "$SIDE is needed (make bench builds it)"
+	[ -f "$MESA/swrast_dri.so" ] || die "no $MESA/swrast_dri.so (make mesa)"
+fi
 min() { awk 'NR == 1 || $1 < m { m = $1 } END { print m }'; }
 
 softpipe() {   # softpipe interpreting TGSI, from the same Mesa build
@@ -169,8 +174,8 @@ echo "== Tegra 3's two GR3D blocks on two host threads (ulpsim replay --set pres
 echo "   one frame): wall seconds in the draw (--host-stats), best of $REPS interleaved; this"
 echo "   host has $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 if ! skip 5; then
-	printf '%-9s %13s %14s %9s %15s %10s %14s\n' shader "1 thread (s)" "2 threads (s)" speed-up "on idle cores" \
-		identical "peak RSS (MB)"
+	printf '%-9s %13s %14s %9s %15s %8s %10s %14s\n' shader "1 thread (s)" "2 threads (s)" speed-up "on idle cores" \
+		windows identical "peak RSS (MB)"
 	for s in $SHADERS; do
 		t="$TMP/$s.${W}x$H.f1.json"
 		for r in $(seq "$REPS"); do
@@ -196,9 +201,10 @@ if ! skip 5; then
 			awk '$1 == "host.draw_cpu_seconds" { d = $2 } $1 == "host.parallel_cpu_seconds" { p = $2 }
 			     $1 == "host.parallel_critical_seconds" { c = $2 } END { print d - p + c }' "$TMP/th2.$r"
 		done | min)
-		printf '%-9s %13.3f %14.3f %8.2fx %14.2fx %10s %14.0f\n' "$s" "$t1" "$t2" \
+		win=$(hs "$TMP/th2.1" host.parallel_windows)
+		printf '%-9s %13.3f %14.3f %8.2fx %14.2fx %8s %10s %14.0f\n' "$s" "$t1" "$t2" \
 			"$(awk -v a="$t1" -v b="$t2" 'BEGIN { print a / b }')" "$(awk -v a="$c1" -v b="$c2" 'BEGIN { print a / b }')" \
-			"$same" "$(awk -v a="$rss" 'BEGIN { print a / 1024 }')"
+			"${win:-?}" "$same" "$(awk -v a="$rss" 'BEGIN { print a / 1024 }')"
 	done
 fi
 echo

@@ -257,6 +257,8 @@ static bool write_host_stats(const char *path, const ulp_config *cfg, const repl
 	        "host.parallel_cpu_seconds", res->host_par_cpu);
 	fprintf(f, "%-28s %14.6f  # the same, per lock-step window the slower thread only\n",
 	        "host.parallel_critical_seconds", res->host_par_critical);
+	fprintf(f, "%-28s %14llu  # the lock-step windows they ran in (a barrier each)\n",
+	        "host.parallel_windows", (unsigned long long)res->host_par_windows);
 	fprintf(f, "%-28s %14.4f  # draw_cpu / (draw_cpu - parallel_cpu + parallel_critical): the draws' speed-up on idle cores\n",
 	        "host.idle_speedup_estimate",
 	        h->draw_cpu - res->host_par_cpu + res->host_par_critical > 0

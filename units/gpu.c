@@ -82,9 +82,11 @@ typedef struct gpu {
 } gpu;
 
 /* Cycles per lock-step window of the two blocks on two threads when the
- * draw does not say (sim.thread_window): how far one block may run ahead
- * of the other; the timeline's events of a window are held until it ends
- * (sim/core/clock_par.h). */
+ * draw does not say (sim.thread_window 0) and records a timeline: how far
+ * one block may run ahead of the other; the timeline's events of a window
+ * are held until it ends (sim/core/clock_par.h).  Without a timeline
+ * nothing is held: one window, the rest of the draw (it ends early only
+ * where the watchdog could fire). */
 enum { GPU_PAR_WINDOW = 32768, GPU_PAR_LOOK = 256 };
 
 /* Every unit after the blocks' (from) asleep for good, and the geometry
@@ -129,7 +131,7 @@ static enum sim_run_result run_clock(gpu *G, const gpu_draw *g, const gpu_step_u
                                      bool *threaded, sim_par_host *host, ulp_diag *d)
 {
 	sim_clock *c = &G->clock;
-	const uint64_t window = g->thread_window ? g->thread_window : GPU_PAR_WINDOW;
+	const uint64_t window = g->thread_window ? g->thread_window : g->tl ? GPU_PAR_WINDOW : UINT64_MAX;
 	*threaded = false;
 	unsigned threads = g->threads ? g->threads : sim_host_cores();
 	if (threads > G->nfp)
@@ -326,6 +328,7 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 		st->threaded = threaded;
 		st->host_par_cpu = host.cpu_sum;
 		st->host_par_critical = host.cpu_critical;
+		st->host_par_windows = host.windows;
 		st->vertex_cycles = G->prim.got ? G->prim.last_vertex + 1 : 0;
 		st->fragment_cycles = G->setup.first_out == UINT64_MAX ? 0 : c->now - G->setup.first_out;
 		st->triangles = gs ? G->gsh.sh.u.stats.counter[PICA_CTR_PRIMITIVES]

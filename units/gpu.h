@@ -65,7 +65,9 @@ typedef struct gpu_draw {
 	 * the blocks run side by side once setup has handed them their last
 	 * triangle (sim/core/clock_par.h).  The results do not depend on it. */
 	unsigned threads;
-	uint64_t thread_window;           /* cycles per lock-step window (sim.thread_window); 0: 32768 */
+	/* cycles per lock-step window (sim.thread_window); 0: the rest of
+	 * the draw without a timeline, 32768 with one */
+	uint64_t thread_window;
 } gpu_draw;
 
 enum { GPU_MAX_UNITS = 24 };
@@ -81,6 +83,7 @@ typedef struct gpu_stats {
 	unsigned nports;
 	bool threaded;                    /* host: the blocks ran on two threads (not a result) */
 	double host_par_cpu, host_par_critical;   /* host: sim_par_host's figures */
+	uint64_t host_par_windows;
 } gpu_stats;
 
 /* Every unit a draw can have, producers first: vfetch, vsh0..vsh3, prim,

@@ -47,6 +47,7 @@ typedef struct replay_result {
 	/* host, not a result: draws whose GR3D blocks ran on two threads (sim.threads) */
 	uint64_t host_threaded_draws;
 	double host_par_cpu, host_par_critical;   /* their CPU seconds apart (units/gpu.h) */
+	uint64_t host_par_windows;                /* and the windows they ran in */
 } replay_result;
 
 /* Called before (end = false) and after (end = true) each draw. */

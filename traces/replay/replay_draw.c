@@ -253,6 +253,7 @@ static bool run_draw(replay *r, size_t i, bool indexed)
 		r->res->host_threaded_draws += st->threaded;
 		r->res->host_par_cpu += st->host_par_cpu;
 		r->res->host_par_critical += st->host_par_critical;
+		r->res->host_par_windows += st->host_par_windows;
 		add_units(r->res, st, r->lazy_units);
 	}
 	/* gpu_draw_run fills st even when the draw stops */
