@@ -70,6 +70,28 @@ static inline f24v_f4 f24v_join(f24v_d2 lo, f24v_d2 hi)
 	return __builtin_shufflevector(l, h, 0, 1, 2, 3);
 }
 
+/* f24_round in its default mode (truncation, rne 0) on four results given
+ * as two pairs of doubles: the dropped mantissa bits cleared, then the
+ * range rules on the four floats at once (the truncated value is exact in
+ * binary32 between 2^-126 and 2^128, and whatever the conversion does
+ * outside that range falls under the rules): below 2^-62 +0 (truncation
+ * never crosses 2^-62, so before or after rounding is the same test), from
+ * 2^64 +-inf, a NaN (clearing low bits keeps a quiet NaN a NaN) the one
+ * NaN.  Lane for lane f24v_round2 with rne 0. */
+static inline f24v_f4 f24v_trunc4(f24v_d2 lo, f24v_d2 hi)
+{
+	lo = (f24v_d2)((f24v_u2)lo & ~F24V_DROP);
+	hi = (f24v_d2)((f24v_u2)hi & ~F24V_DROP);
+	f24v_i4 b = (f24v_i4)f24v_join(lo, hi);
+	const f24v_i4 a = b & 0x7FFFFFFF;
+	const f24v_i4 nan = a > 0x7F800000;
+	const f24v_i4 big = (a >= 0x5F800000) & ~nan;           /* 2^64 */
+	b = (b & ~big) | (big & ((b & INT32_MIN) | 0x7F800000));
+	b &= ~(a < 0x20800000);                                  /* 2^-62 */
+	b = (b & ~nan) | (nan & 0x7FC00000);                     /* (float)NAN */
+	return (f24v_f4)b;
+}
+
 /* f24_flush: |x| < 2^-62 -> +0 */
 static inline f24v_f4 f24v_flush4(f24v_f4 a)
 {
@@ -91,8 +113,10 @@ static inline f24v_f4 f24v_mul4(f24v_f4 a, f24v_f4 b, uint64_t rne)
 {
 	a = f24v_flush4(a);
 	b = f24v_flush4(b);
-	return f24v_join(f24v_round2(f24v_prod2(f24v_lo(a), f24v_lo(b)), rne),
-	                 f24v_round2(f24v_prod2(f24v_hi(a), f24v_hi(b)), rne));
+	const f24v_d2 lo = f24v_prod2(f24v_lo(a), f24v_lo(b)), hi = f24v_prod2(f24v_hi(a), f24v_hi(b));
+	if (!rne)
+		return f24v_trunc4(lo, hi);
+	return f24v_join(f24v_round2(lo, rne), f24v_round2(hi, rne));
 }
 
 /* f24_add */
@@ -100,8 +124,10 @@ static inline f24v_f4 f24v_add4(f24v_f4 a, f24v_f4 b, uint64_t rne)
 {
 	a = f24v_flush4(a);
 	b = f24v_flush4(b);
-	return f24v_join(f24v_round2(f24v_lo(a) + f24v_lo(b), rne),
-	                 f24v_round2(f24v_hi(a) + f24v_hi(b), rne));
+	const f24v_d2 lo = f24v_lo(a) + f24v_lo(b), hi = f24v_hi(a) + f24v_hi(b);
+	if (!rne)
+		return f24v_trunc4(lo, hi);
+	return f24v_join(f24v_round2(lo, rne), f24v_round2(hi, rne));
 }
 
 /* f24_round on one double, the same bit steps. */

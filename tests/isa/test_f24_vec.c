@@ -71,7 +71,8 @@ Test(f24_vec, mul_and_add_lanes_equal_the_scalar_helpers)
 Test(f24_vec, round_lanes_equal_f24_round_at_the_edges)
 {
 	/* doubles around the flush and overflow limits and around ties */
-	const double edge[] = { 0x1p-62, 0x1p64, 1.0, 3.0, 0x1.00008p0, 0x1.00018p0 };
+	const double edge[] = { 0x1p-62, 0x1p64, 1.0, 3.0, 0x1.00008p0, 0x1.00018p0, 0x1p-126,
+	                        0x1p128, 0x1p-1074, 0x1p1023, INFINITY, NAN, 0.0 };
 	for (unsigned m = 0; m < 3; m++) {
 		const uint64_t rne = f24v_rne(MODES[m]);
 		for (unsigned e = 0; e < sizeof edge / sizeof edge[0]; e++) {
@@ -86,6 +87,12 @@ Test(f24_vec, round_lanes_equal_f24_round_at_the_edges)
 					cr_assert_eq(bits_of(f[0]), bits_of(f24_round(x, MODES[m])), "%a mode %u", x, m);
 					cr_assert_eq(bits_of(f[1]), bits_of(f24_round(-x, MODES[m])), "%a mode %u", -x, m);
 					cr_assert_eq(bits_of(f24v_round1(x, rne)), bits_of(f24_round(x, MODES[m])));
+					if (!rne) {           /* the truncating form */
+						f24v_f4 t = f24v_trunc4((f24v_d2){ x, -x }, (f24v_d2){ -x, x });
+						cr_assert_eq(bits_of(t[0]), bits_of(f24_round(x, MODES[m])), "%a", x);
+						cr_assert_eq(bits_of(t[1]), bits_of(f24_round(-x, MODES[m])), "%a", -x);
+						cr_assert_eq(bits_of(t[2]), bits_of(f24_round(-x, MODES[m])), "%a", -x);
+					}
 				}
 			}
 		}

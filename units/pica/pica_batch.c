@@ -105,6 +105,7 @@ void pica_batch_free(pica_program *p)
 		free(p->batch->order);
 		free(p->batch->jump_bit);
 		free(p->batch->form);
+		free(p->batch->plain);
 		free(p->batch);
 	}
 	p->batch = NULL;
@@ -130,7 +131,8 @@ void pica_batch_build(pica_program *p)
 	uint64_t *taint = calloc(n, sizeof *taint);
 	uint32_t *pop = malloc(n * sizeof *pop);      /* IF pops at pc: to there */
 	if (!b || !reach || !taint || !pop || !(b->order = malloc(n * sizeof *b->order)) ||
-	    !(b->jump_bit = malloc(n)) || !(b->form = calloc(n, sizeof *b->form)))
+	    !(b->jump_bit = malloc(n)) || !(b->form = calloc(n, sizeof *b->form)) ||
+	    !(b->plain = calloc(n, 1)))
 		goto decline;
 	memset(b->jump_bit, NO_BIT, n);
 	for (uint32_t k = 0; k < n; k++)
@@ -194,6 +196,11 @@ void pica_batch_build(pica_program *p)
 			reach_to(reach, taint, jump, t);
 		if (pop[pc] != DONE)
 			reach_to(reach, taint, pop[pc], t);
+	}
+	for (uint32_t k = 0; k < b->norder; k++) {
+		const uint32_t pc = b->order[k];
+		const uint8_t ex = p->meta[pc].exec;
+		b->plain[pc] = ex != PICA_EX_END && ex != PICA_EX_JMP && ex != PICA_EX_IF && pop[pc] == DONE;
 	}
 	free(reach);
 	free(taint);
@@ -380,17 +387,41 @@ static void run_fast(batch_state *S, const pica_fast_inst *fi, const pica_unifor
 	wr(S, fi, res, act);
 }
 
+/* CMP (ex_cmp) on the active lanes. */
+static void run_cmp(batch_state *S, const struct pica_inst *in, const pica_fast_inst *fi,
+                    const pica_uniforms *u, unsigned act)
+{
+	lanes_t ax, ay, bx, by;
+	rd(S, u, &fi->src[0], 0, ax);
+	rd(S, u, &fi->src[0], 1, ay);
+	rd(S, u, &fi->src[1], 0, bx);
+	rd(S, u, &fi->src[1], 1, by);
+	for (unsigned l = 0; l < L; l++)
+		if (act & (1u << l)) {
+			S->cmpx[l] = pica_cmp_op(in->cmp_op[0], ax[l / 4][l % 4], bx[l / 4][l % 4]);
+			S->cmpy[l] = pica_cmp_op(in->cmp_op[1], ay[l / 4][l % 4], by[l / 4][l % 4]);
+		}
+}
+
 void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_env *env,
                       pica_job *jobs, unsigned n)
 {
 	const pica_batch_plan *b = p->batch;
 	batch_state S;
-	memset(&S, 0, sizeof S);
-	for (unsigned l = 0; l < n && l < L; l++)
-		for (unsigned r = 0; r < 16; r++)
-			if (b->v_used & (1u << r))
-				for (unsigned c = 0; c < 4; c++)
-					S.v[r][c][l] = jobs[l].v[r].c[c];
+	/* r: a stale read (a dead value) reads 0; lanes past n: inputs 0 */
+	memset(S.r, 0, sizeof S.r);
+	memset(S.cmpx, 0, sizeof S.cmpx);
+	memset(S.cmpy, 0, sizeof S.cmpy);
+	for (uint32_t bits = b->o_used; bits; bits &= bits - 1)
+		memset(S.o[__builtin_ctz(bits)], 0, sizeof S.o[0]);
+	for (uint32_t bits = b->v_used; bits; bits &= bits - 1) {
+		const unsigned r = (unsigned)__builtin_ctz(bits);
+		if (n < L)
+			memset(S.v[r], 0, sizeof S.v[r]);
+		for (unsigned l = 0; l < n && l < L; l++)
+			for (unsigned c = 0; c < 4; c++)
+				S.v[r][c][l] = jobs[l].v[r].c[c];
+	}
 	pica_batch_walk w[L];
 	uint32_t sig[L] = { 0 };
 	for (unsigned l = 0; l < L; l++)
@@ -406,6 +437,16 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 		const pica_fast_inst *fi = &b->form[pc];
 		const struct pica_inst *in = &p->inst[pc];
 		const pica_inst_meta *m = &p->meta[pc];
+		if (b->plain[pc]) {                        /* on to pc + 1 */
+			if (fi->kind != PICA_FAST_GENERAL)
+				run_fast(&S, fi, u, &env->f24, rne, act);
+			else
+				run_cmp(&S, in, fi, u, act);
+			for (unsigned l = 0; l < L; l++)
+				if (act & (1u << l))
+					w[l].pc = pc + 1;
+			continue;
+		}
 		bool go[L] = { false };
 		if (m->exec == PICA_EX_END) {
 			for (unsigned l = 0; l < L; l++)
@@ -415,16 +456,7 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 		} else if (fi->kind != PICA_FAST_GENERAL) {
 			run_fast(&S, fi, u, &env->f24, rne, act);
 		} else if (m->exec == PICA_EX_CMP) {
-			lanes_t ax, ay, bx, by;
-			rd(&S, u, &fi->src[0], 0, ax);
-			rd(&S, u, &fi->src[0], 1, ay);
-			rd(&S, u, &fi->src[1], 0, bx);
-			rd(&S, u, &fi->src[1], 1, by);
-			for (unsigned l = 0; l < L; l++)
-				if (act & (1u << l)) {
-					S.cmpx[l] = pica_cmp_op(in->cmp_op[0], ax[l / 4][l % 4], bx[l / 4][l % 4]);
-					S.cmpy[l] = pica_cmp_op(in->cmp_op[1], ay[l / 4][l % 4], by[l / 4][l % 4]);
-				}
+			run_cmp(&S, in, fi, u, act);
 		} else {                                   /* JMP, IF (ex_jmp, ex_if) */
 			for (unsigned l = 0; l < L; l++) {
 				go[l] = m->exec == PICA_EX_JMP ? pica_jump_go(in, u, S.cmpx[l], S.cmpy[l])
@@ -445,9 +477,10 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 		pica_job *j = &jobs[l];
 		j->shaded = true;
 		j->sig = sig[l];
-		for (unsigned r = 0; r < 16; r++)
-			if (b->o_used & (1u << r))
-				for (unsigned c = 0; c < 4; c++)
-					j->o[r].c[c] = S.o[r][c][l];
+		for (uint32_t bits = b->o_used; bits; bits &= bits - 1) {
+			const unsigned r = (unsigned)__builtin_ctz(bits);
+			for (unsigned c = 0; c < 4; c++)
+				j->o[r].c[c] = S.o[r][c][l];
+		}
 	}
 }

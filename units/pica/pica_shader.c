@@ -474,12 +474,17 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 			return;
 		}
 		if (job) {
-			memcpy(s->t.v, job->v, sizeof s->t.v);
 			s->job_id = job->id;
 			s->shaded = job->shaded;
-			if (job->shaded) {
+			if (job->shaded) {     /* the registers the program reads and writes */
+				const pica_batch_plan *b = s->prog->batch;
+				for (uint32_t bits = b->v_used; bits; bits &= bits - 1)
+					s->t.v[__builtin_ctz(bits)] = job->v[__builtin_ctz(bits)];
+				for (uint32_t bits = b->o_used; bits; bits &= bits - 1)
+					s->shade_o[__builtin_ctz(bits)] = job->o[__builtin_ctz(bits)];
 				s->sig = job->sig;
-				memcpy(s->shade_o, job->o, sizeof s->shade_o);
+			} else {
+				memcpy(s->t.v, job->v, sizeof s->t.v);
 			}
 			sim_port_pop(s->in, now);
 		}
@@ -568,10 +573,16 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 		} else {
 			pica_result out = { .id = s->job_id, .unit = s->index };
 			if (s->shade_end) {          /* what the path wrote, over o[0] (stale elsewhere) */
-				for (unsigned q = 0; q < 16; q++)
-					for (unsigned k = 0; s->shade_mask[q] && k < 4; k++)
+				for (uint32_t bits = s->prog->batch->o_used; bits; bits &= bits - 1) {
+					const unsigned q = (unsigned)__builtin_ctz(bits);
+					if (s->shade_mask[q] == 0xF) {
+						s->t.o[0][q] = s->shade_o[q];
+						continue;
+					}
+					for (unsigned k = 0; k < 4; k++)
 						if (s->shade_mask[q] & (1u << k))
 							s->t.o[0][q].c[k] = s->shade_o[q].c[k];
+				}
 				s->shade_end = false;
 			}
 			memcpy(out.o, s->t.o[0], sizeof out.o);
