@@ -25,6 +25,10 @@ typedef int32_t f24v_i4 __attribute__((vector_size(16)));
 typedef int64_t f24v_l2 __attribute__((vector_size(16)));
 typedef uint64_t f24v_u2 __attribute__((vector_size(16)));
 
+/* The four-lane forms are small and hot: always inlined, so that their
+ * vectors stay in registers in the callers' loops. */
+#define F24V_INLINE __attribute__((always_inline))
+
 /* 52 - 16 mantissa bits dropped */
 #define F24V_DROP ((UINT64_C(1) << 36) - 1)
 
@@ -41,7 +45,7 @@ static inline uint64_t f24v_rne(enum ulp_round r) { return r == ULP_ROUND_NEARES
  * (after) +-inf; a NaN (found before rounding) the one NaN.  Vector casts
  * reinterpret the bits (GCC/Clang vector extension); 16-byte vectors only,
  * so that plain x86-64 (SSE2) keeps them in registers. */
-static inline f24v_d2 f24v_round2(f24v_d2 v, uint64_t rne)
+static inline F24V_INLINE f24v_d2 f24v_round2(f24v_d2 v, uint64_t rne)
 {
 	const f24v_u2 nan = (f24v_u2)(v != v);
 	f24v_u2 ub = (f24v_u2)v;
@@ -56,15 +60,15 @@ static inline f24v_d2 f24v_round2(f24v_d2 v, uint64_t rne)
 
 /* Four floats as two pairs of doubles, and back (exact both ways for
  * rounded values). */
-static inline f24v_d2 f24v_lo(f24v_f4 a)
+static inline F24V_INLINE f24v_d2 f24v_lo(f24v_f4 a)
 {
 	return __builtin_convertvector(__builtin_shufflevector(a, a, 0, 1), f24v_d2);
 }
-static inline f24v_d2 f24v_hi(f24v_f4 a)
+static inline F24V_INLINE f24v_d2 f24v_hi(f24v_f4 a)
 {
 	return __builtin_convertvector(__builtin_shufflevector(a, a, 2, 3), f24v_d2);
 }
-static inline f24v_f4 f24v_join(f24v_d2 lo, f24v_d2 hi)
+static inline F24V_INLINE f24v_f4 f24v_join(f24v_d2 lo, f24v_d2 hi)
 {
 	const f24v_f2 l = __builtin_convertvector(lo, f24v_f2), h = __builtin_convertvector(hi, f24v_f2);
 	return __builtin_shufflevector(l, h, 0, 1, 2, 3);
@@ -78,7 +82,7 @@ static inline f24v_f4 f24v_join(f24v_d2 lo, f24v_d2 hi)
  * never crosses 2^-62, so before or after rounding is the same test), from
  * 2^64 +-inf, a NaN (clearing low bits keeps a quiet NaN a NaN) the one
  * NaN.  Lane for lane f24v_round2 with rne 0. */
-static inline f24v_f4 f24v_trunc4(f24v_d2 lo, f24v_d2 hi)
+static inline F24V_INLINE f24v_f4 f24v_trunc4(f24v_d2 lo, f24v_d2 hi)
 {
 	lo = (f24v_d2)((f24v_u2)lo & ~F24V_DROP);
 	hi = (f24v_d2)((f24v_u2)hi & ~F24V_DROP);
@@ -93,7 +97,7 @@ static inline f24v_f4 f24v_trunc4(f24v_d2 lo, f24v_d2 hi)
 }
 
 /* f24_flush: |x| < 2^-62 -> +0 */
-static inline f24v_f4 f24v_flush4(f24v_f4 a)
+static inline F24V_INLINE f24v_f4 f24v_flush4(f24v_f4 a)
 {
 	const f24v_i4 bits = (f24v_i4)a;
 	return (f24v_f4)(bits & ~((bits & 0x7FFFFFFF) < 0x20800000));
@@ -101,7 +105,7 @@ static inline f24v_f4 f24v_flush4(f24v_f4 a)
 
 /* The exact product of two pairs, inf * 0 = 0 (the only NaN a product of
  * two non-NaN values makes). */
-static inline f24v_d2 f24v_prod2(f24v_d2 a, f24v_d2 b)
+static inline F24V_INLINE f24v_d2 f24v_prod2(f24v_d2 a, f24v_d2 b)
 {
 	const f24v_d2 p = a * b;
 	const f24v_l2 inf0 = (p != p) & (a == a) & (b == b);
@@ -109,7 +113,7 @@ static inline f24v_d2 f24v_prod2(f24v_d2 a, f24v_d2 b)
 }
 
 /* f24_mul: flushed operands, the exact product rounded once. */
-static inline f24v_f4 f24v_mul4(f24v_f4 a, f24v_f4 b, uint64_t rne)
+static inline F24V_INLINE f24v_f4 f24v_mul4(f24v_f4 a, f24v_f4 b, uint64_t rne)
 {
 	a = f24v_flush4(a);
 	b = f24v_flush4(b);
@@ -120,7 +124,7 @@ static inline f24v_f4 f24v_mul4(f24v_f4 a, f24v_f4 b, uint64_t rne)
 }
 
 /* f24_add */
-static inline f24v_f4 f24v_add4(f24v_f4 a, f24v_f4 b, uint64_t rne)
+static inline F24V_INLINE f24v_f4 f24v_add4(f24v_f4 a, f24v_f4 b, uint64_t rne)
 {
 	a = f24v_flush4(a);
 	b = f24v_flush4(b);

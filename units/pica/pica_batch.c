@@ -12,7 +12,7 @@
 #include "units/pica/pica_fast.h"
 #include "units/pica/pica_shader.h"
 
-enum { L = PICA_BATCH_LANES, H = PICA_BATCH_LANES / 4, NO_BIT = 0xFF };
+enum { L = PICA_BATCH_LANES, H = PICA_BATCH_LANES / 4, NO_BIT = 0xFF, FULL = (1u << L) - 1 };
 #define DONE UINT32_MAX
 
 /* ---- the plan, once per program ---- */
@@ -291,7 +291,7 @@ static inline void wr(batch_state *S, const pica_fast_inst *fi, lanes_t res[4], 
 	for (unsigned k = 0; k < 4; k++) {
 		if (!(fi->wmask & (1u << k)))
 			continue;
-		if (act == (1u << L) - 1) {
+		if (act == FULL) {
 			memcpy(d[k], res[k], sizeof(lanes_t));
 			continue;
 		}
@@ -427,13 +427,23 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 	for (unsigned l = 0; l < L; l++)
 		pica_batch_walk_start(p, &w[l]);
 	const uint64_t rne = f24v_rne(env->f24.round);
+	/* conv: every lane at pc cpc (their walks' pcs not kept up to date
+	 * through plain instructions, which leave the IF rings alone) */
+	bool conv = true;
+	uint32_t cpc = p->entry;
 	for (uint32_t i = 0; i < b->norder; i++) {
 		const uint32_t pc = b->order[i];
 		unsigned act = 0;
-		for (unsigned l = 0; l < L; l++)
-			act |= (unsigned)(w[l].pc == pc) << l;
-		if (!act)
-			continue;
+		if (conv) {
+			if (pc != cpc)
+				continue;
+			act = FULL;
+		} else {
+			for (unsigned l = 0; l < L; l++)
+				act |= (unsigned)(w[l].pc == pc) << l;
+			if (!act)
+				continue;
+		}
 		const pica_fast_inst *fi = &b->form[pc];
 		const struct pica_inst *in = &p->inst[pc];
 		const pica_inst_meta *m = &p->meta[pc];
@@ -442,11 +452,20 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 				run_fast(&S, fi, u, &env->f24, rne, act);
 			else
 				run_cmp(&S, in, fi, u, act);
-			for (unsigned l = 0; l < L; l++)
-				if (act & (1u << l))
-					w[l].pc = pc + 1;
+			if (act == FULL) {
+				conv = true;
+				cpc = pc + 1;
+			} else {
+				for (unsigned l = 0; l < L; l++)
+					if (act & (1u << l))
+						w[l].pc = pc + 1;
+			}
 			continue;
 		}
+		if (conv)
+			for (unsigned l = 0; l < L; l++)
+				w[l].pc = pc;
+		conv = false;
 		bool go[L] = { false };
 		if (m->exec == PICA_EX_END) {
 			for (unsigned l = 0; l < L; l++)

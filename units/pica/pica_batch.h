@@ -34,7 +34,7 @@
 
 #include "units/pica/pica_exec.h"
 
-enum { PICA_BATCH_LANES = 8, PICA_BATCH_JUMPS = 31 };
+enum { PICA_BATCH_LANES = 16, PICA_BATCH_JUMPS = 31 };
 
 struct pica_job;
 struct pica_fast_inst;
