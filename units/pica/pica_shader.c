@@ -571,7 +571,9 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 			if (s->gs_unif)
 				pica_gs_invocation_done(s->gs_unif);     /* b15 = true (pica200.md §1.1) */
 		} else {
-			pica_result out = { .id = s->job_id, .unit = s->index };
+			pica_result out;               /* every byte set below (no padding) */
+			out.id = s->job_id;
+			out.unit = s->index;
 			if (s->shade_end) {          /* what the path wrote, over o[0] (stale elsewhere) */
 				for (uint32_t bits = s->prog->batch->o_used; bits; bits &= bits - 1) {
 					const unsigned q = (unsigned)__builtin_ctz(bits);
