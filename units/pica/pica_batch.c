@@ -202,6 +202,9 @@ void pica_batch_build(pica_program *p)
 		const uint8_t ex = p->meta[pc].exec;
 		b->plain[pc] = ex != PICA_EX_END && ex != PICA_EX_JMP && ex != PICA_EX_IF && pop[pc] == DONE;
 	}
+#if F24V_HAVE_AVX2
+	b->wide = __builtin_cpu_supports("avx2");
+#endif
 	free(reach);
 	free(taint);
 	free(pop);
@@ -301,90 +304,147 @@ static inline void wr(batch_state *S, const pica_fast_inst *fi, lanes_t res[4], 
 	}
 }
 
-/* One arithmetic instruction on every lane. */
-static void run_fast(batch_state *S, const pica_fast_inst *fi, const pica_uniforms *u,
-                     const f24_mode *fm, uint64_t rne, unsigned act)
+/* The float24 MUL and ADD on every lane: four lanes an operation, or
+ * eight with AVX2 (isa/f24_vec.h; the same IEEE operations lane for lane,
+ * so the results do not depend on the host). */
+static inline F24V_INLINE void mul_l4(lanes_t r, const lanes_t a, const lanes_t b, uint64_t rne)
 {
-	lanes_t res[4], a, b, c;
-	switch (fi->kind) {
-	case PICA_FAST_NOP:
+	for (int h = 0; h < H; h++)
+		r[h] = f24v_mul4(a[h], b[h], rne);
+}
+static inline F24V_INLINE void add_l4(lanes_t r, const lanes_t a, const lanes_t b, uint64_t rne)
+{
+	for (int h = 0; h < H; h++)
+		r[h] = f24v_add4(a[h], b[h], rne);
+}
+#if F24V_HAVE_AVX2
+static inline F24V_AVX2 void mul_l8(lanes_t r, const lanes_t a, const lanes_t b, uint64_t rne)
+{
+	for (int h = 0; h < H; h += 2) {
+		f24v_f8 x, y;
+		memcpy(&x, &a[h], sizeof x);
+		memcpy(&y, &b[h], sizeof y);
+		x = f24v_mul8(x, y, rne);
+		memcpy(&r[h], &x, sizeof x);
+	}
+}
+static inline F24V_AVX2 void add_l8(lanes_t r, const lanes_t a, const lanes_t b, uint64_t rne)
+{
+	for (int h = 0; h < H; h += 2) {
+		f24v_f8 x, y;
+		memcpy(&x, &a[h], sizeof x);
+		memcpy(&y, &b[h], sizeof y);
+		x = f24v_add8(x, y, rne);
+		memcpy(&r[h], &x, sizeof x);
+	}
+}
+#endif
+
+/* One arithmetic instruction on every lane, defined twice: NAME with
+ * target ATTR and the lane operations MUL, ADD. */
+#define DEFINE_RUN_FAST(NAME, ATTR, MUL, ADD) \
+ATTR static void NAME(batch_state *S, const pica_fast_inst *fi, const pica_uniforms *u, \
+                     const f24_mode *fm, uint64_t rne, unsigned act) \
+{ \
+	lanes_t res[4], a, b, c; \
+	switch (fi->kind) { \
+	case PICA_FAST_NOP: \
+		return; \
+	case PICA_FAST_DP3: case PICA_FAST_DP4: case PICA_FAST_DPH: { \
+		/* f24_dot: each product rounded, summed in component order */ \
+		const unsigned nc = fi->kind == PICA_FAST_DP3 ? 3 : 4; \
+		lanes_t acc; \
+		for (unsigned k = 0; k < nc; k++) { \
+			if (fi->kind == PICA_FAST_DPH && k == 3) \
+				for (int h = 0; h < H; h++) \
+					a[h] = (f24v_f4){ 1.0f, 1.0f, 1.0f, 1.0f }; \
+			else \
+				rd(S, u, &fi->src[0], k, a); \
+			rd(S, u, &fi->src[1], k, b); \
+			/* the products and sums are rounded values: the add's \
+			 * flush changes nothing, so it is f24v_sum1 lane for lane */ \
+			if (k) { \
+				MUL(b, a, b, rne); \
+				ADD(acc, acc, b, rne); \
+			} else { \
+				MUL(acc, a, b, rne); \
+			} \
+		} \
+		for (unsigned k = 0; k < 4; k++) \
+			memcpy(res[k], acc, sizeof acc); \
+		break; \
+	} \
+	case PICA_FAST_EX2: case PICA_FAST_LG2: case PICA_FAST_RCP: case PICA_FAST_RSQ: \
+		rd(S, u, &fi->src[0], 0, a); \
+		for (unsigned l = 0; l < L; l++) { \
+			const float x = a[l / 4][l % 4]; \
+			a[l / 4][l % 4] = fi->kind == PICA_FAST_EX2 ? f24_ex2(x, fm) \
+			                : fi->kind == PICA_FAST_LG2 ? f24_lg2(x, fm) \
+			                : fi->kind == PICA_FAST_RCP ? f24_rcp(x, fm) : f24_rsq(x, fm); \
+		} \
+		for (unsigned k = 0; k < 4; k++) \
+			memcpy(res[k], a, sizeof a); \
+		break; \
+	default:                                   /* component-wise */ \
+		for (unsigned k = 0; k < 4; k++) { \
+			if (!(fi->wmask & (1u << k))) \
+				continue; \
+			rd(S, u, &fi->src[0], k, a); \
+			if (fi->kind == PICA_FAST_MOV) { \
+				memcpy(res[k], a, sizeof a); \
+				continue; \
+			} \
+			if (fi->kind == PICA_FAST_FLR) { \
+				for (unsigned l = 0; l < L; l++) \
+					res[k][l / 4][l % 4] = f24_flr(a[l / 4][l % 4], fm); \
+				continue; \
+			} \
+			rd(S, u, &fi->src[1], k, b); \
+			switch (fi->kind) { \
+			case PICA_FAST_ADD: \
+				ADD(res[k], a, b, rne); \
+				break; \
+			case PICA_FAST_MUL: \
+				MUL(res[k], a, b, rne); \
+				break; \
+			case PICA_FAST_MAD:    /* not fused: the product rounded first (f24_mad) */ \
+				rd(S, u, &fi->src[2], k, c); \
+				MUL(a, a, b, rne); \
+				ADD(res[k], a, c, rne); \
+				break; \
+			default: \
+				for (unsigned l = 0; l < L; l++) { \
+					const float x = a[l / 4][l % 4], y = b[l / 4][l % 4]; \
+					res[k][l / 4][l % 4] = fi->kind == PICA_FAST_SGE ? f24_sge(x, y) \
+					                     : fi->kind == PICA_FAST_SLT ? f24_slt(x, y) \
+					                     : fi->kind == PICA_FAST_MAX ? f24_max(x, y, fm) \
+					                                                 : f24_min(x, y, fm); \
+				} \
+				break; \
+			} \
+		} \
+		break; \
+	} \
+	wr(S, fi, res, act); \
+}
+
+DEFINE_RUN_FAST(run_fast4, , mul_l4, add_l4)
+#if F24V_HAVE_AVX2
+DEFINE_RUN_FAST(run_fast8, __attribute__((target("avx2"))), mul_l8, add_l8)
+#endif
+
+/* One arithmetic instruction: eight lanes an operation where the CPU has AVX2. */
+static inline void run_fast(batch_state *S, const pica_fast_inst *fi, const pica_uniforms *u,
+                            const f24_mode *fm, uint64_t rne, unsigned act, bool wide)
+{
+#if F24V_HAVE_AVX2
+	if (wide) {
+		run_fast8(S, fi, u, fm, rne, act);
 		return;
-	case PICA_FAST_DP3: case PICA_FAST_DP4: case PICA_FAST_DPH: {
-		/* f24_dot: each product rounded, summed in component order */
-		const unsigned nc = fi->kind == PICA_FAST_DP3 ? 3 : 4;
-		lanes_t acc;
-		for (unsigned k = 0; k < nc; k++) {
-			if (fi->kind == PICA_FAST_DPH && k == 3)
-				for (int h = 0; h < H; h++)
-					a[h] = (f24v_f4){ 1.0f, 1.0f, 1.0f, 1.0f };
-			else
-				rd(S, u, &fi->src[0], k, a);
-			rd(S, u, &fi->src[1], k, b);
-			for (int h = 0; h < H; h++) {
-				const f24v_f4 pr = f24v_mul4(a[h], b[h], rne);
-				/* the products and sums are rounded values: f24v_add4's
-				 * flush changes nothing, so it is f24v_sum1 lane for lane */
-				acc[h] = k ? f24v_add4(acc[h], pr, rne) : pr;
-			}
-		}
-		for (unsigned k = 0; k < 4; k++)
-			memcpy(res[k], acc, sizeof acc);
-		break;
 	}
-	case PICA_FAST_EX2: case PICA_FAST_LG2: case PICA_FAST_RCP: case PICA_FAST_RSQ:
-		rd(S, u, &fi->src[0], 0, a);
-		for (unsigned l = 0; l < L; l++) {
-			const float x = a[l / 4][l % 4];
-			a[l / 4][l % 4] = fi->kind == PICA_FAST_EX2 ? f24_ex2(x, fm)
-			                : fi->kind == PICA_FAST_LG2 ? f24_lg2(x, fm)
-			                : fi->kind == PICA_FAST_RCP ? f24_rcp(x, fm) : f24_rsq(x, fm);
-		}
-		for (unsigned k = 0; k < 4; k++)
-			memcpy(res[k], a, sizeof a);
-		break;
-	default:                                   /* component-wise */
-		for (unsigned k = 0; k < 4; k++) {
-			if (!(fi->wmask & (1u << k)))
-				continue;
-			rd(S, u, &fi->src[0], k, a);
-			if (fi->kind == PICA_FAST_MOV) {
-				memcpy(res[k], a, sizeof a);
-				continue;
-			}
-			if (fi->kind == PICA_FAST_FLR) {
-				for (unsigned l = 0; l < L; l++)
-					res[k][l / 4][l % 4] = f24_flr(a[l / 4][l % 4], fm);
-				continue;
-			}
-			rd(S, u, &fi->src[1], k, b);
-			switch (fi->kind) {
-			case PICA_FAST_ADD:
-				for (int h = 0; h < H; h++)
-					res[k][h] = f24v_add4(a[h], b[h], rne);
-				break;
-			case PICA_FAST_MUL:
-				for (int h = 0; h < H; h++)
-					res[k][h] = f24v_mul4(a[h], b[h], rne);
-				break;
-			case PICA_FAST_MAD:    /* not fused: the product rounded first (f24_mad) */
-				rd(S, u, &fi->src[2], k, c);
-				for (int h = 0; h < H; h++)
-					res[k][h] = f24v_add4(f24v_mul4(a[h], b[h], rne), c[h], rne);
-				break;
-			default:
-				for (unsigned l = 0; l < L; l++) {
-					const float x = a[l / 4][l % 4], y = b[l / 4][l % 4];
-					res[k][l / 4][l % 4] = fi->kind == PICA_FAST_SGE ? f24_sge(x, y)
-					                     : fi->kind == PICA_FAST_SLT ? f24_slt(x, y)
-					                     : fi->kind == PICA_FAST_MAX ? f24_max(x, y, fm)
-					                                                 : f24_min(x, y, fm);
-				}
-				break;
-			}
-		}
-		break;
-	}
-	wr(S, fi, res, act);
+#endif
+	(void)wide;
+	run_fast4(S, fi, u, fm, rne, act);
 }
 
 /* CMP (ex_cmp) on the active lanes. */
@@ -449,7 +509,7 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 		const pica_inst_meta *m = &p->meta[pc];
 		if (b->plain[pc]) {                        /* on to pc + 1 */
 			if (fi->kind != PICA_FAST_GENERAL)
-				run_fast(&S, fi, u, &env->f24, rne, act);
+				run_fast(&S, fi, u, &env->f24, rne, act, b->wide);
 			else
 				run_cmp(&S, in, fi, u, act);
 			if (act == FULL) {
@@ -473,7 +533,7 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 					w[l].pc = DONE;
 			continue;
 		} else if (fi->kind != PICA_FAST_GENERAL) {
-			run_fast(&S, fi, u, &env->f24, rne, act);
+			run_fast(&S, fi, u, &env->f24, rne, act, b->wide);
 		} else if (m->exec == PICA_EX_CMP) {
 			run_cmp(&S, in, fi, u, act);
 		} else {                                   /* JMP, IF (ex_jmp, ex_if) */

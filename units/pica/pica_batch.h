@@ -47,6 +47,7 @@ typedef struct pica_batch_plan {
 	uint8_t *jump_bit;        /* per pc: the path bit of a JMP or IF (< PICA_BATCH_JUMPS) */
 	struct pica_fast_inst *form;   /* per pc: the fast form; a CMP's sources too */
 	uint8_t *plain;           /* per pc: control goes to pc + 1 (no flow op, no IF pop) */
+	bool wide;                /* the CPU has AVX2: eight lanes an operation (isa/f24_vec.h) */
 } pica_batch_plan;
 
 /* p->batch: the plan, or NULL when p declines (or out of memory: the
