@@ -3,8 +3,8 @@
  *
  * A vertex shader's results do not depend on time, so vertex fetch can run
  * the program over a batch of vertices in structure-of-arrays form (one
- * float24 vector operation per component for four vertices, isa/f24_vec.h)
- * before it hands the jobs on; each job then carries its outputs and its
+ * float24 vector operation per component for four vertices, or eight where
+ * the CPU has AVX2; isa/f24_vec.h) before it hands the jobs on; each job then carries its outputs and its
  * path (pica_job.shaded, .sig) and the shader unit only books the time
  * (pica_shader.c, a schedule per path computed once).
  *
