@@ -477,6 +477,7 @@ bool pica_batch_run(const pica_program *prog, const pica_uniforms *unif, const u
 	sim_port *to[4] = { &in[0], units > 1 ? &in[1] : NULL, units > 2 ? &in[2] : NULL,
 	                    units > 3 ? &in[3] : NULL };
 	vfetch_init(&fetch, to, units, njobs, make_job, ctx);
+	vfetch_shade_ahead(&fetch, prog, unif, env);   /* make_job: the caller's, timeless */
 	unsigned ninit = 0;
 	for (unsigned k = 0; k < units && ok; k++) {
 		pica_shader_init(&sh[k], names[k], k, prog, unif, cfg, &in[k], &out);

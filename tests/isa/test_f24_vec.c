@@ -71,7 +71,8 @@ Test(f24_vec, mul_and_add_lanes_equal_the_scalar_helpers)
 Test(f24_vec, round_lanes_equal_f24_round_at_the_edges)
 {
 	/* doubles around the flush and overflow limits and around ties */
-	const double edge[] = { 0x1p-62, 0x1p64, 1.0, 3.0, 0x1.00008p0, 0x1.00018p0 };
+	const double edge[] = { 0x1p-62, 0x1p64, 1.0, 3.0, 0x1.00008p0, 0x1.00018p0, 0x1p-126,
+	                        0x1p128, 0x1p-1074, 0x1p1023, INFINITY, NAN, 0.0 };
 	for (unsigned m = 0; m < 3; m++) {
 		const uint64_t rne = f24v_rne(MODES[m]);
 		for (unsigned e = 0; e < sizeof edge / sizeof edge[0]; e++) {
@@ -86,8 +87,56 @@ Test(f24_vec, round_lanes_equal_f24_round_at_the_edges)
 					cr_assert_eq(bits_of(f[0]), bits_of(f24_round(x, MODES[m])), "%a mode %u", x, m);
 					cr_assert_eq(bits_of(f[1]), bits_of(f24_round(-x, MODES[m])), "%a mode %u", -x, m);
 					cr_assert_eq(bits_of(f24v_round1(x, rne)), bits_of(f24_round(x, MODES[m])));
+					if (!rne) {           /* the truncating form */
+						f24v_f4 t = f24v_trunc4((f24v_d2){ x, -x }, (f24v_d2){ -x, x });
+						cr_assert_eq(bits_of(t[0]), bits_of(f24_round(x, MODES[m])), "%a", x);
+						cr_assert_eq(bits_of(t[1]), bits_of(f24_round(-x, MODES[m])), "%a", -x);
+						cr_assert_eq(bits_of(t[2]), bits_of(f24_round(-x, MODES[m])), "%a", -x);
+					}
 				}
 			}
 		}
 	}
 }
+
+#if F24V_HAVE_AVX2
+/* The eight-lane forms, where the CPU has them (compiled for AVX2 here). */
+__attribute__((target("avx2"))) static void lanes8(const float *a, const float *b, uint64_t rne,
+                                                   float *p, float *s)
+{
+	f24v_f8 x, y, r;
+	memcpy(&x, a, sizeof x);
+	memcpy(&y, b, sizeof y);
+	r = f24v_mul8(x, y, rne);
+	memcpy(p, &r, sizeof r);
+	r = f24v_add8(x, y, rne);
+	memcpy(s, &r, sizeof r);
+}
+
+Test(f24_vec, eight_lanes_equal_the_scalar_helpers)
+{
+	if (!__builtin_cpu_supports("avx2"))
+		return;                                /* nothing to check on this host */
+	static float v[2048];
+	unsigned n = values(v, 2048);
+	test_rng rng = { 777 };
+	for (unsigned m = 0; m < 3; m++) {
+		const f24_mode fm = { .round = MODES[m] };
+		const uint64_t rne = f24v_rne(MODES[m]);
+		for (unsigned it = 0; it < 100000; it++) {
+			float a[8], b[8], p[8], s[8];
+			for (int k = 0; k < 8; k++) {
+				a[k] = v[test_rnd(&rng) % n];
+				b[k] = (it & 1) && k == (int)(it & 7) ? a[k] * 0.75f : v[test_rnd(&rng) % n];
+			}
+			lanes8(a, b, rne, p, s);
+			for (int k = 0; k < 8; k++) {
+				cr_assert_eq(bits_of(p[k]), bits_of(f24_mul(a[k], b[k], &fm)),
+				             "mul8 %a %a mode %u", (double)a[k], (double)b[k], m);
+				cr_assert_eq(bits_of(s[k]), bits_of(f24_add(a[k], b[k], &fm)),
+				             "add8 %a %a mode %u", (double)a[k], (double)b[k], m);
+			}
+		}
+	}
+}
+#endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tests/units/pica_rig.h"
+#include "units/pica/pica_batch.h"
 #include "tests/test_util.h"
 
 typedef struct outs {
@@ -232,5 +233,105 @@ Test(pica_fast, flow_control_matches)
 		compare(&r->p, &r->u, &cfg, false, 4, 40, SETTINGS[k] ? SETTINGS[k] : "defaults");
 		compare(&r->p, &r->u, &cfg, true, 2, 6, SETTINGS[k] ? SETTINGS[k] : "defaults");
 	}
+	unbuild(r);
+}
+
+/* ---- the batch path (units/pica/pica_batch.h): vertex fetch shades
+ * PICA_BATCH_LANES vertices at once ahead of the units, which book each
+ * path's schedule.  Compared with the general path like the rest. ---- */
+
+/* CMP, JMPC, nested IFC with .else, IFU, every arithmetic fast form, a
+ * stale r read feeding a dead value only; the inputs take several paths. */
+static const char BATCH_SRC[] =
+	".out o0 position\n.out o1 color\n.out o2 texcoord0\n"
+	".constf k(1.0, 2.0, 0.5, -1.0)\n.bool b0\n.proc main\n"
+	"  mov r0, v0\n  mov r1, k\n  mul r5, k, r3\n"
+	"  cmp k, gt, le, r0\n  jmpc cmp.x, skip\n"
+	"  add r0, r0, v1\n  sge r1, r0, v1\n  slt r2, v1, r0\n  mad r1, r1, k, r2\n"
+	"skip:\n  max r2, r0, v1\n  min r3, r0, -v1\n"
+	"  ifc cmp.y\n    ifc cmp.x\n      flr r4, r0\n      ex2 r6, r0.y\n      mov r4.y, r6\n"
+	"    .else\n      lg2 r4, r0.w\n      rcp r4.z, r0.x\n    .end\n    nop\n"
+	"  .else\n    rsq r4, r0.z\n    dp3 r4.x, r0, v1\n  .end\n"
+	"  dp4 o0.x, k, r0\n  dph o0.y, k, r1\n  dp3 o0.z, r2, r3\n  mov o0.w, k.w\n"
+	"  mul o1, r4, r1\n  mad o2, r3, k, r0\n"
+	"  ifu b0\n    mov r7, k\n  .else\n    mov r7, -k\n  .end\n  end\n.end\n";
+
+Test(pica_fast, batch_path_matches_on_every_path)
+{
+	rig *r = build(BATCH_SRC);
+	cr_assert(r->p.batch, "the batch plan should accept this program");
+	/* b0 both ways; the last round on four lanes an operation where the
+	 * CPU has eight (both forms tested on an AVX2 host) */
+	for (int b0 = 0; b0 < 3; b0++) {
+		r->u.b[0] = b0 == 1;
+		if (b0 == 2)
+			r->p.batch->wide = false;
+		for (size_t k = 0; k < sizeof SETTINGS / sizeof SETTINGS[0]; k++) {
+			ulp_config cfg;
+			ulp_config_defaults(&cfg);
+			if (SETTINGS[k])
+				cr_assert(ulp_config_set(&cfg, SETTINGS[k], &r->d), "%s", r->d.msg);
+			const char *what = SETTINGS[k] ? SETTINGS[k] : "defaults";
+			compare(&r->p, &r->u, &cfg, false, 4, 77, what);
+			compare(&r->p, &r->u, &cfg, false, 1, 13, what);
+			compare(&r->p, &r->u, &cfg, false, 3, 9, what);
+			if (k == 0 || k == 3)
+				compare(&r->p, &r->u, &cfg, true, 4, 12, what);
+		}
+	}
+	unbuild(r);
+}
+
+/* A path that pica_step diagnoses (an output written twice, an output left
+ * unwritten) taken by some vertices only: those run the ordinary way and
+ * stop the run at the same cycle with the same message. */
+Test(pica_fast, batch_path_errors_on_some_paths)
+{
+	static const char *const SRC[] = {
+		".out o0 position\n.constf k(1.0, 2.0, 3.0, 4.0)\n.proc main\n"
+		"  mov r0, v0\n  cmp k, lt, ge, v0\n  ifc cmp.x\n    mov o0, k\n  .end\n"
+		"  mov o0.x, r0\n  mov o0.yzw, r0\n  end\n.end\n",
+		".out o0 position\n.out o1 color\n.constf k(1.0, 1000000000.0, 3.0, 4.0)\n.proc main\n"
+		"  mov r0, v0\n  cmp k, lt, ge, v1\n  mov o0, r0\n  ifc cmp.y\n    mov o1, v0\n  .end\n"
+		"  end\n.end\n",
+	};
+	for (size_t k = 0; k < sizeof SRC / sizeof SRC[0]; k++) {
+		rig *r = build(SRC[k]);
+		cr_assert(r->p.batch, "program %zu: the batch plan should accept it", k);
+		run_out g, f;
+		run_batch(&r->p, &r->u, &r->cfg, true, false, 4, 24, &g);
+		run_batch(&r->p, &r->u, &r->cfg, false, false, 4, 24, &f);
+		cr_assert_not(g.ok, "program %zu should fail", k);
+		cr_assert_gt(g.o.n, 0, "program %zu: some vertices should finish first", k);
+		expect_same(&g, &f, "error path");
+		run_free(&g);
+		run_free(&f);
+		unbuild(r);
+	}
+}
+
+/* What the plan declines: an output or a CMP fed by an r component the
+ * vertex never wrote, a loop, MOVA; the units then run as before. */
+Test(pica_fast, batch_plan_declines)
+{
+	static const char *const SRC[] = {
+		".out o0 position\n.proc main\n  mov r0.xyz, v0\n  mov o0, r0\n  end\n.end\n",
+		".out o0 position\n.constf k(1.0, 2.0, 3.0, 4.0)\n.proc main\n"
+		"  cmp k, lt, lt, r2\n  mov o0, k\n  end\n.end\n",
+		".out o0 position\n.consti n(3, 0, 1, 0)\n.constf k(1.0, 2.0, 3.0, 4.0)\n.proc main\n"
+		"  mov r0, k\n  for n\n    add r0, k, r0\n  .end\n  mov o0, r0\n  end\n.end\n",
+		".out o0 position\n.constf k(1.0, 2.0, 3.0, 4.0)\n.proc main\n"
+		"  mova a0.x, v0\n  mov o0, k\n  end\n.end\n",
+	};
+	for (size_t k = 0; k < sizeof SRC / sizeof SRC[0]; k++) {
+		rig *r = build(SRC[k]);
+		cr_assert_null(r->p.batch, "program %zu should be declined", k);
+		compare(&r->p, &r->u, &r->cfg, false, 4, 10, "declined program");
+		unbuild(r);
+	}
+	/* a stale value that only feeds dead values is accepted */
+	rig *r = build(".out o0 position\n.proc main\n  mov r0, v0\n  mul r1, r0, r3\n  mov o0, r0\n"
+	               "  end\n.end\n");
+	cr_assert(r->p.batch);
 	unbuild(r);
 }

@@ -9,6 +9,7 @@
 
 #include "isa/pica/pica_disasm.h"
 #include "units/pica/pica_fast.h"
+#include "units/pica/pica_batch.h"
 
 #define NO_PC PICA_NO_PC
 
@@ -105,6 +106,7 @@ bool pica_program_from_code(pica_program *p, const uint32_t *code, size_t ncode,
 		if (p->out_need[r])
 			p->out_regs |= (uint16_t)(1u << r);
 	}
+	pica_batch_build(p);        /* NULL when the program declines (pica_batch.h) */
 	return true;
 }
 
@@ -135,6 +137,7 @@ void pica_program_free(pica_program *p)
 	free(p->inst);
 	free(p->meta);
 	free(p->fast);
+	pica_batch_free(p);
 	p->inst = NULL;
 	p->meta = NULL;
 	p->fast = NULL;
@@ -279,9 +282,9 @@ static bool write_dst(pica_thread *t, const pica_program *p, const pica_env *env
 
 /* ---- flow control ---- */
 
-static bool condition(const pica_thread *t, const struct pica_inst *in)
+bool pica_condition(bool cmpx, bool cmpy, const struct pica_inst *in)
 {
-	bool x = t->cmp[0] == in->ref_x, y = t->cmp[1] == in->ref_y;
+	bool x = cmpx == in->ref_x, y = cmpy == in->ref_y;
 	switch (in->cond) {
 	case PICA_COND_OR: return x || y;
 	case PICA_COND_AND: return x && y;
@@ -304,7 +307,7 @@ static bool condition(const pica_thread *t, const struct pica_inst *in)
 		(n)--;                                       \
 	} while (0)
 
-static bool cmp_op(uint8_t op, float a, float b)
+bool pica_cmp_op(uint8_t op, float a, float b)
 {
 	switch (op) {            /* no flush in CMP (§2.2) */
 	case PICA_CMP_EQ: return a == b;
@@ -483,8 +486,8 @@ static enum pica_step_result ex_cmp(pica_step_ctx *s)
 	float a[4], b[4];
 	read_src(s->t, s->u, &s->in->src[0], a);
 	read_src(s->t, s->u, &s->in->src[1], b);
-	s->t->cmp[0] = cmp_op(s->in->cmp_op[0], a[0], b[0]);
-	s->t->cmp[1] = cmp_op(s->in->cmp_op[1], a[1], b[1]);
+	s->t->cmp[0] = pica_cmp_op(s->in->cmp_op[0], a[0], b[0]);
+	s->t->cmp[1] = pica_cmp_op(s->in->cmp_op[1], a[1], b[1]);
 	return PICA_STEP_OK;
 }
 
@@ -513,16 +516,24 @@ static enum pica_step_result ex_end(pica_step_ctx *s)
 	return PICA_STEP_END;
 }
 
-/* Whether a conditional flow op goes: the cmp condition for the ops that
- * read it (format 2, PICA_F_CMPR), b[id] for format 3, else always. */
+bool pica_flow_go(const struct pica_inst *in, const pica_uniforms *u, bool cmpx, bool cmpy)
+{
+	if (PICA_OPS[in->op].flags & PICA_F_CMPR)
+		return pica_condition(cmpx, cmpy, in);
+	if (in->fmt == PICA_FMT_3)
+		return u->b[in->uniform_id & 15];
+	return true;
+}
+
+bool pica_jump_go(const struct pica_inst *in, const pica_uniforms *u, bool cmpx, bool cmpy)
+{
+	return in->fmt == PICA_FMT_3 ? u->b[in->uniform_id & 15] == !(in->num & 1)
+	                             : pica_flow_go(in, u, cmpx, cmpy);
+}
+
 static bool flow_go(const pica_step_ctx *s)
 {
-	const struct pica_inst *in = s->in;
-	if (PICA_OPS[in->op].flags & PICA_F_CMPR)
-		return condition(s->t, in);
-	if (in->fmt == PICA_FMT_3)
-		return s->u->b[in->uniform_id & 15];
-	return true;
+	return pica_flow_go(s->in, s->u, s->t->cmp[0], s->t->cmp[1]);
 }
 
 static enum pica_step_result ex_break(pica_step_ctx *s)
@@ -578,7 +589,7 @@ static enum pica_step_result ex_loop(pica_step_ctx *s)
 static enum pica_step_result ex_jmp(pica_step_ctx *s)
 {
 	const struct pica_inst *in = s->in;
-	bool go = in->fmt == PICA_FMT_3 ? s->u->b[in->uniform_id & 15] == !(in->num & 1) : flow_go(s);
+	bool go = pica_jump_go(in, s->u, s->t->cmp[0], s->t->cmp[1]);
 	if (go)
 		s->jump = in->target;
 	return PICA_STEP_OK;

@@ -63,6 +63,7 @@ typedef struct pica_program {
 	uint8_t out_need[16];      /* components (bit 0 = x) the table requires */
 	const struct shbin_dvle *dvle;   /* when built from an SHBIN, else NULL */
 	struct pica_fast_inst *fast;     /* the fast path's forms (pica_fast.h) */
+	struct pica_batch_plan *batch;   /* the batch path's plan, or NULL (pica_batch.h) */
 } pica_program;
 
 /* From code memory and operand descriptors (the register-programmed path). */
@@ -165,6 +166,17 @@ enum pica_step_result pica_step(pica_thread *t, const pica_program *p, const pic
 #define PICA_NO_PC UINT32_MAX
 enum pica_step_result pica_next_pc(pica_thread *t, const pica_program *p, const pica_env *env,
                                    uint32_t pc, uint32_t jump, pica_step_info *info, ulp_diag *d);
+
+/* CMP's comparison of a and b (no flush, pica200.md §2.2), and the
+ * condition of a format-2 flow op (JMPC, CALLC, IFC, BREAKC) on cmp.x, cmp.y. */
+bool pica_cmp_op(uint8_t op, float a, float b);
+bool pica_condition(bool cmpx, bool cmpy, const struct pica_inst *in);
+/* Whether a conditional flow op (IF, CALL, BREAK) goes: the cmp condition
+ * for the ops that read it (format 2), b[id] for format 3, else always;
+ * a JMP: JMPC the condition, JMPU b[id] == !(NUM & 1) (NUM bit 0
+ * inverts, §1.3). */
+bool pica_flow_go(const struct pica_inst *in, const pica_uniforms *u, bool cmpx, bool cmpy);
+bool pica_jump_go(const struct pica_inst *in, const pica_uniforms *u, bool cmpx, bool cmpy);
 
 /* ---- geometry-shader input (picasso Manual.md ".gsh") ----
  * A primitive's vertices arrive as stride registers each (the VS outputs in

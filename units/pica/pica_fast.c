@@ -45,7 +45,7 @@ static uint8_t fast_kind(const struct pica_inst *in, const pica_inst_meta *m)
 	}
 }
 
-static pica_fast_src fast_src(const struct pica_src *s)
+pica_fast_src pica_fast_src_of(const struct pica_src *s)
 {
 	pica_fast_src f = { 0 };
 	if (s->reg < PICA_SRC_R) {
@@ -76,7 +76,7 @@ bool pica_fast_build(pica_program *p)
 		if (f->kind == PICA_FAST_GENERAL || f->kind == PICA_FAST_NOP)
 			continue;
 		for (int k = 0; k < 3; k++)
-			f->src[k] = fast_src(&in->src[k]);
+			f->src[k] = pica_fast_src_of(&in->src[k]);
 		for (int k = 0; k < 4; k++)
 			if (in->mask & (8 >> k)) {             /* descriptor mask: bit 3 = x */
 				f->wmask |= (uint8_t)(1u << k);

@@ -54,6 +54,8 @@ typedef struct pica_fast_inst {
 	pica_fast_src src[3];
 } pica_fast_inst;
 
+/* A source operand's fast form (no relative addressing: the caller checks). */
+pica_fast_src pica_fast_src_of(const struct pica_src *s);
 /* The fast forms of p's instructions (p->fast); false when out of memory. */
 bool pica_fast_build(pica_program *p);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "units/pica/pica_batch.h"
 #include "units/pica/pica_fast.h"
 
 
@@ -124,6 +125,12 @@ static void unbook_gap(pica_shader_unit *s, uint64_t p, bool taken, uint64_t at,
 	unbook(&s->u.stats, ni, at, end, SIM_ACT_STALL + (int)cause);
 }
 
+/* Entry k of the last run ahead's log (a schedule's is relative to log_t0). */
+static inline uint64_t log_at(const pica_shader_unit *s, unsigned k)
+{
+	return s->log_rel ? s->log_rel[k] + (s->log_t0 << 8) : s->log[k];
+}
+
 /* A run that stopped before cycle end takes back what the last run ahead
  * booked from end on, rebuilt from its log: cycles, instructions, taken
  * branches (what ticks up to end - 1 would have counted stays). */
@@ -132,12 +139,13 @@ static void pica_shader_settle(sim_unit *u, uint64_t end)
 	pica_shader_unit *s = (pica_shader_unit *)u;
 	if (!s->nlog)
 		return;
-	uint64_t p = s->log[0] >> 8;              /* the run's first issue: a tick */
-	bool taken = s->log[0] & 1;
+	uint64_t p = log_at(s, 0) >> 8;           /* the run's first issue: a tick */
+	bool taken = log_at(s, 0) & 1;
 	for (unsigned k = 1; k < s->nlog; k++) {
-		const uint64_t at = s->log[k] >> 8;
-		const enum sim_stall cause = (enum sim_stall)(s->log[k] >> 1 & 0x7F);
-		const bool tk = s->log[k] & 1;
+		const uint64_t e = log_at(s, k);
+		const uint64_t at = e >> 8;
+		const enum sim_stall cause = (enum sim_stall)(e >> 1 & 0x7F);
+		const bool tk = e & 1;
 		if (k + 1 < s->nlog || !s->log_stop) {
 			unbook_gap(s, p, taken, at, cause, end);
 			unbook(&u->stats, at, at + 1, end, SIM_ACT_BUSY);
@@ -243,10 +251,192 @@ static bool fast_run(pica_shader_unit *s, uint64_t now)
 	s->wait_cause = wait_cause;
 	s->log[n++] = log_entry(at, cause, false);    /* where the run stops */
 	s->nlog = n;
+	s->log_rel = NULL;
 	s->log_stop = true;
 	s->booked_busy = busy_last;
 	if (at > now + 1)
 		sim_unit_sleep_through(u, at);
+	return true;
+}
+
+/* ---- the batch path: a schedule per path (pica_shader.h pica_sched) ---- */
+
+/* fast_run's loop for a vertex of path sig from its first issue at cycle 0,
+ * the scoreboard clear, what the instructions do left out: what it books,
+ * the state it leaves, its log.  The checks pica_fast_step and pica_step
+ * make on the way (an output component written twice, pica.max_steps, the
+ * output table at END) decide ok. */
+static void sched_build(const pica_shader_unit *s, uint32_t sig, pica_sched *sc)
+{
+	const pica_program *p = s->prog;
+	memset(sc, 0, sizeof *sc);
+	sc->sig = sig;
+	uint64_t ready[20] = { 0 };
+	pica_batch_walk w;
+	pica_batch_walk_start(p, &w);
+	uint32_t pc = p->entry;
+	bool taken;
+	const pica_fast_inst *f0 = &p->fast[pc];
+	if (f0->kind == PICA_FAST_GENERAL || f0->kind == PICA_FAST_END || s->env.max_steps < 1 ||
+	    (sig & PICA_BATCH_BAD))
+		return;                                /* fast_run would not start */
+	uint64_t steps = 0;
+	/* one instruction's effects that the checks see; false: a decline */
+#define SCHED_RUN(pc_)                                                                   \
+	do {                                                                             \
+		const pica_fast_inst *fi_ = &p->fast[pc_];                               \
+		if (steps >= s->env.max_steps)                                           \
+			return;                                                          \
+		steps++;                                                                 \
+		if (fi_->kind != PICA_FAST_GENERAL && fi_->kind != PICA_FAST_NOP && fi_->to_o) { \
+			if (sc->o_mask[fi_->dst] & fi_->wmask)                           \
+				return;                                                  \
+			sc->o_mask[fi_->dst] |= fi_->wmask;                              \
+		}                                                                        \
+		const uint8_t bit_ = p->batch->jump_bit[pc_];                            \
+		if (!pica_batch_walk_next(p, &w, bit_ < 32 && (sig >> bit_ & 1), &taken)) \
+			return;                                                          \
+	} while (0)
+	SCHED_RUN(pc);
+	/* issued() at 0 */
+	const pica_inst_meta *m0 = &p->meta[pc];
+	uint64_t writes_done = s->latency[m0->cls];
+	for (uint32_t bits = m0->writes; bits; bits &= bits - 1)
+		ready[__builtin_ctz(bits)] = writes_done;
+	sc->ready_mask = m0->writes;
+	sc->instructions = 1;
+	sc->taken = taken;
+	uint64_t next_issue = s->issue_cycles;
+	enum sim_stall wait_cause = SIM_STALL_COUNT;
+	if (taken) {
+		next_issue += s->flow_bubble;
+		if (s->flow_bubble)
+			wait_cause = SIM_STALL_FLOW;
+	}
+	sc->log[0] = log_entry(0, SIM_STALL_DEPENDENCY, taken);
+	unsigned n = 1;
+	uint64_t c = 0, at, busy_last = 0;
+	enum sim_stall cause;
+	pc = w.pc;
+	for (;;) {
+		at = next_issue;
+		if (at > c + 1) {                      /* book_wait */
+			if (wait_cause == SIM_STALL_COUNT) {
+				sc->busy += at - c - 1;
+				busy_last = at - 1;
+			} else {
+				sc->stall[wait_cause] += at - c - 1;
+			}
+		}
+		cause = SIM_STALL_DEPENDENCY;
+		const pica_inst_meta *m = &p->meta[pc];
+		uint64_t need = 0;
+		for (uint32_t bits = m->reads; bits; bits &= bits - 1) {
+			unsigned b = (unsigned)__builtin_ctz(bits);
+			if (ready[b] > need) {
+				need = ready[b];
+				cause = b >= 16 && b <= 18 ? SIM_STALL_HAZARD : SIM_STALL_DEPENDENCY;
+			}
+		}
+		if (m->is_end && writes_done > need) {
+			need = writes_done;
+			cause = SIM_STALL_DEPENDENCY;
+		}
+		if (need > at) {
+			sc->stall[cause] += need - at;
+			at = need;
+		}
+		if (at > s->fast_window || n == PICA_FAST_RUN)
+			return;                            /* fast_run would stop short of END */
+		if (m->is_end)
+			break;
+		SCHED_RUN(pc);
+		busy_last = at;
+		sc->log[n++] = log_entry(at, cause, taken);
+		const uint64_t done = at + s->latency[m->cls];
+		for (uint32_t bits = m->writes; bits; bits &= bits - 1)
+			ready[__builtin_ctz(bits)] = done;
+		sc->ready_mask |= m->writes;
+		writes_done = done > writes_done ? done : writes_done;
+		next_issue = at + s->issue_cycles;
+		wait_cause = SIM_STALL_COUNT;
+		sc->instructions++;
+		if (taken) {
+			sc->taken++;
+			next_issue += s->flow_bubble;
+			if (s->flow_bubble)
+				wait_cause = SIM_STALL_FLOW;
+		}
+		c = at;
+		pc = w.pc;
+	}
+#undef SCHED_RUN
+	/* END: its own step (pica.max_steps) and the output table (ex_end) */
+	if (steps >= s->env.max_steps)
+		return;
+	for (unsigned r = 0; r < 16; r++)
+		if (p->out_need[r] & ~sc->o_mask[r])
+			return;
+	sc->busy += n - 1;
+	sc->end_pc = pc;
+	sc->end_at = at;
+	sc->busy_last = busy_last;
+	sc->next_issue = next_issue;
+	sc->writes_done = writes_done;
+	sc->wait_cause = (uint8_t)wait_cause;
+	memcpy(sc->ready, ready, sizeof ready);
+	sc->log[n++] = log_entry(at, cause, false);
+	sc->nlog = n;
+	sc->ok = true;
+}
+
+/* The first issue of a job shaded ahead, at now: book its path's schedule
+ * and sleep to its END.  False when the path needs the ordinary run. */
+static bool sched_apply(pica_shader_unit *s, uint64_t now)
+{
+	if (s->sched_prog != s->prog || s->sched_steps != s->env.max_steps) {
+		s->sched_prog = s->prog;
+		s->sched_steps = s->env.max_steps;
+		s->nsched = 0;
+	}
+	const pica_sched *sc = NULL;
+	for (unsigned k = 0; k < s->nsched && !sc; k++)
+		if (s->sched[k].sig == s->sig)
+			sc = &s->sched[k];
+	if (!sc) {
+		if (s->nsched == PICA_SCHED_PATHS)
+			return false;
+		sched_build(s, s->sig, &s->sched[s->nsched]);
+		sc = &s->sched[s->nsched++];
+	}
+	if (!sc->ok)
+		return false;
+	sim_unit *u = &s->u;
+	sim_unit_stats *st = &u->stats;
+	sim_unit_busy(u);
+	st->busy += sc->busy;
+	for (int k = 0; k < SIM_STALL_COUNT; k++)
+		st->stall[k] += sc->stall[k];
+	st->counter[PICA_CTR_INSTRUCTIONS] += sc->instructions;
+	st->counter[PICA_CTR_TAKEN] += sc->taken;
+	s->seq += sc->instructions;
+	for (uint32_t bits = sc->ready_mask; bits; bits &= bits - 1) {
+		const unsigned b = (unsigned)__builtin_ctz(bits);
+		s->ready[b] = now + sc->ready[b];
+	}
+	s->writes_done = now + sc->writes_done;
+	s->next_issue = now + sc->next_issue;
+	s->wait_cause = (enum sim_stall)sc->wait_cause;
+	s->log_rel = sc->log;
+	s->log_t0 = now;
+	s->nlog = sc->nlog;
+	s->log_stop = true;
+	s->booked_busy = sc->busy_last ? now + sc->busy_last : 0;
+	s->t.pc = sc->end_pc;
+	s->shade_mask = sc->o_mask;
+	s->shade_end = true;
+	if (sc->end_at > 1)
+		sim_unit_sleep_through(u, now + sc->end_at);
 	return true;
 }
 
@@ -284,8 +474,18 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 			return;
 		}
 		if (job) {
-			memcpy(s->t.v, job->v, sizeof s->t.v);
 			s->job_id = job->id;
+			s->shaded = job->shaded;
+			if (job->shaded) {     /* the registers the program reads and writes */
+				const pica_batch_plan *b = s->prog->batch;
+				for (uint32_t bits = b->v_used; bits; bits &= bits - 1)
+					s->t.v[__builtin_ctz(bits)] = job->v[__builtin_ctz(bits)];
+				for (uint32_t bits = b->o_used; bits; bits &= bits - 1)
+					s->shade_o[__builtin_ctz(bits)] = job->o[__builtin_ctz(bits)];
+				s->sig = job->sig;
+			} else {
+				memcpy(s->t.v, job->v, sizeof s->t.v);
+			}
 			sim_port_pop(s->in, now);
 		}
 		pica_thread_start(&s->t, s->prog);
@@ -323,9 +523,17 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 			return;
 		}
 		if (!is_end && s->fast && !s->start && !s->env.general && !s->env.trace &&
-		    !s->env.permissive && !sim_unit_recording(u) && fast_run(s, now))
-			return;
+		    !s->env.permissive && !sim_unit_recording(u)) {
+			if (s->shaded) {         /* the first issue of a job shaded ahead */
+				s->shaded = false;
+				if (pc == s->prog->entry && s->t.steps == 0 && sched_apply(s, now))
+					return;
+			}
+			if (fast_run(s, now))
+				return;
+		}
 	}
+	s->shaded = false;
 	s->now = now;
 	pica_step_info info = { 0 };
 	pica_thread *before = NULL;
@@ -333,7 +541,11 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 		*before = s->t;
 	/* an instruction with a fast form runs it, ticking or not (pica_fast.h) */
 	enum pica_step_result r;
-	if (!s->env.general && pc < s->prog->ncode &&
+	if (s->shade_end && is_end) {      /* its time booked (sched_apply): END alone */
+		r = PICA_STEP_END;
+		info.pc = pc;
+		info.taken = false;
+	} else if (!s->env.general && pc < s->prog->ncode &&
 	    pica_fast_step(&s->t, s->prog, s->unif, &s->env, &info))
 		r = is_end ? PICA_STEP_END : PICA_STEP_OK;
 	else
@@ -359,7 +571,22 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 			if (s->gs_unif)
 				pica_gs_invocation_done(s->gs_unif);     /* b15 = true (pica200.md §1.1) */
 		} else {
-			pica_result out = { .id = s->job_id, .unit = s->index };
+			pica_result out;               /* every byte set below (no padding) */
+			out.id = s->job_id;
+			out.unit = s->index;
+			if (s->shade_end) {          /* what the path wrote, over o[0] (stale elsewhere) */
+				for (uint32_t bits = s->prog->batch->o_used; bits; bits &= bits - 1) {
+					const unsigned q = (unsigned)__builtin_ctz(bits);
+					if (s->shade_mask[q] == 0xF) {
+						s->t.o[0][q] = s->shade_o[q];
+						continue;
+					}
+					for (unsigned k = 0; k < 4; k++)
+						if (s->shade_mask[q] & (1u << k))
+							s->t.o[0][q].c[k] = s->shade_o[q].c[k];
+				}
+				s->shade_end = false;
+			}
 			memcpy(out.o, s->t.o[0], sizeof out.o);
 			sim_port_push(s->out, &out, now);
 		}
@@ -382,6 +609,8 @@ void pica_shader_reset(pica_shader_unit *s)
 	s->fail_pending = false;
 	s->booked_busy = 0;
 	s->nlog = 0;
+	s->log_rel = NULL;
+	s->shaded = s->shade_end = false;
 	pica_thread_reset(&s->t);
 	ulp_diag_clear(&s->err);
 }

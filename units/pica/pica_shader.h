@@ -16,6 +16,11 @@
 typedef struct pica_job {
 	uint32_t id;
 	pica_vec4 v[16];
+	/* Shaded ahead by vertex fetch (pica_batch.h): the outputs the path
+	 * wrote and the path's jump bits; the unit books the time only. */
+	bool shaded;
+	uint32_t sig;
+	pica_vec4 o[16];
 } pica_job;
 
 typedef struct pica_result {
@@ -31,6 +36,28 @@ enum pica_counter {
 
 enum { PICA_TL_PENDING = 64 };
 enum { PICA_FAST_RUN = 64 };    /* instructions one run ahead issues at most */
+enum { PICA_SCHED_PATHS = 8 };  /* schedules a unit keeps (paths of one program) */
+
+/* What fast_run books for a vertex of one path (pica_batch.h's jump bits)
+ * from its first issue at cycle 0 with the scoreboard clear, as it is at a
+ * vertex's start (END waits for every write): computed once per unit and
+ * path, then booked per vertex.  ok false: the path needs the ordinary run
+ * (an error pica_step reports, past the window or PICA_FAST_RUN, the first
+ * instruction without a fast form). */
+typedef struct pica_sched {
+	uint32_t sig;
+	bool ok;
+	uint8_t wait_cause;             /* enum sim_stall, SIM_STALL_COUNT: busy */
+	uint32_t end_pc;
+	uint32_t ready_mask;            /* scoreboard bits the path writes */
+	uint64_t end_at;                /* END's cycle */
+	uint64_t busy, stall[SIM_STALL_COUNT], instructions, taken;
+	uint64_t busy_last;             /* 0: none */
+	uint64_t next_issue, writes_done, ready[20];
+	uint8_t o_mask[16];             /* the components the path writes */
+	uint64_t log[PICA_FAST_RUN + 1];
+	unsigned nlog;
+} pica_sched;
 
 typedef struct pica_shader_unit {
 	sim_unit u;                     /* first: the clock's view */
@@ -72,6 +99,19 @@ typedef struct pica_shader_unit {
 	uint64_t log[PICA_FAST_RUN + 1];
 	unsigned nlog;
 	bool log_stop;
+	const uint64_t *log_rel;        /* else the log is a schedule's, from cycle log_t0 */
+	uint64_t log_t0;
+	/* The batch path (pica_batch.h): the job was shaded ahead; its outputs
+	 * and path; shade_end: its time is booked, END pushes shade_o merged
+	 * into o[0] by shade_mask.  The schedules, for prog and max_steps. */
+	bool shaded, shade_end;
+	uint32_t sig;
+	const uint8_t *shade_mask;
+	pica_vec4 shade_o[16];
+	const pica_program *sched_prog;
+	uint64_t sched_steps;
+	unsigned nsched;
+	pica_sched sched[PICA_SCHED_PATHS];
 	struct { uint64_t cycle; uint32_t seq; } pending[PICA_TL_PENDING];
 	unsigned pend_head, pend_n;
 	ulp_diag err;

@@ -1,6 +1,7 @@
 /* Vertex fetch (vfetch.h). */
 #include "units/pica/vfetch.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "isa/f24.h"
@@ -8,6 +9,27 @@
 const sim_counter_def VFETCH_COUNTERS[VFETCH_CTR_COUNT] = {
 	[VFETCH_CTR_VERTICES] = { "vertices", "vertex jobs handed to the shader units" },
 };
+
+/* The next job: made now, or from the batch made and shaded ahead. */
+static const pica_job *next_job(vfetch_unit *f)
+{
+	if (f->at < f->nbatch)
+		return &f->batch[f->at++];
+	const bool ahead = f->prog && !sim_unit_recording(&f->u);
+	const uint32_t left = f->total - f->sent;
+	const unsigned n = ahead ? (left < PICA_BATCH_LANES ? left : PICA_BATCH_LANES) : 1;
+	for (unsigned k = 0; k < n; k++) {
+		pica_job *job = &f->batch[k];
+		memset(job, 0, offsetof(pica_job, o));
+		job->id = f->sent + k;
+		f->make_job(f->ctx, f->sent + k, job);
+	}
+	if (ahead)
+		pica_batch_shade(f->prog, f->unif, f->env, f->batch, n);
+	f->nbatch = n;
+	f->at = 1;
+	return &f->batch[0];
+}
 
 static void vfetch_tick(sim_unit *u, uint64_t now)
 {
@@ -20,11 +42,7 @@ static void vfetch_tick(sim_unit *u, uint64_t now)
 		sim_port *p = f->to[(f->next + k) % f->nunits];
 		if (sim_port_full(p))
 			continue;
-		pica_job job;
-		memset(&job, 0, sizeof job);
-		job.id = f->sent;
-		f->make_job(f->ctx, f->sent, &job);
-		sim_port_push(p, &job, now);
+		sim_port_push(p, next_job(f), now);
 		f->next = (f->next + k + 1) % f->nunits;
 		f->sent++;
 		sim_unit_count(u, VFETCH_CTR_VERTICES, 1);
@@ -45,6 +63,16 @@ static void vfetch_reset(sim_unit *u)
 	vfetch_unit *f = (vfetch_unit *)u;
 	f->next = 0;
 	f->sent = 0;
+	f->nbatch = f->at = 0;
+}
+
+void vfetch_shade_ahead(vfetch_unit *f, const pica_program *prog, const pica_uniforms *unif,
+                        const pica_env *env)
+{
+	const bool ok = pica_batch_usable(prog, env);
+	f->prog = ok ? prog : NULL;
+	f->unif = unif;
+	f->env = env;
 }
 
 void vfetch_init(vfetch_unit *f, sim_port *const *to, unsigned nunits, uint32_t total,

@@ -9,6 +9,7 @@
 #define ULP_UNITS_VFETCH_H
 
 #include "sim/core/port.h"
+#include "units/pica/pica_batch.h"
 #include "units/pica/pica_shader.h"
 
 enum vfetch_counter { VFETCH_CTR_VERTICES, VFETCH_CTR_COUNT };
@@ -20,6 +21,13 @@ typedef struct vfetch_unit {
 	uint32_t sent, total;
 	void (*make_job)(void *ctx, uint32_t id, pica_job *job);
 	void *ctx;
+	/* shading ahead (vfetch_shade_ahead): the program, its uniforms and
+	 * env; the jobs made and shaded, the next one to hand on */
+	const pica_program *prog;
+	const pica_uniforms *unif;
+	const pica_env *env;
+	unsigned nbatch, at;
+	pica_job batch[PICA_BATCH_LANES];
 } vfetch_unit;
 
 extern const sim_counter_def VFETCH_COUNTERS[VFETCH_CTR_COUNT];
@@ -60,5 +68,14 @@ void vfetch_setup_job(void *ctx, uint32_t id, pica_job *job);
  * units wake vfetch when they pop (producer). */
 void vfetch_init(vfetch_unit *f, sim_port *const *to, unsigned nunits, uint32_t total,
                  void (*make_job)(void *ctx, uint32_t id, pica_job *job), void *ctx);
+
+/* Make the jobs PICA_BATCH_LANES at a time and run prog over them before
+ * handing them on (pica_batch.h), when the program and env allow it
+ * (pica_batch_usable) and no timeline records.  Only for a make_job that
+ * does not depend on time (the result of pica_batch_run's callers), and
+ * uniforms that do not change during the run; prog, unif and env must
+ * outlive it.  The units book the time; every result stays the same. */
+void vfetch_shade_ahead(vfetch_unit *f, const pica_program *prog, const pica_uniforms *unif,
+                        const pica_env *env);
 
 #endif

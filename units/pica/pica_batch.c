@@ -1,0 +1,565 @@
+/* A vertex shader over a batch of vertices (pica_batch.h).  Semantics are
+ * the fast forms' (pica_fast.h), which are pica_step's: the same operand
+ * reads (swizzle, negation turning -0 into +0), the same float24 helpers
+ * lane for lane (isa/f24_vec.h's four-lane ADD, MUL, MAD and dot-product
+ * products and sums; isa/f24.h for the rest), CMP and the jump conditions
+ * through pica_exec.c's own pica_cmp_op and pica_condition. */
+#include "units/pica/pica_batch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "units/pica/pica_fast.h"
+#include "units/pica/pica_shader.h"
+
+enum { L = PICA_BATCH_LANES, H = PICA_BATCH_LANES / 4, NO_BIT = 0xFF, FULL = (1u << L) - 1 };
+#define DONE UINT32_MAX
+
+/* ---- the plan, once per program ---- */
+
+/* Bit 4 * reg + comp of each r component source s reads in lanes. */
+static uint64_t comps_read(const pica_fast_src *s, unsigned lanes)
+{
+	uint64_t bits = 0;
+	if (s->file == PICA_FILE_R)
+		for (unsigned k = 0; k < 4; k++)
+			if (lanes & (1u << k))
+				bits |= UINT64_C(1) << (4 * s->idx + s->swz[k]);
+	return bits;
+}
+
+/* Sources and lanes an instruction with a fast form reads. */
+static unsigned fast_reads(const pica_fast_inst *fi, unsigned lanes[3])
+{
+	const unsigned w = fi->wmask;
+	switch (fi->kind) {
+	case PICA_FAST_NOP: case PICA_FAST_END:
+		return 0;
+	case PICA_FAST_MOV: case PICA_FAST_FLR:
+		lanes[0] = w;
+		return 1;
+	case PICA_FAST_EX2: case PICA_FAST_LG2: case PICA_FAST_RCP: case PICA_FAST_RSQ:
+		lanes[0] = 1;
+		return 1;
+	case PICA_FAST_MAD:
+		lanes[0] = lanes[1] = lanes[2] = w;
+		return 3;
+	case PICA_FAST_DP3:
+		lanes[0] = lanes[1] = 7;
+		return 2;
+	case PICA_FAST_DP4:
+		lanes[0] = lanes[1] = 15;
+		return 2;
+	case PICA_FAST_DPH:
+		lanes[0] = 7;
+		lanes[1] = 15;
+		return 2;
+	default:                                   /* ADD MUL SGE SLT MAX MIN */
+		lanes[0] = lanes[1] = w;
+		return 2;
+	}
+}
+
+/* Whether the destination components the instruction writes may hold a
+ * stale value (one computed from an r component no write of this vertex
+ * made: the previous vertex's on that unit): per written component k, the
+ * sources' components feeding it.  taint: bit 4 * reg + comp. */
+static unsigned stale_writes(const pica_fast_inst *fi, uint64_t taint, uint16_t *v_used)
+{
+	unsigned lanes[3];
+	const unsigned nsrc = fast_reads(fi, lanes);
+	bool all = false;
+	unsigned out = 0;
+	for (unsigned k = 0; k < nsrc; k++)
+		if (fi->src[k].file == PICA_FILE_V)
+			*v_used |= (uint16_t)(1u << fi->src[k].idx);
+	const bool lanewise = fi->kind == PICA_FAST_ADD || fi->kind == PICA_FAST_MUL ||
+	                      fi->kind == PICA_FAST_MAD || fi->kind == PICA_FAST_MOV ||
+	                      fi->kind == PICA_FAST_FLR || fi->kind == PICA_FAST_SGE ||
+	                      fi->kind == PICA_FAST_SLT || fi->kind == PICA_FAST_MAX ||
+	                      fi->kind == PICA_FAST_MIN;
+	for (unsigned k = 0; k < nsrc; k++) {
+		if (lanewise) {
+			for (unsigned c = 0; c < 4; c++)
+				if ((fi->wmask & (1u << c)) && (comps_read(&fi->src[k], 1u << c) & taint))
+					out |= 1u << c;
+		} else if (comps_read(&fi->src[k], lanes[k]) & taint) {
+			all = true;                        /* a dot product, an SFU op: one value */
+		}
+	}
+	return all ? fi->wmask : out;
+}
+
+static bool no_relative(const struct pica_inst *in)
+{
+	const struct pica_fmt_info *f = &PICA_FMTS[in->fmt];
+	for (int k = 0; k < f->nsrc && k < 3; k++)
+		if (in->src[k].reg >= PICA_SRC_C && in->src[k].idx)
+			return false;
+	return true;
+}
+
+void pica_batch_free(pica_program *p)
+{
+	if (p->batch) {
+		free(p->batch->order);
+		free(p->batch->jump_bit);
+		free(p->batch->form);
+		free(p->batch->plain);
+		free(p->batch);
+	}
+	p->batch = NULL;
+}
+
+/* The successors of pc: pc + 1, a jump's target, and for the last
+ * instruction of an IF's true block (target - 1) the pop to target + num.
+ * Taint (maybe stale r components) is joined at each. */
+static void reach_to(uint8_t *reach, uint64_t *taint, uint32_t to, uint64_t t)
+{
+	reach[to] = 1;
+	taint[to] |= t;
+}
+
+void pica_batch_build(pica_program *p)
+{
+	p->batch = NULL;
+	const uint32_t n = p->ncode;
+	if (p->is_gs || p->entry >= n || !p->fast)
+		return;
+	pica_batch_plan *b = calloc(1, sizeof *b);
+	uint8_t *reach = calloc(n, 1);
+	uint64_t *taint = calloc(n, sizeof *taint);
+	uint32_t *pop = malloc(n * sizeof *pop);      /* IF pops at pc: to there */
+	if (!b || !reach || !taint || !pop || !(b->order = malloc(n * sizeof *b->order)) ||
+	    !(b->jump_bit = malloc(n)) || !(b->form = calloc(n, sizeof *b->form)) ||
+	    !(b->plain = calloc(n, 1)))
+		goto decline;
+	memset(b->jump_bit, NO_BIT, n);
+	for (uint32_t k = 0; k < n; k++)
+		pop[k] = DONE;
+	reach[p->entry] = 1;
+	taint[p->entry] = UINT64_MAX;           /* every r component: the last vertex's */
+	unsigned nbits = 0;
+	for (uint32_t pc = p->entry; pc < n; pc++) {
+		if (!reach[pc])
+			continue;
+		b->order[b->norder++] = pc;
+		const struct pica_inst *in = &p->inst[pc];
+		const pica_inst_meta *m = &p->meta[pc];
+		pica_fast_inst *fi = &b->form[pc];
+		*fi = p->fast[pc];
+		uint64_t t = taint[pc];
+		uint32_t jump = DONE;
+		if (m->exec == PICA_EX_END) {
+			if (fi->kind != PICA_FAST_END)
+				goto decline;
+			continue;                          /* no successor */
+		} else if (fi->kind != PICA_FAST_GENERAL) {
+			const unsigned st = stale_writes(fi, t, &b->v_used);
+			if (fi->kind != PICA_FAST_NOP && fi->to_o) {
+				if (st)
+					goto decline;              /* an output from a stale value */
+				b->o_used |= (uint16_t)(1u << fi->dst);
+			} else if (fi->kind != PICA_FAST_NOP) {
+				t &= ~((uint64_t)fi->wmask << (4 * fi->dst));
+				t |= (uint64_t)st << (4 * fi->dst);
+			}
+		} else if (m->exec == PICA_EX_CMP) {
+			if (m->bad_desc || m->two_inputs || !no_relative(in))
+				goto decline;
+			for (int k = 0; k < 2; k++) {
+				fi->src[k] = pica_fast_src_of(&in->src[k]);
+				if (fi->src[k].file == PICA_FILE_V)
+					b->v_used |= (uint16_t)(1u << fi->src[k].idx);
+				if (comps_read(&fi->src[k], 3) & t)
+					goto decline;              /* a path from a stale value */
+			}
+		} else if ((m->exec == PICA_EX_JMP || m->exec == PICA_EX_IF) &&
+		           (in->fmt == PICA_FMT_2 || in->fmt == PICA_FMT_3)) {
+			if (in->target <= pc || in->target >= n || nbits == PICA_BATCH_JUMPS)
+				goto decline;
+			jump = in->target;
+			b->jump_bit[pc] = (uint8_t)nbits++;
+			if (m->exec == PICA_EX_IF) {
+				const uint32_t to = (uint32_t)in->target + in->num;
+				if (to >= n || (pop[in->target - 1] != DONE && pop[in->target - 1] != to))
+					goto decline;
+				pop[in->target - 1] = to;
+			}
+		} else {
+			goto decline;
+		}
+		if (pc + 1 >= n)
+			goto decline;                      /* the pc would run past the code */
+		reach_to(reach, taint, pc + 1, t);
+		if (jump != DONE)
+			reach_to(reach, taint, jump, t);
+		if (pop[pc] != DONE)
+			reach_to(reach, taint, pop[pc], t);
+	}
+	for (uint32_t k = 0; k < b->norder; k++) {
+		const uint32_t pc = b->order[k];
+		const uint8_t ex = p->meta[pc].exec;
+		b->plain[pc] = ex != PICA_EX_END && ex != PICA_EX_JMP && ex != PICA_EX_IF && pop[pc] == DONE;
+	}
+#if F24V_HAVE_AVX2
+	b->wide = __builtin_cpu_supports("avx2");
+#endif
+	free(reach);
+	free(taint);
+	free(pop);
+	p->batch = b;
+	return;
+decline:
+	free(reach);
+	free(taint);
+	free(pop);
+	p->batch = b;
+	pica_batch_free(p);
+}
+
+bool pica_batch_usable(const pica_program *p, const pica_env *env)
+{
+	return p->batch && !env->general && !env->trace && !env->permissive && !env->f24.exact;
+}
+
+void pica_batch_walk_start(const pica_program *p, pica_batch_walk *w)
+{
+	memset(w, 0, sizeof *w);
+	w->pc = p->entry;
+}
+
+bool pica_batch_walk_next(const pica_program *p, pica_batch_walk *w, bool go, bool *taken)
+{
+	const uint32_t pc = w->pc;
+	const struct pica_inst *in = &p->inst[pc];
+	const uint8_t exec = p->meta[pc].exec;
+	uint32_t jump = DONE, to = DONE;
+	if (exec == PICA_EX_JMP && go) {
+		jump = in->target;
+	} else if (exec == PICA_EX_IF) {
+		if (!go) {
+			jump = in->target;
+		} else if (w->nif == PICA_IF_DEPTH) {
+			w->bad = true;                     /* the ring would drop an entry */
+		} else {
+			w->trig[w->nif] = in->target;
+			w->tgt[w->nif++] = (uint16_t)(in->target + in->num);
+		}
+	}
+	/* pica_next_pc without LOOP and CALL entries */
+	const uint32_t offered = pc + 1;
+	if (w->nif && w->trig[w->nif - 1] == offered)
+		to = w->tgt[--w->nif];
+	if (jump != DONE && to != DONE)
+		w->bad = true;                             /* pica_step reports it */
+	const uint32_t next = to != DONE ? to : jump != DONE ? jump : offered;
+	*taken = next != offered;
+	w->pc = next;
+	if (next <= pc || next >= p->ncode)
+		w->bad = true;
+	return !w->bad;
+}
+
+/* ---- the batch, lanes = vertices ---- */
+
+typedef struct batch_state {
+	float v[16][4][L], r[16][4][L], o[16][4][L];
+	bool cmpx[L], cmpy[L];
+} batch_state;
+
+typedef f24v_f4 lanes_t[H];
+
+/* Component k of source s for every lane (read_src / pica_fast_rd). */
+static inline void rd(const batch_state *S, const pica_uniforms *u, const pica_fast_src *s,
+                      unsigned k, lanes_t out)
+{
+	const unsigned c = s->swz[k];
+	if (s->file == PICA_FILE_C) {
+		const float x = u->c[s->idx].c[c];
+		for (int h = 0; h < H; h++)
+			out[h] = (f24v_f4){ x, x, x, x };
+	} else {
+		memcpy(out, s->file == PICA_FILE_V ? S->v[s->idx][c] : S->r[s->idx][c], sizeof(lanes_t));
+	}
+	if (s->neg)
+		for (int h = 0; h < H; h++)
+			out[h] = -out[h] + 0.0f;
+}
+
+/* The written components of the destination get res[k] in the active lanes. */
+static inline void wr(batch_state *S, const pica_fast_inst *fi, lanes_t res[4], unsigned act)
+{
+	float (*d)[L] = fi->to_o ? S->o[fi->dst] : S->r[fi->dst];
+	for (unsigned k = 0; k < 4; k++) {
+		if (!(fi->wmask & (1u << k)))
+			continue;
+		if (act == FULL) {
+			memcpy(d[k], res[k], sizeof(lanes_t));
+			continue;
+		}
+		for (unsigned l = 0; l < L; l++)
+			if (act & (1u << l))
+				d[k][l] = res[k][l / 4][l % 4];
+	}
+}
+
+/* The float24 MUL and ADD on every lane: four lanes an operation, or
+ * eight with AVX2 (isa/f24_vec.h; the same IEEE operations lane for lane,
+ * so the results do not depend on the host). */
+static inline F24V_INLINE void mul_l4(lanes_t r, const lanes_t a, const lanes_t b, uint64_t rne)
+{
+	for (int h = 0; h < H; h++)
+		r[h] = f24v_mul4(a[h], b[h], rne);
+}
+static inline F24V_INLINE void add_l4(lanes_t r, const lanes_t a, const lanes_t b, uint64_t rne)
+{
+	for (int h = 0; h < H; h++)
+		r[h] = f24v_add4(a[h], b[h], rne);
+}
+#if F24V_HAVE_AVX2
+static inline F24V_AVX2 void mul_l8(lanes_t r, const lanes_t a, const lanes_t b, uint64_t rne)
+{
+	for (int h = 0; h < H; h += 2) {
+		f24v_f8 x, y;
+		memcpy(&x, &a[h], sizeof x);
+		memcpy(&y, &b[h], sizeof y);
+		x = f24v_mul8(x, y, rne);
+		memcpy(&r[h], &x, sizeof x);
+	}
+}
+static inline F24V_AVX2 void add_l8(lanes_t r, const lanes_t a, const lanes_t b, uint64_t rne)
+{
+	for (int h = 0; h < H; h += 2) {
+		f24v_f8 x, y;
+		memcpy(&x, &a[h], sizeof x);
+		memcpy(&y, &b[h], sizeof y);
+		x = f24v_add8(x, y, rne);
+		memcpy(&r[h], &x, sizeof x);
+	}
+}
+#endif
+
+/* One arithmetic instruction on every lane, defined twice: NAME with
+ * target ATTR and the lane operations MUL, ADD. */
+#define DEFINE_RUN_FAST(NAME, ATTR, MUL, ADD) \
+ATTR static void NAME(batch_state *S, const pica_fast_inst *fi, const pica_uniforms *u, \
+                     const f24_mode *fm, uint64_t rne, unsigned act) \
+{ \
+	lanes_t res[4], a, b, c; \
+	switch (fi->kind) { \
+	case PICA_FAST_NOP: \
+		return; \
+	case PICA_FAST_DP3: case PICA_FAST_DP4: case PICA_FAST_DPH: { \
+		/* f24_dot: each product rounded, summed in component order */ \
+		const unsigned nc = fi->kind == PICA_FAST_DP3 ? 3 : 4; \
+		lanes_t acc; \
+		for (unsigned k = 0; k < nc; k++) { \
+			if (fi->kind == PICA_FAST_DPH && k == 3) \
+				for (int h = 0; h < H; h++) \
+					a[h] = (f24v_f4){ 1.0f, 1.0f, 1.0f, 1.0f }; \
+			else \
+				rd(S, u, &fi->src[0], k, a); \
+			rd(S, u, &fi->src[1], k, b); \
+			/* the products and sums are rounded values: the add's \
+			 * flush changes nothing, so it is f24v_sum1 lane for lane */ \
+			if (k) { \
+				MUL(b, a, b, rne); \
+				ADD(acc, acc, b, rne); \
+			} else { \
+				MUL(acc, a, b, rne); \
+			} \
+		} \
+		for (unsigned k = 0; k < 4; k++) \
+			memcpy(res[k], acc, sizeof acc); \
+		break; \
+	} \
+	case PICA_FAST_EX2: case PICA_FAST_LG2: case PICA_FAST_RCP: case PICA_FAST_RSQ: \
+		rd(S, u, &fi->src[0], 0, a); \
+		for (unsigned l = 0; l < L; l++) { \
+			const float x = a[l / 4][l % 4]; \
+			a[l / 4][l % 4] = fi->kind == PICA_FAST_EX2 ? f24_ex2(x, fm) \
+			                : fi->kind == PICA_FAST_LG2 ? f24_lg2(x, fm) \
+			                : fi->kind == PICA_FAST_RCP ? f24_rcp(x, fm) : f24_rsq(x, fm); \
+		} \
+		for (unsigned k = 0; k < 4; k++) \
+			memcpy(res[k], a, sizeof a); \
+		break; \
+	default:                                   /* component-wise */ \
+		for (unsigned k = 0; k < 4; k++) { \
+			if (!(fi->wmask & (1u << k))) \
+				continue; \
+			rd(S, u, &fi->src[0], k, a); \
+			if (fi->kind == PICA_FAST_MOV) { \
+				memcpy(res[k], a, sizeof a); \
+				continue; \
+			} \
+			if (fi->kind == PICA_FAST_FLR) { \
+				for (unsigned l = 0; l < L; l++) \
+					res[k][l / 4][l % 4] = f24_flr(a[l / 4][l % 4], fm); \
+				continue; \
+			} \
+			rd(S, u, &fi->src[1], k, b); \
+			switch (fi->kind) { \
+			case PICA_FAST_ADD: \
+				ADD(res[k], a, b, rne); \
+				break; \
+			case PICA_FAST_MUL: \
+				MUL(res[k], a, b, rne); \
+				break; \
+			case PICA_FAST_MAD:    /* not fused: the product rounded first (f24_mad) */ \
+				rd(S, u, &fi->src[2], k, c); \
+				MUL(a, a, b, rne); \
+				ADD(res[k], a, c, rne); \
+				break; \
+			default: \
+				for (unsigned l = 0; l < L; l++) { \
+					const float x = a[l / 4][l % 4], y = b[l / 4][l % 4]; \
+					res[k][l / 4][l % 4] = fi->kind == PICA_FAST_SGE ? f24_sge(x, y) \
+					                     : fi->kind == PICA_FAST_SLT ? f24_slt(x, y) \
+					                     : fi->kind == PICA_FAST_MAX ? f24_max(x, y, fm) \
+					                                                 : f24_min(x, y, fm); \
+				} \
+				break; \
+			} \
+		} \
+		break; \
+	} \
+	wr(S, fi, res, act); \
+}
+
+DEFINE_RUN_FAST(run_fast4, , mul_l4, add_l4)
+#if F24V_HAVE_AVX2
+DEFINE_RUN_FAST(run_fast8, __attribute__((target("avx2"))), mul_l8, add_l8)
+#endif
+
+/* One arithmetic instruction: eight lanes an operation where the CPU has AVX2. */
+static inline void run_fast(batch_state *S, const pica_fast_inst *fi, const pica_uniforms *u,
+                            const f24_mode *fm, uint64_t rne, unsigned act, bool wide)
+{
+#if F24V_HAVE_AVX2
+	if (wide) {
+		run_fast8(S, fi, u, fm, rne, act);
+		return;
+	}
+#endif
+	(void)wide;
+	run_fast4(S, fi, u, fm, rne, act);
+}
+
+/* CMP (ex_cmp) on the active lanes. */
+static void run_cmp(batch_state *S, const struct pica_inst *in, const pica_fast_inst *fi,
+                    const pica_uniforms *u, unsigned act)
+{
+	lanes_t ax, ay, bx, by;
+	rd(S, u, &fi->src[0], 0, ax);
+	rd(S, u, &fi->src[0], 1, ay);
+	rd(S, u, &fi->src[1], 0, bx);
+	rd(S, u, &fi->src[1], 1, by);
+	for (unsigned l = 0; l < L; l++)
+		if (act & (1u << l)) {
+			S->cmpx[l] = pica_cmp_op(in->cmp_op[0], ax[l / 4][l % 4], bx[l / 4][l % 4]);
+			S->cmpy[l] = pica_cmp_op(in->cmp_op[1], ay[l / 4][l % 4], by[l / 4][l % 4]);
+		}
+}
+
+void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_env *env,
+                      pica_job *jobs, unsigned n)
+{
+	const pica_batch_plan *b = p->batch;
+	batch_state S;
+	/* r: a stale read (a dead value) reads 0; lanes past n: inputs 0 */
+	memset(S.r, 0, sizeof S.r);
+	memset(S.cmpx, 0, sizeof S.cmpx);
+	memset(S.cmpy, 0, sizeof S.cmpy);
+	for (uint32_t bits = b->o_used; bits; bits &= bits - 1)
+		memset(S.o[__builtin_ctz(bits)], 0, sizeof S.o[0]);
+	for (uint32_t bits = b->v_used; bits; bits &= bits - 1) {
+		const unsigned r = (unsigned)__builtin_ctz(bits);
+		if (n < L)
+			memset(S.v[r], 0, sizeof S.v[r]);
+		for (unsigned l = 0; l < n && l < L; l++)
+			for (unsigned c = 0; c < 4; c++)
+				S.v[r][c][l] = jobs[l].v[r].c[c];
+	}
+	pica_batch_walk w[L];
+	uint32_t sig[L] = { 0 };
+	for (unsigned l = 0; l < L; l++)
+		pica_batch_walk_start(p, &w[l]);
+	const uint64_t rne = f24v_rne(env->f24.round);
+	/* conv: every lane at pc cpc (their walks' pcs not kept up to date
+	 * through plain instructions, which leave the IF rings alone) */
+	bool conv = true;
+	uint32_t cpc = p->entry;
+	for (uint32_t i = 0; i < b->norder; i++) {
+		const uint32_t pc = b->order[i];
+		unsigned act = 0;
+		if (conv) {
+			if (pc != cpc)
+				continue;
+			act = FULL;
+		} else {
+			for (unsigned l = 0; l < L; l++)
+				act |= (unsigned)(w[l].pc == pc) << l;
+			if (!act)
+				continue;
+		}
+		const pica_fast_inst *fi = &b->form[pc];
+		const struct pica_inst *in = &p->inst[pc];
+		const pica_inst_meta *m = &p->meta[pc];
+		if (b->plain[pc]) {                        /* on to pc + 1 */
+			if (fi->kind != PICA_FAST_GENERAL)
+				run_fast(&S, fi, u, &env->f24, rne, act, b->wide);
+			else
+				run_cmp(&S, in, fi, u, act);
+			if (act == FULL) {
+				conv = true;
+				cpc = pc + 1;
+			} else {
+				for (unsigned l = 0; l < L; l++)
+					if (act & (1u << l))
+						w[l].pc = pc + 1;
+			}
+			continue;
+		}
+		if (conv)
+			for (unsigned l = 0; l < L; l++)
+				w[l].pc = pc;
+		conv = false;
+		bool go[L] = { false };
+		if (m->exec == PICA_EX_END) {
+			for (unsigned l = 0; l < L; l++)
+				if (act & (1u << l))
+					w[l].pc = DONE;
+			continue;
+		} else if (fi->kind != PICA_FAST_GENERAL) {
+			run_fast(&S, fi, u, &env->f24, rne, act, b->wide);
+		} else if (m->exec == PICA_EX_CMP) {
+			run_cmp(&S, in, fi, u, act);
+		} else {                                   /* JMP, IF (ex_jmp, ex_if) */
+			for (unsigned l = 0; l < L; l++) {
+				go[l] = m->exec == PICA_EX_JMP ? pica_jump_go(in, u, S.cmpx[l], S.cmpy[l])
+				                               : pica_flow_go(in, u, S.cmpx[l], S.cmpy[l]);
+				if (go[l] && (act & (1u << l)))
+					sig[l] |= UINT32_C(1) << b->jump_bit[pc];
+			}
+		}
+		for (unsigned l = 0; l < L; l++) {
+			bool taken;
+			if ((act & (1u << l)) && !pica_batch_walk_next(p, &w[l], go[l], &taken)) {
+				sig[l] |= PICA_BATCH_BAD;
+				w[l].pc = DONE;
+			}
+		}
+	}
+	for (unsigned l = 0; l < n && l < L; l++) {
+		pica_job *j = &jobs[l];
+		j->shaded = true;
+		j->sig = sig[l];
+		for (uint32_t bits = b->o_used; bits; bits &= bits - 1) {
+			const unsigned r = (unsigned)__builtin_ctz(bits);
+			for (unsigned c = 0; c < 4; c++)
+				j->o[r].c[c] = S.o[r][c][l];
+		}
+	}
+}
