@@ -98,4 +98,12 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out,
 unsigned alu_run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
                         gr3d_quad *q, double alu[4][GR3D_PIXELS], uint64_t *kills, bool values);
 
+/* EXEC e's batch view and packets on nq (1..ALU_BATCH_MAX) quads at once
+ * (alu_batch.c), with the values and writes alu_exec gives each; no
+ * counting.  Returns false, having done nothing, where the batch does not
+ * apply: arith=exact, a kill or uniform write, an FP20 row read while a
+ * quad holds TEX's pre-fetch view (units/gr3d/ahead.h runs alu_exec then). */
+enum { ALU_BATCH_MAX = 16 };
+bool alu_batch_exec(const alu_unit *a, gr3d_quad *const q[], unsigned nq, unsigned e);
+
 #endif

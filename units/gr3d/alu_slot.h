@@ -64,6 +64,22 @@ GR3D_HOT double modify(const alu_operand *o, double v)
 /* One slot's result for the four pixels of ap->q (alu.c). */
 void alu_slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXELS]);
 
+/* alu.c's pieces of an EXEC, for its batch (alu_batch.c): */
+/* one slot's destination write for the live pixels (bit p of live) of q;
+ * shadow: some pixel may hold TEX's pre-fetch view */
+void alu_write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned live,
+                    bool shadow, const alu_slot *s, const double v[GR3D_PIXELS], uint64_t *kills);
+/* slots s[0], s[1] writing the two FX10 halves of one row register (pair_next) */
+void alu_write_pair(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, unsigned live, bool shadow,
+                    const alu_slot *s, const double v0[GR3D_PIXELS], const double v1[GR3D_PIXELS]);
+unsigned alu_live_pixels(const gr3d_quad *q);          /* not killed: bit p */
+bool alu_any_shadow(const gr3d_quad *q);               /* some pixel holds TEX's pre-fetch view */
+void alu_load_view(const alu_unit *a, gr3d_quad *q, unsigned e);   /* EXEC e's batch view */
+/* ALU_CTR_INSTRUCTIONS of EXEC e for a quad with these live pixels */
+uint64_t alu_slot_ops(const alu_unit *a, unsigned e, unsigned live);
+/* the clocks EXEC e occupies the ALU */
+unsigned alu_clocks(const alu_unit *a, unsigned e);
+
 /* Compiles and plans every packet of ctx->prog into a (alu_plan.c). */
 void alu_plan_draw(alu_unit *a, const gr3d_ctx *ctx);
 

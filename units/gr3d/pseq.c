@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "sim/core/timeline.h"
+#include "units/gr3d/ahead.h"
 
 const sim_counter_def PSEQ_COUNTERS[PSEQ_CTR_COUNT] = {
 	[PSEQ_CTR_QUADS] = { "quads", "quads admitted from the rasterizer" },
@@ -148,7 +149,7 @@ _Static_assert(offsetof(gr3d_pixel, bar0) == sizeof(((gr3d_pixel *)0)->r) + size
  * ranges are cleared with stores of known size, not a whole-slot memset
  * (which compilers turn into a string instruction).  g0..g7 and cr0..cr15
  * are left as they are when nothing can read them (clear_gcr). */
-static void admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr)
+void pseq_admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr)
 {
 	memset(q, 0, offsetof(gr3d_quad, px));   /* the quad's own fields */
 	q->id = in->id;
@@ -226,7 +227,9 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 			}
 			uint16_t qid = p->free_slots[--p->nfree];
 			p->inflight++;
-			admit(in, &c->slot[qid], p->clear_gcr);
+			pseq_admit(in, &c->slot[qid], p->clear_gcr);
+			if (c->ahead)                      /* its EXECs' work, booked later (ahead.h) */
+				gr3d_ahead_admit(c->ahead, p->in, qid, p->clear_gcr);
 			sim_port_pop(p->in, now);          /* wakes the rasterizer (or ZS) */
 			sim_unit_count(u, PSEQ_CTR_QUADS, 1);
 			next = (gr3d_token){ .qid = qid, .exec = 0, .done = 0 };
