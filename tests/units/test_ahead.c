@@ -155,14 +155,20 @@ static void check_alu_batches(enum ulp_round fp20, enum ulp_round fx10, bool wra
 			fast[k] = ref[k];
 			qs[k] = &fast[k];
 		}
+		static alu_lanes l;
+		alu_lanes_begin(&l, qs, nq);
 		for (unsigned e = 0; e < r->dec.exec_count; e++) {
 			for (unsigned k = 0; k < nq; k++)
 				r->unit.s.exec(&r->unit.s, &ref[k], e);
-			if (alu_batch_exec(&r->unit, qs, nq, e))
+			if (alu_batch_exec(&r->unit, &l, e)) {
 				batched++;
-			else                                   /* declined: it did nothing */
+			} else {                               /* declined: it did nothing */
+				alu_lanes_to_quads(&l, ~UINT64_C(0));
+				l.in_lanes = 0;
 				for (unsigned k = 0; k < nq; k++)
 					r->unit.s.exec(&r->unit.s, qs[k], e);
+			}
+			alu_lanes_to_quads(&l, ~UINT64_C(0));   /* the lanes stay as they are */
 			for (unsigned k = 0; k < nq; k++)
 				for (unsigned p = 0; p < GR3D_PIXELS; p++)
 					if (memcmp(fast[k].px[p].r, ref[k].px[p].r, sizeof ref[k].px[p].r) ||
@@ -309,9 +315,9 @@ Test(ahead, corpus_programs_alike, .timeout = 300)
 			default:
 				break;
 			}
-			c.host_gr3d_ahead = true;
+			c.host_gr3d_ahead = 1;        /* every draw that allows it */
 			ulp_config off = c;
-			off.host_gr3d_ahead = false;
+			off.host_gr3d_ahead = 0;
 			draw_out a, b;
 			draw(&dec, fp.constants, &off, tex, &a);
 			draw(&dec, fp.constants, &c, tex, &b);
@@ -416,11 +422,11 @@ Test(ahead, samples_alike_on_both_gpus_threads_and_budget, .timeout = 300)
 			if (setting >= 1)
 				cr_assert(ulp_config_preset(&on, "tegra3", &d), "%s", d.msg);
 			on.host_threads = setting >= 2 ? 2 : 1;
-			on.host_gr3d_ahead = true;
+			on.host_gr3d_ahead = 1;
 			const bool record = setting == 3;
 			const uint64_t budget = setting == 4 ? 3000 : 0;   /* stops inside a draw */
 			ulp_config off = on;
-			off.host_gr3d_ahead = false;
+			off.host_gr3d_ahead = 0;
 			run a, b;
 			replay(&t, &off, record, budget, &a);
 			replay(&t, &on, record, budget, &b);

@@ -69,6 +69,27 @@ gr3d_ahead *gr3d_ahead_new(gr3d_ctx *ctx, unsigned max_qid, gr3d_stage *mfu, gr3
 		gr3d_ahead_free(a);
 		return NULL;
 	}
+	/* what MFU and TEX do to the registers, EXEC by EXEC (mfu.h, tex.h plans) */
+	const mfu_unit *m = (const mfu_unit *)(void *)mfu;
+	const tex_unit *t = (const tex_unit *)(void *)tex;
+	for (unsigned e = 0; e < a->nexec; e++) {
+		const mfu_exec_plan *x = &m->exec[e];
+		uint16_t w = 0;
+		for (unsigned i = 0; i < x->ninst; i++) {
+			const mfu_plan *in = &x->inst[i];
+			if (in->sfu_op != TEGRA_SFU_NOP && !in->sfu_w)
+				w |= (uint16_t)(1u << in->sfu_reg);
+			for (unsigned j = 0; j < in->nmul; j++)
+				if (in->mul[j].dst >= TEGRA_MUL_DST_R0)
+					w |= (uint16_t)(1u << in->mul[j].reg);
+			for (unsigned j = 0; j < in->nvar; j++)
+				w |= (uint16_t)(1u << in->var[j].reg);
+		}
+		if (t->fetch[e])
+			w |= (uint16_t)(1u << t->plan[e].dst[0] | 1u << t->plan[e].dst[1]);
+		a->quad_writes[e] = w;
+		a->quad_work[e] = x->count || t->fetch[e];
+	}
 	for (unsigned k = 0; k < GR3D_AHEAD_UNITS; k++) {
 		a->unit[k] = us[k];
 		a->work[k] = us[k]->exec;
@@ -122,23 +143,32 @@ static void run_batch(gr3d_ahead *a, const sim_port *in, unsigned n, bool clear_
 		live[i] = alu_live_pixels(qs[i]);   /* no kill writes: for the whole program */
 	}
 	const size_t rs = rec_size(a), ps = pair_size(a);
+	alu_lanes *l = &a->lanes;
+	alu_lanes_begin(l, qs, n);
 	for (unsigned e = 0; e < a->nexec; e++) {
+		if (a->quad_work[e])               /* MFU and TEX read the quads' rows */
+			alu_lanes_to_quads(l, (UINT64_C(1) << GR3D_ROW_REGS) - 1);
 		for (unsigned k = GR3D_AHEAD_MFU; k <= GR3D_AHEAD_TEX; k++)
 			for (unsigned i = 0; i < n; i++)
 				work(a, k, qs[i], e, &a->brec[i * rs + e * GR3D_AHEAD_UNITS + k]);
+		l->in_lanes &= ~(uint64_t)a->quad_writes[e];
 		const unsigned count = alu->packets[e];
-		if (!alu_batch_exec(alu, qs, n, e))  /* quad by quad: alu_exec */
+		if (!alu_batch_exec(alu, l, e)) {  /* quad by quad: alu_exec */
+			alu_lanes_to_quads(l, ~UINT64_C(0));
+			l->in_lanes = 0;
 			for (unsigned i = 0; i < n; i++)
 				work(a, GR3D_AHEAD_ALU, qs[i], e, &a->brec[i * rs + e * GR3D_AHEAD_UNITS + GR3D_AHEAD_ALU]);
-		else
+		} else {
 			for (unsigned i = 0; i < n; i++) {   /* alu_exec's counts */
 				gr3d_ahead_rec *r = &a->brec[i * rs + e * GR3D_AHEAD_UNITS + GR3D_AHEAD_ALU];
 				*r = (gr3d_ahead_rec){ .clocks = (uint16_t)alu_clocks(alu, e) };
 				r->ctr[ALU_CTR_PACKETS] = count;
 				r->ctr[ALU_CTR_INSTRUCTIONS] = count ? (uint32_t)alu_slot_ops(alu, e, live[i]) : 0;
 			}
+		}
 		const int st = a->store[e];
-		if (st >= 0)
+		if (st >= 0) {
+			alu_lanes_to_quads(l, UINT64_C(1) << a->store_lo[e] | UINT64_C(1) << a->store_hi[e]);
 			for (unsigned i = 0; i < n; i++) {
 				uint32_t (*pr)[GR3D_PIXELS] = a->bpair[i * ps + (unsigned)st];
 				for (unsigned p = 0; p < GR3D_PIXELS; p++) {
@@ -146,6 +176,7 @@ static void run_batch(gr3d_ahead *a, const sim_port *in, unsigned n, bool clear_
 					pr[1][p] = qs[i]->px[p].r[a->store_hi[e]];
 				}
 			}
+		}
 	}
 	for (unsigned k = 0; k < GR3D_AHEAD_UNITS; k++)
 		memcpy(a->unit[k]->u.stats.counter, keep[k], sizeof keep[k]);

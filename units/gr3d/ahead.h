@@ -44,9 +44,14 @@ typedef struct gr3d_ahead {
 	/* per QID: nexec * GR3D_AHEAD_UNITS records, then the pairs */
 	gr3d_ahead_rec *rec;
 	uint32_t (*pair)[2][GR3D_PIXELS];    /* per QID: nstore pairs */
+	/* EXEC e's MFU or TEX works on registers (it reads the quads'); the row
+	 * registers they may write (bit i: ri) */
+	bool quad_work[TEGRA_FP_MAX_EXEC];
+	uint16_t quad_writes[TEGRA_FP_MAX_EXEC];
 	/* the batch: quads worked out, the first nready of PSEQ's input port
 	 * from batch[next] on (records and pairs laid out as per QID) */
 	gr3d_quad batch[ALU_BATCH_MAX];
+	alu_lanes lanes;
 	gr3d_ahead_rec *brec;
 	uint32_t (*bpair)[2][GR3D_PIXELS];
 	unsigned next, nready;

@@ -130,7 +130,7 @@ void alu_slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXE
 
 /* Two adjacent slots that write the two FX10 halves of one row register
  * (alu_slot.pair_next): one pass over the register, the same bits as two. */
-void alu_write_pair(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, unsigned live,
+static void write_pair(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, unsigned live,
                        bool shadow, const alu_slot *s, const double v0[GR3D_PIXELS],
                        const double v1[GR3D_PIXELS])
 {
@@ -148,7 +148,7 @@ void alu_write_pair(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, unsigned
 /* One slot's destination write for the live pixels (bit p of live).  Slot
  * by slot gives the same registers as pixel by pixel: every live pixel runs
  * the same slots, and a pixel's own writes stay in slot order. */
-void alu_write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q,
+static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q,
                        unsigned live, bool shadow, const alu_slot *s, const double v[GR3D_PIXELS],
                        uint64_t *kills)
 {
@@ -204,7 +204,7 @@ void alu_write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_qua
 }
 
 /* The pixels the packets run on: not killed (bit p). */
-unsigned alu_live_pixels(const gr3d_quad *q)
+static unsigned live_pixels(const gr3d_quad *q)
 {
 	unsigned live = 0;
 	for (unsigned p = 0; p < GR3D_PIXELS; p++)
@@ -213,7 +213,7 @@ unsigned alu_live_pixels(const gr3d_quad *q)
 }
 
 /* Does some pixel hold TEX's pre-fetch view (tegra.tex.fp20_reads_see_coords)? */
-bool alu_any_shadow(const gr3d_quad *q)
+static bool any_shadow(const gr3d_quad *q)
 {
 	unsigned any = 0;
 	for (unsigned p = 0; p < GR3D_PIXELS; p++)
@@ -233,7 +233,7 @@ static unsigned run_packet(alu_pass *ap, gr3d_ctx *wc, const alu_packet *p, doub
 	const gr3d_ctx *c = ap->c;
 	gr3d_quad *q = ap->q;
 	const unsigned n = p->nslots;
-	ap->shadow = ap->shadow && alu_any_shadow(q);
+	ap->shadow = ap->shadow && any_shadow(q);
 	for (unsigned k = 0; k < n; k++)
 		if (!p->slot[k].reg_copy || !copy_reg(ap, &p->slot[k], cur[k]))
 			alu_slot_result(ap, &p->slot[k], cur[k]);
@@ -257,14 +257,14 @@ static unsigned run_packet(alu_pass *ap, gr3d_ctx *wc, const alu_packet *p, doub
 	const uint64_t before = *kills;
 	for (unsigned k = 0; k < n; k++) {
 		if (p->slot[k].pair_next) {
-			alu_write_pair(a, c, q, live, ap->shadow, &p->slot[k], cur[k], cur[k + 1]);
+			write_pair(a, c, q, live, ap->shadow, &p->slot[k], cur[k], cur[k + 1]);
 			k++;
 		} else {
-			alu_write_slot(a, c, wc, q, live, ap->shadow, &p->slot[k], cur[k], kills);
+			write_slot(a, c, wc, q, live, ap->shadow, &p->slot[k], cur[k], kills);
 		}
 	}
 	if (*kills != before)             /* tegra.alu.kill_this_exec off: killed for good */
-		live = alu_live_pixels(q);
+		live = live_pixels(q);
 	return live;
 }
 
@@ -275,7 +275,7 @@ unsigned alu_run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, cons
 	alu_pass ap = { .unit = a, .c = c, .q = q, .prev = (const double (*)[GR3D_PIXELS])alu,
 	                .cur = (const double (*)[GR3D_PIXELS])cur, .subnormals = a->subnormals, .shadow = true,
 	                .values = values };
-	run_packet(&ap, wc, p, cur, kills, alu_live_pixels(q));
+	run_packet(&ap, wc, p, cur, kills, live_pixels(q));
 	memcpy(alu, cur, sizeof cur);
 	return p->nslots;
 }
@@ -293,7 +293,7 @@ static unsigned killed_now(const gr3d_quad *q, unsigned dead)
  * docs/tegra-units.md "Batches"): a batch start loads every row, another
  * EXEC the row it carries, each as it is now.  Only the registers a later
  * EXEC reads through the view are copied (alu_unit.view_load, plan_views). */
-void alu_load_view(const alu_unit *a, gr3d_quad *q, unsigned e)
+static void load_view(const alu_unit *a, gr3d_quad *q, unsigned e)
 {
 	const uint16_t m = a->view_load[e];
 	for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
@@ -302,7 +302,7 @@ void alu_load_view(const alu_unit *a, gr3d_quad *q, unsigned e)
 				q->view[p][i] = q->px[p].r[i];
 }
 
-uint64_t alu_slot_ops(const alu_unit *a, unsigned e, unsigned live)
+static inline uint64_t slot_ops(const alu_unit *a, unsigned e, unsigned live)
 {
 	/* every packet counts its slots for the pixels live when the EXEC began */
 	const unsigned alive = (unsigned)(UINT64_C(0x4332322132212110) >> (4 * live)) & 0xFu;   /* bits of live */
@@ -314,9 +314,9 @@ static __attribute__((noinline)) void run_exec(alu_unit *a, gr3d_quad *q, unsign
 {
 	gr3d_stage *s = &a->s;
 	uint64_t kills = 0;
-	unsigned live = alu_live_pixels(q);
+	unsigned live = live_pixels(q);
 	const unsigned dead = ~live & 0xFu;
-	sim_unit_count(&s->u, ALU_CTR_INSTRUCTIONS, alu_slot_ops(a, e, live));
+	sim_unit_count(&s->u, ALU_CTR_INSTRUCTIONS, slot_ops(a, e, live));
 	if (!live)
 		return;
 	double buf[2][4][GR3D_PIXELS];              /* aluK: previous and current packet */
@@ -338,7 +338,7 @@ static __attribute__((noinline)) void run_exec(alu_unit *a, gr3d_quad *q, unsign
 
 /* An EXEC with no packets (most of the xf86 programs' EXECs) only loads the
  * batch view: the packets' work is out of line. */
-unsigned alu_clocks(const alu_unit *a, unsigned e)
+static inline unsigned clocks(const alu_unit *a, unsigned e)
 {
 	const unsigned count = a->packets[e];
 	return count ? a->s.quad_clocks * count : a->s.quad_clocks;   /* count 0 still takes a clock (wiki) */
@@ -349,13 +349,20 @@ static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	alu_unit *a = (alu_unit *)s;
 	const unsigned count = a->packets[e];
 	if (a->view_load[e])                    /* also with no packets: a batch start */
-		alu_load_view(a, q, e);
+		load_view(a, q, e);
 	if (!count)
-		return alu_clocks(a, e);
+		return clocks(a, e);
 	sim_unit_count(&s->u, ALU_CTR_PACKETS, count);
 	run_exec(a, q, e, count);
-	return alu_clocks(a, e);
+	return clocks(a, e);
 }
+/* alu_slot.h's pieces for the batch (alu_batch.c, ahead.c) */
+unsigned alu_live_pixels(const gr3d_quad *q) { return live_pixels(q); }
+bool alu_any_shadow(const gr3d_quad *q) { return any_shadow(q); }
+void alu_load_view(const alu_unit *a, gr3d_quad *q, unsigned e) { load_view(a, q, e); }
+uint64_t alu_slot_ops(const alu_unit *a, unsigned e, unsigned live) { return slot_ops(a, e, live); }
+unsigned alu_clocks(const alu_unit *a, unsigned e) { return clocks(a, e); }
+
 void alu_init(alu_unit *a, gr3d_ctx *ctx)
 {
 	gr3d_stage_init(&a->s, "alu", ctx, ALU_COUNTERS, ALU_CTR_COUNT);
@@ -368,4 +375,5 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx)
 	a->fx10_lim_pos = ctx->fx10_wrap ? 1e9f : 511.0f;
 	a->fx10_lim_neg = ctx->fx10_wrap ? 1e9f : 512.0f;
 	alu_plan_draw(a, ctx);
+	alu_batch_plan(a);
 }

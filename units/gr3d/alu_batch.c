@@ -11,24 +11,69 @@
  * tests/units/test_alu_batch.c compares every lane with alu_exec's. */
 #include "units/gr3d/alu_lanes.h"
 
-enum {
-	LANES = ALU_BATCH_MAX * GR3D_PIXELS,
-	SOA_VIEW = 32,                /* lane registers: r0..r15, g0..g7, cr0..cr7 (gr3d_pixel's
-	                               * words 0..31), then the batch view's 16 */
-	SOA_REGS = SOA_VIEW + GR3D_ROW_REGS,
-};
+enum { LANES = ALU_BATCH_MAX * GR3D_PIXELS, SOA_VIEW = ALU_LANE_VIEW };
 _Static_assert(offsetof(gr3d_pixel, r) == 0 && offsetof(gr3d_pixel, g) == 16 * sizeof(uint32_t) &&
-               offsetof(gr3d_pixel, cr) == 24 * sizeof(uint32_t),
-               "alu_batch: r, g, cr are words 0..31 of gr3d_pixel");
+               offsetof(gr3d_pixel, cr) == 24 * sizeof(uint32_t) && ALU_LANE_VIEW == 32 &&
+               ALU_LANE_REGS == ALU_LANE_VIEW + GR3D_ROW_REGS,
+               "alu_batch: r, g, cr are words 0..31 of gr3d_pixel, then the view");
 
+/* One EXEC on the lanes. */
 typedef struct soa {
 	const alu_unit *a;
 	const gr3d_ctx *c;
+	alu_lanes *L;
 	gr3d_quad *const *q;
 	unsigned nq, n;                          /* quads, lanes (4 * nq) */
-	uint32_t live[LANES];                    /* ~0: the lane's pixel is live */
-	uint32_t reg[SOA_REGS][LANES];
 } soa;
+
+void alu_lanes_begin(alu_lanes *l, gr3d_quad *const q[], unsigned nq)
+{
+	l->nq = nq;
+	l->in_lanes = 0;
+	l->in_quads = ~UINT64_C(0);
+	for (unsigned k = 0; k < nq; k++) {
+		l->q[k] = q[k];
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			l->live[k * GR3D_PIXELS + p] = q[k]->px[p].killed ? 0u : ~0u;
+	}
+}
+
+/* Register word i of quad k's pixel p (lane register i < SOA_VIEW). */
+static inline uint8_t *word_of(gr3d_quad *q, unsigned p, unsigned i)
+{
+	return (uint8_t *)&q->px[p] + i * sizeof(uint32_t);
+}
+
+/* The registers of regs into the lanes, from the quads where only they hold them. */
+static void to_lanes(alu_lanes *l, uint64_t regs)
+{
+	for (uint64_t m = regs & ~l->in_lanes; m; m &= m - 1) {
+		const unsigned i = (unsigned)__builtin_ctzll(m);
+		uint32_t *w = l->reg[i];
+		for (unsigned k = 0; k < l->nq; k++)
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				if (i >= SOA_VIEW)
+					w[k * GR3D_PIXELS + p] = l->q[k]->view[p][i - SOA_VIEW];
+				else
+					memcpy(&w[k * GR3D_PIXELS + p], word_of(l->q[k], p, i), sizeof(uint32_t));
+	}
+	l->in_lanes |= regs;
+}
+
+void alu_lanes_to_quads(alu_lanes *l, uint64_t regs)
+{
+	for (uint64_t m = regs & ~l->in_quads; m; m &= m - 1) {
+		const unsigned i = (unsigned)__builtin_ctzll(m);
+		const uint32_t *w = l->reg[i];
+		for (unsigned k = 0; k < l->nq; k++)
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				if (i >= SOA_VIEW)
+					l->q[k]->view[p][i - SOA_VIEW] = w[k * GR3D_PIXELS + p];
+				else
+					memcpy(word_of(l->q[k], p, i), &w[k * GR3D_PIXELS + p], sizeof(uint32_t));
+	}
+	l->in_quads |= regs;
+}
 
 /* A quad's four lanes as one value of the compiler's vector types (GCC and
  * Clang: two SSE2 registers on plain x86-64, one AVX register where the
@@ -64,7 +109,7 @@ static inline int soa_dst(const alu_slot *s)
 
 /* One operand over the batch: fetch's value for quad k in out[k], odd[k] as
  * fetch sets it. */
-static void fetch_soa(const soa *S, const alu_operand *o, const f64x4 *prev, const f64x4 *cur, f64x4 *out,
+GR3D_HOT void fetch_soa(const soa *S, const alu_operand *o, const f64x4 *prev, const f64x4 *cur, f64x4 *out,
                       unsigned odd[ALU_BATCH_MAX])
 {
 	const unsigned nq = S->nq;
@@ -75,7 +120,7 @@ static void fetch_soa(const soa *S, const alu_operand *o, const f64x4 *prev, con
 			out[k] = splat(o->k);
 		return;
 	case OPD_REG: {
-		const uint32_t *w = S->reg[soa_index(o)];
+		const uint32_t *w = S->L->reg[soa_index(o)];
 		if (o->fx)
 			for (unsigned k = 0; k < nq; k++)
 				out[k] = __builtin_convertvector(fx10_lanes_in(&w[k * GR3D_PIXELS], o->fx), f64x4);
@@ -124,9 +169,11 @@ static void fetch_soa(const soa *S, const alu_operand *o, const f64x4 *prev, con
 }
 
 /* alu_slot_result over the batch (values: false, as a run). */
-static void slot_soa(const soa *S, const alu_slot *s, const f64x4 *prev, const f64x4 *cur, f64x4 *out)
+GR3D_HOT void slot_soa(const soa *S, const alu_slot *s, const f64x4 *prev, const f64x4 *cur, f64x4 *out)
 {
-	f64x4 a[ALU_BATCH_MAX], b[ALU_BATCH_MAX], x[ALU_BATCH_MAX], y[ALU_BATCH_MAX], r[ALU_BATCH_MAX];
+	/* formed in out: an operand reads only earlier slots' values (another
+	 * cur slot, or prev), never this one's */
+	f64x4 a[ALU_BATCH_MAX], b[ALU_BATCH_MAX], x[ALU_BATCH_MAX], y[ALU_BATCH_MAX], *r = out;
 	unsigned odd[ALU_BATCH_MAX] = { 0 };
 	const unsigned nq = S->nq;
 	const f64x4 zero = splat(0.0), one = splat(1.0);
@@ -203,16 +250,15 @@ static void slot_soa(const soa *S, const alu_slot *s, const f64x4 *prev, const f
 			memcpy(&r[k], v, sizeof v);
 		}
 	}
-	memcpy(out, r, sizeof(f64x4) * nq);
 }
 
 /* The live lanes of register w: the bits outside keep become set. */
-static void merge(soa *S, uint32_t *w, uint32_t keep, const uint32_t set[LANES])
+GR3D_HOT void merge(soa *S, uint32_t *w, uint32_t keep, const uint32_t set[LANES])
 {
 	for (unsigned k = 0; k < S->nq; k++) {
 		alu_u32x4 wv, lv, sv;
 		memcpy(&wv, &w[k * GR3D_PIXELS], sizeof wv);
-		memcpy(&lv, &S->live[k * GR3D_PIXELS], sizeof lv);
+		memcpy(&lv, &S->L->live[k * GR3D_PIXELS], sizeof lv);
 		memcpy(&sv, &set[k * GR3D_PIXELS], sizeof sv);
 		wv = (wv & (keep | ~lv)) | (sv & lv);
 		memcpy(&w[k * GR3D_PIXELS], &wv, sizeof wv);
@@ -221,13 +267,13 @@ static void merge(soa *S, uint32_t *w, uint32_t keep, const uint32_t set[LANES])
 
 /* One slot's write (alu_write_slot; write_pair when pair: s[0], s[1] and
  * their values v, v1), on the lanes. */
-static void write_soa(soa *S, const alu_slot *s, bool pair, const f64x4 *v, const f64x4 *v1)
+GR3D_HOT void write_soa(soa *S, const alu_slot *s, bool pair, const f64x4 *v, const f64x4 *v1)
 {
 	const gr3d_ctx *c = S->c;
 	const int d = soa_dst(s);
 	if (d < 0)
 		return;
-	uint32_t *w = S->reg[d];
+	uint32_t *w = S->L->reg[d];
 	uint32_t enc[LANES];
 	const unsigned nq = S->nq;
 	double vk[GR3D_PIXELS];
@@ -250,7 +296,7 @@ static void write_soa(soa *S, const alu_slot *s, bool pair, const f64x4 *v, cons
 		for (unsigned k = 0; k < nq; k++) {
 			memcpy(vk, &v[k], sizeof vk);
 			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				if (S->live[k * GR3D_PIXELS + p])
+				if (S->L->live[k * GR3D_PIXELS + p])
 					gr3d_write_reg(c, &w[k * GR3D_PIXELS + p], vk[p], !hi, hi);
 		}
 		return;
@@ -273,72 +319,88 @@ static void write_soa(soa *S, const alu_slot *s, bool pair, const f64x4 *v, cons
 	}
 }
 
-/* The lane registers EXEC e reads (*rd) and writes (*wr), bit i = lane
- * register i; false when the EXEC needs what the lanes do not hold. */
-static bool plan_regs(const alu_unit *a, const gr3d_quad *const q[], unsigned nq, unsigned e, uint64_t *rd,
-                      uint64_t *wr)
-{
-	bool shadow_read = false;
-	*rd = *wr = 0;
-	for (unsigned i = 0; i < a->packets[e]; i++) {
-		const alu_packet *p = &a->pk[e][i];
-		for (unsigned k = 0; k < p->nslots; k++) {
-			const alu_slot *s = &p->slot[k];
-			const alu_operand *o[4] = { &s->a, &s->b, &s->c, &s->d };
-			for (unsigned j = 0; j < 4; j++)
-				if (o[j]->kind == OPD_REG) {
-					*rd |= UINT64_C(1) << soa_index(o[j]);
-					shadow_read |= o[j]->shadow;
-				}
-			const int d = soa_dst(s);
-			if (d >= 0)
-				*wr |= UINT64_C(1) << d;
-			if (s->dst_cls == TEGRA_REG_UNIFORM || s->dst_cls == TEGRA_REG_KILL)
-				return false;
-		}
-	}
-	/* an FP20 row read may see TEX's coordinates (read_raw): only the quads do */
-	for (unsigned k = 0; k < nq && shadow_read; k++)
-		if (alu_any_shadow(q[k]))
-			return false;
-	*rd |= *wr;                       /* a write keeps the bits outside it */
-	return true;
-}
-
-bool alu_batch_exec(const alu_unit *a, gr3d_quad *const q[], unsigned nq, unsigned e)
+void alu_batch_plan(alu_unit *a)
 {
 	const gr3d_ctx *c = a->s.ctx;
-	uint64_t rd, wr;
-	if (c->exact || nq < 1 || nq > ALU_BATCH_MAX || !plan_regs(a, (const gr3d_quad *const *)q, nq, e, &rd, &wr))
+	for (unsigned e = 0; e < c->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
+		uint64_t rd = 0, wr = 0;
+		uint16_t shadow = 0;          /* bit i: an FP20 read of ri that may see the view */
+		bool ok = !c->exact;
+		for (unsigned i = 0; i < a->packets[e] && i < TEGRA_FP_MAX_PER_EXEC; i++) {
+			const alu_packet *p = &a->pk[e][i];
+			for (unsigned k = 0; k < p->nslots; k++) {
+				const alu_slot *s = &p->slot[k];
+				const alu_operand *o[4] = { &s->a, &s->b, &s->c, &s->d };
+				for (unsigned j = 0; j < 4; j++)
+					if (o[j]->kind == OPD_REG) {
+						rd |= UINT64_C(1) << soa_index(o[j]);
+						if (o[j]->shadow)
+							shadow |= (uint16_t)(1u << (o[j]->index & (GR3D_ROW_REGS - 1)));
+					}
+				const int d = soa_dst(s);
+				if (d >= 0)
+					wr |= UINT64_C(1) << d;
+				ok &= s->dst_cls != TEGRA_REG_UNIFORM && s->dst_cls != TEGRA_REG_KILL;
+			}
+		}
+		a->lane_rd[e] = rd | wr;      /* a write keeps the bits outside it */
+		a->lane_wr[e] = wr;
+		a->lane_shadow[e] = shadow;
+		a->lane_ok[e] = ok;
+	}
+}
+
+/* Does a pixel of the batch still see one of the registers of shadow
+ * through TEX's pre-fetch view (read_raw)? */
+static bool sees_view(const alu_lanes *l, uint16_t shadow)
+{
+	for (unsigned k = 0; k < l->nq && shadow; k++)
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			const gr3d_pixel *px = &l->q[k]->px[p];
+			for (unsigned j = 0; j < 2; j++)
+				if (((px->tex_shadow >> j) & 1u) && ((shadow >> (px->tex_reg[j] & 15u)) & 1u))
+					return true;
+		}
+	return false;
+}
+
+/* Built twice (target_clones, GCC and Clang on x86-64): for AVX2, where a
+ * quad's four doubles are one register, and for plain x86-64; the loader
+ * picks the one the host runs.  The operations are IEEE binary64 either
+ * way (ISO C: no contraction), so the results are the same. */
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+__attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+bool alu_batch_exec(const alu_unit *a, alu_lanes *l, unsigned e)
+{
+	const gr3d_ctx *c = a->s.ctx;
+	const unsigned nq = l->nq;
+	gr3d_quad *const *q = l->q;
+	if (!a->lane_ok[e] || nq < 1 || nq > ALU_BATCH_MAX || sees_view(l, a->lane_shadow[e]))
 		return false;
-	if (a->view_load[e])
-		for (unsigned k = 0; k < nq; k++)
-			alu_load_view(a, q[k], e);
+	const uint64_t rd = a->lane_rd[e], wr = a->lane_wr[e];
+	const uint16_t vl = a->view_load[e];
+	if (vl) {                         /* alu_load_view, in the lanes */
+		to_lanes(l, vl);
+		for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
+			if ((vl >> i) & 1u)
+				memcpy(l->reg[SOA_VIEW + i], l->reg[i], sizeof(uint32_t) * GR3D_PIXELS * nq);
+		l->in_lanes |= (uint64_t)vl << SOA_VIEW;
+		l->in_quads &= ~((uint64_t)vl << SOA_VIEW);
+	}
 	const unsigned count = a->packets[e];
 	if (!count)
 		return true;
-	soa lanes;                        /* (not cleared: only the registers gathered are read) */
+	to_lanes(l, rd);
+	l->in_quads &= ~wr;
+	soa lanes = { .a = a, .c = c, .L = l, .q = q, .nq = nq, .n = nq * GR3D_PIXELS };
 	soa *S = &lanes;
-	S->a = a;
-	S->c = c;
-	S->q = q;
-	S->nq = nq;
-	S->n = nq * GR3D_PIXELS;
-	for (unsigned k = 0; k < nq; k++)
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			S->live[k * GR3D_PIXELS + p] = q[k]->px[p].killed ? 0u : ~0u;
-	for (uint64_t m = rd; m; m &= m - 1) {   /* gather */
-		const unsigned i = (unsigned)__builtin_ctzll(m);
-		for (unsigned k = 0; k < nq; k++)
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				if (i >= SOA_VIEW)
-					S->reg[i][k * GR3D_PIXELS + p] = q[k]->view[p][i - SOA_VIEW];
-				else
-					memcpy(&S->reg[i][k * GR3D_PIXELS + p], (const uint8_t *)&q[k]->px[p] + i * sizeof(uint32_t),
-					       sizeof(uint32_t));
-	}
 	f64x4 buf[2][4 * ALU_BATCH_MAX];  /* aluK: previous and current packet, [slot * MAX + quad] */
-	memset(buf[0], 0, sizeof buf[0]);   /* aluK reads as 0 at the start of an EXEC */
+	if (a->pk[e][0].reads_prev)       /* aluK reads as 0 at the start of an EXEC */
+		for (unsigned k = 0; k < 4; k++)
+			memset(&buf[0][k * ALU_BATCH_MAX], 0, sizeof(f64x4) * nq);
 	for (unsigned i = 0; i < count; i++) {
 		const alu_packet *p = &a->pk[e][i];
 		const f64x4 *prev = buf[i & 1];
@@ -347,7 +409,8 @@ bool alu_batch_exec(const alu_unit *a, gr3d_quad *const q[], unsigned nq, unsign
 		for (unsigned k = 0; k < ns; k++)
 			slot_soa(S, &p->slot[k], prev, cur, &cur[k * ALU_BATCH_MAX]);
 		if (ns < 4)
-			memset(&cur[ns * ALU_BATCH_MAX], 0, sizeof(f64x4) * ALU_BATCH_MAX);
+			for (unsigned k = ns; k < 4; k++)
+				memset(&cur[k * ALU_BATCH_MAX], 0, sizeof(f64x4) * nq);
 		if (p->groups)
 			for (unsigned k = 0; k < ns; k++) {
 				if (p->group_head[k] != (int)k)
@@ -356,10 +419,10 @@ bool alu_batch_exec(const alu_unit *a, gr3d_quad *const q[], unsigned nq, unsign
 					double sum[GR3D_PIXELS] = { 0.0, 0.0, 0.0, 0.0 };   /* members in slot order */
 					for (unsigned j = k; j < ns; j++)
 						if (p->group_head[j] == (int)k)
-							for (unsigned l = 0; l < GR3D_PIXELS; l++)
-								sum[l] += cur[j * ALU_BATCH_MAX + q4][l];
-					for (unsigned l = 0; l < GR3D_PIXELS; l++)
-						sum[l] = gr3d_round20(c, sum[l]);
+							for (unsigned px = 0; px < GR3D_PIXELS; px++)
+								sum[px] += cur[j * ALU_BATCH_MAX + q4][px];
+					for (unsigned px = 0; px < GR3D_PIXELS; px++)
+						sum[px] = gr3d_round20(c, sum[px]);
 					memcpy(&cur[k * ALU_BATCH_MAX + q4], sum, sizeof sum);
 				}
 			}
@@ -369,13 +432,6 @@ bool alu_batch_exec(const alu_unit *a, gr3d_quad *const q[], unsigned nq, unsign
 			          s->pair_next ? &cur[(k + 1) * ALU_BATCH_MAX] : NULL);
 			k += s->pair_next;
 		}
-	}
-	for (uint64_t m = wr; m; m &= m - 1) {   /* scatter */
-		const unsigned i = (unsigned)__builtin_ctzll(m);
-		for (unsigned k = 0; k < nq; k++)
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				memcpy((uint8_t *)&q[k]->px[p] + i * sizeof(uint32_t), &S->reg[i][k * GR3D_PIXELS + p],
-				       sizeof(uint32_t));
 	}
 	return true;
 }

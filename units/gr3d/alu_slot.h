@@ -65,13 +65,6 @@ GR3D_HOT double modify(const alu_operand *o, double v)
 void alu_slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXELS]);
 
 /* alu.c's pieces of an EXEC, for its batch (alu_batch.c): */
-/* one slot's destination write for the live pixels (bit p of live) of q;
- * shadow: some pixel may hold TEX's pre-fetch view */
-void alu_write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_quad *q, unsigned live,
-                    bool shadow, const alu_slot *s, const double v[GR3D_PIXELS], uint64_t *kills);
-/* slots s[0], s[1] writing the two FX10 halves of one row register (pair_next) */
-void alu_write_pair(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, unsigned live, bool shadow,
-                    const alu_slot *s, const double v0[GR3D_PIXELS], const double v1[GR3D_PIXELS]);
 unsigned alu_live_pixels(const gr3d_quad *q);          /* not killed: bit p */
 bool alu_any_shadow(const gr3d_quad *q);               /* some pixel holds TEX's pre-fetch view */
 void alu_load_view(const alu_unit *a, gr3d_quad *q, unsigned e);   /* EXEC e's batch view */

@@ -130,7 +130,10 @@ gr3d_fp *gr3d_fp_new(const gr3d_draw *dr, unsigned tram_slots, bool ring, uint32
 	f->p_tex.producer = &f->mfu.s.u;
 	f->p_alu.producer = &f->tex.s.u;
 	f->p_dw.producer = &f->alu.s.u;
-	if (cfg->host_gr3d_ahead && gr3d_ahead_ok(ctx, &f->pseq, &f->alu)) {   /* sim.gr3d_ahead */
+	unsigned packets = 0;                 /* sim.gr3d_ahead: where the ALU work pays for it */
+	for (unsigned e = 0; e < prog->exec_count; e++)
+		packets += f->alu.packets[e];
+	if (cfg->host_gr3d_ahead && (int64_t)packets >= cfg->host_gr3d_ahead && gr3d_ahead_ok(ctx, &f->pseq, &f->alu)) {
 		uint8_t lo[TEGRA_FP_MAX_EXEC], hi[TEGRA_FP_MAX_EXEC];
 		bool store[TEGRA_FP_MAX_EXEC];
 		for (unsigned e = 0; e < prog->exec_count; e++) {

@@ -149,7 +149,7 @@ _Static_assert(offsetof(gr3d_pixel, bar0) == sizeof(((gr3d_pixel *)0)->r) + size
  * ranges are cleared with stores of known size, not a whole-slot memset
  * (which compilers turn into a string instruction).  g0..g7 and cr0..cr15
  * are left as they are when nothing can read them (clear_gcr). */
-void pseq_admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr)
+static void admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr)
 {
 	memset(q, 0, offsetof(gr3d_quad, px));   /* the quad's own fields */
 	q->id = in->id;
@@ -172,6 +172,8 @@ void pseq_admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr)
 		memset(q->px[k].cr, 0, sizeof q->px[k].cr);
 	}
 }
+
+void pseq_admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr) { admit(in, q, clear_gcr); }
 
 static void pseq_tick(sim_unit *u, uint64_t now)
 {
@@ -227,7 +229,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 			}
 			uint16_t qid = p->free_slots[--p->nfree];
 			p->inflight++;
-			pseq_admit(in, &c->slot[qid], p->clear_gcr);
+			admit(in, &c->slot[qid], p->clear_gcr);
 			if (c->ahead)                      /* its EXECs' work, booked later (ahead.h) */
 				gr3d_ahead_admit(c->ahead, p->in, qid, p->clear_gcr);
 			sim_port_pop(p->in, now);          /* wakes the rasterizer (or ZS) */
