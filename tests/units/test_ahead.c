@@ -270,7 +270,9 @@ Test(ahead, corpus_programs_alike, .timeout = 300)
 	for (size_t i = 0; i < (size_t)16 * 8 * 4; i++)
 		tex->rgba[i] = (uint8_t)test_rnd(&g);
 	char cmd[1024];
-	snprintf(cmd, sizeof cmd, "find %s -name '*.words' | sort", test_corpus_path("tegra"));
+	char *dir = test_corpus_path("tegra");
+	snprintf(cmd, sizeof cmd, "find %s -name '*.words' | sort", dir);
+	free(dir);
 	FILE *p = popen(cmd, "r");
 	cr_assert(p);
 	char line[1024];
