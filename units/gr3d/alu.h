@@ -78,6 +78,12 @@ typedef struct alu_unit {
 	uint8_t slots[TEGRA_FP_MAX_EXEC];        /* and their slots */
 	uint16_t view_load[TEGRA_FP_MAX_EXEC];   /* row registers EXEC e copies into the view */
 	alu_packet pk[TEGRA_FP_MAX_EXEC][TEGRA_FP_MAX_PER_EXEC];
+	/* EXEC e on a batch's lanes (alu_batch.c): the lane registers it reads
+	 * and writes, the row registers it reads as FP20 (TEX's pre-fetch view
+	 * may show), and whether it can run there at all */
+	uint64_t lane_rd[TEGRA_FP_MAX_EXEC], lane_wr[TEGRA_FP_MAX_EXEC];
+	uint16_t lane_shadow[TEGRA_FP_MAX_EXEC];
+	bool lane_ok[TEGRA_FP_MAX_EXEC];
 } alu_unit;
 
 /* Compiles and plans every packet of ctx->prog (call after ctx is
@@ -97,5 +103,35 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out,
  * Returns the slots executed. */
 unsigned alu_run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, const alu_packet *p,
                         gr3d_quad *q, double alu[4][GR3D_PIXELS], uint64_t *kills, bool values);
+
+/* A batch of quads' registers in lanes (alu_batch.c): lane 4k + p is
+ * pixel p of quad q[k]; lane registers 0..31 are r0..r15, g0..g7, cr0..cr7
+ * (gr3d_pixel's words), 32..47 the batch view.  A register's value is in
+ * the lanes, in the quads, or both (in_lanes, in_quads): the ALU batch reads
+ * and writes the lanes, the other units the quads, and each side takes the
+ * registers it needs from the other only when they changed there. */
+enum { ALU_BATCH_MAX = 16, ALU_LANE_REGS = 48, ALU_LANE_VIEW = 32 };
+typedef struct alu_lanes {
+	gr3d_quad *q[ALU_BATCH_MAX];
+	unsigned nq;
+	uint64_t in_lanes, in_quads;  /* bit i: lane register i's value is there */
+	uint32_t live[ALU_BATCH_MAX * GR3D_PIXELS];   /* ~0: the pixel is live (not killed) */
+	uint32_t reg[ALU_LANE_REGS][ALU_BATCH_MAX * GR3D_PIXELS];
+} alu_lanes;
+
+/* Quads q[0..nq-1] (1..ALU_BATCH_MAX, their kills final), every register in
+ * the quads. */
+void alu_lanes_begin(alu_lanes *l, gr3d_quad *const q[], unsigned nq);
+/* The registers of regs (bit i: lane register i) into the quads. */
+void alu_lanes_to_quads(alu_lanes *l, uint64_t regs);
+
+/* EXEC e's batch view and packets on the batch at once, with the values and
+ * writes alu_exec gives each quad; no counting.  Returns false, having done
+ * nothing, where the batch does not apply: arith=exact, a kill or uniform
+ * write, an FP20 row read while a quad holds TEX's pre-fetch view
+ * (units/gr3d/ahead.h runs alu_exec then). */
+bool alu_batch_exec(const alu_unit *a, alu_lanes *l, unsigned e);
+/* Plans alu_batch_exec's EXECs (alu_init calls it). */
+void alu_batch_plan(alu_unit *a);
 
 #endif

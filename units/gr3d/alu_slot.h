@@ -64,6 +64,15 @@ GR3D_HOT double modify(const alu_operand *o, double v)
 /* One slot's result for the four pixels of ap->q (alu.c). */
 void alu_slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXELS]);
 
+/* alu.c's pieces of an EXEC, for its batch (alu_batch.c): */
+unsigned alu_live_pixels(const gr3d_quad *q);          /* not killed: bit p */
+bool alu_any_shadow(const gr3d_quad *q);               /* some pixel holds TEX's pre-fetch view */
+void alu_load_view(const alu_unit *a, gr3d_quad *q, unsigned e);   /* EXEC e's batch view */
+/* ALU_CTR_INSTRUCTIONS of EXEC e for a quad with these live pixels */
+uint64_t alu_slot_ops(const alu_unit *a, unsigned e, unsigned live);
+/* the clocks EXEC e occupies the ALU */
+unsigned alu_clocks(const alu_unit *a, unsigned e);
+
 /* Compiles and plans every packet of ctx->prog into a (alu_plan.c). */
 void alu_plan_draw(alu_unit *a, const gr3d_ctx *ctx);
 

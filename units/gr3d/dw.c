@@ -1,6 +1,7 @@
 /* DW: render-target and stencil writes, recirculation (dw.h). */
 #include "units/gr3d/dw.h"
 
+#include "units/gr3d/ahead.h"
 #include "units/gr3d/zs.h"
 
 #include <math.h>
@@ -123,6 +124,8 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 		zs_late_note_kills(ze, q);
 	}
 	if (pl->enable) {
+		if (c->ahead)                 /* the pair as this EXEC left it (ahead.h) */
+			gr3d_ahead_restore(c->ahead, q, e);
 		sim_unit_count(&s->u, DW_CTR_STORES, 1);
 		const ulp_image *rt = pl->rt;
 		/* the common quad: four live pixels inside a plain target, no late

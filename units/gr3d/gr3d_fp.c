@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "units/gr3d/ahead.h"
+
 gr3d_fp *gr3d_fp_new(const gr3d_draw *dr, unsigned tram_slots, bool ring, uint32_t tri_capacity,
                      uint32_t tri_latency, ulp_diag *d)
 {
@@ -128,6 +130,20 @@ gr3d_fp *gr3d_fp_new(const gr3d_draw *dr, unsigned tram_slots, bool ring, uint32
 	f->p_tex.producer = &f->mfu.s.u;
 	f->p_alu.producer = &f->tex.s.u;
 	f->p_dw.producer = &f->alu.s.u;
+	unsigned packets = 0;                 /* sim.gr3d_ahead: where the ALU work pays for it */
+	for (unsigned e = 0; e < prog->exec_count; e++)
+		packets += f->alu.packets[e];
+	if (cfg->host_gr3d_ahead && (int64_t)packets >= cfg->host_gr3d_ahead && gr3d_ahead_ok(ctx, &f->pseq, &f->alu)) {
+		uint8_t lo[TEGRA_FP_MAX_EXEC], hi[TEGRA_FP_MAX_EXEC];
+		bool store[TEGRA_FP_MAX_EXEC];
+		for (unsigned e = 0; e < prog->exec_count; e++) {
+			lo[e] = f->dw.plan[e].lo;
+			hi[e] = f->dw.plan[e].hi;
+			store[e] = f->dw.plan[e].enable;
+		}
+		/* out of memory: the general path */
+		f->ahead = gr3d_ahead_new(ctx, f->max_qid, &f->mfu.s, &f->tex.s, &f->alu.s, lo, hi, store);
+	}
 	return f;
 }
 
@@ -149,6 +165,7 @@ void gr3d_fp_free(gr3d_fp *f)
 		for (unsigned l = 0; l < GR3D_TEX_LEVELS; l++)
 			ulp_image_free(f->levels[k][l]);
 	gr3d_tram_fini(&f->tram);
+	gr3d_ahead_free(f->ahead);
 	free(f->slots);
 	free(f->free_slots);
 	free(f);
@@ -194,6 +211,8 @@ void gr3d_fp_reset(gr3d_fp *f)
 	gr3d_tram_reset(&f->tram);
 	if (f->late_on)
 		zs_late_reset(&f->late);
+	if (f->ahead)
+		gr3d_ahead_reset(f->ahead);
 }
 
 gr3d_fp_units gr3d_fp_units_of(gr3d_fp *f)

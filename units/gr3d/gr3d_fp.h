@@ -95,6 +95,7 @@ typedef struct gr3d_fp {
 	tex_unit tex;
 	alu_unit alu;
 	dw_unit dw;
+	struct gr3d_ahead *ahead;     /* NULL: the general path (ahead.h) */
 	sim_port tri_in;              /* setup -> raster (raster_tri) */
 	sim_port p_in, p_mfu, p_tex, p_alu, p_dw, p_recirc;
 } gr3d_fp;

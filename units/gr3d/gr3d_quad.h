@@ -164,6 +164,7 @@ typedef struct gr3d_ctx {
 	bool fx10_wrap;
 	bool exact;                                  /* arith=exact: the register words below */
 	gr3d_probe *probe;                           /* the viewer's observer, or NULL */
+	struct gr3d_ahead *ahead;                    /* the quads work ahead (ahead.h), or NULL */
 } gr3d_ctx;
 
 /* ---- number helpers (hot: inline) ------------------------------------ */
@@ -519,6 +520,7 @@ struct gr3d_stage {
 	gr3d_token cur;
 	uint64_t now;                 /* the cycle the unit took cur (exec runs in it) */
 	uint16_t quad_clocks;         /* tegra.quad_clocks */
+	uint8_t ahead_unit;           /* booking from ahead.h's records: which unit */
 };
 
 void gr3d_stage_init(gr3d_stage *s, const char *name, gr3d_ctx *ctx,

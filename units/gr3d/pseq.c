@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "sim/core/timeline.h"
+#include "units/gr3d/ahead.h"
 
 const sim_counter_def PSEQ_COUNTERS[PSEQ_CTR_COUNT] = {
 	[PSEQ_CTR_QUADS] = { "quads", "quads admitted from the rasterizer" },
@@ -172,6 +173,8 @@ static void admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr)
 	}
 }
 
+void pseq_admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr) { admit(in, q, clear_gcr); }
+
 static void pseq_tick(sim_unit *u, uint64_t now)
 {
 	pseq_unit *p = (pseq_unit *)u;
@@ -227,6 +230,8 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 			uint16_t qid = p->free_slots[--p->nfree];
 			p->inflight++;
 			admit(in, &c->slot[qid], p->clear_gcr);
+			if (c->ahead)                      /* its EXECs' work, booked later (ahead.h) */
+				gr3d_ahead_admit(c->ahead, p->in, qid, p->clear_gcr);
 			sim_port_pop(p->in, now);          /* wakes the rasterizer (or ZS) */
 			sim_unit_count(u, PSEQ_CTR_QUADS, 1);
 			next = (gr3d_token){ .qid = qid, .exec = 0, .done = 0 };

@@ -1,0 +1,445 @@
+/* The quads' arithmetic ahead of their stages, in batches (sim.gr3d_ahead;
+ * units/gr3d/ahead.h, units/gr3d/alu_batch.c, docs/speed.md): results are
+ * the general path's bit for bit.
+ *  - alu_batch_exec against alu_exec quad by quad, on registers holding
+ *    every kind of FP20 code (zeros, subnormal reads, inf, NaN), partial
+ *    quads, TEX's pre-fetch view, under the rounding knobs;
+ *  - every corpus fragment program drawn on triangles with partial quads,
+ *    with and without the knob, under several knob settings (rounding, FX10
+ *    overflow, the batch view, row-relative registers, the pre-fetch view,
+ *    FIFO sizes and so batch sizes, arith=exact): images, cycles, every
+ *    unit's busy/idle/stall and counters;
+ *  - the sample traces on Tegra 2 and Tegra 3 (two blocks), one and two
+ *    host threads, with a timeline and a cycle budget: images, stats, port
+ *    marks and every timeline event. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/fileio.h"
+#include "isa/tegra/fp_words.h"
+#include "isa/tegra/tegra_asm.h"
+#include "sim/core/timeline.h"
+#include "tests/test_util.h"
+#include "traces/replay/replay.h"
+#include "ulpsim/ulpsim.h"
+#include "units/gpu.h"
+#include "units/gr3d/ahead.h"
+#include "units/gr3d/alu_slot.h"
+
+/* ---- alu_batch_exec against alu_exec ---- */
+
+static const char ALU_PROG[] =
+	"alu_buffer_size = 2\n.asm\nEXEC\n ALU:\n"
+	"  ALU0: MAD r4.h, r0, #1, #0, #1\n"
+	"  ALU1: MAD r5.lh, -r0, #1, #0\n"
+	"  ALU2: MAD r6.l, abs(r0), #1, #0 (sat)\n"
+	"  ALU3: CSEL r6.h, r1, r0, r2.l\n"
+	" ALU:\n"
+	"  ALU0: MAD r7.l, alu0, #1, #0\n"
+	"  ALU1: MAD r7.h, alu1, r0, #0\n"
+	"  ALU2: MAD g1.lh, alu2, u1, #0\n"
+	"  ALU3: MAD r9.l, r2.h, #1, #0\n"
+	" ALU:\n"
+	"  ALU0: MAD r10.lh, r0, #1, #0 (x2)\n"
+	"  ALU1: MAD r11.lh, r0*2, r1, -r2\n"
+	"  ALU2: MAD r12.lh, r0-1, #1, #0\n"
+	"  ALU3: MAD r13.lh, r0, #1, #0 (ge)\n;\n"
+	"EXEC\n ALU:\n"
+	"  ALU0: MIN r0.lh, r0, r1, r2, #1\n"
+	"  ALU1: MAX r1.lh, r1, u0, r0, #1 (x4)\n"
+	"  ALU2: MAD cr1, r2, r0, #0 (gt)\n"
+	"  ALU3: MAD r3.lh, posx, #1, posy, #1\n"
+	" ALU:\n"
+	"  ALU0: MAD r2.lh, r0, r1, #0 (this)\n"
+	"  ALU1: MAD g2.lh, r1, r0, #0 (other)\n"
+	"  ALU2: CSEL r0.l, cr1, pface, r1\n"
+	"  ALU3: MAD r1.h, r4, #1, #0 (eq)\n;\n"
+	"EXEC\n ALU:\n"
+	"  ALU0: MAD r2.lh, r0, r1, r4 (/2)\n"
+	"  ALU1: MAD r3.lh, r4, r4, imm0\n"
+	"  ALU2: MAD r6.l, r5.h, #1, #0\n"
+	"  ALU3: imm0 = 0.7000122\n;\n";
+
+typedef struct alu_rig {
+	tegra_fp_decoded dec;
+	ulp_config cfg;
+	gr3d_ctx ctx;
+	alu_unit unit;
+} alu_rig;
+
+static alu_rig *alu_rig_new(enum ulp_round fp20, enum ulp_round fx10, bool wrap, bool subnormals,
+                            bool batch_view)
+{
+	alu_rig *r = calloc(1, sizeof *r);
+	tegra_fp_program *fp = calloc(1, sizeof *fp);
+	cr_assert(r && fp);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(tegra_asm_assemble(ALU_PROG, strlen(ALU_PROG), "batch.asm", fp, &d), "%s", d.msg);
+	cr_assert(tegra_fp_decode(fp, &r->dec, "batch.asm", &d), "%s", d.msg);
+	free(fp);
+	ulp_config_defaults(&r->cfg);
+	r->cfg.fp20_round = fp20;
+	r->cfg.fx10_round = fx10;
+	r->cfg.fx10_overflow = wrap ? FX10_OVERFLOW_WRAP : FX10_OVERFLOW_CLAMP;
+	r->cfg.tegra_fp20_subnormals = subnormals;
+	r->cfg.tegra_alu_batch_view = batch_view;
+	r->ctx.prog = &r->dec;
+	r->ctx.cfg = &r->cfg;
+	r->ctx.rows = r->dec.alu_buffer_size;
+	r->ctx.fp20_round = fp20;
+	r->ctx.fx10_round = fx10;
+	r->ctx.fx10_wrap = wrap;
+	r->ctx.uniforms[0] = 0x3E000u;             /* 1.0 */
+	r->ctx.uniforms[1] = 0x7E000u;             /* FP20 inf: an odd uniform */
+	alu_init(&r->unit, &r->ctx);
+	return r;
+}
+
+/* FP20 codes with the odd ones (exponent 0 and 63) often. */
+static uint32_t some_code(test_rng *g)
+{
+	const uint32_t v = test_rnd(g);
+	switch (v & 7u) {
+	case 0: return (v >> 8) & 0x81FFFu;              /* exponent 0: zero, subnormal reads */
+	case 1: return ((v >> 8) & 0x81FFFu) | 0x7E000u; /* exponent 63: inf, NaN */
+	case 2: return ((v >> 8) & 0x3FFu) | ((v >> 12) & 0x3FFu) << 10;   /* FX10 halves */
+	default: return (v >> 8) & FP20_MASK;
+	}
+}
+
+static void random_quad(test_rng *g, gr3d_quad *q, uint32_t id)
+{
+	memset(q, 0, sizeof *q);
+	q->id = id;
+	q->x = (uint16_t)(test_rnd(g) & 0x3Eu);
+	q->y = (uint16_t)(test_rnd(g) & 0x3Eu);
+	const uint32_t mask = test_rnd(g) & 7u ? 0xFu : test_rnd(g) & 0xFu;   /* partial quads too */
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		gr3d_pixel *px = &q->px[p];
+		px->covered = (mask >> p) & 1u;
+		px->killed = !px->covered;
+		px->front = (test_rnd(g) & 1u) != 0;
+		for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
+			px->r[i] = some_code(g);
+		for (unsigned i = 0; i < GR3D_GLOBALS; i++)
+			px->g[i] = some_code(g);
+		for (unsigned i = 0; i < GR3D_COND_REGS; i++)
+			px->cr[i] = some_code(g);
+		if ((test_rnd(g) & 255u) == 0) {           /* TEX's pre-fetch view of r0, r1 */
+			px->tex_shadow = 3;
+			px->tex_reg[0] = 0;
+			px->tex_reg[1] = 1;
+			px->tex_old[0] = some_code(g);
+			px->tex_old[1] = some_code(g);
+		}
+		for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
+			q->view[p][i] = some_code(g);
+	}
+}
+
+static void check_alu_batches(enum ulp_round fp20, enum ulp_round fx10, bool wrap, bool subnormals,
+                              bool batch_view)
+{
+	alu_rig *r = alu_rig_new(fp20, fx10, wrap, subnormals, batch_view);
+	test_rng g = { 0x9E3779B9u ^ (uint32_t)fp20 << 4 ^ (uint32_t)fx10 << 8 ^ wrap << 12 ^ subnormals << 13 };
+	static gr3d_quad fast[ALU_BATCH_MAX], ref[ALU_BATCH_MAX];
+	unsigned batched = 0;
+	for (unsigned round = 0; round < 400; round++) {
+		const unsigned nq = 1 + test_rnd(&g) % ALU_BATCH_MAX;
+		gr3d_quad *qs[ALU_BATCH_MAX];
+		for (unsigned k = 0; k < nq; k++) {
+			random_quad(&g, &ref[k], round * ALU_BATCH_MAX + k);
+			fast[k] = ref[k];
+			qs[k] = &fast[k];
+		}
+		static alu_lanes l;
+		alu_lanes_begin(&l, qs, nq);
+		for (unsigned e = 0; e < r->dec.exec_count; e++) {
+			for (unsigned k = 0; k < nq; k++)
+				r->unit.s.exec(&r->unit.s, &ref[k], e);
+			if (alu_batch_exec(&r->unit, &l, e)) {
+				batched++;
+			} else {                               /* declined: it did nothing */
+				alu_lanes_to_quads(&l, ~UINT64_C(0));
+				l.in_lanes = 0;
+				for (unsigned k = 0; k < nq; k++)
+					r->unit.s.exec(&r->unit.s, qs[k], e);
+			}
+			alu_lanes_to_quads(&l, ~UINT64_C(0));   /* the lanes stay as they are */
+			for (unsigned k = 0; k < nq; k++)
+				for (unsigned p = 0; p < GR3D_PIXELS; p++)
+					if (memcmp(fast[k].px[p].r, ref[k].px[p].r, sizeof ref[k].px[p].r) ||
+					    memcmp(fast[k].px[p].g, ref[k].px[p].g, sizeof ref[k].px[p].g) ||
+					    memcmp(fast[k].px[p].cr, ref[k].px[p].cr, sizeof ref[k].px[p].cr))
+						cr_assert_fail("round %u, EXEC %u, quad %u of %u, pixel %u: registers differ", round, e, k,
+						               nq, p);
+		}
+	}
+	cr_assert_gt(batched, 600, "the batch ran %u EXECs", batched);
+	free(r);
+}
+
+Test(ahead, alu_batch_matches_alu_exec)
+{
+	check_alu_batches(ULP_ROUND_NEAREST_EVEN, ULP_ROUND_NEAREST_AWAY, false, true, true);
+	check_alu_batches(ULP_ROUND_NEAREST_EVEN, ULP_ROUND_NEAREST_AWAY, false, false, false);
+	check_alu_batches(ULP_ROUND_NEAREST_AWAY, ULP_ROUND_TRUNCATE, true, true, true);
+	check_alu_batches(ULP_ROUND_TRUNCATE, ULP_ROUND_NEAREST_EVEN, false, false, true);
+}
+
+/* ---- every corpus program, drawn ---- */
+
+typedef struct draw_out {
+	ulp_image *rt;
+	gr3d_stats st;
+	bool ahead;                   /* the draw took the path */
+} draw_out;
+
+static void draw(const tegra_fp_decoded *dec, const uint32_t consts[32], const ulp_config *cfg, const ulp_image *tex,
+                 draw_out *o)
+{
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	gr3d_draw dr;
+	memset(&dr, 0, sizeof dr);
+	dr.prog = dec;
+	dr.cfg = cfg;
+	for (unsigned k = 0; k < 32; k++)
+		dr.uniforms[k] = consts[k] & FP20_MASK;
+	dr.uniforms[0] = 0x3C000u;           /* 0.5 */
+	dr.uniforms[1] = 0x3A000u;           /* 0.25 */
+	/* two triangles whose edges cut quads (partial quads), one of them
+	 * clockwise; TRAM values spread over [-1, 2] */
+	static const double xy[5][2] = { { 0.5, 0.3 }, { 37.2, 2.9 }, { 3.1, 29.6 }, { 40.0, 30.7 }, { 21.4, 15.5 } };
+	gr3d_vertex v[5];
+	memset(v, 0, sizeof v);
+	test_rng g = { 12345u };
+	for (unsigned k = 0; k < 5; k++) {
+		v[k].x = xy[k][0];
+		v[k].y = xy[k][1];
+		v[k].w = 1.0 + k * 0.25;
+		v[k].z = 0.5;
+		for (unsigned r = 0; r < GR3D_TRAM_ROWS; r++)
+			for (unsigned c = 0; c < 4; c++)
+				v[k].tram[r][c] = test_f_bits((float)(test_rnd(&g) % 3001) / 1000.0f - 1.0f);
+	}
+	static const uint16_t idx[6] = { 0, 1, 2, 1, 4, 3 };
+	dr.vtx = v;
+	dr.nvtx = 5;
+	dr.idx = idx;
+	dr.ntris = 2;
+	for (unsigned s = 0; s < 4; s++)
+		dr.sampler[s] = (gr3d_sampler){ .img = tex, .bilinear = s & 1, .wrap = (uint8_t)(s % 3),
+		                                .mipmap = s >= 2 };
+	o->rt = ulp_image_create(42, 32, &d);
+	cr_assert(o->rt);
+	ulp_image_fill(o->rt, 10, 20, 30, 40);
+	for (unsigned k = 0; k < GR3D_RTS; k++)
+		dr.rt[k] = o->rt;
+	gr3d_fp *f = gr3d_fp_new(&dr, dr.ntris, false, dr.ntris, 0, &d);
+	cr_assert(f, "%s", d.msg);
+	o->ahead = f->ahead != NULL;
+	gr3d_fp_free(f);
+	cr_assert(gr3d_fp_draw(&dr, &o->st, &d), "%s", d.msg);
+}
+
+static void same_draw(const draw_out *a, const draw_out *b, const char *what)
+{
+	cr_assert(!memcmp(a->rt->rgba, b->rt->rgba, (size_t)a->rt->width * a->rt->height * 4), "%s: images differ",
+	          what);
+	cr_assert_eq(a->st.cycles, b->st.cycles, "%s: cycles", what);
+	cr_assert_eq(a->st.pixels, b->st.pixels, "%s", what);
+	cr_assert_eq(a->st.pixel_execs, b->st.pixel_execs, "%s", what);
+	for (unsigned k = 0; k < GR3D_UNITS; k++) {
+		cr_assert(!memcmp(&a->st.unit[k], &b->st.unit[k], sizeof a->st.unit[k]), "%s: %s's stats", what,
+		          a->st.name[k]);
+		cr_assert_eq(a->st.idle[k], b->st.idle[k], "%s: %s idle", what, a->st.name[k]);
+	}
+}
+
+Test(ahead, corpus_programs_alike, .timeout = 300)
+{
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	ulp_image *tex = ulp_image_create(16, 8, &d);
+	cr_assert(tex);
+	test_rng g = { 777u };
+	for (size_t i = 0; i < (size_t)16 * 8 * 4; i++)
+		tex->rgba[i] = (uint8_t)test_rnd(&g);
+	char cmd[1024];
+	char *dir = test_corpus_path("tegra");
+	snprintf(cmd, sizeof cmd, "find %s -name '*.words' | sort", dir);
+	free(dir);
+	FILE *p = popen(cmd, "r");
+	cr_assert(p);
+	char line[1024];
+	unsigned programs = 0, ahead = 0;
+	while (fgets(line, sizeof line, p)) {
+		line[strcspn(line, "\n")] = '\0';
+		size_t len;
+		char *text = ulp_read_file(line, &len, &d);
+		static tegra_fp_program fp;
+		static tegra_fp_decoded dec;
+		cr_assert(text && tegra_fp_words_read(text, len, line, &fp, &d), "%s", d.msg);
+		free(text);
+		if (!tegra_fp_decode(&fp, &dec, line, &d))
+			continue;
+		programs++;
+		for (unsigned setting = 0; setting < 6; setting++) {
+			ulp_config c;
+			ulp_config_defaults(&c);
+			switch (setting) {
+			case 1:
+				c.fp20_round = ULP_ROUND_NEAREST_AWAY;
+				c.fx10_round = ULP_ROUND_TRUNCATE;
+				c.fx10_overflow = FX10_OVERFLOW_WRAP;
+				c.tegra_fp20_subnormals = !c.tegra_fp20_subnormals;
+				break;
+			case 2:
+				c.tegra_alu_batch_view = false;
+				c.tegra_row_relative = false;
+				c.tegra_tex_fp20_coords = false;
+				break;
+			case 3:
+				c.tegra_fifo_quads = 1;    /* batches of one */
+				break;
+			case 4:
+				c.tegra_fifo_quads = 64;   /* the largest batches */
+				c.tegra_quad_clocks = 1;
+				c.fx10_round = ULP_ROUND_NEAREST_EVEN;
+				break;
+			case 5:
+				c.arith = ULP_ARITH_EXACT;
+				break;
+			default:
+				break;
+			}
+			c.host_gr3d_ahead = 1;        /* every draw that allows it */
+			ulp_config off = c;
+			off.host_gr3d_ahead = 0;
+			draw_out a, b;
+			draw(&dec, fp.constants, &off, tex, &a);
+			draw(&dec, fp.constants, &c, tex, &b);
+			cr_assert(!a.ahead);
+			ahead += b.ahead;
+			char what[1200];
+			snprintf(what, sizeof what, "%s, setting %u", line, setting);
+			same_draw(&a, &b, what);
+			ulp_image_free(a.rt);
+			ulp_image_free(b.rt);
+		}
+	}
+	pclose(p);
+	ulp_image_free(tex);
+	fprintf(stderr, "ahead: %u corpus programs, %u draws took the path\n", programs, ahead);
+	cr_assert_gt(programs, 50);
+	cr_assert_gt(ahead, 40, "the path ran in %u draws", ahead);
+}
+
+/* ---- the sample traces: Tegra 2 and 3, threads, timeline, budget ---- */
+
+typedef struct ev_log {
+	sim_tl_event *ev;
+	size_t n, cap;
+} ev_log;
+
+static bool log_write(void *ctx, const sim_tl_event *ev, size_t n)
+{
+	ev_log *l = ctx;
+	if (l->n + n > l->cap) {
+		size_t cap = l->cap ? l->cap : 4096;
+		while (cap < l->n + n)
+			cap *= 2;
+		sim_tl_event *q = realloc(l->ev, cap * sizeof *q);
+		cr_assert(q);
+		l->ev = q;
+		l->cap = cap;
+	}
+	memcpy(l->ev + l->n, ev, n * sizeof *ev);
+	l->n += n;
+	return true;
+}
+
+typedef struct run {
+	bool ok;
+	char msg[sizeof(((ulp_diag *)0)->msg)];
+	replay_result res;
+	ev_log log;
+} run;
+
+static void replay(const trace *t, const ulp_config *c, bool record, uint64_t max_cycles, run *r)
+{
+	memset(r, 0, sizeof *r);
+	sim_timeline tl;
+	cr_assert(sim_tl_init(&tl));
+	cr_assert(sim_tl_add_sink(&tl, (sim_tl_sink){ &r->log, log_write, NULL }));
+	tl.enabled = true;
+	replay_opts o = { .cfg = c, .keep_image = true, .tl = record ? &tl : NULL, .max_cycles = max_cycles };
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	r->ok = replay_run(t, &o, &r->res, &d);
+	snprintf(r->msg, sizeof r->msg, "%s", d.msg);
+	sim_tl_fini(&tl);
+}
+
+static void same_run(const run *a, const run *b, const char *what)
+{
+	cr_assert_eq(a->ok, b->ok, "%s: ok %d vs %d (%s | %s)", what, a->ok, b->ok, a->msg, b->msg);
+	cr_assert_str_eq(a->msg, b->msg, "%s", what);
+	const replay_result *x = &a->res, *y = &b->res;
+	cr_assert_eq(x->cycles, y->cycles, "%s: cycles", what);
+	cr_assert_eq(x->fragments, y->fragments, "%s", what);
+	cr_assert_eq(x->nunits, y->nunits, "%s", what);
+	for (unsigned k = 0; k < x->nunits; k++)
+		cr_assert(!memcmp(&x->unit[k].stats, &y->unit[k].stats, sizeof x->unit[k].stats), "%s: %s's stats",
+		          what, x->unit[k].name);
+	cr_assert_eq(x->nports, y->nports, "%s", what);
+	cr_assert(!memcmp(x->port, y->port, x->nports * sizeof x->port[0]), "%s: port marks", what);
+	cr_assert_eq(!x->image, !y->image, "%s", what);
+	if (x->image)
+		cr_assert(!memcmp(x->image->rgba, y->image->rgba, (size_t)x->image->width * x->image->height * 4),
+		          "%s: images differ", what);
+	cr_assert_eq(a->log.n, b->log.n, "%s: %zu vs %zu timeline events", what, a->log.n, b->log.n);
+	for (size_t e = 0; e < a->log.n; e++)
+		cr_assert(!memcmp(&a->log.ev[e], &b->log.ev[e], sizeof a->log.ev[e]), "%s: event %zu", what, e);
+}
+
+Test(ahead, samples_alike_on_both_gpus_threads_and_budget, .timeout = 300)
+{
+	static const char *const samples[] = { "triangle", "textured_cube", "lit_sphere", "teaching_8x8",
+	                                       "alpha_blend", "discard", "gs_particles" };
+	for (size_t s = 0; s < sizeof samples / sizeof samples[0]; s++) {
+		char path[128];
+		snprintf(path, sizeof path, "traces/samples/%s.json", samples[s]);
+		trace t;
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		cr_assert(trace_load(&t, path, &d), "%s", d.msg);
+		for (unsigned setting = 0; setting < 5; setting++) {
+			ulp_config on;
+			ulp_config_defaults(&on);
+			if (setting >= 1)
+				cr_assert(ulp_config_preset(&on, "tegra3", &d), "%s", d.msg);
+			on.host_threads = setting >= 2 ? 2 : 1;
+			on.host_gr3d_ahead = 1;
+			const bool record = setting == 3;
+			const uint64_t budget = setting == 4 ? 3000 : 0;   /* stops inside a draw */
+			ulp_config off = on;
+			off.host_gr3d_ahead = 0;
+			run a, b;
+			replay(&t, &off, record, budget, &a);
+			replay(&t, &on, record, budget, &b);
+			char what[192];
+			snprintf(what, sizeof what, "%s, setting %u", path, setting);
+			same_run(&a, &b, what);
+			ulp_image_free(a.res.image);
+			ulp_image_free(b.res.image);
+			free(a.log.ev);
+			free(b.log.ev);
+		}
+		trace_free(&t);
+	}
+}

@@ -1,0 +1,437 @@
+/* The ALU's EXEC on a batch of quads (alu.h alu_batch_exec).  The registers
+ * the EXEC reads or writes are gathered from the quads into one lane per
+ * pixel (structure of arrays: a register's 4 * nq words side by side), each
+ * slot runs over all lanes with what alu_slot_result decides per quad (the
+ * form, the operand kinds, the modifiers) decided once per batch, and the
+ * registers it wrote are scattered back.  The values, roundings and writes
+ * are alu_slot_result's and run_packet's, lane by lane in their order; what
+ * depends on a quad stays per quad: the odd-word test of its four FP20
+ * reads (fp20_lanes_in), the outlier rounding it decides (round_outliers),
+ * and its live pixels (the writes' lane masks).
+ * tests/units/test_alu_batch.c compares every lane with alu_exec's. */
+#include "units/gr3d/alu_lanes.h"
+
+enum { LANES = ALU_BATCH_MAX * GR3D_PIXELS, SOA_VIEW = ALU_LANE_VIEW };
+_Static_assert(offsetof(gr3d_pixel, r) == 0 && offsetof(gr3d_pixel, g) == 16 * sizeof(uint32_t) &&
+               offsetof(gr3d_pixel, cr) == 24 * sizeof(uint32_t) && ALU_LANE_VIEW == 32 &&
+               ALU_LANE_REGS == ALU_LANE_VIEW + GR3D_ROW_REGS,
+               "alu_batch: r, g, cr are words 0..31 of gr3d_pixel, then the view");
+
+/* One EXEC on the lanes. */
+typedef struct soa {
+	const alu_unit *a;
+	const gr3d_ctx *c;
+	alu_lanes *L;
+	gr3d_quad *const *q;
+	unsigned nq, n;                          /* quads, lanes (4 * nq) */
+} soa;
+
+void alu_lanes_begin(alu_lanes *l, gr3d_quad *const q[], unsigned nq)
+{
+	l->nq = nq;
+	l->in_lanes = 0;
+	l->in_quads = ~UINT64_C(0);
+	for (unsigned k = 0; k < nq; k++) {
+		l->q[k] = q[k];
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			l->live[k * GR3D_PIXELS + p] = q[k]->px[p].killed ? 0u : ~0u;
+	}
+}
+
+/* Register word i of quad k's pixel p (lane register i < SOA_VIEW). */
+static inline uint8_t *word_of(gr3d_quad *q, unsigned p, unsigned i)
+{
+	return (uint8_t *)&q->px[p] + i * sizeof(uint32_t);
+}
+
+/* The registers of regs into the lanes, from the quads where only they hold them. */
+static void to_lanes(alu_lanes *l, uint64_t regs)
+{
+	for (uint64_t m = regs & ~l->in_lanes; m; m &= m - 1) {
+		const unsigned i = (unsigned)__builtin_ctzll(m);
+		uint32_t *w = l->reg[i];
+		for (unsigned k = 0; k < l->nq; k++)
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				if (i >= SOA_VIEW)
+					w[k * GR3D_PIXELS + p] = l->q[k]->view[p][i - SOA_VIEW];
+				else
+					memcpy(&w[k * GR3D_PIXELS + p], word_of(l->q[k], p, i), sizeof(uint32_t));
+	}
+	l->in_lanes |= regs;
+}
+
+void alu_lanes_to_quads(alu_lanes *l, uint64_t regs)
+{
+	for (uint64_t m = regs & ~l->in_quads; m; m &= m - 1) {
+		const unsigned i = (unsigned)__builtin_ctzll(m);
+		const uint32_t *w = l->reg[i];
+		for (unsigned k = 0; k < l->nq; k++)
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				if (i >= SOA_VIEW)
+					l->q[k]->view[p][i - SOA_VIEW] = w[k * GR3D_PIXELS + p];
+				else
+					memcpy(word_of(l->q[k], p, i), &w[k * GR3D_PIXELS + p], sizeof(uint32_t));
+	}
+	l->in_quads |= regs;
+}
+
+/* A quad's four lanes as one value of the compiler's vector types (GCC and
+ * Clang: two SSE2 registers on plain x86-64, one AVX register where the
+ * build allows), so that a slot's arithmetic over the batch is vector
+ * arithmetic whatever the optimiser's vectorising.  The operations are
+ * alu_slot_result's, lane by lane: products and sums rounded as binary64
+ * (no contraction in ISO C), choices by comparison masks. */
+typedef double f64x4 __attribute__((vector_size(32)));
+typedef int64_t i64x4 __attribute__((vector_size(32)));
+typedef uint64_t u64x4 __attribute__((vector_size(32)));
+
+/* (macros: a function taking or returning these would change its ABI with
+ * AVX, which GCC warns about) */
+#define sel(m, yes, no) ((f64x4)(((i64x4)(yes) & (m)) | ((i64x4)(no) & ~(m))))
+#define splat(v) ((f64x4){ (v), (v), (v), (v) })
+
+/* An operand's lane register (kind OPD_REG). */
+static inline unsigned soa_index(const alu_operand *o)
+{
+	return o->view ? (unsigned)SOA_VIEW + o->index : (unsigned)(o->off / sizeof(uint32_t));
+}
+
+/* A slot's destination lane register; -1 none (lp, read-only registers). */
+static inline int soa_dst(const alu_slot *s)
+{
+	switch (s->dst_cls) {
+	case TEGRA_REG_ROW: return s->dst_index & (GR3D_ROW_REGS - 1);
+	case TEGRA_REG_GLOBAL: return 16 + (s->dst_index & 7);
+	case TEGRA_REG_COND: return 24 + (s->dst_index & 7);
+	default: return -1;
+	}
+}
+
+/* One operand over the batch: fetch's value for quad k in out[k], odd[k] as
+ * fetch sets it. */
+GR3D_HOT void fetch_soa(const soa *S, const alu_operand *o, const f64x4 *prev, const f64x4 *cur, f64x4 *out,
+                      unsigned odd[ALU_BATCH_MAX])
+{
+	const unsigned nq = S->nq;
+	const gr3d_ctx *c = S->c;
+	switch (o->kind) {
+	case OPD_CONST:                   /* modifiers folded by alu_compile */
+		for (unsigned k = 0; k < nq; k++)
+			out[k] = splat(o->k);
+		return;
+	case OPD_REG: {
+		const uint32_t *w = S->L->reg[soa_index(o)];
+		if (o->fx)
+			for (unsigned k = 0; k < nq; k++)
+				out[k] = __builtin_convertvector(fx10_lanes_in(&w[k * GR3D_PIXELS], o->fx), f64x4);
+		else
+			for (unsigned k = 0; k < nq; k++) {
+				double v[GR3D_PIXELS];
+				odd[k] |= fp20_lanes_in(S->a->subnormals, &w[k * GR3D_PIXELS], v);
+				memcpy(&out[k], v, sizeof v);
+			}
+		break;
+	}
+	case OPD_ALU:
+		memcpy(out, o->cur ? &cur[o->index * ALU_BATCH_MAX] : &prev[o->index * ALU_BATCH_MAX], sizeof(f64x4) * nq);
+		for (unsigned k = 0; k < nq; k++)
+			odd[k] = 1;
+		break;
+	case OPD_UNIFORM: {               /* one value for the batch */
+		const uint32_t u = c->uniforms[o->index];
+		const double v = o->fx ? fx10_value(u >> (o->fx == 2 ? FX10_HIGH_SHIFT : 0u))
+		               : gr3d_uniform20(c, o->index, fp20_read(S->a->subnormals, u));
+		const unsigned sp = !o->fx && fp20_is_special(u);
+		for (unsigned k = 0; k < nq; k++) {
+			odd[k] |= sp;
+			out[k] = splat(v);
+		}
+		break;
+	}
+	default: {                        /* position, pface: fetch's own, modifiers included */
+		alu_pass ap = { .unit = S->a, .c = c, .subnormals = S->a->subnormals };
+		for (unsigned k = 0; k < nq; k++) {
+			double v[GR3D_PIXELS];
+			ap.q = S->q[k];
+			fetch(&ap, o, v, &odd[k]);
+			memcpy(&out[k], v, sizeof v);
+		}
+		return;
+	}
+	}
+	if (o->mods) {                    /* modify: abs, x2, minus one, negate */
+		const i64x4 am = (i64x4)(u64x4){ o->abs_mask, o->abs_mask, o->abs_mask, o->abs_mask };
+		const i64x4 nm = (i64x4)(u64x4){ o->neg_mask, o->neg_mask, o->neg_mask, o->neg_mask };
+		const f64x4 mul = splat(o->mul), sub = splat(o->sub);
+		for (unsigned k = 0; k < nq; k++)
+			out[k] = (f64x4)((i64x4)((f64x4)((i64x4)out[k] & am) * mul - sub) ^ nm);
+	}
+}
+
+/* alu_slot_result over the batch (values: false, as a run). */
+GR3D_HOT void slot_soa(const soa *S, const alu_slot *s, const f64x4 *prev, const f64x4 *cur, f64x4 *out)
+{
+	/* formed in out: an operand reads only earlier slots' values (another
+	 * cur slot, or prev), never this one's */
+	f64x4 a[ALU_BATCH_MAX], b[ALU_BATCH_MAX], x[ALU_BATCH_MAX], y[ALU_BATCH_MAX], *r = out;
+	unsigned odd[ALU_BATCH_MAX] = { 0 };
+	const unsigned nq = S->nq;
+	const f64x4 zero = splat(0.0), one = splat(1.0);
+	switch (s->form) {
+	case FORM_CONST:
+		for (unsigned k = 0; k < nq; k++)
+			out[k] = splat(s->xy);
+		return;
+	case FORM_PICK:
+		fetch_soa(S, s->a.k < 0.0 ? &s->b : &s->c, prev, cur, r, odd);
+		break;
+	case FORM_CSEL:
+		fetch_soa(S, &s->a, prev, cur, a, odd);
+		fetch_soa(S, &s->b, prev, cur, b, odd);
+		fetch_soa(S, &s->c, prev, cur, x, odd);
+		for (unsigned k = 0; k < nq; k++)
+			r[k] = sel(a[k] < zero, b[k], x[k]);
+		break;
+	case FORM_MIN:
+	case FORM_MAX:
+		fetch_soa(S, &s->a, prev, cur, a, odd);
+		fetch_soa(S, &s->b, prev, cur, b, odd);
+		fetch_soa(S, &s->c, prev, cur, x, odd);
+		fetch_soa(S, &s->d, prev, cur, y, odd);
+		for (unsigned k = 0; k < nq; k++) {
+			const f64x4 l = a[k] * b[k], rr = x[k] * y[k];
+			r[k] = sel(s->form == FORM_MIN ? l < rr : l > rr, l, rr);
+		}
+		break;
+	case FORM_ADD_K:
+		fetch_soa(S, &s->a, prev, cur, a, odd);
+		for (unsigned k = 0; k < nq; k++)
+			r[k] = a[k] + s->xy;
+		break;
+	case FORM_MAD_K:
+		fetch_soa(S, &s->a, prev, cur, a, odd);
+		fetch_soa(S, &s->b, prev, cur, b, odd);
+		for (unsigned k = 0; k < nq; k++)
+			r[k] = a[k] * b[k] + s->xy;
+		break;
+	default:                          /* MAD */
+		fetch_soa(S, &s->a, prev, cur, a, odd);
+		fetch_soa(S, &s->b, prev, cur, b, odd);
+		fetch_soa(S, &s->c, prev, cur, x, odd);
+		fetch_soa(S, &s->d, prev, cur, y, odd);
+		for (unsigned k = 0; k < nq; k++)
+			r[k] = a[k] * b[k] + x[k] * y[k];
+		break;
+	}
+	static const double scale[4] = { 1.0, 2.0, 4.0, 0.5 };
+	const double sc = scale[s->scale];
+	if (s->cc != TEGRA_CC_NONE) {      /* 0 or 1 */
+		for (unsigned k = 0; k < nq; k++) {
+			const f64x4 v = r[k] * sc;
+			const i64x4 m = s->cc == TEGRA_CC_EQ ? v == zero : s->cc == TEGRA_CC_GT ? v > zero : v >= zero;
+			r[k] = sel(m, one, zero);
+		}
+	} else {
+		if (s->scale)
+			for (unsigned k = 0; k < nq; k++)
+				r[k] *= sc;
+		if (s->saturate)              /* r < 0 ? 0 : r > 1 ? 1 : r (NaN stays) */
+			for (unsigned k = 0; k < nq; k++)
+				r[k] = sel(r[k] < zero, zero, sel(r[k] > one, one, r[k]));
+		for (unsigned k = 0; k < nq && (s->exact || !s->unread); k++) {
+			double v[GR3D_PIXELS];
+			if (s->exact && !odd[k])
+				continue;
+			memcpy(v, &r[k], sizeof v);
+			if (s->exact)
+				round_outliers(S->c, v);
+			else
+				gr3d_round20_quad(S->c, v);
+			memcpy(&r[k], v, sizeof v);
+		}
+	}
+}
+
+/* The live lanes of register w: the bits outside keep become set. */
+GR3D_HOT void merge(soa *S, uint32_t *w, uint32_t keep, const uint32_t set[LANES])
+{
+	for (unsigned k = 0; k < S->nq; k++) {
+		alu_u32x4 wv, lv, sv;
+		memcpy(&wv, &w[k * GR3D_PIXELS], sizeof wv);
+		memcpy(&lv, &S->L->live[k * GR3D_PIXELS], sizeof lv);
+		memcpy(&sv, &set[k * GR3D_PIXELS], sizeof sv);
+		wv = (wv & (keep | ~lv)) | (sv & lv);
+		memcpy(&w[k * GR3D_PIXELS], &wv, sizeof wv);
+	}
+}
+
+/* One slot's write (alu_write_slot; write_pair when pair: s[0], s[1] and
+ * their values v, v1), on the lanes. */
+GR3D_HOT void write_soa(soa *S, const alu_slot *s, bool pair, const f64x4 *v, const f64x4 *v1)
+{
+	const gr3d_ctx *c = S->c;
+	const int d = soa_dst(s);
+	if (d < 0)
+		return;
+	uint32_t *w = S->L->reg[d];
+	uint32_t enc[LANES];
+	const unsigned nq = S->nq;
+	double vk[GR3D_PIXELS];
+	if (pair) {                       /* the two FX10 halves of one row register */
+		for (unsigned k = 0; k < nq; k++) {
+			uint32_t e0[GR3D_PIXELS], e1[GR3D_PIXELS];
+			memcpy(vk, &v[k], sizeof vk);
+			fx10_quad(S->a, c, vk, e0);
+			memcpy(vk, &v1[k], sizeof vk);
+			fx10_quad(S->a, c, vk, e1);
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				enc[k * GR3D_PIXELS + p] = e0[p] << s[0].fx10_shift | e1[p] << s[1].fx10_shift;
+		}
+		const uint32_t m = gr3d_fx_mask(c);
+		merge(S, w, ~(m | m << gr3d_fx_shift(c)), enc);
+		return;
+	}
+	const bool lo = s->write_low, hi = s->write_high;
+	if (s->dst_cls == TEGRA_REG_COND) {   /* the two write bits select the half */
+		for (unsigned k = 0; k < nq; k++) {
+			memcpy(vk, &v[k], sizeof vk);
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				if (S->L->live[k * GR3D_PIXELS + p])
+					gr3d_write_reg(c, &w[k * GR3D_PIXELS + p], vk[p], !hi, hi);
+		}
+		return;
+	}
+	if (lo && hi) {
+		for (unsigned k = 0; k < nq; k++) {
+			memcpy(vk, &v[k], sizeof vk);
+			gr3d_enc20_quad(c, vk, &enc[k * GR3D_PIXELS]);
+		}
+		merge(S, w, 0, enc);
+	} else if (lo || hi) {
+		const unsigned sh = hi ? gr3d_fx_shift(c) : 0u;
+		for (unsigned k = 0; k < nq; k++) {
+			memcpy(vk, &v[k], sizeof vk);
+			fx10_quad(S->a, c, vk, &enc[k * GR3D_PIXELS]);
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				enc[k * GR3D_PIXELS + p] <<= sh;
+		}
+		merge(S, w, ~(gr3d_fx_mask(c) << sh), enc);
+	}
+}
+
+void alu_batch_plan(alu_unit *a)
+{
+	const gr3d_ctx *c = a->s.ctx;
+	for (unsigned e = 0; e < c->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
+		uint64_t rd = 0, wr = 0;
+		uint16_t shadow = 0;          /* bit i: an FP20 read of ri that may see the view */
+		bool ok = !c->exact;
+		for (unsigned i = 0; i < a->packets[e] && i < TEGRA_FP_MAX_PER_EXEC; i++) {
+			const alu_packet *p = &a->pk[e][i];
+			for (unsigned k = 0; k < p->nslots; k++) {
+				const alu_slot *s = &p->slot[k];
+				const alu_operand *o[4] = { &s->a, &s->b, &s->c, &s->d };
+				for (unsigned j = 0; j < 4; j++)
+					if (o[j]->kind == OPD_REG) {
+						rd |= UINT64_C(1) << soa_index(o[j]);
+						if (o[j]->shadow)
+							shadow |= (uint16_t)(1u << (o[j]->index & (GR3D_ROW_REGS - 1)));
+					}
+				const int d = soa_dst(s);
+				if (d >= 0)
+					wr |= UINT64_C(1) << d;
+				ok &= s->dst_cls != TEGRA_REG_UNIFORM && s->dst_cls != TEGRA_REG_KILL;
+			}
+		}
+		a->lane_rd[e] = rd | wr;      /* a write keeps the bits outside it */
+		a->lane_wr[e] = wr;
+		a->lane_shadow[e] = shadow;
+		a->lane_ok[e] = ok;
+	}
+}
+
+/* Does a pixel of the batch still see one of the registers of shadow
+ * through TEX's pre-fetch view (read_raw)? */
+static bool sees_view(const alu_lanes *l, uint16_t shadow)
+{
+	for (unsigned k = 0; k < l->nq && shadow; k++)
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			const gr3d_pixel *px = &l->q[k]->px[p];
+			for (unsigned j = 0; j < 2; j++)
+				if (((px->tex_shadow >> j) & 1u) && ((shadow >> (px->tex_reg[j] & 15u)) & 1u))
+					return true;
+		}
+	return false;
+}
+
+/* Built twice (target_clones, GCC and Clang on x86-64): for AVX2, where a
+ * quad's four doubles are one register, and for plain x86-64; the loader
+ * picks the one the host runs.  The operations are IEEE binary64 either
+ * way (ISO C: no contraction), so the results are the same. */
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+__attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+bool alu_batch_exec(const alu_unit *a, alu_lanes *l, unsigned e)
+{
+	const gr3d_ctx *c = a->s.ctx;
+	const unsigned nq = l->nq;
+	gr3d_quad *const *q = l->q;
+	if (!a->lane_ok[e] || nq < 1 || nq > ALU_BATCH_MAX || sees_view(l, a->lane_shadow[e]))
+		return false;
+	const uint64_t rd = a->lane_rd[e], wr = a->lane_wr[e];
+	const uint16_t vl = a->view_load[e];
+	if (vl) {                         /* alu_load_view, in the lanes */
+		to_lanes(l, vl);
+		for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
+			if ((vl >> i) & 1u)
+				memcpy(l->reg[SOA_VIEW + i], l->reg[i], sizeof(uint32_t) * GR3D_PIXELS * nq);
+		l->in_lanes |= (uint64_t)vl << SOA_VIEW;
+		l->in_quads &= ~((uint64_t)vl << SOA_VIEW);
+	}
+	const unsigned count = a->packets[e];
+	if (!count)
+		return true;
+	to_lanes(l, rd);
+	l->in_quads &= ~wr;
+	soa lanes = { .a = a, .c = c, .L = l, .q = q, .nq = nq, .n = nq * GR3D_PIXELS };
+	soa *S = &lanes;
+	f64x4 buf[2][4 * ALU_BATCH_MAX];  /* aluK: previous and current packet, [slot * MAX + quad] */
+	if (a->pk[e][0].reads_prev)       /* aluK reads as 0 at the start of an EXEC */
+		for (unsigned k = 0; k < 4; k++)
+			memset(&buf[0][k * ALU_BATCH_MAX], 0, sizeof(f64x4) * nq);
+	for (unsigned i = 0; i < count; i++) {
+		const alu_packet *p = &a->pk[e][i];
+		const f64x4 *prev = buf[i & 1];
+		f64x4 *cur = buf[(i & 1) ^ 1];
+		const unsigned ns = p->nslots;
+		for (unsigned k = 0; k < ns; k++)
+			slot_soa(S, &p->slot[k], prev, cur, &cur[k * ALU_BATCH_MAX]);
+		if (ns < 4)
+			for (unsigned k = ns; k < 4; k++)
+				memset(&cur[k * ALU_BATCH_MAX], 0, sizeof(f64x4) * nq);
+		if (p->groups)
+			for (unsigned k = 0; k < ns; k++) {
+				if (p->group_head[k] != (int)k)
+					continue;
+				for (unsigned q4 = 0; q4 < nq; q4++) {
+					double sum[GR3D_PIXELS] = { 0.0, 0.0, 0.0, 0.0 };   /* members in slot order */
+					for (unsigned j = k; j < ns; j++)
+						if (p->group_head[j] == (int)k)
+							for (unsigned px = 0; px < GR3D_PIXELS; px++)
+								sum[px] += cur[j * ALU_BATCH_MAX + q4][px];
+					for (unsigned px = 0; px < GR3D_PIXELS; px++)
+						sum[px] = gr3d_round20(c, sum[px]);
+					memcpy(&cur[k * ALU_BATCH_MAX + q4], sum, sizeof sum);
+				}
+			}
+		for (unsigned k = 0; k < ns; k++) {
+			const alu_slot *s = &p->slot[k];
+			write_soa(S, s, s->pair_next, &cur[k * ALU_BATCH_MAX],
+			          s->pair_next ? &cur[(k + 1) * ALU_BATCH_MAX] : NULL);
+			k += s->pair_next;
+		}
+	}
+	return true;
+}

@@ -1,0 +1,268 @@
+/* The ALU's operand reads, FX10 lanes and register writes on the four
+ * pixels of a quad, shared by its run (alu.c) and its batch (alu_batch.c).
+ * Inline: the per-quad work is small enough that a call costs as much. */
+#ifndef ULP_UNITS_ALU_LANES_H
+#define ULP_UNITS_ALU_LANES_H
+
+#include <stddef.h>
+
+#include "units/gr3d/alu_slot.h"
+
+/* An FX10 half (the low 10 bits) as an operand: gr3d_fx10's value, a
+ * 10-bit two's complement number / 256 (a uniform; fx10_lanes_in reads a
+ * register's four). */
+GR3D_HOT double fx10_value(uint32_t bits)
+{
+	return (double)fx10_sext(bits) * 0x1p-8;
+}
+
+/* Four binary32 or int32 lanes in one SSE2 register (the compiler's vector
+ * types, GCC and Clang), and a lane-wise choice by a comparison's mask. */
+typedef float alu_f32x4 __attribute__((vector_size(16)));
+typedef int32_t alu_i32x4 __attribute__((vector_size(16)));
+typedef uint32_t alu_u32x4 __attribute__((vector_size(16)));
+
+static inline alu_f32x4 select_f32x4(alu_i32x4 m, alu_f32x4 yes, alu_f32x4 no)
+{
+	return (alu_f32x4)(((alu_i32x4)yes & m) | ((alu_i32x4)no & ~m));
+}
+
+/* Four FX10 halves (fx = 1 .l, 2 .h, alu_operand.fx) as operands:
+ * fx10_value's n / 256 in binary32 lanes, exact (|n| <= 512).  A
+ * 1024-entry table measured slower (four scalar loads). */
+GR3D_HOT alu_f32x4 fx10_lanes_in(const uint32_t raw[GR3D_PIXELS], unsigned fx)
+{
+	alu_u32x4 w;
+	memcpy(&w, raw, sizeof w);
+	const alu_i32x4 n = (alu_i32x4)(((w >> (fx == 2 ? FX10_HIGH_SHIFT : 0u)) & FX10_MASK) ^ FX10_SIGN) -
+	                    (int32_t)FX10_SIGN;               /* fx10_sext on four lanes */
+	return __builtin_convertvector(n, alu_f32x4) * 0x1p-8f;
+}
+
+/* Four FP20 words as operands (gr3d_fp20_quad): fp20_is_special and
+ * fp20_f32_bits_normal on four lanes (copy_reg); a quad with an odd word
+ * (exponent 0 or 63) takes gr3d_fp20_quad's per-word path.  Returns 1 when
+ * a word was odd. */
+GR3D_HOT unsigned fp20_lanes_in(bool subnormals, const uint32_t raw[GR3D_PIXELS], double out[GR3D_PIXELS])
+{
+	alu_u32x4 w;
+	memcpy(&w, raw, sizeof w);
+	const alu_u32x4 e = (w >> FP20_EXP_SHIFT) & FP20_EXP_MAX;
+	const alu_u32x4 sp = (alu_u32x4)(e - 1u >= FP20_EXP_MAX - 1u);
+	if (sp[0] | sp[1] | sp[2] | sp[3]) {
+		gr3d_fp20_quad(subnormals, raw, out);
+		return 1;
+	}
+	const alu_f32x4 f = (alu_f32x4)(((w << (31 - FP20_SIGN_SHIFT)) & 0x80000000u) |
+	                                (e + FP20_F32_REBIAS) << 23 | (w & FP20_MANT_MASK) << FP20_F32_SHIFT);
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		out[p] = f[p];
+	return 0;
+}
+
+/* A register operand's four raw words, as the ALU sees them: through the
+ * batch view, and with TEX's pre-fetch view. */
+GR3D_HOT void read_raw(const alu_pass *ap, const alu_operand *o, uint32_t raw[GR3D_PIXELS])
+{
+	const gr3d_quad *q = ap->q;
+	if (o->view)                    /* tegra.alu.batch_view (plan_views) */
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			raw[p] = q->view[p][o->index];
+	else
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			memcpy(&raw[p], (const uint8_t *)&q->px[p] + o->off, sizeof raw[p]);
+	if (o->shadow && ap->shadow)    /* tegra.tex.fp20_reads_see_coords */
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			const gr3d_pixel *px = &q->px[p];
+			if (!px->tex_shadow)
+				continue;
+			if ((px->tex_shadow & 1u) && px->tex_reg[0] == o->index)
+				raw[p] = px->tex_old[0];
+			else if ((px->tex_shadow & 2u) && px->tex_reg[1] == o->index)
+				raw[p] = px->tex_old[1];
+		}
+}
+
+/* A register operand's four words: FP20 or one FX10 half.  *odd is set
+ * when an FP20 word has exponent 0 or 63 (zero, a subnormal read, inf,
+ * NaN): the values that are not normal FP20 numbers. */
+GR3D_HOT void read_reg(const alu_pass *ap, const alu_operand *o, double out[GR3D_PIXELS], unsigned *odd)
+{
+	uint32_t raw[GR3D_PIXELS];      /* a 20-bit register of each pixel */
+	read_raw(ap, o, raw);
+	if (ap->c->exact) {             /* arith=exact: binary32 words, 16-bit halves */
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = o->fx ? gr3d_xfx(raw[p], o->fx == 2) : gr3d_xf32(raw[p]);
+		return;
+	}
+	if (o->fx) {
+		const alu_f32x4 f = fx10_lanes_in(raw, o->fx);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = f[p];
+	} else {
+		*odd |= fp20_lanes_in(ap->subnormals, raw, out);
+	}
+}
+
+/* One operand for the four pixels of a quad.  *odd is set when a value may
+ * not be a normal FP20 number or zero: an FP20 word with exponent 0 or 63,
+ * and any aluK value (not looked at).  FX10 reads and constants never set it. */
+GR3D_HOT void fetch(const alu_pass *ap, const alu_operand *o, double out[GR3D_PIXELS], unsigned *odd)
+{
+	const gr3d_ctx *c = ap->c;
+	const gr3d_quad *q = ap->q;
+	switch (o->kind) {
+	case OPD_CONST:                   /* modifiers folded by alu_compile */
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = o->k;
+		return;
+	case OPD_REG:
+		read_reg(ap, o, out, odd);
+		break;
+	case OPD_ALU:
+		*odd = 1;
+		memcpy(out, o->cur ? ap->cur[o->index] : ap->prev[o->index], sizeof(double) * GR3D_PIXELS);
+		break;
+	case OPD_UNIFORM: {               /* one value for the quad: decode it once */
+		const uint32_t u = c->uniforms[o->index];
+		const double v = o->fx ? fx10_value(u >> (o->fx == 2 ? FX10_HIGH_SHIFT : 0u))
+		               : gr3d_uniform20(c, o->index, fp20_read(ap->subnormals, u));
+		*odd |= !o->fx && fp20_is_special(u);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = v;
+		break;
+	}
+	case OPD_POSX:
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = q->x + (p & 1u) + c->cfg->tegra_pos_offset;
+		break;
+	case OPD_POSY:
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = q->y + (p >> 1) + c->cfg->tegra_pos_offset;
+		break;
+	default:                          /* pface */
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = q->px[p].front ? 1.0 : -1.0;
+		break;
+	}
+	if (o->mods)
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			out[p] = modify(o, out[p]);
+}
+
+/* gr3d_round20_quad for a result that, in gr3d_fp20_fast's range, FP20
+ * holds already (slot.exact, plan_slot): rounding gives those values back,
+ * so only the others (zero, the ends of the range, inf, NaN) take
+ * gr3d_round20.  The range test is gr3d_round20_quad's, on the high word. */
+GR3D_HOT void round_outliers(const gr3d_ctx *c, double r[GR3D_PIXELS])
+{
+	uint64_t b[GR3D_PIXELS];
+	memcpy(b, r, sizeof b);
+	uint32_t slow = 0;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		slow |= ((uint32_t)(b[p] >> 32) & 0x7FFFFFFFu) - ((1023u - 29u) << 20) >= (60u << 20);
+	if (slow)
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			if (!gr3d_fp20_fast(b[p] & ~(UINT64_C(1) << 63)))
+				r[p] = gr3d_round20(c, r[p]);
+}
+
+/* FX10 halves of four slot results (fx10.round, fx10.overflow): the rule of
+ * gr3d_fx10_bits in four binary32 lanes of one vector.
+ * Every slot result is an FP20 value (rounded to FP20, or a condition's 0
+ * or 1), so it is exact as a binary32 and so is |v| * 256 (14 significant
+ * bits at most) and the 1e9 clamp.  With truncation nothing else happens.
+ * With nearest-away, s + 0.5 is exact below 2^23 (at most 24 bits from
+ * s's top bit down to 0.5 or s's last bit); from 2^23 up s is a multiple of
+ * 1024 and s + 0.5 rounds back to s, which truncates as s + 0.5 does.
+ * The clamps come before the conversion, as one limit on s + 0.5 (or s):
+ * truncation is monotonic, so for a limit L that is a whole number
+ * min(trunc(x), L) = trunc(min(x, L)) with x >= 0.  L is 511, or 512 for a
+ * negative v (fx10.overflow clamp), or 1e9, which (s + 0.5 rounding to
+ * 1e9 from s = 1e9 up) is the 1e9 clamp too (wrap).
+ * tests/units/test_alu_plan.c checks every FP20 code against gr3d_fx10_bits.
+ * Round-to-even takes gr3d_fx10_bits_quad.  alu_init sets the lanes up. */
+GR3D_HOT alu_u32x4 fx10_lanes(const alu_unit *a, alu_f32x4 f)
+{
+	alu_f32x4 s = (alu_f32x4)((alu_i32x4)f & 0x7FFFFFFF) * 256.0f;          /* |v| * 256 */
+	s = (alu_f32x4)((alu_i32x4)s & (s == s));                                  /* NaN: 0 */
+	const alu_i32x4 neg = f < 0.0f;
+	const float ln = a->fx10_lim_neg, lp = a->fx10_lim_pos;
+	const alu_f32x4 lim = select_f32x4(neg, (alu_f32x4){ ln, ln, ln, ln }, (alu_f32x4){ lp, lp, lp, lp });
+	s = s + a->fx10_half;
+	s = select_f32x4(s > lim, lim, s);                                         /* the clamps */
+	alu_i32x4 n = __builtin_convertvector(s, alu_i32x4);
+	n = (n ^ neg) - neg;                                                      /* -n when v < 0 */
+	return (alu_u32x4)n & FX10_MASK;
+}
+
+GR3D_HOT void fx10_quad(const alu_unit *a, const gr3d_ctx *c, const double v[GR3D_PIXELS],
+                        uint32_t enc[GR3D_PIXELS])
+{
+	if (!a->fx10_lanes) {           /* also arith=exact (alu_init) */
+		gr3d_encfx_quad(c, v, enc);
+		return;
+	}
+	const alu_u32x4 n = fx10_lanes(a, (alu_f32x4){ (float)v[0], (float)v[1], (float)v[2], (float)v[3] });
+	memcpy(enc, &n, sizeof n);
+}
+
+/* A write to row register i ends the live pixels' pre-fetch view of it. */
+GR3D_HOT void end_views(gr3d_quad *q, unsigned live, unsigned i)
+{
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		gr3d_pixel *px = &q->px[p];
+		if (px->tex_shadow && ((live >> p) & 1u))
+			for (unsigned k = 0; k < 2; k++)
+				if (px->tex_reg[k] == i)
+					px->tex_shadow &= (uint8_t)~(1u << k);
+	}
+}
+
+/* The register word at byte offset off in each live pixel (row, global):
+ * the bits outside keep become set[p]. */
+GR3D_HOT void write_bits(gr3d_quad *q, size_t off, unsigned live, uint32_t keep,
+                         const uint32_t set[GR3D_PIXELS])
+{
+	uint8_t *b = (uint8_t *)q->px + off;
+	if (live == 0xFu)                      /* all four: no test per pixel */
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			uint32_t *w = (uint32_t *)(void *)(b + p * sizeof(gr3d_pixel));
+			*w = (*w & keep) | set[p];
+		}
+	else
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			if ((live >> p) & 1u) {
+				uint32_t *w = (uint32_t *)(void *)(b + p * sizeof(gr3d_pixel));
+				*w = (*w & keep) | set[p];
+			}
+}
+
+/* Row register ri of the live pixels: the bits outside keep become set[p]. */
+GR3D_HOT void write_row_bits(gr3d_quad *q, unsigned ri, unsigned live, uint32_t keep,
+                             const uint32_t set[GR3D_PIXELS])
+{
+	write_bits(q, offsetof(gr3d_pixel, r) + ri * sizeof(uint32_t), live, keep, set);
+}
+
+/* One value per pixel into the register word at off: both halves (lo and
+ * hi) as FP20, one half as FX10 (shift 0 or gr3d_fx_shift), gr3d_write_reg's
+ * rule on four pixels, in ctx's arithmetic (arith=exact: binary32 words,
+ * 16-bit halves). */
+GR3D_HOT void write_value(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, size_t off, unsigned live,
+                          bool lo, bool hi, const double v[GR3D_PIXELS])
+{
+	uint32_t enc[GR3D_PIXELS];
+	if (lo && hi) {
+		gr3d_enc20_quad(c, v, enc);
+		write_bits(q, off, live, 0, enc);
+	} else if (lo || hi) {
+		const unsigned sh = hi ? gr3d_fx_shift(c) : 0u;
+		fx10_quad(a, c, v, enc);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			enc[p] <<= sh;
+		write_bits(q, off, live, ~(gr3d_fx_mask(c) << sh), enc);
+	}
+}
+
+#endif
