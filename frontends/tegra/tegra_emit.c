@@ -58,7 +58,7 @@ static void put_operand(ulp_strbuf *b, const tfp_sched *S, const tfp_packet *pk,
 		break;
 	default: {
 		float k = o->k;
-		uint32_t bits = fp20_encode(k, ULP_ROUND_NEAREST_EVEN) & FP20_MASK;
+		uint32_t bits = tfp_imm_bits(k);
 		if (k == 0.0f || (bits & 0x7FFFFu) == 0) {
 			snprintf(name, sizeof name, "#0");
 		} else if (k == 1.0f || k == -1.0f || k == 2.0f || k == -2.0f) {

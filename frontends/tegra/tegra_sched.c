@@ -58,7 +58,7 @@ static int imm_bits(float k, uint32_t *bits)
 {
 	if (k == 0.0f || k == 1.0f || k == -1.0f || k == 2.0f || k == -2.0f)
 		return 0;
-	*bits = fp20_encode(k, ULP_ROUND_NEAREST_EVEN) & FP20_MASK;
+	*bits = tfp_imm_bits(k);
 	if ((*bits & 0x7FFFFu) == 0)
 		return 0;   /* rounds to zero: #0 */
 	return 1;
