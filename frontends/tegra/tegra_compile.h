@@ -51,6 +51,8 @@ typedef struct tegra_compile_result {
 	/* > 0: a loop whose exit depends on run-time values was unrolled this
 	 * many times; the program is exact for every trip count up to it */
 	unsigned loop_bound;
+	/* arith=exact: the binary32 of each embedded constant (docs/exact.md) */
+	tegra_fp_ximm ximm;
 } tegra_compile_result;
 
 /* Sampler state a program is compiled for: the depth compare function of a

@@ -122,6 +122,8 @@ typedef struct tfp_upool {
 	uint32_t free;          /* slots still free */
 	uint32_t used;          /* slots holding a constant */
 	uint32_t bits[TEGRA_FP_NUM_CONST];  /* their FP20 */
+	float k[TEGRA_FP_NUM_CONST];        /* arith=exact: the binary32 each came from */
+	uint32_t kconflict;                 /* slots two different binary32 share */
 	bool overflow;          /* a packet kept more constants than it has room for */
 } tfp_upool;
 

@@ -141,6 +141,9 @@ static void to_uniform(tfp_upool *u, tfp_opnd *o)
 		u->free &= ~(1u << k);
 		u->used |= 1u << k;
 		u->bits[k] = b;
+		u->k[k] = o->k;
+	} else if (memcmp(&u->k[k], &o->k, sizeof o->k) != 0) {
+		u->kconflict |= 1u << k;
 	}
 	*o = (tfp_opnd){ .kind = TO_UNIF, .v = k, .neg = o->neg, .abs = o->abs, .m1 = o->m1, .x2 = o->x2 };
 }

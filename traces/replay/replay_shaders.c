@@ -117,6 +117,7 @@ bool replay_bind_fs(replay *r, const trace_shader *s, size_t i)
 	ulp_diag_clear(&inner);
 	bool ok;
 	r->fs_tgsi = false;
+	memset(&r->fs_ximm, 0, sizeof r->fs_ximm);
 	if (s->code == TRACE_TGSI) {
 		const char *name = s->path ? s->path : s->id;
 		tgsi_shader *sh = tgsi_parse(s->text, strlen(s->text), name, NULL, &inner);
@@ -156,6 +157,7 @@ bool replay_bind_fs(replay *r, const trace_shader *s, size_t i)
 		r->fp = tr->prog;
 		keep_grate(r, s, tr->asm_text);
 		memcpy(r->fs_usrc, tr->uniform_src, sizeof r->fs_usrc);   /* the compiler's uniform layout */
+		r->fs_ximm = tr->ximm;                                      /* arith=exact's immediates */
 		tegra_compile_result_free(tr);
 		free(tr);
 		r->fs_tgsi = true;
@@ -174,6 +176,12 @@ bool replay_bind_fs(replay *r, const trace_shader *s, size_t i)
 	r->have_fs = true;
 	size_t from = r->stream.n;
 	drv_gr3d_load_program(&r->stream, &r->fp, r->fp.constants);
+	for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)
+		if (r->fs_ximm.umask >> k & 1u) {   /* arith=exact: the program's constants' binary32 */
+			r->fs_f32[k] = r->fs_ximm.uk[k];
+			r->fs_f32_word[k] = r->fp.constants[k];
+			r->fs_f32_mask |= 1u << k;
+		}
 	return replay_flush(r, from, i);
 }
 

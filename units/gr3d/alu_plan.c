@@ -45,8 +45,11 @@ static alu_operand operand(const gr3d_ctx *c, const tegra_alu_packet *p, unsigne
 	case TEGRA_REG_POSY: o.kind = OPD_POSY; break;
 	case TEGRA_REG_PFACE: o.kind = OPD_PFACE; break;
 	case TEGRA_REG_IMM: {
-		uint32_t raw = p->imm[index < 3 ? index : 0];
+		const unsigned i = index < 3 ? index : 0;
+		const uint32_t raw = p->imm[i];
 		o.k = fx10 ? gr3d_fx10(raw, high) : fp20_operand(c, raw);
+		if (!fx10 && c->exact && (p->ximm_mask >> i & 1u))
+			o.k = p->ximm[i];   /* arith=exact: the compiler's binary32 (docs/exact.md) */
 		break;
 	}
 	case TEGRA_REG_CONST01: o.k = high ? 1.0 : 0.0; break;            /* #1 / #0 */
