@@ -6,7 +6,9 @@
 # and writes a JSON report per test under $OUT (default build/piglit-gl):
 #   {"test": "...", "result": "pass|fail|skip|crash", "reason": "...", "seconds": S}
 # A test whose shader the GPU refused keeps that line as "refused" (and a
-# failing one is classed "refused", not run again).
+# failing one is classed "refused", not run again); so does a program Mesa's
+# linker or ARB parser refused over the uniform limits the driver advertises
+# (the hardware's constant storage).
 # Each other failing test (fail or warn) then runs again with arith=exact
 # (ulpsim gl --set arith=exact, docs/exact.md: the same compiled programs
 # in binary32):
@@ -88,8 +90,17 @@ out = {"test": t, "result": result, "reason": reason, "seconds": round(float(t1)
 # the driver's first "cannot run on the simulated GPU" line: a shader the
 # backends refused (the draw is skipped), kept whatever the verdict
 refused = [l for l in lines if "cannot run on the simulated GPU" in l]
+# Mesa's linker or ARB parser refusing the program over the uniform limits
+# the driver advertises from the hardware's constant storage (docs/gl.md
+# "Caps and why": PICA200's 96 constant registers, the Tegra's 32 FP_CONST
+# words behind 16 vec4): the same refusal, made before the driver sees it
+limit = [l for l in lines if re.search(r"Too many (fragment|vertex) shader uniform components"
+                                       r"|invalid parameter array size", l)]
 if refused:
     out["refused"] = refused[0][:400]
+elif limit:
+    out["refused"] = ("over the driver's uniform limit (the hardware's constant storage): "
+                      + limit[0].strip())[:400]
 json.dump(out, open(rep, "w"))
 os.write(1, ("%s %s\n" % (result, t)).encode())
 PY
