@@ -228,12 +228,14 @@ static bool emit_text(const tfp_sched *S, const tfp_prog *p, ulp_strbuf *b)
 	return true;
 }
 
-/* arith=exact (docs/exact.md): the binary32 each embedded constant of the
- * assembled program was encoded from, in emission order (put_packet's).  An
- * immediate that two different binary32 share (the same FP20 word) keeps
- * none: exact mode then reads its FP20; so do constants folded at compile
- * time (tfp_fold: their FP20 result).  Constants moved to FP_CONST words
- * (the scheduler's upool) are kept per word. */
+/* arith=exact (docs/exact.md): the binary32 each constant source of the
+ * assembled program was encoded from, in emission order (put_packet's):
+ * an embedded immediate, or #0 for a value FP20 cannot hold (a tiny
+ * epsilon).  Constants folded at compile time carry their FP20 result
+ * (tfp_fold computes what the ALU would), and #1 and exact zeros need
+ * none.  Constants moved to FP_CONST words (the scheduler's upool) are kept
+ * per word.  Each entry is checked against the assembled packet: a source
+ * that is not a constant there keeps none. */
 static void fill_ximm(const tfp_sched *S, tegra_compile_result *res)
 {
 	tegra_fp_ximm *x = &res->ximm;
@@ -246,39 +248,33 @@ static void fill_ximm(const tfp_sched *S, tegra_compile_result *res)
 				np = q + 1;
 		for (unsigned q = 0; q < np && pi < TEGRA_FP_MAX_ALU_PACKETS; q++, pi++) {
 			const tfp_packet *pk = &ex->p[q];
-			uint8_t conflict = 0;
-			for (unsigned k = 0; k < pk->n; k++)
+			for (unsigned k = 0; k < pk->n && k < 4; k++)
 				for (unsigned j = 0; j < 3; j++) {
 					const tfp_opnd *o = &pk->slot[k].s[j];
-					const uint32_t bits = o->kind == TO_IMM ? tfp_imm_bits(o->k) : 0;
-					if (o->kind != TO_IMM || o->k == 0.0f || (bits & 0x7FFFFu) == 0 || o->k == 1.0f ||
-					    o->k == -1.0f || o->k == 2.0f || o->k == -2.0f)
-						continue;   /* #0 / #1 (put_operand) */
-					for (unsigned i = 0; i < pk->nimm; i++) {
-						if (pk->imm[i] != bits)
-							continue;
-						if ((x->mask[pi] >> i & 1u) && memcmp(&x->k[pi][i], &o->k, sizeof o->k) != 0)
-							conflict |= (uint8_t)(1u << i);
-						x->k[pi][i] = o->k;
-						x->mask[pi] |= (uint8_t)(1u << i);
-					}
+					if (o->kind != TO_IMM || o->k == 0.0f || o->k == 1.0f || o->k == -1.0f ||
+					    o->k == 2.0f || o->k == -2.0f || o->k != o->k)
+						continue;   /* not a constant, or #0 / #1 exactly; NaN stays raw */
+					x->k[pi][k][j] = o->k;
+					x->mask[pi] |= (uint16_t)(1u << (3 * k + j));
 				}
-			x->mask[pi] &= (uint8_t)~conflict;
 		}
 	}
 	x->count = pi;
-	/* the words as assembled; a packet whose immediates are not the ones
-	 * counted here keeps none (the table must never name a wrong packet) */
+	if (x->count != res->prog.alu_packet_count) {
+		memset(x, 0, sizeof *x);
+		return;
+	}
 	for (unsigned p = 0; p < x->count; p++) {
 		memcpy(x->words[p], res->prog.alu[p], sizeof x->words[p]);
-		uint32_t imm[3];
-		tegra_alu_imm_get(res->prog.alu[p][6], res->prog.alu[p][7], imm);
-		for (unsigned i = 0; i < 3; i++)
-			if ((x->mask[p] >> i & 1u) && imm[i] != tfp_imm_bits(x->k[p][i]))
-				x->mask[p] = 0;
+		tegra_alu_packet dec;
+		tegra_alu_packet_decode(res->prog.alu[p], &dec);
+		for (unsigned k = 0; k < 4; k++) {
+			const tegra_alu_src *src[3] = { &dec.slot[k].a, &dec.slot[k].b, &dec.slot[k].c };
+			for (unsigned j = 0; j < 3; j++)
+				if (src[j]->cls != TEGRA_REG_IMM && src[j]->cls != TEGRA_REG_CONST01)
+					x->mask[p] &= (uint16_t)~(1u << (3 * k + j));
+		}
 	}
-	if (x->count != res->prog.alu_packet_count)
-		memset(x, 0, sizeof *x);
 	for (unsigned u = 0; u < TEGRA_FP_NUM_CONST; u++)
 		if ((S->up->used & ~S->up->kconflict) >> u & 1u) {
 			x->uk[u] = S->up->k[u];

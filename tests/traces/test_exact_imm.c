@@ -125,13 +125,14 @@ Test(exact_imm, compile_result_table)
 	cr_assert_eq(x->count, res->prog.alu_packet_count);
 	unsigned found = 0;
 	for (unsigned p = 0; p < x->count; p++)
-		for (unsigned i = 0; i < 3; i++)
-			if (x->mask[p] >> i & 1u) {
-				cr_assert(x->k[p][i] == 57.29578f || x->k[p][i] == 1000.0f, "packet %u imm%u = %g", p, i,
-				          (double)x->k[p][i]);
-				found += x->k[p][i] == 57.29578f;
-			}
-	cr_assert_geq(found, 1, "57.29578 is in the table");
+		for (unsigned k = 0; k < 4; k++)
+			for (unsigned j = 0; j < 3; j++)
+				if (x->mask[p] >> (3 * k + j) & 1u) {
+					cr_assert(x->k[p][k][j] == 57.29578f || x->k[p][k][j] == 1000.0f,
+					          "packet %u slot %u source %u = %g", p, k, j, (double)x->k[p][k][j]);
+					found += x->k[p][k][j] == 57.29578f;
+				}
+	cr_assert_eq(found, 1, "57.29578 is in the table once");
 	tegra_fp_decoded *dec = calloc(1, sizeof *dec);
 	cr_assert(dec);
 	cr_assert(tegra_fp_decode(&res->prog, dec, "deg", &d), "%s", d.msg);
@@ -139,7 +140,7 @@ Test(exact_imm, compile_result_table)
 	unsigned applied = 0;
 	for (unsigned e = 0; e < dec->exec_count; e++)
 		for (unsigned k = 0; k < dec->exec[e].alu_sched.count; k++)
-			applied += dec->exec[e].alu[k].ximm_mask != 0;
+			applied += dec->exec[e].alu[k].xmask != 0;
 	cr_assert_geq(applied, 1);
 	/* a packet whose words changed (another program in the registers) keeps none */
 	tegra_fp_ximm *y = malloc(sizeof *y);
@@ -150,7 +151,7 @@ Test(exact_imm, compile_result_table)
 	tegra_fp_apply_ximm(dec, y);
 	for (unsigned e = 0; e < dec->exec_count; e++)
 		for (unsigned k = 0; k < dec->exec[e].alu_sched.count; k++)
-			cr_assert_eq(dec->exec[e].alu[k].ximm_mask, 0);
+			cr_assert_eq(dec->exec[e].alu[k].xmask, 0);
 	free(y);
 	free(dec);
 	tegra_compile_result_free(res);

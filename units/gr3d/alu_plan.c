@@ -45,11 +45,8 @@ static alu_operand operand(const gr3d_ctx *c, const tegra_alu_packet *p, unsigne
 	case TEGRA_REG_POSY: o.kind = OPD_POSY; break;
 	case TEGRA_REG_PFACE: o.kind = OPD_PFACE; break;
 	case TEGRA_REG_IMM: {
-		const unsigned i = index < 3 ? index : 0;
-		const uint32_t raw = p->imm[i];
+		uint32_t raw = p->imm[index < 3 ? index : 0];
 		o.k = fx10 ? gr3d_fx10(raw, high) : fp20_operand(c, raw);
-		if (!fx10 && c->exact && (p->ximm_mask >> i & 1u))
-			o.k = p->ximm[i];   /* arith=exact: the compiler's binary32 (docs/exact.md) */
 		break;
 	}
 	case TEGRA_REG_CONST01: o.k = high ? 1.0 : 0.0; break;            /* #1 / #0 */
@@ -240,6 +237,17 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out,
 		o->write_low = s->write_low;
 		o->write_high = s->write_high;
 		o->fx10_shift = (uint8_t)(s->write_high ? gr3d_fx_shift(c) : 0u);
+	}
+	/* arith=exact: a constant source (imm0..imm2 read as FP20, #0/#1) reads
+	 * as the binary32 the compiler encoded it from, where it kept one
+	 * (tegra_alu_packet.xk, docs/exact.md) */
+	for (unsigned k = 0; k < 4 && c->exact && in->xmask; k++) {
+		const tegra_alu_src *src[3] = { &in->slot[k].a, &in->slot[k].b, &in->slot[k].c };
+		alu_operand *o[3] = { &out->slot[k].a, &out->slot[k].b, &out->slot[k].c };
+		for (unsigned j = 0; j < 3; j++)
+			if ((in->xmask >> (3 * k + j) & 1u) &&
+			    ((src[j]->cls == TEGRA_REG_IMM && !src[j]->fx10) || src[j]->cls == TEGRA_REG_CONST01))
+				o[j]->k = in->xk[k][j];
 	}
 	/* constants take their modifiers now: fetch copies them as they are */
 	for (unsigned k = 0; k < 4; k++) {
