@@ -329,7 +329,7 @@ static bool compile_ir(tgsi_shader *sh, ir_shader *s, const tegra_compile_opts *
 	/* a loop with a run-time exit is unrolled as often as fits: the bounds
 	 * are tried from the largest down while the program does not fit, then
 	 * refined between the last that fits and the one above it */
-	static const unsigned bounds[] = { 32, 24, 16, 12, 8, 6, 4, 3, 2, 1 };
+	static const unsigned bounds[] = { TEGRA_LOOP_BOUND_MAX, 24, 16, 12, 8, 6, 4, 3, 2, 1 };
 	const unsigned nbounds = sizeof bounds / sizeof bounds[0];
 	tfp_prog p;
 	tfp_sched S;
