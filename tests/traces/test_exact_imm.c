@@ -5,7 +5,8 @@
  * binary32 they came from, which arith=exact reads (docs/exact.md; piglit's
  * fs-degrees/radians/exp/log tests).  Through the piglit harness (the
  * replay's constant_buffer, as the Gallium driver's) and on the compile
- * result itself. */
+ * result itself.  The PICA200 side likewise: an immediate's constant
+ * register is float24 in the SHBIN and binary32 in exact mode. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,4 +158,59 @@ Test(exact_imm, compile_result_table)
 	tegra_compile_result_free(res);
 	free(res);
 	tgsi_shader_free(sh);
+}
+
+/* A varying the vertex shader fills from an immediate (1.1, which float24
+ * and FP20 cannot hold) compared for equality with a uniform of the same
+ * float (piglit's fs-input-array-vec2-index-rd): in hw both sides end as
+ * the same truncated FP20 (truncating to float24 then to FP20 is truncating
+ * to FP20); in exact mode it passes only when the PICA200's constant
+ * register holds the immediate's binary32 (it held the float24 before). */
+Test(exact_imm, vertex_immediate_reaches_the_fragment_shader_exactly, .timeout = 60)
+{
+	static const char vs[] =
+		"VERT\n"
+		"DCL IN[0]\n"
+		"DCL OUT[0], POSITION\n"
+		"DCL OUT[1], GENERIC[9]\n"
+		"IMM[0] FLT32 {0x3f8ccccd, 0x00000000, 0x00000000, 0x3f800000}\n"
+		"  0: MOV OUT[0], IN[0]\n"
+		"  1: MOV OUT[1], IMM[0]\n"
+		"  2: END\n";
+	static const char fs[] =
+		"FRAG\n"
+		"DCL IN[0], GENERIC[9], PERSPECTIVE\n"
+		"DCL OUT[0], COLOR\n"
+		"DCL CONST[0][0]\n"
+		"DCL TEMP[0]\n"
+		"IMM[0] FLT32 {0x3f800000, 0x00000000, 0x00000000, 0x00000000}\n"
+		"  0: SEQ TEMP[0].x, IN[0].xxxx, CONST[0][0].xxxx\n"
+		"  1: MOV OUT[0].y, TEMP[0].xxxx\n"
+		"  2: ADD OUT[0].x, IMM[0].xxxx, -TEMP[0].xxxx\n"
+		"  3: MOV OUT[0].zw, IMM[0].yyyx\n"
+		"  4: END\n";
+	static const char test[] =
+		"==== piglit [test] section (verbatim) ====\n"
+		"[test]\n"
+		"uniform vec4 u 1.1 0 0 0\n"
+		"draw rect -1 -1 2 2\n"
+		"probe all rgba 0 1 0 1\n"
+		"==== original piglit file vsimm.shader_test (verbatim) ====\n";
+	char *dir = test_tmpdir();
+	cr_assert(dir);
+	char *f[4] = { test_write_file(dir, "vs.tgsi", vs), test_write_file(dir, "fs.tgsi", fs),
+	               test_write_file(dir, "test.txt", test), test_write_file(dir, "meta.json", META) };
+	pg_result r;
+	pg_run_opts o = { .run_sim = true, .run_ref = true, .run_exact = true };
+	pg_run_test(dir, &o, &r);
+	cr_assert_eq(r.ref.status, PG_PASS, "reference %s: %s", pg_status_name(r.ref.status), r.ref.reason);
+	cr_assert_eq(r.sim.status, PG_PASS, "hw %s: %s", pg_status_name(r.sim.status), r.sim.reason);
+	cr_assert_eq(r.exact.status, PG_PASS, "exact %s: %s", pg_status_name(r.exact.status), r.exact.reason);
+	pg_result_free(&r);
+	for (int k = 0; k < 4; k++) {
+		remove(f[k]);
+		free(f[k]);
+	}
+	remove(dir);
+	free(dir);
 }

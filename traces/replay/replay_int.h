@@ -78,6 +78,7 @@ typedef struct replay {
 	uint32_t fs_f32_mask;
 	/* arith=exact: the bound TGSI program's binary32 immediates (zero otherwise) */
 	tegra_fp_ximm fs_ximm;
+	replay_pica_ximm vs_ximm;        /* and the vertex shader's */
 	/* state */
 	uint32_t width, height;
 	ulp_image *cbuf[MAX_CBUFS];

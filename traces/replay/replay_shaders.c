@@ -56,6 +56,7 @@ bool replay_bind_vs(replay *r, const trace_shader *s, size_t i)
 	if (r->have_vs)
 		shbin_free(&r->vs_shbin);
 	r->have_vs = false;
+	memset(&r->vs_ximm, 0, sizeof r->vs_ximm);
 	ulp_diag inner;
 	ulp_diag_clear(&inner);
 	if (s->code == TRACE_TGSI) {
@@ -65,8 +66,8 @@ bool replay_bind_vs(replay *r, const trace_shader *s, size_t i)
 		for (int k = 0; k < 16; k++)
 			r->vs_sem[k] = -1;
 		char why[ULP_DIAG_MSG_MAX];
-		const bool ok = replay_compile_pica(sh, s->path ? s->path : s->id, &r->vs_shbin, r->vs_sem,
-		                                    r->vs_sem_index, why, sizeof why);
+		const bool ok = replay_compile_pica_x(sh, s->path ? s->path : s->id, &r->vs_shbin, r->vs_sem,
+		                                      r->vs_sem_index, &r->vs_ximm, why, sizeof why);
 		r->vs_tgsi = ok;
 		tgsi_shader_free(sh);
 		if (!ok)
@@ -105,6 +106,9 @@ bool replay_bind_vs(replay *r, const trace_shader *s, size_t i)
 	size_t from = r->stream.n;
 	if (!drv_pica_load_shader(&r->stream, &r->vs_shbin, s->dvle, &inner))
 		return fail_at(r, i, "", &inner);
+	for (unsigned k = 0; k < PICA_NUM_C && r->o->cfg->arith == ULP_ARITH_EXACT; k++)
+		if (r->vs_ximm.has[k])   /* arith=exact: the immediates as binary32 (32-bit uploads) */
+			drv_pica_float_uniforms(&r->stream, false, k, (const float (*)[4])&r->vs_ximm.v[k], 1);
 	return replay_flush(r, from, i);
 }
 
