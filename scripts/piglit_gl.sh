@@ -6,7 +6,11 @@
 # and writes a JSON report per test under $OUT (default build/piglit-gl):
 #   {"test": "...", "result": "pass|fail|skip|crash", "reason": "...", "seconds": S}
 # A test whose shader the GPU refused keeps that line as "refused" (and a
-# failing one is classed "refused", not run again).
+# failing one is classed "refused", not run again); so does a program Mesa's
+# linker or ARB parser refused over the uniform limits the driver advertises
+# (the hardware's constant storage), and one that fails in both modes after
+# the driver said a loop with a run-time exit was unrolled to fewer
+# iterations than the compiler's cap (no more fit the fragment program).
 # Each other failing test (fail or warn) then runs again with arith=exact
 # (ulpsim gl --set arith=exact, docs/exact.md: the same compiled programs
 # in binary32):
@@ -88,8 +92,22 @@ out = {"test": t, "result": result, "reason": reason, "seconds": round(float(t1)
 # the driver's first "cannot run on the simulated GPU" line: a shader the
 # backends refused (the draw is skipped), kept whatever the verdict
 refused = [l for l in lines if "cannot run on the simulated GPU" in l]
+# Mesa's linker or ARB parser refusing the program over the uniform limits
+# the driver advertises from the hardware's constant storage (docs/gl.md
+# "Caps and why": PICA200's 96 constant registers, the Tegra's 32 FP_CONST
+# words behind 16 vec4): the same refusal, made before the driver sees it
+limit = [l for l in lines if re.search(r"Too many (fragment|vertex) shader uniform components"
+                                       r"|invalid parameter array size", l)]
+# the driver's note that a loop with a run-time exit was unrolled to fewer
+# iterations than the compiler's cap, because no more fit the program
+loop = [l for l in lines if "a loop whose exit is a run-time value is unrolled" in l]
+if loop:
+    out["loop_bound"] = loop[0][:400]
 if refused:
     out["refused"] = refused[0][:400]
+elif limit:
+    out["refused"] = ("over the driver's uniform limit (the hardware's constant storage): "
+                      + limit[0].strip())[:400]
 json.dump(out, open(rep, "w"))
 os.write(1, ("%s %s\n" % (result, t)).encode())
 PY
@@ -137,7 +155,7 @@ xres=$(xargs -a <(printf '%s\n' "$fails") -P "$JOBS" -I{} bash -c 'one "$1" exac
 python3 - "$OUT" <<'PY'
 import json, os, sys
 out = sys.argv[1]
-prec = bug = 0
+prec = bug = loopref = 0
 for line in open(os.path.join(out, "results.exact.txt")):
     result, t = line.split(" ", 1)
     t = t.strip()
@@ -147,9 +165,15 @@ for line in open(os.path.join(out, "results.exact.txt")):
     os.remove(base + ".exact.json")
     rep["exact"] = {"result": x["result"], "reason": x["reason"]}
     rep["class"] = "precision" if x["result"] == "pass" else "bug"
+    # failing in both modes after the driver said the loop was cut short
+    # (its trip count may pass the bound): the program's size, not a bug
+    if rep["class"] == "bug" and "loop_bound" in rep:
+        rep["class"] = "refused"
+        rep["refused"] = rep["loop_bound"]
+        loopref += 1
     prec += rep["class"] == "precision"
     bug += rep["class"] == "bug"
     json.dump(rep, open(base + ".json", "w"))
     print("%s %s (exact %s)" % (rep["class"], t, x["result"]), file=sys.stderr)
-print("piglit-gl: fails: %d precision (pass with arith=exact), %d bug, %s refused" % (prec, bug, os.environ["NREF"]))
+print("piglit-gl: fails: %d precision (pass with arith=exact), %d bug, %d refused" % (prec, bug, int(os.environ["NREF"]) + loopref))
 PY

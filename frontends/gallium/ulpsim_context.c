@@ -208,6 +208,12 @@ static void *create_shader(struct pipe_context *pipe, const struct pipe_shader_s
 	if (!sh->valid)           /* a real driver refuses it at link time: said once, draws skipped */
 		ulpsim_note(c, NULL, "%s shader %s cannot run on the simulated GPU: %s",
 		            stage == PIPE_SHADER_VERTEX ? "vertex" : "fragment", sh->id, d.msg);
+	/* the fragment program has no branches: loops are unrolled (docs/compiler.md), here to fewer
+	 * iterations than the compiler's cap because no more fit */
+	if (in.loop_limited)
+		ulpsim_note(c, NULL, "fragment shader %s: a loop whose exit is a run-time value is unrolled %u times, "
+		            "all the fragment program holds (no branches, 64 EXECs, r0..r15 and g0..g7: tegra-fp.md); "
+		            "a draw that needs more iterations drops them", sh->id, in.loop_bound);
 	if (stage == PIPE_SHADER_FRAGMENT)     /* what the points' and lines' GS must pass on */
 		sh->has_inputs = ulp_gl_shader_inputs(text, &sh->inputs);
 	if (getenv("ULPSIM_GL_DUMP_TGSI"))

@@ -24,6 +24,7 @@
 #include "base/diag.h"
 #include "frontends/ir/ir.h"
 #include "frontends/tgsi/tgsi.h"
+#include "isa/pica/pica_isa.h"
 #include "isa/pica/shbin.h"
 
 enum { PICA_COMPILE_MAX_OUT = 16 };
@@ -47,6 +48,11 @@ typedef struct pica_compile_result {
 	unsigned temps_used;    /* r registers */
 	unsigned code_words;    /* after assembly (padding NOPs included) */
 	unsigned imm_regs;      /* c registers taken by immediates from c95 down */
+	/* arith=exact (docs/exact.md): the binary32 each immediate's constant
+	 * register was filled from (the SHBIN holds float24): c k is ximm[k]
+	 * where ximm_has[k] */
+	bool ximm_has[PICA_NUM_C];
+	float ximm[PICA_NUM_C][4];
 } pica_compile_result;
 
 typedef struct pica_compile_opts {

@@ -439,9 +439,14 @@ static void emit_header(ectx *E, int32_t nconst, bool jumps)
 		if (E->imm_reg[k] < 0)
 			continue;
 		ulp_strbuf_printf(&E->t, ".setf c%d(", E->imm_reg[k]);
+		const int reg = E->imm_reg[k];
+		if (reg >= 0 && reg < PICA_NUM_C)
+			E->res->ximm_has[reg] = true;
 		for (unsigned c = 0; c < 4; c++) {
 			float f;
 			memcpy(&f, &s->imm[k][c], 4);
+			if (reg >= 0 && reg < PICA_NUM_C)
+				E->res->ximm[reg][c] = f;   /* arith=exact reads this */
 			if (isinf(f))
 				ulp_strbuf_printf(&E->t, "%s%s", f < 0 ? "-1e39" : "1e39", c < 3 ? ", " : "");
 			else

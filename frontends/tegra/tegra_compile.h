@@ -33,6 +33,9 @@
 enum { TEGRA_COMPILE_MAX_CONST = 8 };   /* 32 FP_CONST slots / 4: identity layout */
 enum { TEGRA_COMPILE_MAX_CONST_DECL = 1024 };   /* CONST[0] elements the layout handles */
 
+/* The most iterations a loop with a run-time exit is unrolled to. */
+enum { TEGRA_LOOP_BOUND_MAX = 32 };
+
 typedef struct tegra_compile_result {
 	enum ir_refusal why;    /* IR_OK on success */
 	ulp_diag d;             /* the refusal: file:line:col of the TGSI instruction */
@@ -49,8 +52,11 @@ typedef struct tegra_compile_result {
 	int16_t uniform_src[TEGRA_FP_NUM_CONST];
 	bool uniforms_packed;
 	/* > 0: a loop whose exit depends on run-time values was unrolled this
-	 * many times; the program is exact for every trip count up to it */
+	 * many times; the program is exact for every trip count up to it.
+	 * Below TEGRA_LOOP_BOUND_MAX, more did not fit the program */
 	unsigned loop_bound;
+	/* arith=exact: the binary32 of each embedded constant (docs/exact.md) */
+	tegra_fp_ximm ximm;
 } tegra_compile_result;
 
 /* Sampler state a program is compiled for: the depth compare function of a

@@ -58,7 +58,7 @@ static void put_operand(ulp_strbuf *b, const tfp_sched *S, const tfp_packet *pk,
 		break;
 	default: {
 		float k = o->k;
-		uint32_t bits = fp20_encode(k, ULP_ROUND_NEAREST_EVEN) & FP20_MASK;
+		uint32_t bits = tfp_imm_bits(k);
 		if (k == 0.0f || (bits & 0x7FFFFu) == 0) {
 			snprintf(name, sizeof name, "#0");
 		} else if (k == 1.0f || k == -1.0f || k == 2.0f || k == -2.0f) {
@@ -228,6 +228,60 @@ static bool emit_text(const tfp_sched *S, const tfp_prog *p, ulp_strbuf *b)
 	return true;
 }
 
+/* arith=exact (docs/exact.md): the binary32 each constant source of the
+ * assembled program was encoded from, in emission order (put_packet's):
+ * an embedded immediate, or #0 for a value FP20 cannot hold (a tiny
+ * epsilon).  Constants folded at compile time carry their FP20 result
+ * (tfp_fold computes what the ALU would), and #1 and exact zeros need
+ * none.  Constants moved to FP_CONST words (the scheduler's upool) are kept
+ * per word.  Each entry is checked against the assembled packet: a source
+ * that is not a constant there keeps none. */
+static void fill_ximm(const tfp_sched *S, tegra_compile_result *res)
+{
+	tegra_fp_ximm *x = &res->ximm;
+	unsigned pi = 0;
+	for (unsigned e = 0; e < S->nexec; e++) {
+		const tfp_exec *ex = &S->ex[e];
+		unsigned np = 0;
+		for (unsigned q = 0; q < 3; q++)
+			if (ex->p[q].n)
+				np = q + 1;
+		for (unsigned q = 0; q < np && pi < TEGRA_FP_MAX_ALU_PACKETS; q++, pi++) {
+			const tfp_packet *pk = &ex->p[q];
+			for (unsigned k = 0; k < pk->n && k < 4; k++)
+				for (unsigned j = 0; j < 3; j++) {
+					const tfp_opnd *o = &pk->slot[k].s[j];
+					if (o->kind != TO_IMM || o->k == 0.0f || o->k == 1.0f || o->k == -1.0f ||
+					    o->k == 2.0f || o->k == -2.0f || o->k != o->k)
+						continue;   /* not a constant, or #0 / #1 exactly; NaN stays raw */
+					x->k[pi][k][j] = o->k;
+					x->mask[pi] |= (uint16_t)(1u << (3 * k + j));
+				}
+		}
+	}
+	x->count = pi;
+	if (x->count != res->prog.alu_packet_count) {
+		memset(x, 0, sizeof *x);
+		return;
+	}
+	for (unsigned p = 0; p < x->count; p++) {
+		memcpy(x->words[p], res->prog.alu[p], sizeof x->words[p]);
+		tegra_alu_packet dec;
+		tegra_alu_packet_decode(res->prog.alu[p], &dec);
+		for (unsigned k = 0; k < 4; k++) {
+			const tegra_alu_src *src[3] = { &dec.slot[k].a, &dec.slot[k].b, &dec.slot[k].c };
+			for (unsigned j = 0; j < 3; j++)
+				if (src[j]->cls != TEGRA_REG_IMM && src[j]->cls != TEGRA_REG_CONST01)
+					x->mask[p] &= (uint16_t)~(1u << (3 * k + j));
+		}
+	}
+	for (unsigned u = 0; u < TEGRA_FP_NUM_CONST; u++)
+		if ((S->up->used & ~S->up->kconflict) >> u & 1u) {
+			x->uk[u] = S->up->k[u];
+			x->umask |= 1u << u;
+		}
+}
+
 /* Places p with the fewest rows first (more quads in flight: MAX_QID = 299
  * / (4 rows), tegra-fp.md §5); when registers run out, less hoisting. */
 static bool schedule(const tfp_prog *p, tfp_sched *S, ir_error *e)
@@ -275,7 +329,7 @@ static bool compile_ir(tgsi_shader *sh, ir_shader *s, const tegra_compile_opts *
 	/* a loop with a run-time exit is unrolled as often as fits: the bounds
 	 * are tried from the largest down while the program does not fit, then
 	 * refined between the last that fits and the one above it */
-	static const unsigned bounds[] = { 32, 24, 16, 12, 8, 6, 4, 3, 2, 1 };
+	static const unsigned bounds[] = { TEGRA_LOOP_BOUND_MAX, 24, 16, 12, 8, 6, 4, 3, 2, 1 };
 	const unsigned nbounds = sizeof bounds / sizeof bounds[0];
 	tfp_prog p;
 	tfp_sched S;
@@ -335,6 +389,8 @@ static bool compile_ir(tgsi_shader *sh, ir_shader *s, const tegra_compile_opts *
 				ok = ir_refuse(e, IR_REFUSE_LIMITS, s->file, 1, 1,
 				               "internal error: the generated assembly is refused: %s:%d:%d: %s",
 				               d.file, d.line, d.col, d.msg);
+			else
+				fill_ximm(&S, res);
 		}
 		tfp_sched_free(&S);
 	}

@@ -85,10 +85,12 @@ bool tegra_lower(const ir_shader *s, const tgsi_shader *sh, const tegra_compile_
                  tfp_prog *p, ir_error *e);
 void tfp_prog_free(tfp_prog *p);
 
-/* tegra_opt.c: k rounded to FP20 (nearest even, the fp20.round default);
+/* tegra_opt.c: an immediate's FP20 word (the host encoding, truncation,
+ * as the driver's uniform uploads) and its value as the ALU reads it;
  * the ALU result of op on constant operands (a CSEL with a constant
  * selector picks its operand), false when not constant; removal of the
  * operations nothing reaches (op->live). */
+uint32_t tfp_imm_bits(float k);
 float tfp_fp20(float k);
 bool tfp_fold(uint8_t op, uint8_t cc, const tfp_opnd *a, const tfp_opnd *b, const tfp_opnd *c,
               tfp_opnd *r);
@@ -120,6 +122,8 @@ typedef struct tfp_upool {
 	uint32_t free;          /* slots still free */
 	uint32_t used;          /* slots holding a constant */
 	uint32_t bits[TEGRA_FP_NUM_CONST];  /* their FP20 */
+	float k[TEGRA_FP_NUM_CONST];        /* arith=exact: the binary32 each came from */
+	uint32_t kconflict;                 /* slots two different binary32 share */
 	bool overflow;          /* a packet kept more constants than it has room for */
 } tfp_upool;
 

@@ -6,7 +6,12 @@
 #include "frontends/tegra/tegra_int.h"
 #include "isa/fp20.h"
 
-float tfp_fp20(float k) { return fp20_round(k, ULP_ROUND_NEAREST_EVEN); }
+/* The host encoding of an immediate, the driver's uniform upload's
+ * (docs/ASSUMPTIONS.md "FP20 host encoding": grate's float_to_fp20
+ * truncates): the same float in a uniform and in an immediate must give the
+ * same word, or `u == 5.737` fails (piglit uniform-initializer). */
+uint32_t tfp_imm_bits(float k) { return fp20_encode(k, ULP_ROUND_TRUNCATE) & FP20_MASK; }
+float tfp_fp20(float k) { return fp20_round(k, ULP_ROUND_TRUNCATE); }
 
 /* What the ALU computes on constants (tegra-units.md: a*b op c*1 in double,
  * condition code, one FP20 rounding); a CSEL on a constant picks its operand. */

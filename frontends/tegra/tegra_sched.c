@@ -58,7 +58,7 @@ static int imm_bits(float k, uint32_t *bits)
 {
 	if (k == 0.0f || k == 1.0f || k == -1.0f || k == 2.0f || k == -2.0f)
 		return 0;
-	*bits = fp20_encode(k, ULP_ROUND_NEAREST_EVEN) & FP20_MASK;
+	*bits = tfp_imm_bits(k);
 	if ((*bits & 0x7FFFFu) == 0)
 		return 0;   /* rounds to zero: #0 */
 	return 1;
@@ -141,6 +141,9 @@ static void to_uniform(tfp_upool *u, tfp_opnd *o)
 		u->free &= ~(1u << k);
 		u->used |= 1u << k;
 		u->bits[k] = b;
+		u->k[k] = o->k;
+	} else if (memcmp(&u->k[k], &o->k, sizeof o->k) != 0) {
+		u->kconflict |= 1u << k;
 	}
 	*o = (tfp_opnd){ .kind = TO_UNIF, .v = k, .neg = o->neg, .abs = o->abs, .m1 = o->m1, .x2 = o->x2 };
 }

@@ -297,6 +297,12 @@ typedef struct tegra_alu_packet {
 	bool slot3_is_imm;
 	uint32_t imm[3];      /* 20-bit raw: FP20, or FX10 .l (bits 0..9) / .h (10..19) */
 	uint32_t words[8];    /* as uploaded */
+	/* arith=exact (docs/exact.md): source j (rA, rB, rC) of slot k, a
+	 * constant (imm0..imm2 as FP20, #0/#1), is xk[k][j] where bit 3k + j
+	 * of xmask is set (the binary32 the compiler encoded it from;
+	 * tegra_fp_apply_ximm, never set by decoding) */
+	float xk[4][3];
+	uint16_t xmask;
 } tegra_alu_packet;
 
 enum tegra_mfu_sfu_op {

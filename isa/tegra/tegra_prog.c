@@ -200,3 +200,20 @@ bool tegra_fp_decode(const tegra_fp_program *p, tegra_fp_decoded *out,
 	}
 	return true;
 }
+
+void tegra_fp_apply_ximm(tegra_fp_decoded *d, const tegra_fp_ximm *x)
+{
+	for (unsigned e = 0; e < d->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
+		tegra_exec *ex = &d->exec[e];
+		for (unsigned k = 0; k < ex->alu_sched.count && k < TEGRA_FP_MAX_PER_EXEC; k++) {
+			tegra_alu_packet *pk = &ex->alu[k];
+			const unsigned p = ex->alu_sched.address + k;
+			pk->xmask = 0;
+			if (p >= x->count || p >= TEGRA_FP_MAX_ALU_PACKETS || !x->mask[p] ||
+			    memcmp(pk->words, x->words[p], sizeof pk->words) != 0)
+				continue;
+			memcpy(pk->xk, x->k[p], sizeof pk->xk);
+			pk->xmask = x->mask[p];
+		}
+	}
+}

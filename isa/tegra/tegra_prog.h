@@ -114,4 +114,24 @@ typedef struct tegra_fp_decoded {
 bool tegra_fp_decode(const tegra_fp_program *p, tegra_fp_decoded *out,
                      const char *file, ulp_diag *d);
 
+/* arith=exact (docs/exact.md): the binary32 each constant source of a
+ * compiled program was encoded from, kept beside the program (the words
+ * stay as they are): source j (rA, rB, rC) of slot s of ALU packet p, an
+ * embedded imm0..imm2 or #0/#1, is k[p][s][j] where bit 3s + j of mask[p]
+ * is set; words[p] is the packet as compiled.  The program's own FP_CONST
+ * words likewise: constants[u] is uk[u] where bit u of umask is set. */
+typedef struct tegra_fp_ximm {
+	unsigned count;                                /* packets */
+	float k[TEGRA_FP_MAX_ALU_PACKETS][4][3];
+	uint16_t mask[TEGRA_FP_MAX_ALU_PACKETS];
+	uint32_t words[TEGRA_FP_MAX_ALU_PACKETS][8];
+	float uk[TEGRA_FP_NUM_CONST];
+	uint32_t umask;
+} tegra_fp_ximm;
+
+/* Gives each decoded ALU packet of d its binary32 constants from x, where
+ * the packet (d's EXEC schedules name its index) still has the words x was
+ * made for; other packets keep none.  Only arith=exact reads them. */
+void tegra_fp_apply_ximm(tegra_fp_decoded *d, const tegra_fp_ximm *x);
+
 #endif

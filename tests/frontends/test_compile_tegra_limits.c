@@ -21,7 +21,9 @@
 #include "units/gpu.h"
 #include "units/gr3d/gr3d_fp.h"
 
-static float fp20_val(float v) { return fp20_decode(fp20_encode(v, ULP_ROUND_NEAREST_EVEN)); }
+/* an immediate's FP20 as the backend encodes it: truncation, as the
+ * driver's uniform uploads (tfp_imm_bits) */
+static float fp20_val(float v) { return fp20_decode(fp20_encode(v, ULP_ROUND_TRUNCATE)); }
 
 static tegra_compile_result compile_ok(const char *text, tegra_fp_decoded *dec)
 {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontends/tegra/tegra_compile.h"
 #include "traces/gl/gl_state.h"
 #include "traces/gl/gl_tables.h"
 
@@ -124,5 +125,75 @@ Test(gl_state, shaders_as_the_driver_adds_them)
 	in = ulp_gl_shader_create(s, NULL, "fs1", false, "FRAG\nDCL OUT[0], COLOR\n  0: FOO OUT[0]\n  1: END\n", &d);
 	cr_assert(!in.valid && strstr(d.msg, "FOO"), "%s", d.msg);
 	cr_assert(!in.has_clamped);
+	replay_session_close(s);
+}
+
+/* A loop whose trip count is a uniform, with seven vec4 live across it
+ * (Mesa's TGSI of piglit's glsl-fs-vec4-indexing-temp-src-in-loop): it is
+ * unrolled to fewer iterations than the compiler's cap because no more fit
+ * the fragment program, which the driver says (a note piglit-gl reads);
+ * a shader without loops has no bound. */
+Test(gl_state, loop_bound_of_a_fragment_shader)
+{
+	static const char FS[] =
+	"FRAG\n"
+	"PROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\n"
+	"DCL OUT[0], COLOR\n"
+	"DCL CONST[0][0..1]\n"
+	"DCL TEMP[0..13]\n"
+	"IMM[0] FLT32 {0x3e4ccccd, 0x00000000, 0x3f800000, 0x40a00000}\n"
+	"IMM[1] FLT32 {0x40800000, 0x40000000, 0x3f800000, 0x40400000}\n"
+	"IMM[2] FLT32 {0x40c00000, 0x40a00000, 0x40e00000, 0x00000000}\n"
+	"  0: MUL TEMP[0], IMM[0].xyyy, CONST[0][0].xxxx\n"
+	"  1: MUL TEMP[1], IMM[0].yxyy, CONST[0][0].xxxx\n"
+	"  2: MUL TEMP[2], IMM[0].yyxy, CONST[0][0].xxxx\n"
+	"  3: MUL TEMP[3], IMM[0].xxyy, CONST[0][0].xxxx\n"
+	"  4: MUL TEMP[4], IMM[0].yxxy, CONST[0][0].xxxx\n"
+	"  5: MUL TEMP[5], IMM[0].xyxy, CONST[0][0].xxxx\n"
+	"  6: MUL TEMP[6], IMM[0].xxxy, CONST[0][0].xxxx\n"
+	"  7: MOV TEMP[7].x, IMM[0].yyyy\n"
+	"  8: MOV TEMP[8], IMM[0].yyyy\n"
+	"  9: BGNLOOP :0\n"
+	" 10:   SGE TEMP[9].x, TEMP[7].xxxx, CONST[0][1].xxxx\n"
+	" 11:   IF TEMP[9].xxxx :13\n"
+	" 12:     BRK\n"
+	" 13:   ENDIF\n"
+	" 14:   SLT TEMP[9], TEMP[7].xxxx, IMM[1]\n"
+	" 15:   CMP TEMP[10], -TEMP[9].zzzz, TEMP[0], TEMP[1]\n"
+	" 16:   CMP TEMP[11], -TEMP[9].wwww, TEMP[2], TEMP[3]\n"
+	" 17:   CMP TEMP[10], -TEMP[9].yyyy, TEMP[10], TEMP[11]\n"
+	" 18:   SLT TEMP[11].xyz, TEMP[7].xxxw, IMM[2].xyzx\n"
+	" 19:   CMP TEMP[12], -TEMP[11].yyyy, TEMP[4], TEMP[5]\n"
+	" 20:   CMP TEMP[13], -TEMP[11].zzzz, IMM[0].yyyy, TEMP[6]\n"
+	" 21:   CMP TEMP[11], -TEMP[11].xxxx, TEMP[12], TEMP[13]\n"
+	" 22:   CMP TEMP[9], -TEMP[9].xxxx, TEMP[10], TEMP[11]\n"
+	" 23:   ADD TEMP[8], TEMP[8], TEMP[9]\n"
+	" 24:   ADD TEMP[7].x, TEMP[7].xxxx, IMM[0].zzzz\n"
+	" 25: ENDLOOP :0\n"
+	" 26: MOV OUT[0], TEMP[8]\n"
+	" 27: END\n"
+	;
+	ulp_config cfg;
+	ulp_config_defaults(&cfg);
+	replay_opts o;
+	memset(&o, 0, sizeof o);
+	o.cfg = &cfg;
+	replay_result res;
+	memset(&res, 0, sizeof res);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	replay_session_units u = { .lazy = true };
+	replay_session *s = replay_session_open(&o, &u, "gl", ".", &res, &d);
+	cr_assert(s, "%s", d.msg);
+	ulp_gl_shader_info in = ulp_gl_shader_create(s, NULL, "fs1", false, FS, &d);
+	cr_assert(in.valid, "%s", d.msg);
+	cr_assert(in.loop_bound >= 1 && in.loop_bound < TEGRA_LOOP_BOUND_MAX, "bound %u", in.loop_bound);
+	cr_assert(in.loop_limited);
+	in = ulp_gl_shader_create(s, NULL, "fs2", false,
+	                          "FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {0x3f800000, 0x00000000, 0x00000000, 0x3f800000}\n"
+	                          "  0: MOV OUT[0], IMM[0]\n  1: END\n", &d);
+	cr_assert(in.valid, "%s", d.msg);
+	cr_assert_eq(in.loop_bound, 0);
+	cr_assert(!in.loop_limited);
 	replay_session_close(s);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontends/tegra/tegra_compile.h"
 #include "traces/gl/gl_shader_text.h"
 #include "traces/gl/gl_tables.h"
 
@@ -131,6 +132,8 @@ ulp_gl_shader_info ulp_gl_shader_create(replay_session *s, replay_capture *cap, 
 	trace_shader ts;
 	shader_of(&ts, id, st, text);
 	in.valid = replay_session_shader(s, &ts, d) && replay_session_check_shader(s, id, d);
+	in.loop_bound = in.valid && !vertex ? replay_session_loop_bound(s) : 0;
+	in.loop_limited = in.loop_bound && in.loop_bound < TEGRA_LOOP_BOUND_MAX;
 	if (in.valid && cap)
 		replay_capture_shader(cap, &ts);
 	char *clamped = in.valid && vertex ? ulp_gl_clamped_colors(text) : NULL;

@@ -74,6 +74,8 @@ typedef struct ulp_gl_shader_info {
 	bool valid;                              /* the hardware can run it (else d says why) */
 	bool has_clamped;                        /* "<id>c" was added */
 	unsigned nconst;                         /* vec4 constants of CONST[0] it declares */
+	unsigned loop_bound;                     /* fragment: replay_session_loop_bound */
+	bool loop_limited;                       /* loop_bound below the compiler's cap: no more fit */
 } ulp_gl_shader_info;
 ulp_gl_shader_info ulp_gl_shader_create(replay_session *s, replay_capture *cap, const char *id, bool vertex,
                                         const char *text, ulp_diag *d);

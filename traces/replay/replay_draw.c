@@ -160,6 +160,8 @@ static bool run_draw(replay *r, size_t i, bool indexed)
 	}
 	/* the fragment program and its constants, as the GR3D registers hold them */
 	ok = ok && gr3d_regs_program(&r->gregs, &r->fp, &inner) && tegra_fp_decode(&r->fp, &r->fpd, NULL, &inner);
+	if (ok && cfg->arith == ULP_ARITH_EXACT)   /* the compiler's binary32 immediates (docs/exact.md) */
+		tegra_fp_apply_ximm(&r->fpd, &r->fs_ximm);
 	if (ok && r->o->fs_hook) {    /* the program as the registers hold it, when no binding said */
 		char *dis = r->fs_grate ? NULL : tegra_disasm(&r->fp, 0, NULL, &inner);
 		r->o->fs_hook(r->o->hook_ctx, r->fs_grate ? r->fs_grate : dis);

@@ -32,6 +32,12 @@ void replay_gs_free(replay_gs *g)
 bool replay_compile_pica(struct tgsi_shader *sh, const char *name, struct shbin *out, int16_t sem[16],
                          uint32_t sem_index[16], char *why, size_t whylen)
 {
+	return replay_compile_pica_x(sh, name, out, sem, sem_index, NULL, why, whylen);
+}
+
+bool replay_compile_pica_x(struct tgsi_shader *sh, const char *name, struct shbin *out, int16_t sem[16],
+                           uint32_t sem_index[16], replay_pica_ximm *x, char *why, size_t whylen)
+{
 	pica_compile_result *cr = calloc(1, sizeof *cr);
 	if (!cr || !pica_compile(sh, name, NULL, cr)) {
 		if (cr)
@@ -44,6 +50,10 @@ bool replay_compile_pica(struct tgsi_shader *sh, const char *name, struct shbin 
 		return false;
 	}
 	pica_compile_output_semantics(cr, sh, sem, sem_index);
+	if (x) {
+		memcpy(x->has, cr->ximm_has, sizeof x->has);
+		memcpy(x->v, cr->ximm, sizeof x->v);
+	}
 	*out = cr->shbin;                     /* take the SHBIN */
 	memset(&cr->shbin, 0, sizeof cr->shbin);
 	cr->have_shbin = false;

@@ -39,6 +39,14 @@ typedef struct replay_stage_io {
 struct tgsi_shader;
 bool replay_compile_pica(struct tgsi_shader *sh, const char *name, struct shbin *out, int16_t sem[16],
                          uint32_t sem_index[16], char *why, size_t whylen);
+/* The same, also giving the binary32 the immediates' constant registers
+ * were filled from (arith=exact uploads them, docs/exact.md) into *x. */
+typedef struct replay_pica_ximm {
+	bool has[PICA_NUM_C];
+	float v[PICA_NUM_C][4];
+} replay_pica_ximm;
+bool replay_compile_pica_x(struct tgsi_shader *sh, const char *name, struct shbin *out, int16_t sem[16],
+                           uint32_t sem_index[16], replay_pica_ximm *x, char *why, size_t whylen);
 
 typedef struct replay_gs {
 	bool bound;

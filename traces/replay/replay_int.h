@@ -76,6 +76,9 @@ typedef struct replay {
 	float fs_f32[TEGRA_FP_NUM_CONST];
 	uint32_t fs_f32_word[TEGRA_FP_NUM_CONST];
 	uint32_t fs_f32_mask;
+	/* arith=exact: the bound TGSI program's binary32 immediates (zero otherwise) */
+	tegra_fp_ximm fs_ximm;
+	replay_pica_ximm vs_ximm;        /* and the vertex shader's */
 	/* state */
 	uint32_t width, height;
 	ulp_image *cbuf[MAX_CBUFS];

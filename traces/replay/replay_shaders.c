@@ -56,6 +56,7 @@ bool replay_bind_vs(replay *r, const trace_shader *s, size_t i)
 	if (r->have_vs)
 		shbin_free(&r->vs_shbin);
 	r->have_vs = false;
+	memset(&r->vs_ximm, 0, sizeof r->vs_ximm);
 	ulp_diag inner;
 	ulp_diag_clear(&inner);
 	if (s->code == TRACE_TGSI) {
@@ -65,8 +66,8 @@ bool replay_bind_vs(replay *r, const trace_shader *s, size_t i)
 		for (int k = 0; k < 16; k++)
 			r->vs_sem[k] = -1;
 		char why[ULP_DIAG_MSG_MAX];
-		const bool ok = replay_compile_pica(sh, s->path ? s->path : s->id, &r->vs_shbin, r->vs_sem,
-		                                    r->vs_sem_index, why, sizeof why);
+		const bool ok = replay_compile_pica_x(sh, s->path ? s->path : s->id, &r->vs_shbin, r->vs_sem,
+		                                      r->vs_sem_index, &r->vs_ximm, why, sizeof why);
 		r->vs_tgsi = ok;
 		tgsi_shader_free(sh);
 		if (!ok)
@@ -105,6 +106,9 @@ bool replay_bind_vs(replay *r, const trace_shader *s, size_t i)
 	size_t from = r->stream.n;
 	if (!drv_pica_load_shader(&r->stream, &r->vs_shbin, s->dvle, &inner))
 		return fail_at(r, i, "", &inner);
+	for (unsigned k = 0; k < PICA_NUM_C && r->o->cfg->arith == ULP_ARITH_EXACT; k++)
+		if (r->vs_ximm.has[k])   /* arith=exact: the immediates as binary32 (32-bit uploads) */
+			drv_pica_float_uniforms(&r->stream, false, k, (const float (*)[4])&r->vs_ximm.v[k], 1);
 	return replay_flush(r, from, i);
 }
 
@@ -117,6 +121,7 @@ bool replay_bind_fs(replay *r, const trace_shader *s, size_t i)
 	ulp_diag_clear(&inner);
 	bool ok;
 	r->fs_tgsi = false;
+	memset(&r->fs_ximm, 0, sizeof r->fs_ximm);
 	if (s->code == TRACE_TGSI) {
 		const char *name = s->path ? s->path : s->id;
 		tgsi_shader *sh = tgsi_parse(s->text, strlen(s->text), name, NULL, &inner);
@@ -156,6 +161,7 @@ bool replay_bind_fs(replay *r, const trace_shader *s, size_t i)
 		r->fp = tr->prog;
 		keep_grate(r, s, tr->asm_text);
 		memcpy(r->fs_usrc, tr->uniform_src, sizeof r->fs_usrc);   /* the compiler's uniform layout */
+		r->fs_ximm = tr->ximm;                                      /* arith=exact's immediates */
 		tegra_compile_result_free(tr);
 		free(tr);
 		r->fs_tgsi = true;
@@ -174,6 +180,12 @@ bool replay_bind_fs(replay *r, const trace_shader *s, size_t i)
 	r->have_fs = true;
 	size_t from = r->stream.n;
 	drv_gr3d_load_program(&r->stream, &r->fp, r->fp.constants);
+	for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)
+		if (r->fs_ximm.umask >> k & 1u) {   /* arith=exact: the program's constants' binary32 */
+			r->fs_f32[k] = r->fs_ximm.uk[k];
+			r->fs_f32_word[k] = r->fp.constants[k];
+			r->fs_f32_mask |= 1u << k;
+		}
 	return replay_flush(r, from, i);
 }
 

@@ -10,6 +10,7 @@ struct replay_session {
 	replay r;
 	trace tr;            /* the session's resources and shaders (no commands) */
 	size_t ncmd;         /* commands run */
+	unsigned fs_loop_bound;   /* the last fragment shader checked (replay_session_loop_bound) */
 };
 
 /* ---- open, close ---- */
@@ -316,6 +317,7 @@ bool replay_session_check_shader(replay_session *s, const char *id, ulp_diag *d)
 		memset(&opts, 0, sizeof opts);
 		tegra_compile_result *tr = calloc(1, sizeof *tr);
 		ok = tr && tegra_compile_with(t, sh->id, &opts, tr);
+		s->fs_loop_bound = ok ? tr->loop_bound : 0;
 		if (!ok)
 			ulp_diag_at(d, s->tr.path, 0, 0, "shader '%s': the Tegra cannot run it: %s", sh->id,
 			            tr ? tr->d.msg : "out of memory");
@@ -335,6 +337,11 @@ bool replay_session_check_shader(replay_session *s, const char *id, ulp_diag *d)
 	}
 	tgsi_shader_free(t);
 	return ok;
+}
+
+unsigned replay_session_loop_bound(const replay_session *s)
+{
+	return s->fs_loop_bound;
 }
 
 bool replay_session_vs_outputs(replay_session *s, const char *id, uint16_t *mask, uint16_t *mapped,

@@ -75,6 +75,10 @@ bool replay_session_shader(replay_session *s, const trace_shader *sh, ulp_diag *
  * sampler and blend state): false with the compiler's message when the
  * hardware cannot run it (a driver refuses it at link time). */
 bool replay_session_check_shader(replay_session *s, const char *id, ulp_diag *d);
+/* After replay_session_check_shader accepted a fragment shader: how many
+ * times its loops whose exit is a run-time value were unrolled
+ * (tegra_compile_result.loop_bound; 0: it has none). */
+unsigned replay_session_loop_bound(const replay_session *s);
 /* The output registers of TGSI vertex shader id as the PICA200 compiler
  * lays them out (what a geometry shader bound after it reads, in register
  * order): *mask the o registers it writes, *mapped those of them with an

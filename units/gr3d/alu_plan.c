@@ -238,6 +238,17 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out,
 		o->write_high = s->write_high;
 		o->fx10_shift = (uint8_t)(s->write_high ? gr3d_fx_shift(c) : 0u);
 	}
+	/* arith=exact: a constant source (imm0..imm2 read as FP20, #0/#1) reads
+	 * as the binary32 the compiler encoded it from, where it kept one
+	 * (tegra_alu_packet.xk, docs/exact.md) */
+	for (unsigned k = 0; k < 4 && c->exact && in->xmask; k++) {
+		const tegra_alu_src *src[3] = { &in->slot[k].a, &in->slot[k].b, &in->slot[k].c };
+		alu_operand *o[3] = { &out->slot[k].a, &out->slot[k].b, &out->slot[k].c };
+		for (unsigned j = 0; j < 3; j++)
+			if ((in->xmask >> (3 * k + j) & 1u) &&
+			    ((src[j]->cls == TEGRA_REG_IMM && !src[j]->fx10) || src[j]->cls == TEGRA_REG_CONST01))
+				o[j]->k = in->xk[k][j];
+	}
 	/* constants take their modifiers now: fetch copies them as they are */
 	for (unsigned k = 0; k < 4; k++) {
 		alu_operand *o[4] = { &out->slot[k].a, &out->slot[k].b, &out->slot[k].c, &out->slot[k].d };
