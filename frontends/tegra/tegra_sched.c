@@ -22,10 +22,6 @@
 #include "isa/fp20.h"
 #include "isa/tegra/tegra_isa.h"
 
-static int32_t t_mfu(unsigned e, unsigned m) { return (int32_t)(8 * e + m); }
-static int32_t t_tex(unsigned e) { return (int32_t)(8 * e + 3); }
-static int32_t t_alu(unsigned e, unsigned p) { return (int32_t)(8 * e + 4 + p); }
-static int32_t t_dw(unsigned e) { return (int32_t)(8 * e + 7); }
 
 static bool ilist_add(tfp_ilist *l, int32_t lo, int32_t hi)
 {
@@ -37,7 +33,7 @@ static bool ilist_add(tfp_ilist *l, int32_t lo, int32_t hi)
 		l->v = v;
 		l->cap = cap;
 	}
-	l->v[l->n++] = (tfp_ival){ lo, hi };
+	l->v[l->n++] = (tfp_ival){ lo, hi, -1 };
 	return true;
 }
 
@@ -49,9 +45,28 @@ static bool ilist_free_over(const tfp_ilist *l, int32_t lo, int32_t hi)
 	return true;
 }
 
-/* A hold written at time w (end of w) and last read at r. */
-static int32_t hold_lo(int32_t w) { return 2 * w + 1; }
-static int32_t hold_hi(int32_t r) { return 2 * r; }
+/* A hold that an in-place value owns: its index, -1 out of memory. */
+static int32_t hold_add(tfp_sched *S, unsigned reg, int32_t lo, int32_t hi, int32_t owner)
+{
+	if (!ilist_add(&S->fixed[reg], lo, hi))
+		return -1;
+	S->fixed[reg].v[S->fixed[reg].n - 1].owner = owner;
+	return (int32_t)S->fixed[reg].n - 1;
+}
+
+bool tfp_fixed_free_but(const tfp_sched *S, unsigned reg, int32_t lo, int32_t hi, int32_t skip)
+{
+	const tfp_ilist *l = &S->fixed[reg];
+	bool ok = true;
+	for (size_t i = 0; i < l->n; i++)
+		if ((int32_t)i != skip && l->v[i].lo <= hi && lo <= l->v[i].hi) {
+			ok = false;
+			if (l->v[i].owner >= 0 && S->blocked)
+				S->blocked[l->v[i].owner] = 1;
+		}
+	return ok;
+}
+
 
 /* Constant operand: 0 when it is #0/#1 with modifiers, else 1 and its FP20. */
 static int imm_bits(float k, uint32_t *bits)
@@ -204,7 +219,7 @@ static int find_packet(const tfp_sched *S, unsigned e, int32_t t, const tfp_slot
 	if (!alu_sees_slot(S, s, e))
 		return -1;
 	for (unsigned p = 0; p < 3; p++)
-		if (t_alu(e, p) >= t && packet_fits(S, &S->ex[e].p[p], s))
+		if (tfp_t_alu(e, p) >= t && packet_fits(S, &S->ex[e].p[p], s))
 			return (int)p;
 	return -1;
 }
@@ -246,7 +261,72 @@ static int find_minst(const tfp_sched *S, unsigned e, unsigned c)
 
 static bool fixed_free(const tfp_sched *S, unsigned reg, int32_t lo, int32_t hi)
 {
-	return ilist_free_over(&S->fixed[reg], lo, hi);
+	return tfp_fixed_free_but(S, reg, lo, hi, -1);
+}
+
+/* In-place results (an ipl, SFU, TEX or PSEQ result read by the ALU from
+ * the row register the unit wrote, no copy out): the value is held there
+ * from its write to its last reader.  The ALU reads MFU results of its own
+ * EXEC (tegra-fp.md §2.2 unit order; the xf86 programs read interpolated
+ * r6/r7 in later EXECs, §5), and with several rows a row it does not carry
+ * as the batch began (alu_sees); a texel or fetched pixel only in its own
+ * EXEC (libre-tegra-mesa fp/nir.c: "R2-R3 hold the TEX result for the next
+ * instruction only", §3.3). */
+static bool inplace(const tfp_sched *S, int32_t op)
+{
+	return S->copy && !S->copy[op];
+}
+
+static bool set_inplace(tfp_sched *S, int32_t v, unsigned reg, uint8_t half, bool same_exec, int32_t def_t,
+                        int32_t lo, int32_t hi, int32_t owner, int32_t *hold)
+{
+	if (*hold < 0 && (*hold = hold_add(S, reg, lo, hi, owner)) < 0)
+		return false;
+	S->val[v].def_t = def_t;
+	S->val[v].fix = (int8_t)reg;
+	S->val[v].half = half;
+	S->val[v].same_exec = same_exec;
+	S->val[v].hold = *hold;
+	S->val[v].owner = owner;
+	return true;
+}
+
+static unsigned def_exec(const tfp_value *v) { return (unsigned)(v->def_t + 1) / 8; }
+
+/* Can a read of o at time t (by the ALU of EXEC e when alu) reach its
+ * in-place value?  Not: S->conflict names the op that wrote it. */
+static bool reach(tfp_sched *S, const tfp_opnd *o, unsigned e, int32_t t, bool alu)
+{
+	if (o->kind != TO_VAL || S->val[o->v].fix < 0)
+		return true;
+	const tfp_value *v = &S->val[o->v];
+	const unsigned ed = def_exec(v), bend = (ed / S->rows + 1) * S->rows;
+	bool ok = !alu || (v->same_exec ? e == ed : (e == ed || e >= bend));
+	ok = ok && tfp_fixed_free_but(S, (unsigned)v->fix, S->fixed[v->fix].v[v->hold].lo, tfp_hold_hi(t), v->hold);
+	if (!ok)
+		S->conflict = v->owner;
+	return ok;
+}
+
+static void extend(tfp_sched *S, const tfp_opnd *o, int32_t t)
+{
+	if (o->kind != TO_VAL || S->val[o->v].fix < 0)
+		return;
+	tfp_ival *iv = &S->fixed[S->val[o->v].fix].v[S->val[o->v].hold];
+	if (iv->hi < tfp_hold_hi(t))
+		iv->hi = tfp_hold_hi(t);
+}
+
+/* Every operand of slot s, read at packet p of EXEC e, reaches its value;
+ * then their holds reach the read. */
+static bool reach_slot(tfp_sched *S, const tfp_slot *s, unsigned e, unsigned p)
+{
+	for (unsigned k = 0; k < 3; k++)
+		if (!reach(S, &s->s[k], e, tfp_t_alu(e, p), true))
+			return false;
+	for (unsigned k = 0; k < 3; k++)
+		extend(S, &s->s[k], tfp_t_alu(e, p));
+	return true;
 }
 
 static bool place_alu(tfp_sched *S, const tfp_op *o)
@@ -262,8 +342,10 @@ static bool place_alu(tfp_sched *S, const tfp_op *o)
 		int p = find_packet(S, e, t, &s);
 		if (p < 0)
 			continue;
+		if (!reach_slot(S, &s, e, (unsigned)p))
+			return false;
 		packet_add(S, &S->ex[e].p[p], &s);
-		S->val[o->dst[0]].def_t = t_alu(e, (unsigned)p);
+		S->val[o->dst[0]].def_t = tfp_t_alu(e, (unsigned)p);
 		return true;
 	}
 	return false;
@@ -279,8 +361,8 @@ static int find_copy_out(const tfp_sched *S, const tfp_op *o, unsigned e, unsign
 	*s = copy_slot(fixed(X, TO_FP20));
 	s->dkind = TD_VAL;
 	s->d = o->dst[0];
-	int p = find_packet(S, e, t_alu(e, 0), s);
-	return p >= 0 && fixed_free(S, X, hold_lo(t_mfu(e, 0)), hold_hi(t_alu(e, (unsigned)p))) ? p : -1;
+	int p = find_packet(S, e, tfp_t_alu(e, 0), s);
+	return p >= 0 && fixed_free(S, X, tfp_hold_lo(tfp_t_mfu(e, 0)), tfp_hold_hi(tfp_t_alu(e, (unsigned)p))) ? p : -1;
 }
 
 /* Places the copy find_copy_out found (MFU instruction m of EXEC e is in use). */
@@ -291,8 +373,8 @@ static bool add_copy_out(tfp_sched *S, const tfp_op *o, unsigned e, int m, unsig
 	if ((unsigned)m == x->nm)
 		x->nm++;
 	packet_add(S, &x->p[p], s);
-	S->val[o->dst[0]].def_t = t_alu(e, (unsigned)p);
-	return ilist_add(&S->fixed[X], hold_lo(t_mfu(e, 0)), hold_hi(t_alu(e, (unsigned)p)));
+	S->val[o->dst[0]].def_t = tfp_t_alu(e, (unsigned)p);
+	return ilist_add(&S->fixed[X], tfp_hold_lo(tfp_t_mfu(e, 0)), tfp_hold_hi(tfp_t_alu(e, (unsigned)p)));
 }
 
 static bool place_wpos(tfp_sched *S, const tfp_op *o)
@@ -307,15 +389,22 @@ static bool place_wpos(tfp_sched *S, const tfp_op *o)
 				continue;
 			unsigned X = row_reg(S, e, c);
 			tfp_slot s;
-			int p = find_copy_out(S, o, e, X, &s);
-			if (p < 0)
+			const int32_t lo = tfp_hold_lo(tfp_t_mfu(e, 0));
+			int32_t hold = -1;
+			if (inplace(S, S->cur) ? !fixed_free(S, X, lo, tfp_hold_hi(tfp_t_alu(e, 0))) : find_copy_out(S, o, e, X, &s) < 0)
 				continue;
 			x->m[m].sfu_used = true;
 			x->m[m].sfu_op = TEGRA_SFU_NOP;
 			x->m[m].sfu_reg = 4;
 			x->m[m].wread = true;
 			x->m[m].wdst = (uint8_t)c;
-			return add_copy_out(S, o, e, m, X, p, &s);
+			if (inplace(S, S->cur)) {
+				if ((unsigned)m == x->nm)
+					x->nm++;
+				return set_inplace(S, o->dst[0], X, TO_FP20, false, tfp_t_mfu(e, (unsigned)m), lo,
+				                   tfp_hold_hi(tfp_t_alu(e, 0)), S->cur, &hold);
+			}
+			return add_copy_out(S, o, e, m, X, find_copy_out(S, o, e, X, &s), &s);
 		}
 	}
 	return false;
@@ -332,11 +421,19 @@ static bool place_ipl(tfp_sched *S, const tfp_op *o)
 			continue;
 		unsigned X = row_reg(S, e, c);
 		tfp_slot s;
-		int p = find_copy_out(S, o, e, X, &s);
+		const int32_t lo = tfp_hold_lo(tfp_t_mfu(e, 0));
+		const int32_t hi = tfp_hold_hi(tfp_t_alu(e, 0));   /* an in-place value lives to the ALU at least */
+		int p = inplace(S, S->cur) ? (fixed_free(S, X, lo, hi) ? 0 : -1) : find_copy_out(S, o, e, X, &s);
 		if (p < 0)
 			continue;
 		S->ex[e].m[m].var_mask |= (uint8_t)(1u << c);
 		S->ex[e].m[m].var_row[c] = o->tram_row;
+		if (inplace(S, S->cur)) {
+			int32_t hold = -1;
+			if ((unsigned)m == S->ex[e].nm)
+				S->ex[e].nm++;
+			return set_inplace(S, o->dst[0], X, TO_FP20, false, tfp_t_mfu(e, (unsigned)m), lo, hi, S->cur, &hold);
+		}
 		return add_copy_out(S, o, e, m, X, p, &s);
 	}
 	return false;
@@ -349,7 +446,7 @@ static bool place_sfu(tfp_sched *S, const tfp_op *o)
 	int32_t t = ready(S, &o->s[0]);
 	for (unsigned es = back; es < TFP_MAX_EXEC; es++) {
 		unsigned ein = es - back, epre = es - R;
-		if (t_alu(ein, 2) < t)
+		if (tfp_t_alu(ein, 2) < t)
 			continue;
 		int ms = find_minst(S, es, 4);
 		if (ms < 0)
@@ -365,13 +462,18 @@ static bool place_sfu(tfp_sched *S, const tfp_op *o)
 			tfp_slot cout = copy_slot(fixed(X, TO_FP20));
 			cout.dkind = TD_VAL;
 			cout.d = o->dst[0];
+			const bool inp = inplace(S, S->cur);
 			int pin = find_packet(S, ein, t, &cin);
-			int pout = find_packet(S, es, t_alu(es, 0), &cout);
+			int pout = inp ? 0 : find_packet(S, es, tfp_t_alu(es, 0), &cout);
 			if (pin < 0 || pout < 0)
 				break;
-			int32_t lo = hold_lo(t_alu(ein, (unsigned)pin)), hi = hold_hi(t_alu(es, (unsigned)pout));
+			int32_t lo = tfp_hold_lo(tfp_t_alu(ein, (unsigned)pin)), hi = tfp_hold_hi(tfp_t_alu(es, (unsigned)pout));
+			if (inp)
+				hi = tfp_hold_hi(tfp_t_alu(es, 0));
 			if (!fixed_free(S, X, lo, hi))
 				continue;
+			if (!reach_slot(S, &cin, ein, (unsigned)pin))
+				return false;
 			if (o->pre) {
 				tfp_exec *x = &S->ex[epre];
 				if ((unsigned)mp == x->nm)
@@ -387,8 +489,13 @@ static bool place_sfu(tfp_sched *S, const tfp_op *o)
 			x->m[ms].sfu_op = o->sfu;
 			x->m[ms].sfu_reg = (uint8_t)j;
 			packet_add(S, &S->ex[ein].p[pin], &cin);
+			if (inp) {
+				int32_t hold = -1;
+				return set_inplace(S, o->dst[0], X, TO_FP20, false, tfp_t_mfu(es, (unsigned)ms), lo, hi, S->cur,
+				                   &hold);
+			}
 			packet_add(S, &x->p[pout], &cout);
-			S->val[o->dst[0]].def_t = t_alu(es, (unsigned)pout);
+			S->val[o->dst[0]].def_t = tfp_t_alu(es, (unsigned)pout);
 			return ilist_add(&S->fixed[X], lo, hi);
 		}
 	}
@@ -415,10 +522,37 @@ static bool copy_out(const tfp_sched *S, const tfp_op *o, tfp_exec *b, unsigned 
 		if (p < 0)
 			return false;
 		packet_add(S, &b->p[p], &cout);
-		out_t[ch] = t_alu(e, (unsigned)p);
+		out_t[ch] = tfp_t_alu(e, (unsigned)p);
 		*last = out_t[ch] > *last ? out_t[ch] : *last;
 	}
 	return true;
+}
+
+/* Is o an in-place FP20 value in row register reg that the TEX of EXEC et
+ * can read there (no copy in)? */
+static bool in_row(const tfp_sched *S, const tfp_opnd *o, unsigned reg, unsigned et)
+{
+	if (o->kind != TO_VAL || !tfp_plain(o) || S->val[o->v].fix != (int8_t)reg || S->val[o->v].half != TO_FP20)
+		return false;
+	const tfp_value *v = &S->val[o->v];
+	return v->def_t < tfp_t_tex(et) &&
+	       tfp_fixed_free_but(S, reg, S->fixed[reg].v[v->hold].lo, tfp_hold_hi(tfp_t_tex(et)), v->hold);
+}
+
+/* The texel's channels held in place in d0 (R, G) and d1 (B, A) from the
+ * fetch of EXEC et (or PSEQ's, before it: t) on, read in that EXEC only. */
+static bool texel_inplace(tfp_sched *S, const tfp_op *o, unsigned d0, unsigned d1, int32_t lo0, int32_t lo1,
+                          int32_t t, int32_t t_read)
+{
+	int32_t h[2] = { -1, -1 };
+	for (unsigned ch = 0; ch < 4; ch++)
+		if (o->dst[ch] >= 0 && o->live && S->val[o->dst[ch]].def_t != -2 &&
+		    !set_inplace(S, o->dst[ch], ch < 2 ? d0 : d1, ch & 1 ? TO_HIGH : TO_LOW, true, t, ch < 2 ? lo0 : lo1,
+		                 tfp_hold_hi(t_read), S->cur, &h[ch / 2]))
+			return false;
+	/* the fetch writes both registers, read or not */
+	return (h[0] >= 0 || hold_add(S, d0, lo0, tfp_hold_hi(t), S->cur) >= 0) &&
+	       (h[1] >= 0 || hold_add(S, d1, lo1, tfp_hold_hi(t), S->cur) >= 0);
 }
 
 static bool place_tex(tfp_sched *S, const tfp_op *o)
@@ -429,46 +563,64 @@ static bool place_tex(tfp_sched *S, const tfp_op *o)
 		t = r > t ? r : t;
 	}
 	const unsigned ncoord = o->bias ? 3 : 2;
-	for (unsigned et = 1; et < TFP_MAX_EXEC; et++) {
-		unsigned ein = et - 1;
+	const bool inp = inplace(S, S->cur);
+	for (unsigned et = 0; et < TFP_MAX_EXEC; et++) {
 		tfp_exec *x = &S->ex[et];
-		if (x->tex || t_alu(ein, 2) < t)
+		unsigned creg[3] = { row_reg(S, et, 0), row_reg(S, et, 1), row_reg(S, et, 3) };
+		unsigned d0 = row_reg(S, et, 2), d1 = row_reg(S, et, 3);
+		/* a coordinate an interpolation left in its row register is read
+		 * there; the others are copied in by the ALU of the EXEC before */
+		bool here[3] = { false, false, false }, copies = false;
+		for (unsigned k = 0; k < ncoord; k++) {
+			here[k] = in_row(S, &o->s[k], creg[k], et);
+			copies |= !here[k];
+		}
+		if (x->tex || (copies ? et == 0 || tfp_t_alu(et - 1, 2) < t : tfp_t_tex(et) < t))
 			continue;
+		unsigned ein = copies ? et - 1 : et;
 		/* rows > 1: an interpolation in this EXEC makes the TEX read this row
 		 * (tegra.tex.src_row_from_mfu); a dummy ipl into r2, the R coordinate
 		 * a 2D fetch ignores and the destination overwrites */
 		int mdummy = -1;
 		if (S->rows > 1 && (mdummy = find_minst(S, et, 2)) < 0)
 			continue;
-		unsigned creg[3] = { row_reg(S, et, 0), row_reg(S, et, 1), row_reg(S, et, 3) };
-		unsigned d0 = row_reg(S, et, 2), d1 = row_reg(S, et, 3);
 		/* try the copies on a scratch copy of the two EXECs */
 		tfp_exec a = S->ex[ein], b = *x;
 		bool ok = true;
 		int32_t cin_t[3] = { 0, 0, 0 };
+		tfp_slot cin[3];
 		for (unsigned k = 0; k < ncoord && ok; k++) {
-			tfp_slot cin = copy_slot(o->s[k]);
-			cin.dkind = TD_FIX;
-			cin.d = (int32_t)creg[k];
+			if (here[k])
+				continue;
+			cin[k] = copy_slot(o->s[k]);
+			cin[k].dkind = TD_FIX;
+			cin[k].d = (int32_t)creg[k];
 			int p = -1;
 			for (unsigned q = 0; q < 3 && p < 0; q++)
-				if (t_alu(ein, q) >= t && alu_sees_slot(S, &cin, ein) && packet_fits(S, &a.p[q], &cin))
+				if (tfp_t_alu(ein, q) >= t && alu_sees_slot(S, &cin[k], ein) && packet_fits(S, &a.p[q], &cin[k]))
 					p = (int)q;
 			if (p < 0) {
 				ok = false;
 				break;
 			}
-			packet_add(S, &a.p[p], &cin);
-			cin_t[k] = t_alu(ein, (unsigned)p);
-			ok = fixed_free(S, creg[k], hold_lo(cin_t[k]), hold_hi(t_tex(et)));
+			packet_add(S, &a.p[p], &cin[k]);
+			cin_t[k] = tfp_t_alu(ein, (unsigned)p);
+			ok = fixed_free(S, creg[k], tfp_hold_lo(cin_t[k]), tfp_hold_hi(tfp_t_tex(et)));
 		}
-		int32_t out_t[4] = { -1, -1, -1, -1 }, last = t_tex(et);
-		ok = ok && copy_out(S, o, &b, et, d0, d1, out_t, &last);
-		int32_t dlo = hold_lo(S->rows > 1 ? t_mfu(et, 0) : t_tex(et));
+		int32_t out_t[4] = { -1, -1, -1, -1 }, last = tfp_t_tex(et);
+		if (inp)
+			last = tfp_t_alu(et, 0);   /* read in place, by the ALU of this EXEC */
+		ok = ok && (inp || copy_out(S, o, &b, et, d0, d1, out_t, &last));
+		int32_t dlo = tfp_hold_lo(S->rows > 1 ? tfp_t_mfu(et, 0) : tfp_t_tex(et));
 		if (ok)
-			ok = fixed_free(S, d0, dlo, hold_hi(last)) && fixed_free(S, d1, hold_lo(t_tex(et)), hold_hi(last));
+			ok = fixed_free(S, d0, dlo, tfp_hold_hi(last)) && fixed_free(S, d1, tfp_hold_lo(tfp_t_tex(et)), tfp_hold_hi(last));
 		if (!ok)
 			continue;
+		for (unsigned k = 0; k < ncoord; k++)
+			if (!here[k] && !reach(S, &cin[k].s[0], ein, cin_t[k], true))
+				return false;
+		for (unsigned k = 0; k < ncoord; k++)
+			extend(S, here[k] ? &o->s[k] : &cin[k].s[0], here[k] ? tfp_t_tex(et) : cin_t[k]);
 		if (mdummy >= 0) {
 			if ((unsigned)mdummy == b.nm)
 				b.nm++;
@@ -478,16 +630,19 @@ static bool place_tex(tfp_sched *S, const tfp_op *o)
 		b.tex = true;
 		b.tex_bias = o->bias;
 		b.tex_sampler = o->sampler;
-		S->ex[ein] = a;
+		if (copies)
+			S->ex[ein] = a;
 		*x = b;
 		for (unsigned k = 0; k < ncoord; k++)
-			if (!ilist_add(&S->fixed[creg[k]], hold_lo(cin_t[k]), hold_hi(t_tex(et))))
+			if (!here[k] && !ilist_add(&S->fixed[creg[k]], tfp_hold_lo(cin_t[k]), tfp_hold_hi(tfp_t_tex(et))))
 				return false;
+		if (inp)
+			return texel_inplace(S, o, d0, d1, dlo, tfp_hold_lo(tfp_t_tex(et)), tfp_t_tex(et), tfp_t_alu(et, 0));
 		for (unsigned ch = 0; ch < 4; ch++)
 			if (out_t[ch] >= 0)
 				S->val[o->dst[ch]].def_t = out_t[ch];
-		return ilist_add(&S->fixed[d0], dlo, hold_hi(last)) &&
-		       ilist_add(&S->fixed[d1], hold_lo(t_tex(et)), hold_hi(last));
+		return ilist_add(&S->fixed[d0], dlo, tfp_hold_hi(last)) &&
+		       ilist_add(&S->fixed[d1], tfp_hold_lo(tfp_t_tex(et)), tfp_hold_hi(last));
 	}
 	return false;
 }
@@ -506,19 +661,128 @@ static bool place_fetch(tfp_sched *S, const tfp_op *o)
 		unsigned d0 = row_reg(S, e, 2), d1 = row_reg(S, e, 3);
 		const int32_t tw = 8 * (int32_t)e - 1;   /* before MFU 0 of EXEC e */
 		tfp_exec b = *x;
-		int32_t out_t[4] = { -1, -1, -1, -1 }, last = t_mfu(e, 0);
-		bool ok = copy_out(S, o, &b, e, d0, d1, out_t, &last);
-		if (!ok || !fixed_free(S, d0, hold_lo(tw), hold_hi(last)) || !fixed_free(S, d1, hold_lo(tw), hold_hi(last)))
+		int32_t out_t[4] = { -1, -1, -1, -1 }, last = tfp_t_mfu(e, 0);
+		const bool inp = inplace(S, S->cur);
+		if (inp)
+			last = tfp_t_alu(e, 0);
+		bool ok = inp || copy_out(S, o, &b, e, d0, d1, out_t, &last);
+		if (!ok || !fixed_free(S, d0, tfp_hold_lo(tw), tfp_hold_hi(last)) || !fixed_free(S, d1, tfp_hold_lo(tw), tfp_hold_hi(last)))
 			continue;
 		b.fetch = true;
 		*x = b;
+		if (inp)
+			return texel_inplace(S, o, d0, d1, tfp_hold_lo(tw), tfp_hold_lo(tw), tw, tfp_t_alu(e, 0));
 		for (unsigned ch = 0; ch < 4; ch++)
 			if (out_t[ch] >= 0)
 				S->val[o->dst[ch]].def_t = out_t[ch];
-		return ilist_add(&S->fixed[d0], hold_lo(tw), hold_hi(last)) &&
-		       ilist_add(&S->fixed[d1], hold_lo(tw), hold_hi(last));
+		return ilist_add(&S->fixed[d0], tfp_hold_lo(tw), tfp_hold_hi(last)) &&
+		       ilist_add(&S->fixed[d1], tfp_hold_lo(tw), tfp_hold_hi(last));
 	}
 	return false;
+}
+
+/* The slot of EXEC e's packets that defines value v, or NULL (*q its packet). */
+static tfp_slot *def_slot(tfp_sched *S, unsigned e, int32_t v, unsigned *q)
+{
+	for (unsigned j = 0; j < 3; j++)
+		for (unsigned k = 0; k < S->ex[e].p[j].n; k++)
+			if (S->ex[e].p[j].slot[k].dkind == TD_VAL && S->ex[e].p[j].slot[k].d == v) {
+				*q = j;
+				return &S->ex[e].p[j].slot[k];
+			}
+	return NULL;
+}
+
+static bool read_by_slot(const tfp_sched *S, int32_t v)
+{
+	for (unsigned x = 0; x < TFP_MAX_EXEC; x++)
+		for (unsigned q = 0; q < 3; q++)
+			for (unsigned k = 0; k < S->ex[x].p[q].n; k++)
+				for (unsigned i = 0; i < 3; i++)
+					if (S->ex[x].p[q].slot[k].s[i].kind == TO_VAL && S->ex[x].p[q].slot[k].s[i].v == v)
+						return true;
+	return false;
+}
+
+/* The colour written by the operations that compute it (tfp_fuse_store's
+ * rule, when they fill their EXEC to its last packet): each colour value
+ * an ALU slot of EXEC e computes and nothing else reads is written to its
+ * FX10 half by that slot, saturated; constants get their own slots. */
+static bool place_final_fused(tfp_sched *S, const tfp_prog *p)
+{
+	int e = -1;
+	tfp_slot *d[4] = { NULL, NULL, NULL, NULL };
+	unsigned qd[4] = { 0, 0, 0, 0 }, qmin = 2;
+	for (unsigned c = 0; c < 4; c++) {
+		const tfp_opnd *o = &p->out[c];
+		if (o->kind != TO_VAL)
+			continue;
+		const int32_t dt = S->val[o->v].def_t;
+		if (!tfp_plain(o) || dt < 0 || dt % 8 < 4 || (e >= 0 && dt / 8 != e) || read_by_slot(S, o->v) ||
+		    (p->has_kill && p->kill.kind == TO_VAL && p->kill.v == o->v))
+			return false;
+		for (unsigned j = 0; j < c; j++)
+			if (p->out[j].kind == TO_VAL && p->out[j].v == o->v)
+				return false;
+		e = dt / 8;
+		d[c] = def_slot(S, (unsigned)e, o->v, &qd[c]);
+		if (!d[c] || d[c]->cc != TC_NONE)
+			return false;
+		qmin = qd[c] < qmin ? qd[c] : qmin;
+	}
+	if (e < 0)
+		return false;
+	const unsigned o0 = row_reg(S, (unsigned)e, 2), o1 = row_reg(S, (unsigned)e, 3);
+	tfp_exec x = S->ex[e];
+	tfp_slot w[5];
+	unsigned n = 0;
+	int32_t t = p->has_kill ? ready(S, &p->kill) : 0;
+	for (unsigned c = 0; c < 4; c++)
+		if (!d[c]) {
+			w[n] = copy_slot(p->out[c]);
+			w[n].sat = true;
+			w[n].dkind = TD_FIX;
+			w[n].d = (int32_t)(c < 2 ? o0 : o1);
+			w[n].dhalf = c & 1 ? TO_HIGH : TO_LOW;
+			n++;
+		}
+	if (p->has_kill) {
+		w[n] = copy_slot(p->kill);
+		w[n].dkind = TD_KILL;
+		n++;
+	}
+	for (unsigned k = 0; k < n; k++) {
+		int q = -1;
+		for (unsigned j = 0; j < 3 && q < 0; j++)
+			if ((w[k].dkind == TD_FIX || tfp_t_alu((unsigned)e, j) >= t) && alu_sees_slot(S, &w[k], (unsigned)e) &&
+			    packet_fits(S, &x.p[j], &w[k]))
+				q = (int)j;
+		if (q < 0)
+			return false;
+		packet_add(S, &x.p[q], &w[k]);
+		if (w[k].dkind == TD_FIX && (unsigned)q < qmin)
+			qmin = (unsigned)q;
+	}
+	const int32_t lo = tfp_hold_lo(tfp_t_alu((unsigned)e, qmin)), hi = tfp_hold_hi(tfp_t_dw((unsigned)e));
+	if (!fixed_free(S, o0, lo, hi) || !fixed_free(S, o1, lo, hi))
+		return false;
+	for (unsigned k = 0; k < n; k++)   /* constants and the kill flag: no in-place reads to check */
+		for (unsigned j = 0; j < 3; j++)
+			if (w[k].s[j].kind == TO_VAL && S->val[w[k].s[j].v].fix >= 0)
+				return false;
+	for (unsigned c = 0; c < 4; c++)
+		if (d[c]) {
+			tfp_slot *s = &x.p[qd[c]].slot[d[c] - S->ex[e].p[qd[c]].slot];
+			s->dkind = TD_FIX;
+			s->d = (int32_t)(c < 2 ? o0 : o1);
+			s->dhalf = c & 1 ? TO_HIGH : TO_LOW;
+			s->sat = true;
+			S->val[p->out[c].v].def_t = -1;
+		}
+	x.dw = true;
+	S->ex[e] = x;
+	S->dw_exec = (unsigned)e;
+	return ilist_add(&S->fixed[o0], lo, hi) && ilist_add(&S->fixed[o1], lo, hi);
 }
 
 /* The colour (FX10 halves of the DW pair, saturated as a UNORM target
@@ -537,13 +801,10 @@ static bool place_final(tfp_sched *S, const tfp_prog *p, bool color)
 	}
 	for (unsigned e = (unsigned)(t / 8); e < TFP_MAX_EXEC; e++) {
 		unsigned o0 = row_reg(S, e, 2), o1 = row_reg(S, e, 3);
-		int32_t lo = hold_lo(t_alu(e, 0)), hi = hold_hi(t_dw(e));
-		if (color && (!fixed_free(S, o0, lo, hi) || !fixed_free(S, o1, lo, hi)))
-			continue;
 		tfp_exec x = S->ex[e];
 		bool ok = true;
 		tfp_slot w[5];
-		unsigned n = 0;
+		unsigned n = 0, q_of[5], qmin = 2;
 		if (color) {
 			for (unsigned c = 0; c < 4; c++) {
 				w[n] = copy_slot(p->out[c]);
@@ -562,15 +823,35 @@ static bool place_final(tfp_sched *S, const tfp_prog *p, bool color)
 		for (unsigned k = 0; k < n && ok; k++) {
 			int q = -1;
 			for (unsigned j = 0; j < 3 && q < 0; j++)
-				if (t_alu(e, j) >= t && alu_sees_slot(S, &w[k], e) && packet_fits(S, &x.p[j], &w[k]))
+				if (tfp_t_alu(e, j) >= t && alu_sees_slot(S, &w[k], e) && packet_fits(S, &x.p[j], &w[k]))
 					q = (int)j;
-			if (q < 0)
+			if (q < 0) {
 				ok = false;
-			else
+			} else {
 				packet_add(S, &x.p[q], &w[k]);
+				q_of[k] = (unsigned)q;
+				if (w[k].dkind == TD_FIX && (unsigned)q < qmin)
+					qmin = (unsigned)q;
+			}
 		}
-		if (!ok)
+		/* the DW pair is held from the first colour write to the store */
+		int32_t lo = tfp_hold_lo(tfp_t_alu(e, qmin)), hi = tfp_hold_hi(tfp_t_dw(e));
+		if (!ok || (color && (!fixed_free(S, o0, lo, hi) || !fixed_free(S, o1, lo, hi))))
 			continue;
+		for (unsigned k = 0; k < n; k++)
+			for (unsigned j = 0; j < 3; j++) {
+				const tfp_opnd *r = &w[k].s[j];
+				if (!reach(S, r, e, tfp_t_alu(e, q_of[k]), true))
+					return false;
+				if (color && r->kind == TO_VAL && S->val[r->v].fix >= 0 && q_of[k] > qmin &&
+				    ((unsigned)S->val[r->v].fix == o0 || (unsigned)S->val[r->v].fix == o1)) {
+					S->conflict = S->val[r->v].owner;   /* overwritten by an earlier colour write */
+					return false;
+				}
+			}
+		for (unsigned k = 0; k < n; k++)
+			for (unsigned j = 0; j < 3; j++)
+				extend(S, &w[k].s[j], tfp_t_alu(e, q_of[k]));
 		x.dw = color;
 		S->ex[e] = x;
 		S->dw_exec = e;
@@ -591,7 +872,7 @@ static bool allocate(tfp_sched *S, const tfp_prog *p, ir_error *e)
 		for (unsigned q = 0; q < 3; q++)
 			for (unsigned k = 0; k < S->ex[x].p[q].n; k++)
 				for (unsigned j = 0; j < 3; j++)
-					note_use(S, &S->ex[x].p[q].slot[k].s[j], t_alu(x, q));
+					note_use(S, &S->ex[x].p[q].slot[k].s[j], tfp_t_alu(x, q));
 	/* values by definition time */
 	uint32_t *order = malloc((p->nval + 1) * sizeof *order);
 	if (!order)
@@ -613,7 +894,7 @@ static bool allocate(tfp_sched *S, const tfp_prog *p, ir_error *e)
 	bool ok = true;
 	for (size_t i = 0; i < n && ok; i++) {
 		tfp_value *v = &S->val[order[i]];
-		int32_t lo = hold_lo(v->def_t), hi = v->last_t > v->def_t ? hold_hi(v->last_t) : lo;
+		int32_t lo = tfp_hold_lo(v->def_t), hi = v->last_t > v->def_t ? tfp_hold_hi(v->last_t) : lo;
 		int reg = -1;
 		for (unsigned r = 0; r < nrow + 8 && reg < 0; r++) {
 			unsigned R = r < nrow ? r : 16 + (r - nrow);
@@ -642,86 +923,26 @@ void tfp_sched_free(tfp_sched *S)
 		free(S->busy[r].v);
 	free(S->val);
 	free(S->up);
+	free(S->blocked);
 	memset(S, 0, sizeof *S);
 }
 
-static bool is_copy_of(const tfp_slot *s)
-{
-	const tfp_opnd *b = &s->s[1], *c = &s->s[2];
-	return s->alu == TA_MAD && s->cc == TC_NONE && b->kind == TO_IMM && b->k == 1.0f && !b->neg && !b->abs &&
-	       !b->m1 && !b->x2 && c->kind == TO_IMM && c->k == 0.0f && !c->neg && !c->abs && !c->m1 && !c->x2;
-}
-
-static bool plain(const tfp_opnd *o) { return !o->neg && !o->abs && !o->m1 && !o->x2; }
-
-/* The colour store reading the copies out of the row registers: when the DW
- * EXEC's first packet only copies interpolated FP20 values out of the row
- * (place_ipl) and its second only packs those copies (or constants) into
- * the store's halves, the pack reads the row registers itself and the copy
- * packet goes: one ALU packet for a passed-through colour, as a
- * hand-written grate program has it (traces/samples/triangle.fs.asm,
- * docs/calibration.md).  All four slots of a packet read before any
- * writes, so the pack into r2/r3 may read r2/r3. */
-static void fold_store_copies(tfp_sched *S)
-{
-	if (S->rows != 1)
-		return;
-	const unsigned e = S->dw_exec;
-	tfp_exec *x = &S->ex[e];
-	if (!x->dw || x->tex || x->fetch || !x->p[0].n || !x->p[1].n || x->p[2].n || x->p[0].nimm)
-		return;
-	const tfp_packet *c = &x->p[0];
-	for (unsigned k = 0; k < c->n; k++) {
-		const tfp_slot *s = &c->slot[k];
-		if (!is_copy_of(s) || s->sat || s->dkind != TD_VAL || s->s[0].kind != TO_FIX ||
-		    s->s[0].half != TO_FP20 || !plain(&s->s[0]))
-			return;
-	}
-	tfp_packet w = x->p[1];
-	for (unsigned k = 0; k < w.n; k++) {
-		tfp_slot *s = &w.slot[k];
-		if (s->dkind != TD_FIX || !is_copy_of(s) || !s->sat)
-			return;
-		if (s->s[0].kind != TO_VAL)
-			continue;
-		if (!plain(&s->s[0]))
-			return;
-		int src = -1;
-		for (unsigned j = 0; j < c->n; j++)
-			if (c->slot[j].d == s->s[0].v)
-				src = (int)j;
-		if (src < 0)
-			return;
-		s->s[0] = c->slot[src].s[0];
-	}
-	/* the copies must have no reader but the pack */
-	for (unsigned j = 0; j < c->n; j++)
-		for (unsigned ee = 0; ee < TFP_MAX_EXEC; ee++)
-			for (unsigned q = 0; q < 3; q++)
-				for (unsigned k = 0; k < S->ex[ee].p[q].n; k++)
-					for (unsigned i = 0; i < 3; i++) {
-						const tfp_opnd *o = &S->ex[ee].p[q].slot[k].s[i];
-						if (o->kind == TO_VAL && o->v == c->slot[j].d && !(ee == e && q == 1))
-							return;
-					}
-	for (unsigned j = 0; j < c->n; j++)
-		S->val[c->slot[j].d].def_t = -1;
-	x->p[0] = w;
-	memset(&x->p[1], 0, sizeof x->p[1]);
-}
-
-bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched *S, ir_error *e)
+bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, const uint8_t *copy, tfp_sched *S,
+                    ir_error *e)
 {
 	memset(S, 0, sizeof *S);
 	S->rows = rows;
 	S->window = window;
+	S->copy = copy;
+	S->conflict = -1;
 	S->val = malloc((p->nval + 1) * sizeof *S->val);
 	S->up = calloc(1, sizeof *S->up);
-	if (!S->val || !S->up)
+	S->blocked = calloc(p->n + 1, 1);
+	if (!S->val || !S->up || !S->blocked)
 		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "out of memory");
 	S->up->free = p->ufree;
 	for (uint32_t v = 0; v <= p->nval; v++)
-		S->val[v] = (tfp_value){ .def_t = -1, .last_t = -1, .reg = -1 };
+		S->val[v] = (tfp_value){ .def_t = -1, .last_t = -1, .reg = -1, .fix = -1, .hold = -1, .owner = -1 };
 	/* values nothing reads: TEX channels are skipped (-2) */
 	bool *used = calloc(p->nval + 1, sizeof *used);
 	if (!used)
@@ -751,6 +972,7 @@ bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched 
 		if (!o->live)
 			continue;
 		bool ok;
+		S->cur = (int32_t)i;
 		switch (o->kind) {
 		case TF_ALU: ok = place_alu(S, o); break;
 		case TF_IPL: ok = place_ipl(S, o); break;
@@ -761,6 +983,9 @@ bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched 
 		for (unsigned k = 0; ok && k < 4; k++)
 			if (o->dst[k] >= 0 && S->val[o->dst[k]].def_t > S->frontier)
 				S->frontier = S->val[o->dst[k]].def_t;
+		if (!ok && S->conflict >= 0)
+			return ir_refuse(e, IR_REFUSE_LIMITS, p->file, o->line ? o->line : 1, o->col ? o->col : 1,
+			                 "cannot read an in-place result here");
 		if (!ok)
 			return ir_refuse(e, IR_REFUSE_LIMITS, p->file, o->line ? o->line : 1, o->col ? o->col : 1,
 			                 "does not fit in %d EXECs (%d MFU instructions, %d ALU packets)",
@@ -769,10 +994,12 @@ bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched 
 	for (uint32_t v = 0; v < p->nval; v++)
 		if (S->val[v].def_t == -2)
 			S->val[v].def_t = -1;
-	if (!place_final(S, p, p->has_color))
-		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "the colour store does not fit "
-		                 "in %d EXECs", TFP_MAX_EXEC);
-	fold_store_copies(S);
+	if (!(p->has_color && S->copy && place_final_fused(S, p)) && !place_final(S, p, p->has_color))
+		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, S->conflict >= 0 ? "the colour store cannot "
+		                 "read an in-place result" : "the colour store does not fit in %d EXECs", TFP_MAX_EXEC);
+	tfp_rewrite_inplace(S, p->nval);
+	tfp_fold_store_copies(S);
+	tfp_fuse_store(S);
 	if (S->up->overflow)
 		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "the embedded constants of two packets "
 		                 "need more FP_CONST words than are free");
@@ -792,6 +1019,9 @@ bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched 
 		if (any || np)
 			S->nexec = x + 1;
 	}
+	if (S->nexec >= TFP_MAX_EXEC)   /* FP_PSEQ_ENGINE_INST's EXEC_COUNT has 6 bits (isa/tegra/gr3d_regs.def) */
+		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "needs %u EXECs, FP_PSEQ_ENGINE_INST counts at "
+		                 "most %d", S->nexec, TFP_MAX_EXEC - 1);
 	if (S->packets > TFP_MAX_PACKETS)
 		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "needs %u ALU packets, the "
 		                 "program holds %d", S->packets, TFP_MAX_PACKETS);

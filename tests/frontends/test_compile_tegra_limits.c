@@ -95,14 +95,22 @@ Test(compile_tegra, slots_pack_into_packets_and_execs)
 		for (unsigned k = 0; k < 4; k++)
 			cr_assert_eq(dec->exec[0].alu[p].slot[k].add_disable, true, "packet %u slot %u\n%s", p, k,
 			             r.asm_text);
-	cr_assert_eq(r.execs, 2, "%s", r.asm_text);   /* 2 ADD levels, then the colour */
-	cr_assert_eq(dec->exec[1].alu_sched.count, 3, "%s", r.asm_text);
+	/* 2 ADD levels; the second writes the colour halves itself (the store's
+	 * saturated copies fuse into it, tfp_fuse_store) */
+	cr_assert_eq(r.execs, 2, "%s", r.asm_text);
+	cr_assert_eq(dec->exec[1].alu_sched.count, 2, "%s", r.asm_text);
+	for (unsigned k = 0; k < 4; k++) {
+		const tegra_alu_inst *s = &dec->exec[1].alu[1].slot[k];
+		cr_assert(s->saturate && !s->add_disable, "slot %u\n%s", k, r.asm_text);
+		cr_assert_eq(s->dst_index, 2 + k / 2, "%s", r.asm_text);
+	}
 	check_exec_limits(dec);
 	tegra_compile_result_free(&r);
 
-	/* embedded constants: a packet reading imm0..imm2 keeps 3 instructions */
-	r = compile_ok("FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nIMM[0] FLT32 {0.3, 0.7, -0.6, 0.5}\n"
-	               "MUL OUT[0].xyz, CONST[0][0], IMM[0]\nMOV OUT[0].w, CONST[0][0].wwww\nEND\n", dec);
+	/* embedded constants: a packet reading imm0..imm2 keeps 3 instructions
+	 * (nothing else is ready for it: the next packet reads its results) */
+	r = compile_ok("FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nDCL TEMP[0]\nIMM[0] FLT32 {0.3, 0.7, -0.6, 0.5}\n"
+	               "MUL TEMP[0].xyz, CONST[0][0], IMM[0]\nMUL OUT[0], TEMP[0].xyzx, TEMP[0].yzxy\nEND\n", dec);
 	unsigned imms = 0;
 	for (unsigned p = 0; p < dec->exec[0].alu_sched.count; p++) {
 		const tegra_alu_packet *pk = &dec->exec[0].alu[p];
@@ -120,11 +128,11 @@ Test(compile_tegra, slots_pack_into_packets_and_execs)
 	/* four distinct constants and four slots: the packet would stop at 3
 	 * with them embedded, so they move to the FP_CONST words past the
 	 * declared CONST[0][0] (u4..u7, the program's .constants) and the four
-	 * MULs share one packet (then the colour's pack) */
+	 * MULs share one packet, writing the colour's halves themselves */
 	r = compile_ok("FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nIMM[0] FLT32 {0.3, 0.7, -0.6, 1.7}\n"
 	               "MUL OUT[0], CONST[0][0], IMM[0]\nEND\n", dec);
-	cr_assert_eq(r.alu_packets, 2, "%s", r.asm_text);
-	cr_assert_eq(r.alu_slots, 8, "%s", r.asm_text);
+	cr_assert_eq(r.alu_packets, 1, "%s", r.asm_text);
+	cr_assert_eq(r.alu_slots, 4, "%s", r.asm_text);
 	cr_assert(!dec->exec[0].alu[0].slot3_is_imm, "%s", r.asm_text);
 	const float want[4] = { 0.3f, 0.7f, -0.6f, 1.7f };
 	for (unsigned k = 0; k < 4; k++) {
