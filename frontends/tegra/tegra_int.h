@@ -178,6 +178,7 @@ typedef struct tfp_sched {
 	uint8_t *blocked;       /* per op: its in-place hold moved another placement (owned) */
 	int32_t conflict;       /* after a failed schedule: the op whose in-place result a reader missed, -1 */
 	int32_t cur;            /* the op being placed */
+	uint16_t *uses;         /* per value: operands of live ops, outputs and kill reading it */
 } tfp_sched;
 
 /* Schedule times (tegra_sched.c's time line) and hold bounds: a value

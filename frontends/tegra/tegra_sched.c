@@ -439,20 +439,85 @@ static bool place_ipl(tfp_sched *S, const tfp_op *o)
 	return false;
 }
 
+/* An operand the ALU computes for one reader only (an SFU op or a TEX
+ * coordinate) is written by its operation straight into the row register
+ * the unit reads (the ALU addresses r0..r15 absolutely, MFU and TEX read
+ * their row at once, tegra-fp.md §5), instead of a copy into it: the
+ * defining slot, NULL when o is not such a value (*ed its EXEC). */
+static tfp_slot *retarget(tfp_sched *S, const tfp_opnd *o, unsigned *ed)
+{
+	if (!S->copy || o->kind != TO_VAL || !tfp_plain(o) || S->uses[o->v] != 1 || S->val[o->v].fix >= 0 ||
+	    S->val[o->v].def_t < 0 || S->val[o->v].def_t % 8 < 4)
+		return NULL;
+	*ed = (unsigned)S->val[o->v].def_t / 8;
+	for (unsigned j = 0; j < 3; j++)
+		for (unsigned k = 0; k < S->ex[*ed].p[j].n; k++) {
+			tfp_slot *s = &S->ex[*ed].p[j].slot[k];
+			if (s->dkind == TD_VAL && s->d == o->v)
+				return s;
+		}
+	return NULL;
+}
+
+static void retarget_to(tfp_sched *S, tfp_slot *d, unsigned reg)
+{
+	S->val[d->d].def_t = -1;
+	d->dkind = TD_FIX;
+	d->dhalf = TO_FP20;
+	d->d = (int32_t)reg;
+}
+
 static bool place_sfu(tfp_sched *S, const tfp_op *o)
 {
 	const unsigned R = S->rows;
 	const unsigned back = o->pre ? R + 1 : 1;   /* PRE step in an earlier EXEC of the same row */
 	int32_t t = ready(S, &o->s[0]);
-	for (unsigned es = back; es < TFP_MAX_EXEC; es++) {
-		unsigned ein = es - back, epre = es - R;
-		if (tfp_t_alu(ein, 2) < t)
+	unsigned ed = 0;
+	tfp_slot *rt = retarget(S, &o->s[0], &ed);
+	for (unsigned es = rt ? 1 : back; es < TFP_MAX_EXEC; es++) {
+		unsigned ein = es >= back ? es - back : 0, epre = es >= R ? es - R : 0;
+		if (rt ? (o->pre ? es < R || epre <= ed : es <= ed) : tfp_t_alu(ein, 2) < t)
 			continue;
 		int ms = find_minst(S, es, 4);
 		if (ms < 0)
 			continue;
 		int mp = -1;
 		if (o->pre && (mp = find_minst(S, epre, 4)) < 0)
+			continue;
+		for (unsigned j = 0; j < 4 && rt; j++) {   /* the operand written into the row register */
+			unsigned X = row_reg(S, es, j);
+			const bool inp = inplace(S, S->cur);
+			tfp_slot cout = copy_slot(fixed(X, TO_FP20));
+			cout.dkind = TD_VAL;
+			cout.d = o->dst[0];
+			int pout = inp ? 0 : find_packet(S, es, tfp_t_alu(es, 0), &cout);
+			const int32_t lo = tfp_hold_lo(S->val[o->s[0].v].def_t), hi = tfp_hold_hi(tfp_t_alu(es, (unsigned)pout));
+			if (pout < 0 || !fixed_free(S, X, lo, hi))
+				continue;
+			if (o->pre) {
+				tfp_exec *x = &S->ex[epre];
+				if ((unsigned)mp == x->nm)
+					x->nm++;
+				x->m[mp].sfu_used = true;
+				x->m[mp].sfu_op = o->pre;
+				x->m[mp].sfu_reg = (uint8_t)j;
+			}
+			tfp_exec *x = &S->ex[es];
+			if ((unsigned)ms == x->nm)
+				x->nm++;
+			x->m[ms].sfu_used = true;
+			x->m[ms].sfu_op = o->sfu;
+			x->m[ms].sfu_reg = (uint8_t)j;
+			retarget_to(S, rt, X);
+			int32_t hold = -1;
+			if (inp)
+				return set_inplace(S, o->dst[0], X, TO_FP20, false, tfp_t_mfu(es, (unsigned)ms), lo, hi, S->cur,
+				                   &hold);
+			packet_add(S, &x->p[pout], &cout);
+			S->val[o->dst[0]].def_t = tfp_t_alu(es, (unsigned)pout);
+			return ilist_add(&S->fixed[X], lo, hi);
+		}
+		if (rt && (es < back || tfp_t_alu(ein, 2) < t))
 			continue;
 		for (unsigned j = 0; j < 4; j++) {
 			unsigned X = row_reg(S, es, j);
@@ -571,9 +636,14 @@ static bool place_tex(tfp_sched *S, const tfp_op *o)
 		/* a coordinate an interpolation left in its row register is read
 		 * there; the others are copied in by the ALU of the EXEC before */
 		bool here[3] = { false, false, false }, copies = false;
+		tfp_slot *rt[3] = { NULL, NULL, NULL };
 		for (unsigned k = 0; k < ncoord; k++) {
+			unsigned ed = 0;
 			here[k] = in_row(S, &o->s[k], creg[k], et);
-			copies |= !here[k];
+			if (!here[k] && (rt[k] = retarget(S, &o->s[k], &ed)) &&
+			    (ed >= et || !fixed_free(S, creg[k], tfp_hold_lo(S->val[o->s[k].v].def_t), tfp_hold_hi(tfp_t_tex(et)))))
+				rt[k] = NULL;
+			copies |= !here[k] && !rt[k];
 		}
 		if (x->tex || (copies ? et == 0 || tfp_t_alu(et - 1, 2) < t : tfp_t_tex(et) < t))
 			continue;
@@ -590,7 +660,7 @@ static bool place_tex(tfp_sched *S, const tfp_op *o)
 		int32_t cin_t[3] = { 0, 0, 0 };
 		tfp_slot cin[3];
 		for (unsigned k = 0; k < ncoord && ok; k++) {
-			if (here[k])
+			if (here[k] || rt[k])
 				continue;
 			cin[k] = copy_slot(o->s[k]);
 			cin[k].dkind = TD_FIX;
@@ -617,10 +687,11 @@ static bool place_tex(tfp_sched *S, const tfp_op *o)
 		if (!ok)
 			continue;
 		for (unsigned k = 0; k < ncoord; k++)
-			if (!here[k] && !reach(S, &cin[k].s[0], ein, cin_t[k], true))
+			if (!here[k] && !rt[k] && !reach(S, &cin[k].s[0], ein, cin_t[k], true))
 				return false;
 		for (unsigned k = 0; k < ncoord; k++)
-			extend(S, here[k] ? &o->s[k] : &cin[k].s[0], here[k] ? tfp_t_tex(et) : cin_t[k]);
+			if (!rt[k])
+				extend(S, here[k] ? &o->s[k] : &cin[k].s[0], here[k] ? tfp_t_tex(et) : cin_t[k]);
 		if (mdummy >= 0) {
 			if ((unsigned)mdummy == b.nm)
 				b.nm++;
@@ -633,9 +704,14 @@ static bool place_tex(tfp_sched *S, const tfp_op *o)
 		if (copies)
 			S->ex[ein] = a;
 		*x = b;
-		for (unsigned k = 0; k < ncoord; k++)
+		for (unsigned k = 0; k < ncoord; k++) {
+			if (rt[k])
+				cin_t[k] = S->val[o->s[k].v].def_t;
+			if (rt[k])
+				retarget_to(S, rt[k], creg[k]);
 			if (!here[k] && !ilist_add(&S->fixed[creg[k]], tfp_hold_lo(cin_t[k]), tfp_hold_hi(tfp_t_tex(et))))
 				return false;
+		}
 		if (inp)
 			return texel_inplace(S, o, d0, d1, dlo, tfp_hold_lo(tfp_t_tex(et)), tfp_t_tex(et), tfp_t_alu(et, 0));
 		for (unsigned ch = 0; ch < 4; ch++)
@@ -924,6 +1000,7 @@ void tfp_sched_free(tfp_sched *S)
 	free(S->val);
 	free(S->up);
 	free(S->blocked);
+	free(S->uses);
 	memset(S, 0, sizeof *S);
 }
 
@@ -944,24 +1021,23 @@ bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, const uint
 	for (uint32_t v = 0; v <= p->nval; v++)
 		S->val[v] = (tfp_value){ .def_t = -1, .last_t = -1, .reg = -1, .fix = -1, .hold = -1, .owner = -1 };
 	/* values nothing reads: TEX channels are skipped (-2) */
-	bool *used = calloc(p->nval + 1, sizeof *used);
-	if (!used)
+	S->uses = calloc(p->nval + 1, sizeof *S->uses);
+	if (!S->uses)
 		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "out of memory");
 	for (size_t i = 0; i < p->n; i++)
 		for (unsigned k = 0; k < 3; k++)
 			if (p->op[i].live && p->op[i].s[k].kind == TO_VAL)
-				used[p->op[i].s[k].v] = true;
+				S->uses[p->op[i].s[k].v]++;
 	for (unsigned c = 0; c < 4; c++)
 		if (p->out[c].kind == TO_VAL)
-			used[p->out[c].v] = true;
+			S->uses[p->out[c].v]++;
 	if (p->has_kill && p->kill.kind == TO_VAL)
-		used[p->kill.v] = true;
+		S->uses[p->kill.v]++;
 	for (size_t i = 0; i < p->n; i++)
 		if (p->op[i].kind == TF_TEX || p->op[i].kind == TF_FETCH)
 			for (unsigned c = 0; c < 4; c++)
-				if (p->op[i].dst[c] >= 0 && !used[p->op[i].dst[c]])
+				if (p->op[i].dst[c] >= 0 && !S->uses[p->op[i].dst[c]])
 					S->val[p->op[i].dst[c]].def_t = -2;
-	free(used);
 	if (p->any_ipl) {
 		S->ex[0].nm = 1;
 		S->ex[0].m[0].setup = true;
