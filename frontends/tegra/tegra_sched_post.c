@@ -12,7 +12,191 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontends/tegra/tegra_int.h"
+#include "frontends/tegra/tegra_sched.h"
+
+/* The slot of EXEC e's packets that defines value v, or NULL (*q its packet). */
+static tfp_slot *def_slot(tfp_sched *S, unsigned e, int32_t v, unsigned *q)
+{
+	for (unsigned j = 0; j < 3; j++)
+		for (unsigned k = 0; k < S->ex[e].p[j].n; k++)
+			if (S->ex[e].p[j].slot[k].dkind == TD_VAL && S->ex[e].p[j].slot[k].d == v) {
+				*q = j;
+				return &S->ex[e].p[j].slot[k];
+			}
+	return NULL;
+}
+
+static bool read_by_slot(const tfp_sched *S, int32_t v)
+{
+	for (unsigned x = 0; x < TFP_MAX_EXEC; x++)
+		for (unsigned q = 0; q < 3; q++)
+			for (unsigned k = 0; k < S->ex[x].p[q].n; k++)
+				for (unsigned i = 0; i < 3; i++)
+					if (S->ex[x].p[q].slot[k].s[i].kind == TO_VAL && S->ex[x].p[q].slot[k].s[i].v == v)
+						return true;
+	return false;
+}
+
+/* The colour written by the operations that compute it (tfp_fuse_store's
+ * rule, when they fill their EXEC to its last packet): each colour value
+ * an ALU slot of EXEC e computes and nothing else reads is written to its
+ * FX10 half by that slot, saturated; constants get their own slots. */
+static bool place_final_fused(tfp_sched *S, const tfp_prog *p)
+{
+	int e = -1;
+	tfp_slot *d[4] = { NULL, NULL, NULL, NULL };
+	unsigned qd[4] = { 0, 0, 0, 0 }, qmin = 2;
+	for (unsigned c = 0; c < 4; c++) {
+		const tfp_opnd *o = &p->out[c];
+		if (o->kind != TO_VAL)
+			continue;
+		const int32_t dt = S->val[o->v].def_t;
+		if (!tfp_plain(o) || dt < 0 || dt % 8 < 4 || (e >= 0 && dt / 8 != e) || read_by_slot(S, o->v) ||
+		    (p->has_kill && p->kill.kind == TO_VAL && p->kill.v == o->v))
+			return false;
+		for (unsigned j = 0; j < c; j++)
+			if (p->out[j].kind == TO_VAL && p->out[j].v == o->v)
+				return false;
+		e = dt / 8;
+		d[c] = def_slot(S, (unsigned)e, o->v, &qd[c]);
+		if (!d[c] || d[c]->cc != TC_NONE)
+			return false;
+		qmin = qd[c] < qmin ? qd[c] : qmin;
+	}
+	if (e < 0)
+		return false;
+	const unsigned o0 = tfp_row_reg(S, (unsigned)e, 2), o1 = tfp_row_reg(S, (unsigned)e, 3);
+	tfp_exec x = S->ex[e];
+	tfp_slot w[5];
+	unsigned n = 0;
+	int32_t t = p->has_kill ? tfp_ready(S, &p->kill) : 0;
+	for (unsigned c = 0; c < 4; c++)
+		if (!d[c]) {
+			w[n] = tfp_copy_slot(p->out[c]);
+			w[n].sat = true;
+			w[n].dkind = TD_FIX;
+			w[n].d = (int32_t)(c < 2 ? o0 : o1);
+			w[n].dhalf = c & 1 ? TO_HIGH : TO_LOW;
+			n++;
+		}
+	if (p->has_kill) {
+		w[n] = tfp_copy_slot(p->kill);
+		w[n].dkind = TD_KILL;
+		n++;
+	}
+	for (unsigned k = 0; k < n; k++) {
+		int q = -1;
+		for (unsigned j = 0; j < 3 && q < 0; j++)
+			if ((w[k].dkind == TD_FIX || tfp_t_alu((unsigned)e, j) >= t) && tfp_alu_sees_slot(S, &w[k], (unsigned)e) &&
+			    tfp_packet_fits(S, &x.p[j], &w[k]))
+				q = (int)j;
+		if (q < 0)
+			return false;
+		tfp_packet_add(S, &x.p[q], &w[k]);
+		if (w[k].dkind == TD_FIX && (unsigned)q < qmin)
+			qmin = (unsigned)q;
+	}
+	const int32_t lo = tfp_hold_lo(tfp_t_alu((unsigned)e, qmin)), hi = tfp_hold_hi(tfp_t_dw((unsigned)e));
+	if (!tfp_fixed_free(S, o0, lo, hi) || !tfp_fixed_free(S, o1, lo, hi))
+		return false;
+	for (unsigned k = 0; k < n; k++)   /* constants and the kill flag: no in-place reads to check */
+		for (unsigned j = 0; j < 3; j++)
+			if (w[k].s[j].kind == TO_VAL && S->val[w[k].s[j].v].fix >= 0)
+				return false;
+	for (unsigned c = 0; c < 4; c++)
+		if (d[c]) {
+			tfp_slot *s = &x.p[qd[c]].slot[d[c] - S->ex[e].p[qd[c]].slot];
+			s->dkind = TD_FIX;
+			s->d = (int32_t)(c < 2 ? o0 : o1);
+			s->dhalf = c & 1 ? TO_HIGH : TO_LOW;
+			s->sat = true;
+			S->val[p->out[c].v].def_t = -1;
+		}
+	x.dw = true;
+	S->ex[e] = x;
+	S->dw_exec = (unsigned)e;
+	return tfp_ilist_add(&S->fixed[o0], lo, hi) && tfp_ilist_add(&S->fixed[o1], lo, hi);
+}
+
+/* The colour (FX10 halves of the DW pair, saturated as a UNORM target
+ * clamps), the kill write and the store, in one EXEC: a kill acts on the
+ * store of its own EXEC (tegra.alu.kill_this_exec). */
+static bool place_final_copies(tfp_sched *S, const tfp_prog *p, bool color)
+{
+	int32_t t = 0;
+	for (unsigned c = 0; c < 4; c++) {
+		int32_t r = tfp_ready(S, &p->out[c]);
+		t = r > t ? r : t;
+	}
+	if (p->has_kill) {
+		int32_t r = tfp_ready(S, &p->kill);
+		t = r > t ? r : t;
+	}
+	for (unsigned e = (unsigned)(t / 8); e < TFP_MAX_EXEC; e++) {
+		unsigned o0 = tfp_row_reg(S, e, 2), o1 = tfp_row_reg(S, e, 3);
+		tfp_exec x = S->ex[e];
+		bool ok = true;
+		tfp_slot w[5];
+		unsigned n = 0, q_of[5], qmin = 2;
+		if (color) {
+			for (unsigned c = 0; c < 4; c++) {
+				w[n] = tfp_copy_slot(p->out[c]);
+				w[n].sat = true;
+				w[n].dkind = TD_FIX;
+				w[n].d = (int32_t)(c < 2 ? o0 : o1);
+				w[n].dhalf = c & 1 ? TO_HIGH : TO_LOW;
+				n++;
+			}
+		}
+		if (p->has_kill) {
+			w[n] = tfp_copy_slot(p->kill);
+			w[n].dkind = TD_KILL;
+			n++;
+		}
+		for (unsigned k = 0; k < n && ok; k++) {
+			int q = -1;
+			for (unsigned j = 0; j < 3 && q < 0; j++)
+				if (tfp_t_alu(e, j) >= t && tfp_alu_sees_slot(S, &w[k], e) && tfp_packet_fits(S, &x.p[j], &w[k]))
+					q = (int)j;
+			if (q < 0) {
+				ok = false;
+			} else {
+				tfp_packet_add(S, &x.p[q], &w[k]);
+				q_of[k] = (unsigned)q;
+				if (w[k].dkind == TD_FIX && (unsigned)q < qmin)
+					qmin = (unsigned)q;
+			}
+		}
+		/* the DW pair is held from the first colour write to the store */
+		int32_t lo = tfp_hold_lo(tfp_t_alu(e, qmin)), hi = tfp_hold_hi(tfp_t_dw(e));
+		if (!ok || (color && (!tfp_fixed_free(S, o0, lo, hi) || !tfp_fixed_free(S, o1, lo, hi))))
+			continue;
+		for (unsigned k = 0; k < n; k++)
+			for (unsigned j = 0; j < 3; j++) {
+				const tfp_opnd *r = &w[k].s[j];
+				if (!tfp_reach(S, r, e, tfp_t_alu(e, q_of[k]), true))
+					return false;
+				if (color && r->kind == TO_VAL && S->val[r->v].fix >= 0 && q_of[k] > qmin &&
+				    ((unsigned)S->val[r->v].fix == o0 || (unsigned)S->val[r->v].fix == o1)) {
+					S->conflict = S->val[r->v].owner;   /* overwritten by an earlier colour write */
+					return false;
+				}
+			}
+		for (unsigned k = 0; k < n; k++)
+			for (unsigned j = 0; j < 3; j++)
+				tfp_extend(S, &w[k].s[j], tfp_t_alu(e, q_of[k]));
+		x.dw = color;
+		S->ex[e] = x;
+		S->dw_exec = e;
+		return !color || (tfp_ilist_add(&S->fixed[o0], lo, hi) && tfp_ilist_add(&S->fixed[o1], lo, hi));
+	}
+	return false;
+}
+
+bool tfp_place_final(tfp_sched *S, const tfp_prog *p)
+{
+	return (p->has_color && S->copy && place_final_fused(S, p)) || place_final_copies(S, p, p->has_color);
+}
 
 void tfp_rewrite_inplace(tfp_sched *S, uint32_t nval)
 {
