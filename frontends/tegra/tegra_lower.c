@@ -564,9 +564,15 @@ static bool lower_inst(lctx *L, const ir_inst *in)
 	case IR_OP_KILL:
 		return tfl_kill_if(L, imm(-1.0f));
 	case IR_OP_KILL_IF:
-		for (unsigned k = 0; k < 4; k++)
-			if (!tfl_read_src(L, &in->src[0], k, &a[k]) || !tfl_kill_if(L, a[k]))
+		for (unsigned k = 0; k < 4; k++) {
+			if (!tfl_read_src(L, &in->src[0], k, &a[k]))
 				return false;
+			bool again = false;   /* a component read before (.xxxx): its test adds nothing */
+			for (unsigned j = 0; j < k; j++)
+				again |= tfp_same_opnd(&a[j], &a[k]);
+			if (!again && !tfl_kill_if(L, a[k]))
+				return false;
+		}
 		return true;
 	case IR_OP_ARL:   /* ADDR = floor(x): kept as a value for the CONST select chains */
 		if (in->dst.file != IR_ADDR || in->dst.index < 0 || in->dst.index >= 4)

@@ -299,7 +299,15 @@ void tfp_fold_store_copies(tfp_sched *S)
  * half itself, saturated (an ALU result written to an FX10 half is
  * converted from the ALU's result, tegra-fp.md §7 "conversion model"; one
  * FP20 rounding fewer).  The DW register is then held from that packet on,
- * so nothing else may hold it in between. */
+ * so nothing else may hold it in between.  Likewise the kill flag: the
+ * operation computing it writes `kill` (tegra-fp.md §2.3, register 76) in
+ * the store's EXEC (tegra.alu.kill_this_exec). */
+static void remove_slot(tfp_packet *pk, unsigned k)
+{
+	memmove(&pk->slot[k], &pk->slot[k + 1], (pk->n - k - 1) * sizeof pk->slot[0]);
+	pk->n--;
+}
+
 void tfp_fuse_store(tfp_sched *S)
 {
 	const unsigned e = S->dw_exec;
@@ -309,6 +317,17 @@ void tfp_fuse_store(tfp_sched *S)
 	for (unsigned q = 1; q < 3; q++)
 		for (unsigned k = 0; k < x->p[q].n; k++) {
 			tfp_slot *w = &x->p[q].slot[k];
+			if (w->dkind == TD_KILL && is_copy_of(w) && w->s[0].kind == TO_VAL && tfp_plain(&w->s[0])) {
+				/* the kill flag written by the operation computing it */
+				unsigned qd = 0;
+				tfp_slot *d = def_slot(S, e, w->s[0].v, &qd);
+				if (!d || qd >= q || readers(S, w->s[0].v) != 1)
+					continue;
+				S->val[w->s[0].v].def_t = -1;
+				d->dkind = TD_KILL;
+				remove_slot(&x->p[q], k--);
+				continue;
+			}
 			if (w->dkind != TD_FIX || !w->sat || !is_copy_of(w) || w->s[0].kind != TO_VAL || !tfp_plain(&w->s[0]))
 				continue;
 			const int32_t v = w->s[0].v;
@@ -337,10 +356,7 @@ void tfp_fuse_store(tfp_sched *S)
 			d->dhalf = w->dhalf;
 			d->sat = true;
 			S->val[v].def_t = -1;
-			tfp_packet *pk = &x->p[q];
-			memmove(&pk->slot[k], &pk->slot[k + 1], (pk->n - k - 1) * sizeof pk->slot[0]);
-			pk->n--;
-			k--;
+			remove_slot(&x->p[q], k--);
 		}
 }
 
