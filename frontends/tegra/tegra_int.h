@@ -95,6 +95,8 @@ bool tfp_fold(uint8_t op, uint8_t cc, const tfp_opnd *a, const tfp_opnd *b, cons
 bool tfp_eliminate_dead(tfp_prog *p);
 /* The same operand (kind, modifiers, value; immediates by bits). */
 bool tfp_same_opnd(const tfp_opnd *x, const tfp_opnd *y);
+/* x is never below 0 (a square, a sum of squares, ...; depth 0 at the call). */
+bool tfp_nonneg(const tfp_prog *p, const tfp_opnd *x, unsigned depth);
 
 /* ---- schedule (tegra_sched.c) ---- */
 

@@ -134,11 +134,13 @@ tfp_opnd tfl_sfu(lctx *L, uint8_t op, uint8_t pre, tfp_opnd x)
 	return val(o->dst[0]);
 }
 
-/* x < 0 ? NaN : r (CSEL; an embedded FP20 NaN) */
+/* x < 0 ? NaN : r (CSEL; an embedded FP20 NaN); r when x cannot be below 0 */
 static tfp_opnd nan_below_zero(lctx *L, tfp_opnd x, tfp_opnd r)
 {
 	if (x.kind == TO_IMM)
 		return x.k < 0.0f ? imm(NAN) : r;
+	if (tfp_nonneg(L->p, &x, 0))
+		return r;
 	return tfl_alu(L, TA_CSEL, TC_NONE, x, imm(NAN), r);
 }
 
