@@ -474,8 +474,7 @@ bool tegra_schedule_best(const tfp_prog *p, unsigned rows, int32_t window, tfp_s
 		tfp_sched_free(&cur);
 		return true;
 	}
-	if (ok)
-		tfp_sched_free(S);
+	tfp_sched_free(S);   /* the all-copied schedule: longer, or failed */
 	*S = cur;
 	S->copy = NULL;
 	return true;
