@@ -292,7 +292,7 @@ static bool schedule(const tfp_prog *p, tfp_sched *S, ir_error *e)
 			ir_error e2;
 			memset(&e2, 0, sizeof e2);
 			ulp_diag_clear(&e2.d);
-			if (tegra_schedule(p, rows, windows[w], S, &e2))
+			if (tegra_schedule_best(p, rows, windows[w], S, &e2))
 				return true;
 			tfp_sched_free(S);
 			if (e2.why != IR_REFUSE_REGISTERS || (rows == 4 && w == 2)) {

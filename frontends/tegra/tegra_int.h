@@ -97,6 +97,8 @@ bool tfp_fold(uint8_t op, uint8_t cc, const tfp_opnd *a, const tfp_opnd *b, cons
 bool tfp_eliminate_dead(tfp_prog *p);
 /* The same operand (kind, modifiers, value; immediates by bits). */
 bool tfp_same_opnd(const tfp_opnd *x, const tfp_opnd *y);
+/* x is never below 0 (a square, a sum of squares, ...; depth 0 at the call). */
+bool tfp_nonneg(const tfp_prog *p, const tfp_opnd *x, unsigned depth);
 
 /* ---- schedule (tegra_sched.c) ---- */
 
@@ -153,12 +155,17 @@ typedef struct tfp_exec {
 	bool dw;
 } tfp_exec;
 
-typedef struct tfp_ival { int32_t lo, hi; } tfp_ival;
+typedef struct tfp_ival { int32_t lo, hi, owner; } tfp_ival;   /* owner: the op whose result is held in place, -1 */
 typedef struct tfp_ilist { tfp_ival *v; size_t n, cap; } tfp_ilist;
 
 typedef struct tfp_value {
 	int32_t def_t, last_t;  /* schedule times; -1 = not placed / unread */
 	int16_t reg;            /* allocated register (0..23), -1 none */
+	int8_t fix;             /* read in place from this row register (an MFU/TEX/PSEQ result), -1 no */
+	uint8_t half;           /* fix: TO_FP20 or the FX10 half */
+	bool same_exec;         /* fix: readable only in the EXEC that wrote it (a texel, a fetched pixel) */
+	int32_t hold;           /* fix: its interval in fixed[fix] */
+	int32_t owner;          /* fix: the op that wrote it */
 } tfp_value;
 
 typedef struct tfp_sched {
@@ -173,11 +180,40 @@ typedef struct tfp_sched {
 	int32_t window;         /* how far before the latest placed op a later op may go; <0 any */
 	int32_t frontier;       /* latest definition time so far */
 	tfp_upool *up;          /* constants in FP_CONST (owned) */
+	const uint8_t *copy;    /* per op: 1 = its MFU/TEX/PSEQ results are copied out (NULL: all are) */
+	uint8_t *blocked;       /* per op: its in-place hold moved another placement (owned) */
+	int32_t conflict;       /* after a failed schedule: the op whose in-place result a reader missed, -1 */
+	int32_t cur;            /* the op being placed */
+	uint16_t *uses;         /* per value: operands of live ops, outputs and kill reading it */
 } tfp_sched;
+
+/* Schedule times (tegra_sched.c's time line) and hold bounds: a value
+ * written at w (end of w) and last read at r holds [2w+1, 2r]. */
+static inline int32_t tfp_t_mfu(unsigned e, unsigned m) { return (int32_t)(8 * e + m); }
+static inline int32_t tfp_t_tex(unsigned e) { return (int32_t)(8 * e + 3); }
+static inline int32_t tfp_t_alu(unsigned e, unsigned p) { return (int32_t)(8 * e + 4 + p); }
+static inline int32_t tfp_t_dw(unsigned e) { return (int32_t)(8 * e + 7); }
+static inline bool tfp_plain(const tfp_opnd *o) { return !o->neg && !o->abs && !o->m1 && !o->x2; }
+static inline int32_t tfp_hold_lo(int32_t w) { return 2 * w + 1; }
+static inline int32_t tfp_hold_hi(int32_t r) { return 2 * r; }
+/* Is row register reg free of holds over [lo, hi] but the one numbered skip (-1 none)? */
+bool tfp_fixed_free_but(const tfp_sched *S, unsigned reg, int32_t lo, int32_t hi, int32_t skip);
+/* tegra_sched_post.c: after placement, reads of in-place values become
+ * row-register operands, the colour store reads the row copies or takes
+ * the last operation's result (fold/fuse); the cost of a schedule. */
+void tfp_rewrite_inplace(tfp_sched *S, uint32_t nval);
+void tfp_fold_store_copies(tfp_sched *S);
+void tfp_fuse_store(tfp_sched *S);
+unsigned tfp_sched_cycles(const tfp_sched *S);
 
 /* Places every live operation (rows = alu_buffer_size) and allocates the
  * values to registers.  Refuses (limits, registers) what does not fit. */
-bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched *S, ir_error *e);
+bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, const uint8_t *copy, tfp_sched *S,
+                    ir_error *e);
+/* The shortest of the schedules with MFU/TEX/PSEQ results read in place
+ * (copied only where a reader cannot reach them) and with all of them
+ * copied (tegra_sched_post.c); false with *e from the all-copied one. */
+bool tegra_schedule_best(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched *S, ir_error *e);
 void tfp_sched_free(tfp_sched *S);
 
 /* ---- emission (tegra_emit.c) ---- */

@@ -134,11 +134,13 @@ tfp_opnd tfl_sfu(lctx *L, uint8_t op, uint8_t pre, tfp_opnd x)
 	return val(o->dst[0]);
 }
 
-/* x < 0 ? NaN : r (CSEL; an embedded FP20 NaN) */
+/* x < 0 ? NaN : r (CSEL; an embedded FP20 NaN); r when x cannot be below 0 */
 static tfp_opnd nan_below_zero(lctx *L, tfp_opnd x, tfp_opnd r)
 {
 	if (x.kind == TO_IMM)
 		return x.k < 0.0f ? imm(NAN) : r;
+	if (tfp_nonneg(L->p, &x, 0))
+		return r;
 	return tfl_alu(L, TA_CSEL, TC_NONE, x, imm(NAN), r);
 }
 
@@ -564,9 +566,15 @@ static bool lower_inst(lctx *L, const ir_inst *in)
 	case IR_OP_KILL:
 		return tfl_kill_if(L, imm(-1.0f));
 	case IR_OP_KILL_IF:
-		for (unsigned k = 0; k < 4; k++)
-			if (!tfl_read_src(L, &in->src[0], k, &a[k]) || !tfl_kill_if(L, a[k]))
+		for (unsigned k = 0; k < 4; k++) {
+			if (!tfl_read_src(L, &in->src[0], k, &a[k]))
 				return false;
+			bool again = false;   /* a component read before (.xxxx): its test adds nothing */
+			for (unsigned j = 0; j < k; j++)
+				again |= tfp_same_opnd(&a[j], &a[k]);
+			if (!again && !tfl_kill_if(L, a[k]))
+				return false;
+		}
 		return true;
 	case IR_OP_ARL:   /* ADDR = floor(x): kept as a value for the CONST select chains */
 		if (in->dst.file != IR_ADDR || in->dst.index < 0 || in->dst.index >= 4)

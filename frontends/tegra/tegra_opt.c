@@ -1,10 +1,12 @@
 /* Tegra fragment backend: constant folding as the ALU computes, dead
  * operation removal, the IR lowering caps (tegra_int.h). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "frontends/tegra/tegra_int.h"
 #include "isa/fp20.h"
+#include "isa/tegra/tegra_isa.h"
 
 /* The host encoding of an immediate, the driver's uniform upload's
  * (docs/ASSUMPTIONS.md "FP20 host encoding": grate's float_to_fp20
@@ -96,4 +98,43 @@ bool tfp_same_opnd(const tfp_opnd *x, const tfp_opnd *y)
 	memcpy(&ky, &y->k, sizeof ky);
 	return x->kind == y->kind && x->half == y->half && x->neg == y->neg && x->abs == y->abs &&
 	       x->m1 == y->m1 && x->x2 == y->x2 && x->v == y->v && (x->kind != TO_IMM || kx == ky);
+}
+
+/* x is >= 0, -0 or NaN whatever the inputs (depth: operations looked
+ * through): a square or a product of such values, a sum, MAX or MIN of
+ * them, a saturated or condition-code (0/1) result, |x|, and the SFU's
+ * EX2, RSQ and SQRT (it takes |x|, tegra-units.md).  An RSQ, LG2 or SQRT of
+ * such a value needs no select for NaN below 0. */
+bool tfp_nonneg(const tfp_prog *p, const tfp_opnd *x, unsigned depth)
+{
+	if (x->kind == TO_IMM) {
+		float v = x->abs ? fabsf(x->k) : x->k;
+		v = x->x2 ? 2.0f * v : v;
+		v = x->m1 ? v - 1.0f : v;
+		return (x->neg ? -v : v) >= 0.0f;
+	}
+	if (x->m1 || x->neg)
+		return false;
+	if (x->abs)
+		return true;
+	if (x->kind != TO_VAL || depth > 8)
+		return false;
+	for (size_t i = p->n; i-- > 0;) {
+		const tfp_op *o = &p->op[i];
+		if ((o->kind != TF_ALU && o->kind != TF_SFU) || o->dst[0] != x->v)
+			continue;
+		if (o->kind == TF_SFU)
+			return o->sfu == TEGRA_SFU_EX2 || o->sfu == TEGRA_SFU_RSQ || o->sfu == TEGRA_SFU_SQRT;
+		if (o->sat || o->cc != TC_NONE)
+			return true;
+		const bool prod = tfp_same_opnd(&o->s[0], &o->s[1]) ||
+		                  (tfp_nonneg(p, &o->s[0], depth + 1) && tfp_nonneg(p, &o->s[1], depth + 1));
+		switch (o->alu) {
+		case TA_MUL: return prod;
+		case TA_MAX: return prod || tfp_nonneg(p, &o->s[2], depth + 1);
+		case TA_CSEL: return tfp_nonneg(p, &o->s[1], depth + 1) && tfp_nonneg(p, &o->s[2], depth + 1);
+		default: return prod && tfp_nonneg(p, &o->s[2], depth + 1);   /* MAD, MIN */
+		}
+	}
+	return false;
 }

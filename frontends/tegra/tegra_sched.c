@@ -9,25 +9,23 @@
  *
  * MFU, TEX and DW address r0..r3 of the current row (row = EXEC mod
  * alu_buffer_size; tegra-fp.md §5 "row-relative addressing"), so values
- * that cross them travel through fixed row registers: an ALU copy into the
- * row before an SFU op or a TEX, an ALU copy out of it after an ipl, SFU op
- * or TEX in the same EXEC.  Those fixed holds are intervals on the row
- * registers; every other value is an interval allocated afterwards by a
- * greedy scan around them (r registers first, then g0..g7). */
+ * that cross them travel through fixed row registers: into the row before
+ * an SFU op or a TEX (an ALU copy, or the operation computing the value
+ * writes it there: tfp_retarget), and out of it after an ipl, SFU op or TEX
+ * (an ALU copy in the same EXEC, or the ALU reads it in place until another
+ * unit needs the register: tfp_reach; tegra_sched_post.c picks per op).
+ * Those fixed holds are intervals on the row registers; every other value
+ * is an interval allocated afterwards by a greedy scan around them (r
+ * registers first, then g0..g7). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontends/tegra/tegra_int.h"
+#include "frontends/tegra/tegra_sched.h"
 #include "isa/fp20.h"
 #include "isa/tegra/tegra_isa.h"
 
-static int32_t t_mfu(unsigned e, unsigned m) { return (int32_t)(8 * e + m); }
-static int32_t t_tex(unsigned e) { return (int32_t)(8 * e + 3); }
-static int32_t t_alu(unsigned e, unsigned p) { return (int32_t)(8 * e + 4 + p); }
-static int32_t t_dw(unsigned e) { return (int32_t)(8 * e + 7); }
-
-static bool ilist_add(tfp_ilist *l, int32_t lo, int32_t hi)
+bool tfp_ilist_add(tfp_ilist *l, int32_t lo, int32_t hi)
 {
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 16;
@@ -37,7 +35,7 @@ static bool ilist_add(tfp_ilist *l, int32_t lo, int32_t hi)
 		l->v = v;
 		l->cap = cap;
 	}
-	l->v[l->n++] = (tfp_ival){ lo, hi };
+	l->v[l->n++] = (tfp_ival){ lo, hi, -1 };
 	return true;
 }
 
@@ -49,125 +47,33 @@ static bool ilist_free_over(const tfp_ilist *l, int32_t lo, int32_t hi)
 	return true;
 }
 
-/* A hold written at time w (end of w) and last read at r. */
-static int32_t hold_lo(int32_t w) { return 2 * w + 1; }
-static int32_t hold_hi(int32_t r) { return 2 * r; }
-
-/* Constant operand: 0 when it is #0/#1 with modifiers, else 1 and its FP20. */
-static int imm_bits(float k, uint32_t *bits)
+/* A hold that an in-place value owns: its index, -1 out of memory. */
+int32_t tfp_hold_add(tfp_sched *S, unsigned reg, int32_t lo, int32_t hi, int32_t owner)
 {
-	if (k == 0.0f || k == 1.0f || k == -1.0f || k == 2.0f || k == -2.0f)
-		return 0;
-	*bits = tfp_imm_bits(k);
-	if ((*bits & 0x7FFFFu) == 0)
-		return 0;   /* rounds to zero: #0 */
-	return 1;
+	if (!tfp_ilist_add(&S->fixed[reg], lo, hi))
+		return -1;
+	S->fixed[reg].v[S->fixed[reg].n - 1].owner = owner;
+	return (int32_t)S->fixed[reg].n - 1;
 }
 
-static unsigned slot_imms(const tfp_slot *s, uint32_t out[3])
+bool tfp_fixed_free_but(const tfp_sched *S, unsigned reg, int32_t lo, int32_t hi, int32_t skip)
 {
-	unsigned n = 0;
-	for (unsigned k = 0; k < 3; k++) {
-		uint32_t b;
-		if (s->s[k].kind != TO_IMM || !imm_bits(s->s[k].k, &b))
-			continue;
-		bool dup = false;
-		for (unsigned j = 0; j < n; j++)
-			dup |= out[j] == b;
-		if (!dup)
-			out[n++] = b;
-	}
-	return n;
+	const tfp_ilist *l = &S->fixed[reg];
+	bool ok = true;
+	for (size_t i = 0; i < l->n; i++)
+		if ((int32_t)i != skip && l->v[i].lo <= hi && lo <= l->v[i].hi) {
+			ok = false;
+			if (l->v[i].owner >= 0 && S->blocked)
+				S->blocked[l->v[i].owner] = 1;
+		}
+	return ok;
 }
 
-/* Distinct embedded constants of packet pk with slot s added (out, n). */
-static unsigned packet_imms(const tfp_packet *pk, const tfp_slot *s, uint32_t out[6])
-{
-	uint32_t im[3];
-	unsigned n = slot_imms(s, im), total = pk->nimm;
-	memcpy(out, pk->imm, sizeof pk->imm);
-	for (unsigned j = 0; j < n; j++) {
-		bool have = false;
-		for (unsigned i = 0; i < total; i++)
-			have |= out[i] == im[j];
-		if (!have)
-			out[total++] = im[j];
-	}
-	return total;
-}
-
-/* The FP_CONST slot holding bits, -1 none. */
-static int upool_find(const tfp_upool *u, uint32_t bits)
-{
-	for (unsigned k = 0; k < TEGRA_FP_NUM_CONST; k++)
-		if ((u->used >> k & 1u) && u->bits[k] == bits)
-			return (int)k;
-	return -1;
-}
-
-/* Can the n constants im move to FP_CONST (held already or free slots)? */
-static bool upool_room(const tfp_upool *u, const uint32_t *im, unsigned n)
-{
-	unsigned need = 0;
-	for (unsigned j = 0; j < n; j++)
-		need += upool_find(u, im[j]) < 0;
-	return need <= (unsigned)__builtin_popcount(u->free);
-}
-
-/* Can slot s join packet pk?  Embedded constants take slot 3; when that
- * leaves no room for s, the packet's constants may move to FP_CONST. */
-static bool packet_fits(const tfp_sched *S, const tfp_packet *pk, const tfp_slot *s)
-{
-	uint32_t im[6];
-	unsigned total = packet_imms(pk, s, im);
-	if (total <= 3 && (unsigned)pk->n + 1 <= (total ? 3u : 4u))
-		return true;
-	return (unsigned)pk->n + 1 <= 4u && upool_room(S->up, im, total);
-}
-
-/* Operand o reads FP_CONST instead of an embedded constant. */
-static void to_uniform(tfp_upool *u, tfp_opnd *o)
-{
-	uint32_t b;
-	if (o->kind != TO_IMM || !imm_bits(o->k, &b))
-		return;
-	int k = upool_find(u, b);
-	if (k < 0 && !u->free) {   /* two packets converted on one check (place_sfu) */
-		u->overflow = true;
-		return;
-	}
-	if (k < 0) {
-		k = __builtin_ctz(u->free);
-		u->free &= ~(1u << k);
-		u->used |= 1u << k;
-		u->bits[k] = b;
-		u->k[k] = o->k;
-	} else if (memcmp(&u->k[k], &o->k, sizeof o->k) != 0) {
-		u->kconflict |= 1u << k;
-	}
-	*o = (tfp_opnd){ .kind = TO_UNIF, .v = k, .neg = o->neg, .abs = o->abs, .m1 = o->m1, .x2 = o->x2 };
-}
-
-static void packet_add(const tfp_sched *S, tfp_packet *pk, const tfp_slot *s)
-{
-	uint32_t im[6];
-	unsigned total = packet_imms(pk, s, im);
-	pk->slot[pk->n++] = *s;
-	if (total <= 3 && (unsigned)pk->n <= (total ? 3u : 4u)) {
-		pk->nimm = (uint8_t)total;
-		memcpy(pk->imm, im, sizeof pk->imm);
-		return;
-	}
-	for (unsigned k = 0; k < pk->n; k++)   /* packet_fits checked the room */
-		for (unsigned j = 0; j < 3; j++)
-			to_uniform(S->up, &pk->slot[k].s[j]);
-	pk->nimm = 0;
-}
 
 /* Earliest time an operand can be read (and not before the window: an
  * operation is not hoisted far above the ones before it, which bounds the
  * registers held). */
-static int32_t ready(const tfp_sched *S, const tfp_opnd *o)
+int32_t tfp_ready(const tfp_sched *S, const tfp_opnd *o)
 {
 	int32_t floor_t = S->window < 0 ? 0 : S->frontier - S->window;
 	if (floor_t < 0)
@@ -193,7 +99,7 @@ static bool alu_sees(const tfp_sched *S, const tfp_opnd *o, unsigned e)
 	return e == ed || e >= batch_end;
 }
 
-static bool alu_sees_slot(const tfp_sched *S, const tfp_slot *s, unsigned e)
+bool tfp_alu_sees_slot(const tfp_sched *S, const tfp_slot *s, unsigned e)
 {
 	for (unsigned k = 0; k < 3; k++)
 		if (!alu_sees(S, &s->s[k], e))
@@ -202,25 +108,25 @@ static bool alu_sees_slot(const tfp_sched *S, const tfp_slot *s, unsigned e)
 }
 
 /* First packet of EXEC e at or after time t with room for s; -1 none. */
-static int find_packet(const tfp_sched *S, unsigned e, int32_t t, const tfp_slot *s)
+int tfp_find_packet(const tfp_sched *S, unsigned e, int32_t t, const tfp_slot *s)
 {
-	if (!alu_sees_slot(S, s, e))
+	if (!tfp_alu_sees_slot(S, s, e))
 		return -1;
 	for (unsigned p = 0; p < 3; p++)
-		if (t_alu(e, p) >= t && packet_fits(S, &S->ex[e].p[p], s))
+		if (tfp_t_alu(e, p) >= t && tfp_packet_fits(S, &S->ex[e].p[p], s))
 			return (int)p;
 	return -1;
 }
 
-static unsigned row_reg(const tfp_sched *S, unsigned e, unsigned k) { return 4 * (e % S->rows) + k; }
+unsigned tfp_row_reg(const tfp_sched *S, unsigned e, unsigned k) { return 4 * (e % S->rows) + k; }
 
-static tfp_slot copy_slot(tfp_opnd src)
+tfp_slot tfp_copy_slot(tfp_opnd src)
 {
 	tfp_slot s = { .alu = TA_MAD, .s = { src, { .kind = TO_IMM, .k = 1.0f }, { .kind = TO_IMM, .k = 0.0f } } };
 	return s;
 }
 
-static tfp_opnd fixed(unsigned reg, uint8_t half)
+tfp_opnd tfp_fixed(unsigned reg, uint8_t half)
 {
 	return (tfp_opnd){ .kind = TO_FIX, .v = (int32_t)reg, .half = half };
 }
@@ -235,7 +141,7 @@ static unsigned mfu_total(const tfp_sched *S)
 
 /* An MFU instruction of EXEC e with var c free (c < 4) or the SFU free
  * (c == 4); a new one when allowed.  -1 none. */
-static int find_minst(const tfp_sched *S, unsigned e, unsigned c)
+int tfp_find_minst(const tfp_sched *S, unsigned e, unsigned c)
 {
 	const tfp_exec *x = &S->ex[e];
 	for (unsigned m = 0; m < x->nm; m++)
@@ -247,9 +153,74 @@ static int find_minst(const tfp_sched *S, unsigned e, unsigned c)
 	return -1;
 }
 
-static bool fixed_free(const tfp_sched *S, unsigned reg, int32_t lo, int32_t hi)
+bool tfp_fixed_free(const tfp_sched *S, unsigned reg, int32_t lo, int32_t hi)
 {
-	return ilist_free_over(&S->fixed[reg], lo, hi);
+	return tfp_fixed_free_but(S, reg, lo, hi, -1);
+}
+
+/* In-place results (an ipl, SFU, TEX or PSEQ result read by the ALU from
+ * the row register the unit wrote, no copy out): the value is held there
+ * from its write to its last reader.  The ALU reads MFU results of its own
+ * EXEC (tegra-fp.md §2.2 unit order; the xf86 programs read interpolated
+ * r6/r7 in later EXECs, §5), and with several rows a row it does not carry
+ * as the batch began (alu_sees); a texel or fetched pixel only in its own
+ * EXEC (libre-tegra-mesa fp/nir.c: "R2-R3 hold the TEX result for the next
+ * instruction only", §3.3). */
+bool tfp_inplace(const tfp_sched *S, int32_t op)
+{
+	return S->copy && !S->copy[op];
+}
+
+bool tfp_set_inplace(tfp_sched *S, int32_t v, unsigned reg, uint8_t half, bool same_exec, int32_t def_t,
+                        int32_t lo, int32_t hi, int32_t owner, int32_t *hold)
+{
+	if (*hold < 0 && (*hold = tfp_hold_add(S, reg, lo, hi, owner)) < 0)
+		return false;
+	S->val[v].def_t = def_t;
+	S->val[v].fix = (int8_t)reg;
+	S->val[v].half = half;
+	S->val[v].same_exec = same_exec;
+	S->val[v].hold = *hold;
+	S->val[v].owner = owner;
+	return true;
+}
+
+static unsigned def_exec(const tfp_value *v) { return (unsigned)(v->def_t + 1) / 8; }
+
+/* Can a read of o at time t (by the ALU of EXEC e when alu) reach its
+ * in-place value?  Not: S->conflict names the op that wrote it. */
+bool tfp_reach(tfp_sched *S, const tfp_opnd *o, unsigned e, int32_t t, bool alu)
+{
+	if (o->kind != TO_VAL || S->val[o->v].fix < 0)
+		return true;
+	const tfp_value *v = &S->val[o->v];
+	const unsigned ed = def_exec(v), bend = (ed / S->rows + 1) * S->rows;
+	bool ok = !alu || (v->same_exec ? e == ed : (e == ed || e >= bend));
+	ok = ok && tfp_fixed_free_but(S, (unsigned)v->fix, S->fixed[v->fix].v[v->hold].lo, tfp_hold_hi(t), v->hold);
+	if (!ok)
+		S->conflict = v->owner;
+	return ok;
+}
+
+void tfp_extend(tfp_sched *S, const tfp_opnd *o, int32_t t)
+{
+	if (o->kind != TO_VAL || S->val[o->v].fix < 0)
+		return;
+	tfp_ival *iv = &S->fixed[S->val[o->v].fix].v[S->val[o->v].hold];
+	if (iv->hi < tfp_hold_hi(t))
+		iv->hi = tfp_hold_hi(t);
+}
+
+/* Every operand of slot s, read at packet p of EXEC e, reaches its value;
+ * then their holds reach the read. */
+static bool tfp_reach_slot(tfp_sched *S, const tfp_slot *s, unsigned e, unsigned p)
+{
+	for (unsigned k = 0; k < 3; k++)
+		if (!tfp_reach(S, &s->s[k], e, tfp_t_alu(e, p), true))
+			return false;
+	for (unsigned k = 0; k < 3; k++)
+		tfp_extend(S, &s->s[k], tfp_t_alu(e, p));
+	return true;
 }
 
 static bool place_alu(tfp_sched *S, const tfp_op *o)
@@ -258,15 +229,17 @@ static bool place_alu(tfp_sched *S, const tfp_op *o)
 	memcpy(s.s, o->s, sizeof s.s);
 	int32_t t = 0;
 	for (unsigned k = 0; k < 3; k++) {
-		int32_t r = ready(S, &o->s[k]);
+		int32_t r = tfp_ready(S, &o->s[k]);
 		t = r > t ? r : t;
 	}
 	for (unsigned e = (unsigned)(t / 8); e < TFP_MAX_EXEC; e++) {
-		int p = find_packet(S, e, t, &s);
+		int p = tfp_find_packet(S, e, t, &s);
 		if (p < 0)
 			continue;
-		packet_add(S, &S->ex[e].p[p], &s);
-		S->val[o->dst[0]].def_t = t_alu(e, (unsigned)p);
+		if (!tfp_reach_slot(S, &s, e, (unsigned)p))
+			return false;
+		tfp_packet_add(S, &S->ex[e].p[p], &s);
+		S->val[o->dst[0]].def_t = tfp_t_alu(e, (unsigned)p);
 		return true;
 	}
 	return false;
@@ -279,11 +252,11 @@ static bool place_alu(tfp_sched *S, const tfp_op *o)
  * free from the MFU to it, or -1.  *s is the copy slot. */
 static int find_copy_out(const tfp_sched *S, const tfp_op *o, unsigned e, unsigned X, tfp_slot *s)
 {
-	*s = copy_slot(fixed(X, TO_FP20));
+	*s = tfp_copy_slot(tfp_fixed(X, TO_FP20));
 	s->dkind = TD_VAL;
 	s->d = o->dst[0];
-	int p = find_packet(S, e, t_alu(e, 0), s);
-	return p >= 0 && fixed_free(S, X, hold_lo(t_mfu(e, 0)), hold_hi(t_alu(e, (unsigned)p))) ? p : -1;
+	int p = tfp_find_packet(S, e, tfp_t_alu(e, 0), s);
+	return p >= 0 && tfp_fixed_free(S, X, tfp_hold_lo(tfp_t_mfu(e, 0)), tfp_hold_hi(tfp_t_alu(e, (unsigned)p))) ? p : -1;
 }
 
 /* Places the copy find_copy_out found (MFU instruction m of EXEC e is in use). */
@@ -293,32 +266,39 @@ static bool add_copy_out(tfp_sched *S, const tfp_op *o, unsigned e, int m, unsig
 	tfp_exec *x = &S->ex[e];
 	if ((unsigned)m == x->nm)
 		x->nm++;
-	packet_add(S, &x->p[p], s);
-	S->val[o->dst[0]].def_t = t_alu(e, (unsigned)p);
-	return ilist_add(&S->fixed[X], hold_lo(t_mfu(e, 0)), hold_hi(t_alu(e, (unsigned)p)));
+	tfp_packet_add(S, &x->p[p], s);
+	S->val[o->dst[0]].def_t = tfp_t_alu(e, (unsigned)p);
+	return tfp_ilist_add(&S->fixed[X], tfp_hold_lo(tfp_t_mfu(e, 0)), tfp_hold_hi(tfp_t_alu(e, (unsigned)p)));
 }
 
 static bool place_wpos(tfp_sched *S, const tfp_op *o)
 {
 	for (unsigned e = 0; e < TFP_MAX_EXEC; e++) {
-		int m = find_minst(S, e, 4);
+		int m = tfp_find_minst(S, e, 4);
 		if (m < 0)
 			continue;
 		tfp_exec *x = &S->ex[e];
 		for (unsigned c = 0; c < 4; c++) {
 			if ((unsigned)m < x->nm && (x->m[m].var_mask & (1u << c)))
 				continue;
-			unsigned X = row_reg(S, e, c);
+			unsigned X = tfp_row_reg(S, e, c);
 			tfp_slot s;
-			int p = find_copy_out(S, o, e, X, &s);
-			if (p < 0)
+			const int32_t lo = tfp_hold_lo(tfp_t_mfu(e, 0));
+			int32_t hold = -1;
+			if (tfp_inplace(S, S->cur) ? !tfp_fixed_free(S, X, lo, tfp_hold_hi(tfp_t_alu(e, 0))) : find_copy_out(S, o, e, X, &s) < 0)
 				continue;
 			x->m[m].sfu_used = true;
 			x->m[m].sfu_op = TEGRA_SFU_NOP;
 			x->m[m].sfu_reg = 4;
 			x->m[m].wread = true;
 			x->m[m].wdst = (uint8_t)c;
-			return add_copy_out(S, o, e, m, X, p, &s);
+			if (tfp_inplace(S, S->cur)) {
+				if ((unsigned)m == x->nm)
+					x->nm++;
+				return tfp_set_inplace(S, o->dst[0], X, TO_FP20, false, tfp_t_mfu(e, (unsigned)m), lo,
+				                   tfp_hold_hi(tfp_t_alu(e, 0)), S->cur, &hold);
+			}
+			return add_copy_out(S, o, e, m, X, find_copy_out(S, o, e, X, &s), &s);
 		}
 	}
 	return false;
@@ -330,50 +310,83 @@ static bool place_ipl(tfp_sched *S, const tfp_op *o)
 	if (o->wpos)
 		return place_wpos(S, o);
 	for (unsigned e = 0; e < TFP_MAX_EXEC; e++) {
-		int m = find_minst(S, e, c);
+		int m = tfp_find_minst(S, e, c);
 		if (m < 0)
 			continue;
-		unsigned X = row_reg(S, e, c);
+		unsigned X = tfp_row_reg(S, e, c);
 		tfp_slot s;
-		int p = find_copy_out(S, o, e, X, &s);
+		const int32_t lo = tfp_hold_lo(tfp_t_mfu(e, 0));
+		const int32_t hi = tfp_hold_hi(tfp_t_alu(e, 0));   /* an in-place value lives to the ALU at least */
+		int p = tfp_inplace(S, S->cur) ? (tfp_fixed_free(S, X, lo, hi) ? 0 : -1) : find_copy_out(S, o, e, X, &s);
 		if (p < 0)
 			continue;
 		S->ex[e].m[m].var_mask |= (uint8_t)(1u << c);
 		S->ex[e].m[m].var_row[c] = o->tram_row;
+		if (tfp_inplace(S, S->cur)) {
+			int32_t hold = -1;
+			if ((unsigned)m == S->ex[e].nm)
+				S->ex[e].nm++;
+			return tfp_set_inplace(S, o->dst[0], X, TO_FP20, false, tfp_t_mfu(e, (unsigned)m), lo, hi, S->cur, &hold);
+		}
 		return add_copy_out(S, o, e, m, X, p, &s);
 	}
 	return false;
+}
+
+/* An operand the ALU computes for one reader only (an SFU op or a TEX
+ * coordinate) is written by its operation straight into the row register
+ * the unit reads (the ALU addresses r0..r15 absolutely, MFU and TEX read
+ * their row at once, tegra-fp.md §5), instead of a copy into it: the
+ * defining slot, NULL when o is not such a value (*ed its EXEC). */
+tfp_slot *tfp_retarget(tfp_sched *S, const tfp_opnd *o, unsigned *ed)
+{
+	if (!S->copy || o->kind != TO_VAL || !tfp_plain(o) || S->uses[o->v] != 1 || S->val[o->v].fix >= 0 ||
+	    S->val[o->v].def_t < 0 || S->val[o->v].def_t % 8 < 4)
+		return NULL;
+	*ed = (unsigned)S->val[o->v].def_t / 8;
+	for (unsigned j = 0; j < 3; j++)
+		for (unsigned k = 0; k < S->ex[*ed].p[j].n; k++) {
+			tfp_slot *s = &S->ex[*ed].p[j].slot[k];
+			if (s->dkind == TD_VAL && s->d == o->v)
+				return s;
+		}
+	return NULL;
+}
+
+void tfp_retarget_to(tfp_sched *S, tfp_slot *d, unsigned reg)
+{
+	S->val[d->d].def_t = -1;
+	d->dkind = TD_FIX;
+	d->dhalf = TO_FP20;
+	d->d = (int32_t)reg;
 }
 
 static bool place_sfu(tfp_sched *S, const tfp_op *o)
 {
 	const unsigned R = S->rows;
 	const unsigned back = o->pre ? R + 1 : 1;   /* PRE step in an earlier EXEC of the same row */
-	int32_t t = ready(S, &o->s[0]);
-	for (unsigned es = back; es < TFP_MAX_EXEC; es++) {
-		unsigned ein = es - back, epre = es - R;
-		if (t_alu(ein, 2) < t)
+	int32_t t = tfp_ready(S, &o->s[0]);
+	unsigned ed = 0;
+	tfp_slot *rt = tfp_retarget(S, &o->s[0], &ed);
+	for (unsigned es = rt ? 1 : back; es < TFP_MAX_EXEC; es++) {
+		unsigned ein = es >= back ? es - back : 0, epre = es >= R ? es - R : 0;
+		if (rt ? (o->pre ? es < R || epre <= ed : es <= ed) : tfp_t_alu(ein, 2) < t)
 			continue;
-		int ms = find_minst(S, es, 4);
+		int ms = tfp_find_minst(S, es, 4);
 		if (ms < 0)
 			continue;
 		int mp = -1;
-		if (o->pre && (mp = find_minst(S, epre, 4)) < 0)
+		if (o->pre && (mp = tfp_find_minst(S, epre, 4)) < 0)
 			continue;
-		for (unsigned j = 0; j < 4; j++) {
-			unsigned X = row_reg(S, es, j);
-			tfp_slot cin = copy_slot(o->s[0]);
-			cin.dkind = TD_FIX;
-			cin.d = (int32_t)X;
-			tfp_slot cout = copy_slot(fixed(X, TO_FP20));
+		for (unsigned j = 0; j < 4 && rt; j++) {   /* the operand written into the row register */
+			unsigned X = tfp_row_reg(S, es, j);
+			const bool inp = tfp_inplace(S, S->cur);
+			tfp_slot cout = tfp_copy_slot(tfp_fixed(X, TO_FP20));
 			cout.dkind = TD_VAL;
 			cout.d = o->dst[0];
-			int pin = find_packet(S, ein, t, &cin);
-			int pout = find_packet(S, es, t_alu(es, 0), &cout);
-			if (pin < 0 || pout < 0)
-				break;
-			int32_t lo = hold_lo(t_alu(ein, (unsigned)pin)), hi = hold_hi(t_alu(es, (unsigned)pout));
-			if (!fixed_free(S, X, lo, hi))
+			int pout = inp ? 0 : tfp_find_packet(S, es, tfp_t_alu(es, 0), &cout);
+			const int32_t lo = tfp_hold_lo(S->val[o->s[0].v].def_t), hi = tfp_hold_hi(tfp_t_alu(es, (unsigned)pout));
+			if (pout < 0 || !tfp_fixed_free(S, X, lo, hi))
 				continue;
 			if (o->pre) {
 				tfp_exec *x = &S->ex[epre];
@@ -389,195 +402,61 @@ static bool place_sfu(tfp_sched *S, const tfp_op *o)
 			x->m[ms].sfu_used = true;
 			x->m[ms].sfu_op = o->sfu;
 			x->m[ms].sfu_reg = (uint8_t)j;
-			packet_add(S, &S->ex[ein].p[pin], &cin);
-			packet_add(S, &x->p[pout], &cout);
-			S->val[o->dst[0]].def_t = t_alu(es, (unsigned)pout);
-			return ilist_add(&S->fixed[X], lo, hi);
+			tfp_retarget_to(S, rt, X);
+			int32_t hold = -1;
+			if (inp)
+				return tfp_set_inplace(S, o->dst[0], X, TO_FP20, false, tfp_t_mfu(es, (unsigned)ms), lo, hi, S->cur,
+				                   &hold);
+			tfp_packet_add(S, &x->p[pout], &cout);
+			S->val[o->dst[0]].def_t = tfp_t_alu(es, (unsigned)pout);
+			return tfp_ilist_add(&S->fixed[X], lo, hi);
 		}
-	}
-	return false;
-}
-
-/* ALU copies, in the packets of EXEC e (trial copy b), of the four FX10
- * halves a TEX or the destination fetch left in d0 (R, G) and d1 (B, A)
- * into the op's values; out_t gets each copy's time, *last the latest.
- * False when the packets have no room. */
-static bool copy_out(const tfp_sched *S, const tfp_op *o, tfp_exec *b, unsigned e, unsigned d0,
-                     unsigned d1, int32_t out_t[4], int32_t *last)
-{
-	for (unsigned ch = 0; ch < 4; ch++) {
-		if (o->dst[ch] < 0 || !o->live || S->val[o->dst[ch]].def_t == -2)   /* dead channel */
+		if (rt && (es < back || tfp_t_alu(ein, 2) < t))
 			continue;
-		tfp_slot cout = copy_slot(fixed(ch < 2 ? d0 : d1, ch & 1 ? TO_HIGH : TO_LOW));
-		cout.dkind = TD_VAL;
-		cout.d = o->dst[ch];
-		int p = -1;
-		for (unsigned q = 0; q < 3 && p < 0; q++)
-			if (packet_fits(S, &b->p[q], &cout))
-				p = (int)q;
-		if (p < 0)
-			return false;
-		packet_add(S, &b->p[p], &cout);
-		out_t[ch] = t_alu(e, (unsigned)p);
-		*last = out_t[ch] > *last ? out_t[ch] : *last;
-	}
-	return true;
-}
-
-static bool place_tex(tfp_sched *S, const tfp_op *o)
-{
-	int32_t t = 0;
-	for (unsigned k = 0; k < 3; k++) {
-		int32_t r = ready(S, &o->s[k]);
-		t = r > t ? r : t;
-	}
-	const unsigned ncoord = o->bias ? 3 : 2;
-	for (unsigned et = 1; et < TFP_MAX_EXEC; et++) {
-		unsigned ein = et - 1;
-		tfp_exec *x = &S->ex[et];
-		if (x->tex || t_alu(ein, 2) < t)
-			continue;
-		/* rows > 1: an interpolation in this EXEC makes the TEX read this row
-		 * (tegra.tex.src_row_from_mfu); a dummy ipl into r2, the R coordinate
-		 * a 2D fetch ignores and the destination overwrites */
-		int mdummy = -1;
-		if (S->rows > 1 && (mdummy = find_minst(S, et, 2)) < 0)
-			continue;
-		unsigned creg[3] = { row_reg(S, et, 0), row_reg(S, et, 1), row_reg(S, et, 3) };
-		unsigned d0 = row_reg(S, et, 2), d1 = row_reg(S, et, 3);
-		/* try the copies on a scratch copy of the two EXECs */
-		tfp_exec a = S->ex[ein], b = *x;
-		bool ok = true;
-		int32_t cin_t[3] = { 0, 0, 0 };
-		for (unsigned k = 0; k < ncoord && ok; k++) {
-			tfp_slot cin = copy_slot(o->s[k]);
+		for (unsigned j = 0; j < 4; j++) {
+			unsigned X = tfp_row_reg(S, es, j);
+			tfp_slot cin = tfp_copy_slot(o->s[0]);
 			cin.dkind = TD_FIX;
-			cin.d = (int32_t)creg[k];
-			int p = -1;
-			for (unsigned q = 0; q < 3 && p < 0; q++)
-				if (t_alu(ein, q) >= t && alu_sees_slot(S, &cin, ein) && packet_fits(S, &a.p[q], &cin))
-					p = (int)q;
-			if (p < 0) {
-				ok = false;
+			cin.d = (int32_t)X;
+			tfp_slot cout = tfp_copy_slot(tfp_fixed(X, TO_FP20));
+			cout.dkind = TD_VAL;
+			cout.d = o->dst[0];
+			const bool inp = tfp_inplace(S, S->cur);
+			int pin = tfp_find_packet(S, ein, t, &cin);
+			int pout = inp ? 0 : tfp_find_packet(S, es, tfp_t_alu(es, 0), &cout);
+			if (pin < 0 || pout < 0)
 				break;
-			}
-			packet_add(S, &a.p[p], &cin);
-			cin_t[k] = t_alu(ein, (unsigned)p);
-			ok = fixed_free(S, creg[k], hold_lo(cin_t[k]), hold_hi(t_tex(et)));
-		}
-		int32_t out_t[4] = { -1, -1, -1, -1 }, last = t_tex(et);
-		ok = ok && copy_out(S, o, &b, et, d0, d1, out_t, &last);
-		int32_t dlo = hold_lo(S->rows > 1 ? t_mfu(et, 0) : t_tex(et));
-		if (ok)
-			ok = fixed_free(S, d0, dlo, hold_hi(last)) && fixed_free(S, d1, hold_lo(t_tex(et)), hold_hi(last));
-		if (!ok)
-			continue;
-		if (mdummy >= 0) {
-			if ((unsigned)mdummy == b.nm)
-				b.nm++;
-			b.m[mdummy].var_mask |= 1u << 2;
-			b.m[mdummy].var_row[2] = 0;
-		}
-		b.tex = true;
-		b.tex_bias = o->bias;
-		b.tex_sampler = o->sampler;
-		S->ex[ein] = a;
-		*x = b;
-		for (unsigned k = 0; k < ncoord; k++)
-			if (!ilist_add(&S->fixed[creg[k]], hold_lo(cin_t[k]), hold_hi(t_tex(et))))
+			int32_t lo = tfp_hold_lo(tfp_t_alu(ein, (unsigned)pin)), hi = tfp_hold_hi(tfp_t_alu(es, (unsigned)pout));
+			if (inp)
+				hi = tfp_hold_hi(tfp_t_alu(es, 0));
+			if (!tfp_fixed_free(S, X, lo, hi))
+				continue;
+			if (!tfp_reach_slot(S, &cin, ein, (unsigned)pin))
 				return false;
-		for (unsigned ch = 0; ch < 4; ch++)
-			if (out_t[ch] >= 0)
-				S->val[o->dst[ch]].def_t = out_t[ch];
-		return ilist_add(&S->fixed[d0], dlo, hold_hi(last)) &&
-		       ilist_add(&S->fixed[d1], hold_lo(t_tex(et)), hold_hi(last));
-	}
-	return false;
-}
-
-/* PSEQ's destination fetch (TF_FETCH): at the start of EXEC e, before its
- * MFU, PSEQ writes the pixel of render target 1 into r2, r3 of the row as
- * FX10 halves (R G, B A); ALU copies in EXEC e take the channels out. */
-static bool place_fetch(tfp_sched *S, const tfp_op *o)
-{
-	int32_t floor_t = S->window < 0 ? 0 : S->frontier - S->window;
-	unsigned e0 = floor_t > 0 ? (unsigned)(floor_t / 8) : 0;
-	for (unsigned e = e0; e < TFP_MAX_EXEC; e++) {
-		tfp_exec *x = &S->ex[e];
-		if (x->fetch)
-			continue;
-		unsigned d0 = row_reg(S, e, 2), d1 = row_reg(S, e, 3);
-		const int32_t tw = 8 * (int32_t)e - 1;   /* before MFU 0 of EXEC e */
-		tfp_exec b = *x;
-		int32_t out_t[4] = { -1, -1, -1, -1 }, last = t_mfu(e, 0);
-		bool ok = copy_out(S, o, &b, e, d0, d1, out_t, &last);
-		if (!ok || !fixed_free(S, d0, hold_lo(tw), hold_hi(last)) || !fixed_free(S, d1, hold_lo(tw), hold_hi(last)))
-			continue;
-		b.fetch = true;
-		*x = b;
-		for (unsigned ch = 0; ch < 4; ch++)
-			if (out_t[ch] >= 0)
-				S->val[o->dst[ch]].def_t = out_t[ch];
-		return ilist_add(&S->fixed[d0], hold_lo(tw), hold_hi(last)) &&
-		       ilist_add(&S->fixed[d1], hold_lo(tw), hold_hi(last));
-	}
-	return false;
-}
-
-/* The colour (FX10 halves of the DW pair, saturated as a UNORM target
- * clamps), the kill write and the store, in one EXEC: a kill acts on the
- * store of its own EXEC (tegra.alu.kill_this_exec). */
-static bool place_final(tfp_sched *S, const tfp_prog *p, bool color)
-{
-	int32_t t = 0;
-	for (unsigned c = 0; c < 4; c++) {
-		int32_t r = ready(S, &p->out[c]);
-		t = r > t ? r : t;
-	}
-	if (p->has_kill) {
-		int32_t r = ready(S, &p->kill);
-		t = r > t ? r : t;
-	}
-	for (unsigned e = (unsigned)(t / 8); e < TFP_MAX_EXEC; e++) {
-		unsigned o0 = row_reg(S, e, 2), o1 = row_reg(S, e, 3);
-		int32_t lo = hold_lo(t_alu(e, 0)), hi = hold_hi(t_dw(e));
-		if (color && (!fixed_free(S, o0, lo, hi) || !fixed_free(S, o1, lo, hi)))
-			continue;
-		tfp_exec x = S->ex[e];
-		bool ok = true;
-		tfp_slot w[5];
-		unsigned n = 0;
-		if (color) {
-			for (unsigned c = 0; c < 4; c++) {
-				w[n] = copy_slot(p->out[c]);
-				w[n].sat = true;
-				w[n].dkind = TD_FIX;
-				w[n].d = (int32_t)(c < 2 ? o0 : o1);
-				w[n].dhalf = c & 1 ? TO_HIGH : TO_LOW;
-				n++;
+			if (o->pre) {
+				tfp_exec *x = &S->ex[epre];
+				if ((unsigned)mp == x->nm)
+					x->nm++;
+				x->m[mp].sfu_used = true;
+				x->m[mp].sfu_op = o->pre;
+				x->m[mp].sfu_reg = (uint8_t)j;
 			}
+			tfp_exec *x = &S->ex[es];
+			if ((unsigned)ms == x->nm)
+				x->nm++;
+			x->m[ms].sfu_used = true;
+			x->m[ms].sfu_op = o->sfu;
+			x->m[ms].sfu_reg = (uint8_t)j;
+			tfp_packet_add(S, &S->ex[ein].p[pin], &cin);
+			if (inp) {
+				int32_t hold = -1;
+				return tfp_set_inplace(S, o->dst[0], X, TO_FP20, false, tfp_t_mfu(es, (unsigned)ms), lo, hi, S->cur,
+				                   &hold);
+			}
+			tfp_packet_add(S, &x->p[pout], &cout);
+			S->val[o->dst[0]].def_t = tfp_t_alu(es, (unsigned)pout);
+			return tfp_ilist_add(&S->fixed[X], lo, hi);
 		}
-		if (p->has_kill) {
-			w[n] = copy_slot(p->kill);
-			w[n].dkind = TD_KILL;
-			n++;
-		}
-		for (unsigned k = 0; k < n && ok; k++) {
-			int q = -1;
-			for (unsigned j = 0; j < 3 && q < 0; j++)
-				if (t_alu(e, j) >= t && alu_sees_slot(S, &w[k], e) && packet_fits(S, &x.p[j], &w[k]))
-					q = (int)j;
-			if (q < 0)
-				ok = false;
-			else
-				packet_add(S, &x.p[q], &w[k]);
-		}
-		if (!ok)
-			continue;
-		x.dw = color;
-		S->ex[e] = x;
-		S->dw_exec = e;
-		return !color || (ilist_add(&S->fixed[o0], lo, hi) && ilist_add(&S->fixed[o1], lo, hi));
 	}
 	return false;
 }
@@ -594,7 +473,7 @@ static bool allocate(tfp_sched *S, const tfp_prog *p, ir_error *e)
 		for (unsigned q = 0; q < 3; q++)
 			for (unsigned k = 0; k < S->ex[x].p[q].n; k++)
 				for (unsigned j = 0; j < 3; j++)
-					note_use(S, &S->ex[x].p[q].slot[k].s[j], t_alu(x, q));
+					note_use(S, &S->ex[x].p[q].slot[k].s[j], tfp_t_alu(x, q));
 	/* values by definition time */
 	uint32_t *order = malloc((p->nval + 1) * sizeof *order);
 	if (!order)
@@ -616,16 +495,16 @@ static bool allocate(tfp_sched *S, const tfp_prog *p, ir_error *e)
 	bool ok = true;
 	for (size_t i = 0; i < n && ok; i++) {
 		tfp_value *v = &S->val[order[i]];
-		int32_t lo = hold_lo(v->def_t), hi = v->last_t > v->def_t ? hold_hi(v->last_t) : lo;
+		int32_t lo = tfp_hold_lo(v->def_t), hi = v->last_t > v->def_t ? tfp_hold_hi(v->last_t) : lo;
 		int reg = -1;
 		for (unsigned r = 0; r < nrow + 8 && reg < 0; r++) {
 			unsigned R = r < nrow ? r : 16 + (r - nrow);
-			if (R < 16 && !fixed_free(S, R, lo, hi))
+			if (R < 16 && !tfp_fixed_free(S, R, lo, hi))
 				continue;
 			if (ilist_free_over(&S->busy[R], lo, hi))
 				reg = (int)R;
 		}
-		if (reg < 0 || !ilist_add(&S->busy[reg], lo, hi))
+		if (reg < 0 || !tfp_ilist_add(&S->busy[reg], lo, hi))
 			ok = false;
 		v->reg = (int16_t)reg;
 	}
@@ -645,105 +524,45 @@ void tfp_sched_free(tfp_sched *S)
 		free(S->busy[r].v);
 	free(S->val);
 	free(S->up);
+	free(S->blocked);
+	free(S->uses);
 	memset(S, 0, sizeof *S);
 }
 
-static bool is_copy_of(const tfp_slot *s)
-{
-	const tfp_opnd *b = &s->s[1], *c = &s->s[2];
-	return s->alu == TA_MAD && s->cc == TC_NONE && b->kind == TO_IMM && b->k == 1.0f && !b->neg && !b->abs &&
-	       !b->m1 && !b->x2 && c->kind == TO_IMM && c->k == 0.0f && !c->neg && !c->abs && !c->m1 && !c->x2;
-}
-
-static bool plain(const tfp_opnd *o) { return !o->neg && !o->abs && !o->m1 && !o->x2; }
-
-/* The colour store reading the copies out of the row registers: when the DW
- * EXEC's first packet only copies interpolated FP20 values out of the row
- * (place_ipl) and its second only packs those copies (or constants) into
- * the store's halves, the pack reads the row registers itself and the copy
- * packet goes: one ALU packet for a passed-through colour, as a
- * hand-written grate program has it (traces/samples/triangle.fs.asm,
- * docs/calibration.md).  All four slots of a packet read before any
- * writes, so the pack into r2/r3 may read r2/r3. */
-static void fold_store_copies(tfp_sched *S)
-{
-	if (S->rows != 1)
-		return;
-	const unsigned e = S->dw_exec;
-	tfp_exec *x = &S->ex[e];
-	if (!x->dw || x->tex || x->fetch || !x->p[0].n || !x->p[1].n || x->p[2].n || x->p[0].nimm)
-		return;
-	const tfp_packet *c = &x->p[0];
-	for (unsigned k = 0; k < c->n; k++) {
-		const tfp_slot *s = &c->slot[k];
-		if (!is_copy_of(s) || s->sat || s->dkind != TD_VAL || s->s[0].kind != TO_FIX ||
-		    s->s[0].half != TO_FP20 || !plain(&s->s[0]))
-			return;
-	}
-	tfp_packet w = x->p[1];
-	for (unsigned k = 0; k < w.n; k++) {
-		tfp_slot *s = &w.slot[k];
-		if (s->dkind != TD_FIX || !is_copy_of(s) || !s->sat)
-			return;
-		if (s->s[0].kind != TO_VAL)
-			continue;
-		if (!plain(&s->s[0]))
-			return;
-		int src = -1;
-		for (unsigned j = 0; j < c->n; j++)
-			if (c->slot[j].d == s->s[0].v)
-				src = (int)j;
-		if (src < 0)
-			return;
-		s->s[0] = c->slot[src].s[0];
-	}
-	/* the copies must have no reader but the pack */
-	for (unsigned j = 0; j < c->n; j++)
-		for (unsigned ee = 0; ee < TFP_MAX_EXEC; ee++)
-			for (unsigned q = 0; q < 3; q++)
-				for (unsigned k = 0; k < S->ex[ee].p[q].n; k++)
-					for (unsigned i = 0; i < 3; i++) {
-						const tfp_opnd *o = &S->ex[ee].p[q].slot[k].s[i];
-						if (o->kind == TO_VAL && o->v == c->slot[j].d && !(ee == e && q == 1))
-							return;
-					}
-	for (unsigned j = 0; j < c->n; j++)
-		S->val[c->slot[j].d].def_t = -1;
-	x->p[0] = w;
-	memset(&x->p[1], 0, sizeof x->p[1]);
-}
-
-bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched *S, ir_error *e)
+bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, const uint8_t *copy, tfp_sched *S,
+                    ir_error *e)
 {
 	memset(S, 0, sizeof *S);
 	S->rows = rows;
 	S->window = window;
+	S->copy = copy;
+	S->conflict = -1;
 	S->val = malloc((p->nval + 1) * sizeof *S->val);
 	S->up = calloc(1, sizeof *S->up);
-	if (!S->val || !S->up)
+	S->blocked = calloc(p->n + 1, 1);
+	if (!S->val || !S->up || !S->blocked)
 		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "out of memory");
 	S->up->free = p->ufree;
 	for (uint32_t v = 0; v <= p->nval; v++)
-		S->val[v] = (tfp_value){ .def_t = -1, .last_t = -1, .reg = -1 };
+		S->val[v] = (tfp_value){ .def_t = -1, .last_t = -1, .reg = -1, .fix = -1, .hold = -1, .owner = -1 };
 	/* values nothing reads: TEX channels are skipped (-2) */
-	bool *used = calloc(p->nval + 1, sizeof *used);
-	if (!used)
+	S->uses = calloc(p->nval + 1, sizeof *S->uses);
+	if (!S->uses)
 		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "out of memory");
 	for (size_t i = 0; i < p->n; i++)
 		for (unsigned k = 0; k < 3; k++)
 			if (p->op[i].live && p->op[i].s[k].kind == TO_VAL)
-				used[p->op[i].s[k].v] = true;
+				S->uses[p->op[i].s[k].v]++;
 	for (unsigned c = 0; c < 4; c++)
 		if (p->out[c].kind == TO_VAL)
-			used[p->out[c].v] = true;
+			S->uses[p->out[c].v]++;
 	if (p->has_kill && p->kill.kind == TO_VAL)
-		used[p->kill.v] = true;
+		S->uses[p->kill.v]++;
 	for (size_t i = 0; i < p->n; i++)
 		if (p->op[i].kind == TF_TEX || p->op[i].kind == TF_FETCH)
 			for (unsigned c = 0; c < 4; c++)
-				if (p->op[i].dst[c] >= 0 && !used[p->op[i].dst[c]])
+				if (p->op[i].dst[c] >= 0 && !S->uses[p->op[i].dst[c]])
 					S->val[p->op[i].dst[c]].def_t = -2;
-	free(used);
 	if (p->any_ipl) {
 		S->ex[0].nm = 1;
 		S->ex[0].m[0].setup = true;
@@ -754,16 +573,20 @@ bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched 
 		if (!o->live)
 			continue;
 		bool ok;
+		S->cur = (int32_t)i;
 		switch (o->kind) {
 		case TF_ALU: ok = place_alu(S, o); break;
 		case TF_IPL: ok = place_ipl(S, o); break;
 		case TF_SFU: ok = place_sfu(S, o); break;
-		case TF_FETCH: ok = place_fetch(S, o); break;
-		default: ok = place_tex(S, o); break;
+		case TF_FETCH: ok = tfp_place_fetch(S, o); break;
+		default: ok = tfp_place_tex(S, o); break;
 		}
 		for (unsigned k = 0; ok && k < 4; k++)
 			if (o->dst[k] >= 0 && S->val[o->dst[k]].def_t > S->frontier)
 				S->frontier = S->val[o->dst[k]].def_t;
+		if (!ok && S->conflict >= 0)
+			return ir_refuse(e, IR_REFUSE_LIMITS, p->file, o->line ? o->line : 1, o->col ? o->col : 1,
+			                 "cannot read an in-place result here");
 		if (!ok)
 			return ir_refuse(e, IR_REFUSE_LIMITS, p->file, o->line ? o->line : 1, o->col ? o->col : 1,
 			                 "does not fit in %d EXECs (%d MFU instructions, %d ALU packets)",
@@ -772,10 +595,12 @@ bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched 
 	for (uint32_t v = 0; v < p->nval; v++)
 		if (S->val[v].def_t == -2)
 			S->val[v].def_t = -1;
-	if (!place_final(S, p, p->has_color))
-		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "the colour store does not fit "
-		                 "in %d EXECs", TFP_MAX_EXEC);
-	fold_store_copies(S);
+	if (!tfp_place_final(S, p))
+		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, S->conflict >= 0 ? "the colour store cannot "
+		                 "read an in-place result" : "the colour store does not fit in %d EXECs", TFP_MAX_EXEC);
+	tfp_rewrite_inplace(S, p->nval);
+	tfp_fold_store_copies(S);
+	tfp_fuse_store(S);
 	if (S->up->overflow)
 		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "the embedded constants of two packets "
 		                 "need more FP_CONST words than are free");
@@ -795,6 +620,9 @@ bool tegra_schedule(const tfp_prog *p, unsigned rows, int32_t window, tfp_sched 
 		if (any || np)
 			S->nexec = x + 1;
 	}
+	if (S->nexec >= TFP_MAX_EXEC)   /* FP_PSEQ_ENGINE_INST's EXEC_COUNT has 6 bits (isa/tegra/gr3d_regs.def) */
+		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "needs %u EXECs, FP_PSEQ_ENGINE_INST counts at "
+		                 "most %d", S->nexec, TFP_MAX_EXEC - 1);
 	if (S->packets > TFP_MAX_PACKETS)
 		return ir_refuse(e, IR_REFUSE_LIMITS, p->file, 1, 1, "needs %u ALU packets, the "
 		                 "program holds %d", S->packets, TFP_MAX_PACKETS);

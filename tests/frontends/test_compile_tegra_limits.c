@@ -41,7 +41,7 @@ static tegra_compile_result compile_ok(const char *text, tegra_fp_decoded *dec)
 /* The limits of one EXEC (tegra-fp.md §2.2) on a decoded program. */
 static void check_exec_limits(const tegra_fp_decoded *dec)
 {
-	cr_assert_leq(dec->exec_count, 64);
+	cr_assert_leq(dec->exec_count, 63);   /* FP_PSEQ_ENGINE_INST's EXEC_COUNT: 6 bits */
 	unsigned dws = 0, packets = 0, mfus = 0;
 	for (unsigned e = 0; e < dec->exec_count; e++) {
 		const tegra_exec *x = &dec->exec[e];
@@ -97,14 +97,22 @@ Test(compile_tegra, slots_pack_into_packets_and_execs)
 		for (unsigned k = 0; k < 4; k++)
 			cr_assert_eq(dec->exec[0].alu[p].slot[k].add_disable, true, "packet %u slot %u\n%s", p, k,
 			             r.asm_text);
-	cr_assert_eq(r.execs, 2, "%s", r.asm_text);   /* 2 ADD levels, then the colour */
-	cr_assert_eq(dec->exec[1].alu_sched.count, 3, "%s", r.asm_text);
+	/* 2 ADD levels; the second writes the colour halves itself (the store's
+	 * saturated copies fuse into it, tfp_fuse_store) */
+	cr_assert_eq(r.execs, 2, "%s", r.asm_text);
+	cr_assert_eq(dec->exec[1].alu_sched.count, 2, "%s", r.asm_text);
+	for (unsigned k = 0; k < 4; k++) {
+		const tegra_alu_inst *s = &dec->exec[1].alu[1].slot[k];
+		cr_assert(s->saturate && !s->add_disable, "slot %u\n%s", k, r.asm_text);
+		cr_assert_eq(s->dst_index, 2 + k / 2, "%s", r.asm_text);
+	}
 	check_exec_limits(dec);
 	tegra_compile_result_free(&r);
 
-	/* embedded constants: a packet reading imm0..imm2 keeps 3 instructions */
-	r = compile_ok("FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nIMM[0] FLT32 {0.3, 0.7, -0.6, 0.5}\n"
-	               "MUL OUT[0].xyz, CONST[0][0], IMM[0]\nMOV OUT[0].w, CONST[0][0].wwww\nEND\n", dec);
+	/* embedded constants: a packet reading imm0..imm2 keeps 3 instructions
+	 * (nothing else is ready for it: the next packet reads its results) */
+	r = compile_ok("FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nDCL TEMP[0]\nIMM[0] FLT32 {0.3, 0.7, -0.6, 0.5}\n"
+	               "MUL TEMP[0].xyz, CONST[0][0], IMM[0]\nMUL OUT[0], TEMP[0].xyzx, TEMP[0].yzxy\nEND\n", dec);
 	unsigned imms = 0;
 	for (unsigned p = 0; p < dec->exec[0].alu_sched.count; p++) {
 		const tegra_alu_packet *pk = &dec->exec[0].alu[p];
@@ -122,11 +130,11 @@ Test(compile_tegra, slots_pack_into_packets_and_execs)
 	/* four distinct constants and four slots: the packet would stop at 3
 	 * with them embedded, so they move to the FP_CONST words past the
 	 * declared CONST[0][0] (u4..u7, the program's .constants) and the four
-	 * MULs share one packet (then the colour's pack) */
+	 * MULs share one packet, writing the colour's halves themselves */
 	r = compile_ok("FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nIMM[0] FLT32 {0.3, 0.7, -0.6, 1.7}\n"
 	               "MUL OUT[0], CONST[0][0], IMM[0]\nEND\n", dec);
-	cr_assert_eq(r.alu_packets, 2, "%s", r.asm_text);
-	cr_assert_eq(r.alu_slots, 8, "%s", r.asm_text);
+	cr_assert_eq(r.alu_packets, 1, "%s", r.asm_text);
+	cr_assert_eq(r.alu_slots, 4, "%s", r.asm_text);
 	cr_assert(!dec->exec[0].alu[0].slot3_is_imm, "%s", r.asm_text);
 	const float want[4] = { 0.3f, 0.7f, -0.6f, 1.7f };
 	for (unsigned k = 0; k < 4; k++) {
@@ -156,6 +164,69 @@ Test(compile_tegra, slots_pack_into_packets_and_execs)
 	cr_assert_geq(rcp, 1, "%s", r.asm_text);
 	cr_assert_eq(presin + 1, sin, "%s", r.asm_text);
 	cr_assert_eq(presin_reg, sin_reg);
+	check_exec_limits(dec);
+	tegra_compile_result_free(&r);
+	free(dec);
+}
+
+/* The rules that make programs as short as the ISA allows
+ * (docs/compiler.md "Schedule and registers"): results read in place in
+ * the row registers, operands written straight into them, the colour store
+ * fused with the last operation. */
+Test(compile_tegra, programs_are_as_short_as_the_row_registers_allow)
+{
+	tegra_fp_decoded *dec = malloc(sizeof *dec);
+	cr_assert(dec);
+	/* Mesa's fs_tex (../shared/perf): the coordinates are interpolated into
+	 * r0, r1 and fetched there in the same EXEC; the texel goes to g0..g3 (one
+	 * packet: r2, r3 are the colour's next); the colour interpolated into
+	 * r0..r3 is read in place by the MULs, which write the FX10 halves */
+	tegra_compile_result r =
+	    compile_ok("FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL IN[1].xy, GENERIC[1], PERSPECTIVE\n"
+	               "DCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0]\n"
+	               "TEX TEMP[0], IN[1].xyyy, SAMP[0], 2D\nMUL OUT[0], TEMP[0], IN[0]\nEND\n", dec);
+	cr_assert_eq(r.execs, 2, "%s", r.asm_text);
+	cr_assert_eq(r.alu_packets, 2, "%s", r.asm_text);
+	cr_assert(dec->exec[0].tex.enable && !dec->exec[0].tex.src_r2, "%s", r.asm_text);
+	cr_assert_eq(dec->exec[0].mfu[0].var[0].op, TEGRA_VAR_FP20);   /* S, T interpolated where TEX reads them */
+	cr_assert_eq(dec->exec[0].mfu[0].var[1].op, TEGRA_VAR_FP20);
+	cr_assert_eq(dec->exec[1].alu_sched.count, 1, "%s", r.asm_text);
+	for (unsigned k = 0; k < 4; k++) {
+		const tegra_alu_inst *s = &dec->exec[1].alu[0].slot[k];
+		cr_assert(s->add_disable && s->saturate, "slot %u: the MUL writes the colour\n%s", k, r.asm_text);
+		cr_assert_eq(s->dst_index, 2 + k / 2, "%s", r.asm_text);
+		cr_assert_eq(s->b.index, k, "slot %u reads the interpolated r%u in place\n%s", k, k, r.asm_text);
+	}
+	check_exec_limits(dec);
+	tegra_compile_result_free(&r);
+
+	/* a chain of 24 dependent vec4 MADs (calibration alu_long): one packet
+	 * each, no copy of the interpolated colour, the last MAD writes the colour */
+	char text[2048];
+	int n = snprintf(text, sizeof text, "FRAG\nDCL IN[0], COLOR, COLOR\nDCL OUT[0], COLOR\nDCL TEMP[0]\n"
+	                 "IMM[0] FLT32 {0.5, 0.5, 0.5, 0.5}\nIMM[1] FLT32 {0.25, 0.25, 0.25, 0.25}\n"
+	                 "MOV TEMP[0], IN[0]\n");
+	for (unsigned i = 0; i < 24; i++)
+		n += snprintf(text + n, sizeof text - (size_t)n, "MAD TEMP[0], TEMP[0], IMM[0], IMM[1]\n");
+	snprintf(text + n, sizeof text - (size_t)n, "MOV OUT[0], TEMP[0]\nEND\n");
+	r = compile_ok(text, dec);
+	cr_assert_eq(r.alu_packets, 24, "%s", r.asm_text);
+	cr_assert_eq(r.execs, 8, "%s", r.asm_text);
+	check_exec_limits(dec);
+	tegra_compile_result_free(&r);
+
+	/* an SFU operand computed by the ALU is written into the row register
+	 * the RCP reads (no copy in), and the RCP's result is read there */
+	r = compile_ok("FRAG\nDCL IN[0].xy, GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL TEMP[0]\n"
+	               "MUL TEMP[0].x, IN[0].xxxx, IN[0].yyyy\nRCP TEMP[0].x, TEMP[0].xxxx\n"
+	               "MOV OUT[0], TEMP[0].xxxx\nEND\n", dec);
+	cr_assert_eq(r.alu_slots, 5, "one MUL into the row, four colour writes\n%s", r.asm_text);
+	cr_assert_eq(r.execs, 2, "%s", r.asm_text);
+	const tegra_alu_inst *mul = &dec->exec[0].alu[0].slot[0];
+	cr_assert_eq(mul->dst_index, dec->exec[1].mfu[0].sfu_reg, "the MUL writes the RCP's register\n%s",
+	             r.asm_text);
+	for (unsigned k = 0; k < 4; k++)
+		cr_assert_eq(dec->exec[1].alu[0].slot[k].a.index, dec->exec[1].mfu[0].sfu_reg, "%s", r.asm_text);
 	check_exec_limits(dec);
 	tegra_compile_result_free(&r);
 	free(dec);
