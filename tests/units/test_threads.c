@@ -12,38 +12,11 @@
 #include "base/image.h"
 #include "sim/core/clock_par.h"
 #include "sim/core/timeline.h"
+#include "tests/test_replay_pair.h"
 #include "tests/test_util.h"
 #include "traces/replay/replay.h"
 #include "ulpsim/ulpsim.h"
 
-typedef struct ev_log {
-	sim_tl_event *ev;
-	size_t n, cap;
-} ev_log;
-
-static bool log_write(void *ctx, const sim_tl_event *ev, size_t n)
-{
-	ev_log *l = ctx;
-	if (l->n + n > l->cap) {
-		size_t cap = l->cap ? l->cap : 4096;
-		while (cap < l->n + n)
-			cap *= 2;
-		sim_tl_event *p = realloc(l->ev, cap * sizeof *p);
-		cr_assert(p);
-		l->ev = p;
-		l->cap = cap;
-	}
-	memcpy(l->ev + l->n, ev, n * sizeof *ev);
-	l->n += n;
-	return true;
-}
-
-typedef struct run {
-	bool ok;
-	char msg[sizeof(((ulp_diag *)0)->msg)];
-	replay_result res;
-	ev_log log;
-} run;
 
 static void tegra3(ulp_config *c, unsigned threads, uint64_t window)
 {
@@ -53,64 +26,6 @@ static void tegra3(ulp_config *c, unsigned threads, uint64_t window)
 	cr_assert(ulp_config_preset(c, "tegra3", &d), "%s", d.msg);
 	c->host_threads = threads;
 	c->host_thread_window = (int64_t)window;
-}
-
-static void replay(const trace *t, const ulp_config *c, bool record, uint64_t max_cycles, run *r)
-{
-	memset(r, 0, sizeof *r);
-	sim_timeline tl;
-	cr_assert(sim_tl_init(&tl));
-	cr_assert(sim_tl_add_sink(&tl, (sim_tl_sink){ &r->log, log_write, NULL }));
-	tl.enabled = true;
-	replay_opts o = { .cfg = c, .keep_image = true, .tl = record ? &tl : NULL, .max_cycles = max_cycles };
-	ulp_diag d;
-	ulp_diag_clear(&d);
-	r->ok = replay_run(t, &o, &r->res, &d);
-	snprintf(r->msg, sizeof r->msg, "%s", d.msg);
-	sim_tl_fini(&tl);
-}
-
-static void run_free(run *r)
-{
-	ulp_image_free(r->res.image);
-	free(r->log.ev);
-}
-
-/* Everything a run computed, a and b alike. */
-static void same(const run *a, const run *b, const char *what)
-{
-	cr_assert_eq(a->ok, b->ok, "%s: ok %d vs %d (%s | %s)", what, a->ok, b->ok, a->msg, b->msg);
-	cr_assert_str_eq(a->msg, b->msg, "%s", what);
-	const replay_result *x = &a->res, *y = &b->res;
-	cr_assert_eq(x->cycles, y->cycles, "%s: %llu vs %llu cycles", what, (unsigned long long)x->cycles,
-	             (unsigned long long)y->cycles);
-	cr_assert_eq(x->vertex_cycles, y->vertex_cycles, "%s", what);
-	cr_assert_eq(x->fragment_cycles, y->fragment_cycles, "%s", what);
-	cr_assert_eq(x->draws, y->draws, "%s", what);
-	cr_assert_eq(x->fragments, y->fragments, "%s", what);
-	cr_assert_eq(x->nunits, y->nunits, "%s", what);
-	for (unsigned k = 0; k < x->nunits; k++) {
-		cr_assert_str_eq(x->unit[k].name, y->unit[k].name, "%s", what);
-		cr_assert(!memcmp(&x->unit[k].stats, &y->unit[k].stats, sizeof x->unit[k].stats), "%s: %s's stats",
-		          what, x->unit[k].name);
-	}
-	cr_assert_eq(x->nports, y->nports, "%s", what);
-	cr_assert(!memcmp(x->port, y->port, x->nports * sizeof x->port[0]), "%s: port marks", what);
-	cr_assert_eq(!x->image, !y->image, "%s", what);
-	if (x->image) {
-		cr_assert(x->image->width == y->image->width && x->image->height == y->image->height, "%s", what);
-		cr_assert(!memcmp(x->image->rgba, y->image->rgba, (size_t)x->image->width * x->image->height * 4),
-		          "%s: images differ", what);
-	}
-	cr_assert_eq(a->log.n, b->log.n, "%s: %zu vs %zu timeline events", what, a->log.n, b->log.n);
-	for (size_t e = 0; e < a->log.n; e++) {
-		const sim_tl_event *p = &a->log.ev[e], *q = &b->log.ev[e];
-		cr_assert(p->cycle == q->cycle && p->id == q->id && p->arg == q->arg && p->lane == q->lane &&
-		          p->kind == q->kind,
-		          "%s: event %zu: cycle %llu lane %u kind %u id %u arg %u vs cycle %llu lane %u kind %u id %u arg %u",
-		          what, e, (unsigned long long)p->cycle, p->lane, p->kind, p->id, p->arg,
-		          (unsigned long long)q->cycle, q->lane, q->kind, q->id, q->arg);
-	}
 }
 
 /* Every sample trace under the tegra3 preset, with and without a timeline,
@@ -136,9 +51,9 @@ Test(threads, samples_tegra3_one_and_two_threads_alike, .timeout = 300)
 				ulp_config c1, c2;
 				tegra3(&c1, 1, windows[w]);
 				tegra3(&c2, 2, windows[w]);
-				run a, b;
-				replay(&t, &c1, record, 0, &a);
-				replay(&t, &c2, record, 0, &b);
+				test_run a, b;
+				test_replay_run(&t, &c1, record, 0, &a);
+				test_replay_run(&t, &c2, record, 0, &b);
 				cr_assert(a.ok, "%s: %s", path, a.msg);
 				cr_assert_eq(a.res.host_threaded_draws, 0);
 				threaded += b.res.host_threaded_draws;
@@ -148,9 +63,9 @@ Test(threads, samples_tegra3_one_and_two_threads_alike, .timeout = 300)
 				char what[192];
 				snprintf(what, sizeof what, "%s, window %llu, timeline %d", path,
 				         (unsigned long long)windows[w], record);
-				same(&a, &b, what);
-				run_free(&a);
-				run_free(&b);
+				test_runs_same(&a, &b, what);
+				test_run_free(&a);
+				test_run_free(&b);
 			}
 		}
 		trace_free(&t);
@@ -174,28 +89,28 @@ Test(threads, fill_windows_and_budget, .timeout = 120)
 			ulp_config c1, c2;
 			tegra3(&c1, 1, windows[w]);
 			tegra3(&c2, 2, windows[w]);
-			run a, b;
-			replay(&t, &c1, record, 0, &a);
-			replay(&t, &c2, record, 0, &b);
+			test_run a, b;
+			test_replay_run(&t, &c1, record, 0, &a);
+			test_replay_run(&t, &c2, record, 0, &b);
 			cr_assert(a.ok, "%s", a.msg);
 			if (windows[w] < 10000)   /* a window past a draw's end: it ends in the first */
 				cr_assert_eq(b.res.host_threaded_draws, 2, "window %llu: both draws on two threads",
 				             (unsigned long long)windows[w]);
 			char what[64];
 			snprintf(what, sizeof what, "fill, window %llu, timeline %d", (unsigned long long)windows[w], record);
-			same(&a, &b, what);
+			test_runs_same(&a, &b, what);
 			const uint64_t cycles = a.res.cycles;
-			run_free(&a);
-			run_free(&b);
+			test_run_free(&a);
+			test_run_free(&b);
 			/* a budget that ends the second draw inside the blocks' work */
-			replay(&t, &c1, record, cycles - cycles / 5, &a);
-			replay(&t, &c2, record, cycles - cycles / 5, &b);
+			test_replay_run(&t, &c1, record, cycles - cycles / 5, &a);
+			test_replay_run(&t, &c2, record, cycles - cycles / 5, &b);
 			cr_assert_not(a.ok);
 			snprintf(what, sizeof what, "fill, budget, window %llu, timeline %d", (unsigned long long)windows[w],
 			         record);
-			same(&a, &b, what);
-			run_free(&a);
-			run_free(&b);
+			test_runs_same(&a, &b, what);
+			test_run_free(&a);
+			test_run_free(&b);
 		}
 	}
 	trace_free(&t);
@@ -219,16 +134,16 @@ Test(threads, watchdog_alike, .timeout = 120)
 			tegra3(&c2, 2, windows[w]);
 			c1.watchdog_cycles = c2.watchdog_cycles = 200;
 			c1.tegra_lat_tex = c2.tegra_lat_tex = 300;
-			run a, b;
-			replay(&t, &c1, record, 0, &a);
-			replay(&t, &c2, record, 0, &b);
+			test_run a, b;
+			test_replay_run(&t, &c1, record, 0, &a);
+			test_replay_run(&t, &c2, record, 0, &b);
 			cr_assert_not(a.ok);
 			cr_assert(strstr(a.msg, "watchdog"), "%s", a.msg);
 			char what[64];
 			snprintf(what, sizeof what, "watchdog, window %llu", (unsigned long long)windows[w]);
-			same(&a, &b, what);
-			run_free(&a);
-			run_free(&b);
+			test_runs_same(&a, &b, what);
+			test_run_free(&a);
+			test_run_free(&b);
 		}
 	}
 	trace_free(&t);
@@ -281,7 +196,7 @@ typedef struct toy_run {
 	bool threaded;
 	sim_unit_stats st[4];
 	char msg[sizeof(((ulp_diag *)0)->msg)];
-	ev_log log;
+	test_ev_log log;
 } toy_run;
 
 /* units 0, 1: part 0 (a worker, then a staller); 2, 3: part 1 (two stallers,
@@ -291,7 +206,7 @@ static void toy_clock(bool parts, bool swap, bool wait, bool record, uint64_t wi
 	memset(r, 0, sizeof *r);
 	sim_timeline tl;
 	cr_assert(sim_tl_init(&tl));
-	cr_assert(sim_tl_add_sink(&tl, (sim_tl_sink){ &r->log, log_write, NULL }));
+	cr_assert(sim_tl_add_sink(&tl, test_ev_sink(&r->log)));
 	tl.enabled = true;
 	toy t[4];
 	static const char *const names[] = { "a0", "a1", "b0", "b1" };

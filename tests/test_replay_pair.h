@@ -1,0 +1,40 @@
+/* Two replays of one trace compared in full (tests that a host-side choice,
+ * threads or the ahead path, leaves every simulated result as it was). */
+#ifndef ULP_TEST_REPLAY_PAIR_H
+#define ULP_TEST_REPLAY_PAIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "sim/core/timeline.h"
+#include "traces/replay/replay.h"
+
+/* Every timeline event a run emitted, in order. */
+typedef struct test_ev_log {
+	sim_tl_event *ev;
+	size_t n, cap;
+} test_ev_log;
+
+/* A timeline sink appending to l. */
+sim_tl_sink test_ev_sink(test_ev_log *l);
+
+typedef struct test_run {
+	bool ok;
+	char msg[sizeof(((ulp_diag *)0)->msg)];
+	replay_result res;
+	test_ev_log log;
+} test_run;
+
+/* Replays t under c (with a timeline when record; max_cycles 0: no budget),
+ * the image kept, into *r. */
+void test_replay_run(const trace *t, const ulp_config *c, bool record, uint64_t max_cycles, test_run *r);
+void test_run_free(test_run *r);
+
+/* Asserts that a and b computed the same: outcome and message, cycles, draws,
+ * fragments, every unit's stats, the ports' high-water marks, the image and
+ * every timeline event in order. */
+void test_runs_same(const test_run *a, const test_run *b, const char *what);
+
+#endif
