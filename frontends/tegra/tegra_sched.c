@@ -361,6 +361,16 @@ void tfp_retarget_to(tfp_sched *S, tfp_slot *d, unsigned reg)
 	d->d = (int32_t)reg;
 }
 
+/* MFU instruction m of exec x runs the SFU op on row register j. */
+static void put_sfu(tfp_exec *x, unsigned m, uint8_t op, unsigned j)
+{
+	if (m == x->nm)
+		x->nm++;
+	x->m[m].sfu_used = true;
+	x->m[m].sfu_op = op;
+	x->m[m].sfu_reg = (uint8_t)j;
+}
+
 static bool place_sfu(tfp_sched *S, const tfp_op *o)
 {
 	const unsigned R = S->rows;
@@ -388,26 +398,15 @@ static bool place_sfu(tfp_sched *S, const tfp_op *o)
 			const int32_t lo = tfp_hold_lo(S->val[o->s[0].v].def_t), hi = tfp_hold_hi(tfp_t_alu(es, (unsigned)pout));
 			if (pout < 0 || !tfp_fixed_free(S, X, lo, hi))
 				continue;
-			if (o->pre) {
-				tfp_exec *x = &S->ex[epre];
-				if ((unsigned)mp == x->nm)
-					x->nm++;
-				x->m[mp].sfu_used = true;
-				x->m[mp].sfu_op = o->pre;
-				x->m[mp].sfu_reg = (uint8_t)j;
-			}
-			tfp_exec *x = &S->ex[es];
-			if ((unsigned)ms == x->nm)
-				x->nm++;
-			x->m[ms].sfu_used = true;
-			x->m[ms].sfu_op = o->sfu;
-			x->m[ms].sfu_reg = (uint8_t)j;
+			if (o->pre)
+				put_sfu(&S->ex[epre], (unsigned)mp, o->pre, j);
+			put_sfu(&S->ex[es], (unsigned)ms, o->sfu, j);
 			tfp_retarget_to(S, rt, X);
 			int32_t hold = -1;
 			if (inp)
 				return tfp_set_inplace(S, o->dst[0], X, TO_FP20, false, tfp_t_mfu(es, (unsigned)ms), lo, hi, S->cur,
 				                   &hold);
-			tfp_packet_add(S, &x->p[pout], &cout);
+			tfp_packet_add(S, &S->ex[es].p[pout], &cout);
 			S->val[o->dst[0]].def_t = tfp_t_alu(es, (unsigned)pout);
 			return tfp_ilist_add(&S->fixed[X], lo, hi);
 		}
@@ -433,27 +432,16 @@ static bool place_sfu(tfp_sched *S, const tfp_op *o)
 				continue;
 			if (!tfp_reach_slot(S, &cin, ein, (unsigned)pin))
 				return false;
-			if (o->pre) {
-				tfp_exec *x = &S->ex[epre];
-				if ((unsigned)mp == x->nm)
-					x->nm++;
-				x->m[mp].sfu_used = true;
-				x->m[mp].sfu_op = o->pre;
-				x->m[mp].sfu_reg = (uint8_t)j;
-			}
-			tfp_exec *x = &S->ex[es];
-			if ((unsigned)ms == x->nm)
-				x->nm++;
-			x->m[ms].sfu_used = true;
-			x->m[ms].sfu_op = o->sfu;
-			x->m[ms].sfu_reg = (uint8_t)j;
+			if (o->pre)
+				put_sfu(&S->ex[epre], (unsigned)mp, o->pre, j);
+			put_sfu(&S->ex[es], (unsigned)ms, o->sfu, j);
 			tfp_packet_add(S, &S->ex[ein].p[pin], &cin);
 			if (inp) {
 				int32_t hold = -1;
 				return tfp_set_inplace(S, o->dst[0], X, TO_FP20, false, tfp_t_mfu(es, (unsigned)ms), lo, hi, S->cur,
 				                   &hold);
 			}
-			tfp_packet_add(S, &x->p[pout], &cout);
+			tfp_packet_add(S, &S->ex[es].p[pout], &cout);
 			S->val[o->dst[0]].def_t = tfp_t_alu(es, (unsigned)pout);
 			return tfp_ilist_add(&S->fixed[X], lo, hi);
 		}
