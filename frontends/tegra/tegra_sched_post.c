@@ -37,6 +37,26 @@ static bool read_by_slot(const tfp_sched *S, int32_t v)
 	return false;
 }
 
+/* The write of colour channel c into the DW pair's FX10 half (o0: r, g;
+ * o1: b, a), saturated as a UNORM target clamps. */
+static tfp_slot color_write(const tfp_prog *p, unsigned c, unsigned o0, unsigned o1)
+{
+	tfp_slot w = tfp_copy_slot(p->out[c]);
+	w.sat = true;
+	w.dkind = TD_FIX;
+	w.d = (int32_t)(c < 2 ? o0 : o1);
+	w.dhalf = c & 1 ? TO_HIGH : TO_LOW;
+	return w;
+}
+
+/* The write of the kill flag. */
+static tfp_slot kill_write(const tfp_prog *p)
+{
+	tfp_slot w = tfp_copy_slot(p->kill);
+	w.dkind = TD_KILL;
+	return w;
+}
+
 /* The colour written by the operations that compute it (tfp_fuse_store's
  * rule, when they fill their EXEC to its last packet): each colour value
  * an ALU slot of EXEC e computes and nothing else reads is written to its
@@ -72,17 +92,10 @@ static bool place_final_fused(tfp_sched *S, const tfp_prog *p)
 	int32_t t = p->has_kill ? tfp_ready(S, &p->kill) : 0;
 	for (unsigned c = 0; c < 4; c++)
 		if (!d[c]) {
-			w[n] = tfp_copy_slot(p->out[c]);
-			w[n].sat = true;
-			w[n].dkind = TD_FIX;
-			w[n].d = (int32_t)(c < 2 ? o0 : o1);
-			w[n].dhalf = c & 1 ? TO_HIGH : TO_LOW;
-			n++;
+			w[n++] = color_write(p, c, o0, o1);
 		}
 	if (p->has_kill) {
-		w[n] = tfp_copy_slot(p->kill);
-		w[n].dkind = TD_KILL;
-		n++;
+		w[n++] = kill_write(p);
 	}
 	for (unsigned k = 0; k < n; k++) {
 		int q = -1;
@@ -140,18 +153,11 @@ static bool place_final_copies(tfp_sched *S, const tfp_prog *p, bool color)
 		unsigned n = 0, q_of[5], qmin = 2;
 		if (color) {
 			for (unsigned c = 0; c < 4; c++) {
-				w[n] = tfp_copy_slot(p->out[c]);
-				w[n].sat = true;
-				w[n].dkind = TD_FIX;
-				w[n].d = (int32_t)(c < 2 ? o0 : o1);
-				w[n].dhalf = c & 1 ? TO_HIGH : TO_LOW;
-				n++;
+				w[n++] = color_write(p, c, o0, o1);
 			}
 		}
 		if (p->has_kill) {
-			w[n] = tfp_copy_slot(p->kill);
-			w[n].dkind = TD_KILL;
-			n++;
+			w[n++] = kill_write(p);
 		}
 		for (unsigned k = 0; k < n && ok; k++) {
 			int q = -1;
