@@ -17,7 +17,10 @@
 #     way (nframes=GLMARK_FRAMES minus nframes=1), one run each.
 #  3. Timeline recording off and on (`ulpsim replay` of gen_traces.py's
 #     traces, a VCD timeline), CPU seconds in the draw (--host-stats).
-#  4. The share of trace load + compile in those replays (--host-stats).
+#  4. Trace loading: the load seconds and the share of load + compile in
+#     those replays (--host-stats), gen_traces.py's number arrays and the
+#     same traces packed (`ulpsim trace pack`, base64), whose image must be
+#     the same.
 #  5. --set preset=tegra3 --threads 1 vs 2 on the same traces: wall seconds
 #     in the draw, the speed-up, the speed-up idle cores would give (the
 #     1-thread draw's CPU seconds over the 2-thread draw's critical path:
@@ -166,6 +169,26 @@ if ! skip 3; then
 		printf '%-9s %12.3f %12.3f %7.0f%% %14s %15.1f%% %14.0f\n' "$s" "$off" "$on" \
 			"$(awk -v a="$off" -v b="$on" 'BEGIN { print 100 * a / b }')" "$mb" \
 			"$(awk -v a="$share" 'BEGIN { print 100 * a }')" "$(awk -v a="$rss" 'BEGIN { print a / 1024 }')"
+	done
+fi
+
+echo
+echo "== trace loading (ulpsim replay of one frame, tegra2, -o a PNG): wall seconds of the load,"
+echo "   the share of load + compile in the replay (--host-stats; the PNG's output not counted),"
+echo "   gen_traces.py's number arrays against the same trace after \`ulpsim trace pack\` (base64)"
+if ! skip 4; then
+	printf '%-9s %14s %14s %14s %14s %12s\n' shader "load arrays" "load packed" "share arrays" "share packed" "output (s)"
+	for s in $SHADERS; do
+		t="$TMP/$s.${W}x$H.f1.json" p="$TMP/$s.${W}x$H.f1.packed.json"
+		"$BIN" trace pack --allow-paths "$t" "$p" 2>> "$TMP/log" || failed=1
+		"$BIN" replay "$t" --allow-paths -o "$TMP/l.png" --host-stats "$TMP/la" 2>> "$TMP/log" || failed=1
+		"$BIN" replay "$p" --allow-paths -o "$TMP/lp.png" --host-stats "$TMP/lp" 2>> "$TMP/log" || failed=1
+		cmp -s "$TMP/l.png" "$TMP/lp.png" || { echo "side_by_side: $s: the packed trace's image differs" >&2; failed=1; }
+		printf '%-9s %14.4f %14.4f %13.1f%% %13.1f%% %12.3f\n' "$s" "$(hs "$TMP/la" host.trace_load_seconds)" \
+			"$(hs "$TMP/lp" host.trace_load_seconds)" \
+			"$(awk -v a="$(hs "$TMP/la" host.load_compile_share)" 'BEGIN { print 100 * a }')" \
+			"$(awk -v a="$(hs "$TMP/lp" host.load_compile_share)" 'BEGIN { print 100 * a }')" \
+			"$(hs "$TMP/lp" host.output_seconds)"
 	done
 fi
 

@@ -110,6 +110,14 @@ const trace_shader *trace_find_shader(const trace *t, const char *id);
 /* Bytes per texel of a texture format (D16: little-endian 16-bit depth). */
 unsigned trace_texfmt_bpp(enum trace_texfmt f);
 
+/* `ulpsim trace pack`: t's text with every inline number array and hex
+ * string of its resources (buffers, texture levels) as base64 ("b64", the
+ * same bytes; docs/trace-format.md "Data forms"), "version" at least 2 when
+ * one was, everything else as loaded (numbers print back exactly); the
+ * count rewritten in *packed.  t's JSON is rewritten in place: free t
+ * afterwards, do not replay it.  malloc'd, or NULL with d set. */
+char *trace_pack_json(trace *t, unsigned *packed, ulp_diag *d);
+
 /* The JSON Schema of the format, generated from the loader's tables
  * (malloc'd; free with free()). */
 char *trace_schema_json(void);

@@ -5,6 +5,7 @@
 
 #include "base/fileio.h"
 #include "base/image.h"
+#include "traces/trace_data.h"
 #include "traces/trace_int.h"
 
 /* ---- resources and shaders ---- */
@@ -39,169 +40,104 @@ static bool only_fields(trace_ctx *c, const cJSON *obj, const char *const *allow
 	return true;
 }
 
-static bool hexval(char ch, unsigned *v)
+/* Whether obj has only the fields other (NULL-terminated) and the data forms
+ * of a buffer or a texture (trace_data.h). */
+static bool only_data_fields(trace_ctx *c, const cJSON *obj, bool texture, const char *const *other,
+                             const char *path)
 {
-	if (ch >= '0' && ch <= '9') *v = (unsigned)(ch - '0');
-	else if (ch >= 'a' && ch <= 'f') *v = (unsigned)(ch - 'a' + 10);
-	else if (ch >= 'A' && ch <= 'F') *v = (unsigned)(ch - 'A' + 10);
-	else return false;
+	char sub[224];
+	for (const cJSON *it = obj->child; it; it = it->next) {
+		if (trace_enum_index(other, it->string) < 0 && !trace_data_form_named(it->string, texture)) {
+			snprintf(sub, sizeof sub, "%s.%s", path, it->string);
+			return trace_err(c, sub, "unknown field%s", "");
+		}
+	}
 	return true;
 }
 
 static bool load_buffer(trace_ctx *c, const cJSON *o, trace_resource *r, const char *path)
 {
-	static const char *const ALLOWED[] = { "type", "f32", "u32", "u16", "u8", "hex", "file", "size", NULL };
-	static const char *const DATA[] = { "f32", "u32", "u16", "u8", "hex", "file", NULL };
-	if (!only_fields(c, o, ALLOWED, path))
+	static const char *const OTHER[] = { "type", "size", NULL };
+	const trace_data_form *f;
+	if (!only_data_fields(c, o, false, OTHER, path) || !trace_data_pick(c, o, false, path, &f))
 		return false;
-	if (trace_count_present(o, DATA) != 1)
-		return trace_err(c, path, "a buffer gives exactly one of f32, u32, u16, u8, hex, file%s", "");
 	char sub[160];
 	const cJSON *size = cJSON_GetObjectItemCaseSensitive(o, "size");   /* version 2: the file's bytes */
 	snprintf(sub, sizeof sub, "%s.size", path);
 	if (size && c->t->version == 1)
 		return trace_err(c, sub, "a field of version 2 of the format: say \"version\": 2%s", "");
-	if (size && (!cJSON_GetObjectItemCaseSensitive(o, "file") || !trace_is_int(size) || size->valuedouble < 0 ||
+	if (size && (f->kind != TD_FILE || !trace_is_int(size) || size->valuedouble < 0 ||
 	             size->valuedouble > (double)TRACE_MAX_FILE_BYTES))
 		return trace_err(c, sub, "expected the byte count of the buffer's file (with \"file\" only)%s", "");
-	for (int k = 0; k < 4; k++) {                  /* the numeric arrays */
-		const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, DATA[k]);
-		if (!a)
-			continue;
-		snprintf(sub, sizeof sub, "%s.%s", path, DATA[k]);
-		static const unsigned SIZE[] = { 4, 4, 2, 1 };
-		static const double MAX[] = { 0, 4294967295.0, 65535, 255 };
-		if (!cJSON_IsArray(a))
-			return trace_err(c, sub, "expected an array%s", "");
-		int n = cJSON_GetArraySize(a);
-		r->len = (size_t)n * SIZE[k];
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f->name);
+	snprintf(sub, sizeof sub, "%s.%s", path, f->name);
+	if (f->kind != TD_FILE) {            /* inline: an array, hex or base64 */
+		if (!trace_data_size(c, v, f, sub, &r->len))
+			return false;
 		r->bytes = malloc(r->len ? r->len : 1);
 		if (!r->bytes)
 			return trace_err(c, sub, "out of memory%s", "");
-		int i = 0;
-		for (const cJSON *x = a->child; x; x = x->next, i++) {
-			uint32_t w;
-			if (k == 0) {
-				if (!cJSON_IsNumber(x))
-					goto bad_item;
-				float f = (float)x->valuedouble;
-				memcpy(&w, &f, sizeof w);
-			} else {
-				if (!trace_is_int(x) || x->valuedouble < 0 || x->valuedouble > MAX[k])
-					goto bad_item;
-				w = (uint32_t)x->valuedouble;
-			}
-			for (unsigned b = 0; b < SIZE[k]; b++)
-				r->bytes[(size_t)i * SIZE[k] + b] = (uint8_t)(w >> (8 * b));
-			continue;
-bad_item:
-			snprintf(sub, sizeof sub, "%s.%s[%d]", path, DATA[k], i);
-			return trace_err(c, sub, k == 0 ? "expected a number%s" : "expected an unsigned integer that fits%s", "");
-		}
-		return true;
+		return trace_data_decode(c, v, f, sub, r->bytes);
 	}
-	const cJSON *hex = cJSON_GetObjectItemCaseSensitive(o, "hex");
-	if (hex) {
-		snprintf(sub, sizeof sub, "%s.hex", path);
-		size_t n = cJSON_IsString(hex) ? strlen(hex->valuestring) : 1;
-		if (!cJSON_IsString(hex) || n % 2)
-			return trace_err(c, sub, "expected an even number of hex digits%s", "");
-		r->len = n / 2;
-		r->bytes = malloc(r->len ? r->len : 1);
-		if (!r->bytes)
-			return trace_err(c, sub, "out of memory%s", "");
-		for (size_t i = 0; i < r->len; i++) {
-			unsigned hi, lo;
-			if (!hexval(hex->valuestring[2 * i], &hi) || !hexval(hex->valuestring[2 * i + 1], &lo))
-				return trace_err(c, sub, "expected hex digits%s", "");
-			r->bytes[i] = (uint8_t)(hi << 4 | lo);
-		}
-		return true;
-	}
-	const cJSON *file = cJSON_GetObjectItemCaseSensitive(o, "file");
-	snprintf(sub, sizeof sub, "%s.file", path);
-	if (!cJSON_IsString(file))
+	if (!cJSON_IsString(v))
 		return trace_err(c, sub, "expected a file name%s", "");
-	r->bytes = trace_read_side_file(c, file->valuestring, sub, &r->len);
+	r->bytes = trace_read_side_file(c, v->valuestring, sub, &r->len);
 	if (!r->bytes)
 		return false;
 	if (size && r->len != (size_t)size->valuedouble)
 		return trace_err(c, sub, "'%s' is %zu bytes; the trace says %.0f (truncated or replaced?)",
-		                 file->valuestring, r->len, size->valuedouble);
+		                 v->valuestring, r->len, size->valuedouble);
 	return true;
 }
 
-/* One level's texels from exactly one of png, u8, u16, fill in o, into out
- * (w x h texels of r->format). */
+/* One level's texels from exactly one of its data forms in o (trace_data.h),
+ * into out (w x h texels of r->format). */
 static bool load_level(trace_ctx *c, const cJSON *o, const trace_resource *r, uint32_t w, uint32_t h,
                        uint8_t *out, const char *path)
 {
-	static const char *const DATA[] = { "png", "u8", "u16", "fill", "file", NULL };
 	static const field FILL = { "fill", F_COLOR, true, 0, 0, NULL, NULL };
 	char sub[192];
-	if (trace_count_present(o, DATA) != 1)
-		return trace_err(c, path, "a texture level gives exactly one of png, u8, u16, fill, file%s", "");
+	const trace_data_form *f;
+	if (!trace_data_pick(c, o, true, path, &f))
+		return false;
 	const unsigned bpp = trace_texfmt_bpp(r->format);
 	const size_t len = (size_t)w * h * bpp;
-	const cJSON *file = cJSON_GetObjectItemCaseSensitive(o, "file");
-	if (file) {                  /* version 2: the level's texels as raw bytes, row-major */
-		snprintf(sub, sizeof sub, "%s.file", path);
-		if (c->t->version == 1)
-			return trace_err(c, sub, "a field of version 2 of the format: say \"version\": 2%s", "");
-		if (!cJSON_IsString(file))
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f->name);
+	snprintf(sub, sizeof sub, "%s.%s", path, f->name);
+	if (f->kind == TD_FILE) {    /* version 2: the level's texels as raw bytes, row-major */
+		if (!cJSON_IsString(v))
 			return trace_err(c, sub, "expected a file name%s", "");
 		size_t got = 0;
-		uint8_t *bytes = trace_read_side_file(c, file->valuestring, sub, &got);
+		uint8_t *bytes = trace_read_side_file(c, v->valuestring, sub, &got);
 		if (!bytes)
 			return false;
 		if (got != len) {
 			free(bytes);
 			return trace_err(c, sub, "'%s' is %zu bytes; this level's texels take %zu (truncated?)",
-			                 file->valuestring, got, len);
+			                 v->valuestring, got, len);
 		}
 		memcpy(out, bytes, len);
 		free(bytes);
 		return true;
 	}
-	const cJSON *u8 = cJSON_GetObjectItemCaseSensitive(o, "u8");
-	if (u8) {
-		snprintf(sub, sizeof sub, "%s.u8", path);
-		if (!cJSON_IsArray(u8) || (size_t)cJSON_GetArraySize(u8) != len) {
-			char want[64];
-			snprintf(want, sizeof want, "%zu", len);
-			return trace_err(c, sub, "expected width * height * bytes-per-texel = %s bytes", want);
-		}
-		size_t i = 0;
-		for (const cJSON *x = u8->child; x; x = x->next, i++) {
-			if (!trace_is_int(x) || x->valuedouble < 0 || x->valuedouble > 255)
-				return trace_err(c, sub, "expected bytes 0..255%s", "");
-			out[i] = (uint8_t)x->valuedouble;
-		}
-		return true;
-	}
-	const cJSON *u16 = cJSON_GetObjectItemCaseSensitive(o, "u16");
-	if (u16) {
-		snprintf(sub, sizeof sub, "%s.u16", path);
-		if (bpp != 2)
+	if (f->kind == TD_U8 || f->kind == TD_U16 || f->kind == TD_HEX || f->kind == TD_B64) {
+		if (f->kind == TD_U16 && bpp != 2)
 			return trace_err(c, sub, "u16 texels are for the 16-bit formats RGB565 and D16%s", "");
-		if (!cJSON_IsArray(u16) || (size_t)cJSON_GetArraySize(u16) != (size_t)w * h) {
-			char want[64];
-			snprintf(want, sizeof want, "%zu", (size_t)w * h);
-			return trace_err(c, sub, "expected width * height = %s values", want);
+		size_t got = 0;
+		if (!trace_data_size(c, v, f, sub, &got))
+			return false;
+		if (got != len) {
+			if (f->kind == TD_U8)
+				return trace_err(c, sub, "expected width * height * bytes-per-texel = %zu bytes", len);
+			if (f->kind == TD_U16)
+				return trace_err(c, sub, "expected width * height = %zu values", len / 2);
+			return trace_err(c, sub, "%zu bytes; this level's texels take width * height * bytes-per-texel = %zu",
+			                 got, len);
 		}
-		size_t i = 0;
-		for (const cJSON *x = u16->child; x; x = x->next, i++) {
-			if (!trace_is_int(x) || x->valuedouble < 0 || x->valuedouble > 65535)
-				return trace_err(c, sub, "expected values 0..65535%s", "");
-			unsigned v = (unsigned)x->valuedouble;
-			out[2 * i] = (uint8_t)v;
-			out[2 * i + 1] = (uint8_t)(v >> 8);
-		}
-		return true;
+		return trace_data_decode(c, v, f, sub, out);
 	}
-	const cJSON *fill = cJSON_GetObjectItemCaseSensitive(o, "fill");
-	if (fill) {
-		snprintf(sub, sizeof sub, "%s.fill", path);
+	const cJSON *fill = v;
+	if (f->kind == TD_FILL) {
 		if (!trace_check_value(c, fill, &FILL, sub))
 			return false;
 		uint8_t rgba[4], texel[4];
@@ -216,8 +152,7 @@ static bool load_level(trace_ctx *c, const cJSON *o, const trace_resource *r, ui
 			memcpy(out + i, texel, bpp);
 		return true;
 	}
-	const cJSON *png = cJSON_GetObjectItemCaseSensitive(o, "png");
-	snprintf(sub, sizeof sub, "%s.png", path);
+	const cJSON *png = v;         /* TD_PNG */
 	if (!cJSON_IsString(png))
 		return trace_err(c, sub, "expected a PNG file name%s", "");
 	char *full = trace_resolve(c, png->valuestring, sub);
@@ -244,13 +179,12 @@ static bool load_level(trace_ctx *c, const cJSON *o, const trace_resource *r, ui
 
 static bool load_texture(trace_ctx *c, const cJSON *o, trace_resource *r, const char *path)
 {
-	static const char *const ALLOWED[] = { "type", "format", "target", "width", "height", "png", "u8",
-		"u16", "fill", "file", "levels", NULL };
-	static const char *const LEVEL_ALLOWED[] = { "png", "u8", "u16", "fill", "file", NULL };
+	static const char *const OTHER[] = { "type", "format", "target", "width", "height", "levels", NULL };
+	static const char *const LEVEL_OTHER[] = { NULL };
 	static const field FMT = { "format", F_ENUM, true, 0, 0, TRACE_E_TEXFMT, NULL };
 	static const field TARGET = { "target", F_ENUM, false, 0, 0, TRACE_E_TARGET, NULL };
 	static const field DIM = { "width", F_INT, true, 1, 4096, NULL, NULL };
-	if (!only_fields(c, o, ALLOWED, path))
+	if (!only_data_fields(c, o, true, OTHER, path))
 		return false;
 	char sub[160];
 	const char *const need[] = { "format", "width", "height" };
@@ -319,7 +253,7 @@ static bool load_texture(trace_ctx *c, const cJSON *o, trace_resource *r, const 
 		snprintf(lpath, sizeof lpath, "%s.levels[%u]", path, k - 1);
 		if (!cJSON_IsObject(it))
 			return trace_err(c, lpath, "expected an object%s", "");
-		if (!only_fields(c, it, LEVEL_ALLOWED, lpath))
+		if (!only_data_fields(c, it, true, LEVEL_OTHER, lpath))
 			return false;
 		uint32_t w = r->width >> k ? r->width >> k : 1, h = r->height >> k ? r->height >> k : 1;
 		if (!load_level(c, it, r, w, h, r->bytes + r->level_off[k], lpath))

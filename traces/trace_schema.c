@@ -1,10 +1,11 @@
-/* The JSON Schema of trace format v1, generated from the loader's own
+/* The JSON Schema of the trace format, generated from the loader's own
  * command table so the two cannot drift (traces/schema/trace.schema.json
  * is this output; tests/traces/test_trace.c compares them). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "traces/trace_data.h"
 #include "traces/trace_int.h"
 
 #define ID_PATTERN "^[A-Za-z0-9_.-]{1,63}$"
@@ -141,38 +142,54 @@ static cJSON *required_each(const char *const *names)
 	return a;
 }
 
+/* One data form's value (trace_data.h). */
+static cJSON *data_schema(const trace_data_form *f)
+{
+	switch (f->kind) {
+	case TD_F32: return array_of(num_range("number", -TRACE_MAX_NUMBER, TRACE_MAX_NUMBER), 0, 0);
+	case TD_U32: case TD_U16: case TD_U8: return array_of(num_range("integer", 0, f->item_max), 0, 0);
+	case TD_HEX: return string_pattern("^([0-9A-Fa-f]{2})*$");
+	case TD_B64: return string_pattern("^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$");
+	case TD_FILE: case TD_PNG: return string_pattern(".");
+	case TD_FILL: return array_of(num_range("number", 0, 1), 4, 4);
+	}
+	return cJSON_CreateObject();
+}
+
+/* The data forms of a buffer or a texture as properties of props, and the
+ * "exactly one of them" rule. */
+static void data_forms(cJSON *obj, cJSON *props, bool texture)
+{
+	cJSON *one = cJSON_CreateArray();
+	for (const trace_data_form *f = TRACE_DATA_FORMS; f->name; f++) {
+		if (!(texture ? f->texture_version : f->buffer_version))
+			continue;
+		cJSON_AddItemToObject(props, f->name, data_schema(f));
+		cJSON *r = cJSON_CreateObject();
+		cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "required"), cJSON_CreateString(f->name));
+		cJSON_AddItemToArray(one, r);
+	}
+	cJSON_AddItemToObject(obj, "oneOf", one);
+}
+
 /* Resources and shaders: the rules of trace_res.c. */
 static cJSON *resource_defs(void)
 {
-	static const char *const BUF_DATA[] = { "f32", "u32", "u16", "u8", "hex", "file", NULL };
-	static const char *const TEX_DATA[] = { "png", "u8", "u16", "fill", "file", NULL };
 	cJSON *buf = cJSON_CreateObject();
 	cJSON_AddStringToObject(buf, "type", "object");
 	cJSON *bp = cJSON_AddObjectToObject(buf, "properties");
 	cJSON_AddItemToObject(cJSON_AddObjectToObject(bp, "type"), "const", cJSON_CreateString("buffer"));
-	cJSON *n = num_range("number", -TRACE_MAX_NUMBER, TRACE_MAX_NUMBER);
-	cJSON_AddItemToObject(bp, "f32", array_of(n, 0, 0));
-	cJSON_AddItemToObject(bp, "u32", array_of(num_range("integer", 0, 4294967295.0), 0, 0));
-	cJSON_AddItemToObject(bp, "u16", array_of(num_range("integer", 0, 65535), 0, 0));
-	cJSON_AddItemToObject(bp, "u8", array_of(num_range("integer", 0, 255), 0, 0));
-	cJSON_AddItemToObject(bp, "hex", string_pattern("^([0-9A-Fa-f]{2})*$"));
-	cJSON_AddItemToObject(bp, "file", string_pattern("."));
+	data_forms(buf, bp, false);
 	cJSON_AddItemToObject(bp, "size", num_range("integer", 0, (double)TRACE_MAX_FILE_BYTES));
 	cJSON *breq = cJSON_AddArrayToObject(buf, "required");
 	cJSON_AddItemToArray(breq, cJSON_CreateString("type"));
-	cJSON_AddItemToObject(buf, "oneOf", required_each(BUF_DATA));
 	cJSON_AddBoolToObject(buf, "additionalProperties", false);
 
-	/* one level's data: exactly one of png, u8, u16, fill */
+	/* one level's data: exactly one of the texture data forms */
 	cJSON *level = cJSON_CreateObject();
 	cJSON_AddStringToObject(level, "type", "object");
 	cJSON *lp = cJSON_AddObjectToObject(level, "properties");
-	cJSON_AddItemToObject(lp, "png", string_pattern("."));
-	cJSON_AddItemToObject(lp, "u8", array_of(num_range("integer", 0, 255), 0, 0));
-	cJSON_AddItemToObject(lp, "u16", array_of(num_range("integer", 0, 65535), 0, 0));
-	cJSON_AddItemToObject(lp, "fill", array_of(num_range("number", 0, 1), 4, 4));
-	cJSON_AddItemToObject(lp, "file", string_pattern("."));
-	cJSON_AddItemToObject(level, "oneOf", required_each(TEX_DATA));
+	data_forms(level, lp, true);
 	cJSON_AddBoolToObject(level, "additionalProperties", false);
 
 	cJSON *tex = cJSON_CreateObject();
@@ -183,17 +200,12 @@ static cJSON *resource_defs(void)
 	cJSON_AddItemToObject(tp, "target", enum_of(TRACE_E_TARGET));
 	cJSON_AddItemToObject(tp, "width", num_range("integer", 1, 4096));
 	cJSON_AddItemToObject(tp, "height", num_range("integer", 1, 4096));
-	cJSON_AddItemToObject(tp, "png", string_pattern("."));
-	cJSON_AddItemToObject(tp, "u8", array_of(num_range("integer", 0, 255), 0, 0));
-	cJSON_AddItemToObject(tp, "u16", array_of(num_range("integer", 0, 65535), 0, 0));
-	cJSON_AddItemToObject(tp, "fill", array_of(num_range("number", 0, 1), 4, 4));
-	cJSON_AddItemToObject(tp, "file", string_pattern("."));
+	data_forms(tex, tp, true);
 	cJSON_AddItemToObject(tp, "levels", array_of(level, 1, TRACE_TEX_LEVELS - 1));
 	cJSON *treq = cJSON_AddArrayToObject(tex, "required");
 	const char *const need[] = { "type", "format", "width", "height" };
 	for (int i = 0; i < 4; i++)
 		cJSON_AddItemToArray(treq, cJSON_CreateString(need[i]));
-	cJSON_AddItemToObject(tex, "oneOf", required_each(TEX_DATA));
 	cJSON_AddBoolToObject(tex, "additionalProperties", false);
 
 	cJSON *res = cJSON_CreateObject();

@@ -115,6 +115,12 @@ static void frame_replays_ctx(rig *g, const char *dir, unsigned ctx, unsigned n,
 	ulp_diag_clear(&d);
 	cr_assert(trace_load(&t, path, &d), "%s", d.msg);
 	cr_assert_eq(t.version, 2);
+	/* bulk data in the compact forms (docs/trace-format.md "Data forms"):
+	 * every resource's bytes a side file, no number arrays */
+	const cJSON *rs = cJSON_GetObjectItemCaseSensitive(t.root, "resources");
+	for (const cJSON *it = rs ? rs->child : NULL; it; it = it->next)
+		for (const char *const *k = (const char *const[]){ "f32", "u32", "u16", "u8", "hex", NULL }; *k; k++)
+			cr_assert_null(cJSON_GetObjectItemCaseSensitive(it, *k), "%s: $.resources.%s.%s", path, it->string, *k);
 	ulp_config cfg;
 	ulp_config_defaults(&cfg);
 	replay_opts o = { .cfg = &cfg, .keep_image = true };

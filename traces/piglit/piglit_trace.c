@@ -18,6 +18,7 @@
 #include "sim/core/config.h"
 #include "traces/replay/replay.h"
 #include "traces/trace.h"
+#include "traces/trace_data.h"
 
 #define REFUSE(...) (snprintf(reason, n, __VA_ARGS__), false)
 
@@ -81,7 +82,7 @@ pg_trace *pg_trace_new(const pg_test *t, bool exact, ulp_diag *d)
 		return NULL;
 	}
 	cJSON_AddStringToObject(tr->root, "format", "ulpsim-trace");
-	cJSON_AddNumberToObject(tr->root, "version", 1);
+	cJSON_AddNumberToObject(tr->root, "version", 2);       /* textures in base64 */
 	char nm[64];
 	snprintf(nm, sizeof nm, "piglit");
 	cJSON_AddStringToObject(tr->root, "name", nm);
@@ -157,15 +158,29 @@ static bool writes_depth(const char *tgsi)
 	return false;
 }
 
+/* n bytes as a base64 string (the compact data form, traces/trace_data.h). */
+static cJSON *b64_bytes(const uint8_t *p, size_t n)
+{
+	char *s = trace_b64_encode(p, n);
+	cJSON *v = s ? cJSON_CreateString(s) : NULL;
+	free(s);
+	return v;
+}
+
+/* A level's RGBA texels in 0..1 as RGBA8888 bytes, base64. */
 static cJSON *u8_level(const float *p, unsigned w, unsigned h)
 {
-	cJSON *u8 = cJSON_CreateArray();
-	for (size_t i = 0; u8 && i < (size_t)w * h * 4; i++) {
+	const size_t n = (size_t)w * h * 4;
+	uint8_t *b = malloc(n ? n : 1);
+	if (!b)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
 		float v = p[i];
-		cJSON_AddItemToArray(u8, cJSON_CreateNumber((double)(int)(v <= 0 ? 0 : v >= 1 ? 255
-		                                                         : v * 255.0f + 0.5f)));
+		b[i] = (uint8_t)(v <= 0 ? 0 : v >= 1 ? 255 : (int)(v * 255.0f + 0.5f));
 	}
-	return u8;
+	cJSON *s = b64_bytes(b, n);
+	free(b);
+	return s;
 }
 
 /* A harness texture as a trace texture: colour textures RGBA8888 with their
@@ -191,17 +206,19 @@ static bool texture(pg_trace *tr, const pg_texture *tx, unsigned unit, char *rea
 	/* texel rows in upload order (glTexImage2D's and Gallium's): row 0 is
 	 * t = 0, which is what the replay samples at t = 0 */
 	if (tx->shadow) {
-		cJSON *u16 = cJSON_CreateArray();
-		if (!u16)
+		const size_t texels = (size_t)tx->w * tx->h;
+		uint8_t *b = malloc(2 * texels);
+		if (!b)
 			return REFUSE("out of memory");
-		for (size_t i = 0; i < (size_t)tx->w * tx->h; i++) {
+		for (size_t i = 0; i < texels; i++) {     /* D16: little-endian */
 			float v = tx->texels[i * 4];
-			cJSON_AddItemToArray(u16, cJSON_CreateNumber((double)(long)(v <= 0 ? 0 : v >= 1 ? 65535
-			                                              : v * 65535.0f + 0.5f)));
+			long d = (long)(v <= 0 ? 0 : v >= 1 ? 65535 : v * 65535.0f + 0.5f);
+			b[2 * i] = (uint8_t)d, b[2 * i + 1] = (uint8_t)(d >> 8);
 		}
-		cJSON_AddItemToObject(t, "u16", u16);
+		cJSON_AddItemToObject(t, "b64", b64_bytes(b, 2 * texels));
+		free(b);
 	} else {
-		cJSON_AddItemToObject(t, "u8", u8_level(tx->texels, tx->w, tx->h));
+		cJSON_AddItemToObject(t, "b64", u8_level(tx->texels, tx->w, tx->h));
 	}
 	if (!tx->shadow && tx->levels > 1) {
 		cJSON *lv = cJSON_AddArrayToObject(t, "levels");
@@ -210,7 +227,7 @@ static bool texture(pg_trace *tr, const pg_texture *tx, unsigned unit, char *rea
 			cJSON *o = cJSON_CreateObject();
 			if (!o)
 				return REFUSE("out of memory");
-			cJSON_AddItemToObject(o, "u8", u8_level(tx->level[l], w, h));
+			cJSON_AddItemToObject(o, "b64", u8_level(tx->level[l], w, h));
 			cJSON_AddItemToArray(lv, o);
 		}
 	}

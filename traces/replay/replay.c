@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "base/hosttime.h"
+
 bool replay_fail(replay *r, size_t i, const char *fmt, const char *detail)
 {
 	char path[48], msg[ULP_DIAG_MSG_MAX];
@@ -417,8 +419,12 @@ bool replay_command(replay *r, const cJSON *c, size_t i, bool last_checkpoint)
 	}
 	if (!strcmp(cmd, "draw"))
 		return replay_draw(r, c, i);
-	if (!strcmp(cmd, "checkpoint"))
-		return checkpoint(r, c, i, last_checkpoint);
+	if (!strcmp(cmd, "checkpoint")) {
+		const double t0 = ulp_host_seconds();      /* host, not a result: --host-stats */
+		const bool ok = checkpoint(r, c, i, last_checkpoint);
+		r->res->host_output_seconds += ulp_host_seconds() - t0;
+		return ok;
+	}
 	if (!strcmp(cmd, "sampler"))
 		return sampler(r, c, i);
 	if (!strcmp(cmd, "rasterizer"))

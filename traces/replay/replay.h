@@ -48,6 +48,7 @@ typedef struct replay_result {
 	uint64_t host_threaded_draws;
 	double host_par_cpu, host_par_critical;   /* their CPU seconds apart (units/gpu.h) */
 	uint64_t host_par_windows;                /* and the windows they ran in */
+	double host_output_seconds;               /* checkpoints: images (PNG), their checks */
 } replay_result;
 
 /* Called before (end = false) and after (end = true) each draw. */
