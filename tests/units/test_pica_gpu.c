@@ -43,7 +43,10 @@ static bool keep_events(void *ctx, const sim_tl_event *ev, size_t n)
 
 enum how { AHEAD, PERMISSIVE, TIMELINE };
 
-static void run(const trace *t, unsigned units, enum how how, replay_result *res, evs *ev)
+/* Replays t with units shader units (and a setting, or NULL; a cycle
+ * budget, or 0); false with the message in msg when the replay stops. */
+static bool run_with(const trace *t, unsigned units, const char *setting, uint64_t max_cycles, enum how how,
+                     replay_result *res, evs *ev, char *msg, size_t nmsg)
 {
 	ulp_config cfg;
 	ulp_config_defaults(&cfg);
@@ -51,8 +54,10 @@ static void run(const trace *t, unsigned units, enum how how, replay_result *res
 	snprintf(set, sizeof set, "pica.units=%u", units);
 	ulp_diag d;
 	cr_assert(ulp_config_set(&cfg, set, &d), "%s", d.msg);
+	cr_assert(!setting || ulp_config_set(&cfg, setting, &d), "%s", d.msg);
 	sim_timeline tl;
-	replay_opts o = { .cfg = &cfg, .keep_image = true, .permissive = how == PERMISSIVE };
+	replay_opts o = { .cfg = &cfg, .keep_image = true, .permissive = how == PERMISSIVE,
+	                  .max_cycles = max_cycles };
 	if (how == TIMELINE) {
 		cr_assert(sim_tl_init(&tl));
 		sim_tl_add_sink(&tl, (sim_tl_sink){ .ctx = ev, .write = keep_events });
@@ -61,9 +66,17 @@ static void run(const trace *t, unsigned units, enum how how, replay_result *res
 	}
 	memset(res, 0, sizeof *res);
 	ulp_diag_clear(&d);
-	cr_assert(replay_run(t, &o, res, &d), "%s", d.msg);
+	const bool ok = replay_run(t, &o, res, &d);
 	if (how == TIMELINE)
 		sim_tl_fini(&tl);
+	snprintf(msg, nmsg, "%s", d.msg);
+	return ok;
+}
+
+static void run(const trace *t, unsigned units, enum how how, replay_result *res, evs *ev)
+{
+	char msg[ULP_DIAG_MSG_MAX];
+	cr_assert(run_with(t, units, NULL, 0, how, res, ev, msg, sizeof msg), "%s", msg);
 	cr_assert(res->image);
 }
 
@@ -113,6 +126,46 @@ Test(pica_gpu, shading_ahead_matches_the_ticking_units, .timeout = 240)
 				ulp_image_free(r[k].image);
 			free(ev[0].e);
 		}
+		trace_free(&t);
+	}
+}
+
+/* A draw that stops: pica.max_steps below the shader's length (each vertex
+ * runs the ordinary way and reports at its cycle), and a cycle budget that
+ * runs out mid-draw (the booked cycles taken back): the same message and
+ * the same figures shading ahead as ticking with a timeline. */
+Test(pica_gpu, stopped_draws_match_the_ticking_units, .timeout = 120)
+{
+	static const char *const STOP[] = { "traces/samples/lit_sphere.json",
+	                                    "traces/captures/es2gears/frame-0001.json" };
+	for (size_t i = 0; i < sizeof STOP / sizeof STOP[0]; i++) {
+		trace t;
+		ulp_diag d;
+		cr_assert(trace_load(&t, STOP[i], &d), "%s: %s", STOP[i], d.msg);
+		replay_result full;
+		run(&t, 4, AHEAD, &full, NULL);
+		for (int k = 0; k < 2; k++) {
+			const char *setting = k == 0 ? "pica.max_steps=4" : NULL;
+			const uint64_t budget = k == 0 ? 0 : full.vertex_cycles / 2 + 1;
+			for (unsigned units = 4; units >= 1; units -= 3) {
+				replay_result a, b;
+				evs ev = { 0 };
+				char ma[ULP_DIAG_MSG_MAX], mb[ULP_DIAG_MSG_MAX];
+				const bool oka = run_with(&t, units, setting, budget, AHEAD, &a, NULL, ma, sizeof ma);
+				const bool okb = run_with(&t, units, setting, budget, TIMELINE, &b, &ev, mb, sizeof mb);
+				cr_assert_not(oka, "%s %d: the draw should stop", STOP[i], k);
+				cr_assert_not(okb, "%s %d: the draw should stop", STOP[i], k);
+				cr_assert_str_eq(ma, mb, "%s %d, %u unit(s)", STOP[i], k, units);
+				cr_assert_eq(a.cycles, b.cycles, "%s %d", STOP[i], k);
+				cr_assert_eq(a.draws, b.draws, "%s %d", STOP[i], k);
+				ulp_image_free(a.image);
+				ulp_image_free(b.image);
+				free(ev.e);
+				if (units == 1)
+					break;
+			}
+		}
+		ulp_image_free(full.image);
 		trace_free(&t);
 	}
 }
