@@ -85,10 +85,42 @@ static inline float f24_round(double v, enum ulp_round r)
 }
 
 /* An f32 input (uniform upload, vertex attribute) as a register value:
- * converted to float24 with r, or kept with arith=exact (docs/exact.md). */
+ * converted to float24 with r, or kept with arith=exact (docs/exact.md).
+ * The value is f24_decode(f24_encode(v, r)) (float24 keeps subnormals here,
+ * steps of 2^-78 below 2^-62; -0 is +0; NaN the canonical NaN), worked
+ * out on v's bits: vertex fetch converts every attribute component.
+ * tests/isa/test_f24_vec.c checks it against the composition. */
 static inline float f24_of_f32(float v, enum ulp_round r, bool exact)
 {
-	return exact ? v : f24_decode(f24_encode(v, r));
+	if (exact)
+		return v;
+	uint32_t b;
+	memcpy(&b, &v, sizeof b);
+	const uint32_t sign = b & 0x80000000u, mag = b & 0x7FFFFFFFu, e = mag >> 23;
+	if (mag >= 0x7F800000u)                   /* inf stays; NaN: the canonical one */
+		return mag == 0x7F800000u ? v : NAN;
+	/* binary32 exponent field e: float24's normals from 2^-62 (e 65) keep
+	 * 16 of 23 mantissa bits; below, steps of 2^-78 drop 72 - e bits of
+	 * the 24-bit significand (a carry may reach the next binade) */
+	const unsigned k = e >= 65 ? 7 : 72 - e;
+	if (k > 24)                               /* under half a step: +0 in every mode */
+		return 0.0f;
+	const uint32_t sig = e >= 65 ? mag : (mag & 0x7FFFFFu) | (e ? 0x800000u : 0);
+	const uint32_t half = 1u << (k - 1), rem = sig & ((half << 1) - 1);
+	uint32_t q = sig >> k;
+	if ((r == ULP_ROUND_NEAREST_EVEN && (rem > half || (rem == half && (q & 1)))) ||
+	    (r == ULP_ROUND_NEAREST_AWAY && rem >= half))
+		q++;
+	if (e < 65) {                             /* q steps of 2^-78 (2^16 of them: 2^-62) */
+		const float a = (float)q * 0x1p-78f;
+		return sign && q ? -a : a;
+	}
+	const uint32_t out = q << k;              /* the carry bumps the exponent */
+	if (out >= 191u << 23)                    /* 2^64 and up: inf */
+		return sign ? -INFINITY : INFINITY;
+	b = sign | out;
+	memcpy(&v, &b, sizeof v);
+	return v;
 }
 
 static inline float f24_flush(float v)

@@ -245,6 +245,11 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 	}
 	sim_port *to[4] = { &G->vin[0], &G->vin[1], &G->vin[2], &G->vin[3] };
 	vfetch_init(&G->fetch, to, n, g->count, g->make_job, g->ctx);
+	/* make_job reads the trace's buffers, which no unit writes during a
+	 * draw (the colour and depth targets are the replay's own surfaces),
+	 * and the uniforms hold for the draw: what a vertex computes does not
+	 * depend on when it is fetched, so vertex fetch may shade ahead */
+	vfetch_shade_ahead(&G->fetch, g->prog, g->unif, &g->env);
 	clip_init(&G->clip, &g->clip, &G->p_prim, &G->p_clip);
 	setup_init(&G->setup, &g->setup, &G->p_clip, G->fp[0]);
 	for (unsigned b = 1; b < G->nfp && g->swath_alternate; b++)

@@ -32,7 +32,9 @@
 typedef struct gpu_draw {
 	const ulp_config *cfg;
 	sim_timeline *tl;                 /* optional */
-	/* vertices: count jobs, job k made by make_job (vertex k of the draw) */
+	/* vertices: count jobs, job k made by make_job (vertex k of the draw);
+	 * make_job must not depend on time (vertex fetch makes and shades the
+	 * jobs ahead, vfetch_shade_ahead) */
 	const pica_program *prog;
 	const pica_uniforms *unif;
 	pica_env env;

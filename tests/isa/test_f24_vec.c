@@ -140,3 +140,41 @@ Test(f24_vec, eight_lanes_equal_the_scalar_helpers)
 	}
 }
 #endif
+
+/* f24_of_f32 (a vertex attribute or uniform as a register value) worked out
+ * on the bits equals f24_decode(f24_encode(v, r)): every binary32 exponent
+ * with the mantissas around each rounding boundary (the 7 bits a normal
+ * drops, the 8..24 a float24 subnormal drops), random ones, both signs,
+ * every mode, and the specials.  (An exhaustive run over all 2^32 inputs in
+ * the three modes agreed when it was written, docs/speed.md "Vertices".) */
+Test(f24_vec, of_f32_equals_encode_then_decode)
+{
+	test_rng rng = { 4242 };
+	for (unsigned m = 0; m < 3; m++) {
+		for (uint32_t e = 0; e < 256; e++) {
+			for (unsigned j = 0; j < 400; j++) {
+				uint32_t mant;
+				if (j < 25 * 12) {        /* around bit j/12's half-way point */
+					const unsigned k = j / 12, d = j % 12;
+					const uint32_t half = k ? 1u << (k - 1) : 0;
+					const uint32_t base = (test_rnd(&rng) & 0x7FFFFFu) & ~((2u << k) - 1u);
+					mant = (base + half + (d < 6 ? d : (uint32_t)-(int)(d - 5))) & 0x7FFFFFu;
+					if (d == 11)
+						mant = 0x7FFFFFu - (d & 1);
+				} else {
+					mant = test_rnd(&rng) & 0x7FFFFFu;
+				}
+				for (uint32_t s = 0; s < 2; s++) {
+					const uint32_t b = s << 31 | e << 23 | mant;
+					float v;
+					memcpy(&v, &b, sizeof v);
+					const float want = f24_decode(f24_encode(v, MODES[m]));
+					cr_assert_eq(bits_of(f24_of_f32(v, MODES[m], false)), bits_of(want),
+					             "f24_of_f32(%a) mode %u: %a, want %a", (double)v, m,
+					             (double)f24_of_f32(v, MODES[m], false), (double)want);
+					cr_assert_eq(bits_of(f24_of_f32(v, MODES[m], true)), b);
+				}
+			}
+		}
+	}
+}

@@ -157,6 +157,7 @@ void setup_init(setup_unit *s, const setup_state *st, sim_port *in, gr3d_fp *fp)
 	s->fp20_round = fp->ctx.fp20_round;
 	s->exact = fp->ctx.exact;
 	fp->tram.f32_words = s->exact;
+	fp->tram.fill_rows = st->ntram;     /* prepare zeroes the rows past ntram */
 	in->consumer = &s->u;
 	s->first_out = UINT64_MAX;
 }
@@ -167,6 +168,7 @@ void setup_add_block(setup_unit *s, gr3d_fp *fp, unsigned swath_shift)
 		return;
 	s->tram[s->nblocks] = &fp->tram;
 	fp->tram.f32_words = s->exact;
+	fp->tram.fill_rows = s->st->ntram;
 	s->out[s->nblocks++] = &fp->tri_in;
 	s->swath_shift = swath_shift;
 }

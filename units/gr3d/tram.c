@@ -11,6 +11,7 @@ bool gr3d_tram_init(gr3d_tram *t, unsigned nslots)
 {
 	memset(t, 0, sizeof *t);
 	t->nslots = nslots;
+	t->fill_rows = GR3D_TRAM_ROWS;
 	t->tri = calloc(nslots ? nslots : 1, sizeof *t->tri);
 	return t->tri != NULL;
 }
@@ -27,10 +28,10 @@ void gr3d_tram_fini(gr3d_tram *t)
 	t->tri = NULL;
 }
 
-void gr3d_tram_load(gr3d_tram *t, unsigned slot, const uint32_t (*const v[3])[4])
+static void load_rows(gr3d_tram *t, unsigned slot, const uint32_t (*const v[3])[4], unsigned nrows)
 {
 	gr3d_tram_tri *s = &t->tri[slot];
-	for (unsigned r = 0; r < GR3D_TRAM_ROWS; r++)
+	for (unsigned r = 0; r < nrows; r++)
 		for (unsigned k = 0; k < 4; k++)
 			for (unsigned i = 0; i < 3; i++) {
 				if (t->f32_words) {           /* a binary32 value, whole: read as FX10 too */
@@ -47,10 +48,15 @@ void gr3d_tram_load(gr3d_tram *t, unsigned slot, const uint32_t (*const v[3])[4]
 			}
 }
 
+void gr3d_tram_load(gr3d_tram *t, unsigned slot, const uint32_t (*const v[3])[4])
+{
+	load_rows(t, slot, v, GR3D_TRAM_ROWS);
+}
+
 unsigned gr3d_tram_fill(gr3d_tram *t, const uint32_t (*const v[3])[4])
 {
 	const unsigned slot = t->next;
-	gr3d_tram_load(t, slot, v);
+	load_rows(t, slot, v, t->fill_rows < GR3D_TRAM_ROWS ? t->fill_rows : GR3D_TRAM_ROWS);
 	t->refs[slot] = 1;                    /* the walk's hold (raster releases it) */
 	t->next = (slot + 1) % t->nslots;
 	return slot;

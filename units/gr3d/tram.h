@@ -42,6 +42,9 @@ typedef struct gr3d_tram {
 	uint16_t refs[GR3D_MAX_TRIS]; /* the ring: holds per slot */
 	sim_unit *waiter;             /* woken when a slot's holds drop to 0 (setup); may be NULL */
 	bool f32_words;               /* arith=exact, setup's rows: binary32 words, not FP20 (docs/exact.md) */
+	/* the rows gr3d_tram_fill loads (init: all): setup's linked rows, whose
+	 * words are the only non-zero ones; the rest keep init's zeros */
+	unsigned fill_rows;
 } gr3d_tram;
 
 /* nslots: 1..GR3D_MAX_TRIS.  False when out of memory. */

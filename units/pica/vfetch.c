@@ -118,14 +118,15 @@ void vfetch_setup_job(void *ctx, uint32_t id, pica_job *job)
 	}
 	for (unsigned k = 0; k < s->nattr; k++) {
 		const vfetch_attr *a = &s->attr[k];
-		float c[4] = { 0, 0, 0, 1 };
 		const unsigned size = SIZE[a->type & 3];
 		const uint64_t at = (uint64_t)a->addr + (uint64_t)a->stride * v;
 		const uint8_t *p = at + (uint64_t)a->ncomp * size <= UINT32_MAX
 		                   ? s->read(s->mem, (uint32_t)at, a->ncomp * size) : NULL;
-		for (unsigned j = 0; p && j < a->ncomp && j < 4; j++)
-			c[j] = component(p + j * size, a->type & 3, a->normalize);
-		for (int j = 0; j < 4; j++)
-			job->v[a->reg & 15].c[j] = f24_of_f32(c[j], s->round, s->exact);
+		float *c = job->v[a->reg & 15].c;
+		unsigned j = 0;
+		for (; p && j < a->ncomp && j < 4; j++)
+			c[j] = f24_of_f32(component(p + j * size, a->type & 3, a->normalize), s->round, s->exact);
+		for (; j < 4; j++)                    /* 0, 0, 0, 1: float24 values in every mode */
+			c[j] = j == 3 ? 1.0f : 0.0f;
 	}
 }

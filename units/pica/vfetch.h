@@ -72,7 +72,8 @@ void vfetch_init(vfetch_unit *f, sim_port *const *to, unsigned nunits, uint32_t 
 /* Make the jobs PICA_BATCH_LANES at a time and run prog over them before
  * handing them on (pica_batch.h), when the program and env allow it
  * (pica_batch_usable) and no timeline records.  Only for a make_job that
- * does not depend on time (the result of pica_batch_run's callers), and
+ * does not depend on time (pica_batch_run's callers'; vfetch_setup_job
+ * in a draw, whose buffers no unit writes: gpu_draw_run), and
  * uniforms that do not change during the run; prog, unif and env must
  * outlive it.  The units book the time; every result stays the same. */
 void vfetch_shade_ahead(vfetch_unit *f, const pica_program *prog, const pica_uniforms *unif,
