@@ -21,6 +21,7 @@
 #include "isa/tegra/fp_words.h"
 #include "isa/tegra/tegra_asm.h"
 #include "sim/core/timeline.h"
+#include "tests/test_replay_pair.h"
 #include "tests/test_util.h"
 #include "traces/replay/replay.h"
 #include "ulpsim/ulpsim.h"
@@ -341,72 +342,6 @@ Test(ahead, corpus_programs_alike, .timeout = 300)
 
 /* ---- the sample traces: Tegra 2 and 3, threads, timeline, budget ---- */
 
-typedef struct ev_log {
-	sim_tl_event *ev;
-	size_t n, cap;
-} ev_log;
-
-static bool log_write(void *ctx, const sim_tl_event *ev, size_t n)
-{
-	ev_log *l = ctx;
-	if (l->n + n > l->cap) {
-		size_t cap = l->cap ? l->cap : 4096;
-		while (cap < l->n + n)
-			cap *= 2;
-		sim_tl_event *q = realloc(l->ev, cap * sizeof *q);
-		cr_assert(q);
-		l->ev = q;
-		l->cap = cap;
-	}
-	memcpy(l->ev + l->n, ev, n * sizeof *ev);
-	l->n += n;
-	return true;
-}
-
-typedef struct run {
-	bool ok;
-	char msg[sizeof(((ulp_diag *)0)->msg)];
-	replay_result res;
-	ev_log log;
-} run;
-
-static void replay(const trace *t, const ulp_config *c, bool record, uint64_t max_cycles, run *r)
-{
-	memset(r, 0, sizeof *r);
-	sim_timeline tl;
-	cr_assert(sim_tl_init(&tl));
-	cr_assert(sim_tl_add_sink(&tl, (sim_tl_sink){ &r->log, log_write, NULL }));
-	tl.enabled = true;
-	replay_opts o = { .cfg = c, .keep_image = true, .tl = record ? &tl : NULL, .max_cycles = max_cycles };
-	ulp_diag d;
-	ulp_diag_clear(&d);
-	r->ok = replay_run(t, &o, &r->res, &d);
-	snprintf(r->msg, sizeof r->msg, "%s", d.msg);
-	sim_tl_fini(&tl);
-}
-
-static void same_run(const run *a, const run *b, const char *what)
-{
-	cr_assert_eq(a->ok, b->ok, "%s: ok %d vs %d (%s | %s)", what, a->ok, b->ok, a->msg, b->msg);
-	cr_assert_str_eq(a->msg, b->msg, "%s", what);
-	const replay_result *x = &a->res, *y = &b->res;
-	cr_assert_eq(x->cycles, y->cycles, "%s: cycles", what);
-	cr_assert_eq(x->fragments, y->fragments, "%s", what);
-	cr_assert_eq(x->nunits, y->nunits, "%s", what);
-	for (unsigned k = 0; k < x->nunits; k++)
-		cr_assert(!memcmp(&x->unit[k].stats, &y->unit[k].stats, sizeof x->unit[k].stats), "%s: %s's stats",
-		          what, x->unit[k].name);
-	cr_assert_eq(x->nports, y->nports, "%s", what);
-	cr_assert(!memcmp(x->port, y->port, x->nports * sizeof x->port[0]), "%s: port marks", what);
-	cr_assert_eq(!x->image, !y->image, "%s", what);
-	if (x->image)
-		cr_assert(!memcmp(x->image->rgba, y->image->rgba, (size_t)x->image->width * x->image->height * 4),
-		          "%s: images differ", what);
-	cr_assert_eq(a->log.n, b->log.n, "%s: %zu vs %zu timeline events", what, a->log.n, b->log.n);
-	for (size_t e = 0; e < a->log.n; e++)
-		cr_assert(!memcmp(&a->log.ev[e], &b->log.ev[e], sizeof a->log.ev[e]), "%s: event %zu", what, e);
-}
-
 Test(ahead, samples_alike_on_both_gpus_threads_and_budget, .timeout = 300)
 {
 	static const char *const samples[] = { "triangle", "textured_cube", "lit_sphere", "teaching_8x8",
@@ -429,16 +364,14 @@ Test(ahead, samples_alike_on_both_gpus_threads_and_budget, .timeout = 300)
 			const uint64_t budget = setting == 4 ? 3000 : 0;   /* stops inside a draw */
 			ulp_config off = on;
 			off.host_gr3d_ahead = 0;
-			run a, b;
-			replay(&t, &off, record, budget, &a);
-			replay(&t, &on, record, budget, &b);
+			test_run a, b;
+			test_replay_run(&t, &off, record, budget, &a);
+			test_replay_run(&t, &on, record, budget, &b);
 			char what[192];
 			snprintf(what, sizeof what, "%s, setting %u", path, setting);
-			same_run(&a, &b, what);
-			ulp_image_free(a.res.image);
-			ulp_image_free(b.res.image);
-			free(a.log.ev);
-			free(b.log.ev);
+			test_runs_same(&a, &b, what);
+			test_run_free(&a);
+			test_run_free(&b);
 		}
 		trace_free(&t);
 	}
