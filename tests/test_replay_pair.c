@@ -48,16 +48,15 @@ void test_run_free(test_run *r)
 	free(r->log.ev);
 }
 
-void test_runs_same(const test_run *a, const test_run *b, const char *what)
+void test_results_same(const replay_result *x, const replay_result *y, const char *what)
 {
-	cr_assert_eq(a->ok, b->ok, "%s: ok %d vs %d (%s | %s)", what, a->ok, b->ok, a->msg, b->msg);
-	cr_assert_str_eq(a->msg, b->msg, "%s", what);
-	const replay_result *x = &a->res, *y = &b->res;
 	cr_assert_eq(x->cycles, y->cycles, "%s: %llu vs %llu cycles", what, (unsigned long long)x->cycles,
 	             (unsigned long long)y->cycles);
-	cr_assert_eq(x->vertex_cycles, y->vertex_cycles, "%s", what);
-	cr_assert_eq(x->fragment_cycles, y->fragment_cycles, "%s", what);
+	cr_assert_eq(x->vertex_cycles, y->vertex_cycles, "%s: vertex cycles", what);
+	cr_assert_eq(x->fragment_cycles, y->fragment_cycles, "%s: fragment cycles", what);
 	cr_assert_eq(x->draws, y->draws, "%s", what);
+	cr_assert_eq(x->vertices, y->vertices, "%s", what);
+	cr_assert_eq(x->triangles, y->triangles, "%s", what);
 	cr_assert_eq(x->fragments, y->fragments, "%s", what);
 	cr_assert_eq(x->nunits, y->nunits, "%s", what);
 	for (unsigned k = 0; k < x->nunits; k++) {
@@ -73,6 +72,13 @@ void test_runs_same(const test_run *a, const test_run *b, const char *what)
 		cr_assert(!memcmp(x->image->rgba, y->image->rgba, (size_t)x->image->width * x->image->height * 4),
 		          "%s: images differ", what);
 	}
+}
+
+void test_runs_same(const test_run *a, const test_run *b, const char *what)
+{
+	cr_assert_eq(a->ok, b->ok, "%s: ok %d vs %d (%s | %s)", what, a->ok, b->ok, a->msg, b->msg);
+	cr_assert_str_eq(a->msg, b->msg, "%s", what);
+	test_results_same(&a->res, &b->res, what);
 	cr_assert_eq(a->log.n, b->log.n, "%s: %zu vs %zu timeline events", what, a->log.n, b->log.n);
 	for (size_t e = 0; e < a->log.n; e++) {
 		const sim_tl_event *p = &a->log.ev[e], *q = &b->log.ev[e];

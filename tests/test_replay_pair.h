@@ -32,6 +32,11 @@ typedef struct test_run {
 void test_replay_run(const trace *t, const ulp_config *c, bool record, uint64_t max_cycles, test_run *r);
 void test_run_free(test_run *r);
 
+/* Asserts that two replays' results are the same: cycles (vertex and
+ * fragment), draws, vertices, triangles, fragments, every unit's stats, the
+ * ports' high-water marks and the image. */
+void test_results_same(const replay_result *x, const replay_result *y, const char *what);
+
 /* Asserts that a and b computed the same: outcome and message, cycles, draws,
  * fragments, every unit's stats, the ports' high-water marks, the image and
  * every timeline event in order. */

@@ -12,6 +12,7 @@
 
 #include "tests/units/pica_rig.h"
 #include "units/pica/pica_batch.h"
+#include "tests/test_replay_pair.h"
 #include "tests/test_util.h"
 
 typedef struct outs {
@@ -41,30 +42,12 @@ static void vary_job(void *ctx, uint32_t id, pica_job *job)
 			job->v[r].c[k] = vals[(id * 7u + (unsigned)r * 3u + (unsigned)k) % 9u];
 }
 
-typedef struct evs {
-	sim_tl_event *e;
-	size_t n, cap;
-} evs;
-
-static bool keep_events(void *ctx, const sim_tl_event *ev, size_t n)
-{
-	evs *v = ctx;
-	if (v->n + n > v->cap) {
-		v->cap = (v->n + n) * 2;
-		v->e = realloc(v->e, v->cap * sizeof *v->e);
-		cr_assert(v->e);
-	}
-	memcpy(v->e + v->n, ev, n * sizeof *ev);
-	v->n += n;
-	return true;
-}
-
 typedef struct run_out {
 	bool ok;
 	char msg[ULP_DIAG_MSG_MAX];
 	pica_batch_stats st;
 	outs o;
-	evs ev;
+	test_ev_log ev;
 } run_out;
 
 static void run_batch(const pica_program *p, const pica_uniforms *u, const ulp_config *cfg,
@@ -77,7 +60,7 @@ static void run_batch(const pica_program *p, const pica_uniforms *u, const ulp_c
 	sim_timeline tl;
 	if (record) {
 		cr_assert(sim_tl_init(&tl));
-		sim_tl_add_sink(&tl, (sim_tl_sink){ .ctx = &out->ev, .write = keep_events });
+		sim_tl_add_sink(&tl, test_ev_sink(&out->ev));
 		tl.enabled = true;
 	}
 	ulp_diag d;
@@ -92,7 +75,7 @@ static void run_batch(const pica_program *p, const pica_uniforms *u, const ulp_c
 static void run_free(run_out *r)
 {
 	free(r->o.r);
-	free(r->ev.e);
+	free(r->ev.ev);
 }
 
 static void expect_same(const run_out *g, const run_out *f, const char *what)
@@ -108,7 +91,7 @@ static void expect_same(const run_out *g, const run_out *f, const char *what)
 		             "%s: output %zu differs", what, k);
 	cr_assert_eq(g->ev.n, f->ev.n, "%s: %zu vs %zu events", what, g->ev.n, f->ev.n);
 	for (size_t k = 0; k < g->ev.n; k++)
-		cr_assert_eq(memcmp(&g->ev.e[k], &f->ev.e[k], sizeof g->ev.e[k]), 0,
+		cr_assert_eq(memcmp(&g->ev.ev[k], &f->ev.ev[k], sizeof g->ev.ev[k]), 0,
 		             "%s: event %zu differs", what, k);
 }
 

@@ -13,6 +13,7 @@
 
 #include "base/image.h"
 #include "sim/core/timeline.h"
+#include "tests/test_replay_pair.h"
 #include "traces/replay/replay.h"
 #include "traces/trace.h"
 
@@ -23,30 +24,12 @@ static const char *const TRACES[] = {
 	"traces/captures/es2gears/frame-0001.json",
 };
 
-typedef struct evs {
-	sim_tl_event *e;
-	size_t n, cap;
-} evs;
-
-static bool keep_events(void *ctx, const sim_tl_event *ev, size_t n)
-{
-	evs *v = ctx;
-	if (v->n + n > v->cap) {
-		v->cap = (v->n + n) * 2;
-		v->e = realloc(v->e, v->cap * sizeof *v->e);
-		cr_assert(v->e);
-	}
-	memcpy(v->e + v->n, ev, n * sizeof *ev);
-	v->n += n;
-	return true;
-}
-
 enum how { AHEAD, PERMISSIVE, TIMELINE };
 
 /* Replays t with units shader units (and a setting, or NULL; a cycle
  * budget, or 0); false with the message in msg when the replay stops. */
 static bool run_with(const trace *t, unsigned units, const char *setting, uint64_t max_cycles, enum how how,
-                     replay_result *res, evs *ev, char *msg, size_t nmsg)
+                     replay_result *res, test_ev_log *ev, char *msg, size_t nmsg)
 {
 	ulp_config cfg;
 	ulp_config_defaults(&cfg);
@@ -60,7 +43,7 @@ static bool run_with(const trace *t, unsigned units, const char *setting, uint64
 	                  .max_cycles = max_cycles };
 	if (how == TIMELINE) {
 		cr_assert(sim_tl_init(&tl));
-		sim_tl_add_sink(&tl, (sim_tl_sink){ .ctx = ev, .write = keep_events });
+		sim_tl_add_sink(&tl, test_ev_sink(ev));
 		tl.enabled = true;
 		o.tl = &tl;
 	}
@@ -73,33 +56,11 @@ static bool run_with(const trace *t, unsigned units, const char *setting, uint64
 	return ok;
 }
 
-static void run(const trace *t, unsigned units, enum how how, replay_result *res, evs *ev)
+static void run(const trace *t, unsigned units, enum how how, replay_result *res, test_ev_log *ev)
 {
 	char msg[ULP_DIAG_MSG_MAX];
 	cr_assert(run_with(t, units, NULL, 0, how, res, ev, msg, sizeof msg), "%s", msg);
 	cr_assert(res->image);
-}
-
-static void expect_same(const replay_result *a, const replay_result *b, const char *what)
-{
-	cr_assert_eq(a->cycles, b->cycles, "%s: cycles %llu vs %llu", what, (unsigned long long)a->cycles,
-	             (unsigned long long)b->cycles);
-	cr_assert_eq(a->vertex_cycles, b->vertex_cycles, "%s: vertex cycles", what);
-	cr_assert_eq(a->fragment_cycles, b->fragment_cycles, "%s: fragment cycles", what);
-	cr_assert_eq(a->vertices, b->vertices, "%s", what);
-	cr_assert_eq(a->triangles, b->triangles, "%s", what);
-	cr_assert_eq(a->fragments, b->fragments, "%s", what);
-	cr_assert_eq(a->nunits, b->nunits, "%s", what);
-	for (unsigned k = 0; k < a->nunits; k++) {
-		cr_assert_str_eq(a->unit[k].name, b->unit[k].name, "%s", what);
-		cr_assert_eq(memcmp(&a->unit[k].stats, &b->unit[k].stats, sizeof a->unit[k].stats), 0,
-		             "%s: unit %s's figures differ", what, a->unit[k].name);
-	}
-	cr_assert_eq(a->nports, b->nports, "%s", what);
-	cr_assert_eq(memcmp(a->port, b->port, a->nports * sizeof a->port[0]), 0, "%s: port marks", what);
-	cr_assert_eq(a->image->width, b->image->width, "%s", what);
-	cr_assert_eq(a->image->height, b->image->height, "%s", what);
-	cr_assert_eq(memcmp(a->image->rgba, b->image->rgba, ulp_image_bytes(a->image)), 0, "%s: image", what);
 }
 
 Test(pica_gpu, shading_ahead_matches_the_ticking_units, .timeout = 240)
@@ -112,19 +73,19 @@ Test(pica_gpu, shading_ahead_matches_the_ticking_units, .timeout = 240)
 		const unsigned fewest = strstr(TRACES[i], "gs_") ? 2 : 1;
 		for (unsigned units = 4; units >= fewest; units = units == 4 ? fewest : 0) {
 			replay_result r[3];
-			evs ev[1] = { { 0 } };
+			test_ev_log ev[1] = { { 0 } };
 			run(&t, units, AHEAD, &r[0], NULL);
 			run(&t, units, PERMISSIVE, &r[1], NULL);
 			run(&t, units, TIMELINE, &r[2], &ev[0]);
 			char what[160];
 			snprintf(what, sizeof what, "%s, %u unit(s), ahead vs permissive", TRACES[i], units);
-			expect_same(&r[0], &r[1], what);
+			test_results_same(&r[0], &r[1], what);
 			snprintf(what, sizeof what, "%s, %u unit(s), ahead vs timeline", TRACES[i], units);
-			expect_same(&r[0], &r[2], what);
+			test_results_same(&r[0], &r[2], what);
 			cr_assert_gt(r[0].vertices, 0, "%s", what);
 			for (int k = 0; k < 3; k++)
 				ulp_image_free(r[k].image);
-			free(ev[0].e);
+			free(ev[0].ev);
 		}
 		trace_free(&t);
 	}
@@ -149,7 +110,7 @@ Test(pica_gpu, stopped_draws_match_the_ticking_units, .timeout = 120)
 			const uint64_t budget = k == 0 ? 0 : full.vertex_cycles / 2 + 1;
 			for (unsigned units = 4; units >= 1; units -= 3) {
 				replay_result a, b;
-				evs ev = { 0 };
+				test_ev_log ev = { 0 };
 				char ma[ULP_DIAG_MSG_MAX], mb[ULP_DIAG_MSG_MAX];
 				const bool oka = run_with(&t, units, setting, budget, AHEAD, &a, NULL, ma, sizeof ma);
 				const bool okb = run_with(&t, units, setting, budget, TIMELINE, &b, &ev, mb, sizeof mb);
@@ -160,7 +121,7 @@ Test(pica_gpu, stopped_draws_match_the_ticking_units, .timeout = 120)
 				cr_assert_eq(a.draws, b.draws, "%s %d", STOP[i], k);
 				ulp_image_free(a.image);
 				ulp_image_free(b.image);
-				free(ev.e);
+				free(ev.ev);
 				if (units == 1)
 					break;
 			}
