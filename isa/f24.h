@@ -12,6 +12,7 @@
 #ifndef ULP_ISA_F24_H
 #define ULP_ISA_F24_H
 
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -33,7 +34,7 @@ enum f24_max_neg_inf {
 typedef struct f24_mode {
 	enum ulp_round round;             /* knob f24.round, default truncate */
 	enum f24_max_neg_inf max_neg_inf; /* knob f24.max_zero_neg_inf */
-	bool exact;                       /* arith=exact: binary32, no flush (docs/exact.md) */
+	bool exact;                       /* arith=exact: binary32 (docs/exact.md) */
 } f24_mode;
 
 extern const f24_mode F24_MODE_DEFAULT;
@@ -128,18 +129,25 @@ static inline float f24_flush(float v)
 	return fabsf(v) < (float)F24_MIN_NORMAL ? 0.0f : v;
 }
 
+/* arith=exact: binary32 subnormals flushed to +0 where float24's are
+ * (docs/exact.md "Subnormals"; no negative zero, pica200.md §2.2). */
+static inline float f24_xflush(float v)
+{
+	return fabsf(v) < FLT_MIN ? 0.0f : v;
+}
+
 /* A result as the mode rounds it: to float24 (f24_round), or to binary32
  * with arith=exact (docs/exact.md). */
 static inline float f24_result(double v, const f24_mode *m)
 {
-	return m->exact ? (float)v : f24_round(v, m->round);
+	return m->exact ? f24_xflush((float)v) : f24_round(v, m->round);
 }
 
-/* An operand as the mode reads it: subnormals flushed, or as it is with
- * arith=exact. */
+/* An operand as the mode reads it: float24's subnormals flushed, or
+ * binary32's with arith=exact. */
 static inline float f24_operand(float v, const f24_mode *m)
 {
-	return m->exact ? v : f24_flush(v);
+	return m->exact ? f24_xflush(v) : f24_flush(v);
 }
 
 static inline float f24_add(float a, float b, const f24_mode *m)

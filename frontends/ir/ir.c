@@ -297,8 +297,8 @@ char *ir_dump(const ir_shader *s)
 		const ir_op_info *oi = ir_op_get(in->op);
 		if (in->op == IR_OP_ELSE || in->op == IR_OP_ENDIF || in->op == IR_OP_ENDLOOP)
 			depth--;
-		ulp_strbuf_printf(&b, "%3zu: %*s%s%s", i, 2 * (depth > 0 ? depth : 0), "", oi->name,
-		          in->sat ? "_SAT" : "");
+		ulp_strbuf_printf(&b, "%3zu: %*s%s%s%s", i, 2 * (depth > 0 ? depth : 0), "", oi->name,
+		          in->sat ? "_SAT" : "", in->op == IR_OP_IF && in->cond == IR_IF_LT0 ? "_LT0" : "");
 		const char *sep = " ";
 		if (in->dst.file != IR_NULL) {
 			ulp_strbuf_printf(&b, " %s%d.", FILE_NAMES[in->dst.file], in->dst.index);

@@ -70,9 +70,17 @@ typedef struct ir_dst {
 	int32_t index;
 } ir_dst;
 
+/* What an IF tests on src.x.  TGSI's IF is IR_IF_NE0; IR_IF_LT0 comes only
+ * from a lowering for a target whose ir_caps.if_lt0 says it can test it. */
+enum ir_if_cond {
+	IR_IF_NE0,              /* src.x != 0.0 (NaN true) */
+	IR_IF_LT0,              /* src.x < 0.0 (NaN false) */
+};
+
 typedef struct ir_inst {
 	uint16_t op;            /* enum ir_op */
 	bool sat;               /* clamp to [0, 1] (NaN -> 0) on write */
+	uint8_t cond;           /* IF: enum ir_if_cond */
 	uint8_t nsrc;
 	ir_dst dst;
 	ir_src src[IR_MAX_SRC];
@@ -181,11 +189,15 @@ typedef struct ir_caps {
 	bool sat;               /* _SAT destination modifier */
 	bool arl_truncates;     /* address load truncates: ARL gets an FLR first */
 	bool texture;           /* TEX/TXB/TXL are native (TXP is always lowered) */
+	bool if_lt0;            /* IF can test src.x < 0 (IR_IF_LT0): CMP is lowered to a
+	                         * branch per condition component where an operand may be
+	                         * NaN (docs/compiler.md "Lowering") */
 } ir_caps;
 
 /* Expands every non-native op into base ops, then |x| and _SAT where the
  * target lacks them.  Each expansion writes every component of its final
- * destination exactly once and never reads it, so it is safe on outputs. */
+ * destination exactly once (CMP's branches: once on every path) and never
+ * reads it after, so it is safe on outputs. */
 bool ir_lower(ir_shader *s, const ir_caps *caps, ir_error *e);
 
 /* Redirects every write (and read) of OUT[n] to a new temporary and copies

@@ -6,8 +6,9 @@
  * Rules every expansion keeps (so it is safe on OUT destinations and when
  * a source is also the destination): intermediate values go to fresh
  * temporaries; the original destination is written by one final instruction
- * (CHAN ops assemble their result in a temporary and MOV it); sources are
- * read only before that final write.  Formulas follow tgsi_exec (tgsi.md
+ * (CHAN ops assemble their result in a temporary and MOV it), or, for CMP's
+ * branches, once per component on every path; sources are read only before
+ * that final write.  Formulas follow tgsi_exec (tgsi.md
  * §2); docs/compiler.md "Lowering" lists them with their accuracy. */
 #include <math.h>
 #include <string.h>
@@ -18,6 +19,7 @@ typedef struct lctx {
 	ir_shader *s;
 	size_t pos;             /* insertion point */
 	ir_inst orig;           /* the instruction being expanded */
+	const ir_caps *caps;
 	ir_error *e;
 	bool oom;
 } lctx;
@@ -133,6 +135,75 @@ static ir_src lower_sincos(lctx *L, ir_src x, bool want_cos)
 	return res;
 }
 
+/* No component of x that the mask's components read can be NaN.  Only
+ * immediates are known at compile time: inputs, constants and temporaries
+ * can hold anything. */
+static bool never_nan(const ir_shader *s, const ir_src *x, uint8_t mask)
+{
+	if (x->file != IR_IMM || x->indirect || x->index < 0 || (size_t)x->index >= s->nimm)
+		return false;
+	for (unsigned k = 0; k < 4; k++) {
+		float v;
+		memcpy(&v, &s->imm[x->index][x->swz[k] & 3], sizeof v);
+		if ((mask >> k & 1) && isnan(v))
+			return false;
+	}
+	return true;
+}
+
+static bool same_reg(ir_dst d, ir_src x)
+{
+	return d.file == x.file && d.index == x.index;
+}
+
+/* CMP as a real select: per distinct component of a that the destination
+ * reads, IF a.c < 0; MOV d, b; ELSE; MOV d, c; ENDIF.  The masked-arithmetic
+ * form turns an unselected NaN into a NaN result (NaN * 0 = NaN,
+ * pica200.md §2.2); a branch gives the selected operand's value exactly.
+ * Components are written straight into the destination when one IF covers
+ * them all or when the destination is none of the sources; otherwise into a
+ * temporary copied by one final MOV. */
+static void lower_cmp_branch(lctx *L, ir_src a, ir_src b, ir_src c, ir_src zero)
+{
+	const ir_inst *o = &L->orig;
+	uint8_t group[4] = { 0 };
+	unsigned ngroups = 0;
+	for (unsigned k = 0; k < 4; k++)
+		if (o->dst.mask >> k & 1) {
+			ngroups += !group[a.swz[k] & 3];
+			group[a.swz[k] & 3] |= (uint8_t)(1u << k);
+		}
+	bool direct = ngroups <= 1 ||
+	              (!same_reg(o->dst, a) && !same_reg(o->dst, b) && !same_reg(o->dst, c));
+	ir_src T = a, lt = a;
+	ir_dst D = direct ? o->dst : tmp_dst(L, o->dst.mask, &T);
+	if (!L->caps->if_lt0)   /* IF tests != 0 only: a < 0 as 1 / 0 first */
+		emit(L, IR_OP_SLT, tmp_dst(L, o->dst.mask, &lt), &a, &zero, NULL);
+	for (unsigned ch = 0; ch < 4; ch++) {
+		if (!group[ch])
+			continue;
+		unsigned k0 = 0;
+		while (!(group[ch] >> k0 & 1))
+			k0++;
+		ir_src x = scalar(L->caps->if_lt0 ? a : lt, k0);
+		ir_inst *f = emit(L, IR_OP_IF, ir_dst_reg(IR_NULL, 0, 0), &x, NULL, NULL);
+		if (f)
+			f->cond = L->caps->if_lt0 ? IR_IF_LT0 : IR_IF_NE0;
+		ir_dst dg = D;
+		dg.mask = group[ch];
+		ir_inst *mv = emit(L, IR_OP_MOV, dg, &b, NULL, NULL);
+		if (mv)
+			mv->sat = direct && o->sat;
+		emit(L, IR_OP_ELSE, ir_dst_reg(IR_NULL, 0, 0), NULL, NULL, NULL);
+		mv = emit(L, IR_OP_MOV, dg, &c, NULL, NULL);
+		if (mv)
+			mv->sat = direct && o->sat;
+		emit(L, IR_OP_ENDIF, ir_dst_reg(IR_NULL, 0, 0), NULL, NULL, NULL);
+	}
+	if (!direct)
+		emit_final(L, IR_OP_MOV, &T, NULL, NULL);
+}
+
 /* Expands L->orig (already removed from the shader) at L->pos. */
 static bool expand(lctx *L)
 {
@@ -158,9 +229,17 @@ static bool expand(lctx *L)
 		emit(L, IR_OP_SLT, tmp_dst(L, m, &t2), &b, &a, NULL);
 		emit_final(L, IR_OP_ADD, &t1, &t2, NULL);
 		break;
-	case IR_OP_CMP:         /* b * (a < 0) + c * (a >= 0): exact for finite b, c */
+	case IR_OP_CMP:
+		if (!never_nan(L->s, &b, m) || !never_nan(L->s, &c, m)) {
+			lower_cmp_branch(L, a, b, c, zero);
+			break;
+		}
+		/* b * (a < 0) + c * (1 - (a < 0)): exact when neither b nor c is
+		 * NaN (inf * 0 = 0 on the targets without CMP: pica200.md §2.2);
+		 * a NaN a selects c */
 		emit(L, IR_OP_SLT, tmp_dst(L, m, &t1), &a, &zero, NULL);
-		emit(L, IR_OP_SGE, tmp_dst(L, m, &t2), &a, &zero, NULL);
+		t4 = negate(t1);
+		emit(L, IR_OP_ADD, tmp_dst(L, m, &t2), &one, &t4, NULL);
 		emit(L, IR_OP_MUL, tmp_dst(L, m, &t3), &c, &t2, NULL);
 		emit_final(L, IR_OP_MAD, &b, &t1, &t3);
 		break;
@@ -378,7 +457,7 @@ static bool lower_ops(ir_shader *s, const ir_caps *caps, ir_error *e)
 			return ir_refuse(e, IR_REFUSE_TEXTURE, s->file, s->inst[i].line, s->inst[i].col,
 			                 "%s: texture sampling is not available in this stage",
 			                 ir_op_get(op)->name);
-		lctx L = { .s = s, .pos = i, .orig = s->inst[i], .e = e };
+		lctx L = { .s = s, .pos = i, .orig = s->inst[i], .caps = caps, .e = e };
 		ir_remove(s, i);
 		if (!expand(&L))
 			return false;

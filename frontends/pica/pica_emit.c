@@ -3,6 +3,7 @@
  * One allocated IR instruction becomes one PICA200 instruction (so the
  * register allocator's sharing rule holds), plus control flow:
  *   IF x          CMP cZERO, ne, ne, x  then IFC cmp.x ... .else ... .end
+ *                 (gt, gt for IR_IF_LT0: CMP's select, ir_lower.c)
  *                 (an IF that a BRK/CONT leaves, or nested deeper than the
  *                 8-entry IF stack, uses JMPC !cmp.x / JMPU b0 instead:
  *                 leaving an IFC block by a jump would strand its IF-stack
@@ -138,12 +139,15 @@ static const char *mnemonic(unsigned op)
 	}
 }
 
-static void emit_cmp(ectx *E, const ir_src *x)
+/* cmp.x = the IF's condition: 0 != x, or 0 > x for IR_IF_LT0 (false for a
+ * NaN x, as CMP compares without flushing: pica200.md §2.2). */
+static void emit_cmp(ectx *E, const ir_inst *in)
 {
 	char a[48], b[48];
+	const char *op = in->cond == IR_IF_LT0 ? "gt" : "ne";
 	put_src(E, &E->zero, a, sizeof a);
-	put_src(E, x, b, sizeof b);
-	inst_line(E, "cmp %s, ne, ne, %s", a, b);
+	put_src(E, &in->src[0], b, sizeof b);
+	inst_line(E, "cmp %s, %s, %s, %s", a, op, op, b);
 }
 
 static bool emit_alu(ectx *E, const ir_inst *in)
@@ -252,7 +256,7 @@ static bool emit_body(ectx *E)
 		case IR_OP_NOP:
 			break;
 		case IR_OP_IF:
-			emit_cmp(E, &in->src[0]);
+			emit_cmp(E, in);
 			if (if_jump_only(s, i)) {
 				const ir_inst *j = &s->inst[i + 1];
 				if (j->op == IR_OP_BRK)

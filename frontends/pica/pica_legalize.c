@@ -24,6 +24,7 @@ void pica_ir_caps(ir_caps *caps)
 	caps->sat = false;
 	caps->arl_truncates = true;                 /* MOVA truncates toward zero (§1.3) */
 	caps->texture = false;
+	caps->if_lt0 = true;                        /* CMP cZERO, gt, gt, x (§1.3) */
 }
 
 static bool is_c(const ir_src *s)

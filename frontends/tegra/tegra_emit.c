@@ -231,9 +231,10 @@ static bool emit_text(const tfp_sched *S, const tfp_prog *p, ulp_strbuf *b)
 /* arith=exact (docs/exact.md): the binary32 each constant source of the
  * assembled program was encoded from, in emission order (put_packet's):
  * an embedded immediate, or #0 for a value FP20 cannot hold (a tiny
- * epsilon).  Constants folded at compile time carry their FP20 result
- * (tfp_fold computes what the ALU would), and #1 and exact zeros need
- * none.  Constants moved to FP_CONST words (the scheduler's upool) are kept
+ * epsilon).  A constant folded at compile time carries the fold in
+ * binary32 (tfp_xval: what exact mode's ALU would compute, beside the FP20
+ * result the words hold), also where its FP20 is #0/#1; #1 and exact zeros
+ * otherwise need none.  Constants moved to FP_CONST words (the scheduler's upool) are kept
  * per word.  Each entry is checked against the assembled packet: a source
  * that is not a constant there keeps none. */
 static void fill_ximm(const tfp_sched *S, tegra_compile_result *res)
@@ -251,10 +252,13 @@ static void fill_ximm(const tfp_sched *S, tegra_compile_result *res)
 			for (unsigned k = 0; k < pk->n && k < 4; k++)
 				for (unsigned j = 0; j < 3; j++) {
 					const tfp_opnd *o = &pk->slot[k].s[j];
-					if (o->kind != TO_IMM || o->k == 0.0f || o->k == 1.0f || o->k == -1.0f ||
-					    o->k == 2.0f || o->k == -2.0f || o->k != o->k)
-						continue;   /* not a constant, or #0 / #1 exactly; NaN stays raw */
-					x->k[pi][k][j] = o->k;
+					if (o->kind != TO_IMM)
+						continue;
+					float xk = tfp_xval(o);
+					if (xk != xk || (xk == o->k && (o->k == 0.0f || o->k == 1.0f ||
+					                                o->k == -1.0f || o->k == 2.0f || o->k == -2.0f)))
+						continue;   /* #0 / #1 exactly; NaN stays raw */
+					x->k[pi][k][j] = xk;
 					x->mask[pi] |= (uint16_t)(1u << (3 * k + j));
 				}
 		}

@@ -17,8 +17,11 @@ typedef struct tfp_opnd {
 	uint8_t kind;           /* enum tfp_okind */
 	uint8_t half;           /* TO_FIX: FP20 or an FX10 half */
 	bool neg, abs, m1, x2;
+	bool xfold;             /* TO_IMM made by tfp_fold: xk, xk_of are set */
 	int32_t v;              /* value id, register, uniform slot */
 	float k;                /* TO_IMM */
+	float xk, xk_of;        /* arith=exact: the fold's binary32 (xk) while k is still
+	                         * xk_of, its FP20 (tfp_xval; docs/exact.md) */
 } tfp_opnd;
 
 enum tfp_kind { TF_ALU, TF_SFU, TF_IPL, TF_TEX, TF_FETCH };   /* TF_FETCH: PSEQ reads the destination */
@@ -94,6 +97,9 @@ uint32_t tfp_imm_bits(float k);
 float tfp_fp20(float k);
 bool tfp_fold(uint8_t op, uint8_t cc, const tfp_opnd *a, const tfp_opnd *b, const tfp_opnd *c,
               tfp_opnd *r);
+/* The binary32 arith=exact reads for constant o: a folded constant's fold
+ * in binary32 (negated or |x| with it), else o->k. */
+float tfp_xval(const tfp_opnd *o);
 bool tfp_eliminate_dead(tfp_prog *p);
 /* The same operand (kind, modifiers, value; immediates by bits). */
 bool tfp_same_opnd(const tfp_opnd *x, const tfp_opnd *y);

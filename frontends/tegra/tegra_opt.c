@@ -15,8 +15,44 @@
 uint32_t tfp_imm_bits(float k) { return fp20_encode(k, ULP_ROUND_TRUNCATE) & FP20_MASK; }
 float tfp_fp20(float k) { return fp20_round(k, ULP_ROUND_TRUNCATE); }
 
+static bool same_bits(float x, float y)
+{
+	return memcmp(&x, &y, sizeof x) == 0;
+}
+
+float tfp_xval(const tfp_opnd *o)
+{
+	if (o->kind != TO_IMM || !o->xfold)
+		return o->k;
+	if (same_bits(o->k, o->xk_of))
+		return o->xk;
+	if (same_bits(o->k, -o->xk_of))       /* modify(): -x */
+		return -o->xk;
+	if (same_bits(o->k, fabsf(o->xk_of)))  /* |x| */
+		return fabsf(o->xk);
+	return o->k;    /* changed otherwise (1 - k ...): the FP20 value, as before */
+}
+
+/* The ALU's a*b op c*1 on constants in double, then the condition code. */
+static double alu_value(uint8_t op, uint8_t cc, double a, double b, double c)
+{
+	double x = a * b, v;
+	switch (op) {
+	case TA_MUL: v = x; break;
+	case TA_MIN: v = x < c ? x : c; break;
+	case TA_MAX: v = x > c ? x : c; break;
+	default: v = x + c; break;
+	}
+	if (cc != TC_NONE)
+		v = (cc == TC_EQ ? v == 0.0 : cc == TC_GT ? v > 0.0 : v >= 0.0) ? 1.0 : 0.0;
+	return v;
+}
+
 /* What the ALU computes on constants (tegra-units.md: a*b op c*1 in double,
- * condition code, one FP20 rounding); a CSEL on a constant picks its operand. */
+ * condition code, one FP20 rounding), reading each constant's FP20 word;
+ * and beside it what arith=exact's ALU computes (each constant's binary32,
+ * one binary32 rounding: units/gr3d/alu.c, docs/exact.md), which only exact
+ * mode reads (fill_ximm).  A CSEL on a constant picks its operand. */
 bool tfp_fold(uint8_t op, uint8_t cc, const tfp_opnd *a, const tfp_opnd *b, const tfp_opnd *c,
               tfp_opnd *r)
 {
@@ -26,16 +62,10 @@ bool tfp_fold(uint8_t op, uint8_t cc, const tfp_opnd *a, const tfp_opnd *b, cons
 	}
 	if (a->kind != TO_IMM || b->kind != TO_IMM || c->kind != TO_IMM)
 		return false;
-	double x = (double)tfp_fp20(a->k) * tfp_fp20(b->k), y = tfp_fp20(c->k), v;
-	switch (op) {
-	case TA_MUL: v = x; break;
-	case TA_MIN: v = x < y ? x : y; break;
-	case TA_MAX: v = x > y ? x : y; break;
-	default: v = x + y; break;
-	}
-	if (cc != TC_NONE)
-		v = (cc == TC_EQ ? v == 0.0 : cc == TC_GT ? v > 0.0 : v >= 0.0) ? 1.0 : 0.0;
-	*r = (tfp_opnd){ .kind = TO_IMM, .k = fp20_round(v, ULP_ROUND_NEAREST_EVEN) };
+	double v = alu_value(op, cc, tfp_fp20(a->k), tfp_fp20(b->k), tfp_fp20(c->k));
+	double xv = alu_value(op, cc, tfp_xval(a), tfp_xval(b), tfp_xval(c));
+	float k = fp20_round(v, ULP_ROUND_NEAREST_EVEN);
+	*r = (tfp_opnd){ .kind = TO_IMM, .k = k, .xfold = true, .xk = (float)xv, .xk_of = k };
 	return true;
 }
 

@@ -87,6 +87,7 @@ static void to_uniform(tfp_upool *u, tfp_opnd *o)
 	if (o->kind != TO_IMM || !imm_bits(o->k, &b))
 		return;
 	int k = upool_find(u, b);
+	const float xk = tfp_xval(o);   /* arith=exact's binary32 (a fold's, docs/exact.md) */
 	if (k < 0 && !u->free) {   /* two packets converted on one check (place_sfu) */
 		u->overflow = true;
 		return;
@@ -96,8 +97,8 @@ static void to_uniform(tfp_upool *u, tfp_opnd *o)
 		u->free &= ~(1u << k);
 		u->used |= 1u << k;
 		u->bits[k] = b;
-		u->k[k] = o->k;
-	} else if (memcmp(&u->k[k], &o->k, sizeof o->k) != 0) {
+		u->k[k] = xk;
+	} else if (memcmp(&u->k[k], &xk, sizeof xk) != 0) {
 		u->kconflict |= 1u << k;
 	}
 	*o = (tfp_opnd){ .kind = TO_UNIF, .v = k, .neg = o->neg, .abs = o->abs, .m1 = o->m1, .x2 = o->x2 };

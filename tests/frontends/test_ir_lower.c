@@ -26,7 +26,9 @@ static const char *const SRCS[] = { "-|IN[0].yxzw|", "CONST[0][1]", "TEMP[0].wzy
 
 Test(ir_lower, every_op_becomes_base_ops_writing_the_destination_once)
 {
-	for (size_t k = 0; k < sizeof RICH / sizeof RICH[0]; k++) {
+	const size_t NR = sizeof RICH / sizeof RICH[0];
+	for (size_t kk = 0; kk < 2 * NR; kk++) {
+		size_t k = kk % NR;
 		enum tgsi_opcode op = tgsi_opcode_from_name(RICH[k], strlen(RICH[k]));
 		cr_assert_neq(op, TGSI_OPCODE_COUNT, "%s", RICH[k]);
 		unsigned ns = tgsi_get_opcode_info(op)->num_src;
@@ -42,10 +44,24 @@ Test(ir_lower, every_op_becomes_base_ops_writing_the_destination_once)
 		cr_assert(s, "%s: %s", RICH[k], e.d.msg);
 		ir_caps caps;
 		memset(&caps, 0, sizeof caps);      /* nothing beyond the base set */
+		caps.if_lt0 = kk >= NR;             /* CMP: both forms of its IFs */
 		cr_assert(ir_lower(s, &caps, &e), "%s: %s", RICH[k], e.d.msg);
-		unsigned writes[4] = { 0 };
+		/* writes per path: an IF's two sides must write the same components
+		 * (CMP becomes branches), counted once */
+		unsigned writes[4] = { 0 }, side[2][4] = { { 0 } }, in_if = 0;
 		for (size_t i = 0; i < s->n; i++) {
 			const ir_inst *in = &s->inst[i];
+			if (in->op == IR_OP_IF || in->op == IR_OP_ELSE || in->op == IR_OP_ENDIF) {
+				cr_assert(in->op != IR_OP_IF || !in_if, "%s: nested IF", RICH[k]);
+				in_if = in->op == IR_OP_IF ? 1 : in->op == IR_OP_ELSE ? 2 : 0;
+				for (unsigned c = 0; in->op == IR_OP_ENDIF && c < 4; c++) {
+					cr_assert_eq(side[0][c], side[1][c], "%s: the IF's sides write "
+					             "OUT[0].%c differently", RICH[k], "xyzw"[c]);
+					writes[c] += side[0][c];
+					side[0][c] = side[1][c] = 0;
+				}
+				continue;
+			}
 			const ir_op_info *oi = ir_op_get(in->op);
 			cr_assert(oi->flags & IR_F_BASE || oi->kind == IR_KIND_FLOW,
 			          "%s lowered to %s", RICH[k], oi->name);
@@ -56,7 +72,7 @@ Test(ir_lower, every_op_becomes_base_ops_writing_the_destination_once)
 			}
 			if (in->dst.file == IR_OUTPUT)
 				for (unsigned c = 0; c < 4; c++)
-					writes[c] += (in->dst.mask >> c) & 1;
+					*(in_if ? &side[in_if - 1][c] : &writes[c]) += (in->dst.mask >> c) & 1;
 		}
 		cr_assert(writes[0] == 1 && writes[1] == 0 && writes[2] == 1 && writes[3] == 1,
 		          "%s writes OUT[0] components %u %u %u %u times", RICH[k], writes[0],

@@ -8,6 +8,7 @@
  * result itself.  The PICA200 side likewise: an immediate's constant
  * register is float24 in the SHBIN and binary32 in exact mode. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,4 +220,80 @@ Test(exact_imm, vertex_immediate_reaches_the_fragment_shader_exactly, .timeout =
 	}
 	remove(dir);
 	free(dir);
+}
+
+/* A constant the Tegra backend folds at compile time (tfp_fold: `1.1 + i`
+ * in a loop it unrolls, piglit's vs-output-array-vec2-index-wr) compared
+ * for equality with the vertex shader's 1.1 + 2 through a varying: in
+ * exact mode the fold must be exact mode's binary32 sum (the PICA200's sum
+ * there), not the FP20 result the ALU would give in hw. */
+Test(exact_imm, folded_constant_carries_its_binary32_fold, .timeout = 60)
+{
+	static const char vs[] =
+		"VERT\n"
+		"DCL IN[0]\n"
+		"DCL OUT[0], POSITION\n"
+		"DCL OUT[1], GENERIC[9]\n"
+		"DCL TEMP[0]\n"
+		"IMM[0] FLT32 {0x3f8ccccd, 0x40000000, 0x00000000, 0x3f800000}\n"
+		"  0: MOV OUT[0], IN[0]\n"
+		"  1: MOV TEMP[0], IMM[0].yyyy\n"
+		"  2: ADD OUT[1], IMM[0].xxxx, TEMP[0]\n"
+		"  3: END\n";
+	static const char fs[] =
+		"FRAG\n"
+		"DCL IN[0], GENERIC[9], PERSPECTIVE\n"
+		"DCL OUT[0], COLOR\n"
+		"DCL TEMP[0]\n"
+		"IMM[0] FLT32 {0x3f8ccccd, 0x40000000, 0x00000000, 0x3f800000}\n"
+		"  0: ADD TEMP[0].x, IMM[0].xxxx, IMM[0].yyyy\n"
+		"  1: SEQ TEMP[0].x, IN[0].xxxx, TEMP[0].xxxx\n"
+		"  2: MOV OUT[0].y, TEMP[0].xxxx\n"
+		"  3: ADD OUT[0].x, IMM[0].wwww, -TEMP[0].xxxx\n"
+		"  4: MOV OUT[0].zw, IMM[0].zzzw\n"
+		"  5: END\n";
+	static const char test[] =
+		"==== piglit [test] section (verbatim) ====\n"
+		"[test]\n"
+		"draw rect -1 -1 2 2\n"
+		"probe all rgba 0 1 0 1\n"
+		"==== original piglit file fold.shader_test (verbatim) ====\n";
+	char *dir = test_tmpdir();
+	cr_assert(dir);
+	char *f[4] = { test_write_file(dir, "vs.tgsi", vs), test_write_file(dir, "fs.tgsi", fs),
+	               test_write_file(dir, "test.txt", test), test_write_file(dir, "meta.json", META) };
+	pg_result r;
+	pg_run_opts o = { .run_sim = true, .run_ref = true, .run_exact = true };
+	pg_run_test(dir, &o, &r);
+	cr_assert_eq(r.ref.status, PG_PASS, "reference %s: %s", pg_status_name(r.ref.status), r.ref.reason);
+	cr_assert_eq(r.exact.status, PG_PASS, "exact %s: %s", pg_status_name(r.exact.status), r.exact.reason);
+	pg_result_free(&r);
+	for (int k = 0; k < 4; k++) {
+		remove(f[k]);
+		free(f[k]);
+	}
+	remove(dir);
+	free(dir);
+
+	/* the table holds the binary32 sum; the program's words hold its FP20 */
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	tgsi_shader *sh = tgsi_parse(fs, strlen(fs), "fold", NULL, &d);
+	cr_assert(sh, "%s", d.msg);
+	tegra_compile_result *res = calloc(1, sizeof *res);
+	cr_assert(res);
+	cr_assert(tegra_compile(sh, "fold", res), "%s", res->d.msg);
+	const volatile float one_one = 1.1f;
+	const float want = one_one + 2.0f;
+	unsigned found = 0;
+	const tegra_fp_ximm *x = &res->ximm;
+	for (unsigned p = 0; p < x->count; p++)
+		for (unsigned k = 0; k < 12; k++)
+			found += (x->mask[p] >> k & 1u) && fabsf(x->k[p][k / 3][k % 3]) == want;
+	for (unsigned u = 0; u < TEGRA_FP_NUM_CONST; u++)
+		found += (x->umask >> u & 1u) && fabsf(x->uk[u]) == want;
+	cr_assert_geq(found, 1, "1.1 + 2 in binary32 (%.9g) is in the table", (double)want);
+	tegra_compile_result_free(res);
+	free(res);
+	tgsi_shader_free(sh);
 }

@@ -247,7 +247,7 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out,
 		for (unsigned j = 0; j < 3; j++)
 			if ((in->xmask >> (3 * k + j) & 1u) &&
 			    ((src[j]->cls == TEGRA_REG_IMM && !src[j]->fx10) || src[j]->cls == TEGRA_REG_CONST01))
-				o[j]->k = in->xk[k][j];
+				o[j]->k = gr3d_xround(in->xk[k][j]);
 	}
 	/* constants take their modifiers now: fetch copies them as they are */
 	for (unsigned k = 0; k < 4; k++) {

@@ -14,6 +14,7 @@
 #ifndef ULP_UNITS_GR3D_QUAD_H
 #define ULP_UNITS_GR3D_QUAD_H
 
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -191,9 +192,18 @@ static inline float gr3d_xf32(uint32_t w)
 	return f;
 }
 
-static inline uint32_t gr3d_xbits(double v)
+/* arith=exact's rounding: binary32, nearest, a subnormal result flushed to
+ * a zero of its sign, as FP20 (which has none: isa/fp20.h) flushes
+ * (docs/exact.md "Subnormals"). */
+static inline float gr3d_xround(double v)
 {
 	const float f = (float)v;
+	return fabsf(f) < FLT_MIN ? copysignf(0.0f, f) : f;
+}
+
+static inline uint32_t gr3d_xbits(double v)
+{
+	const float f = gr3d_xround(v);
 	uint32_t w;
 	memcpy(&w, &f, sizeof w);
 	return w;
@@ -296,7 +306,7 @@ static inline double gr3d_rdfx(const gr3d_ctx *c, uint32_t w, bool high)
  * arith=exact where it is known, else the word (fp20: its reading). */
 static inline double gr3d_uniform20(const gr3d_ctx *c, unsigned k, double fp20)
 {
-	return (c->xuniform_mask >> (k & 31u)) & 1u ? (double)c->xuniform[k & 31u] : fp20;
+	return (c->xuniform_mask >> (k & 31u)) & 1u ? (double)gr3d_xround(c->xuniform[k & 31u]) : fp20;
 }
 
 /* gr3d_fp20_quad in ctx's mode (the exact mode reads every word as binary32). */
@@ -314,7 +324,7 @@ GR3D_HOT void gr3d_rd20_quad(const gr3d_ctx *c, bool subnormals, const uint32_t 
 static inline double gr3d_round20(const gr3d_ctx *c, double v)
 {
 	if (c->exact)
-		return (float)v;
+		return gr3d_xround(v);
 	uint64_t b;
 	memcpy(&b, &v, sizeof b);
 	if (!gr3d_fp20_fast(b & ~(UINT64_C(1) << 63)))
@@ -337,7 +347,7 @@ GR3D_HOT void gr3d_round20_quad(const gr3d_ctx *c, double r[GR3D_PIXELS])
 {
 	if (c->exact) {
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			r[p] = (float)r[p];
+			r[p] = gr3d_xround(r[p]);
 		return;
 	}
 	uint64_t b[GR3D_PIXELS];
