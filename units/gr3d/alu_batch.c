@@ -364,16 +364,7 @@ static bool sees_view(const alu_lanes *l, uint16_t shadow)
 	return false;
 }
 
-/* Built twice (target_clones, GCC and Clang on x86-64): for AVX2, where a
- * quad's four doubles are one register, and for plain x86-64; the loader
- * picks the one the host runs.  The operations are IEEE binary64 either
- * way (ISO C: no contraction), so the results are the same. */
-#if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-__attribute__((target_clones("avx2", "default")))
-#endif
-#endif
-bool alu_batch_exec(const alu_unit *a, alu_lanes *l, unsigned e)
+static inline __attribute__((always_inline)) bool batch_exec(const alu_unit *a, alu_lanes *l, unsigned e)
 {
 	const gr3d_ctx *c = a->s.ctx;
 	const unsigned nq = l->nq;
@@ -434,4 +425,31 @@ bool alu_batch_exec(const alu_unit *a, alu_lanes *l, unsigned e)
 		}
 	}
 	return true;
+}
+
+/* Built twice on x86-64: for AVX2, where a quad's four doubles are one
+ * register, and for plain x86-64, picked by what the host runs (as
+ * units/pica/pica_batch.c does; not target_clones, whose ifunc Clang 14
+ * leaves without the plain symbol in a static library).  The operations are
+ * IEEE binary64 either way (ISO C: no contraction), so the results are the
+ * same. */
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static bool batch_exec_avx2(const alu_unit *a, alu_lanes *l, unsigned e)
+{
+	return batch_exec(a, l, e);
+}
+#endif
+
+static bool batch_exec_plain(const alu_unit *a, alu_lanes *l, unsigned e)
+{
+	return batch_exec(a, l, e);
+}
+
+bool alu_batch_exec(const alu_unit *a, alu_lanes *l, unsigned e)
+{
+#if defined(__x86_64__)
+	if (__builtin_cpu_supports("avx2"))
+		return batch_exec_avx2(a, l, e);
+#endif
+	return batch_exec_plain(a, l, e);
 }
