@@ -129,8 +129,8 @@ static void random_quad(test_rng *g, gr3d_quad *q, uint32_t id)
 			px->g[i] = some_code(g);
 		for (unsigned i = 0; i < GR3D_COND_REGS; i++)
 			px->cr[i] = some_code(g);
-		if ((test_rnd(g) & 255u) == 0) {           /* TEX's pre-fetch view of r0, r1 */
-			px->tex_shadow = 3;
+		if ((test_rnd(g) & 31u) == 0) {            /* TEX's pre-fetch view of r0, r1 (or one) */
+			px->tex_shadow = (uint8_t)(1u + test_rnd(g) % 3u);
 			px->tex_reg[0] = 0;
 			px->tex_reg[1] = 1;
 			px->tex_old[0] = some_code(g);
@@ -174,7 +174,8 @@ static void check_alu_batches(enum ulp_round fp20, enum ulp_round fx10, bool wra
 				for (unsigned p = 0; p < GR3D_PIXELS; p++)
 					if (memcmp(fast[k].px[p].r, ref[k].px[p].r, sizeof ref[k].px[p].r) ||
 					    memcmp(fast[k].px[p].g, ref[k].px[p].g, sizeof ref[k].px[p].g) ||
-					    memcmp(fast[k].px[p].cr, ref[k].px[p].cr, sizeof ref[k].px[p].cr))
+					    memcmp(fast[k].px[p].cr, ref[k].px[p].cr, sizeof ref[k].px[p].cr) ||
+					    fast[k].px[p].tex_shadow != ref[k].px[p].tex_shadow)
 						cr_assert_fail("round %u, EXEC %u, quad %u of %u, pixel %u: registers differ", round, e, k,
 						               nq, p);
 		}

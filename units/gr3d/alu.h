@@ -79,10 +79,8 @@ typedef struct alu_unit {
 	uint16_t view_load[TEGRA_FP_MAX_EXEC];   /* row registers EXEC e copies into the view */
 	alu_packet pk[TEGRA_FP_MAX_EXEC][TEGRA_FP_MAX_PER_EXEC];
 	/* EXEC e on a batch's lanes (alu_batch.c): the lane registers it reads
-	 * and writes, the row registers it reads as FP20 (TEX's pre-fetch view
-	 * may show), and whether it can run there at all */
+	 * and writes, and whether it can run there at all */
 	uint64_t lane_rd[TEGRA_FP_MAX_EXEC], lane_wr[TEGRA_FP_MAX_EXEC];
-	uint16_t lane_shadow[TEGRA_FP_MAX_EXEC];
 	bool lane_ok[TEGRA_FP_MAX_EXEC];
 } alu_unit;
 
@@ -128,8 +126,8 @@ void alu_lanes_to_quads(alu_lanes *l, uint64_t regs);
 /* EXEC e's batch view and packets on the batch at once, with the values and
  * writes alu_exec gives each quad; no counting.  Returns false, having done
  * nothing, where the batch does not apply: arith=exact, a kill or uniform
- * write, an FP20 row read while a quad holds TEX's pre-fetch view
- * (units/gr3d/ahead.h runs alu_exec then). */
+ * write, pixels whose pre-fetch views name different registers (hand-made
+ * quads only; units/gr3d/ahead.h runs alu_exec then). */
 bool alu_batch_exec(const alu_unit *a, alu_lanes *l, unsigned e);
 /* Plans alu_batch_exec's EXECs (alu_init calls it). */
 void alu_batch_plan(alu_unit *a);

@@ -17,6 +17,17 @@ _Static_assert(offsetof(gr3d_pixel, r) == 0 && offsetof(gr3d_pixel, g) == 16 * s
                ALU_LANE_REGS == ALU_LANE_VIEW + GR3D_ROW_REGS,
                "alu_batch: r, g, cr are words 0..31 of gr3d_pixel, then the view");
 
+/* TEX's pre-fetch view in the batch (tegra.tex.fp20_reads_see_coords; the
+ * quads' tex_shadow, tex_reg, tex_old): FP20 reads of the two registers
+ * the EXEC's fetch wrote see their words from before it, per pixel, until
+ * an ALU write to the register ends that pixel's view (end_views). */
+typedef struct soa_views {
+	bool on;                                 /* some pixel holds a view */
+	uint8_t reg[2];                          /* the fetch's destinations, as tex_reg */
+	uint8_t bits[LANES];                     /* tex_shadow per lane */
+	uint32_t old[2][LANES];                  /* tex_old per lane */
+} soa_views;
+
 /* One EXEC on the lanes. */
 typedef struct soa {
 	const alu_unit *a;
@@ -24,6 +35,7 @@ typedef struct soa {
 	alu_lanes *L;
 	gr3d_quad *const *q;
 	unsigned nq, n;                          /* quads, lanes (4 * nq) */
+	soa_views *v;
 } soa;
 
 void alu_lanes_begin(alu_lanes *l, gr3d_quad *const q[], unsigned nq)
@@ -38,10 +50,18 @@ void alu_lanes_begin(alu_lanes *l, gr3d_quad *const q[], unsigned nq)
 	}
 }
 
-/* Register word i of quad k's pixel p (lane register i < SOA_VIEW). */
-static inline uint8_t *word_of(gr3d_quad *q, unsigned p, unsigned i)
+/* Lane register i of quad q's four pixels: the words at base + p * stride
+ * bytes (i < SOA_VIEW: word i of gr3d_pixel; then the view's row
+ * registers), read and written with memcpy (byte pointers: they cross the
+ * pixel's arrays). */
+static inline uint8_t *lane_home(gr3d_quad *q, unsigned i, size_t *stride)
 {
-	return (uint8_t *)&q->px[p] + i * sizeof(uint32_t);
+	if (i >= SOA_VIEW) {
+		*stride = sizeof q->view[0];
+		return (uint8_t *)&q->view[0][i - SOA_VIEW];
+	}
+	*stride = sizeof(gr3d_pixel);
+	return (uint8_t *)&q->px[0] + i * sizeof(uint32_t);
 }
 
 /* The registers of regs into the lanes, from the quads where only they hold them. */
@@ -50,12 +70,12 @@ static void to_lanes(alu_lanes *l, uint64_t regs)
 	for (uint64_t m = regs & ~l->in_lanes; m; m &= m - 1) {
 		const unsigned i = (unsigned)__builtin_ctzll(m);
 		uint32_t *w = l->reg[i];
-		for (unsigned k = 0; k < l->nq; k++)
+		for (unsigned k = 0; k < l->nq; k++) {
+			size_t st;
+			const uint8_t *h = lane_home(l->q[k], i, &st);
 			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				if (i >= SOA_VIEW)
-					w[k * GR3D_PIXELS + p] = l->q[k]->view[p][i - SOA_VIEW];
-				else
-					memcpy(&w[k * GR3D_PIXELS + p], word_of(l->q[k], p, i), sizeof(uint32_t));
+				memcpy(&w[k * GR3D_PIXELS + p], h + p * st, sizeof(uint32_t));
+		}
 	}
 	l->in_lanes |= regs;
 }
@@ -65,12 +85,12 @@ void alu_lanes_to_quads(alu_lanes *l, uint64_t regs)
 	for (uint64_t m = regs & ~l->in_quads; m; m &= m - 1) {
 		const unsigned i = (unsigned)__builtin_ctzll(m);
 		const uint32_t *w = l->reg[i];
-		for (unsigned k = 0; k < l->nq; k++)
+		for (unsigned k = 0; k < l->nq; k++) {
+			size_t st;
+			uint8_t *h = lane_home(l->q[k], i, &st);
 			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				if (i >= SOA_VIEW)
-					l->q[k]->view[p][i - SOA_VIEW] = w[k * GR3D_PIXELS + p];
-				else
-					memcpy(word_of(l->q[k], p, i), &w[k * GR3D_PIXELS + p], sizeof(uint32_t));
+				memcpy(h + p * st, &w[k * GR3D_PIXELS + p], sizeof(uint32_t));
+		}
 	}
 	l->in_quads |= regs;
 }
@@ -107,6 +127,21 @@ static inline int soa_dst(const alu_slot *s)
 	}
 }
 
+/* Quad k's four words of row register i as an FP20 read sees them through
+ * the pre-fetch view (read_raw): w, or seen with the substituted words. */
+static inline const uint32_t *view_words(const soa_views *v, unsigned i, unsigned k, const uint32_t *w,
+                                         uint32_t seen[GR3D_PIXELS])
+{
+	const unsigned m0 = v->reg[0] == i, m1 = v->reg[1] == i;
+	if (!m0 && !m1)
+		return w;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		const unsigned l = k * GR3D_PIXELS + p, b = v->bits[l];
+		seen[p] = (b & m0) ? v->old[0][l] : ((b >> 1) & m1) ? v->old[1][l] : w[p];
+	}
+	return seen;
+}
+
 /* One operand over the batch: fetch's value for quad k in out[k], odd[k] as
  * fetch sets it. */
 GR3D_HOT void fetch_soa(const soa *S, const alu_operand *o, const f64x4 *prev, const f64x4 *cur, f64x4 *out,
@@ -127,7 +162,11 @@ GR3D_HOT void fetch_soa(const soa *S, const alu_operand *o, const f64x4 *prev, c
 		else
 			for (unsigned k = 0; k < nq; k++) {
 				double v[GR3D_PIXELS];
-				odd[k] |= fp20_lanes_in(S->a->subnormals, &w[k * GR3D_PIXELS], v);
+				uint32_t seen[GR3D_PIXELS];
+				const uint32_t *wk = &w[k * GR3D_PIXELS];
+				if (o->shadow && S->v->on)   /* read_raw's substitution */
+					wk = view_words(S->v, o->index, k, wk, seen);
+				odd[k] |= fp20_lanes_in(S->a->subnormals, wk, v);
 				memcpy(&out[k], v, sizeof v);
 			}
 		break;
@@ -273,6 +312,11 @@ GR3D_HOT void write_soa(soa *S, const alu_slot *s, bool pair, const f64x4 *v, co
 	const int d = soa_dst(s);
 	if (d < 0)
 		return;
+	if (S->v->on && s->dst_cls == TEGRA_REG_ROW)   /* end_views: the live pixels' view of it */
+		for (unsigned l = 0; l < S->n; l++)
+			for (unsigned k = 0; k < 2; k++)
+				if (S->L->live[l] && S->v->reg[k] == s->dst_index)
+					S->v->bits[l] &= (uint8_t)~(1u << k);
 	uint32_t *w = S->L->reg[d];
 	uint32_t enc[LANES];
 	const unsigned nq = S->nq;
@@ -324,7 +368,6 @@ void alu_batch_plan(alu_unit *a)
 	const gr3d_ctx *c = a->s.ctx;
 	for (unsigned e = 0; e < c->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
 		uint64_t rd = 0, wr = 0;
-		uint16_t shadow = 0;          /* bit i: an FP20 read of ri that may see the view */
 		bool ok = !c->exact;
 		for (unsigned i = 0; i < a->packets[e] && i < TEGRA_FP_MAX_PER_EXEC; i++) {
 			const alu_packet *p = &a->pk[e][i];
@@ -332,11 +375,8 @@ void alu_batch_plan(alu_unit *a)
 				const alu_slot *s = &p->slot[k];
 				const alu_operand *o[4] = { &s->a, &s->b, &s->c, &s->d };
 				for (unsigned j = 0; j < 4; j++)
-					if (o[j]->kind == OPD_REG) {
+					if (o[j]->kind == OPD_REG)
 						rd |= UINT64_C(1) << soa_index(o[j]);
-						if (o[j]->shadow)
-							shadow |= (uint16_t)(1u << (o[j]->index & (GR3D_ROW_REGS - 1)));
-					}
 				const int d = soa_dst(s);
 				if (d >= 0)
 					wr |= UINT64_C(1) << d;
@@ -345,23 +385,53 @@ void alu_batch_plan(alu_unit *a)
 		}
 		a->lane_rd[e] = rd | wr;      /* a write keeps the bits outside it */
 		a->lane_wr[e] = wr;
-		a->lane_shadow[e] = shadow;
 		a->lane_ok[e] = ok;
 	}
 }
 
-/* Does a pixel of the batch still see one of the registers of shadow
- * through TEX's pre-fetch view (read_raw)? */
-static bool sees_view(const alu_lanes *l, uint16_t shadow)
+/* Does a pixel of the batch hold TEX's pre-fetch view? */
+static bool any_view(const alu_lanes *l)
 {
-	for (unsigned k = 0; k < l->nq && shadow; k++)
+	unsigned any = 0;
+	for (unsigned k = 0; k < l->nq; k++)
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			any |= l->q[k]->px[p].tex_shadow;
+	return any != 0;
+}
+
+/* The batch's pre-fetch views, from the quads; false when the pixels that
+ * hold one do not agree on its two registers (every fetch of an EXEC writes
+ * the same two, so only hand-made quads differ): the EXEC then declines. */
+static bool views_in(const alu_lanes *l, soa_views *v)
+{
+	v->on = true;
+	bool named = false;
+	for (unsigned k = 0; k < l->nq; k++)
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 			const gr3d_pixel *px = &l->q[k]->px[p];
-			for (unsigned j = 0; j < 2; j++)
-				if (((px->tex_shadow >> j) & 1u) && ((shadow >> (px->tex_reg[j] & 15u)) & 1u))
-					return true;
+			const unsigned i = k * GR3D_PIXELS + p;
+			v->bits[i] = px->tex_shadow;
+			v->old[0][i] = px->tex_old[0];
+			v->old[1][i] = px->tex_old[1];
+			if (!px->tex_shadow)
+				continue;
+			if (!named) {
+				v->reg[0] = px->tex_reg[0];
+				v->reg[1] = px->tex_reg[1];
+				named = true;
+			} else if (v->reg[0] != px->tex_reg[0] || v->reg[1] != px->tex_reg[1]) {
+				return false;
+			}
 		}
-	return false;
+	return true;
+}
+
+/* ... and back: the views the EXEC's writes ended. */
+static void views_out(const soa_views *v, alu_lanes *l)
+{
+	for (unsigned k = 0; k < l->nq; k++)
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			l->q[k]->px[p].tex_shadow = v->bits[k * GR3D_PIXELS + p];
 }
 
 static inline __attribute__((always_inline)) bool batch_exec(const alu_unit *a, alu_lanes *l, unsigned e)
@@ -369,7 +439,10 @@ static inline __attribute__((always_inline)) bool batch_exec(const alu_unit *a, 
 	const gr3d_ctx *c = a->s.ctx;
 	const unsigned nq = l->nq;
 	gr3d_quad *const *q = l->q;
-	if (!a->lane_ok[e] || nq < 1 || nq > ALU_BATCH_MAX || sees_view(l, a->lane_shadow[e]))
+	if (!a->lane_ok[e] || nq < 1 || nq > ALU_BATCH_MAX)
+		return false;
+	soa_views views = { .on = false };
+	if (any_view(l) && !views_in(l, &views))
 		return false;
 	const uint64_t rd = a->lane_rd[e], wr = a->lane_wr[e];
 	const uint16_t vl = a->view_load[e];
@@ -386,7 +459,7 @@ static inline __attribute__((always_inline)) bool batch_exec(const alu_unit *a, 
 		return true;
 	to_lanes(l, rd);
 	l->in_quads &= ~wr;
-	soa lanes = { .a = a, .c = c, .L = l, .q = q, .nq = nq, .n = nq * GR3D_PIXELS };
+	soa lanes = { .a = a, .c = c, .L = l, .q = q, .nq = nq, .n = nq * GR3D_PIXELS, .v = &views };
 	soa *S = &lanes;
 	f64x4 buf[2][4 * ALU_BATCH_MAX];  /* aluK: previous and current packet, [slot * MAX + quad] */
 	if (a->pk[e][0].reads_prev)       /* aluK reads as 0 at the start of an EXEC */
@@ -424,6 +497,8 @@ static inline __attribute__((always_inline)) bool batch_exec(const alu_unit *a, 
 			k += s->pair_next;
 		}
 	}
+	if (views.on)
+		views_out(&views, l);
 	return true;
 }
 
