@@ -14,7 +14,7 @@
 #     FRAMES-frame run minus a 1-frame run, best of REPS, the runs interleaved.
 #  2. glmark2-es2's build, texture and shading scenes on both drivers under
 #     Xvfb (off-screen), frames per second of host CPU time, measured the same
-#     way (nframes=GLMARK_FRAMES minus nframes=1), one run each.
+#     way (nframes=GLMARK_FRAMES minus nframes=1), best of REPS.
 #  3. Timeline recording off and on (`ulpsim replay` of gen_traces.py's
 #     traces, a VCD timeline), CPU seconds in the draw (--host-stats).
 #  4. Trace loading: the load seconds and the share of load + compile in
@@ -31,14 +31,18 @@
 #     REPS=5 SIDE_SKIP="1 2 3" bash bench/side_by_side.sh
 # Every row prints the peak RSS of its runs (getrusage / /usr/bin/time).
 #
-# Environment: BUILD (build), REPS (2), FRAMES (10), GLMARK_FRAMES (11),
+# The frame counts are large enough that the timed frames outweigh the
+# noise of the start-up they cancel (softpipe's is about 0.27 s, its
+# fs_color frame 6 ms: with 10 frames the best-of figures moved 2x between
+# runs on a quiet host, docs/speed.md "Session 9").
+# Environment: BUILD (build), REPS (2), FRAMES (40), GLMARK_FRAMES (61),
 # W, H (640, 480), SIDE_SKIP (a list of section numbers to skip).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 REPS=${REPS:-2}
-FRAMES=${FRAMES:-10}
-GLMARK_FRAMES=${GLMARK_FRAMES:-11}
+FRAMES=${FRAMES:-40}
+GLMARK_FRAMES=${GLMARK_FRAMES:-61}
 W=${W:-640}
 H=${H:-480}
 SKIP=${SIDE_SKIP:-}
@@ -102,7 +106,7 @@ fi
 
 echo
 echo "== glmark2-es2 (${W}x$H, off-screen under Xvfb): frames per second of host CPU time,"
-echo "   nframes=$GLMARK_FRAMES minus nframes=1, one run each; both drivers from $MESA"
+echo "   nframes=$GLMARK_FRAMES minus nframes=1, best of $REPS; both drivers from $MESA"
 if ! skip 2; then
 	if ! command -v glmark2-es2 >/dev/null || ! command -v xvfb-run >/dev/null; then
 		echo "   (glmark2-es2 and xvfb-run are needed: make deps)"
@@ -119,7 +123,7 @@ if ! skip 2; then
 			cat "$TMP/glmark.out" >> "$TMP/log"
 			grep '^TIME' "$TMP/glmark.out" | tail -1 | awk '{ print $2 + $3, $4 }'
 		}
-		for r in 1; do
+		for r in $(seq "$REPS"); do
 			for sc in build texture shading; do
 				for drv in softpipe ulpsim; do
 					for n in 1 "$GLMARK_FRAMES"; do
