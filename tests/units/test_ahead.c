@@ -23,6 +23,7 @@
 #include "sim/core/timeline.h"
 #include "tests/test_replay_pair.h"
 #include "tests/test_util.h"
+#include "tests/units/gr3d_rig.h"
 #include "traces/replay/replay.h"
 #include "ulpsim/ulpsim.h"
 #include "units/gpu.h"
@@ -194,61 +195,7 @@ Test(ahead, alu_batch_matches_alu_exec)
 
 /* ---- every corpus program, drawn ---- */
 
-typedef struct draw_out {
-	ulp_image *rt;
-	gr3d_stats st;
-	bool ahead;                   /* the draw took the path */
-} draw_out;
-
-static void draw(const tegra_fp_decoded *dec, const uint32_t consts[32], const ulp_config *cfg, const ulp_image *tex,
-                 draw_out *o)
-{
-	ulp_diag d;
-	ulp_diag_clear(&d);
-	gr3d_draw dr;
-	memset(&dr, 0, sizeof dr);
-	dr.prog = dec;
-	dr.cfg = cfg;
-	for (unsigned k = 0; k < 32; k++)
-		dr.uniforms[k] = consts[k] & FP20_MASK;
-	dr.uniforms[0] = 0x3C000u;           /* 0.5 */
-	dr.uniforms[1] = 0x3A000u;           /* 0.25 */
-	/* two triangles whose edges cut quads (partial quads), one of them
-	 * clockwise; TRAM values spread over [-1, 2] */
-	static const double xy[5][2] = { { 0.5, 0.3 }, { 37.2, 2.9 }, { 3.1, 29.6 }, { 40.0, 30.7 }, { 21.4, 15.5 } };
-	gr3d_vertex v[5];
-	memset(v, 0, sizeof v);
-	test_rng g = { 12345u };
-	for (unsigned k = 0; k < 5; k++) {
-		v[k].x = xy[k][0];
-		v[k].y = xy[k][1];
-		v[k].w = 1.0 + k * 0.25;
-		v[k].z = 0.5;
-		for (unsigned r = 0; r < GR3D_TRAM_ROWS; r++)
-			for (unsigned c = 0; c < 4; c++)
-				v[k].tram[r][c] = test_f_bits((float)(test_rnd(&g) % 3001) / 1000.0f - 1.0f);
-	}
-	static const uint16_t idx[6] = { 0, 1, 2, 1, 4, 3 };
-	dr.vtx = v;
-	dr.nvtx = 5;
-	dr.idx = idx;
-	dr.ntris = 2;
-	for (unsigned s = 0; s < 4; s++)
-		dr.sampler[s] = (gr3d_sampler){ .img = tex, .bilinear = s & 1, .wrap = (uint8_t)(s % 3),
-		                                .mipmap = s >= 2 };
-	o->rt = ulp_image_create(42, 32, &d);
-	cr_assert(o->rt);
-	ulp_image_fill(o->rt, 10, 20, 30, 40);
-	for (unsigned k = 0; k < GR3D_RTS; k++)
-		dr.rt[k] = o->rt;
-	gr3d_fp *f = gr3d_fp_new(&dr, dr.ntris, false, dr.ntris, 0, &d);
-	cr_assert(f, "%s", d.msg);
-	o->ahead = f->ahead != NULL;
-	gr3d_fp_free(f);
-	cr_assert(gr3d_fp_draw(&dr, &o->st, &d), "%s", d.msg);
-}
-
-static void same_draw(const draw_out *a, const draw_out *b, const char *what)
+static void same_draw(const gr3d_rig_out *a, const gr3d_rig_out *b, const char *what)
 {
 	cr_assert(!memcmp(a->rt->rgba, b->rt->rgba, (size_t)a->rt->width * a->rt->height * 4), "%s: images differ",
 	          what);
@@ -262,83 +209,67 @@ static void same_draw(const draw_out *a, const draw_out *b, const char *what)
 	}
 }
 
+typedef struct alike_ctx {
+	ulp_image *tex;
+	unsigned ahead;               /* draws that took the path */
+} alike_ctx;
+
+static void program_alike(void *ctx, const char *path, const tegra_fp_program *fp, const tegra_fp_decoded *dec)
+{
+	alike_ctx *x = ctx;
+	for (unsigned setting = 0; setting < 6; setting++) {
+		ulp_config c;
+		ulp_config_defaults(&c);
+		switch (setting) {
+		case 1:
+			c.fp20_round = ULP_ROUND_NEAREST_AWAY;
+			c.fx10_round = ULP_ROUND_TRUNCATE;
+			c.fx10_overflow = FX10_OVERFLOW_WRAP;
+			c.tegra_fp20_subnormals = !c.tegra_fp20_subnormals;
+			break;
+		case 2:
+			c.tegra_alu_batch_view = false;
+			c.tegra_row_relative = false;
+			c.tegra_tex_fp20_coords = false;
+			break;
+		case 3:
+			c.tegra_fifo_quads = 1;    /* batches of one */
+			break;
+		case 4:
+			c.tegra_fifo_quads = 64;   /* the largest batches */
+			c.tegra_quad_clocks = 1;
+			c.fx10_round = ULP_ROUND_NEAREST_EVEN;
+			break;
+		case 5:
+			c.arith = ULP_ARITH_EXACT;
+			break;
+		default:
+			break;
+		}
+		c.host_gr3d_ahead = 1;        /* every draw that allows it */
+		ulp_config off = c;
+		off.host_gr3d_ahead = 0;
+		gr3d_rig_out a, b;
+		gr3d_rig_draw(dec, fp->constants, &off, x->tex, NULL, &a);
+		gr3d_rig_draw(dec, fp->constants, &c, x->tex, NULL, &b);
+		cr_assert(!a.ahead);
+		x->ahead += b.ahead;
+		char what[1200];
+		snprintf(what, sizeof what, "%s, setting %u", path, setting);
+		same_draw(&a, &b, what);
+		ulp_image_free(a.rt);
+		ulp_image_free(b.rt);
+	}
+}
+
 Test(ahead, corpus_programs_alike, .timeout = 300)
 {
-	ulp_diag d;
-	ulp_diag_clear(&d);
-	ulp_image *tex = ulp_image_create(16, 8, &d);
-	cr_assert(tex);
-	test_rng g = { 777u };
-	for (size_t i = 0; i < (size_t)16 * 8 * 4; i++)
-		tex->rgba[i] = (uint8_t)test_rnd(&g);
-	char cmd[1024];
-	char *dir = test_corpus_path("tegra");
-	snprintf(cmd, sizeof cmd, "find %s -name '*.words' | sort", dir);
-	free(dir);
-	FILE *p = popen(cmd, "r");
-	cr_assert(p);
-	char line[1024];
-	unsigned programs = 0, ahead = 0;
-	while (fgets(line, sizeof line, p)) {
-		line[strcspn(line, "\n")] = '\0';
-		size_t len;
-		char *text = ulp_read_file(line, &len, &d);
-		static tegra_fp_program fp;
-		static tegra_fp_decoded dec;
-		cr_assert(text && tegra_fp_words_read(text, len, line, &fp, &d), "%s", d.msg);
-		free(text);
-		if (!tegra_fp_decode(&fp, &dec, line, &d))
-			continue;
-		programs++;
-		for (unsigned setting = 0; setting < 6; setting++) {
-			ulp_config c;
-			ulp_config_defaults(&c);
-			switch (setting) {
-			case 1:
-				c.fp20_round = ULP_ROUND_NEAREST_AWAY;
-				c.fx10_round = ULP_ROUND_TRUNCATE;
-				c.fx10_overflow = FX10_OVERFLOW_WRAP;
-				c.tegra_fp20_subnormals = !c.tegra_fp20_subnormals;
-				break;
-			case 2:
-				c.tegra_alu_batch_view = false;
-				c.tegra_row_relative = false;
-				c.tegra_tex_fp20_coords = false;
-				break;
-			case 3:
-				c.tegra_fifo_quads = 1;    /* batches of one */
-				break;
-			case 4:
-				c.tegra_fifo_quads = 64;   /* the largest batches */
-				c.tegra_quad_clocks = 1;
-				c.fx10_round = ULP_ROUND_NEAREST_EVEN;
-				break;
-			case 5:
-				c.arith = ULP_ARITH_EXACT;
-				break;
-			default:
-				break;
-			}
-			c.host_gr3d_ahead = 1;        /* every draw that allows it */
-			ulp_config off = c;
-			off.host_gr3d_ahead = 0;
-			draw_out a, b;
-			draw(&dec, fp.constants, &off, tex, &a);
-			draw(&dec, fp.constants, &c, tex, &b);
-			cr_assert(!a.ahead);
-			ahead += b.ahead;
-			char what[1200];
-			snprintf(what, sizeof what, "%s, setting %u", line, setting);
-			same_draw(&a, &b, what);
-			ulp_image_free(a.rt);
-			ulp_image_free(b.rt);
-		}
-	}
-	pclose(p);
-	ulp_image_free(tex);
-	fprintf(stderr, "ahead: %u corpus programs, %u draws took the path\n", programs, ahead);
+	alike_ctx x = { .tex = gr3d_rig_texture() };
+	const unsigned programs = gr3d_rig_each_program(program_alike, &x);
+	ulp_image_free(x.tex);
+	fprintf(stderr, "ahead: %u corpus programs, %u draws took the path\n", programs, x.ahead);
 	cr_assert_gt(programs, 50);
-	cr_assert_gt(ahead, 40, "the path ran in %u draws", ahead);
+	cr_assert_gt(x.ahead, 40, "the path ran in %u draws", x.ahead);
 }
 
 /* ---- the sample traces: Tegra 2 and 3, threads, timeline, budget ---- */

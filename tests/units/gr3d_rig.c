@@ -1,0 +1,104 @@
+/* A test rig for the GR3D fragment units (gr3d_rig.h). */
+#include "tests/units/gr3d_rig.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/fileio.h"
+#include "tests/test_util.h"
+#include "units/gpu.h"
+
+void gr3d_rig_draw(const tegra_fp_decoded *dec, const uint32_t consts[32], const ulp_config *cfg,
+                   const ulp_image *tex, sim_timeline *tl, gr3d_rig_out *o)
+{
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	gr3d_draw dr;
+	memset(&dr, 0, sizeof dr);
+	dr.prog = dec;
+	dr.cfg = cfg;
+	dr.tl = tl;
+	for (unsigned k = 0; k < 32; k++)
+		dr.uniforms[k] = consts[k] & FP20_MASK;
+	dr.uniforms[0] = 0x3C000u;           /* 0.5 */
+	dr.uniforms[1] = 0x3A000u;           /* 0.25 */
+	/* two triangles whose edges cut quads (partial quads), one of them
+	 * clockwise; TRAM values spread over [-1, 2] */
+	static const double xy[5][2] = { { 0.5, 0.3 }, { 37.2, 2.9 }, { 3.1, 29.6 }, { 40.0, 30.7 }, { 21.4, 15.5 } };
+	gr3d_vertex v[5];
+	memset(v, 0, sizeof v);
+	test_rng g = { 12345u };
+	for (unsigned k = 0; k < 5; k++) {
+		v[k].x = xy[k][0];
+		v[k].y = xy[k][1];
+		v[k].w = 1.0 + k * 0.25;
+		v[k].z = 0.5;
+		for (unsigned r = 0; r < GR3D_TRAM_ROWS; r++)
+			for (unsigned c = 0; c < 4; c++)
+				v[k].tram[r][c] = test_f_bits((float)(test_rnd(&g) % 3001) / 1000.0f - 1.0f);
+	}
+	static const uint16_t idx[6] = { 0, 1, 2, 1, 4, 3 };
+	dr.vtx = v;
+	dr.nvtx = 5;
+	dr.idx = idx;
+	dr.ntris = 2;
+	for (unsigned s = 0; s < 4; s++)
+		dr.sampler[s] = (gr3d_sampler){ .img = tex, .bilinear = s & 1, .wrap = (uint8_t)(s % 3),
+		                                .mipmap = s >= 2 };
+	o->rt = ulp_image_create(42, 32, &d);
+	cr_assert(o->rt);
+	ulp_image_fill(o->rt, 10, 20, 30, 40);
+	for (unsigned k = 0; k < GR3D_RTS; k++)
+		dr.rt[k] = o->rt;
+	gr3d_fp *f = gr3d_fp_new(&dr, dr.ntris, false, dr.ntris, 0, &d);
+	cr_assert(f, "%s", d.msg);
+	o->ahead = f->ahead != NULL;
+	gr3d_fp_free(f);
+	cr_assert(gr3d_fp_draw(&dr, &o->st, &d), "%s", d.msg);
+}
+
+unsigned gr3d_rig_each_program(gr3d_rig_program_fn *fn, void *ctx)
+{
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	char cmd[1024];
+	char *dir = test_corpus_path("tegra");
+	snprintf(cmd, sizeof cmd, "find %s -name '*.words' | sort", dir);
+	free(dir);
+	FILE *p = popen(cmd, "r");
+	cr_assert(p);
+	char line[1024];
+	unsigned programs = 0;
+	tegra_fp_program *fp = malloc(sizeof *fp);
+	tegra_fp_decoded *dec = malloc(sizeof *dec);
+	cr_assert(fp && dec);
+	while (fgets(line, sizeof line, p)) {
+		line[strcspn(line, "\n")] = '\0';
+		size_t len;
+		char *text = ulp_read_file(line, &len, &d);
+		cr_assert(text && tegra_fp_words_read(text, len, line, fp, &d), "%s", d.msg);
+		free(text);
+		if (!tegra_fp_decode(fp, dec, line, &d))
+			continue;
+		programs++;
+		fn(ctx, line, fp, dec);
+	}
+	pclose(p);
+	free(fp);
+	free(dec);
+	return programs;
+}
+
+ulp_image *gr3d_rig_texture(void)
+{
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	ulp_image *tex = ulp_image_create(16, 8, &d);
+	cr_assert(tex);
+	test_rng g = { 777u };
+	for (size_t i = 0; i < (size_t)16 * 8 * 4; i++)
+		tex->rgba[i] = (uint8_t)test_rnd(&g);
+	return tex;
+}

@@ -1,0 +1,36 @@
+/* A test rig for the GR3D fragment units: a corpus program drawn on two
+ * triangles whose edges cut quads (partial quads, one of them clockwise),
+ * and every corpus program decoded in turn.  Shared by
+ * tests/units/test_ahead.c and tests/units/test_chain.c. */
+#ifndef ULP_TESTS_GR3D_RIG_H
+#define ULP_TESTS_GR3D_RIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/image.h"
+#include "isa/tegra/fp_words.h"
+#include "sim/core/timeline.h"
+#include "units/gr3d/gr3d_fp.h"
+
+typedef struct gr3d_rig_out {
+	ulp_image *rt;                /* 42x32, filled before the draw */
+	gr3d_stats st;
+	bool ahead;                   /* the draw took the ahead path (sim.gr3d_ahead) */
+} gr3d_rig_out;
+
+/* Draws dec (its constants consts) under cfg, sampling tex, into o->rt;
+ * with a timeline when tl is not NULL.  Asserts that the draw ran. */
+void gr3d_rig_draw(const tegra_fp_decoded *dec, const uint32_t consts[32], const ulp_config *cfg,
+                   const ulp_image *tex, sim_timeline *tl, gr3d_rig_out *o);
+
+/* Calls fn for every corpus fragment program (the .words files under tegra/, sorted) that
+ * decodes; returns how many did. */
+typedef void gr3d_rig_program_fn(void *ctx, const char *path, const tegra_fp_program *fp,
+                                 const tegra_fp_decoded *dec);
+unsigned gr3d_rig_each_program(gr3d_rig_program_fn *fn, void *ctx);
+
+/* A 16x8 texture of pseudo-random texels (the caller frees it). */
+ulp_image *gr3d_rig_texture(void);
+
+#endif

@@ -1,0 +1,228 @@
+/* The timing of the GR3D stage chain as a recurrence (docs/speed.md
+ * "Fragments, session 9"): the rules a draw's time could be computed by
+ * instead of ticked, checked against the clocked units.
+ *
+ * MFU, TEX, ALU and DW each hold one token (a quad's EXEC) at a time.  With
+ * token k (in the order PSEQ pushed them), stage s, its input port's
+ * latency lat[s] and its output port's capacity cap:
+ *
+ *   take[s][k] = max(push[s-1][k] + lat[s], push[s][k-1])     (push[PSEQ]: given)
+ *   done[s][k] = take[s][k] + hold[s][k]                      (the clocks, at least 1)
+ *   push[s][k] = max(done[s][k], take[s+1][k-cap])            (DW's output never fills)
+ *
+ * A stage pushes and takes in one tick, and the step order puts consumers
+ * before producers, so a pop frees a slot its producer fills in the same
+ * cycle (units/gpu.c GPU_STEP_ORDER).  busy = sum of holds, output_full =
+ * sum of push - done.  From PSEQ's END events and each token's hold (where
+ * the unit's activity leaves busy), the recurrence must give every BEGIN
+ * and END the four units emit and their busy and stall cycles, for every
+ * corpus program under several port settings; and a hold depends only on
+ * the unit and the EXEC (the clocks each unit's plan gives it). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/core/timeline.h"
+#include "tests/test_replay_pair.h"
+#include "tests/units/gr3d_rig.h"
+
+enum { CH_PSEQ, CH_MFU, CH_TEX, CH_ALU, CH_DW, CH_UNITS };
+static const char *const CH_NAME[CH_UNITS] = { "pseq", "mfu", "tex", "alu", "dw" };
+
+/* One token's passage through one unit, as its timeline shows it. */
+typedef struct ch_tok {
+	uint64_t begin, done, end;   /* taken, hold over (activity left busy, or END), pushed */
+	uint32_t id, exec;
+} ch_tok;
+
+typedef struct ch_lane {
+	ch_tok *t;
+	size_t n, cap;
+	bool held;                   /* the last token is between BEGIN and END */
+} ch_lane;
+
+static void lanes_read(const test_ev_log *log, const sim_timeline *tl, ch_lane lane[CH_UNITS])
+{
+	int unit_of[SIM_TL_MAX_LANES];
+	for (unsigned l = 0; l < SIM_TL_MAX_LANES; l++) {
+		unit_of[l] = -1;
+		for (unsigned u = 0; u < CH_UNITS && l < tl->nlanes; u++)
+			if (tl->lane_name[l] && !strcmp(tl->lane_name[l], CH_NAME[u]))
+				unit_of[l] = (int)u;
+	}
+	for (size_t i = 0; i < log->n; i++) {
+		const sim_tl_event *ev = &log->ev[i];
+		const int u = ev->lane < SIM_TL_MAX_LANES ? unit_of[ev->lane] : -1;
+		if (u < 0)
+			continue;
+		ch_lane *L = &lane[u];
+		ch_tok *last = L->n ? &L->t[L->n - 1] : NULL;
+		switch (ev->kind) {
+		case SIM_TL_BEGIN:
+			cr_assert(!L->held, "%s: BEGIN at %llu while holding a token", CH_NAME[u],
+			          (unsigned long long)ev->cycle);
+			if (L->n == L->cap) {
+				L->cap = L->cap ? 2 * L->cap : 256;
+				L->t = realloc(L->t, L->cap * sizeof *L->t);
+				cr_assert(L->t);
+			}
+			L->t[L->n++] = (ch_tok){ .begin = ev->cycle, .id = ev->id, .exec = (uint32_t)ev->arg };
+			L->held = true;
+			break;
+		case SIM_TL_ACTIVITY:
+			if (L->held && !last->done && ev->cycle > last->begin && ev->arg != SIM_ACT_BUSY)
+				last->done = ev->cycle;
+			break;
+		case SIM_TL_END:
+			cr_assert(L->held && last->id == ev->id && last->exec == (uint32_t)ev->arg,
+			          "%s: END of %u/%u at %llu is not the token held", CH_NAME[u], ev->id,
+			          (unsigned)ev->arg, (unsigned long long)ev->cycle);
+			last->end = ev->cycle;
+			if (!last->done)
+				last->done = ev->cycle;
+			L->held = false;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* The recurrence over lane[] against what the units emitted and counted. */
+static void check_chain(const ch_lane lane[CH_UNITS], const ulp_config *c, const gr3d_stats *st, const char *what)
+{
+	const uint64_t lat[CH_UNITS] = { 0, (uint64_t)c->tegra_lat_pseq, (uint64_t)c->tegra_lat_mfu,
+	                                 (uint64_t)c->tegra_lat_tex, (uint64_t)c->tegra_lat_alu };
+	const size_t cap = (size_t)c->tegra_fifo_quads, n = lane[CH_PSEQ].n;
+	for (unsigned s = CH_MFU; s < CH_UNITS; s++)
+		cr_assert_eq(lane[s].n, n, "%s: %s took %zu tokens, PSEQ pushed %zu", what, CH_NAME[s], lane[s].n, n);
+	uint64_t *take = calloc(CH_UNITS * (n ? n : 1), sizeof *take);
+	uint64_t *push = calloc(CH_UNITS * (n ? n : 1), sizeof *push);
+	cr_assert(take && push);
+#define AT(a, s, k) (a)[(size_t)(s) * n + (k)]
+	uint64_t busy[CH_UNITS] = { 0 }, stall[CH_UNITS] = { 0 };
+	uint64_t hold_of[CH_UNITS][TEGRA_FP_MAX_EXEC] = { { 0 } };   /* the first token's, per EXEC */
+	for (size_t k = 0; k < n; k++) {
+		AT(push, CH_PSEQ, k) = lane[CH_PSEQ].t[k].end;
+		for (unsigned s = CH_MFU; s < CH_UNITS; s++) {
+			const ch_tok *t = &lane[s].t[k];
+			cr_assert(t->id == lane[CH_PSEQ].t[k].id && t->exec == lane[CH_PSEQ].t[k].exec,
+			          "%s: %s's token %zu is %u/%u, PSEQ's %u/%u", what, CH_NAME[s], k, t->id, t->exec,
+			          lane[CH_PSEQ].t[k].id, lane[CH_PSEQ].t[k].exec);
+			const uint64_t hold = t->done - t->begin;
+			cr_assert_geq(hold, 1, "%s: %s holds token %zu for 0 cycles", what, CH_NAME[s], k);
+			cr_assert_lt(t->exec, TEGRA_FP_MAX_EXEC, "%s", what);
+			if (!hold_of[s][t->exec])
+				hold_of[s][t->exec] = hold;
+			cr_assert_eq(hold, hold_of[s][t->exec], "%s: %s holds token %zu (EXEC %u) %llu cycles, another %llu",
+			             what, CH_NAME[s], k, t->exec, (unsigned long long)hold,
+			             (unsigned long long)hold_of[s][t->exec]);
+			AT(take, s, k) = max64(AT(push, s - 1, k) + lat[s], k ? AT(push, s, k - 1) : 0);
+			const uint64_t done = AT(take, s, k) + hold;
+			const uint64_t room = s < CH_DW && k >= cap ? AT(take, s + 1, k - cap) : 0;
+			AT(push, s, k) = max64(done, room);
+			cr_assert_eq(AT(take, s, k), t->begin, "%s: %s takes token %zu (%u/%u) at %llu, the recurrence %llu",
+			             what, CH_NAME[s], k, t->id, t->exec, (unsigned long long)t->begin,
+			             (unsigned long long)AT(take, s, k));
+			cr_assert_eq(AT(push, s, k), t->end, "%s: %s pushes token %zu (%u/%u) at %llu, the recurrence %llu",
+			             what, CH_NAME[s], k, t->id, t->exec, (unsigned long long)t->end,
+			             (unsigned long long)AT(push, s, k));
+			busy[s] += hold;
+			stall[s] += AT(push, s, k) - done;
+		}
+	}
+#undef AT
+	for (unsigned s = CH_MFU; s < CH_UNITS; s++) {
+		int u = -1;
+		for (unsigned j = 0; j < GR3D_UNITS; j++)
+			if (st->name[j] && !strcmp(st->name[j], CH_NAME[s]))
+				u = (int)j;
+		cr_assert_geq(u, 0, "%s: no unit %s in the draw's stats", what, CH_NAME[s]);
+		const sim_unit_stats *us = &st->unit[u];
+		cr_assert_eq(us->busy, busy[s], "%s: %s busy %llu, the recurrence %llu", what, CH_NAME[s],
+		             (unsigned long long)us->busy, (unsigned long long)busy[s]);
+		uint64_t other = 0;
+		for (unsigned k = 0; k < SIM_STALL_COUNT; k++)
+			other += k == SIM_STALL_OUTPUT_FULL ? 0 : us->stall[k];
+		cr_assert_eq(us->stall[SIM_STALL_OUTPUT_FULL], stall[s], "%s: %s output_full %llu, the recurrence %llu",
+		             what, CH_NAME[s], (unsigned long long)us->stall[SIM_STALL_OUTPUT_FULL],
+		             (unsigned long long)stall[s]);
+		cr_assert_eq(other, 0, "%s: %s stalled for another cause", what, CH_NAME[s]);
+	}
+	free(take);
+	free(push);
+}
+
+typedef struct chain_ctx {
+	ulp_image *tex;
+	unsigned draws;
+	size_t tokens;
+	uint64_t stalled;             /* output_full cycles the recurrence gave */
+} chain_ctx;
+
+static void program_chain(void *ctx, const char *path, const tegra_fp_program *fp, const tegra_fp_decoded *dec)
+{
+	chain_ctx *x = ctx;
+	for (unsigned setting = 0; setting < 5; setting++) {
+		ulp_config c;
+		ulp_config_defaults(&c);
+		switch (setting) {
+		case 1:
+			c.tegra_fifo_quads = 1;
+			break;
+		case 2:
+			c.tegra_fifo_quads = 2;
+			c.tegra_quad_clocks = 1;
+			break;
+		case 3:
+			c.tegra_lat_pseq = c.tegra_lat_mfu = c.tegra_lat_tex = c.tegra_lat_alu = c.tegra_lat_dw = 1;
+			break;
+		case 4:
+			c.tegra_fifo_quads = 3;
+			c.tegra_lat_pseq = 5;
+			c.tegra_lat_mfu = 2;
+			c.tegra_lat_tex = 7;
+			c.tegra_lat_alu = 1;
+			c.tegra_lat_dw = 3;
+			break;
+		default:
+			break;
+		}
+		test_ev_log log = { 0 };
+		sim_timeline tl;
+		cr_assert(sim_tl_init(&tl));
+		cr_assert(sim_tl_add_sink(&tl, test_ev_sink(&log)));
+		tl.enabled = true;
+		gr3d_rig_out o;
+		gr3d_rig_draw(dec, fp->constants, &c, x->tex, &tl, &o);
+		ch_lane lane[CH_UNITS];
+		memset(lane, 0, sizeof lane);
+		lanes_read(&log, &tl, lane);
+		char what[1200];
+		snprintf(what, sizeof what, "%s, setting %u", path, setting);
+		check_chain(lane, &c, &o.st, what);
+		x->draws++;
+		x->tokens += lane[CH_PSEQ].n;
+		x->stalled += o.st.unit[1].stall[SIM_STALL_OUTPUT_FULL];
+		for (unsigned u = 0; u < CH_UNITS; u++)
+			free(lane[u].t);
+		free(log.ev);
+		sim_tl_fini(&tl);
+		ulp_image_free(o.rt);
+	}
+}
+
+Test(chain, recurrence_gives_the_clocked_times, .timeout = 300)
+{
+	chain_ctx x = { .tex = gr3d_rig_texture() };
+	const unsigned programs = gr3d_rig_each_program(program_chain, &x);
+	ulp_image_free(x.tex);
+	fprintf(stderr, "chain: %u corpus programs, %u draws, %zu quad-EXECs through MFU, TEX, ALU, DW; MFU stalled "
+	        "%llu cycles on a full output\n", programs, x.draws, x.tokens, (unsigned long long)x.stalled);
+	cr_assert_gt(programs, 50);
+	cr_assert_gt(x.tokens, 10000);
+	cr_assert_gt(x.stalled, 1000, "the draws fill the ports (the recurrence's room term matters)");
+}
