@@ -212,6 +212,7 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 			gpu_free(G);
 			return ulp_diag_at(d, NULL, 0, 0, "fragment pipeline: %s", inner.msg);
 		}
+		gr3d_fp_chain(G->fp[b], g->tl != NULL, g->max_cycles != 0);
 		G->nfp = b + 1;
 		/* without ALTERNATE block A takes every triangle (block B idles) */
 		gr3d_fp_set_block(G->fp[b], b, g->swath_alternate ? blocks : 1, g->swath_shift);
@@ -380,6 +381,7 @@ bool gr3d_fp_draw(const gr3d_draw *dr, gr3d_stats *st, ulp_diag *d)
 	gr3d_fp *f = gr3d_fp_new(dr, dr->ntris, false, dr->ntris, 0, d);
 	if (!f)
 		return false;
+	gr3d_fp_chain(f, dr->tl != NULL, false);
 	for (unsigned t = 0; t < dr->ntris; t++) {
 		const uint32_t (*rows[3])[4];
 		double x[3], y[3], z[3], w[3];

@@ -55,8 +55,27 @@ void gr3d_rig_draw(const tegra_fp_decoded *dec, const uint32_t consts[32], const
 	gr3d_fp *f = gr3d_fp_new(&dr, dr.ntris, false, dr.ntris, 0, &d);
 	cr_assert(f, "%s", d.msg);
 	o->ahead = f->ahead != NULL;
+	gr3d_fp_chain(f, tl != NULL, false);   /* as gr3d_fp_draw decides */
+	o->chain = f->chain_on;
 	gr3d_fp_free(f);
 	cr_assert(gr3d_fp_draw(&dr, &o->st, &d), "%s", d.msg);
+}
+
+void gr3d_rig_same(const gr3d_rig_out *a, const gr3d_rig_out *b, const char *what)
+{
+	cr_assert(!memcmp(a->rt->rgba, b->rt->rgba, (size_t)a->rt->width * a->rt->height * 4), "%s: images differ",
+	          what);
+	cr_assert_eq(a->st.cycles, b->st.cycles, "%s: cycles", what);
+	cr_assert_eq(a->st.pixels, b->st.pixels, "%s", what);
+	cr_assert_eq(a->st.pixel_execs, b->st.pixel_execs, "%s", what);
+	for (unsigned k = 0; k < GR3D_UNITS; k++) {
+		cr_assert(!memcmp(&a->st.unit[k], &b->st.unit[k], sizeof a->st.unit[k]), "%s: %s's stats", what,
+		          a->st.name[k]);
+		cr_assert_eq(a->st.idle[k], b->st.idle[k], "%s: %s idle", what, a->st.name[k]);
+	}
+	for (unsigned k = 0; k < 3; k++)
+		cr_assert_eq(a->st.mid_marks[k], b->st.mid_marks[k], "%s: middle port %u's mark %u vs %u", what, k,
+		             a->st.mid_marks[k], b->st.mid_marks[k]);
 }
 
 unsigned gr3d_rig_each_program(gr3d_rig_program_fn *fn, void *ctx)

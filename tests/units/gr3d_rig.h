@@ -17,12 +17,17 @@ typedef struct gr3d_rig_out {
 	ulp_image *rt;                /* 42x32, filled before the draw */
 	gr3d_stats st;
 	bool ahead;                   /* the draw took the ahead path (sim.gr3d_ahead) */
+	bool chain;                   /* ... and the computed stage chain (sim.gr3d_chain) */
 } gr3d_rig_out;
 
 /* Draws dec (its constants consts) under cfg, sampling tex, into o->rt;
  * with a timeline when tl is not NULL.  Asserts that the draw ran. */
 void gr3d_rig_draw(const tegra_fp_decoded *dec, const uint32_t consts[32], const ulp_config *cfg,
                    const ulp_image *tex, sim_timeline *tl, gr3d_rig_out *o);
+
+/* Asserts that two draws computed the same: image, cycles, pixels, every
+ * unit's stats and idle cycles, the middle ports' marks (st.mid_marks). */
+void gr3d_rig_same(const gr3d_rig_out *a, const gr3d_rig_out *b, const char *what);
 
 /* Calls fn for every corpus fragment program (the .words files under tegra/, sorted) that
  * decodes; returns how many did. */

@@ -195,20 +195,6 @@ Test(ahead, alu_batch_matches_alu_exec)
 
 /* ---- every corpus program, drawn ---- */
 
-static void same_draw(const gr3d_rig_out *a, const gr3d_rig_out *b, const char *what)
-{
-	cr_assert(!memcmp(a->rt->rgba, b->rt->rgba, (size_t)a->rt->width * a->rt->height * 4), "%s: images differ",
-	          what);
-	cr_assert_eq(a->st.cycles, b->st.cycles, "%s: cycles", what);
-	cr_assert_eq(a->st.pixels, b->st.pixels, "%s", what);
-	cr_assert_eq(a->st.pixel_execs, b->st.pixel_execs, "%s", what);
-	for (unsigned k = 0; k < GR3D_UNITS; k++) {
-		cr_assert(!memcmp(&a->st.unit[k], &b->st.unit[k], sizeof a->st.unit[k]), "%s: %s's stats", what,
-		          a->st.name[k]);
-		cr_assert_eq(a->st.idle[k], b->st.idle[k], "%s: %s idle", what, a->st.name[k]);
-	}
-}
-
 typedef struct alike_ctx {
 	ulp_image *tex;
 	unsigned ahead;               /* draws that took the path */
@@ -256,7 +242,7 @@ static void program_alike(void *ctx, const char *path, const tegra_fp_program *f
 		x->ahead += b.ahead;
 		char what[1200];
 		snprintf(what, sizeof what, "%s, setting %u", path, setting);
-		same_draw(&a, &b, what);
+		gr3d_rig_same(&a, &b, what);
 		ulp_image_free(a.rt);
 		ulp_image_free(b.rt);
 	}

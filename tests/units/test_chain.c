@@ -26,6 +26,8 @@
 #include "sim/core/timeline.h"
 #include "tests/test_replay_pair.h"
 #include "tests/units/gr3d_rig.h"
+#include "traces/replay/replay.h"
+#include "ulpsim/ulpsim.h"
 
 enum { CH_PSEQ, CH_MFU, CH_TEX, CH_ALU, CH_DW, CH_UNITS };
 static const char *const CH_NAME[CH_UNITS] = { "pseq", "mfu", "tex", "alu", "dw" };
@@ -225,4 +227,112 @@ Test(chain, recurrence_gives_the_clocked_times, .timeout = 300)
 	cr_assert_gt(programs, 50);
 	cr_assert_gt(x.tokens, 10000);
 	cr_assert_gt(x.stalled, 1000, "the draws fill the ports (the recurrence's room term matters)");
+}
+
+/* ---- the chain unit (units/gr3d/chain.h) against the four units ---- */
+
+typedef struct alike_ctx {
+	ulp_image *tex;
+	unsigned draws, chained;
+} alike_ctx;
+
+static void program_alike(void *ctx, const char *path, const tegra_fp_program *fp, const tegra_fp_decoded *dec)
+{
+	alike_ctx *x = ctx;
+	for (unsigned setting = 0; setting < 7; setting++) {
+		ulp_config c;
+		ulp_config_defaults(&c);
+		switch (setting) {
+		case 1:
+			c.tegra_fifo_quads = 1;
+			break;
+		case 2:
+			c.tegra_fifo_quads = 2;
+			c.tegra_quad_clocks = 1;
+			break;
+		case 3:
+			c.tegra_lat_pseq = c.tegra_lat_mfu = c.tegra_lat_tex = c.tegra_lat_alu = c.tegra_lat_dw = 1;
+			break;
+		case 4:
+			c.tegra_fifo_quads = 3;
+			c.tegra_lat_pseq = 5;
+			c.tegra_lat_mfu = 2;
+			c.tegra_lat_tex = 7;
+			c.tegra_lat_alu = 1;
+			c.tegra_lat_dw = 3;
+			break;
+		case 5:
+			c.host_gr3d_ahead = 1;     /* the ahead path's booking inside the chain */
+			c.tegra_pseq_hysteresis = !c.tegra_pseq_hysteresis;
+			break;
+		case 6:
+			c.arith = ULP_ARITH_EXACT;
+			c.tegra_fifo_quads = 64;
+			break;
+		default:
+			break;
+		}
+		c.host_gr3d_chain = true;
+		ulp_config off = c;
+		off.host_gr3d_chain = false;
+		gr3d_rig_out a, b;
+		gr3d_rig_draw(dec, fp->constants, &off, x->tex, NULL, &a);
+		gr3d_rig_draw(dec, fp->constants, &c, x->tex, NULL, &b);
+		cr_assert(!a.chain);
+		x->chained += b.chain;
+		x->draws++;
+		char what[1200];
+		snprintf(what, sizeof what, "%s, setting %u", path, setting);
+		gr3d_rig_same(&a, &b, what);
+		ulp_image_free(a.rt);
+		ulp_image_free(b.rt);
+	}
+}
+
+Test(chain, unit_matches_the_four_units, .timeout = 300)
+{
+	alike_ctx x = { .tex = gr3d_rig_texture() };
+	const unsigned programs = gr3d_rig_each_program(program_alike, &x);
+	ulp_image_free(x.tex);
+	fprintf(stderr, "chain: %u corpus programs, %u of %u draws ran the chain unit\n", programs, x.chained, x.draws);
+	cr_assert_gt(programs, 50);
+	/* most corpus programs are xf86's blends, which fetch the destination */
+	cr_assert_gt(x.chained, 100, "the chain ran in %u of %u draws", x.chained, x.draws);
+}
+
+/* The sample traces (vertex and fragment units on one clock; Tegra 2 and 3,
+ * one and two host threads): the chain against the four units, every
+ * unit's stats, port marks, cycles and image. */
+Test(chain, samples_alike_on_both_gpus_and_threads, .timeout = 300)
+{
+	static const char *const samples[] = { "triangle", "textured_cube", "lit_sphere", "teaching_8x8",
+	                                       "alpha_blend", "discard", "gs_particles" };
+	for (size_t s = 0; s < sizeof samples / sizeof samples[0]; s++) {
+		char path[128];
+		snprintf(path, sizeof path, "traces/samples/%s.json", samples[s]);
+		trace t;
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		cr_assert(trace_load(&t, path, &d), "%s", d.msg);
+		for (unsigned setting = 0; setting < 3; setting++) {
+			ulp_config on;
+			ulp_config_defaults(&on);
+			if (setting >= 1)
+				cr_assert(ulp_config_preset(&on, "tegra3", &d), "%s", d.msg);
+			on.host_threads = setting == 2 ? 2 : 1;
+			on.host_gr3d_chain = true;
+			ulp_config off = on;
+			off.host_gr3d_chain = false;
+			test_run a, b;
+			test_replay_run(&t, &off, false, 0, &a);
+			test_replay_run(&t, &on, false, 0, &b);
+			char what[192];
+			snprintf(what, sizeof what, "%s, setting %u", path, setting);
+			cr_assert(a.ok && b.ok, "%s: %s | %s", what, a.msg, b.msg);
+			test_results_same(&a.res, &b.res, what);
+			test_run_free(&a);
+			test_run_free(&b);
+		}
+		trace_free(&t);
+	}
 }

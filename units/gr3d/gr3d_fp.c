@@ -166,6 +166,8 @@ void gr3d_fp_free(gr3d_fp *f)
 			ulp_image_free(f->levels[k][l]);
 	gr3d_tram_fini(&f->tram);
 	gr3d_ahead_free(f->ahead);
+	if (f->chain_on)
+		gr3d_chain_fini(&f->chain);
 	free(f->slots);
 	free(f->free_slots);
 	free(f);
@@ -199,7 +201,8 @@ void gr3d_fp_set_block(gr3d_fp *f, unsigned block, unsigned nblocks, unsigned sw
 void gr3d_fp_reset(gr3d_fp *f)
 {
 	const gr3d_fp_units fu = gr3d_fp_units_of(f);
-	sim_unit *us[] = { fu.dw, fu.alu, fu.tex, fu.mfu, fu.pseq, fu.zs, fu.raster };
+	sim_unit *us[] = { &f->dw.s.u, &f->alu.s.u, &f->tex.s.u, &f->mfu.s.u, f->chain_on ? &f->chain.u : NULL,
+	                   fu.pseq, fu.zs, fu.raster };
 	for (unsigned k = 0; k < sizeof us / sizeof us[0]; k++)
 		if (us[k])
 			sim_unit_reset(us[k]);
@@ -217,9 +220,32 @@ void gr3d_fp_reset(gr3d_fp *f)
 
 gr3d_fp_units gr3d_fp_units_of(gr3d_fp *f)
 {
+	if (f->chain_on)                      /* the chain in MFU's place in the step order */
+		return (gr3d_fp_units){ .mfu = &f->chain.u, .pseq = &f->pseq.u, .zs = f->zs_on ? &f->zs.u : NULL,
+		                        .raster = &f->raster.u };
 	return (gr3d_fp_units){ .dw = &f->dw.s.u, .alu = &f->alu.s.u, .tex = &f->tex.s.u, .mfu = &f->mfu.s.u,
 	                        .pseq = &f->pseq.u, .zs = f->zs_on ? &f->zs.u : NULL,
 	                        .raster = &f->raster.u };
+}
+
+void gr3d_fp_chain(gr3d_fp *f, bool timeline, bool budget)
+{
+	/* the longest a stage holds a token: MFU's and the ALU's clocks per EXEC,
+	 * TEX's and DW's one quad_clocks (mfu.c, alu.c, tex.c, dw.c) */
+	unsigned most = 1;
+	for (unsigned e = 0; e < f->ctx.prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
+		most = f->mfu.count[e] > most ? f->mfu.count[e] : most;
+		most = f->alu.packets[e] > most ? f->alu.packets[e] : most;
+	}
+	const unsigned max_hold = most * (unsigned)f->ctx.cfg->tegra_quad_clocks;
+	if (f->chain_on || !gr3d_chain_ok(&f->ctx, &f->pseq, &f->alu, f->late_on, budget, timeline, max_hold))
+		return;
+	gr3d_stage *const st[GR3D_CHAIN_STAGES] = { &f->mfu.s, &f->tex.s, &f->alu.s, &f->dw.s };
+	sim_port *const mid[GR3D_CHAIN_STAGES - 1] = { &f->p_tex, &f->p_alu, &f->p_dw };
+	/* out of memory: the four units */
+	f->chain_on = gr3d_chain_init(&f->chain, &f->ctx, st, &f->p_mfu, mid, &f->p_recirc, f->max_qid);
+	if (!f->chain_on)
+		f->p_mfu.consumer = &f->mfu.s.u;
 }
 
 bool gr3d_fp_add_ports(gr3d_fp *f, sim_clock *c)
@@ -255,6 +281,9 @@ bool gr3d_fp_finish(const gr3d_fp *f, const sim_clock *c, gr3d_stats *st, ulp_di
 			st->counter_defs[k] = us[k]->counter_defs;
 			st->ncounters[k] = us[k]->ncounters;
 		}
+		st->mid_marks[0] = f->p_tex.max_count;
+		st->mid_marks[1] = f->p_alu.max_count;
+		st->mid_marks[2] = f->p_dw.max_count;
 		st->pixel_execs = f->pseq.u.stats.counter[PSEQ_CTR_ISSUES] * GR3D_PIXELS;
 		st->pixels = f->dw.s.u.stats.counter[DW_CTR_PIXELS];
 		if (f->zs_on) {

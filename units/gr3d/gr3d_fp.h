@@ -13,6 +13,7 @@
 
 #include "sim/core/clock.h"
 #include "units/gr3d/alu.h"
+#include "units/gr3d/chain.h"
 #include "units/gr3d/dw.h"
 #include "units/gr3d/gr3d_quad.h"
 #include "units/gr3d/mfu.h"
@@ -64,6 +65,8 @@ typedef struct gr3d_stats {
 	uint64_t idle[GR3D_UNITS];
 	const sim_counter_def *counter_defs[GR3D_UNITS];
 	uint8_t ncounters[GR3D_UNITS];
+	/* the most tokens mfu->tex, tex->alu and alu->dw held (their port marks) */
+	uint32_t mid_marks[3];
 	/* the early depth/stencil unit, when the draw used it (counters ZS_COUNTERS) */
 	bool zs_used;
 	sim_unit_stats zs;
@@ -96,6 +99,8 @@ typedef struct gr3d_fp {
 	alu_unit alu;
 	dw_unit dw;
 	struct gr3d_ahead *ahead;     /* NULL: the general path (ahead.h) */
+	bool chain_on;                /* MFU..DW as one computed unit (chain.h) */
+	gr3d_chain chain;
 	sim_port tri_in;              /* setup -> raster (raster_tri) */
 	sim_port p_in, p_mfu, p_tex, p_alu, p_dw, p_recirc;
 } gr3d_fp;
@@ -121,6 +126,11 @@ typedef struct gr3d_fp_units {
 	sim_unit *dw, *alu, *tex, *mfu, *pseq, *zs, *raster;
 } gr3d_fp_units;
 gr3d_fp_units gr3d_fp_units_of(gr3d_fp *f);
+/* MFU, TEX, ALU and DW as one unit whose time is computed (chain.h), where
+ * the draw allows it (timeline: a timeline records the run; budget: a
+ * cycle budget may stop it); call before the clock is built.  Same
+ * results either way. */
+void gr3d_fp_chain(gr3d_fp *f, bool timeline, bool budget);
 /* Adds the ports to c (watchdog reports). */
 bool gr3d_fp_add_ports(gr3d_fp *f, sim_clock *c);
 /* After the run: false with d when quads or triangles were left in flight;

@@ -1,0 +1,181 @@
+/* MFU, TEX, ALU and DW as one unit whose time is computed (chain.h). */
+#include "units/gr3d/chain.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void chain_tick(sim_unit *u, uint64_t now);
+
+uint64_t gr3d_chain_lag(const ulp_config *cfg, unsigned max_hold)
+{
+	const uint64_t cap = (uint64_t)cfg->tegra_fifo_quads;
+	return (3 * cap + 4) * max_hold + (uint64_t)(cfg->tegra_lat_pseq + cfg->tegra_lat_mfu + cfg->tegra_lat_tex +
+	                                             cfg->tegra_lat_alu + cfg->tegra_lat_dw);
+}
+
+bool gr3d_chain_ok(const gr3d_ctx *ctx, const pseq_unit *pseq, const alu_unit *alu, bool late, bool budget,
+                   bool timeline, unsigned max_hold)
+{
+	const ulp_config *cfg = ctx->cfg;
+	if (!cfg->host_gr3d_chain || ctx->probe || late || budget || timeline)
+		return false;
+	if (cfg->watchdog_cycles && (uint64_t)cfg->watchdog_cycles <= gr3d_chain_lag(cfg, max_hold))
+		return false;
+	const unsigned n = ctx->prog->exec_count;
+	for (unsigned e = 0; e < n && e < TEGRA_FP_MAX_EXEC; e++) {
+		if (pseq->fetch[e].on)                /* reads a target DW writes */
+			return false;
+		for (unsigned i = 0; i < alu->packets[e] && i < TEGRA_FP_MAX_PER_EXEC; i++)
+			for (unsigned k = 0; k < alu->pk[e][i].nslots; k++)
+				if (alu->pk[e][i].slot[k].dst_cls == TEGRA_REG_UNIFORM)   /* the shared file */
+					return false;
+	}
+	for (unsigned s = 0; s < GR3D_SAMPLERS; s++)     /* a texture that is also a target */
+		for (unsigned r = 0; r < GR3D_RTS; r++) {
+			const ulp_image *rt = ctx->rt[r];
+			if (!rt)
+				continue;
+			if (ctx->sampler[s].img == rt)
+				return false;
+			for (unsigned l = 0; l < GR3D_TEX_LEVELS; l++)
+				if (ctx->sampler[s].level[l] == rt)
+					return false;
+		}
+	return true;
+}
+
+static void chain_reset(sim_unit *u)
+{
+	gr3d_chain *ch = (gr3d_chain *)u;
+	ch->ntok = 0;
+	memset(ch->last_push, 0, sizeof ch->last_push);
+	ch->head_done = false;
+	ch->pop_at = 0;
+	ch->oq_head = ch->oq_n = 0;
+}
+
+static uint32_t pow2_above(uint32_t n)
+{
+	uint32_t p = 1;
+	while (p <= n)
+		p <<= 1;
+	return p;
+}
+
+bool gr3d_chain_init(gr3d_chain *ch, gr3d_ctx *ctx, gr3d_stage *const stage[GR3D_CHAIN_STAGES], sim_port *in,
+                     sim_port *const mid[GR3D_CHAIN_STAGES - 1], sim_port *out, unsigned max_qid)
+{
+	memset(ch, 0, sizeof *ch);
+	sim_unit_init(&ch->u, "chain", chain_tick, NULL, 0);
+	ch->u.reset = chain_reset;
+	ch->ctx = ctx;
+	for (unsigned s = 0; s < GR3D_CHAIN_STAGES; s++)
+		ch->stage[s] = stage[s];
+	for (unsigned s = 0; s + 1 < GR3D_CHAIN_STAGES; s++)
+		ch->mid[s] = mid[s];
+	ch->in = in;
+	ch->out = out;
+	in->consumer = &ch->u;
+	ch->lat[0] = in->latency;
+	for (unsigned s = 1; s < GR3D_CHAIN_STAGES; s++)
+		ch->lat[s] = mid[s - 1]->latency;
+	ch->cap = mid[0]->capacity;
+	ch->mask = pow2_above(4 * (ch->cap + 1)) - 1;
+	/* every token in flight between PSEQ and recirculation holds a slot */
+	ch->oq_mask = pow2_above(max_qid + 1) - 1;
+	ch->take[0] = calloc((size_t)GR3D_CHAIN_STAGES * (ch->mask + 1), sizeof *ch->take[0]);
+	for (unsigned s = 1; s < GR3D_CHAIN_STAGES && ch->take[0]; s++)
+		ch->take[s] = ch->take[0] + (size_t)s * (ch->mask + 1);
+	ch->outq = calloc((size_t)ch->oq_mask + 1, sizeof *ch->outq);
+	if (!ch->take[0] || !ch->outq) {
+		gr3d_chain_fini(ch);
+		return false;
+	}
+	return true;
+}
+
+void gr3d_chain_fini(gr3d_chain *ch)
+{
+	free(ch->take[0]);
+	free(ch->outq);
+	memset(ch->take, 0, sizeof ch->take);
+	ch->outq = NULL;
+}
+
+static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* Token t, visible at PSEQ's port from cycle vis: its work in the four
+ * stages, their times and bookings; returns MFU's take (its pop). */
+static uint64_t work_out(gr3d_chain *ch, gr3d_token t, uint64_t vis)
+{
+	const uint64_t k = ch->ntok++, mask = ch->mask, cap = ch->cap;
+	const uint64_t lo = k + 1 > cap ? k + 1 - cap : 0;   /* tokens k - cap and before: taken */
+	gr3d_quad *q = &ch->ctx->slot[t.qid];
+	uint64_t take[GR3D_CHAIN_STAGES];
+	for (unsigned s = 0; s < GR3D_CHAIN_STAGES; s++) {
+		gr3d_stage *st = ch->stage[s];
+		take[s] = max64(vis, ch->last_push[s]);
+		st->now = take[s];
+		const unsigned clocks = st->exec(st, q, t.exec);
+		st->u.debug_pc = t.exec;
+		st->u.has_pc = true;
+		const uint64_t done = take[s] + (clocks ? clocks : 1u);
+		uint64_t push = done;
+		if (s + 1 < GR3D_CHAIN_STAGES) {
+			const uint64_t *next = ch->take[s + 1];
+			if (k >= cap)                      /* the slot token k - cap's take frees */
+				push = max64(done, next[(k - cap) & mask]);
+			/* the port after the push: this token and those the next stage
+			 * has not taken by then (their takes are known: earlier tokens) */
+			uint32_t count = 1;
+			for (uint64_t j = k; j > lo && next[(j - 1) & mask] > push; j--)
+				count++;
+			if (count > ch->mid[s]->max_count)
+				ch->mid[s]->max_count = count;
+			vis = push + ch->lat[s + 1];
+		} else {
+			st->route(st, &t);
+			ch->outq[(ch->oq_head + ch->oq_n++) & ch->oq_mask] = (gr3d_chain_out){ push, take[s], t };
+		}
+		st->u.stats.busy += done - take[s];
+		st->u.stats.stall[SIM_STALL_OUTPUT_FULL] += push - done;
+		ch->last_push[s] = push;
+	}
+	for (unsigned s = 0; s < GR3D_CHAIN_STAGES; s++)
+		ch->take[s][k & mask] = take[s];
+	return take[0];
+}
+
+static void chain_tick(sim_unit *u, uint64_t now)
+{
+	gr3d_chain *ch = (gr3d_chain *)u;
+	/* DW's pushes into recirculation due now (one a cycle at most) */
+	while (ch->oq_n && ch->outq[ch->oq_head].at <= now) {
+		const gr3d_chain_out *o = &ch->outq[ch->oq_head];
+		sim_port_push_sized(ch->out, &o->t, sizeof(gr3d_token), now);
+		sim_unit_progress(u, o->dw_take);
+		ch->oq_head = (ch->oq_head + 1) & ch->oq_mask;
+		ch->oq_n--;
+	}
+	for (;;) {
+		if (ch->head_done) {                   /* MFU takes the head: the pop PSEQ sees */
+			if (ch->pop_at > now)
+				break;
+			sim_port_pop(ch->in, now);
+			sim_unit_busy(u);                  /* MFU's take: progress now */
+			ch->head_done = false;
+		}
+		const gr3d_token *t = sim_port_peek_sized(ch->in, sizeof *t, now);
+		if (!t)
+			break;
+		ch->pop_at = work_out(ch, *t, ch->in->ready[ch->in->head]);
+		ch->head_done = true;
+	}
+	const uint64_t out_at = ch->oq_n ? ch->outq[ch->oq_head].at : UINT64_MAX;
+	if (ch->head_done) {      /* PSEQ's pushes cannot matter before the pop */
+		sim_unit_sleep_through(u, ch->pop_at < out_at ? ch->pop_at : out_at);
+	} else {                  /* a push wakes us (sim_port_next_ready: UINT64_MAX, none) */
+		const uint64_t r = sim_port_next_ready(ch->in);
+		sim_unit_sleep_until(u, r < out_at ? r : out_at);
+	}
+}
