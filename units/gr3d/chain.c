@@ -117,8 +117,6 @@ static uint64_t work_out(gr3d_chain *ch, gr3d_token t, uint64_t vis)
 		take[s] = max64(vis, ch->last_push[s]);
 		st->now = take[s];
 		const unsigned clocks = st->exec(st, q, t.exec);
-		st->u.debug_pc = t.exec;
-		st->u.has_pc = true;
 		const uint64_t done = take[s] + (clocks ? clocks : 1u);
 		uint64_t push = done;
 		if (s + 1 < GR3D_CHAIN_STAGES) {
