@@ -387,6 +387,15 @@ static void sched_build(const pica_shader_unit *s, uint32_t sig, pica_sched *sc)
 	memcpy(sc->ready, ready, sizeof ready);
 	sc->log[n++] = log_entry(at, cause, false);
 	sc->nlog = n;
+	for (int k = 0; k < SIM_STALL_COUNT; k++)
+		if (sc->stall[k])
+			sc->stall_mask |= (uint8_t)(1u << k);
+	for (unsigned r = 0; r < 16; r++) {
+		if (sc->o_mask[r] == 0xF)
+			sc->o_whole |= (uint16_t)(1u << r);
+		else if (sc->o_mask[r])
+			sc->o_part |= (uint16_t)(1u << r);
+	}
 	sc->ok = true;
 }
 
@@ -397,16 +406,21 @@ static bool sched_apply(pica_shader_unit *s, uint64_t now)
 	if (s->sched_prog != s->prog || s->sched_steps != s->env.max_steps) {
 		s->sched_prog = s->prog;
 		s->sched_steps = s->env.max_steps;
-		s->nsched = 0;
+		s->nsched = s->sched_last = 0;
 	}
 	const pica_sched *sc = NULL;
+	if (s->sched_last < s->nsched && s->sched[s->sched_last].sig == s->sig)
+		sc = &s->sched[s->sched_last];       /* most vertices take the last one's path */
 	for (unsigned k = 0; k < s->nsched && !sc; k++)
-		if (s->sched[k].sig == s->sig)
+		if (s->sched[k].sig == s->sig) {
 			sc = &s->sched[k];
+			s->sched_last = k;
+		}
 	if (!sc) {
 		if (s->nsched == PICA_SCHED_PATHS)
 			return false;
 		sched_build(s, s->sig, &s->sched[s->nsched]);
+		s->sched_last = s->nsched;
 		sc = &s->sched[s->nsched++];
 	}
 	if (!sc->ok)
@@ -415,8 +429,8 @@ static bool sched_apply(pica_shader_unit *s, uint64_t now)
 	sim_unit_stats *st = &u->stats;
 	sim_unit_busy(u);
 	st->busy += sc->busy;
-	for (int k = 0; k < SIM_STALL_COUNT; k++)
-		st->stall[k] += sc->stall[k];
+	for (unsigned bits = sc->stall_mask; bits; bits &= bits - 1)
+		st->stall[__builtin_ctz(bits)] += sc->stall[__builtin_ctz(bits)];
 	st->counter[PICA_CTR_INSTRUCTIONS] += sc->instructions;
 	st->counter[PICA_CTR_TAKEN] += sc->taken;
 	s->seq += sc->instructions;
@@ -433,11 +447,22 @@ static bool sched_apply(pica_shader_unit *s, uint64_t now)
 	s->log_stop = true;
 	s->booked_busy = sc->busy_last ? now + sc->busy_last : 0;
 	s->t.pc = sc->end_pc;
-	s->shade_mask = sc->o_mask;
+	s->t_lazy = false;      /* no instruction runs on the thread: its start is not needed */
+	s->shade_sched = sc;
 	s->shade_end = true;
 	if (sc->end_at > 1)
 		sim_unit_sleep_through(u, now + sc->end_at);
 	return true;
+}
+
+/* The thread's start, put off for a job shaded ahead (sched_apply books
+ * it without running an instruction): done before one first runs. */
+static inline void thread_begin(pica_shader_unit *s)
+{
+	if (s->t_lazy) {
+		pica_thread_start(&s->t, s->prog);
+		s->t_lazy = false;
+	}
 }
 
 static void pica_shader_tick(sim_unit *u, uint64_t now)
@@ -488,7 +513,14 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 			}
 			sim_port_pop(s->in, now);
 		}
-		pica_thread_start(&s->t, s->prog);
+		if (s->shaded) {           /* started when an instruction first runs on it */
+			s->t.pc = s->prog->entry;
+			s->t.steps = 0;
+			s->t_lazy = true;
+		} else {
+			pica_thread_start(&s->t, s->prog);
+			s->t_lazy = false;
+		}
 		s->running = true;
 	}
 	sim_unit_sleep_until(u, now + 1);
@@ -529,11 +561,14 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 				if (pc == s->prog->entry && s->t.steps == 0 && sched_apply(s, now))
 					return;
 			}
+			thread_begin(s);
 			if (fast_run(s, now))
 				return;
 		}
 	}
 	s->shaded = false;
+	if (!(s->shade_end && is_end))
+		thread_begin(s);
 	s->now = now;
 	pica_step_info info = { 0 };
 	pica_thread *before = NULL;
@@ -571,24 +606,25 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 			if (s->gs_unif)
 				pica_gs_invocation_done(s->gs_unif);     /* b15 = true (pica200.md §1.1) */
 		} else {
-			pica_result out;               /* every byte set below (no padding) */
-			out.id = s->job_id;
-			out.unit = s->index;
 			if (s->shade_end) {          /* what the path wrote, over o[0] (stale elsewhere) */
-				for (uint32_t bits = s->prog->batch->o_used; bits; bits &= bits - 1) {
+				const pica_sched *sc = s->shade_sched;
+				for (uint32_t bits = sc->o_whole; bits; bits &= bits - 1)
+					s->t.o[0][__builtin_ctz(bits)] = s->shade_o[__builtin_ctz(bits)];
+				for (uint32_t bits = sc->o_part; bits; bits &= bits - 1) {
 					const unsigned q = (unsigned)__builtin_ctz(bits);
-					if (s->shade_mask[q] == 0xF) {
-						s->t.o[0][q] = s->shade_o[q];
-						continue;
-					}
 					for (unsigned k = 0; k < 4; k++)
-						if (s->shade_mask[q] & (1u << k))
+						if (sc->o_mask[q] & (1u << k))
 							s->t.o[0][q].c[k] = s->shade_o[q].c[k];
 				}
 				s->shade_end = false;
 			}
-			memcpy(out.o, s->t.o[0], sizeof out.o);
-			sim_port_push(s->out, &out, now);
+			/* built in the port's slot (every byte set: no padding), as
+			 * sim_port_push would copy it there */
+			pica_result *out = sim_port_tail(s->out);
+			out->id = s->job_id;
+			out->unit = s->index;
+			memcpy(out->o, s->t.o[0], sizeof out->o);
+			sim_port_commit(s->out, now);
 		}
 		s->running = false;
 		sim_unit_count(u, PICA_CTR_INVOCATIONS, 1);
@@ -611,6 +647,8 @@ void pica_shader_reset(pica_shader_unit *s)
 	s->nlog = 0;
 	s->log_rel = NULL;
 	s->shaded = s->shade_end = false;
+	s->shade_sched = NULL;
+	s->t_lazy = false;
 	pica_thread_reset(&s->t);
 	ulp_diag_clear(&s->err);
 }

@@ -52,9 +52,12 @@ typedef struct pica_sched {
 	uint32_t ready_mask;            /* scoreboard bits the path writes */
 	uint64_t end_at;                /* END's cycle */
 	uint64_t busy, stall[SIM_STALL_COUNT], instructions, taken;
+	uint8_t stall_mask;             /* the causes with stall[] != 0 */
 	uint64_t busy_last;             /* 0: none */
 	uint64_t next_issue, writes_done, ready[20];
 	uint8_t o_mask[16];             /* the components the path writes */
+	uint16_t o_whole;               /* o registers it writes whole (o_mask 0xF) */
+	uint16_t o_part;                /* o registers it writes in part */
 	uint64_t log[PICA_FAST_RUN + 1];
 	unsigned nlog;
 } pica_sched;
@@ -66,6 +69,7 @@ typedef struct pica_shader_unit {
 	pica_env env;
 	sim_port *in, *out;
 	pica_thread t;
+	bool t_lazy;                    /* t's start put off (a job shaded ahead): thread_begin */
 	bool running, failed;
 	uint32_t job_id, index;
 	uint64_t next_issue;
@@ -106,11 +110,11 @@ typedef struct pica_shader_unit {
 	 * into o[0] by shade_mask.  The schedules, for prog and max_steps. */
 	bool shaded, shade_end;
 	uint32_t sig;
-	const uint8_t *shade_mask;
+	const pica_sched *shade_sched;  /* the path's schedule (o_mask, o_whole, o_part) */
 	pica_vec4 shade_o[16];
 	const pica_program *sched_prog;
 	uint64_t sched_steps;
-	unsigned nsched;
+	unsigned nsched, sched_last;    /* sched_last: the last one booked (a lookup's first try) */
 	pica_sched sched[PICA_SCHED_PATHS];
 	struct { uint64_t cycle; uint32_t seq; } pending[PICA_TL_PENDING];
 	unsigned pend_head, pend_n;
