@@ -464,7 +464,7 @@ static void run_cmp(batch_state *S, const struct pica_inst *in, const pica_fast_
 }
 
 void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_env *env,
-                      pica_job *jobs, unsigned n)
+                      pica_job *const *jobs, unsigned n)
 {
 	const pica_batch_plan *b = p->batch;
 	batch_state S;
@@ -480,7 +480,7 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 			memset(S.v[r], 0, sizeof S.v[r]);
 		for (unsigned l = 0; l < n && l < L; l++)
 			for (unsigned c = 0; c < 4; c++)
-				S.v[r][c][l] = jobs[l].v[r].c[c];
+				S.v[r][c][l] = jobs[l]->v[r].c[c];
 	}
 	pica_batch_walk w[L];
 	uint32_t sig[L] = { 0 };
@@ -553,7 +553,7 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 		}
 	}
 	for (unsigned l = 0; l < n && l < L; l++) {
-		pica_job *j = &jobs[l];
+		pica_job *j = jobs[l];
 		j->shaded = true;
 		j->sig = sig[l];
 		for (uint32_t bits = b->o_used; bits; bits &= bits - 1) {

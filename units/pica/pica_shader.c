@@ -484,7 +484,8 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 	if (s->failed)
 		return;
 	if (!s->running) {
-		const pica_job *job = s->start ? NULL : sim_port_peek(s->in, now);
+		const pica_job_ref *ref = s->start ? NULL : sim_port_peek_sized(s->in, sizeof *ref, now);
+		const pica_job *job = ref ? ref->job : NULL;
 		bool started = s->start ? s->start(s, now) : job != NULL;
 		if (s->failed) {
 			u->halt = true;

@@ -6,7 +6,7 @@
  * for an address register); a taken branch costs pica.flow_bubble cycles;
  * END waits for in-flight writes and for room in the output port.
  *
- *   in port (pica_job) --> [ pica_shader_unit ] --> out port (pica_result) */
+ *   in port (pica_job_ref) --> [ pica_shader_unit ] --> out port (pica_result) */
 #ifndef ULP_UNITS_PICA_SHADER_H
 #define ULP_UNITS_PICA_SHADER_H
 
@@ -22,6 +22,13 @@ typedef struct pica_job {
 	uint32_t sig;
 	pica_vec4 o[16];
 } pica_job;
+
+/* What the port from vertex fetch carries: a job in vertex fetch's pool
+ * (vfetch.h), which does not reuse it while a port holds it.  The unit
+ * reads the job in the tick that pops it. */
+typedef struct pica_job_ref {
+	const pica_job *job;
+} pica_job_ref;
 
 typedef struct pica_result {
 	uint32_t id;

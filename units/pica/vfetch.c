@@ -10,16 +10,33 @@ const sim_counter_def VFETCH_COUNTERS[VFETCH_CTR_COUNT] = {
 	[VFETCH_CTR_VERTICES] = { "vertices", "vertex jobs handed to the shader units" },
 };
 
+/* The pool's slots that no port holds (the batch is all handed on). */
+static uint32_t free_slots(const vfetch_unit *f)
+{
+	uint32_t held = 0;
+	for (unsigned k = 0; k < f->nunits; k++) {
+		const sim_port *p = f->to[k];
+		for (uint32_t i = 0; i < p->count; i++) {
+			const pica_job_ref *r = sim_port_item(p, i);
+			held |= UINT32_C(1) << (r->job - f->pool);
+		}
+	}
+	return ~held;
+}
+
 /* The next job: made now, or from the batch made and shaded ahead. */
 static const pica_job *next_job(vfetch_unit *f)
 {
 	if (f->at < f->nbatch)
-		return &f->batch[f->at++];
+		return f->batch[f->at++];
 	const bool ahead = f->prog && !sim_unit_recording(&f->u);
 	const uint32_t left = f->total - f->sent;
 	const unsigned n = ahead ? (left < PICA_BATCH_LANES ? left : PICA_BATCH_LANES) : 1;
+	uint32_t free = free_slots(f);   /* n or more (VFETCH_POOL) */
 	for (unsigned k = 0; k < n; k++) {
-		pica_job *job = &f->batch[k];
+		pica_job *job = &f->pool[__builtin_ctz(free)];
+		free &= free - 1;
+		f->batch[k] = job;
 		memset(job, 0, offsetof(pica_job, o));
 		job->id = f->sent + k;
 		f->make_job(f->ctx, f->sent + k, job);
@@ -28,7 +45,7 @@ static const pica_job *next_job(vfetch_unit *f)
 		pica_batch_shade(f->prog, f->unif, f->env, f->batch, n);
 	f->nbatch = n;
 	f->at = 1;
-	return &f->batch[0];
+	return f->batch[0];
 }
 
 static void vfetch_tick(sim_unit *u, uint64_t now)
@@ -42,7 +59,8 @@ static void vfetch_tick(sim_unit *u, uint64_t now)
 		sim_port *p = f->to[(f->next + k) % f->nunits];
 		if (sim_port_full(p))
 			continue;
-		sim_port_push(p, next_job(f), now);
+		const pica_job_ref ref = { next_job(f) };
+		sim_port_push_sized(p, &ref, sizeof ref, now);
 		f->next = (f->next + k + 1) % f->nunits;
 		f->sent++;
 		sim_unit_count(u, VFETCH_CTR_VERTICES, 1);
