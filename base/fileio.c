@@ -59,6 +59,17 @@ bool ulp_out_open(ulp_out *o, const char *path, ulp_diag *d)
 	}
 	if (snprintf(o->path, sizeof o->path, "%s", path) >= (int)sizeof o->path)
 		return ulp_diag_at(d, path, 0, 0, "output path too long");
+	/* An existing file that is not a regular one (/dev/null, a FIFO, a
+	 * terminal) is written in place: a rename would replace the device
+	 * node itself with a file (as root, /dev/null). */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		o->f = fopen(path, "wb");
+		if (!o->f)
+			return ulp_diag_at(d, path, 0, 0, "cannot open output: %s", strerror(errno));
+		o->in_place = true;
+		return true;
+	}
 	snprintf(o->tmp, sizeof o->tmp, "%s.tmpXXXXXX", path);
 	int fd = mkstemp(o->tmp);
 	if (fd < 0)
@@ -80,6 +91,8 @@ bool ulp_out_commit(ulp_out *o, ulp_diag *d)
 	bool ok = !ferror(o->f);
 	ok = (fclose(o->f) == 0) && ok;
 	o->f = NULL;
+	if (o->in_place)
+		return ok || ulp_diag_at(d, o->path, 0, 0, "write error");
 	if (!ok) {
 		unlink(o->tmp);
 		return ulp_diag_at(d, o->path, 0, 0, "write error");
@@ -98,7 +111,8 @@ void ulp_out_abort(ulp_out *o)
 		return;
 	fclose(o->f);
 	o->f = NULL;
-	unlink(o->tmp);
+	if (!o->in_place)
+		unlink(o->tmp);
 }
 
 bool ulp_write_file(const char *path, const void *data, size_t len, ulp_diag *d)

@@ -14,12 +14,14 @@
 char *ulp_read_file(const char *path, size_t *len, ulp_diag *d);
 
 /* Atomic output: open a temp file beside path, write, then commit (fsync-free
- * rename) or abort (unlink).  "-" writes to stdout directly. */
+ * rename) or abort (unlink).  "-" writes to stdout directly, and so does an
+ * existing path that is not a regular file (/dev/null, a FIFO): in place. */
 typedef struct ulp_out {
 	FILE *f;
 	char path[1024];
 	char tmp[1040];
 	bool is_stdout;
+	bool in_place;            /* a device or FIFO: no temp file, no rename */
 } ulp_out;
 
 bool ulp_out_open(ulp_out *o, const char *path, ulp_diag *d);

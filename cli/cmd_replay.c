@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/fileio.h"
 #include "base/hosttime.h"
 #include "base/image.h"
 #include "cli/cli.h"
@@ -226,16 +227,14 @@ static void host_hook(void *ctx, bool end, replay_result *res)
 	}
 }
 
-/* The host figures, written to path.tmp and renamed. */
+/* The host figures, written atomically (ulp_out). */
 static bool write_host_stats(const char *path, const ulp_config *cfg, const replay_result *res, double load_s,
                              double run_s, double post_s, const host_ctx *h, ulp_diag *d)
 {
-	char tmp[4096];
-	if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-		return ulp_diag_at(d, path, 0, 0, "path too long");
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return ulp_diag_at(d, path, 0, 0, "cannot write: %s", strerror(errno));
+	ulp_out out;
+	if (!ulp_out_open(&out, path, d))
+		return false;
+	FILE *f = out.f;
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	/* the replay outside the draws: the checkpoints' output, the rest compilation and commands */
@@ -273,13 +272,7 @@ static bool write_host_stats(const char *path, const ulp_config *cfg, const repl
 	fprintf(f, "%-28s %14.6f  # user + system CPU time of the process so far (every thread)\n",
 	        "host.cpu_seconds", cpu);
 	fprintf(f, "%-28s %14ld  # peak resident set size (getrusage)\n", "host.peak_rss_kb", ru.ru_maxrss);
-	bool ok = !ferror(f);
-	ok = (fclose(f) == 0) && ok;
-	if (!ok || rename(tmp, path) != 0) {
-		remove(tmp);
-		return ulp_diag_at(d, path, 0, 0, "cannot write: %s", strerror(errno));
-	}
-	return true;
+	return ulp_out_commit(&out, d);
 }
 
 /* --permissive: each hang condition once per kind of message is enough. */

@@ -17,6 +17,7 @@
 # megadriver next to this checkout.  Runs hold a lock, so two checkouts
 # sharing the cache build one after the other.
 set -euo pipefail
+trap 'echo "mesa: failed at scripts/mesa.sh line $LINENO: $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/.."
 ROOT=$(pwd -P)
 OUT=${1:-build/mesa/lib}
@@ -46,7 +47,10 @@ pkgs=(dpkg-dev meson ninja-build bison flex python3-mako pkg-config gcc g++ libd
 	zlib1g-dev libx11-dev libxext-dev libxfixes-dev libxcb-glx0-dev libxcb-shm0-dev libx11-xcb-dev
 	libxcb-dri2-0-dev libxcb-dri3-dev libxcb-present-dev libxshmfence-dev libxxf86vm-dev libxrandr-dev
 	libglvnd-dev libxcb-randr0-dev libxcb-sync-dev libxcb-xfixes0-dev libcjson-dev libpng-dev)
-installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${pkgs[@]}" 2>/dev/null | awk '$2 ~ /^ii/ {print $1}')
+# (dpkg-query exits 1 when a package was never known to dpkg, as on a fresh
+# machine: what it printed still lists the installed ones)
+installed=$({ dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${pkgs[@]}" 2>/dev/null || true; } |
+	awk '$2 ~ /^ii/ {print $1}')
 missing=()
 for p in "${pkgs[@]}"; do grep -qx "$p" <<<"$installed" || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

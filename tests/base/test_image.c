@@ -335,6 +335,33 @@ Test(image_png, failed_save_leaves_nothing)
 	rm_dir(dir);
 }
 
+/* An output path that names a device (here a link to /dev/null, so that a
+ * regression replaces the link in the test's folder, not the device) is
+ * written in place: the temp-file-and-rename of ordinary outputs would put
+ * a regular file where the device node was (test_exact's `-o /dev/null`
+ * did, as root). */
+Test(image_png, device_output_written_in_place)
+{
+	char *dir = test_tmpdir();
+	char *link = tmp_path(dir, "null.png");
+	cr_assert_eq(symlink("/dev/null", link), 0);
+	ulp_image *img = pattern_image(4, 4);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(ulp_image_save_png(img, link, &d), "%s", d.msg);
+	cr_assert(ulp_write_file(link, "x", 1, &d), "%s", d.msg);
+	struct stat st;
+	cr_assert_eq(lstat(link, &st), 0);
+	cr_assert(S_ISLNK(st.st_mode), "the link is still a link");
+	cr_assert_eq(stat(link, &st), 0);
+	cr_assert(S_ISCHR(st.st_mode), "and names the device");
+	cr_assert_eq(count_entries(dir), 1, "no temp file beside it");
+	remove(link);
+	free(link);
+	ulp_image_free(img);
+	rm_dir(dir);
+}
+
 /* ---- load: every colour type ---- */
 
 Test(image_png, grey_depths)
