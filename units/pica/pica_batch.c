@@ -64,15 +64,19 @@ static unsigned fast_reads(const pica_fast_inst *fi, unsigned lanes[3])
  * stale value (one computed from an r component no write of this vertex
  * made: the previous vertex's on that unit): per written component k, the
  * sources' components feeding it.  taint: bit 4 * reg + comp. */
-static unsigned stale_writes(const pica_fast_inst *fi, uint64_t taint, uint16_t *v_used)
+static unsigned stale_writes(const pica_fast_inst *fi, uint64_t taint, uint16_t *v_used,
+                             uint16_t *r_read)
 {
 	unsigned lanes[3];
 	const unsigned nsrc = fast_reads(fi, lanes);
 	bool all = false;
 	unsigned out = 0;
-	for (unsigned k = 0; k < nsrc; k++)
+	for (unsigned k = 0; k < nsrc; k++) {
 		if (fi->src[k].file == PICA_FILE_V)
 			*v_used |= (uint16_t)(1u << fi->src[k].idx);
+		if (fi->src[k].file == PICA_FILE_R)
+			*r_read |= (uint16_t)(1u << fi->src[k].idx);
+	}
 	const bool lanewise = fi->kind == PICA_FAST_ADD || fi->kind == PICA_FAST_MUL ||
 	                      fi->kind == PICA_FAST_MAD || fi->kind == PICA_FAST_MOV ||
 	                      fi->kind == PICA_FAST_FLR || fi->kind == PICA_FAST_SGE ||
@@ -155,7 +159,7 @@ void pica_batch_build(pica_program *p)
 				goto decline;
 			continue;                          /* no successor */
 		} else if (fi->kind != PICA_FAST_GENERAL) {
-			const unsigned st = stale_writes(fi, t, &b->v_used);
+			const unsigned st = stale_writes(fi, t, &b->v_used, &b->r_read);
 			if (fi->kind != PICA_FAST_NOP && fi->to_o) {
 				if (st)
 					goto decline;              /* an output from a stale value */
@@ -171,6 +175,8 @@ void pica_batch_build(pica_program *p)
 				fi->src[k] = pica_fast_src_of(&in->src[k]);
 				if (fi->src[k].file == PICA_FILE_V)
 					b->v_used |= (uint16_t)(1u << fi->src[k].idx);
+				if (fi->src[k].file == PICA_FILE_R)
+					b->r_read |= (uint16_t)(1u << fi->src[k].idx);
 				if (comps_read(&fi->src[k], 3) & t)
 					goto decline;              /* a path from a stale value */
 			}
@@ -468,8 +474,10 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 {
 	const pica_batch_plan *b = p->batch;
 	batch_state S;
-	/* r: a stale read (a dead value) reads 0; lanes past n: inputs 0 */
-	memset(S.r, 0, sizeof S.r);
+	/* r: a stale read (a dead value) reads 0, as does a lane on another
+	 * path (masked on write); lanes past n: inputs 0 */
+	for (uint32_t bits = b->r_read; bits; bits &= bits - 1)
+		memset(S.r[__builtin_ctz(bits)], 0, sizeof S.r[0]);
 	memset(S.cmpx, 0, sizeof S.cmpx);
 	memset(S.cmpy, 0, sizeof S.cmpy);
 	for (uint32_t bits = b->o_used; bits; bits &= bits - 1)

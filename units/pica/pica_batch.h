@@ -43,6 +43,7 @@ typedef struct pica_batch_plan {
 	uint32_t *order;          /* the reachable pcs, ascending */
 	uint32_t norder;
 	uint16_t v_used;          /* v registers read */
+	uint16_t r_read;          /* r registers read (the batch zeroes them: stale reads) */
 	uint16_t o_used;          /* o registers written on some path */
 	uint8_t *jump_bit;        /* per pc: the path bit of a JMP or IF (< PICA_BATCH_JUMPS) */
 	struct pica_fast_inst *form;   /* per pc: the fast form; a CMP's sources too */
