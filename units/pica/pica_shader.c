@@ -399,9 +399,9 @@ static void sched_build(const pica_shader_unit *s, uint32_t sig, pica_sched *sc)
 	sc->ok = true;
 }
 
-/* The first issue of a job shaded ahead, at now: book its path's schedule
- * and sleep to its END.  False when the path needs the ordinary run. */
-static bool sched_apply(pica_shader_unit *s, uint64_t now)
+/* The schedule of path sig, built on its first vertex; NULL when the path
+ * needs the ordinary run (or the unit keeps PICA_SCHED_PATHS others). */
+static const pica_sched *sched_find(pica_shader_unit *s, uint32_t sig)
 {
 	if (s->sched_prog != s->prog || s->sched_steps != s->env.max_steps) {
 		s->sched_prog = s->prog;
@@ -409,22 +409,36 @@ static bool sched_apply(pica_shader_unit *s, uint64_t now)
 		s->nsched = s->sched_last = 0;
 	}
 	const pica_sched *sc = NULL;
-	if (s->sched_last < s->nsched && s->sched[s->sched_last].sig == s->sig)
+	if (s->sched_last < s->nsched && s->sched[s->sched_last].sig == sig)
 		sc = &s->sched[s->sched_last];       /* most vertices take the last one's path */
 	for (unsigned k = 0; k < s->nsched && !sc; k++)
-		if (s->sched[k].sig == s->sig) {
+		if (s->sched[k].sig == sig) {
 			sc = &s->sched[k];
 			s->sched_last = k;
 		}
 	if (!sc) {
 		if (s->nsched == PICA_SCHED_PATHS)
-			return false;
-		sched_build(s, s->sig, &s->sched[s->nsched]);
+			return NULL;
+		sched_build(s, sig, &s->sched[s->nsched]);
 		s->sched_last = s->nsched;
 		sc = &s->sched[s->nsched++];
 	}
-	if (!sc->ok)
-		return false;
+	return sc->ok ? sc : NULL;
+}
+
+/* Whether the unit books a shaded job's time (the run ahead's conditions:
+ * pica_shader_tick).  Fixed for a run: the env and knobs do not change,
+ * and a timeline never starts recording part-way (a failed sink stops it). */
+static inline bool books_ahead(const pica_shader_unit *s)
+{
+	return s->fast && !s->start && !s->env.general && !s->env.trace && !s->env.permissive &&
+	       !sim_unit_recording(&s->u);
+}
+
+/* The first issue of a job shaded ahead, at now: book its path's schedule
+ * sc and sleep to its END. */
+static void sched_apply(pica_shader_unit *s, const pica_sched *sc, uint64_t now)
+{
 	sim_unit *u = &s->u;
 	sim_unit_stats *st = &u->stats;
 	sim_unit_busy(u);
@@ -452,7 +466,20 @@ static bool sched_apply(pica_shader_unit *s, uint64_t now)
 	s->shade_end = true;
 	if (sc->end_at > 1)
 		sim_unit_sleep_through(u, now + sc->end_at);
-	return true;
+}
+
+/* The outputs of sc's path from o over the unit's o[0] (the other
+ * components keep their stale values, as the ordinary run leaves them). */
+static void shade_merge(pica_shader_unit *s, const pica_sched *sc, const pica_vec4 *o)
+{
+	for (uint32_t bits = sc->o_whole; bits; bits &= bits - 1)
+		s->t.o[0][__builtin_ctz(bits)] = o[__builtin_ctz(bits)];
+	for (uint32_t bits = sc->o_part; bits; bits &= bits - 1) {
+		const unsigned q = (unsigned)__builtin_ctz(bits);
+		for (unsigned k = 0; k < 4; k++)
+			if (sc->o_mask[q] & (1u << k))
+				s->t.o[0][q].c[k] = o[q].c[k];
+	}
 }
 
 /* The thread's start, put off for a job shaded ahead (sched_apply books
@@ -499,16 +526,21 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 				sim_unit_wake(u, r);
 			return;
 		}
+		s->shaded = false;
 		if (job) {
 			s->job_id = job->id;
-			s->shaded = job->shaded;
-			if (job->shaded) {     /* the registers the program reads and writes */
+			/* a job shaded ahead whose path has a schedule: booked at its
+			 * first issue, its outputs now; else the ordinary run, which
+			 * books and computes the same (tests/units/test_pica_fast.c) */
+			const pica_sched *sc = job->shaded && books_ahead(s) ? sched_find(s, job->sig) : NULL;
+			s->shade_sched = sc;
+			s->shaded = sc != NULL;
+			if (sc) {
+				shade_merge(s, sc, job->o);
+			} else if (job->shaded) {   /* the registers the program reads */
 				const pica_batch_plan *b = s->prog->batch;
 				for (uint32_t bits = b->v_used; bits; bits &= bits - 1)
 					s->t.v[__builtin_ctz(bits)] = job->v[__builtin_ctz(bits)];
-				for (uint32_t bits = b->o_used; bits; bits &= bits - 1)
-					s->shade_o[__builtin_ctz(bits)] = job->o[__builtin_ctz(bits)];
-				s->sig = job->sig;
 			} else {
 				memcpy(s->t.v, job->v, sizeof s->t.v);
 			}
@@ -549,6 +581,11 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 			sim_unit_stall(u, cause);
 			return;
 		}
+		if (s->shaded) {         /* the first issue of a job shaded ahead: book it */
+			s->shaded = false;
+			sched_apply(s, s->shade_sched, now);
+			return;
+		}
 		/* a GS EMIT that completes a primitive needs room downstream */
 		if (s->start && s->prog->inst[pc].op == PICA_OP_EMIT && s->t.emit_prim &&
 		    sim_port_full(s->out)) {
@@ -557,17 +594,11 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 		}
 		if (!is_end && s->fast && !s->start && !s->env.general && !s->env.trace &&
 		    !s->env.permissive && !sim_unit_recording(u)) {
-			if (s->shaded) {         /* the first issue of a job shaded ahead */
-				s->shaded = false;
-				if (pc == s->prog->entry && s->t.steps == 0 && sched_apply(s, now))
-					return;
-			}
 			thread_begin(s);
 			if (fast_run(s, now))
 				return;
 		}
 	}
-	s->shaded = false;
 	if (!(s->shade_end && is_end))
 		thread_begin(s);
 	s->now = now;
@@ -607,18 +638,7 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 			if (s->gs_unif)
 				pica_gs_invocation_done(s->gs_unif);     /* b15 = true (pica200.md §1.1) */
 		} else {
-			if (s->shade_end) {          /* what the path wrote, over o[0] (stale elsewhere) */
-				const pica_sched *sc = s->shade_sched;
-				for (uint32_t bits = sc->o_whole; bits; bits &= bits - 1)
-					s->t.o[0][__builtin_ctz(bits)] = s->shade_o[__builtin_ctz(bits)];
-				for (uint32_t bits = sc->o_part; bits; bits &= bits - 1) {
-					const unsigned q = (unsigned)__builtin_ctz(bits);
-					for (unsigned k = 0; k < 4; k++)
-						if (sc->o_mask[q] & (1u << k))
-							s->t.o[0][q].c[k] = s->shade_o[q].c[k];
-				}
-				s->shade_end = false;
-			}
+			s->shade_end = false;       /* (its outputs merged at its start) */
 			/* built in the port's slot (every byte set: no padding), as
 			 * sim_port_push would copy it there */
 			pica_result *out = sim_port_tail(s->out);

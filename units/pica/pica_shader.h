@@ -112,13 +112,14 @@ typedef struct pica_shader_unit {
 	bool log_stop;
 	const uint64_t *log_rel;        /* else the log is a schedule's, from cycle log_t0 */
 	uint64_t log_t0;
-	/* The batch path (pica_batch.h): the job was shaded ahead; its outputs
-	 * and path; shade_end: its time is booked, END pushes shade_o merged
-	 * into o[0] by shade_mask.  The schedules, for prog and max_steps. */
+	/* The batch path (pica_batch.h): shaded, the job was shaded ahead and
+	 * its path has a schedule (shade_sched), found when the job starts:
+	 * its outputs are merged into o[0] then, its time booked at its first
+	 * issue (shade_end: booked, END alone).  A shaded job without one runs
+	 * the ordinary way from its inputs.  The schedules, for prog and
+	 * max_steps. */
 	bool shaded, shade_end;
-	uint32_t sig;
 	const pica_sched *shade_sched;  /* the path's schedule (o_mask, o_whole, o_part) */
-	pica_vec4 shade_o[16];
 	const pica_program *sched_prog;
 	uint64_t sched_steps;
 	unsigned nsched, sched_last;    /* sched_last: the last one booked (a lookup's first try) */
