@@ -492,6 +492,57 @@ static inline void thread_begin(pica_shader_unit *s)
 	}
 }
 
+/* END hands the vertex on: o[0] built in the out port's slot (every byte
+ * set: no padding), as sim_port_push would copy it there. */
+static inline void push_result(pica_shader_unit *s, uint64_t now)
+{
+	pica_result *out = sim_port_tail(s->out);
+	out->id = s->job_id;
+	out->unit = s->index;
+	memcpy(out->o, s->t.o[0], sizeof out->o);
+	sim_port_commit(s->out, now);
+}
+
+/* The tick at the END of a job whose time sched_apply booked: what the
+ * general tick does for END there, without the instruction (its outputs
+ * were merged when the job started).  The schedule put the unit to sleep
+ * through END's cycle, where END can issue; END still waits for room in
+ * the out port, a cycle at a time. */
+static void booked_end(pica_shader_unit *s, uint64_t now)
+{
+	sim_unit *u = &s->u;
+	sim_unit_sleep_until(u, now + 1);
+	u->debug_pc = s->t.pc;
+	u->has_pc = true;
+	if (now < s->next_issue) {
+		if (s->wait_cause == SIM_STALL_COUNT)
+			sim_unit_busy(u);
+		else
+			sim_unit_stall(u, s->wait_cause);
+		return;
+	}
+	const pica_inst_meta *m = &s->prog->meta[s->t.pc];
+	enum sim_stall cause;
+	const uint64_t need = need_of(s, m, &cause);
+	if (need <= now && sim_port_full(s->out)) {
+		sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
+		return;
+	}
+	if (need > now) {
+		sim_unit_stall(u, cause);
+		return;
+	}
+	s->now = now;
+	sim_unit_busy(u);
+	const uint32_t seq = (uint32_t)s->seq++;
+	sim_tl_emit(u->tl, now, u->lane, SIM_TL_BEGIN, seq, s->t.pc);
+	note_completion(s, issued(s, m, now, false), seq);
+	push_result(s, now);
+	s->shade_end = false;
+	s->running = false;
+	sim_unit_count(u, PICA_CTR_INVOCATIONS, 1);
+}
+
 static void pica_shader_tick(sim_unit *u, uint64_t now)
 {
 	pica_shader_unit *s = (pica_shader_unit *)u;
@@ -510,6 +561,10 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 	}
 	if (s->failed)
 		return;
+	if (s->shade_end) {                /* a booked job's END (sched_apply) */
+		booked_end(s, now);
+		return;
+	}
 	if (!s->running) {
 		const pica_job_ref *ref = s->start ? NULL : sim_port_peek_sized(s->in, sizeof *ref, now);
 		const pica_job *job = ref ? ref->job : NULL;
@@ -599,8 +654,7 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 				return;
 		}
 	}
-	if (!(s->shade_end && is_end))
-		thread_begin(s);
+	thread_begin(s);
 	s->now = now;
 	pica_step_info info = { 0 };
 	pica_thread *before = NULL;
@@ -608,11 +662,7 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 		*before = s->t;
 	/* an instruction with a fast form runs it, ticking or not (pica_fast.h) */
 	enum pica_step_result r;
-	if (s->shade_end && is_end) {      /* its time booked (sched_apply): END alone */
-		r = PICA_STEP_END;
-		info.pc = pc;
-		info.taken = false;
-	} else if (!s->env.general && pc < s->prog->ncode &&
+	if (!s->env.general && pc < s->prog->ncode &&
 	    pica_fast_step(&s->t, s->prog, s->unif, &s->env, &info))
 		r = is_end ? PICA_STEP_END : PICA_STEP_OK;
 	else
@@ -638,14 +688,7 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 			if (s->gs_unif)
 				pica_gs_invocation_done(s->gs_unif);     /* b15 = true (pica200.md §1.1) */
 		} else {
-			s->shade_end = false;       /* (its outputs merged at its start) */
-			/* built in the port's slot (every byte set: no padding), as
-			 * sim_port_push would copy it there */
-			pica_result *out = sim_port_tail(s->out);
-			out->id = s->job_id;
-			out->unit = s->index;
-			memcpy(out->o, s->t.o[0], sizeof out->o);
-			sim_port_commit(s->out, now);
+			push_result(s, now);
 		}
 		s->running = false;
 		sim_unit_count(u, PICA_CTR_INVOCATIONS, 1);

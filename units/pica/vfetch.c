@@ -55,13 +55,15 @@ static void vfetch_tick(sim_unit *u, uint64_t now)
 	if (f->sent == f->total)
 		return;
 	sim_unit_sleep_until(u, now + 1);
+	unsigned q = f->next;                  /* round-robin from next */
 	for (unsigned k = 0; k < f->nunits; k++) {
-		sim_port *p = f->to[(f->next + k) % f->nunits];
+		sim_port *p = f->to[q];
+		q = q + 1 == f->nunits ? 0 : q + 1;
 		if (sim_port_full(p))
 			continue;
 		const pica_job_ref ref = { next_job(f) };
 		sim_port_push_sized(p, &ref, sizeof ref, now);
-		f->next = (f->next + k + 1) % f->nunits;
+		f->next = q;
 		f->sent++;
 		sim_unit_count(u, VFETCH_CTR_VERTICES, 1);
 		sim_unit_busy(u);
