@@ -469,6 +469,58 @@ static void run_cmp(batch_state *S, const struct pica_inst *in, const pica_fast_
 		}
 }
 
+static inline f24v_f4 ld4(const float *p)
+{
+	f24v_f4 v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static inline void st4(float *p, f24v_f4 v) { memcpy(p, &v, sizeof v); }
+
+/* The 4x4 transpose of the rows a, b, c, d (moves only: every bit kept):
+ * column j to cols[j]'s four floats. */
+static inline void transpose4(f24v_f4 a, f24v_f4 b, f24v_f4 c, f24v_f4 d, float *const cols[4])
+{
+	const f24v_f4 t0 = __builtin_shufflevector(a, b, 0, 4, 1, 5);
+	const f24v_f4 t1 = __builtin_shufflevector(a, b, 2, 6, 3, 7);
+	const f24v_f4 t2 = __builtin_shufflevector(c, d, 0, 4, 1, 5);
+	const f24v_f4 t3 = __builtin_shufflevector(c, d, 2, 6, 3, 7);
+	st4(cols[0], __builtin_shufflevector(t0, t2, 0, 1, 4, 5));
+	st4(cols[1], __builtin_shufflevector(t0, t2, 2, 3, 6, 7));
+	st4(cols[2], __builtin_shufflevector(t1, t3, 0, 1, 4, 5));
+	st4(cols[3], __builtin_shufflevector(t1, t3, 2, 3, 6, 7));
+}
+
+/* Register r of jobs[0..n) into the lanes (components x lanes); lanes past
+ * n keep what they hold. */
+static inline void lanes_in(float dst[4][L], pica_job *const *jobs, unsigned n, unsigned r)
+{
+	unsigned l = 0;
+	for (; l + 4 <= n; l += 4) {             /* four lanes: a transpose */
+		float *const cols[4] = { &dst[0][l], &dst[1][l], &dst[2][l], &dst[3][l] };
+		transpose4(ld4(jobs[l]->v[r].c), ld4(jobs[l + 1]->v[r].c), ld4(jobs[l + 2]->v[r].c),
+		           ld4(jobs[l + 3]->v[r].c), cols);
+	}
+	for (; l < n; l++)
+		for (unsigned c = 0; c < 4; c++)
+			dst[c][l] = jobs[l]->v[r].c[c];
+}
+
+/* The lanes (components x lanes) into register r of jobs[0..n)'s o. */
+static inline void lanes_out(float src[4][L], pica_job *const *jobs, unsigned n, unsigned r)
+{
+	unsigned l = 0;
+	for (; l + 4 <= n; l += 4) {
+		float *const cols[4] = { jobs[l]->o[r].c, jobs[l + 1]->o[r].c, jobs[l + 2]->o[r].c,
+		                         jobs[l + 3]->o[r].c };
+		transpose4(ld4(&src[0][l]), ld4(&src[1][l]), ld4(&src[2][l]), ld4(&src[3][l]), cols);
+	}
+	for (; l < n; l++)
+		for (unsigned c = 0; c < 4; c++)
+			jobs[l]->o[r].c[c] = src[c][l];
+}
+
 void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_env *env,
                       pica_job *const *jobs, unsigned n)
 {
@@ -486,9 +538,7 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 		const unsigned r = (unsigned)__builtin_ctz(bits);
 		if (n < L)
 			memset(S.v[r], 0, sizeof S.v[r]);
-		for (unsigned l = 0; l < n && l < L; l++)
-			for (unsigned c = 0; c < 4; c++)
-				S.v[r][c][l] = jobs[l]->v[r].c[c];
+		lanes_in(S.v[r], jobs, n < L ? n : L, r);
 	}
 	pica_batch_walk w[L];
 	uint32_t sig[L] = { 0 };
@@ -561,13 +611,9 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 		}
 	}
 	for (unsigned l = 0; l < n && l < L; l++) {
-		pica_job *j = jobs[l];
-		j->shaded = true;
-		j->sig = sig[l];
-		for (uint32_t bits = b->o_used; bits; bits &= bits - 1) {
-			const unsigned r = (unsigned)__builtin_ctz(bits);
-			for (unsigned c = 0; c < 4; c++)
-				j->o[r].c[c] = S.o[r][c][l];
-		}
+		jobs[l]->shaded = true;
+		jobs[l]->sig = sig[l];
 	}
+	for (uint32_t bits = b->o_used; bits; bits &= bits - 1)
+		lanes_out(S.o[__builtin_ctz(bits)], jobs, n < L ? n : L, (unsigned)__builtin_ctz(bits));
 }
