@@ -293,21 +293,30 @@ static inline void rd(const batch_state *S, const pica_uniforms *u, const pica_f
 			out[h] = -out[h] + 0.0f;
 }
 
-/* The written components of the destination get res[k] in the active lanes. */
-static inline void wr(batch_state *S, const pica_fast_inst *fi, lanes_t res[4], unsigned act)
+/* The written components of the destination get res[k] in the active
+ * lanes (each res[k] the same one: a dot product's, an SFU op's, when
+ * one). */
+static inline void wr_from(batch_state *S, const pica_fast_inst *fi, const lanes_t *res,
+                           bool one, unsigned act)
 {
 	float (*d)[L] = fi->to_o ? S->o[fi->dst] : S->r[fi->dst];
 	for (unsigned k = 0; k < 4; k++) {
 		if (!(fi->wmask & (1u << k)))
 			continue;
+		const f24v_f4 *r = res[one ? 0 : k];
 		if (act == FULL) {
-			memcpy(d[k], res[k], sizeof(lanes_t));
+			memcpy(d[k], r, sizeof(lanes_t));
 			continue;
 		}
 		for (unsigned l = 0; l < L; l++)
 			if (act & (1u << l))
-				d[k][l] = res[k][l / 4][l % 4];
+				d[k][l] = r[l / 4][l % 4];
 	}
+}
+
+static inline void wr(batch_state *S, const pica_fast_inst *fi, lanes_t res[4], unsigned act)
+{
+	wr_from(S, fi, (const lanes_t *)res, false, act);
 }
 
 /* The float24 MUL and ADD on every lane: four lanes an operation, or
@@ -376,9 +385,8 @@ ATTR static void NAME(batch_state *S, const pica_fast_inst *fi, const pica_unifo
 				MUL(acc, a, b, rne); \
 			} \
 		} \
-		for (unsigned k = 0; k < 4; k++) \
-			memcpy(res[k], acc, sizeof acc); \
-		break; \
+		wr_from(S, fi, (const lanes_t *)&acc, true, act); \
+		return; \
 	} \
 	case PICA_FAST_EX2: case PICA_FAST_LG2: case PICA_FAST_RCP: case PICA_FAST_RSQ: \
 		rd(S, u, &fi->src[0], 0, a); \
@@ -388,9 +396,8 @@ ATTR static void NAME(batch_state *S, const pica_fast_inst *fi, const pica_unifo
 			                : fi->kind == PICA_FAST_LG2 ? f24_lg2(x, fm) \
 			                : fi->kind == PICA_FAST_RCP ? f24_rcp(x, fm) : f24_rsq(x, fm); \
 		} \
-		for (unsigned k = 0; k < 4; k++) \
-			memcpy(res[k], a, sizeof a); \
-		break; \
+		wr_from(S, fi, (const lanes_t *)&a, true, act); \
+		return; \
 	default:                                   /* component-wise */ \
 		for (unsigned k = 0; k < 4; k++) { \
 			if (!(fi->wmask & (1u << k))) \
@@ -418,14 +425,21 @@ ATTR static void NAME(batch_state *S, const pica_fast_inst *fi, const pica_unifo
 				MUL(a, a, b, rne); \
 				ADD(res[k], a, c, rne); \
 				break; \
-			default: \
-				for (unsigned l = 0; l < L; l++) { \
-					const float x = a[l / 4][l % 4], y = b[l / 4][l % 4]; \
-					res[k][l / 4][l % 4] = fi->kind == PICA_FAST_SGE ? f24_sge(x, y) \
-					                     : fi->kind == PICA_FAST_SLT ? f24_slt(x, y) \
-					                     : fi->kind == PICA_FAST_MAX ? f24_max(x, y, fm) \
-					                                                 : f24_min(x, y, fm); \
-				} \
+			case PICA_FAST_SGE: \
+				for (int h = 0; h < H; h++) \
+					res[k][h] = f24v_sge4(a[h], b[h]); \
+				break; \
+			case PICA_FAST_SLT: \
+				for (int h = 0; h < H; h++) \
+					res[k][h] = f24v_slt4(a[h], b[h]); \
+				break; \
+			case PICA_FAST_MAX: \
+				for (int h = 0; h < H; h++) \
+					res[k][h] = f24v_max4(a[h], b[h], fm); \
+				break; \
+			default:               /* MIN */ \
+				for (int h = 0; h < H; h++) \
+					res[k][h] = f24v_min4(a[h], b[h]); \
 				break; \
 			} \
 		} \
