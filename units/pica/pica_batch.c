@@ -535,6 +535,21 @@ static inline void lanes_out(float src[4][L], pica_job *const *jobs, unsigned n,
 			jobs[l]->o[r].c[c] = src[c][l];
 }
 
+/* The lanes whose pc (lpc, the walks' pcs side by side) is pc, as bits. */
+static inline unsigned lanes_at(const uint32_t lpc[L], uint32_t pc)
+{
+	typedef uint32_t u32x4 __attribute__((vector_size(16)));
+	const u32x4 bit = { 1, 2, 4, 8 };
+	unsigned act = 0;
+	for (int h = 0; h < H; h++) {
+		u32x4 v;
+		memcpy(&v, &lpc[4 * h], sizeof v);
+		const u32x4 m = (u32x4)(v == pc) & bit;
+		act |= (m[0] | m[1] | m[2] | m[3]) << (4 * h);
+	}
+	return act;
+}
+
 void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_env *env,
                       pica_job *const *jobs, unsigned n)
 {
@@ -563,6 +578,7 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 	 * through plain instructions, which leave the IF rings alone) */
 	bool conv = true;
 	uint32_t cpc = p->entry;
+	uint32_t lpc[L];                           /* w[l].pc side by side, when not conv */
 	for (uint32_t i = 0; i < b->norder; i++) {
 		const uint32_t pc = b->order[i];
 		unsigned act = 0;
@@ -571,8 +587,7 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 				continue;
 			act = FULL;
 		} else {
-			for (unsigned l = 0; l < L; l++)
-				act |= (unsigned)(w[l].pc == pc) << l;
+			act = lanes_at(lpc, pc);
 			if (!act)
 				continue;
 		}
@@ -590,19 +605,19 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 			} else {
 				for (unsigned l = 0; l < L; l++)
 					if (act & (1u << l))
-						w[l].pc = pc + 1;
+						lpc[l] = w[l].pc = pc + 1;
 			}
 			continue;
 		}
 		if (conv)
 			for (unsigned l = 0; l < L; l++)
-				w[l].pc = pc;
+				lpc[l] = w[l].pc = pc;
 		conv = false;
 		bool go[L] = { false };
 		if (m->exec == PICA_EX_END) {
 			for (unsigned l = 0; l < L; l++)
 				if (act & (1u << l))
-					w[l].pc = DONE;
+					lpc[l] = w[l].pc = DONE;
 			continue;
 		} else if (fi->kind != PICA_FAST_GENERAL) {
 			run_fast(&S, fi, u, &env->f24, rne, act, b->wide);
@@ -622,6 +637,7 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 				sig[l] |= PICA_BATCH_BAD;
 				w[l].pc = DONE;
 			}
+			lpc[l] = w[l].pc;
 		}
 	}
 	for (unsigned l = 0; l < n && l < L; l++) {
