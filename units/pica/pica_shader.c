@@ -27,7 +27,7 @@ static void flush_completions(pica_shader_unit *s, uint64_t now)
 	}
 }
 
-static void note_completion(pica_shader_unit *s, uint64_t cycle, uint32_t seq)
+static inline void note_completion(pica_shader_unit *s, uint64_t cycle, uint32_t seq)
 {
 	if (!s->u.tl || !s->u.tl->enabled)
 		return;

@@ -32,10 +32,13 @@ static const pica_job *next_job(vfetch_unit *f)
 	const bool ahead = f->prog && !sim_unit_recording(&f->u);
 	const uint32_t left = f->total - f->sent;
 	const unsigned n = ahead ? (left < PICA_BATCH_LANES ? left : PICA_BATCH_LANES) : 1;
-	uint32_t free = free_slots(f);   /* n or more (VFETCH_POOL) */
+	/* slots found free and not taken since (a subset of the free ones):
+	 * looked for again when too few */
+	if ((unsigned)__builtin_popcount(f->known_free) < n)
+		f->known_free = free_slots(f);   /* n or more (VFETCH_POOL) */
 	for (unsigned k = 0; k < n; k++) {
-		pica_job *job = &f->pool[__builtin_ctz(free)];
-		free &= free - 1;
+		pica_job *job = &f->pool[__builtin_ctz(f->known_free)];
+		f->known_free &= f->known_free - 1;
 		f->batch[k] = job;
 		memset(job, 0, offsetof(pica_job, o));
 		job->id = f->sent + k;
@@ -84,6 +87,7 @@ static void vfetch_reset(sim_unit *u)
 	f->next = 0;
 	f->sent = 0;
 	f->nbatch = f->at = 0;
+	f->known_free = 0;
 }
 
 void vfetch_shade_ahead(vfetch_unit *f, const pica_program *prog, const pica_uniforms *unif,

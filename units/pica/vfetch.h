@@ -42,6 +42,7 @@ typedef struct vfetch_unit {
 	const pica_env *env;
 	unsigned nbatch, at;
 	pica_job *batch[PICA_BATCH_LANES];
+	uint32_t known_free;          /* pool slots known to be free (vfetch.c next_job) */
 	pica_job pool[VFETCH_POOL];
 } vfetch_unit;
 
