@@ -235,7 +235,8 @@ void pica_batch_walk_start(const pica_program *p, pica_batch_walk *w)
 	w->pc = p->entry;
 }
 
-bool pica_batch_walk_next(const pica_program *p, pica_batch_walk *w, bool go, bool *taken)
+/* pica_batch_walk_next, inline in the batch's loop */
+static inline bool walk_next(const pica_program *p, pica_batch_walk *w, bool go, bool *taken)
 {
 	const uint32_t pc = w->pc;
 	const struct pica_inst *in = &p->inst[pc];
@@ -265,6 +266,11 @@ bool pica_batch_walk_next(const pica_program *p, pica_batch_walk *w, bool go, bo
 	if (next <= pc || next >= p->ncode)
 		w->bad = true;
 	return !w->bad;
+}
+
+bool pica_batch_walk_next(const pica_program *p, pica_batch_walk *w, bool go, bool *taken)
+{
+	return walk_next(p, w, go, taken);
 }
 
 /* ---- the batch, lanes = vertices ---- */
@@ -624,16 +630,18 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 		} else if (m->exec == PICA_EX_CMP) {
 			run_cmp(&S, in, fi, u, act);
 		} else {                                   /* JMP, IF (ex_jmp, ex_if) */
-			for (unsigned l = 0; l < L; l++) {
+			for (uint32_t bits = act; bits; bits &= bits - 1) {
+				const unsigned l = (unsigned)__builtin_ctz(bits);
 				go[l] = m->exec == PICA_EX_JMP ? pica_jump_go(in, u, S.cmpx[l], S.cmpy[l])
 				                               : pica_flow_go(in, u, S.cmpx[l], S.cmpy[l]);
-				if (go[l] && (act & (1u << l)))
+				if (go[l])
 					sig[l] |= UINT32_C(1) << b->jump_bit[pc];
 			}
 		}
-		for (unsigned l = 0; l < L; l++) {
+		for (uint32_t bits = act; bits; bits &= bits - 1) {
+			const unsigned l = (unsigned)__builtin_ctz(bits);
 			bool taken;
-			if ((act & (1u << l)) && !pica_batch_walk_next(p, &w[l], go[l], &taken)) {
+			if (!walk_next(p, &w[l], go[l], &taken)) {
 				sig[l] |= PICA_BATCH_BAD;
 				w[l].pc = DONE;
 			}
