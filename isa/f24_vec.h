@@ -163,6 +163,36 @@ static inline float f24v_sum1(float a, float b, uint64_t rne)
 	return f24v_round1((double)a + b, rne);
 }
 
+/* ---- comparisons and choices: f24_sge, f24_slt, f24_max, f24_min ----
+ * A lane's result is one of the operands' floats, or 1.0 / 0.0, bit for bit
+ * as the one-value helpers give it (a NaN compares false, -0 == +0). */
+
+/* m's lanes (all ones or zero): a where set, else b, every bit kept. */
+static inline F24V_INLINE f24v_f4 f24v_select4(f24v_i4 m, f24v_f4 a, f24v_f4 b)
+{
+	return (f24v_f4)((m & (f24v_i4)a) | (~m & (f24v_i4)b));
+}
+
+static inline F24V_INLINE f24v_f4 f24v_sge4(f24v_f4 a, f24v_f4 b)
+{
+	return (f24v_f4)((a >= b) & (f24v_i4){ 0x3F800000, 0x3F800000, 0x3F800000, 0x3F800000 });
+}
+
+static inline F24V_INLINE f24v_f4 f24v_slt4(f24v_f4 a, f24v_f4 b)
+{
+	return (f24v_f4)((a < b) & (f24v_i4){ 0x3F800000, 0x3F800000, 0x3F800000, 0x3F800000 });
+}
+
+static inline F24V_INLINE f24v_f4 f24v_max4(f24v_f4 a, f24v_f4 b, const f24_mode *m)
+{
+	f24v_f4 r = f24v_select4(a > b, a, b);
+	if (m->max_neg_inf == F24_MAX_NEG_INF)         /* max(+-0, -inf) = -inf */
+		r = f24v_select4((b == -INFINITY) & (a == 0.0f), b, r);
+	return r;
+}
+
+static inline F24V_INLINE f24v_f4 f24v_min4(f24v_f4 a, f24v_f4 b) { return f24v_select4(a < b, a, b); }
+
 /* ---- eight lanes with AVX2 (x86-64 only; the caller checks the CPU) ----
  * The same operations on 32-byte vectors, for functions compiled with
  * target("avx2") (units/pica/pica_batch.c picks them at run time): four

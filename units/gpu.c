@@ -225,7 +225,8 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 	for (unsigned k = 0; ok && k < n; k++) {
 		pica_shader_init(&G->vsh[k], vnames[k], k, g->prog, g->unif, cfg, &G->vin[k], &G->vout);
 		G->vsh[k].env = g->env;
-		ok = sim_port_init(&G->vin[k], vnames[k], sizeof(pica_job), 2, 1, &G->vsh[k].u);
+		ok = sim_port_init(&G->vin[k], vnames[k], sizeof(pica_job_ref), VFETCH_PORT_ITEMS, 1,
+		                   &G->vsh[k].u);
 	}
 	const bool gs = g->gs_prog != NULL;
 	if (gs) {       /* prim -> gsh (the fourth unit) -> clip */
@@ -489,7 +490,7 @@ bool pica_batch_run(const pica_program *prog, const pica_uniforms *unif, const u
 	for (unsigned k = 0; k < units && ok; k++) {
 		pica_shader_init(&sh[k], names[k], k, prog, unif, cfg, &in[k], &out);
 		sh[k].env = *env;
-		ok = sim_port_init(&in[k], names[k], sizeof(pica_job), 2, 1, &sh[k].u);
+		ok = sim_port_init(&in[k], names[k], sizeof(pica_job_ref), VFETCH_PORT_ITEMS, 1, &sh[k].u);
 		ninit = k + 1;
 	}
 	/* the one step order (GPU_STEP_ORDER); at most 6 units: room enough */

@@ -114,6 +114,13 @@ static inline void sim_port_pop(sim_port *p, uint64_t now)
 		sim_unit_wake(p->producer, now);
 }
 
+/* Item i from the head (i < count), visible or not: for a producer that
+ * hands out references and must know which it may reuse (vfetch's jobs). */
+static inline const void *sim_port_item(const sim_port *p, uint32_t i)
+{
+	return p->slots + (size_t)((p->head + i) & p->mask) * p->item_size;
+}
+
 /* Cycle at which the head item becomes visible; UINT64_MAX when empty. */
 static inline uint64_t sim_port_next_ready(const sim_port *p)
 {

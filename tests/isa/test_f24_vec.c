@@ -178,3 +178,41 @@ Test(f24_vec, of_f32_equals_encode_then_decode)
 		}
 	}
 }
+
+/* The comparisons and choices lane for lane against f24_sge, f24_slt,
+ * f24_max (both settings of f24.max_zero_neg_inf) and f24_min, over every
+ * pair of the values (zeros of both signs, infinities, NaNs among them). */
+Test(f24_vec, compare_lanes_equal_the_scalar_helpers)
+{
+	static float v[2048];
+	unsigned n = values(v, 2040);
+	v[n++] = -0.0f;                      /* (not a register value: -0 vs +0 picked apart) */
+	v[n++] = 0.0f;
+	v[n++] = -0.0f;
+	v[n++] = 0.0f;
+	f24_mode modes[2] = { F24_MODE_DEFAULT, F24_MODE_DEFAULT };
+	modes[1].max_neg_inf = F24_MAX_NEG_INF;
+	unsigned bad = 0;
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned j = 0; j + 4 <= n; j += 4) {
+			const f24v_f4 a = { v[i], v[i], v[j], v[j + 1] };
+			const f24v_f4 b = { v[j], v[j + 1], v[i], v[j + 2] };
+			for (unsigned m = 0; m < 2; m++) {
+				const f24v_f4 ge = f24v_sge4(a, b), lt = f24v_slt4(a, b);
+				const f24v_f4 mx = f24v_max4(a, b, &modes[m]), mn = f24v_min4(a, b);
+				for (int l = 0; l < 4; l++) {
+					bad += bits_of(ge[l]) != bits_of(f24_sge(a[l], b[l]));
+					bad += bits_of(lt[l]) != bits_of(f24_slt(a[l], b[l]));
+					bad += bits_of(mx[l]) != bits_of(f24_max(a[l], b[l], &modes[m]));
+					bad += bits_of(mn[l]) != bits_of(f24_min(a[l], b[l], &modes[m]));
+				}
+			}
+		}
+	/* the -inf rule's own case, in both orders */
+	const f24v_f4 z = { 0.0f, -0.0f, -INFINITY, -INFINITY }, ni = { -INFINITY, -INFINITY, 0.0f, -0.0f };
+	for (int l = 0; l < 4; l++)
+		bad += bits_of(f24v_max4(z, ni, &modes[1])[l]) != bits_of(f24_max(z[l], ni[l], &modes[1]));
+	cr_expect_eq(f24v_max4(z, ni, &modes[1])[0], -INFINITY);
+	cr_expect_eq(f24v_max4(z, ni, &modes[0])[0], 0.0f);
+	cr_expect_eq(bad, 0u, "%u lanes differ", bad);
+}

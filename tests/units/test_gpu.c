@@ -448,3 +448,73 @@ Test(gpu, reset_is_init_again)
 	sim_port_fini(&a);
 	sim_port_fini(&b);
 }
+
+/* ---- vertex fetch's job pool: a job stays while a port holds it ---- */
+
+typedef struct pool_sink {
+	sim_unit u;
+	sim_port *in;
+	bool hold;                  /* never pops: its port stays full */
+	uint32_t got, bad;
+} pool_sink;
+
+static void pool_sink_tick(sim_unit *u, uint64_t now)
+{
+	pool_sink *k = (pool_sink *)u;
+	const pica_job_ref *r;
+	while (!k->hold && (r = sim_port_peek(k->in, now))) {
+		if (r->job->v[0].c[0] != (float)r->job->id || r->job->v[1].c[2] != 0.5f)
+			k->bad++;
+		k->got++;
+		sim_port_pop(k->in, now);
+		sim_unit_busy(u);
+	}
+	if (!k->hold && !sim_port_empty(k->in))
+		sim_unit_wake(u, sim_port_next_ready(k->in));
+}
+
+static void id_job(void *ctx, uint32_t id, pica_job *job)
+{
+	(void)ctx;
+	job->v[0].c[0] = (float)id;
+	job->v[1].c[2] = 0.5f;
+}
+
+Test(gpu, vfetch_pool_keeps_held_jobs)
+{
+	/* unit 0 never takes its jobs: the pool's other slots serve the rest
+	 * (reusing a held slot would change the jobs port 0 holds) */
+	sim_port ports[4];
+	static pool_sink sink[4];
+	static vfetch_unit vf;
+	vfetch_init(&vf, (sim_port *[4]){ &ports[0], &ports[1], &ports[2], &ports[3] }, 4, 200,
+	            id_job, NULL);
+	sim_clock c;
+	sim_clock_init(&c, 0, NULL);
+	for (unsigned k = 0; k < 4; k++) {
+		memset(&sink[k], 0, sizeof sink[k]);
+		sim_unit_init(&sink[k].u, "sink", pool_sink_tick, NULL, 0);
+		sink[k].hold = k == 0;
+		cr_assert(sim_port_init(&ports[k], "p", sizeof(pica_job_ref), VFETCH_PORT_ITEMS, 1,
+		                        &sink[k].u));
+		sink[k].in = &ports[k];
+		cr_assert(sim_clock_add_unit(&c, &sink[k].u));
+	}
+	cr_assert(sim_clock_add_unit(&c, &vf.u));
+	sim_unit_wake(&vf.u, 0);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert_eq(sim_clock_run(&c, 1000, &d), SIM_RUN_DRAINED, "%s", d.msg);
+	cr_assert_eq(vf.sent, 200u);
+	cr_assert_eq(sink[1].got + sink[2].got + sink[3].got, 198u);
+	for (unsigned k = 1; k < 4; k++)
+		cr_expect_eq(sink[k].bad, 0u, "unit %u got a job overwritten", k);
+	cr_assert_eq(ports[0].count, 2u);
+	for (uint32_t i = 0; i < 2; i++) {       /* jobs 0 and 4, kept while the run went on */
+		const pica_job_ref *r = sim_port_item(&ports[0], i);
+		cr_expect_eq(r->job->id, 4 * i);
+		cr_expect_eq(r->job->v[0].c[0], (float)(4 * i));
+	}
+	for (unsigned k = 0; k < 4; k++)
+		sim_port_fini(&ports[k]);
+}

@@ -130,3 +130,37 @@ Test(pica_gpu, stopped_draws_match_the_ticking_units, .timeout = 120)
 		trace_free(&t);
 	}
 }
+
+/* The shared out port full (a long geometry latency: results wait in it):
+ * a booked vertex's END waits for room, as END does on the ticking units. */
+Test(pica_gpu, full_out_port_matches_the_ticking_units, .timeout = 120)
+{
+	static const char *const BUSY[] = { "traces/samples/lit_sphere.json",
+	                                    "traces/captures/es2gears/frame-0001.json" };
+	for (size_t i = 0; i < sizeof BUSY / sizeof BUSY[0]; i++) {
+		trace t;
+		ulp_diag d;
+		cr_assert(trace_load(&t, BUSY[i], &d), "%s: %s", BUSY[i], d.msg);
+		replay_result r[3];
+		test_ev_log ev = { 0 };
+		char msg[ULP_DIAG_MSG_MAX];
+		const enum how how[3] = { AHEAD, PERMISSIVE, TIMELINE };
+		for (int k = 0; k < 3; k++)
+			cr_assert(run_with(&t, 4, "gpu.latency.geometry=100", 0, how[k], &r[k],
+			                   how[k] == TIMELINE ? &ev : NULL, msg, sizeof msg), "%s", msg);
+		uint64_t full = 0;
+		for (unsigned k = 0; k < r[0].nunits; k++)
+			if (strncmp(r[0].unit[k].name, "vsh", 3) == 0)
+				full += r[0].unit[k].stats.stall[SIM_STALL_OUTPUT_FULL];
+		cr_assert_gt(full, 0, "%s: the shader units should wait for the out port", BUSY[i]);
+		char what[160];
+		snprintf(what, sizeof what, "%s, out port full, ahead vs permissive", BUSY[i]);
+		test_results_same(&r[0], &r[1], what);
+		snprintf(what, sizeof what, "%s, out port full, ahead vs timeline", BUSY[i]);
+		test_results_same(&r[0], &r[2], what);
+		for (int k = 0; k < 3; k++)
+			ulp_image_free(r[k].image);
+		free(ev.ev);
+		trace_free(&t);
+	}
+}

@@ -64,15 +64,19 @@ static unsigned fast_reads(const pica_fast_inst *fi, unsigned lanes[3])
  * stale value (one computed from an r component no write of this vertex
  * made: the previous vertex's on that unit): per written component k, the
  * sources' components feeding it.  taint: bit 4 * reg + comp. */
-static unsigned stale_writes(const pica_fast_inst *fi, uint64_t taint, uint16_t *v_used)
+static unsigned stale_writes(const pica_fast_inst *fi, uint64_t taint, uint16_t *v_used,
+                             uint16_t *r_read)
 {
 	unsigned lanes[3];
 	const unsigned nsrc = fast_reads(fi, lanes);
 	bool all = false;
 	unsigned out = 0;
-	for (unsigned k = 0; k < nsrc; k++)
+	for (unsigned k = 0; k < nsrc; k++) {
 		if (fi->src[k].file == PICA_FILE_V)
 			*v_used |= (uint16_t)(1u << fi->src[k].idx);
+		if (fi->src[k].file == PICA_FILE_R)
+			*r_read |= (uint16_t)(1u << fi->src[k].idx);
+	}
 	const bool lanewise = fi->kind == PICA_FAST_ADD || fi->kind == PICA_FAST_MUL ||
 	                      fi->kind == PICA_FAST_MAD || fi->kind == PICA_FAST_MOV ||
 	                      fi->kind == PICA_FAST_FLR || fi->kind == PICA_FAST_SGE ||
@@ -155,7 +159,7 @@ void pica_batch_build(pica_program *p)
 				goto decline;
 			continue;                          /* no successor */
 		} else if (fi->kind != PICA_FAST_GENERAL) {
-			const unsigned st = stale_writes(fi, t, &b->v_used);
+			const unsigned st = stale_writes(fi, t, &b->v_used, &b->r_read);
 			if (fi->kind != PICA_FAST_NOP && fi->to_o) {
 				if (st)
 					goto decline;              /* an output from a stale value */
@@ -171,6 +175,8 @@ void pica_batch_build(pica_program *p)
 				fi->src[k] = pica_fast_src_of(&in->src[k]);
 				if (fi->src[k].file == PICA_FILE_V)
 					b->v_used |= (uint16_t)(1u << fi->src[k].idx);
+				if (fi->src[k].file == PICA_FILE_R)
+					b->r_read |= (uint16_t)(1u << fi->src[k].idx);
 				if (comps_read(&fi->src[k], 3) & t)
 					goto decline;              /* a path from a stale value */
 			}
@@ -229,7 +235,8 @@ void pica_batch_walk_start(const pica_program *p, pica_batch_walk *w)
 	w->pc = p->entry;
 }
 
-bool pica_batch_walk_next(const pica_program *p, pica_batch_walk *w, bool go, bool *taken)
+/* pica_batch_walk_next, inline in the batch's loop */
+static inline bool walk_next(const pica_program *p, pica_batch_walk *w, bool go, bool *taken)
 {
 	const uint32_t pc = w->pc;
 	const struct pica_inst *in = &p->inst[pc];
@@ -261,6 +268,11 @@ bool pica_batch_walk_next(const pica_program *p, pica_batch_walk *w, bool go, bo
 	return !w->bad;
 }
 
+bool pica_batch_walk_next(const pica_program *p, pica_batch_walk *w, bool go, bool *taken)
+{
+	return walk_next(p, w, go, taken);
+}
+
 /* ---- the batch, lanes = vertices ---- */
 
 typedef struct batch_state {
@@ -287,21 +299,30 @@ static inline void rd(const batch_state *S, const pica_uniforms *u, const pica_f
 			out[h] = -out[h] + 0.0f;
 }
 
-/* The written components of the destination get res[k] in the active lanes. */
-static inline void wr(batch_state *S, const pica_fast_inst *fi, lanes_t res[4], unsigned act)
+/* The written components of the destination get res[k] in the active
+ * lanes (each res[k] the same one: a dot product's, an SFU op's, when
+ * one). */
+static inline void wr_from(batch_state *S, const pica_fast_inst *fi, const lanes_t *res,
+                           bool one, unsigned act)
 {
 	float (*d)[L] = fi->to_o ? S->o[fi->dst] : S->r[fi->dst];
 	for (unsigned k = 0; k < 4; k++) {
 		if (!(fi->wmask & (1u << k)))
 			continue;
+		const f24v_f4 *r = res[one ? 0 : k];
 		if (act == FULL) {
-			memcpy(d[k], res[k], sizeof(lanes_t));
+			memcpy(d[k], r, sizeof(lanes_t));
 			continue;
 		}
 		for (unsigned l = 0; l < L; l++)
 			if (act & (1u << l))
-				d[k][l] = res[k][l / 4][l % 4];
+				d[k][l] = r[l / 4][l % 4];
 	}
+}
+
+static inline void wr(batch_state *S, const pica_fast_inst *fi, lanes_t res[4], unsigned act)
+{
+	wr_from(S, fi, (const lanes_t *)res, false, act);
 }
 
 /* The float24 MUL and ADD on every lane: four lanes an operation, or
@@ -370,9 +391,8 @@ ATTR static void NAME(batch_state *S, const pica_fast_inst *fi, const pica_unifo
 				MUL(acc, a, b, rne); \
 			} \
 		} \
-		for (unsigned k = 0; k < 4; k++) \
-			memcpy(res[k], acc, sizeof acc); \
-		break; \
+		wr_from(S, fi, (const lanes_t *)&acc, true, act); \
+		return; \
 	} \
 	case PICA_FAST_EX2: case PICA_FAST_LG2: case PICA_FAST_RCP: case PICA_FAST_RSQ: \
 		rd(S, u, &fi->src[0], 0, a); \
@@ -382,9 +402,8 @@ ATTR static void NAME(batch_state *S, const pica_fast_inst *fi, const pica_unifo
 			                : fi->kind == PICA_FAST_LG2 ? f24_lg2(x, fm) \
 			                : fi->kind == PICA_FAST_RCP ? f24_rcp(x, fm) : f24_rsq(x, fm); \
 		} \
-		for (unsigned k = 0; k < 4; k++) \
-			memcpy(res[k], a, sizeof a); \
-		break; \
+		wr_from(S, fi, (const lanes_t *)&a, true, act); \
+		return; \
 	default:                                   /* component-wise */ \
 		for (unsigned k = 0; k < 4; k++) { \
 			if (!(fi->wmask & (1u << k))) \
@@ -412,14 +431,21 @@ ATTR static void NAME(batch_state *S, const pica_fast_inst *fi, const pica_unifo
 				MUL(a, a, b, rne); \
 				ADD(res[k], a, c, rne); \
 				break; \
-			default: \
-				for (unsigned l = 0; l < L; l++) { \
-					const float x = a[l / 4][l % 4], y = b[l / 4][l % 4]; \
-					res[k][l / 4][l % 4] = fi->kind == PICA_FAST_SGE ? f24_sge(x, y) \
-					                     : fi->kind == PICA_FAST_SLT ? f24_slt(x, y) \
-					                     : fi->kind == PICA_FAST_MAX ? f24_max(x, y, fm) \
-					                                                 : f24_min(x, y, fm); \
-				} \
+			case PICA_FAST_SGE: \
+				for (int h = 0; h < H; h++) \
+					res[k][h] = f24v_sge4(a[h], b[h]); \
+				break; \
+			case PICA_FAST_SLT: \
+				for (int h = 0; h < H; h++) \
+					res[k][h] = f24v_slt4(a[h], b[h]); \
+				break; \
+			case PICA_FAST_MAX: \
+				for (int h = 0; h < H; h++) \
+					res[k][h] = f24v_max4(a[h], b[h], fm); \
+				break; \
+			default:               /* MIN */ \
+				for (int h = 0; h < H; h++) \
+					res[k][h] = f24v_min4(a[h], b[h]); \
 				break; \
 			} \
 		} \
@@ -463,13 +489,82 @@ static void run_cmp(batch_state *S, const struct pica_inst *in, const pica_fast_
 		}
 }
 
+static inline f24v_f4 ld4(const float *p)
+{
+	f24v_f4 v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static inline void st4(float *p, f24v_f4 v) { memcpy(p, &v, sizeof v); }
+
+/* The 4x4 transpose of the rows a, b, c, d (moves only: every bit kept):
+ * column j to cols[j]'s four floats. */
+static inline void transpose4(f24v_f4 a, f24v_f4 b, f24v_f4 c, f24v_f4 d, float *const cols[4])
+{
+	const f24v_f4 t0 = __builtin_shufflevector(a, b, 0, 4, 1, 5);
+	const f24v_f4 t1 = __builtin_shufflevector(a, b, 2, 6, 3, 7);
+	const f24v_f4 t2 = __builtin_shufflevector(c, d, 0, 4, 1, 5);
+	const f24v_f4 t3 = __builtin_shufflevector(c, d, 2, 6, 3, 7);
+	st4(cols[0], __builtin_shufflevector(t0, t2, 0, 1, 4, 5));
+	st4(cols[1], __builtin_shufflevector(t0, t2, 2, 3, 6, 7));
+	st4(cols[2], __builtin_shufflevector(t1, t3, 0, 1, 4, 5));
+	st4(cols[3], __builtin_shufflevector(t1, t3, 2, 3, 6, 7));
+}
+
+/* Register r of jobs[0..n) into the lanes (components x lanes); lanes past
+ * n keep what they hold. */
+static inline void lanes_in(float dst[4][L], pica_job *const *jobs, unsigned n, unsigned r)
+{
+	unsigned l = 0;
+	for (; l + 4 <= n; l += 4) {             /* four lanes: a transpose */
+		float *const cols[4] = { &dst[0][l], &dst[1][l], &dst[2][l], &dst[3][l] };
+		transpose4(ld4(jobs[l]->v[r].c), ld4(jobs[l + 1]->v[r].c), ld4(jobs[l + 2]->v[r].c),
+		           ld4(jobs[l + 3]->v[r].c), cols);
+	}
+	for (; l < n; l++)
+		for (unsigned c = 0; c < 4; c++)
+			dst[c][l] = jobs[l]->v[r].c[c];
+}
+
+/* The lanes (components x lanes) into register r of jobs[0..n)'s o. */
+static inline void lanes_out(float src[4][L], pica_job *const *jobs, unsigned n, unsigned r)
+{
+	unsigned l = 0;
+	for (; l + 4 <= n; l += 4) {
+		float *const cols[4] = { jobs[l]->o[r].c, jobs[l + 1]->o[r].c, jobs[l + 2]->o[r].c,
+		                         jobs[l + 3]->o[r].c };
+		transpose4(ld4(&src[0][l]), ld4(&src[1][l]), ld4(&src[2][l]), ld4(&src[3][l]), cols);
+	}
+	for (; l < n; l++)
+		for (unsigned c = 0; c < 4; c++)
+			jobs[l]->o[r].c[c] = src[c][l];
+}
+
+/* The lanes whose pc (lpc, the walks' pcs side by side) is pc, as bits. */
+static inline unsigned lanes_at(const uint32_t lpc[L], uint32_t pc)
+{
+	typedef uint32_t u32x4 __attribute__((vector_size(16)));
+	const u32x4 bit = { 1, 2, 4, 8 };
+	unsigned act = 0;
+	for (int h = 0; h < H; h++) {
+		u32x4 v;
+		memcpy(&v, &lpc[4 * h], sizeof v);
+		const u32x4 m = (u32x4)(v == pc) & bit;
+		act |= (m[0] | m[1] | m[2] | m[3]) << (4 * h);
+	}
+	return act;
+}
+
 void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_env *env,
-                      pica_job *jobs, unsigned n)
+                      pica_job *const *jobs, unsigned n)
 {
 	const pica_batch_plan *b = p->batch;
 	batch_state S;
-	/* r: a stale read (a dead value) reads 0; lanes past n: inputs 0 */
-	memset(S.r, 0, sizeof S.r);
+	/* r: a stale read (a dead value) reads 0, as does a lane on another
+	 * path (masked on write); lanes past n: inputs 0 */
+	for (uint32_t bits = b->r_read; bits; bits &= bits - 1)
+		memset(S.r[__builtin_ctz(bits)], 0, sizeof S.r[0]);
 	memset(S.cmpx, 0, sizeof S.cmpx);
 	memset(S.cmpy, 0, sizeof S.cmpy);
 	for (uint32_t bits = b->o_used; bits; bits &= bits - 1)
@@ -478,9 +573,7 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 		const unsigned r = (unsigned)__builtin_ctz(bits);
 		if (n < L)
 			memset(S.v[r], 0, sizeof S.v[r]);
-		for (unsigned l = 0; l < n && l < L; l++)
-			for (unsigned c = 0; c < 4; c++)
-				S.v[r][c][l] = jobs[l].v[r].c[c];
+		lanes_in(S.v[r], jobs, n < L ? n : L, r);
 	}
 	pica_batch_walk w[L];
 	uint32_t sig[L] = { 0 };
@@ -491,6 +584,7 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 	 * through plain instructions, which leave the IF rings alone) */
 	bool conv = true;
 	uint32_t cpc = p->entry;
+	uint32_t lpc[L];                           /* w[l].pc side by side, when not conv */
 	for (uint32_t i = 0; i < b->norder; i++) {
 		const uint32_t pc = b->order[i];
 		unsigned act = 0;
@@ -499,8 +593,7 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 				continue;
 			act = FULL;
 		} else {
-			for (unsigned l = 0; l < L; l++)
-				act |= (unsigned)(w[l].pc == pc) << l;
+			act = lanes_at(lpc, pc);
 			if (!act)
 				continue;
 		}
@@ -518,48 +611,47 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 			} else {
 				for (unsigned l = 0; l < L; l++)
 					if (act & (1u << l))
-						w[l].pc = pc + 1;
+						lpc[l] = w[l].pc = pc + 1;
 			}
 			continue;
 		}
 		if (conv)
 			for (unsigned l = 0; l < L; l++)
-				w[l].pc = pc;
+				lpc[l] = w[l].pc = pc;
 		conv = false;
 		bool go[L] = { false };
 		if (m->exec == PICA_EX_END) {
 			for (unsigned l = 0; l < L; l++)
 				if (act & (1u << l))
-					w[l].pc = DONE;
+					lpc[l] = w[l].pc = DONE;
 			continue;
 		} else if (fi->kind != PICA_FAST_GENERAL) {
 			run_fast(&S, fi, u, &env->f24, rne, act, b->wide);
 		} else if (m->exec == PICA_EX_CMP) {
 			run_cmp(&S, in, fi, u, act);
 		} else {                                   /* JMP, IF (ex_jmp, ex_if) */
-			for (unsigned l = 0; l < L; l++) {
+			for (uint32_t bits = act; bits; bits &= bits - 1) {
+				const unsigned l = (unsigned)__builtin_ctz(bits);
 				go[l] = m->exec == PICA_EX_JMP ? pica_jump_go(in, u, S.cmpx[l], S.cmpy[l])
 				                               : pica_flow_go(in, u, S.cmpx[l], S.cmpy[l]);
-				if (go[l] && (act & (1u << l)))
+				if (go[l])
 					sig[l] |= UINT32_C(1) << b->jump_bit[pc];
 			}
 		}
-		for (unsigned l = 0; l < L; l++) {
+		for (uint32_t bits = act; bits; bits &= bits - 1) {
+			const unsigned l = (unsigned)__builtin_ctz(bits);
 			bool taken;
-			if ((act & (1u << l)) && !pica_batch_walk_next(p, &w[l], go[l], &taken)) {
+			if (!walk_next(p, &w[l], go[l], &taken)) {
 				sig[l] |= PICA_BATCH_BAD;
 				w[l].pc = DONE;
 			}
+			lpc[l] = w[l].pc;
 		}
 	}
 	for (unsigned l = 0; l < n && l < L; l++) {
-		pica_job *j = &jobs[l];
-		j->shaded = true;
-		j->sig = sig[l];
-		for (uint32_t bits = b->o_used; bits; bits &= bits - 1) {
-			const unsigned r = (unsigned)__builtin_ctz(bits);
-			for (unsigned c = 0; c < 4; c++)
-				j->o[r].c[c] = S.o[r][c][l];
-		}
+		jobs[l]->shaded = true;
+		jobs[l]->sig = sig[l];
 	}
+	for (uint32_t bits = b->o_used; bits; bits &= bits - 1)
+		lanes_out(S.o[__builtin_ctz(bits)], jobs, n < L ? n : L, (unsigned)__builtin_ctz(bits));
 }

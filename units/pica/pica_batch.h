@@ -43,6 +43,7 @@ typedef struct pica_batch_plan {
 	uint32_t *order;          /* the reachable pcs, ascending */
 	uint32_t norder;
 	uint16_t v_used;          /* v registers read */
+	uint16_t r_read;          /* r registers read (the batch zeroes them: stale reads) */
 	uint16_t o_used;          /* o registers written on some path */
 	uint8_t *jump_bit;        /* per pc: the path bit of a JMP or IF (< PICA_BATCH_JUMPS) */
 	struct pica_fast_inst *form;   /* per pc: the fast form; a CMP's sources too */
@@ -60,11 +61,11 @@ void pica_batch_free(pica_program *p);
  * permissive, not arith=exact). */
 bool pica_batch_usable(const pica_program *p, const pica_env *env);
 
-/* Run p over jobs[0..n) (n <= PICA_BATCH_LANES, v filled): each job's o
+/* Run p over *jobs[0..n) (n <= PICA_BATCH_LANES, v filled): each job's o
  * registers of p->batch->o_used (the components its path wrote; the rest
  * 0), its path bits, shaded = true. */
 void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_env *env,
-                      struct pica_job *jobs, unsigned n);
+                      struct pica_job *const *jobs, unsigned n);
 
 /* A vertex's way through the code: pica_next_pc for a plan's code (IF
  * entries, no LOOP or CALL).  walk_next moves on from the instruction at

@@ -27,7 +27,7 @@ static void flush_completions(pica_shader_unit *s, uint64_t now)
 	}
 }
 
-static void note_completion(pica_shader_unit *s, uint64_t cycle, uint32_t seq)
+static inline void note_completion(pica_shader_unit *s, uint64_t cycle, uint32_t seq)
 {
 	if (!s->u.tl || !s->u.tl->enabled)
 		return;
@@ -387,36 +387,64 @@ static void sched_build(const pica_shader_unit *s, uint32_t sig, pica_sched *sc)
 	memcpy(sc->ready, ready, sizeof ready);
 	sc->log[n++] = log_entry(at, cause, false);
 	sc->nlog = n;
+	for (int k = 0; k < SIM_STALL_COUNT; k++)
+		if (sc->stall[k])
+			sc->stall_mask |= (uint8_t)(1u << k);
+	for (unsigned r = 0; r < 16; r++) {
+		if (sc->o_mask[r] == 0xF)
+			sc->o_whole |= (uint16_t)(1u << r);
+		else if (sc->o_mask[r])
+			sc->o_part |= (uint16_t)(1u << r);
+	}
 	sc->ok = true;
 }
 
-/* The first issue of a job shaded ahead, at now: book its path's schedule
- * and sleep to its END.  False when the path needs the ordinary run. */
-static bool sched_apply(pica_shader_unit *s, uint64_t now)
+/* The schedule of path sig, built on its first vertex; NULL when the path
+ * needs the ordinary run (or the unit keeps PICA_SCHED_PATHS others). */
+static const pica_sched *sched_find(pica_shader_unit *s, uint32_t sig)
 {
 	if (s->sched_prog != s->prog || s->sched_steps != s->env.max_steps) {
 		s->sched_prog = s->prog;
 		s->sched_steps = s->env.max_steps;
-		s->nsched = 0;
+		s->nsched = s->sched_last = 0;
 	}
 	const pica_sched *sc = NULL;
+	if (s->sched_last < s->nsched && s->sched[s->sched_last].sig == sig)
+		sc = &s->sched[s->sched_last];       /* most vertices take the last one's path */
 	for (unsigned k = 0; k < s->nsched && !sc; k++)
-		if (s->sched[k].sig == s->sig)
+		if (s->sched[k].sig == sig) {
 			sc = &s->sched[k];
+			s->sched_last = k;
+		}
 	if (!sc) {
 		if (s->nsched == PICA_SCHED_PATHS)
-			return false;
-		sched_build(s, s->sig, &s->sched[s->nsched]);
+			return NULL;
+		sched_build(s, sig, &s->sched[s->nsched]);
+		s->sched_last = s->nsched;
 		sc = &s->sched[s->nsched++];
 	}
-	if (!sc->ok)
-		return false;
+	return sc->ok ? sc : NULL;
+}
+
+/* Whether the unit books a shaded job's time (the run ahead's conditions:
+ * pica_shader_tick).  Fixed for a run: the env and knobs do not change,
+ * and a timeline never starts recording part-way (a failed sink stops it). */
+static inline bool books_ahead(const pica_shader_unit *s)
+{
+	return s->fast && !s->start && !s->env.general && !s->env.trace && !s->env.permissive &&
+	       !sim_unit_recording(&s->u);
+}
+
+/* The first issue of a job shaded ahead, at now: book its path's schedule
+ * sc and sleep to its END. */
+static void sched_apply(pica_shader_unit *s, const pica_sched *sc, uint64_t now)
+{
 	sim_unit *u = &s->u;
 	sim_unit_stats *st = &u->stats;
 	sim_unit_busy(u);
 	st->busy += sc->busy;
-	for (int k = 0; k < SIM_STALL_COUNT; k++)
-		st->stall[k] += sc->stall[k];
+	for (unsigned bits = sc->stall_mask; bits; bits &= bits - 1)
+		st->stall[__builtin_ctz(bits)] += sc->stall[__builtin_ctz(bits)];
 	st->counter[PICA_CTR_INSTRUCTIONS] += sc->instructions;
 	st->counter[PICA_CTR_TAKEN] += sc->taken;
 	s->seq += sc->instructions;
@@ -433,11 +461,86 @@ static bool sched_apply(pica_shader_unit *s, uint64_t now)
 	s->log_stop = true;
 	s->booked_busy = sc->busy_last ? now + sc->busy_last : 0;
 	s->t.pc = sc->end_pc;
-	s->shade_mask = sc->o_mask;
+	s->t_lazy = false;      /* no instruction runs on the thread: its start is not needed */
+	s->shade_sched = sc;
 	s->shade_end = true;
 	if (sc->end_at > 1)
 		sim_unit_sleep_through(u, now + sc->end_at);
-	return true;
+}
+
+/* The outputs of sc's path from o over the unit's o[0] (the other
+ * components keep their stale values, as the ordinary run leaves them). */
+static void shade_merge(pica_shader_unit *s, const pica_sched *sc, const pica_vec4 *o)
+{
+	for (uint32_t bits = sc->o_whole; bits; bits &= bits - 1)
+		s->t.o[0][__builtin_ctz(bits)] = o[__builtin_ctz(bits)];
+	for (uint32_t bits = sc->o_part; bits; bits &= bits - 1) {
+		const unsigned q = (unsigned)__builtin_ctz(bits);
+		for (unsigned k = 0; k < 4; k++)
+			if (sc->o_mask[q] & (1u << k))
+				s->t.o[0][q].c[k] = o[q].c[k];
+	}
+}
+
+/* The thread's start, put off for a job shaded ahead (sched_apply books
+ * it without running an instruction): done before one first runs. */
+static inline void thread_begin(pica_shader_unit *s)
+{
+	if (s->t_lazy) {
+		pica_thread_start(&s->t, s->prog);
+		s->t_lazy = false;
+	}
+}
+
+/* END hands the vertex on: o[0] built in the out port's slot (every byte
+ * set: no padding), as sim_port_push would copy it there. */
+static inline void push_result(pica_shader_unit *s, uint64_t now)
+{
+	pica_result *out = sim_port_tail(s->out);
+	out->id = s->job_id;
+	out->unit = s->index;
+	memcpy(out->o, s->t.o[0], sizeof out->o);
+	sim_port_commit(s->out, now);
+}
+
+/* The tick at the END of a job whose time sched_apply booked: what the
+ * general tick does for END there, without the instruction (its outputs
+ * were merged when the job started).  The schedule put the unit to sleep
+ * through END's cycle, where END can issue; END still waits for room in
+ * the out port, a cycle at a time. */
+static void booked_end(pica_shader_unit *s, uint64_t now)
+{
+	sim_unit *u = &s->u;
+	sim_unit_sleep_until(u, now + 1);
+	u->debug_pc = s->t.pc;
+	u->has_pc = true;
+	if (now < s->next_issue) {
+		if (s->wait_cause == SIM_STALL_COUNT)
+			sim_unit_busy(u);
+		else
+			sim_unit_stall(u, s->wait_cause);
+		return;
+	}
+	const pica_inst_meta *m = &s->prog->meta[s->t.pc];
+	enum sim_stall cause;
+	const uint64_t need = need_of(s, m, &cause);
+	if (need <= now && sim_port_full(s->out)) {
+		sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
+		return;
+	}
+	if (need > now) {
+		sim_unit_stall(u, cause);
+		return;
+	}
+	s->now = now;
+	sim_unit_busy(u);
+	const uint32_t seq = (uint32_t)s->seq++;
+	sim_tl_emit(u->tl, now, u->lane, SIM_TL_BEGIN, seq, s->t.pc);
+	note_completion(s, issued(s, m, now, false), seq);
+	push_result(s, now);
+	s->shade_end = false;
+	s->running = false;
+	sim_unit_count(u, PICA_CTR_INVOCATIONS, 1);
 }
 
 static void pica_shader_tick(sim_unit *u, uint64_t now)
@@ -458,8 +561,13 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 	}
 	if (s->failed)
 		return;
+	if (s->shade_end) {                /* a booked job's END (sched_apply) */
+		booked_end(s, now);
+		return;
+	}
 	if (!s->running) {
-		const pica_job *job = s->start ? NULL : sim_port_peek(s->in, now);
+		const pica_job_ref *ref = s->start ? NULL : sim_port_peek_sized(s->in, sizeof *ref, now);
+		const pica_job *job = ref ? ref->job : NULL;
 		bool started = s->start ? s->start(s, now) : job != NULL;
 		if (s->failed) {
 			u->halt = true;
@@ -473,22 +581,34 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 				sim_unit_wake(u, r);
 			return;
 		}
+		s->shaded = false;
 		if (job) {
 			s->job_id = job->id;
-			s->shaded = job->shaded;
-			if (job->shaded) {     /* the registers the program reads and writes */
+			/* a job shaded ahead whose path has a schedule: booked at its
+			 * first issue, its outputs now; else the ordinary run, which
+			 * books and computes the same (tests/units/test_pica_fast.c) */
+			const pica_sched *sc = job->shaded && books_ahead(s) ? sched_find(s, job->sig) : NULL;
+			s->shade_sched = sc;
+			s->shaded = sc != NULL;
+			if (sc) {
+				shade_merge(s, sc, job->o);
+			} else if (job->shaded) {   /* the registers the program reads */
 				const pica_batch_plan *b = s->prog->batch;
 				for (uint32_t bits = b->v_used; bits; bits &= bits - 1)
 					s->t.v[__builtin_ctz(bits)] = job->v[__builtin_ctz(bits)];
-				for (uint32_t bits = b->o_used; bits; bits &= bits - 1)
-					s->shade_o[__builtin_ctz(bits)] = job->o[__builtin_ctz(bits)];
-				s->sig = job->sig;
 			} else {
 				memcpy(s->t.v, job->v, sizeof s->t.v);
 			}
 			sim_port_pop(s->in, now);
 		}
-		pica_thread_start(&s->t, s->prog);
+		if (s->shaded) {           /* started when an instruction first runs on it */
+			s->t.pc = s->prog->entry;
+			s->t.steps = 0;
+			s->t_lazy = true;
+		} else {
+			pica_thread_start(&s->t, s->prog);
+			s->t_lazy = false;
+		}
 		s->running = true;
 	}
 	sim_unit_sleep_until(u, now + 1);
@@ -516,6 +636,11 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 			sim_unit_stall(u, cause);
 			return;
 		}
+		if (s->shaded) {         /* the first issue of a job shaded ahead: book it */
+			s->shaded = false;
+			sched_apply(s, s->shade_sched, now);
+			return;
+		}
 		/* a GS EMIT that completes a primitive needs room downstream */
 		if (s->start && s->prog->inst[pc].op == PICA_OP_EMIT && s->t.emit_prim &&
 		    sim_port_full(s->out)) {
@@ -524,16 +649,12 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 		}
 		if (!is_end && s->fast && !s->start && !s->env.general && !s->env.trace &&
 		    !s->env.permissive && !sim_unit_recording(u)) {
-			if (s->shaded) {         /* the first issue of a job shaded ahead */
-				s->shaded = false;
-				if (pc == s->prog->entry && s->t.steps == 0 && sched_apply(s, now))
-					return;
-			}
+			thread_begin(s);
 			if (fast_run(s, now))
 				return;
 		}
 	}
-	s->shaded = false;
+	thread_begin(s);
 	s->now = now;
 	pica_step_info info = { 0 };
 	pica_thread *before = NULL;
@@ -541,11 +662,7 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 		*before = s->t;
 	/* an instruction with a fast form runs it, ticking or not (pica_fast.h) */
 	enum pica_step_result r;
-	if (s->shade_end && is_end) {      /* its time booked (sched_apply): END alone */
-		r = PICA_STEP_END;
-		info.pc = pc;
-		info.taken = false;
-	} else if (!s->env.general && pc < s->prog->ncode &&
+	if (!s->env.general && pc < s->prog->ncode &&
 	    pica_fast_step(&s->t, s->prog, s->unif, &s->env, &info))
 		r = is_end ? PICA_STEP_END : PICA_STEP_OK;
 	else
@@ -571,24 +688,7 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 			if (s->gs_unif)
 				pica_gs_invocation_done(s->gs_unif);     /* b15 = true (pica200.md §1.1) */
 		} else {
-			pica_result out;               /* every byte set below (no padding) */
-			out.id = s->job_id;
-			out.unit = s->index;
-			if (s->shade_end) {          /* what the path wrote, over o[0] (stale elsewhere) */
-				for (uint32_t bits = s->prog->batch->o_used; bits; bits &= bits - 1) {
-					const unsigned q = (unsigned)__builtin_ctz(bits);
-					if (s->shade_mask[q] == 0xF) {
-						s->t.o[0][q] = s->shade_o[q];
-						continue;
-					}
-					for (unsigned k = 0; k < 4; k++)
-						if (s->shade_mask[q] & (1u << k))
-							s->t.o[0][q].c[k] = s->shade_o[q].c[k];
-				}
-				s->shade_end = false;
-			}
-			memcpy(out.o, s->t.o[0], sizeof out.o);
-			sim_port_push(s->out, &out, now);
+			push_result(s, now);
 		}
 		s->running = false;
 		sim_unit_count(u, PICA_CTR_INVOCATIONS, 1);
@@ -611,6 +711,8 @@ void pica_shader_reset(pica_shader_unit *s)
 	s->nlog = 0;
 	s->log_rel = NULL;
 	s->shaded = s->shade_end = false;
+	s->shade_sched = NULL;
+	s->t_lazy = false;
 	pica_thread_reset(&s->t);
 	ulp_diag_clear(&s->err);
 }

@@ -6,7 +6,7 @@
  * for an address register); a taken branch costs pica.flow_bubble cycles;
  * END waits for in-flight writes and for room in the output port.
  *
- *   in port (pica_job) --> [ pica_shader_unit ] --> out port (pica_result) */
+ *   in port (pica_job_ref) --> [ pica_shader_unit ] --> out port (pica_result) */
 #ifndef ULP_UNITS_PICA_SHADER_H
 #define ULP_UNITS_PICA_SHADER_H
 
@@ -22,6 +22,13 @@ typedef struct pica_job {
 	uint32_t sig;
 	pica_vec4 o[16];
 } pica_job;
+
+/* What the port from vertex fetch carries: a job in vertex fetch's pool
+ * (vfetch.h), which does not reuse it while a port holds it.  The unit
+ * reads the job in the tick that pops it. */
+typedef struct pica_job_ref {
+	const pica_job *job;
+} pica_job_ref;
 
 typedef struct pica_result {
 	uint32_t id;
@@ -52,9 +59,12 @@ typedef struct pica_sched {
 	uint32_t ready_mask;            /* scoreboard bits the path writes */
 	uint64_t end_at;                /* END's cycle */
 	uint64_t busy, stall[SIM_STALL_COUNT], instructions, taken;
+	uint8_t stall_mask;             /* the causes with stall[] != 0 */
 	uint64_t busy_last;             /* 0: none */
 	uint64_t next_issue, writes_done, ready[20];
 	uint8_t o_mask[16];             /* the components the path writes */
+	uint16_t o_whole;               /* o registers it writes whole (o_mask 0xF) */
+	uint16_t o_part;                /* o registers it writes in part */
 	uint64_t log[PICA_FAST_RUN + 1];
 	unsigned nlog;
 } pica_sched;
@@ -66,6 +76,7 @@ typedef struct pica_shader_unit {
 	pica_env env;
 	sim_port *in, *out;
 	pica_thread t;
+	bool t_lazy;                    /* t's start put off (a job shaded ahead): thread_begin */
 	bool running, failed;
 	uint32_t job_id, index;
 	uint64_t next_issue;
@@ -101,16 +112,17 @@ typedef struct pica_shader_unit {
 	bool log_stop;
 	const uint64_t *log_rel;        /* else the log is a schedule's, from cycle log_t0 */
 	uint64_t log_t0;
-	/* The batch path (pica_batch.h): the job was shaded ahead; its outputs
-	 * and path; shade_end: its time is booked, END pushes shade_o merged
-	 * into o[0] by shade_mask.  The schedules, for prog and max_steps. */
+	/* The batch path (pica_batch.h): shaded, the job was shaded ahead and
+	 * its path has a schedule (shade_sched), found when the job starts:
+	 * its outputs are merged into o[0] then, its time booked at its first
+	 * issue (shade_end: booked, END alone).  A shaded job without one runs
+	 * the ordinary way from its inputs.  The schedules, for prog and
+	 * max_steps. */
 	bool shaded, shade_end;
-	uint32_t sig;
-	const uint8_t *shade_mask;
-	pica_vec4 shade_o[16];
+	const pica_sched *shade_sched;  /* the path's schedule (o_mask, o_whole, o_part) */
 	const pica_program *sched_prog;
 	uint64_t sched_steps;
-	unsigned nsched;
+	unsigned nsched, sched_last;    /* sched_last: the last one booked (a lookup's first try) */
 	pica_sched sched[PICA_SCHED_PATHS];
 	struct { uint64_t cycle; uint32_t seq; } pending[PICA_TL_PENDING];
 	unsigned pend_head, pend_n;

@@ -10,16 +10,36 @@ const sim_counter_def VFETCH_COUNTERS[VFETCH_CTR_COUNT] = {
 	[VFETCH_CTR_VERTICES] = { "vertices", "vertex jobs handed to the shader units" },
 };
 
+/* The pool's slots that no port holds (the batch is all handed on). */
+static uint32_t free_slots(const vfetch_unit *f)
+{
+	uint32_t held = 0;
+	for (unsigned k = 0; k < f->nunits; k++) {
+		const sim_port *p = f->to[k];
+		for (uint32_t i = 0; i < p->count; i++) {
+			const pica_job_ref *r = sim_port_item(p, i);
+			held |= UINT32_C(1) << (r->job - f->pool);
+		}
+	}
+	return ~held;
+}
+
 /* The next job: made now, or from the batch made and shaded ahead. */
 static const pica_job *next_job(vfetch_unit *f)
 {
 	if (f->at < f->nbatch)
-		return &f->batch[f->at++];
+		return f->batch[f->at++];
 	const bool ahead = f->prog && !sim_unit_recording(&f->u);
 	const uint32_t left = f->total - f->sent;
 	const unsigned n = ahead ? (left < PICA_BATCH_LANES ? left : PICA_BATCH_LANES) : 1;
+	/* slots found free and not taken since (a subset of the free ones):
+	 * looked for again when too few */
+	if ((unsigned)__builtin_popcount(f->known_free) < n)
+		f->known_free = free_slots(f);   /* n or more (VFETCH_POOL) */
 	for (unsigned k = 0; k < n; k++) {
-		pica_job *job = &f->batch[k];
+		pica_job *job = &f->pool[__builtin_ctz(f->known_free)];
+		f->known_free &= f->known_free - 1;
+		f->batch[k] = job;
 		memset(job, 0, offsetof(pica_job, o));
 		job->id = f->sent + k;
 		f->make_job(f->ctx, f->sent + k, job);
@@ -28,7 +48,7 @@ static const pica_job *next_job(vfetch_unit *f)
 		pica_batch_shade(f->prog, f->unif, f->env, f->batch, n);
 	f->nbatch = n;
 	f->at = 1;
-	return &f->batch[0];
+	return f->batch[0];
 }
 
 static void vfetch_tick(sim_unit *u, uint64_t now)
@@ -38,12 +58,15 @@ static void vfetch_tick(sim_unit *u, uint64_t now)
 	if (f->sent == f->total)
 		return;
 	sim_unit_sleep_until(u, now + 1);
+	unsigned q = f->next;                  /* round-robin from next */
 	for (unsigned k = 0; k < f->nunits; k++) {
-		sim_port *p = f->to[(f->next + k) % f->nunits];
+		sim_port *p = f->to[q];
+		q = q + 1 == f->nunits ? 0 : q + 1;
 		if (sim_port_full(p))
 			continue;
-		sim_port_push(p, next_job(f), now);
-		f->next = (f->next + k + 1) % f->nunits;
+		const pica_job_ref ref = { next_job(f) };
+		sim_port_push_sized(p, &ref, sizeof ref, now);
+		f->next = q;
 		f->sent++;
 		sim_unit_count(u, VFETCH_CTR_VERTICES, 1);
 		sim_unit_busy(u);
@@ -64,6 +87,7 @@ static void vfetch_reset(sim_unit *u)
 	f->next = 0;
 	f->sent = 0;
 	f->nbatch = f->at = 0;
+	f->known_free = 0;
 }
 
 void vfetch_shade_ahead(vfetch_unit *f, const pica_program *prog, const pica_uniforms *unif,

@@ -4,7 +4,13 @@
  * vfetch_setup_job, which reads memory as the attribute-buffer and draw
  * registers describe (units/geom/pica_vtx.h); pica_batch_run's own.
  *
- *   [ vfetch ] --(pica_job)--> vsh0 | vsh1 | vsh2 | vsh3 */
+ * The jobs stay in vertex fetch's pool; the ports carry references
+ * (pica_job_ref), so a hand-on copies a pointer, not the job's half
+ * kilobyte.  A job's slot is reused only once no port holds it: a unit
+ * reads its job in the tick that pops it.  The pool has room for the
+ * ports' items and a whole batch (VFETCH_POOL).
+ *
+ *   [ vfetch ] --(pica_job_ref)--> vsh0 | vsh1 | vsh2 | vsh3 */
 #ifndef ULP_UNITS_VFETCH_H
 #define ULP_UNITS_VFETCH_H
 
@@ -14,6 +20,13 @@
 
 enum vfetch_counter { VFETCH_CTR_VERTICES, VFETCH_CTR_COUNT };
 
+/* Jobs in the pool: a whole batch besides the items the ports can hold
+ * (VFETCH_PORT_ITEMS each, four ports at most).  A batch is made when the
+ * last is handed on, of the slots no port holds. */
+enum { VFETCH_PORT_ITEMS = 2, VFETCH_POOL = 32 };
+_Static_assert(4 * VFETCH_PORT_ITEMS + PICA_BATCH_LANES <= VFETCH_POOL,
+               "the pool holds a batch besides every port's items");
+
 typedef struct vfetch_unit {
 	sim_unit u;                   /* first: the clock's view */
 	sim_port *to[4];
@@ -22,12 +35,15 @@ typedef struct vfetch_unit {
 	void (*make_job)(void *ctx, uint32_t id, pica_job *job);
 	void *ctx;
 	/* shading ahead (vfetch_shade_ahead): the program, its uniforms and
-	 * env; the jobs made and shaded, the next one to hand on */
+	 * env; the jobs made and shaded (slots of the pool), the next one to
+	 * hand on */
 	const pica_program *prog;
 	const pica_uniforms *unif;
 	const pica_env *env;
 	unsigned nbatch, at;
-	pica_job batch[PICA_BATCH_LANES];
+	pica_job *batch[PICA_BATCH_LANES];
+	uint32_t known_free;          /* pool slots known to be free (vfetch.c next_job) */
+	pica_job pool[VFETCH_POOL];
 } vfetch_unit;
 
 extern const sim_counter_def VFETCH_COUNTERS[VFETCH_CTR_COUNT];
@@ -64,8 +80,9 @@ typedef struct vfetch_setup {
 /* A make_job for vfetch_init: ctx is a const vfetch_setup. */
 void vfetch_setup_job(void *ctx, uint32_t id, pica_job *job);
 
-/* The shader units' input ports must name their units as consumers; the
- * units wake vfetch when they pop (producer). */
+/* The shader units' input ports (items pica_job_ref, capacity
+ * VFETCH_PORT_ITEMS) must name their units as consumers; the units wake
+ * vfetch when they pop (producer). */
 void vfetch_init(vfetch_unit *f, sim_port *const *to, unsigned nunits, uint32_t total,
                  void (*make_job)(void *ctx, uint32_t id, pica_job *job), void *ctx);
 
