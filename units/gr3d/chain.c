@@ -48,6 +48,7 @@ static void chain_reset(sim_unit *u)
 {
 	gr3d_chain *ch = (gr3d_chain *)u;
 	ch->ntok = 0;
+	memset(ch->taken, 0, sizeof ch->taken);
 	memset(ch->last_push, 0, sizeof ch->last_push);
 	ch->head_done = false;
 	ch->pop_at = 0;
@@ -109,7 +110,6 @@ static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint64_t work_out(gr3d_chain *ch, gr3d_token t, uint64_t vis)
 {
 	const uint64_t k = ch->ntok++, mask = ch->mask, cap = ch->cap;
-	const uint64_t lo = k + 1 > cap ? k + 1 - cap : 0;   /* tokens k - cap and before: taken */
 	gr3d_quad *q = &ch->ctx->slot[t.qid];
 	uint64_t take[GR3D_CHAIN_STAGES];
 	for (unsigned s = 0; s < GR3D_CHAIN_STAGES; s++) {
@@ -124,10 +124,12 @@ static uint64_t work_out(gr3d_chain *ch, gr3d_token t, uint64_t vis)
 			if (k >= cap)                      /* the slot token k - cap's take frees */
 				push = max64(done, next[(k - cap) & mask]);
 			/* the port after the push: this token and those the next stage
-			 * has not taken by then (their takes are known: earlier tokens) */
-			uint32_t count = 1;
-			for (uint64_t j = k; j > lo && next[(j - 1) & mask] > push; j--)
-				count++;
+			 * has not taken by then (earlier tokens: their takes are known;
+			 * pushes rise, so the tokens taken by a push only grow) */
+			uint64_t *n = &ch->taken[s];
+			while (*n < k && next[*n & mask] <= push)
+				(*n)++;
+			const uint32_t count = (uint32_t)(k + 1 - *n);
 			if (count > ch->mid[s]->max_count)
 				ch->mid[s]->max_count = count;
 			vis = push + ch->lat[s + 1];

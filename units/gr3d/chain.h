@@ -65,6 +65,7 @@ typedef struct gr3d_chain {
 	uint32_t mask;
 	uint64_t *take[GR3D_CHAIN_STAGES];         /* [token & mask], one allocation */
 	uint64_t ntok;                             /* tokens worked out */
+	uint64_t taken[GR3D_CHAIN_STAGES - 1];     /* tokens the stage after each middle port took */
 	uint64_t last_push[GR3D_CHAIN_STAGES];
 	bool head_done;                            /* in's head worked out, popped at pop_at */
 	uint64_t pop_at;
