@@ -27,6 +27,28 @@ static bool log_write(void *ctx, const sim_tl_event *ev, size_t n)
 
 sim_tl_sink test_ev_sink(test_ev_log *l) { return (sim_tl_sink){ l, log_write, NULL }; }
 
+const char *const TEST_SAMPLES[TEST_NSAMPLES] = { "triangle", "textured_cube", "lit_sphere", "teaching_8x8",
+	                                               "alpha_blend", "discard", "gs_particles" };
+
+void test_gpu_setting(ulp_config *c, unsigned setting)
+{
+	ulp_config_defaults(c);
+	if (!setting)
+		return;
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(ulp_config_preset(c, "tegra3", &d), "%s", d.msg);
+	c->host_threads = setting >= 2 ? 2 : 1;
+}
+
+void test_sample_load(trace *t, const char *name, char *path, size_t n)
+{
+	snprintf(path, n, "traces/samples/%s.json", name);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(trace_load(t, path, &d), "%s", d.msg);
+}
+
 void test_replay_run(const trace *t, const ulp_config *c, bool record, uint64_t max_cycles, test_run *r)
 {
 	memset(r, 0, sizeof *r);

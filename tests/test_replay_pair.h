@@ -11,6 +11,18 @@
 #include "sim/core/timeline.h"
 #include "traces/replay/replay.h"
 
+/* The sample traces the replay comparisons run (traces/samples/<name>.json). */
+enum { TEST_NSAMPLES = 7 };
+extern const char *const TEST_SAMPLES[TEST_NSAMPLES];
+
+/* Loads traces/samples/<name>.json into t (asserts that it loads); its path
+ * into path (n bytes). */
+void test_sample_load(trace *t, const char *name, char *path, size_t n);
+
+/* The GPUs the sample comparisons run on: 0 the defaults (tegra2), 1 the
+ * tegra3 preset on one host thread, 2 and on two. */
+void test_gpu_setting(ulp_config *c, unsigned setting);
+
 /* Every timeline event a run emitted, in order. */
 typedef struct test_ev_log {
 	sim_tl_event *ev;

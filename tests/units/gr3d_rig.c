@@ -78,6 +78,18 @@ void gr3d_rig_same(const gr3d_rig_out *a, const gr3d_rig_out *b, const char *wha
 		             a->st.mid_marks[k], b->st.mid_marks[k]);
 }
 
+void gr3d_rig_alike(const tegra_fp_decoded *dec, const uint32_t consts[32], const ulp_config *off,
+                    const ulp_config *on, const ulp_image *tex, const char *what, gr3d_rig_out *a,
+                    gr3d_rig_out *b)
+{
+	gr3d_rig_draw(dec, consts, off, tex, NULL, a);
+	gr3d_rig_draw(dec, consts, on, tex, NULL, b);
+	gr3d_rig_same(a, b, what);
+	ulp_image_free(a->rt);
+	ulp_image_free(b->rt);
+	a->rt = b->rt = NULL;
+}
+
 unsigned gr3d_rig_each_program(gr3d_rig_program_fn *fn, void *ctx)
 {
 	ulp_diag d;

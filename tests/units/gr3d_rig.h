@@ -29,6 +29,13 @@ void gr3d_rig_draw(const tegra_fp_decoded *dec, const uint32_t consts[32], const
  * unit's stats and idle cycles, the middle ports' marks (st.mid_marks). */
 void gr3d_rig_same(const gr3d_rig_out *a, const gr3d_rig_out *b, const char *what);
 
+/* Draws dec under off and under on (no timeline) into *a and *b, asserts
+ * that they computed the same (what: the program and setting), and frees
+ * their images (a->rt, b->rt NULL; the path flags stay). */
+void gr3d_rig_alike(const tegra_fp_decoded *dec, const uint32_t consts[32], const ulp_config *off,
+                    const ulp_config *on, const ulp_image *tex, const char *what, gr3d_rig_out *a,
+                    gr3d_rig_out *b);
+
 /* Calls fn for every corpus fragment program (the .words files under tegra/, sorted) that
  * decodes; returns how many did. */
 typedef void gr3d_rig_program_fn(void *ctx, const char *path, const tegra_fp_program *fp,

@@ -235,16 +235,12 @@ static void program_alike(void *ctx, const char *path, const tegra_fp_program *f
 		c.host_gr3d_ahead = 1;        /* every draw that allows it */
 		ulp_config off = c;
 		off.host_gr3d_ahead = 0;
-		gr3d_rig_out a, b;
-		gr3d_rig_draw(dec, fp->constants, &off, x->tex, NULL, &a);
-		gr3d_rig_draw(dec, fp->constants, &c, x->tex, NULL, &b);
-		cr_assert(!a.ahead);
-		x->ahead += b.ahead;
 		char what[1200];
 		snprintf(what, sizeof what, "%s, setting %u", path, setting);
-		gr3d_rig_same(&a, &b, what);
-		ulp_image_free(a.rt);
-		ulp_image_free(b.rt);
+		gr3d_rig_out a, b;
+		gr3d_rig_alike(dec, fp->constants, &off, &c, x->tex, what, &a, &b);
+		cr_assert(!a.ahead);
+		x->ahead += b.ahead;
 	}
 }
 
@@ -262,21 +258,13 @@ Test(ahead, corpus_programs_alike, .timeout = 300)
 
 Test(ahead, samples_alike_on_both_gpus_threads_and_budget, .timeout = 300)
 {
-	static const char *const samples[] = { "triangle", "textured_cube", "lit_sphere", "teaching_8x8",
-	                                       "alpha_blend", "discard", "gs_particles" };
-	for (size_t s = 0; s < sizeof samples / sizeof samples[0]; s++) {
+	for (size_t s = 0; s < TEST_NSAMPLES; s++) {
 		char path[128];
-		snprintf(path, sizeof path, "traces/samples/%s.json", samples[s]);
 		trace t;
-		ulp_diag d;
-		ulp_diag_clear(&d);
-		cr_assert(trace_load(&t, path, &d), "%s", d.msg);
+		test_sample_load(&t, TEST_SAMPLES[s], path, sizeof path);
 		for (unsigned setting = 0; setting < 5; setting++) {
 			ulp_config on;
-			ulp_config_defaults(&on);
-			if (setting >= 1)
-				cr_assert(ulp_config_preset(&on, "tegra3", &d), "%s", d.msg);
-			on.host_threads = setting >= 2 ? 2 : 1;
+			test_gpu_setting(&on, setting);
 			on.host_gr3d_ahead = 1;
 			const bool record = setting == 3;
 			const uint64_t budget = setting == 4 ? 3000 : 0;   /* stops inside a draw */

@@ -158,6 +158,34 @@ static void check_chain(const ch_lane lane[CH_UNITS], const ulp_config *c, const
 	free(push);
 }
 
+/* Settings 1 to 4 of the ports: FIFOs of 1, 2 (one clock a quad) and 3,
+ * latencies of 1 and mixed (0: the defaults). */
+static void port_setting(ulp_config *c, unsigned setting)
+{
+	switch (setting) {
+	case 1:
+		c->tegra_fifo_quads = 1;
+		break;
+	case 2:
+		c->tegra_fifo_quads = 2;
+		c->tegra_quad_clocks = 1;
+		break;
+	case 3:
+		c->tegra_lat_pseq = c->tegra_lat_mfu = c->tegra_lat_tex = c->tegra_lat_alu = c->tegra_lat_dw = 1;
+		break;
+	case 4:
+		c->tegra_fifo_quads = 3;
+		c->tegra_lat_pseq = 5;
+		c->tegra_lat_mfu = 2;
+		c->tegra_lat_tex = 7;
+		c->tegra_lat_alu = 1;
+		c->tegra_lat_dw = 3;
+		break;
+	default:
+		break;
+	}
+}
+
 typedef struct chain_ctx {
 	ulp_image *tex;
 	unsigned draws;
@@ -171,28 +199,7 @@ static void program_chain(void *ctx, const char *path, const tegra_fp_program *f
 	for (unsigned setting = 0; setting < 5; setting++) {
 		ulp_config c;
 		ulp_config_defaults(&c);
-		switch (setting) {
-		case 1:
-			c.tegra_fifo_quads = 1;
-			break;
-		case 2:
-			c.tegra_fifo_quads = 2;
-			c.tegra_quad_clocks = 1;
-			break;
-		case 3:
-			c.tegra_lat_pseq = c.tegra_lat_mfu = c.tegra_lat_tex = c.tegra_lat_alu = c.tegra_lat_dw = 1;
-			break;
-		case 4:
-			c.tegra_fifo_quads = 3;
-			c.tegra_lat_pseq = 5;
-			c.tegra_lat_mfu = 2;
-			c.tegra_lat_tex = 7;
-			c.tegra_lat_alu = 1;
-			c.tegra_lat_dw = 3;
-			break;
-		default:
-			break;
-		}
+		port_setting(&c, setting);
 		test_ev_log log = { 0 };
 		sim_timeline tl;
 		cr_assert(sim_tl_init(&tl));
@@ -242,25 +249,8 @@ static void program_alike(void *ctx, const char *path, const tegra_fp_program *f
 	for (unsigned setting = 0; setting < 7; setting++) {
 		ulp_config c;
 		ulp_config_defaults(&c);
+		port_setting(&c, setting);
 		switch (setting) {
-		case 1:
-			c.tegra_fifo_quads = 1;
-			break;
-		case 2:
-			c.tegra_fifo_quads = 2;
-			c.tegra_quad_clocks = 1;
-			break;
-		case 3:
-			c.tegra_lat_pseq = c.tegra_lat_mfu = c.tegra_lat_tex = c.tegra_lat_alu = c.tegra_lat_dw = 1;
-			break;
-		case 4:
-			c.tegra_fifo_quads = 3;
-			c.tegra_lat_pseq = 5;
-			c.tegra_lat_mfu = 2;
-			c.tegra_lat_tex = 7;
-			c.tegra_lat_alu = 1;
-			c.tegra_lat_dw = 3;
-			break;
 		case 5:
 			c.host_gr3d_ahead = 1;     /* the ahead path's booking inside the chain */
 			c.tegra_pseq_hysteresis = !c.tegra_pseq_hysteresis;
@@ -275,17 +265,13 @@ static void program_alike(void *ctx, const char *path, const tegra_fp_program *f
 		c.host_gr3d_chain = true;
 		ulp_config off = c;
 		off.host_gr3d_chain = false;
+		char what[1200];
+		snprintf(what, sizeof what, "%s, setting %u", path, setting);
 		gr3d_rig_out a, b;
-		gr3d_rig_draw(dec, fp->constants, &off, x->tex, NULL, &a);
-		gr3d_rig_draw(dec, fp->constants, &c, x->tex, NULL, &b);
+		gr3d_rig_alike(dec, fp->constants, &off, &c, x->tex, what, &a, &b);
 		cr_assert(!a.chain);
 		x->chained += b.chain;
 		x->draws++;
-		char what[1200];
-		snprintf(what, sizeof what, "%s, setting %u", path, setting);
-		gr3d_rig_same(&a, &b, what);
-		ulp_image_free(a.rt);
-		ulp_image_free(b.rt);
 	}
 }
 
@@ -305,21 +291,13 @@ Test(chain, unit_matches_the_four_units, .timeout = 300)
  * unit's stats, port marks, cycles and image. */
 Test(chain, samples_alike_on_both_gpus_and_threads, .timeout = 300)
 {
-	static const char *const samples[] = { "triangle", "textured_cube", "lit_sphere", "teaching_8x8",
-	                                       "alpha_blend", "discard", "gs_particles" };
-	for (size_t s = 0; s < sizeof samples / sizeof samples[0]; s++) {
+	for (size_t s = 0; s < TEST_NSAMPLES; s++) {
 		char path[128];
-		snprintf(path, sizeof path, "traces/samples/%s.json", samples[s]);
 		trace t;
-		ulp_diag d;
-		ulp_diag_clear(&d);
-		cr_assert(trace_load(&t, path, &d), "%s", d.msg);
+		test_sample_load(&t, TEST_SAMPLES[s], path, sizeof path);
 		for (unsigned setting = 0; setting < 3; setting++) {
 			ulp_config on;
-			ulp_config_defaults(&on);
-			if (setting >= 1)
-				cr_assert(ulp_config_preset(&on, "tegra3", &d), "%s", d.msg);
-			on.host_threads = setting == 2 ? 2 : 1;
+			test_gpu_setting(&on, setting);
 			on.host_gr3d_chain = true;
 			ulp_config off = on;
 			off.host_gr3d_chain = false;

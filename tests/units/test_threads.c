@@ -35,17 +35,12 @@ static void tegra3(ulp_config *c, unsigned threads, uint64_t window)
  * one window each by default. */
 Test(threads, samples_tegra3_one_and_two_threads_alike, .timeout = 300)
 {
-	static const char *const samples[] = { "triangle", "textured_cube", "lit_sphere", "teaching_8x8",
-	                                       "alpha_blend", "discard", "gs_particles" };
 	static const uint64_t windows[] = { 0, 61, 32768 };
 	uint64_t threaded = 0;
-	for (size_t s = 0; s < sizeof samples / sizeof samples[0]; s++) {
+	for (size_t s = 0; s < TEST_NSAMPLES; s++) {
 		char path[128];
-		snprintf(path, sizeof path, "traces/samples/%s.json", samples[s]);
 		trace t;
-		ulp_diag d;
-		ulp_diag_clear(&d);
-		cr_assert(trace_load(&t, path, &d), "%s", d.msg);
+		test_sample_load(&t, TEST_SAMPLES[s], path, sizeof path);
 		for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
 			for (int record = 0; record < 2; record++) {
 				ulp_config c1, c2;

@@ -25,18 +25,7 @@ bool gr3d_ahead_ok(const gr3d_ctx *ctx, const pseq_unit *pseq, const alu_unit *a
 					return false;
 			}
 	}
-	for (unsigned s = 0; s < GR3D_SAMPLERS; s++)     /* a texture that is also a target */
-		for (unsigned r = 0; r < GR3D_RTS; r++) {
-			const ulp_image *rt = ctx->rt[r];
-			if (!rt)
-				continue;
-			if (ctx->sampler[s].img == rt)
-				return false;
-			for (unsigned l = 0; l < GR3D_TEX_LEVELS; l++)
-				if (ctx->sampler[s].level[l] == rt)
-					return false;
-		}
-	return true;
+	return !tex_samples_target(ctx);   /* a texture that is also a target */
 }
 
 /* The records of one quad (a QID's, a batch entry's), and its pairs. */

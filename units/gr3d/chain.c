@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "units/gr3d/tex.h"
+
 static void chain_tick(sim_unit *u, uint64_t now);
 
 uint64_t gr3d_chain_lag(const ulp_config *cfg, unsigned max_hold)
@@ -30,18 +32,7 @@ bool gr3d_chain_ok(const gr3d_ctx *ctx, const pseq_unit *pseq, const alu_unit *a
 				if (alu->pk[e][i].slot[k].dst_cls == TEGRA_REG_UNIFORM)   /* the shared file */
 					return false;
 	}
-	for (unsigned s = 0; s < GR3D_SAMPLERS; s++)     /* a texture that is also a target */
-		for (unsigned r = 0; r < GR3D_RTS; r++) {
-			const ulp_image *rt = ctx->rt[r];
-			if (!rt)
-				continue;
-			if (ctx->sampler[s].img == rt)
-				return false;
-			for (unsigned l = 0; l < GR3D_TEX_LEVELS; l++)
-				if (ctx->sampler[s].level[l] == rt)
-					return false;
-		}
-	return true;
+	return !tex_samples_target(ctx);   /* a texture that is also a target */
 }
 
 static void chain_reset(sim_unit *u)

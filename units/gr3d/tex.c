@@ -464,6 +464,22 @@ static unsigned tex_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	return s->quad_clocks;
 }
 
+bool tex_samples_target(const gr3d_ctx *ctx)
+{
+	for (unsigned s = 0; s < GR3D_SAMPLERS; s++)
+		for (unsigned r = 0; r < GR3D_RTS; r++) {
+			const ulp_image *rt = ctx->rt[r];
+			if (!rt)
+				continue;
+			if (ctx->sampler[s].img == rt)
+				return true;
+			for (unsigned l = 0; l < GR3D_TEX_LEVELS; l++)
+				if (ctx->sampler[s].level[l] == rt)
+					return true;
+		}
+	return false;
+}
+
 void tex_init(tex_unit *t, gr3d_ctx *ctx)
 {
 	gr3d_stage_init(&t->s, "tex", ctx, TEX_COUNTERS, TEX_CTR_COUNT);

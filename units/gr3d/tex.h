@@ -56,4 +56,8 @@ unsigned tex_filter(const gr3d_sampler *sm, double lod, double s, double t, uint
  * (nlevels > 1) are kept. */
 bool tex_build_levels(gr3d_sampler *sm, ulp_image *owned[GR3D_TEX_LEVELS], ulp_diag *d);
 
+/* Does a sampler read a bound render target (its image or a level of it)?
+ * Then what TEX reads depends on when DW wrote (ahead.h, chain.h). */
+bool tex_samples_target(const gr3d_ctx *ctx);
+
 #endif
