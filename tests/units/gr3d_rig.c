@@ -10,8 +10,17 @@
 #include "tests/test_util.h"
 #include "units/gpu.h"
 
-void gr3d_rig_draw(const tegra_fp_decoded *dec, const uint32_t consts[32], const ulp_config *cfg,
-                   const ulp_image *tex, sim_timeline *tl, gr3d_rig_out *o)
+/* The rig's geometry: two triangles whose edges cut quads (partial quads),
+ * one of them clockwise; or (stacked) six small triangles over the same
+ * 6x6 pixels, so that a quad's destination fetch may meet the quad before
+ * it still in the pipeline. */
+static const double RIG_XY[5][2] = { { 0.5, 0.3 }, { 37.2, 2.9 }, { 3.1, 29.6 }, { 40.0, 30.7 }, { 21.4, 15.5 } };
+static const uint16_t RIG_IDX[6] = { 0, 1, 2, 1, 4, 3 };
+static const double STACK_XY[5][2] = { { 4.0, 4.0 }, { 10.5, 4.2 }, { 4.3, 10.6 }, { 10.2, 10.1 }, { 7.1, 3.6 } };
+static const uint16_t STACK_IDX[18] = { 0, 1, 2, 1, 3, 2, 0, 1, 3, 0, 3, 2, 4, 3, 2, 0, 4, 3 };
+
+static void rig_draw(const tegra_fp_decoded *dec, const uint32_t consts[32], const ulp_config *cfg,
+                     const ulp_image *tex, sim_timeline *tl, bool stacked, gr3d_rig_out *o)
 {
 	ulp_diag d;
 	ulp_diag_clear(&d);
@@ -24,9 +33,8 @@ void gr3d_rig_draw(const tegra_fp_decoded *dec, const uint32_t consts[32], const
 		dr.uniforms[k] = consts[k] & FP20_MASK;
 	dr.uniforms[0] = 0x3C000u;           /* 0.5 */
 	dr.uniforms[1] = 0x3A000u;           /* 0.25 */
-	/* two triangles whose edges cut quads (partial quads), one of them
-	 * clockwise; TRAM values spread over [-1, 2] */
-	static const double xy[5][2] = { { 0.5, 0.3 }, { 37.2, 2.9 }, { 3.1, 29.6 }, { 40.0, 30.7 }, { 21.4, 15.5 } };
+	/* TRAM values spread over [-1, 2] */
+	const double(*xy)[2] = stacked ? STACK_XY : RIG_XY;
 	gr3d_vertex v[5];
 	memset(v, 0, sizeof v);
 	test_rng g = { 12345u };
@@ -39,11 +47,10 @@ void gr3d_rig_draw(const tegra_fp_decoded *dec, const uint32_t consts[32], const
 			for (unsigned c = 0; c < 4; c++)
 				v[k].tram[r][c] = test_f_bits((float)(test_rnd(&g) % 3001) / 1000.0f - 1.0f);
 	}
-	static const uint16_t idx[6] = { 0, 1, 2, 1, 4, 3 };
 	dr.vtx = v;
 	dr.nvtx = 5;
-	dr.idx = idx;
-	dr.ntris = 2;
+	dr.idx = stacked ? STACK_IDX : RIG_IDX;
+	dr.ntris = stacked ? 6 : 2;
 	for (unsigned s = 0; s < 4; s++)
 		dr.sampler[s] = (gr3d_sampler){ .img = tex, .bilinear = s & 1, .wrap = (uint8_t)(s % 3),
 		                                .mipmap = s >= 2 };
@@ -59,6 +66,18 @@ void gr3d_rig_draw(const tegra_fp_decoded *dec, const uint32_t consts[32], const
 	o->chain = f->chain_on;
 	gr3d_fp_free(f);
 	cr_assert(gr3d_fp_draw(&dr, &o->st, &d), "%s", d.msg);
+}
+
+void gr3d_rig_draw(const tegra_fp_decoded *dec, const uint32_t consts[32], const ulp_config *cfg,
+                   const ulp_image *tex, sim_timeline *tl, gr3d_rig_out *o)
+{
+	rig_draw(dec, consts, cfg, tex, tl, false, o);
+}
+
+void gr3d_rig_draw_stacked(const tegra_fp_decoded *dec, const uint32_t consts[32], const ulp_config *cfg,
+                           const ulp_image *tex, gr3d_rig_out *o)
+{
+	rig_draw(dec, consts, cfg, tex, NULL, true, o);
 }
 
 void gr3d_rig_same(const gr3d_rig_out *a, const gr3d_rig_out *b, const char *what)
@@ -87,6 +106,12 @@ void gr3d_rig_alike(const tegra_fp_decoded *dec, const uint32_t consts[32], cons
 	gr3d_rig_same(a, b, what);
 	ulp_image_free(a->rt);
 	ulp_image_free(b->rt);
+	gr3d_rig_out sa, sb;                 /* the stacked triangles too */
+	rig_draw(dec, consts, off, tex, NULL, true, &sa);
+	rig_draw(dec, consts, on, tex, NULL, true, &sb);
+	gr3d_rig_same(&sa, &sb, what);
+	ulp_image_free(sa.rt);
+	ulp_image_free(sb.rt);
 	a->rt = b->rt = NULL;
 }
 

@@ -15,8 +15,8 @@ uint64_t gr3d_chain_lag(const ulp_config *cfg, unsigned max_hold)
 	                                             cfg->tegra_lat_alu + cfg->tegra_lat_dw);
 }
 
-bool gr3d_chain_ok(const gr3d_ctx *ctx, const pseq_unit *pseq, const alu_unit *alu, bool late, bool budget,
-                   bool timeline, unsigned max_hold)
+bool gr3d_chain_ok(const gr3d_ctx *ctx, const alu_unit *alu, bool late, bool budget, bool timeline,
+                   unsigned max_hold)
 {
 	const ulp_config *cfg = ctx->cfg;
 	if (!cfg->host_gr3d_chain || ctx->probe || late || budget || timeline)
@@ -25,8 +25,6 @@ bool gr3d_chain_ok(const gr3d_ctx *ctx, const pseq_unit *pseq, const alu_unit *a
 		return false;
 	const unsigned n = ctx->prog->exec_count;
 	for (unsigned e = 0; e < n && e < TEGRA_FP_MAX_EXEC; e++) {
-		if (pseq->fetch[e].on)                /* reads a target DW writes */
-			return false;
 		for (unsigned i = 0; i < alu->packets[e] && i < TEGRA_FP_MAX_PER_EXEC; i++)
 			for (unsigned k = 0; k < alu->pk[e][i].nslots; k++)
 				if (alu->pk[e][i].slot[k].dst_cls == TEGRA_REG_UNIFORM)   /* the shared file */
@@ -43,7 +41,7 @@ static void chain_reset(sim_unit *u)
 	memset(ch->last_push, 0, sizeof ch->last_push);
 	ch->head_done = false;
 	ch->pop_at = 0;
-	ch->oq_head = ch->oq_n = 0;
+	ch->oq_head = ch->oq_n = ch->oq_worked = 0;
 }
 
 static uint32_t pow2_above(uint32_t n)
@@ -55,7 +53,7 @@ static uint32_t pow2_above(uint32_t n)
 }
 
 bool gr3d_chain_init(gr3d_chain *ch, gr3d_ctx *ctx, gr3d_stage *const stage[GR3D_CHAIN_STAGES], sim_port *in,
-                     sim_port *const mid[GR3D_CHAIN_STAGES - 1], sim_port *out, unsigned max_qid)
+                     sim_port *const mid[GR3D_CHAIN_STAGES - 1], sim_port *out, unsigned max_qid, bool dw_at)
 {
 	memset(ch, 0, sizeof *ch);
 	sim_unit_init(&ch->u, "chain", chain_tick, NULL, 0);
@@ -72,6 +70,7 @@ bool gr3d_chain_init(gr3d_chain *ch, gr3d_ctx *ctx, gr3d_stage *const stage[GR3D
 	for (unsigned s = 1; s < GR3D_CHAIN_STAGES; s++)
 		ch->lat[s] = mid[s - 1]->latency;
 	ch->cap = mid[0]->capacity;
+	ch->dw_at = dw_at;
 	ch->mask = pow2_above(4 * (ch->cap + 1)) - 1;
 	/* every token in flight between PSEQ and recirculation holds a slot */
 	ch->oq_mask = pow2_above(max_qid + 1) - 1;
@@ -106,8 +105,9 @@ static uint64_t work_out(gr3d_chain *ch, gr3d_token t, uint64_t vis)
 	for (unsigned s = 0; s < GR3D_CHAIN_STAGES; s++) {
 		gr3d_stage *st = ch->stage[s];
 		take[s] = max64(vis, ch->last_push[s]);
+		const bool later = s + 1 == GR3D_CHAIN_STAGES && ch->dw_at;   /* at DW's take (dw_work) */
 		st->now = take[s];
-		const unsigned clocks = st->exec(st, q, t.exec);
+		const unsigned clocks = later ? st->quad_clocks : st->exec(st, q, t.exec);
 		const uint64_t done = take[s] + (clocks ? clocks : 1u);
 		uint64_t push = done;
 		if (s + 1 < GR3D_CHAIN_STAGES) {
@@ -125,7 +125,8 @@ static uint64_t work_out(gr3d_chain *ch, gr3d_token t, uint64_t vis)
 				ch->mid[s]->max_count = count;
 			vis = push + ch->lat[s + 1];
 		} else {
-			st->route(st, &t);
+			if (!later)
+				st->route(st, &t);
 			ch->outq[(ch->oq_head + ch->oq_n++) & ch->oq_mask] = (gr3d_chain_out){ push, take[s], t };
 		}
 		st->u.stats.busy += done - take[s];
@@ -137,9 +138,27 @@ static uint64_t work_out(gr3d_chain *ch, gr3d_token t, uint64_t vis)
 	return take[0];
 }
 
+/* dw_at: DW's work for the tokens it takes by now, in order (a token is
+ * pushed after it is taken, so none is pushed unworked). */
+static void dw_work(gr3d_chain *ch, uint64_t now)
+{
+	gr3d_stage *dw = ch->stage[GR3D_CHAIN_STAGES - 1];
+	while (ch->oq_worked < ch->oq_n) {
+		gr3d_chain_out *o = &ch->outq[(ch->oq_head + ch->oq_worked) & ch->oq_mask];
+		if (o->dw_take > now)
+			break;
+		dw->now = o->dw_take;
+		dw->exec(dw, &ch->ctx->slot[o->t.qid], o->t.exec);
+		dw->route(dw, &o->t);
+		ch->oq_worked++;
+	}
+}
+
 static void chain_tick(sim_unit *u, uint64_t now)
 {
 	gr3d_chain *ch = (gr3d_chain *)u;
+	if (ch->dw_at)
+		dw_work(ch, now);
 	/* DW's pushes into recirculation due now (one a cycle at most) */
 	while (ch->oq_n && ch->outq[ch->oq_head].at <= now) {
 		const gr3d_chain_out *o = &ch->outq[ch->oq_head];
@@ -147,6 +166,7 @@ static void chain_tick(sim_unit *u, uint64_t now)
 		sim_unit_progress(u, o->dw_take);
 		ch->oq_head = (ch->oq_head + 1) & ch->oq_mask;
 		ch->oq_n--;
+		ch->oq_worked -= ch->dw_at;
 	}
 	for (;;) {
 		if (ch->head_done) {                   /* MFU takes the head: the pop PSEQ sees */
@@ -162,7 +182,11 @@ static void chain_tick(sim_unit *u, uint64_t now)
 		ch->pop_at = work_out(ch, *t, ch->in->ready[ch->in->head]);
 		ch->head_done = true;
 	}
-	const uint64_t out_at = ch->oq_n ? ch->outq[ch->oq_head].at : UINT64_MAX;
+	uint64_t out_at = ch->oq_n ? ch->outq[ch->oq_head].at : UINT64_MAX;
+	if (ch->dw_at && ch->oq_worked < ch->oq_n) {   /* DW's next take: its work */
+		const uint64_t w = ch->outq[(ch->oq_head + ch->oq_worked) & ch->oq_mask].dw_take;
+		out_at = w < out_at ? w : out_at;
+	}
 	if (ch->head_done) {      /* PSEQ's pushes cannot matter before the pop */
 		sim_unit_sleep_through(u, ch->pop_at < out_at ? ch->pop_at : out_at);
 	} else {                  /* a push wakes us (sim_port_next_ready: UINT64_MAX, none) */

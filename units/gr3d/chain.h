@@ -22,9 +22,13 @@
  * A draw takes it (gr3d_chain_ok) when nothing outside the token's own quad
  * sees the stages' work at its time: no timeline or viewer probe (they see
  * every cycle), no cycle budget (a stop inside the draw would find work
- * booked ahead), no PSEQ destination fetch and no texture that is also a
- * target (memory read against DW's writes), no ALU uniform write (shared
- * across quads), no late depth/stencil (ZS reads what DW's test wrote).
+ * booked ahead), no texture that is also a target (TEX would read what DW
+ * writes), no ALU uniform write (shared across quads), no late
+ * depth/stencil (ZS reads what DW's test wrote).  Where PSEQ fetches the
+ * destination (a blend), DW's work waits for its take (dw_at): the unit
+ * ticks then, in MFU's place, which is still before PSEQ in the step order,
+ * so each fetch reads the target as the four units leave it (DW's clocks
+ * are one quad_clocks whatever it does: dw.c).
  *
  * The watchdog: the stages' takes are their progress (their busy ticks).
  * The chain shows MFU's take of each token (its pop: a busy tick) and, at
@@ -41,11 +45,10 @@
 #include "sim/core/port.h"
 #include "units/gr3d/alu.h"
 #include "units/gr3d/gr3d_quad.h"
-#include "units/gr3d/pseq.h"
 
 enum { GR3D_CHAIN_STAGES = 4 };   /* mfu, tex, alu, dw */
 
-/* A recirculation push to come: the token after DW's route, at cycle at;
+/* A recirculation push to come: the token (after DW's route), at cycle at;
  * DW took it at dw_take. */
 typedef struct gr3d_chain_out {
 	uint64_t at, dw_take;
@@ -71,21 +74,24 @@ typedef struct gr3d_chain {
 	uint64_t pop_at;
 	gr3d_chain_out *outq;                      /* ring of pushes to come */
 	uint32_t oq_head, oq_n, oq_mask;
+	bool dw_at;                                /* DW's work at its take (a destination fetch) */
+	uint32_t oq_worked;                        /* ... then: the entries from oq_head DW has worked */
 } gr3d_chain;
 
 /* Does the draw allow the chain?  (The conditions above: late, late
  * depth/stencil on; budget, a cycle budget may stop the draw; timeline,
  * one records it.) */
-bool gr3d_chain_ok(const gr3d_ctx *ctx, const pseq_unit *pseq, const alu_unit *alu, bool late, bool budget,
-                   bool timeline, unsigned max_hold);
+bool gr3d_chain_ok(const gr3d_ctx *ctx, const alu_unit *alu, bool late, bool budget, bool timeline,
+                   unsigned max_hold);
 /* The most cycles between a stage's take and the MFU take of its token:
  * (3 * tegra.fifo_quads + 4) * max_hold + the five latencies. */
 uint64_t gr3d_chain_lag(const ulp_config *cfg, unsigned max_hold);
 
 /* The unit for stages mfu, tex, alu, dw (their exec and route kept), between
- * in (its consumer becomes the chain) and out; false when out of memory. */
+ * in (its consumer becomes the chain) and out; dw_at: PSEQ fetches the
+ * destination (DW works at its take); false when out of memory. */
 bool gr3d_chain_init(gr3d_chain *ch, gr3d_ctx *ctx, gr3d_stage *const stage[GR3D_CHAIN_STAGES], sim_port *in,
-                     sim_port *const mid[GR3D_CHAIN_STAGES - 1], sim_port *out, unsigned max_qid);
+                     sim_port *const mid[GR3D_CHAIN_STAGES - 1], sim_port *out, unsigned max_qid, bool dw_at);
 void gr3d_chain_fini(gr3d_chain *ch);
 
 #endif

@@ -238,12 +238,15 @@ void gr3d_fp_chain(gr3d_fp *f, bool timeline, bool budget)
 		most = f->alu.packets[e] > most ? f->alu.packets[e] : most;
 	}
 	const unsigned max_hold = most * (unsigned)f->ctx.cfg->tegra_quad_clocks;
-	if (f->chain_on || !gr3d_chain_ok(&f->ctx, &f->pseq, &f->alu, f->late_on, budget, timeline, max_hold))
+	if (f->chain_on || !gr3d_chain_ok(&f->ctx, &f->alu, f->late_on, budget, timeline, max_hold))
 		return;
+	bool fetch = false;                   /* a blend: DW's work at its take (chain.h) */
+	for (unsigned e = 0; e < f->ctx.prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
+		fetch |= f->pseq.fetch[e].on;
 	gr3d_stage *const st[GR3D_CHAIN_STAGES] = { &f->mfu.s, &f->tex.s, &f->alu.s, &f->dw.s };
 	sim_port *const mid[GR3D_CHAIN_STAGES - 1] = { &f->p_tex, &f->p_alu, &f->p_dw };
 	/* out of memory: the four units */
-	f->chain_on = gr3d_chain_init(&f->chain, &f->ctx, st, &f->p_mfu, mid, &f->p_recirc, f->max_qid);
+	f->chain_on = gr3d_chain_init(&f->chain, &f->ctx, st, &f->p_mfu, mid, &f->p_recirc, f->max_qid, fetch);
 	if (!f->chain_on)
 		f->p_mfu.consumer = &f->mfu.s.u;
 }
