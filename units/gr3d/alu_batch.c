@@ -313,10 +313,11 @@ GR3D_HOT void write_soa(soa *S, const alu_slot *s, bool pair, const f64x4 *v, co
 	if (d < 0)
 		return;
 	if (S->v->on && s->dst_cls == TEGRA_REG_ROW)   /* end_views: the live pixels' view of it */
-		for (unsigned l = 0; l < S->n; l++)
-			for (unsigned k = 0; k < 2; k++)
-				if (S->L->live[l] && S->v->reg[k] == s->dst_index)
-					S->v->bits[l] &= (uint8_t)~(1u << k);
+		for (unsigned k = 0; k < 2; k++)
+			if (S->v->reg[k] == s->dst_index)
+				for (unsigned l = 0; l < S->n; l++)
+					if (S->L->live[l])
+						S->v->bits[l] &= (uint8_t)~(1u << k);
 	uint32_t *w = S->L->reg[d];
 	uint32_t enc[LANES];
 	const unsigned nq = S->nq;
