@@ -42,6 +42,12 @@ struct tl_vcd {
 	/* var_code of every lane's variables, made at open */
 	char code[SIM_TL_MAX_LANES][VARS_PER_LANE][4];
 	uint8_t code_n[SIM_TL_MAX_LANES][VARS_PER_LANE];
+	uint8_t tail_n[SIM_TL_MAX_LANES][VARS_PER_LANE];
+	/* " <code>\n" of every variable (tail_n[][] bytes of the 4), made at open */
+	char tail[SIM_TL_MAX_LANES][VARS_PER_LANE][4];
+	/* the 8 binary digits of every byte value, most significant first, and
+	 * 8 spare bytes so that 8 may be copied from any place in a row */
+	char bits[256 * 8 + 8];
 };
 _Static_assert(SIM_TL_MAX_LANES * VARS_PER_LANE <= 94 * 94, "variable codes of at most 2 characters");
 
@@ -58,38 +64,48 @@ static size_t var_code(unsigned lane, unsigned v, char buf[8])
 	return n;
 }
 
-/* "b<v in binary> <code>\n", four bits at a time */
+/* "b<v in binary> <code>\n" at p, a byte of v (8 digits) at a time from
+ * w->bits: the top byte's digits from its first 1, then every lower byte
+ * whole; returns the new end.  Each copy moves 8 bytes, and what a short one
+ * moves past its digits is overwritten by what follows, so the line needs
+ * BIN_ROOM bytes of room. */
+enum { BIN_ROOM = 1 + 32 + 8, LANE_ROOM = 4 * BIN_ROOM + 8, TIME_ROOM = 22 };
+
+static inline char *bin_at(const tl_vcd *w, char *p, uint32_t v, unsigned lane, unsigned var)
+{
+	unsigned nb = v ? 32u - (unsigned)__builtin_clz(v) : 1u;
+	unsigned k = ((nb - 1u) & 7u) + 1u;  /* digits of the top byte */
+	unsigned sh = nb - k;                /* bits below it: 0, 8, 16 or 24 */
+	*p++ = 'b';
+	memcpy(p, w->bits + 8u * (v >> sh) + (8u - k), 8);
+	p += k;
+	while (sh) {
+		sh -= 8u;
+		memcpy(p, w->bits + 8u * ((v >> sh) & 255u), 8);
+		p += 8;
+	}
+	memcpy(p, w->tail[lane][var], 4);
+	return p + w->tail_n[lane][var];
+}
+
+/* "bx <code>\n" at p; returns the new end. */
+static inline char *x_at(const tl_vcd *w, char *p, unsigned lane, unsigned var)
+{
+	p = TL_LIT(p, "bx");
+	memcpy(p, w->tail[lane][var], 4);
+	return p + w->tail_n[lane][var];
+}
+
 static void put_bin(tl_vcd *w, uint32_t v, unsigned lane, unsigned var)
 {
-	static const char NIB[16][4] = {
-		"0000", "0001", "0010", "0011", "0100", "0101", "0110", "0111",
-		"1000", "1001", "1010", "1011", "1100", "1101", "1110", "1111",
-	};
 	tl_file *f = &w->file;
-	char *p = tl_room(f, 1 + 32 + 1 + 4 + 1);
-	int nb = v ? 32 - __builtin_clz(v) : 1;
-	*p++ = 'b';
-	int b = nb - 1;
-	for (; (b & 3) != 3; b--)          /* the top bits, down to a whole nibble */
-		*p++ = (char)('0' + ((v >> b) & 1u));
-	for (; b >= 3; b -= 4, p += 4)
-		memcpy(p, NIB[(v >> (b - 3)) & 15u], 4);
-	*p++ = ' ';
-	memcpy(p, w->code[lane][var], 2);
-	p += w->code_n[lane][var];
-	*p++ = '\n';
-	tl_done(f, p);
+	tl_done(f, bin_at(w, tl_room(f, BIN_ROOM), v, lane, var));
 }
 
 static void put_x(tl_vcd *w, unsigned lane, unsigned var)
 {
 	tl_file *f = &w->file;
-	char *p = tl_room(f, 3 + 4 + 1);
-	p = TL_LIT(p, "bx ");
-	memcpy(p, w->code[lane][var], 2);
-	p += w->code_n[lane][var];
-	*p++ = '\n';
-	tl_done(f, p);
+	tl_done(f, x_at(w, tl_room(f, BIN_ROOM), lane, var));
 }
 
 /* Scope names: identifier characters only. */
@@ -172,70 +188,75 @@ static void mark(tl_vcd *w, uint16_t lane)
 
 static void put_time(tl_file *f, uint64_t t)
 {
-	char *p = tl_room(f, 22);
+	char *p = tl_room(f, TIME_ROOM);
 	p[0] = '#';
 	size_t n = 1 + tl_fmt_u64(p + 1, t);
 	p[n++] = '\n';
 	f->tn += n;
 }
 
-static void stamp(tl_vcd *w, bool *stamped)
-{
-	if (!*stamped && w->now != w->written)
-		put_time(&w->file, w->now);
-	w->written = w->now;
-	*stamped = true;
-}
-
-/* Dump the end-of-cycle values of the lanes that changed at w->now. */
+/* Dump the end-of-cycle values of the lanes that changed at w->now, after
+ * "#<now>" when that is not the time last written and a value changed.  The
+ * room for all of it is taken at once (at most 64 lanes: 11 KiB), and the
+ * stamp is taken back when no value changed. */
 static void flush_time(tl_vcd *w)
 {
+	if (!w->ndirty)
+		return;
+	_Static_assert(TIME_ROOM + SIM_TL_MAX_LANES * LANE_ROOM <= TL_TEXT_BUF, "a time's text fits the buffer");
 	tl_file *f = &w->file;
-	bool stamped = false;
+	char *const start = tl_room(f, TIME_ROOM + (size_t)w->ndirty * LANE_ROOM);
+	char *p = start;
+	if (w->now != w->written) {
+		*p++ = '#';
+		p += tl_fmt_u64(p, w->now);
+		*p++ = '\n';
+	}
+	char *const values = p;
 	for (unsigned i = 0; i < w->ndirty; i++) {
 		uint16_t ln = w->dirty[i];
 		vcd_lane *l = &w->lane[ln];
 		l->dirty = false;
 		if (l->act != l->out_act) {
-			stamp(w, &stamped);
-			put_bin(w, l->act, ln, VAR_ACT);
+			p = bin_at(w, p, l->act, ln, VAR_ACT);
 			l->out_act = l->act;
 		}
 		bool has = l->n > 0;
 		vcd_item cur = has ? l->items[l->n - 1] : (vcd_item){ 0, 0 };
-		if (has != l->out_has_item || (has && cur.id != l->out_item.id)) {
-			stamp(w, &stamped);
-			if (has)
-				put_bin(w, cur.id, ln, VAR_ITEM);
-			else
-				put_x(w, ln, VAR_ITEM);
-		}
-		if (has != l->out_has_item || (has && cur.arg != l->out_item.arg)) {
-			stamp(w, &stamped);
-			if (has)
-				put_bin(w, cur.arg, ln, VAR_ARG);
-			else
-				put_x(w, ln, VAR_ARG);
+		if (has != l->out_has_item) {
+			if (has) {
+				p = bin_at(w, p, cur.id, ln, VAR_ITEM);
+				p = bin_at(w, p, cur.arg, ln, VAR_ARG);
+			} else {
+				p = x_at(w, p, ln, VAR_ITEM);
+				p = x_at(w, p, ln, VAR_ARG);
+			}
+		} else if (has) {
+			if (cur.id != l->out_item.id)
+				p = bin_at(w, p, cur.id, ln, VAR_ITEM);
+			if (cur.arg != l->out_item.arg)
+				p = bin_at(w, p, cur.arg, ln, VAR_ARG);
 		}
 		l->out_has_item = has;
 		l->out_item = cur;
 		if (l->n != l->out_n) {
-			stamp(w, &stamped);
-			put_bin(w, l->n, ln, VAR_INFLIGHT);
+			p = bin_at(w, p, l->n, ln, VAR_INFLIGHT);
 			l->out_n = l->n;
 		}
 		if (l->instant) {
-			stamp(w, &stamped);
-			char *p = tl_room(f, 1 + 4 + 1);
 			*p++ = '1';
-			memcpy(p, w->code[ln][VAR_INSTANT], 2);
+			memcpy(p, w->code[ln][VAR_INSTANT], 4);
 			p += w->code_n[ln][VAR_INSTANT];
 			*p++ = '\n';
-			tl_done(f, p);
 			l->instant = false;
 		}
 	}
 	w->ndirty = 0;
+	if (p == values)
+		p = start;                      /* nothing changed: no stamp */
+	else
+		w->written = w->now;
+	tl_done(f, p);
 }
 
 static bool item_push(tl_vcd *w, vcd_lane *l, const sim_tl_event *e)
@@ -260,7 +281,8 @@ static void item_pop(vcd_lane *l, uint32_t id)
 {
 	for (uint32_t i = 0; i < l->n; i++) {
 		if (l->items[i].id == id) {
-			memmove(&l->items[i], &l->items[i + 1], (l->n - i - 1) * sizeof *l->items);
+			if (i + 1 < l->n)
+				memmove(&l->items[i], &l->items[i + 1], (l->n - i - 1) * sizeof *l->items);
 			l->n--;
 			return;
 		}
@@ -316,9 +338,19 @@ tl_vcd *tl_vcd_open(const char *path, const tl_vcd_opts *opts, ulp_diag *d)
 		return NULL;
 	if (opts)
 		w->o = *opts;
-	for (unsigned l = 0; l < SIM_TL_MAX_LANES; l++)
-		for (unsigned v = 0; v < VARS_PER_LANE; v++)
-			w->code_n[l][v] = (uint8_t)var_code(l, v, w->code[l][v]);
+	for (unsigned l = 0; l < SIM_TL_MAX_LANES; l++) {
+		for (unsigned v = 0; v < VARS_PER_LANE; v++) {
+			size_t n = var_code(l, v, w->code[l][v]);
+			w->code_n[l][v] = (uint8_t)n;
+			w->tail[l][v][0] = ' ';
+			memcpy(&w->tail[l][v][1], w->code[l][v], n);
+			w->tail[l][v][1 + n] = '\n';
+			w->tail_n[l][v] = (uint8_t)(n + 2);
+		}
+	}
+	for (unsigned b = 0; b < 256; b++)
+		for (unsigned i = 0; i < 8; i++)
+			w->bits[8 * b + i] = (char)('0' + ((b >> (7 - i)) & 1u));
 	return w;
 }
 

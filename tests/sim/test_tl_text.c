@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/fileio.h"
+#include "sim/core/unit.h"
 #include "sim/out/tl_chrome.h"
 #include "sim/out/tl_file.h"
 #include "sim/out/tl_kanata.h"
@@ -199,4 +200,107 @@ Test(tl_text, digits_as_printf)
 		if (strcmp(a, b))
 			cr_assert_str_eq(a, b);
 	}
+}
+
+/* v in binary as VCD writes it: no leading zeros, "0" for 0. */
+static void binary(char *b, uint32_t v)
+{
+	char t[33];
+	size_t n = 0;
+	do {
+		t[n++] = (char)('0' + (v & 1u));
+		v >>= 1;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		b[i] = t[n - 1 - i];
+	b[n] = '\0';
+}
+
+/* The VCD's values a byte of digits at a time (tl_vcd.c bin_at) against a
+ * bit-by-bit binary, at every bit length (2^k - 1, 2^k, 2^k + 1) and for
+ * pseudo-random words; and a time whose events change nothing has no
+ * "#<time>" (the stamp taken back). */
+Test(tl_text, vcd_values_and_stamps)
+{
+	enum { NV = 3 * 33 + 200 };
+	uint32_t val[NV];
+	unsigned nv = 0;
+	for (unsigned k = 0; k <= 32; k++) {
+		uint64_t p = 1ull << k;
+		val[nv++] = (uint32_t)(p - 1u);
+		val[nv++] = k < 32 ? (uint32_t)p : 0xfffffffeu;
+		val[nv++] = k < 32 ? (uint32_t)(p + 1u) : 0x80000000u;
+	}
+	uint64_t s = 99;
+	while (nv < NV) {
+		uint32_t r = rnd(&s);
+		val[nv++] = r >> (r & 31u);
+	}
+	sim_timeline tl;
+	cr_assert(sim_tl_init(&tl));
+	sim_tl_lane(&tl, "u");
+	char *dir = test_tmpdir();
+	cr_assert(dir);
+	char pv[1024];
+	snprintf(pv, sizeof pv, "%s/v.vcd", dir);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	tl_vcd *v = tl_vcd_open(pv, &(tl_vcd_opts){ .tl = &tl }, &d);
+	cr_assert(v, "%s", d.msg);
+	cr_assert(sim_tl_add_sink(&tl, tl_vcd_sink(v)));
+	tl.enabled = true;
+	/* item i: BEGIN at 10i + 1 (id and arg val[i]), END at 10i + 5; at
+	 * 10i + 3 the activity is set to what it is (no change, no stamp) */
+	for (unsigned i = 0; i < nv; i++) {
+		sim_tl_emit(&tl, 10u * i + 1u, 0, SIM_TL_BEGIN, val[i], val[i]);
+		sim_tl_emit(&tl, 10u * i + 3u, 0, SIM_TL_ACTIVITY, 0, SIM_ACT_IDLE);
+		sim_tl_emit(&tl, 10u * i + 5u, 0, SIM_TL_END, val[i], 0);
+	}
+	sim_tl_fini(&tl);
+	cr_assert(tl_vcd_close(v, &d), "%s", d.msg);
+	size_t n = 0;
+	char *text = slurp_n(pv, &n);
+	const char *p = strstr(text, "$dumpvars");
+	cr_assert(p);
+	p = strstr(p, "$end\n");
+	cr_assert(p);
+	p += 5;
+	unsigned ni = 0, na = 0, nt = 0;
+	uint64_t last_t = 0;
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		cr_assert(e);
+		char line[64];
+		size_t len = (size_t)(e - p);
+		cr_assert(len < sizeof line);
+		memcpy(line, p, len);
+		line[len] = '\0';
+		p = e + 1;
+		if (line[0] == '#') {
+			uint64_t t = strtoull(line + 1, NULL, 10);
+			cr_assert(t % 10 == 1 || t % 10 == 5, "a stamp at %llu", (unsigned long long)t);
+			cr_assert(nt == 0 || t > last_t);
+			last_t = t;
+			nt++;
+			continue;
+		}
+		char want[40];
+		if (strcmp(line + len - 2, " \"") == 0 && line[1] != 'x') {   /* item: the id */
+			cr_assert(ni < nv);
+			binary(want, val[ni++]);
+		} else if (strcmp(line + len - 2, " #") == 0 && line[1] != 'x') {   /* arg */
+			cr_assert(na < nv);
+			binary(want, val[na++]);
+		} else {
+			continue;
+		}
+		line[len - 2] = '\0';
+		cr_assert_str_eq(line + 1, want);
+	}
+	cr_expect(ni == nv && na == nv, "%u ids, %u args of %u", ni, na, nv);
+	cr_expect(nt == 2 * nv, "%u stamps, want %u", nt, 2 * nv);
+	free(text);
+	remove(pv);
+	remove(dir);
+	free(dir);
 }
