@@ -10,9 +10,11 @@ static void chain_tick(sim_unit *u, uint64_t now);
 
 uint64_t gr3d_chain_lag(const ulp_config *cfg, unsigned max_hold)
 {
+	/* generous: the tokens ahead (three ports and three stages) and the four
+	 * stages once more, each a hold, and the latencies twice */
 	const uint64_t cap = (uint64_t)cfg->tegra_fifo_quads;
-	return (3 * cap + 4) * max_hold + (uint64_t)(cfg->tegra_lat_pseq + cfg->tegra_lat_mfu + cfg->tegra_lat_tex +
-	                                             cfg->tegra_lat_alu + cfg->tegra_lat_dw);
+	return (4 * cap + 8) * max_hold + 2 * (uint64_t)(cfg->tegra_lat_pseq + cfg->tegra_lat_mfu + cfg->tegra_lat_tex +
+	                                                 cfg->tegra_lat_alu + cfg->tegra_lat_dw);
 }
 
 bool gr3d_chain_ok(const gr3d_ctx *ctx, const alu_unit *alu, bool late, bool budget, bool timeline,

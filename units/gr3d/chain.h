@@ -83,8 +83,10 @@ typedef struct gr3d_chain {
  * one records it.) */
 bool gr3d_chain_ok(const gr3d_ctx *ctx, const alu_unit *alu, bool late, bool budget, bool timeline,
                    unsigned max_hold);
-/* The most cycles between a stage's take and the MFU take of its token:
- * (3 * tegra.fifo_quads + 4) * max_hold + the five latencies. */
+/* At least the most cycles between a stage's take and the MFU take of its
+ * token: (4 * tegra.fifo_quads + 8) * max_hold + twice the five latencies
+ * (a generous bound: the tokens ahead in three ports and three stages, and
+ * the four stages once more, each held at most max_hold). */
 uint64_t gr3d_chain_lag(const ulp_config *cfg, unsigned max_hold);
 
 /* The unit for stages mfu, tex, alu, dw (their exec and route kept), between
