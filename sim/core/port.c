@@ -13,12 +13,9 @@ bool sim_port_init(sim_port *p, const char *name, size_t item_size, uint32_t cap
 	p->capacity = capacity;
 	p->latency = latency;
 	p->consumer = consumer;
-	uint32_t ring = 1;
-	while (ring < capacity) {
-		if (ring > UINT32_MAX / 2)
-			return false;
-		ring *= 2;
-	}
+	const uint32_t ring = sim_ring_size(capacity);
+	if (!ring)
+		return false;
 	p->mask = ring - 1;
 	p->slots = calloc(ring, item_size);
 	p->ready = calloc(ring, sizeof *p->ready);

@@ -34,6 +34,19 @@ typedef struct sim_port {
 	uint32_t max_count;      /* the most items it held (statistics) */
 } sim_port;
 
+/* The slots of a ring that holds n items: the least power of two >= n
+ * (0 when none fits a uint32_t). */
+static inline uint32_t sim_ring_size(uint32_t n)
+{
+	uint32_t ring = 1;
+	while (ring < n) {
+		if (ring > UINT32_MAX / 2)
+			return 0;
+		ring *= 2;
+	}
+	return ring;
+}
+
 bool sim_port_init(sim_port *p, const char *name, size_t item_size, uint32_t capacity,
                    uint32_t latency, sim_unit *consumer);
 void sim_port_fini(sim_port *p);

@@ -14,17 +14,10 @@ bool gr3d_ahead_ok(const gr3d_ctx *ctx, const pseq_unit *pseq, const alu_unit *a
 {
 	if (ctx->probe)                           /* the viewer watches registers and writes */
 		return false;
-	const unsigned n = ctx->prog->exec_count;
-	for (unsigned e = 0; e < n && e < TEGRA_FP_MAX_EXEC; e++) {
-		if (pseq->fetch[e].on)                /* reads a target DW writes: memory order */
-			return false;
-		for (unsigned i = 0; i < alu->packets[e] && i < TEGRA_FP_MAX_PER_EXEC; i++)
-			for (unsigned k = 0; k < alu->pk[e][i].nslots; k++) {
-				const unsigned d = alu->pk[e][i].slot[k].dst_cls;
-				if (d == TEGRA_REG_UNIFORM || d == TEGRA_REG_KILL)   /* shared file; kills */
-					return false;
-			}
-	}
+	if (pseq_fetches(pseq))                   /* reads a target DW writes: memory order */
+		return false;
+	if (alu_writes(alu, TEGRA_REG_UNIFORM) || alu_writes(alu, TEGRA_REG_KILL))   /* shared file; kills */
+		return false;
 	return !tex_samples_target(ctx);   /* a texture that is also a target */
 }
 

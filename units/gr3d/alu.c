@@ -359,6 +359,17 @@ static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 /* alu_slot.h's pieces for the batch (alu_batch.c, ahead.c) */
 unsigned alu_live_pixels(const gr3d_quad *q) { return live_pixels(q); }
 bool alu_any_shadow(const gr3d_quad *q) { return any_shadow(q); }
+
+bool alu_writes(const alu_unit *a, unsigned cls)
+{
+	const unsigned n = a->s.ctx->prog->exec_count;
+	for (unsigned e = 0; e < n && e < TEGRA_FP_MAX_EXEC; e++)
+		for (unsigned i = 0; i < a->packets[e] && i < TEGRA_FP_MAX_PER_EXEC; i++)
+			for (unsigned k = 0; k < a->pk[e][i].nslots; k++)
+				if (a->pk[e][i].slot[k].dst_cls == cls)
+					return true;
+	return false;
+}
 void alu_load_view(const alu_unit *a, gr3d_quad *q, unsigned e) { load_view(a, q, e); }
 uint64_t alu_slot_ops(const alu_unit *a, unsigned e, unsigned live) { return slot_ops(a, e, live); }
 unsigned alu_clocks(const alu_unit *a, unsigned e) { return clocks(a, e); }

@@ -129,6 +129,9 @@ void alu_lanes_to_quads(alu_lanes *l, uint64_t regs);
  * write, pixels whose pre-fetch views name different registers (hand-made
  * quads only; units/gr3d/ahead.h runs alu_exec then). */
 bool alu_batch_exec(const alu_unit *a, alu_lanes *l, unsigned e);
+/* Does a slot of the program write a destination of class cls (enum
+ * tegra_reg_class: a uniform, a kill)? */
+bool alu_writes(const alu_unit *a, unsigned cls);
 /* Plans alu_batch_exec's EXECs (alu_init calls it). */
 void alu_batch_plan(alu_unit *a);
 

@@ -25,13 +25,8 @@ bool gr3d_chain_ok(const gr3d_ctx *ctx, const alu_unit *alu, bool late, bool bud
 		return false;
 	if (cfg->watchdog_cycles && (uint64_t)cfg->watchdog_cycles <= gr3d_chain_lag(cfg, max_hold))
 		return false;
-	const unsigned n = ctx->prog->exec_count;
-	for (unsigned e = 0; e < n && e < TEGRA_FP_MAX_EXEC; e++) {
-		for (unsigned i = 0; i < alu->packets[e] && i < TEGRA_FP_MAX_PER_EXEC; i++)
-			for (unsigned k = 0; k < alu->pk[e][i].nslots; k++)
-				if (alu->pk[e][i].slot[k].dst_cls == TEGRA_REG_UNIFORM)   /* the shared file */
-					return false;
-	}
+	if (alu_writes(alu, TEGRA_REG_UNIFORM))    /* the shared file */
+		return false;
 	return !tex_samples_target(ctx);   /* a texture that is also a target */
 }
 
@@ -44,14 +39,6 @@ static void chain_reset(sim_unit *u)
 	ch->head_done = false;
 	ch->pop_at = 0;
 	ch->oq_head = ch->oq_n = ch->oq_worked = 0;
-}
-
-static uint32_t pow2_above(uint32_t n)
-{
-	uint32_t p = 1;
-	while (p <= n)
-		p <<= 1;
-	return p;
 }
 
 bool gr3d_chain_init(gr3d_chain *ch, gr3d_ctx *ctx, gr3d_stage *const stage[GR3D_CHAIN_STAGES], sim_port *in,
@@ -73,14 +60,14 @@ bool gr3d_chain_init(gr3d_chain *ch, gr3d_ctx *ctx, gr3d_stage *const stage[GR3D
 		ch->lat[s] = mid[s - 1]->latency;
 	ch->cap = mid[0]->capacity;
 	ch->dw_at = dw_at;
-	ch->mask = pow2_above(4 * (ch->cap + 1)) - 1;
+	ch->mask = sim_ring_size(4 * (ch->cap + 1) + 1) - 1;
 	/* every token in flight between PSEQ and recirculation holds a slot */
-	ch->oq_mask = pow2_above(max_qid + 1) - 1;
+	ch->oq_mask = sim_ring_size(max_qid + 2) - 1;
 	ch->take[0] = calloc((size_t)GR3D_CHAIN_STAGES * (ch->mask + 1), sizeof *ch->take[0]);
 	for (unsigned s = 1; s < GR3D_CHAIN_STAGES && ch->take[0]; s++)
 		ch->take[s] = ch->take[0] + (size_t)s * (ch->mask + 1);
 	ch->outq = calloc((size_t)ch->oq_mask + 1, sizeof *ch->outq);
-	if (!ch->take[0] || !ch->outq) {
+	if (ch->mask == UINT32_MAX || ch->oq_mask == UINT32_MAX || !ch->take[0] || !ch->outq) {
 		gr3d_chain_fini(ch);
 		return false;
 	}

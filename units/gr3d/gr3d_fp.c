@@ -230,6 +230,8 @@ gr3d_fp_units gr3d_fp_units_of(gr3d_fp *f)
 
 void gr3d_fp_chain(gr3d_fp *f, bool timeline, bool budget)
 {
+	if (f->chain_on)
+		return;
 	/* the longest a stage holds a token: MFU's and the ALU's clocks per EXEC,
 	 * TEX's and DW's one quad_clocks (mfu.c, alu.c, tex.c, dw.c) */
 	unsigned most = 1;
@@ -238,11 +240,9 @@ void gr3d_fp_chain(gr3d_fp *f, bool timeline, bool budget)
 		most = f->alu.packets[e] > most ? f->alu.packets[e] : most;
 	}
 	const unsigned max_hold = most * (unsigned)f->ctx.cfg->tegra_quad_clocks;
-	if (f->chain_on || !gr3d_chain_ok(&f->ctx, &f->alu, f->late_on, budget, timeline, max_hold))
+	if (!gr3d_chain_ok(&f->ctx, &f->alu, f->late_on, budget, timeline, max_hold))
 		return;
-	bool fetch = false;                   /* a blend: DW's work at its take (chain.h) */
-	for (unsigned e = 0; e < f->ctx.prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
-		fetch |= f->pseq.fetch[e].on;
+	const bool fetch = pseq_fetches(&f->pseq);   /* a blend: DW's work at its take (chain.h) */
 	gr3d_stage *const st[GR3D_CHAIN_STAGES] = { &f->mfu.s, &f->tex.s, &f->alu.s, &f->dw.s };
 	sim_port *const mid[GR3D_CHAIN_STAGES - 1] = { &f->p_tex, &f->p_alu, &f->p_dw };
 	/* out of memory: the four units */

@@ -175,6 +175,14 @@ static void admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr)
 
 void pseq_admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr) { admit(in, q, clear_gcr); }
 
+bool pseq_fetches(const pseq_unit *p)
+{
+	for (unsigned e = 0; e < p->ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
+		if (p->fetch[e].on)
+			return true;
+	return false;
+}
+
 static void pseq_tick(sim_unit *u, uint64_t now)
 {
 	pseq_unit *p = (pseq_unit *)u;

@@ -53,6 +53,9 @@ unsigned pseq_max_qid(const ulp_config *cfg, unsigned rows);
 void pseq_init(pseq_unit *p, gr3d_ctx *ctx, unsigned max_qid, uint16_t *free_slots, gr3d_tram *tram,
                sim_port *in, sim_port *recirc, sim_port *out);
 
+/* Does an EXEC fetch the destination (PSEQ LD: it reads a target DW writes)? */
+bool pseq_fetches(const pseq_unit *p);
+
 /* Quad in into slot q as PSEQ admits it: registers cleared (g0..g7 and
  * cr0..cr15 only when clear_gcr), the rasterizer's weights and mask set. */
 void pseq_admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr);
