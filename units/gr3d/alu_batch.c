@@ -132,12 +132,11 @@ static inline int soa_dst(const alu_slot *s)
 static inline const uint32_t *view_words(const soa_views *v, unsigned i, unsigned k, const uint32_t *w,
                                          uint32_t seen[GR3D_PIXELS])
 {
-	const unsigned m0 = v->reg[0] == i, m1 = v->reg[1] == i;
-	if (!m0 && !m1)
+	if (v->reg[0] != i && v->reg[1] != i)
 		return w;
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		const unsigned l = k * GR3D_PIXELS + p, b = v->bits[l];
-		seen[p] = (b & m0) ? v->old[0][l] : ((b >> 1) & m1) ? v->old[1][l] : w[p];
+		const unsigned l = k * GR3D_PIXELS + p;
+		seen[p] = view_seen(v->bits[l], v->reg, v->old[0][l], v->old[1][l], i, w[p]);
 	}
 	return seen;
 }
@@ -312,12 +311,12 @@ GR3D_HOT void write_soa(soa *S, const alu_slot *s, bool pair, const f64x4 *v, co
 	const int d = soa_dst(s);
 	if (d < 0)
 		return;
-	if (S->v->on && s->dst_cls == TEGRA_REG_ROW)   /* end_views: the live pixels' view of it */
-		for (unsigned k = 0; k < 2; k++)
-			if (S->v->reg[k] == s->dst_index)
-				for (unsigned l = 0; l < S->n; l++)
-					if (S->L->live[l])
-						S->v->bits[l] &= (uint8_t)~(1u << k);
+	if (S->v->on && s->dst_cls == TEGRA_REG_ROW) {   /* end_views: the live pixels' view of it */
+		const uint8_t keep = view_ended(3u, S->v->reg, s->dst_index);   /* the views it leaves */
+		for (unsigned l = 0; l < S->n && keep != 3u; l++)
+			if (S->L->live[l])
+				S->v->bits[l] &= keep;
+	}
 	uint32_t *w = S->L->reg[d];
 	uint32_t enc[LANES];
 	const unsigned nq = S->nq;

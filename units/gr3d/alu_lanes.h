@@ -60,6 +60,25 @@ GR3D_HOT unsigned fp20_lanes_in(bool subnormals, const uint32_t raw[GR3D_PIXELS]
 	return 0;
 }
 
+/* TEX's pre-fetch view of one pixel (tegra.tex.fp20_reads_see_coords):
+ * bits (tex_shadow) say which of the fetch's two destinations reg[] it
+ * still shows as old0, old1; an FP20 read of row register i sees view_seen, and
+ * a write to i by a live pixel leaves view_ended of the bits.  Shared by
+ * the quad (read_raw, end_views) and the lanes (alu_batch.c). */
+static inline uint32_t view_seen(unsigned bits, const uint8_t reg[2], uint32_t old0, uint32_t old1, unsigned i,
+                                 uint32_t w)
+{
+	return ((bits & 1u) && reg[0] == i) ? old0 : ((bits & 2u) && reg[1] == i) ? old1 : w;
+}
+
+static inline uint8_t view_ended(unsigned bits, const uint8_t reg[2], unsigned i)
+{
+	for (unsigned k = 0; k < 2; k++)
+		if (reg[k] == i)
+			bits &= ~(1u << k);
+	return (uint8_t)bits;
+}
+
 /* A register operand's four raw words, as the ALU sees them: through the
  * batch view, and with TEX's pre-fetch view. */
 GR3D_HOT void read_raw(const alu_pass *ap, const alu_operand *o, uint32_t raw[GR3D_PIXELS])
@@ -74,12 +93,8 @@ GR3D_HOT void read_raw(const alu_pass *ap, const alu_operand *o, uint32_t raw[GR
 	if (o->shadow && ap->shadow)    /* tegra.tex.fp20_reads_see_coords */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 			const gr3d_pixel *px = &q->px[p];
-			if (!px->tex_shadow)
-				continue;
-			if ((px->tex_shadow & 1u) && px->tex_reg[0] == o->index)
-				raw[p] = px->tex_old[0];
-			else if ((px->tex_shadow & 2u) && px->tex_reg[1] == o->index)
-				raw[p] = px->tex_old[1];
+			if (px->tex_shadow)
+				raw[p] = view_seen(px->tex_shadow, px->tex_reg, px->tex_old[0], px->tex_old[1], o->index, raw[p]);
 		}
 }
 
@@ -213,9 +228,7 @@ GR3D_HOT void end_views(gr3d_quad *q, unsigned live, unsigned i)
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 		gr3d_pixel *px = &q->px[p];
 		if (px->tex_shadow && ((live >> p) & 1u))
-			for (unsigned k = 0; k < 2; k++)
-				if (px->tex_reg[k] == i)
-					px->tex_shadow &= (uint8_t)~(1u << k);
+			px->tex_shadow = view_ended(px->tex_shadow, px->tex_reg, i);
 	}
 }
 
