@@ -74,12 +74,6 @@ void gr3d_rig_draw(const tegra_fp_decoded *dec, const uint32_t consts[32], const
 	rig_draw(dec, consts, cfg, tex, tl, false, o);
 }
 
-void gr3d_rig_draw_stacked(const tegra_fp_decoded *dec, const uint32_t consts[32], const ulp_config *cfg,
-                           const ulp_image *tex, gr3d_rig_out *o)
-{
-	rig_draw(dec, consts, cfg, tex, NULL, true, o);
-}
-
 void gr3d_rig_same(const gr3d_rig_out *a, const gr3d_rig_out *b, const char *what)
 {
 	cr_assert(!memcmp(a->rt->rgba, b->rt->rgba, (size_t)a->rt->width * a->rt->height * 4), "%s: images differ",
@@ -101,18 +95,14 @@ void gr3d_rig_alike(const tegra_fp_decoded *dec, const uint32_t consts[32], cons
                     const ulp_config *on, const ulp_image *tex, const char *what, gr3d_rig_out *a,
                     gr3d_rig_out *b)
 {
-	gr3d_rig_draw(dec, consts, off, tex, NULL, a);
-	gr3d_rig_draw(dec, consts, on, tex, NULL, b);
-	gr3d_rig_same(a, b, what);
-	ulp_image_free(a->rt);
-	ulp_image_free(b->rt);
-	gr3d_rig_out sa, sb;                 /* the stacked triangles too */
-	rig_draw(dec, consts, off, tex, NULL, true, &sa);
-	rig_draw(dec, consts, on, tex, NULL, true, &sb);
-	gr3d_rig_same(&sa, &sb, what);
-	ulp_image_free(sa.rt);
-	ulp_image_free(sb.rt);
-	a->rt = b->rt = NULL;
+	for (int stacked = 1; stacked >= 0; stacked--) {   /* the plain triangles last: their flags stay */
+		rig_draw(dec, consts, off, tex, NULL, stacked, a);
+		rig_draw(dec, consts, on, tex, NULL, stacked, b);
+		gr3d_rig_same(a, b, what);
+		ulp_image_free(a->rt);
+		ulp_image_free(b->rt);
+		a->rt = b->rt = NULL;
+	}
 }
 
 unsigned gr3d_rig_each_program(gr3d_rig_program_fn *fn, void *ctx)

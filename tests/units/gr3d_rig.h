@@ -25,19 +25,16 @@ typedef struct gr3d_rig_out {
 void gr3d_rig_draw(const tegra_fp_decoded *dec, const uint32_t consts[32], const ulp_config *cfg,
                    const ulp_image *tex, sim_timeline *tl, gr3d_rig_out *o);
 
-/* The same program on six small triangles stacked over the same 6x6
- * pixels (a destination fetch meets the quads before it in flight). */
-void gr3d_rig_draw_stacked(const tegra_fp_decoded *dec, const uint32_t consts[32], const ulp_config *cfg,
-                           const ulp_image *tex, gr3d_rig_out *o);
-
 /* Asserts that two draws computed the same: image, cycles, pixels, every
  * unit's stats and idle cycles, the middle ports' marks (st.mid_marks). */
 void gr3d_rig_same(const gr3d_rig_out *a, const gr3d_rig_out *b, const char *what);
 
 /* Draws dec under off and under on (no timeline) into *a and *b, asserts
  * that they computed the same (what: the program and setting), and frees
- * their images (a->rt, b->rt NULL; the path flags stay); then the same on
- * the stacked triangles. */
+ * their images (a->rt, b->rt NULL; the path flags of the plain triangles
+ * stay): on six small triangles stacked over the same 6x6 pixels (a
+ * destination fetch meets the quads before it in flight), then on the
+ * rig's two. */
 void gr3d_rig_alike(const tegra_fp_decoded *dec, const uint32_t consts[32], const ulp_config *off,
                     const ulp_config *on, const ulp_image *tex, const char *what, gr3d_rig_out *a,
                     gr3d_rig_out *b);
