@@ -234,6 +234,11 @@ Test(mfu_pair, rcp_of_a_register_and_interpolation_alone_match_the_general_steps
 	in.var[2].tram_row = 7;
 	compare_paths(&in, &fast);
 	cr_expect_eq(fast, 6);
+	/* both in one instruction (glmark2 jellyfish's `sfu: rcp r0; ipl: NOP,
+	 * NOP, NOP, t2`): the rcp's fast path leaves the weights to be read */
+	in.sfu_op = TEGRA_SFU_RCP;
+	compare_paths(&in, &fast);
+	cr_expect_eq(fast, 12, "every plan took both fast paths (%u)", fast);
 }
 
 /* What the plan may take a fast path for: a knob or an operand it does not

@@ -310,16 +310,15 @@ GR3D_HOT void run_inst(const gr3d_ctx *c, const mfu_round *rd, const mfu_plan *i
 {
 	const bool all = active == 0xFu;
 	mfu_weights w;
-	bool fused = false;                                 /* steps 1 and 2 done in one pass */
+	bool fused = false, have_w = false;                 /* steps 1 and 2 done in one pass */
 	if (all && in->persp)
-		fused = persp_setup(rd, q, &w);
+		fused = have_w = persp_setup(rd, q, &w);        /* it leaves the weights in w */
 	else if (all && in->rcp_reg)
-		fused = rcp_reg(rd, q, in->sfu_reg);
-	if (!fused) {
+		fused = rcp_reg(rd, q, in->sfu_reg);            /* (it writes a register, not the weights) */
+	if (!fused)
 		run_steps(c, in, q, active);
-		if (in->nvar)
-			weights(q, &w);
-	}
+	if (in->nvar && !have_w)                            /* as the steps left b0, b1 */
+		weights(q, &w);
 	if (in->nvar && !(in->ipl_fp20 && all && t && ipl_fp20(rd, in, t, q, &w)))
 		ipl_vars(c, in, t, q, active, &w);
 }
