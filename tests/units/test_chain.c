@@ -263,6 +263,8 @@ static void program_alike(void *ctx, const char *path, const tegra_fp_program *f
 			break;
 		}
 		c.host_gr3d_chain = true;
+		if (setting % 2)     /* PSEQ ticks every few cycles: a hold ends in its tick, full or not */
+			c.host_gr3d_chain_ahead = setting;
 		ulp_config off = c;
 		off.host_gr3d_chain = false;
 		char what[1200];
@@ -298,6 +300,7 @@ Test(chain, samples_alike_on_both_gpus_and_threads, .timeout = 300)
 			ulp_config on;
 			test_gpu_setting(&on, setting);
 			on.host_gr3d_chain = true;
+			on.host_gr3d_chain_ahead = setting ? 2 : on.host_gr3d_chain_ahead;
 			ulp_config off = on;
 			off.host_gr3d_chain = false;
 			test_run a, b;

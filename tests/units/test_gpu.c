@@ -8,6 +8,7 @@
 
 #include "base/image.h"
 #include "traces/replay/replay.h"
+#include "tests/test_replay_pair.h"
 #include "tests/test_util.h"
 #include "units/geom/setup.h"
 #include "units/gpu.h"
@@ -225,6 +226,14 @@ Test(gpu, tram_ring_slots_and_waits)
 	img = run(j, &res, &cfg);
 	cr_assert_gt(counter(&res, "setup", "tram_waits"), 0, "the ring of 64 slots filled");
 	cr_assert_gt(unit(&res, "setup")->stats.stall[SIM_STALL_WINDOW], 0, "waiting for a slot is a window stall");
+	/* PSEQ driving the computed stages (units/gr3d/chain.h) releases a
+	 * finished quad's slot in the cycle's own tick, as the four units do:
+	 * setup, waiting for it, sees it then */
+	replay_result four;
+	cfg.host_gr3d_chain = false;
+	ulp_image *img4 = run(j, &four, &cfg);
+	test_results_same(&four, &res, "the TRAM ring, the chain against the four units");
+	ulp_image_free(img4);
 	ulp_image_free(img);
 	/* determinism */
 	img = run(j, &res, NULL);

@@ -1,4 +1,4 @@
-/* MFU, TEX, ALU and DW as one unit whose time is computed (chain.h). */
+/* MFU, TEX, ALU and DW as stages whose time is computed (chain.h). */
 #include "units/gr3d/chain.h"
 
 #include <stdlib.h>
@@ -6,15 +6,15 @@
 
 #include "units/gr3d/tex.h"
 
-static void chain_tick(sim_unit *u, uint64_t now);
-
 uint64_t gr3d_chain_lag(const ulp_config *cfg, unsigned max_hold)
 {
 	/* generous: the tokens ahead (three ports and three stages) and the four
-	 * stages once more, each a hold, and the latencies twice */
+	 * stages once more, each a hold, and the latencies twice; and how far
+	 * PSEQ runs ahead of the clock (sim.gr3d_chain_ahead and a hold) */
 	const uint64_t cap = (uint64_t)cfg->tegra_fifo_quads;
-	return (4 * cap + 8) * max_hold + 2 * (uint64_t)(cfg->tegra_lat_pseq + cfg->tegra_lat_mfu + cfg->tegra_lat_tex +
-	                                                 cfg->tegra_lat_alu + cfg->tegra_lat_dw);
+	return (4 * cap + 9) * max_hold + (uint64_t)cfg->host_gr3d_chain_ahead +
+	       2 * (uint64_t)(cfg->tegra_lat_pseq + cfg->tegra_lat_mfu + cfg->tegra_lat_tex + cfg->tegra_lat_alu +
+	                      cfg->tegra_lat_dw);
 }
 
 bool gr3d_chain_ok(const gr3d_ctx *ctx, const alu_unit *alu, bool late, bool budget, bool timeline,
@@ -30,23 +30,19 @@ bool gr3d_chain_ok(const gr3d_ctx *ctx, const alu_unit *alu, bool late, bool bud
 	return !tex_samples_target(ctx);   /* a texture that is also a target */
 }
 
-static void chain_reset(sim_unit *u)
+void gr3d_chain_reset(gr3d_chain *ch)
 {
-	gr3d_chain *ch = (gr3d_chain *)u;
 	ch->ntok = 0;
 	memset(ch->taken, 0, sizeof ch->taken);
 	memset(ch->last_push, 0, sizeof ch->last_push);
-	ch->head_done = false;
-	ch->pop_at = 0;
 	ch->oq_head = ch->oq_n = ch->oq_worked = 0;
+	ch->progress = 0;
 }
 
 bool gr3d_chain_init(gr3d_chain *ch, gr3d_ctx *ctx, gr3d_stage *const stage[GR3D_CHAIN_STAGES], sim_port *in,
                      sim_port *const mid[GR3D_CHAIN_STAGES - 1], sim_port *out, unsigned max_qid, bool dw_at)
 {
 	memset(ch, 0, sizeof *ch);
-	sim_unit_init(&ch->u, "chain", chain_tick, NULL, 0);
-	ch->u.reset = chain_reset;
 	ch->ctx = ctx;
 	for (unsigned s = 0; s < GR3D_CHAIN_STAGES; s++)
 		ch->stage[s] = stage[s];
@@ -54,13 +50,15 @@ bool gr3d_chain_init(gr3d_chain *ch, gr3d_ctx *ctx, gr3d_stage *const stage[GR3D
 		ch->mid[s] = mid[s];
 	ch->in = in;
 	ch->out = out;
-	in->consumer = &ch->u;
 	ch->lat[0] = in->latency;
 	for (unsigned s = 1; s < GR3D_CHAIN_STAGES; s++)
 		ch->lat[s] = mid[s - 1]->latency;
 	ch->cap = mid[0]->capacity;
 	ch->dw_at = dw_at;
-	ch->mask = sim_ring_size(4 * (ch->cap + 1) + 1) - 1;
+	/* the take history: DW takes at most 3 * (cap + 1) tokens behind MFU,
+	 * and MFU's takes of the tokens in `in` are read when they pop */
+	const uint32_t hist = 4 * (ch->cap + 1) + 1;
+	ch->mask = sim_ring_size(hist > in->capacity ? hist : in->capacity) - 1;
 	/* every token in flight between PSEQ and recirculation holds a slot */
 	ch->oq_mask = sim_ring_size(max_qid + 2) - 1;
 	ch->take[0] = calloc((size_t)GR3D_CHAIN_STAGES * (ch->mask + 1), sizeof *ch->take[0]);
@@ -71,6 +69,10 @@ bool gr3d_chain_init(gr3d_chain *ch, gr3d_ctx *ctx, gr3d_stage *const stage[GR3D
 		gr3d_chain_fini(ch);
 		return false;
 	}
+	/* nobody ticks for these ports' pushes and pops: PSEQ asks (gr3d_chain_sync) */
+	in->consumer = NULL;
+	in->producer = NULL;
+	out->consumer = NULL;
 	return true;
 }
 
@@ -84,9 +86,9 @@ void gr3d_chain_fini(gr3d_chain *ch)
 
 static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-/* Token t, visible at PSEQ's port from cycle vis: its work in the four
- * stages, their times and bookings; returns MFU's take (its pop). */
-static uint64_t work_out(gr3d_chain *ch, gr3d_token t, uint64_t vis)
+/* Token t, visible at MFU's input from cycle vis: its work in the four
+ * stages, their times and bookings. */
+static void work_out(gr3d_chain *ch, gr3d_token t, uint64_t vis)
 {
 	const uint64_t k = ch->ntok++, mask = ch->mask, cap = ch->cap;
 	gr3d_quad *q = &ch->ctx->slot[t.qid];
@@ -124,17 +126,22 @@ static uint64_t work_out(gr3d_chain *ch, gr3d_token t, uint64_t vis)
 	}
 	for (unsigned s = 0; s < GR3D_CHAIN_STAGES; s++)
 		ch->take[s][k & mask] = take[s];
-	return take[0];
 }
 
-/* dw_at: DW's work for the tokens it takes by now, in order (a token is
+void gr3d_chain_push(gr3d_chain *ch, gr3d_token t, uint64_t now)
+{
+	sim_port_push_sized(ch->in, &t, sizeof t, now);
+	work_out(ch, t, now + ch->lat[0]);
+}
+
+/* dw_at: DW's work for the tokens it takes by t, in order (a token is
  * pushed after it is taken, so none is pushed unworked). */
-static void dw_work(gr3d_chain *ch, uint64_t now)
+static void dw_work(gr3d_chain *ch, uint64_t t)
 {
 	gr3d_stage *dw = ch->stage[GR3D_CHAIN_STAGES - 1];
 	while (ch->oq_worked < ch->oq_n) {
 		gr3d_chain_out *o = &ch->outq[(ch->oq_head + ch->oq_worked) & ch->oq_mask];
-		if (o->dw_take > now)
+		if (o->dw_take > t)
 			break;
 		dw->now = o->dw_take;
 		dw->exec(dw, &ch->ctx->slot[o->t.qid], o->t.exec);
@@ -143,43 +150,39 @@ static void dw_work(gr3d_chain *ch, uint64_t now)
 	}
 }
 
-static void chain_tick(sim_unit *u, uint64_t now)
+void gr3d_chain_sync(gr3d_chain *ch, uint64_t t)
 {
-	gr3d_chain *ch = (gr3d_chain *)u;
 	if (ch->dw_at)
-		dw_work(ch, now);
-	/* DW's pushes into recirculation due now (one a cycle at most) */
-	while (ch->oq_n && ch->outq[ch->oq_head].at <= now) {
+		dw_work(ch, t);
+	/* DW's pushes into recirculation (one a cycle at most), at their cycles */
+	while (ch->oq_n && ch->outq[ch->oq_head].at <= t) {
 		const gr3d_chain_out *o = &ch->outq[ch->oq_head];
-		sim_port_push_sized(ch->out, &o->t, sizeof(gr3d_token), now);
-		sim_unit_progress(u, o->dw_take);
+		sim_port_push_sized(ch->out, &o->t, sizeof(gr3d_token), o->at);
+		ch->progress = max64(ch->progress, o->dw_take);
 		ch->oq_head = (ch->oq_head + 1) & ch->oq_mask;
 		ch->oq_n--;
 		ch->oq_worked -= ch->dw_at;
 	}
-	for (;;) {
-		if (ch->head_done) {                   /* MFU takes the head: the pop PSEQ sees */
-			if (ch->pop_at > now)
-				break;
-			sim_port_pop(ch->in, now);
-			sim_unit_busy(u);                  /* MFU's take: progress now */
-			ch->head_done = false;
-		}
-		const gr3d_token *t = sim_port_peek_sized(ch->in, sizeof *t, now);
-		if (!t)
+	/* MFU's pops of its input, at its takes */
+	sim_port *in = ch->in;
+	while (in->count) {
+		const uint64_t take = ch->take[0][(ch->ntok - in->count) & ch->mask];
+		if (take > t)
 			break;
-		ch->pop_at = work_out(ch, *t, ch->in->ready[ch->in->head]);
-		ch->head_done = true;
+		sim_port_pop(in, take);
+		ch->progress = max64(ch->progress, take);
 	}
-	uint64_t out_at = ch->oq_n ? ch->outq[ch->oq_head].at : UINT64_MAX;
-	if (ch->dw_at && ch->oq_worked < ch->oq_n) {   /* DW's next take: its work */
-		const uint64_t w = ch->outq[(ch->oq_head + ch->oq_worked) & ch->oq_mask].dw_take;
-		out_at = w < out_at ? w : out_at;
-	}
-	if (ch->head_done) {      /* PSEQ's pushes cannot matter before the pop */
-		sim_unit_sleep_through(u, ch->pop_at < out_at ? ch->pop_at : out_at);
-	} else {                  /* a push wakes us (sim_port_next_ready: UINT64_MAX, none) */
-		const uint64_t r = sim_port_next_ready(ch->in);
-		sim_unit_sleep_until(u, r < out_at ? r : out_at);
-	}
+}
+
+uint64_t gr3d_chain_room(const gr3d_chain *ch)
+{
+	return ch->take[0][(ch->ntok - ch->in->count) & ch->mask];
+}
+
+uint64_t gr3d_chain_next_back(const gr3d_chain *ch)
+{
+	const uint64_t r = sim_port_next_ready(ch->out);
+	if (r != UINT64_MAX || !ch->oq_n)
+		return r;
+	return ch->outq[ch->oq_head].at + ch->out->latency;
 }

@@ -201,8 +201,7 @@ void gr3d_fp_set_block(gr3d_fp *f, unsigned block, unsigned nblocks, unsigned sw
 void gr3d_fp_reset(gr3d_fp *f)
 {
 	const gr3d_fp_units fu = gr3d_fp_units_of(f);
-	sim_unit *us[] = { &f->dw.s.u, &f->alu.s.u, &f->tex.s.u, &f->mfu.s.u, f->chain_on ? &f->chain.u : NULL,
-	                   fu.pseq, fu.zs, fu.raster };
+	sim_unit *us[] = { &f->dw.s.u, &f->alu.s.u, &f->tex.s.u, &f->mfu.s.u, fu.pseq, fu.zs, fu.raster };
 	for (unsigned k = 0; k < sizeof us / sizeof us[0]; k++)
 		if (us[k])
 			sim_unit_reset(us[k]);
@@ -216,13 +215,14 @@ void gr3d_fp_reset(gr3d_fp *f)
 		zs_late_reset(&f->late);
 	if (f->ahead)
 		gr3d_ahead_reset(f->ahead);
+	if (f->chain_on)
+		gr3d_chain_reset(&f->chain);
 }
 
 gr3d_fp_units gr3d_fp_units_of(gr3d_fp *f)
 {
-	if (f->chain_on)                      /* the chain in MFU's place in the step order */
-		return (gr3d_fp_units){ .mfu = &f->chain.u, .pseq = &f->pseq.u, .zs = f->zs_on ? &f->zs.u : NULL,
-		                        .raster = &f->raster.u };
+	if (f->chain_on)                      /* PSEQ drives the stages (chain.h) */
+		return (gr3d_fp_units){ .pseq = &f->pseq.u, .zs = f->zs_on ? &f->zs.u : NULL, .raster = &f->raster.u };
 	return (gr3d_fp_units){ .dw = &f->dw.s.u, .alu = &f->alu.s.u, .tex = &f->tex.s.u, .mfu = &f->mfu.s.u,
 	                        .pseq = &f->pseq.u, .zs = f->zs_on ? &f->zs.u : NULL,
 	                        .raster = &f->raster.u };
@@ -247,8 +247,8 @@ void gr3d_fp_chain(gr3d_fp *f, bool timeline, bool budget)
 	sim_port *const mid[GR3D_CHAIN_STAGES - 1] = { &f->p_tex, &f->p_alu, &f->p_dw };
 	/* out of memory: the four units */
 	f->chain_on = gr3d_chain_init(&f->chain, &f->ctx, st, &f->p_mfu, mid, &f->p_recirc, f->max_qid, fetch);
-	if (!f->chain_on)
-		f->p_mfu.consumer = &f->mfu.s.u;
+	if (f->chain_on)
+		pseq_attach_chain(&f->pseq, &f->chain);
 }
 
 bool gr3d_fp_add_ports(gr3d_fp *f, sim_clock *c)

@@ -5,6 +5,7 @@
 
 #include "sim/core/timeline.h"
 #include "units/gr3d/ahead.h"
+#include "units/gr3d/chain.h"
 
 const sim_counter_def PSEQ_COUNTERS[PSEQ_CTR_COUNT] = {
 	[PSEQ_CTR_QUADS] = { "quads", "quads admitted from the rasterizer" },
@@ -183,6 +184,90 @@ bool pseq_fetches(const pseq_unit *p)
 	return false;
 }
 
+/* What the head of recirculation gave PSEQ at a cycle. */
+enum pseq_back { BACK_NONE, BACK_LIVE, BACK_HELD };
+
+/* Recirculating quads first (they hold window slots): the tokens visible in
+ * recirc at now, in order; finished and removed quads free their slots, the
+ * first live one is *next.  free_ok false: a quad that would free its slot
+ * stays (BACK_HELD), since its TRAM hold must be released in the cycle's own
+ * tick (setup sees it). */
+static inline __attribute__((always_inline)) enum pseq_back take_back(pseq_unit *p, uint64_t now, bool free_ok, gr3d_token *next)
+{
+	gr3d_ctx *c = p->ctx;
+	const gr3d_token *t;
+	while ((t = sim_port_peek_sized(p->recirc, sizeof *t, now))) {
+		const bool removed = !t->done && p->remove_killed && all_killed(&c->slot[t->qid]);
+		if ((t->done || removed) && !free_ok)
+			return BACK_HELD;
+		*next = *t;
+		sim_port_pop(p->recirc, now);
+		if (next->done) {
+			free_slot(p, next->qid);
+			p->quads_finished++;
+			sim_unit_count(&p->u, PSEQ_CTR_FINISHED, 1);
+			continue;
+		}
+		if (removed) {
+			sim_tl_emit(p->u.tl, now, p->u.lane, SIM_TL_INSTANT, c->slot[next->qid].id, next->exec);
+			free_slot(p, next->qid);                 /* PSEQ_CTL REMOVE_KILLED_PIXELS */
+			p->quads_finished++;
+			sim_unit_count(&p->u, PSEQ_CTR_REMOVED, 1);
+			continue;
+		}
+		return BACK_LIVE;
+	}
+	return BACK_NONE;
+}
+
+/* What the input port gave PSEQ at a cycle. */
+enum pseq_in { IN_NONE, IN_TAKEN, IN_WINDOW };
+
+/* The head of the input port at now into a free slot, as token *next; when
+ * the window is full PSEQ stalls until a token coming back (visible at
+ * back) wakes it (IN_WINDOW). */
+static inline __attribute__((always_inline)) enum pseq_in take_in(pseq_unit *p, uint64_t now, uint64_t back, gr3d_token *next)
+{
+	gr3d_ctx *c = p->ctx;
+	const gr3d_quad_in *in = sim_port_peek_sized(p->in, sizeof *in, now);
+	if (!in)
+		return IN_NONE;
+	unsigned rows = c->rows;
+	bool window_full = p->nfree == 0 || (p->inflight + 1u) * 4u * rows > p->max_out - 1u;
+	if (window_full && p->hysteresis)
+		p->draining = true;
+	if (window_full || p->draining) {
+		sim_unit_stall_wait(&p->u, now, SIM_STALL_WINDOW);
+		if (back != UINT64_MAX)
+			sim_unit_wake(&p->u, back);
+		return IN_WINDOW;
+	}
+	uint16_t qid = p->free_slots[--p->nfree];
+	p->inflight++;
+	admit(in, &c->slot[qid], p->clear_gcr);
+	if (c->ahead)                      /* its EXECs' work, booked later (ahead.h) */
+		gr3d_ahead_admit(c->ahead, p->in, qid, p->clear_gcr);
+	sim_port_pop(p->in, now);          /* wakes the rasterizer (or ZS) */
+	sim_unit_count(&p->u, PSEQ_CTR_QUADS, 1);
+	*next = (gr3d_token){ .qid = qid, .exec = 0, .done = 0 };
+	return IN_TAKEN;
+}
+
+/* Token next's pass starts at now: its PSEQ instruction (the fetch). */
+static inline __attribute__((always_inline)) void issue(pseq_unit *p, gr3d_token next, uint64_t now)
+{
+	gr3d_quad *q = &p->ctx->slot[next.qid];
+	for (unsigned k = 0; k < GR3D_PIXELS; k++)
+		q->px[k].exec_killed = false;       /* tegra.alu.kill_this_exec */
+	if (sim_unit_recording(&p->u))
+		sim_tl_emit(p->u.tl, now, p->u.lane, SIM_TL_BEGIN, q->id, next.exec);
+	sim_unit_count(&p->u, PSEQ_CTR_FETCHES, pseq_exec(p, q, next.exec));
+	sim_unit_count(&p->u, PSEQ_CTR_ISSUES, 1);
+	p->cur = next;
+	p->u.debug_pc = next.exec;
+	p->u.has_pc = true;
+}
+
 static void pseq_tick(sim_unit *u, uint64_t now)
 {
 	pseq_unit *p = (pseq_unit *)u;
@@ -196,74 +281,93 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 		sim_port_push_sized(p->out, &p->cur, sizeof p->cur, now);
 		sim_hold_end(&p->hold);
 	}
-	/* Recirculating quads first (they hold window slots); finished ones free theirs. */
-	const gr3d_token *t;
 	gr3d_token next;
-	bool have = false;
-	while ((t = sim_port_peek_sized(p->recirc, sizeof *t, now))) {
-		next = *t;
-		sim_port_pop(p->recirc, now);
-		if (next.done) {
-			free_slot(p, next.qid);
-			p->quads_finished++;
-			sim_unit_count(u, PSEQ_CTR_FINISHED, 1);
-			continue;
-		}
-		if (p->remove_killed && all_killed(&c->slot[next.qid])) {
-			sim_tl_emit(u->tl, now, u->lane, SIM_TL_INSTANT, c->slot[next.qid].id, next.exec);
-			free_slot(p, next.qid);                 /* PSEQ_CTL REMOVE_KILLED_PIXELS */
-			p->quads_finished++;
-			sim_unit_count(u, PSEQ_CTR_REMOVED, 1);
-			continue;
-		}
-		have = true;
-		break;
-	}
-	if (!have) {
-		const gr3d_quad_in *in = sim_port_peek_sized(p->in, sizeof *in, now);
-		if (in) {
-			unsigned rows = c->rows;
-			bool window_full = p->nfree == 0 ||
-			                   (p->inflight + 1u) * 4u * rows > p->max_out - 1u;
-			if (window_full && p->hysteresis)
-				p->draining = true;
-			if (window_full || p->draining) {
-				/* a token coming back (recirculation push) wakes us */
-				sim_unit_stall_wait(u, now, SIM_STALL_WINDOW);
-				uint64_t r = sim_port_next_ready(p->recirc);
-				if (r != UINT64_MAX)
-					sim_unit_wake(u, r);
-				return;
-			}
-			uint16_t qid = p->free_slots[--p->nfree];
-			p->inflight++;
-			admit(in, &c->slot[qid], p->clear_gcr);
-			if (c->ahead)                      /* its EXECs' work, booked later (ahead.h) */
-				gr3d_ahead_admit(c->ahead, p->in, qid, p->clear_gcr);
-			sim_port_pop(p->in, now);          /* wakes the rasterizer (or ZS) */
-			sim_unit_count(u, PSEQ_CTR_QUADS, 1);
-			next = (gr3d_token){ .qid = qid, .exec = 0, .done = 0 };
-			have = true;
+	if (take_back(p, now, true, &next) == BACK_NONE) {
+		const enum pseq_in r = take_in(p, now, sim_port_next_ready(p->recirc), &next);
+		if (r == IN_WINDOW)                /* a token coming back wakes us */
+			return;
+		if (r == IN_NONE) {
+			const uint64_t r1 = sim_port_next_ready(p->recirc), r2 = sim_port_next_ready(p->in);
+			if ((r1 < r2 ? r1 : r2) != UINT64_MAX)
+				sim_unit_wake(u, r1 < r2 ? r1 : r2);
+			return;
 		}
 	}
-	if (!have) {
-		uint64_t r = sim_port_next_ready(p->recirc);
-		uint64_t r2 = sim_port_next_ready(p->in);
-		if (r2 < r)
-			r = r2;
-		if (r != UINT64_MAX)
-			sim_unit_wake(u, r);
-		return;
-	}
-	gr3d_quad *q = &c->slot[next.qid];
-	for (unsigned k = 0; k < GR3D_PIXELS; k++)
-		q->px[k].exec_killed = false;       /* tegra.alu.kill_this_exec */
-	if (sim_unit_recording(u))
-		sim_tl_emit(u->tl, now, u->lane, SIM_TL_BEGIN, q->id, next.exec);
-	sim_unit_count(u, PSEQ_CTR_FETCHES, pseq_exec(p, q, next.exec));
-	sim_unit_count(u, PSEQ_CTR_ISSUES, 1);
-	p->cur = next;
-	u->debug_pc = next.exec;
-	u->has_pc = true;
+	issue(p, next, now);
 	sim_hold_begin(u, &p->hold, now, p->quad_clocks);
+}
+
+/* PSEQ driving the computed stages (chain.h): the tick goes on through the
+ * cycles where only PSEQ and the stages act, which it works out itself: a
+ * hold's end, the push (after a wait for room in out, MFU's next pop), and
+ * the issue of a live token coming back.  It ticks again where the rest of
+ * the GPU must see it at its cycle: the input port (the rasterizer sees its
+ * pops and pushes), a finished quad's TRAM release (setup), and every
+ * sim.gr3d_chain_ahead cycles (the watchdog).  Each cycle's bookings are what
+ * pseq_tick's would be: busy from the issue through the hold, output_full
+ * from the hold's end to the pop that frees room. */
+static void pseq_chain_tick(sim_unit *u, uint64_t now)
+{
+	pseq_unit *p = (pseq_unit *)u;
+	gr3d_chain *ch = p->chain;
+	sim_unit_wait_settle(u, now);
+	sim_unit_progress(u, ch->progress);   /* what the last tick worked out, up to now */
+	const uint64_t qc = p->quad_clocks ? p->quad_clocks : 1u;
+	uint64_t t = now;
+	gr3d_chain_sync(ch, t);
+	for (;;) {
+		if (p->hold.on) {                  /* t is the hold's end */
+			if (sim_port_full(p->out)) {   /* output_full until MFU's next pop */
+				const uint64_t room = gr3d_chain_room(ch);
+				if (t == now)
+					sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
+				u->stats.stall[SIM_STALL_OUTPUT_FULL] += room - t - (t == now);
+				t = room;
+				gr3d_chain_sync(ch, t);
+			}
+			gr3d_chain_push(ch, p->cur, t);
+			sim_hold_end(&p->hold);
+		}
+		gr3d_token next;
+		const enum pseq_back b = take_back(p, t, t == now || !p->tram, &next);
+		if (b != BACK_LIVE) {
+			if (t > now) {                 /* the input port, or a release, at its cycle */
+				sim_unit_sleep_through(u, t);
+				break;
+			}
+			const uint64_t back = gr3d_chain_next_back(ch);
+			const enum pseq_in r = take_in(p, now, back, &next);
+			if (r == IN_WINDOW)
+				break;
+			if (r == IN_NONE) {
+				const uint64_t r2 = sim_port_next_ready(p->in);
+				sim_unit_sleep_until(u, back < r2 ? back : r2);
+				break;
+			}
+		}
+		issue(p, next, t);
+		p->hold = (sim_hold){ .on = true, .done_at = t + qc };
+		if (t == now)
+			sim_unit_busy(u);
+		u->stats.busy += qc - (t == now);
+		if (t > ch->progress)
+			ch->progress = t;
+		t += qc;
+		if (t - now > p->chain_ahead) {   /* tell the watchdog */
+			sim_unit_sleep_through(u, t);
+			break;
+		}
+		gr3d_chain_sync(ch, t);
+	}
+	if (ch->progress <= now)
+		sim_unit_progress(u, ch->progress);
+}
+
+void pseq_attach_chain(pseq_unit *p, gr3d_chain *ch)
+{
+	p->chain = ch;
+	p->chain_ahead = (uint64_t)p->ctx->cfg->host_gr3d_chain_ahead;
+	p->u.tick = pseq_chain_tick;
+	p->out->producer = NULL;
+	p->recirc->consumer = NULL;
 }

@@ -42,6 +42,8 @@ typedef struct pseq_unit {
 	bool clear_gcr;
 	bool remove_killed, hysteresis;   /* tegra.pseq.remove_killed, .hysteresis */
 	pseq_fetch fetch[TEGRA_FP_MAX_EXEC];
+	struct gr3d_chain *chain;     /* NULL: out and recirc are the four units' ports */
+	uint64_t chain_ahead;         /* sim.gr3d_chain_ahead */
 } pseq_unit;
 
 /* MAX_QID for a row count (tegra-fp.md §5): (MAX_OUT - 1) / (4 * rows). */
@@ -52,6 +54,12 @@ unsigned pseq_max_qid(const ulp_config *cfg, unsigned rows);
  * and recirc. */
 void pseq_init(pseq_unit *p, gr3d_ctx *ctx, unsigned max_qid, uint16_t *free_slots, gr3d_tram *tram,
                sim_port *in, sim_port *recirc, sim_port *out);
+
+/* PSEQ drives the computed stages ch (chain.h) between out and recirc
+ * instead of four units on the clock: its tick works out the cycles where
+ * only it and they act (pseq.c, pseq_chain_tick). */
+struct gr3d_chain;
+void pseq_attach_chain(pseq_unit *p, struct gr3d_chain *ch);
 
 /* Does an EXEC fetch the destination (PSEQ LD: it reads a target DW writes)? */
 bool pseq_fetches(const pseq_unit *p);
