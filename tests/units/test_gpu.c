@@ -190,6 +190,41 @@ Test(gpu, user_clip_plane_halves_the_triangle)
 	free(j);
 }
 
+/* s with its first `from` replaced by `to` (malloc'd). */
+static char *replaced(const char *s, const char *from, const char *to)
+{
+	const char *at = strstr(s, from);
+	cr_assert(at, "no %s", from);
+	char *r = malloc(strlen(s) + strlen(to) + 1);
+	cr_assert(r);
+	sprintf(r, "%.*s%s%s", (int)(at - s), s, to, at + strlen(from));
+	return r;
+}
+
+/* A CLIPDIST output cuts without a user plane (units/geom/clip.c): the
+ * vertex shader's CLIPDIST[0] is the position's x in every component, so
+ * the half x < 0 goes; the same cut as the plane (1, 0, 0, 0) above. */
+Test(gpu, clip_distance_output_halves_the_triangle)
+{
+	replay_result res;
+	char *j = make_trace(CCW, 3, "triangles", "COLOR", "", "");
+	ulp_image *img = run(j, &res, NULL);
+	const uint64_t whole = res.fragments;
+	ulp_image_free(img);
+	char *k1 = replaced(j, "DCL OUT[2], BCOLOR\\n", "DCL OUT[2], BCOLOR\\nDCL OUT[3], CLIPDIST\\n");
+	char *k = replaced(k1, "  3: END", "  3: MOV OUT[3], IN[0].xxxx\\n  4: END");
+	img = run(k, &res, NULL);
+	cr_assert_eq(counter(&res, "clip", "clipped"), 1);
+	cr_assert_gt(res.fragments, whole * 4 / 10);
+	cr_assert_lt(res.fragments, whole * 6 / 10);
+	cr_assert_eq(px(img, 20, 20)[0], 0, "left half clipped away");
+	cr_assert_eq(px(img, 44, 20)[0], 255, "right half drawn");
+	ulp_image_free(img);
+	free(k);
+	free(k1);
+	free(j);
+}
+
 Test(gpu, tram_ring_slots_and_waits)
 {
 	cr_assert_eq(setup_tram_slots(1), 64);

@@ -8,8 +8,19 @@ const sim_counter_def CLIP_COUNTERS[CLIP_CTR_COUNT] = {
 	[CLIP_CTR_OUT] = { "triangles_out", "triangles handed to setup" },
 };
 
+/* The planes that can cut (bit p: dist[p]): near, far and w always, and
+ * the user planes that are on or read a CLIPDIST register.  Every other
+ * plane's distance is 1 at every vertex: it keeps them all and cuts none. */
+static uint32_t active_planes(const clip_state *st)
+{
+	uint32_t user = st->plane_enable;
+	user |= st->clipdist_reg[0] < 16 ? 0x0Fu : 0u;
+	user |= st->clipdist_reg[1] < 16 ? 0xF0u : 0u;
+	return 0x7u | user << 3;
+}
+
 /* Signed distances of v to the planes: >= 0 is inside. */
-static void distances(const clip_state *st, clip_vtx *v)
+static void distances(const clip_state *st, uint32_t active, clip_vtx *v)
 {
 	const float *p = v->o[st->pos_reg & 15].c;
 	v->dist[0] = p[3] + p[2];                 /* near: z >= -w */
@@ -18,12 +29,14 @@ static void distances(const clip_state *st, clip_vtx *v)
 	const float *cv = st->clipvert_reg < 16 ? v->o[st->clipvert_reg].c : p;
 	for (unsigned k = 0; k < CLIP_PLANES; k++) {
 		float d = 1.0f;
-		if (st->plane_enable >> k & 1u)
-			d = st->plane[k][0] * cv[0] + st->plane[k][1] * cv[1] + st->plane[k][2] * cv[2] +
-			    st->plane[k][3] * cv[3];
-		uint8_t cd = st->clipdist_reg[k / 4];
-		if (cd < 16 && v->o[cd].c[k % 4] < d)
-			d = v->o[cd].c[k % 4];
+		if (active >> (3 + k) & 1u) {
+			if (st->plane_enable >> k & 1u)
+				d = st->plane[k][0] * cv[0] + st->plane[k][1] * cv[1] + st->plane[k][2] * cv[2] +
+				    st->plane[k][3] * cv[3];
+			uint8_t cd = st->clipdist_reg[k / 4];
+			if (cd < 16 && v->o[cd].c[k % 4] < d)
+				d = v->o[cd].c[k % 4];
+		}
 		v->dist[3 + k] = d;
 	}
 }
@@ -37,11 +50,13 @@ static void lerp(clip_vtx *o, const clip_vtx *a, const clip_vtx *b, float t)
 		o->dist[k] = a->dist[k] + (b->dist[k] - a->dist[k]) * t;
 }
 
-/* Sutherland-Hodgman over every plane; returns the polygon's size. */
-static unsigned clip_poly(clip_unit *c)
+/* Sutherland-Hodgman over every plane that can cut; returns the polygon's
+ * size. */
+static unsigned clip_poly(clip_unit *c, uint32_t active)
 {
 	unsigned n = c->n;
-	for (unsigned p = 0; p < 3 + CLIP_PLANES && n > 0; p++) {
+	for (; active && n > 0; active &= active - 1) {
+		const unsigned p = (unsigned)__builtin_ctz(active);
 		unsigned m = 0;
 		for (unsigned i = 0; i < n && m < CLIP_MAX_POLY - 1; i++) {
 			const clip_vtx *a = &c->poly[i], *b = &c->poly[(i + 1) % n];
@@ -61,24 +76,24 @@ static unsigned clip_poly(clip_unit *c)
 static void take(clip_unit *c, const prim_tri *t, uint64_t now)
 {
 	const clip_state *st = c->st;
+	const uint32_t active = active_planes(st);
 	c->id = t->id;
 	for (unsigned k = 0; k < 3; k++) {
 		memcpy(c->poly[k].o, t->v[k], sizeof c->poly[k].o);
 		for (uint32_t bits = st->flat_regs; bits; bits &= bits - 1)
 			c->poly[k].o[__builtin_ctz(bits)] = t->v[2][__builtin_ctz(bits)];
-		distances(st, &c->poly[k]);
-	}
-	bool out = false, cut = false;
-	for (unsigned p = 0; p < 3 + CLIP_PLANES; p++) {
-		unsigned below = (c->poly[0].dist[p] < 0) + (c->poly[1].dist[p] < 0) + (c->poly[2].dist[p] < 0);
-		out |= below == 3;
-		cut |= below != 0;
+		distances(st, active, &c->poly[k]);
 	}
 	/* a NaN distance is neither inside nor outside: the polygon clip drops it */
-	bool nan = false;
-	for (unsigned k = 0; k < 3; k++)
-		for (unsigned p = 0; p < 3 + CLIP_PLANES; p++)
-			nan |= c->poly[k].dist[p] != c->poly[k].dist[p];
+	bool out = false, cut = false, nan = false;
+	for (uint32_t bits = active; bits; bits &= bits - 1) {
+		const unsigned p = (unsigned)__builtin_ctz(bits);
+		const float d0 = c->poly[0].dist[p], d1 = c->poly[1].dist[p], d2 = c->poly[2].dist[p];
+		unsigned below = (d0 < 0) + (d1 < 0) + (d2 < 0);
+		out |= below == 3;
+		cut |= below != 0;
+		nan |= d0 != d0 || d1 != d1 || d2 != d2;
+	}
 	c->emit = 1;
 	c->n = 3;
 	c->ready_at = now;
@@ -86,7 +101,7 @@ static void take(clip_unit *c, const prim_tri *t, uint64_t now)
 		c->n = 0;
 		sim_unit_count(&c->u, CLIP_CTR_CULLED, 1);
 	} else if (cut || nan) {
-		c->n = clip_poly(c);
+		c->n = clip_poly(c, active);
 		c->ready_at = now + st->clip_cycles;
 		sim_unit_count(&c->u, c->n >= 3 ? CLIP_CTR_CLIPPED : CLIP_CTR_CULLED, 1);
 	}
@@ -114,12 +129,12 @@ static void clip_tick(sim_unit *u, uint64_t now)
 		sim_unit_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
 		return;
 	}
-	prim_tri t;
-	t.id = c->id;
+	prim_tri *t = sim_port_tail(c->out);   /* built in the port: one copy */
+	t->id = c->id;
 	const clip_vtx *v[3] = { &c->poly[0], &c->poly[c->emit], &c->poly[c->emit + 1] };
 	for (unsigned k = 0; k < 3; k++)
-		memcpy(t.v[k], v[k]->o, sizeof t.v[k]);
-	sim_port_push(c->out, &t, now);
+		memcpy(t->v[k], v[k]->o, sizeof t->v[k]);
+	sim_port_commit(c->out, now);
 	c->emit++;
 	sim_unit_count(u, CLIP_CTR_OUT, 1);
 }
