@@ -65,6 +65,37 @@ Test(numfmt, fx10_every_code)
 		cr_assert_lt(fx10_decode((uint32_t)i & FX10_MASK), fx10_decode((uint32_t)(i + 1) & FX10_MASK));
 }
 
+/* fp20_encode (integers on the binary32's fields) against the generic
+ * mf_encode, under every rounding: every exponent and sign, every pattern
+ * of the 10 bits FP20 drops under a few kept mantissas (ties, carries into
+ * the exponent, the smallest normal), and 2^20 pseudo-random words. */
+static void fp20_encode_agrees(uint32_t u)
+{
+	float v;
+	memcpy(&v, &u, sizeof v);
+	for (int r = 0; r < 3; r++) {
+		const uint32_t want = mf_encode(&FP20_FORMAT, (double)v, (enum ulp_round)r);
+		const uint32_t got = fp20_encode(v, (enum ulp_round)r);
+		if (got != want)
+			cr_assert_fail("fp20_encode(bits 0x%08x, round %d) = 0x%05x, mf_encode 0x%05x", u, r, got, want);
+	}
+}
+
+Test(numfmt, fp20_encode_matches_the_generic_encoder)
+{
+	static const uint32_t kept[] = { 0, 1, 2, 0x555, 0xAAA, 0x1000, 0x1FFE, 0x1FFF };
+	for (uint32_t e8 = 0; e8 < 256; e8++)
+		for (uint32_t sign = 0; sign < 2; sign++)
+			for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++)
+				for (uint32_t low = 0; low < 1024; low++)
+					fp20_encode_agrees(sign << 31 | e8 << 23 | kept[k] << 10 | low);
+	uint32_t x = 0x12345678u;
+	for (unsigned i = 0; i < 1u << 20; i++) {
+		x ^= x << 13, x ^= x >> 17, x ^= x << 5;   /* xorshift32 */
+		fp20_encode_agrees(x);
+	}
+}
+
 /* ---- the formats' defining constants (tegra-fp.md §2.4, pica200.md §2.1) ---- */
 
 Test(numfmt, fp20_known_codes)
