@@ -90,42 +90,50 @@ static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
  * stages, their times and bookings. */
 static void work_out(gr3d_chain *ch, gr3d_token t, uint64_t vis)
 {
-	const uint64_t k = ch->ntok++, mask = ch->mask, cap = ch->cap;
+	const uint64_t k = ch->ntok++;
+	const uint32_t mask = ch->mask, slot = (uint32_t)k & mask;
+	const bool bounded = k >= ch->cap;                        /* token k - cap's take frees the slot */
+	const uint32_t freed = (uint32_t)(k - ch->cap) & mask;
 	gr3d_quad *q = &ch->ctx->slot[t.qid];
-	uint64_t take[GR3D_CHAIN_STAGES];
-	for (unsigned s = 0; s < GR3D_CHAIN_STAGES; s++) {
+	for (unsigned s = 0; s + 1 < GR3D_CHAIN_STAGES; s++) {   /* MFU, TEX, ALU */
 		gr3d_stage *st = ch->stage[s];
-		take[s] = max64(vis, ch->last_push[s]);
-		const bool later = s + 1 == GR3D_CHAIN_STAGES && ch->dw_at;   /* at DW's take (dw_work) */
-		st->now = take[s];
-		const unsigned clocks = later ? st->quad_clocks : st->exec(st, q, t.exec);
-		const uint64_t done = take[s] + (clocks ? clocks : 1u);
-		uint64_t push = done;
-		if (s + 1 < GR3D_CHAIN_STAGES) {
-			const uint64_t *next = ch->take[s + 1];
-			if (k >= cap)                      /* the slot token k - cap's take frees */
-				push = max64(done, next[(k - cap) & mask]);
-			/* the port after the push: this token and those the next stage
-			 * has not taken by then (earlier tokens: their takes are known;
-			 * pushes rise, so the tokens taken by a push only grow) */
-			uint64_t *n = &ch->taken[s];
-			while (*n < k && next[*n & mask] <= push)
-				(*n)++;
-			const uint32_t count = (uint32_t)(k + 1 - *n);
-			if (count > ch->mid[s]->max_count)
-				ch->mid[s]->max_count = count;
-			vis = push + ch->lat[s + 1];
-		} else {
-			if (!later)
-				st->route(st, &t);
-			ch->outq[(ch->oq_head + ch->oq_n++) & ch->oq_mask] = (gr3d_chain_out){ push, take[s], t };
-		}
-		st->u.stats.busy += done - take[s];
+		const uint64_t take = max64(vis, ch->last_push[s]);
+		st->now = take;
+		const unsigned clocks = st->exec(st, q, t.exec);
+		const uint64_t done = take + (clocks ? clocks : 1u);
+		const uint64_t *next = ch->take[s + 1];
+		const uint64_t push = bounded ? max64(done, next[freed]) : done;
+		/* the port after the push: this token and those the next stage
+		 * has not taken by then (earlier tokens: their takes are known;
+		 * pushes rise, so the tokens taken by a push only grow) */
+		uint64_t n = ch->taken[s];
+		while (n < k && next[n & mask] <= push)
+			n++;
+		ch->taken[s] = n;
+		const uint32_t count = (uint32_t)(k + 1 - n);
+		if (count > ch->mid[s]->max_count)
+			ch->mid[s]->max_count = count;
+		st->u.stats.busy += done - take;
 		st->u.stats.stall[SIM_STALL_OUTPUT_FULL] += push - done;
 		ch->last_push[s] = push;
+		ch->take[s][slot] = take;
+		vis = push + ch->lat[s + 1];
 	}
-	for (unsigned s = 0; s < GR3D_CHAIN_STAGES; s++)
-		ch->take[s][k & mask] = take[s];
+	/* DW: its output never fills; with a destination fetch its work waits
+	 * for its take (dw_work) */
+	gr3d_stage *dw = ch->stage[GR3D_CHAIN_STAGES - 1];
+	const uint64_t take = max64(vis, ch->last_push[GR3D_CHAIN_STAGES - 1]);
+	unsigned clocks = dw->quad_clocks;
+	if (!ch->dw_at) {
+		dw->now = take;
+		clocks = dw->exec(dw, q, t.exec);
+		dw->route(dw, &t);
+	}
+	const uint64_t done = take + (clocks ? clocks : 1u);
+	ch->outq[(ch->oq_head + ch->oq_n++) & ch->oq_mask] = (gr3d_chain_out){ done, take, t };
+	dw->u.stats.busy += done - take;
+	ch->last_push[GR3D_CHAIN_STAGES - 1] = done;
+	ch->take[GR3D_CHAIN_STAGES - 1][slot] = take;
 }
 
 void gr3d_chain_push(gr3d_chain *ch, gr3d_token t, uint64_t now)
