@@ -68,13 +68,13 @@ static void prim_tick(sim_unit *u, uint64_t now)
 			sim_unit_sleep_until(u, now + 1);           /* polled */
 		return;
 	}
-	prim_tri t;
+	prim_tri *t = sim_port_tail(p->out);      /* built in the port: one copy */
 	if (nv < 3)
-		memset(&t, 0, sizeof t);
-	t.id = p->next_tri;
+		memset(t, 0, sizeof *t);
+	t->id = p->next_tri;
 	for (unsigned k = 0; k < nv; k++)
-		memcpy(t.v[k], p->vtx[idx[k]], sizeof t.v[k]);
-	sim_port_push(p->out, &t, now);
+		memcpy(t->v[k], p->vtx[idx[k]], sizeof t->v[k]);
+	sim_port_commit(p->out, now);
 	p->next_tri++;
 	sim_unit_count(u, PRIM_CTR_TRIANGLES, 1);
 	sim_unit_busy(u);

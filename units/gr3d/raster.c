@@ -34,10 +34,12 @@ void raster_tri_setup(raster_tri *s, const double x[3], const double y[3], const
 		s->y[k] = y[k];
 		s->iw[k] = 1.0 / w[k];
 		s->z[k] = z[k];
-		minx = fmin(minx, x[k]);
-		maxx = fmax(maxx, x[k]);
-		miny = fmin(miny, y[k]);
-		maxy = fmax(maxy, y[k]);
+		/* fmin / fmax without the library call: the running bound is never
+		 * NaN, and a NaN coordinate leaves it as they would */
+		minx = x[k] < minx ? x[k] : minx;
+		maxx = x[k] > maxx ? x[k] : maxx;
+		miny = y[k] < miny ? y[k] : miny;
+		maxy = y[k] > maxy ? y[k] : maxy;
 	}
 	s->area = edge(s->x[0], s->y[0], s->x[1], s->y[1], s->x[2], s->y[2]);
 	s->front = s->area > 0;
