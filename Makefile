@@ -53,7 +53,7 @@ ifneq ($(and $(HAVE_SDL),$(VIEWER_SRC)),)
 ALL += $(VIEWER)
 endif
 
-.PHONY: all deps test test-run test-gl san run bench piglit mesa piglit-gl clean
+.PHONY: all deps test test-run test-gl san memcheck run bench piglit mesa piglit-gl clean
 all: $(ALL)
 
 # "CC file" per object; V=1 prints the full commands
@@ -119,6 +119,11 @@ san: deps
 	@set -o pipefail; $(MAKE) --no-print-directory BUILD=build/san OPT="-O1 -g $(SAN)" \
 	    LDFLAGS="$(SAN)" test-run 2>&1 | tee build/san/test.log
 	@bash scripts/san_check.sh build/san/test.log
+
+# Valgrind's memcheck over replays (scripts/memcheck.sh): reads of memory
+# nothing wrote, which the sanitizers of make san cannot see.
+memcheck: deps $(CLI) $(BENCH)
+	@ULPSIM_CORPUS=$(CORPUS) bash scripts/memcheck.sh $(BUILD)
 
 # The GL tests (tests/gl/run.sh): piglit's shader_runner on a fixed sample,
 # a link error, es2gears and glmark2 frames against llvmpipe.

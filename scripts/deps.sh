@@ -26,6 +26,8 @@ command -v glmark2-es2 >/dev/null 2>&1 || missing+=(glmark2-es2-x11)
 command -v eglretrace >/dev/null 2>&1 || missing+=(apitrace)
 # ulpsim replay DIR --shard: the sharding test runs the shards with GNU parallel (docs/replay.md)
 command -v parallel >/dev/null 2>&1 || missing+=(parallel)
+# make memcheck (scripts/memcheck.sh)
+command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 # make bench's GL program (bench/gl_side.c): EGL and GLES 2 headers
 need_deb libegl-dev
 need_deb libgles-dev
