@@ -319,8 +319,10 @@ bool replay_state_draw(replay_state *st, reg_stream *s, const struct cJSON *c, b
 
 /* Every vertex the draw fetches lies inside the buffer its attribute
  * starts in: a count past the end would read (0, 0, 0, 1) vertices
- * silently (docs/replay.md). */
-static bool vertices_in_buffers(const replay_state *st, const vfetch_setup *f, uint32_t count, ulp_diag *d)
+ * silently (docs/replay.md).  Then vertex fetch reads the indices and each
+ * attribute's vertices where they are (vfetch_attr.bytes): the first and the
+ * last vertex's bytes lie in one resource, so every vertex between does. */
+static bool vertices_in_buffers(const replay_state *st, vfetch_setup *f, uint32_t count, ulp_diag *d)
 {
 	static const uint8_t SIZE[4] = { 1, 1, 2, 4 };   /* enum vfetch_type */
 	if (!count)
@@ -328,6 +330,7 @@ static bool vertices_in_buffers(const replay_state *st, const vfetch_setup *f, u
 	uint64_t lo = f->first, hi = (uint64_t)f->first + count - 1;
 	if (f->index_size) {
 		const uint8_t *p = replay_mem_read(st, f->index_addr, count * f->index_size);
+		f->index_bytes = p;
 		lo = UINT32_MAX;
 		hi = 0;
 		for (uint32_t k = 0; p && k < count; k++) {
@@ -339,12 +342,15 @@ static bool vertices_in_buffers(const replay_state *st, const vfetch_setup *f, u
 		}
 	}
 	for (unsigned k = 0; k < f->nattr; k++) {
-		const vfetch_attr *a = &f->attr[k];
+		vfetch_attr *a = &f->attr[k];
 		const uint32_t len = a->ncomp * SIZE[a->type & 3];
 		const uint64_t first = (uint64_t)a->addr + a->stride * lo, last = (uint64_t)a->addr + a->stride * hi;
 		long res = resource_at(st, a->addr);
-		bool ok = res >= 0 && last + len <= UINT32_MAX && replay_mem_read(st, (uint32_t)first, len) &&
-		          replay_mem_read(st, (uint32_t)last, len) && resource_at(st, (uint32_t)last) == res;
+		const uint8_t *bytes = res >= 0 && last + len <= UINT32_MAX ? replay_mem_read(st, (uint32_t)first, len)
+		                                                              : NULL;
+		bool ok = bytes && replay_mem_read(st, (uint32_t)last, len) && resource_at(st, (uint32_t)last) == res;
+		a->bytes = ok ? bytes : NULL;
+		a->first = (uint32_t)lo;
 		if (!ok) {
 			const trace_resource *r = res >= 0 ? &st->t->res[res] : NULL;
 			return ulp_diag_at(d, NULL, 0, 0, "vertex %llu of the draw is past the end of vertex element %u's "

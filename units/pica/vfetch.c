@@ -135,7 +135,8 @@ void vfetch_setup_job(void *ctx, uint32_t id, pica_job *job)
 	const vfetch_setup *s = ctx;
 	uint32_t v = s->first + id;
 	if (s->index_size) {
-		const uint8_t *p = s->read(s->mem, s->index_addr + id * s->index_size, s->index_size);
+		const uint8_t *p = s->index_bytes ? s->index_bytes + (size_t)id * s->index_size
+		                                  : s->read(s->mem, s->index_addr + id * s->index_size, s->index_size);
 		v = 0;
 		for (unsigned b = 0; p && b < s->index_size; b++)
 			v |= (uint32_t)p[b] << (8 * b);
@@ -144,7 +145,8 @@ void vfetch_setup_job(void *ctx, uint32_t id, pica_job *job)
 		const vfetch_attr *a = &s->attr[k];
 		const unsigned size = SIZE[a->type & 3];
 		const uint64_t at = (uint64_t)a->addr + (uint64_t)a->stride * v;
-		const uint8_t *p = at + (uint64_t)a->ncomp * size <= UINT32_MAX
+		const uint8_t *p = a->bytes ? a->bytes + (size_t)a->stride * (v - a->first)
+		                   : at + (uint64_t)a->ncomp * size <= UINT32_MAX
 		                   ? s->read(s->mem, (uint32_t)at, a->ncomp * size) : NULL;
 		float *c = job->v[a->reg & 15].c;
 		unsigned j = 0;

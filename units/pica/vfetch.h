@@ -63,6 +63,11 @@ typedef struct vfetch_attr {
 	uint32_t addr, stride;
 	uint8_t type, ncomp, reg;    /* enum vfetch_type, 1..4, v register */
 	bool normalize;              /* ubyte / 255 (ulpsim's register 0x2F0) */
+	/* optional: vertex `first`'s bytes, when the caller has checked that
+	 * every vertex the draw reads (first and up) lies in the same buffer
+	 * after them; they are then read there, not through read() */
+	const uint8_t *bytes;
+	uint32_t first;
 } vfetch_attr;
 
 typedef struct vfetch_setup {
@@ -71,6 +76,7 @@ typedef struct vfetch_setup {
 	uint32_t first;              /* VERTEX_OFFSET: vertex k of an array draw is first + k */
 	uint32_t index_addr;         /* indexed draws: vertex k is the k-th index there */
 	uint8_t index_size;          /* 0: an array draw; 1, 2 or 4 bytes */
+	const uint8_t *index_bytes;  /* optional: the draw's indices, checked by the caller */
 	enum ulp_round round;        /* f32 -> float24 (f24.uniform_round) */
 	bool exact;                  /* arith=exact: kept as binary32 */
 	vfetch_read_fn read;
