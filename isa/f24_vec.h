@@ -211,7 +211,34 @@ static inline F24V_INLINE f24v_f4 f24v_min4(f24v_f4 a, f24v_f4 b) { return f24v_
 typedef float f24v_f8 __attribute__((vector_size(32)));
 typedef double f24v_d4 __attribute__((vector_size(32)));
 
-static inline F24V_AVX2 __m256i f24v_k8(int32_t k) { return _mm256_set1_epi32(k); }
+/* The eight-lane constants, read from memory: GCC 12 otherwise builds each
+ * one at each use from an integer register (mov, vmovd, vpbroadcastd), a
+ * third of a MUL's instructions.  The empty asm hides where the table is,
+ * so that a constant stays a load, which the instruction using it takes as
+ * its memory operand. */
+enum { F24V_K_ABS, F24V_K_TINY, F24V_K_BIG, F24V_K_INF, F24V_K_SIGN, F24V_K_NAN, F24V_K_KEEP,
+       F24V_K_N };
+typedef struct f24v_row8 {
+	int32_t v[8];
+} __attribute__((aligned(32))) f24v_row8;
+#define F24V_ROW8(x) { { x, x, x, x, x, x, x, x } }
+static const f24v_row8 F24V_K8[F24V_K_N] = {
+	[F24V_K_ABS] = F24V_ROW8(INT32_MAX),
+	[F24V_K_TINY] = F24V_ROW8(0x20800000),      /* 2^-62 */
+	[F24V_K_BIG] = F24V_ROW8(0x5F7FFFFF),       /* below 2^64 */
+	[F24V_K_INF] = F24V_ROW8(0x7F800000),
+	[F24V_K_SIGN] = F24V_ROW8(INT32_MIN),
+	[F24V_K_NAN] = F24V_ROW8(0x7FC00000),       /* (float)NAN */
+	[F24V_K_KEEP] = { { 0, -16, 0, -16, 0, -16, 0, -16 } },   /* ~F24V_DROP: 0xFFFFFFF0'00000000 */
+};
+#undef F24V_ROW8
+
+static inline F24V_AVX2 __m256i f24v_k8(unsigned k)
+{
+	const f24v_row8 *t = F24V_K8;
+	__asm__("" : "+r"(t));
+	return _mm256_load_si256((const __m256i *)t[k].v);
+}
 
 /* The four low and the four high floats as doubles (exact). */
 static inline F24V_AVX2 __m256d f24v_lo8(__m256 a) { return _mm256_cvtps_pd(_mm256_castps256_ps128(a)); }
@@ -229,7 +256,7 @@ static inline F24V_AVX2 __m256i f24v_join8(__m256d lo, __m256d hi)
 static inline F24V_AVX2 __m256 f24v_flush8(__m256 a)
 {
 	const __m256i b = _mm256_castps_si256(a);
-	const __m256i small = _mm256_cmpgt_epi32(f24v_k8(0x20800000), _mm256_and_si256(b, f24v_k8(INT32_MAX)));
+	const __m256i small = _mm256_cmpgt_epi32(f24v_k8(F24V_K_TINY), _mm256_and_si256(b, f24v_k8(F24V_K_ABS)));
 	return _mm256_castsi256_ps(_mm256_andnot_si256(small, b));
 }
 
@@ -253,13 +280,13 @@ static inline F24V_AVX2 __m256d f24v_round4d(__m256d v, uint64_t rne)
  * apart; big takes in the NaNs, which the last step then sets). */
 static inline F24V_AVX2 __m256 f24v_trunc8(__m256d lo, __m256d hi, __m256i nanv)
 {
-	const __m256d keep = _mm256_castsi256_pd(_mm256_set1_epi64x((long long)~F24V_DROP));
+	const __m256d keep = _mm256_castsi256_pd(f24v_k8(F24V_K_KEEP));
 	const __m256i b = f24v_join8(_mm256_and_pd(lo, keep), _mm256_and_pd(hi, keep));
-	const __m256i a = _mm256_and_si256(b, f24v_k8(INT32_MAX));
-	const __m256i small = _mm256_cmpgt_epi32(f24v_k8(0x20800000), a);   /* 2^-62 */
-	const __m256i big = _mm256_cmpgt_epi32(a, f24v_k8(0x5F7FFFFF));     /* 2^64 */
-	const __m256i nan = _mm256_cmpgt_epi32(a, f24v_k8(0x7F800000));
-	const __m256i inf = _mm256_or_si256(_mm256_and_si256(b, f24v_k8(INT32_MIN)), f24v_k8(0x7F800000));
+	const __m256i a = _mm256_and_si256(b, f24v_k8(F24V_K_ABS));
+	const __m256i small = _mm256_cmpgt_epi32(f24v_k8(F24V_K_TINY), a);   /* 2^-62 */
+	const __m256i big = _mm256_cmpgt_epi32(a, f24v_k8(F24V_K_BIG));     /* 2^64 */
+	const __m256i nan = _mm256_cmpgt_epi32(a, f24v_k8(F24V_K_INF));
+	const __m256i inf = _mm256_or_si256(_mm256_and_si256(b, f24v_k8(F24V_K_SIGN)), f24v_k8(F24V_K_INF));
 	__m256i r = _mm256_andnot_si256(small, b);
 	r = _mm256_blendv_epi8(r, inf, big);
 	return _mm256_castsi256_ps(_mm256_blendv_epi8(r, nanv, nan));
@@ -279,7 +306,7 @@ static inline F24V_AVX2 f24v_f8 f24v_mul8(f24v_f8 x, f24v_f8 y, uint64_t rne)
 	__m256d lo = _mm256_mul_pd(f24v_lo8(a), f24v_lo8(b)), hi = _mm256_mul_pd(f24v_hi8(a), f24v_hi8(b));
 	if (!rne) {
 		const __m256i nan_in = _mm256_castps_si256(_mm256_cmp_ps(a, b, _CMP_UNORD_Q));
-		return (f24v_f8)f24v_trunc8(lo, hi, _mm256_and_si256(nan_in, f24v_k8(0x7FC00000)));
+		return (f24v_f8)f24v_trunc8(lo, hi, _mm256_and_si256(nan_in, f24v_k8(F24V_K_NAN)));
 	}
 	const __m256d z = _mm256_setzero_pd();
 	lo = _mm256_blendv_pd(lo, z, _mm256_andnot_pd(_mm256_cmp_pd(f24v_lo8(a), f24v_lo8(b), _CMP_UNORD_Q),
@@ -295,7 +322,7 @@ static inline F24V_AVX2 f24v_f8 f24v_add8(f24v_f8 x, f24v_f8 y, uint64_t rne)
 	const __m256 a = f24v_flush8((__m256)x), b = f24v_flush8((__m256)y);
 	const __m256d lo = _mm256_add_pd(f24v_lo8(a), f24v_lo8(b)), hi = _mm256_add_pd(f24v_hi8(a), f24v_hi8(b));
 	if (!rne)
-		return (f24v_f8)f24v_trunc8(lo, hi, f24v_k8(0x7FC00000));
+		return (f24v_f8)f24v_trunc8(lo, hi, f24v_k8(F24V_K_NAN));
 	return (f24v_f8)f24v_join_round8(lo, hi, rne);
 }
 #endif
