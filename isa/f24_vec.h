@@ -325,6 +325,29 @@ static inline F24V_AVX2 f24v_f8 f24v_add8(f24v_f8 x, f24v_f8 y, uint64_t rne)
 		return (f24v_f8)f24v_trunc8(lo, hi, f24v_k8(F24V_K_NAN));
 	return (f24v_f8)f24v_join_round8(lo, hi, rne);
 }
+
+/* f24_rcp and f24_rsq on eight: the flushed operand, 1 / x or 1 / sqrt(x)
+ * in doubles (IEEE division and square root, correctly rounded as the
+ * scalar helpers' are), rounded once; a NaN (a NaN operand, the root of a
+ * negative) is (float)NAN. */
+static inline F24V_AVX2 f24v_f8 f24v_sfu8(f24v_f8 x, uint64_t rne, bool root)
+{
+	const __m256 a = f24v_flush8((__m256)x);
+	const __m256d one = _mm256_set1_pd(1.0);
+	__m256d lo = f24v_lo8(a), hi = f24v_hi8(a);
+	if (root) {
+		lo = _mm256_sqrt_pd(lo);
+		hi = _mm256_sqrt_pd(hi);
+	}
+	lo = _mm256_div_pd(one, lo);
+	hi = _mm256_div_pd(one, hi);
+	if (!rne)
+		return (f24v_f8)f24v_trunc8(lo, hi, f24v_k8(F24V_K_NAN));
+	return (f24v_f8)f24v_join_round8(lo, hi, rne);
+}
+
+static inline F24V_AVX2 f24v_f8 f24v_rcp8(f24v_f8 x, uint64_t rne) { return f24v_sfu8(x, rne, false); }
+static inline F24V_AVX2 f24v_f8 f24v_rsq8(f24v_f8 x, uint64_t rne) { return f24v_sfu8(x, rne, true); }
 #endif
 
 #endif

@@ -113,6 +113,45 @@ __attribute__((target("avx2"))) static void lanes8(const float *a, const float *
 	memcpy(s, &r, sizeof r);
 }
 
+__attribute__((target("avx2"))) static void sfu8(const float *a, uint64_t rne, float *rcp, float *rsq)
+{
+	f24v_f8 x, r;
+	memcpy(&x, a, sizeof x);
+	r = f24v_rcp8(x, rne);
+	memcpy(rcp, &r, sizeof r);
+	r = f24v_rsq8(x, rne);
+	memcpy(rsq, &r, sizeof r);
+}
+
+/* RCP and RSQ: every value of values() (negatives, zeros, float24
+ * subnormals that flush, infinities, NaNs) and random mantissas around
+ * each exponent. */
+Test(f24_vec, eight_lane_rcp_rsq_equal_the_scalar_helpers)
+{
+	if (!__builtin_cpu_supports("avx2"))
+		return;
+	static float v[2048];
+	unsigned n = values(v, 2048);
+	test_rng rng = { 4242 };
+	for (unsigned m = 0; m < 3; m++) {
+		const f24_mode fm = { .round = MODES[m] };
+		const uint64_t rne = f24v_rne(MODES[m]);
+		for (unsigned it = 0; it < n / 8 + 40000; it++) {
+			float a[8], rcp[8], rsq[8];
+			for (int k = 0; k < 8; k++)
+				a[k] = it < n / 8 ? v[8 * it + (unsigned)k]
+				                  : f24_decode(test_rnd(&rng) & 0xFFFFFFu);
+			sfu8(a, rne, rcp, rsq);
+			for (int k = 0; k < 8; k++) {
+				cr_assert_eq(bits_of(rcp[k]), bits_of(f24_rcp(a[k], &fm)), "rcp8 %a mode %u",
+				             (double)a[k], m);
+				cr_assert_eq(bits_of(rsq[k]), bits_of(f24_rsq(a[k], &fm)), "rsq8 %a mode %u",
+				             (double)a[k], m);
+			}
+		}
+	}
+}
+
 Test(f24_vec, eight_lanes_equal_the_scalar_helpers)
 {
 	if (!__builtin_cpu_supports("avx2"))

@@ -436,7 +436,7 @@ DEFINE_RUN_FAST(run_fast4, , mul_l4, add_l4)
 
 #if F24V_HAVE_AVX2
 /* With AVX2 the instructions that make up most of a vertex shader (MUL,
- * ADD, MAD, MOV, the dot products) keep their sixteen lanes in two 32-byte
+ * ADD, MAD, MOV, the dot products, RCP, RSQ) keep their sixteen lanes in two 32-byte
  * registers from the source registers' read to the destination's write:
  * no copies of the operands.  Lane for lane the same operations as
  * run_fast4 (f24v_mul8 / f24v_add8 == f24v_mul4 / f24v_add4; the negation
@@ -496,7 +496,7 @@ __attribute__((target("avx2"))) static void run_fast8(batch_state *S, const pica
 	const unsigned kind = fi->kind;
 	if (kind != PICA_FAST_MUL && kind != PICA_FAST_ADD && kind != PICA_FAST_MAD &&
 	    kind != PICA_FAST_MOV && kind != PICA_FAST_DP3 && kind != PICA_FAST_DP4 &&
-	    kind != PICA_FAST_DPH) {
+	    kind != PICA_FAST_DPH && kind != PICA_FAST_RCP && kind != PICA_FAST_RSQ) {
 		run_fast4(S, fi, u, fm, rne, act);
 		return;
 	}
@@ -507,6 +507,20 @@ __attribute__((target("avx2"))) static void run_fast8(batch_state *S, const pica
 		const __m256i lo = _mm256_set1_epi32((int)(act & 0xFF)), hi = _mm256_set1_epi32((int)(act >> 8));
 		keep.lo = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(lo, bit), bit));
 		keep.hi = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(hi, bit), bit));
+	}
+	if (kind == PICA_FAST_RCP || kind == PICA_FAST_RSQ) {     /* one value: component 0's */
+		lanes8 a = rd8(S, u, &fi->src[0], 0);
+		if (kind == PICA_FAST_RCP) {
+			a.lo = (__m256)f24v_rcp8((f24v_f8)a.lo, rne);
+			a.hi = (__m256)f24v_rcp8((f24v_f8)a.hi, rne);
+		} else {
+			a.lo = (__m256)f24v_rsq8((f24v_f8)a.lo, rne);
+			a.hi = (__m256)f24v_rsq8((f24v_f8)a.hi, rne);
+		}
+		for (unsigned k = 0; k < 4; k++)
+			if (fi->wmask & (1u << k))
+				wr8(d[k], a, act, &keep);
+		return;
 	}
 	if (kind == PICA_FAST_DP3 || kind == PICA_FAST_DP4 || kind == PICA_FAST_DPH) {
 		/* f24_dot: each product rounded, summed in component order */
