@@ -639,19 +639,30 @@ static inline void lanes_out(float src[4][L], pica_job *const *jobs, unsigned n,
 			jobs[l]->o[r].c[c] = src[c][l];
 }
 
-/* The lanes whose pc (lpc, the walks' pcs side by side) is pc, as bits. */
-static inline unsigned lanes_at(const uint32_t lpc[L], uint32_t pc)
+/* The lanes' pcs where they go separate ways, four to a vector. */
+typedef uint32_t u32x4 __attribute__((vector_size(16)));
+
+/* The lanes whose pc is pc, as bits. */
+static inline unsigned lanes_at(const u32x4 lpc[H], uint32_t pc)
 {
-	typedef uint32_t u32x4 __attribute__((vector_size(16)));
-	const u32x4 bit = { 1, 2, 4, 8 };
 	unsigned act = 0;
 	for (int h = 0; h < H; h++) {
-		u32x4 v;
-		memcpy(&v, &lpc[4 * h], sizeof v);
-		const u32x4 m = (u32x4)(v == pc) & bit;
-		act |= (m[0] | m[1] | m[2] | m[3]) << (4 * h);
+		const u32x4 m = (u32x4)(lpc[h] == pc);
+#if F24V_HAVE_AVX2                       /* x86-64: SSE2 */
+		act |= (unsigned)_mm_movemask_ps((__m128)m) << (4 * h);
+#else
+		const u32x4 bit = m & (u32x4){ 1, 2, 4, 8 };
+		act |= (bit[0] | bit[1] | bit[2] | bit[3]) << (4 * h);
+#endif
 	}
 	return act;
+}
+
+/* The lanes at pc move on to pc + 1 (a compare's all-ones is -1). */
+static inline void lanes_step(u32x4 lpc[H], uint32_t pc)
+{
+	for (int h = 0; h < H; h++)
+		lpc[h] -= (u32x4)(lpc[h] == pc);
 }
 
 void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_env *env,
@@ -678,11 +689,12 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 	for (unsigned l = 0; l < L; l++)
 		pica_batch_walk_start(p, &w[l]);
 	const uint64_t rne = f24v_rne(env->f24.round);
-	/* conv: every lane at pc cpc (their walks' pcs not kept up to date
-	 * through plain instructions, which leave the IF rings alone) */
+	/* conv: every lane at pc cpc; else lane l at lpc[l / 4][l % 4] (DONE
+	 * at END).  The walks' pcs are set at the flow ops only (plain
+	 * instructions leave the IF rings alone). */
 	bool conv = true;
 	uint32_t cpc = p->entry;
-	uint32_t lpc[L];                           /* w[l].pc side by side, when not conv */
+	u32x4 lpc[H];
 	for (uint32_t i = 0; i < b->norder; i++) {
 		const uint32_t pc = b->order[i];
 		unsigned act = 0;
@@ -707,23 +719,21 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 				conv = true;
 				cpc = pc + 1;
 			} else {
-				for (unsigned l = 0; l < L; l++)
-					if (act & (1u << l))
-						lpc[l] = w[l].pc = pc + 1;
+				lanes_step(lpc, pc);
 			}
 			continue;
 		}
 		if (conv)
-			for (unsigned l = 0; l < L; l++)
-				lpc[l] = w[l].pc = pc;
+			for (int h = 0; h < H; h++)
+				lpc[h] = (u32x4){ pc, pc, pc, pc };
 		conv = false;
-		bool go[L] = { false };
 		if (m->exec == PICA_EX_END) {
-			for (unsigned l = 0; l < L; l++)
-				if (act & (1u << l))
-					lpc[l] = w[l].pc = DONE;
+			for (int h = 0; h < H; h++)
+				lpc[h] |= (u32x4)(lpc[h] == pc);   /* DONE */
 			continue;
-		} else if (fi->kind != PICA_FAST_GENERAL) {
+		}
+		bool go[L];
+		if (fi->kind != PICA_FAST_GENERAL) {
 			run_fast(&S, fi, u, &env->f24, rne, act, b->wide);
 		} else if (m->exec == PICA_EX_CMP) {
 			run_cmp(&S, in, fi, u, act);
@@ -736,14 +746,16 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 					sig[l] |= UINT32_C(1) << b->jump_bit[pc];
 			}
 		}
+		const bool flow = m->exec == PICA_EX_JMP || m->exec == PICA_EX_IF;
 		for (uint32_t bits = act; bits; bits &= bits - 1) {
 			const unsigned l = (unsigned)__builtin_ctz(bits);
 			bool taken;
-			if (!walk_next(p, &w[l], go[l], &taken)) {
+			w[l].pc = pc;
+			if (!walk_next(p, &w[l], flow && go[l], &taken)) {
 				sig[l] |= PICA_BATCH_BAD;
 				w[l].pc = DONE;
 			}
-			lpc[l] = w[l].pc;
+			lpc[l / 4][l % 4] = w[l].pc;
 		}
 	}
 	for (unsigned l = 0; l < n && l < L; l++) {
