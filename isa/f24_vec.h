@@ -316,14 +316,31 @@ static inline F24V_AVX2 f24v_f8 f24v_mul8(f24v_f8 x, f24v_f8 y, uint64_t rne)
 	return (f24v_f8)f24v_join_round8(lo, hi, rne);
 }
 
-/* f24v_add4 on eight: a NaN sum (a NaN operand, inf - inf) is (float)NAN. */
-static inline F24V_AVX2 f24v_f8 f24v_add8(f24v_f8 x, f24v_f8 y, uint64_t rne)
+/* f24v_add4 on eight: a NaN sum (a NaN operand, inf - inf) is (float)NAN.
+ * f24v_addr8 takes x rounded (an f24_round result: +0, |x| >= 2^-62, inf
+ * or the NaN), which the flush leaves as it is: a MAD's product, a dot
+ * product's sum; f24v_sum8 takes both rounded (a dot product's sums). */
+static inline F24V_AVX2 f24v_f8 f24v_add8_(__m256 a, __m256 b, uint64_t rne)
 {
-	const __m256 a = f24v_flush8((__m256)x), b = f24v_flush8((__m256)y);
 	const __m256d lo = _mm256_add_pd(f24v_lo8(a), f24v_lo8(b)), hi = _mm256_add_pd(f24v_hi8(a), f24v_hi8(b));
 	if (!rne)
 		return (f24v_f8)f24v_trunc8(lo, hi, f24v_k8(F24V_K_NAN));
 	return (f24v_f8)f24v_join_round8(lo, hi, rne);
+}
+
+static inline F24V_AVX2 f24v_f8 f24v_add8(f24v_f8 x, f24v_f8 y, uint64_t rne)
+{
+	return f24v_add8_(f24v_flush8((__m256)x), f24v_flush8((__m256)y), rne);
+}
+
+static inline F24V_AVX2 f24v_f8 f24v_addr8(f24v_f8 x, f24v_f8 y, uint64_t rne)
+{
+	return f24v_add8_((__m256)x, f24v_flush8((__m256)y), rne);
+}
+
+static inline F24V_AVX2 f24v_f8 f24v_sum8(f24v_f8 x, f24v_f8 y, uint64_t rne)
+{
+	return f24v_add8_((__m256)x, (__m256)y, rne);
 }
 
 /* f24_rcp and f24_rsq on eight: the flushed operand, 1 / x or 1 / sqrt(x)

@@ -478,6 +478,20 @@ static inline F24V_AVX2 lanes8 add8(lanes8 a, lanes8 b, uint64_t rne)
 	                 (__m256)f24v_add8((f24v_f8)a.hi, (f24v_f8)b.hi, rne) };
 }
 
+/* a rounded (a product): f24v_addr8 */
+static inline F24V_AVX2 lanes8 addr8(lanes8 a, lanes8 b, uint64_t rne)
+{
+	return (lanes8){ (__m256)f24v_addr8((f24v_f8)a.lo, (f24v_f8)b.lo, rne),
+	                 (__m256)f24v_addr8((f24v_f8)a.hi, (f24v_f8)b.hi, rne) };
+}
+
+/* both rounded (a dot product's sum and product): f24v_sum8 */
+static inline F24V_AVX2 lanes8 sum8(lanes8 a, lanes8 b, uint64_t rne)
+{
+	return (lanes8){ (__m256)f24v_sum8((f24v_f8)a.lo, (f24v_f8)b.lo, rne),
+	                 (__m256)f24v_sum8((f24v_f8)a.hi, (f24v_f8)b.hi, rne) };
+}
+
 /* Component k of the destination gets r in the active lanes (wr_from). */
 static inline F24V_AVX2 void wr8(float *d, lanes8 r, unsigned act, const lanes8 *keep)
 {
@@ -525,13 +539,13 @@ __attribute__((target("avx2"))) static void run_fast8(batch_state *S, const pica
 	if (kind == PICA_FAST_DP3 || kind == PICA_FAST_DP4 || kind == PICA_FAST_DPH) {
 		/* f24_dot: each product rounded, summed in component order */
 		lanes8 acc = mul8(rd8(S, u, &fi->src[0], 0), rd8(S, u, &fi->src[1], 0), rne);
-		acc = add8(acc, mul8(rd8(S, u, &fi->src[0], 1), rd8(S, u, &fi->src[1], 1), rne), rne);
-		acc = add8(acc, mul8(rd8(S, u, &fi->src[0], 2), rd8(S, u, &fi->src[1], 2), rne), rne);
+		acc = sum8(acc, mul8(rd8(S, u, &fi->src[0], 1), rd8(S, u, &fi->src[1], 1), rne), rne);
+		acc = sum8(acc, mul8(rd8(S, u, &fi->src[0], 2), rd8(S, u, &fi->src[1], 2), rne), rne);
 		if (kind == PICA_FAST_DP4)
-			acc = add8(acc, mul8(rd8(S, u, &fi->src[0], 3), rd8(S, u, &fi->src[1], 3), rne), rne);
+			acc = sum8(acc, mul8(rd8(S, u, &fi->src[0], 3), rd8(S, u, &fi->src[1], 3), rne), rne);
 		else if (kind == PICA_FAST_DPH) {
 			const lanes8 one = { _mm256_set1_ps(1.0f), _mm256_set1_ps(1.0f) };
-			acc = add8(acc, mul8(one, rd8(S, u, &fi->src[1], 3), rne), rne);
+			acc = sum8(acc, mul8(one, rd8(S, u, &fi->src[1], 3), rne), rne);
 		}
 		for (unsigned k = 0; k < 4; k++)
 			if (fi->wmask & (1u << k))
@@ -548,7 +562,7 @@ __attribute__((target("avx2"))) static void run_fast8(batch_state *S, const pica
 		else if (kind == PICA_FAST_ADD)
 			r = add8(r, rd8(S, u, &fi->src[1], k), rne);
 		else if (kind == PICA_FAST_MAD)    /* not fused: the product rounded first (f24_mad) */
-			r = add8(mul8(r, rd8(S, u, &fi->src[1], k), rne), rd8(S, u, &fi->src[2], k), rne);
+			r = addr8(mul8(r, rd8(S, u, &fi->src[1], k), rne), rd8(S, u, &fi->src[2], k), rne);
 		res[k] = r;
 	}
 	for (unsigned k = 0; k < 4; k++)
