@@ -503,9 +503,9 @@ static inline F24V_AVX2 void wr8(float *d, lanes8 r, unsigned act, const lanes8 
 	_mm256_storeu_ps(d + 8, r.hi);
 }
 
-__attribute__((target("avx2"))) static void run_fast8(batch_state *S, const pica_fast_inst *fi,
-                                                      const pica_uniforms *u, const f24_mode *fm,
-                                                      uint64_t rne, unsigned act)
+static inline F24V_AVX2 void run_fast8(batch_state *S, const pica_fast_inst *fi,
+                                       const pica_uniforms *u, const f24_mode *fm, uint64_t rne,
+                                       unsigned act)
 {
 	const unsigned kind = fi->kind;
 	if (kind != PICA_FAST_MUL && kind != PICA_FAST_ADD && kind != PICA_FAST_MAD &&
@@ -570,20 +570,6 @@ __attribute__((target("avx2"))) static void run_fast8(batch_state *S, const pica
 			wr8(d[k], res[k], act, &keep);
 }
 #endif
-
-/* One arithmetic instruction: eight lanes an operation where the CPU has AVX2. */
-static inline void run_fast(batch_state *S, const pica_fast_inst *fi, const pica_uniforms *u,
-                            const f24_mode *fm, uint64_t rne, unsigned act, bool wide)
-{
-#if F24V_HAVE_AVX2
-	if (wide) {
-		run_fast8(S, fi, u, fm, rne, act);
-		return;
-	}
-#endif
-	(void)wide;
-	run_fast4(S, fi, u, fm, rne, act);
-}
 
 /* CMP (ex_cmp) on the active lanes. */
 static void run_cmp(batch_state *S, const struct pica_inst *in, const pica_fast_inst *fi,
@@ -679,6 +665,105 @@ static inline void lanes_step(u32x4 lpc[H], uint32_t pc)
 		lpc[h] -= (u32x4)(lpc[h] == pc);
 }
 
+/* The program over the lanes, each arithmetic instruction through run
+ * (run_fast8 or run_fast4: a constant where this is inlined, so that the
+ * AVX2 form is inlined in its loop). */
+typedef void run_fn(batch_state *S, const pica_fast_inst *fi, const pica_uniforms *u,
+                    const f24_mode *fm, uint64_t rne, unsigned act);
+
+static inline __attribute__((always_inline)) void
+shade_lanes(const pica_program *p, const pica_uniforms *u, const pica_env *env, batch_state *S,
+            pica_batch_walk *w, uint32_t *sig, run_fn *run)
+{
+	const pica_batch_plan *b = p->batch;
+	const uint64_t rne = f24v_rne(env->f24.round);
+	/* conv: every lane at pc cpc; else lane l at lpc[l / 4][l % 4] (DONE
+	 * at END).  The walks' pcs are set at the flow ops only (plain
+	 * instructions leave the IF rings alone). */
+	bool conv = true;
+	uint32_t cpc = p->entry;
+	u32x4 lpc[H];
+	for (uint32_t i = 0; i < b->norder; i++) {
+		const uint32_t pc = b->order[i];
+		unsigned act = 0;
+		if (conv) {
+			if (pc != cpc)
+				continue;
+			act = FULL;
+		} else {
+			act = lanes_at(lpc, pc);
+			if (!act)
+				continue;
+		}
+		const pica_fast_inst *fi = &b->form[pc];
+		const struct pica_inst *in = &p->inst[pc];
+		const pica_inst_meta *m = &p->meta[pc];
+		if (m->exec == PICA_EX_END) {              /* never plain */
+			if (conv)
+				for (int h = 0; h < H; h++)
+					lpc[h] = (u32x4){ pc, pc, pc, pc };
+			conv = false;
+			for (int h = 0; h < H; h++)
+				lpc[h] |= (u32x4)(lpc[h] == pc);   /* DONE */
+			continue;
+		}
+		bool go[L];
+		if (fi->kind != PICA_FAST_GENERAL) {
+			run(S, fi, u, &env->f24, rne, act);
+		} else if (m->exec == PICA_EX_CMP) {
+			run_cmp(S, in, fi, u, act);
+		} else {                                   /* JMP, IF (ex_jmp, ex_if) */
+			for (uint32_t bits = act; bits; bits &= bits - 1) {
+				const unsigned l = (unsigned)__builtin_ctz(bits);
+				go[l] = m->exec == PICA_EX_JMP ? pica_jump_go(in, u, S->cmpx[l], S->cmpy[l])
+				                               : pica_flow_go(in, u, S->cmpx[l], S->cmpy[l]);
+				if (go[l])
+					sig[l] |= UINT32_C(1) << b->jump_bit[pc];
+			}
+		}
+		if (b->plain[pc]) {                        /* on to pc + 1 */
+			if (act == FULL) {
+				conv = true;
+				cpc = pc + 1;
+			} else {
+				lanes_step(lpc, pc);
+			}
+			continue;
+		}
+		if (conv)
+			for (int h = 0; h < H; h++)
+				lpc[h] = (u32x4){ pc, pc, pc, pc };
+		conv = false;
+		const bool flow = m->exec == PICA_EX_JMP || m->exec == PICA_EX_IF;
+		for (uint32_t bits = act; bits; bits &= bits - 1) {
+			const unsigned l = (unsigned)__builtin_ctz(bits);
+			bool taken;
+			w[l].pc = pc;
+			if (!walk_next(p, &w[l], flow && go[l], &taken)) {
+				sig[l] |= PICA_BATCH_BAD;
+				w[l].pc = DONE;
+			}
+			lpc[l / 4][l % 4] = w[l].pc;
+		}
+	}
+}
+
+static void shade_lanes4(const pica_program *p, const pica_uniforms *u, const pica_env *env,
+                         batch_state *S, pica_batch_walk *w, uint32_t *sig)
+{
+	shade_lanes(p, u, env, S, w, sig, run_fast4);
+}
+
+#if F24V_HAVE_AVX2
+__attribute__((target("avx2"))) static void shade_lanes8(const pica_program *p,
+                                                         const pica_uniforms *u,
+                                                         const pica_env *env, batch_state *S,
+                                                         pica_batch_walk *w, uint32_t *sig)
+{
+	shade_lanes(p, u, env, S, w, sig, run_fast8);
+}
+#endif
+
 void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_env *env,
                       pica_job *const *jobs, unsigned n)
 {
@@ -702,76 +787,12 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 	uint32_t sig[L] = { 0 };
 	for (unsigned l = 0; l < L; l++)
 		pica_batch_walk_start(p, &w[l]);
-	const uint64_t rne = f24v_rne(env->f24.round);
-	/* conv: every lane at pc cpc; else lane l at lpc[l / 4][l % 4] (DONE
-	 * at END).  The walks' pcs are set at the flow ops only (plain
-	 * instructions leave the IF rings alone). */
-	bool conv = true;
-	uint32_t cpc = p->entry;
-	u32x4 lpc[H];
-	for (uint32_t i = 0; i < b->norder; i++) {
-		const uint32_t pc = b->order[i];
-		unsigned act = 0;
-		if (conv) {
-			if (pc != cpc)
-				continue;
-			act = FULL;
-		} else {
-			act = lanes_at(lpc, pc);
-			if (!act)
-				continue;
-		}
-		const pica_fast_inst *fi = &b->form[pc];
-		const struct pica_inst *in = &p->inst[pc];
-		const pica_inst_meta *m = &p->meta[pc];
-		if (b->plain[pc]) {                        /* on to pc + 1 */
-			if (fi->kind != PICA_FAST_GENERAL)
-				run_fast(&S, fi, u, &env->f24, rne, act, b->wide);
-			else
-				run_cmp(&S, in, fi, u, act);
-			if (act == FULL) {
-				conv = true;
-				cpc = pc + 1;
-			} else {
-				lanes_step(lpc, pc);
-			}
-			continue;
-		}
-		if (conv)
-			for (int h = 0; h < H; h++)
-				lpc[h] = (u32x4){ pc, pc, pc, pc };
-		conv = false;
-		if (m->exec == PICA_EX_END) {
-			for (int h = 0; h < H; h++)
-				lpc[h] |= (u32x4)(lpc[h] == pc);   /* DONE */
-			continue;
-		}
-		bool go[L];
-		if (fi->kind != PICA_FAST_GENERAL) {
-			run_fast(&S, fi, u, &env->f24, rne, act, b->wide);
-		} else if (m->exec == PICA_EX_CMP) {
-			run_cmp(&S, in, fi, u, act);
-		} else {                                   /* JMP, IF (ex_jmp, ex_if) */
-			for (uint32_t bits = act; bits; bits &= bits - 1) {
-				const unsigned l = (unsigned)__builtin_ctz(bits);
-				go[l] = m->exec == PICA_EX_JMP ? pica_jump_go(in, u, S.cmpx[l], S.cmpy[l])
-				                               : pica_flow_go(in, u, S.cmpx[l], S.cmpy[l]);
-				if (go[l])
-					sig[l] |= UINT32_C(1) << b->jump_bit[pc];
-			}
-		}
-		const bool flow = m->exec == PICA_EX_JMP || m->exec == PICA_EX_IF;
-		for (uint32_t bits = act; bits; bits &= bits - 1) {
-			const unsigned l = (unsigned)__builtin_ctz(bits);
-			bool taken;
-			w[l].pc = pc;
-			if (!walk_next(p, &w[l], flow && go[l], &taken)) {
-				sig[l] |= PICA_BATCH_BAD;
-				w[l].pc = DONE;
-			}
-			lpc[l / 4][l % 4] = w[l].pc;
-		}
-	}
+#if F24V_HAVE_AVX2
+	if (b->wide)
+		shade_lanes8(p, u, env, &S, w, sig);
+	else
+#endif
+		shade_lanes4(p, u, env, &S, w, sig);
 	for (unsigned l = 0; l < n && l < L; l++) {
 		jobs[l]->shaded = true;
 		jobs[l]->sig = sig[l];
