@@ -84,6 +84,9 @@ typedef struct pica_batch_walk {
 void pica_batch_walk_start(const pica_program *p, pica_batch_walk *w);
 bool pica_batch_walk_next(const pica_program *p, pica_batch_walk *w, bool go, bool *taken);
 
+/* pica_cmp_op(op, a[l], b[l]) as bit l, for the PICA_BATCH_LANES lanes. */
+uint32_t pica_batch_cmp(uint8_t op, const float *a, const float *b);
+
 /* A path: bit jump_bit[pc] of sig is each flow op's decision; PICA_BATCH_BAD
  * a path walk_next refused. */
 #define PICA_BATCH_BAD (UINT32_C(1) << 31)
