@@ -63,7 +63,8 @@ bool pica_batch_walk_next(const pica_program *p, pica_batch_walk *w, bool go, bo
 /* ---- the batch, lanes = vertices ---- */
 
 typedef struct batch_state {
-	float v[16][4][L], r[16][4][L], o[16][4][L];
+	float vr[128][L];         /* rows: v 4 * reg + comp, then r (PICA_BATCH_ROW_R) */
+	float o[16][4][L];
 	uint32_t cmpx, cmpy;      /* the compare flags, bit l lane l */
 } batch_state;
 
@@ -79,7 +80,8 @@ static inline void rd(const batch_state *S, const pica_uniforms *u, const pica_f
 		for (int h = 0; h < H; h++)
 			out[h] = (f24v_f4){ x, x, x, x };
 	} else {
-		memcpy(out, s->file == PICA_FILE_V ? S->v[s->idx][c] : S->r[s->idx][c], sizeof(lanes_t));
+		memcpy(out, S->vr[4 * s->idx + c + (s->file == PICA_FILE_R ? PICA_BATCH_ROW_R : 0)],
+		       sizeof(lanes_t));
 	}
 	if (s->neg)
 		for (int h = 0; h < H; h++)
@@ -92,7 +94,7 @@ static inline void rd(const batch_state *S, const pica_uniforms *u, const pica_f
 static inline void wr_from(batch_state *S, const pica_fast_inst *fi, const lanes_t *res,
                            bool one, unsigned act)
 {
-	float (*d)[L] = fi->to_o ? S->o[fi->dst] : S->r[fi->dst];
+	float (*d)[L] = fi->to_o ? S->o[fi->dst] : &S->vr[PICA_BATCH_ROW_R + 4 * fi->dst];
 	for (unsigned k = 0; k < 4; k++) {
 		if (!(fi->wmask & (1u << k)))
 			continue;
@@ -129,9 +131,10 @@ static inline F24V_INLINE void add_l4(lanes_t r, const lanes_t a, const lanes_t 
 /* One arithmetic instruction on every lane, defined twice: NAME with
  * target ATTR and the lane operations MUL, ADD. */
 #define DEFINE_RUN_FAST(NAME, ATTR, MUL, ADD) \
-ATTR static void NAME(batch_state *S, const pica_fast_inst *fi, const pica_uniforms *u, \
-                     const f24_mode *fm, uint64_t rne, unsigned act) \
+ATTR static void NAME(batch_state *S, const pica_fast_inst *fi, const uint16_t (*row)[4], \
+                     const pica_uniforms *u, const f24_mode *fm, uint64_t rne, unsigned act) \
 { \
+	(void)row;            /* rd reads the fast form's sources */ \
 	lanes_t res[4], a, b, c; \
 	switch (fi->kind) { \
 	case PICA_FAST_NOP: \
@@ -233,19 +236,17 @@ typedef struct lanes8 {
 } lanes8;
 
 /* rd on two registers */
-static inline F24V_AVX2 lanes8 rd8(const batch_state *S, const pica_uniforms *u,
-                                   const pica_fast_src *s, unsigned k)
+static inline F24V_AVX2 lanes8 rd8(const batch_state *S, const pica_uniforms *u, unsigned row)
 {
-	const unsigned c = s->swz[k];
 	lanes8 r;
-	if (s->file == PICA_FILE_C) {
-		r.lo = r.hi = _mm256_broadcast_ss(&u->c[s->idx].c[c]);
+	if (row & PICA_BATCH_ROW_C) {
+		r.lo = r.hi = _mm256_broadcast_ss(&u->c[(row >> 2) & 127].c[row & 3]);
 	} else {
-		const float *p = s->file == PICA_FILE_V ? S->v[s->idx][c] : S->r[s->idx][c];
+		const float *p = S->vr[row & 127];
 		r.lo = _mm256_loadu_ps(p);
 		r.hi = _mm256_loadu_ps(p + 8);
 	}
-	if (s->neg) {
+	if (row & PICA_BATCH_ROW_NEG) {
 		const __m256 sign = _mm256_set1_ps(-0.0f), zero = _mm256_setzero_ps();
 		r.lo = _mm256_add_ps(_mm256_xor_ps(r.lo, sign), zero);
 		r.hi = _mm256_add_ps(_mm256_xor_ps(r.hi, sign), zero);
@@ -291,17 +292,17 @@ static inline F24V_AVX2 void wr8(float *d, lanes8 r, unsigned act, const lanes8 
 }
 
 static inline F24V_AVX2 void run_fast8(batch_state *S, const pica_fast_inst *fi,
-                                       const pica_uniforms *u, const f24_mode *fm, uint64_t rne,
-                                       unsigned act)
+                                       const uint16_t (*row)[4], const pica_uniforms *u,
+                                       const f24_mode *fm, uint64_t rne, unsigned act)
 {
 	const unsigned kind = fi->kind;
 	if (kind != PICA_FAST_MUL && kind != PICA_FAST_ADD && kind != PICA_FAST_MAD &&
 	    kind != PICA_FAST_MOV && kind != PICA_FAST_DP3 && kind != PICA_FAST_DP4 &&
 	    kind != PICA_FAST_DPH && kind != PICA_FAST_RCP && kind != PICA_FAST_RSQ) {
-		run_fast4(S, fi, u, fm, rne, act);
+		run_fast4(S, fi, row, u, fm, rne, act);
 		return;
 	}
-	float (*d)[L] = fi->to_o ? S->o[fi->dst] : S->r[fi->dst];
+	float (*d)[L] = fi->to_o ? S->o[fi->dst] : &S->vr[PICA_BATCH_ROW_R + 4 * fi->dst];
 	lanes8 keep = { _mm256_setzero_ps(), _mm256_setzero_ps() };
 	if (act != FULL) {                             /* the active lanes' masks */
 		const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
@@ -310,7 +311,7 @@ static inline F24V_AVX2 void run_fast8(batch_state *S, const pica_fast_inst *fi,
 		keep.hi = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(hi, bit), bit));
 	}
 	if (kind == PICA_FAST_RCP || kind == PICA_FAST_RSQ) {     /* one value: component 0's */
-		lanes8 a = rd8(S, u, &fi->src[0], 0);
+		lanes8 a = rd8(S, u, row[0][0]);
 		if (kind == PICA_FAST_RCP) {
 			a.lo = (__m256)f24v_rcp8((f24v_f8)a.lo, rne);
 			a.hi = (__m256)f24v_rcp8((f24v_f8)a.hi, rne);
@@ -325,14 +326,14 @@ static inline F24V_AVX2 void run_fast8(batch_state *S, const pica_fast_inst *fi,
 	}
 	if (kind == PICA_FAST_DP3 || kind == PICA_FAST_DP4 || kind == PICA_FAST_DPH) {
 		/* f24_dot: each product rounded, summed in component order */
-		lanes8 acc = mul8(rd8(S, u, &fi->src[0], 0), rd8(S, u, &fi->src[1], 0), rne);
-		acc = sum8(acc, mul8(rd8(S, u, &fi->src[0], 1), rd8(S, u, &fi->src[1], 1), rne), rne);
-		acc = sum8(acc, mul8(rd8(S, u, &fi->src[0], 2), rd8(S, u, &fi->src[1], 2), rne), rne);
+		lanes8 acc = mul8(rd8(S, u, row[0][0]), rd8(S, u, row[1][0]), rne);
+		acc = sum8(acc, mul8(rd8(S, u, row[0][1]), rd8(S, u, row[1][1]), rne), rne);
+		acc = sum8(acc, mul8(rd8(S, u, row[0][2]), rd8(S, u, row[1][2]), rne), rne);
 		if (kind == PICA_FAST_DP4)
-			acc = sum8(acc, mul8(rd8(S, u, &fi->src[0], 3), rd8(S, u, &fi->src[1], 3), rne), rne);
+			acc = sum8(acc, mul8(rd8(S, u, row[0][3]), rd8(S, u, row[1][3]), rne), rne);
 		else if (kind == PICA_FAST_DPH) {
 			const lanes8 one = { _mm256_set1_ps(1.0f), _mm256_set1_ps(1.0f) };
-			acc = sum8(acc, mul8(one, rd8(S, u, &fi->src[1], 3), rne), rne);
+			acc = sum8(acc, mul8(one, rd8(S, u, row[1][3]), rne), rne);
 		}
 		for (unsigned k = 0; k < 4; k++)
 			if (fi->wmask & (1u << k))
@@ -343,13 +344,13 @@ static inline F24V_AVX2 void run_fast8(batch_state *S, const pica_fast_inst *fi,
 	for (unsigned k = 0; k < 4; k++) {
 		if (!(fi->wmask & (1u << k)))
 			continue;
-		lanes8 r = rd8(S, u, &fi->src[0], k);
+		lanes8 r = rd8(S, u, row[0][k]);
 		if (kind == PICA_FAST_MUL)
-			r = mul8(r, rd8(S, u, &fi->src[1], k), rne);
+			r = mul8(r, rd8(S, u, row[1][k]), rne);
 		else if (kind == PICA_FAST_ADD)
-			r = add8(r, rd8(S, u, &fi->src[1], k), rne);
+			r = add8(r, rd8(S, u, row[1][k]), rne);
 		else if (kind == PICA_FAST_MAD)    /* not fused: the product rounded first (f24_mad) */
-			r = addr8(mul8(r, rd8(S, u, &fi->src[1], k), rne), rd8(S, u, &fi->src[2], k), rne);
+			r = addr8(mul8(r, rd8(S, u, row[1][k]), rne), rd8(S, u, row[2][k]), rne);
 		res[k] = r;
 	}
 	for (unsigned k = 0; k < 4; k++)
@@ -505,8 +506,8 @@ static inline void lanes_step(u32x4 lpc[H], uint32_t pc)
 /* The program over the lanes, each arithmetic instruction through run
  * (run_fast8 or run_fast4: a constant where this is inlined, so that the
  * AVX2 form is inlined in its loop). */
-typedef void run_fn(batch_state *S, const pica_fast_inst *fi, const pica_uniforms *u,
-                    const f24_mode *fm, uint64_t rne, unsigned act);
+typedef void run_fn(batch_state *S, const pica_fast_inst *fi, const uint16_t (*row)[4],
+                    const pica_uniforms *u, const f24_mode *fm, uint64_t rne, unsigned act);
 
 static inline __attribute__((always_inline)) void
 shade_lanes(const pica_program *p, const pica_uniforms *u, const pica_env *env, batch_state *S,
@@ -546,7 +547,7 @@ shade_lanes(const pica_program *p, const pica_uniforms *u, const pica_env *env, 
 		}
 		uint32_t go = 0;
 		if (fi->kind != PICA_FAST_GENERAL) {
-			run(S, fi, u, &env->f24, rne, act);
+			run(S, fi, (const uint16_t (*)[4])b->row[pc], u, &env->f24, rne, act);
 		} else if (m->exec == PICA_EX_CMP) {
 			run_cmp(S, in, fi, u, act);
 		} else {                                   /* JMP, IF (ex_jmp, ex_if) */
@@ -604,15 +605,15 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 	/* r: a stale read (a dead value) reads 0, as does a lane on another
 	 * path (masked on write); lanes past n: inputs 0 */
 	for (uint32_t bits = b->r_read; bits; bits &= bits - 1)
-		memset(S.r[__builtin_ctz(bits)], 0, sizeof S.r[0]);
+		memset(S.vr[PICA_BATCH_ROW_R + 4 * __builtin_ctz(bits)], 0, 4 * sizeof S.vr[0]);
 	S.cmpx = S.cmpy = 0;
 	for (uint32_t bits = b->o_used; bits; bits &= bits - 1)
 		memset(S.o[__builtin_ctz(bits)], 0, sizeof S.o[0]);
 	for (uint32_t bits = b->v_used; bits; bits &= bits - 1) {
 		const unsigned r = (unsigned)__builtin_ctz(bits);
 		if (n < L)
-			memset(S.v[r], 0, sizeof S.v[r]);
-		lanes_in(S.v[r], jobs, n < L ? n : L, r);
+			memset(S.vr[4 * r], 0, 4 * sizeof S.vr[0]);
+		lanes_in(&S.vr[4 * r], jobs, n < L ? n : L, r);
 	}
 	pica_batch_walk w[L];
 	uint32_t sig[L] = { 0 };

@@ -106,6 +106,7 @@ void pica_batch_free(pica_program *p)
 		free(p->batch->jump_bit);
 		free(p->batch->form);
 		free(p->batch->plain);
+		free(p->batch->row);
 		free(p->batch);
 	}
 	p->batch = NULL;
@@ -132,7 +133,7 @@ void pica_batch_build(pica_program *p)
 	uint32_t *pop = malloc(n * sizeof *pop);      /* IF pops at pc: to there */
 	if (!b || !reach || !taint || !pop || !(b->order = malloc(n * sizeof *b->order)) ||
 	    !(b->jump_bit = malloc(n)) || !(b->form = calloc(n, sizeof *b->form)) ||
-	    !(b->plain = calloc(n, 1)))
+	    !(b->plain = calloc(n, 1)) || !(b->row = calloc(n, sizeof *b->row)))
 		goto decline;
 	memset(b->jump_bit, NO_BIT, n);
 	for (uint32_t k = 0; k < n; k++)
@@ -203,6 +204,14 @@ void pica_batch_build(pica_program *p)
 		const uint32_t pc = b->order[k];
 		const uint8_t ex = p->meta[pc].exec;
 		b->plain[pc] = ex != PICA_EX_END && ex != PICA_EX_JMP && ex != PICA_EX_IF && pop[pc] == DONE;
+		for (unsigned i = 0; i < 3; i++) {
+			const pica_fast_src *s = &b->form[pc].src[i];
+			for (unsigned c = 0; c < 4; c++)
+				b->row[pc][i][c] = (uint16_t)(4u * s->idx + (s->swz[c] & 3u) +
+				                              (s->file == PICA_FILE_R ? PICA_BATCH_ROW_R : 0u) +
+				                              (s->file == PICA_FILE_C ? PICA_BATCH_ROW_C : 0u) +
+				                              (s->neg ? PICA_BATCH_ROW_NEG : 0u));
+		}
 	}
 #if F24V_HAVE_AVX2
 	b->wide = __builtin_cpu_supports("avx2");
