@@ -198,92 +198,173 @@ static inline F24V_INLINE f24v_f4 f24v_min4(f24v_f4 a, f24v_f4 b) { return f24v_
  * target("avx2") (units/pica/pica_batch.c picks them at run time): four
  * doubles per operation instead of two.  Lane for lane f24v_mul4 and
  * f24v_add4 (the same IEEE operations in the same order);
- * tests/isa/test_f24_vec.c checks them where the CPU has AVX2. */
+ * tests/isa/test_f24_vec.c checks them where the CPU has AVX2.  Written
+ * with the AVX2 intrinsics: GCC 12 builds a float -> double conversion of
+ * half a vector from vector-extension code in four instructions instead of
+ * one, and the range rules in twice the instructions. */
 #if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
 #define F24V_HAVE_AVX2 1
 #define F24V_AVX2 __attribute__((target("avx2"), always_inline))
 
 typedef float f24v_f8 __attribute__((vector_size(32)));
 typedef double f24v_d4 __attribute__((vector_size(32)));
-typedef int32_t f24v_i8 __attribute__((vector_size(32)));
-typedef int64_t f24v_l4 __attribute__((vector_size(32)));
-typedef uint64_t f24v_u4 __attribute__((vector_size(32)));
 
-static inline F24V_AVX2 f24v_d4 f24v_lo8(f24v_f8 a)
+/* The eight-lane constants, read from memory: GCC 12 otherwise builds each
+ * one at each use from an integer register (mov, vmovd, vpbroadcastd), a
+ * third of a MUL's instructions.  The empty asm hides where the table is,
+ * so that a constant stays a load, which the instruction using it takes as
+ * its memory operand. */
+enum { F24V_K_ABS, F24V_K_TINY, F24V_K_BIG, F24V_K_INF, F24V_K_SIGN, F24V_K_NAN, F24V_K_KEEP,
+       F24V_K_N };
+typedef struct f24v_row8 {
+	int32_t v[8];
+} __attribute__((aligned(32))) f24v_row8;
+#define F24V_ROW8(x) { { x, x, x, x, x, x, x, x } }
+static const f24v_row8 F24V_K8[F24V_K_N] = {
+	[F24V_K_ABS] = F24V_ROW8(INT32_MAX),
+	[F24V_K_TINY] = F24V_ROW8(0x20800000),      /* 2^-62 */
+	[F24V_K_BIG] = F24V_ROW8(0x5F7FFFFF),       /* below 2^64 */
+	[F24V_K_INF] = F24V_ROW8(0x7F800000),
+	[F24V_K_SIGN] = F24V_ROW8(INT32_MIN),
+	[F24V_K_NAN] = F24V_ROW8(0x7FC00000),       /* (float)NAN */
+	[F24V_K_KEEP] = { { 0, -16, 0, -16, 0, -16, 0, -16 } },   /* ~F24V_DROP: 0xFFFFFFF0'00000000 */
+};
+#undef F24V_ROW8
+
+static inline F24V_AVX2 __m256i f24v_k8(unsigned k)
 {
-	return __builtin_convertvector(__builtin_shufflevector(a, a, 0, 1, 2, 3), f24v_d4);
+	const f24v_row8 *t = F24V_K8;
+	__asm__("" : "+r"(t));
+	return _mm256_load_si256((const __m256i *)t[k].v);
 }
-static inline F24V_AVX2 f24v_d4 f24v_hi8(f24v_f8 a)
+
+/* The four low and the four high floats as doubles (exact). */
+static inline F24V_AVX2 __m256d f24v_lo8(__m256 a) { return _mm256_cvtps_pd(_mm256_castps256_ps128(a)); }
+static inline F24V_AVX2 __m256d f24v_hi8(__m256 a) { return _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)); }
+
+/* Two times four doubles as eight floats (the conversion rounds as
+ * f24v_join's does). */
+static inline F24V_AVX2 __m256i f24v_join8(__m256d lo, __m256d hi)
 {
-	return __builtin_convertvector(__builtin_shufflevector(a, a, 4, 5, 6, 7), f24v_d4);
+	return _mm256_castps_si256(_mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(lo)),
+	                                                _mm256_cvtpd_ps(hi), 1));
 }
-static inline F24V_AVX2 f24v_f8 f24v_join8(f24v_d4 lo, f24v_d4 hi)
+
+/* f24_flush: |x| < 2^-62 -> +0 */
+static inline F24V_AVX2 __m256 f24v_flush8(__m256 a)
 {
-	const f24v_f4 l = __builtin_convertvector(lo, f24v_f4), h = __builtin_convertvector(hi, f24v_f4);
-	return __builtin_shufflevector(l, h, 0, 1, 2, 3, 4, 5, 6, 7);
+	const __m256i b = _mm256_castps_si256(a);
+	const __m256i small = _mm256_cmpgt_epi32(f24v_k8(F24V_K_TINY), _mm256_and_si256(b, f24v_k8(F24V_K_ABS)));
+	return _mm256_castsi256_ps(_mm256_andnot_si256(small, b));
 }
 
 /* f24v_round2 on four doubles */
-static inline F24V_AVX2 f24v_d4 f24v_round4d(f24v_d4 v, uint64_t rne)
+static inline F24V_AVX2 __m256d f24v_round4d(__m256d v, uint64_t rne)
 {
-	const f24v_u4 nan = (f24v_u4)(v != v);
-	f24v_u4 ub = (f24v_u4)v;
-	const f24v_u4 small = (f24v_u4)((f24v_d4)(ub & ~F24V_SIGN64) < F24_MIN_NORMAL);
+	typedef uint64_t u4 __attribute__((vector_size(32)));
+	const u4 nan = (u4)_mm256_cmp_pd(v, v, _CMP_UNORD_Q);
+	u4 ub = (u4)v;
+	const u4 small = (u4)((f24v_d4)(ub & ~F24V_SIGN64) < F24_MIN_NORMAL);
 	ub = (ub + (((F24V_DROP >> 1) + ((ub >> 36) & 1)) & rne)) & ~F24V_DROP;
-	const f24v_u4 big = (f24v_u4)((f24v_d4)(ub & ~F24V_SIGN64) >= 0x1p64);
+	const u4 big = (u4)((f24v_d4)(ub & ~F24V_SIGN64) >= 0x1p64);
 	ub = (ub & ~big) | (big & ((ub & F24V_SIGN64) | F24V_INF64));
 	ub &= ~small;
 	ub = (ub & ~nan) | (nan & F24V_NAN64);
-	return (f24v_d4)ub;
+	return (__m256d)ub;
 }
 
-/* f24v_trunc4 on eight */
-static inline F24V_AVX2 f24v_f8 f24v_trunc8(f24v_d4 lo, f24v_d4 hi)
+/* f24v_trunc4 on eight, the NaN lanes getting nanv's bits: the dropped
+ * mantissa bits cleared, the range rules on the floats (small and big are
+ * apart; big takes in the NaNs, which the last step then sets). */
+static inline F24V_AVX2 __m256 f24v_trunc8(__m256d lo, __m256d hi, __m256i nanv)
 {
-	lo = (f24v_d4)((f24v_u4)lo & ~F24V_DROP);
-	hi = (f24v_d4)((f24v_u4)hi & ~F24V_DROP);
-	f24v_i8 b = (f24v_i8)f24v_join8(lo, hi);
-	const f24v_i8 a = b & 0x7FFFFFFF;
-	const f24v_i8 nan = a > 0x7F800000;
-	const f24v_i8 big = (a >= 0x5F800000) & ~nan;
-	b = (b & ~big) | (big & ((b & INT32_MIN) | 0x7F800000));
-	b &= ~(a < 0x20800000);
-	b = (b & ~nan) | (nan & 0x7FC00000);
-	return (f24v_f8)b;
+	const __m256d keep = _mm256_castsi256_pd(f24v_k8(F24V_K_KEEP));
+	const __m256i b = f24v_join8(_mm256_and_pd(lo, keep), _mm256_and_pd(hi, keep));
+	const __m256i a = _mm256_and_si256(b, f24v_k8(F24V_K_ABS));
+	const __m256i small = _mm256_cmpgt_epi32(f24v_k8(F24V_K_TINY), a);   /* 2^-62 */
+	const __m256i big = _mm256_cmpgt_epi32(a, f24v_k8(F24V_K_BIG));     /* 2^64 */
+	const __m256i nan = _mm256_cmpgt_epi32(a, f24v_k8(F24V_K_INF));
+	const __m256i inf = _mm256_or_si256(_mm256_and_si256(b, f24v_k8(F24V_K_SIGN)), f24v_k8(F24V_K_INF));
+	__m256i r = _mm256_andnot_si256(small, b);
+	r = _mm256_blendv_epi8(r, inf, big);
+	return _mm256_castsi256_ps(_mm256_blendv_epi8(r, nanv, nan));
 }
 
-static inline F24V_AVX2 f24v_f8 f24v_flush8(f24v_f8 a)
+static inline F24V_AVX2 __m256 f24v_join_round8(__m256d lo, __m256d hi, uint64_t rne)
 {
-	const f24v_i8 bits = (f24v_i8)a;
-	return (f24v_f8)(bits & ~((bits & 0x7FFFFFFF) < 0x20800000));
+	return _mm256_castsi256_ps(f24v_join8(f24v_round4d(lo, rne), f24v_round4d(hi, rne)));
 }
 
-static inline F24V_AVX2 f24v_d4 f24v_prod4d(f24v_d4 a, f24v_d4 b)
+/* f24v_mul4 on eight.  A product is NaN from a NaN operand or from inf * 0,
+ * which gives 0 (f24v_prod2): with truncation a NaN lane takes (float)NAN
+ * where an operand is a NaN, else 0. */
+static inline F24V_AVX2 f24v_f8 f24v_mul8(f24v_f8 x, f24v_f8 y, uint64_t rne)
 {
-	const f24v_d4 p = a * b;
-	const f24v_l4 inf0 = (p != p) & (a == a) & (b == b);
-	return (f24v_d4)((f24v_l4)p & ~inf0);
+	const __m256 a = f24v_flush8((__m256)x), b = f24v_flush8((__m256)y);
+	__m256d lo = _mm256_mul_pd(f24v_lo8(a), f24v_lo8(b)), hi = _mm256_mul_pd(f24v_hi8(a), f24v_hi8(b));
+	if (!rne) {
+		const __m256i nan_in = _mm256_castps_si256(_mm256_cmp_ps(a, b, _CMP_UNORD_Q));
+		return (f24v_f8)f24v_trunc8(lo, hi, _mm256_and_si256(nan_in, f24v_k8(F24V_K_NAN)));
+	}
+	const __m256d z = _mm256_setzero_pd();
+	lo = _mm256_blendv_pd(lo, z, _mm256_andnot_pd(_mm256_cmp_pd(f24v_lo8(a), f24v_lo8(b), _CMP_UNORD_Q),
+	                                              _mm256_cmp_pd(lo, lo, _CMP_UNORD_Q)));
+	hi = _mm256_blendv_pd(hi, z, _mm256_andnot_pd(_mm256_cmp_pd(f24v_hi8(a), f24v_hi8(b), _CMP_UNORD_Q),
+	                                              _mm256_cmp_pd(hi, hi, _CMP_UNORD_Q)));
+	return (f24v_f8)f24v_join_round8(lo, hi, rne);
 }
 
-static inline F24V_AVX2 f24v_f8 f24v_mul8(f24v_f8 a, f24v_f8 b, uint64_t rne)
+/* f24v_add4 on eight: a NaN sum (a NaN operand, inf - inf) is (float)NAN.
+ * f24v_addr8 takes x rounded (an f24_round result: +0, |x| >= 2^-62, inf
+ * or the NaN), which the flush leaves as it is: a MAD's product, a dot
+ * product's sum; f24v_sum8 takes both rounded (a dot product's sums). */
+static inline F24V_AVX2 f24v_f8 f24v_add8_(__m256 a, __m256 b, uint64_t rne)
 {
-	a = f24v_flush8(a);
-	b = f24v_flush8(b);
-	const f24v_d4 lo = f24v_prod4d(f24v_lo8(a), f24v_lo8(b)), hi = f24v_prod4d(f24v_hi8(a), f24v_hi8(b));
+	const __m256d lo = _mm256_add_pd(f24v_lo8(a), f24v_lo8(b)), hi = _mm256_add_pd(f24v_hi8(a), f24v_hi8(b));
 	if (!rne)
-		return f24v_trunc8(lo, hi);
-	return f24v_join8(f24v_round4d(lo, rne), f24v_round4d(hi, rne));
+		return (f24v_f8)f24v_trunc8(lo, hi, f24v_k8(F24V_K_NAN));
+	return (f24v_f8)f24v_join_round8(lo, hi, rne);
 }
 
-static inline F24V_AVX2 f24v_f8 f24v_add8(f24v_f8 a, f24v_f8 b, uint64_t rne)
+static inline F24V_AVX2 f24v_f8 f24v_add8(f24v_f8 x, f24v_f8 y, uint64_t rne)
 {
-	a = f24v_flush8(a);
-	b = f24v_flush8(b);
-	const f24v_d4 lo = f24v_lo8(a) + f24v_lo8(b), hi = f24v_hi8(a) + f24v_hi8(b);
-	if (!rne)
-		return f24v_trunc8(lo, hi);
-	return f24v_join8(f24v_round4d(lo, rne), f24v_round4d(hi, rne));
+	return f24v_add8_(f24v_flush8((__m256)x), f24v_flush8((__m256)y), rne);
 }
+
+static inline F24V_AVX2 f24v_f8 f24v_addr8(f24v_f8 x, f24v_f8 y, uint64_t rne)
+{
+	return f24v_add8_((__m256)x, f24v_flush8((__m256)y), rne);
+}
+
+static inline F24V_AVX2 f24v_f8 f24v_sum8(f24v_f8 x, f24v_f8 y, uint64_t rne)
+{
+	return f24v_add8_((__m256)x, (__m256)y, rne);
+}
+
+/* f24_rcp and f24_rsq on eight: the flushed operand, 1 / x or 1 / sqrt(x)
+ * in doubles (IEEE division and square root, correctly rounded as the
+ * scalar helpers' are), rounded once; a NaN (a NaN operand, the root of a
+ * negative) is (float)NAN. */
+static inline F24V_AVX2 f24v_f8 f24v_sfu8(f24v_f8 x, uint64_t rne, bool root)
+{
+	const __m256 a = f24v_flush8((__m256)x);
+	const __m256d one = _mm256_set1_pd(1.0);
+	__m256d lo = f24v_lo8(a), hi = f24v_hi8(a);
+	if (root) {
+		lo = _mm256_sqrt_pd(lo);
+		hi = _mm256_sqrt_pd(hi);
+	}
+	lo = _mm256_div_pd(one, lo);
+	hi = _mm256_div_pd(one, hi);
+	if (!rne)
+		return (f24v_f8)f24v_trunc8(lo, hi, f24v_k8(F24V_K_NAN));
+	return (f24v_f8)f24v_join_round8(lo, hi, rne);
+}
+
+static inline F24V_AVX2 f24v_f8 f24v_rcp8(f24v_f8 x, uint64_t rne) { return f24v_sfu8(x, rne, false); }
+static inline F24V_AVX2 f24v_f8 f24v_rsq8(f24v_f8 x, uint64_t rne) { return f24v_sfu8(x, rne, true); }
 #endif
 
 #endif

@@ -113,6 +113,61 @@ __attribute__((target("avx2"))) static void lanes8(const float *a, const float *
 	memcpy(s, &r, sizeof r);
 }
 
+/* The adds that take rounded operands: addr8(mul8(a, b), c) (a MAD),
+ * sum8(mul8(a, b), mul8(b, b)) (a dot product) */
+__attribute__((target("avx2"))) static void rounded8(const float *a, const float *b, const float *c,
+                                                     uint64_t rne, float *ra, float *rs)
+{
+	f24v_f8 x, y, z, r;
+	memcpy(&x, a, sizeof x);
+	memcpy(&y, b, sizeof y);
+	memcpy(&z, c, sizeof z);
+	const f24v_f8 p = f24v_mul8(x, y, rne), q = f24v_mul8(y, y, rne);
+	r = f24v_addr8(p, z, rne);
+	memcpy(ra, &r, sizeof r);
+	r = f24v_sum8(p, q, rne);
+	memcpy(rs, &r, sizeof r);
+}
+
+__attribute__((target("avx2"))) static void sfu8(const float *a, uint64_t rne, float *rcp, float *rsq)
+{
+	f24v_f8 x, r;
+	memcpy(&x, a, sizeof x);
+	r = f24v_rcp8(x, rne);
+	memcpy(rcp, &r, sizeof r);
+	r = f24v_rsq8(x, rne);
+	memcpy(rsq, &r, sizeof r);
+}
+
+/* RCP and RSQ: every value of values() (negatives, zeros, float24
+ * subnormals that flush, infinities, NaNs) and random mantissas around
+ * each exponent. */
+Test(f24_vec, eight_lane_rcp_rsq_equal_the_scalar_helpers)
+{
+	if (!__builtin_cpu_supports("avx2"))
+		return;
+	static float v[2048];
+	unsigned n = values(v, 2048);
+	test_rng rng = { 4242 };
+	for (unsigned m = 0; m < 3; m++) {
+		const f24_mode fm = { .round = MODES[m] };
+		const uint64_t rne = f24v_rne(MODES[m]);
+		for (unsigned it = 0; it < n / 8 + 40000; it++) {
+			float a[8], rcp[8], rsq[8];
+			for (int k = 0; k < 8; k++)
+				a[k] = it < n / 8 ? v[8 * it + (unsigned)k]
+				                  : f24_decode(test_rnd(&rng) & 0xFFFFFFu);
+			sfu8(a, rne, rcp, rsq);
+			for (int k = 0; k < 8; k++) {
+				cr_assert_eq(bits_of(rcp[k]), bits_of(f24_rcp(a[k], &fm)), "rcp8 %a mode %u",
+				             (double)a[k], m);
+				cr_assert_eq(bits_of(rsq[k]), bits_of(f24_rsq(a[k], &fm)), "rsq8 %a mode %u",
+				             (double)a[k], m);
+			}
+		}
+	}
+}
+
 Test(f24_vec, eight_lanes_equal_the_scalar_helpers)
 {
 	if (!__builtin_cpu_supports("avx2"))
@@ -130,7 +185,16 @@ Test(f24_vec, eight_lanes_equal_the_scalar_helpers)
 				b[k] = (it & 1) && k == (int)(it & 7) ? a[k] * 0.75f : v[test_rnd(&rng) % n];
 			}
 			lanes8(a, b, rne, p, s);
+			float c[8], ra[8], rs[8];
+			for (int k = 0; k < 8; k++)         /* the addend: often a float24 subnormal */
+				c[k] = k & 1 ? v[test_rnd(&rng) % n] : -f24_decode(test_rnd(&rng) & 0xFFFFu);
+			rounded8(a, b, c, rne, ra, rs);
 			for (int k = 0; k < 8; k++) {
+				const float pk = f24_mul(a[k], b[k], &fm), qk = f24_mul(b[k], b[k], &fm);
+				cr_assert_eq(bits_of(ra[k]), bits_of(f24_add(pk, c[k], &fm)),
+				             "addr8 %a %a mode %u", (double)a[k], (double)b[k], m);
+				cr_assert_eq(bits_of(rs[k]), bits_of(f24_add(pk, qk, &fm)),
+				             "sum8 %a %a mode %u", (double)a[k], (double)b[k], m);
 				cr_assert_eq(bits_of(p[k]), bits_of(f24_mul(a[k], b[k], &fm)),
 				             "mul8 %a %a mode %u", (double)a[k], (double)b[k], m);
 				cr_assert_eq(bits_of(s[k]), bits_of(f24_add(a[k], b[k], &fm)),

@@ -318,3 +318,28 @@ Test(pica_fast, batch_plan_declines)
 	cr_assert(r->p.batch);
 	unbuild(r);
 }
+
+/* The batch's CMP (pica_batch_cmp, sixteen lanes at once) against
+ * pica_cmp_op, for every op (6 and 7 "always true") over every pair of
+ * edge values: zeros of both signs, float24 subnormals (CMP does not
+ * flush), infinities, NaNs. */
+Test(pica_fast, batch_cmp_equals_pica_cmp_op)
+{
+	const float edge[] = { 0.0f, -0.0f, 1.0f, -1.0f, 0x1p-70f, -0x1p-70f, 0x1p-62f, 2.5f,
+	                       INFINITY, -INFINITY, NAN, -NAN, 0x1.fffep63f, 1.0f + 0x1p-16f };
+	enum { N = sizeof edge / sizeof edge[0] };
+	float a[PICA_BATCH_LANES], b[PICA_BATCH_LANES];
+	unsigned n = 0;
+	for (unsigned op = 0; op < 8; op++)
+		for (unsigned i = 0; i < N; i++)
+			for (unsigned j = 0; j < N; j++) {
+				a[n % PICA_BATCH_LANES] = edge[i];
+				b[n % PICA_BATCH_LANES] = edge[(j + n) % N];
+				if (++n % PICA_BATCH_LANES)
+					continue;
+				const uint32_t bits = pica_batch_cmp((uint8_t)op, a, b);
+				for (unsigned l = 0; l < PICA_BATCH_LANES; l++)
+					cr_assert_eq(bits >> l & 1, pica_cmp_op((uint8_t)op, a[l], b[l]),
+					             "op %u %a %a", op, (double)a[l], (double)b[l]);
+			}
+}

@@ -2,8 +2,9 @@
  * the fast forms' (pica_fast.h), which are pica_step's: the same operand
  * reads (swizzle, negation turning -0 into +0), the same float24 helpers
  * lane for lane (isa/f24_vec.h's four-lane ADD, MUL, MAD and dot-product
- * products and sums; isa/f24.h for the rest), CMP and the jump conditions
- * through pica_exec.c's own pica_cmp_op and pica_condition. */
+ * products and sums, with AVX2 also RCP and RSQ; isa/f24.h for the rest),
+ * CMP as pica_exec.c's pica_cmp_op, the jump conditions through its
+ * pica_jump_go and pica_flow_go.  The plan is pica_batch_plan.c's. */
 #include "units/pica/pica_batch.h"
 
 #include <stdlib.h>
@@ -12,222 +13,8 @@
 #include "units/pica/pica_fast.h"
 #include "units/pica/pica_shader.h"
 
-enum { L = PICA_BATCH_LANES, H = PICA_BATCH_LANES / 4, NO_BIT = 0xFF, FULL = (1u << L) - 1 };
+enum { L = PICA_BATCH_LANES, H = PICA_BATCH_LANES / 4, FULL = (1u << L) - 1 };
 #define DONE UINT32_MAX
-
-/* ---- the plan, once per program ---- */
-
-/* Bit 4 * reg + comp of each r component source s reads in lanes. */
-static uint64_t comps_read(const pica_fast_src *s, unsigned lanes)
-{
-	uint64_t bits = 0;
-	if (s->file == PICA_FILE_R)
-		for (unsigned k = 0; k < 4; k++)
-			if (lanes & (1u << k))
-				bits |= UINT64_C(1) << (4 * s->idx + s->swz[k]);
-	return bits;
-}
-
-/* Sources and lanes an instruction with a fast form reads. */
-static unsigned fast_reads(const pica_fast_inst *fi, unsigned lanes[3])
-{
-	const unsigned w = fi->wmask;
-	switch (fi->kind) {
-	case PICA_FAST_NOP: case PICA_FAST_END:
-		return 0;
-	case PICA_FAST_MOV: case PICA_FAST_FLR:
-		lanes[0] = w;
-		return 1;
-	case PICA_FAST_EX2: case PICA_FAST_LG2: case PICA_FAST_RCP: case PICA_FAST_RSQ:
-		lanes[0] = 1;
-		return 1;
-	case PICA_FAST_MAD:
-		lanes[0] = lanes[1] = lanes[2] = w;
-		return 3;
-	case PICA_FAST_DP3:
-		lanes[0] = lanes[1] = 7;
-		return 2;
-	case PICA_FAST_DP4:
-		lanes[0] = lanes[1] = 15;
-		return 2;
-	case PICA_FAST_DPH:
-		lanes[0] = 7;
-		lanes[1] = 15;
-		return 2;
-	default:                                   /* ADD MUL SGE SLT MAX MIN */
-		lanes[0] = lanes[1] = w;
-		return 2;
-	}
-}
-
-/* Whether the destination components the instruction writes may hold a
- * stale value (one computed from an r component no write of this vertex
- * made: the previous vertex's on that unit): per written component k, the
- * sources' components feeding it.  taint: bit 4 * reg + comp. */
-static unsigned stale_writes(const pica_fast_inst *fi, uint64_t taint, uint16_t *v_used,
-                             uint16_t *r_read)
-{
-	unsigned lanes[3];
-	const unsigned nsrc = fast_reads(fi, lanes);
-	bool all = false;
-	unsigned out = 0;
-	for (unsigned k = 0; k < nsrc; k++) {
-		if (fi->src[k].file == PICA_FILE_V)
-			*v_used |= (uint16_t)(1u << fi->src[k].idx);
-		if (fi->src[k].file == PICA_FILE_R)
-			*r_read |= (uint16_t)(1u << fi->src[k].idx);
-	}
-	const bool lanewise = fi->kind == PICA_FAST_ADD || fi->kind == PICA_FAST_MUL ||
-	                      fi->kind == PICA_FAST_MAD || fi->kind == PICA_FAST_MOV ||
-	                      fi->kind == PICA_FAST_FLR || fi->kind == PICA_FAST_SGE ||
-	                      fi->kind == PICA_FAST_SLT || fi->kind == PICA_FAST_MAX ||
-	                      fi->kind == PICA_FAST_MIN;
-	for (unsigned k = 0; k < nsrc; k++) {
-		if (lanewise) {
-			for (unsigned c = 0; c < 4; c++)
-				if ((fi->wmask & (1u << c)) && (comps_read(&fi->src[k], 1u << c) & taint))
-					out |= 1u << c;
-		} else if (comps_read(&fi->src[k], lanes[k]) & taint) {
-			all = true;                        /* a dot product, an SFU op: one value */
-		}
-	}
-	return all ? fi->wmask : out;
-}
-
-static bool no_relative(const struct pica_inst *in)
-{
-	const struct pica_fmt_info *f = &PICA_FMTS[in->fmt];
-	for (int k = 0; k < f->nsrc && k < 3; k++)
-		if (in->src[k].reg >= PICA_SRC_C && in->src[k].idx)
-			return false;
-	return true;
-}
-
-void pica_batch_free(pica_program *p)
-{
-	if (p->batch) {
-		free(p->batch->order);
-		free(p->batch->jump_bit);
-		free(p->batch->form);
-		free(p->batch->plain);
-		free(p->batch);
-	}
-	p->batch = NULL;
-}
-
-/* The successors of pc: pc + 1, a jump's target, and for the last
- * instruction of an IF's true block (target - 1) the pop to target + num.
- * Taint (maybe stale r components) is joined at each. */
-static void reach_to(uint8_t *reach, uint64_t *taint, uint32_t to, uint64_t t)
-{
-	reach[to] = 1;
-	taint[to] |= t;
-}
-
-void pica_batch_build(pica_program *p)
-{
-	p->batch = NULL;
-	const uint32_t n = p->ncode;
-	if (p->is_gs || p->entry >= n || !p->fast)
-		return;
-	pica_batch_plan *b = calloc(1, sizeof *b);
-	uint8_t *reach = calloc(n, 1);
-	uint64_t *taint = calloc(n, sizeof *taint);
-	uint32_t *pop = malloc(n * sizeof *pop);      /* IF pops at pc: to there */
-	if (!b || !reach || !taint || !pop || !(b->order = malloc(n * sizeof *b->order)) ||
-	    !(b->jump_bit = malloc(n)) || !(b->form = calloc(n, sizeof *b->form)) ||
-	    !(b->plain = calloc(n, 1)))
-		goto decline;
-	memset(b->jump_bit, NO_BIT, n);
-	for (uint32_t k = 0; k < n; k++)
-		pop[k] = DONE;
-	reach[p->entry] = 1;
-	taint[p->entry] = UINT64_MAX;           /* every r component: the last vertex's */
-	unsigned nbits = 0;
-	for (uint32_t pc = p->entry; pc < n; pc++) {
-		if (!reach[pc])
-			continue;
-		b->order[b->norder++] = pc;
-		const struct pica_inst *in = &p->inst[pc];
-		const pica_inst_meta *m = &p->meta[pc];
-		pica_fast_inst *fi = &b->form[pc];
-		*fi = p->fast[pc];
-		uint64_t t = taint[pc];
-		uint32_t jump = DONE;
-		if (m->exec == PICA_EX_END) {
-			if (fi->kind != PICA_FAST_END)
-				goto decline;
-			continue;                          /* no successor */
-		} else if (fi->kind != PICA_FAST_GENERAL) {
-			const unsigned st = stale_writes(fi, t, &b->v_used, &b->r_read);
-			if (fi->kind != PICA_FAST_NOP && fi->to_o) {
-				if (st)
-					goto decline;              /* an output from a stale value */
-				b->o_used |= (uint16_t)(1u << fi->dst);
-			} else if (fi->kind != PICA_FAST_NOP) {
-				t &= ~((uint64_t)fi->wmask << (4 * fi->dst));
-				t |= (uint64_t)st << (4 * fi->dst);
-			}
-		} else if (m->exec == PICA_EX_CMP) {
-			if (m->bad_desc || m->two_inputs || !no_relative(in))
-				goto decline;
-			for (int k = 0; k < 2; k++) {
-				fi->src[k] = pica_fast_src_of(&in->src[k]);
-				if (fi->src[k].file == PICA_FILE_V)
-					b->v_used |= (uint16_t)(1u << fi->src[k].idx);
-				if (fi->src[k].file == PICA_FILE_R)
-					b->r_read |= (uint16_t)(1u << fi->src[k].idx);
-				if (comps_read(&fi->src[k], 3) & t)
-					goto decline;              /* a path from a stale value */
-			}
-		} else if ((m->exec == PICA_EX_JMP || m->exec == PICA_EX_IF) &&
-		           (in->fmt == PICA_FMT_2 || in->fmt == PICA_FMT_3)) {
-			if (in->target <= pc || in->target >= n || nbits == PICA_BATCH_JUMPS)
-				goto decline;
-			jump = in->target;
-			b->jump_bit[pc] = (uint8_t)nbits++;
-			if (m->exec == PICA_EX_IF) {
-				const uint32_t to = (uint32_t)in->target + in->num;
-				if (to >= n || (pop[in->target - 1] != DONE && pop[in->target - 1] != to))
-					goto decline;
-				pop[in->target - 1] = to;
-			}
-		} else {
-			goto decline;
-		}
-		if (pc + 1 >= n)
-			goto decline;                      /* the pc would run past the code */
-		reach_to(reach, taint, pc + 1, t);
-		if (jump != DONE)
-			reach_to(reach, taint, jump, t);
-		if (pop[pc] != DONE)
-			reach_to(reach, taint, pop[pc], t);
-	}
-	for (uint32_t k = 0; k < b->norder; k++) {
-		const uint32_t pc = b->order[k];
-		const uint8_t ex = p->meta[pc].exec;
-		b->plain[pc] = ex != PICA_EX_END && ex != PICA_EX_JMP && ex != PICA_EX_IF && pop[pc] == DONE;
-	}
-#if F24V_HAVE_AVX2
-	b->wide = __builtin_cpu_supports("avx2");
-#endif
-	free(reach);
-	free(taint);
-	free(pop);
-	p->batch = b;
-	return;
-decline:
-	free(reach);
-	free(taint);
-	free(pop);
-	p->batch = b;
-	pica_batch_free(p);
-}
-
-bool pica_batch_usable(const pica_program *p, const pica_env *env)
-{
-	return p->batch && !env->general && !env->trace && !env->permissive && !env->f24.exact;
-}
 
 void pica_batch_walk_start(const pica_program *p, pica_batch_walk *w)
 {
@@ -276,8 +63,9 @@ bool pica_batch_walk_next(const pica_program *p, pica_batch_walk *w, bool go, bo
 /* ---- the batch, lanes = vertices ---- */
 
 typedef struct batch_state {
-	float v[16][4][L], r[16][4][L], o[16][4][L];
-	bool cmpx[L], cmpy[L];
+	float vr[128][L];         /* rows: v 4 * reg + comp, then r (PICA_BATCH_ROW_R) */
+	float o[16][4][L];
+	uint32_t cmpx, cmpy;      /* the compare flags, bit l lane l */
 } batch_state;
 
 typedef f24v_f4 lanes_t[H];
@@ -292,7 +80,8 @@ static inline void rd(const batch_state *S, const pica_uniforms *u, const pica_f
 		for (int h = 0; h < H; h++)
 			out[h] = (f24v_f4){ x, x, x, x };
 	} else {
-		memcpy(out, s->file == PICA_FILE_V ? S->v[s->idx][c] : S->r[s->idx][c], sizeof(lanes_t));
+		memcpy(out, S->vr[4 * s->idx + c + (s->file == PICA_FILE_R ? PICA_BATCH_ROW_R : 0)],
+		       sizeof(lanes_t));
 	}
 	if (s->neg)
 		for (int h = 0; h < H; h++)
@@ -305,7 +94,7 @@ static inline void rd(const batch_state *S, const pica_uniforms *u, const pica_f
 static inline void wr_from(batch_state *S, const pica_fast_inst *fi, const lanes_t *res,
                            bool one, unsigned act)
 {
-	float (*d)[L] = fi->to_o ? S->o[fi->dst] : S->r[fi->dst];
+	float (*d)[L] = fi->to_o ? S->o[fi->dst] : &S->vr[PICA_BATCH_ROW_R + 4 * fi->dst];
 	for (unsigned k = 0; k < 4; k++) {
 		if (!(fi->wmask & (1u << k)))
 			continue;
@@ -338,35 +127,14 @@ static inline F24V_INLINE void add_l4(lanes_t r, const lanes_t a, const lanes_t 
 	for (int h = 0; h < H; h++)
 		r[h] = f24v_add4(a[h], b[h], rne);
 }
-#if F24V_HAVE_AVX2
-static inline F24V_AVX2 void mul_l8(lanes_t r, const lanes_t a, const lanes_t b, uint64_t rne)
-{
-	for (int h = 0; h < H; h += 2) {
-		f24v_f8 x, y;
-		memcpy(&x, &a[h], sizeof x);
-		memcpy(&y, &b[h], sizeof y);
-		x = f24v_mul8(x, y, rne);
-		memcpy(&r[h], &x, sizeof x);
-	}
-}
-static inline F24V_AVX2 void add_l8(lanes_t r, const lanes_t a, const lanes_t b, uint64_t rne)
-{
-	for (int h = 0; h < H; h += 2) {
-		f24v_f8 x, y;
-		memcpy(&x, &a[h], sizeof x);
-		memcpy(&y, &b[h], sizeof y);
-		x = f24v_add8(x, y, rne);
-		memcpy(&r[h], &x, sizeof x);
-	}
-}
-#endif
 
 /* One arithmetic instruction on every lane, defined twice: NAME with
  * target ATTR and the lane operations MUL, ADD. */
 #define DEFINE_RUN_FAST(NAME, ATTR, MUL, ADD) \
-ATTR static void NAME(batch_state *S, const pica_fast_inst *fi, const pica_uniforms *u, \
-                     const f24_mode *fm, uint64_t rne, unsigned act) \
+ATTR static void NAME(batch_state *S, const pica_fast_inst *fi, const uint16_t (*row)[4], \
+                     const pica_uniforms *u, const f24_mode *fm, uint64_t rne, unsigned act) \
 { \
+	(void)row;            /* rd reads the fast form's sources */ \
 	lanes_t res[4], a, b, c; \
 	switch (fi->kind) { \
 	case PICA_FAST_NOP: \
@@ -455,22 +223,173 @@ ATTR static void NAME(batch_state *S, const pica_fast_inst *fi, const pica_unifo
 }
 
 DEFINE_RUN_FAST(run_fast4, , mul_l4, add_l4)
-#if F24V_HAVE_AVX2
-DEFINE_RUN_FAST(run_fast8, __attribute__((target("avx2"))), mul_l8, add_l8)
-#endif
 
-/* One arithmetic instruction: eight lanes an operation where the CPU has AVX2. */
-static inline void run_fast(batch_state *S, const pica_fast_inst *fi, const pica_uniforms *u,
-                            const f24_mode *fm, uint64_t rne, unsigned act, bool wide)
-{
 #if F24V_HAVE_AVX2
-	if (wide) {
-		run_fast8(S, fi, u, fm, rne, act);
+/* With AVX2 the instructions that make up most of a vertex shader (MUL,
+ * ADD, MAD, MOV, the dot products, RCP, RSQ) keep their sixteen lanes in two 32-byte
+ * registers from the source registers' read to the destination's write:
+ * no copies of the operands.  Lane for lane the same operations as
+ * run_fast4 (f24v_mul8 / f24v_add8 == f24v_mul4 / f24v_add4; the negation
+ * -x + 0 and the masked write keep every bit), which runs the others. */
+typedef struct lanes8 {
+	__m256 lo, hi;
+} lanes8;
+
+/* rd on two registers */
+static inline F24V_AVX2 lanes8 rd8(const batch_state *S, const pica_uniforms *u, unsigned row)
+{
+	lanes8 r;
+	if (row & PICA_BATCH_ROW_C) {
+		r.lo = r.hi = _mm256_broadcast_ss(&u->c[(row >> 2) & 127].c[row & 3]);
+	} else {
+		const float *p = S->vr[row & 127];
+		r.lo = _mm256_loadu_ps(p);
+		r.hi = _mm256_loadu_ps(p + 8);
+	}
+	if (row & PICA_BATCH_ROW_NEG) {
+		const __m256 sign = _mm256_set1_ps(-0.0f), zero = _mm256_setzero_ps();
+		r.lo = _mm256_add_ps(_mm256_xor_ps(r.lo, sign), zero);
+		r.hi = _mm256_add_ps(_mm256_xor_ps(r.hi, sign), zero);
+	}
+	return r;
+}
+
+static inline F24V_AVX2 lanes8 mul8(lanes8 a, lanes8 b, uint64_t rne)
+{
+	return (lanes8){ (__m256)f24v_mul8((f24v_f8)a.lo, (f24v_f8)b.lo, rne),
+	                 (__m256)f24v_mul8((f24v_f8)a.hi, (f24v_f8)b.hi, rne) };
+}
+
+static inline F24V_AVX2 lanes8 add8(lanes8 a, lanes8 b, uint64_t rne)
+{
+	return (lanes8){ (__m256)f24v_add8((f24v_f8)a.lo, (f24v_f8)b.lo, rne),
+	                 (__m256)f24v_add8((f24v_f8)a.hi, (f24v_f8)b.hi, rne) };
+}
+
+/* a rounded (a product): f24v_addr8 */
+static inline F24V_AVX2 lanes8 addr8(lanes8 a, lanes8 b, uint64_t rne)
+{
+	return (lanes8){ (__m256)f24v_addr8((f24v_f8)a.lo, (f24v_f8)b.lo, rne),
+	                 (__m256)f24v_addr8((f24v_f8)a.hi, (f24v_f8)b.hi, rne) };
+}
+
+/* both rounded (a dot product's sum and product): f24v_sum8 */
+static inline F24V_AVX2 lanes8 sum8(lanes8 a, lanes8 b, uint64_t rne)
+{
+	return (lanes8){ (__m256)f24v_sum8((f24v_f8)a.lo, (f24v_f8)b.lo, rne),
+	                 (__m256)f24v_sum8((f24v_f8)a.hi, (f24v_f8)b.hi, rne) };
+}
+
+/* Component k of the destination gets r in the active lanes (wr_from). */
+static inline F24V_AVX2 void wr8(float *d, lanes8 r, unsigned act, const lanes8 *keep)
+{
+	if (act != FULL) {
+		r.lo = _mm256_blendv_ps(_mm256_loadu_ps(d), r.lo, keep->lo);
+		r.hi = _mm256_blendv_ps(_mm256_loadu_ps(d + 8), r.hi, keep->hi);
+	}
+	_mm256_storeu_ps(d, r.lo);
+	_mm256_storeu_ps(d + 8, r.hi);
+}
+
+static inline F24V_AVX2 void run_fast8(batch_state *S, const pica_fast_inst *fi,
+                                       const uint16_t (*row)[4], const pica_uniforms *u,
+                                       const f24_mode *fm, uint64_t rne, unsigned act)
+{
+	const unsigned kind = fi->kind;
+	if (kind != PICA_FAST_MUL && kind != PICA_FAST_ADD && kind != PICA_FAST_MAD &&
+	    kind != PICA_FAST_MOV && kind != PICA_FAST_DP3 && kind != PICA_FAST_DP4 &&
+	    kind != PICA_FAST_DPH && kind != PICA_FAST_RCP && kind != PICA_FAST_RSQ) {
+		run_fast4(S, fi, row, u, fm, rne, act);
 		return;
 	}
+	float (*d)[L] = fi->to_o ? S->o[fi->dst] : &S->vr[PICA_BATCH_ROW_R + 4 * fi->dst];
+	lanes8 keep = { _mm256_setzero_ps(), _mm256_setzero_ps() };
+	if (act != FULL) {                             /* the active lanes' masks */
+		const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+		const __m256i lo = _mm256_set1_epi32((int)(act & 0xFF)), hi = _mm256_set1_epi32((int)(act >> 8));
+		keep.lo = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(lo, bit), bit));
+		keep.hi = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(hi, bit), bit));
+	}
+	if (kind == PICA_FAST_RCP || kind == PICA_FAST_RSQ) {     /* one value: component 0's */
+		lanes8 a = rd8(S, u, row[0][0]);
+		if (kind == PICA_FAST_RCP) {
+			a.lo = (__m256)f24v_rcp8((f24v_f8)a.lo, rne);
+			a.hi = (__m256)f24v_rcp8((f24v_f8)a.hi, rne);
+		} else {
+			a.lo = (__m256)f24v_rsq8((f24v_f8)a.lo, rne);
+			a.hi = (__m256)f24v_rsq8((f24v_f8)a.hi, rne);
+		}
+		for (unsigned k = 0; k < 4; k++)
+			if (fi->wmask & (1u << k))
+				wr8(d[k], a, act, &keep);
+		return;
+	}
+	if (kind == PICA_FAST_DP3 || kind == PICA_FAST_DP4 || kind == PICA_FAST_DPH) {
+		/* f24_dot: each product rounded, summed in component order */
+		lanes8 acc = mul8(rd8(S, u, row[0][0]), rd8(S, u, row[1][0]), rne);
+		acc = sum8(acc, mul8(rd8(S, u, row[0][1]), rd8(S, u, row[1][1]), rne), rne);
+		acc = sum8(acc, mul8(rd8(S, u, row[0][2]), rd8(S, u, row[1][2]), rne), rne);
+		if (kind == PICA_FAST_DP4)
+			acc = sum8(acc, mul8(rd8(S, u, row[0][3]), rd8(S, u, row[1][3]), rne), rne);
+		else if (kind == PICA_FAST_DPH) {
+			const lanes8 one = { _mm256_set1_ps(1.0f), _mm256_set1_ps(1.0f) };
+			acc = sum8(acc, mul8(one, rd8(S, u, row[1][3]), rne), rne);
+		}
+		for (unsigned k = 0; k < 4; k++)
+			if (fi->wmask & (1u << k))
+				wr8(d[k], acc, act, &keep);
+		return;
+	}
+	lanes8 res[4];                              /* every source read before a write */
+	for (unsigned k = 0; k < 4; k++) {
+		if (!(fi->wmask & (1u << k)))
+			continue;
+		lanes8 r = rd8(S, u, row[0][k]);
+		if (kind == PICA_FAST_MUL)
+			r = mul8(r, rd8(S, u, row[1][k]), rne);
+		else if (kind == PICA_FAST_ADD)
+			r = add8(r, rd8(S, u, row[1][k]), rne);
+		else if (kind == PICA_FAST_MAD)    /* not fused: the product rounded first (f24_mad) */
+			r = addr8(mul8(r, rd8(S, u, row[1][k]), rne), rd8(S, u, row[2][k]), rne);
+		res[k] = r;
+	}
+	for (unsigned k = 0; k < 4; k++)
+		if (fi->wmask & (1u << k))
+			wr8(d[k], res[k], act, &keep);
+}
 #endif
-	(void)wide;
-	run_fast4(S, fi, u, fm, rne, act);
+
+/* Bit k of four lanes' compare result (all ones or zero). */
+static inline unsigned mask4(f24v_i4 m)
+{
+#if F24V_HAVE_AVX2                       /* x86-64: SSE2 */
+	return (unsigned)_mm_movemask_ps((__m128)m);
+#else
+	const f24v_i4 bit = m & (f24v_i4){ 1, 2, 4, 8 };
+	return (unsigned)(bit[0] | bit[1] | bit[2] | bit[3]);
+#endif
+}
+
+uint32_t pica_batch_cmp(uint8_t op, const float *a, const float *b)
+{
+	uint32_t bits = 0;
+	for (int h = 0; h < H; h++) {
+		f24v_f4 x, y;
+		memcpy(&x, a + 4 * h, sizeof x);
+		memcpy(&y, b + 4 * h, sizeof y);
+		f24v_i4 m;
+		switch (op) {                      /* pica_cmp_op: no flush in CMP */
+		case PICA_CMP_EQ: m = x == y; break;
+		case PICA_CMP_NE: m = x != y; break;
+		case PICA_CMP_LT: m = x < y; break;
+		case PICA_CMP_LE: m = x <= y; break;
+		case PICA_CMP_GT: m = x > y; break;
+		case PICA_CMP_GE: m = x >= y; break;
+		default: m = (f24v_i4){ -1, -1, -1, -1 }; break;
+		}
+		bits |= mask4(m) << (4 * h);
+	}
+	return bits;
 }
 
 /* CMP (ex_cmp) on the active lanes. */
@@ -482,11 +401,28 @@ static void run_cmp(batch_state *S, const struct pica_inst *in, const pica_fast_
 	rd(S, u, &fi->src[0], 1, ay);
 	rd(S, u, &fi->src[1], 0, bx);
 	rd(S, u, &fi->src[1], 1, by);
-	for (unsigned l = 0; l < L; l++)
-		if (act & (1u << l)) {
-			S->cmpx[l] = pica_cmp_op(in->cmp_op[0], ax[l / 4][l % 4], bx[l / 4][l % 4]);
-			S->cmpy[l] = pica_cmp_op(in->cmp_op[1], ay[l / 4][l % 4], by[l / 4][l % 4]);
-		}
+	float a[2][L], b[2][L];
+	memcpy(a[0], ax, sizeof a[0]);
+	memcpy(a[1], ay, sizeof a[1]);
+	memcpy(b[0], bx, sizeof b[0]);
+	memcpy(b[1], by, sizeof b[1]);
+	S->cmpx = (S->cmpx & ~act) | (pica_batch_cmp(in->cmp_op[0], a[0], b[0]) & act);
+	S->cmpy = (S->cmpy & ~act) | (pica_batch_cmp(in->cmp_op[1], a[1], b[1]) & act);
+}
+
+/* The lanes a JMPC/JMPU or IFC/IFU goes on, as bits: a decision depends
+ * only on a lane's two compare flags, so pica_jump_go / pica_flow_go are
+ * asked once for each of the four pairs. */
+static inline uint32_t flow_go_lanes(const struct pica_inst *in, const pica_inst_meta *m,
+                                     const pica_uniforms *u, uint32_t cmpx, uint32_t cmpy)
+{
+	uint32_t go = 0;
+	for (unsigned k = 0; k < 4; k++) {
+		const bool x = k & 2, y = k & 1;
+		if (m->exec == PICA_EX_JMP ? pica_jump_go(in, u, x, y) : pica_flow_go(in, u, x, y))
+			go |= (x ? cmpx : ~cmpx) & (y ? cmpy : ~cmpy);
+	}
+	return go;
 }
 
 static inline f24v_f4 ld4(const float *p)
@@ -541,50 +477,50 @@ static inline void lanes_out(float src[4][L], pica_job *const *jobs, unsigned n,
 			jobs[l]->o[r].c[c] = src[c][l];
 }
 
-/* The lanes whose pc (lpc, the walks' pcs side by side) is pc, as bits. */
-static inline unsigned lanes_at(const uint32_t lpc[L], uint32_t pc)
+/* The lanes' pcs where they go separate ways, four to a vector. */
+typedef uint32_t u32x4 __attribute__((vector_size(16)));
+
+/* The lanes whose pc is pc, as bits. */
+static inline unsigned lanes_at(const u32x4 lpc[H], uint32_t pc)
 {
-	typedef uint32_t u32x4 __attribute__((vector_size(16)));
-	const u32x4 bit = { 1, 2, 4, 8 };
 	unsigned act = 0;
 	for (int h = 0; h < H; h++) {
-		u32x4 v;
-		memcpy(&v, &lpc[4 * h], sizeof v);
-		const u32x4 m = (u32x4)(v == pc) & bit;
-		act |= (m[0] | m[1] | m[2] | m[3]) << (4 * h);
+		const u32x4 m = (u32x4)(lpc[h] == pc);
+#if F24V_HAVE_AVX2                       /* x86-64: SSE2 */
+		act |= (unsigned)_mm_movemask_ps((__m128)m) << (4 * h);
+#else
+		const u32x4 bit = m & (u32x4){ 1, 2, 4, 8 };
+		act |= (bit[0] | bit[1] | bit[2] | bit[3]) << (4 * h);
+#endif
 	}
 	return act;
 }
 
-void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_env *env,
-                      pica_job *const *jobs, unsigned n)
+/* The lanes at pc move on to pc + 1 (a compare's all-ones is -1). */
+static inline void lanes_step(u32x4 lpc[H], uint32_t pc)
+{
+	for (int h = 0; h < H; h++)
+		lpc[h] -= (u32x4)(lpc[h] == pc);
+}
+
+/* The program over the lanes, each arithmetic instruction through run
+ * (run_fast8 or run_fast4: a constant where this is inlined, so that the
+ * AVX2 form is inlined in its loop). */
+typedef void run_fn(batch_state *S, const pica_fast_inst *fi, const uint16_t (*row)[4],
+                    const pica_uniforms *u, const f24_mode *fm, uint64_t rne, unsigned act);
+
+static inline __attribute__((always_inline)) void
+shade_lanes(const pica_program *p, const pica_uniforms *u, const pica_env *env, batch_state *S,
+            pica_batch_walk *w, uint32_t *sig, run_fn *run)
 {
 	const pica_batch_plan *b = p->batch;
-	batch_state S;
-	/* r: a stale read (a dead value) reads 0, as does a lane on another
-	 * path (masked on write); lanes past n: inputs 0 */
-	for (uint32_t bits = b->r_read; bits; bits &= bits - 1)
-		memset(S.r[__builtin_ctz(bits)], 0, sizeof S.r[0]);
-	memset(S.cmpx, 0, sizeof S.cmpx);
-	memset(S.cmpy, 0, sizeof S.cmpy);
-	for (uint32_t bits = b->o_used; bits; bits &= bits - 1)
-		memset(S.o[__builtin_ctz(bits)], 0, sizeof S.o[0]);
-	for (uint32_t bits = b->v_used; bits; bits &= bits - 1) {
-		const unsigned r = (unsigned)__builtin_ctz(bits);
-		if (n < L)
-			memset(S.v[r], 0, sizeof S.v[r]);
-		lanes_in(S.v[r], jobs, n < L ? n : L, r);
-	}
-	pica_batch_walk w[L];
-	uint32_t sig[L] = { 0 };
-	for (unsigned l = 0; l < L; l++)
-		pica_batch_walk_start(p, &w[l]);
 	const uint64_t rne = f24v_rne(env->f24.round);
-	/* conv: every lane at pc cpc (their walks' pcs not kept up to date
-	 * through plain instructions, which leave the IF rings alone) */
+	/* conv: every lane at pc cpc; else lane l at lpc[l / 4][l % 4] (DONE
+	 * at END).  The walks' pcs are set at the flow ops only (plain
+	 * instructions leave the IF rings alone). */
 	bool conv = true;
 	uint32_t cpc = p->entry;
-	uint32_t lpc[L];                           /* w[l].pc side by side, when not conv */
+	u32x4 lpc[H];
 	for (uint32_t i = 0; i < b->norder; i++) {
 		const uint32_t pc = b->order[i];
 		unsigned act = 0;
@@ -600,54 +536,95 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 		const pica_fast_inst *fi = &b->form[pc];
 		const struct pica_inst *in = &p->inst[pc];
 		const pica_inst_meta *m = &p->meta[pc];
+		if (m->exec == PICA_EX_END) {              /* never plain */
+			if (conv)
+				for (int h = 0; h < H; h++)
+					lpc[h] = (u32x4){ pc, pc, pc, pc };
+			conv = false;
+			for (int h = 0; h < H; h++)
+				lpc[h] |= (u32x4)(lpc[h] == pc);   /* DONE */
+			continue;
+		}
+		uint32_t go = 0;
+		if (fi->kind != PICA_FAST_GENERAL) {
+			run(S, fi, (const uint16_t (*)[4])b->row[pc], u, &env->f24, rne, act);
+		} else if (m->exec == PICA_EX_CMP) {
+			run_cmp(S, in, fi, u, act);
+		} else {                                   /* JMP, IF (ex_jmp, ex_if) */
+			go = flow_go_lanes(in, m, u, S->cmpx, S->cmpy) & act;
+			for (uint32_t bits = go; bits; bits &= bits - 1)
+				sig[__builtin_ctz(bits)] |= UINT32_C(1) << b->jump_bit[pc];
+		}
 		if (b->plain[pc]) {                        /* on to pc + 1 */
-			if (fi->kind != PICA_FAST_GENERAL)
-				run_fast(&S, fi, u, &env->f24, rne, act, b->wide);
-			else
-				run_cmp(&S, in, fi, u, act);
 			if (act == FULL) {
 				conv = true;
 				cpc = pc + 1;
 			} else {
-				for (unsigned l = 0; l < L; l++)
-					if (act & (1u << l))
-						lpc[l] = w[l].pc = pc + 1;
+				lanes_step(lpc, pc);
 			}
 			continue;
 		}
 		if (conv)
-			for (unsigned l = 0; l < L; l++)
-				lpc[l] = w[l].pc = pc;
+			for (int h = 0; h < H; h++)
+				lpc[h] = (u32x4){ pc, pc, pc, pc };
 		conv = false;
-		bool go[L] = { false };
-		if (m->exec == PICA_EX_END) {
-			for (unsigned l = 0; l < L; l++)
-				if (act & (1u << l))
-					lpc[l] = w[l].pc = DONE;
-			continue;
-		} else if (fi->kind != PICA_FAST_GENERAL) {
-			run_fast(&S, fi, u, &env->f24, rne, act, b->wide);
-		} else if (m->exec == PICA_EX_CMP) {
-			run_cmp(&S, in, fi, u, act);
-		} else {                                   /* JMP, IF (ex_jmp, ex_if) */
-			for (uint32_t bits = act; bits; bits &= bits - 1) {
-				const unsigned l = (unsigned)__builtin_ctz(bits);
-				go[l] = m->exec == PICA_EX_JMP ? pica_jump_go(in, u, S.cmpx[l], S.cmpy[l])
-				                               : pica_flow_go(in, u, S.cmpx[l], S.cmpy[l]);
-				if (go[l])
-					sig[l] |= UINT32_C(1) << b->jump_bit[pc];
-			}
-		}
 		for (uint32_t bits = act; bits; bits &= bits - 1) {
 			const unsigned l = (unsigned)__builtin_ctz(bits);
 			bool taken;
-			if (!walk_next(p, &w[l], go[l], &taken)) {
+			w[l].pc = pc;
+			if (!walk_next(p, &w[l], go >> l & 1, &taken)) {
 				sig[l] |= PICA_BATCH_BAD;
 				w[l].pc = DONE;
 			}
-			lpc[l] = w[l].pc;
+			lpc[l / 4][l % 4] = w[l].pc;
 		}
 	}
+}
+
+static void shade_lanes4(const pica_program *p, const pica_uniforms *u, const pica_env *env,
+                         batch_state *S, pica_batch_walk *w, uint32_t *sig)
+{
+	shade_lanes(p, u, env, S, w, sig, run_fast4);
+}
+
+#if F24V_HAVE_AVX2
+__attribute__((target("avx2"))) static void shade_lanes8(const pica_program *p,
+                                                         const pica_uniforms *u,
+                                                         const pica_env *env, batch_state *S,
+                                                         pica_batch_walk *w, uint32_t *sig)
+{
+	shade_lanes(p, u, env, S, w, sig, run_fast8);
+}
+#endif
+
+void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_env *env,
+                      pica_job *const *jobs, unsigned n)
+{
+	const pica_batch_plan *b = p->batch;
+	batch_state S;
+	/* r: a stale read (a dead value) reads 0, as does a lane on another
+	 * path (masked on write); lanes past n: inputs 0 */
+	for (uint32_t bits = b->r_read; bits; bits &= bits - 1)
+		memset(S.vr[PICA_BATCH_ROW_R + 4 * __builtin_ctz(bits)], 0, 4 * sizeof S.vr[0]);
+	S.cmpx = S.cmpy = 0;
+	for (uint32_t bits = b->o_used; bits; bits &= bits - 1)
+		memset(S.o[__builtin_ctz(bits)], 0, sizeof S.o[0]);
+	for (uint32_t bits = b->v_used; bits; bits &= bits - 1) {
+		const unsigned r = (unsigned)__builtin_ctz(bits);
+		if (n < L)
+			memset(S.vr[4 * r], 0, 4 * sizeof S.vr[0]);
+		lanes_in(&S.vr[4 * r], jobs, n < L ? n : L, r);
+	}
+	pica_batch_walk w[L];
+	uint32_t sig[L] = { 0 };
+	for (unsigned l = 0; l < L; l++)
+		pica_batch_walk_start(p, &w[l]);
+#if F24V_HAVE_AVX2
+	if (b->wide)
+		shade_lanes8(p, u, env, &S, w, sig);
+	else
+#endif
+		shade_lanes4(p, u, env, &S, w, sig);
 	for (unsigned l = 0; l < n && l < L; l++) {
 		jobs[l]->shaded = true;
 		jobs[l]->sig = sig[l];

@@ -48,8 +48,15 @@ typedef struct pica_batch_plan {
 	uint8_t *jump_bit;        /* per pc: the path bit of a JMP or IF (< PICA_BATCH_JUMPS) */
 	struct pica_fast_inst *form;   /* per pc: the fast form; a CMP's sources too */
 	uint8_t *plain;           /* per pc: control goes to pc + 1 (no flow op, no IF pop) */
+	uint16_t (*row)[3][4];    /* per pc: each source component's lanes (PICA_BATCH_ROW_*) */
 	bool wide;                /* the CPU has AVX2: eight lanes an operation (isa/f24_vec.h) */
 } pica_batch_plan;
+
+/* Where the lanes of source component k (swizzle applied) are: row
+ * 4 * idx + swz[k] of the v registers, PICA_BATCH_ROW_R + that of the r
+ * registers, or with PICA_BATCH_ROW_C uniform component 4 * idx + swz[k];
+ * PICA_BATCH_ROW_NEG: negated. */
+enum { PICA_BATCH_ROW_R = 64, PICA_BATCH_ROW_NEG = 0x4000, PICA_BATCH_ROW_C = 0x8000 };
 
 /* p->batch: the plan, or NULL when p declines (or out of memory: the
  * batch path is an optimisation, so that is no error). */
@@ -83,6 +90,9 @@ typedef struct pica_batch_walk {
 
 void pica_batch_walk_start(const pica_program *p, pica_batch_walk *w);
 bool pica_batch_walk_next(const pica_program *p, pica_batch_walk *w, bool go, bool *taken);
+
+/* pica_cmp_op(op, a[l], b[l]) as bit l, for the PICA_BATCH_LANES lanes. */
+uint32_t pica_batch_cmp(uint8_t op, const float *a, const float *b);
 
 /* A path: bit jump_bit[pc] of sig is each flow op's decision; PICA_BATCH_BAD
  * a path walk_next refused. */
