@@ -313,7 +313,10 @@ static void default_label(const char *ln, uint32_t arg, uint32_t id, char *buf, 
 	len += k;
 	memcpy(buf + len, " #", 2);
 	len += 2;
-	len += tl_fmt_u64(buf + len, id);
+	char digits[24];                              /* tl_fmt_u64 may store 20 bytes */
+	size_t nd = tl_fmt_u64(digits, id);
+	memcpy(buf + len, digits, nd);
+	len += nd;
 	buf[len] = '\0';
 }
 
