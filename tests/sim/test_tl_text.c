@@ -421,3 +421,85 @@ Test(tl_text, chrome_heads_slots_and_codes)
 		free(dir);
 	}
 }
+
+/* s with tabs and newlines as spaces, cut to n - 1 bytes when it had any
+ * (tl_kanata.c clean). */
+static void kanata_clean(char *out, const char *s, size_t n)
+{
+	if (!strpbrk(s, "\t\n\r")) {
+		strcpy(out, s);
+		return;
+	}
+	size_t k = 0;
+	for (; s[k] && k + 1 < n; k++)
+		out[k] = s[k] == '\t' || s[k] == '\n' || s[k] == '\r' ? ' ' : s[k];
+	out[k] = '\0';
+}
+
+/* Kanata's lines of a new instruction and its stages, against printf's, for
+ * lane names around the lengths where the writer keeps a stage line's end
+ * (44 and 45 bytes), names that need cleaning, one cut when cleaned (past
+ * 63 bytes) and one that makes the label longer than its 159 bytes; ids and
+ * args of every width. */
+Test(tl_text, kanata_lines_by_name_length)
+{
+	static char names[6][160];
+	memset(names, 0, sizeof names);
+	memset(names[0], 'a', 44);
+	memset(names[1], 'b', 45);
+	memset(names[2], 'c', 44);
+	names[2][1] = '\t';
+	memset(names[3], 'd', 45);
+	names[3][3] = '\n';
+	for (int i = 0; i < 80; i++)
+		names[4][i] = i % 2 ? '\t' : 'e';
+	memset(names[5], 'f', 150);
+	static const uint32_t ids[3] = { 7, 99999999u, 4294967295u };
+	static const uint32_t args[3] = { 0, 0xabcu, 0xffffffffu };
+	sim_timeline tl;
+	cr_assert(sim_tl_init(&tl));
+	for (int l = 0; l < 6; l++)
+		sim_tl_lane(&tl, names[l]);
+	char *dir = test_tmpdir();
+	cr_assert(dir);
+	char pk[1024];
+	snprintf(pk, sizeof pk, "%s/k.kanata", dir);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	tl_kanata *k = tl_kanata_open(pk, &(tl_kanata_opts){ .tl = &tl, .lane_local = true }, &d);
+	cr_assert(k, "%s", d.msg);
+	cr_assert(sim_tl_add_sink(&tl, tl_kanata_sink(k)));
+	tl.enabled = true;
+	for (int l = 0; l < 6; l++)
+		for (int j = 0; j < 3; j++)
+			sim_tl_emit(&tl, (uint64_t)(l * 3 + j), (uint16_t)l, SIM_TL_BEGIN, ids[j], args[j]);
+	for (int l = 0; l < 6; l++)
+		for (int j = 0; j < 3; j++)
+			sim_tl_emit(&tl, 100, (uint16_t)l, SIM_TL_END, ids[j], 0);
+	sim_tl_fini(&tl);
+	cr_assert(tl_kanata_close(k, &d), "%s", d.msg);
+	size_t n = 0;
+	char *text = slurp_n(pk, &n);
+	for (int l = 0; l < 6; l++) {
+		char stage[160];
+		kanata_clean(stage, names[l], 64);
+		for (int j = 0; j < 3; j++) {
+			unsigned serial = (unsigned)(l * 3 + j);
+			char label[1024], clean_label[160], want[1024];
+			snprintf(label, sizeof label, "%s 0x%x #%lu", names[l], args[j], (unsigned long)ids[j]);
+			label[159] = '\0';                             /* the writer's label buffer */
+			kanata_clean(clean_label, label, 160);
+			snprintf(want, sizeof want, "I\t%u\t%u\t0\nL\t%u\t0\t%s\nL\t%u\t1\tid %u arg %u (%s)\nS\t%u\t0\t%s\n",
+			         serial, ids[j], serial, clean_label, serial, ids[j], args[j], stage, serial, stage);
+			cr_assert(strstr(text, want), "lane %d item %d: missing\n%s", l, j, want);
+			snprintf(want, sizeof want, "\nE\t%u\t0\t%s\n", serial, stage);
+			cr_assert(strstr(text, want), "lane %d item %d: missing\n%s", l, j, want);
+			snprintf(want, sizeof want, "\nR\t%u\t%u\t0\n", serial, serial);
+			cr_assert(strstr(text, want), "lane %d item %d: missing\n%s", l, j, want);
+		}
+	}
+	free(text);
+	remove(pk);
+	remove(dir);
+	free(dir);
+}
