@@ -93,7 +93,7 @@ static uint32_t key_hash(uint32_t lane, uint32_t id, uint32_t arg)
 }
 
 /* Index of the key's cell, or of the empty cell where it would go. */
-static uint32_t tab_find(const tl_kanata *w, uint32_t lane, uint32_t id, uint32_t arg)
+TL_INLINE uint32_t tab_find(const tl_kanata *w, uint32_t lane, uint32_t id, uint32_t arg)
 {
 	uint32_t mask = w->tab_cap - 1, i = key_hash(lane, id, arg) & mask;
 	while (w->tab[i] >= 0) {
@@ -305,7 +305,7 @@ static uint32_t gr3d_domain(const char *name, uint16_t lane)
 	return lane;
 }
 
-static uint32_t key_lane_first(tl_kanata *w, uint16_t lane)
+static __attribute__((noinline)) uint32_t key_lane_first(tl_kanata *w, uint16_t lane)
 {
 	if (w->o.lane_local)
 		return lane;
@@ -319,7 +319,7 @@ static uint32_t key_lane_first(tl_kanata *w, uint16_t lane)
 /* The lane part of an item's key: the lane (lane_local), its GR3D block
  * (gr3d_domains), or 0; kept per lane once known (a lane's name does not
  * change once the timeline has it). */
-static inline uint32_t key_lane(tl_kanata *w, uint16_t lane)
+TL_INLINE uint32_t key_lane(tl_kanata *w, uint16_t lane)
 {
 	if (lane < SIM_TL_MAX_LANES && (w->key_known >> lane & 1u))
 		return w->key[lane];
