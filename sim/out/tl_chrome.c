@@ -245,7 +245,7 @@ static ch_lane *lane_get(tl_chrome *w, uint16_t lane)
 	return l;
 }
 
-static void close_span(tl_chrome *w, uint16_t lane, ch_lane *l, uint64_t at)
+TL_INLINE void close_span(tl_chrome *w, uint16_t lane, ch_lane *l, uint64_t at)
 {
 	if (l->act == SIM_ACT_IDLE || at <= l->since)
 		return;
@@ -281,7 +281,7 @@ static void close_span(tl_chrome *w, uint16_t lane, ch_lane *l, uint64_t at)
 }
 
 /* "0x<arg>" in quotes, as printf's "\"0x%x\"" (plain for JSON). */
-static char *hex_name_at(char *p, uint32_t arg)
+TL_INLINE char *hex_name_at(char *p, uint32_t arg)
 {
 	if (arg < 16u) {
 		memcpy(p, "\"0x0\"", 5);
@@ -298,7 +298,7 @@ static char *hex_name_at(char *p, uint32_t arg)
 	return p + n + 1;
 }
 
-static void write_item(tl_chrome *w, uint16_t lane, const ch_item *it, uint64_t end, bool open)
+TL_INLINE void write_item(tl_chrome *w, uint16_t lane, const ch_item *it, uint64_t end, bool open)
 {
 	char name[128];
 	if (w->o.label) {
