@@ -110,18 +110,22 @@ static bool waiting_fires(sim_clock *c, uint64_t until, ulp_diag *d)
 	return true;
 }
 
-/* With a timeline, after unit i ticked at now: its activity span, and
- * whether it is one that may sleep past the next cycle (close_spans). */
-static void activity_span(sim_clock *c, unsigned i, uint64_t now)
+/* With a timeline, after unit i ticked at now: its activity span; returns
+ * its bit when it may sleep past the next cycle with its lane changing then
+ * (to idle, or to what it holds: close_spans), else 0.  What it holds is
+ * set in its own tick only, so it is known here; whether it sleeps is known
+ * only after the pass (a later unit may wake it). */
+static inline uint32_t activity_span(sim_clock *c, unsigned i, uint64_t now)
 {
 	sim_unit *u = c->unit[i];
 	c->last_tick[i] = now;
-	if (u->activity != u->last_activity) {
-		sim_tl_emit(c->tl, now, u->lane, SIM_TL_ACTIVITY, 0, u->activity);
-		u->last_activity = u->activity;
+	const uint8_t act = u->activity;
+	if (act != u->last_activity) {
+		sim_tl_emit(c->tl, now, u->lane, SIM_TL_ACTIVITY, 0, act);
+		u->last_activity = act;
 	}
-	if (u->wake > now + 1)
-		c->slept |= UINT32_C(1) << i;
+	const bool changes = u->lane_holds ? u->lane_next != act : act != SIM_ACT_IDLE;
+	return u->wake > now + 1 && changes ? UINT32_C(1) << i : 0u;
 }
 
 /* Units that ticked in this pass and sleep past the next cycle are idle
@@ -148,11 +152,11 @@ static void close_spans(sim_clock *c, uint64_t now)
 	}
 }
 
-/* Unit i holds its lane and does not tick at now: it shows what it holds. */
+/* Unit i holds its lane and does not tick at now: it shows what it holds
+ * (the caller takes it out of lane_due). */
 static void show_held_lane(sim_clock *c, unsigned i, uint64_t now)
 {
 	sim_unit *u = c->unit[i];
-	c->lane_due &= ~(UINT32_C(1) << i);
 	sim_tl_emit(c->tl, now, u->lane, SIM_TL_ACTIVITY, 0, u->lane_next);
 	u->last_activity = u->lane_next;
 	if (u->wake == UINT64_MAX)
@@ -173,6 +177,9 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
                                                              uint64_t *next_wake_out)
 {
 	uint64_t next_wake = *next_wake_out;
+	/* with a timeline: c->lane_due and c->slept, kept here during the pass
+	 * (only the clock changes them, not the units' ticks) */
+	uint32_t due = spans ? c->lane_due : 0u, slept = 0u;
 	/* The scan stops after the last unit with a wake (producers come
 	 * last: the geometry units, once done, cost nothing).  The set is
 	 * read again after every tick, so a unit later in the step order
@@ -181,13 +188,15 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
 		sim_unit *u = c->unit[i];
 		uint64_t w = u->wake;
 		if (w > now) {
-			if (spans && ((c->lane_due >> i) & 1u))
+			if (spans && ((due >> i) & 1u)) {
+				due &= ~(UINT32_C(1) << i);
 				show_held_lane(c, i, now);
+			}
 			next_wake = w < next_wake ? w : next_wake;
 			continue;
 		}
 		if (spans) {                      /* it ticks: it shows its own */
-			c->lane_due &= ~(UINT32_C(1) << i);
+			due &= ~(UINT32_C(1) << i);
 			u->lane_holds = false;
 		}
 		u->activity = SIM_ACT_IDLE;
@@ -201,9 +210,14 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
 			u->stats.stall[act - SIM_ACT_STALL]++;
 		}
 		if (spans)
-			activity_span(c, i, now);
-		if (u->halt)
+			slept |= activity_span(c, i, now);
+		if (u->halt) {
+			if (spans) {
+				c->lane_due = due;
+				c->slept = slept;
+			}
 			return true;
+		}
 		w = u->wake;
 		if (w <= now)
 			u->wake = w = now + 1;  /* a same-cycle wake means "next cycle" */
@@ -211,6 +225,10 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
 			c->sched &= ~(UINT32_C(1) << i);
 		next_wake = w < next_wake ? w : next_wake;
 		end = sched_end(c->sched);
+	}
+	if (spans) {
+		c->lane_due = due;
+		c->slept = slept;
 	}
 	*next_wake_out = next_wake;
 	return false;

@@ -28,14 +28,60 @@ typedef struct ch_lane {
 	uint64_t slot_named[SLOT_WORDS];
 } ch_lane;
 
+/* The constant text of an event, made at open and copied HEAD_ROOM bytes at
+ * a time (the bytes past its length are overwritten by what follows). */
+enum { HEAD_ROOM = 64, NACT = SIM_ACT_STALL + SIM_STALL_COUNT };
+
+/* The digits of recent values (of 3 to 8 digits), by their low bits: an
+ * item's start and id, and a span's start, were mostly written a few
+ * events before (the cycles of the last few dozen events, the quads in
+ * flight). */
+enum { DIGIT_CACHE = 64 };
+
+typedef struct ch_digits {
+	uint64_t v;                        /* v % DIGIT_CACHE != the entry's index: none */
+	uint64_t text;                     /* the digits, 8 bytes copied */
+	size_t n;
+} ch_digits;
+
+typedef struct ch_head {
+	char text[HEAD_ROOM];
+	uint8_t n;
+} ch_head;
+
 struct tl_chrome {
 	tl_file file;               /* the output, its first error */
 	tl_chrome_opts o;
-	bool any;                          /* an event has been written */
 	uint64_t last;                     /* last cycle seen */
 	uint64_t dropped;
 	ch_lane lane[SIM_TL_MAX_LANES];
+	/* ,\n{"ph":"X","pid":1,"tid":<tid>,"cat":"activity","name":  per lane */
+	ch_head act_head[SIM_TL_MAX_LANES];
+	/* ,\n{"ph":"X","pid":1,"tid":<lane + 1>001,"cat":"item","name":  per lane;
+	 * the three digits at slot_at are those of 1 + the item's slot */
+	ch_head item_head[SIM_TL_MAX_LANES];
+	uint8_t slot_at[SIM_TL_MAX_LANES];
+	/* "<activity name>","ts":  per activity code, the last for codes past
+	 * them ("?"); n = 0: too long, written the slow way */
+	ch_head act_name[NACT + 1];
+	ch_digits ts_digits[DIGIT_CACHE], id_digits[DIGIT_CACHE];
 };
+
+/* tl_u64 through a cache of digits. */
+TL_INLINE char *cached_u64(ch_digits *cache, char *p, uint64_t v)
+{
+	if (v < 100u || v >= 100000000u)
+		return tl_u64(p, v);
+	ch_digits *e = &cache[v % DIGIT_CACHE];
+	if (e->v != v) {
+		e->v = v;
+		e->n = tl_fmt_var8(p, (uint32_t)v);
+		memcpy(&e->text, p, 8);
+		return p + e->n;
+	}
+	memcpy(p, &e->text, 8);
+	return p + e->n;
+}
 
 /* s[0..n) escaped for a JSON string at p (room: 6 bytes a character);
  * returns the end. */
@@ -54,6 +100,15 @@ static char *json_body_at(char *p, const char *s, size_t n)
 		}
 	}
 	return p;
+}
+
+/* The length of s escaped for a JSON string. */
+static size_t json_body_len(const char *s)
+{
+	size_t n = 0;
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+		n += *c == '"' || *c == '\\' ? 2 : *c < 0x20 ? 6 : 1;
+	return n;
 }
 
 /* A JSON string at p (room: 6 bytes a character + 2); returns the end. */
@@ -118,7 +173,7 @@ static char *dur_at(const tl_chrome *w, char *p, uint64_t begin, uint64_t end)
 }
 
 /* ,"args":{"id":<id>,"arg":<arg> (the braces are left open) */
-static char *args_at(char *p, uint32_t id, uint32_t arg)
+TL_INLINE char *args_at(char *p, uint32_t id, uint32_t arg)
 {
 	p = TL_LIT(p, ",\"args\":{\"id\":");
 	p = tl_u64(p, id);
@@ -127,25 +182,19 @@ static char *args_at(char *p, uint32_t id, uint32_t arg)
 }
 
 /* An "X" or "i" event's start, up to its tid. */
-static char *x_start(tl_chrome *w, char *p, char ph, unsigned tid)
+static char *x_start(char *p, char ph, unsigned tid)
 {
-	if (w->any)
-		*p++ = ',';
-	w->any = true;
-	p = TL_LIT(p, "\n{\"ph\":\"");
+	p = TL_LIT(p, ",\n{\"ph\":\"");
 	*p++ = ph;
 	p = TL_LIT(p, "\",\"pid\":1,\"tid\":");
 	return tl_u64(p, tid);
 }
 
-/* ph is one character: "X", "i" or "M". */
+/* ph is one character: "X", "i" or "M".  Every event but the first
+ * (tl_chrome_open's process_name) follows another. */
 static void event_start(tl_chrome *w, char ph)
 {
-	if (w->any)
-		TL_PUT_LIT(&w->file, ",\n{\"ph\":\"");
-	else
-		TL_PUT_LIT(&w->file, "\n{\"ph\":\"");
-	w->any = true;
+	TL_PUT_LIT(&w->file, ",\n{\"ph\":\"");
 	tl_putc(&w->file, ph);
 	TL_PUT_LIT(&w->file, "\",\"pid\":1");
 }
@@ -196,24 +245,49 @@ static ch_lane *lane_get(tl_chrome *w, uint16_t lane)
 	return l;
 }
 
-static void close_span(tl_chrome *w, uint16_t lane, ch_lane *l, uint64_t at)
+TL_INLINE void close_span(tl_chrome *w, uint16_t lane, ch_lane *l, uint64_t at)
 {
-	if (l->act != SIM_ACT_IDLE && at > l->since) {
-		const char *name = sim_activity_name(l->act);
-		char *p = tl_room(&w->file, EV_ROOM + 6 * strlen(name));
-		p = x_start(w, p, 'X', act_tid(lane));
+	if (l->act == SIM_ACT_IDLE || at <= l->since)
+		return;
+	const ch_head *name = &w->act_name[l->act < NACT ? l->act : NACT];
+	if (!name->n) {
+		const char *s = sim_activity_name(l->act);
+		char *p = tl_room(&w->file, EV_ROOM + 6 * strlen(s));
+		p = x_start(p, 'X', act_tid(lane));
 		p = TL_LIT(p, ",\"cat\":\"activity\",\"name\":");
-		p = json_at(p, name);
+		p = json_at(p, s);
 		p = ts_at(w, p, l->since);
 		p = dur_at(w, p, l->since, at);
 		*p++ = '}';
 		tl_done(&w->file, p);
+		return;
 	}
+	_Static_assert(2 * HEAD_ROOM + 80 <= EV_ROOM, "an activity span fits its room");
+	char *p = tl_room(&w->file, EV_ROOM);
+	memcpy(p, w->act_head[lane].text, HEAD_ROOM);
+	p += w->act_head[lane].n;
+	memcpy(p, name->text, HEAD_ROOM);
+	p += name->n;
+	if (!w->o.clock_mhz) {
+		p = cached_u64(w->ts_digits, p, l->since);
+		p = TL_LIT(p, ",\"dur\":");
+		p = tl_u64(p, at - l->since);
+	} else {
+		p = us_at(w, p, time_ns(w, l->since));
+		p = dur_at(w, p, l->since, at);
+	}
+	*p++ = '}';
+	tl_done(&w->file, p);
 }
 
 /* "0x<arg>" in quotes, as printf's "\"0x%x\"" (plain for JSON). */
-static char *hex_name_at(char *p, uint32_t arg)
+TL_INLINE char *hex_name_at(char *p, uint32_t arg)
 {
+	if (arg < 16u) {
+		memcpy(p, "\"0x0\"", 5);
+		p[3] = "0123456789abcdef"[arg];
+		return p + 5;
+	}
 	unsigned n = arg ? (35u - (unsigned)__builtin_clz(arg)) / 4 : 1;
 	p = TL_LIT(p, "\"0x");
 	for (unsigned i = n; i--;) {
@@ -224,20 +298,35 @@ static char *hex_name_at(char *p, uint32_t arg)
 	return p + n + 1;
 }
 
-static void write_item(tl_chrome *w, uint16_t lane, const ch_item *it, uint64_t end, bool open)
+TL_INLINE void write_item(tl_chrome *w, uint16_t lane, const ch_item *it, uint64_t end, bool open)
 {
 	char name[128];
 	if (w->o.label) {
 		name[0] = '\0';
 		w->o.label(w->o.label_ctx, lane, it->id, it->arg, name, sizeof name);
 	}
-	char *p = tl_room(&w->file, EV_ROOM + 6 * sizeof name);
-	p = x_start(w, p, 'X', act_tid(lane) + 1 + it->slot);
-	p = TL_LIT(p, ",\"cat\":\"item\",\"name\":");
+	_Static_assert(HEAD_ROOM + 140 <= EV_ROOM, "an item fits its room");
+	char *p = tl_room(&w->file, EV_ROOM + (w->o.label ? 6 * sizeof name : 0));
+	memcpy(p, w->item_head[lane].text, HEAD_ROOM);
+	char *slot = p + w->slot_at[lane];      /* 1 + slot < 1000: the tid's last 3 digits */
+	unsigned k = 1u + it->slot;
+	slot[0] = (char)('0' + k / 100u);
+	memcpy(slot + 1, tl_d2 + 2 * (k % 100u), 2);
+	p += w->item_head[lane].n;
 	p = w->o.label ? json_at(p, name) : hex_name_at(p, it->arg);
-	p = ts_at(w, p, it->begin);
-	p = dur_at(w, p, it->begin, end);
-	p = args_at(p, it->id, it->arg);
+	if (!w->o.clock_mhz) {                  /* 1 cycle = 1 µs: the common case, straight */
+		p = TL_LIT(p, ",\"ts\":");
+		p = cached_u64(w->ts_digits, p, it->begin);
+		p = TL_LIT(p, ",\"dur\":");
+		p = tl_u64(p, end - it->begin);
+	} else {
+		p = ts_at(w, p, it->begin);
+		p = dur_at(w, p, it->begin, end);
+	}
+	p = TL_LIT(p, ",\"args\":{\"id\":");
+	p = cached_u64(w->id_digits, p, it->id);
+	p = TL_LIT(p, ",\"arg\":");
+	p = tl_u64(p, it->arg);
 	if (open)
 		p = TL_LIT(p, ",\"unfinished\":true");
 	p = TL_LIT(p, "}}");
@@ -285,7 +374,8 @@ static void item_end(tl_chrome *w, uint16_t lane, ch_lane *l, const sim_tl_event
 		ch_item it = l->items[i];
 		write_item(w, lane, &it, ev->cycle, false);
 		l->slot_used[it.slot / 64] &= ~(1ull << (it.slot % 64));
-		memmove(&l->items[i], &l->items[i + 1], (l->n - i - 1) * sizeof *l->items);
+		if (i + 1 < l->n)
+			memmove(&l->items[i], &l->items[i + 1], (l->n - i - 1) * sizeof *l->items);
 		l->n--;
 		return;
 	}
@@ -319,7 +409,7 @@ static bool chrome_write(void *ctx, const sim_tl_event *ev, size_t n)
 			break;
 		case SIM_TL_INSTANT: {
 			char *p = tl_room(&w->file, EV_ROOM);
-			p = x_start(w, p, 'i', act_tid(lane));
+			p = x_start(p, 'i', act_tid(lane));
 			p = TL_LIT(p, ",\"s\":\"t\",\"cat\":\"instant\",\"name\":");
 			p = hex_name_at(p, e->arg);
 			p = ts_at(w, p, e->cycle);
@@ -335,6 +425,34 @@ static bool chrome_write(void *ctx, const sim_tl_event *ev, size_t n)
 	return tl_file_check(&w->file);
 }
 
+/* The writer's constant texts (struct tl_chrome). */
+static void make_heads(tl_chrome *w)
+{
+	for (unsigned i = 0; i < DIGIT_CACHE; i++)
+		w->ts_digits[i].v = w->id_digits[i].v = i + 1u;
+	for (unsigned lane = 0; lane < SIM_TL_MAX_LANES; lane++) {
+		char *p = w->act_head[lane].text;
+		p = x_start(p, 'X', act_tid((uint16_t)lane));
+		p = TL_LIT(p, ",\"cat\":\"activity\",\"name\":");
+		w->act_head[lane].n = (uint8_t)(p - w->act_head[lane].text);
+		p = x_start(w->item_head[lane].text, 'X', act_tid((uint16_t)lane) + 1);
+		w->slot_at[lane] = (uint8_t)(p - 3 - w->item_head[lane].text);
+		p = TL_LIT(p, ",\"cat\":\"item\",\"name\":");
+		w->item_head[lane].n = (uint8_t)(p - w->item_head[lane].text);
+	}
+	for (unsigned a = 0; a <= NACT; a++) {
+		const char *name = sim_activity_name((uint8_t)(a < NACT ? a : 255));
+		ch_head *h = &w->act_name[a];
+		if (json_body_len(name) + 2 + 6 > HEAD_ROOM) {
+			h->n = 0;
+			continue;
+		}
+		char *p = json_at(h->text, name);
+		p = TL_LIT(p, ",\"ts\":");
+		h->n = (uint8_t)(p - h->text);
+	}
+}
+
 _Static_assert(offsetof(tl_chrome, file) == 0, "tl_file_new_writer: the file comes first");
 
 tl_chrome *tl_chrome_open(const char *path, const tl_chrome_opts *opts, ulp_diag *d)
@@ -344,8 +462,8 @@ tl_chrome *tl_chrome_open(const char *path, const tl_chrome_opts *opts, ulp_diag
 		return NULL;
 	if (opts)
 		w->o = *opts;
-	TL_PUT_LIT(&w->file, "{\"traceEvents\":[");
-	event_start(w, 'M');
+	make_heads(w);
+	TL_PUT_LIT(&w->file, "{\"traceEvents\":[\n{\"ph\":\"M\",\"pid\":1");
 	TL_PUT_LIT(&w->file, ",\"name\":\"process_name\",\"args\":{\"name\":");
 	put_json_string(&w->file, w->o.process_name ? w->o.process_name : "GPU");
 	TL_PUT_LIT(&w->file, "}}");

@@ -103,49 +103,84 @@ static inline void tl_putc(tl_file *f, char c)
 	f->tn++;
 }
 
-/* Decimal digits of v at p (at most 20), two at a time; returns their
- * count. */
-static inline size_t tl_fmt_u64(char *p, uint64_t v)
+/* The formatting helpers are always inlined: each event's fields are a few
+ * of them in a row, and calls would cost more than the work. */
+#define TL_INLINE static inline __attribute__((always_inline))
+
+/* "00" "01" ... "99": the two digits of every value below 100. */
+static const char tl_d2[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                               "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                               "8081828384858687888990919293949596979899";
+
+/* The 8 decimal digits of v < 10^8 as byte values 0..9, the most
+ * significant in the lowest byte (the first in memory), all at once: the two
+ * halves of 4 digits side by side in 32-bit lanes, split into pairs in
+ * 16-bit lanes and the pairs into digits (divisions by 100 and 10 done as
+ * multiplications that are exact below 10^4 and 10^2). */
+TL_INLINE uint64_t tl_digits8(uint32_t v)
 {
-	static const char D[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	                           "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	                           "8081828384858687888990919293949596979899";
-	static const uint64_t P10[20] = {
-		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull,
-		1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull,
-		100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
-		1000000000000000000ull, 10000000000000000000ull,
-	};
-	/* floor(log10(v)) from the bit length (1233 / 4096 ~ log10 2), then
-	 * corrected: the digit count, at least 1 */
-	unsigned t = ((64u - (unsigned)__builtin_clzll(v | 1u)) * 1233u) >> 12;
-	size_t n = t + 1u - (v < P10[t]);
-	n += n == 0;
-	char *q = p + n;
-	while (v >= 100) {
-		size_t r = (size_t)(v % 100);
-		v /= 100;
-		q -= 2;
-		memcpy(q, D + 2 * r, 2);
+	uint64_t m = (uint64_t)(v / 10000u) | (uint64_t)(v % 10000u) << 32;
+	uint64_t hundreds = ((m * 10486u) >> 20) & 0x0000007f0000007full;
+	uint64_t pairs = ((m - 100u * hundreds) << 16) + hundreds;
+	uint64_t tens = ((pairs * 103u) >> 10) & 0x000f000f000f000full;
+	return tens + ((pairs - 10u * tens) << 8);
+}
+
+/* The digits of 1 <= v < 10^8 at p, without leading zeros; stores 8 bytes
+ * (what follows the digits is left for the caller to overwrite); returns
+ * the count. */
+TL_INLINE size_t tl_fmt_var8(char *p, uint32_t v)
+{
+	uint64_t d = tl_digits8(v);
+	unsigned lead = (unsigned)__builtin_ctzll(d) & ~7u;   /* 8 bits per leading zero */
+	d = (d + 0x3030303030303030ull) >> lead;
+	memcpy(p, &d, 8);
+	return 8u - lead / 8u;
+}
+
+/* All 8 digits of v < 10^8, leading zeros too. */
+TL_INLINE void tl_fmt_full8(char *p, uint32_t v)
+{
+	uint64_t d = tl_digits8(v) + 0x3030303030303030ull;
+	memcpy(p, &d, 8);
+}
+
+/* Decimal digits of v at p, as printf's %llu; returns their count (at most
+ * 20).  It may store past the digits, up to p + 20: the caller has room for
+ * 20 bytes and writes what follows the digits over the rest. */
+TL_INLINE size_t tl_fmt_u64(char *p, uint64_t v)
+{
+	if (v < 100u) {
+		if (v < 10u) {
+			p[0] = (char)('0' + v);
+			return 1;
+		}
+		memcpy(p, tl_d2 + 2 * v, 2);
+		return 2;
 	}
-	if (v >= 10) {
-		q -= 2;
-		memcpy(q, D + 2 * v, 2);
-	} else {
-		*--q = (char)('0' + v);
+	if (v < 100000000u)
+		return tl_fmt_var8(p, (uint32_t)v);
+	if (v < 10000000000000000ull) {
+		size_t n = tl_fmt_var8(p, (uint32_t)(v / 100000000u));
+		tl_fmt_full8(p + n, (uint32_t)(v % 100000000u));
+		return n + 8;
 	}
-	return n;
+	uint64_t low = v % 10000000000000000ull;
+	size_t n = tl_fmt_var8(p, (uint32_t)(v / 10000000000000000ull));   /* at most 1844 */
+	tl_fmt_full8(p + n, (uint32_t)(low / 100000000u));
+	tl_fmt_full8(p + n + 8, (uint32_t)(low % 100000000u));
+	return n + 16;
 }
 
 /* Cursor form, for a record whose size is bounded: reserve with tl_room,
  * write with these (each returns the new end), then tl_done. */
-static inline char *tl_cpy(char *p, const char *s, size_t n)
+TL_INLINE char *tl_cpy(char *p, const char *s, size_t n)
 {
 	memcpy(p, s, n);
 	return p + n;
 }
 #define TL_LIT(p, lit) tl_cpy((p), "" lit, sizeof(lit) - 1)
-static inline char *tl_u64(char *p, uint64_t v) { return p + tl_fmt_u64(p, v); }
+TL_INLINE char *tl_u64(char *p, uint64_t v) { return p + tl_fmt_u64(p, v); }
 static inline void tl_done(tl_file *f, char *p) { f->tn = (size_t)(p - f->tb); }
 
 /* As printf's %llu. */

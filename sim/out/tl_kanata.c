@@ -17,6 +17,8 @@ typedef struct kn_instr {
 	uint32_t gen;                      /* bumped on retire (stale queue entries) */
 	int32_t stage;                     /* lane of the open stage, -1: none */
 	bool live;
+	uint8_t serial_n;                  /* digits of serial in serial_text; 0: serial >= 10^8 */
+	uint64_t serial_text;              /* they are written on most of its lines */
 } kn_instr;
 
 typedef struct kn_ref {
@@ -29,11 +31,16 @@ typedef struct kn_lane {
 } kn_lane;
 
 /* A lane's name as Kanata shows it (tabs and newlines cleaned), kept once
- * the timeline names the lane. */
+ * the timeline names the lane; with it, when it is short, the end of a
+ * stage line, "\t0\t<name>\n", copied TAIL_ROOM bytes at a time. */
+enum { TAIL_ROOM = 48, TAIL_NAME_MAX = TAIL_ROOM - 4 };
+
 typedef struct kn_name {
 	const char *s;                     /* NULL: not kept yet */
 	size_t n;
 	char buf[64];
+	uint8_t tail_n;                    /* 0: the name is not kept, or too long */
+	char tail[TAIL_ROOM + 4];          /* + 4: TAIL_ROOM bytes may be read from the name (tail + 3) */
 } kn_name;
 
 typedef struct kn_retire {
@@ -53,6 +60,8 @@ struct tl_kanata {
 	uint32_t nfree;
 	uint32_t domain[SIM_TL_MAX_LANES];   /* gr3d_domains: each lane's key lane + 1, 0 not yet known */
 	uint8_t last[SIM_TL_MAX_LANES];      /* gr3d_domains: 1 a lane that retires, 2 not, 0 not yet known */
+	uint32_t key[SIM_TL_MAX_LANES];      /* key_lane of each lane, once known */
+	uint64_t key_known;                  /* bit L: key[L] is known */
 	int32_t *tab;                      /* open-addressing hash of live slots by key */
 	uint32_t tab_cap;
 	kn_retire *q;                      /* pending retirements, ring, due order */
@@ -84,7 +93,7 @@ static uint32_t key_hash(uint32_t lane, uint32_t id, uint32_t arg)
 }
 
 /* Index of the key's cell, or of the empty cell where it would go. */
-static uint32_t tab_find(const tl_kanata *w, uint32_t lane, uint32_t id, uint32_t arg)
+TL_INLINE uint32_t tab_find(const tl_kanata *w, uint32_t lane, uint32_t id, uint32_t arg)
 {
 	uint32_t mask = w->tab_cap - 1, i = key_hash(lane, id, arg) & mask;
 	while (w->tab[i] >= 0) {
@@ -142,11 +151,22 @@ static void tab_delete(tl_kanata *w, uint32_t i)
 static void set_time(tl_kanata *w, uint64_t t)
 {
 	if (t > w->now) {
-		TL_PUT_LIT(&w->file, "C\t");
-		tl_put_u64(&w->file, t - w->now);
-		tl_putc(&w->file, '\n');
+		char *p = tl_room(&w->file, 2 + 20 + 1);
+		p = TL_LIT(p, "C\t");
+		p = tl_u64(p, t - w->now);
+		*p++ = '\n';
+		tl_done(&w->file, p);
 		w->now = t;
 	}
+}
+
+/* The instruction's serial at p (room: 20 bytes). */
+TL_INLINE char *serial_at(const kn_instr *in, char *p)
+{
+	if (!in->serial_n)
+		return tl_u64(p, in->serial);
+	memcpy(p, &in->serial_text, 8);
+	return p + in->serial_n;
 }
 
 /* s without tabs and newlines (they would break the line format). */
@@ -173,12 +193,18 @@ static const char *stage_name(tl_kanata *w, uint16_t lane, char tmp[32], size_t 
 		}
 		c->s = clean(s, c->buf, sizeof c->buf);
 		c->n = strlen(c->s);
+		if (c->n <= TAIL_NAME_MAX) {
+			memcpy(c->tail, "\t0\t", 3);
+			memcpy(c->tail + 3, c->s, c->n);
+			c->tail[3 + c->n] = '\n';
+			c->tail_n = (uint8_t)(c->n + 4);
+		}
 	}
 	*len = c->n;
 	return c->s;
 }
 
-static void stage_cmd(tl_kanata *w, char cmd, const kn_instr *in, uint16_t lane)
+static void stage_cmd_named(tl_kanata *w, char cmd, const kn_instr *in, uint16_t lane)
 {
 	char tmp[32];
 	size_t n;
@@ -192,6 +218,22 @@ static void stage_cmd(tl_kanata *w, char cmd, const kn_instr *in, uint16_t lane)
 	tl_putc(&w->file, '\n');
 }
 
+/* "<cmd>\t<serial>\t0\t<lane name>\n": S or E. */
+TL_INLINE void stage_cmd(tl_kanata *w, char cmd, const kn_instr *in, uint16_t lane)
+{
+	const kn_name *c = &w->name[lane];
+	if (!c->tail_n) {
+		stage_cmd_named(w, cmd, in, lane);
+		return;
+	}
+	char *p = tl_room(&w->file, 2 + 20 + TAIL_ROOM);
+	p[0] = cmd;
+	p[1] = '\t';
+	p = serial_at(in, p + 2);
+	memcpy(p, c->tail, TAIL_ROOM);
+	tl_done(&w->file, p + c->tail_n);
+}
+
 static void retire(tl_kanata *w, uint32_t slot, int flush)
 {
 	kn_instr *in = &w->pool[slot];
@@ -199,7 +241,7 @@ static void retire(tl_kanata *w, uint32_t slot, int flush)
 		stage_cmd(w, 'E', in, (uint16_t)in->stage);
 	char *p = tl_room(&w->file, 2 + 20 + 1 + 20 + 3);
 	p = TL_LIT(p, "R\t");
-	p = tl_u64(p, in->serial);
+	p = serial_at(in, p);
 	*p++ = '\t';
 	p = tl_u64(p, w->next_retire++);
 	*p++ = '\t';
@@ -263,7 +305,7 @@ static uint32_t gr3d_domain(const char *name, uint16_t lane)
 	return lane;
 }
 
-static uint32_t key_lane(tl_kanata *w, uint16_t lane)
+static __attribute__((noinline)) uint32_t key_lane_first(tl_kanata *w, uint16_t lane)
 {
 	if (w->o.lane_local)
 		return lane;
@@ -272,6 +314,21 @@ static uint32_t key_lane(tl_kanata *w, uint16_t lane)
 	if (!w->domain[lane])
 		w->domain[lane] = gr3d_domain(w->o.tl->lane_name[lane], lane) + 1;
 	return w->domain[lane] - 1;
+}
+
+/* The lane part of an item's key: the lane (lane_local), its GR3D block
+ * (gr3d_domains), or 0; kept per lane once known (a lane's name does not
+ * change once the timeline has it). */
+TL_INLINE uint32_t key_lane(tl_kanata *w, uint16_t lane)
+{
+	if (lane < SIM_TL_MAX_LANES && (w->key_known >> lane & 1u))
+		return w->key[lane];
+	uint32_t k = key_lane_first(w, lane);
+	if (lane < SIM_TL_MAX_LANES && (w->o.lane_local || !w->o.gr3d_domains || w->domain[lane])) {
+		w->key[lane] = k;
+		w->key_known |= 1ull << lane;
+	}
+	return k;
 }
 
 /* Does leaving this lane retire an item (when no lane holds it)?  With
@@ -313,8 +370,55 @@ static void default_label(const char *ln, uint32_t arg, uint32_t id, char *buf, 
 	len += k;
 	memcpy(buf + len, " #", 2);
 	len += 2;
-	len += tl_fmt_u64(buf + len, id);
+	char digits[24];                              /* tl_fmt_u64 may store 20 bytes */
+	size_t nd = tl_fmt_u64(digits, id);
+	memcpy(buf + len, digits, nd);
+	len += nd;
 	buf[len] = '\0';
+}
+
+/* v in lower-case hexadecimal at p, as printf's %x (room: 8 bytes). */
+static char *hex_at(char *p, uint32_t v)
+{
+	unsigned n = v ? (35u - (unsigned)__builtin_clz(v)) / 4 : 1;
+	for (unsigned i = n; i--;) {
+		p[i] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	}
+	return p + n;
+}
+
+/* A new instruction's I line and its two labels, the left one the default
+ * "<lane> 0x<arg> #<id>", for a lane whose name is kept and short (c): the
+ * name was cleaned alone, the rest of the label needs no cleaning, and it
+ * is far below the label's 160 bytes. */
+static void instr_lines(tl_kanata *w, const kn_instr *in, const kn_name *c)
+{
+	char id[24] = { 0 };
+	size_t idn = tl_fmt_u64(id, in->id);
+	char *p = tl_room(&w->file, 320);
+	p = TL_LIT(p, "I\t");
+	p = serial_at(in, p);
+	*p++ = '\t';
+	memcpy(p, id, 16);
+	p = TL_LIT(p + idn, "\t0\nL\t");
+	p = serial_at(in, p);
+	p = TL_LIT(p, "\t0\t");
+	memcpy(p, c->tail + 3, TAIL_ROOM);
+	p = TL_LIT(p + c->n, " 0x");
+	p = hex_at(p, in->arg);
+	p = TL_LIT(p, " #");
+	memcpy(p, id, 16);
+	p = TL_LIT(p + idn, "\nL\t");
+	p = serial_at(in, p);
+	p = TL_LIT(p, "\t1\tid ");
+	memcpy(p, id, 16);
+	p = TL_LIT(p + idn, " arg ");
+	p = tl_u64(p, in->arg);
+	p = TL_LIT(p, " (");
+	memcpy(p, c->tail + 3, TAIL_ROOM);
+	p = TL_LIT(p + c->n, ")\n");
+	tl_done(&w->file, p);
 }
 
 static bool new_instr(tl_kanata *w, const sim_tl_event *e, uint32_t *slot_out)
@@ -346,6 +450,20 @@ static bool new_instr(tl_kanata *w, const sim_tl_event *e, uint32_t *slot_out)
 	                  .serial = w->next_serial++, .gen = gen, .stage = -1, .live = true };
 	w->tab[tab_find(w, in->key_lane, e->id, e->arg)] = (int32_t)slot;
 	w->live++;
+	if (in->serial < 100000000u) {
+		char d[24] = { 0 };
+		in->serial_n = (uint8_t)tl_fmt_u64(d, in->serial);
+		memcpy(&in->serial_text, d, 8);
+	}
+	*slot_out = slot;
+	char tmp2[32];
+	size_t sn;
+	const char *sname = stage_name(w, e->lane, tmp2, &sn);
+	const kn_name *c = &w->name[e->lane];
+	if (!w->o.label && c->tail_n) {
+		instr_lines(w, in, c);
+		return true;
+	}
 	char label[160], buf[32];
 	const char *ln = lane_name(w, e->lane, buf, sizeof buf);
 	if (w->o.label) {
@@ -354,9 +472,7 @@ static bool new_instr(tl_kanata *w, const sim_tl_event *e, uint32_t *slot_out)
 	} else {
 		default_label(ln, e->arg, e->id, label, sizeof label);
 	}
-	char tmp[160], tmp2[32];
-	size_t sn;
-	const char *sname = stage_name(w, e->lane, tmp2, &sn);
+	char tmp[160];
 	tl_file *f = &w->file;
 	char *p = tl_room(f, 2 + 20 + 1 + 20 + 5 + 2 + 20 + 3);
 	p = TL_LIT(p, "I\t");
@@ -377,7 +493,6 @@ static bool new_instr(tl_kanata *w, const sim_tl_event *e, uint32_t *slot_out)
 	tl_done(f, TL_LIT(p, " ("));
 	tl_put(f, sname, sn);
 	TL_PUT_LIT(f, ")\n");
-	*slot_out = slot;
 	return true;
 }
 
@@ -421,7 +536,8 @@ static bool on_end(tl_kanata *w, const sim_tl_event *e)
 		if (l->r[i].id != e->id)
 			continue;
 		uint32_t slot = l->r[i].slot;
-		memmove(&l->r[i], &l->r[i + 1], (l->n - i - 1) * sizeof *l->r);
+		if (i + 1 < l->n)
+			memmove(&l->r[i], &l->r[i + 1], (l->n - i - 1) * sizeof *l->r);
 		l->n--;
 		kn_instr *in = &w->pool[slot];
 		if (in->held)

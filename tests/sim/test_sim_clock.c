@@ -12,6 +12,7 @@ typedef struct toy_source {
 	sim_port *out;
 	unsigned left, next_id;
 	bool wait;                 /* sleep on a full port (sim_unit_wait) instead of polling */
+	bool wait_at_push;         /* and when a push fills it, wait from the next cycle */
 	unsigned ticks;
 } toy_source;
 
@@ -41,6 +42,10 @@ static void source_tick(sim_unit *u, uint64_t now)
 		sim_port_push(s->out, &id, now);
 		sim_unit_busy(u);
 		s->left--;
+		if (s->wait_at_push && s->left && sim_port_full(s->out)) {
+			sim_unit_wait(u, now, SIM_STALL_OUTPUT_FULL);   /* busy now, its lane stalled after */
+			return;
+		}
 	}
 	if (s->left)
 		sim_unit_sleep_until(u, now + 1);
@@ -501,10 +506,10 @@ typedef struct toy_line {
 	toy_sink sink;
 } toy_line;
 
-static void line_build(toy_line *t, bool skeleton)
+static void line_build_tl(toy_line *t, bool skeleton, sim_timeline *tl)
 {
 	memset(t, 0, sizeof *t);
-	sim_clock_init(&t->clock, 1000, NULL);
+	sim_clock_init(&t->clock, 1000, tl);
 	sim_unit_init(&t->src.u, "source", source_tick, NULL, 0);
 	sim_unit_init(&t->st.u, "stage", stage_tick, NULL, 0);
 	sim_unit_init(&t->sink.u, "sink", sink_tick, NULL, 0);
@@ -527,6 +532,8 @@ static void line_build(toy_line *t, bool skeleton)
 	cr_assert(sim_clock_add_unit(&t->clock, &t->src.u));
 	sim_unit_wake(&t->src.u, 0);
 }
+
+static void line_build(toy_line *t, bool skeleton) { line_build_tl(t, skeleton, NULL); }
 
 Test(sim_stage, hold_books_what_ticking_counts)
 {
@@ -551,4 +558,52 @@ Test(sim_stage, hold_books_what_ticking_counts)
 	sim_port_fini(&tick.b);
 	sim_port_fini(&hold.a);
 	sim_port_fini(&hold.b);
+}
+
+/* The timeline of units that hold their lanes while asleep (the stage busy
+ * through its item's cycles and stalled until the sink's pop wakes it; the
+ * source busy in the cycle its push fills the port and stalled after) is
+ * the one they show ticking every cycle: the clock's span bookkeeping
+ * (activity_span, close_spans, the held lanes shown in the next pass) gives
+ * the same activity events, in the same order. */
+Test(sim_stage, held_lanes_show_what_ticking_shows)
+{
+	sim_timeline tl[2];
+	tl_capture *cap[2];
+	toy_line line[2];
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	for (int k = 0; k < 2; k++) {
+		cr_assert(sim_tl_init(&tl[k]));
+		cap[k] = calloc(1, sizeof *cap[k]);
+		cr_assert(cap[k]);
+		sim_tl_add_sink(&tl[k], (sim_tl_sink){ .ctx = cap[k], .write = capture_write });
+		tl[k].enabled = true;
+		line_build_tl(&line[k], k == 1, &tl[k]);
+		line[k].src.wait = k == 1;        /* ticking: the source polls its full port */
+		line[k].src.wait_at_push = k == 1;
+		cr_assert_eq(sim_clock_run(&line[k].clock, UINT64_MAX, &d), SIM_RUN_DRAINED);
+		sim_clock_finish(&line[k].clock);
+	}
+	cr_assert_gt(cap[0]->n, 8);
+	cr_assert_lt(cap[0]->n, 256);
+	cr_assert_lt(line[1].st.ticks, line[0].st.ticks);
+	cr_assert_eq(cap[1]->n, cap[0]->n, "%zu events held, %zu ticking", cap[1]->n, cap[0]->n);
+	bool stalled = false;
+	for (size_t i = 0; i < cap[0]->n; i++) {
+		const sim_tl_event *a = &cap[0]->ev[i], *b = &cap[1]->ev[i];
+		cr_assert(a->cycle == b->cycle && a->lane == b->lane && a->kind == b->kind && a->arg == b->arg,
+		          "event %zu: ticking (%llu, lane %u, %u, %u), held (%llu, lane %u, %u, %u)", i,
+		          (unsigned long long)a->cycle, a->lane, a->kind, a->arg, (unsigned long long)b->cycle,
+		          b->lane, b->kind, b->arg);
+		stalled |= a->lane == line[0].st.u.lane && a->arg == SIM_ACT_STALL + SIM_STALL_OUTPUT_FULL;
+	}
+	cr_assert(stalled, "the stage's lane shows its output_full stall");
+	cr_assert_lt(line[1].src.ticks, line[0].src.ticks);
+	for (int k = 0; k < 2; k++) {
+		sim_tl_fini(&tl[k]);
+		free(cap[k]);
+		sim_port_fini(&line[k].a);
+		sim_port_fini(&line[k].b);
+	}
 }

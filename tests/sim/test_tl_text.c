@@ -202,6 +202,53 @@ Test(tl_text, digits_as_printf)
 	}
 }
 
+/* One value through tl_fmt_u64 against %llu, with a guard: nothing is
+ * stored at p + 20 or past it. */
+static void digits_check(uint64_t v)
+{
+	char a[40], b[32];
+	memset(a, '#', sizeof a);
+	size_t n = tl_fmt_u64(a, v);
+	snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+	for (size_t i = 20; i < sizeof a; i++)
+		if (a[i] != '#')
+			cr_assert_fail("%llu: byte %zu stored", (unsigned long long)v, i);
+	a[n] = '\0';
+	if (strcmp(a, b))
+		cr_assert_str_eq(a, b);
+}
+
+/* The 8 digits at once (tl_digits8): its two halves of 4 digits and its
+ * pairs are worked side by side, so every 4-digit value in each half (the
+ * other half all values too), both halves' bounds, every number of digits
+ * and its neighbours up to 2^64 - 1, and pseudo-random values of every
+ * magnitude. */
+Test(tl_text, digits_eight_at_once)
+{
+	for (uint64_t k = 0; k < 10000; k++) {
+		digits_check(k * 10000u + k);
+		digits_check(k * 10000u + (9999u - k));
+		digits_check(k * 10000u);
+		digits_check(k * 10000u + 9999u);
+		digits_check(k * 100000000ull + 99999999u - k);       /* 9 to 12 digits */
+		digits_check(k * 10000000000000000ull + k * 7919u);  /* 17 to 20 digits */
+	}
+	uint64_t p10 = 1;
+	for (int k = 0; k < 20; k++, p10 *= 10)
+		for (uint64_t d = 0; d < 1000; d++) {
+			digits_check(p10 + d);
+			digits_check(p10 - 1 - d);
+			digits_check(p10 * 9 + d);
+		}
+	digits_check(UINT64_MAX);
+	digits_check(UINT64_MAX - 1);
+	uint64_t s = 7;
+	for (int i = 0; i < 200000; i++) {
+		uint64_t r = (uint64_t)rnd(&s) << 32 | rnd(&s);
+		digits_check(r >> (r & 63u));
+	}
+}
+
 /* v in binary as VCD writes it: no leading zeros, "0" for 0. */
 static void binary(char *b, uint32_t v)
 {
@@ -301,6 +348,158 @@ Test(tl_text, vcd_values_and_stamps)
 	cr_expect(nt == 2 * nv, "%u stamps, want %u", nt, 2 * nv);
 	free(text);
 	remove(pv);
+	remove(dir);
+	free(dir);
+}
+
+static void odd_label(void *ctx, uint16_t lane, uint32_t id, uint32_t arg, char *buf, size_t n)
+{
+	(void)ctx;
+	snprintf(buf, n, "l%u \"%u\"\t%x", (unsigned)lane, (unsigned)id, (unsigned)arg);
+}
+
+/* The Perfetto writer's constant texts (made at open): an item's tid in
+ * every slot digit count (slots 0 to 299: tids ...001 to ...300), activity
+ * codes past the known ones ("?"), a lane past the maximum, and items named
+ * by a label callback (escaped), each line against the one printf makes. */
+Test(tl_text, chrome_heads_slots_and_codes)
+{
+	for (int labelled = 0; labelled < 2; labelled++) {
+		sim_timeline tl;
+		cr_assert(sim_tl_init(&tl));
+		sim_tl_lane(&tl, "a");
+		sim_tl_lane(&tl, "b");
+		char *dir = test_tmpdir();
+		cr_assert(dir);
+		char pj[1024];
+		snprintf(pj, sizeof pj, "%s/h.json", dir);
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		tl_chrome *c = tl_chrome_open(pj, &(tl_chrome_opts){ .tl = &tl, .label = labelled ? odd_label : NULL },
+		                              &d);
+		cr_assert(c, "%s", d.msg);
+		cr_assert(sim_tl_add_sink(&tl, tl_chrome_sink(c)));
+		tl.enabled = true;
+		for (uint32_t i = 0; i < 300; i++)
+			sim_tl_emit(&tl, i, 1, SIM_TL_BEGIN, 1000000u + i, i * 4099u);
+		sim_tl_emit(&tl, 300, 0, SIM_TL_ACTIVITY, 0, 200);                /* "?" */
+		sim_tl_emit(&tl, 310, 0, SIM_TL_ACTIVITY, 0, SIM_ACT_STALL + 1);
+		sim_tl_emit(&tl, 320, 0, SIM_TL_ACTIVITY, 0, SIM_ACT_IDLE);
+		sim_tl_emit(&tl, 330, 200, SIM_TL_ACTIVITY, 0, SIM_ACT_BUSY);    /* the last lane */
+		for (uint32_t i = 300; i--;)
+			sim_tl_emit(&tl, 1000 + i, 1, SIM_TL_END, 1000000u + i, 0);
+		sim_tl_fini(&tl);
+		cr_assert(tl_chrome_close(c, &d), "%s", d.msg);
+		size_t n = 0;
+		char *text = slurp_n(pj, &n);
+		char want[256];
+		for (uint32_t i = 0; i < 300; i++) {
+			char name[64];
+			if (labelled)
+				snprintf(name, sizeof name, "l1 \\\"%u\\\"\\u0009%x", 1000000u + i, i * 4099u);
+			else
+				snprintf(name, sizeof name, "0x%x", i * 4099u);
+			snprintf(want, sizeof want,
+			         "\n{\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"cat\":\"item\",\"name\":\"%s\",\"ts\":%u,"
+			         "\"dur\":%u,\"args\":{\"id\":%u,\"arg\":%u}}",
+			         2001u + i, name, i, 1000u, 1000000u + i, i * 4099u);
+			cr_assert(strstr(text, want), "missing: %s", want);
+		}
+		cr_assert(strstr(text, "\n{\"ph\":\"X\",\"pid\":1,\"tid\":1000,\"cat\":\"activity\",\"name\":\"?\","
+		                       "\"ts\":300,\"dur\":10}"));
+		snprintf(want, sizeof want,
+		         "\n{\"ph\":\"X\",\"pid\":1,\"tid\":1000,\"cat\":\"activity\",\"name\":\"%s\",\"ts\":310,\"dur\":10}",
+		         sim_activity_name(SIM_ACT_STALL + 1));
+		cr_assert(strstr(text, want), "missing: %s", want);
+		snprintf(want, sizeof want,
+		         "\n{\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"cat\":\"activity\",\"name\":\"busy\",\"ts\":330,\"dur\":969}",
+		         1000u * SIM_TL_MAX_LANES);
+		cr_assert(strstr(text, want), "missing: %s", want);
+		free(text);
+		remove(pj);
+		remove(dir);
+		free(dir);
+	}
+}
+
+/* s with tabs and newlines as spaces, cut to n - 1 bytes when it had any
+ * (tl_kanata.c clean). */
+static void kanata_clean(char *out, const char *s, size_t n)
+{
+	if (!strpbrk(s, "\t\n\r")) {
+		strcpy(out, s);
+		return;
+	}
+	size_t k = 0;
+	for (; s[k] && k + 1 < n; k++)
+		out[k] = s[k] == '\t' || s[k] == '\n' || s[k] == '\r' ? ' ' : s[k];
+	out[k] = '\0';
+}
+
+/* Kanata's lines of a new instruction and its stages, against printf's, for
+ * lane names around the lengths where the writer keeps a stage line's end
+ * (44 and 45 bytes), names that need cleaning, one cut when cleaned (past
+ * 63 bytes) and one that makes the label longer than its 159 bytes; ids and
+ * args of every width. */
+Test(tl_text, kanata_lines_by_name_length)
+{
+	static char names[6][160];
+	memset(names, 0, sizeof names);
+	memset(names[0], 'a', 44);
+	memset(names[1], 'b', 45);
+	memset(names[2], 'c', 44);
+	names[2][1] = '\t';
+	memset(names[3], 'd', 45);
+	names[3][3] = '\n';
+	for (int i = 0; i < 80; i++)
+		names[4][i] = i % 2 ? '\t' : 'e';
+	memset(names[5], 'f', 150);
+	static const uint32_t ids[3] = { 7, 99999999u, 4294967295u };
+	static const uint32_t args[3] = { 0, 0xabcu, 0xffffffffu };
+	sim_timeline tl;
+	cr_assert(sim_tl_init(&tl));
+	for (int l = 0; l < 6; l++)
+		sim_tl_lane(&tl, names[l]);
+	char *dir = test_tmpdir();
+	cr_assert(dir);
+	char pk[1024];
+	snprintf(pk, sizeof pk, "%s/k.kanata", dir);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	tl_kanata *k = tl_kanata_open(pk, &(tl_kanata_opts){ .tl = &tl, .lane_local = true }, &d);
+	cr_assert(k, "%s", d.msg);
+	cr_assert(sim_tl_add_sink(&tl, tl_kanata_sink(k)));
+	tl.enabled = true;
+	for (int l = 0; l < 6; l++)
+		for (int j = 0; j < 3; j++)
+			sim_tl_emit(&tl, (uint64_t)(l * 3 + j), (uint16_t)l, SIM_TL_BEGIN, ids[j], args[j]);
+	for (int l = 0; l < 6; l++)
+		for (int j = 0; j < 3; j++)
+			sim_tl_emit(&tl, 100, (uint16_t)l, SIM_TL_END, ids[j], 0);
+	sim_tl_fini(&tl);
+	cr_assert(tl_kanata_close(k, &d), "%s", d.msg);
+	size_t n = 0;
+	char *text = slurp_n(pk, &n);
+	for (int l = 0; l < 6; l++) {
+		char stage[160];
+		kanata_clean(stage, names[l], 64);
+		for (int j = 0; j < 3; j++) {
+			unsigned serial = (unsigned)(l * 3 + j);
+			char label[1024], clean_label[160], want[1024];
+			snprintf(label, sizeof label, "%s 0x%x #%lu", names[l], args[j], (unsigned long)ids[j]);
+			label[159] = '\0';                             /* the writer's label buffer */
+			kanata_clean(clean_label, label, 160);
+			snprintf(want, sizeof want, "I\t%u\t%u\t0\nL\t%u\t0\t%s\nL\t%u\t1\tid %u arg %u (%s)\nS\t%u\t0\t%s\n",
+			         serial, ids[j], serial, clean_label, serial, ids[j], args[j], stage, serial, stage);
+			cr_assert(strstr(text, want), "lane %d item %d: missing\n%s", l, j, want);
+			snprintf(want, sizeof want, "\nE\t%u\t0\t%s\n", serial, stage);
+			cr_assert(strstr(text, want), "lane %d item %d: missing\n%s", l, j, want);
+			snprintf(want, sizeof want, "\nR\t%u\t%u\t0\n", serial, serial);
+			cr_assert(strstr(text, want), "lane %d item %d: missing\n%s", l, j, want);
+		}
+	}
+	free(text);
+	remove(pk);
 	remove(dir);
 	free(dir);
 }
