@@ -3,7 +3,8 @@
  * around every FP20 code, and whole instructions (the perspective set-up,
  * rcp of a register, FP20 interpolation) run with and without their fast
  * plan on quads full of ordinary and awkward values (zeros, subnormal reads,
- * tiny and huge values, inf, NaN), in every rounding mode.  The fast paths
+ * tiny and huge values, inf, NaN), in every rounding mode, in the pair
+ * build and (on hosts with AVX2) the four-lane one.  The fast paths
  * exist for speed only; they must never change a bit. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -184,10 +185,13 @@ static void compare_paths(const tegra_mfu_inst *in, unsigned *fast)
 			for (unsigned p = 0; p < GR3D_PIXELS; p++)
 				a.px[p].killed = !((active >> p) & 1u);
 			memcpy(&b, &a, sizeof b);
+			gr3d_quad c = a;
 			const gr3d_tram_tri *t = trial % 64 ? &r->tram : NULL;
-			mfu_run_inst(&r->ctx, plan, t, &a, active);
-			mfu_run_inst(&r->ctx, &general, t, &b, active);
+			mfu_run_inst(&r->ctx, plan, t, &a, active, false);
+			mfu_run_inst(&r->ctx, &general, t, &b, active, false);
 			expect_same_quad(&a, &b, trial);
+			mfu_run_inst(&r->ctx, plan, t, &c, active, true);   /* the four-lane build (AVX2 hosts) */
+			expect_same_quad(&c, &b, trial);
 		}
 		free(r);
 	}
@@ -299,11 +303,11 @@ Test(mfu_pair, sfu_ops_on_four_pixels_match_each_pixel_alone)
 					gr3d_quad a, b;
 					random_quad(&x, &a);
 					memcpy(&b, &a, sizeof b);
-					mfu_run_inst(&r->ctx, plan, NULL, &a, 0xFu);
+					mfu_run_inst(&r->ctx, plan, NULL, &a, 0xFu, true);
 					for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 						gr3d_quad one;
 						memcpy(&one, &b, sizeof one);
-						mfu_run_inst(&r->ctx, plan, NULL, &one, 1u << p);
+						mfu_run_inst(&r->ctx, plan, NULL, &one, 1u << p, false);
 						b.px[p] = one.px[p];
 					}
 					expect_same_quad(&a, &b, trial);
