@@ -38,7 +38,8 @@ GR3D_HOT bool copy_reg(const alu_pass *ap, const alu_slot *s, double out[GR3D_PI
 		if (other)
 			return false;
 	}
-	f = (alu_f32x4)(((alu_u32x4)f & (o->abs ? 0x7FFFFFFFu : ~0u)) ^ (o->neg ? 0x80000000u : 0u));
+	if (o->mods)                    /* abs, negate (a copy has no x2 or -1) */
+		f = (alu_f32x4)(((alu_u32x4)f & (o->abs ? 0x7FFFFFFFu : ~0u)) ^ (o->neg ? 0x80000000u : 0u));
 	if (s->form == FORM_ADD_K)
 		f = f + (float)s->xy;
 	if (s->saturate) {              /* alu_slot_result's r < 0 ? 0 : r > 1 ? 1 : r, exact */
@@ -348,22 +349,20 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
 	}
 }
 
-/* The pixels the packets run on: not killed (bit p). */
+/* The pixels the packets run on: not killed (bit p).  Written out pixel by
+ * pixel: -O2 keeps a loop over four, at ten instructions a pixel. */
 static unsigned live_pixels(const gr3d_quad *q)
 {
-	unsigned live = 0;
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		live |= (unsigned)!q->px[p].killed << p;
-	return live;
+	const gr3d_pixel *px = q->px;
+	return (unsigned)!px[0].killed | (unsigned)!px[1].killed << 1 | (unsigned)!px[2].killed << 2 |
+	       (unsigned)!px[3].killed << 3;
 }
 
 /* Does some pixel hold TEX's pre-fetch view (tegra.tex.fp20_reads_see_coords)? */
 static bool any_shadow(const gr3d_quad *q)
 {
-	unsigned any = 0;
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		any |= q->px[p].tex_shadow;
-	return any != 0;
+	const gr3d_pixel *px = q->px;
+	return (px[0].tex_shadow | px[1].tex_shadow | px[2].tex_shadow | px[3].tex_shadow) != 0;
 }
 
 /* One packet: prev holds the aluK values of the previous packet, cur
