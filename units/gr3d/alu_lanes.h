@@ -101,9 +101,9 @@ GR3D_HOT unsigned fp20_lanes_in(bool subnormals, const uint32_t raw[GR3D_PIXELS]
  * plain x86-64 (SSE2 has no 64-bit compare). */
 GR3D_HOT alu_u32x4 fp20_far_lanes(const q_u64x4 *b, bool wide)
 {
-	if (wide) {                       /* built for AVX2: one 64-bit compare */
-		const q_u64x4 a = *b & ~(UINT64_C(1) << 63);
-		const q_u64x4 far = (q_u64x4)((a - ((uint64_t)(1023 - 29) << 52) >= ((uint64_t)60 << 52)) & (a != 0));
+	if (wide) {                       /* built for AVX2: signed 64-bit compares (|v| < 2^63) */
+		const q_i64x4 a = (q_i64x4)(*b & ~(UINT64_C(1) << 63));
+		const q_i64x4 far = ((a < ((int64_t)(1023 - 29) << 52)) | (a >= ((int64_t)(1023 + 31) << 52))) & (a != 0);
 		return __builtin_convertvector(far, alu_u32x4);
 	}
 	const alu_u32x4 hi = __builtin_convertvector(*b >> 32, alu_u32x4) & 0x7FFFFFFFu;
