@@ -51,8 +51,8 @@ GR3D_HOT void mul_src(const gr3d_ctx *c, const gr3d_quad *q, unsigned base, unsi
 {
 	if (code <= 3) {
 		const unsigned r = (base + code) & (GR3D_ROW_REGS - 1);
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			out[p] = gr3d_rd20(c, q->px[p].r[r]);
+		const uint32_t raw[GR3D_PIXELS] = { q->px[0].r[r], q->px[1].r[r], q->px[2].r[r], q->px[3].r[r] };
+		gr3d_rd20_quad(c, true, raw, out);     /* with subnormals: gr3d_rd20 of each code */
 	} else if (code == TEGRA_MUL_SRC_SFU) {
 		memcpy(out, sfu, sizeof(double) * GR3D_PIXELS);
 	} else if (code == TEGRA_MUL_SRC_BAR0) {
@@ -109,8 +109,9 @@ static void run_steps(const gr3d_ctx *c, const mfu_plan *in, gr3d_quad *q, unsig
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			sfu[p] = q->px[p].q;
 	} else {
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			sfu[p] = gr3d_rd20(c, q->px[p].r[in->sfu_reg]);
+		const unsigned r = in->sfu_reg;
+		const uint32_t raw[GR3D_PIXELS] = { q->px[0].r[r], q->px[1].r[r], q->px[2].r[r], q->px[3].r[r] };
+		gr3d_rd20_quad(c, true, raw, sfu);     /* with subnormals: gr3d_rd20 of each code */
 	}
 	if (in->sfu_op != TEGRA_SFU_NOP) {
 		if (active == 0xFu) {
@@ -154,7 +155,9 @@ static void run_steps(const gr3d_ctx *c, const mfu_plan *in, gr3d_quad *q, unsig
 		} else if (dst == TEGRA_MUL_DST_BAR) {
 			EACH_ACTIVE(p, active, q->px[p].b1 = (float)r[p]);
 		} else if (dst >= TEGRA_MUL_DST_R0) {
-			EACH_ACTIVE(p, active, q->px[p].r[in->mul[m].reg] = gr3d_to_fp20(c, r[p]));
+			uint32_t enc[GR3D_PIXELS];           /* gr3d_to_fp20 of each */
+			gr3d_enc20_quad(c, r, enc);
+			EACH_ACTIVE(p, active, q->px[p].r[in->mul[m].reg] = enc[p]);
 		}
 	}
 }
