@@ -3,7 +3,8 @@
  * around every FP20 code, and whole instructions (the perspective set-up,
  * rcp of a register, FP20 interpolation) run with and without their fast
  * plan on quads full of ordinary and awkward values (zeros, subnormal reads,
- * tiny and huge values, inf, NaN), in every rounding mode.  The fast paths
+ * tiny and huge values, inf, NaN), in every rounding mode, in the pair
+ * build and (on hosts with AVX2) the four-lane one.  The fast paths
  * exist for speed only; they must never change a bit. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -184,10 +185,13 @@ static void compare_paths(const tegra_mfu_inst *in, unsigned *fast)
 			for (unsigned p = 0; p < GR3D_PIXELS; p++)
 				a.px[p].killed = !((active >> p) & 1u);
 			memcpy(&b, &a, sizeof b);
+			gr3d_quad c = a;
 			const gr3d_tram_tri *t = trial % 64 ? &r->tram : NULL;
-			mfu_run_inst(&r->ctx, plan, t, &a, active);
-			mfu_run_inst(&r->ctx, &general, t, &b, active);
+			mfu_run_inst(&r->ctx, plan, t, &a, active, false);
+			mfu_run_inst(&r->ctx, &general, t, &b, active, false);
 			expect_same_quad(&a, &b, trial);
+			mfu_run_inst(&r->ctx, plan, t, &c, active, true);   /* the four-lane build (AVX2 hosts) */
+			expect_same_quad(&c, &b, trial);
 		}
 		free(r);
 	}
@@ -299,15 +303,79 @@ Test(mfu_pair, sfu_ops_on_four_pixels_match_each_pixel_alone)
 					gr3d_quad a, b;
 					random_quad(&x, &a);
 					memcpy(&b, &a, sizeof b);
-					mfu_run_inst(&r->ctx, plan, NULL, &a, 0xFu);
+					mfu_run_inst(&r->ctx, plan, NULL, &a, 0xFu, true);
 					for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 						gr3d_quad one;
 						memcpy(&one, &b, sizeof one);
-						mfu_run_inst(&r->ctx, plan, NULL, &one, 1u << p);
+						mfu_run_inst(&r->ctx, plan, NULL, &one, 1u << p, false);
 						b.px[p] = one.px[p];
 					}
 					expect_same_quad(&a, &b, trial);
 				}
 				free(r);
 			}
+}
+
+/* run_steps reads a register's four words with gr3d_rd20_quad(c, true, ...)
+ * and writes a product's four codes with gr3d_enc20_quad: each word and
+ * value must be gr3d_rd20's and gr3d_to_fp20's, every code, both modes. */
+Test(mfu_pair, quad_reads_and_writes_are_the_one_value_ones)
+{
+	ulp_config cfg;
+	ulp_config_defaults(&cfg);
+	for (unsigned m = 0; m < 3; m++)
+		for (unsigned exact = 0; exact < 2; exact++) {
+			const gr3d_ctx c = { .cfg = &cfg, .fp20_round = MODES[m], .exact = exact };
+			for (uint32_t code = 0; code <= FP20_MASK; code += 4) {
+				const uint32_t raw[GR3D_PIXELS] = { code, code + 1, code + 2, exact ? code << 12 : code + 3 };
+				double v[GR3D_PIXELS];
+				gr3d_rd20_quad(&c, true, raw, v);
+				uint32_t enc[GR3D_PIXELS];
+				gr3d_enc20_quad(&c, v, enc);
+				for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+					cr_assert(same(v[p], gr3d_rd20(&c, raw[p])), "code %05x (exact %u)", raw[p], exact);
+					cr_assert_eq(enc[p], gr3d_to_fp20(&c, v[p]), "value %a (exact %u)", v[p], exact);
+				}
+			}
+		}
+}
+
+/* run_steps's register reads and product writes on four pixels at once
+ * against their definition value by value: `sfu: rsq r1` in place, then
+ * `mul0: r2, r0, r3` (both sources registers), on every FP20 code in r0,
+ * r1 and r3 (subnormal reads, zeros, inf, NaN among them). */
+Test(mfu_pair, steps_read_and_write_every_code_as_one_value)
+{
+	tegra_mfu_inst in;
+	memset(&in, 0, sizeof in);
+	in.sfu_op = TEGRA_SFU_RSQ;
+	in.sfu_reg = 1;
+	in.mul[0].dst = TEGRA_MUL_DST_R0 + 2;
+	in.mul[0].src0 = TEGRA_MUL_SRC_R0;
+	in.mul[0].src1 = TEGRA_MUL_SRC_R0 + 3;
+	for (unsigned m = 0; m < 3; m++) {
+		rig *r = new_rig(&in, MODES[m], 13);
+		const gr3d_ctx *c = &r->ctx;
+		const mfu_plan *plan = &r->mfu.exec[0].inst[0];
+		for (uint32_t code = 0; code <= FP20_MASK; code += 4) {
+			gr3d_quad q;
+			memset(&q, 0, sizeof q);
+			for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+				q.px[p].covered = true;
+				q.px[p].r[0] = code + p;
+				q.px[p].r[1] = (code + p) ^ 0x2A5A5u;
+				q.px[p].r[3] = (code * 7u + p) & FP20_MASK;
+			}
+			gr3d_quad want = q;
+			for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+				gr3d_pixel *px = &want.px[p];
+				const double s = gr3d_round20(c, mfu_sfu(c, TEGRA_SFU_RSQ, gr3d_rd20(c, px->r[1])));
+				px->r[1] = gr3d_to_fp20(c, s);
+				px->r[2] = gr3d_to_fp20(c, gr3d_round20(c, gr3d_rd20(c, px->r[0]) * gr3d_rd20(c, px->r[3])));
+			}
+			mfu_run_inst(c, plan, NULL, &q, 0xFu, m & 1u);
+			expect_same_quad(&q, &want, code);
+		}
+		free(r);
+	}
 }

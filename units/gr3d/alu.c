@@ -18,9 +18,10 @@ const sim_counter_def ALU_COUNTERS[ALU_CTR_COUNT] = {
  * normal FP20 word (exponent 1..62) is gr3d_fp20's binary32, both exact,
  * so every step gives alu_slot_result's value: fx10_value or
  * gr3d_fp20_quad, modify (x1 and -0 are exact), the sum with +-0, and no
- * rounding (the slot is exact and no word read is odd).  Returns false,
- * having done nothing, when an FP20 word has exponent 0 or 63: then
- * alu_slot_result forms the slot. */
+ * rounding (the slot is exact: round_outliers gives FP20 values and zeros
+ * back).  A zero word reads as fp20_lanes_bits gives it.  Returns false,
+ * having done nothing, when an FP20 word is a subnormal read, inf or NaN:
+ * then alu_slot_result forms the slot. */
 GR3D_HOT bool copy_reg(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXELS])
 {
 	const alu_operand *o = s->copy_src == 0 ? &s->a : s->copy_src == 1 ? &s->b : &s->c;
@@ -32,15 +33,13 @@ GR3D_HOT bool copy_reg(const alu_pass *ap, const alu_slot *s, double out[GR3D_PI
 	if (o->fx) {
 		f = fx10_lanes_in(raw, o->fx);
 	} else {
-		/* fp20_is_special and fp20_f32_bits_normal on four lanes */
-		const alu_u32x4 e = (w >> FP20_EXP_SHIFT) & FP20_EXP_MAX;
-		const alu_u32x4 odd = (alu_u32x4)(e - 1u >= FP20_EXP_MAX - 1u);
-		if (odd[0] | odd[1] | odd[2] | odd[3])           /* GCC and Clang alike */
+		bool special, other;
+		f = (alu_f32x4)fp20_lanes_bits(ap->subnormals, w, &special, &other);
+		if (other)
 			return false;
-		f = (alu_f32x4)(((w << (31 - FP20_SIGN_SHIFT)) & 0x80000000u) | (e + FP20_F32_REBIAS) << 23 |
-		                (w & FP20_MANT_MASK) << FP20_F32_SHIFT);
 	}
-	f = (alu_f32x4)(((alu_u32x4)f & (o->abs ? 0x7FFFFFFFu : ~0u)) ^ (o->neg ? 0x80000000u : 0u));
+	if (o->mods)                    /* abs, negate (a copy has no x2 or -1) */
+		f = (alu_f32x4)(((alu_u32x4)f & (o->abs ? 0x7FFFFFFFu : ~0u)) ^ (o->neg ? 0x80000000u : 0u));
 	if (s->form == FORM_ADD_K)
 		f = f + (float)s->xy;
 	if (s->saturate) {              /* alu_slot_result's r < 0 ? 0 : r > 1 ? 1 : r, exact */
@@ -120,12 +119,159 @@ void alu_slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXE
 				r[p] = r[p] < 0.0 ? 0.0 : r[p] > 1.0 ? 1.0 : r[p];
 		if (s->exact) {                /* normal FP20 numbers and zeros: as they are */
 			if (odd)
-				round_outliers(ap->c, r);
+				round_outliers(ap->c, r, false);
 		} else if (!s->unread || ap->values) {   /* else the FP20 write rounds it (plan_unread) */
-			gr3d_round20_quad(ap->c, r);
+			round20_lanes(ap->c, r, false);
 		}
 	}
 	memcpy(out, r, sizeof r);
+}
+
+/* ---- a packet's slot values on a quad as vectors (alu_pass.quad) ----
+ * alu_slot_result's operations, operand by operand and step by step in its
+ * order, on the quad's four pixels held as one value of the compiler's
+ * vector types (q_f64x4: one AVX register, or two SSE2 registers), with
+ * what alu_slot_result tests per slot and per operand (exact mode, the
+ * pre-fetch view, the run's `values`) tested once per packet.
+ * tests/units/test_alu_quad.c compares the two on every slot shape and
+ * every kind of FP20 code. */
+
+/* (macros: a function taking or returning these would change its ABI with
+ * AVX, which GCC warns about) */
+#define Q_SEL(m, yes, no) ((q_f64x4)(((q_i64x4)(yes) & (m)) | ((q_i64x4)(no) & ~(m))))
+#define Q_SPLAT(v) ((q_f64x4){ (v), (v), (v), (v) })
+
+/* fetch's value of operand o in *out, when no pixel holds TEX's pre-fetch
+ * view. */
+GR3D_HOT void q_fetch(const alu_pass *ap, const alu_operand *o, q_f64x4 *out, unsigned *odd)
+{
+	const gr3d_quad *q = ap->q;
+	double v[GR3D_PIXELS];
+	switch (o->kind) {
+	case OPD_CONST:                   /* modifiers folded by alu_compile */
+		*out = Q_SPLAT(o->k);
+		return;
+	case OPD_REG: {                   /* read_raw without the pre-fetch view */
+		uint32_t raw[GR3D_PIXELS];
+		if (o->view)
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				raw[p] = q->view[p][o->index];
+		else
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				memcpy(&raw[p], (const uint8_t *)&q->px[p] + o->off, sizeof raw[p]);
+		if (o->fx) {
+			*out = __builtin_convertvector(fx10_lanes_in(raw, o->fx), q_f64x4);
+		} else {
+			*odd |= fp20_lanes_in(ap->subnormals, raw, v);
+			memcpy(out, v, sizeof v);
+		}
+		break;
+	}
+	case OPD_ALU:
+		*odd = 1;
+		memcpy(out, o->cur ? ap->cur[o->index] : ap->prev[o->index], sizeof *out);
+		break;
+	case OPD_UNIFORM: {
+		const uint32_t u = ap->c->uniforms[o->index];
+		const double k = o->fx ? fx10_value(u >> (o->fx == 2 ? FX10_HIGH_SHIFT : 0u))
+		               : gr3d_uniform20(ap->c, o->index, fp20_read(ap->subnormals, u));
+		*odd |= !o->fx && fp20_is_special(u);
+		*out = Q_SPLAT(k);
+		break;
+	}
+	default:                          /* position, pface: fetch's own, modifiers included */
+		fetch(ap, o, v, odd);
+		memcpy(out, v, sizeof v);
+		return;
+	}
+	if (o->mods) {                    /* modify: abs, x2, minus one, negate */
+		const q_u64x4 am = { o->abs_mask, o->abs_mask, o->abs_mask, o->abs_mask };
+		const q_u64x4 nm = { o->neg_mask, o->neg_mask, o->neg_mask, o->neg_mask };
+		*out = (q_f64x4)((q_u64x4)((q_f64x4)((q_u64x4)*out & am) * o->mul - o->sub) ^ nm);
+	}
+}
+
+/* alu_slot_result's value of slot s (a run: values false) in out. */
+GR3D_HOT void q_slot(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXELS], bool wide)
+{
+	q_f64x4 a, b, x, y, r;
+	unsigned odd = 0;
+	const q_f64x4 zero = Q_SPLAT(0.0), one = Q_SPLAT(1.0);
+	switch (s->form) {
+	case FORM_CONST:
+		r = Q_SPLAT(s->xy);
+		memcpy(out, &r, sizeof r);
+		return;
+	case FORM_PICK:
+		q_fetch(ap, s->a.k < 0.0 ? &s->b : &s->c, &r, &odd);
+		break;
+	case FORM_CSEL:
+		q_fetch(ap, &s->a, &a, &odd);
+		q_fetch(ap, &s->b, &b, &odd);
+		q_fetch(ap, &s->c, &x, &odd);
+		r = Q_SEL(a < zero, b, x);
+		break;
+	case FORM_ADD_K:
+		q_fetch(ap, &s->a, &a, &odd);
+		r = a + s->xy;
+		break;
+	case FORM_MAD_K:
+		q_fetch(ap, &s->a, &a, &odd);
+		q_fetch(ap, &s->b, &b, &odd);
+		r = a * b + s->xy;
+		break;
+	default: {                        /* MAD, MIN, MAX */
+		q_fetch(ap, &s->a, &a, &odd);
+		q_fetch(ap, &s->b, &b, &odd);
+		q_fetch(ap, &s->c, &x, &odd);
+		q_fetch(ap, &s->d, &y, &odd);
+		const q_f64x4 l = a * b, rr = x * y;
+		r = s->form == FORM_MIN ? Q_SEL(l < rr, l, rr) : s->form == FORM_MAX ? Q_SEL(l > rr, l, rr) : l + rr;
+		break;
+	}
+	}
+	static const double scale[4] = { 1.0, 2.0, 4.0, 0.5 };
+	const double sc = scale[s->scale];
+	if (s->cc != TEGRA_CC_NONE) {     /* 0 or 1 */
+		const q_f64x4 v = r * sc;
+		const q_i64x4 m = s->cc == TEGRA_CC_EQ ? v == zero : s->cc == TEGRA_CC_GT ? v > zero : v >= zero;
+		r = Q_SEL(m, one, zero);
+		memcpy(out, &r, sizeof r);
+		return;
+	}
+	if (s->scale)
+		r *= sc;
+	if (s->saturate)                  /* r < 0 ? 0 : r > 1 ? 1 : r (NaN stays) */
+		r = Q_SEL(r < zero, zero, Q_SEL(r > one, one, r));
+	memcpy(out, &r, sizeof r);
+	if (s->exact) {
+		if (odd)
+			round_outliers(ap->c, out, wide);
+	} else if (!s->unread) {
+		round20_lanes(ap->c, out, wide);
+	}
+}
+
+/* Every slot's value of packet p into cur (slots past nslots untouched). */
+GR3D_HOT void q_slots(const alu_pass *ap, const alu_packet *p, double cur[4][GR3D_PIXELS], bool wide)
+{
+	for (unsigned k = 0; k < p->nslots; k++)
+		if (!(p->slot[k].reg_copy && copy_reg(ap, &p->slot[k], cur[k])))
+			q_slot(ap, &p->slot[k], cur[k], wide);
+}
+
+/* Built twice on x86-64, as alu_batch_exec is: for AVX2 (a q_f64x4 is one
+ * register) and for plain x86-64; IEEE binary64 either way. */
+#if defined(__x86_64__)
+__attribute__((target("avx2"), noinline)) static void q_slots_avx2(const alu_pass *ap, const alu_packet *p,
+                                                                   double cur[4][GR3D_PIXELS])
+{
+	q_slots(ap, p, cur, true);
+}
+#endif
+__attribute__((noinline)) static void q_slots_plain(const alu_pass *ap, const alu_packet *p, double cur[4][GR3D_PIXELS])
+{
+	q_slots(ap, p, cur, false);
 }
 
 /* Two adjacent slots that write the two FX10 halves of one row register
@@ -203,22 +349,20 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
 	}
 }
 
-/* The pixels the packets run on: not killed (bit p). */
+/* The pixels the packets run on: not killed (bit p).  Written out pixel by
+ * pixel: -O2 keeps a loop over four, at ten instructions a pixel. */
 static unsigned live_pixels(const gr3d_quad *q)
 {
-	unsigned live = 0;
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		live |= (unsigned)!q->px[p].killed << p;
-	return live;
+	const gr3d_pixel *px = q->px;
+	return (unsigned)!px[0].killed | (unsigned)!px[1].killed << 1 | (unsigned)!px[2].killed << 2 |
+	       (unsigned)!px[3].killed << 3;
 }
 
 /* Does some pixel hold TEX's pre-fetch view (tegra.tex.fp20_reads_see_coords)? */
 static bool any_shadow(const gr3d_quad *q)
 {
-	unsigned any = 0;
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		any |= q->px[p].tex_shadow;
-	return any != 0;
+	const gr3d_pixel *px = q->px;
+	return (px[0].tex_shadow | px[1].tex_shadow | px[2].tex_shadow | px[3].tex_shadow) != 0;
 }
 
 /* One packet: prev holds the aluK values of the previous packet, cur
@@ -234,9 +378,18 @@ static unsigned run_packet(alu_pass *ap, gr3d_ctx *wc, const alu_packet *p, doub
 	gr3d_quad *q = ap->q;
 	const unsigned n = p->nslots;
 	ap->shadow = ap->shadow && any_shadow(q);
-	for (unsigned k = 0; k < n; k++)
-		if (!p->slot[k].reg_copy || !copy_reg(ap, &p->slot[k], cur[k]))
-			alu_slot_result(ap, &p->slot[k], cur[k]);
+	if (ap->quad && p->vectors && !ap->shadow) {   /* the vector form (q_slots) */
+#if defined(__x86_64__)
+		if (a->avx2)
+			q_slots_avx2(ap, p, cur);
+		else
+#endif
+			q_slots_plain(ap, p, cur);
+	} else {
+		for (unsigned k = 0; k < n; k++)
+			if (!p->slot[k].reg_copy || !copy_reg(ap, &p->slot[k], cur[k]))
+				alu_slot_result(ap, &p->slot[k], cur[k]);
+	}
 	if (n < 4)
 		memset(cur[n], 0, sizeof cur[n]);
 	if (p->groups) {
@@ -323,7 +476,8 @@ static __attribute__((noinline)) void run_exec(alu_unit *a, gr3d_quad *q, unsign
 	if (a->pk[e][0].reads_prev)                 /* aluK read as 0 at the start of an EXEC */
 		memset(buf[0], 0, sizeof buf[0]);
 	/* the packets of the EXEC share one pass; only ALU writes end a pre-fetch view */
-	alu_pass ap = { .unit = a, .c = s->ctx, .q = q, .subnormals = a->subnormals, .shadow = true };
+	alu_pass ap = { .unit = a, .c = s->ctx, .q = q, .subnormals = a->subnormals, .shadow = true,
+	                .quad = a->quad_vectors };
 	/* once no pixel is live, the packets left write nothing: they are skipped */
 	for (unsigned i = 0; i < count && live; i++) {
 		ap.prev = (const double (*)[GR3D_PIXELS])buf[i & 1];
@@ -380,6 +534,10 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx)
 	a->s.exec = alu_exec;
 	a->batch_view = ctx->rows > 1 && ctx->cfg->tegra_alu_batch_view;
 	a->subnormals = ctx->cfg->tegra_fp20_subnormals;
+	a->quad_vectors = !ctx->exact;
+#if defined(__x86_64__)
+	a->avx2 = __builtin_cpu_supports("avx2");
+#endif
 	a->fx10_lanes = !ctx->exact &&
 	                (ctx->fx10_round == ULP_ROUND_NEAREST_AWAY || ctx->fx10_round == ULP_ROUND_TRUNCATE);
 	a->fx10_half = ctx->fx10_round == ULP_ROUND_NEAREST_AWAY ? 0.5f : 0.0f;
@@ -387,4 +545,10 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx)
 	a->fx10_lim_neg = ctx->fx10_wrap ? 1e9f : 512.0f;
 	alu_plan_draw(a, ctx);
 	alu_batch_plan(a);
+	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
+		for (unsigned i = 0; i < a->packets[e] && i < TEGRA_FP_MAX_PER_EXEC; i++) {
+			alu_packet *p = &a->pk[e][i];
+			for (unsigned k = 0; k < p->nslots; k++)
+				p->vectors |= !p->slot[k].reg_copy && p->slot[k].form != FORM_CONST;
+		}
 }

@@ -63,6 +63,8 @@ typedef struct alu_packet {
 	int8_t group_head[4];         /* (this)/(other) group of each slot, -1 none */
 	bool groups;
 	bool reads_prev;              /* some operand reads the previous packet's aluK */
+	bool vectors;                 /* some slot is neither a copy nor a constant: the quad's
+	                               * run forms the slots as vectors (alu.c q_slots) */
 } alu_packet;
 
 typedef struct alu_unit {
@@ -74,6 +76,9 @@ typedef struct alu_unit {
 	float fx10_half;
 	float fx10_lim_pos, fx10_lim_neg;   /* for v >= 0 and v < 0 (alu.c fx10_lanes) */
 	bool subnormals;              /* tegra.fp20.read_subnormals */
+	bool quad_vectors;            /* alu_exec forms slots as vectors (alu.c q_slots; not
+	                               * arith=exact; tests turn it off for the reference) */
+	bool avx2;                    /* the host runs AVX2: q_slots' build for it */
 	uint8_t packets[TEGRA_FP_MAX_EXEC];      /* EXEC e's ALU packets (its schedule's count) */
 	uint8_t slots[TEGRA_FP_MAX_EXEC];        /* and their slots */
 	uint16_t view_load[TEGRA_FP_MAX_EXEC];   /* row registers EXEC e copies into the view */

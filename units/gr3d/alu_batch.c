@@ -36,6 +36,7 @@ typedef struct soa {
 	gr3d_quad *const *q;
 	unsigned nq, n;                          /* quads, lanes (4 * nq) */
 	soa_views *v;
+	bool wide;                               /* built for AVX2 (fp20_far_lanes) */
 } soa;
 
 void alu_lanes_begin(alu_lanes *l, gr3d_quad *const q[], unsigned nq)
@@ -282,9 +283,9 @@ GR3D_HOT void slot_soa(const soa *S, const alu_slot *s, const f64x4 *prev, const
 				continue;
 			memcpy(v, &r[k], sizeof v);
 			if (s->exact)
-				round_outliers(S->c, v);
+				round_outliers(S->c, v, S->wide);
 			else
-				gr3d_round20_quad(S->c, v);
+				round20_lanes(S->c, v, S->wide);
 			memcpy(&r[k], v, sizeof v);
 		}
 	}
@@ -348,7 +349,7 @@ GR3D_HOT void write_soa(soa *S, const alu_slot *s, bool pair, const f64x4 *v, co
 	if (lo && hi) {
 		for (unsigned k = 0; k < nq; k++) {
 			memcpy(vk, &v[k], sizeof vk);
-			gr3d_enc20_quad(c, vk, &enc[k * GR3D_PIXELS]);
+			enc20_lanes(c, vk, &enc[k * GR3D_PIXELS], S->wide);
 		}
 		merge(S, w, 0, enc);
 	} else if (lo || hi) {
@@ -434,7 +435,7 @@ static void views_out(const soa_views *v, alu_lanes *l)
 			l->q[k]->px[p].tex_shadow = v->bits[k * GR3D_PIXELS + p];
 }
 
-static inline __attribute__((always_inline)) bool batch_exec(const alu_unit *a, alu_lanes *l, unsigned e)
+static inline __attribute__((always_inline)) bool batch_exec(const alu_unit *a, alu_lanes *l, unsigned e, bool wide)
 {
 	const gr3d_ctx *c = a->s.ctx;
 	const unsigned nq = l->nq;
@@ -459,7 +460,7 @@ static inline __attribute__((always_inline)) bool batch_exec(const alu_unit *a, 
 		return true;
 	to_lanes(l, rd);
 	l->in_quads &= ~wr;
-	soa lanes = { .a = a, .c = c, .L = l, .q = q, .nq = nq, .n = nq * GR3D_PIXELS, .v = &views };
+	soa lanes = { .a = a, .c = c, .L = l, .q = q, .nq = nq, .n = nq * GR3D_PIXELS, .v = &views, .wide = wide };
 	soa *S = &lanes;
 	f64x4 buf[2][4 * ALU_BATCH_MAX];  /* aluK: previous and current packet, [slot * MAX + quad] */
 	if (a->pk[e][0].reads_prev)       /* aluK reads as 0 at the start of an EXEC */
@@ -511,13 +512,13 @@ static inline __attribute__((always_inline)) bool batch_exec(const alu_unit *a, 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) static bool batch_exec_avx2(const alu_unit *a, alu_lanes *l, unsigned e)
 {
-	return batch_exec(a, l, e);
+	return batch_exec(a, l, e, true);
 }
 #endif
 
 static bool batch_exec_plain(const alu_unit *a, alu_lanes *l, unsigned e)
 {
-	return batch_exec(a, l, e);
+	return batch_exec(a, l, e, false);
 }
 
 bool alu_batch_exec(const alu_unit *a, alu_lanes *l, unsigned e)

@@ -39,25 +39,133 @@ GR3D_HOT alu_f32x4 fx10_lanes_in(const uint32_t raw[GR3D_PIXELS], unsigned fx)
 	return __builtin_convertvector(n, alu_f32x4) * 0x1p-8f;
 }
 
-/* Four FP20 words as operands (gr3d_fp20_quad): fp20_is_special and
- * fp20_f32_bits_normal on four lanes (copy_reg); a quad with an odd word
- * (exponent 0 or 63) takes gr3d_fp20_quad's per-word path.  Returns 1 when
- * a word was odd. */
+/* Four binary64 lanes, as their bits and comparison masks. */
+typedef double q_f64x4 __attribute__((vector_size(32)));
+typedef int64_t q_i64x4 __attribute__((vector_size(32)));
+typedef uint64_t q_u64x4 __attribute__((vector_size(32)));
+
+/* Is some lane of a comparison's mask set? (two 64-bit ORs, not four
+ * lane extracts) */
+static inline bool any_u32x4(alu_u32x4 m)
+{
+	uint64_t h[2];
+	memcpy(h, &m, sizeof h);
+	return (h[0] | h[1]) != 0;
+}
+
+/* binary32 bits of four FP20 words as operands (gr3d_fp20_quad), where
+ * every word is a normal number or a zero (exponent and mantissa 0): the
+ * normal ones as fp20_f32_bits_normal, a zero as fp20_read gives it (+0, or
+ * the code's sign with tegra.fp20.read_subnormals).  *special: some word
+ * has exponent 0 or 63 (not a normal number); *other: one of them is not a
+ * zero (a subnormal read, inf, NaN), and the bits do not apply. */
+GR3D_HOT alu_u32x4 fp20_lanes_bits(bool subnormals, alu_u32x4 w, bool *special, bool *other)
+{
+	const alu_u32x4 e = (w >> FP20_EXP_SHIFT) & FP20_EXP_MAX;
+	const alu_u32x4 sp = (alu_u32x4)(e - 1u >= FP20_EXP_MAX - 1u);
+	alu_u32x4 f = ((w << (31 - FP20_SIGN_SHIFT)) & 0x80000000u) | (e + FP20_F32_REBIAS) << 23 |
+	              (w & FP20_MANT_MASK) << FP20_F32_SHIFT;
+	*special = any_u32x4(sp);
+	*other = false;
+	if (*special) {
+		const alu_u32x4 zero = (alu_u32x4)((w & ~FP20_SIGN_MASK) == 0u);
+		*other = any_u32x4(sp & ~zero);
+		f = (f & ~zero) | (zero & (w << (31 - FP20_SIGN_SHIFT)) & (subnormals ? 0x80000000u : 0u));
+	}
+	return f;
+}
+
+/* Four FP20 words as operands (gr3d_fp20_quad): fp20_lanes_bits on four
+ * lanes; a quad with a word that is neither normal nor zero takes
+ * gr3d_fp20_quad's per-word path.  Returns 1 when a word was odd (exponent
+ * 0 or 63). */
 GR3D_HOT unsigned fp20_lanes_in(bool subnormals, const uint32_t raw[GR3D_PIXELS], double out[GR3D_PIXELS])
 {
 	alu_u32x4 w;
 	memcpy(&w, raw, sizeof w);
-	const alu_u32x4 e = (w >> FP20_EXP_SHIFT) & FP20_EXP_MAX;
-	const alu_u32x4 sp = (alu_u32x4)(e - 1u >= FP20_EXP_MAX - 1u);
-	if (sp[0] | sp[1] | sp[2] | sp[3]) {
+	bool special, other;
+	const alu_f32x4 f = (alu_f32x4)fp20_lanes_bits(subnormals, w, &special, &other);
+	if (other) {
 		gr3d_fp20_quad(subnormals, raw, out);
 		return 1;
 	}
-	const alu_f32x4 f = (alu_f32x4)(((w << (31 - FP20_SIGN_SHIFT)) & 0x80000000u) |
-	                                (e + FP20_F32_REBIAS) << 23 | (w & FP20_MANT_MASK) << FP20_F32_SHIFT);
 	for (unsigned p = 0; p < GR3D_PIXELS; p++)
 		out[p] = f[p];
-	return 0;
+	return special;
+}
+
+/* The lanes of four binary64 (bits b) outside gr3d_fp20_fast's range that
+ * are not zero: the ones gr3d_round20 and gr3d_fp20_bits take their generic
+ * path for (their fast rule gives a zero back as it is).  On the high and
+ * low 32-bit words, gr3d_round20_quad's test: 32-bit lanes compare on
+ * plain x86-64 (SSE2 has no 64-bit compare). */
+GR3D_HOT alu_u32x4 fp20_far_lanes(const q_u64x4 *b, bool wide)
+{
+	if (wide) {                       /* built for AVX2: signed 64-bit compares (|v| < 2^63) */
+		const q_i64x4 a = (q_i64x4)(*b & ~(UINT64_C(1) << 63));
+		const q_i64x4 far = ((a < ((int64_t)(1023 - 29) << 52)) | (a >= ((int64_t)(1023 + 31) << 52))) & (a != 0);
+		return __builtin_convertvector(far, alu_u32x4);
+	}
+	const alu_u32x4 hi = __builtin_convertvector(*b >> 32, alu_u32x4) & 0x7FFFFFFFu;
+	const alu_u32x4 lo = __builtin_convertvector(*b, alu_u32x4);
+	return (alu_u32x4)(hi - ((1023u - 29u) << 20) >= (60u << 20)) & (alu_u32x4)((hi | lo) != 0u);
+}
+
+/* fp20.round's increment on the binary64 bits (gr3d_fp20_bits): add, plus
+ * the lowest kept bit when odd (ties to even). */
+static inline void fp20_round_add(enum ulp_round rm, uint64_t *add, uint64_t *odd)
+{
+	*add = rm == ULP_ROUND_NEAREST_EVEN ? (UINT64_C(1) << (FP20_F64_SHIFT - 1)) - 1
+	     : rm == ULP_ROUND_NEAREST_AWAY ? UINT64_C(1) << (FP20_F64_SHIFT - 1) : 0;
+	*odd = rm == ULP_ROUND_NEAREST_EVEN;
+}
+
+/* gr3d_round20_quad, with zeros on the branch-free path too (rounding
+ * gives them back).  The lanes fp20_far_lanes names take gr3d_round20. */
+GR3D_HOT void round20_lanes(const gr3d_ctx *c, double r[GR3D_PIXELS], bool wide)
+{
+	if (c->exact) {
+		gr3d_round20_quad(c, r);
+		return;
+	}
+	uint64_t add, odd;
+	fp20_round_add(c->fp20_round, &add, &odd);
+	q_u64x4 b;
+	memcpy(&b, r, sizeof b);
+	const alu_u32x4 far = fp20_far_lanes(&b, wide);
+	b = (b + add + ((b >> FP20_F64_SHIFT) & odd)) & ~((UINT64_C(1) << FP20_F64_SHIFT) - 1);
+	if (any_u32x4(far))
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			if (far[p]) {
+				const double v = gr3d_round20(c, r[p]);
+				memcpy(&b[p], &v, sizeof v);
+			}
+	memcpy(r, &b, sizeof b);
+}
+
+/* gr3d_enc20_quad (the FP20 codes of four values), with zeros on the
+ * branch-free path: a zero's code is its sign (gr3d_fp20_bits).  The
+ * lanes fp20_far_lanes names take gr3d_fp20_bits. */
+GR3D_HOT void enc20_lanes(const gr3d_ctx *c, const double v[GR3D_PIXELS], uint32_t out[GR3D_PIXELS], bool wide)
+{
+	if (c->exact) {
+		gr3d_enc20_quad(c, v, out);
+		return;
+	}
+	uint64_t add, odd;
+	fp20_round_add(c->fp20_round, &add, &odd);
+	q_u64x4 b;
+	memcpy(&b, v, sizeof b);
+	const q_u64x4 a = b & ~(UINT64_C(1) << 63), sign = (b >> 63) << FP20_SIGN_SHIFT;
+	const alu_u32x4 far = fp20_far_lanes(&b, wide);
+	const q_u64x4 code = sign | ((((a + add + ((a >> FP20_F64_SHIFT) & odd)) >> FP20_F64_SHIFT) -
+	                              (FP20_F64_REBIAS << FP20_EXP_SHIFT)) & (q_u64x4)(a != 0));
+	const alu_u32x4 w = __builtin_convertvector(code, alu_u32x4);
+	memcpy(out, &w, sizeof w);
+	if (any_u32x4(far))
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			if (far[p])
+				out[p] = gr3d_fp20_bits(c->fp20_round, v[p]);
 }
 
 /* TEX's pre-fetch view of one pixel (tegra.tex.fp20_reads_see_coords):
@@ -169,16 +277,14 @@ GR3D_HOT void fetch(const alu_pass *ap, const alu_operand *o, double out[GR3D_PI
  * holds already (slot.exact, plan_slot): rounding gives those values back,
  * so only the others (zero, the ends of the range, inf, NaN) take
  * gr3d_round20.  The range test is gr3d_round20_quad's, on the high word. */
-GR3D_HOT void round_outliers(const gr3d_ctx *c, double r[GR3D_PIXELS])
+GR3D_HOT void round_outliers(const gr3d_ctx *c, double r[GR3D_PIXELS], bool wide)
 {
-	uint64_t b[GR3D_PIXELS];
-	memcpy(b, r, sizeof b);
-	uint32_t slow = 0;
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		slow |= ((uint32_t)(b[p] >> 32) & 0x7FFFFFFFu) - ((1023u - 29u) << 20) >= (60u << 20);
-	if (slow)
+	q_u64x4 b;
+	memcpy(&b, r, sizeof b);
+	const alu_u32x4 far = fp20_far_lanes(&b, wide);   /* zeros stay as they are */
+	if (any_u32x4(far))
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			if (!gr3d_fp20_fast(b[p] & ~(UINT64_C(1) << 63)))
+			if (far[p])
 				r[p] = gr3d_round20(c, r[p]);
 }
 
@@ -267,7 +373,7 @@ GR3D_HOT void write_value(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, si
 {
 	uint32_t enc[GR3D_PIXELS];
 	if (lo && hi) {
-		gr3d_enc20_quad(c, v, enc);
+		enc20_lanes(c, v, enc, false);
 		write_bits(q, off, live, 0, enc);
 	} else if (lo || hi) {
 		const unsigned sh = hi ? gr3d_fx_shift(c) : 0u;

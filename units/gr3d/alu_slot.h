@@ -44,6 +44,8 @@ typedef struct alu_pass {
 	bool shadow;                         /* some pixel holds TEX's pre-fetch view */
 	bool values;                         /* every slot's aluK value is wanted (alu_run_packet):
 	                                      * alu_slot.unread does not apply */
+	bool quad;                           /* the slots may be formed as vectors (alu.c q_slots):
+	                                      * a run (not values), not arith=exact */
 } alu_pass;
 
 /* Modifiers in the order abs, x2, minus one, negate (docs/tegra-units.md).

@@ -51,8 +51,8 @@ GR3D_HOT void mul_src(const gr3d_ctx *c, const gr3d_quad *q, unsigned base, unsi
 {
 	if (code <= 3) {
 		const unsigned r = (base + code) & (GR3D_ROW_REGS - 1);
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			out[p] = gr3d_rd20(c, q->px[p].r[r]);
+		const uint32_t raw[GR3D_PIXELS] = { q->px[0].r[r], q->px[1].r[r], q->px[2].r[r], q->px[3].r[r] };
+		gr3d_rd20_quad(c, true, raw, out);     /* with subnormals: gr3d_rd20 of each code */
 	} else if (code == TEGRA_MUL_SRC_SFU) {
 		memcpy(out, sfu, sizeof(double) * GR3D_PIXELS);
 	} else if (code == TEGRA_MUL_SRC_BAR0) {
@@ -109,8 +109,9 @@ static void run_steps(const gr3d_ctx *c, const mfu_plan *in, gr3d_quad *q, unsig
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			sfu[p] = q->px[p].q;
 	} else {
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			sfu[p] = gr3d_rd20(c, q->px[p].r[in->sfu_reg]);
+		const unsigned r = in->sfu_reg;
+		const uint32_t raw[GR3D_PIXELS] = { q->px[0].r[r], q->px[1].r[r], q->px[2].r[r], q->px[3].r[r] };
+		gr3d_rd20_quad(c, true, raw, sfu);     /* with subnormals: gr3d_rd20 of each code */
 	}
 	if (in->sfu_op != TEGRA_SFU_NOP) {
 		if (active == 0xFu) {
@@ -154,7 +155,9 @@ static void run_steps(const gr3d_ctx *c, const mfu_plan *in, gr3d_quad *q, unsig
 		} else if (dst == TEGRA_MUL_DST_BAR) {
 			EACH_ACTIVE(p, active, q->px[p].b1 = (float)r[p]);
 		} else if (dst >= TEGRA_MUL_DST_R0) {
-			EACH_ACTIVE(p, active, q->px[p].r[in->mul[m].reg] = gr3d_to_fp20(c, r[p]));
+			uint32_t enc[GR3D_PIXELS];           /* gr3d_to_fp20 of each */
+			gr3d_enc20_quad(c, r, enc);
+			EACH_ACTIVE(p, active, q->px[p].r[in->mul[m].reg] = enc[p]);
 		}
 	}
 }
@@ -164,6 +167,7 @@ static void run_steps(const gr3d_ctx *c, const mfu_plan *in, gr3d_quad *q, unsig
 typedef union mfu_weights {
 	double w[3][GR3D_PIXELS];
 	mfu_f64x2 pair[3][GR3D_PIXELS / 2];
+	mfu_f64x4 quad[3];
 } mfu_weights;
 
 static inline void weights(const gr3d_quad *q, mfu_weights *w)
@@ -213,6 +217,33 @@ GR3D_HOT bool persp_setup(const mfu_round *rd, gr3d_quad *q, mfu_weights *w)
 		w->pair[1][h] = b1[h];
 		w->pair[2][h] = 1.0 - b0[h] - b1[h];
 	}
+	return true;
+}
+
+/* persp_setup on the four pixels at once (the wide build: mfu_quad_avx2):
+ * the same operations, operands and roundings lane by lane. */
+GR3D_HOT bool persp_setup4(const mfu_round *rd, gr3d_quad *q, mfu_weights *w)
+{
+	gr3d_pixel *px = q->px;
+	const mfu_f64x4 qw = { px[0].q, px[1].q, px[2].q, px[3].q };
+	const mfu_f64x4 bar0 = { px[0].bar0, px[1].bar0, px[2].bar0, px[3].bar0 };
+	const mfu_f64x4 bar1 = { px[0].bar1, px[1].bar1, px[2].bar1, px[3].bar1 };
+	mfu_u64x4 far = { 0, 0, 0, 0 };
+	mfu_f64x4 s = 1.0 / qw;
+	mfu_round20_x4(rd, &s, &far);
+	mfu_f64x4 b0 = s * bar0, b1 = s * bar1;
+	mfu_round20_x4(rd, &b0, &far);
+	mfu_round20_x4(rd, &b1, &far);
+	if (!mfu_near_x4(&far))
+		return false;
+	const mfu_f32x4 f0 = __builtin_convertvector(b0, mfu_f32x4), f1 = __builtin_convertvector(b1, mfu_f32x4);
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		px[p].b0 = f0[p];
+		px[p].b1 = f1[p];
+	}
+	w->quad[0] = b0;
+	w->quad[1] = b1;
+	w->quad[2] = 1.0 - b0 - b1;
 	return true;
 }
 
@@ -267,6 +298,26 @@ GR3D_HOT bool ipl_fp20(const mfu_round *rd, const mfu_plan *in, const gr3d_tram_
 	return mfu_near_x2(far);
 }
 
+/* ipl_fp20 on the four pixels at once (the wide build). */
+GR3D_HOT bool ipl_fp20_4(const mfu_round *rd, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
+                         const mfu_weights *w)
+{
+	const float *f = &t->f[0][0][0];
+	mfu_u64x4 far = { 0, 0, 0, 0 };
+	const mfu_f64x4 w0 = w->quad[0], w1 = w->quad[1], w2 = w->quad[2];
+	for (unsigned j = 0; j < in->nvar; j++) {
+		const float *a = f + in->var[j].tram;
+		const double a0 = a[0], a1 = a[1], a2 = a[2];
+		const unsigned reg = in->var[j].reg;
+		const mfu_f64x4 v = w0 * a0 + w1 * a1 + w2 * a2;
+		uint32_t c[GR3D_PIXELS];
+		mfu_fp20_bits_x4(rd, &v, &far, c);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			q->px[p].r[reg] = c[p];
+	}
+	return mfu_near_x4(&far);
+}
+
 /* 3. interpolation: var k -> rk of the row, with the weights w. */
 static void ipl_vars(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
                      unsigned active, const mfu_weights *wt)
@@ -306,28 +357,46 @@ static void ipl_vars(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
  * fp20.round's increment.  The fast paths (all four pixels active) fall back
  * to the general steps for a quad whose values leave their range. */
 GR3D_HOT void run_inst(const gr3d_ctx *c, const mfu_round *rd, const mfu_plan *in, const gr3d_tram_tri *t,
-                       gr3d_quad *q, unsigned active)
+                       gr3d_quad *q, unsigned active, bool wide)
 {
 	const bool all = active == 0xFu;
 	mfu_weights w;
 	bool fused = false, have_w = false;                 /* steps 1 and 2 done in one pass */
-	if (all && in->persp)
-		fused = have_w = persp_setup(rd, q, &w);        /* it leaves the weights in w */
+	if (all && in->persp)                               /* it leaves the weights in w */
+		fused = have_w = wide ? persp_setup4(rd, q, &w) : persp_setup(rd, q, &w);
 	else if (all && in->rcp_reg)
 		fused = rcp_reg(rd, q, in->sfu_reg);            /* (it writes a register, not the weights) */
 	if (!fused)
 		run_steps(c, in, q, active);
 	if (in->nvar && !have_w)                            /* as the steps left b0, b1 */
 		weights(q, &w);
-	if (in->nvar && !(in->ipl_fp20 && all && t && ipl_fp20(rd, in, t, q, &w)))
+	if (in->nvar && !(in->ipl_fp20 && all && t && (wide ? ipl_fp20_4(rd, in, t, q, &w) : ipl_fp20(rd, in, t, q, &w))))
 		ipl_vars(c, in, t, q, active, &w);
 }
 
+/* run_inst built twice on x86-64: with the wide paths for AVX2 (a quad's
+ * four binary64 in one register), and with the pair paths for plain
+ * x86-64; IEEE binary64 either way (mfu_quad picks by the host). */
+#if defined(__x86_64__)
+__attribute__((target("avx2"), noinline)) static void run_inst_avx2(const gr3d_ctx *c, const mfu_round *rd,
+                                                                    const mfu_plan *in, const gr3d_tram_tri *t,
+                                                                    gr3d_quad *q, unsigned active)
+{
+	run_inst(c, rd, in, t, q, active, true);
+}
+#endif
+
 void mfu_run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
-                  unsigned active)
+                  unsigned active, bool wide)
 {
 	const mfu_round rd = mfu_round_of(c->fp20_round);
-	run_inst(c, &rd, in, t, q, active);
+#if defined(__x86_64__)
+	if (wide && __builtin_cpu_supports("avx2")) {
+		run_inst_avx2(c, &rd, in, t, q, active);
+		return;
+	}
+#endif
+	run_inst(c, &rd, in, t, q, active, false);
 }
 
 /* A pixel is active (interpolated, as a helper too) unless it is covered
@@ -357,8 +426,16 @@ __attribute__((noinline)) static unsigned mfu_quad(gr3d_stage *s, gr3d_quad *q, 
 	const gr3d_ctx *c = s->ctx;
 	const gr3d_tram_tri *t = q->tri < c->ntris ? &c->tram[q->tri] : NULL;
 	const unsigned active = active_pixels(q);       /* live and helper pixels */
-	for (unsigned i = 0; i < x->ninst; i++)
-		run_inst(c, &m->round, &x->inst[i], t, q, active);
+	for (unsigned i = 0; i < x->ninst; i++) {
+		const mfu_plan *in = &x->inst[i];
+#if defined(__x86_64__)
+		if (m->avx2 && (in->persp || in->ipl_fp20)) {   /* where four lanes pay */
+			run_inst_avx2(c, &m->round, in, t, q, active);
+			continue;
+		}
+#endif
+		run_inst(c, &m->round, in, t, q, active, false);
+	}
 	if (x->ipl)
 		q->tex_row = x->row;
 	static const uint8_t BITS[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
@@ -424,6 +501,9 @@ void mfu_init(mfu_unit *m, gr3d_ctx *ctx)
 	gr3d_stage_init(&m->s, "mfu", ctx, MFU_COUNTERS, MFU_CTR_COUNT);
 	m->s.exec = mfu_exec;
 	m->round = mfu_round_of(ctx->fp20_round);
+#if defined(__x86_64__)
+	m->avx2 = __builtin_cpu_supports("avx2");
+#endif
 	memset(m->exec, 0, sizeof m->exec);
 	memset(m->count, 0, sizeof m->count);
 	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {

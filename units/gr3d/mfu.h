@@ -50,15 +50,17 @@ typedef struct mfu_unit {
 	uint8_t count[TEGRA_FP_MAX_EXEC];   /* exec[e].count, looked at for every EXEC */
 	mfu_exec_plan exec[TEGRA_FP_MAX_EXEC];
 	mfu_round round;              /* fp20.round's increment (mfu_pair.h) */
+	bool avx2;                    /* the host runs AVX2: mfu.c's wide build */
 } mfu_unit;
 
 void mfu_init(mfu_unit *m, gr3d_ctx *ctx);
 
 /* One instruction on quad q's active pixels (bit p of active), as mfu_exec
- * runs it, with triangle t's TRAM (NULL: none).  Exposed for the unit tests,
+ * runs it, with triangle t's TRAM (NULL: none); wide: the four-lane build
+ * where the host runs AVX2, else the pair one.  Exposed for the unit tests,
  * which compare a plan with and without persp. */
 void mfu_run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
-                  unsigned active);
+                  unsigned active, bool wide);
 
 /* One SFU op on v (exposed for the unit tests). */
 double mfu_sfu(const gr3d_ctx *c, unsigned op, double v);

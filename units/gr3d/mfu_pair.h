@@ -68,4 +68,39 @@ GR3D_HOT mfu_u64x2 mfu_fp20_bits_x2(const mfu_round *rd, mfu_f64x2 v, mfu_u64x2 
 	        (FP20_F64_REBIAS << FP20_EXP_SHIFT));
 }
 
+/* The same on four lanes, for the builds where a quad's four binary64 are
+ * one register (AVX2: mfu.c's wide paths).  Pointers, not values: a
+ * function taking or returning these would change its ABI with AVX, which
+ * GCC warns about. */
+typedef double mfu_f64x4 __attribute__((vector_size(32)));
+typedef uint64_t mfu_u64x4 __attribute__((vector_size(32)));
+typedef float mfu_f32x4 __attribute__((vector_size(16)));
+typedef uint32_t mfu_u32x4 __attribute__((vector_size(16)));
+
+static inline bool mfu_near_x4(const mfu_u64x4 *far)
+{
+	return (((*far)[0] | (*far)[1] | (*far)[2] | (*far)[3]) >> 57) == 0;
+}
+
+/* mfu_round20_x2 on four lanes, in place. */
+GR3D_HOT void mfu_round20_x4(const mfu_round *rd, mfu_f64x4 *v, mfu_u64x4 *far)
+{
+	const mfu_u64x4 b = (mfu_u64x4)*v;
+	*far |= (b & ~(UINT64_C(1) << 63)) - MFU_PAIR_LO;
+	*v = (mfu_f64x4)((b + rd->add[0] + ((b >> FP20_F64_SHIFT) & rd->odd[0])) &
+	                 ~((UINT64_C(1) << FP20_F64_SHIFT) - 1));
+}
+
+/* mfu_fp20_bits_x2 on four lanes: the codes in out. */
+GR3D_HOT void mfu_fp20_bits_x4(const mfu_round *rd, const mfu_f64x4 *v, mfu_u64x4 *far, uint32_t out[4])
+{
+	const mfu_u64x4 b = (mfu_u64x4)*v, a = b & ~(UINT64_C(1) << 63);
+	*far |= a - MFU_PAIR_LO;
+	const mfu_u64x4 c = (b >> 63) << FP20_SIGN_SHIFT |
+	                    (((a + rd->add[0] + ((a >> FP20_F64_SHIFT) & rd->odd[0])) >> FP20_F64_SHIFT) -
+	                     (FP20_F64_REBIAS << FP20_EXP_SHIFT));
+	const mfu_u32x4 w = __builtin_convertvector(c, mfu_u32x4);
+	memcpy(out, &w, sizeof w);
+}
+
 #endif

@@ -132,10 +132,39 @@ GR3D_HOT tex_f64x2 pair_f64(uint32_t pr)
 	return __builtin_convertvector(n, tex_f64x2);
 }
 
+/* A texel's four FX10 codes as four binary64 lanes (pair_f64 of both
+ * pairs, channels 0..3), for the wide build (tex_quad_avx2): an RGBA8888
+ * texel's bytes widened in one step and unorm8_to_fx10 (b + (b >> 7)) on
+ * the four at once, another format through texel_pair.  Pointers, not
+ * values: a function taking or returning these would change its ABI with
+ * AVX, which GCC warns about. */
+typedef double tex_f64x4 __attribute__((vector_size(32)));
+typedef int32_t tex_i32x4 __attribute__((vector_size(16)));
+typedef uint8_t tex_u8x4 __attribute__((vector_size(4)));
+
+GR3D_HOT void texel_lanes(const gr3d_sampler *sm, const uint8_t *p, tex_f64x4 *out)
+{
+	tex_i32x4 n;
+	if (sm->format == GR3D_TEX_RGBA8888) {
+		tex_u8x4 b;
+		memcpy(&b, p, sizeof b);
+		n = __builtin_convertvector(b, tex_i32x4);
+		n = n + (n >> 7);
+	} else {
+		uint32_t pr[2];
+		texel_pair(sm, p, pr);
+		n = (tex_i32x4){ (int32_t)(pr[0] & FX10_MASK), (int32_t)(pr[0] >> FX10_HIGH_SHIFT),
+		                 (int32_t)(pr[1] & FX10_MASK), (int32_t)(pr[1] >> FX10_HIGH_SHIFT) };
+	}
+	*out = __builtin_convertvector(n, tex_f64x4);
+}
+
 /* tex_fetch on a level's view, with the result as FX10 pairs (texel_pair's
- * order); inlined into tex_quad's loop. */
+ * order); inlined into tex_quad's loop.  wide: the bilinear blend on the
+ * four channels at once (one AVX2 register; the same operations on each
+ * lane as the pairs'). */
 GR3D_HOT unsigned fetch_view(const gr3d_sampler *sm, const level_view *lv, bool linear, double s, double t,
-                             uint32_t pr[2])
+                             uint32_t pr[2], bool wide)
 {
 	if (!lv->rgba || !isfinite(s) || !isfinite(t)) {
 		pr[0] = pr[1] = 0;
@@ -157,6 +186,20 @@ GR3D_HOT unsigned fetch_view(const gr3d_sampler *sm, const level_view *lv, bool 
 	const size_t w = (size_t)lv->w;
 	const uint8_t *row0 = lv->rgba + (size_t)wrap_coord(y0, lv->h, lv->wrap_t) * w * 4u;
 	const uint8_t *row1 = lv->rgba + (size_t)wrap_coord(y0 + 1, lv->h, lv->wrap_t) * w * 4u;
+	if (wide) {
+		tex_f64x4 ta, tb, tc, td;
+		texel_lanes(sm, row0 + xa * 4u, &ta);
+		texel_lanes(sm, row0 + xb * 4u, &tb);
+		texel_lanes(sm, row1 + xa * 4u, &tc);
+		texel_lanes(sm, row1 + xb * 4u, &td);
+		const tex_f64x4 gu = { 1 - fu, 1 - fu, 1 - fu, 1 - fu }, ku = { fu, fu, fu, fu };
+		const tex_f64x4 gv = { 1 - fv, 1 - fv, 1 - fv, 1 - fv }, kv = { fv, fv, fv, fv };
+		const tex_f64x4 r = gv * (gu * ta + ku * tb) + kv * (gu * tc + ku * td) + 0.5;
+		const tex_i32x4 n = __builtin_convertvector(r, tex_i32x4) & (int32_t)FX10_MASK;
+		pr[0] = (uint32_t)n[0] | (uint32_t)n[1] << FX10_HIGH_SHIFT;
+		pr[1] = (uint32_t)n[2] | (uint32_t)n[3] << FX10_HIGH_SHIFT;
+		return 4;
+	}
 	uint32_t a[2], b[2], cc[2], d[2];
 	texel_pair(sm, row0 + xa * 4u, a);
 	texel_pair(sm, row0 + xb * 4u, b);
@@ -183,7 +226,7 @@ static unsigned tex_fetch(const gr3d_sampler *sm, unsigned lvl, bool linear, dou
 {
 	uint32_t pr[2];
 	const level_view lv = view_of(sm, lvl);
-	const unsigned n = fetch_view(sm, &lv, linear, s, t, pr);
+	const unsigned n = fetch_view(sm, &lv, linear, s, t, pr, false);
 	out[0] = pr[0] & FX10_MASK;
 	out[1] = pr[0] >> FX10_HIGH_SHIFT;
 	out[2] = pr[1] & FX10_MASK;
@@ -370,9 +413,11 @@ bool tex_build_levels(gr3d_sampler *sm, ulp_image *owned[GR3D_TEX_LEVELS], ulp_d
 }
 
 /* The fetch of an enabled TEX instruction for the quad's live pixels;
- * returns the clocks.  Out of line (and reached by a tail call), so that the
- * many EXECs without a fetch do not pay for its registers. */
-__attribute__((noinline)) static unsigned tex_quad(const tex_unit *tu, gr3d_quad *q, unsigned e)
+ * returns the clocks.  Built twice (tex_quad_avx2, tex_quad_plain), out of
+ * line (and reached by a tail call), so that the many EXECs without a
+ * fetch do not pay for its registers. */
+static inline __attribute__((always_inline)) unsigned tex_quad(const tex_unit *tu, gr3d_quad *q, unsigned e,
+                                                               bool wide)
 {
 	const gr3d_ctx *c = tu->s.ctx;
 	const tex_plan *pl = &tu->plan[e];
@@ -435,7 +480,7 @@ __attribute__((noinline)) static unsigned tex_quad(const tex_unit *tu, gr3d_quad
 			pr[0] = t4[0] | t4[1] << FX10_HIGH_SHIFT;
 			pr[1] = t4[2] | t4[3] << FX10_HIGH_SHIFT;
 		} else {           /* without a LOD tex_filter magnifies: level 0, the mag filter */
-			texels += fetch_view(sm, &l0, sm->bilinear, cs[p], ct[p], pr);
+			texels += fetch_view(sm, &l0, sm->bilinear, cs[p], ct[p], pr, wide);
 		}
 		if (shadow) {
 			px->tex_old[0] = px->r[dlo];
@@ -453,11 +498,30 @@ __attribute__((noinline)) static unsigned tex_quad(const tex_unit *tu, gr3d_quad
 	return s->quad_clocks;
 }
 
+/* For AVX2, where the bilinear blend of a texel's four channels is one
+ * register (fetch_view's wide), and for plain x86-64; IEEE binary64 either
+ * way. */
+#if defined(__x86_64__)
+__attribute__((target("avx2"), noinline)) static unsigned tex_quad_avx2(const tex_unit *tu, gr3d_quad *q,
+                                                                        unsigned e)
+{
+	return tex_quad(tu, q, e, true);
+}
+#endif
+__attribute__((noinline)) static unsigned tex_quad_plain(const tex_unit *tu, gr3d_quad *q, unsigned e)
+{
+	return tex_quad(tu, q, e, false);
+}
+
 static unsigned tex_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
 	const tex_unit *tu = (const tex_unit *)s;
+#if defined(__x86_64__)
+	if (tu->fetch[e] && tu->avx2)
+		return tex_quad_avx2(tu, q, e);
+#endif
 	if (tu->fetch[e])
-		return tex_quad(tu, q, e);
+		return tex_quad_plain(tu, q, e);
 	if (tu->end_view[e])
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			q->px[p].tex_shadow = 0;
@@ -488,6 +552,9 @@ void tex_init(tex_unit *t, gr3d_ctx *ctx)
 	t->s.exec = tex_exec;
 	t->shadow = ctx->cfg->tegra_tex_fp20_coords;
 	t->src_from_mfu = ctx->cfg->tegra_tex_src_from_mfu;
+#if defined(__x86_64__)
+	t->avx2 = __builtin_cpu_supports("avx2");
+#endif
 	memset(t->fetch, 0, sizeof t->fetch);
 	memset(t->end_view, 0, sizeof t->end_view);
 	memset(t->plan, 0, sizeof t->plan);

@@ -28,6 +28,8 @@ typedef struct tex_unit {
 	gr3d_stage s;
 	bool shadow;                  /* tegra.tex.fp20_reads_see_coords */
 	bool src_from_mfu;            /* tegra.tex.src_row_from_mfu */
+	bool avx2;                    /* the host runs AVX2: tex_quad's wide build (tests turn
+	                               * it off for the reference) */
 	bool fetch[TEGRA_FP_MAX_EXEC];   /* EXEC e's TEX is enabled */
 	bool end_view[TEGRA_FP_MAX_EXEC];   /* without a fetch: clear tex_shadow (tex_init) */
 	tex_plan plan[TEGRA_FP_MAX_EXEC];

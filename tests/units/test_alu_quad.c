@@ -1,0 +1,251 @@
+/* The ALU's vector forms on one quad (units/gr3d/alu.c q_slots, the lane
+ * helpers of units/gr3d/alu_lanes.h; docs/speed.md "Fragments, session
+ * 10"): results are the general path's bit for bit.
+ *  - fp20_lanes_in, round20_lanes, round_outliers and enc20_lanes against
+ *    gr3d_fp20_quad, gr3d_round20_quad and gr3d_enc20_quad: every FP20 code
+ *    (signed zeros, subnormal reads, inf, NaN), and binary64 values around
+ *    every end of gr3d_fp20_fast's range, zeros and tiny ones, in every
+ *    fp20.round mode, with the 32-bit and the 64-bit range test;
+ *  - alu_exec with the vector forms (alu_unit.quad_vectors) against
+ *    alu_exec without, on a program with every form, operand kind and
+ *    destination, registers holding every kind of FP20 code, partial
+ *    quads, TEX's pre-fetch view, under the rounding knobs: registers,
+ *    views and counters. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/tegra/tegra_asm.h"
+#include "tests/test_util.h"
+#include "units/gr3d/alu_lanes.h"
+
+/* ---- the lane helpers ---- */
+
+static gr3d_ctx ctx_of(ulp_config *cfg, enum ulp_round fp20)
+{
+	ulp_config_defaults(cfg);
+	cfg->fp20_round = fp20;
+	return (gr3d_ctx){ .cfg = cfg, .fp20_round = fp20, .fx10_round = ULP_ROUND_NEAREST_AWAY };
+}
+
+static void check_values(const gr3d_ctx *c, const double v[GR3D_PIXELS])
+{
+	for (unsigned wide = 0; wide < 2; wide++) {
+		double a[GR3D_PIXELS], b[GR3D_PIXELS];
+		memcpy(a, v, sizeof a);
+		memcpy(b, v, sizeof b);
+		gr3d_round20_quad(c, a);
+		round20_lanes(c, b, wide);
+		cr_assert(!memcmp(a, b, sizeof a), "round20_lanes (wide %u) of %a %a %a %a", wide, v[0], v[1], v[2], v[3]);
+		/* round_outliers: as gr3d_round20 on values FP20 holds (a's) */
+		memcpy(b, a, sizeof b);
+		round_outliers(c, b, wide);
+		cr_assert(!memcmp(a, b, sizeof a), "round_outliers (wide %u) of %a %a %a %a", wide, a[0], a[1], a[2], a[3]);
+		uint32_t e0[GR3D_PIXELS], e1[GR3D_PIXELS];
+		gr3d_enc20_quad(c, v, e0);
+		enc20_lanes(c, v, e1, wide);
+		cr_assert(!memcmp(e0, e1, sizeof e0), "enc20_lanes (wide %u) of %a %a %a %a", wide, v[0], v[1], v[2], v[3]);
+	}
+}
+
+Test(alu_quad, lane_helpers_every_fp20_code)
+{
+	static const enum ulp_round MODES[] = { ULP_ROUND_NEAREST_EVEN, ULP_ROUND_NEAREST_AWAY, ULP_ROUND_TRUNCATE };
+	ulp_config cfg;
+	for (unsigned m = 0; m < 3; m++) {
+		const gr3d_ctx c = ctx_of(&cfg, MODES[m]);
+		/* every code: beside a zero of each sign and 1.0, and beside its
+		 * neighbours */
+		for (uint32_t code = 0; code <= FP20_MASK; code += 2) {
+			const uint32_t raw[GR3D_PIXELS] = { code, code + 1, (code & 1u) ? 0x80000u : 0u, code ^ 0x80000u };
+			const uint32_t zeros[GR3D_PIXELS] = { 0x80000u, code, 0u, FP20_ONE };
+			for (unsigned sub = 0; sub < 4; sub++) {
+				const uint32_t *w = sub & 2u ? zeros : raw;
+				double ref[GR3D_PIXELS], got[GR3D_PIXELS];
+				gr3d_fp20_quad(sub & 1u, w, ref);
+				const unsigned odd = fp20_lanes_in(sub & 1u, w, got);
+				unsigned special = 0;
+				for (unsigned p = 0; p < GR3D_PIXELS; p++)
+					special |= fp20_is_special(w[p]);
+				cr_assert(!memcmp(ref, got, sizeof ref) && odd == special, "fp20_lanes_in of %05x (subnormals %u)",
+				          code, sub & 1u);
+			}
+			double v[GR3D_PIXELS];
+			gr3d_fp20_quad(true, raw, v);
+			check_values(&c, v);
+			/* values between codes: the rounding itself */
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				v[p] = v[p] * (1.0 + 0x1p-14 * (p + 1)) + (p == 3 ? 0x1p-1070 : 0.0);
+			check_values(&c, v);
+		}
+		/* around the ends of gr3d_fp20_fast's range, zeros and doubles FP20 has no code for */
+		test_rng g = { 0x5EED5u + m };
+		for (int ex = -1074; ex <= 1023; ex++) {
+			double v[GR3D_PIXELS];
+			for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+				const double f = 1.0 + (double)(test_rnd(&g) & 0xFFFFFu) * 0x1p-20;
+				v[p] = ldexp((test_rnd(&g) & 1u) ? -f : f, ex);
+			}
+			v[test_rnd(&g) & 3u] = (test_rnd(&g) & 1u) ? -0.0 : 0.0;
+			check_values(&c, v);
+		}
+	}
+}
+
+/* ---- alu_exec with and without the vector forms ---- */
+
+static const char PROG[] =
+	"alu_buffer_size = 2\n.asm\nEXEC\n ALU:\n"
+	"  ALU0: MAD r4.h, r0, #1, #0, #1\n"
+	"  ALU1: MAD r5.lh, -r0, r1, #0\n"
+	"  ALU2: MAD r6.l, abs(r0), #1, #0 (sat)\n"
+	"  ALU3: CSEL r6.h, r1, r0, r2.l\n"
+	" ALU:\n"
+	"  ALU0: MAD r7.l, alu0, #1, #0\n"
+	"  ALU1: MAD r7.h, alu1, r0, #0 (sat)\n"
+	"  ALU2: MAD g1.lh, alu2, u1, #0\n"
+	"  ALU3: MAD r9.l, r2.h, r3, #0\n"
+	" ALU:\n"
+	"  ALU0: MAD r10.lh, r0, #1, #0 (x2)\n"
+	"  ALU1: MAD r11.lh, r0*2, r1, -r2\n"
+	"  ALU2: MAD r12.lh, r0-1, g2, #0\n"
+	"  ALU3: MAD r13.lh, r0, #1, #0 (ge)\n;\n"
+	"EXEC\n ALU:\n"
+	"  ALU0: MIN r0.lh, r0, r1, r2, #1\n"
+	"  ALU1: MAX r1.lh, r1, u0, r0, #1 (x4)\n"
+	"  ALU2: MAD cr1, r2, r0, #0 (gt)\n"
+	"  ALU3: MAD r3.lh, posx, #1, posy, #1\n"
+	" ALU:\n"
+	"  ALU0: MAD r2.lh, r0, r1, #0 (this)\n"
+	"  ALU1: MAD g2.lh, r1, r0, #0 (other)\n"
+	"  ALU2: CSEL r0.l, cr1, pface, r1\n"
+	"  ALU3: MAD r1.h, r4, #1, #0 (eq)\n;\n"
+	"EXEC\n ALU:\n"
+	"  ALU0: MAD r2.lh, r0, r1, r4 (/2)\n"
+	"  ALU1: MAD r3.lh, r4, r4, imm0\n"
+	"  ALU2: MAD r6.l, r5.h, r6, #0 (sat)\n"
+	"  ALU3: imm0 = 0.7000122\n"
+	" ALU:\n"
+	"  ALU0: MUL r2.l, g0, r0, #0 (sat)\n"
+	"  ALU1: MUL r2.h, g1, r1, #0 (sat)\n"
+	"  ALU2: MUL r3.l, g2, r2, #0 (sat)\n"
+	"  ALU3: MUL r3.h, g3, r3, #0 (sat)\n;\n";
+
+typedef struct rig {
+	tegra_fp_decoded dec;
+	ulp_config cfg;
+	gr3d_ctx ctx;
+	alu_unit unit;
+} rig;
+
+static rig *rig_new(enum ulp_round fp20, enum ulp_round fx10, bool wrap, bool subnormals, bool batch_view)
+{
+	rig *r = calloc(1, sizeof *r);
+	tegra_fp_program *fp = calloc(1, sizeof *fp);
+	cr_assert(r && fp);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(tegra_asm_assemble(PROG, strlen(PROG), "quad.asm", fp, &d), "%s", d.msg);
+	cr_assert(tegra_fp_decode(fp, &r->dec, "quad.asm", &d), "%s", d.msg);
+	free(fp);
+	ulp_config_defaults(&r->cfg);
+	r->cfg.fp20_round = fp20;
+	r->cfg.fx10_round = fx10;
+	r->cfg.fx10_overflow = wrap ? FX10_OVERFLOW_WRAP : FX10_OVERFLOW_CLAMP;
+	r->cfg.tegra_fp20_subnormals = subnormals;
+	r->cfg.tegra_alu_batch_view = batch_view;
+	r->ctx.prog = &r->dec;
+	r->ctx.cfg = &r->cfg;
+	r->ctx.rows = r->dec.alu_buffer_size;
+	r->ctx.fp20_round = fp20;
+	r->ctx.fx10_round = fx10;
+	r->ctx.fx10_wrap = wrap;
+	r->ctx.uniforms[0] = 0x3E000u;             /* 1.0 */
+	r->ctx.uniforms[1] = 0x7E000u;             /* FP20 inf: an odd uniform */
+	alu_init(&r->unit, &r->ctx);
+	return r;
+}
+
+/* FP20 codes with zeros and the other odd ones (exponent 0 and 63) often,
+ * and values in [0, 1] (colours). */
+static uint32_t some_code(test_rng *g)
+{
+	const uint32_t v = test_rnd(g);
+	switch (v & 7u) {
+	case 0: return (v >> 8) & 0x80000u;              /* +-0 */
+	case 1: return (v >> 8) & 0x81FFFu;              /* exponent 0: zero, subnormal reads */
+	case 2: return ((v >> 8) & 0x81FFFu) | 0x7E000u; /* exponent 63: inf, NaN */
+	case 3: return ((v >> 8) & 0x3FFu) | ((v >> 12) & 0x3FFu) << 10;   /* FX10 halves */
+	case 4: return 0x30000u + ((v >> 8) % 0xE001u);  /* [2^-7, 1] */
+	default: return (v >> 8) & FP20_MASK;
+	}
+}
+
+static void random_quad(test_rng *g, gr3d_quad *q, uint32_t id)
+{
+	memset(q, 0, sizeof *q);
+	q->id = id;
+	q->x = (uint16_t)(test_rnd(g) & 0x3Eu);
+	q->y = (uint16_t)(test_rnd(g) & 0x3Eu);
+	const uint32_t mask = test_rnd(g) & 7u ? 0xFu : test_rnd(g) & 0xFu;   /* partial quads too */
+	const bool zeros = (test_rnd(g) & 3u) == 0;                           /* a quad of zeros and colours */
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		gr3d_pixel *px = &q->px[p];
+		px->covered = (mask >> p) & 1u;
+		px->killed = !px->covered;
+		px->front = (test_rnd(g) & 1u) != 0;
+		for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
+			px->r[i] = zeros ? (test_rnd(g) & 1u ? 0u : 0x3E000u - (test_rnd(g) & 0x1FFFu)) : some_code(g);
+		for (unsigned i = 0; i < GR3D_GLOBALS; i++)
+			px->g[i] = zeros ? (test_rnd(g) & 1u ? 0x80000u : 0x3C000u) : some_code(g);
+		for (unsigned i = 0; i < GR3D_COND_REGS; i++)
+			px->cr[i] = some_code(g);
+		if ((test_rnd(g) & 31u) == 0) {            /* TEX's pre-fetch view of r0, r1 (or one) */
+			px->tex_shadow = (uint8_t)(1u + test_rnd(g) % 3u);
+			px->tex_reg[0] = 0;
+			px->tex_reg[1] = 1;
+			px->tex_old[0] = some_code(g);
+			px->tex_old[1] = some_code(g);
+		}
+		for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
+			q->view[p][i] = some_code(g);
+	}
+}
+
+static void check_quads(enum ulp_round fp20, enum ulp_round fx10, bool wrap, bool subnormals, bool batch_view)
+{
+	rig *r = rig_new(fp20, fx10, wrap, subnormals, batch_view);
+	rig *ref = rig_new(fp20, fx10, wrap, subnormals, batch_view);
+	cr_assert(r->unit.quad_vectors, "the vector forms are on by default");
+	ref->unit.quad_vectors = false;
+	test_rng g = { 0xA5A5F00Du ^ (uint32_t)fp20 << 4 ^ (uint32_t)fx10 << 8 ^ wrap << 12 ^ subnormals << 13 };
+	for (unsigned round = 0; round < 3000; round++) {
+		gr3d_quad fast, slow;
+		random_quad(&g, &slow, round);
+		fast = slow;
+		for (unsigned e = 0; e < r->dec.exec_count; e++) {
+			const unsigned c0 = r->unit.s.exec(&r->unit.s, &fast, e);
+			const unsigned c1 = ref->unit.s.exec(&ref->unit.s, &slow, e);
+			cr_assert_eq(c0, c1);
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				if (memcmp(fast.px[p].r, slow.px[p].r, sizeof slow.px[p].r) ||
+				    memcmp(fast.px[p].g, slow.px[p].g, sizeof slow.px[p].g) ||
+				    memcmp(fast.px[p].cr, slow.px[p].cr, sizeof slow.px[p].cr) ||
+				    memcmp(fast.view[p], slow.view[p], sizeof slow.view[p]) ||
+				    fast.px[p].tex_shadow != slow.px[p].tex_shadow)
+					cr_assert_fail("round %u, EXEC %u, pixel %u: registers differ", round, e, p);
+		}
+	}
+	cr_assert(!memcmp(r->unit.s.u.stats.counter, ref->unit.s.u.stats.counter, sizeof(uint64_t) * ALU_CTR_COUNT),
+	          "counters differ");
+	free(r);
+	free(ref);
+}
+
+Test(alu_quad, vectors_match_alu_slot_result)
+{
+	check_quads(ULP_ROUND_NEAREST_EVEN, ULP_ROUND_NEAREST_AWAY, false, true, true);
+	check_quads(ULP_ROUND_NEAREST_EVEN, ULP_ROUND_NEAREST_AWAY, false, false, false);
+	check_quads(ULP_ROUND_NEAREST_AWAY, ULP_ROUND_TRUNCATE, true, true, true);
+	check_quads(ULP_ROUND_TRUNCATE, ULP_ROUND_NEAREST_EVEN, false, false, true);
+}
