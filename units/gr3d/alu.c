@@ -152,13 +152,21 @@ GR3D_HOT void q_fetch(const alu_pass *ap, const alu_operand *o, q_f64x4 *out, un
 		*out = Q_SPLAT(o->k);
 		return;
 	case OPD_REG: {                   /* read_raw without the pre-fetch view */
-		uint32_t raw[GR3D_PIXELS];
+		/* the four words gathered in a vector and stored whole: the
+		 * readers' 16-byte load of raw could not take four 4-byte stores
+		 * from the store buffer */
+		alu_u32x4 w;
 		if (o->view)
 			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				raw[p] = q->view[p][o->index];
+				w[p] = q->view[p][o->index];
 		else
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				memcpy(&raw[p], (const uint8_t *)&q->px[p] + o->off, sizeof raw[p]);
+			for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+				uint32_t r;
+				memcpy(&r, (const uint8_t *)&q->px[p] + o->off, sizeof r);
+				w[p] = r;
+			}
+		uint32_t raw[GR3D_PIXELS];
+		memcpy(raw, &w, sizeof raw);
 		if (o->fx) {
 			*out = __builtin_convertvector(fx10_lanes_in(raw, o->fx), q_f64x4);
 		} else {

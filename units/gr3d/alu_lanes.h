@@ -89,8 +89,10 @@ GR3D_HOT unsigned fp20_lanes_in(bool subnormals, const uint32_t raw[GR3D_PIXELS]
 		gr3d_fp20_quad(subnormals, raw, out);
 		return 1;
 	}
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		out[p] = f[p];
+	/* one 32-byte store: a caller's vector load of out then takes it from
+	 * the store buffer (four 8-byte stores cannot be forwarded to it) */
+	const q_f64x4 d = __builtin_convertvector(f, q_f64x4);
+	memcpy(out, &d, sizeof d);
 	return special;
 }
 
