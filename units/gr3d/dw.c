@@ -151,14 +151,22 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	return s->quad_clocks;
 }
 
+_Static_assert(sizeof(gr3d_token) == sizeof(uint32_t), "dw_route stores a token as one word");
+
 static void dw_route(gr3d_stage *s, gr3d_token *t)
 {
-	if ((unsigned)t->exec + 1u >= s->ctx->prog->exec_count) {
-		t->done = 1;
+	gr3d_token n = *t;
+	if ((unsigned)n.exec + 1u >= s->ctx->prog->exec_count) {
+		n.done = 1;
 		sim_unit_count(&s->u, DW_CTR_QUADS_DONE, 1);
 	} else {
-		t->exec++;
+		n.exec++;
 	}
+	/* stored whole, as one word: the caller's 4-byte load of the token is
+	 * then forwarded from the store buffer (a byte store's is not) */
+	uint32_t w;
+	memcpy(&w, &n, sizeof w);
+	memcpy(t, &w, sizeof w);
 }
 
 void dw_init(dw_unit *w, gr3d_ctx *ctx, struct zs_late *late)
