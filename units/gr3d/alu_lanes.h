@@ -140,7 +140,9 @@ GR3D_HOT void round20_lanes(const gr3d_ctx *c, double r[GR3D_PIXELS], bool wide)
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			if (far[p]) {
 				const double v = gr3d_round20(c, r[p]);
-				memcpy(&b[p], &v, sizeof v);
+				uint64_t bits;       /* (a vector element has no address in clang) */
+				memcpy(&bits, &v, sizeof bits);
+				b[p] = bits;
 			}
 	memcpy(r, &b, sizeof b);
 }
