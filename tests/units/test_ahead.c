@@ -20,6 +20,7 @@
 #include "base/fileio.h"
 #include "isa/tegra/fp_words.h"
 #include "isa/tegra/tegra_asm.h"
+#include "tests/units/alu_rig.h"
 #include "sim/core/timeline.h"
 #include "tests/test_replay_pair.h"
 #include "tests/test_util.h"
@@ -64,88 +65,10 @@ static const char ALU_PROG[] =
 	"  ALU2: MAD r6.l, r5.h, #1, #0\n"
 	"  ALU3: imm0 = 0.7000122\n;\n";
 
-typedef struct alu_rig {
-	tegra_fp_decoded dec;
-	ulp_config cfg;
-	gr3d_ctx ctx;
-	alu_unit unit;
-} alu_rig;
-
-static alu_rig *alu_rig_new(enum ulp_round fp20, enum ulp_round fx10, bool wrap, bool subnormals,
-                            bool batch_view)
-{
-	alu_rig *r = calloc(1, sizeof *r);
-	tegra_fp_program *fp = calloc(1, sizeof *fp);
-	cr_assert(r && fp);
-	ulp_diag d;
-	ulp_diag_clear(&d);
-	cr_assert(tegra_asm_assemble(ALU_PROG, strlen(ALU_PROG), "batch.asm", fp, &d), "%s", d.msg);
-	cr_assert(tegra_fp_decode(fp, &r->dec, "batch.asm", &d), "%s", d.msg);
-	free(fp);
-	ulp_config_defaults(&r->cfg);
-	r->cfg.fp20_round = fp20;
-	r->cfg.fx10_round = fx10;
-	r->cfg.fx10_overflow = wrap ? FX10_OVERFLOW_WRAP : FX10_OVERFLOW_CLAMP;
-	r->cfg.tegra_fp20_subnormals = subnormals;
-	r->cfg.tegra_alu_batch_view = batch_view;
-	r->ctx.prog = &r->dec;
-	r->ctx.cfg = &r->cfg;
-	r->ctx.rows = r->dec.alu_buffer_size;
-	r->ctx.fp20_round = fp20;
-	r->ctx.fx10_round = fx10;
-	r->ctx.fx10_wrap = wrap;
-	r->ctx.uniforms[0] = 0x3E000u;             /* 1.0 */
-	r->ctx.uniforms[1] = 0x7E000u;             /* FP20 inf: an odd uniform */
-	alu_init(&r->unit, &r->ctx);
-	return r;
-}
-
-/* FP20 codes with the odd ones (exponent 0 and 63) often. */
-static uint32_t some_code(test_rng *g)
-{
-	const uint32_t v = test_rnd(g);
-	switch (v & 7u) {
-	case 0: return (v >> 8) & 0x81FFFu;              /* exponent 0: zero, subnormal reads */
-	case 1: return ((v >> 8) & 0x81FFFu) | 0x7E000u; /* exponent 63: inf, NaN */
-	case 2: return ((v >> 8) & 0x3FFu) | ((v >> 12) & 0x3FFu) << 10;   /* FX10 halves */
-	default: return (v >> 8) & FP20_MASK;
-	}
-}
-
-static void random_quad(test_rng *g, gr3d_quad *q, uint32_t id)
-{
-	memset(q, 0, sizeof *q);
-	q->id = id;
-	q->x = (uint16_t)(test_rnd(g) & 0x3Eu);
-	q->y = (uint16_t)(test_rnd(g) & 0x3Eu);
-	const uint32_t mask = test_rnd(g) & 7u ? 0xFu : test_rnd(g) & 0xFu;   /* partial quads too */
-	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		gr3d_pixel *px = &q->px[p];
-		px->covered = (mask >> p) & 1u;
-		px->killed = !px->covered;
-		px->front = (test_rnd(g) & 1u) != 0;
-		for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
-			px->r[i] = some_code(g);
-		for (unsigned i = 0; i < GR3D_GLOBALS; i++)
-			px->g[i] = some_code(g);
-		for (unsigned i = 0; i < GR3D_COND_REGS; i++)
-			px->cr[i] = some_code(g);
-		if ((test_rnd(g) & 31u) == 0) {            /* TEX's pre-fetch view of r0, r1 (or one) */
-			px->tex_shadow = (uint8_t)(1u + test_rnd(g) % 3u);
-			px->tex_reg[0] = 0;
-			px->tex_reg[1] = 1;
-			px->tex_old[0] = some_code(g);
-			px->tex_old[1] = some_code(g);
-		}
-		for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
-			q->view[p][i] = some_code(g);
-	}
-}
-
 static void check_alu_batches(enum ulp_round fp20, enum ulp_round fx10, bool wrap, bool subnormals,
                               bool batch_view)
 {
-	alu_rig *r = alu_rig_new(fp20, fx10, wrap, subnormals, batch_view);
+	alu_rig *r = alu_rig_new(ALU_PROG, "batch.asm", (alu_rig_modes){ fp20, fx10, wrap, subnormals, batch_view });
 	test_rng g = { 0x9E3779B9u ^ (uint32_t)fp20 << 4 ^ (uint32_t)fx10 << 8 ^ wrap << 12 ^ subnormals << 13 };
 	static gr3d_quad fast[ALU_BATCH_MAX], ref[ALU_BATCH_MAX];
 	unsigned batched = 0;
@@ -153,7 +76,7 @@ static void check_alu_batches(enum ulp_round fp20, enum ulp_round fx10, bool wra
 		const unsigned nq = 1 + test_rnd(&g) % ALU_BATCH_MAX;
 		gr3d_quad *qs[ALU_BATCH_MAX];
 		for (unsigned k = 0; k < nq; k++) {
-			random_quad(&g, &ref[k], round * ALU_BATCH_MAX + k);
+			alu_rig_quad(&g, &ref[k], round * ALU_BATCH_MAX + k);
 			fast[k] = ref[k];
 			qs[k] = &fast[k];
 		}

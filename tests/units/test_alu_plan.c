@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "isa/tegra/tegra_asm.h"
+#include "tests/units/alu_rig.h"
 #include "units/gr3d/alu.h"
 
 static const char PROG[] =
@@ -45,37 +46,19 @@ enum { NPK = 4 };
 static const unsigned PK_EXEC[NPK] = { 0, 0, 0, 1 }, PK_INDEX[NPK] = { 0, 1, 2, 0 };
 
 typedef struct rig {
-	tegra_fp_decoded dec;
-	ulp_config cfg;
-	gr3d_ctx ctx;
-	alu_unit unit;                   /* compiled with the shortcuts (alu_init) */
+	alu_rig a;                       /* its unit compiled with the shortcuts (alu_init) */
 	alu_packet ref[NPK];             /* and without */
 } rig;
 
 static rig *rig_new(enum ulp_round fp20, enum ulp_round fx10, bool wrap, bool subnormals)
 {
 	rig *r = calloc(1, sizeof *r);
-	tegra_fp_program *fp = calloc(1, sizeof *fp);
-	cr_assert(r && fp);
-	ulp_diag d;
-	ulp_diag_clear(&d);
-	cr_assert(tegra_asm_assemble(PROG, strlen(PROG), "plan.asm", fp, &d), "%s", d.msg);
-	cr_assert(tegra_fp_decode(fp, &r->dec, "plan.asm", &d), "%s", d.msg);
-	free(fp);
-	ulp_config_defaults(&r->cfg);
-	r->cfg.fp20_round = fp20;
-	r->cfg.fx10_round = fx10;
-	r->cfg.fx10_overflow = wrap ? FX10_OVERFLOW_WRAP : FX10_OVERFLOW_CLAMP;
-	r->cfg.tegra_fp20_subnormals = subnormals;
-	r->ctx.prog = &r->dec;
-	r->ctx.cfg = &r->cfg;
-	r->ctx.rows = 1;
-	r->ctx.fp20_round = fp20;
-	r->ctx.fx10_round = fx10;
-	r->ctx.fx10_wrap = wrap;
-	alu_init(&r->unit, &r->ctx);
+	cr_assert(r);
+	alu_rig_setup(&r->a, PROG, "plan.asm", (alu_rig_modes){ fp20, fx10, wrap, subnormals, true });
+	r->a.ctx.rows = 1;
+	alu_init(&r->a.unit, &r->a.ctx);
 	for (unsigned i = 0; i < NPK; i++)
-		alu_compile(&r->ctx, &r->dec.exec[PK_EXEC[i]].alu[PK_INDEX[i]], &r->ref[i], false);
+		alu_compile(&r->a.ctx, &r->a.dec.exec[PK_EXEC[i]].alu[PK_INDEX[i]], &r->ref[i], false);
 	return r;
 }
 
@@ -95,7 +78,7 @@ static void quad_init(gr3d_quad *q, const uint32_t code[GR3D_PIXELS])
  * and the registers at the end agree bit for bit. */
 static void check_codes(const rig *r, uint32_t stride)
 {
-	const gr3d_ctx *c = &r->ctx;
+	const gr3d_ctx *c = &r->a.ctx;
 	for (uint32_t base = 0; base <= FP20_MASK; base += GR3D_PIXELS * stride) {
 		uint32_t code[GR3D_PIXELS];
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
@@ -106,9 +89,9 @@ static void check_codes(const rig *r, uint32_t stride)
 		double alu_fast[4][GR3D_PIXELS] = { { 0 } }, alu_ref[4][GR3D_PIXELS] = { { 0 } };
 		uint64_t kills = 0;
 		for (unsigned i = 0; i < NPK; i++) {
-			const alu_packet *pk = &r->unit.pk[PK_EXEC[i]][PK_INDEX[i]];
-			alu_run_packet(&r->unit, c, NULL, pk, &fast, alu_fast, &kills, false);
-			alu_run_packet(&r->unit, c, NULL, &r->ref[i], &ref, alu_ref, &kills, true);
+			const alu_packet *pk = &r->a.unit.pk[PK_EXEC[i]][PK_INDEX[i]];
+			alu_run_packet(&r->a.unit, c, NULL, pk, &fast, alu_fast, &kills, false);
+			alu_run_packet(&r->a.unit, c, NULL, &r->ref[i], &ref, alu_ref, &kills, true);
 			for (unsigned k = 0; k < 4; k++)   /* an unread slot's value is never read */
 				if (!pk->slot[k].unread && memcmp(alu_fast[k], alu_ref[k], sizeof alu_fast[k]) != 0)
 					cr_assert_fail("codes 0x%05x..: packet %u's alu%u differs with the shortcuts", code[0], i, k);
@@ -130,7 +113,7 @@ static void check_codes(const rig *r, uint32_t stride)
 Test(alu_plan, shortcuts_are_taken)
 {
 	rig *r = rig_new(ULP_ROUND_NEAREST_EVEN, ULP_ROUND_NEAREST_AWAY, false, true);
-	const alu_packet *p = r->unit.pk[0];
+	const alu_packet *p = r->a.unit.pk[0];
 	cr_expect(p[0].slot[0].exact && p[0].slot[1].exact && p[0].slot[2].exact && p[0].slot[3].exact);
 	cr_expect(p[1].slot[0].exact && !p[1].slot[1].exact && p[1].slot[2].exact && p[1].slot[3].exact);
 	cr_expect(p[0].slot[2].pair_next && !p[0].slot[0].pair_next);   /* r6.l and r6.h */
@@ -139,9 +122,9 @@ Test(alu_plan, shortcuts_are_taken)
 	cr_expect(!p[0].slot[1].unread && !p[1].slot[1].unread);     /* a copy (exact); an FX10 half */
 	cr_expect(p[0].slot[0].reg_copy && p[0].slot[1].reg_copy && p[0].slot[2].reg_copy);   /* saturated too */
 	cr_expect(!p[0].slot[3].reg_copy && !p[2].slot[0].reg_copy);
-	cr_expect(p[1].slot[3].reg_copy && r->unit.pk[1][0].slot[3].reg_copy);
+	cr_expect(p[1].slot[3].reg_copy && r->a.unit.pk[1][0].slot[3].reg_copy);
 	for (unsigned k = 0; k < 4; k++) {
-		cr_expect(memcmp(&r->unit.pk[1][0].slot[k], &r->ref[3].slot[k], sizeof r->ref[3].slot[k]) != 0,
+		cr_expect(memcmp(&r->a.unit.pk[1][0].slot[k], &r->ref[3].slot[k], sizeof r->ref[3].slot[k]) != 0,
 		          "slot %u of the constant packet is planned as the reference", k);
 		cr_expect(!p[2].slot[k].exact);
 		for (unsigned i = 0; i < NPK; i++)

@@ -17,6 +17,7 @@
 
 #include "isa/tegra/tegra_asm.h"
 #include "tests/test_util.h"
+#include "tests/units/alu_rig.h"
 #include "units/gr3d/alu_lanes.h"
 
 /* ---- the lane helpers ---- */
@@ -131,85 +132,11 @@ static const char PROG[] =
 	"  ALU2: MUL r3.l, g2, r2, #0 (sat)\n"
 	"  ALU3: MUL r3.h, g3, r3, #0 (sat)\n;\n";
 
-typedef struct rig {
-	tegra_fp_decoded dec;
-	ulp_config cfg;
-	gr3d_ctx ctx;
-	alu_unit unit;
-} rig;
+typedef alu_rig rig;
 
 static rig *rig_new(enum ulp_round fp20, enum ulp_round fx10, bool wrap, bool subnormals, bool batch_view)
 {
-	rig *r = calloc(1, sizeof *r);
-	tegra_fp_program *fp = calloc(1, sizeof *fp);
-	cr_assert(r && fp);
-	ulp_diag d;
-	ulp_diag_clear(&d);
-	cr_assert(tegra_asm_assemble(PROG, strlen(PROG), "quad.asm", fp, &d), "%s", d.msg);
-	cr_assert(tegra_fp_decode(fp, &r->dec, "quad.asm", &d), "%s", d.msg);
-	free(fp);
-	ulp_config_defaults(&r->cfg);
-	r->cfg.fp20_round = fp20;
-	r->cfg.fx10_round = fx10;
-	r->cfg.fx10_overflow = wrap ? FX10_OVERFLOW_WRAP : FX10_OVERFLOW_CLAMP;
-	r->cfg.tegra_fp20_subnormals = subnormals;
-	r->cfg.tegra_alu_batch_view = batch_view;
-	r->ctx.prog = &r->dec;
-	r->ctx.cfg = &r->cfg;
-	r->ctx.rows = r->dec.alu_buffer_size;
-	r->ctx.fp20_round = fp20;
-	r->ctx.fx10_round = fx10;
-	r->ctx.fx10_wrap = wrap;
-	r->ctx.uniforms[0] = 0x3E000u;             /* 1.0 */
-	r->ctx.uniforms[1] = 0x7E000u;             /* FP20 inf: an odd uniform */
-	alu_init(&r->unit, &r->ctx);
-	return r;
-}
-
-/* FP20 codes with zeros and the other odd ones (exponent 0 and 63) often,
- * and values in [0, 1] (colours). */
-static uint32_t some_code(test_rng *g)
-{
-	const uint32_t v = test_rnd(g);
-	switch (v & 7u) {
-	case 0: return (v >> 8) & 0x80000u;              /* +-0 */
-	case 1: return (v >> 8) & 0x81FFFu;              /* exponent 0: zero, subnormal reads */
-	case 2: return ((v >> 8) & 0x81FFFu) | 0x7E000u; /* exponent 63: inf, NaN */
-	case 3: return ((v >> 8) & 0x3FFu) | ((v >> 12) & 0x3FFu) << 10;   /* FX10 halves */
-	case 4: return 0x30000u + ((v >> 8) % 0xE001u);  /* [2^-7, 1] */
-	default: return (v >> 8) & FP20_MASK;
-	}
-}
-
-static void random_quad(test_rng *g, gr3d_quad *q, uint32_t id)
-{
-	memset(q, 0, sizeof *q);
-	q->id = id;
-	q->x = (uint16_t)(test_rnd(g) & 0x3Eu);
-	q->y = (uint16_t)(test_rnd(g) & 0x3Eu);
-	const uint32_t mask = test_rnd(g) & 7u ? 0xFu : test_rnd(g) & 0xFu;   /* partial quads too */
-	const bool zeros = (test_rnd(g) & 3u) == 0;                           /* a quad of zeros and colours */
-	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		gr3d_pixel *px = &q->px[p];
-		px->covered = (mask >> p) & 1u;
-		px->killed = !px->covered;
-		px->front = (test_rnd(g) & 1u) != 0;
-		for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
-			px->r[i] = zeros ? (test_rnd(g) & 1u ? 0u : 0x3E000u - (test_rnd(g) & 0x1FFFu)) : some_code(g);
-		for (unsigned i = 0; i < GR3D_GLOBALS; i++)
-			px->g[i] = zeros ? (test_rnd(g) & 1u ? 0x80000u : 0x3C000u) : some_code(g);
-		for (unsigned i = 0; i < GR3D_COND_REGS; i++)
-			px->cr[i] = some_code(g);
-		if ((test_rnd(g) & 31u) == 0) {            /* TEX's pre-fetch view of r0, r1 (or one) */
-			px->tex_shadow = (uint8_t)(1u + test_rnd(g) % 3u);
-			px->tex_reg[0] = 0;
-			px->tex_reg[1] = 1;
-			px->tex_old[0] = some_code(g);
-			px->tex_old[1] = some_code(g);
-		}
-		for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
-			q->view[p][i] = some_code(g);
-	}
+	return alu_rig_new(PROG, "quad.asm", (alu_rig_modes){ fp20, fx10, wrap, subnormals, batch_view });
 }
 
 static void check_quads(enum ulp_round fp20, enum ulp_round fx10, bool wrap, bool subnormals, bool batch_view)
@@ -221,7 +148,7 @@ static void check_quads(enum ulp_round fp20, enum ulp_round fx10, bool wrap, boo
 	test_rng g = { 0xA5A5F00Du ^ (uint32_t)fp20 << 4 ^ (uint32_t)fx10 << 8 ^ wrap << 12 ^ subnormals << 13 };
 	for (unsigned round = 0; round < 3000; round++) {
 		gr3d_quad fast, slow;
-		random_quad(&g, &slow, round);
+		alu_rig_quad(&g, &slow, round);
 		fast = slow;
 		for (unsigned e = 0; e < r->dec.exec_count; e++) {
 			const unsigned c0 = r->unit.s.exec(&r->unit.s, &fast, e);
