@@ -97,7 +97,34 @@ static inline uint32_t fp20_from_f64_normal(uint64_t sign, uint64_t a)
 	       ((uint32_t)(a >> FP20_F64_SHIFT) - (FP20_F64_REBIAS << FP20_EXP_SHIFT));
 }
 
+/* Is |v| (binary64 bits without the sign) a normal number with an exponent
+ * in [-29, 30], where rounding to FP20 stays normal and finite?  One
+ * unsigned compare: biased exponents 994..1053. */
+static inline bool fp20_f64_fast(uint64_t a)
+{
+	return a - ((uint64_t)(1023 - 29) << 52) < ((uint64_t)60 << 52);
+}
+
+/* mf_encode(&FP20_FORMAT, v, r): the fast path rounds the binary64
+ * mantissa in place (a carry moves into the exponent) and rebiases the
+ * exponent (1023 -> 31) in the same word; +-0 is its sign; values near the
+ * ends of the range, inf and NaN take the generic encoder. */
+static inline uint32_t fp20_encode_f64(double v, enum ulp_round r)
+{
+	uint64_t b;
+	memcpy(&b, &v, sizeof b);
+	uint64_t a = b & ~(UINT64_C(1) << 63);
+	if (!fp20_f64_fast(a))
+		return !a ? (uint32_t)(b >> 63) << FP20_SIGN_SHIFT : mf_encode(&FP20_FORMAT, v, r);   /* +-0 */
+	if (r == ULP_ROUND_NEAREST_EVEN)
+		a += (UINT64_C(1) << (FP20_F64_SHIFT - 1)) - 1 + ((a >> FP20_F64_SHIFT) & 1u);
+	else if (r == ULP_ROUND_NEAREST_AWAY)
+		a += UINT64_C(1) << (FP20_F64_SHIFT - 1);
+	return fp20_from_f64_normal(b >> 63, a);
+}
+
 float fp20_decode(uint32_t bits);
+/* fp20_encode_f64 of a binary32 (exact in binary64). */
 uint32_t fp20_encode(float v, enum ulp_round r);
 /* Round a double to an FP20 value (mantissa 13 bits, overflow -> inf, below
  * 2^-30 -> zero keeping the sign). */

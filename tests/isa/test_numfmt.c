@@ -65,7 +65,7 @@ Test(numfmt, fx10_every_code)
 		cr_assert_lt(fx10_decode((uint32_t)i & FX10_MASK), fx10_decode((uint32_t)(i + 1) & FX10_MASK));
 }
 
-/* fp20_encode (integers on the binary32's fields) against the generic
+/* fp20_encode (fp20_encode_f64's fast path on binary64 bits) against the generic
  * mf_encode, under every rounding: every exponent and sign, every pattern
  * of the 10 bits FP20 drops under a few kept mantissas (ties, carries into
  * the exponent, the smallest normal), and 2^20 pseudo-random words. */

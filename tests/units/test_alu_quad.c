@@ -4,7 +4,7 @@
  *  - fp20_lanes_in, round20_lanes, round_outliers and enc20_lanes against
  *    gr3d_fp20_quad, gr3d_round20_quad and gr3d_enc20_quad: every FP20 code
  *    (signed zeros, subnormal reads, inf, NaN), and binary64 values around
- *    every end of gr3d_fp20_fast's range, zeros and tiny ones, in every
+ *    every end of fp20_f64_fast's range, zeros and tiny ones, in every
  *    fp20.round mode, with the 32-bit and the 64-bit range test;
  *  - alu_exec with the vector forms (alu_unit.quad_vectors) against
  *    alu_exec without, on a program with every form, operand kind and
@@ -79,7 +79,7 @@ Test(alu_quad, lane_helpers_every_fp20_code)
 				v[p] = v[p] * (1.0 + 0x1p-14 * (p + 1)) + (p == 3 ? 0x1p-1070 : 0.0);
 			check_values(&c, v);
 		}
-		/* around the ends of gr3d_fp20_fast's range, zeros and doubles FP20 has no code for */
+		/* around the ends of fp20_f64_fast's range, zeros and doubles FP20 has no code for */
 		test_rng g = { 0x5EED5u + m };
 		for (int ex = -1074; ex <= 1023; ex++) {
 			double v[GR3D_PIXELS];

@@ -96,7 +96,7 @@ GR3D_HOT unsigned fp20_lanes_in(bool subnormals, const uint32_t raw[GR3D_PIXELS]
 	return special;
 }
 
-/* The lanes of four binary64 (bits b) outside gr3d_fp20_fast's range that
+/* The lanes of four binary64 (bits b) outside fp20_f64_fast's range that
  * are not zero: the ones gr3d_round20 and gr3d_fp20_bits take their generic
  * path for (their fast rule gives a zero back as it is).  On the high and
  * low 32-bit words, gr3d_round20_quad's test: 32-bit lanes compare on
@@ -277,7 +277,7 @@ GR3D_HOT void fetch(const alu_pass *ap, const alu_operand *o, double out[GR3D_PI
 			out[p] = modify(o, out[p]);
 }
 
-/* gr3d_round20_quad for a result that, in gr3d_fp20_fast's range, FP20
+/* gr3d_round20_quad for a result that, in fp20_f64_fast's range, FP20
  * holds already (slot.exact, plan_slot): rounding gives those values back,
  * so only the others (zero, the ends of the range, inf, NaN) take
  * gr3d_round20.  The range test is gr3d_round20_quad's, on the high word. */

@@ -57,7 +57,7 @@ static alu_operand operand(const gr3d_ctx *c, const tegra_alu_packet *p, unsigne
 }
 
 /* Does the operand, as read, give only values that FP20 holds, or values
- * outside gr3d_fp20_fast's range?  FP20 reads do (a 13-bit mantissa), FX10
+ * outside fp20_f64_fast's range?  FP20 reads do (a 13-bit mantissa), FX10
  * reads do (n / 256 with |n| <= 512), aluK values are rounded results, and
  * abs and negate keep that; x2 and -1 do not.  A constant does when
  * rounding gives it back.  Positions and pface are left to the rounding. */
@@ -83,7 +83,7 @@ static bool exact_source(const gr3d_ctx *c, const alu_operand *o)
  * with no scale and no condition, and each operand gives values FP20 holds
  * (exact_source): rounding gives such a value back in every rounding mode.
  * When a word read has exponent 0 or 63 (zero, a subnormal read, inf, NaN)
- * or an aluK value is read, the values outside gr3d_fp20_fast's range are
+ * or an aluK value is read, the values outside fp20_f64_fast's range are
  * still rounded (fetch's odd, round_outliers). */
 static void plan_slot(const gr3d_ctx *c, alu_slot *s, bool shortcuts)
 {

@@ -263,32 +263,9 @@ static inline float gr3d_fx10(uint32_t bits, bool high)
 	return (float)fx10_sext(fx10_half(bits, high)) * (1.0f / 256.0f);
 }
 
-/* Is |v| (binary64 bits without the sign) a normal number with an exponent
- * in [-29, 30], where rounding to FP20 stays normal and finite?  One
- * unsigned compare: biased exponents 994..1053. */
-static inline bool gr3d_fp20_fast(uint64_t a)
-{
-	return a - ((uint64_t)(1023 - 29) << 52) < ((uint64_t)60 << 52);
-}
-
-/* An arithmetic result rounded to FP20 and encoded (fp20.round knob).
- * The fast path rounds the binary64 mantissa in place (a carry moves into
- * the exponent) and rebiases the exponent (1023 -> 31) in the same word;
- * zero, values near the ends of the range, inf and NaN take isa/fp20's
- * generic path. */
-static inline uint32_t gr3d_fp20_bits(enum ulp_round r, double v)
-{
-	uint64_t b;
-	memcpy(&b, &v, sizeof b);
-	uint64_t a = b & ~(UINT64_C(1) << 63);
-	if (!gr3d_fp20_fast(a))
-		return !a ? (uint32_t)(b >> 63) << FP20_SIGN_SHIFT : fp20_encode(fp20_round(v, r), r);   /* +-0 */
-	if (r == ULP_ROUND_NEAREST_EVEN)
-		a += (UINT64_C(1) << (FP20_F64_SHIFT - 1)) - 1 + ((a >> FP20_F64_SHIFT) & 1u);
-	else if (r == ULP_ROUND_NEAREST_AWAY)
-		a += UINT64_C(1) << (FP20_F64_SHIFT - 1);
-	return fp20_from_f64_normal(b >> 63, a);
-}
+/* An arithmetic result rounded to FP20 and encoded (fp20.round knob):
+ * isa/fp20.h's fp20_encode_f64. */
+static inline uint32_t gr3d_fp20_bits(enum ulp_round r, double v) { return fp20_encode_f64(v, r); }
 
 static inline uint32_t gr3d_to_fp20(const gr3d_ctx *c, double v)
 {
@@ -327,7 +304,7 @@ static inline double gr3d_round20(const gr3d_ctx *c, double v)
 		return gr3d_xround(v);
 	uint64_t b;
 	memcpy(&b, &v, sizeof b);
-	if (!gr3d_fp20_fast(b & ~(UINT64_C(1) << 63)))
+	if (!fp20_f64_fast(b & ~(UINT64_C(1) << 63)))
 		return !(b << 1) ? v : gr3d_fp20(gr3d_to_fp20(c, v));
 	if (c->fp20_round == ULP_ROUND_NEAREST_EVEN)
 		b += (UINT64_C(1) << (FP20_F64_SHIFT - 1)) - 1 + ((b >> FP20_F64_SHIFT) & 1u);
@@ -340,7 +317,7 @@ static inline double gr3d_round20(const gr3d_ctx *c, double v)
 }
 
 /* gr3d_round20 on the four pixels of a quad, in place.  The fast path runs
- * on all four with no branch; its range test (gr3d_fp20_fast) reads the
+ * on all four with no branch; its range test (fp20_f64_fast) reads the
  * exponent from the high 32 bits.  A pixel outside the range (zero, the ends
  * of the range, inf, NaN) then takes gr3d_round20 from its own value. */
 GR3D_HOT void gr3d_round20_quad(const gr3d_ctx *c, double r[GR3D_PIXELS])
@@ -366,7 +343,7 @@ GR3D_HOT void gr3d_round20_quad(const gr3d_ctx *c, double r[GR3D_PIXELS])
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 			uint64_t o;
 			memcpy(&o, &r[p], sizeof o);
-			if (!gr3d_fp20_fast(o & ~(UINT64_C(1) << 63))) {
+			if (!fp20_f64_fast(o & ~(UINT64_C(1) << 63))) {
 				const double v = gr3d_round20(c, r[p]);
 				memcpy(&b[p], &v, sizeof v);
 			}
@@ -394,7 +371,7 @@ GR3D_HOT void gr3d_fp20_bits_quad(enum ulp_round rm, const double v[GR3D_PIXELS]
 	}
 	if (slow)
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			if (!gr3d_fp20_fast(b[p] & ~(UINT64_C(1) << 63)))
+			if (!fp20_f64_fast(b[p] & ~(UINT64_C(1) << 63)))
 				out[p] = gr3d_fp20_bits(rm, v[p]);
 }
 

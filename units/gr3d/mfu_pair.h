@@ -38,7 +38,7 @@ static inline mfu_round mfu_round_of(enum ulp_round rm)
 }
 
 /* Which values the pair helpers take: 2^-16 <= |v| < 2^16, half of
- * gr3d_fp20_fast's exponent range (2^-29 <= |v| < 2^31), chosen so that the
+ * fp20_f64_fast's exponent range (2^-29 <= |v| < 2^31), chosen so that the
  * test is one subtraction: with d = |v|'s bits - 2^-16's bits (wrapping
  * below), |v| is in range when d < 2^57 (32 binades).  Zero, tiny and huge
  * values, inf and NaN are out.  OR-ing the d of many values tests them all
