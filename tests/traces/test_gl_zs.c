@@ -64,3 +64,63 @@ Test(gl_zs, z24_sampled_as_its_top_16_bits)
 	cr_assert(out[0] == 0x1234 && out[1] == 0xFFFF && out[2] == 0 && out[3] == 0x00FF, "%x %x %x %x", out[0], out[1],
 	          out[2], out[3]);
 }
+
+/* Every format both ways on pseudo-random texels, a surface wider than the
+ * copy and a padded stride: each texel is what the header says, and the
+ * bytes outside the copy are not touched. */
+Test(gl_zs, every_format_both_ways_texel_by_texel)
+{
+	enum { W = 7, H = 3, SW = 9, STRIDE = 4 * W + 5 };
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	uint32_t seed = 12345;
+	for (int f = ULP_GL_Z16; f <= ULP_GL_Z24X8; f++) {
+		zs_surface *zs = zs_surface_create(SW, H, f == ULP_GL_Z16 ? ZS_D16 : ZS_D24S8, &d);
+		cr_assert(zs, "%s", d.msg);
+		uint8_t mem[H][STRIDE];
+		for (unsigned i = 0; i < sizeof mem; i++)
+			(&mem[0][0])[i] = (uint8_t)((seed = seed * 1103515245u + 12345u) >> 16);
+		for (unsigned i = 0; i < SW * H; i++) {
+			zs->depth[i] = 0xDEAD;
+			if (zs->stencil)
+				zs->stencil[i] = 0x5A;
+		}
+		ulp_gl_zs_copy(zs, &mem[0][0], STRIDE, W, H, (enum ulp_gl_zs_mem)f, true);
+		for (unsigned y = 0; y < H; y++)
+			for (unsigned x = 0; x < SW; x++) {
+				const size_t i = (size_t)y * SW + x;
+				if (x >= W) {
+					cr_assert_eq(zs->depth[i], 0xDEADu, "(%u, %u) is outside the copy", x, y);
+					continue;
+				}
+				uint32_t v = 0;
+				memcpy(&v, &mem[y][f == ULP_GL_Z16 ? 2 * x : 4 * x], f == ULP_GL_Z16 ? 2 : 4);
+				cr_assert_eq(zs->depth[i], f == ULP_GL_Z16 ? v : v & 0xFFFFFFu, "format %d (%u, %u)", f, x, y);
+				if (zs->stencil)
+					cr_assert_eq(zs->stencil[i], f == ULP_GL_Z24S8 ? v >> 24 : 0u, "format %d (%u, %u)", f, x, y);
+			}
+		uint8_t before[H][STRIDE];
+		memcpy(before, mem, sizeof mem);
+		for (unsigned i = 0; i < SW * H; i++) {
+			zs->depth[i] = (seed = seed * 1103515245u + 12345u);
+			if (zs->stencil)
+				zs->stencil[i] = (uint8_t)(seed >> 24);
+		}
+		ulp_gl_zs_copy(zs, &mem[0][0], STRIDE, W, H, (enum ulp_gl_zs_mem)f, false);
+		const unsigned bpp = f == ULP_GL_Z16 ? 2 : 4;
+		for (unsigned y = 0; y < H; y++) {
+			for (unsigned x = 0; x < W; x++) {
+				const size_t i = (size_t)y * SW + x;
+				uint32_t v = 0;
+				memcpy(&v, &mem[y][bpp * x], bpp);
+				const uint32_t want = f == ULP_GL_Z16 ? (uint16_t)zs->depth[i]
+				                    : (zs->depth[i] & 0xFFFFFFu) |
+				                      (f == ULP_GL_Z24S8 ? (uint32_t)zs->stencil[i] << 24 : 0u);
+				cr_assert_eq(v, want, "format %d (%u, %u)", f, x, y);
+			}
+			cr_assert(!memcmp(&mem[y][bpp * W], &before[y][bpp * W], STRIDE - bpp * W),
+			          "format %d: row %u's padding is not written", f, y);
+		}
+		zs_surface_free(zs);
+	}
+}
