@@ -163,10 +163,10 @@ static void show_held_lane(sim_clock *c, unsigned i, uint64_t now)
 		c->sched &= ~(UINT32_C(1) << i);
 }
 
-/* One past the last unit with a wake: where a pass's scan stops. */
-static inline unsigned sched_end(uint32_t sched)
+/* The bits of the units after unit i in the step order. */
+static inline uint32_t later_than(unsigned i)
 {
-	return sched ? 32u - (unsigned)__builtin_clz(sched) : 0u;
+	return i + 1 < 32u ? ~((UINT32_C(2) << i) - 1u) : 0u;
 }
 
 /* One pass at cycle now: ticks the awake units and gathers the earliest
@@ -180,11 +180,13 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
 	/* with a timeline: c->lane_due and c->slept, kept here during the pass
 	 * (only the clock changes them, not the units' ticks) */
 	uint32_t due = spans ? c->lane_due : 0u, slept = 0u;
-	/* The scan stops after the last unit with a wake (producers come
-	 * last: the geometry units, once done, cost nothing).  The set is
-	 * read again after every tick, so a unit later in the step order
+	/* The scan visits the units with a wake (c->sched), in step order:
+	 * the others sleep with no wake and cost nothing (the computed stages
+	 * that come first in the order, the geometry units once done).  The set
+	 * is read again after every tick, so a unit later in the step order
 	 * woken during the pass still ticks this cycle. */
-	for (unsigned i = 0, end = sched_end(c->sched); i < end; i++) {
+	for (uint32_t todo = c->sched; todo;) {
+		const unsigned i = (unsigned)__builtin_ctz(todo);
 		sim_unit *u = c->unit[i];
 		uint64_t w = u->wake;
 		if (w > now) {
@@ -193,6 +195,7 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
 				show_held_lane(c, i, now);
 			}
 			next_wake = w < next_wake ? w : next_wake;
+			todo &= todo - 1;
 			continue;
 		}
 		if (spans) {                      /* it ticks: it shows its own */
@@ -224,7 +227,7 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
 		else if (w == UINT64_MAX)
 			c->sched &= ~(UINT32_C(1) << i);
 		next_wake = w < next_wake ? w : next_wake;
-		end = sched_end(c->sched);
+		todo = c->sched & later_than(i);
 	}
 	if (spans) {
 		c->lane_due = due;
