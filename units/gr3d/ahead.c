@@ -186,11 +186,7 @@ void gr3d_ahead_reset(gr3d_ahead *a)
 unsigned gr3d_ahead_book(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
 	const gr3d_ahead *a = s->ctx->ahead;
-	const size_t qid = (size_t)(q - s->ctx->slot);
-	const gr3d_ahead_rec *rec = &a->rec[(qid * a->nexec + e) * GR3D_AHEAD_UNITS + s->ahead_unit];
-	for (unsigned j = 0; j < GR3D_AHEAD_CTRS; j++)   /* counters past the unit's stay 0 */
-		s->u.stats.counter[j] += rec->ctr[j];
-	return rec->clocks;
+	return gr3d_ahead_count(s, &gr3d_ahead_recs(a, (size_t)(q - s->ctx->slot), e)[s->ahead_unit]);
 }
 
 void gr3d_ahead_restore(const gr3d_ahead *a, gr3d_quad *q, unsigned e)

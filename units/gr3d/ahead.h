@@ -80,6 +80,20 @@ void gr3d_ahead_reset(gr3d_ahead *a);
  * e, its counters added, its clocks returned. */
 unsigned gr3d_ahead_book(gr3d_stage *s, gr3d_quad *q, unsigned e);
 
+/* The records of MFU, TEX and ALU (in that order) for slot qid's EXEC e. */
+static inline const gr3d_ahead_rec *gr3d_ahead_recs(const gr3d_ahead *a, size_t qid, unsigned e)
+{
+	return &a->rec[(qid * a->nexec + e) * GR3D_AHEAD_UNITS];
+}
+
+/* gr3d_ahead_book's counting for stage s and its record r. */
+static inline unsigned gr3d_ahead_count(gr3d_stage *s, const gr3d_ahead_rec *r)
+{
+	for (unsigned j = 0; j < GR3D_AHEAD_CTRS; j++)   /* counters past the unit's stay 0 */
+		s->u.stats.counter[j] += r->ctr[j];
+	return r->clocks;
+}
+
 /* DW, EXEC e: the pair its store reads, as the EXEC left it. */
 void gr3d_ahead_restore(const gr3d_ahead *a, gr3d_quad *q, unsigned e);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "units/gr3d/ahead.h"
 #include "units/gr3d/tex.h"
 
 uint64_t gr3d_chain_lag(const ulp_config *cfg, unsigned max_hold)
@@ -55,6 +56,9 @@ bool gr3d_chain_init(gr3d_chain *ch, gr3d_ctx *ctx, gr3d_stage *const stage[GR3D
 		ch->lat[s] = mid[s - 1]->latency;
 	ch->cap = mid[0]->capacity;
 	ch->dw_at = dw_at;
+	ch->book = ctx->ahead != NULL;
+	for (unsigned s = 0; s + 1 < GR3D_CHAIN_STAGES; s++)   /* MFU, TEX, ALU in the records' order */
+		ch->book &= stage[s]->exec == gr3d_ahead_book && stage[s]->ahead_unit == s;
 	/* the take history: DW takes at most 3 * (cap + 1) tokens behind MFU,
 	 * and MFU's takes of the tokens in `in` are read when they pop */
 	const uint32_t hist = 4 * (ch->cap + 1) + 1;
@@ -95,11 +99,14 @@ static void work_out(gr3d_chain *ch, gr3d_token t, uint64_t vis)
 	const bool bounded = k >= ch->cap;                        /* token k - cap's take frees the slot */
 	const uint32_t freed = (uint32_t)(k - ch->cap) & mask;
 	gr3d_quad *q = &ch->ctx->slot[t.qid];
+	/* a draw that works ahead: the three records side by side, booked here
+	 * as gr3d_ahead_book would (one look-up, no call per stage) */
+	const gr3d_ahead_rec *rec = ch->book ? gr3d_ahead_recs(ch->ctx->ahead, t.qid, t.exec) : NULL;
 	for (unsigned s = 0; s + 1 < GR3D_CHAIN_STAGES; s++) {   /* MFU, TEX, ALU */
 		gr3d_stage *st = ch->stage[s];
 		const uint64_t take = max64(vis, ch->last_push[s]);
 		st->now = take;
-		const unsigned clocks = st->exec(st, q, t.exec);
+		const unsigned clocks = rec ? gr3d_ahead_count(st, &rec[s]) : st->exec(st, q, t.exec);
 		const uint64_t done = take + (clocks ? clocks : 1u);
 		const uint64_t *next = ch->take[s + 1];
 		const uint64_t push = bounded ? max64(done, next[freed]) : done;

@@ -79,6 +79,7 @@ typedef struct gr3d_chain {
 	gr3d_chain_out *outq;                      /* ring of pushes to come */
 	uint32_t oq_head, oq_n, oq_mask;
 	bool dw_at;                                /* DW's work at its take (a destination fetch) */
+	bool book;                                 /* MFU, TEX, ALU book ahead.h's records */
 	uint32_t oq_worked;                        /* ... then: the entries from oq_head DW has worked */
 } gr3d_chain;
 
