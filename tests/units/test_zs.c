@@ -3,6 +3,7 @@
  * fragment pipeline (overlapping triangles resolved by depth in either
  * order), the GR3D register round trip, and replayed traces with depth. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,47 @@ Test(zs, pixel_depth_and_write_mask)
 	st.z_min = 0x80000;
 	cr_expect_eq(zs_pixel_z(&st, s, 0.1), zs_quantize(s, (double)0x80000 / 0xFFFFF));
 	zs_surface_free(s);
+}
+
+/* zs_quantize is lround(z * max) for z clamped to [0, 1] (NaN: 0), on both
+ * formats: at and beside every half of a code (the ties, which lround takes
+ * away from zero), on random z, and at the ends. */
+Test(zs, quantize_is_lround_of_the_scaled_depth)
+{
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	zs_surface *s16 = zs_surface_create(1, 1, ZS_D16, &d), *s24 = zs_surface_create(1, 1, ZS_D24S8, &d);
+	cr_assert(s16 && s24, "%s", d.msg);
+	const zs_surface *ss[2] = { s16, s24 };
+	unsigned checked = 0;
+	for (unsigned k = 0; k < 2; k++) {
+		const zs_surface *s = ss[k];
+		const double max = zs_depth_max(s);
+		const uint32_t step = k ? 97u : 1u;
+		for (uint32_t n = 0; n <= zs_depth_max(s); n += step) {
+			const double half = (n + 0.5) / max, at = n / max;
+			const double zs[5] = { half, nextafter(half, 0.0), nextafter(half, 2.0), at, nextafter(at, 0.0) };
+			for (unsigned j = 0; j < 5; j++) {
+				const double z = zs[j] > 1.0 ? 1.0 : zs[j] < 0.0 ? 0.0 : zs[j];
+				cr_assert_eq(zs_quantize(s, zs[j]), (uint32_t)lround(z * max), "z %.17g on %u bits", zs[j],
+				             k ? 24u : 16u);
+				checked++;
+			}
+		}
+		uint64_t r = 0x9E3779B97F4A7C15u;
+		for (unsigned j = 0; j < 100000; j++) {
+			r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+			const double z = (double)(r >> 11) * 0x1p-53;
+			cr_assert_eq(zs_quantize(s, z), (uint32_t)lround(z * max), "z %.17g", z);
+		}
+		cr_assert_eq(zs_quantize(s, -1.0), 0u);
+		cr_assert_eq(zs_quantize(s, NAN), 0u);
+		cr_assert_eq(zs_quantize(s, 2.0), zs_depth_max(s));
+		cr_assert_eq(zs_quantize(s, INFINITY), zs_depth_max(s));
+	}
+	cr_assert_gt(checked, 500000u);
+	zs_surface_free(s16);
+	zs_surface_free(s24);
 }
 
 Test(zs, pixel_stencil_front_back)

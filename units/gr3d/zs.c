@@ -47,7 +47,13 @@ void zs_surface_free(zs_surface *s)
 uint32_t zs_quantize(const zs_surface *s, double z)
 {
 	z = z > 0 ? (z < 1 ? z : 1) : 0;     /* NaN -> 0 */
-	return (uint32_t)lround(z * zs_depth_max(s));
+	/* lround of x = z * max (0 <= x < 2^24) without the library call (1.6 %
+	 * of glmark2's texture frames): the truncation, plus one when the rest
+	 * is a half or more (ties away from zero, as lround).  The rest x - i
+	 * is exact: i <= x < 2i for x >= 1, and i = 0 below. */
+	const double x = z * zs_depth_max(s);
+	const uint32_t i = (uint32_t)x;
+	return i + (x - (double)i >= 0.5);
 }
 
 void zs_surface_clear(zs_surface *s, bool depth, double z, bool stencil, uint8_t sval)
