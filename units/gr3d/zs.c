@@ -77,7 +77,8 @@ double zs_surface_depth(const zs_surface *s, uint32_t x, uint32_t y)
 
 /* ---- the test ---- */
 
-bool zs_compare(enum zs_func f, uint32_t a, uint32_t b)
+/* (inline in the per-pixel test: a call there cost more than the compare) */
+static inline bool compare(enum zs_func f, uint32_t a, uint32_t b)
 {
 	switch (f) {
 	case ZS_NEVER: return false;
@@ -90,6 +91,8 @@ bool zs_compare(enum zs_func f, uint32_t a, uint32_t b)
 	default: return true;
 	}
 }
+
+bool zs_compare(enum zs_func f, uint32_t a, uint32_t b) { return compare(f, a, b); }
 
 uint8_t zs_stencil_op(enum zs_op op, uint8_t old, uint8_t ref)
 {
@@ -119,12 +122,12 @@ bool zs_pixel(const zs_state *st, zs_surface *s, uint32_t x, uint32_t y, uint32_
 	size_t i = (size_t)y * s->width + x;
 	const zs_face *f = &st->face[front ? 0 : 1];
 	uint8_t *sp = st->s_enable && s->stencil ? &s->stencil[i] : NULL;
-	if (sp && !zs_compare((enum zs_func)f->func, f->ref & f->valuemask, *sp & f->valuemask)) {
+	if (sp && !compare((enum zs_func)f->func, f->ref & f->valuemask, *sp & f->valuemask)) {
 		if (write)
 			stencil_write(f, sp, (enum zs_op)f->fail_op);
 		return false;
 	}
-	bool zpass = !st->z_enable || zs_compare((enum zs_func)st->z_func, z, s->depth[i]);
+	bool zpass = !st->z_enable || compare((enum zs_func)st->z_func, z, s->depth[i]);
 	if (write) {
 		if (sp)
 			stencil_write(f, sp, (enum zs_op)(zpass ? f->zpass_op : f->zfail_op));
@@ -134,15 +137,28 @@ bool zs_pixel(const zs_state *st, zs_surface *s, uint32_t x, uint32_t y, uint32_
 	return zpass;
 }
 
-uint32_t zs_pixel_z(const zs_state *st, const zs_surface *s, double z)
+/* QR_Z_MIN/MAX: the depth range as 20-bit unorm (grate: 0 / 0xfffff), in 0..1 */
+static void z_range(const zs_state *st, double *lo, double *hi)
 {
-	/* QR_Z_MIN/MAX: the depth range as 20-bit unorm (grate: 0 / 0xfffff) */
-	double lo = (double)(st->z_min & 0xFFFFFu) / 0xFFFFF, hi = (double)(st->z_max & 0xFFFFFu) / 0xFFFFF;
+	*lo = (double)(st->z_min & 0xFFFFFu) / 0xFFFFF;
+	*hi = (double)(st->z_max & 0xFFFFFu) / 0xFFFFF;
+}
+
+/* zs_pixel_z with the range worked out (once a quad: test_quad) */
+static inline uint32_t pixel_z(double lo, double hi, const zs_surface *s, double z)
+{
 	if (!(z >= lo))
 		z = lo;
 	if (z > hi)
 		z = hi;
 	return s ? zs_quantize(s, z) : 0;
+}
+
+uint32_t zs_pixel_z(const zs_state *st, const zs_surface *s, double z)
+{
+	double lo, hi;
+	z_range(st, &lo, &hi);
+	return pixel_z(lo, hi, s, z);
 }
 
 bool zs_late_init(zs_late *l, const zs_state *st, zs_surface *surf)
@@ -238,12 +254,14 @@ static unsigned test_quad(zs_unit *z)
 	unsigned tested = 0, rejected = 0, deferred = 0;
 	uint32_t code[GR3D_PIXELS] = { 0 };
 	bool safe = early_reject_safe(st);
+	double lo, hi;
+	z_range(st, &lo, &hi);
 	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
 		if (!((in->mask >> k) & 1u))
 			continue;
 		tested++;
 		uint32_t x = in->x + (k & 1u), y = in->y + (k >> 1);
-		code[k] = zs_pixel_z(st, z->surf, in->z[k]);
+		code[k] = pixel_z(lo, hi, z->surf, in->z[k]);
 		bool pass;
 		if (!st->late) {
 			pass = zs_pixel(st, z->surf, x, y, code[k], in->front, true);
