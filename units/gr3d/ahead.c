@@ -71,6 +71,9 @@ gr3d_ahead *gr3d_ahead_new(gr3d_ctx *ctx, unsigned max_qid, gr3d_stage *mfu, gr3
 			w |= (uint16_t)(1u << t->plan[e].dst[0] | 1u << t->plan[e].dst[1]);
 		a->quad_writes[e] = w;
 		a->quad_work[e] = x->count || t->fetch[e];
+		/* mfu_exec with count 0 and tex_exec with no fetch and no view to
+		 * end return the quad's clocks and count nothing */
+		a->idle[e] = (uint8_t)((unsigned)(m->count[e] == 0) | (unsigned)(!t->fetch[e] && !t->end_view[e]) << 1);
 	}
 	for (unsigned k = 0; k < GR3D_AHEAD_UNITS; k++) {
 		a->unit[k] = us[k];
@@ -131,8 +134,13 @@ static void run_batch(gr3d_ahead *a, const sim_port *in, unsigned n, bool clear_
 		if (a->quad_work[e])               /* MFU and TEX read the quads' rows */
 			alu_lanes_to_quads(l, (UINT64_C(1) << GR3D_ROW_REGS) - 1);
 		for (unsigned k = GR3D_AHEAD_MFU; k <= GR3D_AHEAD_TEX; k++)
-			for (unsigned i = 0; i < n; i++)
-				work(a, k, qs[i], e, &a->brec[i * rs + e * GR3D_AHEAD_UNITS + k]);
+			for (unsigned i = 0; i < n; i++) {
+				gr3d_ahead_rec *r = &a->brec[i * rs + e * GR3D_AHEAD_UNITS + k];
+				if ((a->idle[e] >> k) & 1u)   /* its exec's whole work: a clock */
+					*r = (gr3d_ahead_rec){ .clocks = a->unit[k]->quad_clocks };
+				else
+					work(a, k, qs[i], e, r);
+			}
 		l->in_lanes &= ~(uint64_t)a->quad_writes[e];
 		const unsigned count = alu->packets[e];
 		if (!alu_batch_exec(alu, l, e)) {  /* quad by quad: alu_exec */

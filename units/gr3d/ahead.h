@@ -48,6 +48,9 @@ typedef struct gr3d_ahead {
 	 * registers they may write (bit i: ri) */
 	bool quad_work[TEGRA_FP_MAX_EXEC];
 	uint16_t quad_writes[TEGRA_FP_MAX_EXEC];
+	/* EXEC e's MFU (bit 0) and TEX (bit 1) do nothing but take a clock:
+	 * no instruction, no fetch, no view to end (their records are known) */
+	uint8_t idle[TEGRA_FP_MAX_EXEC];
 	/* the batch: quads worked out, the first nready of PSEQ's input port
 	 * from batch[next] on (records and pairs laid out as per QID) */
 	gr3d_quad batch[ALU_BATCH_MAX];
