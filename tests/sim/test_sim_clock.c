@@ -305,6 +305,59 @@ static void slow_tick(sim_unit *u, uint64_t now)
 		sim_unit_wake(u, r);
 }
 
+/* A pass in step order: a unit with no wake costs the pass nothing and does
+ * not tick; one later in the order woken during the pass ticks in that same
+ * cycle; one earlier in the order ticks in the next (the pass walks only
+ * the units with a wake, reading the set again after each tick). */
+typedef struct toy_waker {
+	sim_unit u;
+	sim_unit *later, *earlier;
+	unsigned ticks;
+	uint64_t at[4];
+} toy_waker;
+
+static void waker_tick(sim_unit *u, uint64_t now)
+{
+	toy_waker *w = (toy_waker *)u;
+	if (w->ticks < 4)
+		w->at[w->ticks] = now;
+	w->ticks++;
+	sim_unit_busy(u);
+	if (w->later)
+		sim_unit_wake(w->later, now);
+	if (w->earlier)
+		sim_unit_wake(w->earlier, now);
+}
+
+Test(sim_clock, a_pass_ticks_later_wakes_now_and_earlier_ones_next)
+{
+	sim_clock c;
+	toy_waker a, b, d;
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	memset(&d, 0, sizeof d);
+	sim_clock_init(&c, 1000, NULL);
+	sim_unit_init(&a.u, "a", waker_tick, NULL, 0);
+	sim_unit_init(&b.u, "b", waker_tick, NULL, 0);
+	sim_unit_init(&d.u, "d", waker_tick, NULL, 0);
+	b.later = &d.u;                /* b, second in the order, wakes d (third) and a (first) */
+	b.earlier = &a.u;
+	cr_assert(sim_clock_add_unit(&c, &a.u));
+	cr_assert(sim_clock_add_unit(&c, &b.u));
+	cr_assert(sim_clock_add_unit(&c, &d.u));
+	sim_unit_wake(&b.u, 5);
+	ulp_diag diag;
+	ulp_diag_clear(&diag);
+	cr_assert_eq(sim_clock_run(&c, 100, &diag), SIM_RUN_DRAINED);
+	cr_assert_eq(b.ticks, 1u);
+	cr_assert_eq(b.at[0], 5u);
+	cr_assert_eq(d.ticks, 1u, "d ticks once");
+	cr_assert_eq(d.at[0], 5u, "d, later in the order, ticks in the pass that woke it");
+	cr_assert_eq(a.ticks, 1u, "a ticks once");
+	cr_assert_eq(a.at[0], 6u, "a, earlier in the order, ticks in the next cycle");
+	cr_assert_eq(a.u.stats.busy + b.u.stats.busy + d.u.stats.busy, 3u);
+}
+
 Test(sim_clock, sleep_through_ignores_earlier_wakes)
 {
 	sim_clock c;
