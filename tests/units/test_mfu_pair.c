@@ -168,14 +168,14 @@ static void expect_same_quad(const gr3d_quad *a, const gr3d_quad *b, unsigned tr
 
 /* Runs in on many random quads with its plan and with the fast paths
  * switched off; *fast counts the plans that had one. */
-static void compare_paths(const tegra_mfu_inst *in, unsigned *fast)
+static void compare_paths_bits(const tegra_mfu_inst *in, int sfu_bits, unsigned *fast)
 {
 	for (unsigned m = 0; m < 3; m++) {
-		rig *r = new_rig(in, MODES[m], 13);
+		rig *r = new_rig(in, MODES[m], sfu_bits);
 		const mfu_plan *plan = &r->mfu.exec[0].inst[0];
 		mfu_plan general = *plan;
-		general.persp = general.rcp_reg = general.ipl_fp20 = false;
-		*fast += plan->persp + plan->rcp_reg + plan->ipl_fp20;
+		general.persp = general.reg_sfu = general.ipl_fp20 = false;
+		*fast += plan->persp + plan->reg_sfu + plan->ipl_fp20;
 		uint64_t x = 0x9E3779B97F4A7C15u + m;
 		for (unsigned trial = 0; trial < 20000; trial++) {
 			random_tram(&x, &r->tram);
@@ -196,6 +196,8 @@ static void compare_paths(const tegra_mfu_inst *in, unsigned *fast)
 		free(r);
 	}
 }
+
+static void compare_paths(const tegra_mfu_inst *in, unsigned *fast) { compare_paths_bits(in, 13, fast); }
 
 static tegra_mfu_inst persp_inst(uint8_t op)
 {
@@ -245,6 +247,33 @@ Test(mfu_pair, rcp_of_a_register_and_interpolation_alone_match_the_general_steps
 	cr_expect_eq(fast, 12, "every plan took both fast paths (%u)", fast);
 }
 
+/* `sfu: OP rN` with no multiplier (mfu.c reg_sfu: fs_lit's rsq, lg2, preEx2
+ * and ex2) for every SFU op, with every mantissa bit kept and with
+ * tegra.sfu.mantissa_bits cut to 10, alone and before an interpolation,
+ * against the general steps (random registers: zeros, subnormals, inf, NaN
+ * and huge values among them, which the fast path hands back). */
+Test(mfu_pair, sfu_of_a_register_matches_the_general_steps)
+{
+	static const uint8_t ops[] = { TEGRA_SFU_RCP, TEGRA_SFU_RSQ, TEGRA_SFU_LG2, TEGRA_SFU_EX2, TEGRA_SFU_SQRT,
+	                               TEGRA_SFU_SIN, TEGRA_SFU_COS, TEGRA_SFU_FRC, TEGRA_SFU_PREEX2,
+	                               TEGRA_SFU_PRESIN, TEGRA_SFU_PRECOS };
+	unsigned fast = 0, want = 0;
+	for (unsigned o = 0; o < sizeof ops; o++)
+		for (int bits = 10; bits <= 13; bits += 3) {
+			tegra_mfu_inst in;
+			memset(&in, 0, sizeof in);
+			in.sfu_op = ops[o];
+			in.sfu_reg = (uint8_t)(o % 4);
+			if (o % 2) {
+				in.var[(o + 1) % 4].op = TEGRA_VAR_FP20;       /* the ipl reads the weights as left */
+				in.var[(o + 1) % 4].tram_row = (uint8_t)o;
+			}
+			compare_paths_bits(&in, bits, &fast);
+			want += 3 * (1 + o % 2);
+		}
+	cr_expect_eq(fast, want, "every plan took the fast paths (%u of %u)", fast, want);
+}
+
 /* What the plan may take a fast path for: a knob or an operand it does not
  * assume leaves the general steps in charge. */
 Test(mfu_pair, plans_leave_other_knobs_and_operands_to_the_general_steps)
@@ -273,7 +302,7 @@ Test(mfu_pair, plans_leave_other_knobs_and_operands_to_the_general_steps)
 	in.mul[0].src0 = TEGRA_MUL_SRC_SFU;
 	in.mul[0].src1 = TEGRA_MUL_SRC_ONE;
 	r = new_rig(&in, ULP_ROUND_NEAREST_EVEN, 13);
-	cr_expect(!r->mfu.exec[0].inst[0].rcp_reg);
+	cr_expect(!r->mfu.exec[0].inst[0].reg_sfu);
 	free(r);
 }
 

@@ -21,27 +21,68 @@ static double keep_bits(double v, int bits)
 	return ldexp(trunc(m * scale) / scale, e);     /* truncate: tegra.sfu.mantissa_bits */
 }
 
-/* tegra-fp.md §2.4 SFU ops; PRE ops per tegra.sfu.pre_range_reduce (§9 q6). */
+/* tegra-fp.md §2.4 SFU ops before the mantissa is cut; PRE ops per
+ * tegra.sfu.pre_range_reduce (§9 q6). */
+static inline double sfu_value(bool turns, unsigned op, double v)
+{
+	const double two_pi = 6.283185307179586476925286766559;
+	switch (op) {
+	case TEGRA_SFU_RCP: return 1.0 / v;
+	case TEGRA_SFU_RSQ: return 1.0 / sqrt(fabs(v));
+	case TEGRA_SFU_LG2: return log2(fabs(v));
+	case TEGRA_SFU_EX2: return exp2(v);
+	case TEGRA_SFU_SQRT: return sqrt(fabs(v));
+	case TEGRA_SFU_SIN: return sin(turns ? v * two_pi : v);
+	case TEGRA_SFU_COS: return cos(turns ? v * two_pi : v);
+	case TEGRA_SFU_FRC: return v - floor(v);
+	case TEGRA_SFU_PRESIN:
+	case TEGRA_SFU_PRECOS: return turns ? v / two_pi : v;
+	case TEGRA_SFU_PREEX2:
+	default: return v;
+	}
+}
+
 double mfu_sfu(const gr3d_ctx *c, unsigned op, double v)
 {
-	const bool turns = c->cfg->tegra_sfu_pre_reduce;
-	const double two_pi = 6.283185307179586476925286766559;
-	double r;
-	switch (op) {
-	case TEGRA_SFU_RCP: r = 1.0 / v; break;
-	case TEGRA_SFU_RSQ: r = 1.0 / sqrt(fabs(v)); break;
-	case TEGRA_SFU_LG2: r = log2(fabs(v)); break;
-	case TEGRA_SFU_EX2: r = exp2(v); break;
-	case TEGRA_SFU_SQRT: r = sqrt(fabs(v)); break;
-	case TEGRA_SFU_SIN: r = sin(turns ? v * two_pi : v); break;
-	case TEGRA_SFU_COS: r = cos(turns ? v * two_pi : v); break;
-	case TEGRA_SFU_FRC: r = v - floor(v); break;
-	case TEGRA_SFU_PRESIN:
-	case TEGRA_SFU_PRECOS: r = turns ? v / two_pi : v; break;
-	case TEGRA_SFU_PREEX2:
-	default: r = v; break;
-	}
+	const double r = sfu_value(c->cfg->tegra_sfu_pre_reduce, op, v);
 	return c->exact ? r : keep_bits(r, (int)c->cfg->tegra_sfu_bits);   /* arith=exact: every bit */
+}
+
+/* mfu_sfu on four values in place, as run_steps's four-pixel step forms
+ * them: with every mantissa bit kept (keep_bits gives r back) the formula
+ * alone, the op's switch once for the four. */
+GR3D_HOT void sfu_quad(const gr3d_ctx *c, unsigned op, double v[GR3D_PIXELS])
+{
+	if (c->exact || c->cfg->tegra_sfu_bits < 13) {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			v[p] = mfu_sfu(c, op, v[p]);
+		return;
+	}
+	const bool turns = c->cfg->tegra_sfu_pre_reduce;
+	switch (op) {
+	case TEGRA_SFU_RCP:
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			v[p] = 1.0 / v[p];
+		break;
+	case TEGRA_SFU_RSQ:
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			v[p] = 1.0 / sqrt(fabs(v[p]));
+		break;
+	case TEGRA_SFU_LG2:
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			v[p] = log2(fabs(v[p]));
+		break;
+	case TEGRA_SFU_EX2:
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			v[p] = exp2(v[p]);
+		break;
+	case TEGRA_SFU_PREEX2:
+		break;                                   /* v itself */
+	default:
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			v[p] = sfu_value(turns, op, v[p]);
+		break;
+	}
 }
 
 /* Multiplier source (tegra-fp.md §2.4) for the four pixels: r0..r3 of the
@@ -115,19 +156,9 @@ static void run_steps(const gr3d_ctx *c, const mfu_plan *in, gr3d_quad *q, unsig
 	}
 	if (in->sfu_op != TEGRA_SFU_NOP) {
 		if (active == 0xFu) {
-			/* four at a time: mfu_sfu's rcp and rsq with every mantissa bit
-			 * kept (keep_bits gives them back) inline, the others through it;
-			 * gr3d_round20_quad is gr3d_round20 on each */
-			const bool all_bits = c->cfg->tegra_sfu_bits >= 13;
-			if (all_bits && in->sfu_op == TEGRA_SFU_RCP)
-				for (unsigned p = 0; p < GR3D_PIXELS; p++)
-					sfu[p] = 1.0 / sfu[p];
-			else if (all_bits && in->sfu_op == TEGRA_SFU_RSQ)
-				for (unsigned p = 0; p < GR3D_PIXELS; p++)
-					sfu[p] = 1.0 / sqrt(fabs(sfu[p]));
-			else
-				for (unsigned p = 0; p < GR3D_PIXELS; p++)
-					sfu[p] = mfu_sfu(c, in->sfu_op, sfu[p]);
+			/* four at a time (sfu_quad); gr3d_round20_quad is gr3d_round20
+			 * on each */
+			sfu_quad(c, in->sfu_op, sfu);
 			gr3d_round20_quad(c, sfu);
 			if (!in->sfu_w) {            /* rounded already: gr3d_to_fp20 on each */
 				uint32_t enc[GR3D_PIXELS];
@@ -247,28 +278,42 @@ GR3D_HOT bool persp_setup4(const mfu_round *rd, gr3d_quad *q, mfu_weights *w)
 	return true;
 }
 
-/* `sfu: rcp rN` with no multiplier (mfu_plan.rcp_reg) on a quad whose four
+/* `sfu: OP rN` with no multiplier (mfu_plan.reg_sfu) on a quad whose four
  * pixels are active: run_steps's read of the register (gr3d_fp20_quad with
- * subnormals is gr3d_fp20 for every code), 1 / x, then its rounding and
- * write, two pixels at a time.  Encoding the value rounded to FP20 is
- * encoding the value: the code of 1 / x.  Returns false, having written
- * nothing, when a value is outside the pair helpers' range: the general
- * steps run instead. */
-GR3D_HOT bool rcp_reg(const mfu_round *rd, gr3d_quad *q, unsigned reg)
+ * subnormals is gr3d_fp20 for every code), sfu_quad, then its rounding and
+ * write, two or four pixels at a time.  Encoding the value rounded to FP20
+ * is encoding the value: the code of the SFU's value.  Returns false,
+ * having written nothing, when a value is outside the pair helpers' range:
+ * the general steps run instead. */
+GR3D_HOT bool reg_sfu(const gr3d_ctx *c, const mfu_round *rd, const mfu_plan *in, gr3d_quad *q, bool wide)
 {
+	const unsigned reg = in->sfu_reg;
 	const uint32_t raw[GR3D_PIXELS] = { q->px[0].r[reg], q->px[1].r[reg], q->px[2].r[reg], q->px[3].r[reg] };
 	double xs[GR3D_PIXELS];
 	gr3d_fp20_quad(true, raw, xs);
-	mfu_f64x2 x[2];
-	memcpy(x, xs, sizeof x);
-	mfu_u64x2 far = { 0, 0 };
-	const mfu_u64x2 c01 = mfu_fp20_bits_x2(rd, 1.0 / x[0], &far), c23 = mfu_fp20_bits_x2(rd, 1.0 / x[1], &far);
-	if (!mfu_near_x2(far))
-		return false;
-	q->px[0].r[reg] = (uint32_t)c01[0];
-	q->px[1].r[reg] = (uint32_t)c01[1];
-	q->px[2].r[reg] = (uint32_t)c23[0];
-	q->px[3].r[reg] = (uint32_t)c23[1];
+	sfu_quad(c, in->sfu_op, xs);
+	uint32_t code[GR3D_PIXELS];
+	if (wide) {
+		mfu_f64x4 x;
+		memcpy(&x, xs, sizeof x);
+		mfu_u64x4 far = { 0, 0, 0, 0 };
+		mfu_fp20_bits_x4(rd, &x, &far, code);
+		if (!mfu_near_x4(&far))
+			return false;
+	} else {
+		mfu_f64x2 x[2];
+		memcpy(x, xs, sizeof x);
+		mfu_u64x2 far = { 0, 0 };
+		const mfu_u64x2 c01 = mfu_fp20_bits_x2(rd, x[0], &far), c23 = mfu_fp20_bits_x2(rd, x[1], &far);
+		if (!mfu_near_x2(far))
+			return false;
+		code[0] = (uint32_t)c01[0];
+		code[1] = (uint32_t)c01[1];
+		code[2] = (uint32_t)c23[0];
+		code[3] = (uint32_t)c23[1];
+	}
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		q->px[p].r[reg] = code[p];
 	return true;
 }
 
@@ -364,8 +409,8 @@ GR3D_HOT void run_inst(const gr3d_ctx *c, const mfu_round *rd, const mfu_plan *i
 	bool fused = false, have_w = false;                 /* steps 1 and 2 done in one pass */
 	if (all && in->persp)                               /* it leaves the weights in w */
 		fused = have_w = wide ? persp_setup4(rd, q, &w) : persp_setup(rd, q, &w);
-	else if (all && in->rcp_reg)
-		fused = rcp_reg(rd, q, in->sfu_reg);            /* (it writes a register, not the weights) */
+	else if (all && in->reg_sfu)
+		fused = reg_sfu(c, rd, in, q, wide);            /* (it writes a register, not the weights) */
 	if (!fused)
 		run_steps(c, in, q, active);
 	if (in->nvar && !have_w)                            /* as the steps left b0, b1 */
@@ -488,7 +533,7 @@ static void plan_inst(const gr3d_ctx *c, unsigned e, const tegra_mfu_inst *in, m
 		o->ipl_fp20 &= !o->var[j].fx && !o->var[j].sat;
 	/* the perspective set-up that persp_setup runs in one pass: rcp of 1/w
 	 * with every mantissa bit kept, bar = sfu * bar0, then bar = sfu * bar1 */
-	o->rcp_reg = !c->exact && o->sfu_op == TEGRA_SFU_RCP && !o->sfu_w && c->cfg->tegra_sfu_bits >= 13 && o->nmul == 0;
+	o->reg_sfu = !c->exact && o->sfu_op != TEGRA_SFU_NOP && !o->sfu_w && o->nmul == 0;
 	o->persp = !c->exact && o->sfu_op == TEGRA_SFU_RCP && o->sfu_w && c->cfg->tegra_sfu_bits >= 13 && o->nmul == 2 &&
 	           o->mul[0].dst == TEGRA_MUL_DST_BAR && !o->mul[0].second &&
 	           o->mul[0].src0 == TEGRA_MUL_SRC_SFU && o->mul[0].src1 == TEGRA_MUL_SRC_BAR0 &&

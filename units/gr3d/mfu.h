@@ -28,9 +28,8 @@ typedef struct mfu_plan {
 	 * bar = sfu * bar0, bar = sfu * bar1): run in one pass on a quad whose
 	 * four pixels are active (mfu.c persp_setup) */
 	bool persp;
-	/* rcp of a register with all 13 mantissa bits kept and no multiplier
-	 * (mfu.c rcp_reg) */
-	bool rcp_reg;
+	/* an SFU op on a register and no multiplier (mfu.c reg_sfu) */
+	bool reg_sfu;
 } mfu_plan;
 
 /* One EXEC's MFU work, planned once per draw (mfu_init). */
