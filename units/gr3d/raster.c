@@ -248,12 +248,14 @@ GR3D_HOT unsigned quad_mask(raster_unit *r, int qx, int qy, gr3d_quad_in *o, int
 	 * and (qx + 1) + 0.5 are exact either way */
 	const raster_f64x4 px = (double)qx + (raster_f64x4){ 0.5, 1.5, 0.5, 1.5 };
 	raster_f64x4 e[3];
+#pragma GCC unroll 3
 	for (unsigned v = 0; v < 3; v++) {
 		raster_f64x4 row;
 		memcpy(&row, r->row_q[v], sizeof row);
 		e[v] = row - s->ey[v] * (px - s->ox[v]);
 	}
 	/* a quad outside one edge stops there */
+#pragma GCC unroll 3
 	for (unsigned v = 0; v < 3; v++) {
 		if (qx >= r->inside_lo[v] && qx <= r->inside_hi[v])
 			continue;                 /* known: wholly inside */
