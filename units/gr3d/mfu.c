@@ -201,13 +201,28 @@ typedef union mfu_weights {
 	mfu_f64x4 quad[3];
 } mfu_weights;
 
-static inline void weights(const gr3d_quad *q, mfu_weights *w)
+/* Each row is formed whole in a register and stored in one piece (four
+ * lanes in the wide build, two pairs in the other): the interpolations load
+ * it as a vector, and a vector load of values stored one by one waits for
+ * the stores to reach the cache (about 15 cycles; docs/speed.md "Fragments,
+ * session 10").  w2 = 1 - b0 - b1 in that order, as a pixel alone. */
+GR3D_HOT void weights(const gr3d_quad *q, mfu_weights *w, bool wide)
 {
-	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		const gr3d_pixel *px = &q->px[p];
-		w->w[0][p] = px->b0;
-		w->w[1][p] = px->b1;
-		w->w[2][p] = 1.0 - (double)px->b0 - (double)px->b1;
+	const gr3d_pixel *px = q->px;
+	if (wide) {
+		const mfu_f32x4 f0 = { px[0].b0, px[1].b0, px[2].b0, px[3].b0 };
+		const mfu_f32x4 f1 = { px[0].b1, px[1].b1, px[2].b1, px[3].b1 };
+		const mfu_f64x4 b0 = __builtin_convertvector(f0, mfu_f64x4), b1 = __builtin_convertvector(f1, mfu_f64x4);
+		w->quad[0] = b0;
+		w->quad[1] = b1;
+		w->quad[2] = 1.0 - b0 - b1;
+		return;
+	}
+	for (unsigned h = 0; h < 2; h++) {
+		const mfu_f64x2 b0 = { px[2 * h].b0, px[2 * h + 1].b0 }, b1 = { px[2 * h].b1, px[2 * h + 1].b1 };
+		w->pair[0][h] = b0;
+		w->pair[1][h] = b1;
+		w->pair[2][h] = 1.0 - b0 - b1;
 	}
 }
 
@@ -280,38 +295,43 @@ GR3D_HOT bool persp_setup4(const mfu_round *rd, gr3d_quad *q, mfu_weights *w)
 
 /* `sfu: OP rN` with no multiplier (mfu_plan.reg_sfu) on a quad whose four
  * pixels are active: run_steps's read of the register (gr3d_fp20_quad with
- * subnormals is gr3d_fp20 for every code), sfu_quad, then its rounding and
- * write, two or four pixels at a time.  Encoding the value rounded to FP20
- * is encoding the value: the code of the SFU's value.  Returns false,
- * having written nothing, when a value is outside the pair helpers' range:
- * the general steps run instead. */
-GR3D_HOT bool reg_sfu(const gr3d_ctx *c, const mfu_round *rd, const mfu_plan *in, gr3d_quad *q, bool wide)
+ * subnormals is gr3d_fp20 for every code), sfu_quad's value of each pixel,
+ * then its rounding and write.  Encoding the value rounded to FP20 is
+ * encoding the value: the code of the SFU's value, formed as soon as the
+ * value is (in a register: a vector load of values stored one by one
+ * would wait for the stores, weights()).  Returns false, having written
+ * nothing, when a value is outside the pair helpers' range: the general
+ * steps run instead. */
+GR3D_HOT bool reg_sfu(const gr3d_ctx *c, const mfu_round *rd, const mfu_plan *in, gr3d_quad *q)
 {
 	const unsigned reg = in->sfu_reg;
 	const uint32_t raw[GR3D_PIXELS] = { q->px[0].r[reg], q->px[1].r[reg], q->px[2].r[reg], q->px[3].r[reg] };
 	double xs[GR3D_PIXELS];
 	gr3d_fp20_quad(true, raw, xs);
-	sfu_quad(c, in->sfu_op, xs);
 	uint32_t code[GR3D_PIXELS];
-	if (wide) {
-		mfu_f64x4 x;
-		memcpy(&x, xs, sizeof x);
-		mfu_u64x4 far = { 0, 0, 0, 0 };
-		mfu_fp20_bits_x4(rd, &x, &far, code);
-		if (!mfu_near_x4(&far))
-			return false;
-	} else {
-		mfu_f64x2 x[2];
-		memcpy(x, xs, sizeof x);
-		mfu_u64x2 far = { 0, 0 };
-		const mfu_u64x2 c01 = mfu_fp20_bits_x2(rd, x[0], &far), c23 = mfu_fp20_bits_x2(rd, x[1], &far);
-		if (!mfu_near_x2(far))
-			return false;
-		code[0] = (uint32_t)c01[0];
-		code[1] = (uint32_t)c01[1];
-		code[2] = (uint32_t)c23[0];
-		code[3] = (uint32_t)c23[1];
+	uint64_t far = 0;
+#define REG_SFU_LANES(EXPR) \
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) { \
+		const double x = xs[p]; \
+		code[p] = mfu_fp20_bits_1(rd, (EXPR), &far); \
 	}
+	if (c->cfg->tegra_sfu_bits < 13) {               /* (c->exact has no plan) */
+		REG_SFU_LANES(mfu_sfu(c, in->sfu_op, x));
+	} else {
+		/* sfu_quad's cases */
+		const bool turns = c->cfg->tegra_sfu_pre_reduce;
+		switch (in->sfu_op) {
+		case TEGRA_SFU_RCP: REG_SFU_LANES(1.0 / x); break;
+		case TEGRA_SFU_RSQ: REG_SFU_LANES(1.0 / sqrt(fabs(x))); break;
+		case TEGRA_SFU_LG2: REG_SFU_LANES(log2(fabs(x))); break;
+		case TEGRA_SFU_EX2: REG_SFU_LANES(exp2(x)); break;
+		case TEGRA_SFU_PREEX2: REG_SFU_LANES(x); break;
+		default: REG_SFU_LANES(sfu_value(turns, in->sfu_op, x)); break;
+		}
+	}
+#undef REG_SFU_LANES
+	if (far >> 57)                                   /* mfu_near_x2's test */
+		return false;
 	for (unsigned p = 0; p < GR3D_PIXELS; p++)
 		q->px[p].r[reg] = code[p];
 	return true;
@@ -410,11 +430,11 @@ GR3D_HOT void run_inst(const gr3d_ctx *c, const mfu_round *rd, const mfu_plan *i
 	if (all && in->persp)                               /* it leaves the weights in w */
 		fused = have_w = wide ? persp_setup4(rd, q, &w) : persp_setup(rd, q, &w);
 	else if (all && in->reg_sfu)
-		fused = reg_sfu(c, rd, in, q, wide);            /* (it writes a register, not the weights) */
+		fused = reg_sfu(c, rd, in, q);            /* (it writes a register, not the weights) */
 	if (!fused)
 		run_steps(c, in, q, active);
 	if (in->nvar && !have_w)                            /* as the steps left b0, b1 */
-		weights(q, &w);
+		weights(q, &w, wide);
 	if (in->nvar && !(in->ipl_fp20 && all && t && (wide ? ipl_fp20_4(rd, in, t, q, &w) : ipl_fp20(rd, in, t, q, &w))))
 		ipl_vars(c, in, t, q, active, &w);
 }

@@ -68,6 +68,19 @@ GR3D_HOT mfu_u64x2 mfu_fp20_bits_x2(const mfu_round *rd, mfu_f64x2 v, mfu_u64x2 
 	        (FP20_F64_REBIAS << FP20_EXP_SHIFT));
 }
 
+/* mfu_fp20_bits_x2 on one value (for values stored one by one, which a
+ * vector load would wait for): its FP20 code; far |= its d. */
+static inline uint32_t mfu_fp20_bits_1(const mfu_round *rd, double v, uint64_t *far)
+{
+	uint64_t b;
+	memcpy(&b, &v, sizeof b);
+	const uint64_t a = b & ~(UINT64_C(1) << 63);
+	*far |= a - MFU_PAIR_LO;
+	return (uint32_t)((b >> 63) << FP20_SIGN_SHIFT |
+	                  (((a + rd->add[0] + ((a >> FP20_F64_SHIFT) & rd->odd[0])) >> FP20_F64_SHIFT) -
+	                   (FP20_F64_REBIAS << FP20_EXP_SHIFT)));
+}
+
 /* The same on four lanes, for the builds where a quad's four binary64 are
  * one register (AVX2: mfu.c's wide paths).  Pointers, not values: a
  * function taking or returning these would change its ABI with AVX, which
