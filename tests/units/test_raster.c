@@ -73,7 +73,7 @@ static void walk(const raster_tri *tris, unsigned ntris, unsigned block, unsigne
 	cr_assert(sim_port_init(&po, "quad", sizeof(gr3d_quad_in), 2, 0, NULL));
 	raster_unit r;
 	raster_init(&r, &in, &po, NULL);
-	r.avx2 = r.avx2 && avx2;            /* false: quad_mask's plain build */
+	raster_use_avx2(&r, avx2);          /* false: the plain build */
 	r.block = (uint8_t)block;
 	r.nblocks = (uint8_t)nblocks;
 	r.swath_shift = (uint8_t)swath_shift;

@@ -287,22 +287,6 @@ GR3D_HOT unsigned quad_mask(raster_unit *r, int qx, int qy, gr3d_quad_in *o, int
 	return mask;
 }
 
-/* quad_mask built twice on x86-64: for AVX2 (a quad's lanes in one
- * register) and plain (two SSE2 halves), picked by raster_unit.avx2. */
-#if defined(__x86_64__)
-__attribute__((target("avx2"), noinline)) static unsigned quad_mask_avx2(raster_unit *r, int qx, int qy,
-                                                                         gr3d_quad_in *o, int *next)
-{
-	return quad_mask(r, qx, qy, o, next);
-}
-#endif
-
-__attribute__((noinline)) static unsigned quad_mask_plain(raster_unit *r, int qx, int qy, gr3d_quad_in *o,
-                                                          int *next)
-{
-	return quad_mask(r, qx, qy, o, next);
-}
-
 /* Takes the next triangle from the input port; false when none is visible. */
 static bool take(raster_unit *r, uint64_t now)
 {
@@ -319,7 +303,7 @@ static bool take(raster_unit *r, uint64_t now)
 	return true;
 }
 
-static void raster_tick(sim_unit *u, uint64_t now)
+GR3D_HOT void tick(sim_unit *u, uint64_t now)
 {
 	raster_unit *r = (raster_unit *)u;
 	sim_unit_wait_settle(u, now);
@@ -362,12 +346,7 @@ static void raster_tick(sim_unit *u, uint64_t now)
 		 * quad is simply not committed.  Every field is set before that. */
 		gr3d_quad_in *in = sim_port_tail(r->out);
 		int next;
-#if defined(__x86_64__)
-		const unsigned mask = r->avx2 ? quad_mask_avx2(r, r->qx, r->qy, in, &next)
-		                              : quad_mask_plain(r, r->qx, r->qy, in, &next);
-#else
-		const unsigned mask = quad_mask_plain(r, r->qx, r->qy, in, &next);
-#endif
+		const unsigned mask = quad_mask(r, r->qx, r->qy, in, &next);
 		in->x = (uint16_t)r->qx;
 		in->y = (uint16_t)r->qy;
 		r->qx = next;
@@ -391,6 +370,33 @@ static void raster_tick(sim_unit *u, uint64_t now)
 		sim_unit_busy(u);                   /* this cycle pushed */
 		return;
 	}
+}
+
+/* The tick built twice on x86-64, with quad_mask inline: for AVX2 (a
+ * quad's lanes in one register) and plain (two SSE2 halves); raster_use_avx2
+ * picks one. */
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static void raster_tick_avx2(sim_unit *u, uint64_t now)
+{
+	tick(u, now);
+}
+#endif
+
+static void raster_tick_plain(sim_unit *u, uint64_t now)
+{
+	tick(u, now);
+}
+
+void raster_use_avx2(raster_unit *r, bool on)
+{
+#if defined(__x86_64__)
+	r->avx2 = on && __builtin_cpu_supports("avx2");
+	r->u.tick = r->avx2 ? raster_tick_avx2 : raster_tick_plain;
+#else
+	(void)on;
+	r->avx2 = false;
+	r->u.tick = raster_tick_plain;
+#endif
 }
 
 unsigned raster_tri_blocks(const raster_tri *s, unsigned swath_shift, unsigned nblocks)
@@ -419,13 +425,11 @@ static void raster_reset(sim_unit *u)
 void raster_init(raster_unit *r, sim_port *in, sim_port *out, gr3d_tram *tram)
 {
 	memset(r, 0, sizeof *r);
-	sim_unit_init(&r->u, "raster", raster_tick, RASTER_COUNTERS, RASTER_CTR_COUNT);
+	sim_unit_init(&r->u, "raster", raster_tick_plain, RASTER_COUNTERS, RASTER_CTR_COUNT);
 	r->u.reset = raster_reset;
 	r->in = in;
 	r->out = out;
 	r->tram = tram;
-#if defined(__x86_64__)
-	r->avx2 = __builtin_cpu_supports("avx2");
-#endif
+	raster_use_avx2(r, true);
 	in->consumer = &r->u;
 }
