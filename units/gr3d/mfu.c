@@ -481,26 +481,16 @@ GR3D_HOT unsigned active_pixels(const gr3d_quad *q)
 	       active_pixel(&q->px[3]) << 3;
 }
 
-/* EXEC e's instructions on quad q; returns the EXEC's clocks.  Out of line
- * (and reached by a tail call), so that the many EXECs without MFU work do
- * not pay for its registers. */
-__attribute__((noinline)) static unsigned mfu_quad(gr3d_stage *s, gr3d_quad *q, unsigned e)
+/* EXEC x's instructions on quad q; returns the EXEC's clocks.  wide: the
+ * four-lane paths (the AVX2 build). */
+GR3D_HOT unsigned quad_exec(gr3d_stage *s, gr3d_quad *q, const mfu_exec_plan *x, bool wide)
 {
-	mfu_unit *m = (mfu_unit *)s;
-	const mfu_exec_plan *x = &m->exec[e];
+	const mfu_unit *m = (const mfu_unit *)s;
 	const gr3d_ctx *c = s->ctx;
 	const gr3d_tram_tri *t = q->tri < c->ntris ? &c->tram[q->tri] : NULL;
 	const unsigned active = active_pixels(q);       /* live and helper pixels */
-	for (unsigned i = 0; i < x->ninst; i++) {
-		const mfu_plan *in = &x->inst[i];
-#if defined(__x86_64__)
-		if (m->avx2 && (in->persp || in->ipl_fp20)) {   /* where four lanes pay */
-			run_inst_avx2(c, &m->round, in, t, q, active);
-			continue;
-		}
-#endif
-		run_inst(c, &m->round, in, t, q, active, false);
-	}
+	for (unsigned i = 0; i < x->ninst; i++)
+		run_inst(c, &m->round, &x->inst[i], t, q, active, wide);
 	if (x->ipl)
 		q->tex_row = x->row;
 	static const uint8_t BITS[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
@@ -510,10 +500,32 @@ __attribute__((noinline)) static unsigned mfu_quad(gr3d_stage *s, gr3d_quad *q, 
 	return s->quad_clocks * x->count;
 }
 
+/* quad_exec built twice, out of line (and reached by a tail call), so that
+ * the many EXECs without MFU work do not pay for its registers: for AVX2
+ * where an instruction has a four-lane path (mfu_exec_plan.wide), else
+ * plain (the four-lane build cost fs_lit's register SFU ops more, session
+ * 10). */
+#if defined(__x86_64__)
+__attribute__((target("avx2"), noinline)) static unsigned mfu_quad_avx2(gr3d_stage *s, gr3d_quad *q, unsigned e)
+{
+	return quad_exec(s, q, &((const mfu_unit *)s)->exec[e], true);
+}
+#endif
+
+__attribute__((noinline)) static unsigned mfu_quad(gr3d_stage *s, gr3d_quad *q, unsigned e)
+{
+	return quad_exec(s, q, &((const mfu_unit *)s)->exec[e], false);
+}
+
 static unsigned mfu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
-	if (!((const mfu_unit *)s)->count[e])
+	const mfu_unit *m = (const mfu_unit *)s;
+	if (!m->count[e])
 		return s->quad_clocks;                          /* count 0 still takes a clock (wiki) */
+#if defined(__x86_64__)
+	if (m->exec[e].wide)
+		return mfu_quad_avx2(s, q, e);
+#endif
 	return mfu_quad(s, q, e);
 }
 
@@ -584,6 +596,7 @@ void mfu_init(mfu_unit *m, gr3d_ctx *ctx)
 			if (i >= x->ninst)
 				continue;
 			x->ipl |= in->nvar > 0;
+			x->wide |= m->avx2 && (in->persp || in->ipl_fp20);
 			for (unsigned n = 0; n <= GR3D_PIXELS; n++) {
 				x->add[n][MFU_CTR_SFU] += (in->sfu_op != TEGRA_SFU_NOP) * n;
 				x->add[n][MFU_CTR_MUL] += in->nmul * n;
