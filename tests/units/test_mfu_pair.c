@@ -408,3 +408,54 @@ Test(mfu_pair, steps_read_and_write_every_code_as_one_value)
 		free(r);
 	}
 }
+
+/* A whole EXEC through the stage (mfu_exec: quad_exec's AVX2 build where
+ * the plan says wide, else the plain one) in both builds: the same
+ * registers, weights, tex_row, clocks and counters, for a persp EXEC, a
+ * register SFU op before an interpolation and an interpolation alone, on
+ * random quads with any pixels active and sometimes no triangle. */
+Test(mfu_pair, exec_builds_agree)
+{
+	tegra_mfu_inst ins[3];
+	ins[0] = persp_inst(TEGRA_VAR_FP20);
+	memset(&ins[1], 0, sizeof ins[1]);
+	ins[1].sfu_op = TEGRA_SFU_RSQ;
+	ins[1].sfu_reg = 0;
+	ins[1].var[2].op = TEGRA_VAR_FP20;
+	ins[1].var[2].tram_row = 3;
+	memset(&ins[2], 0, sizeof ins[2]);
+	ins[2].var[0].op = ins[2].var[1].op = TEGRA_VAR_FP20;
+	ins[2].var[1].tram_row = 9;
+	unsigned wide_plans = 0;
+	for (unsigned k = 0; k < 3; k++)
+		for (unsigned m = 0; m < 3; m++) {
+			rig *r = new_rig(&ins[k], MODES[m], 13);
+			mfu_unit plain = r->mfu;
+			plain.exec[0].wide = false;
+			wide_plans += r->mfu.exec[0].wide;
+			uint64_t x = 0x51ED2705u + k * 3 + m;
+			for (unsigned trial = 0; trial < 5000; trial++) {
+				random_tram(&x, &r->tram);
+				gr3d_quad a;
+				random_quad(&x, &a);
+				const unsigned active = trial % 4 ? 0xFu : (unsigned)(next(&x) & 0xF);
+				for (unsigned p = 0; p < GR3D_PIXELS; p++)
+					a.px[p].killed = !((active >> p) & 1u);
+				a.tri = trial % 32 ? 0 : 1;                  /* 1: no triangle (ntris 1) */
+				gr3d_quad b = a;
+				const unsigned ca = r->mfu.s.exec(&r->mfu.s, &a, 0), cb = plain.s.exec(&plain.s, &b, 0);
+				cr_assert_eq(ca, cb);
+				cr_assert_eq(a.tex_row, b.tex_row);
+				expect_same_quad(&a, &b, trial);
+			}
+			cr_assert(!memcmp(r->mfu.s.u.stats.counter, plain.s.u.stats.counter,
+			                  sizeof plain.s.u.stats.counter), "the counters agree");
+			free(r);
+		}
+#if defined(__x86_64__)
+	if (__builtin_cpu_supports("avx2"))
+		cr_expect_eq(wide_plans, 9u, "every EXEC here has a four-lane instruction (%u)", wide_plans);
+#else
+	(void)wide_plans;
+#endif
+}
