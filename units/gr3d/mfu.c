@@ -375,10 +375,10 @@ GR3D_HOT bool ipl_fp20_4(const mfu_round *rd, const mfu_plan *in, const gr3d_tra
 		const double a0 = a[0], a1 = a[1], a2 = a[2];
 		const unsigned reg = in->var[j].reg;
 		const mfu_f64x4 v = w0 * a0 + w1 * a1 + w2 * a2;
-		uint32_t c[GR3D_PIXELS];
-		mfu_fp20_bits_x4(rd, &v, &far, c);
+		mfu_u64x4 c;
+		mfu_fp20_bits_x4(rd, &v, &far, &c);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			q->px[p].r[reg] = c[p];
+			q->px[p].r[reg] = (uint32_t)c[p];
 	}
 	return mfu_near_x4(&far);
 }

@@ -104,16 +104,16 @@ GR3D_HOT void mfu_round20_x4(const mfu_round *rd, mfu_f64x4 *v, mfu_u64x4 *far)
 	                 ~((UINT64_C(1) << FP20_F64_SHIFT) - 1));
 }
 
-/* mfu_fp20_bits_x2 on four lanes: the codes in out. */
-GR3D_HOT void mfu_fp20_bits_x4(const mfu_round *rd, const mfu_f64x4 *v, mfu_u64x4 *far, uint32_t out[4])
+/* mfu_fp20_bits_x2 on four lanes: each lane's code in its 64-bit lane of
+ * *code (the caller stores each lane's low word where it goes: narrowing
+ * the vector first costs five shuffles). */
+GR3D_HOT void mfu_fp20_bits_x4(const mfu_round *rd, const mfu_f64x4 *v, mfu_u64x4 *far, mfu_u64x4 *code)
 {
 	const mfu_u64x4 b = (mfu_u64x4)*v, a = b & ~(UINT64_C(1) << 63);
 	*far |= a - MFU_PAIR_LO;
-	const mfu_u64x4 c = (b >> 63) << FP20_SIGN_SHIFT |
-	                    (((a + rd->add[0] + ((a >> FP20_F64_SHIFT) & rd->odd[0])) >> FP20_F64_SHIFT) -
-	                     (FP20_F64_REBIAS << FP20_EXP_SHIFT));
-	const mfu_u32x4 w = __builtin_convertvector(c, mfu_u32x4);
-	memcpy(out, &w, sizeof w);
+	*code = (b >> 63) << FP20_SIGN_SHIFT |
+	        (((a + rd->add[0] + ((a >> FP20_F64_SHIFT) & rd->odd[0])) >> FP20_F64_SHIFT) -
+	         (FP20_F64_REBIAS << FP20_EXP_SHIFT));
 }
 
 #endif
