@@ -439,9 +439,9 @@ GR3D_HOT void run_inst(const gr3d_ctx *c, const mfu_round *rd, const mfu_plan *i
 		ipl_vars(c, in, t, q, active, &w);
 }
 
-/* run_inst built twice on x86-64: with the wide paths for AVX2 (a quad's
- * four binary64 in one register), and with the pair paths for plain
- * x86-64; IEEE binary64 either way (mfu_quad picks by the host). */
+/* run_inst alone in its AVX2 build, for mfu_run_inst (the unit tests): the
+ * unit runs whole EXECs in one build (quad_exec); IEEE binary64 either
+ * way. */
 #if defined(__x86_64__)
 __attribute__((target("avx2"), noinline)) static void run_inst_avx2(const gr3d_ctx *c, const mfu_round *rd,
                                                                     const mfu_plan *in, const gr3d_tram_tri *t,

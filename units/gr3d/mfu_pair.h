@@ -1,5 +1,5 @@
 /* FP20 rounding on two values at a time, for the MFU's fast paths (mfu.c:
- * the perspective set-up, rcp of a register, FP20 interpolation).  Written
+ * the perspective set-up, an SFU op on a register, FP20 interpolation).  Written
  * with the compiler's vector types (GCC and Clang: one SSE2 register on
  * x86-64, two scalars elsewhere), so that a pair is rounded in about fifteen
  * instructions.
