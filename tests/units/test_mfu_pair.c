@@ -168,14 +168,14 @@ static void expect_same_quad(const gr3d_quad *a, const gr3d_quad *b, unsigned tr
 
 /* Runs in on many random quads with its plan and with the fast paths
  * switched off; *fast counts the plans that had one. */
-static void compare_paths(const tegra_mfu_inst *in, unsigned *fast)
+static void compare_paths_bits(const tegra_mfu_inst *in, int sfu_bits, unsigned *fast)
 {
 	for (unsigned m = 0; m < 3; m++) {
-		rig *r = new_rig(in, MODES[m], 13);
+		rig *r = new_rig(in, MODES[m], sfu_bits);
 		const mfu_plan *plan = &r->mfu.exec[0].inst[0];
 		mfu_plan general = *plan;
-		general.persp = general.rcp_reg = general.ipl_fp20 = false;
-		*fast += plan->persp + plan->rcp_reg + plan->ipl_fp20;
+		general.persp = general.reg_sfu = general.ipl_fp20 = false;
+		*fast += plan->persp + plan->reg_sfu + plan->ipl_fp20;
 		uint64_t x = 0x9E3779B97F4A7C15u + m;
 		for (unsigned trial = 0; trial < 20000; trial++) {
 			random_tram(&x, &r->tram);
@@ -196,6 +196,8 @@ static void compare_paths(const tegra_mfu_inst *in, unsigned *fast)
 		free(r);
 	}
 }
+
+static void compare_paths(const tegra_mfu_inst *in, unsigned *fast) { compare_paths_bits(in, 13, fast); }
 
 static tegra_mfu_inst persp_inst(uint8_t op)
 {
@@ -245,6 +247,33 @@ Test(mfu_pair, rcp_of_a_register_and_interpolation_alone_match_the_general_steps
 	cr_expect_eq(fast, 12, "every plan took both fast paths (%u)", fast);
 }
 
+/* `sfu: OP rN` with no multiplier (mfu.c reg_sfu: fs_lit's rsq, lg2, preEx2
+ * and ex2) for every SFU op, with every mantissa bit kept and with
+ * tegra.sfu.mantissa_bits cut to 10, alone and before an interpolation,
+ * against the general steps (random registers: zeros, subnormals, inf, NaN
+ * and huge values among them, which the fast path hands back). */
+Test(mfu_pair, sfu_of_a_register_matches_the_general_steps)
+{
+	static const uint8_t ops[] = { TEGRA_SFU_RCP, TEGRA_SFU_RSQ, TEGRA_SFU_LG2, TEGRA_SFU_EX2, TEGRA_SFU_SQRT,
+	                               TEGRA_SFU_SIN, TEGRA_SFU_COS, TEGRA_SFU_FRC, TEGRA_SFU_PREEX2,
+	                               TEGRA_SFU_PRESIN, TEGRA_SFU_PRECOS };
+	unsigned fast = 0, want = 0;
+	for (unsigned o = 0; o < sizeof ops; o++)
+		for (int bits = 10; bits <= 13; bits += 3) {
+			tegra_mfu_inst in;
+			memset(&in, 0, sizeof in);
+			in.sfu_op = ops[o];
+			in.sfu_reg = (uint8_t)(o % 4);
+			if (o % 2) {
+				in.var[(o + 1) % 4].op = TEGRA_VAR_FP20;       /* the ipl reads the weights as left */
+				in.var[(o + 1) % 4].tram_row = (uint8_t)o;
+			}
+			compare_paths_bits(&in, bits, &fast);
+			want += 3 * (1 + o % 2);
+		}
+	cr_expect_eq(fast, want, "every plan took the fast paths (%u of %u)", fast, want);
+}
+
 /* What the plan may take a fast path for: a knob or an operand it does not
  * assume leaves the general steps in charge. */
 Test(mfu_pair, plans_leave_other_knobs_and_operands_to_the_general_steps)
@@ -273,7 +302,7 @@ Test(mfu_pair, plans_leave_other_knobs_and_operands_to_the_general_steps)
 	in.mul[0].src0 = TEGRA_MUL_SRC_SFU;
 	in.mul[0].src1 = TEGRA_MUL_SRC_ONE;
 	r = new_rig(&in, ULP_ROUND_NEAREST_EVEN, 13);
-	cr_expect(!r->mfu.exec[0].inst[0].rcp_reg);
+	cr_expect(!r->mfu.exec[0].inst[0].reg_sfu);
 	free(r);
 }
 
@@ -378,4 +407,55 @@ Test(mfu_pair, steps_read_and_write_every_code_as_one_value)
 		}
 		free(r);
 	}
+}
+
+/* A whole EXEC through the stage (mfu_exec: quad_exec's AVX2 build where
+ * the plan says wide, else the plain one) in both builds: the same
+ * registers, weights, tex_row, clocks and counters, for a persp EXEC, a
+ * register SFU op before an interpolation and an interpolation alone, on
+ * random quads with any pixels active and sometimes no triangle. */
+Test(mfu_pair, exec_builds_agree)
+{
+	tegra_mfu_inst ins[3];
+	ins[0] = persp_inst(TEGRA_VAR_FP20);
+	memset(&ins[1], 0, sizeof ins[1]);
+	ins[1].sfu_op = TEGRA_SFU_RSQ;
+	ins[1].sfu_reg = 0;
+	ins[1].var[2].op = TEGRA_VAR_FP20;
+	ins[1].var[2].tram_row = 3;
+	memset(&ins[2], 0, sizeof ins[2]);
+	ins[2].var[0].op = ins[2].var[1].op = TEGRA_VAR_FP20;
+	ins[2].var[1].tram_row = 9;
+	unsigned wide_plans = 0;
+	for (unsigned k = 0; k < 3; k++)
+		for (unsigned m = 0; m < 3; m++) {
+			rig *r = new_rig(&ins[k], MODES[m], 13);
+			mfu_unit plain = r->mfu;
+			plain.exec[0].wide = false;
+			wide_plans += r->mfu.exec[0].wide;
+			uint64_t x = 0x51ED2705u + k * 3 + m;
+			for (unsigned trial = 0; trial < 5000; trial++) {
+				random_tram(&x, &r->tram);
+				gr3d_quad a;
+				random_quad(&x, &a);
+				const unsigned active = trial % 4 ? 0xFu : (unsigned)(next(&x) & 0xF);
+				for (unsigned p = 0; p < GR3D_PIXELS; p++)
+					a.px[p].killed = !((active >> p) & 1u);
+				a.tri = trial % 32 ? 0 : 1;                  /* 1: no triangle (ntris 1) */
+				gr3d_quad b = a;
+				const unsigned ca = r->mfu.s.exec(&r->mfu.s, &a, 0), cb = plain.s.exec(&plain.s, &b, 0);
+				cr_assert_eq(ca, cb);
+				cr_assert_eq(a.tex_row, b.tex_row);
+				expect_same_quad(&a, &b, trial);
+			}
+			cr_assert(!memcmp(r->mfu.s.u.stats.counter, plain.s.u.stats.counter,
+			                  sizeof plain.s.u.stats.counter), "the counters agree");
+			free(r);
+		}
+#if defined(__x86_64__)
+	if (__builtin_cpu_supports("avx2"))
+		cr_expect_eq(wide_plans, 9u, "every EXEC here has a four-lane instruction (%u)", wide_plans);
+#else
+	(void)wide_plans;
+#endif
 }

@@ -5,6 +5,7 @@
  * and forms products once per row; the quads it emits, their order and
  * every bit of their weights must be the same. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <string.h>
 
 #include "tests/test_util.h"
@@ -65,13 +66,14 @@ static void reference(const raster_tri *s, unsigned block, unsigned nblocks, uns
 /* The unit alone on a hand-run clock: its output port is drained every
  * cycle (and the unit woken, as PSEQ's pop would). */
 static void walk(const raster_tri *tris, unsigned ntris, unsigned block, unsigned nblocks,
-                 unsigned swath_shift, quads *out)
+                 unsigned swath_shift, bool avx2, quads *out)
 {
 	sim_port in, po;
 	cr_assert(sim_port_init(&in, "tri", sizeof(raster_tri), ntris, 0, NULL));
 	cr_assert(sim_port_init(&po, "quad", sizeof(gr3d_quad_in), 2, 0, NULL));
 	raster_unit r;
 	raster_init(&r, &in, &po, NULL);
+	raster_use_avx2(&r, avx2);          /* false: the plain build */
 	r.block = (uint8_t)block;
 	r.nblocks = (uint8_t)nblocks;
 	r.swath_shift = (uint8_t)swath_shift;
@@ -94,16 +96,18 @@ static void walk(const raster_tri *tris, unsigned ntris, unsigned block, unsigne
 }
 
 /* A coordinate: on the pixel grid, on a pixel centre, anywhere, or far
- * outside the target (huge values keep the edge products finite). */
-static double coord(test_rng *g, double size)
+ * outside the target (huge values keep the edge products finite); with
+ * odd, now and then infinite or NaN (the products are then inf or NaN). */
+static double coord(test_rng *g, double size, bool odd)
 {
-	const uint32_t kind = test_rnd(g) % 8;
+	const uint32_t kind = test_rnd(g) % (odd ? 9 : 8);
 	const double u = (double)(test_rnd(g) % 100000) / 100000.0 * (size + 16) - 8;
 	switch (kind) {
 	case 0: return (double)(int)u;
 	case 1: return (int)u + 0.5;
 	case 2: return (test_rnd(g) & 1 ? -1.0 : 1.0) * 1e6 * (1 + test_rnd(g) % 7);
 	case 3: return (test_rnd(g) & 1 ? -1.0 : 1.0) * 3e30;
+	case 8: return test_rnd(g) % 3 == 0 ? NAN : (test_rnd(g) & 1 ? -1.0 : 1.0) * INFINITY;
 	default: return u;
 	}
 }
@@ -123,19 +127,22 @@ static void compare(const quads *got, const quads *want, unsigned trial)
 	}
 }
 
-Test(raster, walk_matches_definition)
+/* trials random batches of triangles (odd: with infinite and NaN
+ * coordinates), walked by quad_mask's AVX2 build (where the host has it) and
+ * its plain one, against the definition; returns the quads emitted. */
+static unsigned walk_trials(uint32_t seed, unsigned trials, bool odd)
 {
 	static quads got, want;
-	test_rng g = { 0x5eed1234u };
+	test_rng g = { seed };
 	enum { W = 48, H = 40, BATCH = 6 };
 	unsigned emitted = 0;
-	for (unsigned trial = 0; trial < 400; trial++) {
+	for (unsigned trial = 0; trial < trials; trial++) {
 		raster_tri tris[BATCH];
 		for (unsigned t = 0; t < BATCH; t++) {
 			double x[3], y[3], z[3], w[3];
 			for (unsigned k = 0; k < 3; k++) {
-				x[k] = coord(&g, W);
-				y[k] = coord(&g, H);
+				x[k] = coord(&g, W, odd);
+				y[k] = coord(&g, H, odd);
 				z[k] = (double)(test_rnd(&g) % 1000) / 999.0;
 				w[k] = 0.25 + (double)(test_rnd(&g) % 1000) / 250.0;
 			}
@@ -150,14 +157,31 @@ Test(raster, walk_matches_definition)
 				                   (int)(test_rnd(&g) % W) + 8, (int)(test_rnd(&g) % H) + 8);
 		}
 		const unsigned nblocks = trial % 3 == 2 ? 2 : 1, block = nblocks > 1 ? trial / 3 % 2 : 0;
-		got.n = want.n = 0;
-		walk(tris, BATCH, block, nblocks, 2, &got);
+		want.n = 0;
 		for (unsigned t = 0; t < BATCH; t++)
 			reference(&tris[t], block, nblocks, 2, &want);
 		for (unsigned i = 0; i < want.n; i++)
 			want.q[i].id = i;
-		compare(&got, &want, trial);
+		for (unsigned wide = 0; wide < 2; wide++) {
+			got.n = 0;
+			walk(tris, BATCH, block, nblocks, 2, wide, &got);
+			compare(&got, &want, trial);
+		}
 		emitted += got.n;
 	}
+	return emitted;
+}
+
+Test(raster, walk_matches_definition)
+{
+	const unsigned emitted = walk_trials(0x5eed1234u, 400, false);
 	cr_assert_gt(emitted, 10000u, "the trials cover many quads (%u)", emitted);
+}
+
+/* Infinite and NaN vertices: edge values and weights inf or NaN in some
+ * lanes; the lanes must give the definition's bits (NaNs included). */
+Test(raster, walk_with_infinite_and_nan_vertices_matches_definition)
+{
+	const unsigned emitted = walk_trials(0x0dd5eedu, 400, true);
+	cr_assert_gt(emitted, 5000u, "the trials cover many quads (%u)", emitted);
 }

@@ -21,27 +21,68 @@ static double keep_bits(double v, int bits)
 	return ldexp(trunc(m * scale) / scale, e);     /* truncate: tegra.sfu.mantissa_bits */
 }
 
-/* tegra-fp.md §2.4 SFU ops; PRE ops per tegra.sfu.pre_range_reduce (§9 q6). */
+/* tegra-fp.md §2.4 SFU ops before the mantissa is cut; PRE ops per
+ * tegra.sfu.pre_range_reduce (§9 q6). */
+static inline double sfu_value(bool turns, unsigned op, double v)
+{
+	const double two_pi = 6.283185307179586476925286766559;
+	switch (op) {
+	case TEGRA_SFU_RCP: return 1.0 / v;
+	case TEGRA_SFU_RSQ: return 1.0 / sqrt(fabs(v));
+	case TEGRA_SFU_LG2: return log2(fabs(v));
+	case TEGRA_SFU_EX2: return exp2(v);
+	case TEGRA_SFU_SQRT: return sqrt(fabs(v));
+	case TEGRA_SFU_SIN: return sin(turns ? v * two_pi : v);
+	case TEGRA_SFU_COS: return cos(turns ? v * two_pi : v);
+	case TEGRA_SFU_FRC: return v - floor(v);
+	case TEGRA_SFU_PRESIN:
+	case TEGRA_SFU_PRECOS: return turns ? v / two_pi : v;
+	case TEGRA_SFU_PREEX2:
+	default: return v;
+	}
+}
+
 double mfu_sfu(const gr3d_ctx *c, unsigned op, double v)
 {
-	const bool turns = c->cfg->tegra_sfu_pre_reduce;
-	const double two_pi = 6.283185307179586476925286766559;
-	double r;
-	switch (op) {
-	case TEGRA_SFU_RCP: r = 1.0 / v; break;
-	case TEGRA_SFU_RSQ: r = 1.0 / sqrt(fabs(v)); break;
-	case TEGRA_SFU_LG2: r = log2(fabs(v)); break;
-	case TEGRA_SFU_EX2: r = exp2(v); break;
-	case TEGRA_SFU_SQRT: r = sqrt(fabs(v)); break;
-	case TEGRA_SFU_SIN: r = sin(turns ? v * two_pi : v); break;
-	case TEGRA_SFU_COS: r = cos(turns ? v * two_pi : v); break;
-	case TEGRA_SFU_FRC: r = v - floor(v); break;
-	case TEGRA_SFU_PRESIN:
-	case TEGRA_SFU_PRECOS: r = turns ? v / two_pi : v; break;
-	case TEGRA_SFU_PREEX2:
-	default: r = v; break;
-	}
+	const double r = sfu_value(c->cfg->tegra_sfu_pre_reduce, op, v);
 	return c->exact ? r : keep_bits(r, (int)c->cfg->tegra_sfu_bits);   /* arith=exact: every bit */
+}
+
+/* mfu_sfu on four values in place, as run_steps's four-pixel step forms
+ * them: with every mantissa bit kept (keep_bits gives r back) the formula
+ * alone, the op's switch once for the four. */
+GR3D_HOT void sfu_quad(const gr3d_ctx *c, unsigned op, double v[GR3D_PIXELS])
+{
+	if (c->exact || c->cfg->tegra_sfu_bits < 13) {
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			v[p] = mfu_sfu(c, op, v[p]);
+		return;
+	}
+	const bool turns = c->cfg->tegra_sfu_pre_reduce;
+	switch (op) {
+	case TEGRA_SFU_RCP:
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			v[p] = 1.0 / v[p];
+		break;
+	case TEGRA_SFU_RSQ:
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			v[p] = 1.0 / sqrt(fabs(v[p]));
+		break;
+	case TEGRA_SFU_LG2:
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			v[p] = log2(fabs(v[p]));
+		break;
+	case TEGRA_SFU_EX2:
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			v[p] = exp2(v[p]);
+		break;
+	case TEGRA_SFU_PREEX2:
+		break;                                   /* v itself */
+	default:
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			v[p] = sfu_value(turns, op, v[p]);
+		break;
+	}
 }
 
 /* Multiplier source (tegra-fp.md §2.4) for the four pixels: r0..r3 of the
@@ -115,19 +156,9 @@ static void run_steps(const gr3d_ctx *c, const mfu_plan *in, gr3d_quad *q, unsig
 	}
 	if (in->sfu_op != TEGRA_SFU_NOP) {
 		if (active == 0xFu) {
-			/* four at a time: mfu_sfu's rcp and rsq with every mantissa bit
-			 * kept (keep_bits gives them back) inline, the others through it;
-			 * gr3d_round20_quad is gr3d_round20 on each */
-			const bool all_bits = c->cfg->tegra_sfu_bits >= 13;
-			if (all_bits && in->sfu_op == TEGRA_SFU_RCP)
-				for (unsigned p = 0; p < GR3D_PIXELS; p++)
-					sfu[p] = 1.0 / sfu[p];
-			else if (all_bits && in->sfu_op == TEGRA_SFU_RSQ)
-				for (unsigned p = 0; p < GR3D_PIXELS; p++)
-					sfu[p] = 1.0 / sqrt(fabs(sfu[p]));
-			else
-				for (unsigned p = 0; p < GR3D_PIXELS; p++)
-					sfu[p] = mfu_sfu(c, in->sfu_op, sfu[p]);
+			/* four at a time (sfu_quad); gr3d_round20_quad is gr3d_round20
+			 * on each */
+			sfu_quad(c, in->sfu_op, sfu);
 			gr3d_round20_quad(c, sfu);
 			if (!in->sfu_w) {            /* rounded already: gr3d_to_fp20 on each */
 				uint32_t enc[GR3D_PIXELS];
@@ -170,13 +201,28 @@ typedef union mfu_weights {
 	mfu_f64x4 quad[3];
 } mfu_weights;
 
-static inline void weights(const gr3d_quad *q, mfu_weights *w)
+/* Each row is formed whole in a register and stored in one piece (four
+ * lanes in the wide build, two pairs in the other): the interpolations load
+ * it as a vector, and a vector load of values stored one by one waits for
+ * the stores to reach the cache (about 15 cycles; docs/speed.md "Fragments,
+ * session 10").  w2 = 1 - b0 - b1 in that order, as a pixel alone. */
+GR3D_HOT void weights(const gr3d_quad *q, mfu_weights *w, bool wide)
 {
-	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		const gr3d_pixel *px = &q->px[p];
-		w->w[0][p] = px->b0;
-		w->w[1][p] = px->b1;
-		w->w[2][p] = 1.0 - (double)px->b0 - (double)px->b1;
+	const gr3d_pixel *px = q->px;
+	if (wide) {
+		const mfu_f32x4 f0 = { px[0].b0, px[1].b0, px[2].b0, px[3].b0 };
+		const mfu_f32x4 f1 = { px[0].b1, px[1].b1, px[2].b1, px[3].b1 };
+		const mfu_f64x4 b0 = __builtin_convertvector(f0, mfu_f64x4), b1 = __builtin_convertvector(f1, mfu_f64x4);
+		w->quad[0] = b0;
+		w->quad[1] = b1;
+		w->quad[2] = 1.0 - b0 - b1;
+		return;
+	}
+	for (unsigned h = 0; h < 2; h++) {
+		const mfu_f64x2 b0 = { px[2 * h].b0, px[2 * h + 1].b0 }, b1 = { px[2 * h].b1, px[2 * h + 1].b1 };
+		w->pair[0][h] = b0;
+		w->pair[1][h] = b1;
+		w->pair[2][h] = 1.0 - b0 - b1;
 	}
 }
 
@@ -247,28 +293,47 @@ GR3D_HOT bool persp_setup4(const mfu_round *rd, gr3d_quad *q, mfu_weights *w)
 	return true;
 }
 
-/* `sfu: rcp rN` with no multiplier (mfu_plan.rcp_reg) on a quad whose four
+/* `sfu: OP rN` with no multiplier (mfu_plan.reg_sfu) on a quad whose four
  * pixels are active: run_steps's read of the register (gr3d_fp20_quad with
- * subnormals is gr3d_fp20 for every code), 1 / x, then its rounding and
- * write, two pixels at a time.  Encoding the value rounded to FP20 is
- * encoding the value: the code of 1 / x.  Returns false, having written
+ * subnormals is gr3d_fp20 for every code), sfu_quad's value of each pixel,
+ * then its rounding and write.  Encoding the value rounded to FP20 is
+ * encoding the value: the code of the SFU's value, formed as soon as the
+ * value is (in a register: a vector load of values stored one by one
+ * would wait for the stores, weights()).  Returns false, having written
  * nothing, when a value is outside the pair helpers' range: the general
  * steps run instead. */
-GR3D_HOT bool rcp_reg(const mfu_round *rd, gr3d_quad *q, unsigned reg)
+GR3D_HOT bool reg_sfu(const gr3d_ctx *c, const mfu_round *rd, const mfu_plan *in, gr3d_quad *q)
 {
+	const unsigned reg = in->sfu_reg;
 	const uint32_t raw[GR3D_PIXELS] = { q->px[0].r[reg], q->px[1].r[reg], q->px[2].r[reg], q->px[3].r[reg] };
 	double xs[GR3D_PIXELS];
 	gr3d_fp20_quad(true, raw, xs);
-	mfu_f64x2 x[2];
-	memcpy(x, xs, sizeof x);
-	mfu_u64x2 far = { 0, 0 };
-	const mfu_u64x2 c01 = mfu_fp20_bits_x2(rd, 1.0 / x[0], &far), c23 = mfu_fp20_bits_x2(rd, 1.0 / x[1], &far);
-	if (!mfu_near_x2(far))
+	uint32_t code[GR3D_PIXELS];
+	uint64_t far = 0;
+#define REG_SFU_LANES(EXPR) \
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) { \
+		const double x = xs[p]; \
+		code[p] = mfu_fp20_bits_1(rd, (EXPR), &far); \
+	}
+	if (c->cfg->tegra_sfu_bits < 13) {               /* (c->exact has no plan) */
+		REG_SFU_LANES(mfu_sfu(c, in->sfu_op, x));
+	} else {
+		/* sfu_quad's cases */
+		const bool turns = c->cfg->tegra_sfu_pre_reduce;
+		switch (in->sfu_op) {
+		case TEGRA_SFU_RCP: REG_SFU_LANES(1.0 / x); break;
+		case TEGRA_SFU_RSQ: REG_SFU_LANES(1.0 / sqrt(fabs(x))); break;
+		case TEGRA_SFU_LG2: REG_SFU_LANES(log2(fabs(x))); break;
+		case TEGRA_SFU_EX2: REG_SFU_LANES(exp2(x)); break;
+		case TEGRA_SFU_PREEX2: REG_SFU_LANES(x); break;
+		default: REG_SFU_LANES(sfu_value(turns, in->sfu_op, x)); break;
+		}
+	}
+#undef REG_SFU_LANES
+	if (far >> 57)                                   /* mfu_near_x2's test */
 		return false;
-	q->px[0].r[reg] = (uint32_t)c01[0];
-	q->px[1].r[reg] = (uint32_t)c01[1];
-	q->px[2].r[reg] = (uint32_t)c23[0];
-	q->px[3].r[reg] = (uint32_t)c23[1];
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		q->px[p].r[reg] = code[p];
 	return true;
 }
 
@@ -310,10 +375,10 @@ GR3D_HOT bool ipl_fp20_4(const mfu_round *rd, const mfu_plan *in, const gr3d_tra
 		const double a0 = a[0], a1 = a[1], a2 = a[2];
 		const unsigned reg = in->var[j].reg;
 		const mfu_f64x4 v = w0 * a0 + w1 * a1 + w2 * a2;
-		uint32_t c[GR3D_PIXELS];
-		mfu_fp20_bits_x4(rd, &v, &far, c);
+		mfu_u64x4 c;
+		mfu_fp20_bits_x4(rd, &v, &far, &c);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			q->px[p].r[reg] = c[p];
+			q->px[p].r[reg] = (uint32_t)c[p];
 	}
 	return mfu_near_x4(&far);
 }
@@ -364,19 +429,19 @@ GR3D_HOT void run_inst(const gr3d_ctx *c, const mfu_round *rd, const mfu_plan *i
 	bool fused = false, have_w = false;                 /* steps 1 and 2 done in one pass */
 	if (all && in->persp)                               /* it leaves the weights in w */
 		fused = have_w = wide ? persp_setup4(rd, q, &w) : persp_setup(rd, q, &w);
-	else if (all && in->rcp_reg)
-		fused = rcp_reg(rd, q, in->sfu_reg);            /* (it writes a register, not the weights) */
+	else if (all && in->reg_sfu)
+		fused = reg_sfu(c, rd, in, q);            /* (it writes a register, not the weights) */
 	if (!fused)
 		run_steps(c, in, q, active);
 	if (in->nvar && !have_w)                            /* as the steps left b0, b1 */
-		weights(q, &w);
+		weights(q, &w, wide);
 	if (in->nvar && !(in->ipl_fp20 && all && t && (wide ? ipl_fp20_4(rd, in, t, q, &w) : ipl_fp20(rd, in, t, q, &w))))
 		ipl_vars(c, in, t, q, active, &w);
 }
 
-/* run_inst built twice on x86-64: with the wide paths for AVX2 (a quad's
- * four binary64 in one register), and with the pair paths for plain
- * x86-64; IEEE binary64 either way (mfu_quad picks by the host). */
+/* run_inst alone in its AVX2 build, for mfu_run_inst (the unit tests): the
+ * unit runs whole EXECs in one build (quad_exec); IEEE binary64 either
+ * way. */
 #if defined(__x86_64__)
 __attribute__((target("avx2"), noinline)) static void run_inst_avx2(const gr3d_ctx *c, const mfu_round *rd,
                                                                     const mfu_plan *in, const gr3d_tram_tri *t,
@@ -416,26 +481,16 @@ GR3D_HOT unsigned active_pixels(const gr3d_quad *q)
 	       active_pixel(&q->px[3]) << 3;
 }
 
-/* EXEC e's instructions on quad q; returns the EXEC's clocks.  Out of line
- * (and reached by a tail call), so that the many EXECs without MFU work do
- * not pay for its registers. */
-__attribute__((noinline)) static unsigned mfu_quad(gr3d_stage *s, gr3d_quad *q, unsigned e)
+/* EXEC x's instructions on quad q; returns the EXEC's clocks.  wide: the
+ * four-lane paths (the AVX2 build). */
+GR3D_HOT unsigned quad_exec(gr3d_stage *s, gr3d_quad *q, const mfu_exec_plan *x, bool wide)
 {
-	mfu_unit *m = (mfu_unit *)s;
-	const mfu_exec_plan *x = &m->exec[e];
+	const mfu_unit *m = (const mfu_unit *)s;
 	const gr3d_ctx *c = s->ctx;
 	const gr3d_tram_tri *t = q->tri < c->ntris ? &c->tram[q->tri] : NULL;
 	const unsigned active = active_pixels(q);       /* live and helper pixels */
-	for (unsigned i = 0; i < x->ninst; i++) {
-		const mfu_plan *in = &x->inst[i];
-#if defined(__x86_64__)
-		if (m->avx2 && (in->persp || in->ipl_fp20)) {   /* where four lanes pay */
-			run_inst_avx2(c, &m->round, in, t, q, active);
-			continue;
-		}
-#endif
-		run_inst(c, &m->round, in, t, q, active, false);
-	}
+	for (unsigned i = 0; i < x->ninst; i++)
+		run_inst(c, &m->round, &x->inst[i], t, q, active, wide);
 	if (x->ipl)
 		q->tex_row = x->row;
 	static const uint8_t BITS[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
@@ -445,10 +500,32 @@ __attribute__((noinline)) static unsigned mfu_quad(gr3d_stage *s, gr3d_quad *q, 
 	return s->quad_clocks * x->count;
 }
 
+/* quad_exec built twice, out of line (and reached by a tail call), so that
+ * the many EXECs without MFU work do not pay for its registers: for AVX2
+ * where an instruction has a four-lane path (mfu_exec_plan.wide), else
+ * plain (the four-lane build cost fs_lit's register SFU ops more, session
+ * 10). */
+#if defined(__x86_64__)
+__attribute__((target("avx2"), noinline)) static unsigned mfu_quad_avx2(gr3d_stage *s, gr3d_quad *q, unsigned e)
+{
+	return quad_exec(s, q, &((const mfu_unit *)s)->exec[e], true);
+}
+#endif
+
+__attribute__((noinline)) static unsigned mfu_quad(gr3d_stage *s, gr3d_quad *q, unsigned e)
+{
+	return quad_exec(s, q, &((const mfu_unit *)s)->exec[e], false);
+}
+
 static unsigned mfu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
-	if (!((const mfu_unit *)s)->count[e])
+	const mfu_unit *m = (const mfu_unit *)s;
+	if (!m->count[e])
 		return s->quad_clocks;                          /* count 0 still takes a clock (wiki) */
+#if defined(__x86_64__)
+	if (m->exec[e].wide)
+		return mfu_quad_avx2(s, q, e);
+#endif
 	return mfu_quad(s, q, e);
 }
 
@@ -488,7 +565,7 @@ static void plan_inst(const gr3d_ctx *c, unsigned e, const tegra_mfu_inst *in, m
 		o->ipl_fp20 &= !o->var[j].fx && !o->var[j].sat;
 	/* the perspective set-up that persp_setup runs in one pass: rcp of 1/w
 	 * with every mantissa bit kept, bar = sfu * bar0, then bar = sfu * bar1 */
-	o->rcp_reg = !c->exact && o->sfu_op == TEGRA_SFU_RCP && !o->sfu_w && c->cfg->tegra_sfu_bits >= 13 && o->nmul == 0;
+	o->reg_sfu = !c->exact && o->sfu_op != TEGRA_SFU_NOP && !o->sfu_w && o->nmul == 0;
 	o->persp = !c->exact && o->sfu_op == TEGRA_SFU_RCP && o->sfu_w && c->cfg->tegra_sfu_bits >= 13 && o->nmul == 2 &&
 	           o->mul[0].dst == TEGRA_MUL_DST_BAR && !o->mul[0].second &&
 	           o->mul[0].src0 == TEGRA_MUL_SRC_SFU && o->mul[0].src1 == TEGRA_MUL_SRC_BAR0 &&
@@ -519,6 +596,7 @@ void mfu_init(mfu_unit *m, gr3d_ctx *ctx)
 			if (i >= x->ninst)
 				continue;
 			x->ipl |= in->nvar > 0;
+			x->wide |= m->avx2 && (in->persp || in->ipl_fp20);
 			for (unsigned n = 0; n <= GR3D_PIXELS; n++) {
 				x->add[n][MFU_CTR_SFU] += (in->sfu_op != TEGRA_SFU_NOP) * n;
 				x->add[n][MFU_CTR_MUL] += in->nmul * n;

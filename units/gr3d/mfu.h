@@ -28,9 +28,8 @@ typedef struct mfu_plan {
 	 * bar = sfu * bar0, bar = sfu * bar1): run in one pass on a quad whose
 	 * four pixels are active (mfu.c persp_setup) */
 	bool persp;
-	/* rcp of a register with all 13 mantissa bits kept and no multiplier
-	 * (mfu.c rcp_reg) */
-	bool rcp_reg;
+	/* an SFU op on a register and no multiplier (mfu.c reg_sfu) */
+	bool reg_sfu;
 } mfu_plan;
 
 /* One EXEC's MFU work, planned once per draw (mfu_init). */
@@ -39,6 +38,7 @@ typedef struct mfu_exec_plan {
 	uint8_t ninst;                /* of them run: at most TEGRA_FP_MAX_PER_EXEC */
 	bool ipl;                     /* some instruction interpolates: TEX reads its row */
 	uint8_t row;                  /* the EXEC's row (e mod rows) */
+	bool wide;                    /* the AVX2 build runs it: an instruction has a four-lane path */
 	/* the counters' increments for a quad with n active pixels: the
 	 * instructions once, sfu_ops, multiplies and interpolations n times */
 	uint32_t add[GR3D_PIXELS + 1][MFU_CTR_COUNT];

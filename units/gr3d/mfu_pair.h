@@ -1,5 +1,5 @@
 /* FP20 rounding on two values at a time, for the MFU's fast paths (mfu.c:
- * the perspective set-up, rcp of a register, FP20 interpolation).  Written
+ * the perspective set-up, an SFU op on a register, FP20 interpolation).  Written
  * with the compiler's vector types (GCC and Clang: one SSE2 register on
  * x86-64, two scalars elsewhere), so that a pair is rounded in about fifteen
  * instructions.
@@ -68,6 +68,19 @@ GR3D_HOT mfu_u64x2 mfu_fp20_bits_x2(const mfu_round *rd, mfu_f64x2 v, mfu_u64x2 
 	        (FP20_F64_REBIAS << FP20_EXP_SHIFT));
 }
 
+/* mfu_fp20_bits_x2 on one value (for values stored one by one, which a
+ * vector load would wait for): its FP20 code; far |= its d. */
+static inline uint32_t mfu_fp20_bits_1(const mfu_round *rd, double v, uint64_t *far)
+{
+	uint64_t b;
+	memcpy(&b, &v, sizeof b);
+	const uint64_t a = b & ~(UINT64_C(1) << 63);
+	*far |= a - MFU_PAIR_LO;
+	return (uint32_t)((b >> 63) << FP20_SIGN_SHIFT |
+	                  (((a + rd->add[0] + ((a >> FP20_F64_SHIFT) & rd->odd[0])) >> FP20_F64_SHIFT) -
+	                   (FP20_F64_REBIAS << FP20_EXP_SHIFT)));
+}
+
 /* The same on four lanes, for the builds where a quad's four binary64 are
  * one register (AVX2: mfu.c's wide paths).  Pointers, not values: a
  * function taking or returning these would change its ABI with AVX, which
@@ -79,7 +92,9 @@ typedef uint32_t mfu_u32x4 __attribute__((vector_size(16)));
 
 static inline bool mfu_near_x4(const mfu_u64x4 *far)
 {
-	return (((*far)[0] | (*far)[1] | (*far)[2] | (*far)[3]) >> 57) == 0;
+	/* the two halves OR-ed first: one extract, not three */
+	const mfu_u64x2 h = __builtin_shufflevector(*far, *far, 0, 1) | __builtin_shufflevector(*far, *far, 2, 3);
+	return ((h[0] | h[1]) >> 57) == 0;
 }
 
 /* mfu_round20_x2 on four lanes, in place. */
@@ -91,16 +106,16 @@ GR3D_HOT void mfu_round20_x4(const mfu_round *rd, mfu_f64x4 *v, mfu_u64x4 *far)
 	                 ~((UINT64_C(1) << FP20_F64_SHIFT) - 1));
 }
 
-/* mfu_fp20_bits_x2 on four lanes: the codes in out. */
-GR3D_HOT void mfu_fp20_bits_x4(const mfu_round *rd, const mfu_f64x4 *v, mfu_u64x4 *far, uint32_t out[4])
+/* mfu_fp20_bits_x2 on four lanes: each lane's code in its 64-bit lane of
+ * *code (the caller stores each lane's low word where it goes: narrowing
+ * the vector first costs five shuffles). */
+GR3D_HOT void mfu_fp20_bits_x4(const mfu_round *rd, const mfu_f64x4 *v, mfu_u64x4 *far, mfu_u64x4 *code)
 {
 	const mfu_u64x4 b = (mfu_u64x4)*v, a = b & ~(UINT64_C(1) << 63);
 	*far |= a - MFU_PAIR_LO;
-	const mfu_u64x4 c = (b >> 63) << FP20_SIGN_SHIFT |
-	                    (((a + rd->add[0] + ((a >> FP20_F64_SHIFT) & rd->odd[0])) >> FP20_F64_SHIFT) -
-	                     (FP20_F64_REBIAS << FP20_EXP_SHIFT));
-	const mfu_u32x4 w = __builtin_convertvector(c, mfu_u32x4);
-	memcpy(out, &w, sizeof w);
+	*code = (b >> 63) << FP20_SIGN_SHIFT |
+	        (((a + rd->add[0] + ((a >> FP20_F64_SHIFT) & rd->odd[0])) >> FP20_F64_SHIFT) -
+	         (FP20_F64_REBIAS << FP20_EXP_SHIFT));
 }
 
 #endif

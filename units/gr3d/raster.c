@@ -3,6 +3,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <string.h>
 
 const sim_counter_def RASTER_COUNTERS[RASTER_CTR_COUNT] = {
 	[RASTER_CTR_TRIS] = { "triangles", "triangles walked" },
@@ -166,6 +167,8 @@ static void start_row(raster_unit *r)
 	for (unsigned v = 0; v < 3; v++) {
 		r->row_e[v][0] = s->ex[v] * (py0 - s->oy[v]);
 		r->row_e[v][1] = s->ex[v] * (py1 - s->oy[v]);
+		r->row_q[v][0] = r->row_q[v][1] = r->row_e[v][0];
+		r->row_q[v][2] = r->row_q[v][3] = r->row_e[v][1];
 		r->inside_lo[v] = r->inside_hi[v] = INT_MAX;      /* none known */
 		if (!(ahead && s->ey[v] > 0))
 			continue;
@@ -205,10 +208,30 @@ static int skip_outside(const raster_unit *r, unsigned v, int qx)
 	return edge_in(r, v, k) ? qx + 2 : k + 2;
 }
 
+/* A quad's four pixels as the lanes of one vector (pixel k in lane k): one
+ * AVX2 register in quad_mask's wide build, two SSE2 halves in the plain
+ * one.  Lane operations are IEEE binary64 like the scalar ones (ISO C: no
+ * contraction), so each lane's value is the scalar definition's. */
+typedef double raster_f64x4 __attribute__((vector_size(32)));
+typedef int64_t raster_i64x4 __attribute__((vector_size(32)));
+typedef float raster_f32x4 __attribute__((vector_size(16)));
+
+/* edge_test on the lanes of e (by pointer: a function taking a 32-byte
+ * vector by value changes its ABI with AVX, which GCC warns about). */
+GR3D_HOT unsigned lanes_in(const raster_tri *s, unsigned v, const raster_f64x4 *e)
+{
+	const raster_f64x4 zero = { 0.0, 0.0, 0.0, 0.0 };
+	const raster_i64x4 m = s->tie[v] ? *e >= zero : *e > zero;
+	return (unsigned)(m[0] & 1) | (unsigned)(m[1] & 2) | (unsigned)(m[2] & 4) | (unsigned)(m[3] & 8);
+}
+
 /* The pixels of the quad at (qx, qy) inside the triangle and the scissor,
  * and their weights in o.  With none, *next is the column where the walk
- * of this row goes on (skip_outside), else qx + 2. */
-static unsigned quad_mask(raster_unit *r, int qx, int qy, gr3d_quad_in *o, int *next)
+ * of this row goes on (skip_outside), else qx + 2.  edge_values, edge_test
+ * and the weights' products and sums on the four pixels' lanes, in the same
+ * order; tests/units/test_raster.c compares both builds with the plain
+ * definition. */
+GR3D_HOT unsigned quad_mask(raster_unit *r, int qx, int qy, gr3d_quad_in *o, int *next)
 {
 	const raster_tri *s = &r->cur;
 	*next = qx + 2;
@@ -221,13 +244,22 @@ static unsigned quad_mask(raster_unit *r, int qx, int qy, gr3d_quad_in *o, int *
 			mask |= (unsigned)(ix >= s->sx0 && ix < s->sx1 && iy >= s->sy0 && iy < s->sy1) << k;
 		}
 	}
-	/* e[v][k]: edge v at pixel k; a quad outside one edge stops there */
-	double e[3][GR3D_PIXELS];
+	/* e[v]: edge v at the four pixels, row - ey * (px - ox); px = qx + 0.5
+	 * and (qx + 1) + 0.5 are exact either way */
+	const raster_f64x4 px = (double)qx + (raster_f64x4){ 0.5, 1.5, 0.5, 1.5 };
+	raster_f64x4 e[3];
+#pragma GCC unroll 3
 	for (unsigned v = 0; v < 3; v++) {
-		edge_values(r, v, qx, e[v]);
+		raster_f64x4 row;
+		memcpy(&row, r->row_q[v], sizeof row);
+		e[v] = row - s->ey[v] * (px - s->ox[v]);
+	}
+	/* a quad outside one edge stops there */
+#pragma GCC unroll 3
+	for (unsigned v = 0; v < 3; v++) {
 		if (qx >= r->inside_lo[v] && qx <= r->inside_hi[v])
 			continue;                 /* known: wholly inside */
-		const unsigned in = edge_test(s, v, e[v]);
+		const unsigned in = lanes_in(s, v, &e[v]);
 		if (!in) {
 			*next = skip_outside(r, v, qx);
 			return 0;
@@ -242,13 +274,16 @@ static unsigned quad_mask(raster_unit *r, int qx, int qy, gr3d_quad_in *o, int *
 	}
 	/* uncovered pixels get their (extrapolated) weights too: they are the
 	 * quad's helper pixels for the texture LOD */
-	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
-		double l0 = e[0][k] * s->inv_area, l1 = e[1][k] * s->inv_area, l2 = e[2][k] * s->inv_area;
-		o->bar0[k] = (float)(l0 * s->iw[0]);
-		o->bar1[k] = (float)(l1 * s->iw[1]);
-		o->q[k] = (float)(l0 * s->iw[0] + l1 * s->iw[1] + l2 * s->iw[2]);
-		o->z[k] = l0 * s->z[0] + l1 * s->z[1] + l2 * s->z[2];   /* window z: screen-linear */
-	}
+	const raster_f64x4 l0 = e[0] * s->inv_area, l1 = e[1] * s->inv_area, l2 = e[2] * s->inv_area;
+	const raster_f64x4 b0 = l0 * s->iw[0], b1 = l1 * s->iw[1];
+	const raster_f32x4 bar0 = __builtin_convertvector(b0, raster_f32x4);
+	const raster_f32x4 bar1 = __builtin_convertvector(b1, raster_f32x4);
+	const raster_f32x4 qw = __builtin_convertvector(b0 + b1 + l2 * s->iw[2], raster_f32x4);
+	const raster_f64x4 z = l0 * s->z[0] + l1 * s->z[1] + l2 * s->z[2];   /* window z: screen-linear */
+	memcpy(o->bar0, &bar0, sizeof o->bar0);
+	memcpy(o->bar1, &bar1, sizeof o->bar1);
+	memcpy(o->q, &qw, sizeof o->q);
+	memcpy(o->z, &z, sizeof o->z);
 	return mask;
 }
 
@@ -268,7 +303,7 @@ static bool take(raster_unit *r, uint64_t now)
 	return true;
 }
 
-static void raster_tick(sim_unit *u, uint64_t now)
+GR3D_HOT void tick(sim_unit *u, uint64_t now)
 {
 	raster_unit *r = (raster_unit *)u;
 	sim_unit_wait_settle(u, now);
@@ -311,7 +346,7 @@ static void raster_tick(sim_unit *u, uint64_t now)
 		 * quad is simply not committed.  Every field is set before that. */
 		gr3d_quad_in *in = sim_port_tail(r->out);
 		int next;
-		unsigned mask = quad_mask(r, r->qx, r->qy, in, &next);
+		const unsigned mask = quad_mask(r, r->qx, r->qy, in, &next);
 		in->x = (uint16_t)r->qx;
 		in->y = (uint16_t)r->qy;
 		r->qx = next;
@@ -335,6 +370,33 @@ static void raster_tick(sim_unit *u, uint64_t now)
 		sim_unit_busy(u);                   /* this cycle pushed */
 		return;
 	}
+}
+
+/* The tick built twice on x86-64, with quad_mask inline: for AVX2 (a
+ * quad's lanes in one register) and plain (two SSE2 halves); raster_use_avx2
+ * picks one. */
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static void raster_tick_avx2(sim_unit *u, uint64_t now)
+{
+	tick(u, now);
+}
+#endif
+
+static void raster_tick_plain(sim_unit *u, uint64_t now)
+{
+	tick(u, now);
+}
+
+void raster_use_avx2(raster_unit *r, bool on)
+{
+#if defined(__x86_64__)
+	r->avx2 = on && __builtin_cpu_supports("avx2");
+	r->u.tick = r->avx2 ? raster_tick_avx2 : raster_tick_plain;
+#else
+	(void)on;
+	r->avx2 = false;
+	r->u.tick = raster_tick_plain;
+#endif
 }
 
 unsigned raster_tri_blocks(const raster_tri *s, unsigned swath_shift, unsigned nblocks)
@@ -363,10 +425,11 @@ static void raster_reset(sim_unit *u)
 void raster_init(raster_unit *r, sim_port *in, sim_port *out, gr3d_tram *tram)
 {
 	memset(r, 0, sizeof *r);
-	sim_unit_init(&r->u, "raster", raster_tick, RASTER_COUNTERS, RASTER_CTR_COUNT);
+	sim_unit_init(&r->u, "raster", raster_tick_plain, RASTER_COUNTERS, RASTER_CTR_COUNT);
 	r->u.reset = raster_reset;
 	r->in = in;
 	r->out = out;
 	r->tram = tram;
+	raster_use_avx2(r, true);
 	in->consumer = &r->u;
 }

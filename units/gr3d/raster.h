@@ -54,11 +54,18 @@ typedef struct raster_unit {
 	 * ex*(py - oy) of its two pixel rows, formed once per row */
 	bool row_set;
 	double row_e[3][2];
+	/* the same per pixel of a quad (row_e[v][k >> 1] at k), for the lanes
+	 * of quad_mask: one unaligned load (no vector type in the struct, whose
+	 * alignment would then exceed malloc's) */
+	double row_q[3][GR3D_PIXELS];
 	/* the quad columns [inside_lo, inside_hi] of the row known to lie wholly
 	 * inside edge v (start_row, quad_mask): their test is skipped */
 	int inside_lo[3], inside_hi[3];
 	int scissor_lo, scissor_hi;   /* the quad columns of the row wholly inside the scissor */
 	uint32_t next_id;             /* quads emitted in this draw */
+	/* the tick's AVX2 build runs (raster_use_avx2); the plain build gives
+	 * the same bits */
+	bool avx2;
 	/* Tegra 3's swath split (docs/tegra-units.md "Tegra 3: two blocks"):
 	 * with nblocks > 1 the rasterizer walks only the rows of its own
 	 * swaths, swath k = y >> swath_shift belonging to block k % nblocks */
@@ -69,6 +76,10 @@ extern const sim_counter_def RASTER_COUNTERS[RASTER_CTR_COUNT];
 
 /* tram: the ring of TRAM slots the walk and the quads hold, or NULL. */
 void raster_init(raster_unit *r, sim_port *in, sim_port *out, gr3d_tram *tram);
+
+/* The tick's AVX2 build where on and the host runs AVX2 (raster_init's
+ * choice), else its plain build: the same results (the tests compare). */
+void raster_use_avx2(raster_unit *r, bool on);
 
 /* The block (0: A, 1: B) whose swath holds pixel row y, for nblocks blocks
  * alternating swaths of 1 << swath_shift rows (GLOBAL_HORIZONTAL_SWATH_
