@@ -391,8 +391,10 @@ static void sched_build(const pica_shader_unit *s, uint32_t sig, pica_sched *sc)
 		if (sc->stall[k])
 			sc->stall_mask |= (uint8_t)(1u << k);
 	for (unsigned r = 0; r < 16; r++) {
-		if (sc->o_mask[r] == 0xF)
+		if (sc->o_mask[r] == 0xF) {
 			sc->o_whole |= (uint16_t)(1u << r);
+			sc->whole[sc->n_whole++] = (uint8_t)r;
+		}
 		else if (sc->o_mask[r])
 			sc->o_part |= (uint16_t)(1u << r);
 	}
@@ -435,6 +437,24 @@ static inline bool books_ahead(const pica_shader_unit *s)
 	       !sim_unit_recording(&s->u);
 }
 
+/* The scoreboard a booked schedule left (sched_apply keeps it as the
+ * schedule and its start, sb_lazy and sb_t0), written out: before the
+ * general tick, or END's issue, reads or writes it.  A booked vertex's own
+ * ticks need not read it: its END issues at or after the cycle the
+ * schedule found (sleep_through), and at the next job's first issue every
+ * entry is at most the last END's cycle (END waits for every write). */
+static inline void sb_settle(pica_shader_unit *s)
+{
+	const pica_sched *sc = s->sb_lazy;
+	if (!sc)
+		return;
+	for (uint32_t bits = sc->ready_mask; bits; bits &= bits - 1) {
+		const unsigned b = (unsigned)__builtin_ctz(bits);
+		s->ready[b] = s->sb_t0 + sc->ready[b];
+	}
+	s->sb_lazy = NULL;
+}
+
 /* The first issue of a job shaded ahead, at now: book its path's schedule
  * sc and sleep to its END. */
 static void sched_apply(pica_shader_unit *s, const pica_sched *sc, uint64_t now)
@@ -448,10 +468,8 @@ static void sched_apply(pica_shader_unit *s, const pica_sched *sc, uint64_t now)
 	st->counter[PICA_CTR_INSTRUCTIONS] += sc->instructions;
 	st->counter[PICA_CTR_TAKEN] += sc->taken;
 	s->seq += sc->instructions;
-	for (uint32_t bits = sc->ready_mask; bits; bits &= bits - 1) {
-		const unsigned b = (unsigned)__builtin_ctz(bits);
-		s->ready[b] = now + sc->ready[b];
-	}
+	s->sb_lazy = sc;        /* the scoreboard it leaves: sb_settle, when read */
+	s->sb_t0 = now;
 	s->writes_done = now + sc->writes_done;
 	s->next_issue = now + sc->next_issue;
 	s->wait_cause = (enum sim_stall)sc->wait_cause;
@@ -472,8 +490,8 @@ static void sched_apply(pica_shader_unit *s, const pica_sched *sc, uint64_t now)
  * components keep their stale values, as the ordinary run leaves them). */
 static void shade_merge(pica_shader_unit *s, const pica_sched *sc, const pica_vec4 *o)
 {
-	for (uint32_t bits = sc->o_whole; bits; bits &= bits - 1)
-		s->t.o[0][__builtin_ctz(bits)] = o[__builtin_ctz(bits)];
+	for (unsigned i = 0; i < sc->n_whole; i++)
+		s->t.o[0][sc->whole[i]] = o[sc->whole[i]];
 	for (uint32_t bits = sc->o_part; bits; bits &= bits - 1) {
 		const unsigned q = (unsigned)__builtin_ctz(bits);
 		for (unsigned k = 0; k < 4; k++)
@@ -514,24 +532,15 @@ static void booked_end(pica_shader_unit *s, uint64_t now)
 	sim_unit_sleep_until(u, now + 1);
 	u->debug_pc = s->t.pc;
 	u->has_pc = true;
-	if (now < s->next_issue) {
-		if (s->wait_cause == SIM_STALL_COUNT)
-			sim_unit_busy(u);
-		else
-			sim_unit_stall(u, s->wait_cause);
-		return;
-	}
-	const pica_inst_meta *m = &s->prog->meta[s->t.pc];
-	enum sim_stall cause;
-	const uint64_t need = need_of(s, m, &cause);
-	if (need <= now && sim_port_full(s->out)) {
+	/* now >= END's cycle in the schedule (sleep_through): next_issue and
+	 * the scoreboard let END issue (need_of <= now), as sched_build found */
+	if (sim_port_full(s->out)) {
 		sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
 		return;
 	}
-	if (need > now) {
-		sim_unit_stall(u, cause);
-		return;
-	}
+	const pica_inst_meta *m = &s->prog->meta[s->t.pc];
+	if (m->writes)
+		sb_settle(s);
 	s->now = now;
 	sim_unit_busy(u);
 	const uint32_t seq = (uint32_t)s->seq++;
@@ -543,9 +552,12 @@ static void booked_end(pica_shader_unit *s, uint64_t now)
 	sim_unit_count(u, PICA_CTR_INVOCATIONS, 1);
 }
 
+static void booked_tick(sim_unit *u, uint64_t now);
+
 static void pica_shader_tick(sim_unit *u, uint64_t now)
 {
 	pica_shader_unit *s = (pica_shader_unit *)u;
+	sb_settle(s);
 	if (s->pend_n && s->pending[s->pend_head].cycle <= now)
 		flush_completions(s, now);
 	if (s->booked_busy) {              /* the fast path's busy cycles: the watchdog's view */
@@ -587,7 +599,10 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 			/* a job shaded ahead whose path has a schedule: booked at its
 			 * first issue, its outputs now; else the ordinary run, which
 			 * books and computes the same (tests/units/test_pica_fast.c) */
-			const pica_sched *sc = job->shaded && books_ahead(s) ? sched_find(s, job->sig) : NULL;
+			const bool books = books_ahead(s);
+			if (books && s->prog->batch)
+				u->tick = booked_tick;  /* from the next tick on (fixed for the run) */
+			const pica_sched *sc = job->shaded && books ? sched_find(s, job->sig) : NULL;
 			s->shade_sched = sc;
 			s->shaded = sc != NULL;
 			if (sc) {
@@ -695,6 +710,56 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 	}
 }
 
+/* The tick of a unit that books shaded jobs (books_ahead: fixed for a
+ * run, pica_shader_tick installs it): a booked job's END, and the start of
+ * a job shaded ahead whose path has a schedule, as pica_shader_tick does
+ * them with the checks that cannot fail there left out (no timeline, no
+ * geometry mode, the scoreboard clear by then); anything else goes to
+ * pica_shader_tick. */
+static void booked_tick(sim_unit *u, uint64_t now)
+{
+	pica_shader_unit *s = (pica_shader_unit *)u;
+	if (s->booked_busy) {              /* the watchdog's view, as pica_shader_tick */
+		sim_unit_progress(u, s->booked_busy);
+		s->booked_busy = 0;
+	}
+	if (s->shade_end) {
+		booked_end(s, now);
+		return;
+	}
+	if (s->running || s->fail_pending || s->failed || now < s->next_issue) {
+		pica_shader_tick(u, now);
+		return;
+	}
+	const pica_job_ref *ref = sim_port_peek_sized(s->in, sizeof *ref, now);
+	if (!ref) {
+		const uint64_t r = sim_port_next_ready(s->in);
+		if (r != UINT64_MAX)
+			sim_unit_wake(u, r);
+		return;
+	}
+	const pica_job *job = ref->job;
+	/* sched_find, its first try inline: the last path booked */
+	const pica_sched *sc = &s->sched[s->sched_last];
+	if (!(job->shaded && s->sched_last < s->nsched && sc->sig == job->sig && sc->ok &&
+	      s->sched_prog == s->prog && s->sched_steps == s->env.max_steps))
+		sc = job->shaded ? sched_find(s, job->sig) : NULL;
+	if (!sc) {                          /* the ordinary run */
+		pica_shader_tick(u, now);
+		return;
+	}
+	s->job_id = job->id;
+	shade_merge(s, sc, job->o);
+	sim_port_pop(s->in, now);
+	s->t.steps = 0;
+	s->running = true;
+	sim_unit_sleep_until(u, now + 1);
+	u->debug_pc = s->prog->entry;
+	u->has_pc = true;
+	s->shaded = false;
+	sched_apply(s, sc, now);           /* its first issue: now (need_of <= now, sb_settle) */
+}
+
 void pica_shader_reset(pica_shader_unit *s)
 {
 	s->running = s->failed = false;
@@ -712,7 +777,9 @@ void pica_shader_reset(pica_shader_unit *s)
 	s->log_rel = NULL;
 	s->shaded = s->shade_end = false;
 	s->shade_sched = NULL;
+	s->sb_lazy = NULL;
 	s->t_lazy = false;
+	s->u.tick = pica_shader_tick;
 	pica_thread_reset(&s->t);
 	ulp_diag_clear(&s->err);
 }

@@ -65,6 +65,7 @@ typedef struct pica_sched {
 	uint8_t o_mask[16];             /* the components the path writes */
 	uint16_t o_whole;               /* o registers it writes whole (o_mask 0xF) */
 	uint16_t o_part;                /* o registers it writes in part */
+	uint8_t whole[16], n_whole;     /* o_whole's registers, ascending */
 	uint64_t log[PICA_FAST_RUN + 1];
 	unsigned nlog;
 } pica_sched;
@@ -120,6 +121,8 @@ typedef struct pica_shader_unit {
 	 * max_steps. */
 	bool shaded, shade_end;
 	const pica_sched *shade_sched;  /* the path's schedule (o_mask, o_whole, o_part) */
+	const pica_sched *sb_lazy;      /* the scoreboard is this schedule's from sb_t0 (sb_settle) */
+	uint64_t sb_t0;
 	const pica_program *sched_prog;
 	uint64_t sched_steps;
 	unsigned nsched, sched_last;    /* sched_last: the last one booked (a lookup's first try) */
