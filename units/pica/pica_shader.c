@@ -457,7 +457,7 @@ static inline void sb_settle(pica_shader_unit *s)
 
 /* The first issue of a job shaded ahead, at now: book its path's schedule
  * sc and sleep to its END. */
-static void sched_apply(pica_shader_unit *s, const pica_sched *sc, uint64_t now)
+static inline __attribute__((always_inline)) void sched_apply(pica_shader_unit *s, const pica_sched *sc, uint64_t now)
 {
 	sim_unit *u = &s->u;
 	sim_unit_stats *st = &u->stats;
@@ -488,7 +488,7 @@ static void sched_apply(pica_shader_unit *s, const pica_sched *sc, uint64_t now)
 
 /* The outputs of sc's path from o over the unit's o[0] (the other
  * components keep their stale values, as the ordinary run leaves them). */
-static void shade_merge(pica_shader_unit *s, const pica_sched *sc, const pica_vec4 *o)
+static inline __attribute__((always_inline)) void shade_merge(pica_shader_unit *s, const pica_sched *sc, const pica_vec4 *o)
 {
 	for (unsigned i = 0; i < sc->n_whole; i++)
 		s->t.o[0][sc->whole[i]] = o[sc->whole[i]];
@@ -526,7 +526,7 @@ static inline void push_result(pica_shader_unit *s, uint64_t now)
  * were merged when the job started).  The schedule put the unit to sleep
  * through END's cycle, where END can issue; END still waits for room in
  * the out port, a cycle at a time. */
-static void booked_end(pica_shader_unit *s, uint64_t now)
+static inline __attribute__((always_inline)) void booked_end(pica_shader_unit *s, uint64_t now)
 {
 	sim_unit *u = &s->u;
 	sim_unit_sleep_until(u, now + 1);
