@@ -70,6 +70,14 @@ typedef struct pica_sched {
 	unsigned nlog;
 } pica_sched;
 
+/* The run ahead's log entry for an instruction issued at cycle at after a
+ * dependency wait of the given cause: at << 8 | cause << 1 | taken
+ * (pica_shader.c's run ahead, pica_sched.c's schedules). */
+static inline uint64_t pica_log_entry(uint64_t at, enum sim_stall cause, bool taken)
+{
+	return at << 8 | (uint64_t)cause << 1 | taken;
+}
+
 typedef struct pica_shader_unit {
 	sim_unit u;                     /* first: the clock's view */
 	const pica_program *prog;
@@ -133,6 +141,11 @@ typedef struct pica_shader_unit {
 } pica_shader_unit;
 
 extern const sim_counter_def PICA_COUNTERS[PICA_CTR_COUNT];
+
+/* The unit's schedule of path sig (units/pica/pica_sched.c), built on its
+ * first vertex; NULL when the path needs the ordinary run (or the unit
+ * keeps PICA_SCHED_PATHS others). */
+const pica_sched *pica_sched_find(pica_shader_unit *s, uint32_t sig);
 
 void pica_shader_init(pica_shader_unit *s, const char *name, uint32_t index,
                       const pica_program *prog, const pica_uniforms *unif,
