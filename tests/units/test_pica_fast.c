@@ -343,3 +343,94 @@ Test(pica_fast, batch_cmp_equals_pica_cmp_op)
 					             "op %u %a %a", op, (double)a[l], (double)b[l]);
 			}
 }
+
+/* ---- session 11: vertex fetch zeroes only the inputs a shaded program
+ * reads; a unit books through its own tick (booked_tick) and falls back to
+ * the ordinary run for paths past the schedules it keeps ---- */
+
+/* v0 always, v1 only for every third vertex: the others must read v1 as 0
+ * (the job's slot held another vertex's v1 before). */
+static void sparse_job(void *ctx, uint32_t id, pica_job *job)
+{
+	(void)ctx;
+	for (int k = 0; k < 4; k++)
+		job->v[0].c[k] = (float)(id * 4u + (unsigned)k);
+	if (id % 3 == 0)
+		for (int k = 0; k < 4; k++)
+			job->v[1].c[k] = (float)(id + 1u);
+}
+
+Test(pica_fast, batch_inputs_not_made_read_zero)
+{
+	rig *r = build(".out o0 position\n.out o1 color\n.proc main\n"
+	               "  mov o0, v0\n  mov o1, v1\n  end\n.end\n");
+	cr_assert(r->p.batch, "the batch plan should accept this program");
+	run_out res[2];
+	for (int general = 0; general < 2; general++) {
+		run_out *o = &res[general];
+		memset(o, 0, sizeof *o);
+		pica_env env;
+		pica_env_from_config(&env, &r->cfg);
+		env.general = general;
+		ulp_diag d;
+		ulp_diag_clear(&d);
+		o->ok = pica_batch_run(&r->p, &r->u, &r->cfg, &env, 4, 100, sparse_job, keep_result,
+		                       &o->o, NULL, &o->st, &d);
+		cr_assert(o->ok, "%s", d.msg);
+		cr_assert_eq(o->o.n, 100);
+		for (size_t k = 0; k < o->o.n; k++) {
+			const pica_result *x = &o->o.r[k];
+			const float want = x->id % 3 == 0 ? (float)(x->id + 1) : 0.0f;
+			for (int c = 0; c < 4; c++)
+				cr_assert_eq(x->o[1].c[c], want, "%s: vertex %u o1.%d = %g, not %g",
+				             general ? "general" : "batch", x->id, c, x->o[1].c[c], want);
+		}
+	}
+	expect_same(&res[1], &res[0], "sparse inputs");
+	run_free(&res[0]);
+	run_free(&res[1]);
+	unbuild(r);
+}
+
+/* Six IFs on the inputs: vary_job's nine kinds of vertex take nine paths,
+ * more than the PICA_SCHED_PATHS schedules a unit keeps, so that booked
+ * vertices and ordinary runs take turns on each unit (booked_tick handing
+ * over to pica_shader_tick and back). */
+Test(pica_fast, batch_paths_past_the_schedules_a_unit_keeps)
+{
+	rig *r = build(".out o0 position\n.out o1 color\n.constf k(0.0, 1.0, 2.0, 3.0)\n.proc main\n"
+	               "  mov r0, k.xxxx\n  mov r1, k.yyyy\n  cmp k, lt, lt, v0\n"
+	               "  ifc cmp.x\n    add r0.x, k.yyyy, r0.xxxx\n  .end\n"
+	               "  ifc cmp.y\n    mul r0.y, k.zzzz, v0.yyyy\n    rcp r1.x, v0.yyyy\n  .end\n"
+	               "  cmp k, lt, lt, v1\n"
+	               "  ifc cmp.x\n    rsq r0.z, v1.xxxx\n    mul r1.y, r1.xxxx, r0.zzzz\n  .end\n"
+	               "  ifc cmp.y\n    dp4 r0.w, k, v1\n  .end\n"
+	               "  cmp k.zzzz, lt, lt, v0\n  ifc cmp.x\n    add r1.z, k.wwww, v0.xxxx\n  .end\n"
+	               "  cmp k.xxxx, gt, gt, v1\n  ifc cmp.x\n    mul r1.w, k.wwww, v1.xxxx\n  .end\n"
+	               "  mov o0, r0\n  mov o1, r1\n  end\n.end\n");
+	cr_assert(r->p.batch, "the batch plan should accept this program");
+	/* the paths vary_job's inputs take */
+	uint64_t seen = 0;
+	for (uint32_t id = 0; id < 200; id++) {
+		pica_job job;
+		vary_job(NULL, id, &job);
+		const float *a = job.v[0].c, *b = job.v[1].c;
+		const unsigned path = (a[0] > 0.0f) | (a[1] > 1.0f) << 1 | (b[0] > 0.0f) << 2 |
+		                      (b[1] > 1.0f) << 3 | (a[0] > 2.0f) << 4 | (b[0] < 0.0f) << 5;
+		seen |= UINT64_C(1) << path;
+	}
+	cr_assert_gt(__builtin_popcountll(seen), PICA_SCHED_PATHS, "only %d paths",
+	             __builtin_popcountll(seen));
+	static const char *const KNOBS[] = { NULL, "pica.issue_cycles=2", "pica.flow_bubble=3",
+	                                     "pica.max_steps=12" };
+	for (size_t k = 0; k < sizeof KNOBS / sizeof KNOBS[0]; k++) {
+		ulp_config cfg;
+		ulp_config_defaults(&cfg);
+		if (KNOBS[k])
+			cr_assert(ulp_config_set(&cfg, KNOBS[k], &r->d), "%s", r->d.msg);
+		const char *what = KNOBS[k] ? KNOBS[k] : "defaults";
+		compare(&r->p, &r->u, &cfg, false, 4, 200, what);
+		compare(&r->p, &r->u, &cfg, false, 1, 60, what);
+	}
+	unbuild(r);
+}

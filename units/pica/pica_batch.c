@@ -18,8 +18,9 @@ enum { L = PICA_BATCH_LANES, H = PICA_BATCH_LANES / 4, FULL = (1u << L) - 1 };
 
 void pica_batch_walk_start(const pica_program *p, pica_batch_walk *w)
 {
-	memset(w, 0, sizeof *w);
-	w->pc = p->entry;
+	w->pc = p->entry;         /* trig and tgt are read below nif only */
+	w->nif = 0;
+	w->bad = false;
 }
 
 /* pica_batch_walk_next, inline in the batch's loop */
@@ -603,16 +604,19 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 	const pica_batch_plan *b = p->batch;
 	batch_state S;
 	/* r: a stale read (a dead value) reads 0, as does a lane on another
-	 * path (masked on write); lanes past n: inputs 0 */
+	 * path (masked on write); lanes past n: inputs 0.  A register's lanes
+	 * are zeroed by a copy from zeros (vector stores): GCC makes a memset
+	 * of this size a rep stos, which costs more cycles. */
+	static const float ZERO_REG[4][L];
 	for (uint32_t bits = b->r_read; bits; bits &= bits - 1)
-		memset(S.vr[PICA_BATCH_ROW_R + 4 * __builtin_ctz(bits)], 0, 4 * sizeof S.vr[0]);
+		memcpy(S.vr[PICA_BATCH_ROW_R + 4 * __builtin_ctz(bits)], ZERO_REG, sizeof ZERO_REG);
 	S.cmpx = S.cmpy = 0;
 	for (uint32_t bits = b->o_used; bits; bits &= bits - 1)
-		memset(S.o[__builtin_ctz(bits)], 0, sizeof S.o[0]);
+		memcpy(S.o[__builtin_ctz(bits)], ZERO_REG, sizeof ZERO_REG);
 	for (uint32_t bits = b->v_used; bits; bits &= bits - 1) {
 		const unsigned r = (unsigned)__builtin_ctz(bits);
 		if (n < L)
-			memset(S.vr[4 * r], 0, 4 * sizeof S.vr[0]);
+			memcpy(S.vr[4 * r], ZERO_REG, sizeof ZERO_REG);
 		lanes_in(&S.vr[4 * r], jobs, n < L ? n : L, r);
 	}
 	pica_batch_walk w[L];

@@ -174,8 +174,11 @@ void pica_thread_reset(pica_thread *t) { memset(t, 0, sizeof *t); }
 
 void pica_thread_start(pica_thread *t, const pica_program *p)
 {
+	/* copied from zeros, not memset: GCC makes a memset of this size a
+	 * rep stos, slow to start, and this runs once a vertex */
+	static const pica_stacks ZERO_STACKS;
 	t->pc = p->entry;
-	memset(&t->st, 0, sizeof t->st);
+	memcpy(&t->st, &ZERO_STACKS, sizeof t->st);
 	memset(t->o_written, 0, sizeof t->o_written);
 	t->last_was_mova = false;
 	t->steps = 0;

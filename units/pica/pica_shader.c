@@ -94,13 +94,6 @@ static inline void book_wait(sim_unit_stats *st, uint64_t from, uint64_t to, enu
 		st->stall[wc] += to - from;
 }
 
-/* The run ahead's log entry for an instruction issued at cycle at after a
- * dependency wait of the given cause: at << 8 | cause << 1 | taken. */
-static inline uint64_t log_entry(uint64_t at, enum sim_stall cause, bool taken)
-{
-	return at << 8 | (uint64_t)cause << 1 | taken;
-}
-
 /* What ticks would have counted in cycles [from, to) from end on is taken
  * back (sim_unit settle). */
 static void unbook(sim_unit_stats *st, uint64_t from, uint64_t to, uint64_t end, int act)
@@ -181,7 +174,7 @@ static bool fast_run(pica_shader_unit *s, uint64_t now)
 	sim_unit_busy(u);
 	s->seq++;
 	issued(s, &p->meta[info.pc], now, info.taken);
-	s->log[0] = log_entry(now, SIM_STALL_DEPENDENCY, info.taken);
+	s->log[0] = pica_log_entry(now, SIM_STALL_DEPENDENCY, info.taken);
 	unsigned n = 1;
 	const uint64_t limit = now + s->fast_window;
 	/* the issue state in locals for the loop (issued()'s steps) */
@@ -225,7 +218,7 @@ static bool fast_run(pica_shader_unit *s, uint64_t now)
 			}
 		}
 		busy_last = at;
-		s->log[n++] = log_entry(at, cause, info.taken);
+		s->log[n++] = pica_log_entry(at, cause, info.taken);
 		const pica_inst_meta *mi = &p->meta[info.pc];          /* issued() */
 		const uint64_t done = at + s->latency[mi->cls];
 		for (uint32_t bits = mi->writes; bits; bits &= bits - 1)
@@ -249,7 +242,7 @@ static bool fast_run(pica_shader_unit *s, uint64_t now)
 	s->next_issue = next_issue;
 	s->writes_done = writes_done;
 	s->wait_cause = wait_cause;
-	s->log[n++] = log_entry(at, cause, false);    /* where the run stops */
+	s->log[n++] = pica_log_entry(at, cause, false);    /* where the run stops */
 	s->nlog = n;
 	s->log_rel = NULL;
 	s->log_stop = true;
@@ -257,173 +250,6 @@ static bool fast_run(pica_shader_unit *s, uint64_t now)
 	if (at > now + 1)
 		sim_unit_sleep_through(u, at);
 	return true;
-}
-
-/* ---- the batch path: a schedule per path (pica_shader.h pica_sched) ---- */
-
-/* fast_run's loop for a vertex of path sig from its first issue at cycle 0,
- * the scoreboard clear, what the instructions do left out: what it books,
- * the state it leaves, its log.  The checks pica_fast_step and pica_step
- * make on the way (an output component written twice, pica.max_steps, the
- * output table at END) decide ok. */
-static void sched_build(const pica_shader_unit *s, uint32_t sig, pica_sched *sc)
-{
-	const pica_program *p = s->prog;
-	memset(sc, 0, sizeof *sc);
-	sc->sig = sig;
-	uint64_t ready[20] = { 0 };
-	pica_batch_walk w;
-	pica_batch_walk_start(p, &w);
-	uint32_t pc = p->entry;
-	bool taken;
-	const pica_fast_inst *f0 = &p->fast[pc];
-	if (f0->kind == PICA_FAST_GENERAL || f0->kind == PICA_FAST_END || s->env.max_steps < 1 ||
-	    (sig & PICA_BATCH_BAD))
-		return;                                /* fast_run would not start */
-	uint64_t steps = 0;
-	/* one instruction's effects that the checks see; false: a decline */
-#define SCHED_RUN(pc_)                                                                   \
-	do {                                                                             \
-		const pica_fast_inst *fi_ = &p->fast[pc_];                               \
-		if (steps >= s->env.max_steps)                                           \
-			return;                                                          \
-		steps++;                                                                 \
-		if (fi_->kind != PICA_FAST_GENERAL && fi_->kind != PICA_FAST_NOP && fi_->to_o) { \
-			if (sc->o_mask[fi_->dst] & fi_->wmask)                           \
-				return;                                                  \
-			sc->o_mask[fi_->dst] |= fi_->wmask;                              \
-		}                                                                        \
-		const uint8_t bit_ = p->batch->jump_bit[pc_];                            \
-		if (!pica_batch_walk_next(p, &w, bit_ < 32 && (sig >> bit_ & 1), &taken)) \
-			return;                                                          \
-	} while (0)
-	SCHED_RUN(pc);
-	/* issued() at 0 */
-	const pica_inst_meta *m0 = &p->meta[pc];
-	uint64_t writes_done = s->latency[m0->cls];
-	for (uint32_t bits = m0->writes; bits; bits &= bits - 1)
-		ready[__builtin_ctz(bits)] = writes_done;
-	sc->ready_mask = m0->writes;
-	sc->instructions = 1;
-	sc->taken = taken;
-	uint64_t next_issue = s->issue_cycles;
-	enum sim_stall wait_cause = SIM_STALL_COUNT;
-	if (taken) {
-		next_issue += s->flow_bubble;
-		if (s->flow_bubble)
-			wait_cause = SIM_STALL_FLOW;
-	}
-	sc->log[0] = log_entry(0, SIM_STALL_DEPENDENCY, taken);
-	unsigned n = 1;
-	uint64_t c = 0, at, busy_last = 0;
-	enum sim_stall cause;
-	pc = w.pc;
-	for (;;) {
-		at = next_issue;
-		if (at > c + 1) {                      /* book_wait */
-			if (wait_cause == SIM_STALL_COUNT) {
-				sc->busy += at - c - 1;
-				busy_last = at - 1;
-			} else {
-				sc->stall[wait_cause] += at - c - 1;
-			}
-		}
-		cause = SIM_STALL_DEPENDENCY;
-		const pica_inst_meta *m = &p->meta[pc];
-		uint64_t need = 0;
-		for (uint32_t bits = m->reads; bits; bits &= bits - 1) {
-			unsigned b = (unsigned)__builtin_ctz(bits);
-			if (ready[b] > need) {
-				need = ready[b];
-				cause = b >= 16 && b <= 18 ? SIM_STALL_HAZARD : SIM_STALL_DEPENDENCY;
-			}
-		}
-		if (m->is_end && writes_done > need) {
-			need = writes_done;
-			cause = SIM_STALL_DEPENDENCY;
-		}
-		if (need > at) {
-			sc->stall[cause] += need - at;
-			at = need;
-		}
-		if (at > s->fast_window || n == PICA_FAST_RUN)
-			return;                            /* fast_run would stop short of END */
-		if (m->is_end)
-			break;
-		SCHED_RUN(pc);
-		busy_last = at;
-		sc->log[n++] = log_entry(at, cause, taken);
-		const uint64_t done = at + s->latency[m->cls];
-		for (uint32_t bits = m->writes; bits; bits &= bits - 1)
-			ready[__builtin_ctz(bits)] = done;
-		sc->ready_mask |= m->writes;
-		writes_done = done > writes_done ? done : writes_done;
-		next_issue = at + s->issue_cycles;
-		wait_cause = SIM_STALL_COUNT;
-		sc->instructions++;
-		if (taken) {
-			sc->taken++;
-			next_issue += s->flow_bubble;
-			if (s->flow_bubble)
-				wait_cause = SIM_STALL_FLOW;
-		}
-		c = at;
-		pc = w.pc;
-	}
-#undef SCHED_RUN
-	/* END: its own step (pica.max_steps) and the output table (ex_end) */
-	if (steps >= s->env.max_steps)
-		return;
-	for (unsigned r = 0; r < 16; r++)
-		if (p->out_need[r] & ~sc->o_mask[r])
-			return;
-	sc->busy += n - 1;
-	sc->end_pc = pc;
-	sc->end_at = at;
-	sc->busy_last = busy_last;
-	sc->next_issue = next_issue;
-	sc->writes_done = writes_done;
-	sc->wait_cause = (uint8_t)wait_cause;
-	memcpy(sc->ready, ready, sizeof ready);
-	sc->log[n++] = log_entry(at, cause, false);
-	sc->nlog = n;
-	for (int k = 0; k < SIM_STALL_COUNT; k++)
-		if (sc->stall[k])
-			sc->stall_mask |= (uint8_t)(1u << k);
-	for (unsigned r = 0; r < 16; r++) {
-		if (sc->o_mask[r] == 0xF)
-			sc->o_whole |= (uint16_t)(1u << r);
-		else if (sc->o_mask[r])
-			sc->o_part |= (uint16_t)(1u << r);
-	}
-	sc->ok = true;
-}
-
-/* The schedule of path sig, built on its first vertex; NULL when the path
- * needs the ordinary run (or the unit keeps PICA_SCHED_PATHS others). */
-static const pica_sched *sched_find(pica_shader_unit *s, uint32_t sig)
-{
-	if (s->sched_prog != s->prog || s->sched_steps != s->env.max_steps) {
-		s->sched_prog = s->prog;
-		s->sched_steps = s->env.max_steps;
-		s->nsched = s->sched_last = 0;
-	}
-	const pica_sched *sc = NULL;
-	if (s->sched_last < s->nsched && s->sched[s->sched_last].sig == sig)
-		sc = &s->sched[s->sched_last];       /* most vertices take the last one's path */
-	for (unsigned k = 0; k < s->nsched && !sc; k++)
-		if (s->sched[k].sig == sig) {
-			sc = &s->sched[k];
-			s->sched_last = k;
-		}
-	if (!sc) {
-		if (s->nsched == PICA_SCHED_PATHS)
-			return NULL;
-		sched_build(s, sig, &s->sched[s->nsched]);
-		s->sched_last = s->nsched;
-		sc = &s->sched[s->nsched++];
-	}
-	return sc->ok ? sc : NULL;
 }
 
 /* Whether the unit books a shaded job's time (the run ahead's conditions:
@@ -435,9 +261,29 @@ static inline bool books_ahead(const pica_shader_unit *s)
 	       !sim_unit_recording(&s->u);
 }
 
+/* The scoreboard a booked schedule left (sched_apply keeps it as the
+ * schedule and its start, sb_lazy and sb_t0), written out: before the
+ * general tick, or END's issue, reads or writes it.  Only a unit ticking
+ * with booked_tick books (it is installed before the first sched_apply),
+ * so booked_tick settles it before it hands a tick to pica_shader_tick.  A booked vertex's own
+ * ticks need not read it: its END issues at or after the cycle the
+ * schedule found (sleep_through), and at the next job's first issue every
+ * entry is at most the last END's cycle (END waits for every write). */
+static inline void sb_settle(pica_shader_unit *s)
+{
+	const pica_sched *sc = s->sb_lazy;
+	if (!sc)
+		return;
+	for (uint32_t bits = sc->ready_mask; bits; bits &= bits - 1) {
+		const unsigned b = (unsigned)__builtin_ctz(bits);
+		s->ready[b] = s->sb_t0 + sc->ready[b];
+	}
+	s->sb_lazy = NULL;
+}
+
 /* The first issue of a job shaded ahead, at now: book its path's schedule
  * sc and sleep to its END. */
-static void sched_apply(pica_shader_unit *s, const pica_sched *sc, uint64_t now)
+static inline __attribute__((always_inline)) void sched_apply(pica_shader_unit *s, const pica_sched *sc, uint64_t now)
 {
 	sim_unit *u = &s->u;
 	sim_unit_stats *st = &u->stats;
@@ -448,10 +294,8 @@ static void sched_apply(pica_shader_unit *s, const pica_sched *sc, uint64_t now)
 	st->counter[PICA_CTR_INSTRUCTIONS] += sc->instructions;
 	st->counter[PICA_CTR_TAKEN] += sc->taken;
 	s->seq += sc->instructions;
-	for (uint32_t bits = sc->ready_mask; bits; bits &= bits - 1) {
-		const unsigned b = (unsigned)__builtin_ctz(bits);
-		s->ready[b] = now + sc->ready[b];
-	}
+	s->sb_lazy = sc;        /* the scoreboard it leaves: sb_settle, when read */
+	s->sb_t0 = now;
 	s->writes_done = now + sc->writes_done;
 	s->next_issue = now + sc->next_issue;
 	s->wait_cause = (enum sim_stall)sc->wait_cause;
@@ -470,10 +314,10 @@ static void sched_apply(pica_shader_unit *s, const pica_sched *sc, uint64_t now)
 
 /* The outputs of sc's path from o over the unit's o[0] (the other
  * components keep their stale values, as the ordinary run leaves them). */
-static void shade_merge(pica_shader_unit *s, const pica_sched *sc, const pica_vec4 *o)
+static inline __attribute__((always_inline)) void shade_merge(pica_shader_unit *s, const pica_sched *sc, const pica_vec4 *o)
 {
-	for (uint32_t bits = sc->o_whole; bits; bits &= bits - 1)
-		s->t.o[0][__builtin_ctz(bits)] = o[__builtin_ctz(bits)];
+	for (unsigned i = 0; i < sc->n_whole; i++)
+		s->t.o[0][sc->whole[i]] = o[sc->whole[i]];
 	for (uint32_t bits = sc->o_part; bits; bits &= bits - 1) {
 		const unsigned q = (unsigned)__builtin_ctz(bits);
 		for (unsigned k = 0; k < 4; k++)
@@ -508,30 +352,21 @@ static inline void push_result(pica_shader_unit *s, uint64_t now)
  * were merged when the job started).  The schedule put the unit to sleep
  * through END's cycle, where END can issue; END still waits for room in
  * the out port, a cycle at a time. */
-static void booked_end(pica_shader_unit *s, uint64_t now)
+static inline __attribute__((always_inline)) void booked_end(pica_shader_unit *s, uint64_t now)
 {
 	sim_unit *u = &s->u;
 	sim_unit_sleep_until(u, now + 1);
 	u->debug_pc = s->t.pc;
 	u->has_pc = true;
-	if (now < s->next_issue) {
-		if (s->wait_cause == SIM_STALL_COUNT)
-			sim_unit_busy(u);
-		else
-			sim_unit_stall(u, s->wait_cause);
-		return;
-	}
-	const pica_inst_meta *m = &s->prog->meta[s->t.pc];
-	enum sim_stall cause;
-	const uint64_t need = need_of(s, m, &cause);
-	if (need <= now && sim_port_full(s->out)) {
+	/* now >= END's cycle in the schedule (sleep_through): next_issue and
+	 * the scoreboard let END issue (need_of <= now), as sched_build found */
+	if (sim_port_full(s->out)) {
 		sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
 		return;
 	}
-	if (need > now) {
-		sim_unit_stall(u, cause);
-		return;
-	}
+	const pica_inst_meta *m = &s->prog->meta[s->t.pc];
+	if (m->writes)
+		sb_settle(s);
 	s->now = now;
 	sim_unit_busy(u);
 	const uint32_t seq = (uint32_t)s->seq++;
@@ -541,6 +376,15 @@ static void booked_end(pica_shader_unit *s, uint64_t now)
 	s->shade_end = false;
 	s->running = false;
 	sim_unit_count(u, PICA_CTR_INVOCATIONS, 1);
+}
+
+static void booked_tick(sim_unit *u, uint64_t now);
+
+/* booked_end out of line, for pica_shader_tick (inlined there it costs the
+ * general path registers: 0.4 % more instructions with a timeline) */
+static __attribute__((noinline)) void booked_end_general(pica_shader_unit *s, uint64_t now)
+{
+	booked_end(s, now);
 }
 
 static void pica_shader_tick(sim_unit *u, uint64_t now)
@@ -562,7 +406,7 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 	if (s->failed)
 		return;
 	if (s->shade_end) {                /* a booked job's END (sched_apply) */
-		booked_end(s, now);
+		booked_end_general(s, now);
 		return;
 	}
 	if (!s->running) {
@@ -587,7 +431,10 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 			/* a job shaded ahead whose path has a schedule: booked at its
 			 * first issue, its outputs now; else the ordinary run, which
 			 * books and computes the same (tests/units/test_pica_fast.c) */
-			const pica_sched *sc = job->shaded && books_ahead(s) ? sched_find(s, job->sig) : NULL;
+			const bool books = books_ahead(s);
+			if (books && s->prog->batch)
+				u->tick = booked_tick;  /* from the next tick on (fixed for the run) */
+			const pica_sched *sc = job->shaded && books ? pica_sched_find(s, job->sig) : NULL;
 			s->shade_sched = sc;
 			s->shaded = sc != NULL;
 			if (sc) {
@@ -695,6 +542,58 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 	}
 }
 
+/* The tick of a unit that books shaded jobs (books_ahead: fixed for a
+ * run, pica_shader_tick installs it): a booked job's END, and the start of
+ * a job shaded ahead whose path has a schedule, as pica_shader_tick does
+ * them with the checks that cannot fail there left out (no timeline, no
+ * geometry mode, the scoreboard clear by then); anything else goes to
+ * pica_shader_tick. */
+static void booked_tick(sim_unit *u, uint64_t now)
+{
+	pica_shader_unit *s = (pica_shader_unit *)u;
+	if (s->booked_busy) {              /* the watchdog's view, as pica_shader_tick */
+		sim_unit_progress(u, s->booked_busy);
+		s->booked_busy = 0;
+	}
+	if (s->shade_end) {
+		booked_end(s, now);
+		return;
+	}
+	if (s->running || s->fail_pending || s->failed || now < s->next_issue) {
+		sb_settle(s);
+		pica_shader_tick(u, now);
+		return;
+	}
+	const pica_job_ref *ref = sim_port_peek_sized(s->in, sizeof *ref, now);
+	if (!ref) {
+		const uint64_t r = sim_port_next_ready(s->in);
+		if (r != UINT64_MAX)
+			sim_unit_wake(u, r);
+		return;
+	}
+	const pica_job *job = ref->job;
+	/* sched_find, its first try inline: the last path booked */
+	const pica_sched *sc = &s->sched[s->sched_last];
+	if (!(job->shaded && s->sched_last < s->nsched && sc->sig == job->sig && sc->ok &&
+	      s->sched_prog == s->prog && s->sched_steps == s->env.max_steps))
+		sc = job->shaded ? pica_sched_find(s, job->sig) : NULL;
+	if (!sc) {                          /* the ordinary run */
+		sb_settle(s);
+		pica_shader_tick(u, now);
+		return;
+	}
+	s->job_id = job->id;
+	shade_merge(s, sc, job->o);
+	sim_port_pop(s->in, now);
+	s->t.steps = 0;
+	s->running = true;
+	sim_unit_sleep_until(u, now + 1);
+	u->debug_pc = s->prog->entry;
+	u->has_pc = true;
+	s->shaded = false;
+	sched_apply(s, sc, now);           /* its first issue: now (need_of <= now, sb_settle) */
+}
+
 void pica_shader_reset(pica_shader_unit *s)
 {
 	s->running = s->failed = false;
@@ -712,7 +611,9 @@ void pica_shader_reset(pica_shader_unit *s)
 	s->log_rel = NULL;
 	s->shaded = s->shade_end = false;
 	s->shade_sched = NULL;
+	s->sb_lazy = NULL;
 	s->t_lazy = false;
+	s->u.tick = pica_shader_tick;
 	pica_thread_reset(&s->t);
 	ulp_diag_clear(&s->err);
 }

@@ -65,9 +65,18 @@ typedef struct pica_sched {
 	uint8_t o_mask[16];             /* the components the path writes */
 	uint16_t o_whole;               /* o registers it writes whole (o_mask 0xF) */
 	uint16_t o_part;                /* o registers it writes in part */
+	uint8_t whole[16], n_whole;     /* o_whole's registers, ascending */
 	uint64_t log[PICA_FAST_RUN + 1];
 	unsigned nlog;
 } pica_sched;
+
+/* The run ahead's log entry for an instruction issued at cycle at after a
+ * dependency wait of the given cause: at << 8 | cause << 1 | taken
+ * (pica_shader.c's run ahead, pica_sched.c's schedules). */
+static inline uint64_t pica_log_entry(uint64_t at, enum sim_stall cause, bool taken)
+{
+	return at << 8 | (uint64_t)cause << 1 | taken;
+}
 
 typedef struct pica_shader_unit {
 	sim_unit u;                     /* first: the clock's view */
@@ -120,6 +129,8 @@ typedef struct pica_shader_unit {
 	 * max_steps. */
 	bool shaded, shade_end;
 	const pica_sched *shade_sched;  /* the path's schedule (o_mask, o_whole, o_part) */
+	const pica_sched *sb_lazy;      /* the scoreboard is this schedule's from sb_t0 (sb_settle) */
+	uint64_t sb_t0;
 	const pica_program *sched_prog;
 	uint64_t sched_steps;
 	unsigned nsched, sched_last;    /* sched_last: the last one booked (a lookup's first try) */
@@ -130,6 +141,11 @@ typedef struct pica_shader_unit {
 } pica_shader_unit;
 
 extern const sim_counter_def PICA_COUNTERS[PICA_CTR_COUNT];
+
+/* The unit's schedule of path sig (units/pica/pica_sched.c), built on its
+ * first vertex; NULL when the path needs the ordinary run (or the unit
+ * keeps PICA_SCHED_PATHS others). */
+const pica_sched *pica_sched_find(pica_shader_unit *s, uint32_t sig);
 
 void pica_shader_init(pica_shader_unit *s, const char *name, uint32_t index,
                       const pica_program *prog, const pica_uniforms *unif,

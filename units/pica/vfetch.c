@@ -36,12 +36,24 @@ static const pica_job *next_job(vfetch_unit *f)
 	 * looked for again when too few */
 	if ((unsigned)__builtin_popcount(f->known_free) < n)
 		f->known_free = free_slots(f);   /* n or more (VFETCH_POOL) */
+	/* A job's inputs start at 0: shaded ahead, the ones the program reads
+	 * (the batch and a unit's ordinary run read no others: v_used), else
+	 * all 16.  Copied from zeros (vector stores), not memset, which GCC
+	 * makes a `rep stos` costing more cycles than the stores. */
+	static const pica_vec4 ZERO_V[16];
+	const uint32_t zero_regs = ahead ? f->prog->batch->v_used : 0xFFFF;
 	for (unsigned k = 0; k < n; k++) {
 		pica_job *job = &f->pool[__builtin_ctz(f->known_free)];
 		f->known_free &= f->known_free - 1;
 		f->batch[k] = job;
-		memset(job, 0, offsetof(pica_job, o));
 		job->id = f->sent + k;
+		job->shaded = false;
+		job->sig = 0;
+		if (zero_regs == 0xFFFF)
+			memcpy(job->v, ZERO_V, sizeof job->v);
+		else
+			for (uint32_t bits = zero_regs; bits; bits &= bits - 1)
+				job->v[__builtin_ctz(bits)] = ZERO_V[0];
 		f->make_job(f->ctx, f->sent + k, job);
 	}
 	if (ahead)
