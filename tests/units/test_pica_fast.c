@@ -106,6 +106,16 @@ static void compare(const pica_program *p, const pica_uniforms *u, const ulp_con
 	run_free(&f);
 }
 
+/* The defaults with one knob set (NULL: none); returns its name for the
+ * messages. */
+static const char *knob_config(rig *r, const char *knob, ulp_config *cfg)
+{
+	ulp_config_defaults(cfg);
+	if (knob)
+		cr_assert(ulp_config_set(cfg, knob, &r->d), "%s", r->d.msg);
+	return knob ? knob : "defaults";
+}
+
 static const char *const SETTINGS[] = {
 	NULL,
 	"pica.issue_cycles=2",
@@ -210,11 +220,9 @@ Test(pica_fast, flow_control_matches)
 	rig *r = build(src);
 	for (size_t k = 0; k < sizeof SETTINGS / sizeof SETTINGS[0] - 1; k++) {
 		ulp_config cfg;
-		ulp_config_defaults(&cfg);
-		if (SETTINGS[k])
-			cr_assert(ulp_config_set(&cfg, SETTINGS[k], &r->d), "%s", r->d.msg);
-		compare(&r->p, &r->u, &cfg, false, 4, 40, SETTINGS[k] ? SETTINGS[k] : "defaults");
-		compare(&r->p, &r->u, &cfg, true, 2, 6, SETTINGS[k] ? SETTINGS[k] : "defaults");
+		const char *what = knob_config(r, SETTINGS[k], &cfg);
+		compare(&r->p, &r->u, &cfg, false, 4, 40, what);
+		compare(&r->p, &r->u, &cfg, true, 2, 6, what);
 	}
 	unbuild(r);
 }
@@ -251,10 +259,7 @@ Test(pica_fast, batch_path_matches_on_every_path)
 			r->p.batch->wide = false;
 		for (size_t k = 0; k < sizeof SETTINGS / sizeof SETTINGS[0]; k++) {
 			ulp_config cfg;
-			ulp_config_defaults(&cfg);
-			if (SETTINGS[k])
-				cr_assert(ulp_config_set(&cfg, SETTINGS[k], &r->d), "%s", r->d.msg);
-			const char *what = SETTINGS[k] ? SETTINGS[k] : "defaults";
+			const char *what = knob_config(r, SETTINGS[k], &cfg);
 			compare(&r->p, &r->u, &cfg, false, 4, 77, what);
 			compare(&r->p, &r->u, &cfg, false, 1, 13, what);
 			compare(&r->p, &r->u, &cfg, false, 3, 9, what);
@@ -425,10 +430,7 @@ Test(pica_fast, batch_paths_past_the_schedules_a_unit_keeps)
 	                                     "pica.max_steps=12" };
 	for (size_t k = 0; k < sizeof KNOBS / sizeof KNOBS[0]; k++) {
 		ulp_config cfg;
-		ulp_config_defaults(&cfg);
-		if (KNOBS[k])
-			cr_assert(ulp_config_set(&cfg, KNOBS[k], &r->d), "%s", r->d.msg);
-		const char *what = KNOBS[k] ? KNOBS[k] : "defaults";
+		const char *what = knob_config(r, KNOBS[k], &cfg);
 		compare(&r->p, &r->u, &cfg, false, 4, 200, what);
 		compare(&r->p, &r->u, &cfg, false, 1, 60, what);
 	}

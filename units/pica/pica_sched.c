@@ -76,18 +76,7 @@ static void sched_build(const pica_shader_unit *s, uint32_t sig, pica_sched *sc)
 		}
 		cause = SIM_STALL_DEPENDENCY;
 		const pica_inst_meta *m = &p->meta[pc];
-		uint64_t need = 0;
-		for (uint32_t bits = m->reads; bits; bits &= bits - 1) {
-			unsigned b = (unsigned)__builtin_ctz(bits);
-			if (ready[b] > need) {
-				need = ready[b];
-				cause = b >= 16 && b <= 18 ? SIM_STALL_HAZARD : SIM_STALL_DEPENDENCY;
-			}
-		}
-		if (m->is_end && writes_done > need) {
-			need = writes_done;
-			cause = SIM_STALL_DEPENDENCY;
-		}
+		const uint64_t need = pica_need(ready, writes_done, m, &cause);
 		if (need > at) {
 			sc->stall[cause] += need - at;
 			at = need;

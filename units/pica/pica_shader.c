@@ -44,20 +44,7 @@ static inline void note_completion(pica_shader_unit *s, uint64_t cycle, uint32_t
 static inline uint64_t need_of(const pica_shader_unit *s, const pica_inst_meta *m,
                                enum sim_stall *cause)
 {
-	uint64_t need = 0;
-	*cause = SIM_STALL_DEPENDENCY;
-	for (uint32_t bits = m->reads; bits; bits &= bits - 1) {
-		unsigned b = (unsigned)__builtin_ctz(bits);
-		if (s->ready[b] > need) {
-			need = s->ready[b];
-			*cause = b >= 16 && b <= 18 ? SIM_STALL_HAZARD : SIM_STALL_DEPENDENCY;
-		}
-	}
-	if (m->is_end && s->writes_done > need) {
-		need = s->writes_done;
-		*cause = SIM_STALL_DEPENDENCY;
-	}
-	return need;
+	return pica_need(s->ready, s->writes_done, m, cause);
 }
 
 /* The instruction m issued at cycle now: its results' cycle, the next issue. */
@@ -192,18 +179,7 @@ static bool fast_run(pica_shader_unit *s, uint64_t now)
 		if (pc >= p->ncode)
 			break;
 		const pica_inst_meta *m = &p->meta[pc];
-		uint64_t need = 0;                    /* need_of() */
-		for (uint32_t bits = m->reads; bits; bits &= bits - 1) {
-			unsigned b = (unsigned)__builtin_ctz(bits);
-			if (s->ready[b] > need) {
-				need = s->ready[b];
-				cause = b >= 16 && b <= 18 ? SIM_STALL_HAZARD : SIM_STALL_DEPENDENCY;
-			}
-		}
-		if (m->is_end && writes_done > need) {
-			need = writes_done;
-			cause = SIM_STALL_DEPENDENCY;
-		}
+		const uint64_t need = pica_need(s->ready, writes_done, m, &cause);   /* need_of() */
 		if (need > at) {
 			st->stall[cause] += need - at;
 			at = need;

@@ -70,6 +70,29 @@ typedef struct pica_sched {
 	unsigned nlog;
 } pica_sched;
 
+/* The scoreboard (pica-unit.md): the cycle instruction m can issue from,
+ * its sources ready (ready[b] for bit b of m->reads) and, for END, every
+ * write done (writes_done), and why it would wait until then.  The ticking
+ * unit and the schedules (pica_sched.c) share it. */
+static inline uint64_t pica_need(const uint64_t *ready, uint64_t writes_done, const pica_inst_meta *m,
+                                 enum sim_stall *cause)
+{
+	uint64_t need = 0;
+	*cause = SIM_STALL_DEPENDENCY;
+	for (uint32_t bits = m->reads; bits; bits &= bits - 1) {
+		const unsigned b = (unsigned)__builtin_ctz(bits);
+		if (ready[b] > need) {
+			need = ready[b];
+			*cause = b >= 16 && b <= 18 ? SIM_STALL_HAZARD : SIM_STALL_DEPENDENCY;
+		}
+	}
+	if (m->is_end && writes_done > need) {
+		need = writes_done;
+		*cause = SIM_STALL_DEPENDENCY;
+	}
+	return need;
+}
+
 /* The run ahead's log entry for an instruction issued at cycle at after a
  * dependency wait of the given cause: at << 8 | cause << 1 | taken
  * (pica_shader.c's run ahead, pica_sched.c's schedules). */
