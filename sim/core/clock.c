@@ -163,10 +163,16 @@ static void show_held_lane(sim_clock *c, unsigned i, uint64_t now)
 		c->sched &= ~(UINT32_C(1) << i);
 }
 
-/* The bits of the units after unit i in the step order. */
-static inline uint32_t later_than(unsigned i)
+/* A pass's scan: from the first unit with a wake to one past the last
+ * (the set is a superset of the units with a wake). */
+static inline unsigned sched_begin(uint32_t sched)
 {
-	return i + 1 < 32u ? ~((UINT32_C(2) << i) - 1u) : 0u;
+	return sched ? (unsigned)__builtin_ctz(sched) : 0u;
+}
+
+static inline unsigned sched_end(uint32_t sched)
+{
+	return sched ? 32u - (unsigned)__builtin_clz(sched) : 0u;
 }
 
 /* One pass at cycle now: ticks the awake units and gathers the earliest
@@ -180,13 +186,14 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
 	/* with a timeline: c->lane_due and c->slept, kept here during the pass
 	 * (only the clock changes them, not the units' ticks) */
 	uint32_t due = spans ? c->lane_due : 0u, slept = 0u;
-	/* The scan visits the units with a wake (c->sched), in step order:
-	 * the others sleep with no wake and cost nothing (the computed stages
-	 * that come first in the order, the geometry units once done).  The set
-	 * is read again after every tick, so a unit later in the step order
-	 * woken during the pass still ticks this cycle. */
-	for (uint32_t todo = c->sched; todo;) {
-		const unsigned i = (unsigned)__builtin_ctz(todo);
+	/* The scan goes from the first unit with a wake to the last, in step
+	 * order: the units before and after sleep with no wake and cost nothing
+	 * (the computed GR3D stages, first in the order; the geometry units,
+	 * last, once done).  Where the set is dense (the vertex units), a plain
+	 * scan costs less than walking its bits.  The end is read again after
+	 * every tick, so a unit later in the step order woken during the pass
+	 * still ticks this cycle. */
+	for (unsigned i = sched_begin(c->sched), end = sched_end(c->sched); i < end; i++) {
 		sim_unit *u = c->unit[i];
 		uint64_t w = u->wake;
 		if (w > now) {
@@ -195,7 +202,6 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
 				show_held_lane(c, i, now);
 			}
 			next_wake = w < next_wake ? w : next_wake;
-			todo &= todo - 1;
 			continue;
 		}
 		if (spans) {                      /* it ticks: it shows its own */
@@ -227,7 +233,7 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
 		else if (w == UINT64_MAX)
 			c->sched &= ~(UINT32_C(1) << i);
 		next_wake = w < next_wake ? w : next_wake;
-		todo = c->sched & later_than(i);
+		end = sched_end(c->sched);
 	}
 	if (spans) {
 		c->lane_due = due;

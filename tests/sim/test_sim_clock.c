@@ -305,10 +305,10 @@ static void slow_tick(sim_unit *u, uint64_t now)
 		sim_unit_wake(u, r);
 }
 
-/* A pass in step order: a unit with no wake costs the pass nothing and does
- * not tick; one later in the order woken during the pass ticks in that same
- * cycle; one earlier in the order ticks in the next (the pass walks only
- * the units with a wake, reading the set again after each tick). */
+/* A pass in step order: a unit with no wake does not tick; one later in the
+ * order woken during the pass ticks in that same cycle; one earlier in the
+ * order ticks in the next (the pass scans from the first unit with a wake
+ * to the last, whose end it reads again after each tick). */
 typedef struct toy_waker {
 	sim_unit u;
 	sim_unit *later, *earlier;
