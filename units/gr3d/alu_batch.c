@@ -37,6 +37,7 @@ typedef struct soa {
 	unsigned nq, n;                          /* quads, lanes (4 * nq) */
 	soa_views *v;
 	bool wide;                               /* built for AVX2 (fp20_far_lanes) */
+	uint64_t add, odd;                       /* fp20.round's increment (fp20_round_add) */
 } soa;
 
 void alu_lanes_begin(alu_lanes *l, gr3d_quad *const q[], unsigned nq)
@@ -65,17 +66,20 @@ static inline uint8_t *lane_home(gr3d_quad *q, unsigned i, size_t *stride)
 	return (uint8_t *)&q->px[0] + i * sizeof(uint32_t);
 }
 
-/* The registers of regs into the lanes, from the quads where only they hold them. */
+/* The registers of regs into the lanes, from the quads where only they hold
+ * them.  (The four pixels written out: -O2 keeps the loop.) */
 static void to_lanes(alu_lanes *l, uint64_t regs)
 {
 	for (uint64_t m = regs & ~l->in_lanes; m; m &= m - 1) {
 		const unsigned i = (unsigned)__builtin_ctzll(m);
 		uint32_t *w = l->reg[i];
-		for (unsigned k = 0; k < l->nq; k++) {
+		for (unsigned k = 0; k < l->nq; k++, w += GR3D_PIXELS) {
 			size_t st;
 			const uint8_t *h = lane_home(l->q[k], i, &st);
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				memcpy(&w[k * GR3D_PIXELS + p], h + p * st, sizeof(uint32_t));
+			memcpy(&w[0], h, sizeof(uint32_t));
+			memcpy(&w[1], h + st, sizeof(uint32_t));
+			memcpy(&w[2], h + 2 * st, sizeof(uint32_t));
+			memcpy(&w[3], h + 3 * st, sizeof(uint32_t));
 		}
 	}
 	l->in_lanes |= regs;
@@ -86,11 +90,13 @@ void alu_lanes_to_quads(alu_lanes *l, uint64_t regs)
 	for (uint64_t m = regs & ~l->in_quads; m; m &= m - 1) {
 		const unsigned i = (unsigned)__builtin_ctzll(m);
 		const uint32_t *w = l->reg[i];
-		for (unsigned k = 0; k < l->nq; k++) {
+		for (unsigned k = 0; k < l->nq; k++, w += GR3D_PIXELS) {
 			size_t st;
 			uint8_t *h = lane_home(l->q[k], i, &st);
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				memcpy(h + p * st, &w[k * GR3D_PIXELS + p], sizeof(uint32_t));
+			memcpy(h, &w[0], sizeof(uint32_t));
+			memcpy(h + st, &w[1], sizeof(uint32_t));
+			memcpy(h + 2 * st, &w[2], sizeof(uint32_t));
+			memcpy(h + 3 * st, &w[3], sizeof(uint32_t));
 		}
 	}
 	l->in_quads |= regs;
@@ -285,7 +291,7 @@ GR3D_HOT void slot_soa(const soa *S, const alu_slot *s, const f64x4 *prev, const
 			if (s->exact)
 				round_outliers(S->c, v, S->wide);
 			else
-				round20_lanes(S->c, v, S->wide);
+				round20_lanes_by(S->c, v, S->wide, S->add, S->odd);
 			memcpy(&r[k], v, sizeof v);
 		}
 	}
@@ -352,7 +358,7 @@ GR3D_HOT void write_soa(soa *S, const alu_slot *s, bool pair, const f64x4 *v, co
 	}
 	if (lo && hi) {
 		for (unsigned k = 0; k < nq; k++)
-			enc20_lanes(c, quad_values(v, k), &enc[k * GR3D_PIXELS], S->wide);
+			enc20_lanes_by(c, quad_values(v, k), &enc[k * GR3D_PIXELS], S->wide, S->add, S->odd);
 		merge(S, w, 0, enc);
 	} else if (lo || hi) {
 		const unsigned sh = hi ? gr3d_fx_shift(c) : 0u;
@@ -443,7 +449,8 @@ static inline __attribute__((always_inline)) bool batch_exec(const alu_unit *a, 
 	gr3d_quad *const *q = l->q;
 	if (!a->lane_ok[e] || nq < 1 || nq > ALU_BATCH_MAX)
 		return false;
-	soa_views views = { .on = false };
+	soa_views views;                  /* (only on is read until views_in fills the rest) */
+	views.on = false;
 	if (any_view(l) && !views_in(l, &views))
 		return false;
 	const uint64_t rd = a->lane_rd[e], wr = a->lane_wr[e];
@@ -463,6 +470,7 @@ static inline __attribute__((always_inline)) bool batch_exec(const alu_unit *a, 
 	l->in_quads &= ~wr;
 	soa lanes = { .a = a, .c = c, .L = l, .q = q, .nq = nq, .n = nq * GR3D_PIXELS, .v = &views, .wide = wide };
 	soa *S = &lanes;
+	fp20_round_add(c->fp20_round, &S->add, &S->odd);   /* not arith=exact (lane_ok) */
 	f64x4 buf[2][4 * ALU_BATCH_MAX];  /* aluK: previous and current packet, [slot * MAX + quad] */
 	if (a->pk[e][0].reads_prev)       /* aluK reads as 0 at the start of an EXEC */
 		for (unsigned k = 0; k < 4; k++)
