@@ -52,18 +52,18 @@ void alu_lanes_begin(alu_lanes *l, gr3d_quad *const q[], unsigned nq)
 	}
 }
 
-/* Lane register i of quad q's four pixels: the words at base + p * stride
- * bytes (i < SOA_VIEW: word i of gr3d_pixel; then the view's row
- * registers), read and written with memcpy (byte pointers: they cross the
- * pixel's arrays). */
-static inline uint8_t *lane_home(gr3d_quad *q, unsigned i, size_t *stride)
+/* Lane register i of a quad's four pixels: the words at byte offset
+ * off + p * stride in gr3d_quad (i < SOA_VIEW: word i of gr3d_pixel; then
+ * the view's row registers), read and written with memcpy (byte pointers:
+ * they cross the pixel's arrays). */
+static inline size_t lane_home(unsigned i, size_t *stride)
 {
 	if (i >= SOA_VIEW) {
-		*stride = sizeof q->view[0];
-		return (uint8_t *)&q->view[0][i - SOA_VIEW];
+		*stride = sizeof(((gr3d_quad *)0)->view[0]);
+		return offsetof(gr3d_quad, view) + (i - SOA_VIEW) * sizeof(uint32_t);
 	}
 	*stride = sizeof(gr3d_pixel);
-	return (uint8_t *)&q->px[0] + i * sizeof(uint32_t);
+	return offsetof(gr3d_quad, px) + i * sizeof(uint32_t);
 }
 
 /* The registers of regs into the lanes, from the quads where only they hold
@@ -73,9 +73,10 @@ static void to_lanes(alu_lanes *l, uint64_t regs)
 	for (uint64_t m = regs & ~l->in_lanes; m; m &= m - 1) {
 		const unsigned i = (unsigned)__builtin_ctzll(m);
 		uint32_t *w = l->reg[i];
+		size_t st;
+		const size_t off = lane_home(i, &st);
 		for (unsigned k = 0; k < l->nq; k++, w += GR3D_PIXELS) {
-			size_t st;
-			const uint8_t *h = lane_home(l->q[k], i, &st);
+			const uint8_t *h = (const uint8_t *)l->q[k] + off;
 			memcpy(&w[0], h, sizeof(uint32_t));
 			memcpy(&w[1], h + st, sizeof(uint32_t));
 			memcpy(&w[2], h + 2 * st, sizeof(uint32_t));
@@ -90,9 +91,10 @@ void alu_lanes_to_quads(alu_lanes *l, uint64_t regs)
 	for (uint64_t m = regs & ~l->in_quads; m; m &= m - 1) {
 		const unsigned i = (unsigned)__builtin_ctzll(m);
 		const uint32_t *w = l->reg[i];
+		size_t st;
+		const size_t off = lane_home(i, &st);
 		for (unsigned k = 0; k < l->nq; k++, w += GR3D_PIXELS) {
-			size_t st;
-			uint8_t *h = lane_home(l->q[k], i, &st);
+			uint8_t *h = (uint8_t *)l->q[k] + off;
 			memcpy(h, &w[0], sizeof(uint32_t));
 			memcpy(h + st, &w[1], sizeof(uint32_t));
 			memcpy(h + 2 * st, &w[2], sizeof(uint32_t));
@@ -162,19 +164,19 @@ GR3D_HOT void fetch_soa(const soa *S, const alu_operand *o, const f64x4 *prev, c
 		return;
 	case OPD_REG: {
 		const uint32_t *w = S->L->reg[soa_index(o)];
+		const bool sub = S->a->subnormals;
 		if (o->fx)
 			for (unsigned k = 0; k < nq; k++)
 				out[k] = __builtin_convertvector(fx10_lanes_in(&w[k * GR3D_PIXELS], o->fx), f64x4);
-		else
+		else if (o->shadow && S->v->on)   /* read_raw's substitution */
 			for (unsigned k = 0; k < nq; k++) {
-				double v[GR3D_PIXELS];
 				uint32_t seen[GR3D_PIXELS];
-				const uint32_t *wk = &w[k * GR3D_PIXELS];
-				if (o->shadow && S->v->on)   /* read_raw's substitution */
-					wk = view_words(S->v, o->index, k, wk, seen);
-				odd[k] |= fp20_lanes_in(S->a->subnormals, wk, v);
-				memcpy(&out[k], v, sizeof v);
+				odd[k] |= fp20_lanes_in(sub, view_words(S->v, o->index, k, &w[k * GR3D_PIXELS], seen),
+				                        (double *)&out[k]);
 			}
+		else                              /* (out[k] in place: GCC's vectors alias their element type) */
+			for (unsigned k = 0; k < nq; k++)
+				odd[k] |= fp20_lanes_in(sub, &w[k * GR3D_PIXELS], (double *)&out[k]);
 		break;
 	}
 	case OPD_ALU:
