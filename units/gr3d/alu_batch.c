@@ -150,6 +150,27 @@ static inline const uint32_t *view_words(const soa_views *v, unsigned i, unsigne
 	return seen;
 }
 
+/* fp20_lanes_in on every quad's four words w[4k..4k+3] into out[k], odd[k]
+ * |= its odd: the normal numbers' rule on every quad, and only the quads
+ * with a word it does not hold for (exponent 0 or 63, odd) again through
+ * fp20_lanes_in; one test for the batch when there are none.  (out[k] in
+ * place: GCC's vectors alias their element type.) */
+GR3D_HOT void read_fp20_soa(const soa *S, const uint32_t *w, f64x4 *out, unsigned odd[ALU_BATCH_MAX])
+{
+	const unsigned nq = S->nq;
+	alu_u32x4 sp[ALU_BATCH_MAX], any = { 0, 0, 0, 0 };
+	for (unsigned k = 0; k < nq; k++) {
+		alu_u32x4 wk;
+		memcpy(&wk, &w[k * GR3D_PIXELS], sizeof wk);
+		out[k] = __builtin_convertvector((alu_f32x4)fp20_lanes_normal(wk, &sp[k]), f64x4);
+		any |= sp[k];
+	}
+	if (any_u32x4(any))
+		for (unsigned k = 0; k < nq; k++)
+			if (any_u32x4(sp[k]))
+				odd[k] |= fp20_lanes_in(S->a->subnormals, &w[k * GR3D_PIXELS], (double *)&out[k]);
+}
+
 /* One operand over the batch: fetch's value for quad k in out[k], odd[k] as
  * fetch sets it. */
 GR3D_HOT void fetch_soa(const soa *S, const alu_operand *o, const f64x4 *prev, const f64x4 *cur, f64x4 *out,
@@ -174,9 +195,8 @@ GR3D_HOT void fetch_soa(const soa *S, const alu_operand *o, const f64x4 *prev, c
 				odd[k] |= fp20_lanes_in(sub, view_words(S->v, o->index, k, &w[k * GR3D_PIXELS], seen),
 				                        (double *)&out[k]);
 			}
-		else                              /* (out[k] in place: GCC's vectors alias their element type) */
-			for (unsigned k = 0; k < nq; k++)
-				odd[k] |= fp20_lanes_in(sub, &w[k * GR3D_PIXELS], (double *)&out[k]);
+		else
+			read_fp20_soa(S, w, out, odd);
 		break;
 	}
 	case OPD_ALU:
@@ -213,6 +233,49 @@ GR3D_HOT void fetch_soa(const soa *S, const alu_operand *o, const f64x4 *prev, c
 		for (unsigned k = 0; k < nq; k++)
 			out[k] = (f64x4)((i64x4)((f64x4)((i64x4)out[k] & am) * mul - sub) ^ nm);
 	}
+}
+
+/* round20_lanes_by on every quad's values r[k]: the fast rule on every quad,
+ * gr3d_round20 on the lanes fp20_far_lanes names (one test for the batch
+ * when there are none). */
+GR3D_HOT void round_soa(const soa *S, f64x4 *r)
+{
+	const unsigned nq = S->nq;
+	alu_u32x4 far[ALU_BATCH_MAX], any = { 0, 0, 0, 0 };
+	f64x4 in[ALU_BATCH_MAX];
+	for (unsigned k = 0; k < nq; k++) {
+		q_u64x4 b = (q_u64x4)r[k];
+		in[k] = r[k];
+		far[k] = fp20_far_lanes(&b, S->wide);
+		any |= far[k];
+		round20_near(&b, S->add, S->odd);
+		r[k] = (f64x4)b;
+	}
+	if (any_u32x4(any))
+		for (unsigned k = 0; k < nq; k++)
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				if (far[k][p])
+					r[k][p] = gr3d_round20(S->c, in[k][p]);
+}
+
+/* enc20_lanes_by on every quad's values v[k] into enc[4k..4k+3], as
+ * round_soa: the far lanes take gr3d_fp20_bits. */
+GR3D_HOT void enc_soa(const soa *S, const f64x4 *v, uint32_t *enc)
+{
+	const unsigned nq = S->nq;
+	alu_u32x4 far[ALU_BATCH_MAX], any = { 0, 0, 0, 0 };
+	for (unsigned k = 0; k < nq; k++) {
+		const q_u64x4 b = (q_u64x4)v[k];
+		far[k] = fp20_far_lanes(&b, S->wide);
+		any |= far[k];
+		const alu_u32x4 w = enc20_near(&b, S->add, S->odd);
+		memcpy(&enc[k * GR3D_PIXELS], &w, sizeof w);
+	}
+	if (any_u32x4(any))
+		for (unsigned k = 0; k < nq; k++)
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				if (far[k][p])
+					enc[k * GR3D_PIXELS + p] = gr3d_fp20_bits(S->c->fp20_round, v[k][p]);
 }
 
 /* alu_slot_result over the batch (values: false, as a run). */
@@ -285,16 +348,16 @@ GR3D_HOT void slot_soa(const soa *S, const alu_slot *s, const f64x4 *prev, const
 		if (s->saturate)              /* r < 0 ? 0 : r > 1 ? 1 : r (NaN stays) */
 			for (unsigned k = 0; k < nq; k++)
 				r[k] = sel(r[k] < zero, zero, sel(r[k] > one, one, r[k]));
-		for (unsigned k = 0; k < nq && (s->exact || !s->unread); k++) {
-			double v[GR3D_PIXELS];
-			if (s->exact && !odd[k])
-				continue;
-			memcpy(v, &r[k], sizeof v);
-			if (s->exact)
-				round_outliers(S->c, v, S->wide);
-			else
-				round20_lanes_by(S->c, v, S->wide, S->add, S->odd);
-			memcpy(&r[k], v, sizeof v);
+		if (s->exact) {
+			for (unsigned k = 0; k < nq; k++)
+				if (odd[k]) {
+					double v[GR3D_PIXELS];
+					memcpy(v, &r[k], sizeof v);
+					round_outliers(S->c, v, S->wide);
+					memcpy(&r[k], v, sizeof v);
+				}
+		} else if (!s->unread) {
+			round_soa(S, r);
 		}
 	}
 }
@@ -359,8 +422,7 @@ GR3D_HOT void write_soa(soa *S, const alu_slot *s, bool pair, const f64x4 *v, co
 		return;
 	}
 	if (lo && hi) {
-		for (unsigned k = 0; k < nq; k++)
-			enc20_lanes_by(c, quad_values(v, k), &enc[k * GR3D_PIXELS], S->wide, S->add, S->odd);
+		enc_soa(S, v, enc);
 		merge(S, w, 0, enc);
 	} else if (lo || hi) {
 		const unsigned sh = hi ? gr3d_fx_shift(c) : 0u;
