@@ -111,6 +111,8 @@ void alu_lanes_to_quads(alu_lanes *l, uint64_t regs)
  * alu_slot_result's, lane by lane: products and sums rounded as binary64
  * (no contraction in ISO C), choices by comparison masks. */
 typedef double f64x4 __attribute__((vector_size(32)));
+typedef uint32_t u32x8 __attribute__((vector_size(32)));
+typedef float f32x8 __attribute__((vector_size(32)));
 typedef int64_t i64x4 __attribute__((vector_size(32)));
 typedef uint64_t u64x4 __attribute__((vector_size(32)));
 
@@ -159,16 +161,26 @@ GR3D_HOT void read_fp20_soa(const soa *S, const uint32_t *w, f64x4 *out, unsigne
 {
 	const unsigned nq = S->nq;
 	alu_u32x4 sp[ALU_BATCH_MAX], any = { 0, 0, 0, 0 };
-	for (unsigned k = 0; k < nq; k++) {
+	unsigned k = 0;
+	for (; k + 1 < nq; k += 2) {      /* two quads in one 8-lane vector (one AVX2 register) */
+		u32x8 w8, s8;
+		memcpy(&w8, &w[k * GR3D_PIXELS], sizeof w8);
+		const f32x8 f = (f32x8)FP20_LANES_NORMAL(w8, s8, u32x8);
+		out[k] = __builtin_convertvector(__builtin_shufflevector(f, f, 0, 1, 2, 3), f64x4);
+		out[k + 1] = __builtin_convertvector(__builtin_shufflevector(f, f, 4, 5, 6, 7), f64x4);
+		memcpy(&sp[k], &s8, sizeof s8);
+		any |= sp[k] | sp[k + 1];
+	}
+	if (k < nq) {
 		alu_u32x4 wk;
 		memcpy(&wk, &w[k * GR3D_PIXELS], sizeof wk);
 		out[k] = __builtin_convertvector((alu_f32x4)fp20_lanes_normal(wk, &sp[k]), f64x4);
 		any |= sp[k];
 	}
 	if (any_u32x4(any))
-		for (unsigned k = 0; k < nq; k++)
-			if (any_u32x4(sp[k]))
-				odd[k] |= fp20_lanes_in(S->a->subnormals, &w[k * GR3D_PIXELS], (double *)&out[k]);
+		for (unsigned j = 0; j < nq; j++)
+			if (any_u32x4(sp[j]))
+				odd[j] |= fp20_lanes_in(S->a->subnormals, &w[j * GR3D_PIXELS], (double *)&out[j]);
 }
 
 /* One operand over the batch: fetch's value for quad k in out[k], odd[k] as

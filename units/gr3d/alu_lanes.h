@@ -55,13 +55,17 @@ static inline bool any_u32x4(alu_u32x4 m)
 
 /* binary32 bits of four FP20 words as operands where each is a normal
  * number (fp20_f32_bits_normal); *sp: the lanes whose word is not (exponent
- * 0 or 63), for which the bits do not apply. */
+ * 0 or 63), for which the bits do not apply.  The macro: the same rule on a
+ * vector of any width (w, its mask sp, their unsigned type). */
+#define FP20_LANES_NORMAL(w, sp, type)                                                          \
+	((sp) = (type)((((w) >> FP20_EXP_SHIFT) & FP20_EXP_MAX) - 1u >= FP20_EXP_MAX - 1u),              \
+	 (((w) << (31 - FP20_SIGN_SHIFT)) & 0x80000000u) |                                          \
+	 ((((w) >> FP20_EXP_SHIFT) & FP20_EXP_MAX) + FP20_F32_REBIAS) << 23 |                       \
+	 ((w) & FP20_MANT_MASK) << FP20_F32_SHIFT)
+
 GR3D_HOT alu_u32x4 fp20_lanes_normal(alu_u32x4 w, alu_u32x4 *sp)
 {
-	const alu_u32x4 e = (w >> FP20_EXP_SHIFT) & FP20_EXP_MAX;
-	*sp = (alu_u32x4)(e - 1u >= FP20_EXP_MAX - 1u);
-	return ((w << (31 - FP20_SIGN_SHIFT)) & 0x80000000u) | (e + FP20_F32_REBIAS) << 23 |
-	       (w & FP20_MANT_MASK) << FP20_F32_SHIFT;
+	return FP20_LANES_NORMAL(w, *sp, alu_u32x4);
 }
 
 /* binary32 bits of four FP20 words as operands (gr3d_fp20_quad), where
