@@ -374,10 +374,24 @@ GR3D_HOT void slot_soa(const soa *S, const alu_slot *s, const f64x4 *prev, const
 	}
 }
 
-/* The live lanes of register w: the bits outside keep become set. */
+/* The live lanes of register w: the bits outside keep become set.  Two
+ * quads at a time, as read_fp20_soa reads them: its 32-byte load of a pair
+ * then takes a pair's store from the store buffer (a load cannot combine
+ * two 16-byte stores; perf showed such stalls in session 10). */
 GR3D_HOT void merge(soa *S, uint32_t *w, uint32_t keep, const uint32_t set[LANES])
 {
-	for (unsigned k = 0; k < S->nq; k++) {
+	unsigned k = 0;
+	for (; k + 1 < S->nq; k += 2) {
+		u32x8 wv, lv;
+		alu_u32x4 s0, s1;             /* set: two loads, as its writers store a quad's four */
+		memcpy(&wv, &w[k * GR3D_PIXELS], sizeof wv);
+		memcpy(&lv, &S->L->live[k * GR3D_PIXELS], sizeof lv);
+		memcpy(&s0, &set[k * GR3D_PIXELS], sizeof s0);
+		memcpy(&s1, &set[(k + 1) * GR3D_PIXELS], sizeof s1);
+		wv = (wv & (keep | ~lv)) | (__builtin_shufflevector(s0, s1, 0, 1, 2, 3, 4, 5, 6, 7) & lv);
+		memcpy(&w[k * GR3D_PIXELS], &wv, sizeof wv);
+	}
+	for (; k < S->nq; k++) {
 		alu_u32x4 wv, lv, sv;
 		memcpy(&wv, &w[k * GR3D_PIXELS], sizeof wv);
 		memcpy(&lv, &S->L->live[k * GR3D_PIXELS], sizeof lv);
