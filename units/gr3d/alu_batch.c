@@ -7,8 +7,11 @@
  * are alu_slot_result's and run_packet's, lane by lane in their order; what
  * depends on a quad stays per quad: the odd-word test of its four FP20
  * reads (fp20_lanes_in), the outlier rounding it decides (round_outliers),
- * and its live pixels (the writes' lane masks).
- * tests/units/test_alu_batch.c compares every lane with alu_exec's. */
+ * and its live pixels (the writes' lane masks).  The FP20 reads, roundings
+ * and writes test for odd words and far values once for the whole batch
+ * and take the per-quad helpers only for the quads that have them
+ * (read_fp20_soa, round_soa, enc_soa).
+ * tests/units/test_ahead.c compares every lane with alu_exec's. */
 #include "units/gr3d/alu_lanes.h"
 
 enum { LANES = ALU_BATCH_MAX * GR3D_PIXELS, SOA_VIEW = ALU_LANE_VIEW };
