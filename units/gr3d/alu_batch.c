@@ -250,7 +250,8 @@ GR3D_HOT void fetch_soa(const soa *S, const alu_operand *o, const f64x4 *prev, c
 	}
 }
 
-/* round20_lanes_by on every quad's values r[k]: the fast rule on every quad,
+/* round20_lanes (not arith=exact) on every quad's values r[k]: the fast
+ * rule (round20_near, fp20.round's increment set up once in soa) on every quad,
  * gr3d_round20 on the lanes fp20_far_lanes names (one test for the batch
  * when there are none). */
 GR3D_HOT void round_soa(const soa *S, f64x4 *r)
@@ -273,7 +274,7 @@ GR3D_HOT void round_soa(const soa *S, f64x4 *r)
 					r[k][p] = gr3d_round20(S->c, in[k][p]);
 }
 
-/* enc20_lanes_by on every quad's values v[k] into enc[4k..4k+3], as
+/* enc20_lanes (not arith=exact) on every quad's values v[k] into enc[4k..4k+3], as
  * round_soa: the far lanes take gr3d_fp20_bits. */
 GR3D_HOT void enc_soa(const soa *S, const f64x4 *v, uint32_t *enc)
 {

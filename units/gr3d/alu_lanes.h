@@ -154,11 +154,15 @@ static inline alu_u32x4 enc20_near(const q_u64x4 *b, uint64_t add, uint64_t odd)
 }
 
 /* gr3d_round20_quad, with zeros on the branch-free path too (rounding
- * gives them back).  The lanes fp20_far_lanes names take gr3d_round20.
- * _by: not arith=exact, fp20.round's increment from fp20_round_add (a
- * batch sets it up once); round20_lanes: any arithmetic. */
-GR3D_HOT void round20_lanes_by(const gr3d_ctx *c, double r[GR3D_PIXELS], bool wide, uint64_t add, uint64_t odd)
+ * gives them back).  The lanes fp20_far_lanes names take gr3d_round20. */
+GR3D_HOT void round20_lanes(const gr3d_ctx *c, double r[GR3D_PIXELS], bool wide)
 {
+	if (c->exact) {
+		gr3d_round20_quad(c, r);
+		return;
+	}
+	uint64_t add, odd;
+	fp20_round_add(c->fp20_round, &add, &odd);
 	q_u64x4 b;
 	memcpy(&b, r, sizeof b);
 	const alu_u32x4 far = fp20_far_lanes(&b, wide);
@@ -174,23 +178,17 @@ GR3D_HOT void round20_lanes_by(const gr3d_ctx *c, double r[GR3D_PIXELS], bool wi
 	memcpy(r, &b, sizeof b);
 }
 
-GR3D_HOT void round20_lanes(const gr3d_ctx *c, double r[GR3D_PIXELS], bool wide)
+/* gr3d_enc20_quad (the FP20 codes of four values), with zeros on the
+ * branch-free path: a zero's code is its sign (gr3d_fp20_bits).  The
+ * lanes fp20_far_lanes names take gr3d_fp20_bits. */
+GR3D_HOT void enc20_lanes(const gr3d_ctx *c, const double v[GR3D_PIXELS], uint32_t out[GR3D_PIXELS], bool wide)
 {
 	if (c->exact) {
-		gr3d_round20_quad(c, r);
+		gr3d_enc20_quad(c, v, out);
 		return;
 	}
 	uint64_t add, odd;
 	fp20_round_add(c->fp20_round, &add, &odd);
-	round20_lanes_by(c, r, wide, add, odd);
-}
-
-/* gr3d_enc20_quad (the FP20 codes of four values), with zeros on the
- * branch-free path: a zero's code is its sign (gr3d_fp20_bits).  The
- * lanes fp20_far_lanes names take gr3d_fp20_bits.  _by as round20_lanes_by. */
-GR3D_HOT void enc20_lanes_by(const gr3d_ctx *c, const double v[GR3D_PIXELS], uint32_t out[GR3D_PIXELS], bool wide,
-                             uint64_t add, uint64_t odd)
-{
 	q_u64x4 b;
 	memcpy(&b, v, sizeof b);
 	const alu_u32x4 far = fp20_far_lanes(&b, wide);
@@ -200,17 +198,6 @@ GR3D_HOT void enc20_lanes_by(const gr3d_ctx *c, const double v[GR3D_PIXELS], uin
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			if (far[p])
 				out[p] = gr3d_fp20_bits(c->fp20_round, v[p]);
-}
-
-GR3D_HOT void enc20_lanes(const gr3d_ctx *c, const double v[GR3D_PIXELS], uint32_t out[GR3D_PIXELS], bool wide)
-{
-	if (c->exact) {
-		gr3d_enc20_quad(c, v, out);
-		return;
-	}
-	uint64_t add, odd;
-	fp20_round_add(c->fp20_round, &add, &odd);
-	enc20_lanes_by(c, v, out, wide, add, odd);
 }
 
 /* TEX's pre-fetch view of one pixel (tegra.tex.fp20_reads_see_coords):
