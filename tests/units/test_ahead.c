@@ -3,7 +3,8 @@
  * the general path's bit for bit.
  *  - alu_batch_exec against alu_exec quad by quad, on registers holding
  *    every kind of FP20 code (zeros, subnormal reads, inf, NaN), partial
- *    quads, TEX's pre-fetch view, under the rounding knobs;
+ *    quads, TEX's pre-fetch view, under the rounding knobs; and on batches
+ *    of colours with at most one odd or far word;
  *  - every corpus fragment program drawn on triangles with partial quads,
  *    with and without the knob, under several knob settings (rounding, FX10
  *    overflow, the batch view, row-relative registers, the pre-fetch view,
@@ -65,11 +66,58 @@ static const char ALU_PROG[] =
 	"  ALU2: MAD r6.l, r5.h, #1, #0\n"
 	"  ALU3: imm0 = 0.7000122\n;\n";
 
+/* A colour code in [2^-7, 1]: an FP20 read, product or sum of these is
+ * neither odd (exponent 0 or 63) nor far (fp20_far_lanes). */
+static uint32_t colour_code(test_rng *g)
+{
+	return 0x30000u + test_rnd(g) % 0xE001u;
+}
+
+/* Every register word of q a colour (the batch's one-test paths). */
+static void colour_quad(test_rng *g, gr3d_quad *q)
+{
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		gr3d_pixel *px = &q->px[p];
+		for (unsigned i = 0; i < GR3D_ROW_REGS; i++) {
+			px->r[i] = colour_code(g);
+			q->view[p][i] = colour_code(g);
+		}
+		for (unsigned i = 0; i < GR3D_GLOBALS; i++)
+			px->g[i] = colour_code(g);
+		for (unsigned i = 0; i < GR3D_COND_REGS; i++)
+			px->cr[i] = colour_code(g);
+		px->tex_old[0] = colour_code(g);
+		px->tex_old[1] = colour_code(g);
+	}
+}
+
+/* One word of one quad of a colour batch: an odd code (zero, subnormal
+ * read, inf, NaN), a normal number outside fp20_far_lanes' range
+ * (exponent 1 or 62), or another rig code. */
+static void spoil_one(test_rng *g, gr3d_quad *qs, unsigned nq)
+{
+	gr3d_quad *q = &qs[test_rnd(g) % nq];
+	const unsigned p = test_rnd(g) % GR3D_PIXELS, i = test_rnd(g) % GR3D_ROW_REGS;
+	const uint32_t v = test_rnd(g);
+	const uint32_t w = (v & 3u) == 0 ? (v >> 8) & 0x81FFFu                                  /* exponent 0 */
+	                 : (v & 3u) == 1 ? ((v >> 8) & 0x81FFFu) | (((v >> 4) & 1u) ? 62u : 1u) << 13   /* far */
+	                 : (v & 3u) == 2 ? ((v >> 8) & 0x81FFFu) | 0x7E000u                       /* inf, NaN */
+	                 : alu_rig_code(g);
+	if ((v >> 6) & 1u)
+		q->px[p].r[i] = w;
+	else
+		q->view[p][i] = w;
+}
+
+/* colours: every quad's registers colours (colour_quad) and, in one batch
+ * of two, one word that is not (spoil_one): the batch's tests for the
+ * whole batch (no odd or far lane anywhere) and for a single quad. */
 static void check_alu_batches(enum ulp_round fp20, enum ulp_round fx10, bool wrap, bool subnormals,
-                              bool batch_view)
+                              bool batch_view, bool colours)
 {
 	alu_rig *r = alu_rig_new(ALU_PROG, "batch.asm", (alu_rig_modes){ fp20, fx10, wrap, subnormals, batch_view });
-	test_rng g = { 0x9E3779B9u ^ (uint32_t)fp20 << 4 ^ (uint32_t)fx10 << 8 ^ wrap << 12 ^ subnormals << 13 };
+	test_rng g = { 0x9E3779B9u ^ (uint32_t)fp20 << 4 ^ (uint32_t)fx10 << 8 ^ wrap << 12 ^ subnormals << 13 ^
+	               colours << 14 };
 	static gr3d_quad fast[ALU_BATCH_MAX], ref[ALU_BATCH_MAX];
 	unsigned batched = 0;
 	for (unsigned round = 0; round < 400; round++) {
@@ -77,6 +125,12 @@ static void check_alu_batches(enum ulp_round fp20, enum ulp_round fx10, bool wra
 		gr3d_quad *qs[ALU_BATCH_MAX];
 		for (unsigned k = 0; k < nq; k++) {
 			alu_rig_quad(&g, &ref[k], round * ALU_BATCH_MAX + k);
+			if (colours)
+				colour_quad(&g, &ref[k]);
+		}
+		if (colours && (test_rnd(&g) & 1u))
+			spoil_one(&g, ref, nq);
+		for (unsigned k = 0; k < nq; k++) {
 			fast[k] = ref[k];
 			qs[k] = &fast[k];
 		}
@@ -110,10 +164,20 @@ static void check_alu_batches(enum ulp_round fp20, enum ulp_round fx10, bool wra
 
 Test(ahead, alu_batch_matches_alu_exec)
 {
-	check_alu_batches(ULP_ROUND_NEAREST_EVEN, ULP_ROUND_NEAREST_AWAY, false, true, true);
-	check_alu_batches(ULP_ROUND_NEAREST_EVEN, ULP_ROUND_NEAREST_AWAY, false, false, false);
-	check_alu_batches(ULP_ROUND_NEAREST_AWAY, ULP_ROUND_TRUNCATE, true, true, true);
-	check_alu_batches(ULP_ROUND_TRUNCATE, ULP_ROUND_NEAREST_EVEN, false, false, true);
+	check_alu_batches(ULP_ROUND_NEAREST_EVEN, ULP_ROUND_NEAREST_AWAY, false, true, true, false);
+	check_alu_batches(ULP_ROUND_NEAREST_EVEN, ULP_ROUND_NEAREST_AWAY, false, false, false, false);
+	check_alu_batches(ULP_ROUND_NEAREST_AWAY, ULP_ROUND_TRUNCATE, true, true, true, false);
+	check_alu_batches(ULP_ROUND_TRUNCATE, ULP_ROUND_NEAREST_EVEN, false, false, true, false);
+}
+
+/* Batches of colours with at most one odd or far word (alu_batch.c's tests
+ * for the whole batch: read_fp20_soa, round_soa, enc_soa). */
+Test(ahead, alu_batch_colours_match_alu_exec)
+{
+	check_alu_batches(ULP_ROUND_NEAREST_EVEN, ULP_ROUND_NEAREST_AWAY, false, true, true, true);
+	check_alu_batches(ULP_ROUND_NEAREST_EVEN, ULP_ROUND_NEAREST_AWAY, false, false, false, true);
+	check_alu_batches(ULP_ROUND_NEAREST_AWAY, ULP_ROUND_TRUNCATE, true, false, true, true);
+	check_alu_batches(ULP_ROUND_TRUNCATE, ULP_ROUND_NEAREST_EVEN, false, true, true, true);
 }
 
 /* ---- every corpus program, drawn ---- */

@@ -7,8 +7,11 @@
  * are alu_slot_result's and run_packet's, lane by lane in their order; what
  * depends on a quad stays per quad: the odd-word test of its four FP20
  * reads (fp20_lanes_in), the outlier rounding it decides (round_outliers),
- * and its live pixels (the writes' lane masks).
- * tests/units/test_alu_batch.c compares every lane with alu_exec's. */
+ * and its live pixels (the writes' lane masks).  The FP20 reads, roundings
+ * and writes test for odd words and far values once for the whole batch
+ * and take the per-quad helpers only for the quads that have them
+ * (read_fp20_soa, round_soa, enc_soa).
+ * tests/units/test_ahead.c compares every lane with alu_exec's. */
 #include "units/gr3d/alu_lanes.h"
 
 enum { LANES = ALU_BATCH_MAX * GR3D_PIXELS, SOA_VIEW = ALU_LANE_VIEW };
@@ -37,6 +40,7 @@ typedef struct soa {
 	unsigned nq, n;                          /* quads, lanes (4 * nq) */
 	soa_views *v;
 	bool wide;                               /* built for AVX2 (fp20_far_lanes) */
+	uint64_t add, odd;                       /* fp20.round's increment (fp20_round_add) */
 } soa;
 
 void alu_lanes_begin(alu_lanes *l, gr3d_quad *const q[], unsigned nq)
@@ -51,31 +55,35 @@ void alu_lanes_begin(alu_lanes *l, gr3d_quad *const q[], unsigned nq)
 	}
 }
 
-/* Lane register i of quad q's four pixels: the words at base + p * stride
- * bytes (i < SOA_VIEW: word i of gr3d_pixel; then the view's row
- * registers), read and written with memcpy (byte pointers: they cross the
- * pixel's arrays). */
-static inline uint8_t *lane_home(gr3d_quad *q, unsigned i, size_t *stride)
+/* Lane register i of a quad's four pixels: the words at byte offset
+ * off + p * stride in gr3d_quad (i < SOA_VIEW: word i of gr3d_pixel; then
+ * the view's row registers), read and written with memcpy (byte pointers:
+ * they cross the pixel's arrays). */
+static inline size_t lane_home(unsigned i, size_t *stride)
 {
 	if (i >= SOA_VIEW) {
-		*stride = sizeof q->view[0];
-		return (uint8_t *)&q->view[0][i - SOA_VIEW];
+		*stride = sizeof(((gr3d_quad *)0)->view[0]);
+		return offsetof(gr3d_quad, view) + (i - SOA_VIEW) * sizeof(uint32_t);
 	}
 	*stride = sizeof(gr3d_pixel);
-	return (uint8_t *)&q->px[0] + i * sizeof(uint32_t);
+	return offsetof(gr3d_quad, px) + i * sizeof(uint32_t);
 }
 
-/* The registers of regs into the lanes, from the quads where only they hold them. */
+/* The registers of regs into the lanes, from the quads where only they hold
+ * them.  (The four pixels written out: -O2 keeps the loop.) */
 static void to_lanes(alu_lanes *l, uint64_t regs)
 {
 	for (uint64_t m = regs & ~l->in_lanes; m; m &= m - 1) {
 		const unsigned i = (unsigned)__builtin_ctzll(m);
 		uint32_t *w = l->reg[i];
-		for (unsigned k = 0; k < l->nq; k++) {
-			size_t st;
-			const uint8_t *h = lane_home(l->q[k], i, &st);
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				memcpy(&w[k * GR3D_PIXELS + p], h + p * st, sizeof(uint32_t));
+		size_t st;
+		const size_t off = lane_home(i, &st);
+		for (unsigned k = 0; k < l->nq; k++, w += GR3D_PIXELS) {
+			const uint8_t *h = (const uint8_t *)l->q[k] + off;
+			memcpy(&w[0], h, sizeof(uint32_t));
+			memcpy(&w[1], h + st, sizeof(uint32_t));
+			memcpy(&w[2], h + 2 * st, sizeof(uint32_t));
+			memcpy(&w[3], h + 3 * st, sizeof(uint32_t));
 		}
 	}
 	l->in_lanes |= regs;
@@ -86,11 +94,14 @@ void alu_lanes_to_quads(alu_lanes *l, uint64_t regs)
 	for (uint64_t m = regs & ~l->in_quads; m; m &= m - 1) {
 		const unsigned i = (unsigned)__builtin_ctzll(m);
 		const uint32_t *w = l->reg[i];
-		for (unsigned k = 0; k < l->nq; k++) {
-			size_t st;
-			uint8_t *h = lane_home(l->q[k], i, &st);
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				memcpy(h + p * st, &w[k * GR3D_PIXELS + p], sizeof(uint32_t));
+		size_t st;
+		const size_t off = lane_home(i, &st);
+		for (unsigned k = 0; k < l->nq; k++, w += GR3D_PIXELS) {
+			uint8_t *h = (uint8_t *)l->q[k] + off;
+			memcpy(h, &w[0], sizeof(uint32_t));
+			memcpy(h + st, &w[1], sizeof(uint32_t));
+			memcpy(h + 2 * st, &w[2], sizeof(uint32_t));
+			memcpy(h + 3 * st, &w[3], sizeof(uint32_t));
 		}
 	}
 	l->in_quads |= regs;
@@ -103,6 +114,8 @@ void alu_lanes_to_quads(alu_lanes *l, uint64_t regs)
  * alu_slot_result's, lane by lane: products and sums rounded as binary64
  * (no contraction in ISO C), choices by comparison masks. */
 typedef double f64x4 __attribute__((vector_size(32)));
+typedef uint32_t u32x8 __attribute__((vector_size(32)));
+typedef float f32x8 __attribute__((vector_size(32)));
 typedef int64_t i64x4 __attribute__((vector_size(32)));
 typedef uint64_t u64x4 __attribute__((vector_size(32)));
 
@@ -142,6 +155,37 @@ static inline const uint32_t *view_words(const soa_views *v, unsigned i, unsigne
 	return seen;
 }
 
+/* fp20_lanes_in on every quad's four words w[4k..4k+3] into out[k], odd[k]
+ * |= its odd: the normal numbers' rule on every quad, and only the quads
+ * with a word it does not hold for (exponent 0 or 63, odd) again through
+ * fp20_lanes_in; one test for the batch when there are none.  (out[k] in
+ * place: GCC's vectors alias their element type.) */
+GR3D_HOT void read_fp20_soa(const soa *S, const uint32_t *w, f64x4 *out, unsigned odd[ALU_BATCH_MAX])
+{
+	const unsigned nq = S->nq;
+	alu_u32x4 sp[ALU_BATCH_MAX], any = { 0, 0, 0, 0 };
+	unsigned k = 0;
+	for (; k + 1 < nq; k += 2) {      /* two quads in one 8-lane vector (one AVX2 register) */
+		u32x8 w8, s8;
+		memcpy(&w8, &w[k * GR3D_PIXELS], sizeof w8);
+		const f32x8 f = (f32x8)FP20_LANES_NORMAL(w8, s8, u32x8);
+		out[k] = __builtin_convertvector(__builtin_shufflevector(f, f, 0, 1, 2, 3), f64x4);
+		out[k + 1] = __builtin_convertvector(__builtin_shufflevector(f, f, 4, 5, 6, 7), f64x4);
+		memcpy(&sp[k], &s8, sizeof s8);
+		any |= sp[k] | sp[k + 1];
+	}
+	if (k < nq) {
+		alu_u32x4 wk;
+		memcpy(&wk, &w[k * GR3D_PIXELS], sizeof wk);
+		out[k] = __builtin_convertvector((alu_f32x4)fp20_lanes_normal(wk, &sp[k]), f64x4);
+		any |= sp[k];
+	}
+	if (any_u32x4(any))
+		for (unsigned j = 0; j < nq; j++)
+			if (any_u32x4(sp[j]))
+				odd[j] |= fp20_lanes_in(S->a->subnormals, &w[j * GR3D_PIXELS], (double *)&out[j]);
+}
+
 /* One operand over the batch: fetch's value for quad k in out[k], odd[k] as
  * fetch sets it. */
 GR3D_HOT void fetch_soa(const soa *S, const alu_operand *o, const f64x4 *prev, const f64x4 *cur, f64x4 *out,
@@ -156,19 +200,18 @@ GR3D_HOT void fetch_soa(const soa *S, const alu_operand *o, const f64x4 *prev, c
 		return;
 	case OPD_REG: {
 		const uint32_t *w = S->L->reg[soa_index(o)];
+		const bool sub = S->a->subnormals;
 		if (o->fx)
 			for (unsigned k = 0; k < nq; k++)
 				out[k] = __builtin_convertvector(fx10_lanes_in(&w[k * GR3D_PIXELS], o->fx), f64x4);
-		else
+		else if (o->shadow && S->v->on)   /* read_raw's substitution */
 			for (unsigned k = 0; k < nq; k++) {
-				double v[GR3D_PIXELS];
 				uint32_t seen[GR3D_PIXELS];
-				const uint32_t *wk = &w[k * GR3D_PIXELS];
-				if (o->shadow && S->v->on)   /* read_raw's substitution */
-					wk = view_words(S->v, o->index, k, wk, seen);
-				odd[k] |= fp20_lanes_in(S->a->subnormals, wk, v);
-				memcpy(&out[k], v, sizeof v);
+				odd[k] |= fp20_lanes_in(sub, view_words(S->v, o->index, k, &w[k * GR3D_PIXELS], seen),
+				                        (double *)&out[k]);
 			}
+		else
+			read_fp20_soa(S, w, out, odd);
 		break;
 	}
 	case OPD_ALU:
@@ -205,6 +248,50 @@ GR3D_HOT void fetch_soa(const soa *S, const alu_operand *o, const f64x4 *prev, c
 		for (unsigned k = 0; k < nq; k++)
 			out[k] = (f64x4)((i64x4)((f64x4)((i64x4)out[k] & am) * mul - sub) ^ nm);
 	}
+}
+
+/* round20_lanes (not arith=exact) on every quad's values r[k]: the fast
+ * rule (round20_near, fp20.round's increment set up once in soa) on every quad,
+ * gr3d_round20 on the lanes fp20_far_lanes names (one test for the batch
+ * when there are none). */
+GR3D_HOT void round_soa(const soa *S, f64x4 *r)
+{
+	const unsigned nq = S->nq;
+	alu_u32x4 far[ALU_BATCH_MAX], any = { 0, 0, 0, 0 };
+	f64x4 in[ALU_BATCH_MAX];
+	for (unsigned k = 0; k < nq; k++) {
+		q_u64x4 b = (q_u64x4)r[k];
+		in[k] = r[k];
+		far[k] = fp20_far_lanes(&b, S->wide);
+		any |= far[k];
+		round20_near(&b, S->add, S->odd);
+		r[k] = (f64x4)b;
+	}
+	if (any_u32x4(any))
+		for (unsigned k = 0; k < nq; k++)
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				if (far[k][p])
+					r[k][p] = gr3d_round20(S->c, in[k][p]);
+}
+
+/* enc20_lanes (not arith=exact) on every quad's values v[k] into enc[4k..4k+3], as
+ * round_soa: the far lanes take gr3d_fp20_bits. */
+GR3D_HOT void enc_soa(const soa *S, const f64x4 *v, uint32_t *enc)
+{
+	const unsigned nq = S->nq;
+	alu_u32x4 far[ALU_BATCH_MAX], any = { 0, 0, 0, 0 };
+	for (unsigned k = 0; k < nq; k++) {
+		const q_u64x4 b = (q_u64x4)v[k];
+		far[k] = fp20_far_lanes(&b, S->wide);
+		any |= far[k];
+		const alu_u32x4 w = enc20_near(&b, S->add, S->odd);
+		memcpy(&enc[k * GR3D_PIXELS], &w, sizeof w);
+	}
+	if (any_u32x4(any))
+		for (unsigned k = 0; k < nq; k++)
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				if (far[k][p])
+					enc[k * GR3D_PIXELS + p] = gr3d_fp20_bits(S->c->fp20_round, v[k][p]);
 }
 
 /* alu_slot_result over the batch (values: false, as a run). */
@@ -277,24 +364,38 @@ GR3D_HOT void slot_soa(const soa *S, const alu_slot *s, const f64x4 *prev, const
 		if (s->saturate)              /* r < 0 ? 0 : r > 1 ? 1 : r (NaN stays) */
 			for (unsigned k = 0; k < nq; k++)
 				r[k] = sel(r[k] < zero, zero, sel(r[k] > one, one, r[k]));
-		for (unsigned k = 0; k < nq && (s->exact || !s->unread); k++) {
-			double v[GR3D_PIXELS];
-			if (s->exact && !odd[k])
-				continue;
-			memcpy(v, &r[k], sizeof v);
-			if (s->exact)
-				round_outliers(S->c, v, S->wide);
-			else
-				round20_lanes(S->c, v, S->wide);
-			memcpy(&r[k], v, sizeof v);
+		if (s->exact) {
+			for (unsigned k = 0; k < nq; k++)
+				if (odd[k]) {
+					double v[GR3D_PIXELS];
+					memcpy(v, &r[k], sizeof v);
+					round_outliers(S->c, v, S->wide);
+					memcpy(&r[k], v, sizeof v);
+				}
+		} else if (!s->unread) {
+			round_soa(S, r);
 		}
 	}
 }
 
-/* The live lanes of register w: the bits outside keep become set. */
+/* The live lanes of register w: the bits outside keep become set.  Two
+ * quads at a time, as read_fp20_soa reads them: its 32-byte load of a pair
+ * then takes a pair's store from the store buffer (a load cannot combine
+ * two 16-byte stores; perf showed such stalls in session 10). */
 GR3D_HOT void merge(soa *S, uint32_t *w, uint32_t keep, const uint32_t set[LANES])
 {
-	for (unsigned k = 0; k < S->nq; k++) {
+	unsigned k = 0;
+	for (; k + 1 < S->nq; k += 2) {
+		u32x8 wv, lv;
+		alu_u32x4 s0, s1;             /* set: two loads, as its writers store a quad's four */
+		memcpy(&wv, &w[k * GR3D_PIXELS], sizeof wv);
+		memcpy(&lv, &S->L->live[k * GR3D_PIXELS], sizeof lv);
+		memcpy(&s0, &set[k * GR3D_PIXELS], sizeof s0);
+		memcpy(&s1, &set[(k + 1) * GR3D_PIXELS], sizeof s1);
+		wv = (wv & (keep | ~lv)) | (__builtin_shufflevector(s0, s1, 0, 1, 2, 3, 4, 5, 6, 7) & lv);
+		memcpy(&w[k * GR3D_PIXELS], &wv, sizeof wv);
+	}
+	for (; k < S->nq; k++) {
 		alu_u32x4 wv, lv, sv;
 		memcpy(&wv, &w[k * GR3D_PIXELS], sizeof wv);
 		memcpy(&lv, &S->L->live[k * GR3D_PIXELS], sizeof lv);
@@ -351,8 +452,7 @@ GR3D_HOT void write_soa(soa *S, const alu_slot *s, bool pair, const f64x4 *v, co
 		return;
 	}
 	if (lo && hi) {
-		for (unsigned k = 0; k < nq; k++)
-			enc20_lanes(c, quad_values(v, k), &enc[k * GR3D_PIXELS], S->wide);
+		enc_soa(S, v, enc);
 		merge(S, w, 0, enc);
 	} else if (lo || hi) {
 		const unsigned sh = hi ? gr3d_fx_shift(c) : 0u;
@@ -443,7 +543,8 @@ static inline __attribute__((always_inline)) bool batch_exec(const alu_unit *a, 
 	gr3d_quad *const *q = l->q;
 	if (!a->lane_ok[e] || nq < 1 || nq > ALU_BATCH_MAX)
 		return false;
-	soa_views views = { .on = false };
+	soa_views views;                  /* (only on is read until views_in fills the rest) */
+	views.on = false;
 	if (any_view(l) && !views_in(l, &views))
 		return false;
 	const uint64_t rd = a->lane_rd[e], wr = a->lane_wr[e];
@@ -463,6 +564,7 @@ static inline __attribute__((always_inline)) bool batch_exec(const alu_unit *a, 
 	l->in_quads &= ~wr;
 	soa lanes = { .a = a, .c = c, .L = l, .q = q, .nq = nq, .n = nq * GR3D_PIXELS, .v = &views, .wide = wide };
 	soa *S = &lanes;
+	fp20_round_add(c->fp20_round, &S->add, &S->odd);   /* not arith=exact (lane_ok) */
 	f64x4 buf[2][4 * ALU_BATCH_MAX];  /* aluK: previous and current packet, [slot * MAX + quad] */
 	if (a->pk[e][0].reads_prev)       /* aluK reads as 0 at the start of an EXEC */
 		for (unsigned k = 0; k < 4; k++)

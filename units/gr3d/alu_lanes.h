@@ -53,6 +53,21 @@ static inline bool any_u32x4(alu_u32x4 m)
 	return (h[0] | h[1]) != 0;
 }
 
+/* binary32 bits of four FP20 words as operands where each is a normal
+ * number (fp20_f32_bits_normal); *sp: the lanes whose word is not (exponent
+ * 0 or 63), for which the bits do not apply.  The macro: the same rule on a
+ * vector of any width (w, its mask sp, their unsigned type). */
+#define FP20_LANES_NORMAL(w, sp, type)                                                          \
+	((sp) = (type)((((w) >> FP20_EXP_SHIFT) & FP20_EXP_MAX) - 1u >= FP20_EXP_MAX - 1u),              \
+	 (((w) << (31 - FP20_SIGN_SHIFT)) & 0x80000000u) |                                          \
+	 ((((w) >> FP20_EXP_SHIFT) & FP20_EXP_MAX) + FP20_F32_REBIAS) << 23 |                       \
+	 ((w) & FP20_MANT_MASK) << FP20_F32_SHIFT)
+
+GR3D_HOT alu_u32x4 fp20_lanes_normal(alu_u32x4 w, alu_u32x4 *sp)
+{
+	return FP20_LANES_NORMAL(w, *sp, alu_u32x4);
+}
+
 /* binary32 bits of four FP20 words as operands (gr3d_fp20_quad), where
  * every word is a normal number or a zero (exponent and mantissa 0): the
  * normal ones as fp20_f32_bits_normal, a zero as fp20_read gives it (+0, or
@@ -61,10 +76,8 @@ static inline bool any_u32x4(alu_u32x4 m)
  * zero (a subnormal read, inf, NaN), and the bits do not apply. */
 GR3D_HOT alu_u32x4 fp20_lanes_bits(bool subnormals, alu_u32x4 w, bool *special, bool *other)
 {
-	const alu_u32x4 e = (w >> FP20_EXP_SHIFT) & FP20_EXP_MAX;
-	const alu_u32x4 sp = (alu_u32x4)(e - 1u >= FP20_EXP_MAX - 1u);
-	alu_u32x4 f = ((w << (31 - FP20_SIGN_SHIFT)) & 0x80000000u) | (e + FP20_F32_REBIAS) << 23 |
-	              (w & FP20_MANT_MASK) << FP20_F32_SHIFT;
+	alu_u32x4 sp;
+	alu_u32x4 f = fp20_lanes_normal(w, &sp);
 	*special = any_u32x4(sp);
 	*other = false;
 	if (*special) {
@@ -122,6 +135,24 @@ static inline void fp20_round_add(enum ulp_round rm, uint64_t *add, uint64_t *od
 	*odd = rm == ULP_ROUND_NEAREST_EVEN;
 }
 
+/* The fast rule of gr3d_round20 and of gr3d_fp20_bits (fp20.round's
+ * increment add, odd) on four binary64 (bits b), for the lanes
+ * fp20_far_lanes does not name: the rounded value's bits (in place), and
+ * its FP20 code (a zero's code is its sign).  (Pointers: a 32-byte vector
+ * argument would change the ABI with AVX, which GCC warns about.) */
+static inline void round20_near(q_u64x4 *b, uint64_t add, uint64_t odd)
+{
+	*b = (*b + add + ((*b >> FP20_F64_SHIFT) & odd)) & ~((UINT64_C(1) << FP20_F64_SHIFT) - 1);
+}
+
+static inline alu_u32x4 enc20_near(const q_u64x4 *b, uint64_t add, uint64_t odd)
+{
+	const q_u64x4 a = *b & ~(UINT64_C(1) << 63), sign = (*b >> 63) << FP20_SIGN_SHIFT;
+	const q_u64x4 code = sign | ((((a + add + ((a >> FP20_F64_SHIFT) & odd)) >> FP20_F64_SHIFT) -
+	                              (FP20_F64_REBIAS << FP20_EXP_SHIFT)) & (q_u64x4)(a != 0));
+	return __builtin_convertvector(code, alu_u32x4);
+}
+
 /* gr3d_round20_quad, with zeros on the branch-free path too (rounding
  * gives them back).  The lanes fp20_far_lanes names take gr3d_round20. */
 GR3D_HOT void round20_lanes(const gr3d_ctx *c, double r[GR3D_PIXELS], bool wide)
@@ -135,7 +166,7 @@ GR3D_HOT void round20_lanes(const gr3d_ctx *c, double r[GR3D_PIXELS], bool wide)
 	q_u64x4 b;
 	memcpy(&b, r, sizeof b);
 	const alu_u32x4 far = fp20_far_lanes(&b, wide);
-	b = (b + add + ((b >> FP20_F64_SHIFT) & odd)) & ~((UINT64_C(1) << FP20_F64_SHIFT) - 1);
+	round20_near(&b, add, odd);
 	if (any_u32x4(far))
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			if (far[p]) {
@@ -160,11 +191,8 @@ GR3D_HOT void enc20_lanes(const gr3d_ctx *c, const double v[GR3D_PIXELS], uint32
 	fp20_round_add(c->fp20_round, &add, &odd);
 	q_u64x4 b;
 	memcpy(&b, v, sizeof b);
-	const q_u64x4 a = b & ~(UINT64_C(1) << 63), sign = (b >> 63) << FP20_SIGN_SHIFT;
 	const alu_u32x4 far = fp20_far_lanes(&b, wide);
-	const q_u64x4 code = sign | ((((a + add + ((a >> FP20_F64_SHIFT) & odd)) >> FP20_F64_SHIFT) -
-	                              (FP20_F64_REBIAS << FP20_EXP_SHIFT)) & (q_u64x4)(a != 0));
-	const alu_u32x4 w = __builtin_convertvector(code, alu_u32x4);
+	const alu_u32x4 w = enc20_near(&b, add, odd);
 	memcpy(out, &w, sizeof w);
 	if (any_u32x4(far))
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
