@@ -16,7 +16,8 @@
 #     Xvfb (off-screen), frames per second of host CPU time, measured the same
 #     way (nframes=GLMARK_FRAMES minus nframes=1), best of REPS.
 #  3. Timeline recording off and on (`ulpsim replay` of gen_traces.py's
-#     traces, a VCD timeline), CPU seconds in the draw (--host-stats).
+#     traces, a VCD timeline), CPU seconds in the draw (--host-stats),
+#     best of REPS.
 #  4. Trace loading: the load seconds and the share of load + compile in
 #     those replays (--host-stats), gen_traces.py's number arrays and the
 #     same traces packed (`ulpsim trace pack`, base64), whose image must be
@@ -155,19 +156,19 @@ hs() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }   # a figure of a --host-sta
 
 echo
 echo "== timeline recording (ulpsim replay of one frame, a VCD timeline; tegra2): CPU seconds"
-echo "   in the draw (--host-stats), one run each; and the share of trace load + compile (wall)"
+echo "   in the draw (--host-stats), best of $REPS interleaved; and the share of trace load + compile (wall)"
 if ! skip 3; then
 	printf '%-9s %12s %12s %8s %14s %16s %14s\n' shader "off (cpu s)" "on (cpu s)" kept "VCD (MB)" "load+compile" "peak RSS (MB)"
 	for s in $SHADERS; do
-		for r in 1; do
+		for r in $(seq "$REPS"); do
 			"$BIN" replay "$TMP/$s.${W}x$H.f1.json" --allow-paths --host-stats "$TMP/off.$r" 2>> "$TMP/log" || failed=1
 			"$BIN" replay "$TMP/$s.${W}x$H.f1.json" --allow-paths --host-stats "$TMP/on.$r" \
 				--timeline "$TMP/t.vcd" 2>> "$TMP/log" || failed=1
 			mb=$(du -m "$TMP/t.vcd" | cut -f1)
 			rm -f "$TMP/t.vcd"
 		done
-		off=$(hs "$TMP/off.1" host.draw_cpu_seconds)
-		on=$(hs "$TMP/on.1" host.draw_cpu_seconds)
+		off=$(for r in $(seq "$REPS"); do hs "$TMP/off.$r" host.draw_cpu_seconds; done | min)
+		on=$(for r in $(seq "$REPS"); do hs "$TMP/on.$r" host.draw_cpu_seconds; done | min)
 		share=$(hs "$TMP/off.1" host.load_compile_share)
 		rss=$(hs "$TMP/on.1" host.peak_rss_kb)
 		printf '%-9s %12.3f %12.3f %7.0f%% %14s %15.1f%% %14.0f\n' "$s" "$off" "$on" \
