@@ -23,7 +23,7 @@ static void row_in(zs_surface *zs, const uint8_t *row, size_t i, unsigned w, enu
 		return;
 	}
 	uint8_t *stencil = zs->stencil ? zs->stencil + i : NULL;
-	const bool s8 = f == ULP_GL_Z24S8;
+	const uint32_t smask = f == ULP_GL_Z24S8 ? 0xFFu : 0u;   /* Z24X8 reads stencil 0 */
 	unsigned x = 0;
 	for (; x + 4 <= w; x += 4) {
 		zs_u32x4 v;
@@ -31,7 +31,7 @@ static void row_in(zs_surface *zs, const uint8_t *row, size_t i, unsigned w, enu
 		const zs_u32x4 d = v & 0xFFFFFFu;
 		memcpy(&depth[x], &d, sizeof d);
 		if (stencil) {
-			const zs_u8x4 st = __builtin_convertvector(s8 ? v >> 24 : v & 0u, zs_u8x4);
+			const zs_u8x4 st = __builtin_convertvector((v >> 24) & smask, zs_u8x4);
 			memcpy(&stencil[x], &st, sizeof st);
 		}
 	}
@@ -40,7 +40,7 @@ static void row_in(zs_surface *zs, const uint8_t *row, size_t i, unsigned w, enu
 		memcpy(&v, row + 4 * x, 4);
 		depth[x] = v & 0xFFFFFFu;
 		if (stencil)
-			stencil[x] = s8 ? (uint8_t)(v >> 24) : 0;
+			stencil[x] = (uint8_t)((v >> 24) & smask);
 	}
 }
 
