@@ -96,6 +96,39 @@ static inline F24V_INLINE f24v_f4 f24v_trunc4(f24v_d2 lo, f24v_d2 hi)
 	return (f24v_f4)b;
 }
 
+/* f24_of_f32 (not exact: a vertex attribute as a register value) on four
+ * lanes.  A lane whose binary32 exponent field is 65..254 (float24's normal
+ * range and the overflow above it) or that is a zero is worked out in the
+ * vector: 7 mantissa bits dropped with the mode's increment (nearest-even
+ * or nearest-away; every other mode truncates), a carry running into the
+ * exponent, 2^64 and up +-inf, a zero +0.  A lane below 2^-62 (float24's
+ * subnormal steps), an infinity or a NaN sends the four to f24_of_f32 one
+ * by one.  tests/isa/test_f24_vec.c checks it lane for lane. */
+static inline F24V_INLINE f24v_f4 f24v_of_f32_4(f24v_f4 v, enum ulp_round r)
+{
+	const f24v_i4 b = (f24v_i4)v, mag = b & 0x7FFFFFFF;   /* signed compares: mag >= 0 */
+	const f24v_i4 zero = mag == 0;
+	const f24v_i4 fast = ((mag >= (65 << 23)) & (mag < 0x7F800000)) | zero;
+	typedef int64_t l2 __attribute__((vector_size(16)));
+	const l2 all = (l2)fast;
+	if ((all[0] & all[1]) != -1) {
+		for (unsigned k = 0; k < 4; k++)
+			v[k] = f24_of_f32(v[k], r, false);
+		return v;
+	}
+	const f24v_i4 q = mag >> 7, rem = mag & 127;
+	f24v_i4 inc = { 0, 0, 0, 0 };                   /* -1 where the mode rounds up */
+	if (r == ULP_ROUND_NEAREST_EVEN)
+		inc = (rem > 64) | ((rem == 64) & ((q & 1) != 0));
+	else if (r == ULP_ROUND_NEAREST_AWAY)
+		inc = rem >= 64;
+	f24v_i4 out = (q - inc) << 7;                   /* the carry bumps the exponent; < 2^31 */
+	const f24v_i4 inf = out >= (191 << 23);
+	out = (out & ~inf) | (inf & 0x7F800000);
+	out = (out | (b & INT32_MIN)) & ~zero;
+	return (f24v_f4)out;
+}
+
 /* f24_flush: |x| < 2^-62 -> +0 */
 static inline F24V_INLINE f24v_f4 f24v_flush4(f24v_f4 a)
 {

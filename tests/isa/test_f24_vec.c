@@ -243,6 +243,41 @@ Test(f24_vec, of_f32_equals_encode_then_decode)
 	}
 }
 
+/* f24v_of_f32_4 (vertex fetch's four components at once) lane for lane
+ * against f24_of_f32: every binary32 exponent (the vector's range, 65..254
+ * and zeros, and the lanes it hands to f24_of_f32: float24's subnormal
+ * steps, infinities, NaNs), mantissas at and around the 7 dropped bits'
+ * half-way point and random ones, both signs, every mode; a quadruple of
+ * only vector lanes and one with a single scalar lane among them. */
+Test(f24_vec, of_f32_4_equals_of_f32_lane_for_lane)
+{
+	test_rng rng = { 77 };
+	for (unsigned m = 0; m < 3; m++) {
+		for (unsigned i = 0; i < 200000; i++) {
+			f24v_f4 v;
+			for (unsigned k = 0; k < 4; k++) {
+				const uint32_t e = (i & 7) == 0 && k == (i >> 3) % 4 ? test_rnd(&rng) % 256
+				                   : 65 + test_rnd(&rng) % 190;
+				const uint32_t d = test_rnd(&rng) % 8, half = 64;
+				uint32_t mant = test_rnd(&rng) & 0x7FFFFFu;
+				if (d < 5)                 /* at the half-way point and a step either side */
+					mant = (mant & ~127u) | (half + d - 2u);
+				else if (d == 5)
+					mant = 0x7FFFFFu;      /* a carry into the exponent (254: into 2^128) */
+				uint32_t b = (test_rnd(&rng) & 1u) << 31 | e << 23 | mant;
+				if (test_rnd(&rng) % 64 == 0)
+					b &= 0x80000000u;      /* a zero of either sign */
+				memcpy(&v[k], &b, sizeof b);
+			}
+			const f24v_f4 got = f24v_of_f32_4(v, MODES[m]);
+			for (unsigned k = 0; k < 4; k++)
+				cr_assert_eq(bits_of(got[k]), bits_of(f24_of_f32(v[k], MODES[m], false)),
+				             "lane %u of %a mode %u: %a, want %a", k, (double)v[k], m, (double)got[k],
+				             (double)f24_of_f32(v[k], MODES[m], false));
+		}
+	}
+}
+
 /* The comparisons and choices lane for lane against f24_sge, f24_slt,
  * f24_max (both settings of f24.max_zero_neg_inf) and f24_min, over every
  * pair of the values (zeros of both signs, infinities, NaNs among them). */

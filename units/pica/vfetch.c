@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "isa/f24.h"
+#include "isa/f24_vec.h"
 
 const sim_counter_def VFETCH_COUNTERS[VFETCH_CTR_COUNT] = {
 	[VFETCH_CTR_VERTICES] = { "vertices", "vertex jobs handed to the shader units" },
@@ -125,6 +126,13 @@ void vfetch_init(vfetch_unit *f, sim_port *const *to, unsigned nunits, uint32_t 
 	f->ctx = ctx;
 }
 
+static inline float f32_at(const uint8_t *p)
+{
+	float f;
+	memcpy(&f, p, sizeof f);
+	return f;
+}
+
 /* One component of type t at p, as f32 (the float24 rounding follows). */
 static float component(const uint8_t *p, uint8_t t, bool normalize)
 {
@@ -160,11 +168,23 @@ void vfetch_setup_job(void *ctx, uint32_t id, pica_job *job)
 		const uint8_t *p = a->bytes ? a->bytes + (size_t)a->stride * (v - a->first)
 		                   : at + (uint64_t)a->ncomp * size <= UINT32_MAX
 		                   ? s->read(s->mem, (uint32_t)at, a->ncomp * size) : NULL;
-		float *c = job->v[a->reg & 15].c;
-		unsigned j = 0;
-		for (; p && j < a->ncomp && j < 4; j++)
-			c[j] = f24_of_f32(component(p + j * size, a->type & 3, a->normalize), s->round, s->exact);
-		for (; j < 4; j++)                    /* 0, 0, 0, 1: float24 values in every mode */
-			c[j] = j == 3 ? 1.0f : 0.0f;
+		/* the components read, then 0, 0, 0, 1 (float24 values in every
+		 * mode, so rounding them with the others changes nothing) */
+		f24v_f4 c = { 0.0f, 0.0f, 0.0f, 1.0f };
+		const unsigned n = p ? (a->ncomp < 4 ? a->ncomp : 4) : 0;
+		if ((a->type & 3) == VFETCH_F32) {    /* little-endian, as component() reads it */
+			switch (n) {                      /* loads of a fixed size, no copy through memory */
+			case 4: memcpy(&c, p, sizeof c); break;
+			case 3: c = (f24v_f4){ f32_at(p), f32_at(p + 4), f32_at(p + 8), 1.0f }; break;
+			case 2: c = (f24v_f4){ f32_at(p), f32_at(p + 4), 0.0f, 1.0f }; break;
+			case 1: c[0] = f32_at(p); break;
+			default: break;
+			}
+		} else
+			for (unsigned j = 0; j < n; j++)
+				c[j] = component(p + j * size, a->type & 3, a->normalize);
+		if (!s->exact)
+			c = f24v_of_f32_4(c, s->round);
+		memcpy(job->v[a->reg & 15].c, &c, sizeof c);
 	}
 }
