@@ -32,7 +32,12 @@ static inline bool tl_file_open(tl_file *f, const char *path, ulp_diag *d)
 {
 	f->failed = false;
 	ulp_diag_clear(&f->err);
-	return ulp_out_open(&f->out, path, d);
+	if (!ulp_out_open(&f->out, path, d))
+		return false;
+	/* the text is buffered here (tb): each flush is one write, not a fill
+	 * of stdio's buffer, a write of the rest and a copy of its tail */
+	setvbuf(f->out.f, NULL, _IONBF, 0);
+	return true;
 }
 
 /* A writer (tl_chrome, tl_vcd, tl_kanata) whose struct begins with its

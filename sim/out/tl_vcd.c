@@ -16,18 +16,24 @@ typedef struct vcd_item {
 	uint32_t id, arg;
 } vcd_item;
 
+/* A lane's state, the fields the event loop and flush_time read side by
+ * side. */
 typedef struct vcd_lane {
 	uint8_t act;
-	vcd_item *items;                   /* in flight, in BEGIN order */
-	uint32_t n, cap;
-	bool instant;                      /* an instant this cycle */
-	bool dirty;
+	uint8_t mark;                      /* MARK_*: in w->dirty, an instant this cycle */
 	/* what the file shows */
 	uint8_t out_act;
 	bool out_has_item;
+	uint32_t n, out_n;
 	vcd_item out_item;
-	uint32_t out_n;
+	vcd_item *items;                   /* in flight, in BEGIN order */
+	uint32_t cap;
 } vcd_lane;
+
+/* Values below SMALL (activity codes, EXEC indexes, short in-flight
+ * counts) have their whole line "b<v> <code>\n" made when the header is
+ * written: 16 bytes a line, its length in the last byte. */
+enum { SMALL = 16, SMALL_VARS = VAR_INSTANT, MARK_DIRTY = 1, MARK_INSTANT = 2 };
 
 struct tl_vcd {
 	tl_file file;               /* the output, its first error */
@@ -35,6 +41,11 @@ struct tl_vcd {
 	bool started;
 	unsigned nlanes;                   /* declared in the header */
 	uint64_t now, written;             /* current time; last "#t" written */
+	/* "#<stamp_t>\n" (stamp_n bytes, 0: none yet), the last stamp made:
+	 * the next one is its digits plus the step when that is below 10 */
+	uint64_t stamp_t;
+	unsigned stamp_n;
+	char stamp[32];
 	uint64_t dropped;
 	uint16_t dirty[SIM_TL_MAX_LANES];
 	unsigned ndirty;
@@ -48,6 +59,7 @@ struct tl_vcd {
 	/* the 8 binary digits of every byte value, most significant first, and
 	 * 8 spare bytes so that 8 may be copied from any place in a row */
 	char bits[256 * 8 + 8];
+	char small[SIM_TL_MAX_LANES][SMALL_VARS][SMALL][16];   /* the declared lanes' */
 };
 _Static_assert(SIM_TL_MAX_LANES * VARS_PER_LANE <= 94 * 94, "variable codes of at most 2 characters");
 
@@ -69,7 +81,7 @@ static size_t var_code(unsigned lane, unsigned v, char buf[8])
  * whole; returns the new end.  Each copy moves 8 bytes, and what a short one
  * moves past its digits is overwritten by what follows, so the line needs
  * BIN_ROOM bytes of room. */
-enum { BIN_ROOM = 1 + 32 + 8, LANE_ROOM = 4 * BIN_ROOM + 8, TIME_ROOM = 22 };
+enum { BIN_ROOM = 1 + 32 + 8, LANE_ROOM = 4 * BIN_ROOM + 8, TIME_ROOM = 24 };
 
 static inline char *bin_at(const tl_vcd *w, char *p, uint32_t v, unsigned lane, unsigned var)
 {
@@ -86,6 +98,55 @@ static inline char *bin_at(const tl_vcd *w, char *p, uint32_t v, unsigned lane, 
 	}
 	memcpy(p, w->tail[lane][var], 4);
 	return p + w->tail_n[lane][var];
+}
+
+/* bin_at, for any value: a value below SMALL copies its line whole (16
+ * bytes; the room for bin_at's 41 covers it). */
+static inline char *val_at(const tl_vcd *w, char *p, uint32_t v, unsigned lane, unsigned var)
+{
+	if (v < SMALL) {
+		const char *line = w->small[lane][var][v];
+		memcpy(p, line, 16);
+		return p + (unsigned char)line[15];
+	}
+	return bin_at(w, p, v, lane, var);
+}
+
+/* "#<t>\n" at p (TIME_ROOM bytes of room); returns the new end.  The
+ * stamps rise by a few cycles: the last one's text (w->stamp) plus the
+ * step, with the carry, unless the step is 10 or more or the digits all
+ * carry.  The text is copied before its digits change, and the changed
+ * bytes are stored in both places: a wide load of bytes just stored would
+ * wait for them (no store forwarding), as long as the rest of the stamp. */
+TL_INLINE char *stamp_at(tl_vcd *w, char *p, uint64_t t)
+{
+	const uint64_t step = t - w->stamp_t;
+	char *const s = w->stamp;
+	const unsigned n = w->stamp_n;
+	w->stamp_t = t;
+	if (n && step < 10u) {
+		memcpy(p, s, TIME_ROOM);
+		unsigned i = n - 2u;                 /* the last digit */
+		const unsigned c = (unsigned)(s[i] - '0') + (unsigned)step;
+		if (c < 10u) {
+			p[i] = s[i] = (char)('0' + c);
+			return p + n;
+		}
+		p[i] = s[i] = (char)('0' + c - 10u);
+		while (s[--i] == '9')
+			p[i] = s[i] = '0';
+		if (s[i] != '#') {
+			p[i] = s[i] = (char)(s[i] + 1);
+			return p + n;
+		}
+		/* 99..9 + step: one more digit, made afresh */
+	}
+	p[0] = s[0] = '#';
+	const size_t k = tl_fmt_u64(p + 1, t);
+	tl_fmt_u64(s + 1, t);
+	p[1 + k] = s[1 + k] = '\n';
+	w->stamp_n = (unsigned)k + 2u;
+	return p + k + 2;
 }
 
 /* "bx <code>\n" at p; returns the new end. */
@@ -167,6 +228,16 @@ static void header(tl_vcd *w, const sim_tl_event *ev, size_t n)
 		}
 		TL_PUT_LIT(f, "$upscope $end\n");
 	}
+	for (unsigned l = 0; l < nl; l++) {
+		for (unsigned v = 0; v < SMALL_VARS; v++) {
+			for (unsigned x = 0; x < SMALL; x++) {
+				char line[BIN_ROOM];
+				size_t len = (size_t)(bin_at(w, line, x, l, v) - line);
+				memcpy(w->small[l][v][x], line, len);
+				w->small[l][v][x][15] = (char)len;
+			}
+		}
+	}
 	TL_PUT_LIT(f, "$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n");
 	for (unsigned l = 0; l < nl; l++) {
 		put_bin(w, 0, l, VAR_ACT);
@@ -178,28 +249,17 @@ static void header(tl_vcd *w, const sim_tl_event *ev, size_t n)
 	w->started = true;
 }
 
-static void mark(tl_vcd *w, uint16_t lane)
+static void put_time(tl_vcd *w, uint64_t t)
 {
-	if (!w->lane[lane].dirty) {
-		w->lane[lane].dirty = true;
-		w->dirty[w->ndirty++] = lane;
-	}
-}
-
-static void put_time(tl_file *f, uint64_t t)
-{
-	char *p = tl_room(f, TIME_ROOM);
-	p[0] = '#';
-	size_t n = 1 + tl_fmt_u64(p + 1, t);
-	p[n++] = '\n';
-	f->tn += n;
+	tl_file *f = &w->file;
+	tl_done(f, stamp_at(w, tl_room(f, TIME_ROOM), t));
 }
 
 /* Dump the end-of-cycle values of the lanes that changed at w->now, after
  * "#<now>" when that is not the time last written and a value changed.  The
  * room for all of it is taken at once (at most 64 lanes: 11 KiB), and the
  * stamp is taken back when no value changed. */
-static void flush_time(tl_vcd *w)
+TL_INLINE void flush_time(tl_vcd *w)
 {
 	if (!w->ndirty)
 		return;
@@ -207,48 +267,49 @@ static void flush_time(tl_vcd *w)
 	tl_file *f = &w->file;
 	char *const start = tl_room(f, TIME_ROOM + (size_t)w->ndirty * LANE_ROOM);
 	char *p = start;
-	if (w->now != w->written) {
-		*p++ = '#';
-		p += tl_fmt_u64(p, w->now);
-		*p++ = '\n';
-	}
+	if (w->now != w->written)
+		p = stamp_at(w, p, w->now);
 	char *const values = p;
-	for (unsigned i = 0; i < w->ndirty; i++) {
-		uint16_t ln = w->dirty[i];
+	for (const uint16_t *d = w->dirty, *const end = d + w->ndirty; d < end; d++) {
+		const unsigned ln = *d;
 		vcd_lane *l = &w->lane[ln];
-		l->dirty = false;
-		if (l->act != l->out_act) {
-			p = bin_at(w, p, l->act, ln, VAR_ACT);
-			l->out_act = l->act;
+		const uint8_t m = l->mark;
+		l->mark = 0;
+		const uint8_t act = l->act;
+		if (act != l->out_act) {
+			p = val_at(w, p, act, ln, VAR_ACT);
+			l->out_act = act;
 		}
-		bool has = l->n > 0;
-		vcd_item cur = has ? l->items[l->n - 1] : (vcd_item){ 0, 0 };
-		if (has != l->out_has_item) {
-			if (has) {
+		/* the newest item in flight; what the file shows of an empty lane
+		 * (out_item) is never read */
+		const uint32_t n = l->n;
+		if (n) {
+			const vcd_item cur = l->items[n - 1];
+			if (!l->out_has_item) {
 				p = bin_at(w, p, cur.id, ln, VAR_ITEM);
-				p = bin_at(w, p, cur.arg, ln, VAR_ARG);
+				p = val_at(w, p, cur.arg, ln, VAR_ARG);
 			} else {
-				p = x_at(w, p, ln, VAR_ITEM);
-				p = x_at(w, p, ln, VAR_ARG);
+				if (cur.id != l->out_item.id)
+					p = bin_at(w, p, cur.id, ln, VAR_ITEM);
+				if (cur.arg != l->out_item.arg)
+					p = val_at(w, p, cur.arg, ln, VAR_ARG);
 			}
-		} else if (has) {
-			if (cur.id != l->out_item.id)
-				p = bin_at(w, p, cur.id, ln, VAR_ITEM);
-			if (cur.arg != l->out_item.arg)
-				p = bin_at(w, p, cur.arg, ln, VAR_ARG);
+			l->out_item = cur;
+			l->out_has_item = true;
+		} else if (l->out_has_item) {
+			p = x_at(w, p, ln, VAR_ITEM);
+			p = x_at(w, p, ln, VAR_ARG);
+			l->out_has_item = false;
 		}
-		l->out_has_item = has;
-		l->out_item = cur;
-		if (l->n != l->out_n) {
-			p = bin_at(w, p, l->n, ln, VAR_INFLIGHT);
-			l->out_n = l->n;
+		if (n != l->out_n) {
+			p = val_at(w, p, n, ln, VAR_INFLIGHT);
+			l->out_n = n;
 		}
-		if (l->instant) {
+		if (m & MARK_INSTANT) {
 			*p++ = '1';
 			memcpy(p, w->code[ln][VAR_INSTANT], 4);
 			p += w->code_n[ln][VAR_INSTANT];
 			*p++ = '\n';
-			l->instant = false;
 		}
 	}
 	w->ndirty = 0;
@@ -277,8 +338,12 @@ static bool item_push(tl_vcd *w, vcd_lane *l, const sim_tl_event *e)
 	return true;
 }
 
-static void item_pop(vcd_lane *l, uint32_t id)
+static inline void item_pop(vcd_lane *l, uint32_t id)
 {
+	if (l->n == 1 && l->items[0].id == id) {   /* the usual case: the only one */
+		l->n = 0;
+		return;
+	}
 	for (uint32_t i = 0; i < l->n; i++) {
 		if (l->items[i].id == id) {
 			if (i + 1 < l->n)
@@ -289,6 +354,10 @@ static void item_pop(vcd_lane *l, uint32_t id)
 	}
 }
 
+/* The events in order: each sets its lane's state, and the lanes it touched
+ * in a cycle are dumped (flush_time) in the order of their first event
+ * there, when the next cycle begins.  The time and the dirty count stay in
+ * locals between the flushes. */
 static bool vcd_write(void *ctx, const sim_tl_event *ev, size_t n)
 {
 	tl_vcd *w = ctx;
@@ -296,36 +365,47 @@ static bool vcd_write(void *ctx, const sim_tl_event *ev, size_t n)
 		return false;
 	if (!w->started)
 		header(w, ev, n);
-	for (size_t i = 0; i < n; i++) {
-		const sim_tl_event *e = &ev[i];
-		if (e->lane >= w->nlanes) {
+	const unsigned nlanes = w->nlanes;
+	uint64_t now = w->now;
+	unsigned ndirty = w->ndirty;
+	for (const sim_tl_event *e = ev, *const end = ev + n; e < end; e++) {
+		const unsigned ln = e->lane;
+		if (ln >= nlanes) {
 			w->dropped++;
 			continue;
 		}
-		if (e->cycle > w->now) {
+		if (e->cycle > now) {
+			w->ndirty = ndirty;
 			flush_time(w);
-			w->now = e->cycle;
+			ndirty = 0;
+			w->now = now = e->cycle;
 		}
-		vcd_lane *l = &w->lane[e->lane];
+		vcd_lane *l = &w->lane[ln];
 		switch (e->kind) {
 		case SIM_TL_ACTIVITY:
 			l->act = (uint8_t)e->arg;
 			break;
 		case SIM_TL_BEGIN:
-			if (!item_push(w, l, e))
+			if (!item_push(w, l, e)) {
+				w->ndirty = ndirty;
 				return false;
+			}
 			break;
 		case SIM_TL_END:
 			item_pop(l, e->id);
 			break;
 		case SIM_TL_INSTANT:
-			l->instant = true;
+			l->mark |= MARK_INSTANT;
 			break;
 		default:
 			continue;
 		}
-		mark(w, e->lane);
+		if (!(l->mark & MARK_DIRTY)) {
+			l->mark |= MARK_DIRTY;
+			w->dirty[ndirty++] = (uint16_t)ln;
+		}
 	}
+	w->ndirty = ndirty;
 	return tl_file_check(&w->file);
 }
 
@@ -377,7 +457,7 @@ bool tl_vcd_close(tl_vcd *w, ulp_diag *d)
 			header(w, NULL, 0);
 		flush_time(w);
 		if (w->now != w->written)
-			put_time(&w->file, w->now);
+			put_time(w, w->now);
 	}
 	bool ok = tl_file_close(&w->file, d);
 	free_writer(w);

@@ -17,7 +17,8 @@
  * events on later lanes are dropped and counted (tl_vcd_dropped).  Events
  * older than the last dumped time are dumped at that time (VCD time only
  * moves forward).  Memory: per lane state and its in-flight items (at most
- * 65535 per lane; more are counted as dropped).
+ * 65535 per lane; more are counted as dropped), and the text buffer and
+ * tables of the writer (about 140 KiB).
  *
  * Use as tl_chrome.h: open, add the sink, run, sim_tl_fini, then
  * tl_vcd_close (commit; false with d on a write error, no file left) or
