@@ -38,7 +38,7 @@ static void prim_tick(sim_unit *u, uint64_t now)
 	sim_unit_wait_settle(u, now);
 	while ((r = sim_port_peek(p->in, now))) {   /* the out port is shared by the units */
 		if (r->id < p->count && !p->have[r->id]) {
-			memcpy(p->vtx[r->id], r->o, sizeof p->vtx[0]);
+			prim_copy_live(p->vtx[r->id], r->o, p->live);   /* no rep movs of 256 bytes */
 			p->have[r->id] = 1;
 			p->got++;
 			p->last_vertex = now;
@@ -73,7 +73,7 @@ static void prim_tick(sim_unit *u, uint64_t now)
 		memset(t, 0, sizeof *t);
 	t->id = p->next_tri;
 	for (unsigned k = 0; k < nv; k++)
-		memcpy(t->v[k], p->vtx[idx[k]], sizeof t->v[k]);
+		prim_copy_live(t->v[k], p->vtx[idx[k]], p->live);
 	sim_port_commit(p->out, now);
 	p->next_tri++;
 	sim_unit_count(u, PRIM_CTR_TRIANGLES, 1);
@@ -103,6 +103,7 @@ bool prim_init(prim_unit *p, enum prim_mode m, uint32_t count, sim_port *in, sim
 	p->mode = m;
 	p->count = count;
 	p->ntris = prim_triangles(m, count);
+	p->live = 0xFFFFu;
 	p->vtx = calloc(count ? count : 1, sizeof *p->vtx);
 	p->have = calloc(count ? count : 1, 1);
 	in->consumer = &p->u;
