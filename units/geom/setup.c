@@ -36,13 +36,16 @@ static bool prepare(setup_unit *s, const prim_tri *t)
 			return false;
 		}
 	}
-	raster_tri *rt = &s->rt;
-	raster_tri_setup(rt, x, y, z, w, s->width, s->height);
-	rt->front = (rt->area > 0) == st->front_ccw;
-	if ((st->cull == SETUP_CULL_FRONT && rt->front) || (st->cull == SETUP_CULL_BACK && !rt->front)) {
+	/* the face from the area raster_tri_setup finds: a culled triangle
+	 * costs no set-up */
+	const bool front = (raster_tri_area(x, y) > 0) == st->front_ccw;
+	if ((st->cull == SETUP_CULL_FRONT && front) || (st->cull == SETUP_CULL_BACK && !front)) {
 		sim_unit_count(&s->u, SETUP_CTR_CULLED, 1);
 		return false;
 	}
+	raster_tri *rt = &s->rt;
+	raster_tri_setup(rt, x, y, z, w, s->width, s->height);
+	rt->front = front;
 	if (st->scissor)
 		raster_tri_scissor(rt, st->sx0, st->sy0, st->sx1, st->sy1);
 	if (raster_tri_empty(rt)) {
