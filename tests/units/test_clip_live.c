@@ -211,3 +211,71 @@ Test(clip_live, a_live_set_hands_on_the_same_registers_as_all_16)
 	cr_assert_gt(culled, 100, "culled: %lu", (unsigned long)culled);
 	cr_assert_gt(kept, 100, "kept: %lu", (unsigned long)kept);
 }
+
+/* Primitive assembly keeping only a live set (prim_set_live: the vertices
+ * side by side, nlive registers each) hands on the triangles of lists,
+ * strips and fans with the live registers of the right vertices, the
+ * vertices arriving in a shuffled order. */
+Test(clip_live, prim_keeps_the_live_registers_of_each_vertex)
+{
+	uint64_t seed = 0x51edc0deu;
+	enum { N = 40 };
+	static const enum prim_mode MODES[3] = { PRIM_TRIANGLES, PRIM_TRIANGLE_STRIP, PRIM_TRIANGLE_FAN };
+	uint8_t pattern[sizeof(pica_vec4)];
+	memset(pattern, 0xA5, sizeof pattern);
+	for (unsigned round = 0; round < 30; round++) {
+		const enum prim_mode m = MODES[round % 3];
+		const uint16_t live = (uint16_t)(1u | rnd(&seed));
+		static pica_result vin[N];
+		uint32_t order[N];
+		for (uint32_t i = 0; i < N; i++) {
+			vin[i].id = i;
+			for (unsigned r = 0; r < 16; r++)
+				for (unsigned c = 0; c < 4; c++)
+					vin[i].o[r].c[c] = (float)(i * 100 + r * 4 + c);
+			order[i] = i;
+		}
+		for (uint32_t i = N - 1; i > 0; i--) {      /* the units finish out of order */
+			const uint32_t j = rnd(&seed) % (i + 1), t = order[i];
+			order[i] = order[j];
+			order[j] = t;
+		}
+		sim_port in, out;
+		cr_assert(sim_port_init(&in, "in", sizeof(pica_result), 4, 1, NULL));
+		cr_assert(sim_port_init(&out, "out", sizeof(prim_tri), 64, 1, NULL));
+		memset(out.slots, 0xA5, (size_t)(out.mask + 1) * out.item_size);
+		static prim_unit p;
+		cr_assert(prim_init(&p, m, N, &in, &out));
+		cr_assert(prim_set_live(&p, live));
+		cr_assert_eq(p.nlive, (unsigned)__builtin_popcount(live));
+		unsigned sent = 0, got = 0;
+		const unsigned ntris = m == PRIM_TRIANGLES ? N / 3 : N - 2;
+		for (uint64_t now = 0; now < 10 * N && got < ntris; now++) {
+			if (sent < N && !sim_port_full(&in))
+				sim_port_push(&in, &vin[order[sent++]], now);
+			p.u.tick(&p.u, now);
+			const prim_tri *t;
+			while ((t = sim_port_peek(&out, now + 1))) {
+				cr_assert_eq(t->id, got);
+				uint32_t idx[3];
+				if (m == PRIM_TRIANGLES)
+					idx[0] = 3 * got, idx[1] = 3 * got + 1, idx[2] = 3 * got + 2;
+				else if (m == PRIM_TRIANGLE_STRIP)
+					idx[0] = got & 1 ? got + 1 : got, idx[1] = got & 1 ? got : got + 1, idx[2] = got + 2;
+				else
+					idx[0] = 0, idx[1] = got + 1, idx[2] = got + 2;
+				for (unsigned k = 0; k < 3; k++)
+					for (unsigned r = 0; r < 16; r++)
+						cr_assert(memcmp(&t->v[k][r], live >> r & 1u ? (const void *)&vin[idx[k]].o[r] : pattern,
+						                 sizeof(pica_vec4)) == 0,
+						          "round %u triangle %u vertex %u o%u (live %04x)", round, got, k, r, live);
+				got++;
+				sim_port_pop(&out, now + 1);
+			}
+		}
+		cr_assert_eq(got, ntris, "round %u: %u of %u triangles", round, got, ntris);
+		sim_unit_fini(&p.u);
+		sim_port_fini(&in);
+		sim_port_fini(&out);
+	}
+}
