@@ -254,6 +254,10 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 	vfetch_shade_ahead(&G->fetch, g->prog, g->unif, &g->env);
 	clip_init(&G->clip, &g->clip, &G->p_prim, &G->p_clip);
 	setup_init(&G->setup, &g->setup, &G->p_clip, G->fp[0]);
+	/* only the o registers the clipper and setup read travel (a GS reads its own) */
+	clip_set_live(&G->clip, clip_live_regs(&g->clip) | setup_live_regs(&g->setup));
+	if (!gs)
+		(void)prim_set_live(&G->prim, G->clip.live);   /* (out of memory: it keeps all 16) */
 	for (unsigned b = 1; b < G->nfp && g->swath_alternate; b++)
 		setup_add_block(&G->setup, G->fp[b], g->swath_shift);
 	/* who waits for whom, woken by a pop (sim_port_pop) or a freed TRAM

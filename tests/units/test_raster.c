@@ -185,3 +185,57 @@ Test(raster, walk_with_infinite_and_nan_vertices_matches_definition)
 	const unsigned emitted = walk_trials(0x0dd5eedu, 400, true);
 	cr_assert_gt(emitted, 5000u, "the trials cover many quads (%u)", emitted);
 }
+
+/* raster_tri_setup's box and edges (the box clamped without libm's fmin,
+ * fmax, floor and ceil; the edges' ends from a table) against their
+ * definition, on coordinates on and off the grid, huge, infinite and NaN,
+ * and targets of 0, 1 and odd sizes; raster_tri_area (setup's cull before
+ * the set-up) is the set-up's area. */
+Test(raster, tri_setup_box_and_edges_match_definition)
+{
+	test_rng g = { 0xb0c5eedu };
+	static const uint32_t SIZES[] = { 0, 1, 2, 3, 47, 48, 640, 4096 };
+	unsigned boxes = 0;
+	for (unsigned trial = 0; trial < 20000; trial++) {
+		const uint32_t W = SIZES[test_rnd(&g) % 8], H = SIZES[test_rnd(&g) % 8];
+		double x[3], y[3], z[3] = { 0.25, 0.5, 0.75 }, w[3] = { 1, 2, 4 };
+		for (unsigned k = 0; k < 3; k++) {
+			x[k] = coord(&g, W, trial % 4 == 3);
+			y[k] = coord(&g, H, trial % 4 == 3);
+		}
+		raster_tri s;
+		raster_tri_setup(&s, x, y, z, w, W, H);
+		/* the definition */
+		double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
+		for (unsigned k = 0; k < 3; k++) {
+			minx = x[k] < minx ? x[k] : minx;
+			maxx = x[k] > maxx ? x[k] : maxx;
+			miny = y[k] < miny ? y[k] : miny;
+			maxy = y[k] > maxy ? y[k] : maxy;
+		}
+		const double area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
+		int x0 = (int)fmin(fmax(0.0, floor(minx)), (double)W) & ~1;
+		int y0 = (int)fmin(fmax(0.0, floor(miny)), (double)H) & ~1;
+		int x1 = (int)fmax(-1.0, fmin((double)W - 1, ceil(maxx)));
+		int y1 = (int)fmax(-1.0, fmin((double)H - 1, ceil(maxy)));
+		if (area == 0.0 || x0 > x1 || y0 > y1)
+			x0 = 0, y0 = 1, x1 = -1, y1 = -1;
+		cr_assert(memcmp(&s.area, &area, sizeof area) == 0 || (area != area && s.area != s.area));
+		const double a2 = raster_tri_area(x, y);
+		cr_assert(memcmp(&s.area, &a2, sizeof a2) == 0, "raster_tri_area is the set-up's");
+		cr_assert(s.x0 == x0 && s.y0 == y0 && s.x1 == x1 && s.y1 == y1,
+		          "trial %u (%ux%u): box %d,%d..%d,%d, want %d,%d..%d,%d (x %g %g %g, y %g %g %g)", trial, W, H,
+		          s.x0, s.y0, s.x1, s.y1, x0, y0, x1, y1, x[0], x[1], x[2], y[0], y[1], y[2]);
+		boxes += y0 <= y1;
+		const bool ccw = area > 0;
+		for (unsigned v = 0; v < 3; v++) {
+			const unsigned a = ccw ? (v + 1) % 3 : (v + 2) % 3, b = ccw ? (v + 2) % 3 : (v + 1) % 3;
+			const double ex = x[b] - x[a], ey = y[b] - y[a];
+			cr_assert(memcmp(&s.ox[v], &x[a], sizeof ex) == 0 && memcmp(&s.oy[v], &y[a], sizeof ex) == 0 &&
+			          memcmp(&s.ex[v], &ex, sizeof ex) == 0 && memcmp(&s.ey[v], &ey, sizeof ey) == 0,
+			          "trial %u: edge %u", trial, v);
+			cr_assert_eq(s.tie[v], ey > 0 || (ey == 0 && ex < 0), "trial %u: tie %u", trial, v);
+		}
+	}
+	cr_assert_gt(boxes, 5000u, "the trials cover many boxes (%u)", boxes);
+}

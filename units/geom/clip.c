@@ -27,24 +27,25 @@ static void distances(const clip_state *st, uint32_t active, clip_vtx *v)
 	v->dist[1] = p[3] - p[2];                 /* far: z <= w */
 	v->dist[2] = p[3] - st->w_epsilon;        /* w > epsilon */
 	const float *cv = st->clipvert_reg < 16 ? v->o[st->clipvert_reg].c : p;
-	for (unsigned k = 0; k < CLIP_PLANES; k++) {
+	for (unsigned k = 0; k < CLIP_PLANES; k++)
+		v->dist[3 + k] = 1.0f;
+	for (uint32_t bits = active >> 3; bits; bits &= bits - 1) {   /* the planes that can cut */
+		const unsigned k = (unsigned)__builtin_ctz(bits);
 		float d = 1.0f;
-		if (active >> (3 + k) & 1u) {
-			if (st->plane_enable >> k & 1u)
-				d = st->plane[k][0] * cv[0] + st->plane[k][1] * cv[1] + st->plane[k][2] * cv[2] +
-				    st->plane[k][3] * cv[3];
-			uint8_t cd = st->clipdist_reg[k / 4];
-			if (cd < 16 && v->o[cd].c[k % 4] < d)
-				d = v->o[cd].c[k % 4];
-		}
+		if (st->plane_enable >> k & 1u)
+			d = st->plane[k][0] * cv[0] + st->plane[k][1] * cv[1] + st->plane[k][2] * cv[2] +
+			    st->plane[k][3] * cv[3];
+		uint8_t cd = st->clipdist_reg[k / 4];
+		if (cd < 16 && v->o[cd].c[k % 4] < d)
+			d = v->o[cd].c[k % 4];
 		v->dist[3 + k] = d;
 	}
 }
 
-static void lerp(clip_vtx *o, const clip_vtx *a, const clip_vtx *b, float t)
+static void lerp(clip_vtx *o, const clip_vtx *a, const clip_vtx *b, float t, uint16_t live)
 {
-	for (unsigned r = 0; r < 16; r++)
-		for (unsigned c = 0; c < 4; c++)
+	for (uint32_t bits = live; bits; bits &= bits - 1)
+		for (unsigned c = 0, r = (unsigned)__builtin_ctz(bits); c < 4; c++)
 			o->o[r].c[c] = a->o[r].c[c] + (b->o[r].c[c] - a->o[r].c[c]) * t;
 	for (unsigned k = 0; k < 3 + CLIP_PLANES; k++)
 		o->dist[k] = a->dist[k] + (b->dist[k] - a->dist[k]) * t;
@@ -64,7 +65,7 @@ static unsigned clip_poly(clip_unit *c, uint32_t active)
 			if (da >= 0)
 				c->tmp[m++] = *a;
 			if ((da >= 0) != (db >= 0))
-				lerp(&c->tmp[m++], a, b, da / (da - db));
+				lerp(&c->tmp[m++], a, b, da / (da - db), c->live);
 		}
 		memcpy(c->poly, c->tmp, (size_t)m * sizeof c->poly[0]);
 		n = m;
@@ -79,8 +80,8 @@ static void take(clip_unit *c, const prim_tri *t, uint64_t now)
 	const uint32_t active = active_planes(st);
 	c->id = t->id;
 	for (unsigned k = 0; k < 3; k++) {
-		memcpy(c->poly[k].o, t->v[k], sizeof c->poly[k].o);
-		for (uint32_t bits = st->flat_regs; bits; bits &= bits - 1)
+		prim_copy_live(c->poly[k].o, t->v[k], c->live);   /* no rep movs of 256 bytes */
+		for (uint32_t bits = st->flat_regs & c->live; bits; bits &= bits - 1)
 			c->poly[k].o[__builtin_ctz(bits)] = t->v[2][__builtin_ctz(bits)];
 		distances(st, active, &c->poly[k]);
 	}
@@ -133,7 +134,7 @@ static void clip_tick(sim_unit *u, uint64_t now)
 	t->id = c->id;
 	const clip_vtx *v[3] = { &c->poly[0], &c->poly[c->emit], &c->poly[c->emit + 1] };
 	for (unsigned k = 0; k < 3; k++)
-		memcpy(t->v[k], v[k]->o, sizeof t->v[k]);
+		prim_copy_live(t->v[k], v[k]->o, c->live);
 	sim_port_commit(c->out, now);
 	c->emit++;
 	sim_unit_count(u, CLIP_CTR_OUT, 1);
@@ -155,5 +156,15 @@ void clip_init(clip_unit *c, const clip_state *st, sim_port *in, sim_port *out)
 	c->st = st;
 	c->in = in;
 	c->out = out;
+	c->live = 0xFFFFu;
 	in->consumer = &c->u;
+}
+
+uint16_t clip_live_regs(const clip_state *st)
+{
+	uint32_t live = 1u << (st->pos_reg & 15);
+	live |= st->clipvert_reg < 16 ? 1u << st->clipvert_reg : 0u;
+	for (unsigned k = 0; k < 2; k++)
+		live |= st->clipdist_reg[k] < 16 ? 1u << st->clipdist_reg[k] : 0u;
+	return (uint16_t)live;
 }

@@ -44,11 +44,21 @@ typedef struct clip_unit {
 	unsigned n, emit;             /* polygon size; next fan triangle (1..n-2) */
 	uint32_t id;
 	uint64_t ready_at;
+	uint16_t live;                /* bit r: o register r is read here or by setup (clip_set_live,
+	                               * default all 16): the others are neither copied nor cut */
 } clip_unit;
 
 extern const sim_counter_def CLIP_COUNTERS[CLIP_CTR_COUNT];
 
 void clip_init(clip_unit *c, const clip_state *st, sim_port *in, sim_port *out);
+
+/* The o registers the clipper reads: the position, CLIPVERTEX, CLIPDIST. */
+uint16_t clip_live_regs(const clip_state *st);
+
+/* Only the o registers of `live` (a superset of clip_live_regs: what setup
+ * reads too) are taken, cut and handed on; the others are left as they were
+ * in the output port's slot. */
+static inline void clip_set_live(clip_unit *c, uint16_t live) { c->live = live; }
 
 static inline bool clip_idle(const clip_unit *c) { return c->emit + 1 >= c->n && sim_port_empty(c->in); }
 

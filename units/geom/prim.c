@@ -38,7 +38,9 @@ static void prim_tick(sim_unit *u, uint64_t now)
 	sim_unit_wait_settle(u, now);
 	while ((r = sim_port_peek(p->in, now))) {   /* the out port is shared by the units */
 		if (r->id < p->count && !p->have[r->id]) {
-			memcpy(p->vtx[r->id], r->o, sizeof p->vtx[0]);
+			pica_vec4 *d = p->vtx + (size_t)r->id * p->nlive;   /* no rep movs of 256 bytes */
+			for (uint32_t bits = p->live; bits; bits &= bits - 1)
+				*d++ = r->o[__builtin_ctz(bits)];
 			p->have[r->id] = 1;
 			p->got++;
 			p->last_vertex = now;
@@ -72,8 +74,11 @@ static void prim_tick(sim_unit *u, uint64_t now)
 	if (nv < 3)
 		memset(t, 0, sizeof *t);
 	t->id = p->next_tri;
-	for (unsigned k = 0; k < nv; k++)
-		memcpy(t->v[k], p->vtx[idx[k]], sizeof t->v[k]);
+	for (unsigned k = 0; k < nv; k++) {
+		const pica_vec4 *v = p->vtx + (size_t)idx[k] * p->nlive;
+		for (uint32_t bits = p->live; bits; bits &= bits - 1)
+			t->v[k][__builtin_ctz(bits)] = *v++;
+	}
 	sim_port_commit(p->out, now);
 	p->next_tri++;
 	sim_unit_count(u, PRIM_CTR_TRIANGLES, 1);
@@ -103,10 +108,25 @@ bool prim_init(prim_unit *p, enum prim_mode m, uint32_t count, sim_port *in, sim
 	p->mode = m;
 	p->count = count;
 	p->ntris = prim_triangles(m, count);
-	p->vtx = calloc(count ? count : 1, sizeof *p->vtx);
+	p->live = 0xFFFFu;
+	p->nlive = 16;
+	p->vtx = calloc((size_t)(count ? count : 1) * 16, sizeof *p->vtx);
 	p->have = calloc(count ? count : 1, 1);
 	in->consumer = &p->u;
 	return p->vtx && p->have;
+}
+
+bool prim_set_live(prim_unit *p, uint16_t live)
+{
+	const unsigned n = (unsigned)__builtin_popcount(live);
+	pica_vec4 *v = n ? calloc((size_t)(p->count ? p->count : 1) * n, sizeof *v) : NULL;
+	if (!v)
+		return false;
+	free(p->vtx);
+	p->vtx = v;
+	p->live = live;
+	p->nlive = (uint8_t)n;
+	return true;
 }
 
 bool prim_init_geometry(prim_unit *p, uint32_t per, uint32_t count, sim_port *in, sim_port *out)

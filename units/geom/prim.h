@@ -33,9 +33,13 @@ typedef struct prim_unit {
 	enum prim_mode mode;
 	uint32_t count, got, ntris, next_tri;
 	uint32_t per;                 /* PRIM_GEOMETRY: vertices per GS input primitive (1..3) */
-	pica_vec4 (*vtx)[16];         /* count entries (allocated per draw) */
+	pica_vec4 *vtx;               /* count vertices of nlive registers each: live's, in order
+	                               * (allocated per draw) */
 	uint8_t *have;
 	uint64_t last_vertex;         /* cycle the last vertex came in */
+	uint16_t live;                /* bit r: o register r is read downstream (the others are
+	                               * neither kept nor copied; prim_set_live, default all 16) */
+	uint8_t nlive;                /* registers in live */
 } prim_unit;
 
 extern const sim_counter_def PRIM_COUNTERS[PRIM_CTR_COUNT];
@@ -43,6 +47,22 @@ extern const sim_counter_def PRIM_COUNTERS[PRIM_CTR_COUNT];
 bool prim_init(prim_unit *p, enum prim_mode m, uint32_t count, sim_port *in, sim_port *out);
 /* PRIM_GEOMETRY: count / per input primitives of `per` (1..3) vertices each. */
 bool prim_init_geometry(prim_unit *p, uint32_t per, uint32_t count, sim_port *in, sim_port *out);
+
+/* Copies the registers of `live` (bit r: o register r) from s to d. */
+static inline void prim_copy_live(pica_vec4 *restrict d, const pica_vec4 *restrict s, uint16_t live)
+{
+	for (uint32_t bits = live; bits; bits &= bits - 1)
+		d[__builtin_ctz(bits)] = s[__builtin_ctz(bits)];
+}
+
+/* Only the o registers of `live` (not 0) are kept and reach the triangles
+ * (what the clipper and setup read: clip_live_regs | setup_live_regs); the
+ * others are left as they were in the port's slot.  The vertices are kept
+ * side by side, nlive registers each (fewer fresh pages to touch: a draw's
+ * vertices at 256 bytes each were most of a replay's page faults).  Before
+ * the first tick; not with a GS, which reads its own.  False when out of
+ * memory (all 16 are kept then). */
+bool prim_set_live(prim_unit *p, uint16_t live);
 
 static inline bool prim_done(const prim_unit *p) { return p->next_tri == p->ntris && p->got == p->count; }
 

@@ -36,13 +36,16 @@ static bool prepare(setup_unit *s, const prim_tri *t)
 			return false;
 		}
 	}
-	raster_tri *rt = &s->rt;
-	raster_tri_setup(rt, x, y, z, w, s->width, s->height);
-	rt->front = (rt->area > 0) == st->front_ccw;
-	if ((st->cull == SETUP_CULL_FRONT && rt->front) || (st->cull == SETUP_CULL_BACK && !rt->front)) {
+	/* the face from the area raster_tri_setup finds: a culled triangle
+	 * costs no set-up */
+	const bool front = (raster_tri_area(x, y) > 0) == st->front_ccw;
+	if ((st->cull == SETUP_CULL_FRONT && front) || (st->cull == SETUP_CULL_BACK && !front)) {
 		sim_unit_count(&s->u, SETUP_CTR_CULLED, 1);
 		return false;
 	}
+	raster_tri *rt = &s->rt;
+	raster_tri_setup(rt, x, y, z, w, s->width, s->height);
+	rt->front = front;
 	if (st->scissor)
 		raster_tri_scissor(rt, st->sx0, st->sy0, st->sx1, st->sy1);
 	if (raster_tri_empty(rt)) {
@@ -51,7 +54,8 @@ static bool prepare(setup_unit *s, const prim_tri *t)
 	}
 	const bool back = st->two_side && !rt->front;
 	const enum ulp_round round = s->fp20_round;
-	memset(s->rows, 0, sizeof s->rows);
+	/* the rows past ntram stay as setup_init zeroed them: TRAM reads ntram
+	 * rows (fill_rows), and no memset of 384 bytes (a rep stos) a triangle */
 	for (unsigned row = 0; row < st->ntram && row < GR3D_TRAM_ROWS; row++) {
 		uint8_t reg = back && st->tram_reg_back[row] < 16 ? st->tram_reg_back[row] : st->tram_reg[row];
 		for (unsigned k = 0; k < 3; k++) {
@@ -157,9 +161,19 @@ void setup_init(setup_unit *s, const setup_state *st, sim_port *in, gr3d_fp *fp)
 	s->fp20_round = fp->ctx.fp20_round;
 	s->exact = fp->ctx.exact;
 	fp->tram.f32_words = s->exact;
-	fp->tram.fill_rows = st->ntram;     /* prepare zeroes the rows past ntram */
+	fp->tram.fill_rows = st->ntram;     /* the rows past ntram: setup_init's zeros */
 	in->consumer = &s->u;
 	s->first_out = UINT64_MAX;
+}
+
+uint16_t setup_live_regs(const setup_state *st)
+{
+	uint32_t live = 1u << (st->pos_reg & 15);
+	for (unsigned row = 0; row < st->ntram && row < GR3D_TRAM_ROWS; row++) {
+		live |= st->tram_reg[row] < 16 ? 1u << st->tram_reg[row] : 0u;
+		live |= st->two_side && st->tram_reg_back[row] < 16 ? 1u << st->tram_reg_back[row] : 0u;
+	}
+	return (uint16_t)live;
 }
 
 void setup_add_block(setup_unit *s, gr3d_fp *fp, unsigned swath_shift)

@@ -69,6 +69,9 @@ unsigned setup_tram_slots(unsigned ntram);
 
 /* fp: the GR3D block setup fills the TRAM ring of and feeds. */
 void setup_init(setup_unit *s, const setup_state *st, sim_port *in, gr3d_fp *fp);
+/* The o registers setup reads: the position and the linked ones. */
+uint16_t setup_live_regs(const setup_state *st);
+
 /* A second GR3D block (its gr3d_fp_set_block done): triangles go to the
  * blocks whose swaths of 1 << swath_shift rows they touch. */
 void setup_add_block(setup_unit *s, gr3d_fp *fp, unsigned swath_shift);

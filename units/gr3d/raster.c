@@ -10,11 +10,6 @@ const sim_counter_def RASTER_COUNTERS[RASTER_CTR_COUNT] = {
 	[RASTER_CTR_QUADS] = { "quads", "quads with at least one covered pixel" },
 };
 
-static double edge(double ax, double ay, double bx, double by, double px, double py)
-{
-	return (bx - ax) * (py - ay) - (by - ay) * (px - ax);
-}
-
 /* Exactly one of two triangles sharing an edge owns a sample on it. */
 static bool owns(double e, double ax, double ay, double bx, double by)
 {
@@ -26,9 +21,18 @@ static bool owns(double e, double ax, double ay, double bx, double by)
 	return dy > 0 || (dy == 0 && dx < 0);
 }
 
+/* lo, v or hi (lo <= hi; v not NaN). */
+static inline double clamp(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* fmin / fmax without the library call: a NaN argument gives the other. */
+static inline double min_num(double a, double b) { return a < b || b != b ? a : b; }
+static inline double max_num(double a, double b) { return a > b || b != b ? a : b; }
+
 void raster_tri_setup(raster_tri *s, const double x[3], const double y[3], const double z[3],
                       const double w[3], uint32_t width, uint32_t height)
 {
+	/* the ends a ([ccw][0]) and b ([ccw][1]) of the edge opposite vertex v */
+	static const uint8_t END[2][2][3] = { { { 2, 0, 1 }, { 1, 2, 0 } }, { { 1, 2, 0 }, { 2, 0, 1 } } };
 	double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
 	for (unsigned k = 0; k < 3; k++) {
 		s->x[k] = x[k];
@@ -42,12 +46,12 @@ void raster_tri_setup(raster_tri *s, const double x[3], const double y[3], const
 		miny = y[k] < miny ? y[k] : miny;
 		maxy = y[k] > maxy ? y[k] : maxy;
 	}
-	s->area = edge(s->x[0], s->y[0], s->x[1], s->y[1], s->x[2], s->y[2]);
+	s->area = raster_tri_area(x, y);
 	s->front = s->area > 0;
 	/* edges in counter-clockwise order; edge v is the one opposite vertex v */
 	const bool ccw = s->area > 0;
 	for (unsigned v = 0; v < 3; v++) {
-		unsigned a = ccw ? (v + 1) % 3 : (v + 2) % 3, b = ccw ? (v + 2) % 3 : (v + 1) % 3;
+		const unsigned a = END[ccw][0][v], b = END[ccw][1][v];
 		s->ox[v] = s->x[a];
 		s->oy[v] = s->y[a];
 		s->ex[v] = s->x[b] - s->x[a];
@@ -61,10 +65,17 @@ void raster_tri_setup(raster_tri *s, const double x[3], const double y[3], const
 	 * to int: a far off-screen vertex (x = 1e12 after the viewport) is
 	 * never converted out of int's range, and no pixel outside the target is
 	 * walked (the same pixels as before; docs/robustness.md "Rasterizer"). */
-	s->x0 = (int)fmin(fmax(0.0, floor(minx)), (double)width) & ~1;
-	s->y0 = (int)fmin(fmax(0.0, floor(miny)), (double)height) & ~1;
-	s->x1 = (int)fmax(-1.0, fmin((double)width - 1, ceil(maxx)));
-	s->y1 = (int)fmax(-1.0, fmin((double)height - 1, ceil(maxy)));
+	/* fmin(fmax(0, floor(minx)), width) is floor(minx clamped to
+	 * [0, width]) (floor is monotonic, the bounds are integers), which the
+	 * conversion takes (>= 0); ceil(maxx clamped to [-1, width - 1]) is
+	 * its conversion, plus one when that dropped a fraction (> -1: the
+	 * conversion truncates towards 0).  The bounds are never NaN. */
+	const double cx0 = clamp(minx, 0.0, (double)width), cy0 = clamp(miny, 0.0, (double)height);
+	const double cx1 = clamp(maxx, -1.0, (double)width - 1), cy1 = clamp(maxy, -1.0, (double)height - 1);
+	s->x0 = (int)cx0 & ~1;
+	s->y0 = (int)cy0 & ~1;
+	s->x1 = (int)cx1 + (cx1 > (double)(int)cx1);
+	s->y1 = (int)cy1 + (cy1 > (double)(int)cy1);
 	if (s->area == 0.0 || s->x0 > s->x1 || s->y0 > s->y1) {
 		s->x0 = 0;
 		s->y0 = 1;                 /* empty: y0 > y1 */
@@ -174,7 +185,7 @@ static void start_row(raster_unit *r)
 			continue;
 		/* inside at px <= ox + row / ey; a quad's right pixel is qx + 1.5,
 		 * and a quad's margin */
-		const double c = s->ox[v] + fmin(r->row_e[v][0], r->row_e[v][1]) / s->ey[v] - 1.5 - 2.0;
+		const double c = s->ox[v] + min_num(r->row_e[v][0], r->row_e[v][1]) / s->ey[v] - 1.5 - 2.0;
 		if (!(c >= s->x0))                                  /* also NaN */
 			continue;
 		const int k = quad_column(s, c);
@@ -200,7 +211,7 @@ static int skip_outside(const raster_unit *r, unsigned v, int qx)
 	const raster_tri *s = &r->cur;
 	if (!(s->ey[v] < 0))
 		return s->x1 + 1;
-	const double row = fmax(r->row_e[v][0], r->row_e[v][1]);
+	const double row = max_num(r->row_e[v][0], r->row_e[v][1]);
 	const double c = s->ox[v] + row / s->ey[v] - 0.5 - 2.0;    /* a pixel column, a quad's margin */
 	if (!(c >= qx + 2.0))                                   /* also NaN */
 		return qx + 2;

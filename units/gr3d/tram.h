@@ -56,6 +56,10 @@ void gr3d_tram_fini(gr3d_tram *t);
 /* Loads slot `slot` from three vertices' rows (raw 20-bit words). */
 void gr3d_tram_load(gr3d_tram *t, unsigned slot, const uint32_t (*const v[3])[4]);
 
+/* gr3d_tram_load word by word: the rule its FP20 path (twelve words at a
+ * time) is tested against. */
+void gr3d_tram_load_rule(gr3d_tram *t, unsigned slot, const uint32_t (*const v[3])[4]);
+
 /* The ring: may setup fill the next slot (no quad of its last triangle is
  * still in flight)? */
 static inline bool gr3d_tram_next_free(const gr3d_tram *t) { return t->refs[t->next] == 0; }

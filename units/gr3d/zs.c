@@ -161,6 +161,35 @@ uint32_t zs_pixel_z(const zs_state *st, const zs_surface *s, double z)
 	return pixel_z(lo, hi, s, z);
 }
 
+unsigned zs_quad_depth(const zs_state *st, zs_surface *s, gr3d_quad_in *in, uint32_t code[GR3D_PIXELS],
+                       unsigned *rejected)
+{
+	double lo, hi;
+	z_range(st, &lo, &hi);
+	const bool write = !st->late && st->z_enable && st->z_write && st->depth_surface;
+	const enum zs_func f = st->z_enable ? (enum zs_func)st->z_func : ZS_ALWAYS;
+	unsigned tested = 0, fail = 0, mask = in->mask;
+	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
+		if (!(mask >> k & 1u))
+			continue;
+		tested++;
+		const uint32_t x = in->x + (k & 1u), y = in->y + (k >> 1);
+		code[k] = pixel_z(lo, hi, s, in->z[k]);
+		if (x >= s->width || y >= s->height)
+			continue;                     /* off the surface: passes (zs_pixel) */
+		uint32_t *d = &s->depth[(size_t)y * s->width + x];
+		if (!compare(f, code[k], *d)) {
+			mask &= ~(1u << k);
+			fail++;
+		} else if (write) {
+			*d = code[k];
+		}
+	}
+	in->mask = (uint8_t)mask;
+	*rejected = fail;
+	return tested;
+}
+
 bool zs_late_init(zs_late *l, const zs_state *st, zs_surface *surf)
 {
 	memset(l, 0, sizeof *l);
@@ -256,7 +285,11 @@ static unsigned test_quad(zs_unit *z)
 	bool safe = early_reject_safe(st);
 	double lo, hi;
 	z_range(st, &lo, &hi);
-	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
+	/* no stencil, every covered pixel tested: the quad at a time */
+	const bool quad = z->surf && !(st->s_enable && z->surf->stencil) && (!st->late || safe);
+	if (quad)
+		tested = zs_quad_depth(st, z->surf, in, code, &rejected);
+	for (unsigned k = 0; k < GR3D_PIXELS && !quad; k++) {
 		if (!((in->mask >> k) & 1u))
 			continue;
 		tested++;
@@ -295,7 +328,7 @@ static void zs_tick(sim_unit *u, uint64_t now)
 		if (z->cur.mask) {                 /* (a quad with every pixel rejected goes nowhere) */
 			if (!sim_hold_room(u, z->out, now))   /* PSEQ's pop wakes us */
 				return;
-			sim_port_push(z->out, &z->cur, now);
+			sim_port_push_sized(z->out, &z->cur, sizeof z->cur, now);   /* no library call */
 		} else if (z->tram) {                  /* rejected: PSEQ never sees it, so it lets go here */
 			gr3d_tram_release(z->tram, z->cur.tri);
 		}

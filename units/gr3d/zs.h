@@ -75,6 +75,15 @@ uint8_t zs_stencil_op(enum zs_op op, uint8_t old, uint8_t ref);
 bool zs_pixel(const zs_state *st, zs_surface *s, uint32_t x, uint32_t y, uint32_t z, bool front,
               bool write);
 
+/* The depth test of quad in's covered pixels on surface s without stencil
+ * (st->s_enable off, or s without stencil), each as zs_pixel with write set
+ * unless st->late (the early test of a late quad writes nothing): the
+ * pixels that fail leave in->mask, code[k] is covered pixel k's unorm code
+ * (zs_pixel_z), *rejected the pixels that failed.  Returns the pixels
+ * tested. */
+unsigned zs_quad_depth(const zs_state *st, zs_surface *s, gr3d_quad_in *in, uint32_t code[GR3D_PIXELS],
+                       unsigned *rejected);
+
 /* The pixel's z in 0..1, clamped by QR_Z_MIN/MAX, as a unorm code. */
 uint32_t zs_pixel_z(const zs_state *st, const zs_surface *s, double z);
 

@@ -1,0 +1,281 @@
+/* The geometry units copy only the o registers read downstream
+ * (prim_set_live, clip_set_live; units/gpu.c sets clip_live_regs |
+ * setup_live_regs): the clipper with a live set against the clipper with all
+ * 16 on random triangles kept, cut and culled by the near, far and w planes,
+ * user planes and CLIPDIST, with flat registers; and the clipper's plane
+ * distances against their definition (every vertex it hands on is inside
+ * every plane that can cut, up to the cut's rounding). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "units/geom/clip.h"
+#include "units/geom/setup.h"
+
+static uint32_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return (uint32_t)(*s >> 11);
+}
+
+static float rf(uint64_t *s, float lo, float hi) { return lo + (hi - lo) * (float)(rnd(s) & 0xFFFFFF) / 16777216.0f; }
+
+typedef struct rig {
+	sim_port in, out;
+	clip_unit c;
+	uint64_t now;
+} rig;
+
+static void rig_init(rig *r, const clip_state *st, uint16_t live)
+{
+	memset(r, 0, sizeof *r);
+	cr_assert(sim_port_init(&r->in, "in", sizeof(prim_tri), 2, 1, NULL));
+	cr_assert(sim_port_init(&r->out, "out", sizeof(prim_tri), 16, 1, NULL));
+	clip_init(&r->c, st, &r->in, &r->out);
+	clip_set_live(&r->c, live);
+	/* the slots' unused registers hold a pattern the live set must not pass on */
+	memset(r->out.slots, 0xA5, (size_t)(r->out.mask + 1) * r->out.item_size);
+}
+
+static void rig_fini(rig *r)
+{
+	sim_port_fini(&r->in);
+	sim_port_fini(&r->out);
+}
+
+/* Triangle t through the clipper: the triangles it hands on, in o[]. */
+static unsigned rig_run(rig *r, const prim_tri *t, prim_tri o[CLIP_MAX_POLY])
+{
+	unsigned n = 0;
+	sim_port_push(&r->in, t, r->now);
+	for (unsigned k = 0; k < 64; k++, r->now++) {
+		r->c.u.tick(&r->c.u, r->now);
+		const prim_tri *x;
+		while ((x = sim_port_peek(&r->out, r->now + 1))) {
+			cr_assert_lt(n, CLIP_MAX_POLY);
+			o[n++] = *x;
+			sim_port_pop(&r->out, r->now + 1);
+		}
+	}
+	cr_assert(sim_port_empty(&r->in));
+	return n;
+}
+
+/* A random vertex: mostly inside, some behind the eye, past near or far,
+ * huge, or NaN. */
+static void rand_vertex(uint64_t *s, pica_vec4 v[16])
+{
+	for (unsigned r = 0; r < 16; r++)
+		for (unsigned c = 0; c < 4; c++)
+			v[r].c[c] = rf(s, -4.0f, 4.0f);
+	const uint32_t pick = rnd(s) % 16;
+	v[0].c[3] = rf(s, 0.5f, 2.0f);
+	v[0].c[2] = rf(s, -0.9f, 0.9f) * v[0].c[3];
+	if (pick == 0)
+		v[0].c[3] = -v[0].c[3];                  /* behind the eye */
+	else if (pick == 1)
+		v[0].c[2] = 3.0f * v[0].c[3];            /* past far */
+	else if (pick == 2)
+		v[0].c[2] = -3.0f * v[0].c[3];           /* past near */
+	else if (pick == 3)
+		v[0].c[0] = 1e30f;
+	else if (pick == 4 && rnd(s) % 4 == 0)
+		v[0].c[1] = NAN;
+}
+
+static void rand_state(uint64_t *s, clip_state *st)
+{
+	memset(st, 0, sizeof *st);
+	st->pos_reg = 0;
+	st->clipvert_reg = rnd(s) % 3 ? CLIP_NONE : (uint8_t)(1 + rnd(s) % 15);
+	st->clipdist_reg[0] = rnd(s) % 3 ? CLIP_NONE : (uint8_t)(1 + rnd(s) % 15);
+	st->clipdist_reg[1] = rnd(s) % 4 ? CLIP_NONE : (uint8_t)(1 + rnd(s) % 15);
+	st->plane_enable = rnd(s) % 2 ? 0 : (uint8_t)rnd(s);
+	for (unsigned k = 0; k < CLIP_PLANES; k++)
+		for (unsigned c = 0; c < 4; c++)
+			st->plane[k][c] = c == 3 ? rf(s, 0.0f, 8.0f) : rf(s, -1.0f, 1.0f);
+	st->flat_regs = (uint16_t)(rnd(s) & 0xFFFEu);
+	st->w_epsilon = 1e-7f;
+	st->clip_cycles = (uint16_t)(rnd(s) % 4);
+}
+
+/* The distance of plane p (clip.c's planes: near, far, w, user 0..7) at v,
+ * from the definition. */
+static float plane_dist(const clip_state *st, const pica_vec4 *v, unsigned p)
+{
+	const float *pos = v[st->pos_reg].c;
+	if (p == 0)
+		return pos[3] + pos[2];
+	if (p == 1)
+		return pos[3] - pos[2];
+	if (p == 2)
+		return pos[3] - st->w_epsilon;
+	const unsigned k = p - 3;
+	const float *cv = st->clipvert_reg < 16 ? v[st->clipvert_reg].c : pos;
+	float d = 1.0f;
+	if (st->plane_enable >> k & 1u)
+		d = st->plane[k][0] * cv[0] + st->plane[k][1] * cv[1] + st->plane[k][2] * cv[2] + st->plane[k][3] * cv[3];
+	const uint8_t cd = st->clipdist_reg[k / 4];
+	if (cd < 16 && v[cd].c[k % 4] < d)
+		d = v[cd].c[k % 4];
+	return d;
+}
+
+Test(clip_live, a_live_set_hands_on_the_same_registers_as_all_16)
+{
+	uint64_t seed = 0x9E3779B97F4A7C15ull;
+	uint8_t pattern[sizeof(pica_vec4)];
+	memset(pattern, 0xA5, sizeof pattern);
+	uint64_t cut = 0, culled = 0, kept = 0;
+	for (unsigned round = 0; round < 40; round++) {
+		clip_state st;
+		rand_state(&seed, &st);
+		/* what setup reads too: a few linked registers */
+		setup_state su;
+		memset(&su, 0, sizeof su);
+		su.pos_reg = st.pos_reg;
+		su.ntram = 1 + rnd(&seed) % 4;
+		su.two_side = rnd(&seed) % 2;
+		for (unsigned k = 0; k < GR3D_TRAM_ROWS; k++) {
+			su.tram_reg[k] = rnd(&seed) % 5 ? (uint8_t)(rnd(&seed) % 16) : 0xFF;
+			su.tram_reg_back[k] = rnd(&seed) % 2 ? (uint8_t)(rnd(&seed) % 16) : 0xFF;
+		}
+		const uint16_t live = clip_live_regs(&st) | setup_live_regs(&su);
+		cr_assert(live & 1u << st.pos_reg);
+		if (st.clipvert_reg < 16)
+			cr_assert(live & 1u << st.clipvert_reg);
+		for (unsigned k = 0; k < su.ntram; k++) {
+			if (su.tram_reg[k] < 16)
+				cr_assert(live & 1u << su.tram_reg[k]);
+			if (su.two_side && su.tram_reg_back[k] < 16)
+				cr_assert(live & 1u << su.tram_reg_back[k]);
+		}
+		static rig all, part;
+		rig_init(&all, &st, 0xFFFFu);
+		rig_init(&part, &st, live);
+		for (unsigned n = 0; n < 50; n++) {
+			static prim_tri t, oa[CLIP_MAX_POLY], op[CLIP_MAX_POLY];
+			t.id = n;
+			bool wild = false;
+			for (unsigned k = 0; k < 3; k++) {
+				rand_vertex(&seed, t.v[k]);
+				for (unsigned c = 0; c < 4; c++)
+					wild |= !(fabsf(t.v[k][0].c[c]) < 1e6f);
+			}
+			const uint64_t cuts = all.c.u.stats.counter[CLIP_CTR_CLIPPED];
+			const unsigned na = rig_run(&all, &t, oa), np = rig_run(&part, &t, op);
+			if (na == 1 && all.c.u.stats.counter[CLIP_CTR_CLIPPED] == cuts)   /* kept whole */
+				for (unsigned k = 0; k < 3; k++)
+					for (unsigned r = 0; r < 16; r++) {
+						const pica_vec4 *want = &t.v[st.flat_regs >> r & 1u ? 2 : k][r];
+						cr_assert(!(live >> r & 1u) || memcmp(&op[0].v[k][r], want, sizeof *want) == 0,
+						          "a kept triangle's vertex %u o%u", k, r);
+					}
+			cr_assert_eq(na, np, "round %u triangle %u", round, n);
+			for (unsigned i = 0; i < na; i++) {
+				cr_assert_eq(oa[i].id, op[i].id);
+				for (unsigned k = 0; k < 3; k++)
+					for (unsigned r = 0; r < 16; r++) {
+						if (live >> r & 1u)
+							cr_assert(memcmp(&oa[i].v[k][r], &op[i].v[k][r], sizeof(pica_vec4)) == 0,
+							          "round %u triangle %u out %u vertex %u o%u", round, n, i, k, r);
+						else     /* not written: the slot's pattern */
+							cr_assert(memcmp(&op[i].v[k][r], pattern, sizeof(pica_vec4)) == 0,
+							          "o%u of a live set %04x written", r, live);
+					}
+				/* every vertex handed on is inside each plane that can cut (a
+				 * cut vertex sits on its plane up to rounding; not after a cut
+				 * across a huge or NaN coordinate) */
+				for (unsigned k = 0; k < 3 && !wild; k++)
+					for (unsigned p = 0; p < 3 + CLIP_PLANES; p++) {
+						const float d = plane_dist(&st, oa[i].v[k], p);
+						const float *pos = oa[i].v[k][st.pos_reg].c;
+						const float tol = 1e-4f * (1.0f + fabsf(pos[0]) + fabsf(pos[1]) + fabsf(pos[2]) +
+						                           fabsf(pos[3]));
+						cr_assert(!(d < -tol), "round %u triangle %u: plane %u at %g", round, n, p, (double)d);
+					}
+			}
+			cr_assert_eq(all.c.u.stats.counter[CLIP_CTR_CLIPPED], part.c.u.stats.counter[CLIP_CTR_CLIPPED]);
+			cr_assert_eq(all.c.u.stats.counter[CLIP_CTR_CULLED], part.c.u.stats.counter[CLIP_CTR_CULLED]);
+		}
+		cut += all.c.u.stats.counter[CLIP_CTR_CLIPPED];
+		culled += all.c.u.stats.counter[CLIP_CTR_CULLED];
+		kept += all.c.u.stats.counter[CLIP_CTR_IN] - all.c.u.stats.counter[CLIP_CTR_CLIPPED] -
+		        all.c.u.stats.counter[CLIP_CTR_CULLED];
+		rig_fini(&all);
+		rig_fini(&part);
+	}
+	cr_assert_gt(cut, 100, "cut: %lu", (unsigned long)cut);
+	cr_assert_gt(culled, 100, "culled: %lu", (unsigned long)culled);
+	cr_assert_gt(kept, 100, "kept: %lu", (unsigned long)kept);
+}
+
+/* Primitive assembly keeping only a live set (prim_set_live: the vertices
+ * side by side, nlive registers each) hands on the triangles of lists,
+ * strips and fans with the live registers of the right vertices, the
+ * vertices arriving in a shuffled order. */
+Test(clip_live, prim_keeps_the_live_registers_of_each_vertex)
+{
+	uint64_t seed = 0x51edc0deu;
+	enum { N = 40 };
+	static const enum prim_mode MODES[3] = { PRIM_TRIANGLES, PRIM_TRIANGLE_STRIP, PRIM_TRIANGLE_FAN };
+	uint8_t pattern[sizeof(pica_vec4)];
+	memset(pattern, 0xA5, sizeof pattern);
+	for (unsigned round = 0; round < 30; round++) {
+		const enum prim_mode m = MODES[round % 3];
+		const uint16_t live = (uint16_t)(1u | rnd(&seed));
+		static pica_result vin[N];
+		uint32_t order[N];
+		for (uint32_t i = 0; i < N; i++) {
+			vin[i].id = i;
+			for (unsigned r = 0; r < 16; r++)
+				for (unsigned c = 0; c < 4; c++)
+					vin[i].o[r].c[c] = (float)(i * 100 + r * 4 + c);
+			order[i] = i;
+		}
+		for (uint32_t i = N - 1; i > 0; i--) {      /* the units finish out of order */
+			const uint32_t j = rnd(&seed) % (i + 1), t = order[i];
+			order[i] = order[j];
+			order[j] = t;
+		}
+		sim_port in, out;
+		cr_assert(sim_port_init(&in, "in", sizeof(pica_result), 4, 1, NULL));
+		cr_assert(sim_port_init(&out, "out", sizeof(prim_tri), 64, 1, NULL));
+		memset(out.slots, 0xA5, (size_t)(out.mask + 1) * out.item_size);
+		static prim_unit p;
+		cr_assert(prim_init(&p, m, N, &in, &out));
+		cr_assert(prim_set_live(&p, live));
+		cr_assert_eq(p.nlive, (unsigned)__builtin_popcount(live));
+		unsigned sent = 0, got = 0;
+		const unsigned ntris = m == PRIM_TRIANGLES ? N / 3 : N - 2;
+		for (uint64_t now = 0; now < 10 * N && got < ntris; now++) {
+			if (sent < N && !sim_port_full(&in))
+				sim_port_push(&in, &vin[order[sent++]], now);
+			p.u.tick(&p.u, now);
+			const prim_tri *t;
+			while ((t = sim_port_peek(&out, now + 1))) {
+				cr_assert_eq(t->id, got);
+				uint32_t idx[3];
+				if (m == PRIM_TRIANGLES)
+					idx[0] = 3 * got, idx[1] = 3 * got + 1, idx[2] = 3 * got + 2;
+				else if (m == PRIM_TRIANGLE_STRIP)
+					idx[0] = got & 1 ? got + 1 : got, idx[1] = got & 1 ? got : got + 1, idx[2] = got + 2;
+				else
+					idx[0] = 0, idx[1] = got + 1, idx[2] = got + 2;
+				for (unsigned k = 0; k < 3; k++)
+					for (unsigned r = 0; r < 16; r++)
+						cr_assert(memcmp(&t->v[k][r], live >> r & 1u ? (const void *)&vin[idx[k]].o[r] : pattern,
+						                 sizeof(pica_vec4)) == 0,
+						          "round %u triangle %u vertex %u o%u (live %04x)", round, got, k, r, live);
+				got++;
+				sim_port_pop(&out, now + 1);
+			}
+		}
+		cr_assert_eq(got, ntris, "round %u: %u of %u triangles", round, got, ntris);
+		sim_unit_fini(&p.u);
+		sim_port_fini(&in);
+		sim_port_fini(&out);
+	}
+}
