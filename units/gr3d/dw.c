@@ -88,9 +88,9 @@ static __attribute__((noinline)) void dw_store_pixels(dw_unit *w, gr3d_quad *q, 
 			continue;
 		uint8_t *b = ulp_image_px(rt, x, y);
 		if (c->exact)
-			xpixel(px->r[pl->lo], px->r[pl->hi], pl->fmt, b);
+			xpixel(q->r[pl->lo][p], q->r[pl->hi][p], pl->fmt, b);
 		else
-			unorm8_pixel(w->unorm8, px->r[pl->lo], px->r[pl->hi], b);
+			unorm8_pixel(w->unorm8, q->r[pl->lo][p], q->r[pl->hi][p], b);
 		if (pl->fmt == GR3D_RT_RGB565 && c->exact) {
 			/* xpixel stored the 5/6-bit channels */
 		} else if (pl->fmt == GR3D_RT_RGB565) {   /* the view of what the target stores */
@@ -138,8 +138,8 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 			uint8_t *row = ulp_image_px(pl->rt, q->x, q->y);
 			const size_t stride = (size_t)rt->width * 4u;
 			for (unsigned p = 0; p < GR3D_PIXELS; p += 2, row += stride) {   /* pixels 0 1, then 2 3 */
-				unorm8_pixel(unorm8, q->px[p].r[lo], q->px[p].r[hi], row);
-				unorm8_pixel(unorm8, q->px[p + 1].r[lo], q->px[p + 1].r[hi], row + 4);
+				unorm8_pixel(unorm8, q->r[lo][p], q->r[hi][p], row);
+				unorm8_pixel(unorm8, q->r[lo][p + 1], q->r[hi][p + 1], row + 4);
 			}
 			sim_unit_count(&s->u, DW_CTR_PIXELS, GR3D_PIXELS);
 			return s->quad_clocks;        /* (no ze: nothing to finish) */
