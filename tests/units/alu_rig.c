@@ -65,9 +65,9 @@ void alu_rig_quad(test_rng *g, gr3d_quad *q, uint32_t id)
 	const bool zeros = (test_rnd(g) & 3u) == 0;                           /* a quad of zeros and colours */
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 		gr3d_pixel *px = &q->px[p];
-		px->covered = (mask >> p) & 1u;
-		px->killed = !px->covered;
-		px->front = (test_rnd(g) & 1u) != 0;
+		q->covered[p] = (mask >> p) & 1u;
+		q->killed[p] = !q->covered[p];
+		q->front[p] = (test_rnd(g) & 1u) != 0;
 		for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
 			q->r[i][p] = zeros ? (test_rnd(g) & 1u ? 0u : 0x3E000u - (test_rnd(g) & 0x1FFFu)) : alu_rig_code(g);
 		for (unsigned i = 0; i < GR3D_GLOBALS; i++)

@@ -67,7 +67,7 @@ static void quad_init(gr3d_quad *q, const uint32_t code[GR3D_PIXELS])
 {
 	memset(q, 0, sizeof *q);
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		q->px[p].covered = true;
+		q->covered[p] = true;
 		q->r[0][p] = code[p];
 		q->r[1][p] = code[p] ^ 0x80000u;          /* the other sign: CSEL picks either */
 		q->r[2][p] = code[p] * 2654435761u & FP20_MASK;

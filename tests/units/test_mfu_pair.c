@@ -94,7 +94,7 @@ static void random_quad(uint64_t *x, gr3d_quad *q)
 {
 	memset(q, 0, sizeof *q);
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		q->px[p].covered = true;
+		q->covered[p] = true;
 		q->q[p] = awkward(x);
 		q->bar0[p] = awkward(x);
 		q->bar1[p] = awkward(x);
@@ -116,6 +116,10 @@ static void copy_pixel(gr3d_quad *dst, const gr3d_quad *src, unsigned p)
 	dst->q[p] = src->q[p];
 	dst->b0[p] = src->b0[p];
 	dst->b1[p] = src->b1[p];
+	dst->covered[p] = src->covered[p];
+	dst->killed[p] = src->killed[p];
+	dst->exec_killed[p] = src->exec_killed[p];
+	dst->front[p] = src->front[p];
 	dst->px[p] = src->px[p];
 }
 
@@ -194,7 +198,7 @@ static void compare_paths_bits(const tegra_mfu_inst *in, int sfu_bits, unsigned 
 			random_quad(&x, &a);
 			const unsigned active = trial % 8 ? 0xFu : (unsigned)(next(&x) & 0xF);
 			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				a.px[p].killed = !((active >> p) & 1u);
+				a.killed[p] = !((active >> p) & 1u);
 			memcpy(&b, &a, sizeof b);
 			gr3d_quad c = a;
 			const gr3d_tram_tri *t = trial % 64 ? &r->tram : NULL;
@@ -401,7 +405,7 @@ Test(mfu_pair, steps_read_and_write_every_code_as_one_value)
 			gr3d_quad q;
 			memset(&q, 0, sizeof q);
 			for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-				q.px[p].covered = true;
+				q.covered[p] = true;
 				q.r[0][p] = code + p;
 				q.r[1][p] = (code + p) ^ 0x2A5A5u;
 				q.r[3][p] = (code * 7u + p) & FP20_MASK;
@@ -450,7 +454,7 @@ Test(mfu_pair, exec_builds_agree)
 				random_quad(&x, &a);
 				const unsigned active = trial % 4 ? 0xFu : (unsigned)(next(&x) & 0xF);
 				for (unsigned p = 0; p < GR3D_PIXELS; p++)
-					a.px[p].killed = !((active >> p) & 1u);
+					a.killed[p] = !((active >> p) & 1u);
 				a.tri = trial % 32 ? 0 : 1;                  /* 1: no triangle (ntris 1) */
 				gr3d_quad b = a;
 				const unsigned ca = r->mfu.s.exec(&r->mfu.s, &a, 0), cb = plain.s.exec(&plain.s, &b, 0);

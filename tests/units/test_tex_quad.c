@@ -103,8 +103,8 @@ Test(tex_quad, wide_build_matches_the_pairs)
 			memset(&a, 0, sizeof a);
 			const uint32_t mask = test_rnd(&g) & 3u ? 0xFu : test_rnd(&g) & 0xFu;
 			for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-				a.px[p].covered = (mask >> p) & 1u;
-				a.px[p].killed = !a.px[p].covered;
+				a.covered[p] = (mask >> p) & 1u;
+				a.killed[p] = !a.covered[p];
 				for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
 					a.r[i][p] = test_rnd(&g) & FP20_MASK;
 				a.r[0][p] = coord(&g);

@@ -700,11 +700,10 @@ static void watch_quad(void *ctx, uint64_t cycle, const char *unit, unsigned row
 		r->rows = rows;
 		r->exact = w->exact;
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-			const gr3d_pixel *px = &q->px[p];
 			for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
 				r->r[p][i] = q->r[i][p];
-			r->covered |= (uint8_t)(px->covered << p);
-			r->killed |= (uint8_t)((px->covered && (px->killed || px->exec_killed)) << p);
+			r->covered |= (uint8_t)(q->covered[p] << p);
+			r->killed |= (uint8_t)((q->covered[p] && (q->killed[p] || q->exec_killed[p])) << p);
 		}
 	}
 	w->n++;

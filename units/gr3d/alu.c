@@ -331,12 +331,11 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
 		break;
 	case TEGRA_REG_KILL:
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-			gr3d_pixel *px = &q->px[p];
-			if (((live >> p) & 1u) && v[p] != 0.0 && !px->killed && !px->exec_killed) {
+			if (((live >> p) & 1u) && v[p] != 0.0 && !q->killed[p] && !q->exec_killed[p]) {
 				if (c->cfg->tegra_kill_this_exec)
-					px->exec_killed = true;
+					q->exec_killed[p] = true;
 				else
-					px->killed = true;
+					q->killed[p] = true;
 				(*kills)++;
 			}
 		}
@@ -346,13 +345,10 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
 	}
 }
 
-/* The pixels the packets run on: not killed (bit p).  Written out pixel by
- * pixel: -O2 keeps a loop over four, at ten instructions a pixel. */
+/* The pixels the packets run on: not killed (bit p). */
 static unsigned live_pixels(const gr3d_quad *q)
 {
-	const gr3d_pixel *px = q->px;
-	return (unsigned)!px[0].killed | (unsigned)!px[1].killed << 1 | (unsigned)!px[2].killed << 2 |
-	       (unsigned)!px[3].killed << 3;
+	return gr3d_mask4(~gr3d_flags4(q->killed));
 }
 
 /* Does some pixel hold TEX's pre-fetch view (tegra.tex.fp20_reads_see_coords)? */
@@ -433,9 +429,7 @@ unsigned alu_run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, cons
 /* Covered pixels killed now that were alive before the EXEC (dead). */
 static unsigned killed_now(const gr3d_quad *q, unsigned dead)
 {
-	unsigned m = 0;
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		m |= (unsigned)(q->px[p].covered && (q->px[p].killed || q->px[p].exec_killed)) << p;
+	const unsigned m = gr3d_mask4(gr3d_flags4(q->covered) & (gr3d_flags4(q->killed) | gr3d_flags4(q->exec_killed)));
 	return m & ~dead;
 }
 

@@ -49,7 +49,7 @@ void alu_lanes_begin(alu_lanes *l, gr3d_quad *const q[], unsigned nq)
 	for (unsigned k = 0; k < nq; k++) {
 		l->q[k] = q[k];
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			l->live[k * GR3D_PIXELS + p] = q[k]->px[p].killed ? 0u : ~0u;
+			l->live[k * GR3D_PIXELS + p] = q[k]->killed[p] ? 0u : ~0u;
 	}
 }
 

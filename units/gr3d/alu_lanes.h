@@ -293,8 +293,14 @@ GR3D_HOT void fetch(const alu_pass *ap, const alu_operand *o, double out[GR3D_PI
 			out[p] = q->y + (p >> 1) + c->cfg->tegra_pos_offset;
 		break;
 	default:                          /* pface */
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			out[p] = q->px[p].front ? 1.0 : -1.0;
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {   /* byte by byte: GCC 12 vectorises the
+			                                                * plain loop, and q_slots_avx2, which
+			                                                * inlines it, then runs ~70 more
+			                                                * instructions a packet */
+			bool f;
+			memcpy(&f, &q->front[p], sizeof f);
+			out[p] = f ? 1.0 : -1.0;
+		}
 		break;
 	}
 	if (o->mods)

@@ -19,10 +19,7 @@ const sim_counter_def DW_COUNTERS[DW_CTR_COUNT] = {
  * with no branch. */
 static bool quad_all_live(const gr3d_quad *q)
 {
-	const gr3d_pixel *px = q->px;           /* pixel by pixel: -O2 keeps a loop over four */
-	return (px[0].covered & px[1].covered & px[2].covered & px[3].covered) &
-	       !(px[0].killed | px[0].exec_killed | px[1].killed | px[1].exec_killed | px[2].killed |
-	         px[2].exec_killed | px[3].killed | px[3].exec_killed);
+	return gr3d_flags4(q->covered) == 0x01010101u && !(gr3d_flags4(q->killed) | gr3d_flags4(q->exec_killed));
 }
 
 /* The pair (lo, hi) of one pixel as UNORM8 bytes 0..3 (rN.l, rN.h, rN+1.l,
@@ -66,10 +63,9 @@ static __attribute__((noinline)) void dw_store_pixels(dw_unit *w, gr3d_quad *q, 
 	gr3d_ctx *c = s->ctx;
 	ulp_image *rt = pl->rt;
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		const gr3d_pixel *px = &q->px[p];
-		if (!px->covered)
+		if (!q->covered[p])
 			continue;
-		if (px->killed || px->exec_killed) {
+		if (q->killed[p] || q->exec_killed[p]) {
 			sim_unit_count(&s->u, DW_CTR_KILLED, 1);
 			continue;
 		}

@@ -40,17 +40,13 @@ enum {
 	GR3D_RTS = 16,
 };
 
-/* One pixel's own state (its registers are the quad's, below). */
+/* One pixel's TEX state (its registers and flags are the quad's, below). */
 typedef struct gr3d_pixel {
 	/* tegra.tex.fp20_reads_see_coords: the FP20 values the TEX destination
 	 * pair held before this EXEC's fetch (FX10 reads see the texel) */
 	uint32_t tex_old[2];
 	uint8_t tex_reg[2];
 	uint8_t tex_shadow;       /* bit k: tex_old[k] is live for this EXEC */
-	bool covered;             /* the rasterizer produced this pixel */
-	bool killed;              /* not covered, or a sticky kill (tegra.alu.kill_this_exec off) */
-	bool exec_killed;         /* a kill write in this EXEC: its DW store skips the pixel */
-	bool front;               /* pface: counter-clockwise in window space */
 } gr3d_pixel;
 
 /* A quad's registers are a structure of arrays: register word w of pixel p
@@ -76,6 +72,11 @@ typedef struct gr3d_quad {
 	 * interpolated 1/w (sum of lambda_k / w_k); read by the MFU set-up */
 	float bar0[GR3D_PIXELS], bar1[GR3D_PIXELS], q[GR3D_PIXELS];
 	float b0[GR3D_PIXELS], b1[GR3D_PIXELS];       /* barycentric weights the MFU "bar" writes set */
+	/* each pixel's flags, a byte a pixel (four side by side: gr3d_flags4) */
+	bool covered[GR3D_PIXELS];     /* the rasterizer produced this pixel */
+	bool killed[GR3D_PIXELS];      /* not covered, or a sticky kill (tegra.alu.kill_this_exec off) */
+	bool exec_killed[GR3D_PIXELS]; /* a kill write in this EXEC: its DW store skips the pixel */
+	bool front[GR3D_PIXELS];       /* pface: counter-clockwise in window space */
 	uint32_t id;              /* sequence number of the quad in the draw */
 	uint16_t x, y;            /* top-left pixel */
 	uint8_t tri;              /* triangle (TRAM slot) */
@@ -88,6 +89,21 @@ _Static_assert(offsetof(gr3d_quad, r) == 0 &&
                offsetof(gr3d_quad, cr) == (GR3D_ROW_REGS + GR3D_GLOBALS) * GR3D_PIXELS * sizeof(uint32_t) &&
                offsetof(gr3d_quad, view) == GR3D_QUAD_VIEW * GR3D_PIXELS * sizeof(uint32_t),
                "gr3d_quad: r, g, cr, view are one block of registers from the start");
+
+/* Four flags (covered, killed, ...: bytes 0 or 1) as one word, pixel p's in
+ * byte p, and such a word as a mask of four bits (bit p: pixel p's flag).
+ * The multiply moves byte p's bit 0 to bit 28 + p, no two partial products
+ * meeting. */
+static inline uint32_t gr3d_flags4(const bool f[GR3D_PIXELS])
+{
+	uint32_t w;
+	memcpy(&w, f, sizeof w);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap32(w);
+#endif
+	return w;
+}
+static inline unsigned gr3d_mask4(uint32_t flags) { return (flags & 0x01010101u) * 0x10204080u >> 28; }
 
 /* Register word i (0..GR3D_QUAD_REGS-1) of the quad's four pixels: byte
  * offset i * 16 in the register block. */

@@ -457,20 +457,10 @@ void mfu_run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri *t,
 }
 
 /* A pixel is active (interpolated, as a helper too) unless it is covered
- * and killed: the two flags are adjacent bytes, read as one word. */
-_Static_assert(offsetof(gr3d_pixel, killed) == offsetof(gr3d_pixel, covered) + 1,
-               "active_pixels reads covered and killed as one word");
-GR3D_HOT bool active_pixel(const gr3d_pixel *px)
-{
-	uint16_t ck;
-	memcpy(&ck, &px->covered, sizeof ck);
-	return ck != 0x0101u;                           /* covered and killed, in either byte order */
-}
-
+ * and killed: the four pixels' flags read as one word each. */
 GR3D_HOT unsigned active_pixels(const gr3d_quad *q)
 {
-	return active_pixel(&q->px[0]) | active_pixel(&q->px[1]) << 1 | active_pixel(&q->px[2]) << 2 |
-	       active_pixel(&q->px[3]) << 3;
+	return gr3d_mask4(~(gr3d_flags4(q->covered) & gr3d_flags4(q->killed)));
 }
 
 /* EXEC x's instructions on quad q; returns the EXEC's clocks.  wide: the

@@ -89,10 +89,7 @@ void pseq_init(pseq_unit *p, gr3d_ctx *ctx, unsigned max_qid, uint16_t *free_slo
 
 static bool all_killed(const gr3d_quad *q)
 {
-	for (unsigned k = 0; k < GR3D_PIXELS; k++)
-		if (!q->px[k].killed)
-			return false;
-	return true;
+	return gr3d_flags4(q->killed) == 0x01010101u;
 }
 
 static inline void free_slot(pseq_unit *p, uint16_t qid)
@@ -117,7 +114,7 @@ static unsigned pseq_exec(pseq_unit *p, gr3d_quad *q, unsigned e)
 	const bool exact = p->ctx->exact;
 	unsigned n = 0;
 	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
-		if (q->px[k].killed)
+		if (q->killed[k])
 			continue;
 		uint32_t x = q->x + (k & 1u), y = q->y + (k >> 1);
 		uint8_t b[4] = { 0, 0, 0, 0 };
@@ -166,11 +163,11 @@ static void admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr)
 	q->tri = in->tri;
 	q->tex_row = 0;
 	memset(q->px, 0, sizeof q->px);
+	memset(q->exec_killed, 0, sizeof q->exec_killed);
 	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
-		gr3d_pixel *px = &q->px[k];
-		px->covered = (in->mask >> k) & 1u;
-		px->killed = !px->covered;
-		px->front = in->front;
+		q->covered[k] = (in->mask >> k) & 1u;
+		q->killed[k] = !q->covered[k];
+		q->front[k] = in->front;
 	}
 }
 
@@ -257,8 +254,7 @@ static inline __attribute__((always_inline)) enum pseq_in take_in(pseq_unit *p, 
 static inline __attribute__((always_inline)) void issue(pseq_unit *p, gr3d_token next, uint64_t now)
 {
 	gr3d_quad *q = &p->ctx->slot[next.qid];
-	for (unsigned k = 0; k < GR3D_PIXELS; k++)
-		q->px[k].exec_killed = false;       /* tegra.alu.kill_this_exec */
+	memset(q->exec_killed, 0, sizeof q->exec_killed);   /* tegra.alu.kill_this_exec */
 	if (sim_unit_recording(&p->u))
 		sim_tl_emit(p->u.tl, now, p->u.lane, SIM_TL_BEGIN, q->id, next.exec);
 	sim_unit_count(&p->u, PSEQ_CTR_FETCHES, pseq_exec(p, q, next.exec));

@@ -453,7 +453,7 @@ static inline __attribute__((always_inline)) unsigned tex_quad(const tex_unit *t
 		/* TXB: the bias of the first live pixel */
 		double bias = 0.0;
 		for (unsigned p = 0; p < GR3D_PIXELS && pl->bias; p++)
-			if (!q->px[p].killed) {
+			if (!q->killed[p]) {
 				bias = gr3d_rd20(c, q->r[sB][p]);
 				break;
 			}
@@ -465,7 +465,7 @@ static inline __attribute__((always_inline)) unsigned tex_quad(const tex_unit *t
 		gr3d_pixel *px = &q->px[p];
 		if (shadow)
 			px->tex_shadow = 0;
-		if (px->killed)
+		if (q->killed[p])
 			continue;
 		uint32_t pr[2];
 		if (c->exact) {    /* arith=exact: the channels as values */
