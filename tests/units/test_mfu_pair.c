@@ -473,3 +473,32 @@ Test(mfu_pair, exec_builds_agree)
 	(void)wide_plans;
 #endif
 }
+
+/* The unit's own choice of the pixels it runs (active_pixels: every pixel
+ * but the covered and killed ones, helpers too) against the same choice
+ * made pixel by pixel, on quads with any covered and killed flags. */
+Test(mfu_pair, exec_runs_every_pixel_not_covered_and_killed)
+{
+	tegra_mfu_inst in = persp_inst(TEGRA_VAR_FP20);
+	rig *r = new_rig(&in, ULP_ROUND_NEAREST_EVEN, 13);
+	const mfu_plan *plan = &r->mfu.exec[0].inst[0];
+	uint64_t x = 0xC0FFEEu;
+	for (unsigned trial = 0; trial < 2000; trial++) {
+		random_tram(&x, &r->tram);
+		gr3d_quad a;
+		random_quad(&x, &a);
+		const uint64_t bits = next(&x);
+		unsigned want = 0;
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			a.covered[p] = (bits >> p) & 1u;
+			a.killed[p] = (bits >> (4 + p)) & 1u;
+			want |= (unsigned)!(a.covered[p] && a.killed[p]) << p;
+		}
+		gr3d_quad b = a;
+		r->mfu.s.exec(&r->mfu.s, &a, 0);
+		if (want)
+			mfu_run_inst(&r->ctx, plan, &r->tram, &b, want, false);
+		expect_same_quad(&a, &b, trial);
+	}
+	free(r);
+}
