@@ -65,15 +65,15 @@ void alu_rig_quad(test_rng *g, gr3d_quad *q, uint32_t id)
 	const bool zeros = (test_rnd(g) & 3u) == 0;                           /* a quad of zeros and colours */
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 		gr3d_pixel *px = &q->px[p];
-		px->covered = (mask >> p) & 1u;
-		px->killed = !px->covered;
-		px->front = (test_rnd(g) & 1u) != 0;
+		q->covered[p] = (mask >> p) & 1u;
+		q->killed[p] = !q->covered[p];
+		q->front[p] = (test_rnd(g) & 1u) != 0;
 		for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
-			px->r[i] = zeros ? (test_rnd(g) & 1u ? 0u : 0x3E000u - (test_rnd(g) & 0x1FFFu)) : alu_rig_code(g);
+			q->r[i][p] = zeros ? (test_rnd(g) & 1u ? 0u : 0x3E000u - (test_rnd(g) & 0x1FFFu)) : alu_rig_code(g);
 		for (unsigned i = 0; i < GR3D_GLOBALS; i++)
-			px->g[i] = zeros ? (test_rnd(g) & 1u ? 0x80000u : 0x3C000u) : alu_rig_code(g);
+			q->g[i][p] = zeros ? (test_rnd(g) & 1u ? 0x80000u : 0x3C000u) : alu_rig_code(g);
 		for (unsigned i = 0; i < GR3D_COND_REGS; i++)
-			px->cr[i] = alu_rig_code(g);
+			q->cr[i][p] = alu_rig_code(g);
 		if ((test_rnd(g) & 31u) == 0) {            /* TEX's pre-fetch view of r0, r1 (or one) */
 			px->tex_shadow = (uint8_t)(1u + test_rnd(g) % 3u);
 			px->tex_reg[0] = 0;
@@ -82,6 +82,6 @@ void alu_rig_quad(test_rng *g, gr3d_quad *q, uint32_t id)
 			px->tex_old[1] = alu_rig_code(g);
 		}
 		for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
-			q->view[p][i] = alu_rig_code(g);
+			q->view[i][p] = alu_rig_code(g);
 	}
 }

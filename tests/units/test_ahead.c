@@ -79,13 +79,13 @@ static void colour_quad(test_rng *g, gr3d_quad *q)
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 		gr3d_pixel *px = &q->px[p];
 		for (unsigned i = 0; i < GR3D_ROW_REGS; i++) {
-			px->r[i] = colour_code(g);
-			q->view[p][i] = colour_code(g);
+			q->r[i][p] = colour_code(g);
+			q->view[i][p] = colour_code(g);
 		}
 		for (unsigned i = 0; i < GR3D_GLOBALS; i++)
-			px->g[i] = colour_code(g);
+			q->g[i][p] = colour_code(g);
 		for (unsigned i = 0; i < GR3D_COND_REGS; i++)
-			px->cr[i] = colour_code(g);
+			q->cr[i][p] = colour_code(g);
 		px->tex_old[0] = colour_code(g);
 		px->tex_old[1] = colour_code(g);
 	}
@@ -104,9 +104,9 @@ static void spoil_one(test_rng *g, gr3d_quad *qs, unsigned nq)
 	                 : (v & 3u) == 2 ? ((v >> 8) & 0x81FFFu) | 0x7E000u                       /* inf, NaN */
 	                 : alu_rig_code(g);
 	if ((v >> 6) & 1u)
-		q->px[p].r[i] = w;
+		q->r[i][p] = w;
 	else
-		q->view[p][i] = w;
+		q->view[i][p] = w;
 }
 
 /* colours: every quad's registers colours (colour_quad) and, in one batch
@@ -150,9 +150,8 @@ static void check_alu_batches(enum ulp_round fp20, enum ulp_round fx10, bool wra
 			alu_lanes_to_quads(&l, ~UINT64_C(0));   /* the lanes stay as they are */
 			for (unsigned k = 0; k < nq; k++)
 				for (unsigned p = 0; p < GR3D_PIXELS; p++)
-					if (memcmp(fast[k].px[p].r, ref[k].px[p].r, sizeof ref[k].px[p].r) ||
-					    memcmp(fast[k].px[p].g, ref[k].px[p].g, sizeof ref[k].px[p].g) ||
-					    memcmp(fast[k].px[p].cr, ref[k].px[p].cr, sizeof ref[k].px[p].cr) ||
+					if (memcmp(fast[k].r, ref[k].r, sizeof ref[k].r) || memcmp(fast[k].g, ref[k].g, sizeof ref[k].g) ||
+					    memcmp(fast[k].cr, ref[k].cr, sizeof ref[k].cr) ||
 					    fast[k].px[p].tex_shadow != ref[k].px[p].tex_shadow)
 						cr_assert_fail("round %u, EXEC %u, quad %u of %u, pixel %u: registers differ", round, e, k,
 						               nq, p);

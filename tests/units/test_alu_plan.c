@@ -67,10 +67,10 @@ static void quad_init(gr3d_quad *q, const uint32_t code[GR3D_PIXELS])
 {
 	memset(q, 0, sizeof *q);
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		q->px[p].covered = true;
-		q->px[p].r[0] = code[p];
-		q->px[p].r[1] = code[p] ^ 0x80000u;          /* the other sign: CSEL picks either */
-		q->px[p].r[2] = code[p] * 2654435761u & FP20_MASK;
+		q->covered[p] = true;
+		q->r[0][p] = code[p];
+		q->r[1][p] = code[p] ^ 0x80000u;          /* the other sign: CSEL picks either */
+		q->r[2][p] = code[p] * 2654435761u & FP20_MASK;
 	}
 }
 
@@ -97,14 +97,15 @@ static void check_codes(const rig *r, uint32_t stride)
 					cr_assert_fail("codes 0x%05x..: packet %u's alu%u differs with the shortcuts", code[0], i, k);
 		}
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-			if (memcmp(fast.px[p].r, ref.px[p].r, sizeof fast.px[p].r) != 0)
-				cr_assert_fail("code 0x%05x: registers differ with the shortcuts", code[p]);
+			for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
+				if (fast.r[i][p] != ref.r[i][p])
+					cr_assert_fail("code 0x%05x: registers differ with the shortcuts", code[p]);
 			const uint32_t raw = code[p];
 			const double v = !(raw & 0x7E000u) && !c->cfg->tegra_fp20_subnormals ? 0.0 : gr3d_fp20(raw);
 			const uint32_t want = gr3d_fx10_bits(c->fx10_round, c->fx10_wrap, gr3d_round20(c, v * 1.0 + 0.0));
-			if ((fast.px[p].r[4] >> 10 & FX10_MASK) != want)
+			if ((fast.r[4][p] >> 10 & FX10_MASK) != want)
 				cr_assert_fail("code 0x%05x: FX10 0x%03x, gr3d_fx10_bits says 0x%03x", raw,
-				               fast.px[p].r[4] >> 10 & FX10_MASK, want);
+				               fast.r[4][p] >> 10 & FX10_MASK, want);
 		}
 	}
 }

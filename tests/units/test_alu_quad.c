@@ -155,10 +155,8 @@ static void check_quads(enum ulp_round fp20, enum ulp_round fx10, bool wrap, boo
 			const unsigned c1 = ref->unit.s.exec(&ref->unit.s, &slow, e);
 			cr_assert_eq(c0, c1);
 			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				if (memcmp(fast.px[p].r, slow.px[p].r, sizeof slow.px[p].r) ||
-				    memcmp(fast.px[p].g, slow.px[p].g, sizeof slow.px[p].g) ||
-				    memcmp(fast.px[p].cr, slow.px[p].cr, sizeof slow.px[p].cr) ||
-				    memcmp(fast.view[p], slow.view[p], sizeof slow.view[p]) ||
+				if (memcmp(fast.r, slow.r, sizeof slow.r) || memcmp(fast.g, slow.g, sizeof slow.g) ||
+				    memcmp(fast.cr, slow.cr, sizeof slow.cr) || memcmp(fast.view, slow.view, sizeof slow.view) ||
 				    fast.px[p].tex_shadow != slow.px[p].tex_shadow)
 					cr_assert_fail("round %u, EXEC %u, pixel %u: registers differ", round, e, p);
 		}

@@ -94,17 +94,33 @@ static void random_quad(uint64_t *x, gr3d_quad *q)
 {
 	memset(q, 0, sizeof *q);
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		gr3d_pixel *px = &q->px[p];
-		px->covered = true;
-		px->q = awkward(x);
-		px->bar0 = awkward(x);
-		px->bar1 = awkward(x);
-		px->b0 = awkward(x);
-		px->b1 = awkward(x);
+		q->covered[p] = true;
+		q->q[p] = awkward(x);
+		q->bar0[p] = awkward(x);
+		q->bar1[p] = awkward(x);
+		q->b0[p] = awkward(x);
+		q->b1[p] = awkward(x);
 		for (unsigned r = 0; r < GR3D_ROW_REGS; r++)
-			px->r[r] = next(x) % 8 ? fp20_encode(awkward(x), ULP_ROUND_NEAREST_EVEN)
+			q->r[r][p] = next(x) % 8 ? fp20_encode(awkward(x), ULP_ROUND_NEAREST_EVEN)
 			                       : (uint32_t)next(x) & FP20_MASK;
 	}
+}
+
+/* Pixel p of src (its registers, weights and flags) into dst. */
+static void copy_pixel(gr3d_quad *dst, const gr3d_quad *src, unsigned p)
+{
+	for (unsigned i = 0; i < GR3D_QUAD_REGS; i++)
+		gr3d_quad_reg(dst, i)[p] = gr3d_quad_creg(src, i)[p];
+	dst->bar0[p] = src->bar0[p];
+	dst->bar1[p] = src->bar1[p];
+	dst->q[p] = src->q[p];
+	dst->b0[p] = src->b0[p];
+	dst->b1[p] = src->b1[p];
+	dst->covered[p] = src->covered[p];
+	dst->killed[p] = src->killed[p];
+	dst->exec_killed[p] = src->exec_killed[p];
+	dst->front[p] = src->front[p];
+	dst->px[p] = src->px[p];
 }
 
 static void random_tram(uint64_t *x, gr3d_tram_tri *t)
@@ -155,14 +171,13 @@ static rig *new_rig(const tegra_mfu_inst *in, enum ulp_round rm, int sfu_bits)
 static void expect_same_quad(const gr3d_quad *a, const gr3d_quad *b, unsigned trial)
 {
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		const gr3d_pixel *x = &a->px[p], *y = &b->px[p];
 		for (unsigned r = 0; r < GR3D_ROW_REGS; r++)
-			if (x->r[r] != y->r[r])
-				cr_assert_fail("trial %u pixel %u: r%u 0x%05x fast, 0x%05x general", trial, p, r, x->r[r],
-				               y->r[r]);
-		if (memcmp(&x->b0, &y->b0, sizeof x->b0) || memcmp(&x->b1, &y->b1, sizeof x->b1))
-			cr_assert_fail("trial %u pixel %u: b0/b1 %a/%a fast, %a/%a general", trial, p, x->b0, x->b1, y->b0,
-			               y->b1);
+			if (a->r[r][p] != b->r[r][p])
+				cr_assert_fail("trial %u pixel %u: r%u 0x%05x fast, 0x%05x general", trial, p, r, a->r[r][p],
+				               b->r[r][p]);
+		if (memcmp(&a->b0[p], &b->b0[p], sizeof a->b0[p]) || memcmp(&a->b1[p], &b->b1[p], sizeof a->b1[p]))
+			cr_assert_fail("trial %u pixel %u: b0/b1 %a/%a fast, %a/%a general", trial, p, (double)a->b0[p],
+			               (double)a->b1[p], (double)b->b0[p], (double)b->b1[p]);
 	}
 }
 
@@ -183,7 +198,7 @@ static void compare_paths_bits(const tegra_mfu_inst *in, int sfu_bits, unsigned 
 			random_quad(&x, &a);
 			const unsigned active = trial % 8 ? 0xFu : (unsigned)(next(&x) & 0xF);
 			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				a.px[p].killed = !((active >> p) & 1u);
+				a.killed[p] = !((active >> p) & 1u);
 			memcpy(&b, &a, sizeof b);
 			gr3d_quad c = a;
 			const gr3d_tram_tri *t = trial % 64 ? &r->tram : NULL;
@@ -337,7 +352,7 @@ Test(mfu_pair, sfu_ops_on_four_pixels_match_each_pixel_alone)
 						gr3d_quad one;
 						memcpy(&one, &b, sizeof one);
 						mfu_run_inst(&r->ctx, plan, NULL, &one, 1u << p, false);
-						b.px[p] = one.px[p];
+						copy_pixel(&b, &one, p);
 					}
 					expect_same_quad(&a, &b, trial);
 				}
@@ -390,17 +405,16 @@ Test(mfu_pair, steps_read_and_write_every_code_as_one_value)
 			gr3d_quad q;
 			memset(&q, 0, sizeof q);
 			for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-				q.px[p].covered = true;
-				q.px[p].r[0] = code + p;
-				q.px[p].r[1] = (code + p) ^ 0x2A5A5u;
-				q.px[p].r[3] = (code * 7u + p) & FP20_MASK;
+				q.covered[p] = true;
+				q.r[0][p] = code + p;
+				q.r[1][p] = (code + p) ^ 0x2A5A5u;
+				q.r[3][p] = (code * 7u + p) & FP20_MASK;
 			}
 			gr3d_quad want = q;
 			for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-				gr3d_pixel *px = &want.px[p];
-				const double s = gr3d_round20(c, mfu_sfu(c, TEGRA_SFU_RSQ, gr3d_rd20(c, px->r[1])));
-				px->r[1] = gr3d_to_fp20(c, s);
-				px->r[2] = gr3d_to_fp20(c, gr3d_round20(c, gr3d_rd20(c, px->r[0]) * gr3d_rd20(c, px->r[3])));
+				const double s = gr3d_round20(c, mfu_sfu(c, TEGRA_SFU_RSQ, gr3d_rd20(c, want.r[1][p])));
+				want.r[1][p] = gr3d_to_fp20(c, s);
+				want.r[2][p] = gr3d_to_fp20(c, gr3d_round20(c, gr3d_rd20(c, want.r[0][p]) * gr3d_rd20(c, want.r[3][p])));
 			}
 			mfu_run_inst(c, plan, NULL, &q, 0xFu, m & 1u);
 			expect_same_quad(&q, &want, code);
@@ -440,7 +454,7 @@ Test(mfu_pair, exec_builds_agree)
 				random_quad(&x, &a);
 				const unsigned active = trial % 4 ? 0xFu : (unsigned)(next(&x) & 0xF);
 				for (unsigned p = 0; p < GR3D_PIXELS; p++)
-					a.px[p].killed = !((active >> p) & 1u);
+					a.killed[p] = !((active >> p) & 1u);
 				a.tri = trial % 32 ? 0 : 1;                  /* 1: no triangle (ntris 1) */
 				gr3d_quad b = a;
 				const unsigned ca = r->mfu.s.exec(&r->mfu.s, &a, 0), cb = plain.s.exec(&plain.s, &b, 0);
@@ -458,4 +472,33 @@ Test(mfu_pair, exec_builds_agree)
 #else
 	(void)wide_plans;
 #endif
+}
+
+/* The unit's own choice of the pixels it runs (active_pixels: every pixel
+ * but the covered and killed ones, helpers too) against the same choice
+ * made pixel by pixel, on quads with any covered and killed flags. */
+Test(mfu_pair, exec_runs_every_pixel_not_covered_and_killed)
+{
+	tegra_mfu_inst in = persp_inst(TEGRA_VAR_FP20);
+	rig *r = new_rig(&in, ULP_ROUND_NEAREST_EVEN, 13);
+	const mfu_plan *plan = &r->mfu.exec[0].inst[0];
+	uint64_t x = 0xC0FFEEu;
+	for (unsigned trial = 0; trial < 2000; trial++) {
+		random_tram(&x, &r->tram);
+		gr3d_quad a;
+		random_quad(&x, &a);
+		const uint64_t bits = next(&x);
+		unsigned want = 0;
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			a.covered[p] = (bits >> p) & 1u;
+			a.killed[p] = (bits >> (4 + p)) & 1u;
+			want |= (unsigned)!(a.covered[p] && a.killed[p]) << p;
+		}
+		gr3d_quad b = a;
+		r->mfu.s.exec(&r->mfu.s, &a, 0);
+		if (want)
+			mfu_run_inst(&r->ctx, plan, &r->tram, &b, want, false);
+		expect_same_quad(&a, &b, trial);
+	}
+	free(r);
 }

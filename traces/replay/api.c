@@ -700,16 +700,16 @@ static void watch_quad(void *ctx, uint64_t cycle, const char *unit, unsigned row
 		r->rows = rows;
 		r->exact = w->exact;
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-			const gr3d_pixel *px = &q->px[p];
-			memcpy(r->r[p], px->r, sizeof r->r[p]);
-			r->covered |= (uint8_t)(px->covered << p);
-			r->killed |= (uint8_t)((px->covered && (px->killed || px->exec_killed)) << p);
+			for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
+				r->r[p][i] = q->r[i][p];
+			r->covered |= (uint8_t)(q->covered[p] << p);
+			r->killed |= (uint8_t)((q->covered[p] && (q->killed[p] || q->exec_killed[p])) << p);
 		}
 	}
 	w->n++;
 }
 
-_Static_assert(sizeof ((ulpsim_exec_regs *)0)->r[0] == sizeof ((gr3d_pixel *)0)->r, "row registers");
+_Static_assert(sizeof ((ulpsim_exec_regs *)0)->r[0] == GR3D_ROW_REGS * sizeof(uint32_t), "row registers");
 
 bool ulpsim_quad_regs(ulpsim *s, const ulpsim_quad_ref *q, ulpsim_exec_regs *regs, size_t max,
                       size_t *n, char *err, size_t errlen)

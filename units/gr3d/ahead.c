@@ -161,10 +161,8 @@ static void run_batch(gr3d_ahead *a, const sim_port *in, unsigned n, bool clear_
 			alu_lanes_to_quads(l, UINT64_C(1) << a->store_lo[e] | UINT64_C(1) << a->store_hi[e]);
 			for (unsigned i = 0; i < n; i++) {
 				uint32_t (*pr)[GR3D_PIXELS] = a->bpair[i * ps + (unsigned)st];
-				for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-					pr[0][p] = qs[i]->px[p].r[a->store_lo[e]];
-					pr[1][p] = qs[i]->px[p].r[a->store_hi[e]];
-				}
+				memcpy(pr[0], qs[i]->r[a->store_lo[e]], sizeof pr[0]);
+				memcpy(pr[1], qs[i]->r[a->store_hi[e]], sizeof pr[1]);
 			}
 		}
 	}
@@ -204,8 +202,6 @@ void gr3d_ahead_restore(const gr3d_ahead *a, gr3d_quad *q, unsigned e)
 		return;
 	const size_t qid = (size_t)(q - a->ctx->slot);
 	const uint32_t (*pr)[GR3D_PIXELS] = a->pair[qid * pair_size(a) + (unsigned)st];
-	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		q->px[p].r[a->store_lo[e]] = pr[0][p];
-		q->px[p].r[a->store_hi[e]] = pr[1][p];
-	}
+	memcpy(q->r[a->store_lo[e]], pr[0], sizeof q->r[0]);
+	memcpy(q->r[a->store_hi[e]], pr[1], sizeof q->r[0]);
 }

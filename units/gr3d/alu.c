@@ -152,21 +152,10 @@ GR3D_HOT void q_fetch(const alu_pass *ap, const alu_operand *o, q_f64x4 *out, un
 		*out = Q_SPLAT(o->k);
 		return;
 	case OPD_REG: {                   /* read_raw without the pre-fetch view */
-		/* the four words gathered in a vector and stored whole: the
-		 * readers' 16-byte load of raw could not take four 4-byte stores
-		 * from the store buffer */
-		alu_u32x4 w;
-		if (o->view)
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				w[p] = q->view[p][o->index];
-		else
-			for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-				uint32_t r;
-				memcpy(&r, (const uint8_t *)&q->px[p] + o->off, sizeof r);
-				w[p] = r;
-			}
+		/* the four words side by side in the quad (gr3d_quad_reg) */
 		uint32_t raw[GR3D_PIXELS];
-		memcpy(raw, &w, sizeof raw);
+		memcpy(raw, o->view ? q->view[o->index] : (const uint32_t *)(const void *)((const uint8_t *)q + o->off),
+		       sizeof raw);
 		if (o->fx) {
 			*out = __builtin_convertvector(fx10_lanes_in(raw, o->fx), q_f64x4);
 		} else {
@@ -313,11 +302,11 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
 		const unsigned ri = i & (GR3D_ROW_REGS - 1);
 		if (shadow)
 			end_views(q, live, i);
-		write_value(a, c, q, offsetof(gr3d_pixel, r) + ri * sizeof(uint32_t), live, lo, hi, v);
+		write_value(a, c, q, offsetof(gr3d_quad, r) + ri * sizeof q->r[0], live, lo, hi, v);
 		break;
 	}
 	case TEGRA_REG_GLOBAL:
-		write_value(a, c, q, offsetof(gr3d_pixel, g) + (i & 7u) * sizeof(uint32_t), live, lo, hi, v);
+		write_value(a, c, q, offsetof(gr3d_quad, g) + (i & 7u) * sizeof q->g[0], live, lo, hi, v);
 		break;
 	case TEGRA_REG_UNIFORM: {  /* u0..u7 as a destination (tegra-fp.md §2.3): the shared file */
 		const unsigned k = i & 31u;
@@ -338,16 +327,15 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
 	case TEGRA_REG_COND:       /* the two write bits select the half (tegra-fp.md §2.3) */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			if ((live >> p) & 1u)
-				gr3d_write_reg(c, &q->px[p].cr[i & 7u], v[p], !hi, hi);
+				gr3d_write_reg(c, &q->cr[i & 7u][p], v[p], !hi, hi);
 		break;
 	case TEGRA_REG_KILL:
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-			gr3d_pixel *px = &q->px[p];
-			if (((live >> p) & 1u) && v[p] != 0.0 && !px->killed && !px->exec_killed) {
+			if (((live >> p) & 1u) && v[p] != 0.0 && !q->killed[p] && !q->exec_killed[p]) {
 				if (c->cfg->tegra_kill_this_exec)
-					px->exec_killed = true;
+					q->exec_killed[p] = true;
 				else
-					px->killed = true;
+					q->killed[p] = true;
 				(*kills)++;
 			}
 		}
@@ -357,13 +345,10 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
 	}
 }
 
-/* The pixels the packets run on: not killed (bit p).  Written out pixel by
- * pixel: -O2 keeps a loop over four, at ten instructions a pixel. */
+/* The pixels the packets run on: not killed (bit p). */
 static unsigned live_pixels(const gr3d_quad *q)
 {
-	const gr3d_pixel *px = q->px;
-	return (unsigned)!px[0].killed | (unsigned)!px[1].killed << 1 | (unsigned)!px[2].killed << 2 |
-	       (unsigned)!px[3].killed << 3;
+	return gr3d_mask4(~gr3d_flags4(q->killed));
 }
 
 /* Does some pixel hold TEX's pre-fetch view (tegra.tex.fp20_reads_see_coords)? */
@@ -444,9 +429,7 @@ unsigned alu_run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, cons
 /* Covered pixels killed now that were alive before the EXEC (dead). */
 static unsigned killed_now(const gr3d_quad *q, unsigned dead)
 {
-	unsigned m = 0;
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		m |= (unsigned)(q->px[p].covered && (q->px[p].killed || q->px[p].exec_killed)) << p;
+	const unsigned m = gr3d_mask4(gr3d_flags4(q->covered) & (gr3d_flags4(q->killed) | gr3d_flags4(q->exec_killed)));
 	return m & ~dead;
 }
 
@@ -459,8 +442,7 @@ static void load_view(const alu_unit *a, gr3d_quad *q, unsigned e)
 	const uint16_t m = a->view_load[e];
 	for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
 		if ((m >> i) & 1u)
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				q->view[p][i] = q->px[p].r[i];
+			memcpy(q->view[i], q->r[i], sizeof q->view[i]);
 }
 
 static inline uint64_t slot_ops(const alu_unit *a, unsigned e, unsigned live)

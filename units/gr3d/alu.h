@@ -27,7 +27,7 @@ typedef struct alu_operand {
 	bool shadow;                  /* an FP20 row read: may see TEX's coordinates */
 	bool row;                     /* a row register */
 	bool view;                    /* read through the batch view (plan_views) */
-	uint16_t off;                 /* row, global, cond: byte offset in gr3d_pixel */
+	uint16_t off;                 /* row, global, cond: byte offset of its four words in gr3d_quad */
 	double k;                     /* folded constant (kind CONST) */
 	/* the modifiers as arithmetic: |v| (sign mask), *2 or *1, -1 or -0, sign flip */
 	uint64_t abs_mask, neg_mask;
@@ -108,12 +108,12 @@ unsigned alu_run_packet(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, cons
                         gr3d_quad *q, double alu[4][GR3D_PIXELS], uint64_t *kills, bool values);
 
 /* A batch of quads' registers in lanes (alu_batch.c): lane 4k + p is
- * pixel p of quad q[k]; lane registers 0..31 are r0..r15, g0..g7, cr0..cr7
- * (gr3d_pixel's words), 32..47 the batch view.  A register's value is in
+ * pixel p of quad q[k]; lane registers 0..31 are r0..r15, g0..g7, cr0..cr7,
+ * 32..47 the batch view (gr3d_quad's register block, gr3d_quad_reg).  A register's value is in
  * the lanes, in the quads, or both (in_lanes, in_quads): the ALU batch reads
  * and writes the lanes, the other units the quads, and each side takes the
  * registers it needs from the other only when they changed there. */
-enum { ALU_BATCH_MAX = 16, ALU_LANE_REGS = 48, ALU_LANE_VIEW = 32 };
+enum { ALU_BATCH_MAX = 16, ALU_LANE_REGS = GR3D_QUAD_REGS, ALU_LANE_VIEW = GR3D_QUAD_VIEW };
 typedef struct alu_lanes {
 	gr3d_quad *q[ALU_BATCH_MAX];
 	unsigned nq;

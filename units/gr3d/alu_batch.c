@@ -15,10 +15,8 @@
 #include "units/gr3d/alu_lanes.h"
 
 enum { LANES = ALU_BATCH_MAX * GR3D_PIXELS, SOA_VIEW = ALU_LANE_VIEW };
-_Static_assert(offsetof(gr3d_pixel, r) == 0 && offsetof(gr3d_pixel, g) == 16 * sizeof(uint32_t) &&
-               offsetof(gr3d_pixel, cr) == 24 * sizeof(uint32_t) && ALU_LANE_VIEW == 32 &&
-               ALU_LANE_REGS == ALU_LANE_VIEW + GR3D_ROW_REGS,
-               "alu_batch: r, g, cr are words 0..31 of gr3d_pixel, then the view");
+_Static_assert(ALU_LANE_VIEW == 32 && ALU_LANE_REGS == ALU_LANE_VIEW + GR3D_ROW_REGS,
+               "alu_batch: r, g, cr are lane registers 0..31 (gr3d_quad's block), then the view");
 
 /* TEX's pre-fetch view in the batch (tegra.tex.fp20_reads_see_coords; the
  * quads' tex_shadow, tex_reg, tex_old): FP20 reads of the two registers
@@ -51,40 +49,20 @@ void alu_lanes_begin(alu_lanes *l, gr3d_quad *const q[], unsigned nq)
 	for (unsigned k = 0; k < nq; k++) {
 		l->q[k] = q[k];
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			l->live[k * GR3D_PIXELS + p] = q[k]->px[p].killed ? 0u : ~0u;
+			l->live[k * GR3D_PIXELS + p] = q[k]->killed[p] ? 0u : ~0u;
 	}
-}
-
-/* Lane register i of a quad's four pixels: the words at byte offset
- * off + p * stride in gr3d_quad (i < SOA_VIEW: word i of gr3d_pixel; then
- * the view's row registers), read and written with memcpy (byte pointers:
- * they cross the pixel's arrays). */
-static inline size_t lane_home(unsigned i, size_t *stride)
-{
-	if (i >= SOA_VIEW) {
-		*stride = sizeof(((gr3d_quad *)0)->view[0]);
-		return offsetof(gr3d_quad, view) + (i - SOA_VIEW) * sizeof(uint32_t);
-	}
-	*stride = sizeof(gr3d_pixel);
-	return offsetof(gr3d_quad, px) + i * sizeof(uint32_t);
 }
 
 /* The registers of regs into the lanes, from the quads where only they hold
- * them.  (The four pixels written out: -O2 keeps the loop.) */
+ * them: lane register i of a quad is its register word i (gr3d_quad_reg),
+ * four words side by side. */
 static void to_lanes(alu_lanes *l, uint64_t regs)
 {
 	for (uint64_t m = regs & ~l->in_lanes; m; m &= m - 1) {
 		const unsigned i = (unsigned)__builtin_ctzll(m);
 		uint32_t *w = l->reg[i];
-		size_t st;
-		const size_t off = lane_home(i, &st);
-		for (unsigned k = 0; k < l->nq; k++, w += GR3D_PIXELS) {
-			const uint8_t *h = (const uint8_t *)l->q[k] + off;
-			memcpy(&w[0], h, sizeof(uint32_t));
-			memcpy(&w[1], h + st, sizeof(uint32_t));
-			memcpy(&w[2], h + 2 * st, sizeof(uint32_t));
-			memcpy(&w[3], h + 3 * st, sizeof(uint32_t));
-		}
+		for (unsigned k = 0; k < l->nq; k++, w += GR3D_PIXELS)
+			memcpy(w, gr3d_quad_creg(l->q[k], i), sizeof(uint32_t) * GR3D_PIXELS);
 	}
 	l->in_lanes |= regs;
 }
@@ -94,15 +72,8 @@ void alu_lanes_to_quads(alu_lanes *l, uint64_t regs)
 	for (uint64_t m = regs & ~l->in_quads; m; m &= m - 1) {
 		const unsigned i = (unsigned)__builtin_ctzll(m);
 		const uint32_t *w = l->reg[i];
-		size_t st;
-		const size_t off = lane_home(i, &st);
-		for (unsigned k = 0; k < l->nq; k++, w += GR3D_PIXELS) {
-			uint8_t *h = (uint8_t *)l->q[k] + off;
-			memcpy(h, &w[0], sizeof(uint32_t));
-			memcpy(h + st, &w[1], sizeof(uint32_t));
-			memcpy(h + 2 * st, &w[2], sizeof(uint32_t));
-			memcpy(h + 3 * st, &w[3], sizeof(uint32_t));
-		}
+		for (unsigned k = 0; k < l->nq; k++, w += GR3D_PIXELS)
+			memcpy(gr3d_quad_reg(l->q[k], i), w, sizeof(uint32_t) * GR3D_PIXELS);
 	}
 	l->in_quads |= regs;
 }
@@ -127,7 +98,7 @@ typedef uint64_t u64x4 __attribute__((vector_size(32)));
 /* An operand's lane register (kind OPD_REG). */
 static inline unsigned soa_index(const alu_operand *o)
 {
-	return o->view ? (unsigned)SOA_VIEW + o->index : (unsigned)(o->off / sizeof(uint32_t));
+	return o->view ? (unsigned)SOA_VIEW + o->index : (unsigned)(o->off / (GR3D_PIXELS * sizeof(uint32_t)));
 }
 
 /* A slot's destination lane register; -1 none (lp, read-only registers). */

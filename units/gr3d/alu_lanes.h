@@ -224,12 +224,9 @@ static inline uint8_t view_ended(unsigned bits, const uint8_t reg[2], unsigned i
 GR3D_HOT void read_raw(const alu_pass *ap, const alu_operand *o, uint32_t raw[GR3D_PIXELS])
 {
 	const gr3d_quad *q = ap->q;
-	if (o->view)                    /* tegra.alu.batch_view (plan_views) */
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			raw[p] = q->view[p][o->index];
-	else
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			memcpy(&raw[p], (const uint8_t *)&q->px[p] + o->off, sizeof raw[p]);
+	/* tegra.alu.batch_view (plan_views), else the register: four words side by side */
+	memcpy(raw, o->view ? q->view[o->index] : (const uint32_t *)(const void *)((const uint8_t *)q + o->off),
+	       sizeof(uint32_t) * GR3D_PIXELS);
 	if (o->shadow && ap->shadow)    /* tegra.tex.fp20_reads_see_coords */
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 			const gr3d_pixel *px = &q->px[p];
@@ -296,8 +293,14 @@ GR3D_HOT void fetch(const alu_pass *ap, const alu_operand *o, double out[GR3D_PI
 			out[p] = q->y + (p >> 1) + c->cfg->tegra_pos_offset;
 		break;
 	default:                          /* pface */
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			out[p] = q->px[p].front ? 1.0 : -1.0;
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {   /* byte by byte: GCC 12 vectorises the
+			                                                * plain loop, and q_slots_avx2, which
+			                                                * inlines it, then runs ~70 more
+			                                                * instructions a packet */
+			bool f;
+			memcpy(&f, &q->front[p], sizeof f);
+			out[p] = f ? 1.0 : -1.0;
+		}
 		break;
 	}
 	if (o->mods)
@@ -370,30 +373,26 @@ GR3D_HOT void end_views(gr3d_quad *q, unsigned live, unsigned i)
 	}
 }
 
-/* The register word at byte offset off in each live pixel (row, global):
- * the bits outside keep become set[p]. */
+/* The register at byte offset off in the quad (row, global), in each live
+ * pixel: the bits outside keep become set[p]. */
 GR3D_HOT void write_bits(gr3d_quad *q, size_t off, unsigned live, uint32_t keep,
                          const uint32_t set[GR3D_PIXELS])
 {
-	uint8_t *b = (uint8_t *)q->px + off;
+	uint32_t *w = (uint32_t *)(void *)((uint8_t *)q + off);
 	if (live == 0xFu)                      /* all four: no test per pixel */
-		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-			uint32_t *w = (uint32_t *)(void *)(b + p * sizeof(gr3d_pixel));
-			*w = (*w & keep) | set[p];
-		}
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			w[p] = (w[p] & keep) | set[p];
 	else
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			if ((live >> p) & 1u) {
-				uint32_t *w = (uint32_t *)(void *)(b + p * sizeof(gr3d_pixel));
-				*w = (*w & keep) | set[p];
-			}
+			if ((live >> p) & 1u)
+				w[p] = (w[p] & keep) | set[p];
 }
 
 /* Row register ri of the live pixels: the bits outside keep become set[p]. */
 GR3D_HOT void write_row_bits(gr3d_quad *q, unsigned ri, unsigned live, uint32_t keep,
                              const uint32_t set[GR3D_PIXELS])
 {
-	write_bits(q, offsetof(gr3d_pixel, r) + ri * sizeof(uint32_t), live, keep, set);
+	write_bits(q, offsetof(gr3d_quad, r) + ri * sizeof q->r[0], live, keep, set);
 }
 
 /* One value per pixel into the register word at off: both halves (lo and

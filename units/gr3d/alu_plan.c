@@ -25,20 +25,20 @@ static alu_operand operand(const gr3d_ctx *c, const tegra_alu_packet *p, unsigne
 	case TEGRA_REG_ROW:
 		o.kind = OPD_REG;
 		o.index &= GR3D_ROW_REGS - 1;
-		o.off = (uint16_t)(offsetof(gr3d_pixel, r) + o.index * sizeof(uint32_t));
+		o.off = (uint16_t)(offsetof(gr3d_quad, r) + o.index * sizeof(((gr3d_quad *)0)->r[0]));
 		o.shadow = !fx10;
 		o.row = true;
 		break;
 	case TEGRA_REG_GLOBAL:
 		o.kind = OPD_REG;
 		o.index &= 7u;
-		o.off = (uint16_t)(offsetof(gr3d_pixel, g) + o.index * sizeof(uint32_t));
+		o.off = (uint16_t)(offsetof(gr3d_quad, g) + o.index * sizeof(((gr3d_quad *)0)->g[0]));
 		break;
 	case TEGRA_REG_UNIFORM: o.kind = OPD_UNIFORM; o.index &= 31u; break;
 	case TEGRA_REG_COND:
 		o.kind = OPD_REG;
 		o.index &= 7u;
-		o.off = (uint16_t)(offsetof(gr3d_pixel, cr) + o.index * sizeof(uint32_t));
+		o.off = (uint16_t)(offsetof(gr3d_quad, cr) + o.index * sizeof(((gr3d_quad *)0)->cr[0]));
 		break;
 	case TEGRA_REG_ALU: o.kind = OPD_ALU; o.index &= 3u; break;
 	case TEGRA_REG_POSX: o.kind = OPD_POSX; break;

@@ -19,10 +19,7 @@ const sim_counter_def DW_COUNTERS[DW_CTR_COUNT] = {
  * with no branch. */
 static bool quad_all_live(const gr3d_quad *q)
 {
-	const gr3d_pixel *px = q->px;           /* pixel by pixel: -O2 keeps a loop over four */
-	return (px[0].covered & px[1].covered & px[2].covered & px[3].covered) &
-	       !(px[0].killed | px[0].exec_killed | px[1].killed | px[1].exec_killed | px[2].killed |
-	         px[2].exec_killed | px[3].killed | px[3].exec_killed);
+	return gr3d_flags4(q->covered) == 0x01010101u && !(gr3d_flags4(q->killed) | gr3d_flags4(q->exec_killed));
 }
 
 /* The pair (lo, hi) of one pixel as UNORM8 bytes 0..3 (rN.l, rN.h, rN+1.l,
@@ -66,10 +63,9 @@ static __attribute__((noinline)) void dw_store_pixels(dw_unit *w, gr3d_quad *q, 
 	gr3d_ctx *c = s->ctx;
 	ulp_image *rt = pl->rt;
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		const gr3d_pixel *px = &q->px[p];
-		if (!px->covered)
+		if (!q->covered[p])
 			continue;
-		if (px->killed || px->exec_killed) {
+		if (q->killed[p] || q->exec_killed[p]) {
 			sim_unit_count(&s->u, DW_CTR_KILLED, 1);
 			continue;
 		}
@@ -88,9 +84,9 @@ static __attribute__((noinline)) void dw_store_pixels(dw_unit *w, gr3d_quad *q, 
 			continue;
 		uint8_t *b = ulp_image_px(rt, x, y);
 		if (c->exact)
-			xpixel(px->r[pl->lo], px->r[pl->hi], pl->fmt, b);
+			xpixel(q->r[pl->lo][p], q->r[pl->hi][p], pl->fmt, b);
 		else
-			unorm8_pixel(w->unorm8, px->r[pl->lo], px->r[pl->hi], b);
+			unorm8_pixel(w->unorm8, q->r[pl->lo][p], q->r[pl->hi][p], b);
 		if (pl->fmt == GR3D_RT_RGB565 && c->exact) {
 			/* xpixel stored the 5/6-bit channels */
 		} else if (pl->fmt == GR3D_RT_RGB565) {   /* the view of what the target stores */
@@ -138,8 +134,8 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 			uint8_t *row = ulp_image_px(pl->rt, q->x, q->y);
 			const size_t stride = (size_t)rt->width * 4u;
 			for (unsigned p = 0; p < GR3D_PIXELS; p += 2, row += stride) {   /* pixels 0 1, then 2 3 */
-				unorm8_pixel(unorm8, q->px[p].r[lo], q->px[p].r[hi], row);
-				unorm8_pixel(unorm8, q->px[p + 1].r[lo], q->px[p + 1].r[hi], row + 4);
+				unorm8_pixel(unorm8, q->r[lo][p], q->r[hi][p], row);
+				unorm8_pixel(unorm8, q->r[lo][p + 1], q->r[hi][p + 1], row + 4);
 			}
 			sim_unit_count(&s->u, DW_CTR_PIXELS, GR3D_PIXELS);
 			return s->quad_clocks;        /* (no ze: nothing to finish) */

@@ -15,6 +15,7 @@
 #define ULP_UNITS_GR3D_QUAD_H
 
 #include <float.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -39,39 +40,81 @@ enum {
 	GR3D_RTS = 16,
 };
 
-/* One pixel's state. Registers hold raw 20-bit words: one FP20, or two FX10
- * halves (.l = bits 0..9, .h = bits 10..19). */
+/* One pixel's TEX state (its registers and flags are the quad's, below). */
 typedef struct gr3d_pixel {
-	uint32_t r[GR3D_ROW_REGS];
-	uint32_t g[GR3D_GLOBALS];
-	uint32_t cr[GR3D_COND_REGS];
-	/* rasterizer inputs: lambda_k / w_k for vertices 0 and 1, and the
-	 * interpolated 1/w (sum of lambda_k / w_k); read by the MFU set-up */
-	float bar0, bar1, q;
-	float b0, b1;             /* barycentric weights the MFU "bar" writes set */
 	/* tegra.tex.fp20_reads_see_coords: the FP20 values the TEX destination
 	 * pair held before this EXEC's fetch (FX10 reads see the texel) */
 	uint32_t tex_old[2];
 	uint8_t tex_reg[2];
 	uint8_t tex_shadow;       /* bit k: tex_old[k] is live for this EXEC */
-	bool covered;             /* the rasterizer produced this pixel */
-	bool killed;              /* not covered, or a sticky kill (tegra.alu.kill_this_exec off) */
-	bool exec_killed;         /* a kill write in this EXEC: its DW store skips the pixel */
-	bool front;               /* pface: counter-clockwise in window space */
 } gr3d_pixel;
 
+/* A quad's registers are a structure of arrays: register word w of pixel p
+ * is [w][p], so one register of the four pixels is 16 contiguous bytes (one
+ * vector load or store) and every unit reads and writes a register across the
+ * quad.  The words hold raw 20-bit values: one FP20, or two FX10 halves
+ * (.l = bits 0..9, .h = bits 10..19).  r, g, cr and view are one block of
+ * GR3D_QUAD_REGS words (r0..r15, g0..g7, cr0..cr7, the view's r0..r15) from
+ * the start of the quad: gr3d_quad_reg(q, i) is word i, as the ALU's batch
+ * lanes number them (alu.h). */
+enum { GR3D_QUAD_REGS = GR3D_ROW_REGS + GR3D_GLOBALS + GR3D_COND_REGS + GR3D_ROW_REGS,
+       GR3D_QUAD_VIEW = GR3D_ROW_REGS + GR3D_GLOBALS + GR3D_COND_REGS };
 typedef struct gr3d_quad {
+	_Alignas(16) uint32_t r[GR3D_ROW_REGS][GR3D_PIXELS];
+	uint32_t g[GR3D_GLOBALS][GR3D_PIXELS];
+	uint32_t cr[GR3D_COND_REGS][GR3D_PIXELS];
+	/* tegra.alu.batch_view (docs/tegra-units.md "Batches"): the row registers
+	 * as the ALU sees them where that differs from r.  Only programs with
+	 * more than one row use it; the ALU loads what its reads need before
+	 * they happen (alu_plan.c), so admission leaves it as it is. */
+	uint32_t view[GR3D_ROW_REGS][GR3D_PIXELS];
+	/* rasterizer inputs: lambda_k / w_k for vertices 0 and 1, and the
+	 * interpolated 1/w (sum of lambda_k / w_k); read by the MFU set-up */
+	float bar0[GR3D_PIXELS], bar1[GR3D_PIXELS], q[GR3D_PIXELS];
+	float b0[GR3D_PIXELS], b1[GR3D_PIXELS];       /* barycentric weights the MFU "bar" writes set */
+	/* each pixel's flags, a byte a pixel (four side by side: gr3d_flags4) */
+	bool covered[GR3D_PIXELS];     /* the rasterizer produced this pixel */
+	bool killed[GR3D_PIXELS];      /* not covered, or a sticky kill (tegra.alu.kill_this_exec off) */
+	bool exec_killed[GR3D_PIXELS]; /* a kill write in this EXEC: its DW store skips the pixel */
+	bool front[GR3D_PIXELS];       /* pface: counter-clockwise in window space */
 	uint32_t id;              /* sequence number of the quad in the draw */
 	uint16_t x, y;            /* top-left pixel */
 	uint8_t tri;              /* triangle (TRAM slot) */
 	uint8_t tex_row;          /* row the last MFU interpolation wrote (tex.src_row_from_mfu) */
 	gr3d_pixel px[GR3D_PIXELS];
-	/* tegra.alu.batch_view (docs/tegra-units.md "Batches"): the row registers
-	 * as the ALU sees them where that differs from r.  Only programs with
-	 * more than one row use it; the ALU loads what its reads need before
-	 * they happen (alu_plan.c), so admission leaves it as it is. */
-	uint32_t view[GR3D_PIXELS][GR3D_ROW_REGS];
 } gr3d_quad;
+
+_Static_assert(offsetof(gr3d_quad, r) == 0 &&
+               offsetof(gr3d_quad, g) == GR3D_ROW_REGS * GR3D_PIXELS * sizeof(uint32_t) &&
+               offsetof(gr3d_quad, cr) == (GR3D_ROW_REGS + GR3D_GLOBALS) * GR3D_PIXELS * sizeof(uint32_t) &&
+               offsetof(gr3d_quad, view) == GR3D_QUAD_VIEW * GR3D_PIXELS * sizeof(uint32_t),
+               "gr3d_quad: r, g, cr, view are one block of registers from the start");
+
+/* Four flags (covered, killed, ...: bytes 0 or 1) as one word, pixel p's in
+ * byte p, and such a word as a mask of four bits (bit p: pixel p's flag).
+ * The multiply moves byte p's bit 0 to bit 28 + p, no two partial products
+ * meeting. */
+static inline uint32_t gr3d_flags4(const bool f[GR3D_PIXELS])
+{
+	uint32_t w;
+	memcpy(&w, f, sizeof w);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap32(w);
+#endif
+	return w;
+}
+static inline unsigned gr3d_mask4(uint32_t flags) { return (flags & 0x01010101u) * 0x10204080u >> 28; }
+
+/* Register word i (0..GR3D_QUAD_REGS-1) of the quad's four pixels: byte
+ * offset i * 16 in the register block. */
+static inline uint32_t *gr3d_quad_reg(gr3d_quad *q, unsigned i)
+{
+	return (uint32_t *)(void *)((uint8_t *)q + (size_t)i * GR3D_PIXELS * sizeof(uint32_t));
+}
+static inline const uint32_t *gr3d_quad_creg(const gr3d_quad *q, unsigned i)
+{
+	return (const uint32_t *)(const void *)((const uint8_t *)q + (size_t)i * GR3D_PIXELS * sizeof(uint32_t));
+}
 
 /* What the rasterizer hands to PSEQ. */
 typedef struct gr3d_quad_in {

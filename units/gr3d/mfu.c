@@ -92,16 +92,15 @@ GR3D_HOT void mul_src(const gr3d_ctx *c, const gr3d_quad *q, unsigned base, unsi
 {
 	if (code <= 3) {
 		const unsigned r = (base + code) & (GR3D_ROW_REGS - 1);
-		const uint32_t raw[GR3D_PIXELS] = { q->px[0].r[r], q->px[1].r[r], q->px[2].r[r], q->px[3].r[r] };
-		gr3d_rd20_quad(c, true, raw, out);     /* with subnormals: gr3d_rd20 of each code */
+		gr3d_rd20_quad(c, true, q->r[r], out);     /* with subnormals: gr3d_rd20 of each code */
 	} else if (code == TEGRA_MUL_SRC_SFU) {
 		memcpy(out, sfu, sizeof(double) * GR3D_PIXELS);
 	} else if (code == TEGRA_MUL_SRC_BAR0) {
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			out[p] = q->px[p].bar0;
+			out[p] = q->bar0[p];
 	} else if (code == TEGRA_MUL_SRC_BAR1) {
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			out[p] = q->px[p].bar1;
+			out[p] = q->bar1[p];
 	} else {
 		const double k = code == TEGRA_MUL_SRC_ONE ? 1.0 : 0.0;
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
@@ -148,11 +147,10 @@ static void run_steps(const gr3d_ctx *c, const mfu_plan *in, gr3d_quad *q, unsig
 	double sfu[GR3D_PIXELS];
 	if (in->sfu_w) {
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			sfu[p] = q->px[p].q;
+			sfu[p] = q->q[p];
 	} else {
 		const unsigned r = in->sfu_reg;
-		const uint32_t raw[GR3D_PIXELS] = { q->px[0].r[r], q->px[1].r[r], q->px[2].r[r], q->px[3].r[r] };
-		gr3d_rd20_quad(c, true, raw, sfu);     /* with subnormals: gr3d_rd20 of each code */
+		gr3d_rd20_quad(c, true, q->r[r], sfu);     /* with subnormals: gr3d_rd20 of each code */
 	}
 	if (in->sfu_op != TEGRA_SFU_NOP) {
 		if (active == 0xFu) {
@@ -163,13 +161,12 @@ static void run_steps(const gr3d_ctx *c, const mfu_plan *in, gr3d_quad *q, unsig
 			if (!in->sfu_w) {            /* rounded already: gr3d_to_fp20 on each */
 				uint32_t enc[GR3D_PIXELS];
 				gr3d_enc20_quad(c, sfu, enc);
-				for (unsigned p = 0; p < GR3D_PIXELS; p++)
-					q->px[p].r[in->sfu_reg] = enc[p];
+				memcpy(q->r[in->sfu_reg], enc, sizeof enc);
 			}
 		} else {
 			FOR_ACTIVE(p, active) sfu[p] = gr3d_round20(c, mfu_sfu(c, in->sfu_op, sfu[p]));
 			if (!in->sfu_w)
-				FOR_ACTIVE(p, active) q->px[p].r[in->sfu_reg] = gr3d_to_fp20(c, sfu[p]);
+				FOR_ACTIVE(p, active) q->r[in->sfu_reg][p] = gr3d_to_fp20(c, sfu[p]);
 		}
 	}
 	/* 2. the two multipliers, in order */
@@ -182,13 +179,13 @@ static void run_steps(const gr3d_ctx *c, const mfu_plan *in, gr3d_quad *q, unsig
 		gr3d_round20_quad(c, r);
 		const unsigned dst = in->mul[m].dst;
 		if (dst == TEGRA_MUL_DST_BAR && !in->mul[m].second) {
-			EACH_ACTIVE(p, active, q->px[p].b0 = (float)r[p]);
+			EACH_ACTIVE(p, active, q->b0[p] = (float)r[p]);
 		} else if (dst == TEGRA_MUL_DST_BAR) {
-			EACH_ACTIVE(p, active, q->px[p].b1 = (float)r[p]);
+			EACH_ACTIVE(p, active, q->b1[p] = (float)r[p]);
 		} else if (dst >= TEGRA_MUL_DST_R0) {
 			uint32_t enc[GR3D_PIXELS];           /* gr3d_to_fp20 of each */
 			gr3d_enc20_quad(c, r, enc);
-			EACH_ACTIVE(p, active, q->px[p].r[in->mul[m].reg] = enc[p]);
+			EACH_ACTIVE(p, active, q->r[in->mul[m].reg][p] = enc[p]);
 		}
 	}
 }
@@ -208,10 +205,10 @@ typedef union mfu_weights {
  * session 10").  w2 = 1 - b0 - b1 in that order, as a pixel alone. */
 GR3D_HOT void weights(const gr3d_quad *q, mfu_weights *w, bool wide)
 {
-	const gr3d_pixel *px = q->px;
 	if (wide) {
-		const mfu_f32x4 f0 = { px[0].b0, px[1].b0, px[2].b0, px[3].b0 };
-		const mfu_f32x4 f1 = { px[0].b1, px[1].b1, px[2].b1, px[3].b1 };
+		mfu_f32x4 f0, f1;
+		memcpy(&f0, q->b0, sizeof f0);
+		memcpy(&f1, q->b1, sizeof f1);
 		const mfu_f64x4 b0 = __builtin_convertvector(f0, mfu_f64x4), b1 = __builtin_convertvector(f1, mfu_f64x4);
 		w->quad[0] = b0;
 		w->quad[1] = b1;
@@ -219,7 +216,7 @@ GR3D_HOT void weights(const gr3d_quad *q, mfu_weights *w, bool wide)
 		return;
 	}
 	for (unsigned h = 0; h < 2; h++) {
-		const mfu_f64x2 b0 = { px[2 * h].b0, px[2 * h + 1].b0 }, b1 = { px[2 * h].b1, px[2 * h + 1].b1 };
+		const mfu_f64x2 b0 = { q->b0[2 * h], q->b0[2 * h + 1] }, b1 = { q->b1[2 * h], q->b1[2 * h + 1] };
 		w->pair[0][h] = b0;
 		w->pair[1][h] = b1;
 		w->pair[2][h] = 1.0 - b0 - b1;
@@ -240,8 +237,8 @@ GR3D_HOT bool persp_setup(const mfu_round *rd, gr3d_quad *q, mfu_weights *w)
 	mfu_f64x2 b0[2], b1[2];                          /* pixels 2h, 2h + 1 */
 	mfu_u64x2 far = { 0, 0 };
 	for (unsigned h = 0; h < 2; h++) {
-		const gr3d_pixel *x = &q->px[2 * h], *y = &q->px[2 * h + 1];
-		const mfu_f64x2 qw = { x->q, y->q }, bar0 = { x->bar0, y->bar0 }, bar1 = { x->bar1, y->bar1 };
+		const unsigned x = 2 * h, y = 2 * h + 1;
+		const mfu_f64x2 qw = { q->q[x], q->q[y] }, bar0 = { q->bar0[x], q->bar0[y] }, bar1 = { q->bar1[x], q->bar1[y] };
 		const mfu_f64x2 s = mfu_round20_x2(rd, 1.0 / qw, &far);
 		b0[h] = mfu_round20_x2(rd, s * bar0, &far);
 		b1[h] = mfu_round20_x2(rd, s * bar1, &far);
@@ -252,11 +249,8 @@ GR3D_HOT bool persp_setup(const mfu_round *rd, gr3d_quad *q, mfu_weights *w)
 		/* the registers hold floats (FP20 values are exact in them) */
 		const mfu_f32x2 f0 = __builtin_convertvector(b0[h], mfu_f32x2);
 		const mfu_f32x2 f1 = __builtin_convertvector(b1[h], mfu_f32x2);
-		gr3d_pixel *x = &q->px[2 * h], *y = &q->px[2 * h + 1];
-		x->b0 = f0[0];
-		y->b0 = f0[1];
-		x->b1 = f1[0];
-		y->b1 = f1[1];
+		memcpy(&q->b0[2 * h], &f0, sizeof f0);
+		memcpy(&q->b1[2 * h], &f1, sizeof f1);
 		/* the weights as weights() reads them back: the float of an FP20
 		 * value is that value */
 		w->pair[0][h] = b0[h];
@@ -270,10 +264,12 @@ GR3D_HOT bool persp_setup(const mfu_round *rd, gr3d_quad *q, mfu_weights *w)
  * the same operations, operands and roundings lane by lane. */
 GR3D_HOT bool persp_setup4(const mfu_round *rd, gr3d_quad *q, mfu_weights *w)
 {
-	gr3d_pixel *px = q->px;
-	const mfu_f64x4 qw = { px[0].q, px[1].q, px[2].q, px[3].q };
-	const mfu_f64x4 bar0 = { px[0].bar0, px[1].bar0, px[2].bar0, px[3].bar0 };
-	const mfu_f64x4 bar1 = { px[0].bar1, px[1].bar1, px[2].bar1, px[3].bar1 };
+	mfu_f32x4 fq, fb0, fb1;
+	memcpy(&fq, q->q, sizeof fq);
+	memcpy(&fb0, q->bar0, sizeof fb0);
+	memcpy(&fb1, q->bar1, sizeof fb1);
+	const mfu_f64x4 qw = __builtin_convertvector(fq, mfu_f64x4);
+	const mfu_f64x4 bar0 = __builtin_convertvector(fb0, mfu_f64x4), bar1 = __builtin_convertvector(fb1, mfu_f64x4);
 	mfu_u64x4 far = { 0, 0, 0, 0 };
 	mfu_f64x4 s = 1.0 / qw;
 	mfu_round20_x4(rd, &s, &far);
@@ -283,10 +279,8 @@ GR3D_HOT bool persp_setup4(const mfu_round *rd, gr3d_quad *q, mfu_weights *w)
 	if (!mfu_near_x4(&far))
 		return false;
 	const mfu_f32x4 f0 = __builtin_convertvector(b0, mfu_f32x4), f1 = __builtin_convertvector(b1, mfu_f32x4);
-	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-		px[p].b0 = f0[p];
-		px[p].b1 = f1[p];
-	}
+	memcpy(q->b0, &f0, sizeof f0);
+	memcpy(q->b1, &f1, sizeof f1);
 	w->quad[0] = b0;
 	w->quad[1] = b1;
 	w->quad[2] = 1.0 - b0 - b1;
@@ -305,9 +299,8 @@ GR3D_HOT bool persp_setup4(const mfu_round *rd, gr3d_quad *q, mfu_weights *w)
 GR3D_HOT bool reg_sfu(const gr3d_ctx *c, const mfu_round *rd, const mfu_plan *in, gr3d_quad *q)
 {
 	const unsigned reg = in->sfu_reg;
-	const uint32_t raw[GR3D_PIXELS] = { q->px[0].r[reg], q->px[1].r[reg], q->px[2].r[reg], q->px[3].r[reg] };
 	double xs[GR3D_PIXELS];
-	gr3d_fp20_quad(true, raw, xs);
+	gr3d_fp20_quad(true, q->r[reg], xs);
 	uint32_t code[GR3D_PIXELS];
 	uint64_t far = 0;
 #define REG_SFU_LANES(EXPR) \
@@ -332,8 +325,7 @@ GR3D_HOT bool reg_sfu(const gr3d_ctx *c, const mfu_round *rd, const mfu_plan *in
 #undef REG_SFU_LANES
 	if (far >> 57)                                   /* mfu_near_x2's test */
 		return false;
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		q->px[p].r[reg] = code[p];
+	memcpy(q->r[reg], code, sizeof code);
 	return true;
 }
 
@@ -355,10 +347,10 @@ GR3D_HOT bool ipl_fp20(const mfu_round *rd, const mfu_plan *in, const gr3d_tram_
 		const mfu_f64x2 (*wp)[2] = w->pair;
 		const mfu_u64x2 c01 = mfu_fp20_bits_x2(rd, wp[0][0] * a0 + wp[1][0] * a1 + wp[2][0] * a2, &far);
 		const mfu_u64x2 c23 = mfu_fp20_bits_x2(rd, wp[0][1] * a0 + wp[1][1] * a1 + wp[2][1] * a2, &far);
-		q->px[0].r[reg] = (uint32_t)c01[0];
-		q->px[1].r[reg] = (uint32_t)c01[1];
-		q->px[2].r[reg] = (uint32_t)c23[0];
-		q->px[3].r[reg] = (uint32_t)c23[1];
+		q->r[reg][0] = (uint32_t)c01[0];
+		q->r[reg][1] = (uint32_t)c01[1];
+		q->r[reg][2] = (uint32_t)c23[0];
+		q->r[reg][3] = (uint32_t)c23[1];
 	}
 	return mfu_near_x2(far);
 }
@@ -378,7 +370,7 @@ GR3D_HOT bool ipl_fp20_4(const mfu_round *rd, const mfu_plan *in, const gr3d_tra
 		mfu_u64x4 c;
 		mfu_fp20_bits_x4(rd, &v, &far, &c);
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			q->px[p].r[reg] = (uint32_t)c[p];
+			q->r[reg][p] = (uint32_t)c[p];
 	}
 	return mfu_near_x4(&far);
 }
@@ -400,7 +392,7 @@ static void ipl_vars(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 					r[p] = clamp01(r[p]);
 			uint32_t enc[GR3D_PIXELS];
 			gr3d_enc20_quad(c, r, enc);
-			EACH_ACTIVE(p, active, q->px[p].r[reg] = enc[p]);
+			EACH_ACTIVE(p, active, q->r[reg][p] = enc[p]);
 		} else {
 			uint32_t enc[2][GR3D_PIXELS];
 			for (unsigned h = 0; h < 2; h++) {
@@ -413,7 +405,7 @@ static void ipl_vars(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri 
 				gr3d_encfx_quad(c, r, enc[h]);
 			}
 			const unsigned sh = gr3d_fx_shift(c);
-			EACH_ACTIVE(p, active, q->px[p].r[reg] = enc[0][p] | enc[1][p] << sh);
+			EACH_ACTIVE(p, active, q->r[reg][p] = enc[0][p] | enc[1][p] << sh);
 		}
 	}
 }
@@ -465,20 +457,10 @@ void mfu_run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri *t,
 }
 
 /* A pixel is active (interpolated, as a helper too) unless it is covered
- * and killed: the two flags are adjacent bytes, read as one word. */
-_Static_assert(offsetof(gr3d_pixel, killed) == offsetof(gr3d_pixel, covered) + 1,
-               "active_pixels reads covered and killed as one word");
-GR3D_HOT bool active_pixel(const gr3d_pixel *px)
-{
-	uint16_t ck;
-	memcpy(&ck, &px->covered, sizeof ck);
-	return ck != 0x0101u;                           /* covered and killed, in either byte order */
-}
-
+ * and killed: the four pixels' flags read as one word each. */
 GR3D_HOT unsigned active_pixels(const gr3d_quad *q)
 {
-	return active_pixel(&q->px[0]) | active_pixel(&q->px[1]) << 1 | active_pixel(&q->px[2]) << 2 |
-	       active_pixel(&q->px[3]) << 3;
+	return gr3d_mask4(~(gr3d_flags4(q->covered) & gr3d_flags4(q->killed)));
 }
 
 /* EXEC x's instructions on quad q; returns the EXEC's clocks.  wide: the

@@ -89,10 +89,7 @@ void pseq_init(pseq_unit *p, gr3d_ctx *ctx, unsigned max_qid, uint16_t *free_slo
 
 static bool all_killed(const gr3d_quad *q)
 {
-	for (unsigned k = 0; k < GR3D_PIXELS; k++)
-		if (!q->px[k].killed)
-			return false;
-	return true;
+	return gr3d_flags4(q->killed) == 0x01010101u;
 }
 
 static inline void free_slot(pseq_unit *p, uint16_t qid)
@@ -117,60 +114,60 @@ static unsigned pseq_exec(pseq_unit *p, gr3d_quad *q, unsigned e)
 	const bool exact = p->ctx->exact;
 	unsigned n = 0;
 	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
-		gr3d_pixel *px = &q->px[k];
-		if (px->killed)
+		if (q->killed[k])
 			continue;
 		uint32_t x = q->x + (k & 1u), y = q->y + (k >> 1);
 		uint8_t b[4] = { 0, 0, 0, 0 };
 		if (rt && x < rt->width && y < rt->height)
 			memcpy(b, ulp_image_cpx(rt, x, y), 4);
 		if (exact) {   /* arith=exact: the bytes as values b / 255 */
-			px->r[f->lo] = gr3d_xfx_bits(false, b[0] / 255.0) | gr3d_xfx_bits(false, b[1] / 255.0) << GR3D_XFX_SHIFT;
-			px->r[f->hi] = gr3d_xfx_bits(false, b[2] / 255.0) | gr3d_xfx_bits(false, b[3] / 255.0) << GR3D_XFX_SHIFT;
+			q->r[f->lo][k] = gr3d_xfx_bits(false, b[0] / 255.0) | gr3d_xfx_bits(false, b[1] / 255.0) << GR3D_XFX_SHIFT;
+			q->r[f->hi][k] = gr3d_xfx_bits(false, b[2] / 255.0) | gr3d_xfx_bits(false, b[3] / 255.0) << GR3D_XFX_SHIFT;
 		} else {
-			px->r[f->lo] = unorm8_to_fx10(b[0]) | (uint32_t)unorm8_to_fx10(b[1]) << FX10_HIGH_SHIFT;
-			px->r[f->hi] = unorm8_to_fx10(b[2]) | (uint32_t)unorm8_to_fx10(b[3]) << FX10_HIGH_SHIFT;
+			q->r[f->lo][k] = unorm8_to_fx10(b[0]) | (uint32_t)unorm8_to_fx10(b[1]) << FX10_HIGH_SHIFT;
+			q->r[f->hi][k] = unorm8_to_fx10(b[2]) | (uint32_t)unorm8_to_fx10(b[3]) << FX10_HIGH_SHIFT;
 		}
 		n++;
 	}
 	return n;
 }
 
-/* A pixel is r, g, cr, then the rasterizer's weights (bar0 up to tex_old),
- * which admit sets, then the rest, which admit clears with r (and g, cr: see
- * clear_gcr).  A field added after tex_old is cleared with the rest; one
- * added anywhere before it stops the build here. */
-_Static_assert(offsetof(gr3d_pixel, bar0) == sizeof(((gr3d_pixel *)0)->r) + sizeof(((gr3d_pixel *)0)->g) +
-               sizeof(((gr3d_pixel *)0)->cr) &&
-               offsetof(gr3d_pixel, tex_old) - offsetof(gr3d_pixel, bar0) == 5 * sizeof(float),
-               "admit: the fields between bar0 and tex_old are bar0, bar1, q, b0, b1");
-
 /* A new quad in slot q: every register starts at 0 (a program may read one
  * before it writes it) and so does every field admit does not set.  The
  * ranges are cleared with stores of known size, not a whole-slot memset
  * (which compilers turn into a string instruction).  g0..g7 and cr0..cr15
- * are left as they are when nothing can read them (clear_gcr). */
+ * are left as they are when nothing can read them (clear_gcr), the batch
+ * view always (gr3d_quad.view). */
 static void admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr)
 {
-	memset(q, 0, offsetof(gr3d_quad, px));   /* the quad's own fields */
+	/* one 16-byte store a register, unrolled (a loop costs three more) */
+#pragma GCC unroll 16
+	for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
+		memset(q->r[i], 0, sizeof q->r[i]);
+	if (clear_gcr) {
+#pragma GCC unroll 8
+		for (unsigned i = 0; i < GR3D_GLOBALS; i++)
+			memset(q->g[i], 0, sizeof q->g[i]);
+#pragma GCC unroll 8
+		for (unsigned i = 0; i < GR3D_COND_REGS; i++)
+			memset(q->cr[i], 0, sizeof q->cr[i]);
+	}
+	memcpy(q->bar0, in->bar0, sizeof q->bar0);
+	memcpy(q->b0, in->bar0, sizeof q->b0);
+	memcpy(q->bar1, in->bar1, sizeof q->bar1);
+	memcpy(q->b1, in->bar1, sizeof q->b1);
+	memcpy(q->q, in->q, sizeof q->q);
 	q->id = in->id;
 	q->x = in->x;
 	q->y = in->y;
 	q->tri = in->tri;
+	q->tex_row = 0;
+	memset(q->px, 0, sizeof q->px);
+	memset(q->exec_killed, 0, sizeof q->exec_killed);
 	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
-		gr3d_pixel *px = &q->px[k];
-		memset(px->r, 0, sizeof px->r);
-		memset(px->tex_old, 0, sizeof *px - offsetof(gr3d_pixel, tex_old)); /* and on */
-		px->covered = (in->mask >> k) & 1u;
-		px->killed = !px->covered;
-		px->front = in->front;
-		px->bar0 = px->b0 = in->bar0[k];
-		px->bar1 = px->b1 = in->bar1[k];
-		px->q = in->q[k];
-	}
-	for (unsigned k = 0; k < GR3D_PIXELS && clear_gcr; k++) {
-		memset(q->px[k].g, 0, sizeof q->px[k].g);
-		memset(q->px[k].cr, 0, sizeof q->px[k].cr);
+		q->covered[k] = (in->mask >> k) & 1u;
+		q->killed[k] = !q->covered[k];
+		q->front[k] = in->front;
 	}
 }
 
@@ -257,8 +254,7 @@ static inline __attribute__((always_inline)) enum pseq_in take_in(pseq_unit *p, 
 static inline __attribute__((always_inline)) void issue(pseq_unit *p, gr3d_token next, uint64_t now)
 {
 	gr3d_quad *q = &p->ctx->slot[next.qid];
-	for (unsigned k = 0; k < GR3D_PIXELS; k++)
-		q->px[k].exec_killed = false;       /* tegra.alu.kill_this_exec */
+	memset(q->exec_killed, 0, sizeof q->exec_killed);   /* tegra.alu.kill_this_exec */
 	if (sim_unit_recording(&p->u))
 		sim_tl_emit(p->u.tl, now, p->u.lane, SIM_TL_BEGIN, q->id, next.exec);
 	sim_unit_count(&p->u, PSEQ_CTR_FETCHES, pseq_exec(p, q, next.exec));

@@ -441,11 +441,9 @@ static inline __attribute__((always_inline)) unsigned tex_quad(const tex_unit *t
 	const gr3d_sampler *sm = &smv;
 	/* coordinates of all four pixels (helpers too) give the quad's LOD
 	 * (gr3d_fp20_quad with subnormals is gr3d_fp20 for every code) */
-	const uint32_t rs[GR3D_PIXELS] = { q->px[0].r[sS], q->px[1].r[sS], q->px[2].r[sS], q->px[3].r[sS] };
-	const uint32_t rt[GR3D_PIXELS] = { q->px[0].r[sT], q->px[1].r[sT], q->px[2].r[sT], q->px[3].r[sT] };
 	double cs[GR3D_PIXELS], ct[GR3D_PIXELS];
-	gr3d_rd20_quad(c, true, rs, cs);
-	gr3d_rd20_quad(c, true, rt, ct);
+	gr3d_rd20_quad(c, true, q->r[sS], cs);
+	gr3d_rd20_quad(c, true, q->r[sT], ct);
 	/* one LOD per quad when a level or the min/mag choice depends on it */
 	double lod = 0.0;
 	bool minmag = sm->min_filter != GR3D_MIN_AS_MAG &&
@@ -455,8 +453,8 @@ static inline __attribute__((always_inline)) unsigned tex_quad(const tex_unit *t
 		/* TXB: the bias of the first live pixel */
 		double bias = 0.0;
 		for (unsigned p = 0; p < GR3D_PIXELS && pl->bias; p++)
-			if (!q->px[p].killed) {
-				bias = gr3d_rd20(c, q->px[p].r[sB]);
+			if (!q->killed[p]) {
+				bias = gr3d_rd20(c, q->r[sB][p]);
 				break;
 			}
 		lod = tex_lod(sm, cs, ct, bias);
@@ -467,7 +465,7 @@ static inline __attribute__((always_inline)) unsigned tex_quad(const tex_unit *t
 		gr3d_pixel *px = &q->px[p];
 		if (shadow)
 			px->tex_shadow = 0;
-		if (px->killed)
+		if (q->killed[p])
 			continue;
 		uint32_t pr[2];
 		if (c->exact) {    /* arith=exact: the channels as values */
@@ -483,14 +481,14 @@ static inline __attribute__((always_inline)) unsigned tex_quad(const tex_unit *t
 			texels += fetch_view(sm, &l0, sm->bilinear, cs[p], ct[p], pr, wide);
 		}
 		if (shadow) {
-			px->tex_old[0] = px->r[dlo];
-			px->tex_old[1] = px->r[dhi];
+			px->tex_old[0] = q->r[dlo][p];
+			px->tex_old[1] = q->r[dhi][p];
 			px->tex_reg[0] = (uint8_t)dlo;
 			px->tex_reg[1] = (uint8_t)dhi;
 			px->tex_shadow = 3;
 		}
-		px->r[dlo] = pr[0];
-		px->r[dhi] = pr[1];
+		q->r[dlo][p] = pr[0];
+		q->r[dhi][p] = pr[1];
 	}
 	gr3d_stage *s = &((tex_unit *)tu)->s;
 	sim_unit_count(&s->u, TEX_CTR_FETCHES, 1);

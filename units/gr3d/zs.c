@@ -232,7 +232,7 @@ zs_late_entry *zs_late_entry_of(zs_late *l, const gr3d_quad *q)
 void zs_late_note_kills(zs_late_entry *e, const gr3d_quad *q)
 {
 	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		if (q->px[p].covered && (q->px[p].killed || q->px[p].exec_killed))
+		if (q->covered[p] && (q->killed[p] || q->exec_killed[p]))
 			e->discarded |= (uint8_t)(1u << p);
 }
 
@@ -244,7 +244,7 @@ bool zs_late_resolve(zs_late *l, zs_late_entry *e, const gr3d_quad *q, unsigned 
 	if (!(e->resolved & bit)) {
 		e->resolved |= bit;
 		uint32_t x = q->x + (p & 1u), y = q->y + (p >> 1);
-		if (zs_pixel(l->st, l->surf, x, y, e->z[p], q->px[p].front, true))
+		if (zs_pixel(l->st, l->surf, x, y, e->z[p], q->front[p], true))
 			e->passed |= bit;
 	}
 	return e->passed & bit;
@@ -253,7 +253,7 @@ bool zs_late_resolve(zs_late *l, zs_late_entry *e, const gr3d_quad *q, unsigned 
 void zs_late_finish(zs_late *l, zs_late_entry *e, const gr3d_quad *q)
 {
 	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		if (q->px[p].covered && !((e->discarded | e->resolved) & (1u << p)))
+		if (q->covered[p] && !((e->discarded | e->resolved) & (1u << p)))
 			zs_late_resolve(l, e, q, p);
 	e->valid = false;
 }
