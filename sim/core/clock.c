@@ -236,7 +236,8 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
 		else if (w == UINT64_MAX)
 			c->sched &= ~(UINT32_C(1) << i);
 		next_wake = w < next_wake ? w : next_wake;
-		end = sched_end(c->sched);
+		if ((uint64_t)c->sched >> end)     /* a later unit woken in its tick */
+			end = sched_end(c->sched);
 	}
 	if (spans) {
 		c->lane_due = due;

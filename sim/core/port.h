@@ -13,7 +13,8 @@
  * A pop can be dated a cycle ahead (sim_port_pop_at): the consumer takes
  * the head item at once, its slot stays held until the pop's cycle, as a
  * pop in a tick at that cycle would leave it.  A port with a dated pop is
- * checked for room with sim_port_full_at.
+ * checked for room with sim_port_full_at and pushed into with
+ * sim_port_push_held.
  *
  * The ring has a power-of-two number of slots (at least capacity), so an
  * index wraps with a mask; the port is full at capacity items all the same. */
@@ -89,18 +90,13 @@ static inline void *sim_port_tail(const sim_port *p)
 	return p->slots + (size_t)((p->head + p->count) & p->mask) * p->item_size;
 }
 
-/* (the commit of the item in ring slot tail, the tail; a dated pop's slot
- * counts in max_count while held, as ticking would count it; the slot is
- * just before head, so a push that finds room never fills it) */
+/* (the commit of the item in ring slot tail, the tail) */
 static inline void sim_port_commit_slot(sim_port *p, uint32_t tail, uint64_t now)
 {
 	const uint64_t at = now + p->latency;
 	p->ready[tail] = at;
-	if (++p->count >= p->max_count) {
-		const uint32_t held = sim_port_held(p, now);
-		if (held > p->max_count)
-			p->max_count = held;
-	}
+	if (++p->count > p->max_count)
+		p->max_count = p->count;
 	if (p->consumer)
 		sim_unit_wake(p->consumer, at);
 }
@@ -122,6 +118,18 @@ static inline void sim_port_push_sized(sim_port *p, const void *item, size_t siz
 	else
 		memcpy(slot, item, size);
 	sim_port_commit_slot(p, tail, now);
+}
+
+/* sim_port_push_sized into a port with dated pops (sim_port_pop_at): a
+ * held slot counts in the high-water mark, as ticking would count it (the
+ * other pushes leave it out, for their speed).  The held slot is just
+ * before head: a push that found room (sim_port_full_at) never fills it. */
+static inline void sim_port_push_held(sim_port *p, const void *item, size_t size, uint64_t now)
+{
+	sim_port_push_sized(p, item, size, now);
+	const uint32_t held = sim_port_held(p, now);
+	if (held > p->max_count)
+		p->max_count = held;
 }
 
 /* Copy item in; the caller has checked !sim_port_full(). */

@@ -41,7 +41,7 @@ Test(sim_port, dated_pop_holds_its_slot_until_its_cycle)
 	cr_assert_eq(c.next, 5);
 	cr_assert(c.sched & prod.sched_bit);
 	/* a push at 5 fills the slot: two held, the high-water mark stays 2 */
-	sim_port_push(&p, &x, 5);
+	sim_port_push_held(&p, &x, sizeof x, 5);
 	cr_assert_eq(p.max_count, 2);
 	cr_assert(sim_port_full_at(&p, 5));
 	cr_assert_eq(*(unsigned *)sim_port_peek(&p, 5), 2);
@@ -59,15 +59,15 @@ Test(sim_port, a_held_slot_counts_in_the_high_water_mark)
 	sim_port p;
 	cr_assert(sim_port_init(&p, "p", sizeof(unsigned), 4, 1, NULL));
 	unsigned v = 0;
-	sim_port_push(&p, &v, 0);
-	sim_port_push(&p, &v, 0);
+	sim_port_push_held(&p, &v, sizeof v, 0);
+	sim_port_push_held(&p, &v, sizeof v, 0);
 	cr_assert_eq(p.max_count, 2);
 	sim_port_pop_at(&p, 8);              /* no producer named: nothing to wake */
-	sim_port_push(&p, &v, 3);           /* 2 items and the held slot */
+	sim_port_push_held(&p, &v, sizeof v, 3);   /* 2 items and the held slot */
 	cr_assert_eq(p.max_count, 3, "a tick's pop at 8 would leave three items at 3");
 	sim_port_pop(&p, 8);
 	sim_port_pop(&p, 8);
-	sim_port_push(&p, &v, 8);           /* the held slot is free at 8 */
+	sim_port_push_held(&p, &v, sizeof v, 8);   /* the held slot is free at 8 */
 	cr_assert_eq(p.max_count, 3);
 	cr_assert_eq(sim_port_held(&p, 8), 1);
 	sim_port_fini(&p);
@@ -107,7 +107,7 @@ static void d_src_tick(sim_unit *u, uint64_t now)
 		sim_unit_wake(u, sim_port_pop_due(s->out, now));
 		return;
 	}
-	sim_port_push(s->out, &s->id, now);
+	sim_port_push_held(s->out, &s->id, sizeof s->id, now);
 	s->id++;
 	s->left--;
 	sim_unit_busy(u);

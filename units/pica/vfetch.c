@@ -77,7 +77,7 @@ static void vfetch_tick(sim_unit *u, uint64_t now)
 		if (sim_port_full_at(p, now))       /* a unit's dated pop holds its slot until then */
 			continue;
 		const pica_job_ref ref = { next_job(f) };
-		sim_port_push_sized(p, &ref, sizeof ref, now);
+		sim_port_push_held(p, &ref, sizeof ref, now);
 		f->next = q;
 		f->sent++;
 		sim_unit_count(u, VFETCH_CTR_VERTICES, 1);
