@@ -66,10 +66,13 @@ static void watchdog_report(const sim_clock *c, ulp_diag *d)
 			n += (size_t)snprintf(buf + n, sizeof buf - n, ";");
 	}
 	for (unsigned i = 0; i < c->nports && n < sizeof buf; i++) {
+		/* the items held in the last cycle simulated (c->now - 1): a
+		 * pop dated later still holds its slot, as a tick's pop would */
 		const sim_port *p = c->port[i];
-		if (p->count)
+		const uint32_t held = sim_port_held(p, c->now ? c->now - 1 : 0);
+		if (held)
 			n += (size_t)snprintf(buf + n, sizeof buf - n, " port %s %u/%u;", p->name,
-			                      p->count, p->capacity);
+			                      held, p->capacity);
 	}
 	ulp_diag_at(d, NULL, 0, 0, "%s", buf);
 }
@@ -233,7 +236,8 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
 		else if (w == UINT64_MAX)
 			c->sched &= ~(UINT32_C(1) << i);
 		next_wake = w < next_wake ? w : next_wake;
-		end = sched_end(c->sched);
+		if ((uint64_t)c->sched >> end)     /* a later unit woken in its tick */
+			end = sched_end(c->sched);
 	}
 	if (spans) {
 		c->lane_due = due;

@@ -29,6 +29,7 @@ bool sim_port_init(sim_port *p, const char *name, size_t item_size, uint32_t cap
 void sim_port_reset(sim_port *p)
 {
 	p->head = p->count = p->max_count = 0;
+	p->pop_due = 0;
 }
 
 void sim_port_fini(sim_port *p)

@@ -10,6 +10,12 @@
  * (sim_unit_stall_wait), in the cycle of the pop.  So units talk only
  * through their ports: none holds a pointer to a neighbour.
  *
+ * A pop can be dated a cycle ahead (sim_port_pop_at): the consumer takes
+ * the head item at once, its slot stays held until the pop's cycle, as a
+ * pop in a tick at that cycle would leave it.  A port with a dated pop is
+ * checked for room with sim_port_full_at and pushed into with
+ * sim_port_push_held.
+ *
  * The ring has a power-of-two number of slots (at least capacity), so an
  * index wraps with a mask; the port is full at capacity items all the same. */
 #ifndef ULP_SIM_PORT_H
@@ -28,7 +34,10 @@ typedef struct sim_port {
 	uint64_t *ready;         /* cycle at which each slot's item is visible */
 	uint32_t item_size, capacity, latency;
 	uint32_t mask;           /* slots in the ring - 1 */
-	uint32_t head, count;
+	uint32_t head, count;     /* count: the items not popped (the consumer's) */
+	/* A dated pop's cycle (sim_port_pop_at): its slot, just before head, is
+	 * held in cycles < pop_due; 0 (or any cycle gone by) when none is. */
+	uint64_t pop_due;
 	sim_unit *consumer;      /* woken on push; may be NULL */
 	sim_unit *producer;      /* woken on pop; may be NULL (a producer that polls) */
 	uint32_t max_count;      /* the most items it held (statistics) */
@@ -53,8 +62,23 @@ void sim_port_fini(sim_port *p);
 /* Empty again, as init left it (names, capacity, consumer and producer stay). */
 void sim_port_reset(sim_port *p);
 
+/* Full, for a port that never has a dated pop (sim_port_pop_at). */
 static inline bool sim_port_full(const sim_port *p) { return p->count == p->capacity; }
 static inline bool sim_port_empty(const sim_port *p) { return p->count == 0; }
+
+/* Items the port holds at cycle now: those not popped, and the slot of a
+ * pop dated after now (sim_port_pop_at). */
+static inline uint32_t sim_port_held(const sim_port *p, uint64_t now)
+{
+	return p->count + (p->pop_due > now);
+}
+
+/* Full at cycle now, a dated pop's slot held until its cycle: what
+ * sim_port_full finds in a tick at now when the pop is made by a tick. */
+static inline bool sim_port_full_at(const sim_port *p, uint64_t now)
+{
+	return p->count == p->capacity || (p->count + 1 == p->capacity && p->pop_due > now);
+}
 
 /* Building an item in place: sim_port_tail is the slot the next push fills
  * (the caller has checked !sim_port_full()); sim_port_commit pushes what
@@ -96,6 +120,18 @@ static inline void sim_port_push_sized(sim_port *p, const void *item, size_t siz
 	sim_port_commit_slot(p, tail, now);
 }
 
+/* sim_port_push_sized into a port with dated pops (sim_port_pop_at): a
+ * held slot counts in the high-water mark, as ticking would count it (the
+ * other pushes leave it out, for their speed).  The held slot is just
+ * before head: a push that found room (sim_port_full_at) never fills it. */
+static inline void sim_port_push_held(sim_port *p, const void *item, size_t size, uint64_t now)
+{
+	sim_port_push_sized(p, item, size, now);
+	const uint32_t held = sim_port_held(p, now);
+	if (held > p->max_count)
+		p->max_count = held;
+}
+
 /* Copy item in; the caller has checked !sim_port_full(). */
 static inline void sim_port_push(sim_port *p, const void *item, uint64_t now)
 {
@@ -125,6 +161,31 @@ static inline void sim_port_pop(sim_port *p, uint64_t now)
 	p->count--;
 	if (p->producer)
 		sim_unit_wake(p->producer, now);
+}
+
+/* The pop of the head item dated at cycle at, after the cycle the consumer
+ * ticks in: the consumer has the item now (the next peek sees the next
+ * one), its slot stays held in cycles < at (sim_port_full_at,
+ * sim_port_held), and the producer is woken at at, as a pop in a tick at
+ * at would do.  That is the same as the tick's pop when the producer steps
+ * after the consumer (GPU_STEP_ORDER) and checks room with
+ * sim_port_full_at.  A producer that ticks before at, finds no room and
+ * waits must wake itself at the pop's cycle (sim_port_pop_due): the pop's
+ * wake came before its tick, which puts it to sleep.  At most one dated
+ * pop at a time: the last one's cycle is past (pop_due <= now < at). */
+static inline void sim_port_pop_at(sim_port *p, uint64_t at)
+{
+	p->head = (p->head + 1) & p->mask;
+	p->count--;
+	p->pop_due = at;
+	if (p->producer)
+		sim_unit_wake(p->producer, at);
+}
+
+/* The cycle a dated pop frees its slot, when after now; else UINT64_MAX. */
+static inline uint64_t sim_port_pop_due(const sim_port *p, uint64_t now)
+{
+	return p->pop_due > now ? p->pop_due : UINT64_MAX;
 }
 
 /* Item i from the head (i < count), visible or not: for a producer that

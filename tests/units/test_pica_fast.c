@@ -436,3 +436,66 @@ Test(pica_fast, batch_paths_past_the_schedules_a_unit_keeps)
 	}
 	unbuild(r);
 }
+
+/* One vertex, bad, takes a path that pica_step diagnoses (o1 left
+ * unwritten): the run halts at that vertex's END, while the other units
+ * book their vertices.  A unit whose END ticked in that cycle before the
+ * bad one's has taken its next job already, dated the cycle after
+ * (booked_next): a run that halts then never reached it, so settle takes
+ * that start back.  Every halting vertex from the 4th to the 60th, on 4
+ * and 3 units. */
+static void one_bad_job(void *ctx, uint32_t id, pica_job *job)
+{
+	const uint32_t bad = *(const uint32_t *)ctx;
+	for (int k = 0; k < 4; k++) {
+		job->v[0].c[k] = (float)(id + (uint32_t)k) * 0.25f;
+		job->v[1].c[k] = id == bad ? 1e10f : (float)(id % 5);
+	}
+}
+
+Test(pica_fast, a_halt_takes_back_the_next_jobs_dated_start)
+{
+	rig *r = build(".out o0 position\n.out o1 color\n.constf k(1.0, 1000000000.0, 3.0, 4.0)\n"
+	               ".proc main\n  mov r0, v0\n  cmp k, lt, ge, v1\n  mul r1, k, v0\n  mov o0, r0\n"
+	               "  ifc cmp.y\n    mov o1, r1\n  .end\n  end\n.end\n");
+	cr_assert(r->p.batch, "the batch plan should accept this program");
+	for (unsigned units = 4; units >= 3; units--)
+		for (uint32_t bad = 4; bad <= 60; bad++) {
+			run_out res[2];
+			for (int general = 0; general < 2; general++) {
+				run_out *o = &res[general];
+				memset(o, 0, sizeof *o);
+				pica_env env;
+				pica_env_from_config(&env, &r->cfg);
+				env.general = general;
+				ulp_diag d;
+				ulp_diag_clear(&d);
+				o->ok = pica_batch_run(&r->p, &r->u, &r->cfg, &env, units, 80, one_bad_job, NULL,
+				                       &bad, NULL, &o->st, &d);
+				snprintf(o->msg, sizeof o->msg, "%s", d.msg);
+				cr_assert_not(o->ok, "vertex %u should stop the run", bad);
+				cr_assert_geq(o->st.invocations, bad - units, "vertex %u", bad);
+			}
+			char what[64];
+			snprintf(what, sizeof what, "%u units, vertex %u bad", units, bad);
+			expect_same(&res[1], &res[0], what);
+		}
+	unbuild(r);
+}
+
+/* One instruction and END: END issues the cycle after the job's first
+ * issue, which booked_next dates a cycle after the last END: the unit
+ * sleeps through to it, deaf to the pushes of the cycles before. */
+Test(pica_fast, a_one_instruction_shader_matches)
+{
+	rig *r = build(".out o0 position\n.proc main\n  mov o0, v0\n  end\n.end\n");
+	cr_assert(r->p.batch, "the batch plan should accept this program");
+	for (size_t k = 0; k < sizeof SETTINGS / sizeof SETTINGS[0]; k++) {
+		ulp_config cfg;
+		const char *what = knob_config(r, SETTINGS[k], &cfg);
+		compare(&r->p, &r->u, &cfg, false, 4, 50, what);
+		compare(&r->p, &r->u, &cfg, false, 2, 21, what);
+		compare(&r->p, &r->u, &cfg, false, 1, 9, what);
+	}
+	unbuild(r);
+}

@@ -121,6 +121,12 @@ static void pica_shader_settle(sim_unit *u, uint64_t end)
 		return;
 	uint64_t p = log_at(s, 0) >> 8;           /* the run's first issue: a tick */
 	bool taken = log_at(s, 0) & 1;
+	if (s->log_dated && p >= end) {           /* or booked by END's tick (booked_end) */
+		unbook(&u->stats, p, p + 1, end, SIM_ACT_BUSY);
+		u->stats.counter[PICA_CTR_INSTRUCTIONS]--;
+		if (taken)
+			u->stats.counter[PICA_CTR_TAKEN]--;
+	}
 	for (unsigned k = 1; k < s->nlog; k++) {
 		const uint64_t e = log_at(s, k);
 		const uint64_t at = e >> 8;
@@ -222,6 +228,7 @@ static bool fast_run(pica_shader_unit *s, uint64_t now)
 	s->nlog = n;
 	s->log_rel = NULL;
 	s->log_stop = true;
+	s->log_dated = false;
 	s->booked_busy = busy_last;
 	if (at > now + 1)
 		sim_unit_sleep_through(u, at);
@@ -279,6 +286,7 @@ static inline __attribute__((always_inline)) void sched_apply(pica_shader_unit *
 	s->log_t0 = now;
 	s->nlog = sc->nlog;
 	s->log_stop = true;
+	s->log_dated = false;
 	s->booked_busy = sc->busy_last ? now + sc->busy_last : 0;
 	s->t.pc = sc->end_pc;
 	s->t_lazy = false;      /* no instruction runs on the thread: its start is not needed */
@@ -352,6 +360,64 @@ static inline __attribute__((always_inline)) void booked_end(pica_shader_unit *s
 	s->shade_end = false;
 	s->running = false;
 	sim_unit_count(u, PICA_CTR_INVOCATIONS, 1);
+}
+
+/* The schedule of a job shaded ahead, or NULL (the ordinary run):
+ * pica_sched_find, its first try inline (the last path booked). */
+static inline __attribute__((always_inline)) const pica_sched *booked_sched(pica_shader_unit *s,
+                                                                            const pica_job *job)
+{
+	const pica_sched *sc = &s->sched[s->sched_last];
+	if (!(job->shaded && s->sched_last < s->nsched && sc->sig == job->sig && sc->ok &&
+	      s->sched_prog == s->prog && s->sched_steps == s->env.max_steps))
+		sc = job->shaded ? pica_sched_find(s, job->sig) : NULL;
+	return sc;
+}
+
+/* A booked job's start at its first issue, at: its outputs merged, its
+ * time booked (sched_apply). */
+static inline __attribute__((always_inline)) void booked_start(pica_shader_unit *s, const pica_job *job,
+                                                               const pica_sched *sc, uint64_t at)
+{
+	s->job_id = job->id;
+	shade_merge(s, sc, job->o);
+	s->t.steps = 0;
+	s->running = true;
+	s->u.debug_pc = s->prog->entry;
+	s->u.has_pc = true;
+	s->shaded = false;
+	sched_apply(s, sc, at);            /* its first issue: at (need_of <= at, sb_settle) */
+}
+
+/* After a booked END at now: the next job's start, dated now + 1, as
+ * booked_tick would make it in a tick there, when that tick is sure to
+ * (pops dated a cycle ahead, docs/speed.md "Vertices"): the job visible
+ * then is in the in port already (vertex fetch steps after the units, so
+ * it pushes nothing at now before this tick), END's issue leaves now + 1
+ * free, and the job's path has a schedule.  The pop is dated now + 1
+ * (sim_port_pop_at: vertex fetch sees the slot held until then), the
+ * cycle now + 1 is booked busy, told to the watchdog at the next tick
+ * (booked_busy), and settle takes it back if the run stops before it
+ * (log_dated).  So a booked vertex costs its unit one tick, not two. */
+static inline __attribute__((always_inline)) void booked_next(pica_shader_unit *s, uint64_t now)
+{
+	const uint64_t at = now + 1;
+	if (at < s->next_issue || s->fail_pending || s->failed)
+		return;
+	const pica_job_ref *ref = sim_port_peek_sized(s->in, sizeof *ref, at);
+	if (!ref)
+		return;
+	const pica_job *job = ref->job;
+	const pica_sched *sc = booked_sched(s, job);
+	if (!sc)
+		return;
+	sim_port_pop_at(s->in, at);
+	booked_start(s, job, sc, at);
+	s->u.stats.busy++;                 /* cycle at, the tick's busy */
+	s->log_dated = true;
+	if (!s->booked_busy)
+		s->booked_busy = at;
+	sim_unit_sleep_through(&s->u, at + sc->end_at);
 }
 
 static void booked_tick(sim_unit *u, uint64_t now);
@@ -533,6 +599,8 @@ static void booked_tick(sim_unit *u, uint64_t now)
 	}
 	if (s->shade_end) {
 		booked_end(s, now);
+		if (!s->shade_end)             /* END issued (not held by a full out port) */
+			booked_next(s, now);
 		return;
 	}
 	if (s->running || s->fail_pending || s->failed || now < s->next_issue) {
@@ -548,26 +616,15 @@ static void booked_tick(sim_unit *u, uint64_t now)
 		return;
 	}
 	const pica_job *job = ref->job;
-	/* sched_find, its first try inline: the last path booked */
-	const pica_sched *sc = &s->sched[s->sched_last];
-	if (!(job->shaded && s->sched_last < s->nsched && sc->sig == job->sig && sc->ok &&
-	      s->sched_prog == s->prog && s->sched_steps == s->env.max_steps))
-		sc = job->shaded ? pica_sched_find(s, job->sig) : NULL;
+	const pica_sched *sc = booked_sched(s, job);
 	if (!sc) {                          /* the ordinary run */
 		sb_settle(s);
 		pica_shader_tick(u, now);
 		return;
 	}
-	s->job_id = job->id;
-	shade_merge(s, sc, job->o);
 	sim_port_pop(s->in, now);
-	s->t.steps = 0;
-	s->running = true;
 	sim_unit_sleep_until(u, now + 1);
-	u->debug_pc = s->prog->entry;
-	u->has_pc = true;
-	s->shaded = false;
-	sched_apply(s, sc, now);           /* its first issue: now (need_of <= now, sb_settle) */
+	booked_start(s, job, sc, now);
 }
 
 void pica_shader_reset(pica_shader_unit *s)
@@ -585,6 +642,7 @@ void pica_shader_reset(pica_shader_unit *s)
 	s->booked_busy = 0;
 	s->nlog = 0;
 	s->log_rel = NULL;
+	s->log_dated = false;
 	s->shaded = s->shade_end = false;
 	s->shade_sched = NULL;
 	s->sb_lazy = NULL;

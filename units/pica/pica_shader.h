@@ -144,6 +144,7 @@ typedef struct pica_shader_unit {
 	bool log_stop;
 	const uint64_t *log_rel;        /* else the log is a schedule's, from cycle log_t0 */
 	uint64_t log_t0;
+	bool log_dated;                 /* its first issue booked by END's tick, not ticked */
 	/* The batch path (pica_batch.h): shaded, the job was shaded ahead and
 	 * its path has a schedule (shade_sched), found when the job starts:
 	 * its outputs are merged into o[0] then, its time booked at its first

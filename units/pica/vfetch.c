@@ -75,10 +75,10 @@ static void vfetch_tick(sim_unit *u, uint64_t now)
 	for (unsigned k = 0; k < f->nunits; k++) {
 		sim_port *p = f->to[q];
 		q = q + 1 == f->nunits ? 0 : q + 1;
-		if (sim_port_full(p))
+		if (sim_port_full_at(p, now))       /* a unit's dated pop holds its slot until then */
 			continue;
 		const pica_job_ref ref = { next_job(f) };
-		sim_port_push_sized(p, &ref, sizeof ref, now);
+		sim_port_push_held(p, &ref, sizeof ref, now);
 		f->next = q;
 		f->sent++;
 		sim_unit_count(u, VFETCH_CTR_VERTICES, 1);
@@ -92,6 +92,11 @@ static void vfetch_tick(sim_unit *u, uint64_t now)
 	for (unsigned k = 0; k < f->nunits; k++)
 		f->to[k]->producer = u;
 	sim_unit_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
+	/* a unit's pop dated after now (booked_end) woke this unit before this
+	 * tick put it to sleep: it wakes at that cycle itself */
+	for (unsigned k = 0; k < f->nunits; k++)
+		if (f->to[k]->pop_due > now)
+			sim_unit_wake(u, f->to[k]->pop_due);
 }
 
 static void vfetch_reset(sim_unit *u)
