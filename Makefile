@@ -148,7 +148,7 @@ run: deps
 	@echo "         build/run/es2gears-frame-0020.png"
 
 # The simulator's own table, then ulpsim against Mesa's softpipe side by
-# side (bench/side_by_side.sh; docs/speed.md "Measuring against softpipe").
+# side (bench/side_by_side.sh; docs/speed-history.md "Measuring against softpipe").
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCH) $(CLI) $(GL_SIDE) mesa
 	ULPSIM_CORPUS=$(CORPUS) $(BENCH)

@@ -231,7 +231,7 @@ static void png_encode_steps(png_structp png, png_infop info, const ulp_image *i
 	/* Fixed settings: the output depends only on the pixels (and the
 	 * libpng/zlib versions).  No tIME, text or colour-space chunks.  zlib's
 	 * default level 6: level 9 took 0.80 s for a 640x480 image of smooth
-	 * shading (fs_lit), 6 takes 0.066 s for a file 14% larger (docs/speed.md
+	 * shading (fs_lit), 6 takes 0.066 s for a file 14% larger (docs/speed-history.md
 	 * "Loading a trace"). */
 	png_set_compression_level(png, 6);
 	png_set_compression_mem_level(png, 8);

@@ -1,4 +1,4 @@
-/* make bench's GL side (docs/speed.md "Measuring against softpipe"): draws
+/* make bench's GL side (docs/speed-history.md "Measuring against softpipe"): draws
  * FRAMES full-screen quads with one of the three shaders of ../shared/perf
  * (fs_color, fs_tex, fs_lit: the GLSL there, in ESSL 1.00) through
  * surfaceless EGL and GLES 2.0, on whichever Gallium driver Mesa loads

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench, second half (docs/speed.md "Measuring against softpipe" and
+# make bench, second half (docs/speed-history.md "Measuring against softpipe" and
 # "Two host threads"): ulpsim against Mesa's softpipe on the same work, and
 # Tegra 3's two blocks on two host threads.  Prints tables; not a test (it
 # fails only when a run fails or two threads change a result).
@@ -35,7 +35,7 @@
 # The frame counts are large enough that the timed frames outweigh the
 # noise of the start-up they cancel (softpipe's is about 0.27 s, its
 # fs_color frame 6 ms: with 10 frames the best-of figures moved 2x between
-# runs on a quiet host, docs/speed.md "Session 9").
+# runs on a quiet host, docs/speed-history.md "Session 9").
 # Environment: BUILD (build), REPS (2), FRAMES (40), GLMARK_FRAMES (61),
 # W, H (640, 480), SIDE_SKIP (a list of section numbers to skip).
 set -uo pipefail

@@ -126,7 +126,7 @@ static void rewire_setup(void *ctx, bool apart)
 /* The draw's clock until `until`: one thread, or with two GR3D blocks
  * alternating swaths and two threads, one thread until the geometry is done
  * (in windows, to notice it) and then the blocks side by side.  The same
- * results either way (docs/speed.md "Two host threads"). */
+ * results either way (docs/speed-history.md "Two host threads"). */
 static enum sim_run_result run_clock(gpu *G, const gpu_draw *g, const gpu_step_units *su, uint64_t until,
                                      bool *threaded, sim_par_host *host, ulp_diag *d)
 {

@@ -1,5 +1,5 @@
 /* One clock's units on several host threads, with the one clock's results
- * (docs/speed.md "Two host threads").
+ * (docs/speed-history.md "Two host threads").
  *
  * A clock's units may split into parts that no longer interact: no port,
  * no wake, no memory between two parts from the current cycle on, and every

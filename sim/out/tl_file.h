@@ -6,7 +6,7 @@
  * helpers (plain copies and integer digits, no printf), and the buffer goes
  * to the file in one fwrite when full and after each chunk of events
  * (tl_file_check), so an I/O error is seen at the same chunk as before
- * (docs/speed.md "Recording"). */
+ * (docs/speed-history.md "Recording"). */
 #ifndef ULP_SIM_TL_FILE_H
 #define ULP_SIM_TL_FILE_H
 

@@ -210,7 +210,7 @@ Test(f24_vec, eight_lanes_equal_the_scalar_helpers)
  * with the mantissas around each rounding boundary (the 7 bits a normal
  * drops, the 8..24 a float24 subnormal drops), random ones, both signs,
  * every mode, and the specials.  (An exhaustive run over all 2^32 inputs in
- * the three modes agreed when it was written, docs/speed.md "Vertices".) */
+ * the three modes agreed when it was written, docs/speed-history.md "Vertices".) */
 Test(f24_vec, of_f32_equals_encode_then_decode)
 {
 	test_rng rng = { 4242 };

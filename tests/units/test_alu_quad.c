@@ -1,5 +1,5 @@
 /* The ALU's vector forms on one quad (units/gr3d/alu.c q_slots, the lane
- * helpers of units/gr3d/alu_lanes.h; docs/speed.md "Fragments, session
+ * helpers of units/gr3d/alu_lanes.h; docs/speed-history.md "Fragments, session
  * 10"): results are the general path's bit for bit.
  *  - fp20_lanes_in, round20_lanes, round_outliers and enc20_lanes against
  *    gr3d_fp20_quad, gr3d_round20_quad and gr3d_enc20_quad: every FP20 code

@@ -1,4 +1,4 @@
-/* The timing of the GR3D stage chain as a recurrence (docs/speed.md
+/* The timing of the GR3D stage chain as a recurrence (docs/speed-history.md
  * "Fragments, session 9"): the rules a draw's time could be computed by
  * instead of ticked, checked against the clocked units.
  *

@@ -1,4 +1,4 @@
-/* The PICA200 fast path (units/pica/pica_fast.h, docs/speed.md "Vertices")
+/* The PICA200 fast path (units/pica/pica_fast.h, docs/speed-history.md "Vertices")
  * against the general path (env.general: every instruction through
  * pica_step, one tick per cycle): every corpus vertex shader over a batch,
  * under several knob settings, on 1 and 4 units, must give the same

@@ -1,5 +1,5 @@
 /* TEX's two builds of a quad's fetch (units/gr3d/tex.c tex_quad_avx2 and
- * tex_quad_plain; docs/speed.md "Fragments, session 10"): the bilinear blend
+ * tex_quad_plain; docs/speed-history.md "Fragments, session 10"): the bilinear blend
  * of a texel's four channels in one AVX2 register must give the pairs'
  * codes bit for bit.  Random textures in every format, both filters, every
  * wrap, coordinates in and around [0, 1] with odd FP20 codes among them,

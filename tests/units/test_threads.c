@@ -1,5 +1,5 @@
 /* Tegra 3's two GR3D blocks on two host threads (sim.threads, --threads;
- * sim/core/clock_par.h, docs/speed.md "Two host threads"): the results are
+ * sim/core/clock_par.h, docs/speed-history.md "Two host threads"): the results are
  * the one thread's, byte for byte: cycles, images, every unit's stats, the
  * ports' high-water marks and every timeline event in order (with a
  * timeline a third thread merges each window's events while the blocks run

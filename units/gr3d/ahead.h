@@ -1,4 +1,4 @@
-/* The quad's arithmetic ahead of its stages (docs/speed.md "Issue 18:
+/* The quad's arithmetic ahead of its stages (docs/speed-history.md "Issue 18:
  * fragments in batches").  Nothing in a quad's MFU, TEX and ALU work depends
  * on time, except through shared state: uniform writes, kills (PSEQ removes
  * a quad, DW and late depth/stencil read them), the destination fetch

@@ -1,5 +1,5 @@
 /* MFU, TEX, ALU and DW as stages whose time is computed, not ticked
- * (docs/speed.md "Fragments, session 9" and "session 10"; sim.gr3d_chain).
+ * (docs/speed-history.md "Fragments, session 9" and "session 10"; sim.gr3d_chain).
  *
  * The four stages are a tandem of one-token servers: with token k in the
  * order PSEQ pushed them, stage s, its input latency lat[s] and the middle

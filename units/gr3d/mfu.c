@@ -201,7 +201,7 @@ typedef union mfu_weights {
 /* Each row is formed whole in a register and stored in one piece (four
  * lanes in the wide build, two pairs in the other): the interpolations load
  * it as a vector, and a vector load of values stored one by one waits for
- * the stores to reach the cache (about 15 cycles; docs/speed.md "Fragments,
+ * the stores to reach the cache (about 15 cycles; docs/speed-history.md "Fragments,
  * session 10").  w2 = 1 - b0 - b1 in that order, as a pixel alone. */
 GR3D_HOT void weights(const gr3d_quad *q, mfu_weights *w, bool wide)
 {

@@ -1,4 +1,4 @@
-/* A vertex shader run on PICA_BATCH_LANES vertices at once (docs/speed.md
+/* A vertex shader run on PICA_BATCH_LANES vertices at once (docs/speed-history.md
  * "Vertices"): *what* a vertex computes, apart from *when*.
  *
  * A vertex shader's results do not depend on time, so vertex fetch can run

@@ -1,4 +1,4 @@
-/* The PICA200 shader unit's fast path (docs/speed.md "Vertices").
+/* The PICA200 shader unit's fast path (docs/speed-history.md "Vertices").
  *
  * What an instruction computes is resolved once per program
  * (pica_fast_build, called by pica_program_from_code): the handler, the

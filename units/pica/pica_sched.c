@@ -1,5 +1,5 @@
 /* A shader unit's schedules, one per path of a program shaded ahead
- * (pica_shader.h pica_sched, docs/speed.md "Vertices"): built from the
+ * (pica_shader.h pica_sched, docs/speed-history.md "Vertices"): built from the
  * unit's timing knobs, the time booked per vertex by pica_shader.c. */
 #include <string.h>
 

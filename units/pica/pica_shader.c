@@ -391,7 +391,7 @@ static inline __attribute__((always_inline)) void booked_start(pica_shader_unit 
 
 /* After a booked END at now: the next job's start, dated now + 1, as
  * booked_tick would make it in a tick there, when that tick is sure to
- * (pops dated a cycle ahead, docs/speed.md "Vertices"): the job visible
+ * (pops dated a cycle ahead, docs/speed-history.md "Vertices"): the job visible
  * then is in the in port already (vertex fetch steps after the units, so
  * it pushes nothing at now before this tick), END's issue leaves now + 1
  * free, and the job's path has a schedule.  The pop is dated now + 1
@@ -678,7 +678,7 @@ void pica_shader_init(pica_shader_unit *s, const char *name, uint32_t index,
 	/* The fast path runs at most half the watchdog's horizon ahead, and
 	 * only when that leaves room for the longest wait between two issues
 	 * (gap): its run ahead then ends before a watchdog that sees only its
-	 * first issue could fire (docs/speed.md "Vertices"). */
+	 * first issue could fire (docs/speed-history.md "Vertices"). */
 	uint64_t lat = 1;
 	for (int k = 0; k < 5; k++)
 		lat = s->latency[k] > lat ? s->latency[k] : lat;
