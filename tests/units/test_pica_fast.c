@@ -50,8 +50,12 @@ typedef struct run_out {
 	test_ev_log ev;
 } run_out;
 
-static void run_batch(const pica_program *p, const pica_uniforms *u, const ulp_config *cfg,
-                      bool general, bool record, unsigned units, uint32_t n, run_out *out)
+/* pica_batch_run of n jobs of make_job on the general or the fast path into
+ * out; on_result's context is ctx, or out's outputs when ctx is NULL. */
+static void run_jobs(const pica_program *p, const pica_uniforms *u, const ulp_config *cfg,
+                     bool general, bool record, unsigned units, uint32_t n,
+                     void (*make_job)(void *ctx, uint32_t id, pica_job *job),
+                     void (*on_result)(void *ctx, const pica_result *r), void *ctx, run_out *out)
 {
 	memset(out, 0, sizeof *out);
 	pica_env env;
@@ -65,11 +69,17 @@ static void run_batch(const pica_program *p, const pica_uniforms *u, const ulp_c
 	}
 	ulp_diag d;
 	ulp_diag_clear(&d);
-	out->ok = pica_batch_run(p, u, cfg, &env, units, n, vary_job, keep_result, &out->o,
+	out->ok = pica_batch_run(p, u, cfg, &env, units, n, make_job, on_result, ctx ? ctx : &out->o,
 	                         record ? &tl : NULL, &out->st, &d);
 	if (record)
 		sim_tl_fini(&tl);
 	snprintf(out->msg, sizeof out->msg, "%s", d.msg);
+}
+
+static void run_batch(const pica_program *p, const pica_uniforms *u, const ulp_config *cfg,
+                      bool general, bool record, unsigned units, uint32_t n, run_out *out)
+{
+	run_jobs(p, u, cfg, general, record, units, n, vary_job, keep_result, NULL, out);
 }
 
 static void run_free(run_out *r)
@@ -373,15 +383,8 @@ Test(pica_fast, batch_inputs_not_made_read_zero)
 	run_out res[2];
 	for (int general = 0; general < 2; general++) {
 		run_out *o = &res[general];
-		memset(o, 0, sizeof *o);
-		pica_env env;
-		pica_env_from_config(&env, &r->cfg);
-		env.general = general;
-		ulp_diag d;
-		ulp_diag_clear(&d);
-		o->ok = pica_batch_run(&r->p, &r->u, &r->cfg, &env, 4, 100, sparse_job, keep_result,
-		                       &o->o, NULL, &o->st, &d);
-		cr_assert(o->ok, "%s", d.msg);
+		run_jobs(&r->p, &r->u, &r->cfg, general, false, 4, 100, sparse_job, keep_result, NULL, o);
+		cr_assert(o->ok, "%s", o->msg);
 		cr_assert_eq(o->o.n, 100);
 		for (size_t k = 0; k < o->o.n; k++) {
 			const pica_result *x = &o->o.r[k];
@@ -464,15 +467,7 @@ Test(pica_fast, a_halt_takes_back_the_next_jobs_dated_start)
 			run_out res[2];
 			for (int general = 0; general < 2; general++) {
 				run_out *o = &res[general];
-				memset(o, 0, sizeof *o);
-				pica_env env;
-				pica_env_from_config(&env, &r->cfg);
-				env.general = general;
-				ulp_diag d;
-				ulp_diag_clear(&d);
-				o->ok = pica_batch_run(&r->p, &r->u, &r->cfg, &env, units, 80, one_bad_job, NULL,
-				                       &bad, NULL, &o->st, &d);
-				snprintf(o->msg, sizeof o->msg, "%s", d.msg);
+				run_jobs(&r->p, &r->u, &r->cfg, general, false, units, 80, one_bad_job, NULL, &bad, o);
 				cr_assert_not(o->ok, "vertex %u should stop the run", bad);
 				cr_assert_geq(o->st.invocations, bad - units, "vertex %u", bad);
 			}
