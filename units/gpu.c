@@ -229,6 +229,9 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 		                   &G->vsh[k].u);
 	}
 	const bool gs = g->gs_prog != NULL;
+	/* only the o registers the clipper and setup read travel through prim
+	 * (without a GS, which reads its own) and clip */
+	const uint16_t live = clip_live_regs(&g->clip) | setup_live_regs(&g->setup);
 	if (gs) {       /* prim -> gsh (the fourth unit) -> clip */
 		ok = ok && sim_port_init(&G->p_gsin, "prim->gsh", sizeof(prim_tri), 2, lat, NULL) &&
 		     prim_init_geometry(&G->prim, g->gs.per, g->count, &G->vout, &G->p_gsin);
@@ -239,7 +242,7 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 		G->gsh.sh.env.f24 = g->env.f24;
 		G->gsh.sh.env.permissive = g->env.permissive;
 	} else {
-		ok = ok && prim_init(&G->prim, g->mode, g->count, &G->vout, &G->p_prim);
+		ok = ok && prim_init(&G->prim, g->mode, g->count, live, &G->vout, &G->p_prim);
 	}
 	if (!ok) {
 		gpu_free(G);
@@ -254,10 +257,7 @@ bool gpu_draw_run(const gpu_draw *g, gpu_stats *st, ulp_diag *d)
 	vfetch_shade_ahead(&G->fetch, g->prog, g->unif, &g->env);
 	clip_init(&G->clip, &g->clip, &G->p_prim, &G->p_clip);
 	setup_init(&G->setup, &g->setup, &G->p_clip, G->fp[0]);
-	/* only the o registers the clipper and setup read travel (a GS reads its own) */
-	clip_set_live(&G->clip, clip_live_regs(&g->clip) | setup_live_regs(&g->setup));
-	if (!gs)
-		(void)prim_set_live(&G->prim, G->clip.live);   /* (out of memory: it keeps all 16) */
+	clip_set_live(&G->clip, live);
 	for (unsigned b = 1; b < G->nfp && g->swath_alternate; b++)
 		setup_add_block(&G->setup, G->fp[b], g->swath_shift);
 	/* who waits for whom, woken by a pop (sim_port_pop) or a freed TRAM

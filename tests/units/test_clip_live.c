@@ -1,5 +1,5 @@
 /* The geometry units copy only the o registers read downstream
- * (prim_set_live, clip_set_live; units/gpu.c sets clip_live_regs |
+ * (prim_init's live set, clip_set_live; units/gpu.c sets clip_live_regs |
  * setup_live_regs): the clipper with a live set against the clipper with all
  * 16 on random triangles kept, cut and culled by the near, far and w planes,
  * user planes and CLIPDIST, with flat registers; and the clipper's plane
@@ -212,7 +212,7 @@ Test(clip_live, a_live_set_hands_on_the_same_registers_as_all_16)
 	cr_assert_gt(kept, 100, "kept: %lu", (unsigned long)kept);
 }
 
-/* Primitive assembly keeping only a live set (prim_set_live: the vertices
+/* Primitive assembly keeping only a live set (prim_init's live set: the vertices
  * side by side, nlive registers each) hands on the triangles of lists,
  * strips and fans with the live registers of the right vertices, the
  * vertices arriving in a shuffled order. */
@@ -245,8 +245,7 @@ Test(clip_live, prim_keeps_the_live_registers_of_each_vertex)
 		cr_assert(sim_port_init(&out, "out", sizeof(prim_tri), 64, 1, NULL));
 		memset(out.slots, 0xA5, (size_t)(out.mask + 1) * out.item_size);
 		static prim_unit p;
-		cr_assert(prim_init(&p, m, N, &in, &out));
-		cr_assert(prim_set_live(&p, live));
+		cr_assert(prim_init(&p, m, N, live, &in, &out));
 		cr_assert_eq(p.nlive, (unsigned)__builtin_popcount(live));
 		unsigned sent = 0, got = 0;
 		const unsigned ntris = m == PRIM_TRIANGLES ? N / 3 : N - 2;

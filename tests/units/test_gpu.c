@@ -455,7 +455,7 @@ Test(gpu, reset_is_init_again)
 	cr_assert(clip_idle(&cl));
 
 	prim_unit pr, pr0;
-	cr_assert(prim_init(&pr, PRIM_TRIANGLES, 6, &a, &b));
+	cr_assert(prim_init(&pr, PRIM_TRIANGLES, 6, 0xFFFFu, &a, &b));
 	memcpy(&pr0, &pr, sizeof pr);
 	pr.got = 4;
 	pr.next_tri = 1;

@@ -97,7 +97,7 @@ static void prim_reset(sim_unit *u)
 
 static void prim_fini_unit(sim_unit *u) { prim_fini((prim_unit *)u); }
 
-bool prim_init(prim_unit *p, enum prim_mode m, uint32_t count, sim_port *in, sim_port *out)
+bool prim_init(prim_unit *p, enum prim_mode m, uint32_t count, uint16_t live, sim_port *in, sim_port *out)
 {
 	memset(p, 0, sizeof *p);
 	sim_unit_init(&p->u, "prim", prim_tick, PRIM_COUNTERS, PRIM_CTR_COUNT);
@@ -108,30 +108,17 @@ bool prim_init(prim_unit *p, enum prim_mode m, uint32_t count, sim_port *in, sim
 	p->mode = m;
 	p->count = count;
 	p->ntris = prim_triangles(m, count);
-	p->live = 0xFFFFu;
-	p->nlive = 16;
-	p->vtx = calloc((size_t)(count ? count : 1) * 16, sizeof *p->vtx);
+	p->live = live ? live : 0xFFFFu;
+	p->nlive = (uint8_t)__builtin_popcount(p->live);
+	p->vtx = calloc((size_t)(count ? count : 1) * p->nlive, sizeof *p->vtx);
 	p->have = calloc(count ? count : 1, 1);
 	in->consumer = &p->u;
 	return p->vtx && p->have;
 }
 
-bool prim_set_live(prim_unit *p, uint16_t live)
-{
-	const unsigned n = (unsigned)__builtin_popcount(live);
-	pica_vec4 *v = n ? calloc((size_t)(p->count ? p->count : 1) * n, sizeof *v) : NULL;
-	if (!v)
-		return false;
-	free(p->vtx);
-	p->vtx = v;
-	p->live = live;
-	p->nlive = (uint8_t)n;
-	return true;
-}
-
 bool prim_init_geometry(prim_unit *p, uint32_t per, uint32_t count, sim_port *in, sim_port *out)
 {
-	bool ok = prim_init(p, PRIM_GEOMETRY, count, in, out);
+	bool ok = prim_init(p, PRIM_GEOMETRY, count, 0xFFFFu, in, out);
 	p->per = per < 1 ? 1 : per > 3 ? 3 : per;
 	p->ntris = count / p->per;
 	return ok;

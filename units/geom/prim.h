@@ -38,14 +38,22 @@ typedef struct prim_unit {
 	uint8_t *have;
 	uint64_t last_vertex;         /* cycle the last vertex came in */
 	uint16_t live;                /* bit r: o register r is read downstream (the others are
-	                               * neither kept nor copied; prim_set_live, default all 16) */
+	                               * neither kept nor copied; prim_init) */
 	uint8_t nlive;                /* registers in live */
 } prim_unit;
 
 extern const sim_counter_def PRIM_COUNTERS[PRIM_CTR_COUNT];
 
-bool prim_init(prim_unit *p, enum prim_mode m, uint32_t count, sim_port *in, sim_port *out);
-/* PRIM_GEOMETRY: count / per input primitives of `per` (1..3) vertices each. */
+/* Only the o registers of `live` (bit r: o register r; 0 is taken as all
+ * 16) are kept and reach the triangles (without a GS: what the clipper and
+ * setup read, clip_live_regs | setup_live_regs); the others are left as
+ * they were in the port's slot.  The vertices are kept side by side, nlive
+ * registers each (fewer fresh pages to touch: a draw's vertices at 256
+ * bytes each were most of a replay's page faults).  False when out of
+ * memory. */
+bool prim_init(prim_unit *p, enum prim_mode m, uint32_t count, uint16_t live, sim_port *in, sim_port *out);
+/* PRIM_GEOMETRY: count / per input primitives of `per` (1..3) vertices
+ * each, all 16 registers kept (a GS reads its own). */
 bool prim_init_geometry(prim_unit *p, uint32_t per, uint32_t count, sim_port *in, sim_port *out);
 
 /* Copies the registers of `live` (bit r: o register r) from s to d. */
@@ -54,15 +62,6 @@ static inline void prim_copy_live(pica_vec4 *restrict d, const pica_vec4 *restri
 	for (uint32_t bits = live; bits; bits &= bits - 1)
 		d[__builtin_ctz(bits)] = s[__builtin_ctz(bits)];
 }
-
-/* Only the o registers of `live` (not 0) are kept and reach the triangles
- * (what the clipper and setup read: clip_live_regs | setup_live_regs); the
- * others are left as they were in the port's slot.  The vertices are kept
- * side by side, nlive registers each (fewer fresh pages to touch: a draw's
- * vertices at 256 bytes each were most of a replay's page faults).  Before
- * the first tick; not with a GS, which reads its own.  False when out of
- * memory (all 16 are kept then). */
-bool prim_set_live(prim_unit *p, uint16_t live);
 
 static inline bool prim_done(const prim_unit *p) { return p->next_tri == p->ntris && p->got == p->count; }
 
