@@ -95,8 +95,7 @@ static void vfetch_tick(sim_unit *u, uint64_t now)
 	/* a unit's pop dated after now (booked_end) woke this unit before this
 	 * tick put it to sleep: it wakes at that cycle itself */
 	for (unsigned k = 0; k < f->nunits; k++)
-		if (f->to[k]->pop_due > now)
-			sim_unit_wake(u, f->to[k]->pop_due);
+		sim_unit_wake(u, sim_port_pop_due(f->to[k], now));   /* UINT64_MAX: no wake */
 }
 
 static void vfetch_reset(sim_unit *u)
@@ -138,19 +137,14 @@ static inline float f32_at(const uint8_t *p)
 	return f;
 }
 
-/* One component of type t at p, as f32 (the float24 rounding follows). */
-static float component(const uint8_t *p, uint8_t t, bool normalize)
+/* One integer component (byte, ubyte, short; a float is f32_at) of type t
+ * at p, as f32 (the float24 rounding follows). */
+static float int_component(const uint8_t *p, uint8_t t, bool normalize)
 {
 	switch (t) {
 	case VFETCH_S8: return (float)(int8_t)p[0];
 	case VFETCH_U8: return normalize ? p[0] / 255.0f : (float)p[0];
-	case VFETCH_S16: return (float)(int16_t)(uint16_t)(p[0] | p[1] << 8);
-	default: {
-		uint32_t bits = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-		float f;
-		memcpy(&f, &bits, sizeof f);
-		return f;
-	}
+	default: return (float)(int16_t)(uint16_t)(p[0] | p[1] << 8);   /* VFETCH_S16 */
 	}
 }
 
@@ -177,7 +171,7 @@ void vfetch_setup_job(void *ctx, uint32_t id, pica_job *job)
 		 * mode, so rounding them with the others changes nothing) */
 		f24v_f4 c = { 0.0f, 0.0f, 0.0f, 1.0f };
 		const unsigned n = p ? (a->ncomp < 4 ? a->ncomp : 4) : 0;
-		if ((a->type & 3) == VFETCH_F32) {    /* little-endian, as component() reads it */
+		if ((a->type & 3) == VFETCH_F32) {    /* little-endian: the host's order (x86-64) */
 			switch (n) {                      /* loads of a fixed size, no copy through memory */
 			case 4: memcpy(&c, p, sizeof c); break;
 			case 3: c = (f24v_f4){ f32_at(p), f32_at(p + 4), f32_at(p + 8), 1.0f }; break;
@@ -187,7 +181,7 @@ void vfetch_setup_job(void *ctx, uint32_t id, pica_job *job)
 			}
 		} else
 			for (unsigned j = 0; j < n; j++)
-				c[j] = component(p + j * size, a->type & 3, a->normalize);
+				c[j] = int_component(p + j * size, a->type & 3, a->normalize);
 		if (!s->exact)
 			c = f24v_of_f32_4(c, s->round);
 		memcpy(job->v[a->reg & 15].c, &c, sizeof c);
