@@ -30,8 +30,6 @@ typedef struct raster_tri {
 	bool front;                   /* pface */
 } raster_tri;
 
-/* Edge equations and bounding box (clipped to width x height) of the window
- * triangle (x, y, z, w).  front: the face the pface register reports. */
 /* The signed area raster_tri_setup finds (twice the triangle's; > 0
  * counter-clockwise): for a face cull before the set-up. */
 static inline double raster_tri_area(const double x[3], const double y[3])
@@ -39,6 +37,8 @@ static inline double raster_tri_area(const double x[3], const double y[3])
 	return (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
 }
 
+/* Edge equations and bounding box (clipped to width x height) of the window
+ * triangle (x, y, z, w).  front: the face the pface register reports. */
 void raster_tri_setup(raster_tri *s, const double x[3], const double y[3], const double z[3],
                       const double w[3], uint32_t width, uint32_t height);
 
