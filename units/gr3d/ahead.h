@@ -92,6 +92,7 @@ static inline const gr3d_ahead_rec *gr3d_ahead_recs(const gr3d_ahead *a, size_t 
 /* gr3d_ahead_book's counting for stage s and its record r. */
 static inline unsigned gr3d_ahead_count(gr3d_stage *s, const gr3d_ahead_rec *r)
 {
+#pragma GCC unroll 4
 	for (unsigned j = 0; j < GR3D_AHEAD_CTRS; j++)   /* counters past the unit's stay 0 */
 		s->u.stats.counter[j] += r->ctr[j];
 	return r->clocks;

@@ -38,6 +38,9 @@ void gr3d_chain_reset(gr3d_chain *ch)
 	memset(ch->last_push, 0, sizeof ch->last_push);
 	ch->oq_head = ch->oq_n = ch->oq_worked = 0;
 	ch->progress = 0;
+	ch->due = UINT64_MAX;
+	/* rows never written read as 0: no bound before token cap (work_out) */
+	memset(ch->take, 0, (size_t)(ch->mask + 1) * sizeof *ch->take);
 }
 
 bool gr3d_chain_init(gr3d_chain *ch, gr3d_ctx *ctx, gr3d_stage *const stage[GR3D_CHAIN_STAGES], sim_port *in,
@@ -56,6 +59,7 @@ bool gr3d_chain_init(gr3d_chain *ch, gr3d_ctx *ctx, gr3d_stage *const stage[GR3D
 		ch->lat[s] = mid[s - 1]->latency;
 	ch->cap = mid[0]->capacity;
 	ch->dw_at = dw_at;
+	ch->due = UINT64_MAX;
 	ch->book = ctx->ahead != NULL;
 	for (unsigned s = 0; s + 1 < GR3D_CHAIN_STAGES; s++)   /* MFU, TEX, ALU in the records' order */
 		ch->book &= stage[s]->exec == gr3d_ahead_book && stage[s]->ahead_unit == s;
@@ -65,11 +69,9 @@ bool gr3d_chain_init(gr3d_chain *ch, gr3d_ctx *ctx, gr3d_stage *const stage[GR3D
 	ch->mask = sim_ring_size(hist > in->capacity ? hist : in->capacity) - 1;
 	/* every token in flight between PSEQ and recirculation holds a slot */
 	ch->oq_mask = sim_ring_size(max_qid + 2) - 1;
-	ch->take[0] = calloc((size_t)GR3D_CHAIN_STAGES * (ch->mask + 1), sizeof *ch->take[0]);
-	for (unsigned s = 1; s < GR3D_CHAIN_STAGES && ch->take[0]; s++)
-		ch->take[s] = ch->take[0] + (size_t)s * (ch->mask + 1);
+	ch->take = calloc((size_t)ch->mask + 1, sizeof *ch->take);
 	ch->outq = calloc((size_t)ch->oq_mask + 1, sizeof *ch->outq);
-	if (ch->mask == UINT32_MAX || ch->oq_mask == UINT32_MAX || !ch->take[0] || !ch->outq) {
+	if (ch->mask == UINT32_MAX || ch->oq_mask == UINT32_MAX || !ch->take || !ch->outq) {
 		gr3d_chain_fini(ch);
 		return false;
 	}
@@ -82,48 +84,71 @@ bool gr3d_chain_init(gr3d_chain *ch, gr3d_ctx *ctx, gr3d_stage *const stage[GR3D
 
 void gr3d_chain_fini(gr3d_chain *ch)
 {
-	free(ch->take[0]);
+	free(ch->take);
 	free(ch->outq);
-	memset(ch->take, 0, sizeof ch->take);
+	ch->take = NULL;
 	ch->outq = NULL;
 }
 
 static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static inline uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 /* Token t, visible at MFU's input from cycle vis: its work in the four
- * stages, their times and bookings. */
-static void work_out(gr3d_chain *ch, gr3d_token t, uint64_t vis)
+ * stages, their times and bookings.  book: the draw works ahead (the three
+ * records side by side, booked as gr3d_ahead_book would: one look-up, no
+ * call per stage); a constant where push calls it, so each of the two
+ * forms is straight code over the stages.  Returns MFU's take. */
+static inline __attribute__((always_inline)) uint64_t work_out(gr3d_chain *ch, gr3d_token t, uint64_t vis, bool book)
 {
 	const uint64_t k = ch->ntok++;
-	const uint32_t mask = ch->mask, slot = (uint32_t)k & mask;
-	const bool bounded = k >= ch->cap;                        /* token k - cap's take frees the slot */
-	const uint32_t freed = (uint32_t)(k - ch->cap) & mask;
+	const uint32_t mask = ch->mask;
+	uint64_t *const row = ch->take[(uint32_t)k & mask];
+	/* token k - cap's takes (its take after each stage frees the slot the
+	 * push needs); before token cap, a row never written: 0, no bound */
+	const uint64_t *const freed = ch->take[(uint32_t)(k - ch->cap) & mask];
 	gr3d_quad *q = &ch->ctx->slot[t.qid];
-	/* a draw that works ahead: the three records side by side, booked here
-	 * as gr3d_ahead_book would (one look-up, no call per stage) */
-	const gr3d_ahead_rec *rec = ch->book ? gr3d_ahead_recs(ch->ctx->ahead, t.qid, t.exec) : NULL;
+	const gr3d_ahead_rec *rec = book ? gr3d_ahead_recs(ch->ctx->ahead, t.qid, t.exec) : NULL;
+	uint64_t take0 = 0;
+#pragma GCC unroll 3
 	for (unsigned s = 0; s + 1 < GR3D_CHAIN_STAGES; s++) {   /* MFU, TEX, ALU */
 		gr3d_stage *st = ch->stage[s];
 		const uint64_t take = max64(vis, ch->last_push[s]);
-		st->now = take;
-		const unsigned clocks = rec ? gr3d_ahead_count(st, &rec[s]) : st->exec(st, q, t.exec);
+		unsigned clocks;
+		if (book) {
+			clocks = gr3d_ahead_count(st, &rec[s]);
+		} else {
+			st->now = take;
+			clocks = st->exec(st, q, t.exec);
+		}
 		const uint64_t done = take + (clocks ? clocks : 1u);
-		const uint64_t *next = ch->take[s + 1];
-		const uint64_t push = bounded ? max64(done, next[freed]) : done;
-		/* the port after the push: this token and those the next stage
-		 * has not taken by then (earlier tokens: their takes are known;
-		 * pushes rise, so the tokens taken by a push only grow) */
-		uint64_t n = ch->taken[s];
-		while (n < k && next[n & mask] <= push)
-			n++;
-		ch->taken[s] = n;
-		const uint32_t count = (uint32_t)(k + 1 - n);
-		if (count > ch->mid[s]->max_count)
-			ch->mid[s]->max_count = count;
+		const uint64_t push = max64(done, freed[s + 1]);
+		/* the port after the push: this token and those the next stage has
+		 * not taken by then (earlier tokens: their takes are known; pushes
+		 * rise, so the tokens taken by a push only grow).  When the token
+		 * before it is taken, this one alone (token 0: the row before is
+		 * one never written, 0).  Else at most k + 1 - taken[s] of them:
+		 * counted only when that passes the mark (so taken[s] lags at most
+		 * the port's capacity + 1 tokens, which the ring holds) */
+		sim_port *mid = ch->mid[s];
+		if (ch->take[(uint32_t)(k - 1) & mask][s + 1] <= push) {
+			ch->taken[s] = k;
+			if (!mid->max_count)
+				mid->max_count = 1;
+		} else if (k + 1 - ch->taken[s] > mid->max_count) {
+			uint64_t n = ch->taken[s];
+			while (n < k && ch->take[n & mask][s + 1] <= push)
+				n++;
+			ch->taken[s] = n;
+			const uint32_t count = (uint32_t)(k + 1 - n);
+			if (count > mid->max_count)
+				mid->max_count = count;
+		}
 		st->u.stats.busy += done - take;
 		st->u.stats.stall[SIM_STALL_OUTPUT_FULL] += push - done;
 		ch->last_push[s] = push;
-		ch->take[s][slot] = take;
+		row[s] = take;
+		if (s == 0)
+			take0 = take;
 		vis = push + ch->lat[s + 1];
 	}
 	/* DW: its output never fills; with a destination fetch its work waits
@@ -140,13 +165,21 @@ static void work_out(gr3d_chain *ch, gr3d_token t, uint64_t vis)
 	ch->outq[(ch->oq_head + ch->oq_n++) & ch->oq_mask] = (gr3d_chain_out){ done, take, t };
 	dw->u.stats.busy += done - take;
 	ch->last_push[GR3D_CHAIN_STAGES - 1] = done;
-	ch->take[GR3D_CHAIN_STAGES - 1][slot] = take;
+	row[GR3D_CHAIN_STAGES - 1] = take;
+	return take0;
 }
 
 void gr3d_chain_push(gr3d_chain *ch, gr3d_token t, uint64_t now)
 {
-	sim_port_push_sized(ch->in, &t, sizeof t, now);
-	work_out(ch, t, now + ch->lat[0]);
+	/* in: only its count and mark (MFU, the chain, never reads its items) */
+	sim_port *in = ch->in;
+	if (++in->count > in->max_count)
+		in->max_count = in->count;
+	const uint64_t vis = now + ch->lat[0];
+	/* the token's MFU take comes before its DW take and push: the
+	 * earliest of its events */
+	const uint64_t take0 = ch->book ? work_out(ch, t, vis, true) : work_out(ch, t, vis, false);
+	ch->due = min64(ch->due, take0);
 }
 
 /* dw_at: DW's work for the tokens it takes by t, in order (a token is
@@ -165,7 +198,7 @@ static void dw_work(gr3d_chain *ch, uint64_t t)
 	}
 }
 
-void gr3d_chain_sync(gr3d_chain *ch, uint64_t t)
+void gr3d_chain_sync_due(gr3d_chain *ch, uint64_t t)
 {
 	if (ch->dw_at)
 		dw_work(ch, t);
@@ -178,20 +211,31 @@ void gr3d_chain_sync(gr3d_chain *ch, uint64_t t)
 		ch->oq_n--;
 		ch->oq_worked -= ch->dw_at;
 	}
-	/* MFU's pops of its input, at its takes */
+	/* MFU's pops of its input, at its takes (the count alone: push) */
 	sim_port *in = ch->in;
+	uint64_t due = UINT64_MAX;
 	while (in->count) {
-		const uint64_t take = ch->take[0][(ch->ntok - in->count) & ch->mask];
-		if (take > t)
+		const uint64_t take = ch->take[(ch->ntok - in->count) & ch->mask][0];
+		if (take > t) {
+			due = take;
 			break;
-		sim_port_pop(in, take);
+		}
+		in->count--;
 		ch->progress = max64(ch->progress, take);
 	}
+	/* what is due next: the oldest token's next event (a token in `in` has
+	 * its MFU take before its DW take and push) */
+	if (ch->oq_n) {
+		due = min64(due, ch->outq[ch->oq_head].at);
+		if (ch->dw_at && ch->oq_worked < ch->oq_n)
+			due = min64(due, ch->outq[(ch->oq_head + ch->oq_worked) & ch->oq_mask].dw_take);
+	}
+	ch->due = due;
 }
 
 uint64_t gr3d_chain_room(const gr3d_chain *ch)
 {
-	return ch->take[0][(ch->ntok - ch->in->count) & ch->mask];
+	return ch->take[(ch->ntok - ch->in->count) & ch->mask][0];
 }
 
 uint64_t gr3d_chain_next_back(const gr3d_chain *ch)

@@ -67,15 +67,17 @@ typedef struct gr3d_chain {
 	sim_port *mid[GR3D_CHAIN_STAGES - 1];      /* mfu->tex, tex->alu, alu->dw: marks only */
 	uint32_t lat[GR3D_CHAIN_STAGES];           /* each stage's input latency */
 	uint32_t cap;                              /* the middle ports' capacity */
-	/* the take history, a ring of mask + 1 >= 4 * (cap + 1) tokens per stage
-	 * (DW takes at most 3 * (cap + 1) tokens behind MFU) and at least in's
-	 * capacity (MFU's takes of the tokens in it) */
+	/* the take history, a ring of mask + 1 > 4 * (cap + 1) tokens (DW takes
+	 * at most 3 * (cap + 1) tokens behind MFU) and at least in's capacity
+	 * (MFU's takes of the tokens in it): a row of the four stages' takes a
+	 * token */
 	uint32_t mask;
-	uint64_t *take[GR3D_CHAIN_STAGES];         /* [token & mask], one allocation */
+	uint64_t (*take)[GR3D_CHAIN_STAGES];       /* [token & mask][stage] */
 	uint64_t ntok;                             /* tokens worked out */
 	uint64_t taken[GR3D_CHAIN_STAGES - 1];     /* tokens the stage after each middle port took */
 	uint64_t last_push[GR3D_CHAIN_STAGES];
 	uint64_t progress;                         /* the latest take synced (the watchdog's) */
+	uint64_t due;                              /* no sync has work before it (UINT64_MAX: none) */
 	gr3d_chain_out *outq;                      /* ring of pushes to come */
 	uint32_t oq_head, oq_n, oq_mask;
 	bool dw_at;                                /* DW's work at its take (a destination fetch) */
@@ -111,8 +113,13 @@ void gr3d_chain_reset(gr3d_chain *ch);
 void gr3d_chain_push(gr3d_chain *ch, gr3d_token t, uint64_t now);
 /* The stages' side of cycle t (t never falls): DW's work up to its takes
  * (dw_at), its pushes into out and MFU's pops of in up to t, each at its
- * own cycle. */
-void gr3d_chain_sync(gr3d_chain *ch, uint64_t t);
+ * own cycle; nothing before the first of them is due (ch->due). */
+void gr3d_chain_sync_due(gr3d_chain *ch, uint64_t t);
+static inline void gr3d_chain_sync(gr3d_chain *ch, uint64_t t)
+{
+	if (t >= ch->due)
+		gr3d_chain_sync_due(ch, t);
+}
 /* in is full: the cycle MFU's next pop frees a slot. */
 uint64_t gr3d_chain_room(const gr3d_chain *ch);
 /* The cycle the next token coming back becomes visible in out
