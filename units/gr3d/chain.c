@@ -128,13 +128,15 @@ static inline __attribute__((always_inline)) uint64_t work_out(gr3d_chain *ch, g
 		 * before it is taken, this one alone (token 0: the row before is
 		 * one never written, 0).  Else at most k + 1 - taken[s] of them:
 		 * counted only when that passes the mark (so taken[s] lags at most
-		 * the port's capacity + 1 tokens, which the ring holds) */
+		 * the port's capacity + 1 tokens, which the ring holds).  Never
+		 * more than the capacity (the push waited for token k - cap's
+		 * take): a mark there stays */
 		sim_port *mid = ch->mid[s];
 		if (ch->take[(uint32_t)(k - 1) & mask][s + 1] <= push) {
 			ch->taken[s] = k;
 			if (!mid->max_count)
 				mid->max_count = 1;
-		} else if (k + 1 - ch->taken[s] > mid->max_count) {
+		} else if (mid->max_count < ch->cap && k + 1 - ch->taken[s] > mid->max_count) {
 			uint64_t n = ch->taken[s];
 			while (n < k && ch->take[n & mask][s + 1] <= push)
 				n++;
@@ -169,17 +171,23 @@ static inline __attribute__((always_inline)) uint64_t work_out(gr3d_chain *ch, g
 	return take0;
 }
 
-void gr3d_chain_push(gr3d_chain *ch, gr3d_token t, uint64_t now)
+uint64_t gr3d_chain_push(gr3d_chain *ch, gr3d_token t, uint64_t at)
 {
+	gr3d_chain_sync(ch, at);
 	/* in: only its count and mark (MFU, the chain, never reads its items) */
 	sim_port *in = ch->in;
+	if (in->count == in->capacity) {   /* MFU's next pop (after at: the sync made those by at) */
+		at = ch->take[(ch->ntok - in->count) & ch->mask][0];
+		gr3d_chain_sync_due(ch, at);
+	}
 	if (++in->count > in->max_count)
 		in->max_count = in->count;
-	const uint64_t vis = now + ch->lat[0];
+	const uint64_t vis = at + ch->lat[0];
 	/* the token's MFU take comes before its DW take and push: the
 	 * earliest of its events */
 	const uint64_t take0 = ch->book ? work_out(ch, t, vis, true) : work_out(ch, t, vis, false);
 	ch->due = min64(ch->due, take0);
+	return at;
 }
 
 /* dw_at: DW's work for the tokens it takes by t, in order (a token is
@@ -231,11 +239,6 @@ void gr3d_chain_sync_due(gr3d_chain *ch, uint64_t t)
 			due = min64(due, ch->outq[(ch->oq_head + ch->oq_worked) & ch->oq_mask].dw_take);
 	}
 	ch->due = due;
-}
-
-uint64_t gr3d_chain_room(const gr3d_chain *ch)
-{
-	return ch->take[(ch->ntok - ch->in->count) & ch->mask][0];
 }
 
 uint64_t gr3d_chain_next_back(const gr3d_chain *ch)

@@ -108,9 +108,6 @@ void gr3d_chain_fini(gr3d_chain *ch);
 /* Nothing in flight, as init left it (gr3d_fp_reset). */
 void gr3d_chain_reset(gr3d_chain *ch);
 
-/* PSEQ pushes token t into in at cycle now (in has room): its work in the
- * four stages and their times. */
-void gr3d_chain_push(gr3d_chain *ch, gr3d_token t, uint64_t now);
 /* The stages' side of cycle t (t never falls): DW's work up to its takes
  * (dw_at), its pushes into out and MFU's pops of in up to t, each at its
  * own cycle; nothing before the first of them is due (ch->due). */
@@ -120,8 +117,12 @@ static inline void gr3d_chain_sync(gr3d_chain *ch, uint64_t t)
 	if (t >= ch->due)
 		gr3d_chain_sync_due(ch, t);
 }
-/* in is full: the cycle MFU's next pop frees a slot. */
-uint64_t gr3d_chain_room(const gr3d_chain *ch);
+/* PSEQ pushes token t into in from cycle at: the stages' side of cycle at
+ * (gr3d_chain_sync), and when in is full then, of the cycle MFU's next pop
+ * frees a slot, which is the push's; the token's work in the four stages
+ * and their times.  Returns the cycle of the push (> at: in was full
+ * until then). */
+uint64_t gr3d_chain_push(gr3d_chain *ch, gr3d_token t, uint64_t at);
 /* The cycle the next token coming back becomes visible in out
  * (UINT64_MAX: none in flight). */
 uint64_t gr3d_chain_next_back(const gr3d_chain *ch);

@@ -310,19 +310,18 @@ static void pseq_chain_tick(sim_unit *u, uint64_t now)
 	sim_unit_progress(u, ch->progress);   /* what the last tick worked out, up to now */
 	const uint64_t qc = p->quad_clocks ? p->quad_clocks : 1u;
 	uint64_t t = now;
-	gr3d_chain_sync(ch, t);
 	for (;;) {
-		if (p->hold.on) {                  /* t is the hold's end */
-			if (sim_port_full(p->out)) {   /* output_full until MFU's next pop */
-				const uint64_t room = gr3d_chain_room(ch);
+		if (p->hold.on) {                  /* t is the hold's end: the push, once in has room */
+			const uint64_t at = gr3d_chain_push(ch, p->cur, t);
+			if (at > t) {                  /* output_full until MFU's pop */
 				if (t == now)
 					sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
-				u->stats.stall[SIM_STALL_OUTPUT_FULL] += room - t - (t == now);
-				t = room;
-				gr3d_chain_sync(ch, t);
+				u->stats.stall[SIM_STALL_OUTPUT_FULL] += at - t - (t == now);
+				t = at;
 			}
-			gr3d_chain_push(ch, p->cur, t);
 			sim_hold_end(&p->hold);
+		} else {
+			gr3d_chain_sync(ch, t);
 		}
 		gr3d_token next;
 		const enum pseq_back b = take_back(p, t, t == now || !p->tram, &next);
@@ -353,7 +352,6 @@ static void pseq_chain_tick(sim_unit *u, uint64_t now)
 			sim_unit_sleep_through(u, t);
 			break;
 		}
-		gr3d_chain_sync(ch, t);
 	}
 	if (ch->progress <= now)
 		sim_unit_progress(u, ch->progress);
