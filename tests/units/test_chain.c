@@ -30,6 +30,7 @@
 #include "traces/replay/replay.h"
 #include "ulpsim/ulpsim.h"
 #include "units/gpu.h"
+#include "units/gr3d/pseq.h"
 
 enum { CH_PSEQ, CH_MFU, CH_TEX, CH_ALU, CH_DW, CH_UNITS };
 static const char *const CH_NAME[CH_UNITS] = { "pseq", "mfu", "tex", "alu", "dw" };
@@ -395,4 +396,30 @@ Test(chain, reset_runs_the_same_again)
 	}
 	free(fp);
 	free(dec);
+}
+
+/* PSEQ's admission sets a quad's flags a word at a time (pseq.c admit): for
+ * every coverage mask and facing, pixel by pixel what the rasterizer gave. */
+Test(chain, admit_sets_each_pixels_flags)
+{
+	gr3d_quad *q = malloc(sizeof *q);
+	cr_assert(q);
+	for (unsigned mask = 0; mask < 16; mask++)
+		for (unsigned front = 0; front < 2; front++) {
+			gr3d_quad_in in;
+			memset(&in, 0, sizeof in);
+			memset(q, 0xA5, sizeof *q);
+			in.mask = (uint8_t)mask;
+			in.front = front;
+			pseq_admit(&in, q, true);
+			for (unsigned k = 0; k < GR3D_PIXELS; k++) {
+				const bool cov = (mask >> k) & 1u;
+				cr_assert_eq(q->covered[k], cov, "mask %x pixel %u covered", mask, k);
+				cr_assert_eq(q->killed[k], !cov, "mask %x pixel %u killed", mask, k);
+				cr_assert_eq(q->front[k], front != 0, "mask %x pixel %u front", mask, k);
+				cr_assert_eq(q->exec_killed[k], false);
+			}
+			cr_assert_eq(gr3d_mask4(gr3d_flags4(q->covered)), mask);
+		}
+	free(q);
 }

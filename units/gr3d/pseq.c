@@ -132,6 +132,15 @@ static unsigned pseq_exec(pseq_unit *p, gr3d_quad *q, unsigned e)
 	return n;
 }
 
+/* Four flags from a word as gr3d_flags4 reads them (byte p: pixel p's, 0 or 1). */
+static inline void flags4_set(bool f[GR3D_PIXELS], uint32_t w)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap32(w);
+#endif
+	memcpy(f, &w, sizeof w);
+}
+
 /* A new quad in slot q: every register starts at 0 (a program may read one
  * before it writes it) and so does every field admit does not set.  The
  * ranges are cleared with stores of known size, not a whole-slot memset
@@ -164,11 +173,12 @@ static void admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr)
 	q->tex_row = 0;
 	memset(q->px, 0, sizeof q->px);
 	memset(q->exec_killed, 0, sizeof q->exec_killed);
-	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
-		q->covered[k] = (in->mask >> k) & 1u;
-		q->killed[k] = !q->covered[k];
-		q->front[k] = in->front;
-	}
+	/* the four pixels' flags, a word each (gr3d_flags4's bytes): mask bit
+	 * p times 2^(7p) lands at bit 8p, no two partial products meeting */
+	const uint32_t covered = ((uint32_t)(in->mask & 0xFu) * 0x00204081u) & 0x01010101u;
+	flags4_set(q->covered, covered);
+	flags4_set(q->killed, covered ^ 0x01010101u);
+	flags4_set(q->front, (uint32_t)in->front * 0x01010101u);
 }
 
 void pseq_admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr) { admit(in, q, clear_gcr); }
