@@ -124,25 +124,21 @@ static inline __attribute__((always_inline)) uint64_t work_out(gr3d_chain *ch, g
 		const uint64_t push = max64(done, freed[s + 1]);
 		/* the port after the push: this token and those the next stage has
 		 * not taken by then (earlier tokens: their takes are known; pushes
-		 * rise, so the tokens taken by a push only grow).  When the token
-		 * before it is taken, this one alone (token 0: the row before is
-		 * one never written, 0).  Else at most k + 1 - taken[s] of them:
-		 * counted only when that passes the mark (so taken[s] lags at most
-		 * the port's capacity + 1 tokens, which the ring holds).  Never
-		 * more than the capacity (the push waited for token k - cap's
-		 * take): a mark there stays */
+		 * rise, so the tokens taken by a push only grow), never more than
+		 * the capacity (the push waited for token k - cap's take).  Its
+		 * mark m rises only when token k - m is not taken (before token m:
+		 * a row never written, 0); then counted from taken[s], the tokens
+		 * taken by an earlier push, or k + 1 - cap */
 		sim_port *mid = ch->mid[s];
-		if (ch->take[(uint32_t)(k - 1) & mask][s + 1] <= push) {
-			ch->taken[s] = k;
-			if (!mid->max_count)
-				mid->max_count = 1;
-		} else if (mid->max_count < ch->cap && k + 1 - ch->taken[s] > mid->max_count) {
-			uint64_t n = ch->taken[s];
+		const uint32_t m = mid->max_count;
+		if (m < ch->cap && (!m || ch->take[(uint32_t)(k - m) & mask][s + 1] > push)) {
+			uint64_t n = k + 1 > ch->cap ? k + 1 - ch->cap : 0;
+			n = max64(n, ch->taken[s]);
 			while (n < k && ch->take[n & mask][s + 1] <= push)
 				n++;
 			ch->taken[s] = n;
 			const uint32_t count = (uint32_t)(k + 1 - n);
-			if (count > mid->max_count)
+			if (count > m)
 				mid->max_count = count;
 		}
 		st->u.stats.busy += done - take;
