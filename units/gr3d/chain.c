@@ -167,25 +167,6 @@ static inline __attribute__((always_inline)) uint64_t work_out(gr3d_chain *ch, g
 	return take0;
 }
 
-uint64_t gr3d_chain_push(gr3d_chain *ch, gr3d_token t, uint64_t at)
-{
-	gr3d_chain_sync(ch, at);
-	/* in: only its count and mark (MFU, the chain, never reads its items) */
-	sim_port *in = ch->in;
-	if (in->count == in->capacity) {   /* MFU's next pop (after at: the sync made those by at) */
-		at = ch->take[(ch->ntok - in->count) & ch->mask][0];
-		gr3d_chain_sync_due(ch, at);
-	}
-	if (++in->count > in->max_count)
-		in->max_count = in->count;
-	const uint64_t vis = at + ch->lat[0];
-	/* the token's MFU take comes before its DW take and push: the
-	 * earliest of its events */
-	const uint64_t take0 = ch->book ? work_out(ch, t, vis, true) : work_out(ch, t, vis, false);
-	ch->due = min64(ch->due, take0);
-	return at;
-}
-
 /* dw_at: DW's work for the tokens it takes by t, in order (a token is
  * pushed after it is taken, so none is pushed unworked). */
 static void dw_work(gr3d_chain *ch, uint64_t t)
@@ -202,7 +183,8 @@ static void dw_work(gr3d_chain *ch, uint64_t t)
 	}
 }
 
-void gr3d_chain_sync_due(gr3d_chain *ch, uint64_t t)
+/* gr3d_chain_sync_due's body, inlined where the push syncs */
+static inline __attribute__((always_inline)) void sync_due(gr3d_chain *ch, uint64_t t)
 {
 	if (ch->dw_at)
 		dw_work(ch, t);
@@ -235,6 +217,28 @@ void gr3d_chain_sync_due(gr3d_chain *ch, uint64_t t)
 			due = min64(due, ch->outq[(ch->oq_head + ch->oq_worked) & ch->oq_mask].dw_take);
 	}
 	ch->due = due;
+}
+
+void gr3d_chain_sync_due(gr3d_chain *ch, uint64_t t) { sync_due(ch, t); }
+
+uint64_t gr3d_chain_push(gr3d_chain *ch, gr3d_token t, uint64_t at)
+{
+	if (at >= ch->due)
+		sync_due(ch, at);
+	/* in: only its count and mark (MFU, the chain, never reads its items) */
+	sim_port *in = ch->in;
+	if (in->count == in->capacity) {   /* MFU's next pop (after at: the sync made those by at) */
+		at = ch->take[(ch->ntok - in->count) & ch->mask][0];
+		sync_due(ch, at);
+	}
+	if (++in->count > in->max_count)
+		in->max_count = in->count;
+	const uint64_t vis = at + ch->lat[0];
+	/* the token's MFU take comes before its DW take and push: the
+	 * earliest of its events */
+	const uint64_t take0 = ch->book ? work_out(ch, t, vis, true) : work_out(ch, t, vis, false);
+	ch->due = min64(ch->due, take0);
+	return at;
 }
 
 uint64_t gr3d_chain_next_back(const gr3d_chain *ch)
