@@ -2,6 +2,9 @@
 #include "units/gr3d/tex.h"
 
 #include <math.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 const sim_counter_def TEX_COUNTERS[TEX_CTR_COUNT] = {
 	[TEX_CTR_FETCHES] = { "fetches", "TEX instructions run (per quad)" },
@@ -146,9 +149,18 @@ GR3D_HOT void texel_lanes(const gr3d_sampler *sm, const uint8_t *p, tex_f64x4 *o
 {
 	tex_i32x4 n;
 	if (sm->format == GR3D_TEX_RGBA8888) {
+#if defined(__SSE2__)
+		/* the four bytes widened by two unpacks with zero (x86-64's
+		 * baseline; the generic conversion moves them one by one) */
+		uint32_t w;
+		memcpy(&w, p, sizeof w);
+		const __m128i z = _mm_setzero_si128();
+		n = (tex_i32x4)_mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)w), z), z);
+#else
 		tex_u8x4 b;
 		memcpy(&b, p, sizeof b);
 		n = __builtin_convertvector(b, tex_i32x4);
+#endif
 		n = n + (n >> 7);
 	} else {
 		uint32_t pr[2];
