@@ -139,7 +139,7 @@ static __attribute__((noinline)) void dw_store_pixels(dw_unit *w, gr3d_quad *q, 
 	}
 }
 
-static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
+static __attribute__((noinline)) unsigned dw_exec_general(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
 	gr3d_ctx *c = s->ctx;
 	dw_unit *w = (dw_unit *)s;
@@ -189,6 +189,31 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	if (ze && e + 1u >= c->prog->exec_count)
 		zs_late_finish(w->late, ze, q);
 	return s->quad_clocks;
+}
+
+/* The commonest store first, with nothing to save around it: a plain
+ * target, four live pixels inside it, no viewer, late depth/stencil or
+ * quads ahead (dw_exec_general's own whole-quad store, the same bytes and
+ * counts). */
+static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
+{
+#if defined(__SSE2__)
+	const gr3d_ctx *c = s->ctx;
+	dw_unit *w = (dw_unit *)s;
+	const dw_plan *pl = &w->plan[e];
+	if (pl->plain && pl->enable && !c->probe && !w->late && !c->ahead && q->x + 1u < pl->rt->width &&
+	    q->y + 1u < pl->rt->height && quad_all_live(q)) {
+		uint8_t *row = ulp_image_px(pl->rt, q->x, q->y);
+		uint8_t px[GR3D_PIXELS * 4];
+		unorm8_quad(q->r[pl->lo], q->r[pl->hi], px);
+		memcpy(row, px, 8);
+		memcpy(row + (size_t)pl->rt->width * 4u, px + 8, 8);
+		sim_unit_count(&s->u, DW_CTR_STORES, 1);
+		sim_unit_count(&s->u, DW_CTR_PIXELS, GR3D_PIXELS);
+		return s->quad_clocks;
+	}
+#endif
+	return dw_exec_general(s, q, e);
 }
 
 _Static_assert(sizeof(gr3d_token) == sizeof(uint32_t), "dw_route stores a token as one word");
