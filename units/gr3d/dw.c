@@ -191,18 +191,22 @@ static __attribute__((noinline)) unsigned dw_exec_general(gr3d_stage *s, gr3d_qu
 	return s->quad_clocks;
 }
 
-/* The commonest store first, with nothing to save around it: a plain
- * target, four live pixels inside it, no viewer, late depth/stencil or
- * quads ahead (dw_exec_general's own whole-quad store, the same bytes and
- * counts). */
+/* The two commonest EXECs first, with nothing to save around them: without
+ * a viewer or late depth/stencil, no store (dw_exec_general does nothing
+ * then), or a store into a plain target of four live pixels inside it
+ * without quads ahead (dw_exec_general's own whole-quad store, the same
+ * bytes and counts). */
 static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
-#if defined(__SSE2__)
 	const gr3d_ctx *c = s->ctx;
 	dw_unit *w = (dw_unit *)s;
 	const dw_plan *pl = &w->plan[e];
-	if (pl->plain && pl->enable && !c->probe && !w->late && !c->ahead && q->x + 1u < pl->rt->width &&
-	    q->y + 1u < pl->rt->height && quad_all_live(q)) {
+	const bool quiet = !c->probe && !w->late;
+	if (quiet && !pl->enable)
+		return s->quad_clocks;
+#if defined(__SSE2__)
+	if (quiet && pl->plain && !c->ahead && q->x + 1u < pl->rt->width && q->y + 1u < pl->rt->height &&
+	    quad_all_live(q)) {
 		uint8_t *row = ulp_image_px(pl->rt, q->x, q->y);
 		uint8_t px[GR3D_PIXELS * 4];
 		unorm8_quad(q->r[pl->lo], q->r[pl->hi], px);
