@@ -423,11 +423,13 @@ Test(mfu_pair, steps_read_and_write_every_code_as_one_value)
 	}
 }
 
-/* A whole EXEC through the stage (mfu_exec: quad_exec's AVX2 build where
- * the plan says wide, else the plain one) in both builds: the same
- * registers, weights, tex_row, clocks and counters, for a persp EXEC, a
- * register SFU op before an interpolation and an interpolation alone, on
- * random quads with any pixels active and sometimes no triangle. */
+/* A whole EXEC through the stage (mfu_exec: mfu_persp_ipl_avx2 where the
+ * plan says persp_ipl, quad_exec's AVX2 build where it says wide, else the
+ * plain one) against the plain build: the same registers, weights, tex_row,
+ * clocks and counters, for a persp EXEC (persp_ipl), a register SFU op
+ * before an interpolation and an interpolation alone, on random quads with
+ * any pixels active, awkward values (both fast paths' fallbacks) and
+ * sometimes no triangle. */
 Test(mfu_pair, exec_builds_agree)
 {
 	tegra_mfu_inst ins[3];
@@ -440,13 +442,15 @@ Test(mfu_pair, exec_builds_agree)
 	memset(&ins[2], 0, sizeof ins[2]);
 	ins[2].var[0].op = ins[2].var[1].op = TEGRA_VAR_FP20;
 	ins[2].var[1].tram_row = 9;
-	unsigned wide_plans = 0;
+	unsigned wide_plans = 0, persp_ipl_plans = 0;
 	for (unsigned k = 0; k < 3; k++)
 		for (unsigned m = 0; m < 3; m++) {
 			rig *r = new_rig(&ins[k], MODES[m], 13);
 			mfu_unit plain = r->mfu;
 			plain.exec[0].wide = false;
+			plain.exec[0].persp_ipl = false;
 			wide_plans += r->mfu.exec[0].wide;
+			persp_ipl_plans += r->mfu.exec[0].persp_ipl;
 			uint64_t x = 0x51ED2705u + k * 3 + m;
 			for (unsigned trial = 0; trial < 5000; trial++) {
 				random_tram(&x, &r->tram);
@@ -468,9 +472,13 @@ Test(mfu_pair, exec_builds_agree)
 		}
 #if defined(__x86_64__)
 	if (__builtin_cpu_supports("avx2"))
+	{
 		cr_expect_eq(wide_plans, 9u, "every EXEC here has a four-lane instruction (%u)", wide_plans);
+		cr_expect_eq(persp_ipl_plans, 3u, "the persp EXEC is persp_ipl in every rounding (%u)", persp_ipl_plans);
+	}
 #else
 	(void)wide_plans;
+	(void)persp_ipl_plans;
 #endif
 }
 

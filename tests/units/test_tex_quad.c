@@ -4,7 +4,10 @@
  * codes bit for bit.  Random textures in every format, both filters, every
  * wrap, coordinates in and around [0, 1] with odd FP20 codes among them,
  * partial quads: the registers, the pre-fetch views and the counters of
- * the two builds must agree. */
+ * the two builds must agree.  The wide build takes a quad whose four pixels
+ * are live through fetch_quad (the coordinates on four lanes, both
+ * filters), the plain one always pixel by pixel: so fetch_quad is checked
+ * against fetch_view too. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>

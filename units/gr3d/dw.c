@@ -5,6 +5,9 @@
 #include "units/gr3d/zs.h"
 
 #include <math.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 const sim_counter_def DW_COUNTERS[DW_CTR_COUNT] = {
 	[DW_CTR_STORES] = { "stores", "DW store instructions run (per quad)" },
@@ -33,6 +36,39 @@ static void unorm8_pixel(const uint8_t unorm8[FX10_MASK + 1], uint32_t lo, uint3
 	b[2] = b2;
 	b[3] = b3;
 }
+
+/* unorm8_pixel on the four pixels of a quad at once, in SSE2 (x86-64's
+ * baseline): out[p] is pixel p's four bytes, channel k in byte k (the
+ * target's order).  The table's rule (fx10_to_unorm8: v = sext10(code), 0
+ * for v <= 0, (v * 255 + 127) >> 8 up to 255) is the same as clamping v to
+ * [0, 256] first (256 and above give 255), so each channel is a 16-bit lane:
+ * v clamped by one max and one min, v * 255 + 127 as (v << 8) - v + 127
+ * (at most 65407: no carry out of the lane), shifted down, and the lanes put
+ * in pixel order and packed to bytes.  tests/units/test_dw_quad.c compares it
+ * with the table on every code. */
+#if defined(__SSE2__)
+static inline void unorm8_quad(const uint32_t lo[GR3D_PIXELS], const uint32_t hi[GR3D_PIXELS],
+                               uint8_t out[GR3D_PIXELS * 4])
+{
+	const __m128i m0 = _mm_set1_epi32(FX10_MASK), m1 = _mm_set1_epi32((int)(FX10_MASK << 16));
+	const __m128i sign = _mm_set1_epi16(FX10_SIGN);
+	const __m128i l = _mm_loadu_si128((const __m128i *)(const void *)lo);
+	const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)hi);
+	/* each word's two codes in its two 16-bit halves: channels 0 1 (lo), 2 3 (hi) */
+	__m128i a = _mm_or_si128(_mm_and_si128(l, m0), _mm_and_si128(_mm_slli_epi32(l, 16 - FX10_HIGH_SHIFT), m1));
+	__m128i b = _mm_or_si128(_mm_and_si128(h, m0), _mm_and_si128(_mm_slli_epi32(h, 16 - FX10_HIGH_SHIFT), m1));
+	a = _mm_sub_epi16(_mm_xor_si128(a, sign), sign);              /* sext10 */
+	b = _mm_sub_epi16(_mm_xor_si128(b, sign), sign);
+	const __m128i zero = _mm_setzero_si128(), top = _mm_set1_epi16(256), half = _mm_set1_epi16(127);
+	a = _mm_min_epi16(_mm_max_epi16(a, zero), top);
+	b = _mm_min_epi16(_mm_max_epi16(b, zero), top);
+	a = _mm_srli_epi16(_mm_add_epi16(_mm_sub_epi16(_mm_slli_epi16(a, 8), a), half), 8);
+	b = _mm_srli_epi16(_mm_add_epi16(_mm_sub_epi16(_mm_slli_epi16(b, 8), b), half), 8);
+	/* pixels 0 1 and 2 3 as channels 0..3 each, then bytes */
+	const __m128i bytes = _mm_packus_epi16(_mm_unpacklo_epi32(a, b), _mm_unpackhi_epi32(a, b));
+	_mm_storeu_si128((__m128i *)(void *)out, bytes);
+}
+#endif
 
 /* arith=exact (docs/exact.md): a channel of `levels` + 1 steps from its
  * exact-mode half, rounded to nearest once, expanded back to 8 bits as the
@@ -103,7 +139,7 @@ static __attribute__((noinline)) void dw_store_pixels(dw_unit *w, gr3d_quad *q, 
 	}
 }
 
-static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
+static __attribute__((noinline)) unsigned dw_exec_general(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
 	gr3d_ctx *c = s->ctx;
 	dw_unit *w = (dw_unit *)s;
@@ -125,18 +161,26 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 		sim_unit_count(&s->u, DW_CTR_STORES, 1);
 		const ulp_image *rt = pl->rt;
 		/* the common quad: four live pixels inside a plain target, no late
-		 * depth/stencil: two rows of two pixels, one row pointer each */
+		 * depth/stencil: the four pixels' bytes formed at once, then two
+		 * rows of two pixels, one 8-byte store each */
 		if (pl->plain && !ze && q->x + 1u < rt->width && q->y + 1u < rt->height && quad_all_live(q)) {
+			uint8_t *row = ulp_image_px(pl->rt, q->x, q->y);
+			const size_t stride = (size_t)rt->width * 4u;
+#if defined(__SSE2__)
+			uint8_t px[GR3D_PIXELS * 4];
+			unorm8_quad(q->r[pl->lo], q->r[pl->hi], px);
+			memcpy(row, px, 8);                      /* pixels 0 1, then 2 3 */
+			memcpy(row + stride, px + 8, 8);
+#else
 			/* locals: a byte store may alias anything, the compiler would
 			 * reload what it reads through a pointer after each */
 			const unsigned lo = pl->lo, hi = pl->hi;
 			const uint8_t *unorm8 = w->unorm8;
-			uint8_t *row = ulp_image_px(pl->rt, q->x, q->y);
-			const size_t stride = (size_t)rt->width * 4u;
 			for (unsigned p = 0; p < GR3D_PIXELS; p += 2, row += stride) {   /* pixels 0 1, then 2 3 */
 				unorm8_pixel(unorm8, q->r[lo][p], q->r[hi][p], row);
 				unorm8_pixel(unorm8, q->r[lo][p + 1], q->r[hi][p + 1], row + 4);
 			}
+#endif
 			sim_unit_count(&s->u, DW_CTR_PIXELS, GR3D_PIXELS);
 			return s->quad_clocks;        /* (no ze: nothing to finish) */
 		}
@@ -145,6 +189,35 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	if (ze && e + 1u >= c->prog->exec_count)
 		zs_late_finish(w->late, ze, q);
 	return s->quad_clocks;
+}
+
+/* The two commonest EXECs first, with nothing to save around them: without
+ * a viewer or late depth/stencil, no store (dw_exec_general does nothing
+ * then), or a store into a plain target of four live pixels inside it
+ * without quads ahead (dw_exec_general's own whole-quad store, the same
+ * bytes and counts). */
+static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
+{
+	const gr3d_ctx *c = s->ctx;
+	dw_unit *w = (dw_unit *)s;
+	const dw_plan *pl = &w->plan[e];
+	const bool quiet = !c->probe && !w->late;
+	if (quiet && !pl->enable)
+		return s->quad_clocks;
+#if defined(__SSE2__)
+	if (quiet && pl->plain && !c->ahead && q->x + 1u < pl->rt->width && q->y + 1u < pl->rt->height &&
+	    quad_all_live(q)) {
+		uint8_t *row = ulp_image_px(pl->rt, q->x, q->y);
+		uint8_t px[GR3D_PIXELS * 4];
+		unorm8_quad(q->r[pl->lo], q->r[pl->hi], px);
+		memcpy(row, px, 8);
+		memcpy(row + (size_t)pl->rt->width * 4u, px + 8, 8);
+		sim_unit_count(&s->u, DW_CTR_STORES, 1);
+		sim_unit_count(&s->u, DW_CTR_PIXELS, GR3D_PIXELS);
+		return s->quad_clocks;
+	}
+#endif
+	return dw_exec_general(s, q, e);
 }
 
 _Static_assert(sizeof(gr3d_token) == sizeof(uint32_t), "dw_route stores a token as one word");

@@ -492,6 +492,34 @@ __attribute__((target("avx2"), noinline)) static unsigned mfu_quad_avx2(gr3d_sta
 {
 	return quad_exec(s, q, &((const mfu_unit *)s)->exec[e], true);
 }
+
+
+/* An EXEC of one instruction that sets up the perspective and interpolates
+ * FP20 varyings (mfu_exec_plan.persp_ipl: a varying read perspective-correct,
+ * the commonest EXEC) on a quad whose four pixels are active and which has
+ * a triangle: run_inst's two fast paths back to back, without its dispatch.
+ * Where a value leaves their range the steps go on as run_inst's do:
+ * persp_setup4 writes nothing, so quad_exec runs the whole EXEC;
+ * ipl_fp20_4 is redone by ipl_vars with the same weights. */
+__attribute__((target("avx2"), noinline)) static unsigned mfu_persp_ipl_avx2(gr3d_stage *s, gr3d_quad *q,
+                                                                           unsigned e)
+{
+	const mfu_unit *m = (const mfu_unit *)s;
+	const mfu_exec_plan *x = &m->exec[e];
+	const gr3d_ctx *c = s->ctx;
+	const unsigned active = active_pixels(q);
+	mfu_weights w;
+	if (active != 0xFu || q->tri >= c->ntris || !persp_setup4(&m->round, q, &w))
+		return quad_exec(s, q, x, true);
+	const gr3d_tram_tri *t = &c->tram[q->tri];
+	if (!ipl_fp20_4(&m->round, &x->inst[0], t, q, &w))
+		ipl_vars(c, &x->inst[0], t, q, active, &w);
+	q->tex_row = x->row;
+	const uint32_t *add = x->add[GR3D_PIXELS];
+	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
+		sim_unit_count(&s->u, k, add[k]);
+	return s->quad_clocks * x->count;
+}
 #endif
 
 __attribute__((noinline)) static unsigned mfu_quad(gr3d_stage *s, gr3d_quad *q, unsigned e)
@@ -505,6 +533,8 @@ static unsigned mfu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	if (!m->count[e])
 		return s->quad_clocks;                          /* count 0 still takes a clock (wiki) */
 #if defined(__x86_64__)
+	if (m->exec[e].persp_ipl)
+		return mfu_persp_ipl_avx2(s, q, e);
 	if (m->exec[e].wide)
 		return mfu_quad_avx2(s, q, e);
 #endif
@@ -587,5 +617,6 @@ void mfu_init(mfu_unit *m, gr3d_ctx *ctx)
 		}
 		for (unsigned n = 0; n <= GR3D_PIXELS; n++)
 			x->add[n][MFU_CTR_INSTRUCTIONS] = count;
+		x->persp_ipl = m->avx2 && x->ninst == 1 && x->inst[0].persp && x->inst[0].ipl_fp20;
 	}
 }

@@ -2,6 +2,9 @@
 #include "units/gr3d/tex.h"
 
 #include <math.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 const sim_counter_def TEX_COUNTERS[TEX_CTR_COUNT] = {
 	[TEX_CTR_FETCHES] = { "fetches", "TEX instructions run (per quad)" },
@@ -146,9 +149,18 @@ GR3D_HOT void texel_lanes(const gr3d_sampler *sm, const uint8_t *p, tex_f64x4 *o
 {
 	tex_i32x4 n;
 	if (sm->format == GR3D_TEX_RGBA8888) {
+#if defined(__SSE2__)
+		/* the four bytes widened by two unpacks with zero (x86-64's
+		 * baseline; the generic conversion moves them one by one) */
+		uint32_t w;
+		memcpy(&w, p, sizeof w);
+		const __m128i z = _mm_setzero_si128();
+		n = (tex_i32x4)_mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)w), z), z);
+#else
 		tex_u8x4 b;
 		memcpy(&b, p, sizeof b);
 		n = __builtin_convertvector(b, tex_i32x4);
+#endif
 		n = n + (n >> 7);
 	} else {
 		uint32_t pr[2];
@@ -216,6 +228,90 @@ GR3D_HOT unsigned fetch_view(const gr3d_sampler *sm, const level_view *lv, bool 
 		pr[h] = (uint32_t)n[0] | (uint32_t)n[1] << FX10_HIGH_SHIFT;
 	}
 	return 4;
+}
+
+/* wrap_coord on four lanes: a power-of-two repeat by a mask, a clamp by
+ * comparisons, another wrap lane by lane. */
+GR3D_HOT tex_i32x4 wrap4(tex_i32x4 i, int n, unsigned mode)
+{
+	if (mode == GR3D_WRAP_REPEAT && (n & (n - 1)) == 0)
+		return i & (n - 1);
+	if (mode == GR3D_WRAP_CLAMP) {
+		const tex_i32x4 top = { n - 1, n - 1, n - 1, n - 1 };
+		const tex_i32x4 lo = i < 0, hi = i >= n;   /* (a comparison's lanes are 0 or -1) */
+		return (~lo & ~hi & i) | (hi & top);
+	}
+	for (unsigned k = 0; k < GR3D_PIXELS; k++)
+		i[k] = wrap_coord(i[k], n, mode);
+	return i;
+}
+
+/* The fetch of a quad whose four pixels are live (tex_quad's wide build,
+ * level 0 without a LOD): fetch_view's steps with the coordinates on four
+ * lanes (u = s * fw, v = t * fh, the range test, for a bilinear filter
+ * u - 0.5, floor_int, the fractions, each column and row wrapped), then
+ * each pixel's texel (texel_pair, as fetch_view's nearest filter) or blend
+ * (as fetch_view's wide one).  The four addresses are known before the
+ * first load, so the loads of texels that miss the cache overlap.  The
+ * four codes of each destination register in lo[], hi[].  Returns false,
+ * having done nothing, when a coordinate is not finite or out of the range:
+ * fetch_view then runs pixel by pixel. */
+typedef int64_t tex_i64x4 __attribute__((vector_size(32)));
+
+GR3D_HOT bool fetch_quad(const gr3d_sampler *sm, const level_view *lv, bool linear, const double cs[GR3D_PIXELS],
+                         const double ct[GR3D_PIXELS], uint32_t lo[GR3D_PIXELS], uint32_t hi[GR3D_PIXELS])
+{
+	tex_f64x4 u, v;
+	memcpy(&u, cs, sizeof u);
+	memcpy(&v, ct, sizeof v);
+	u = u * lv->fw;
+	v = v * lv->fh;
+	/* !isfinite(s), !isfinite(t) or |u|, |v| > 1e8 in a lane: not here
+	 * (a NaN or inf s gives a NaN or inf u) */
+	const tex_i64x4 ok = (u <= 1e8) & (u >= -1e8) & (v <= 1e8) & (v >= -1e8);
+	if (!(ok[0] & ok[1] & ok[2] & ok[3]))
+		return false;
+	if (linear) {
+		u -= 0.5;
+		v -= 0.5;
+	}
+	/* floor_int: the truncation, one less where u < it */
+	const tex_i32x4 iu = __builtin_convertvector(u, tex_i32x4), iv = __builtin_convertvector(v, tex_i32x4);
+	const tex_i32x4 x0 = iu + __builtin_convertvector(u < __builtin_convertvector(iu, tex_f64x4), tex_i32x4);
+	const tex_i32x4 y0 = iv + __builtin_convertvector(v < __builtin_convertvector(iv, tex_f64x4), tex_i32x4);
+	if (!linear) {
+		const tex_i32x4 x = wrap4(x0, lv->w, lv->wrap_s), y = wrap4(y0, lv->h, lv->wrap_t);
+		const uint8_t *t[GR3D_PIXELS];
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			t[p] = lv->rgba + ((size_t)y[p] * (size_t)lv->w + (size_t)x[p]) * 4u;
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			uint32_t pr[2];
+			texel_pair(sm, t[p], pr);
+			lo[p] = pr[0];
+			hi[p] = pr[1];
+		}
+		return true;
+	}
+	const tex_f64x4 fu = u - __builtin_convertvector(x0, tex_f64x4), fv = v - __builtin_convertvector(y0, tex_f64x4);
+	const tex_i32x4 xa = wrap4(x0, lv->w, lv->wrap_s), xb = wrap4(x0 + 1, lv->w, lv->wrap_s);
+	const tex_i32x4 ya = wrap4(y0, lv->h, lv->wrap_t), yb = wrap4(y0 + 1, lv->h, lv->wrap_t);
+	const size_t w4 = (size_t)lv->w * 4u;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		const uint8_t *row0 = lv->rgba + (size_t)ya[p] * w4, *row1 = lv->rgba + (size_t)yb[p] * w4;
+		tex_f64x4 ta, tb, tc, td;
+		texel_lanes(sm, row0 + (size_t)xa[p] * 4u, &ta);
+		texel_lanes(sm, row0 + (size_t)xb[p] * 4u, &tb);
+		texel_lanes(sm, row1 + (size_t)xa[p] * 4u, &tc);
+		texel_lanes(sm, row1 + (size_t)xb[p] * 4u, &td);
+		const double gu1 = 1 - fu[p], ku1 = fu[p], gv1 = 1 - fv[p], kv1 = fv[p];
+		const tex_f64x4 gu = { gu1, gu1, gu1, gu1 }, ku = { ku1, ku1, ku1, ku1 };
+		const tex_f64x4 gv = { gv1, gv1, gv1, gv1 }, kv = { kv1, kv1, kv1, kv1 };
+		const tex_f64x4 r = gv * (gu * ta + ku * tb) + kv * (gu * tc + ku * td) + 0.5;
+		const tex_i32x4 n = __builtin_convertvector(r, tex_i32x4) & (int32_t)FX10_MASK;
+		lo[p] = (uint32_t)n[0] | (uint32_t)n[1] << FX10_HIGH_SHIFT;
+		hi[p] = (uint32_t)n[2] | (uint32_t)n[3] << FX10_HIGH_SHIFT;
+	}
+	return true;
 }
 
 /* Level lvl of a sampler (level 0 = img when no chain is built) at
@@ -461,6 +557,25 @@ static inline __attribute__((always_inline)) unsigned tex_quad(const tex_unit *t
 	}
 	const level_view l0 = view_of(sm, 0);
 	uint64_t texels = 0;
+	uint32_t lo4[GR3D_PIXELS], hi4[GR3D_PIXELS];
+	if (wide && !c->exact && !use_lod && l0.rgba && !gr3d_flags4(q->killed) &&
+	    fetch_quad(sm, &l0, sm->bilinear, cs, ct, lo4, hi4)) {
+		for (unsigned p = 0; p < GR3D_PIXELS && shadow; p++) {
+			gr3d_pixel *px = &q->px[p];
+			px->tex_old[0] = q->r[dlo][p];
+			px->tex_old[1] = q->r[dhi][p];
+			px->tex_reg[0] = (uint8_t)dlo;
+			px->tex_reg[1] = (uint8_t)dhi;
+			px->tex_shadow = 3;
+		}
+		memcpy(q->r[dlo], lo4, sizeof lo4);
+		memcpy(q->r[dhi], hi4, sizeof hi4);
+		texels = (sm->bilinear ? 4u : 1u) * GR3D_PIXELS;
+		gr3d_stage *s = &((tex_unit *)tu)->s;
+		sim_unit_count(&s->u, TEX_CTR_FETCHES, 1);
+		sim_unit_count(&s->u, TEX_CTR_TEXELS, texels);
+		return s->quad_clocks;
+	}
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 		gr3d_pixel *px = &q->px[p];
 		if (shadow)

@@ -3,6 +3,9 @@
 
 #include <math.h>
 #include <stdlib.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "sim/core/port.h"
 
@@ -161,6 +164,71 @@ uint32_t zs_pixel_z(const zs_state *st, const zs_surface *s, double z)
 	return pixel_z(lo, hi, s, z);
 }
 
+/* zs_quad_depth on a quad whose four pixels are covered and on the surface,
+ * in SSE2 (x86-64's baseline; the generic vector types gave scalar
+ * comparisons there): pixel_z and zs_quantize on two pairs of lanes with
+ * their comparisons in their order (x = z * max is below 2^24, so its
+ * truncation to int32 is the uint32_t one), the compare function's switch
+ * once for the four (unsigned, as the sign bit flipped), the two rows of
+ * depths read and written as pairs (a failing pixel's depth written back
+ * as it was). */
+#if defined(__SSE2__)
+static inline __m128d clamp_quantize(__m128d z, __m128d lo, __m128d hi, __m128d max)
+{
+	const __m128d one = _mm_set1_pd(1.0), zero = _mm_setzero_pd();
+	__m128d m = _mm_cmpge_pd(z, lo);                  /* !(z >= lo): lo (NaN too) */
+	z = _mm_or_pd(_mm_and_pd(m, z), _mm_andnot_pd(m, lo));
+	m = _mm_cmpgt_pd(z, hi);
+	z = _mm_or_pd(_mm_and_pd(m, hi), _mm_andnot_pd(m, z));
+	const __m128d pos = _mm_cmpgt_pd(z, zero);        /* zs_quantize: z > 0 ? (z < 1 ? z : 1) : 0 */
+	m = _mm_cmplt_pd(z, one);
+	z = _mm_and_pd(pos, _mm_or_pd(_mm_and_pd(m, z), _mm_andnot_pd(m, one)));
+	return _mm_mul_pd(z, max);
+}
+
+static unsigned quad_depth4(double lo, double hi, bool write, enum zs_func f, zs_surface *s, gr3d_quad_in *in,
+                            uint32_t code[GR3D_PIXELS], unsigned *rejected)
+{
+	const __m128d vlo = _mm_set1_pd(lo), vhi = _mm_set1_pd(hi), max = _mm_set1_pd((double)zs_depth_max(s));
+	const __m128d x01 = clamp_quantize(_mm_loadu_pd(&in->z[0]), vlo, vhi, max);
+	const __m128d x23 = clamp_quantize(_mm_loadu_pd(&in->z[2]), vlo, vhi, max);
+	const __m128i i01 = _mm_cvttpd_epi32(x01), i23 = _mm_cvttpd_epi32(x23);
+	const __m128d half = _mm_set1_pd(0.5);
+	/* + 1 where the rest is a half or more: the 64-bit masks' low words */
+	const __m128d up01 = _mm_cmpge_pd(_mm_sub_pd(x01, _mm_cvtepi32_pd(i01)), half);
+	const __m128d up23 = _mm_cmpge_pd(_mm_sub_pd(x23, _mm_cvtepi32_pd(i23)), half);
+	const __m128i up = _mm_castps_si128(_mm_shuffle_ps(_mm_castpd_ps(up01), _mm_castpd_ps(up23), _MM_SHUFFLE(2, 0, 2, 0)));
+	const __m128i c = _mm_sub_epi32(_mm_unpacklo_epi64(i01, i23), up);
+	_mm_storeu_si128((__m128i *)(void *)code, c);
+	uint32_t *row0 = &s->depth[(size_t)in->y * s->width + in->x], *row1 = row0 + s->width;
+	const __m128i d = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)row0),
+	                                     _mm_loadl_epi64((const __m128i *)(const void *)row1));
+	const __m128i flip = _mm_set1_epi32(INT32_MIN), cs = _mm_xor_si128(c, flip), ds = _mm_xor_si128(d, flip);
+	const __m128i all = _mm_set1_epi32(-1);
+	__m128i pass;
+	switch (f) {
+	case ZS_NEVER: pass = _mm_setzero_si128(); break;
+	case ZS_LESS: pass = _mm_cmplt_epi32(cs, ds); break;
+	case ZS_EQUAL: pass = _mm_cmpeq_epi32(c, d); break;
+	case ZS_LEQUAL: pass = _mm_xor_si128(_mm_cmpgt_epi32(cs, ds), all); break;
+	case ZS_GREATER: pass = _mm_cmpgt_epi32(cs, ds); break;
+	case ZS_NOTEQUAL: pass = _mm_xor_si128(_mm_cmpeq_epi32(c, d), all); break;
+	case ZS_GEQUAL: pass = _mm_xor_si128(_mm_cmplt_epi32(cs, ds), all); break;
+	default: pass = all; break;
+	}
+	const unsigned mask = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(pass));
+	if (write && mask) {
+		const __m128i n = _mm_or_si128(_mm_and_si128(pass, c), _mm_andnot_si128(pass, d));
+		_mm_storel_epi64((__m128i *)(void *)row0, n);
+		_mm_storel_epi64((__m128i *)(void *)row1, _mm_unpackhi_epi64(n, n));
+	}
+	static const uint8_t FAILS[16] = { 4, 3, 3, 2, 3, 2, 2, 1, 3, 2, 2, 1, 2, 1, 1, 0 };
+	in->mask = (uint8_t)mask;
+	*rejected = FAILS[mask];
+	return GR3D_PIXELS;
+}
+#endif
+
 unsigned zs_quad_depth(const zs_state *st, zs_surface *s, gr3d_quad_in *in, uint32_t code[GR3D_PIXELS],
                        unsigned *rejected)
 {
@@ -168,6 +236,10 @@ unsigned zs_quad_depth(const zs_state *st, zs_surface *s, gr3d_quad_in *in, uint
 	z_range(st, &lo, &hi);
 	const bool write = !st->late && st->z_enable && st->z_write && st->depth_surface;
 	const enum zs_func f = st->z_enable ? (enum zs_func)st->z_func : ZS_ALWAYS;
+#if defined(__SSE2__)
+	if (in->mask == 0xFu && in->x + 1u < s->width && in->y + 1u < s->height)
+		return quad_depth4(lo, hi, write, f, s, in, code, rejected);
+#endif
 	unsigned tested = 0, fail = 0, mask = in->mask;
 	for (unsigned k = 0; k < GR3D_PIXELS; k++) {
 		if (!(mask >> k & 1u))
