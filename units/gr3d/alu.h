@@ -50,6 +50,12 @@ typedef struct alu_slot {
 	bool reg_copy;                /* copies a register operand: formed in binary32
 	                               * lanes (alu.c copy_reg) */
 	uint8_t copy_src;             /* its operand: 0 rA, 1 rB, 2 rC */
+	uint8_t copy_opd;             /* and its byte offset in the slot (offsetof(alu_slot, a), ...) */
+	uint16_t copy_off;            /* byte offset of the operand's four words in gr3d_quad: the
+	                               * register's, or the batch view's (plan_views) */
+	uint8_t wr;                   /* enum alu_wr (alu_slot.h): how a value formed in binary32
+	                               * lanes (a copy) is written */
+	uint16_t wr_off;              /* WR_FP20, WR_FX10: byte offset of the destination's words */
 	bool unread;                  /* no slot reads its aluK value and it is written as
 	                               * FP20 (a row or global register): the encoder rounds
 	                               * it, so alu_slot_result does not (plan_unread) */
