@@ -47,14 +47,18 @@ static const char PROG[] =
 	"  ALU3: CSEL r2.h, -#1, -r0, #0 (sat)\n"         /* a saturated copy into one FX10 half
 	                                                  * (a -0 stays -0) */
 	" ALU:\n"
-	"  ALU0: MAD r3.lh, r0, #1, #0 (this)\n"         /* a copy that heads a group: */
-	"  ALU1: MAD g0.lh, r0, #1, #0 (other)\n"        /* the group's sum is written */
-	"  ALU2: MAD g1.lh, r0, #1, #0\n;\n";
+	"  ALU0: MAD g0.lh, r0, #1, #0 (this)\n"         /* a copy that heads a group: */
+	"  ALU1: MAD g1.lh, r0, #1, #0 (other)\n"        /* the group's sum is written */
+	"  ALU2: MAD g2.lh, r0, #1, #0\n"
+	" ALU:\n"                                         /* saturated products into FX10 halves */
+	"  ALU0: MUL r3.l, r0, r1, #0 (sat)\n"
+	"  ALU1: MUL r3.h, r2, r1, #0 (sat)(this)\n"     /* the sum of a group: not in [0, 1] */
+	"  ALU2: MAD g3.lh, r0, #1, #0\n;\n";
 
 /* The packets the rig runs, in order: EXEC 0's three, then EXEC 1's one and
- * EXEC 2's two. */
-enum { NPK = 6 };
-static const unsigned PK_EXEC[NPK] = { 0, 0, 0, 1, 2, 2 }, PK_INDEX[NPK] = { 0, 1, 2, 0, 0, 1 };
+ * EXEC 2's three. */
+enum { NPK = 7 };
+static const unsigned PK_EXEC[NPK] = { 0, 0, 0, 1, 2, 2, 2 }, PK_INDEX[NPK] = { 0, 1, 2, 0, 0, 1, 2 };
 
 typedef struct rig {
 	alu_rig a;                       /* its unit compiled with the shortcuts (alu_init) */
@@ -109,7 +113,7 @@ static void check_codes(const rig *r, uint32_t stride)
 		}
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 			for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
-				if (fast.r[i][p] != ref.r[i][p])
+				if (fast.r[i][p] != ref.r[i][p] || (i < GR3D_GLOBALS && fast.g[i][p] != ref.g[i][p]))
 					cr_assert_fail("code 0x%05x: registers differ with the shortcuts", code[p]);
 			const uint32_t raw = code[p];
 			const double v = !(raw & 0x7E000u) && !c->cfg->tegra_fp20_subnormals ? 0.0 : gr3d_fp20(raw);
@@ -140,6 +144,7 @@ Test(alu_plan, shortcuts_are_taken)
 		cr_expect(w->slot[k].reg_copy, "EXEC 2's slot %u is a copy", k);
 	cr_expect(w->slot[0].pair_next && w->slot[1].saturate && w->slot[3].saturate);
 	cr_expect(w[1].groups && w[1].slot[0].reg_copy && w[1].slot[0].wr == WR_FP20);
+	cr_expect(w[2].slot[0].pair_next && w[2].slot[0].unit01 && !w[2].slot[1].unit01 && w[2].slot[1].saturate);
 	cr_expect(w->slot[2].wr == WR_FP20 && w->slot[3].wr == WR_FX10 && p[0].slot[0].wr == WR_FX10);
 	cr_expect(w->slot[2].wr_off == offsetof(gr3d_quad, r) + sizeof(((gr3d_quad *)0)->r[0]));
 	cr_expect(w->slot[2].copy_off == offsetof(gr3d_quad, r) + 2 * sizeof(((gr3d_quad *)0)->r[0]));

@@ -295,7 +295,7 @@ static void write_pair_f32(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, u
 		end_views(q, live, s[0].dst_index);
 	uint32_t set[GR3D_PIXELS];
 	alu_u32x4 e;
-	if (s[0].saturate && s[1].saturate)   /* values in [-0, 1] */
+	if (s[0].unit01 && s[1].unit01)   /* values in [-0, 1] */
 		e = fx10_lanes_unit(a, f0) << s[0].fx10_shift | fx10_lanes_unit(a, f1) << s[1].fx10_shift;
 	else
 		e = fx10_lanes(a, f0) << s[0].fx10_shift | fx10_lanes(a, f1) << s[1].fx10_shift;
@@ -315,7 +315,7 @@ static void write_f32(const alu_unit *a, gr3d_quad *q, unsigned live, bool shado
 		const alu_u32x4 e = enc20_f32(f);
 		memcpy(set, &e, sizeof set);
 	} else {                          /* WR_FX10 (not arith=exact: FX10_MASK at fx10_shift) */
-		const alu_u32x4 e = (s->saturate ? fx10_lanes_unit(a, f) : fx10_lanes(a, f)) << s->fx10_shift;
+		const alu_u32x4 e = (s->unit01 ? fx10_lanes_unit(a, f) : fx10_lanes(a, f)) << s->fx10_shift;
 		memcpy(set, &e, sizeof set);
 		keep = ~(FX10_MASK << s->fx10_shift);
 	}
@@ -331,10 +331,15 @@ static void write_pair(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, unsig
 	if (shadow)
 		end_views(q, live, s[0].dst_index);
 	uint32_t e0[GR3D_PIXELS], e1[GR3D_PIXELS], set[GR3D_PIXELS];
-	fx10_quad(a, c, v0, e0);
-	fx10_quad(a, c, v1, e1);
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		set[p] = e0[p] << s[0].fx10_shift | e1[p] << s[1].fx10_shift;
+	if (a->fx10_lanes && s[0].unit01 && s[1].unit01) {   /* values in [-0, 1] or NaNs */
+		const alu_u32x4 e = fx10_unit_lanes(a, v0) << s[0].fx10_shift | fx10_unit_lanes(a, v1) << s[1].fx10_shift;
+		memcpy(set, &e, sizeof set);
+	} else {
+		fx10_quad(a, c, v0, e0);
+		fx10_quad(a, c, v1, e1);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			set[p] = e0[p] << s[0].fx10_shift | e1[p] << s[1].fx10_shift;
+	}
 	const uint32_t m = gr3d_fx_mask(c);
 	write_row_bits(q, s[0].dst_index & (GR3D_ROW_REGS - 1), live, ~(m | m << gr3d_fx_shift(c)), set);
 }

@@ -56,6 +56,8 @@ typedef struct alu_slot {
 	uint8_t wr;                   /* enum alu_wr (alu_slot.h): how a value formed in binary32
 	                               * lanes (a copy) is written */
 	uint16_t wr_off;              /* WR_FP20, WR_FX10: byte offset of the destination's words */
+	bool unit01;                  /* saturated or a condition, in no group: every value is
+	                               * in [-0, 1] or a NaN (alu_lanes.h fx10_unit_lanes) */
 	bool unread;                  /* no slot reads its aluK value and it is written as
 	                               * FP20 (a row or global register): the encoder rounds
 	                               * it, so alu_slot_result does not (plan_unread) */

@@ -396,6 +396,17 @@ static inline alu_u32x4 fx10_lanes_unit(const alu_unit *a, alu_f32x4 f)
 	return (alu_u32x4)n & FX10_MASK;
 }
 
+/* fx10_quad of four values each in [-0, 1] or a NaN (alu_slot.unit01,
+ * not arith=exact, alu_unit.fx10_lanes): a value rounded to FP20 is exact
+ * as a binary32, and fx10_lanes takes a NaN's lane as 0, which
+ * fx10_lanes_unit gives 0 too. */
+GR3D_HOT alu_u32x4 fx10_unit_lanes(const alu_unit *a, const double v[GR3D_PIXELS])
+{
+	alu_f32x4 f = { (float)v[0], (float)v[1], (float)v[2], (float)v[3] };
+	f = (alu_f32x4)((alu_i32x4)f & (f == f));
+	return fx10_lanes_unit(a, f);
+}
+
 GR3D_HOT void fx10_quad(const alu_unit *a, const gr3d_ctx *c, const double v[GR3D_PIXELS],
                         uint32_t enc[GR3D_PIXELS])
 {

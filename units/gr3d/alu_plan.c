@@ -291,6 +291,10 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out,
 			out->group_head[j] = (int8_t)k;
 		k = j;
 	}
+	for (unsigned k = 0; k < 4; k++) {   /* a group's head takes the sum, which is neither */
+		alu_slot *s = &out->slot[k];
+		s->unit01 = (s->saturate || s->cc != TEGRA_CC_NONE) && out->group_head[k] < 0;
+	}
 	/* with alu_reg_same_packet, slot k sees the results of the earlier,
 	 * non-accumulating slots of the same packet */
 	const bool same = c->cfg->tegra_alu_same_packet;
