@@ -215,6 +215,7 @@ Test(alu_plan, batch_view_copies_only_what_is_read)
 	/* the copies read their words there (alu.c copy_reg) */
 	cr_expect(u->pk[1][0].slot[0].reg_copy && u->pk[1][0].slot[1].reg_copy);
 	cr_expect_eq(u->pk[1][0].slot[0].copy_off, offsetof(gr3d_quad, view) + 2 * sizeof(((gr3d_quad *)0)->view[0]));
+	cr_expect_eq(u->pk[1][0].slot[0].a.off, offsetof(gr3d_quad, view) + 2 * sizeof(((gr3d_quad *)0)->view[0]));
 	cr_expect_eq(u->pk[1][0].slot[1].copy_off, offsetof(gr3d_quad, r) + 4 * sizeof(((gr3d_quad *)0)->r[0]));
 	cr_expect(!u->pk[1][1].slot[0].a.view);         /* r4.l: written by its first packet */
 	cr_expect(!u->pk[2][0].slot[0].a.view && !u->pk[2][0].slot[1].a.view);

@@ -150,23 +150,21 @@ GR3D_HOT void q_fetch(const alu_pass *ap, const alu_operand *o, q_f64x4 *out, un
 {
 	const gr3d_quad *q = ap->q;
 	double v[GR3D_PIXELS];
-	switch (o->kind) {
-	case OPD_CONST:                   /* modifiers folded by alu_compile */
-		*out = Q_SPLAT(o->k);
-		return;
-	case OPD_REG: {                   /* read_raw without the pre-fetch view */
-		/* the four words side by side in the quad (gr3d_quad_reg) */
+	if (o->kind == OPD_REG) {         /* read_raw without the pre-fetch view (the common
+		                               * kind, tested before the switch) */
+		/* the four words side by side in the quad (gr3d_quad_reg), or the batch view's */
 		uint32_t raw[GR3D_PIXELS];
-		memcpy(raw, o->view ? q->view[o->index] : (const uint32_t *)(const void *)((const uint8_t *)q + o->off),
-		       sizeof raw);
+		memcpy(raw, (const uint8_t *)q + o->off, sizeof raw);
 		if (o->fx) {
 			*out = __builtin_convertvector(fx10_lanes_in(raw, o->fx), q_f64x4);
 		} else {
 			*odd |= fp20_lanes_in(ap->subnormals, raw, v);
 			memcpy(out, v, sizeof v);
 		}
-		break;
-	}
+	} else switch (o->kind) {
+	case OPD_CONST:                   /* modifiers folded by alu_compile */
+		*out = Q_SPLAT(o->k);
+		return;
 	case OPD_ALU:
 		*odd = 1;
 		memcpy(out, o->cur ? ap->cur[o->index] : ap->prev[o->index], sizeof *out);

@@ -27,7 +27,8 @@ typedef struct alu_operand {
 	bool shadow;                  /* an FP20 row read: may see TEX's coordinates */
 	bool row;                     /* a row register */
 	bool view;                    /* read through the batch view (plan_views) */
-	uint16_t off;                 /* row, global, cond: byte offset of its four words in gr3d_quad */
+	uint16_t off;                 /* row, global, cond: byte offset of its four words in gr3d_quad
+	                               * (a view read's: the batch view's, plan_views) */
 	double k;                     /* folded constant (kind CONST) */
 	/* the modifiers as arithmetic: |v| (sign mask), *2 or *1, -1 or -0, sign flip */
 	uint64_t abs_mask, neg_mask;

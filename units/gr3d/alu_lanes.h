@@ -262,9 +262,8 @@ GR3D_HOT void shadow_words(const gr3d_quad *q, unsigned i, uint32_t raw[GR3D_PIX
 GR3D_HOT void read_raw(const alu_pass *ap, const alu_operand *o, uint32_t raw[GR3D_PIXELS])
 {
 	const gr3d_quad *q = ap->q;
-	/* tegra.alu.batch_view (plan_views), else the register: four words side by side */
-	memcpy(raw, o->view ? q->view[o->index] : (const uint32_t *)(const void *)((const uint8_t *)q + o->off),
-	       sizeof(uint32_t) * GR3D_PIXELS);
+	/* four words side by side: the register's, or the batch view's (plan_views) */
+	memcpy(raw, (const uint8_t *)q + o->off, sizeof(uint32_t) * GR3D_PIXELS);
 	if (o->shadow && ap->shadow)
 		shadow_words(q, o->index, raw);
 }

@@ -374,6 +374,7 @@ static void plan_views(alu_unit *a, const gr3d_ctx *c)
 					while (!loads_view(c, from, i))
 						from--;
 					o[j]->view = true;
+					o[j]->off = copy_words(o[j]);      /* its words: the view's */
 					a->view_load[from] |= (uint16_t)(1u << i);
 				}
 			}
