@@ -15,7 +15,7 @@
 
 #include "isa/tegra/tegra_asm.h"
 #include "tests/units/alu_rig.h"
-#include "units/gr3d/alu.h"
+#include "units/gr3d/alu_slot.h"
 
 static const char PROG[] =
 	"alu_buffer_size = 1\n.asm\nEXEC\n ALU:\n"
@@ -39,11 +39,26 @@ static const char PROG[] =
 	"  ALU0: CSEL r14.l, r0, #1, #1\n"               /* both sides the same: rA is not read */
 	"  ALU1: MAD r14.h, #1, #1, #1, #1 (x2)\n"
 	"  ALU2: CSEL r15.lh, -#1, #0, r0 (ge)\n"        /* a known side, a condition */
-	"  ALU3: CSEL r13.l, -#1, -r0, #1\n;\n";          /* a known side: -r0, a copy */
+	"  ALU3: CSEL r13.l, -#1, -r0, #1\n;\n"           /* a known side: -r0, a copy */
+	"EXEC\n ALU:\n"                                 /* copies written from binary32 lanes: */
+	"  ALU0: MAD r0.l, r1, #1, #0 (sat)\n"           /* fs_color's saturated pair of FX10 halves */
+	"  ALU1: MAD r0.h, r0, #1, #0 (sat)\n"
+	"  ALU2: MAD r1.lh, -r2.h, #1, #0\n"             /* fs_tex's FX10 read into FP20 */
+	"  ALU3: CSEL r2.h, -#1, -r0, #0 (sat)\n"         /* a saturated copy into one FX10 half
+	                                                  * (a -0 stays -0) */
+	" ALU:\n"
+	"  ALU0: MAD g0.lh, r0, #1, #0 (this)\n"         /* a copy that heads a group: */
+	"  ALU1: MAD g1.lh, r0, #1, #0 (other)\n"        /* the group's sum is written */
+	"  ALU2: MAD g2.lh, r0, #1, #0\n"
+	" ALU:\n"                                         /* saturated products into FX10 halves */
+	"  ALU0: MUL r3.l, r0, r1, #0 (sat)\n"
+	"  ALU1: MUL r3.h, r2, r1, #0 (sat)(this)\n"     /* the sum of a group: not in [0, 1] */
+	"  ALU2: MAD g3.lh, r0, #1, #0\n;\n";
 
-/* The packets the rig runs, in order: EXEC 0's three, then EXEC 1's one. */
-enum { NPK = 4 };
-static const unsigned PK_EXEC[NPK] = { 0, 0, 0, 1 }, PK_INDEX[NPK] = { 0, 1, 2, 0 };
+/* The packets the rig runs, in order: EXEC 0's three, then EXEC 1's one and
+ * EXEC 2's three. */
+enum { NPK = 7 };
+static const unsigned PK_EXEC[NPK] = { 0, 0, 0, 1, 2, 2, 2 }, PK_INDEX[NPK] = { 0, 1, 2, 0, 0, 1, 2 };
 
 typedef struct rig {
 	alu_rig a;                       /* its unit compiled with the shortcuts (alu_init) */
@@ -98,7 +113,7 @@ static void check_codes(const rig *r, uint32_t stride)
 		}
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 			for (unsigned i = 0; i < GR3D_ROW_REGS; i++)
-				if (fast.r[i][p] != ref.r[i][p])
+				if (fast.r[i][p] != ref.r[i][p] || (i < GR3D_GLOBALS && fast.g[i][p] != ref.g[i][p]))
 					cr_assert_fail("code 0x%05x: registers differ with the shortcuts", code[p]);
 			const uint32_t raw = code[p];
 			const double v = !(raw & 0x7E000u) && !c->cfg->tegra_fp20_subnormals ? 0.0 : gr3d_fp20(raw);
@@ -124,6 +139,15 @@ Test(alu_plan, shortcuts_are_taken)
 	cr_expect(p[0].slot[0].reg_copy && p[0].slot[1].reg_copy && p[0].slot[2].reg_copy);   /* saturated too */
 	cr_expect(!p[0].slot[3].reg_copy && !p[2].slot[0].reg_copy);
 	cr_expect(p[1].slot[3].reg_copy && r->a.unit.pk[1][0].slot[3].reg_copy);
+	const alu_packet *w = &r->a.unit.pk[2][0];        /* written from binary32 lanes */
+	for (unsigned k = 0; k < 4; k++)
+		cr_expect(w->slot[k].reg_copy, "EXEC 2's slot %u is a copy", k);
+	cr_expect(w->slot[0].pair_next && w->slot[1].saturate && w->slot[3].saturate);
+	cr_expect(w[1].groups && w[1].slot[0].reg_copy && w[1].slot[0].wr == WR_FP20);
+	cr_expect(w[2].slot[0].pair_next && w[2].slot[0].unit01 && !w[2].slot[1].unit01 && w[2].slot[1].saturate);
+	cr_expect(w->slot[2].wr == WR_FP20 && w->slot[3].wr == WR_FX10 && p[0].slot[0].wr == WR_FX10);
+	cr_expect(w->slot[2].wr_off == offsetof(gr3d_quad, r) + sizeof(((gr3d_quad *)0)->r[0]));
+	cr_expect(w->slot[2].copy_off == offsetof(gr3d_quad, r) + 2 * sizeof(((gr3d_quad *)0)->r[0]));
 	for (unsigned k = 0; k < 4; k++) {
 		cr_expect(memcmp(&r->a.unit.pk[1][0].slot[k], &r->ref[3].slot[k], sizeof r->ref[3].slot[k]) != 0,
 		          "slot %u of the constant packet is planned as the reference", k);
@@ -188,6 +212,11 @@ Test(alu_plan, batch_view_copies_only_what_is_read)
 	cr_expect_eq(u->view_load[2], 0u);
 	cr_expect(u->pk[1][0].slot[0].a.view);          /* r2.l: row 0, in EXEC 1 */
 	cr_expect(!u->pk[1][0].slot[1].a.view);         /* r4.h: its own row */
+	/* the copies read their words there (alu.c copy_reg) */
+	cr_expect(u->pk[1][0].slot[0].reg_copy && u->pk[1][0].slot[1].reg_copy);
+	cr_expect_eq(u->pk[1][0].slot[0].copy_off, offsetof(gr3d_quad, view) + 2 * sizeof(((gr3d_quad *)0)->view[0]));
+	cr_expect_eq(u->pk[1][0].slot[0].a.off, offsetof(gr3d_quad, view) + 2 * sizeof(((gr3d_quad *)0)->view[0]));
+	cr_expect_eq(u->pk[1][0].slot[1].copy_off, offsetof(gr3d_quad, r) + 4 * sizeof(((gr3d_quad *)0)->r[0]));
 	cr_expect(!u->pk[1][1].slot[0].a.view);         /* r4.l: written by its first packet */
 	cr_expect(!u->pk[2][0].slot[0].a.view && !u->pk[2][0].slot[1].a.view);
 	cfg.tegra_alu_batch_view = false;              /* the knob off: no view at all */

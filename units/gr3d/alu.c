@@ -19,14 +19,18 @@ const sim_counter_def ALU_COUNTERS[ALU_CTR_COUNT] = {
  * so every step gives alu_slot_result's value: fx10_value or
  * gr3d_fp20_quad, modify (x1 and -0 are exact), the sum with +-0, and no
  * rounding (the slot is exact: round_outliers gives FP20 values and zeros
- * back).  A zero word reads as fp20_lanes_bits gives it.  Returns false,
- * having done nothing, when an FP20 word is a subnormal read, inf or NaN:
- * then alu_slot_result forms the slot. */
-GR3D_HOT bool copy_reg(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXELS])
+ * back).  A zero word reads as fp20_lanes_bits gives it.  The operand's
+ * words are read where the plan put them (alu_slot.copy_off).  Returns
+ * false, having done nothing, when an FP20 word is a subnormal read, inf or
+ * NaN: then alu_slot_result forms the slot.  Else out holds the values and
+ * *res the same as binary32, each an FP20 value (run_packet writes them). */
+GR3D_HOT bool copy_reg(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXELS], alu_f32x4 *res)
 {
-	const alu_operand *o = s->copy_src == 0 ? &s->a : s->copy_src == 1 ? &s->b : &s->c;
+	const alu_operand *o = (const alu_operand *)(const void *)((const uint8_t *)s + s->copy_opd);
 	uint32_t raw[GR3D_PIXELS];
-	read_raw(ap, o, raw);
+	memcpy(raw, (const uint8_t *)ap->q + s->copy_off, sizeof raw);
+	if (o->shadow && ap->shadow)    /* read_raw's pre-fetch view */
+		shadow_words(ap->q, o->index, raw);
 	alu_u32x4 w;
 	memcpy(&w, raw, sizeof w);
 	alu_f32x4 f;
@@ -42,12 +46,11 @@ GR3D_HOT bool copy_reg(const alu_pass *ap, const alu_slot *s, double out[GR3D_PI
 		f = (alu_f32x4)(((alu_u32x4)f & (o->abs ? 0x7FFFFFFFu : ~0u)) ^ (o->neg ? 0x80000000u : 0u));
 	if (s->form == FORM_ADD_K)
 		f = f + (float)s->xy;
-	if (s->saturate) {              /* alu_slot_result's r < 0 ? 0 : r > 1 ? 1 : r, exact */
-		const alu_f32x4 zero = { 0.0f, 0.0f, 0.0f, 0.0f }, one = { 1.0f, 1.0f, 1.0f, 1.0f };
-		f = select_f32x4(f < zero, zero, select_f32x4(f > one, one, f));
-	}
+	if (s->saturate)                /* alu_slot_result's r < 0 ? 0 : r > 1 ? 1 : r, exact */
+		f = sat_f32x4(f);
 	for (unsigned p = 0; p < GR3D_PIXELS; p++)
 		out[p] = f[p];
+	*res = f;
 	return true;
 }
 
@@ -147,23 +150,21 @@ GR3D_HOT void q_fetch(const alu_pass *ap, const alu_operand *o, q_f64x4 *out, un
 {
 	const gr3d_quad *q = ap->q;
 	double v[GR3D_PIXELS];
-	switch (o->kind) {
-	case OPD_CONST:                   /* modifiers folded by alu_compile */
-		*out = Q_SPLAT(o->k);
-		return;
-	case OPD_REG: {                   /* read_raw without the pre-fetch view */
-		/* the four words side by side in the quad (gr3d_quad_reg) */
+	if (o->kind == OPD_REG) {         /* read_raw without the pre-fetch view (the common
+		                               * kind, tested before the switch) */
+		/* the four words side by side in the quad (gr3d_quad_reg), or the batch view's */
 		uint32_t raw[GR3D_PIXELS];
-		memcpy(raw, o->view ? q->view[o->index] : (const uint32_t *)(const void *)((const uint8_t *)q + o->off),
-		       sizeof raw);
+		memcpy(raw, (const uint8_t *)q + o->off, sizeof raw);
 		if (o->fx) {
 			*out = __builtin_convertvector(fx10_lanes_in(raw, o->fx), q_f64x4);
 		} else {
 			*odd |= fp20_lanes_in(ap->subnormals, raw, v);
 			memcpy(out, v, sizeof v);
 		}
-		break;
-	}
+	} else switch (o->kind) {
+	case OPD_CONST:                   /* modifiers folded by alu_compile */
+		*out = Q_SPLAT(o->k);
+		return;
 	case OPD_ALU:
 		*odd = 1;
 		memcpy(out, o->cur ? ap->cur[o->index] : ap->prev[o->index], sizeof *out);
@@ -249,26 +250,74 @@ GR3D_HOT void q_slot(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXE
 	}
 }
 
-/* Every slot's value of packet p into cur (slots past nslots untouched). */
-GR3D_HOT void q_slots(const alu_pass *ap, const alu_packet *p, double cur[4][GR3D_PIXELS], bool wide)
+/* Every slot's value of packet p into cur (slots past nslots untouched);
+ * returns the slots copy_reg formed (bit k), whose binary32 lanes are in
+ * f32[k]. */
+GR3D_HOT unsigned q_slots(const alu_pass *ap, const alu_packet *p, double cur[4][GR3D_PIXELS],
+                          alu_f32x4 f32[4], bool wide)
 {
-	for (unsigned k = 0; k < p->nslots; k++)
-		if (!(p->slot[k].reg_copy && copy_reg(ap, &p->slot[k], cur[k])))
+	unsigned copied = 0;
+	for (unsigned k = 0; k < p->nslots; k++) {
+		if (p->slot[k].reg_copy && copy_reg(ap, &p->slot[k], cur[k], &f32[k]))
+			copied |= 1u << k;
+		else
 			q_slot(ap, &p->slot[k], cur[k], wide);
+	}
+	return copied;
 }
 
 /* Built twice on x86-64, as alu_batch_exec is: for AVX2 (a q_f64x4 is one
  * register) and for plain x86-64; IEEE binary64 either way. */
 #if defined(__x86_64__)
-__attribute__((target("avx2"), noinline)) static void q_slots_avx2(const alu_pass *ap, const alu_packet *p,
-                                                                   double cur[4][GR3D_PIXELS])
+__attribute__((target("avx2"), noinline)) static unsigned q_slots_avx2(const alu_pass *ap, const alu_packet *p,
+                                                                       double cur[4][GR3D_PIXELS], alu_f32x4 f32[4])
 {
-	q_slots(ap, p, cur, true);
+	return q_slots(ap, p, cur, f32, true);
 }
 #endif
-__attribute__((noinline)) static void q_slots_plain(const alu_pass *ap, const alu_packet *p, double cur[4][GR3D_PIXELS])
+__attribute__((noinline)) static unsigned q_slots_plain(const alu_pass *ap, const alu_packet *p,
+                                                        double cur[4][GR3D_PIXELS], alu_f32x4 f32[4])
 {
-	q_slots(ap, p, cur, false);
+	return q_slots(ap, p, cur, f32, false);
+}
+
+/* The writes of a slot's value formed in binary32 lanes f (copy_reg: an
+ * FP20 value in each lane), as write_slot and write_pair write the same
+ * value from binary64: the FX10 halves through fx10_lanes (fx10_quad
+ * takes the binary32 of each value, which is f), an FP20 word through
+ * enc20_f32 (enc20_lanes' code of an FP20 value). */
+static void write_pair_f32(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, unsigned live, bool shadow,
+                           const alu_slot *s, alu_f32x4 f0, alu_f32x4 f1)
+{
+	if (shadow)
+		end_views(q, live, s[0].dst_index);
+	uint32_t set[GR3D_PIXELS];
+	alu_u32x4 e;
+	if (s[0].unit01 && s[1].unit01)   /* values in [-0, 1] */
+		e = fx10_lanes_unit(a, f0) << s[0].fx10_shift | fx10_lanes_unit(a, f1) << s[1].fx10_shift;
+	else
+		e = fx10_lanes(a, f0) << s[0].fx10_shift | fx10_lanes(a, f1) << s[1].fx10_shift;
+	memcpy(set, &e, sizeof set);
+	const uint32_t m = gr3d_fx_mask(c);
+	write_row_bits(q, s[0].dst_index & (GR3D_ROW_REGS - 1), live, ~(m | m << gr3d_fx_shift(c)), set);
+}
+
+static void write_f32(const alu_unit *a, gr3d_quad *q, unsigned live, bool shadow, const alu_slot *s,
+                      alu_f32x4 f)
+{
+	if (shadow && s->dst_cls == TEGRA_REG_ROW)
+		end_views(q, live, s->dst_index);
+	uint32_t set[GR3D_PIXELS];
+	uint32_t keep = 0;
+	if (s->wr == WR_FP20) {
+		const alu_u32x4 e = enc20_f32(f);
+		memcpy(set, &e, sizeof set);
+	} else {                          /* WR_FX10 (not arith=exact: FX10_MASK at fx10_shift) */
+		const alu_u32x4 e = (s->unit01 ? fx10_lanes_unit(a, f) : fx10_lanes(a, f)) << s->fx10_shift;
+		memcpy(set, &e, sizeof set);
+		keep = ~(FX10_MASK << s->fx10_shift);
+	}
+	write_bits(q, s->wr_off, live, keep, set);
 }
 
 /* Two adjacent slots that write the two FX10 halves of one row register
@@ -280,10 +329,15 @@ static void write_pair(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, unsig
 	if (shadow)
 		end_views(q, live, s[0].dst_index);
 	uint32_t e0[GR3D_PIXELS], e1[GR3D_PIXELS], set[GR3D_PIXELS];
-	fx10_quad(a, c, v0, e0);
-	fx10_quad(a, c, v1, e1);
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		set[p] = e0[p] << s[0].fx10_shift | e1[p] << s[1].fx10_shift;
+	if (a->fx10_lanes && s[0].unit01 && s[1].unit01) {   /* values in [-0, 1] or NaNs */
+		const alu_u32x4 e = fx10_unit_lanes(a, v0) << s[0].fx10_shift | fx10_unit_lanes(a, v1) << s[1].fx10_shift;
+		memcpy(set, &e, sizeof set);
+	} else {
+		fx10_quad(a, c, v0, e0);
+		fx10_quad(a, c, v1, e1);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			set[p] = e0[p] << s[0].fx10_shift | e1[p] << s[1].fx10_shift;
+	}
 	const uint32_t m = gr3d_fx_mask(c);
 	write_row_bits(q, s[0].dst_index & (GR3D_ROW_REGS - 1), live, ~(m | m << gr3d_fx_shift(c)), set);
 }
@@ -371,21 +425,29 @@ static unsigned run_packet(alu_pass *ap, gr3d_ctx *wc, const alu_packet *p, doub
 	gr3d_quad *q = ap->q;
 	const unsigned n = p->nslots;
 	ap->shadow = ap->shadow && any_shadow(q);
+	alu_f32x4 f32[4];
+	unsigned copied = 0;                           /* the slots copy_reg formed (bit k) */
 	if (ap->quad && p->vectors && !ap->shadow) {   /* the vector form (q_slots) */
 #if defined(__x86_64__)
 		if (a->avx2)
-			q_slots_avx2(ap, p, cur);
+			copied = q_slots_avx2(ap, p, cur, f32);
 		else
 #endif
-			q_slots_plain(ap, p, cur);
+			copied = q_slots_plain(ap, p, cur, f32);
 	} else {
-		for (unsigned k = 0; k < n; k++)
-			if (!p->slot[k].reg_copy || !copy_reg(ap, &p->slot[k], cur[k]))
+		for (unsigned k = 0; k < n; k++) {
+			if (p->slot[k].reg_copy && copy_reg(ap, &p->slot[k], cur[k], &f32[k]))
+				copied |= 1u << k;
+			else
 				alu_slot_result(ap, &p->slot[k], cur[k]);
+		}
 	}
+	if (!a->fx10_lanes)               /* the FX10 writes from binary32 lanes need them */
+		copied = 0;
 	if (n < 4)
 		memset(cur[n], 0, sizeof cur[n]);
 	if (p->groups) {
+		copied = 0;                   /* a group's head takes the rounded sum */
 		for (unsigned k = 0; k < n; k++) {
 			if (p->group_head[k] != (int)k)
 				continue;
@@ -403,8 +465,13 @@ static unsigned run_packet(alu_pass *ap, gr3d_ctx *wc, const alu_packet *p, doub
 	const uint64_t before = *kills;
 	for (unsigned k = 0; k < n; k++) {
 		if (p->slot[k].pair_next) {
-			write_pair(a, c, q, live, ap->shadow, &p->slot[k], cur[k], cur[k + 1]);
+			if (((copied >> k) & 3u) == 3u)
+				write_pair_f32(a, c, q, live, ap->shadow, &p->slot[k], f32[k], f32[k + 1]);
+			else
+				write_pair(a, c, q, live, ap->shadow, &p->slot[k], cur[k], cur[k + 1]);
 			k++;
+		} else if (((copied >> k) & 1u) && p->slot[k].wr != WR_OTHER) {
+			write_f32(a, q, live, ap->shadow, &p->slot[k], f32[k]);
 		} else {
 			write_slot(a, c, wc, q, live, ap->shadow, &p->slot[k], cur[k], kills);
 		}

@@ -27,7 +27,8 @@ typedef struct alu_operand {
 	bool shadow;                  /* an FP20 row read: may see TEX's coordinates */
 	bool row;                     /* a row register */
 	bool view;                    /* read through the batch view (plan_views) */
-	uint16_t off;                 /* row, global, cond: byte offset of its four words in gr3d_quad */
+	uint16_t off;                 /* row, global, cond: byte offset of its four words in gr3d_quad
+	                               * (a view read's: the batch view's, plan_views) */
 	double k;                     /* folded constant (kind CONST) */
 	/* the modifiers as arithmetic: |v| (sign mask), *2 or *1, -1 or -0, sign flip */
 	uint64_t abs_mask, neg_mask;
@@ -50,6 +51,14 @@ typedef struct alu_slot {
 	bool reg_copy;                /* copies a register operand: formed in binary32
 	                               * lanes (alu.c copy_reg) */
 	uint8_t copy_src;             /* its operand: 0 rA, 1 rB, 2 rC */
+	uint8_t copy_opd;             /* and its byte offset in the slot (offsetof(alu_slot, a), ...) */
+	uint16_t copy_off;            /* byte offset of the operand's four words in gr3d_quad: the
+	                               * register's, or the batch view's (plan_views) */
+	uint8_t wr;                   /* enum alu_wr (alu_slot.h): how a value formed in binary32
+	                               * lanes (a copy) is written */
+	uint16_t wr_off;              /* WR_FP20, WR_FX10: byte offset of the destination's words */
+	bool unit01;                  /* saturated or a condition, in no group: every value is
+	                               * in [-0, 1] or a NaN (alu_lanes.h fx10_unit_lanes) */
 	bool unread;                  /* no slot reads its aluK value and it is written as
 	                               * FP20 (a row or global register): the encoder rounds
 	                               * it, so alu_slot_result does not (plan_unread) */

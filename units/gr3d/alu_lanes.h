@@ -5,6 +5,9 @@
 #define ULP_UNITS_ALU_LANES_H
 
 #include <stddef.h>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 #include "units/gr3d/alu_slot.h"
 
@@ -25,6 +28,19 @@ typedef uint32_t alu_u32x4 __attribute__((vector_size(16)));
 static inline alu_f32x4 select_f32x4(alu_i32x4 m, alu_f32x4 yes, alu_f32x4 no)
 {
 	return (alu_f32x4)(((alu_i32x4)yes & m) | ((alu_i32x4)no & ~m));
+}
+
+/* alu_slot_result's saturate, r < 0 ? 0 : r > 1 ? 1 : r, on four binary32
+ * lanes: SSE's maxps(0, r) is 0 > r ? 0 : r (a -0 and a NaN stay), and
+ * minps(1, x) is 1 < x ? 1 : x (a NaN stays). */
+static inline alu_f32x4 sat_f32x4(alu_f32x4 f)
+{
+	const alu_f32x4 zero = { 0.0f, 0.0f, 0.0f, 0.0f }, one = { 1.0f, 1.0f, 1.0f, 1.0f };
+#if defined(__SSE2__)
+	return (alu_f32x4)_mm_min_ps((__m128)one, _mm_max_ps((__m128)zero, (__m128)f));
+#else
+	return select_f32x4(f < zero, zero, select_f32x4(f > one, one, f));
+#endif
 }
 
 /* Four FX10 halves (fx = 1 .l, 2 .h, alu_operand.fx) as operands:
@@ -153,6 +169,17 @@ static inline alu_u32x4 enc20_near(const q_u64x4 *b, uint64_t add, uint64_t odd)
 	return __builtin_convertvector(code, alu_u32x4);
 }
 
+/* The FP20 codes of four binary32 lanes that each hold an FP20 value (a
+ * normal FP20 number or a zero: a register copy's, alu.c copy_reg): the
+ * value's own code, which gr3d_fp20_bits gives it in every fp20.round mode
+ * (nothing is rounded off); a zero's code is its sign. */
+static inline alu_u32x4 enc20_f32(alu_f32x4 f)
+{
+	const alu_u32x4 b = (alu_u32x4)f, a = b & 0x7FFFFFFFu;
+	return (b >> 31) << FP20_SIGN_SHIFT |
+	       (((a >> FP20_F32_SHIFT) - (FP20_F32_REBIAS << FP20_EXP_SHIFT)) & (alu_u32x4)(a != 0u));
+}
+
 /* gr3d_round20_quad, with zeros on the branch-free path too (rounding
  * gives them back).  The lanes fp20_far_lanes names take gr3d_round20. */
 GR3D_HOT void round20_lanes(const gr3d_ctx *c, double r[GR3D_PIXELS], bool wide)
@@ -219,20 +246,26 @@ static inline uint8_t view_ended(unsigned bits, const uint8_t reg[2], unsigned i
 	return (uint8_t)bits;
 }
 
+/* Row register i's four words raw as an FP20 read sees them through TEX's
+ * pre-fetch view (tegra.tex.fp20_reads_see_coords). */
+GR3D_HOT void shadow_words(const gr3d_quad *q, unsigned i, uint32_t raw[GR3D_PIXELS])
+{
+	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+		const gr3d_pixel *px = &q->px[p];
+		if (px->tex_shadow)
+			raw[p] = view_seen(px->tex_shadow, px->tex_reg, px->tex_old[0], px->tex_old[1], i, raw[p]);
+	}
+}
+
 /* A register operand's four raw words, as the ALU sees them: through the
  * batch view, and with TEX's pre-fetch view. */
 GR3D_HOT void read_raw(const alu_pass *ap, const alu_operand *o, uint32_t raw[GR3D_PIXELS])
 {
 	const gr3d_quad *q = ap->q;
-	/* tegra.alu.batch_view (plan_views), else the register: four words side by side */
-	memcpy(raw, o->view ? q->view[o->index] : (const uint32_t *)(const void *)((const uint8_t *)q + o->off),
-	       sizeof(uint32_t) * GR3D_PIXELS);
-	if (o->shadow && ap->shadow)    /* tegra.tex.fp20_reads_see_coords */
-		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
-			const gr3d_pixel *px = &q->px[p];
-			if (px->tex_shadow)
-				raw[p] = view_seen(px->tex_shadow, px->tex_reg, px->tex_old[0], px->tex_old[1], o->index, raw[p]);
-		}
+	/* four words side by side: the register's, or the batch view's (plan_views) */
+	memcpy(raw, (const uint8_t *)q + o->off, sizeof(uint32_t) * GR3D_PIXELS);
+	if (o->shadow && ap->shadow)
+		shadow_words(q, o->index, raw);
 }
 
 /* A register operand's four words: FP20 or one FX10 half.  *odd is set
@@ -350,6 +383,27 @@ GR3D_HOT alu_u32x4 fx10_lanes(const alu_unit *a, alu_f32x4 f)
 	alu_i32x4 n = __builtin_convertvector(s, alu_i32x4);
 	n = (n ^ neg) - neg;                                                      /* -n when v < 0 */
 	return (alu_u32x4)n & FX10_MASK;
+}
+
+/* fx10_lanes of four lanes in [-0, 1] (a saturated copy, alu.c copy_reg:
+ * no NaN): v * 256 + half is |v| * 256 + half (the same operations; a -0
+ * gives +-0 or half, which truncate to 0 as +0's do), at most 256.5, below
+ * every clamp, and no lane is negative, so the rule is the truncation. */
+static inline alu_u32x4 fx10_lanes_unit(const alu_unit *a, alu_f32x4 f)
+{
+	const alu_i32x4 n = __builtin_convertvector(f * 256.0f + a->fx10_half, alu_i32x4);
+	return (alu_u32x4)n & FX10_MASK;
+}
+
+/* fx10_quad of four values each in [-0, 1] or a NaN (alu_slot.unit01,
+ * not arith=exact, alu_unit.fx10_lanes): a value rounded to FP20 is exact
+ * as a binary32, and fx10_lanes takes a NaN's lane as 0, which
+ * fx10_lanes_unit gives 0 too. */
+GR3D_HOT alu_u32x4 fx10_unit_lanes(const alu_unit *a, const double v[GR3D_PIXELS])
+{
+	alu_f32x4 f = { (float)v[0], (float)v[1], (float)v[2], (float)v[3] };
+	f = (alu_f32x4)((alu_i32x4)f & (f == f));
+	return fx10_lanes_unit(a, f);
 }
 
 GR3D_HOT void fx10_quad(const alu_unit *a, const gr3d_ctx *c, const double v[GR3D_PIXELS],

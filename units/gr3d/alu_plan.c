@@ -160,6 +160,13 @@ static bool row_half(const alu_slot *s)
 	return s->dst_cls == TEGRA_REG_ROW && s->write_low != s->write_high;
 }
 
+/* Where a register operand's four words lie in gr3d_quad: the batch
+ * view's (plan_views) or the register's. */
+static uint16_t copy_words(const alu_operand *o)
+{
+	return o->view ? (uint16_t)(offsetof(gr3d_quad, view) + o->index * sizeof(((gr3d_quad *)0)->view[0])) : o->off;
+}
+
 /* A slot that copies a register operand, with abs or negate at most
  * (alu.c copy_reg): exact (so no scale and no condition), saturated or not,
  * either rA + +-0 or the side a known CSEL picks. */
@@ -177,6 +184,9 @@ static void plan_reg_copy(alu_slot *s, bool shortcuts)
 		return;
 	const alu_operand *o = s->copy_src == 0 ? &s->a : s->copy_src == 1 ? &s->b : &s->c;
 	s->reg_copy = o->kind == OPD_REG;
+	s->copy_opd = (uint8_t)(s->copy_src == 0 ? offsetof(alu_slot, a)
+	                      : s->copy_src == 1 ? offsetof(alu_slot, b) : offsetof(alu_slot, c));
+	s->copy_off = copy_words(o);
 }
 
 static void plan_packet(const gr3d_ctx *c, alu_packet *p, bool shortcuts)
@@ -237,6 +247,14 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out,
 		o->write_low = s->write_low;
 		o->write_high = s->write_high;
 		o->fx10_shift = (uint8_t)(s->write_high ? gr3d_fx_shift(c) : 0u);
+		o->wr = WR_OTHER;              /* a row or a global, not arith=exact (binary32 words) */
+		if (!c->exact && (s->write_low || s->write_high) &&
+		    (s->dst_cls == TEGRA_REG_ROW || s->dst_cls == TEGRA_REG_GLOBAL)) {
+			o->wr = s->write_low && s->write_high ? WR_FP20 : WR_FX10;
+			o->wr_off = (uint16_t)(s->dst_cls == TEGRA_REG_ROW
+			                       ? offsetof(gr3d_quad, r) + (s->dst_index & (GR3D_ROW_REGS - 1)) * sizeof(((gr3d_quad *)0)->r[0])
+			                       : offsetof(gr3d_quad, g) + (s->dst_index & 7u) * sizeof(((gr3d_quad *)0)->g[0]));
+		}
 	}
 	/* arith=exact: a constant source (imm0..imm2 read as FP20, #0/#1) reads
 	 * as the binary32 the compiler encoded it from, where it kept one
@@ -272,6 +290,10 @@ void alu_compile(const gr3d_ctx *c, const tegra_alu_packet *in, alu_packet *out,
 		if (j < out->nslots && !in->slot[j].acc_this)
 			out->group_head[j] = (int8_t)k;
 		k = j;
+	}
+	for (unsigned k = 0; k < 4; k++) {   /* a group's head takes the sum, which is neither */
+		alu_slot *s = &out->slot[k];
+		s->unit01 = (s->saturate || s->cc != TEGRA_CC_NONE) && out->group_head[k] < 0;
 	}
 	/* with alu_reg_same_packet, slot k sees the results of the earlier,
 	 * non-accumulating slots of the same packet */
@@ -352,12 +374,18 @@ static void plan_views(alu_unit *a, const gr3d_ctx *c)
 					while (!loads_view(c, from, i))
 						from--;
 					o[j]->view = true;
+					o[j]->off = copy_words(o[j]);      /* its words: the view's */
 					a->view_load[from] |= (uint16_t)(1u << i);
 				}
 			}
 			for (unsigned k = 0; k < p->nslots; k++)
 				if (p->slot[k].dst_cls == TEGRA_REG_ROW)
 					written |= (uint16_t)(1u << (p->slot[k].dst_index & (GR3D_ROW_REGS - 1)));
+			for (unsigned k = 0; k < 4; k++) {   /* a copy reads where its operand now does */
+				alu_slot *s = &p->slot[k];
+				if (s->reg_copy)
+					s->copy_off = copy_words((const alu_operand *)(const void *)((const uint8_t *)s + s->copy_opd));
+			}
 		}
 	}
 }

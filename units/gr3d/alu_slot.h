@@ -24,6 +24,16 @@ enum alu_form {
 	FORM_CONST,                   /* reads only constants: the result is slot.xy */
 };
 
+/* How run_packet writes a slot's value when a register copy formed it in
+ * binary32 lanes (alu.c copy_reg: an FP20 value in every lane), planned by
+ * alu_compile (not arith=exact): */
+enum alu_wr {
+	WR_OTHER,                     /* write_slot, from the binary64 values */
+	WR_FP20,                      /* a row or global register as FP20: enc20_f32 */
+	WR_FX10,                      /* one FX10 half of a row or global: fx10_lanes (when
+	                               * alu_unit.fx10_lanes) */
+};
+
 /* FP20 operand value of a raw word (tegra.fp20.read_subnormals). */
 GR3D_HOT double fp20_read(bool subnormals, uint32_t raw)
 {
