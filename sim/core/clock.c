@@ -237,7 +237,7 @@ static uint64_t wheel_next(sim_clock *c, uint64_t now, uint64_t b)
 
 /* One pass at cycle now: ticks the units due now in step order and gathers
  * the earliest of their wakes in *next_wake; true when a unit halted.
- * Always inlined with spans constant (sim_clock_run), so the run without a
+ * Always inlined with spans constant (run_passes), so the run without a
  * timeline carries none of the span bookkeeping. */
 static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint64_t now, bool spans,
                                                              uint64_t *next_wake_out)
@@ -251,7 +251,7 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
 	/* The units of now's slot (and, with a timeline, those whose held lane
 	 * shows now), in step order.  A tick that wakes a later unit for now
 	 * sets its bit in the slot, which joins the pass; one that wakes an
-	 * earlier unit (or itself) for now leaves its bit there, for now + 1. */
+	 * earlier unit (or itself) for now moves to now + 1's slot. */
 	uint32_t m = w->slot[s] | due;
 	w->slot[s] = 0;
 	while (m) {
@@ -291,27 +291,28 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
 			return true;
 		}
 		wk = u->wake;
-		if (wk <= now)
-			u->wake = wk = now + 1;  /* a same-cycle wake means "next cycle" */
-		if (wk != UINT64_MAX) {
+		if (wk <= now + 1) {             /* a same-cycle wake means "next cycle" */
+			u->wake = now + 1;
+			w->slot[s1] |= bit;
+			next_wake = now + 1;
+		} else if (wk != UINT64_MAX) {
 			sim_wheel_add(w, wk, bit);
 			next_wake = wk < next_wake ? wk : next_wake;
 		}
-		const uint32_t woke = w->slot[s];  /* units woken for now in the tick */
+		/* units woken for now in the tick: the later ones tick in this
+		 * pass, the others (and this one) in the next */
+		const uint32_t woke = w->slot[s];
 		if (woke) {
 			const uint32_t later = ~(bit | (bit - 1u));
 			m |= woke & later;
-			w->slot[s] = woke & ~later;
+			w->slot[s1] |= woke & ~later;
+			w->slot[s] = 0;
 		}
 	}
-	/* units before the last one woken for now: next cycle */
-	const uint32_t left = w->slot[s];
-	w->slot[s] = 0;
+	/* now + 1's slot needs no bit in occ: a pass that puts a unit there
+	 * has a wake at now + 1, so the next pass takes it (wheel_next is not
+	 * asked) */
 	w->occ &= ~(UINT64_C(1) << s);
-	if (left) {
-		w->slot[s1] |= left;
-		w->occ |= UINT64_C(1) << s1;
-	}
 	if (spans) {
 		c->lane_due = due;
 		c->slept = slept;
@@ -320,20 +321,12 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
 	return false;
 }
 
-enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
+/* The passes of sim_clock_run, always inlined with spans constant. */
+static inline __attribute__((always_inline)) enum sim_run_result run_passes(sim_clock *c, uint64_t until,
+                                                                            ulp_diag *d, bool spans)
 {
-	/* wakes may predate this call; a pass owed at now (a wake for a cycle
-	 * already simulated, when the last call ended) is kept, so that a run
-	 * in several calls is the run in one */
-	uint64_t next = c->next <= c->now ? c->now : UINT64_MAX;
-	for (unsigned i = 0; i < c->nunits; i++)
-		if (c->unit[i]->wake < next)
-			next = c->unit[i]->wake;
-	if (c->lane_due && next > c->now)      /* held lanes still to show (close_spans) */
-		next = c->now;
-	c->next = next;
-	wheel_fill(c);
-	const bool spans = c->tl != NULL;      /* activity spans: timeline only */
+	/* the watchdog's cycles, UINT64_MAX when it is off */
+	const uint64_t wd = c->watchdog_cycles ? c->watchdog_cycles : UINT64_MAX;
 	while (c->now < until) {
 		if (c->next > c->now) {           /* skip ahead: everyone sleeps */
 			if (c->watchdog_cycles && c->next - c->last_progress > c->watchdog_cycles &&
@@ -355,11 +348,13 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 		 * wakes; wakes caused by pushes during the pass land in c->next too,
 		 * and the wheel gives the other units' earliest. */
 		c->next = UINT64_MAX;
-		c->slept = 0;
 		uint64_t next_wake = UINT64_MAX;
-		if (spans && c->mark)
-			c->mark(c->mark_ctx, now, 0);
-		if (spans ? clock_pass(c, now, true, &next_wake) : clock_pass(c, now, false, &next_wake)) {
+		if (spans) {
+			c->slept = 0;
+			if (c->mark)
+				c->mark(c->mark_ctx, now, 0);
+		}
+		if (clock_pass(c, now, spans, &next_wake)) {
 			c->now = now + 1;
 			return SIM_RUN_HALTED;
 		}
@@ -367,15 +362,15 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 			c->next = now + 1;
 		if (next_wake < c->next)
 			c->next = next_wake;
-		if (c->slept) {
-			if (spans && c->mark)
+		if (spans && c->slept) {
+			if (c->mark)
 				c->mark(c->mark_ctx, now, 1);
 			close_spans(c, now);
 		}
 		if (c->next > now + 1)
 			c->next = wheel_next(c, now, c->next);
 		/* no unit busy in this cycle (a busy one set last_progress to now) */
-		if (c->watchdog_cycles && now - c->last_progress >= c->watchdog_cycles) {
+		if (now - c->last_progress >= wd) {
 			waiting_book(c, now);
 			c->now = now + 1;
 			watchdog_report(c, d);
@@ -384,6 +379,23 @@ enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 		c->now = now + 1;
 	}
 	return SIM_RUN_LIMIT;
+}
+
+enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
+{
+	/* wakes may predate this call; a pass owed at now (a wake for a cycle
+	 * already simulated, when the last call ended) is kept, so that a run
+	 * in several calls is the run in one */
+	uint64_t next = c->next <= c->now ? c->now : UINT64_MAX;
+	for (unsigned i = 0; i < c->nunits; i++)
+		if (c->unit[i]->wake < next)
+			next = c->unit[i]->wake;
+	if (c->lane_due && next > c->now)      /* held lanes still to show (close_spans) */
+		next = c->now;
+	c->next = next;
+	wheel_fill(c);
+	/* activity spans: timeline only */
+	return c->tl ? run_passes(c, until, d, true) : run_passes(c, until, d, false);
 }
 
 void sim_clock_finish(sim_clock *c)
