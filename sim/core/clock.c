@@ -175,10 +175,13 @@ static void far_in(sim_clock *c, uint64_t base)
 	for (uint32_t f = w->far; f; f &= f - 1) {
 		const unsigned i = (unsigned)__builtin_ctz(f);
 		const uint64_t wk = c->unit[i]->wake;
-		if (wk == UINT64_MAX || wk - base < SIM_WHEEL_SLOTS || wk < base) {
+		if (wk == UINT64_MAX || wk < base + SIM_WHEEL_SLOTS) {
 			w->far &= ~(UINT32_C(1) << i);
-			if (wk != UINT64_MAX)
-				sim_wheel_add(w, wk, UINT32_C(1) << i);
+			if (wk != UINT64_MAX) {
+				const unsigned sl = (unsigned)((wk > base ? wk : base) % SIM_WHEEL_SLOTS);
+				w->slot[sl] |= UINT32_C(1) << i;
+				w->occ |= UINT64_C(1) << sl;
+			}
 		} else if (wk < fn) {
 			fn = wk;
 		}
@@ -197,21 +200,17 @@ static void wheel_fill(sim_clock *c)
 	w->far = 0;
 	w->far_next = UINT64_MAX;
 	w->now = c->now;
+	w->cur = 0;
 	for (unsigned i = 0; i < c->nunits; i++)
 		if (c->unit[i]->wake != UINT64_MAX)
 			sim_wheel_add(w, c->unit[i]->wake, UINT32_C(1) << i);
 }
 
-/* After the pass at now (every wake due by now ticked, or moved to now + 1's
- * slot): the earliest wake of any unit if it is before b, else b (b > now
- * + 1: a wake of this pass's, or a unit's after its tick).  The stale bits
- * of the slots it passes over go. */
-static uint64_t wheel_next(sim_clock *c, uint64_t now, uint64_t b)
+/* wheel_next's search past its first look: the slots in cycle order from
+ * base; the stale bits of the slots it passes over go. */
+static uint64_t wheel_search(sim_clock *c, uint64_t base, uint64_t b)
 {
 	sim_wheel *w = &c->wheel;
-	const uint64_t base = now + 1;
-	if (w->far_next < base + SIM_WHEEL_SLOTS)
-		far_in(c, base);
 	const unsigned r = (unsigned)(base % SIM_WHEEL_SLOTS);
 	/* bit k: the slot of cycle base + k */
 	uint64_t rot = r ? w->occ >> r | w->occ << (SIM_WHEEL_SLOTS - r) : w->occ;
@@ -235,6 +234,31 @@ static uint64_t wheel_next(sim_clock *c, uint64_t now, uint64_t b)
 	return b;
 }
 
+/* After the pass at now (every wake due by now ticked, or moved to now + 1's
+ * slot): the earliest wake of any unit if it is before b, else b (b > now
+ * + 1: a wake of this pass's, or a unit's after its tick).  The first look
+ * (the earliest slot with a bit, and its first unit) is inlined. */
+static inline __attribute__((always_inline)) uint64_t wheel_next(sim_clock *c, uint64_t now, uint64_t b)
+{
+	sim_wheel *w = &c->wheel;
+	const uint64_t base = now + 1;
+	if (w->far_next < base + SIM_WHEEL_SLOTS)
+		far_in(c, base);
+	const unsigned r = (unsigned)(base % SIM_WHEEL_SLOTS);
+	const uint64_t rot = r ? w->occ >> r | w->occ << (SIM_WHEEL_SLOTS - r) : w->occ;
+	if (rot) {
+		const uint64_t t = base + (unsigned)__builtin_ctzll(rot);
+		if (t >= b)
+			return b;
+		const uint32_t m = w->slot[t % SIM_WHEEL_SLOTS];
+		if (m && c->unit[__builtin_ctz(m)]->wake <= t)
+			return t;
+	} else if (!w->far) {
+		return b;
+	}
+	return wheel_search(c, base, b);
+}
+
 /* One pass at cycle now: ticks the units due now in step order and gathers
  * the earliest of their wakes in *next_wake; true when a unit halted.
  * Always inlined with spans constant (run_passes), so the run without a
@@ -243,21 +267,24 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
                                                              uint64_t *next_wake_out)
 {
 	sim_wheel *w = &c->wheel;
-	const unsigned s = (unsigned)(now % SIM_WHEEL_SLOTS), s1 = (s + 1) % SIM_WHEEL_SLOTS;
+	const unsigned s = (unsigned)(now % SIM_WHEEL_SLOTS);
 	uint64_t next_wake = *next_wake_out;
 	/* with a timeline: c->lane_due and c->slept, kept here during the pass
 	 * (only the clock changes them, not the units' ticks) */
 	uint32_t due = spans ? c->lane_due : 0u, slept = 0u;
 	/* The units of now's slot (and, with a timeline, those whose held lane
 	 * shows now), in step order.  A tick that wakes a later unit for now
-	 * sets its bit in the slot, which joins the pass; one that wakes an
-	 * earlier unit (or itself) for now moves to now + 1's slot. */
-	uint32_t m = w->slot[s] | due;
-	w->slot[s] = 0;
-	while (m) {
+	 * sets its bit in the slot, which the pass reads again; one that wakes
+	 * an earlier unit (or itself) for now sets it in now + 1's
+	 * (sim_wheel_add, by w->cur). */
+	for (;;) {
+		const uint32_t m = w->slot[s] | due;
+		if (!m)
+			break;
 		const unsigned i = (unsigned)__builtin_ctz(m);
-		const uint32_t bit = UINT32_C(1) << i;
-		m &= m - 1;
+		const uint32_t bit = m & -m;
+		w->slot[s] = spans ? w->slot[s] & ~bit : m ^ bit;
+		w->cur = bit;
 		sim_unit *u = c->unit[i];
 		uint64_t wk = u->wake;
 		if (wk > now) {                   /* a stale bit, or a held lane to show */
@@ -293,20 +320,11 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
 		wk = u->wake;
 		if (wk <= now + 1) {             /* a same-cycle wake means "next cycle" */
 			u->wake = now + 1;
-			w->slot[s1] |= bit;
+			w->slot[(now + 1) % SIM_WHEEL_SLOTS] |= bit;
 			next_wake = now + 1;
 		} else if (wk != UINT64_MAX) {
 			sim_wheel_add(w, wk, bit);
 			next_wake = wk < next_wake ? wk : next_wake;
-		}
-		/* units woken for now in the tick: the later ones tick in this
-		 * pass, the others (and this one) in the next */
-		const uint32_t woke = w->slot[s];
-		if (woke) {
-			const uint32_t later = ~(bit | (bit - 1u));
-			m |= woke & later;
-			w->slot[s1] |= woke & ~later;
-			w->slot[s] = 0;
 		}
 	}
 	/* now + 1's slot needs no bit in occ: a pass that puts a unit there
@@ -327,20 +345,23 @@ static inline __attribute__((always_inline)) enum sim_run_result run_passes(sim_
 {
 	/* the watchdog's cycles, UINT64_MAX when it is off */
 	const uint64_t wd = c->watchdog_cycles ? c->watchdog_cycles : UINT64_MAX;
-	while (c->now < until) {
-		if (c->next > c->now) {           /* skip ahead: everyone sleeps */
-			if (c->watchdog_cycles && c->next - c->last_progress > c->watchdog_cycles &&
-			    waiting_fires(c, until, d))
-				return SIM_RUN_WATCHDOG;
-			if (c->next == UINT64_MAX)
-				return SIM_RUN_DRAINED;
-			if (c->next >= until) {
-				c->now = until;
-				return SIM_RUN_LIMIT;
+	/* c->now and c->next between the passes (the units' wakes lower c->next
+	 * during a pass) */
+	uint64_t now = c->now, next = c->next;
+	while (now < until) {
+		if (next > now) {                 /* skip ahead: everyone sleeps */
+			if (next - c->last_progress > wd) {
+				c->now = now;
+				if (waiting_fires(c, until, d))
+					return SIM_RUN_WATCHDOG;
 			}
-			c->now = c->next;
+			if (next >= until) {
+				c->now = next == UINT64_MAX ? now : until;
+				return next == UINT64_MAX ? SIM_RUN_DRAINED : SIM_RUN_LIMIT;
+			}
+			now = next;
 		}
-		const uint64_t now = c->now;
+		c->now = now;
 		c->wheel.now = now;
 		if (c->wheel.far_next < now + SIM_WHEEL_SLOTS)
 			far_in(c, now);
@@ -358,17 +379,21 @@ static inline __attribute__((always_inline)) enum sim_run_result run_passes(sim_
 			c->now = now + 1;
 			return SIM_RUN_HALTED;
 		}
-		if (c->next <= now)                 /* pushed into an already-ticked unit */
-			c->next = now + 1;
-		if (next_wake < c->next)
-			c->next = next_wake;
+		next = c->next;
+		if (next <= now)                    /* pushed into an already-ticked unit */
+			next = now + 1;
+		if (next_wake < next)
+			next = next_wake;
 		if (spans && c->slept) {
 			if (c->mark)
 				c->mark(c->mark_ctx, now, 1);
+			c->next = next;
 			close_spans(c, now);
+			next = c->next;
 		}
-		if (c->next > now + 1)
-			c->next = wheel_next(c, now, c->next);
+		if (next > now + 1)
+			next = wheel_next(c, now, next);
+		c->next = next;
 		/* no unit busy in this cycle (a busy one set last_progress to now) */
 		if (now - c->last_progress >= wd) {
 			waiting_book(c, now);
@@ -376,8 +401,9 @@ static inline __attribute__((always_inline)) enum sim_run_result run_passes(sim_
 			watchdog_report(c, d);
 			return SIM_RUN_WATCHDOG;
 		}
-		c->now = now + 1;
+		now++;
 	}
+	c->now = now;
 	return SIM_RUN_LIMIT;
 }
 

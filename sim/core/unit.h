@@ -51,28 +51,35 @@ struct sim_timeline;
 /* The clock's wakes by cycle (sim/core/clock.c), here because sim_unit_wake
  * fills it: a wake within SIM_WHEEL_SLOTS cycles of the pass's cycle sets
  * its unit's bit in that cycle's slot (a wake at or before it: the pass's
- * own slot), a later one its bit in far.  A bit whose unit woke or slept
+ * own slot, or the next cycle's for a unit the pass has passed), a later
+ * one its bit in far.  A bit whose unit woke or slept
  * otherwise since is stale: the clock looks at the unit's wake and drops it. */
 enum { SIM_WHEEL_SLOTS = 64 };
 
 typedef struct sim_wheel {
 	uint64_t now;                      /* the cycle of the pass (in a run) */
+	uint32_t cur;                      /* in a pass: the bit of the unit ticking */
 	uint64_t occ;                      /* slots with a bit */
 	uint64_t far_next;                 /* <= the wake of every unit in far */
 	uint32_t far;                      /* units with a wake past the slots */
 	uint32_t slot[SIM_WHEEL_SLOTS];    /* slot[t % SIM_WHEEL_SLOTS]: units due at t */
 } sim_wheel;
 
+/* A wake before the pass's cycle, or past the slots (unit.c). */
+void sim_wheel_add_other(sim_wheel *w, uint64_t at, uint32_t bit);
+
 static inline void sim_wheel_add(sim_wheel *w, uint64_t at, uint32_t bit)
 {
-	const uint64_t t = at > w->now ? at : w->now;
-	if (t - w->now < SIM_WHEEL_SLOTS) {
-		w->slot[t % SIM_WHEEL_SLOTS] |= bit;
-		w->occ |= UINT64_C(1) << (t % SIM_WHEEL_SLOTS);
+	const uint64_t d = at - w->now;
+	if (d == 0) {
+		/* due now: in this pass when the unit comes after the one ticking,
+		 * else (itself, or one before it) in the next */
+		w->slot[(at + (bit <= w->cur)) % SIM_WHEEL_SLOTS] |= bit;
+	} else if (d < SIM_WHEEL_SLOTS) {
+		w->slot[at % SIM_WHEEL_SLOTS] |= bit;
+		w->occ |= UINT64_C(1) << (at % SIM_WHEEL_SLOTS);
 	} else {
-		w->far |= bit;
-		if (at < w->far_next)
-			w->far_next = at;
+		sim_wheel_add_other(w, at, bit);
 	}
 }
 
