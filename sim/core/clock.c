@@ -9,6 +9,7 @@ void sim_clock_init(sim_clock *c, uint64_t watchdog_cycles, sim_timeline *tl)
 	c->watchdog_cycles = watchdog_cycles;
 	c->tl = tl;
 	c->next = UINT64_MAX;
+	c->wheel.far_next = UINT64_MAX;
 }
 
 bool sim_clock_add_unit(sim_clock *c, sim_unit *u)
@@ -19,7 +20,7 @@ bool sim_clock_add_unit(sim_clock *c, sim_unit *u)
 		u->lane = sim_tl_lane(c->tl, u->name);
 	u->tl = c->tl;
 	u->clock_next = &c->next;
-	u->clock_sched = &c->sched;
+	u->clock_wheel = &c->wheel;
 	u->clock_progress = &c->last_progress;
 	u->sched_bit = UINT32_C(1) << c->nunits;
 	if (u->wake < c->next)
@@ -147,8 +148,7 @@ static void close_spans(sim_clock *c, uint64_t now)
 		if (!u->lane_holds) {
 			close_activity(c, i, now + 1);
 		} else if (u->lane_next != u->last_activity) {
-			c->lane_due |= UINT32_C(1) << i;
-			c->sched |= UINT32_C(1) << i;       /* so that the next pass visits it */
+			c->lane_due |= UINT32_C(1) << i;   /* the next pass visits it */
 			if (c->next > now + 1)
 				c->next = now + 1;
 		}
@@ -162,53 +162,140 @@ static void show_held_lane(sim_clock *c, unsigned i, uint64_t now)
 	sim_unit *u = c->unit[i];
 	sim_tl_emit(c->tl, now, u->lane, SIM_TL_ACTIVITY, 0, u->lane_next);
 	u->last_activity = u->lane_next;
-	if (u->wake == UINT64_MAX)
-		c->sched &= ~(UINT32_C(1) << i);
 }
 
-/* A pass's scan: from the first unit with a wake to one past the last
- * (the set is a superset of the units with a wake). */
-static inline unsigned sched_begin(uint32_t sched)
+/* The units in far whose wake falls within the slots from base (the
+ * pass's cycle, or the next one) go to their slots; a unit asleep leaves
+ * far; far_next becomes the earliest wake of those left. */
+static void far_in(sim_clock *c, uint64_t base)
 {
-	return sched ? (unsigned)__builtin_ctz(sched) : 0u;
+	sim_wheel *w = &c->wheel;
+	uint64_t fn = UINT64_MAX;
+	w->now = base;
+	for (uint32_t f = w->far; f; f &= f - 1) {
+		const unsigned i = (unsigned)__builtin_ctz(f);
+		const uint64_t wk = c->unit[i]->wake;
+		if (wk == UINT64_MAX || wk < base + SIM_WHEEL_SLOTS) {
+			w->far &= ~(UINT32_C(1) << i);
+			if (wk != UINT64_MAX) {
+				const unsigned sl = (unsigned)((wk > base ? wk : base) % SIM_WHEEL_SLOTS);
+				w->slot[sl] |= UINT32_C(1) << i;
+				w->occ |= UINT64_C(1) << sl;
+			}
+		} else if (wk < fn) {
+			fn = wk;
+		}
+	}
+	w->far_next = fn;
 }
 
-static inline unsigned sched_end(uint32_t sched)
+/* The wheel from the units' wakes (a run's start: wakes may have been set
+ * between runs with no clock cycle to place them by). */
+static void wheel_fill(sim_clock *c)
 {
-	return sched ? 32u - (unsigned)__builtin_clz(sched) : 0u;
+	sim_wheel *w = &c->wheel;
+	for (uint64_t o = w->occ; o; o &= o - 1)
+		w->slot[__builtin_ctzll(o)] = 0;
+	w->occ = 0;
+	w->far = 0;
+	w->far_next = UINT64_MAX;
+	w->now = c->now;
+	w->cur = 0;
+	for (unsigned i = 0; i < c->nunits; i++)
+		if (c->unit[i]->wake != UINT64_MAX)
+			sim_wheel_add(w, c->unit[i]->wake, UINT32_C(1) << i);
 }
 
-/* One pass at cycle now: ticks the awake units and gathers the earliest
- * wake in *next_wake; true when a unit halted.  Always inlined with spans
- * constant (sim_clock_run), so the run without a timeline carries none of
- * the span bookkeeping. */
+/* wheel_next's search past its first look: the slots in cycle order from
+ * base; the stale bits of the slots it passes over go. */
+static uint64_t wheel_search(sim_clock *c, uint64_t base, uint64_t b)
+{
+	sim_wheel *w = &c->wheel;
+	const unsigned r = (unsigned)(base % SIM_WHEEL_SLOTS);
+	/* bit k: the slot of cycle base + k */
+	uint64_t rot = r ? w->occ >> r | w->occ << (SIM_WHEEL_SLOTS - r) : w->occ;
+	while (rot) {
+		const uint64_t t = base + (unsigned)__builtin_ctzll(rot);
+		if (t >= b)
+			return b;
+		const unsigned sl = (unsigned)(t % SIM_WHEEL_SLOTS);
+		for (uint32_t m = w->slot[sl]; m; m &= m - 1)
+			if (c->unit[__builtin_ctz(m)]->wake <= t)
+				return t;
+		w->slot[sl] = 0;                   /* every bit stale */
+		w->occ &= ~(UINT64_C(1) << sl);
+		rot &= rot - 1;
+	}
+	if (w->far && b > base + SIM_WHEEL_SLOTS - 1) {
+		far_in(c, base);                   /* far_next exact: every wake there is later */
+		if (w->far_next < b)
+			return w->far_next;
+	}
+	return b;
+}
+
+/* After the pass at now (every wake due by now ticked, or moved to now + 1's
+ * slot): the earliest wake of any unit if it is before b, else b (b > now
+ * + 1: a wake of this pass's, or a unit's after its tick).  The first look
+ * (the earliest slot with a bit, and its first unit) is inlined. */
+static inline __attribute__((always_inline)) uint64_t wheel_next(sim_clock *c, uint64_t now, uint64_t b)
+{
+	sim_wheel *w = &c->wheel;
+	const uint64_t base = now + 1;
+	if (w->far_next < base + SIM_WHEEL_SLOTS)
+		far_in(c, base);
+	const unsigned r = (unsigned)(base % SIM_WHEEL_SLOTS);
+	const uint64_t rot = r ? w->occ >> r | w->occ << (SIM_WHEEL_SLOTS - r) : w->occ;
+	if (rot) {
+		const uint64_t t = base + (unsigned)__builtin_ctzll(rot);
+		if (t >= b)
+			return b;
+		const uint32_t m = w->slot[t % SIM_WHEEL_SLOTS];
+		if (m && c->unit[__builtin_ctz(m)]->wake <= t)
+			return t;
+	} else if (!w->far) {
+		return b;
+	}
+	return wheel_search(c, base, b);
+}
+
+/* One pass at cycle now: ticks the units due now in step order and gathers
+ * the earliest of their wakes in *next_wake; true when a unit halted.
+ * Always inlined with spans constant (run_passes), so the run without a
+ * timeline carries none of the span bookkeeping. */
 static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint64_t now, bool spans,
                                                              uint64_t *next_wake_out)
 {
+	sim_wheel *w = &c->wheel;
+	const unsigned s = (unsigned)(now % SIM_WHEEL_SLOTS);
 	uint64_t next_wake = *next_wake_out;
 	/* with a timeline: c->lane_due and c->slept, kept here during the pass
 	 * (only the clock changes them, not the units' ticks) */
 	uint32_t due = spans ? c->lane_due : 0u, slept = 0u;
-	/* The scan goes from the first unit with a wake to the last, in step
-	 * order: the units before and after sleep with no wake and cost nothing
-	 * (the computed GR3D stages, first in the order; the geometry units,
-	 * last, once done).  Where the set is dense (the vertex units), a plain
-	 * scan costs less than walking its bits.  The end is read again after
-	 * every tick, so a unit later in the step order woken during the pass
-	 * still ticks this cycle. */
-	for (unsigned i = sched_begin(c->sched), end = sched_end(c->sched); i < end; i++) {
+	/* The units of now's slot (and, with a timeline, those whose held lane
+	 * shows now), in step order.  A tick that wakes a later unit for now
+	 * sets its bit in the slot, which the pass reads again; one that wakes
+	 * an earlier unit (or itself) for now sets it in now + 1's
+	 * (sim_wheel_add, by w->cur). */
+	for (;;) {
+		const uint32_t m = w->slot[s] | due;
+		if (!m)
+			break;
+		const unsigned i = (unsigned)__builtin_ctz(m);
+		const uint32_t bit = m & -m;
+		w->slot[s] = spans ? w->slot[s] & ~bit : m ^ bit;
+		w->cur = bit;
 		sim_unit *u = c->unit[i];
-		uint64_t w = u->wake;
-		if (w > now) {
-			if (spans && ((due >> i) & 1u)) {
-				due &= ~(UINT32_C(1) << i);
+		uint64_t wk = u->wake;
+		if (wk > now) {                   /* a stale bit, or a held lane to show */
+			if (spans && (due & bit)) {
+				due &= ~bit;
 				show_held_lane(c, i, now);
 			}
-			next_wake = w < next_wake ? w : next_wake;
 			continue;
 		}
 		if (spans) {                      /* it ticks: it shows its own */
-			due &= ~(UINT32_C(1) << i);
+			due &= ~bit;
 			u->lane_holds = false;
 		}
 		u->activity = SIM_ACT_IDLE;
@@ -230,15 +317,20 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
 			}
 			return true;
 		}
-		w = u->wake;
-		if (w <= now)
-			u->wake = w = now + 1;  /* a same-cycle wake means "next cycle" */
-		else if (w == UINT64_MAX)
-			c->sched &= ~(UINT32_C(1) << i);
-		next_wake = w < next_wake ? w : next_wake;
-		if ((uint64_t)c->sched >> end)     /* a later unit woken in its tick */
-			end = sched_end(c->sched);
+		wk = u->wake;
+		if (wk <= now + 1) {             /* a same-cycle wake means "next cycle" */
+			u->wake = now + 1;
+			w->slot[(now + 1) % SIM_WHEEL_SLOTS] |= bit;
+			next_wake = now + 1;
+		} else if (wk != UINT64_MAX) {
+			sim_wheel_add(w, wk, bit);
+			next_wake = wk < next_wake ? wk : next_wake;
+		}
 	}
+	/* now + 1's slot needs no bit in occ: a pass that puts a unit there
+	 * has a wake at now + 1, so the next pass takes it (wheel_next is not
+	 * asked) */
+	w->occ &= ~(UINT64_C(1) << s);
 	if (spans) {
 		c->lane_due = due;
 		c->slept = slept;
@@ -247,70 +339,89 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
 	return false;
 }
 
+/* The passes of sim_clock_run, always inlined with spans constant. */
+static inline __attribute__((always_inline)) enum sim_run_result run_passes(sim_clock *c, uint64_t until,
+                                                                            ulp_diag *d, bool spans)
+{
+	/* the watchdog's cycles, UINT64_MAX when it is off */
+	const uint64_t wd = c->watchdog_cycles ? c->watchdog_cycles : UINT64_MAX;
+	/* c->now and c->next between the passes (the units' wakes lower c->next
+	 * during a pass) */
+	uint64_t now = c->now, next = c->next;
+	while (now < until) {
+		if (next > now) {                 /* skip ahead: everyone sleeps */
+			if (next - c->last_progress > wd) {
+				c->now = now;
+				if (waiting_fires(c, until, d))
+					return SIM_RUN_WATCHDOG;
+			}
+			if (next >= until) {
+				c->now = next == UINT64_MAX ? now : until;
+				return next == UINT64_MAX ? SIM_RUN_DRAINED : SIM_RUN_LIMIT;
+			}
+			now = next;
+		}
+		c->now = now;
+		c->wheel.now = now;
+		if (c->wheel.far_next < now + SIM_WHEEL_SLOTS)
+			far_in(c, now);
+		/* One pass ticks the units due and gathers the earliest of their
+		 * wakes; wakes caused by pushes during the pass land in c->next too,
+		 * and the wheel gives the other units' earliest. */
+		c->next = UINT64_MAX;
+		uint64_t next_wake = UINT64_MAX;
+		if (spans) {
+			c->slept = 0;
+			if (c->mark)
+				c->mark(c->mark_ctx, now, 0);
+		}
+		if (clock_pass(c, now, spans, &next_wake)) {
+			c->now = now + 1;
+			return SIM_RUN_HALTED;
+		}
+		next = c->next;
+		if (next <= now)                    /* pushed into an already-ticked unit */
+			next = now + 1;
+		if (next_wake < next)
+			next = next_wake;
+		if (spans && c->slept) {
+			if (c->mark)
+				c->mark(c->mark_ctx, now, 1);
+			c->next = next;
+			close_spans(c, now);
+			next = c->next;
+		}
+		if (next > now + 1)
+			next = wheel_next(c, now, next);
+		c->next = next;
+		/* no unit busy in this cycle (a busy one set last_progress to now) */
+		if (now - c->last_progress >= wd) {
+			waiting_book(c, now);
+			c->now = now + 1;
+			watchdog_report(c, d);
+			return SIM_RUN_WATCHDOG;
+		}
+		now++;
+	}
+	c->now = now;
+	return SIM_RUN_LIMIT;
+}
+
 enum sim_run_result sim_clock_run(sim_clock *c, uint64_t until, ulp_diag *d)
 {
 	/* wakes may predate this call; a pass owed at now (a wake for a cycle
 	 * already simulated, when the last call ended) is kept, so that a run
 	 * in several calls is the run in one */
 	uint64_t next = c->next <= c->now ? c->now : UINT64_MAX;
-	c->sched = 0;
-	for (unsigned i = 0; i < c->nunits; i++) {
+	for (unsigned i = 0; i < c->nunits; i++)
 		if (c->unit[i]->wake < next)
 			next = c->unit[i]->wake;
-		if (c->unit[i]->wake != UINT64_MAX)
-			c->sched |= UINT32_C(1) << i;
-	}
-	if (c->lane_due) {                     /* held lanes still to show (close_spans) */
-		c->sched |= c->lane_due;
-		if (next > c->now)
-			next = c->now;
-	}
+	if (c->lane_due && next > c->now)      /* held lanes still to show (close_spans) */
+		next = c->now;
 	c->next = next;
-	const bool spans = c->tl != NULL;      /* activity spans: timeline only */
-	while (c->now < until) {
-		if (c->next > c->now) {           /* skip ahead: everyone sleeps */
-			if (c->watchdog_cycles && c->next - c->last_progress > c->watchdog_cycles &&
-			    waiting_fires(c, until, d))
-				return SIM_RUN_WATCHDOG;
-			if (c->next == UINT64_MAX)
-				return SIM_RUN_DRAINED;
-			if (c->next >= until) {
-				c->now = until;
-				return SIM_RUN_LIMIT;
-			}
-			c->now = c->next;
-		}
-		const uint64_t now = c->now;
-		/* One pass ticks the awake units and gathers the earliest wake;
-		 * wakes caused by pushes during the pass land in c->next too. */
-		c->next = UINT64_MAX;
-		c->slept = 0;
-		uint64_t next_wake = UINT64_MAX;
-		if (spans && c->mark)
-			c->mark(c->mark_ctx, now, 0);
-		if (spans ? clock_pass(c, now, true, &next_wake) : clock_pass(c, now, false, &next_wake)) {
-			c->now = now + 1;
-			return SIM_RUN_HALTED;
-		}
-		if (c->next <= now)                 /* pushed into an already-ticked unit */
-			c->next = now + 1;
-		if (next_wake < c->next)
-			c->next = next_wake;
-		if (c->slept) {
-			if (spans && c->mark)
-				c->mark(c->mark_ctx, now, 1);
-			close_spans(c, now);
-		}
-		/* no unit busy in this cycle (a busy one set last_progress to now) */
-		if (c->watchdog_cycles && now - c->last_progress >= c->watchdog_cycles) {
-			waiting_book(c, now);
-			c->now = now + 1;
-			watchdog_report(c, d);
-			return SIM_RUN_WATCHDOG;
-		}
-		c->now = now + 1;
-	}
-	return SIM_RUN_LIMIT;
+	wheel_fill(c);
+	/* activity spans: timeline only */
+	return c->tl ? run_passes(c, until, d, true) : run_passes(c, until, d, false);
 }
 
 void sim_clock_finish(sim_clock *c)

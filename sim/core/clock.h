@@ -25,7 +25,7 @@ typedef struct sim_clock {
 	uint64_t watchdog_cycles;          /* 0 = off */
 	uint64_t last_progress;
 	uint64_t next;                     /* earliest wake of any unit */
-	uint32_t sched;                    /* units whose wake is not UINT64_MAX (a superset) */
+	sim_wheel wheel;                   /* the units' wakes by cycle (sim_unit_wake fills it) */
 	uint32_t slept;                    /* with a timeline: units of this pass asleep past it */
 	uint32_t lane_due;                 /* with a timeline: held lanes to show in the next pass */
 	sim_unit *unit[SIM_CLOCK_MAX_UNITS];   /* step order */

@@ -145,7 +145,7 @@ static void split(sim_clock *c, par_part *p)
 		k->unit[i] = u;
 		k->last_tick[i] = c->last_tick[j];
 		u->clock_next = &k->next;
-		u->clock_sched = &k->sched;
+		u->clock_wheel = &k->wheel;
 		if (u->clock_progress)
 			u->clock_progress = &k->last_progress;
 		u->sched_bit = UINT32_C(1) << i;
@@ -162,7 +162,7 @@ static void split(sim_clock *c, par_part *p)
 		u->activity = u->last_activity = SIM_ACT_IDLE;
 		u->tl = NULL;
 		u->clock_next = &k->next;
-		u->clock_sched = &k->sched;
+		u->clock_wheel = &k->wheel;
 		u->sched_bit = UINT32_C(1) << p->count;
 		k->last_tick[p->count] = UINT64_MAX;
 		k->unit[k->nunits++] = u;
@@ -182,7 +182,7 @@ static void join(sim_clock *c, par_part *p)
 		sim_unit *u = k->unit[i];
 		c->last_tick[j] = k->last_tick[i];
 		u->clock_next = &c->next;
-		u->clock_sched = &c->sched;
+		u->clock_wheel = &c->wheel;
 		if (u->clock_progress)
 			u->clock_progress = &c->last_progress;
 		u->sched_bit = UINT32_C(1) << j;

@@ -34,6 +34,19 @@ void sim_unit_init(sim_unit *u, const char *name, void (*tick)(sim_unit *, uint6
 	u->wake = UINT64_MAX;
 }
 
+void sim_wheel_add_other(sim_wheel *w, uint64_t at, uint32_t bit)
+{
+	if (at < w->now) {
+		/* due: in this pass when the unit comes after the one ticking,
+		 * else in the next (as a wake for now) */
+		w->slot[(w->now + (bit <= w->cur)) % SIM_WHEEL_SLOTS] |= bit;
+	} else {
+		w->far |= bit;
+		if (at < w->far_next)
+			w->far_next = at;
+	}
+}
+
 void sim_unit_reset(sim_unit *u)
 {
 	memset(&u->stats, 0, sizeof u->stats);

@@ -48,6 +48,41 @@ typedef struct sim_unit_stats {
 
 struct sim_timeline;
 
+/* The clock's wakes by cycle (sim/core/clock.c), here because sim_unit_wake
+ * fills it: a wake within SIM_WHEEL_SLOTS cycles of the pass's cycle sets
+ * its unit's bit in that cycle's slot (a wake at or before it: the pass's
+ * own slot, or the next cycle's for a unit the pass has passed), a later
+ * one its bit in far.  A bit whose unit woke or slept
+ * otherwise since is stale: the clock looks at the unit's wake and drops it. */
+enum { SIM_WHEEL_SLOTS = 64 };
+
+typedef struct sim_wheel {
+	uint64_t now;                      /* the cycle of the pass (in a run) */
+	uint32_t cur;                      /* in a pass: the bit of the unit ticking */
+	uint64_t occ;                      /* slots with a bit */
+	uint64_t far_next;                 /* <= the wake of every unit in far */
+	uint32_t far;                      /* units with a wake past the slots */
+	uint32_t slot[SIM_WHEEL_SLOTS];    /* slot[t % SIM_WHEEL_SLOTS]: units due at t */
+} sim_wheel;
+
+/* A wake before the pass's cycle, or past the slots (unit.c). */
+void sim_wheel_add_other(sim_wheel *w, uint64_t at, uint32_t bit);
+
+static inline void sim_wheel_add(sim_wheel *w, uint64_t at, uint32_t bit)
+{
+	const uint64_t d = at - w->now;
+	if (d == 0) {
+		/* due now: in this pass when the unit comes after the one ticking,
+		 * else (itself, or one before it) in the next */
+		w->slot[(at + (bit <= w->cur)) % SIM_WHEEL_SLOTS] |= bit;
+	} else if (d < SIM_WHEEL_SLOTS) {
+		w->slot[at % SIM_WHEEL_SLOTS] |= bit;
+		w->occ |= UINT64_C(1) << (at % SIM_WHEEL_SLOTS);
+	} else {
+		sim_wheel_add_other(w, at, bit);
+	}
+}
+
 typedef struct sim_unit {
 	const char *name;          /* "pseq", "mfu", "vsh0", ... */
 	uint16_t lane;             /* timeline lane */
@@ -68,8 +103,8 @@ typedef struct sim_unit {
 	sim_unit_stats stats;
 	struct sim_timeline *tl;   /* may be NULL */
 	uint64_t *clock_next;      /* the clock's earliest pending wake (or NULL) */
-	uint32_t *clock_sched;     /* the clock's set of units with a wake (or NULL) */
-	uint32_t sched_bit;        /* this unit's bit in it */
+	sim_wheel *clock_wheel;    /* the clock's wakes by cycle (with clock_next) */
+	uint32_t sched_bit;        /* this unit's bit in it (1 << its step index) */
 	uint64_t *clock_progress;  /* the clock's last cycle with a busy unit (or NULL) */
 	bool halt;                 /* set by a unit that hit an error: the run stops */
 	/* sim_unit_wait: asleep in a stall since waiting_since, until a
@@ -106,9 +141,9 @@ static inline void sim_unit_wake(sim_unit *u, uint64_t at)
 	if (at < u->wake && at >= u->wake_floor) {
 		u->wake = at;
 		if (u->clock_next) {
-			*u->clock_sched |= u->sched_bit;
 			if (at < *u->clock_next)
 				*u->clock_next = at;
+			sim_wheel_add(u->clock_wheel, at, u->sched_bit);
 		}
 	}
 }

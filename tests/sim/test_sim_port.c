@@ -39,7 +39,7 @@ Test(sim_port, dated_pop_holds_its_slot_until_its_cycle)
 	cr_assert_eq(sim_port_pop_due(&p, 5), UINT64_MAX);
 	cr_assert_eq(prod.wake, 5, "the producer woken at the pop's cycle");
 	cr_assert_eq(c.next, 5);
-	cr_assert(c.sched & prod.sched_bit);
+	cr_assert(c.wheel.slot[5 % SIM_WHEEL_SLOTS] & prod.sched_bit, "in the slot of cycle 5");
 	/* a push at 5 fills the slot: two held, the high-water mark stays 2 */
 	sim_port_push_held(&p, &x, sizeof x, 5);
 	cr_assert_eq(p.max_count, 2);
