@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/fileio.h"
+#include "isa/tegra/tegra_asm.h"
 #include "tests/test_util.h"
 #include "units/gpu.h"
 
@@ -135,6 +136,68 @@ unsigned gr3d_rig_each_program(gr3d_rig_program_fn *fn, void *ctx)
 	free(fp);
 	free(dec);
 	return programs;
+}
+
+void gr3d_rig_fp_run(gr3d_fp *f, gr3d_stats *st)
+{
+	static const double x[2][3] = { { 0, 0, 16 }, { 0, 16, 16 } }, y[2][3] = { { 16, 0, 16 }, { 0, 0, 16 } };
+	static const double z[3] = { 0.5, 0.5, 0.5 }, w[3] = { 1, 1, 1 };
+	for (unsigned t = 0; t < 2; t++) {
+		raster_tri rt;
+		raster_tri_setup(&rt, x[t], y[t], z, w, 16, 16);
+		rt.slot = (uint8_t)t;
+		sim_port_push(&f->tri_in, &rt, 0);
+	}
+	sim_clock c;
+	sim_clock_init(&c, 100000, NULL);
+	const gr3d_fp_units fu = gr3d_fp_units_of(f);
+	gpu_step_units su = { 0 };
+	su.u[GPU_STEP_DW][0] = fu.dw;
+	su.u[GPU_STEP_ALU][0] = fu.alu;
+	su.u[GPU_STEP_TEX][0] = fu.tex;
+	su.u[GPU_STEP_MFU][0] = fu.mfu;
+	su.u[GPU_STEP_PSEQ][0] = fu.pseq;
+	su.u[GPU_STEP_ZS][0] = fu.zs;
+	su.u[GPU_STEP_RASTER][0] = fu.raster;
+	cr_assert(gpu_clock_add_units(&c, &su));
+	cr_assert(gr3d_fp_add_ports(f, &c));
+	sim_unit_wake(fu.raster, 0);
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert_eq(sim_clock_run(&c, UINT64_MAX, &d), SIM_RUN_DRAINED, "%s", d.msg);
+	cr_assert(gr3d_fp_finish(f, &c, st, &d), "%s", d.msg);
+}
+
+gr3d_fp *gr3d_rig_fp_new(const tegra_fp_decoded *dec, const ulp_config *cfg, gr3d_draw *dr)
+{
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	memset(dr, 0, sizeof *dr);
+	dr->prog = dec;
+	dr->cfg = cfg;
+	dr->rt[1] = ulp_image_create(16, 16, &d);
+	cr_assert(dr->rt[1], "%s", d.msg);
+	gr3d_fp *f = gr3d_fp_new(dr, 2, false, 2, 0, &d);
+	cr_assert(f, "%s", d.msg);
+	return f;
+}
+
+void gr3d_rig_stats_same(const gr3d_stats *a, const gr3d_stats *b)
+{
+	cr_assert_eq(b->cycles, a->cycles);
+	cr_assert_eq(b->quads, a->quads);
+	for (unsigned k = 0; k < GR3D_UNITS; k++)
+		cr_assert(memcmp(&b->unit[k], &a->unit[k], sizeof a->unit[k]) == 0, "%s", a->name[k]);
+	for (unsigned k = 0; k < 3; k++)
+		cr_assert_eq(b->mid_marks[k], a->mid_marks[k], "middle port %u", k);
+}
+
+void gr3d_rig_assemble(const char *text, tegra_fp_program *fp, tegra_fp_decoded *dec)
+{
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert(tegra_asm_assemble(text, strlen(text), "t.asm", fp, &d), "%s", d.msg);
+	cr_assert(tegra_fp_decode(fp, dec, "t.asm", &d), "%s", d.msg);
 }
 
 ulp_image *gr3d_rig_texture(void)

@@ -1,7 +1,7 @@
 /* A test rig for the GR3D fragment units: a corpus program drawn on two
  * triangles whose edges cut quads (partial quads, one of them clockwise),
  * and every corpus program decoded in turn.  Shared by
- * tests/units/test_ahead.c and tests/units/test_chain.c. */
+ * tests/units/test_ahead.c, test_chain.c and test_tegra_units.c. */
 #ifndef ULP_TESTS_GR3D_RIG_H
 #define ULP_TESTS_GR3D_RIG_H
 
@@ -44,6 +44,22 @@ void gr3d_rig_alike(const tegra_fp_decoded *dec, const uint32_t consts[32], cons
 typedef void gr3d_rig_program_fn(void *ctx, const char *path, const tegra_fp_program *fp,
                                  const tegra_fp_decoded *dec);
 unsigned gr3d_rig_each_program(gr3d_rig_program_fn *fn, void *ctx);
+
+/* Two triangles covering a 16x16 target pushed into f's input, then f's
+ * units (those the chain leaves on the clock) and ports run on a new clock
+ * until they drain; *st: gr3d_fp_finish's figures.  For gr3d_fp_reset's
+ * tests: a second run after the reset must give the first one's. */
+void gr3d_rig_fp_run(gr3d_fp *f, gr3d_stats *st);
+/* The fragment half for gr3d_rig_fp_run: dec under cfg into a new 16x16
+ * target 1 (dr holds the draw; the caller frees f, then dr->rt[1]). */
+gr3d_fp *gr3d_rig_fp_new(const tegra_fp_decoded *dec, const ulp_config *cfg, gr3d_draw *dr);
+
+/* A's figures again in b (a second run after gr3d_fp_reset): cycles, quads,
+ * every unit's stats, the middle ports' marks. */
+void gr3d_rig_stats_same(const gr3d_stats *a, const gr3d_stats *b);
+
+/* Assembles and decodes a Tegra program's text (asserts that it does). */
+void gr3d_rig_assemble(const char *text, tegra_fp_program *fp, tegra_fp_decoded *dec);
 
 /* A 16x8 texture of pseudo-random texels (the caller frees it). */
 ulp_image *gr3d_rig_texture(void);

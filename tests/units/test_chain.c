@@ -323,33 +323,6 @@ Test(chain, samples_alike_on_both_gpus_and_threads, .timeout = 300)
 /* gr3d_fp_reset with the chain on: the draw run twice on new clocks gives
  * the first run's figures again (the take ring's rows read as "never
  * written" before token cap, chain.c work_out, and nothing stays due). */
-static void reset_run(gr3d_fp *f, gr3d_stats *st)
-{
-	static const double x[2][3] = { { 0, 0, 16 }, { 0, 16, 16 } }, y[2][3] = { { 16, 0, 16 }, { 0, 0, 16 } };
-	static const double z[3] = { 0.5, 0.5, 0.5 }, w[3] = { 1, 1, 1 };
-	for (unsigned t = 0; t < 2; t++) {
-		raster_tri rt;
-		raster_tri_setup(&rt, x[t], y[t], z, w, 16, 16);
-		rt.slot = (uint8_t)t;
-		sim_port_push(&f->tri_in, &rt, 0);
-	}
-	sim_clock c;
-	sim_clock_init(&c, 100000, NULL);
-	const gr3d_fp_units fu = gr3d_fp_units_of(f);
-	gpu_step_units su = { 0 };
-	su.u[GPU_STEP_PSEQ][0] = fu.pseq;
-	su.u[GPU_STEP_ZS][0] = fu.zs;
-	su.u[GPU_STEP_RASTER][0] = fu.raster;
-	cr_assert(!fu.mfu && !fu.dw, "the chain drives the four stages");
-	cr_assert(gpu_clock_add_units(&c, &su));
-	cr_assert(gr3d_fp_add_ports(f, &c));
-	sim_unit_wake(fu.raster, 0);
-	ulp_diag d;
-	ulp_diag_clear(&d);
-	cr_assert_eq(sim_clock_run(&c, UINT64_MAX, &d), SIM_RUN_DRAINED, "%s", d.msg);
-	cr_assert(gr3d_fp_finish(f, &c, st, &d), "%s", d.msg);
-}
-
 Test(chain, reset_runs_the_same_again)
 {
 	static const char text[] = "alu_buffer_size = 1\n.asm\nEXEC\n ALU:\n ALU0: MAD r0.lh, #1, #1, #0\n"
@@ -358,10 +331,7 @@ Test(chain, reset_runs_the_same_again)
 	tegra_fp_program *fp = malloc(sizeof *fp);
 	tegra_fp_decoded *dec = malloc(sizeof *dec);
 	cr_assert(fp && dec);
-	ulp_diag d;
-	ulp_diag_clear(&d);
-	cr_assert(tegra_asm_assemble(text, strlen(text), "t.asm", fp, &d), "%s", d.msg);
-	cr_assert(tegra_fp_decode(fp, dec, "t.asm", &d), "%s", d.msg);
+	gr3d_rig_assemble(text, fp, dec);
 	for (unsigned ahead = 0; ahead < 2; ahead++) {
 		ulp_config cfg;
 		ulp_config_defaults(&cfg);
@@ -369,28 +339,19 @@ Test(chain, reset_runs_the_same_again)
 		cfg.host_gr3d_chain = true;
 		cfg.host_gr3d_ahead = ahead;         /* the records booked, or the stages' work */
 		gr3d_draw dr;
-		memset(&dr, 0, sizeof dr);
-		dr.prog = dec;
-		dr.cfg = &cfg;
-		dr.rt[1] = ulp_image_create(16, 16, &d);
-		cr_assert(dr.rt[1]);
-		gr3d_fp *f = gr3d_fp_new(&dr, 2, false, 2, 0, &d);
-		cr_assert(f, "%s", d.msg);
+		gr3d_fp *f = gr3d_rig_fp_new(dec, &cfg, &dr);
 		gr3d_fp_chain(f, false, false);
 		cr_assert(f->chain_on);
 		cr_assert_eq(f->ahead != NULL, ahead != 0);
 		gr3d_stats a, b;
-		reset_run(f, &a);
+		gr3d_rig_fp_run(f, &a);
+		const gr3d_fp_units fu = gr3d_fp_units_of(f);
+		cr_assert(!fu.mfu && !fu.dw, "the chain drives the four stages");
 		cr_assert_eq(a.quads, 72u);
 		cr_assert_gt(f->chain.ntok, (uint64_t)f->chain.mask + 1, "the tokens wrap the take ring");
 		gr3d_fp_reset(f);
-		reset_run(f, &b);
-		cr_assert_eq(b.cycles, a.cycles);
-		cr_assert_eq(b.quads, a.quads);
-		for (unsigned k = 0; k < GR3D_UNITS; k++)
-			cr_assert(memcmp(&b.unit[k], &a.unit[k], sizeof a.unit[k]) == 0, "%s", a.name[k]);
-		for (unsigned k = 0; k < 3; k++)
-			cr_assert_eq(b.mid_marks[k], a.mid_marks[k], "middle port %u", k);
+		gr3d_rig_fp_run(f, &b);
+		gr3d_rig_stats_same(&a, &b);
 		gr3d_fp_free(f);
 		ulp_image_free(dr.rt[1]);
 	}

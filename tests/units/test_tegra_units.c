@@ -8,6 +8,7 @@
 
 #include "isa/tegra/tegra_asm.h"
 #include "tests/test_util.h"
+#include "tests/units/gr3d_rig.h"
 #include "units/gpu.h"
 #include "units/gr3d/mfu.h"
 #include "units/gr3d/pseq.h"
@@ -687,35 +688,6 @@ Test(tram, ring_holds_release_and_wake)
 /* gr3d_fp_reset: the fragment half run twice on new clocks, reset in
  * between, gives the first run's figures again (without the reset the
  * rasterizer's quad ids, PSEQ's window and every stat would carry on). */
-static void fp_run(gr3d_fp *f, sim_unit *raster, gr3d_stats *st)
-{
-	static const double x[2][3] = { { 0, 0, 16 }, { 0, 16, 16 } }, y[2][3] = { { 16, 0, 16 }, { 0, 0, 16 } };
-	static const double z[3] = { 0.5, 0.5, 0.5 }, w[3] = { 1, 1, 1 };
-	for (unsigned t = 0; t < 2; t++) {
-		raster_tri rt;
-		raster_tri_setup(&rt, x[t], y[t], z, w, 16, 16);
-		rt.slot = (uint8_t)t;
-		sim_port_push(&f->tri_in, &rt, 0);
-	}
-	sim_clock c;
-	sim_clock_init(&c, 100000, NULL);
-	const gr3d_fp_units fu = gr3d_fp_units_of(f);
-	gpu_step_units su = { 0 };
-	su.u[GPU_STEP_DW][0] = fu.dw;
-	su.u[GPU_STEP_ALU][0] = fu.alu;
-	su.u[GPU_STEP_TEX][0] = fu.tex;
-	su.u[GPU_STEP_MFU][0] = fu.mfu;
-	su.u[GPU_STEP_PSEQ][0] = fu.pseq;
-	su.u[GPU_STEP_ZS][0] = fu.zs;
-	su.u[GPU_STEP_RASTER][0] = fu.raster;
-	cr_assert(gpu_clock_add_units(&c, &su));
-	sim_unit_wake(raster, 0);
-	ulp_diag d;
-	ulp_diag_clear(&d);
-	cr_assert_eq(sim_clock_run(&c, UINT64_MAX, &d), SIM_RUN_DRAINED, "%s", d.msg);
-	cr_assert(gr3d_fp_finish(f, &c, st, &d), "%s", d.msg);
-}
-
 Test(tegra_units, reset_runs_the_same_again)
 {
 	static const char text[] = "alu_buffer_size = 1\n.asm\nEXEC\n ALU:\n ALU0: MAD r0.lh, #1, #1, #0\n"
@@ -723,33 +695,21 @@ Test(tegra_units, reset_runs_the_same_again)
 	tegra_fp_program *fp = malloc(sizeof *fp);
 	tegra_fp_decoded *dec = malloc(sizeof *dec);
 	cr_assert(fp && dec);
-	ulp_diag d;
-	ulp_diag_clear(&d);
-	cr_assert(tegra_asm_assemble(text, strlen(text), "t.asm", fp, &d), "%s", d.msg);
-	cr_assert(tegra_fp_decode(fp, dec, "t.asm", &d), "%s", d.msg);
+	gr3d_rig_assemble(text, fp, dec);
 	ulp_config cfg;
 	ulp_config_defaults(&cfg);
 	cfg.tegra_pseq_max_out = 9;              /* MAX_QID 2: window stalls too */
 	gr3d_draw dr;
-	memset(&dr, 0, sizeof dr);
-	dr.prog = dec;
-	dr.cfg = &cfg;
-	dr.rt[1] = ulp_image_create(16, 16, &d);
-	cr_assert(dr.rt[1]);
-	gr3d_fp *f = gr3d_fp_new(&dr, 2, false, 2, 0, &d);
-	cr_assert(f, "%s", d.msg);
+	gr3d_fp *f = gr3d_rig_fp_new(dec, &cfg, &dr);
 	gr3d_stats a, b;
-	fp_run(f, &f->raster.u, &a);
+	gr3d_rig_fp_run(f, &a);
 	cr_assert_eq(a.quads, 72u);
 	cr_assert_gt(a.unit[0].stall[SIM_STALL_WINDOW], 0, "PSEQ's window filled");
 	gr3d_fp_reset(f);
 	cr_assert_eq(f->pseq.u.stats.busy, 0);
 	cr_assert_eq(f->raster.next_id, 0);
-	fp_run(f, &f->raster.u, &b);
-	cr_assert_eq(b.cycles, a.cycles);
-	cr_assert_eq(b.quads, a.quads);
-	for (unsigned k = 0; k < GR3D_UNITS; k++)
-		cr_assert(memcmp(&b.unit[k], &a.unit[k], sizeof a.unit[k]) == 0, "%s", a.name[k]);
+	gr3d_rig_fp_run(f, &b);
+	gr3d_rig_stats_same(&a, &b);
 	gr3d_fp_free(f);
 	ulp_image_free(dr.rt[1]);
 	free(fp);
