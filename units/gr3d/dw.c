@@ -139,6 +139,36 @@ static __attribute__((noinline)) void dw_store_pixels(dw_unit *w, gr3d_quad *q, 
 	}
 }
 
+/* A quad whose four pixels are live and inside the target (two rows of two). */
+static inline bool quad_whole(const dw_plan *pl, const gr3d_quad *q)
+{
+	return q->x + 1u < pl->rt->width && q->y + 1u < pl->rt->height && quad_all_live(q);
+}
+
+/* A whole quad's store into a plain target: the four pixels' bytes formed
+ * at once, then two rows of two pixels, one 8-byte store each. */
+static inline void store_quad(const dw_unit *w, const dw_plan *pl, const gr3d_quad *q)
+{
+	uint8_t *row = ulp_image_px(pl->rt, q->x, q->y);
+	const size_t stride = (size_t)pl->rt->width * 4u;
+#if defined(__SSE2__)
+	(void)w;
+	uint8_t px[GR3D_PIXELS * 4];
+	unorm8_quad(q->r[pl->lo], q->r[pl->hi], px);
+	memcpy(row, px, 8);                      /* pixels 0 1, then 2 3 */
+	memcpy(row + stride, px + 8, 8);
+#else
+	/* locals: a byte store may alias anything, the compiler would reload
+	 * what it reads through a pointer after each */
+	const unsigned lo = pl->lo, hi = pl->hi;
+	const uint8_t *unorm8 = w->unorm8;
+	for (unsigned p = 0; p < GR3D_PIXELS; p += 2, row += stride) {   /* pixels 0 1, then 2 3 */
+		unorm8_pixel(unorm8, q->r[lo][p], q->r[hi][p], row);
+		unorm8_pixel(unorm8, q->r[lo][p + 1], q->r[hi][p + 1], row + 4);
+	}
+#endif
+}
+
 static __attribute__((noinline)) unsigned dw_exec_general(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
 	gr3d_ctx *c = s->ctx;
@@ -159,28 +189,11 @@ static __attribute__((noinline)) unsigned dw_exec_general(gr3d_stage *s, gr3d_qu
 		if (c->ahead)                 /* the pair as this EXEC left it (ahead.h) */
 			gr3d_ahead_restore(c->ahead, q, e);
 		sim_unit_count(&s->u, DW_CTR_STORES, 1);
-		const ulp_image *rt = pl->rt;
 		/* the common quad: four live pixels inside a plain target, no late
 		 * depth/stencil: the four pixels' bytes formed at once, then two
 		 * rows of two pixels, one 8-byte store each */
-		if (pl->plain && !ze && q->x + 1u < rt->width && q->y + 1u < rt->height && quad_all_live(q)) {
-			uint8_t *row = ulp_image_px(pl->rt, q->x, q->y);
-			const size_t stride = (size_t)rt->width * 4u;
-#if defined(__SSE2__)
-			uint8_t px[GR3D_PIXELS * 4];
-			unorm8_quad(q->r[pl->lo], q->r[pl->hi], px);
-			memcpy(row, px, 8);                      /* pixels 0 1, then 2 3 */
-			memcpy(row + stride, px + 8, 8);
-#else
-			/* locals: a byte store may alias anything, the compiler would
-			 * reload what it reads through a pointer after each */
-			const unsigned lo = pl->lo, hi = pl->hi;
-			const uint8_t *unorm8 = w->unorm8;
-			for (unsigned p = 0; p < GR3D_PIXELS; p += 2, row += stride) {   /* pixels 0 1, then 2 3 */
-				unorm8_pixel(unorm8, q->r[lo][p], q->r[hi][p], row);
-				unorm8_pixel(unorm8, q->r[lo][p + 1], q->r[hi][p + 1], row + 4);
-			}
-#endif
+		if (pl->plain && !ze && quad_whole(pl, q)) {
+			store_quad(w, pl, q);
 			sim_unit_count(&s->u, DW_CTR_PIXELS, GR3D_PIXELS);
 			return s->quad_clocks;        /* (no ze: nothing to finish) */
 		}
@@ -194,8 +207,8 @@ static __attribute__((noinline)) unsigned dw_exec_general(gr3d_stage *s, gr3d_qu
 /* The two commonest EXECs first, with nothing to save around them: without
  * a viewer or late depth/stencil, no store (dw_exec_general does nothing
  * then), or a store into a plain target of four live pixels inside it
- * without quads ahead (dw_exec_general's own whole-quad store, the same
- * bytes and counts). */
+ * without quads ahead (dw_exec_general's own whole-quad store, store_quad:
+ * the same bytes and counts). */
 static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
 	const gr3d_ctx *c = s->ctx;
@@ -204,19 +217,12 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	const bool quiet = !c->probe && !w->late;
 	if (quiet && !pl->enable)
 		return s->quad_clocks;
-#if defined(__SSE2__)
-	if (quiet && pl->plain && !c->ahead && q->x + 1u < pl->rt->width && q->y + 1u < pl->rt->height &&
-	    quad_all_live(q)) {
-		uint8_t *row = ulp_image_px(pl->rt, q->x, q->y);
-		uint8_t px[GR3D_PIXELS * 4];
-		unorm8_quad(q->r[pl->lo], q->r[pl->hi], px);
-		memcpy(row, px, 8);
-		memcpy(row + (size_t)pl->rt->width * 4u, px + 8, 8);
+	if (quiet && pl->plain && !c->ahead && quad_whole(pl, q)) {
+		store_quad(w, pl, q);
 		sim_unit_count(&s->u, DW_CTR_STORES, 1);
 		sim_unit_count(&s->u, DW_CTR_PIXELS, GR3D_PIXELS);
 		return s->quad_clocks;
 	}
-#endif
 	return dw_exec_general(s, q, e);
 }
 
