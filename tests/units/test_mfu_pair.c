@@ -145,8 +145,8 @@ typedef struct rig {
 	gr3d_tram_tri tram;
 } rig;
 
-/* A one-EXEC program with MFU instruction in, planned by mfu_init. */
-static rig *new_rig(const tegra_mfu_inst *in, enum ulp_round rm, int sfu_bits)
+/* A one-EXEC program with the n MFU instructions in, planned by mfu_init. */
+static rig *new_rig_n(const tegra_mfu_inst *in, unsigned n, enum ulp_round rm, int sfu_bits)
 {
 	rig *r = calloc(1, sizeof *r);
 	cr_assert(r);
@@ -155,8 +155,9 @@ static rig *new_rig(const tegra_mfu_inst *in, enum ulp_round rm, int sfu_bits)
 	r->cfg.tegra_sfu_bits = sfu_bits;
 	r->prog.exec_count = 1;
 	r->prog.alu_buffer_size = 1;
-	r->prog.exec[0].mfu_sched.count = 1;
-	r->prog.exec[0].mfu[0] = *in;
+	r->prog.exec[0].mfu_sched.count = (uint8_t)n;
+	for (unsigned i = 0; i < n; i++)
+		r->prog.exec[0].mfu[i] = in[i];
 	r->ctx.prog = &r->prog;
 	r->ctx.cfg = &r->cfg;
 	r->ctx.rows = 1;
@@ -166,6 +167,11 @@ static rig *new_rig(const tegra_mfu_inst *in, enum ulp_round rm, int sfu_bits)
 	r->ctx.ntris = 1;
 	mfu_init(&r->mfu, &r->ctx);
 	return r;
+}
+
+static rig *new_rig(const tegra_mfu_inst *in, enum ulp_round rm, int sfu_bits)
+{
+	return new_rig_n(in, 1, rm, sfu_bits);
 }
 
 static void expect_same_quad(const gr3d_quad *a, const gr3d_quad *b, unsigned trial)
@@ -424,33 +430,71 @@ Test(mfu_pair, steps_read_and_write_every_code_as_one_value)
 }
 
 /* A whole EXEC through the stage (mfu_exec: mfu_persp_ipl_avx2 where the
- * plan says persp_ipl, quad_exec's AVX2 build where it says wide, else the
- * plain one) against the plain build: the same registers, weights, tex_row,
- * clocks and counters, for a persp EXEC (persp_ipl), a register SFU op
- * before an interpolation and an interpolation alone, on random quads with
- * any pixels active, awkward values (both fast paths' fallbacks) and
- * sometimes no triangle. */
+ * plan says persp_ipl, mfu_lanes_avx2 where it says lanes, quad_exec's AVX2
+ * build where it says wide, else the plain one) against the plain build:
+ * the same registers, weights, tex_row, clocks and counters, for a persp
+ * EXEC (persp_ipl), a register SFU op before an interpolation, an
+ * interpolation alone, two register SFU ops in one EXEC (fs_lit's `rsq`
+ * pair, the second reading the first's result), lg2, ex2 and preEx2 alone
+ * and (with tegra.sfu.mantissa_bits cut to 10) together, a persp set-up followed by
+ * an rsq, and an EXEC with a fixed-point interpolation (no lanes), on
+ * random quads with any pixels active, awkward values (every fast path's
+ * fallback) and sometimes no triangle. */
 Test(mfu_pair, exec_builds_agree)
 {
-	tegra_mfu_inst ins[3];
-	ins[0] = persp_inst(TEGRA_VAR_FP20);
-	memset(&ins[1], 0, sizeof ins[1]);
-	ins[1].sfu_op = TEGRA_SFU_RSQ;
-	ins[1].sfu_reg = 0;
-	ins[1].var[2].op = TEGRA_VAR_FP20;
-	ins[1].var[2].tram_row = 3;
-	memset(&ins[2], 0, sizeof ins[2]);
-	ins[2].var[0].op = ins[2].var[1].op = TEGRA_VAR_FP20;
-	ins[2].var[1].tram_row = 9;
-	unsigned wide_plans = 0, persp_ipl_plans = 0;
-	for (unsigned k = 0; k < 3; k++)
+	enum { NEXEC = 10 };
+	tegra_mfu_inst ins[NEXEC][2];
+	unsigned nins[NEXEC];
+	int bits[NEXEC];
+	memset(ins, 0, sizeof ins);
+	for (unsigned k = 0; k < NEXEC; k++) {
+		nins[k] = 1;
+		bits[k] = 13;
+	}
+	ins[0][0] = persp_inst(TEGRA_VAR_FP20);
+	ins[1][0].sfu_op = TEGRA_SFU_RSQ;
+	ins[1][0].sfu_reg = 0;
+	ins[1][0].var[2].op = TEGRA_VAR_FP20;
+	ins[1][0].var[2].tram_row = 3;
+	ins[2][0].var[0].op = ins[2][0].var[1].op = TEGRA_VAR_FP20;
+	ins[2][0].var[1].tram_row = 9;
+	ins[3][0].sfu_op = ins[3][1].sfu_op = TEGRA_SFU_RSQ;
+	ins[3][0].sfu_reg = 1;
+	ins[3][1].sfu_reg = 1;
+	nins[3] = 2;
+	ins[4][0].sfu_op = TEGRA_SFU_LG2;
+	ins[4][0].sfu_reg = 2;
+	ins[5][0].sfu_op = TEGRA_SFU_EX2;
+	ins[5][0].sfu_reg = 3;
+	ins[6][0].sfu_op = TEGRA_SFU_PREEX2;
+	ins[6][0].sfu_reg = 0;
+	ins[6][0].var[1].op = TEGRA_VAR_FP20;
+	ins[6][0].var[1].tram_row = 5;
+	ins[7][0].sfu_op = TEGRA_SFU_EX2;
+	ins[7][0].sfu_reg = 1;
+	ins[7][1].sfu_op = TEGRA_SFU_PREEX2;
+	ins[7][1].sfu_reg = 2;
+	nins[7] = 2;
+	bits[7] = 10;
+	ins[8][0] = persp_inst(TEGRA_VAR_FP20);
+	ins[8][1].sfu_op = TEGRA_SFU_RSQ;
+	ins[8][1].sfu_reg = 2;
+	nins[8] = 2;
+	ins[9][0].sfu_op = TEGRA_SFU_RCP;
+	ins[9][0].sfu_reg = 1;
+	ins[9][0].var[3].op = TEGRA_VAR_FX10;
+	ins[9][0].var[3].tram_row = 2;
+	unsigned wide_plans = 0, persp_ipl_plans = 0, lanes_plans = 0;
+	for (unsigned k = 0; k < NEXEC; k++)
 		for (unsigned m = 0; m < 3; m++) {
-			rig *r = new_rig(&ins[k], MODES[m], 13);
+			rig *r = new_rig_n(ins[k], nins[k], MODES[m], bits[k]);
 			mfu_unit plain = r->mfu;
 			plain.exec[0].wide = false;
 			plain.exec[0].persp_ipl = false;
+			plain.exec[0].lanes = false;
 			wide_plans += r->mfu.exec[0].wide;
 			persp_ipl_plans += r->mfu.exec[0].persp_ipl;
+			lanes_plans += r->mfu.exec[0].lanes;
 			uint64_t x = 0x51ED2705u + k * 3 + m;
 			for (unsigned trial = 0; trial < 5000; trial++) {
 				random_tram(&x, &r->tram);
@@ -473,12 +517,14 @@ Test(mfu_pair, exec_builds_agree)
 #if defined(__x86_64__)
 	if (__builtin_cpu_supports("avx2"))
 	{
-		cr_expect_eq(wide_plans, 9u, "every EXEC here has a four-lane instruction (%u)", wide_plans);
+		cr_expect_eq(wide_plans, 15u, "the EXECs with a persp or ipl_fp20 instruction are wide (%u)", wide_plans);
 		cr_expect_eq(persp_ipl_plans, 3u, "the persp EXEC is persp_ipl in every rounding (%u)", persp_ipl_plans);
+		cr_expect_eq(lanes_plans, 24u, "every EXEC but persp_ipl's and the FX10 one has lanes (%u)", lanes_plans);
 	}
 #else
 	(void)wide_plans;
 	(void)persp_ipl_plans;
+	(void)lanes_plans;
 #endif
 }
 

@@ -3,6 +3,9 @@
 #include "units/gr3d/mfu_pair.h"
 
 #include <math.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 const sim_counter_def MFU_COUNTERS[MFU_CTR_COUNT] = {
 	[MFU_CTR_INSTRUCTIONS] = { "instructions", "MFU instructions run (per quad)" },
@@ -329,6 +332,91 @@ GR3D_HOT bool reg_sfu(const gr3d_ctx *c, const mfu_round *rd, const mfu_plan *in
 	return true;
 }
 
+/* reg_sfu on the four pixels at once (the wide build): the register's four
+ * words read as one vector (gr3d_fp20_quad's normal case lane by lane, the
+ * helper itself when a word is special), the op on four lanes where it is
+ * one instruction (rcp, rsq: IEEE division and square root, the same in a
+ * vector), else lane by lane as sfu_quad forms it, then the four codes.
+ * Where a value is outside the pair helpers' range, every lane's code is
+ * formed as run_steps forms it from the same value (gr3d_round20, then
+ * gr3d_fp20_bits): no value is computed twice.  Always writes the register. */
+#if defined(__x86_64__)
+/* A quad's four codes, each in the low word of its 64-bit lane, into dst as
+ * four words: one permute and one store. */
+__attribute__((target("avx2"))) static inline void mfu_store_x4(uint32_t dst[GR3D_PIXELS], const mfu_u64x4 *code)
+{
+	const __m256i n = _mm256_permutevar8x32_epi32((__m256i)*code, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
+	_mm_storeu_si128((__m128i *)dst, _mm256_castsi256_si128(n));
+}
+
+/* reg_sfu4's ops other than rcp, rsq and preEx2, lane by lane as sfu_quad
+ * forms them (out of line: its calls would make reg_sfu4 save registers). */
+__attribute__((noinline)) static void sfu_lanes(const gr3d_ctx *c, unsigned op, const double x[GR3D_PIXELS],
+                                                double v[GR3D_PIXELS])
+{
+	if (c->cfg->tegra_sfu_bits < 13) {               /* (c->exact has no plan) */
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			v[p] = mfu_sfu(c, op, x[p]);
+		return;
+	}
+	const bool turns = c->cfg->tegra_sfu_pre_reduce;
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		v[p] = sfu_value(turns, op, x[p]);
+}
+
+/* The four codes of values of which some are outside the pair helpers'
+ * range, each as run_steps forms it (gr3d_round20, then gr3d_fp20_bits). */
+__attribute__((noinline)) static void codes_general(const gr3d_ctx *c, const double v[GR3D_PIXELS],
+                                                    uint32_t code[GR3D_PIXELS])
+{
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		code[p] = gr3d_fp20_bits(c->fp20_round, gr3d_round20(c, v[p]));
+}
+
+__attribute__((target("avx2"), always_inline)) static inline void reg_sfu4(const gr3d_ctx *c, const mfu_round *rd,
+                                                                           const mfu_plan *in, gr3d_quad *q)
+{
+	uint32_t *reg = q->r[in->sfu_reg];
+	mfu_u32x4 w;
+	memcpy(&w, reg, sizeof w);
+	const mfu_u32x4 ex = (w >> FP20_EXP_SHIFT) & FP20_EXP_MAX;
+	const mfu_u32x4 fb = ((w << (31 - FP20_SIGN_SHIFT)) & 0x80000000u) | (ex + FP20_F32_REBIAS) << 23 |
+	                     (w & FP20_MANT_MASK) << FP20_F32_SHIFT;
+	mfu_f64x4 x = __builtin_convertvector((mfu_f32x4)fb, mfu_f64x4);
+	const mfu_u32x4 sp = (mfu_u32x4)(ex - 1u >= FP20_EXP_MAX - 1u);
+	if (_mm_movemask_ps((__m128)sp)) {
+		double xs[GR3D_PIXELS];
+		gr3d_fp20_quad(true, reg, xs);
+		memcpy(&x, xs, sizeof x);
+	}
+	mfu_f64x4 v;
+	const unsigned op = in->sfu_op;
+	const bool cut = c->cfg->tegra_sfu_bits < 13;
+	if (op == TEGRA_SFU_RCP && !cut) {
+		v = 1.0 / x;
+	} else if (op == TEGRA_SFU_RSQ && !cut) {
+		const mfu_f64x4 a = (mfu_f64x4)((mfu_u64x4)x & ~(UINT64_C(1) << 63));
+		v = 1.0 / (mfu_f64x4)_mm256_sqrt_pd((__m256d)a);
+	} else if (op == TEGRA_SFU_PREEX2 && !cut) {
+		v = x;
+	} else {
+		double xs[GR3D_PIXELS], r[GR3D_PIXELS];
+		memcpy(xs, &x, sizeof xs);
+		sfu_lanes(c, op, xs, r);
+		memcpy(&v, r, sizeof v);
+	}
+	mfu_u64x4 far = { 0, 0, 0, 0 }, code;
+	mfu_fp20_bits_x4(rd, &v, &far, &code);
+	if (!mfu_near_x4(&far)) {
+		double vs[GR3D_PIXELS];
+		memcpy(vs, &v, sizeof vs);
+		codes_general(c, vs, reg);
+		return;
+	}
+	mfu_store_x4(reg, &code);
+}
+#endif
+
 /* Interpolation when every var is FP20 without saturation, the quad's four
  * pixels are active and it has a triangle (mfu_plan.ipl_fp20): ipl_vars's
  * products and sums, w0*a0 + w1*a1 + w2*a2 in that order, two pixels at a
@@ -369,8 +457,12 @@ GR3D_HOT bool ipl_fp20_4(const mfu_round *rd, const mfu_plan *in, const gr3d_tra
 		const mfu_f64x4 v = w0 * a0 + w1 * a1 + w2 * a2;
 		mfu_u64x4 c;
 		mfu_fp20_bits_x4(rd, &v, &far, &c);
+#if defined(__x86_64__)
+		mfu_store_x4(q->r[reg], &c);
+#else
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			q->r[reg][p] = (uint32_t)c[p];
+#endif
 	}
 	return mfu_near_x4(&far);
 }
@@ -421,8 +513,9 @@ GR3D_HOT void run_inst(const gr3d_ctx *c, const mfu_round *rd, const mfu_plan *i
 	bool fused = false, have_w = false;                 /* steps 1 and 2 done in one pass */
 	if (all && in->persp)                               /* it leaves the weights in w */
 		fused = have_w = wide ? persp_setup4(rd, q, &w) : persp_setup(rd, q, &w);
-	else if (all && in->reg_sfu)
-		fused = reg_sfu(c, rd, in, q);            /* (it writes a register, not the weights) */
+	else if (all && in->reg_sfu) {                      /* (it writes a register, not the weights) */
+		fused = reg_sfu(c, rd, in, q);
+	}
 	if (!fused)
 		run_steps(c, in, q, active);
 	if (in->nvar && !have_w)                            /* as the steps left b0, b1 */
@@ -520,6 +613,48 @@ __attribute__((target("avx2"), noinline)) static unsigned mfu_persp_ipl_avx2(gr3
 		sim_unit_count(&s->u, k, add[k]);
 	return s->quad_clocks * x->count;
 }
+
+/* An EXEC each of whose instructions has a four-lane path (mfu_exec_plan.lanes:
+ * the perspective set-up, an SFU op on a register, FP20 interpolation or
+ * nothing) on a quad whose four pixels are active and which has a triangle
+ * where it interpolates: run_inst's fast paths, instruction by instruction,
+ * without its dispatch on the pixels and the triangle.  Another quad takes
+ * the build mfu_exec would have taken for it (mfu_exec_plan.wide). */
+__attribute__((noinline)) static unsigned mfu_quad(gr3d_stage *s, gr3d_quad *q, unsigned e);
+
+__attribute__((target("avx2"), noinline)) static unsigned mfu_lanes_avx2(gr3d_stage *s, gr3d_quad *q, unsigned e)
+{
+	const mfu_unit *m = (const mfu_unit *)s;
+	const mfu_exec_plan *x = &m->exec[e];
+	const gr3d_ctx *c = s->ctx;
+	if (active_pixels(q) != 0xFu || (x->ipl && q->tri >= c->ntris))
+		return x->wide ? mfu_quad_avx2(s, q, e) : mfu_quad(s, q, e);
+	const gr3d_tram_tri *t = x->ipl ? &c->tram[q->tri] : NULL;   /* (read only where ipl) */
+	for (unsigned i = 0; i < x->ninst; i++) {
+		const mfu_plan *in = &x->inst[i];
+		mfu_weights w;
+		bool have_w = false;
+		if (in->persp) {
+			have_w = persp_setup4(&m->round, q, &w);
+			if (!have_w)
+				run_steps(c, in, q, 0xFu);
+		} else if (in->reg_sfu) {
+			reg_sfu4(c, &m->round, in, q);
+		}
+		if (in->nvar) {
+			if (!have_w)
+				weights(q, &w, true);
+			if (!ipl_fp20_4(&m->round, in, t, q, &w))
+				ipl_vars(c, in, t, q, 0xFu, &w);
+		}
+	}
+	if (x->ipl)
+		q->tex_row = x->row;
+	const uint32_t *add = x->add[GR3D_PIXELS];
+	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
+		sim_unit_count(&s->u, k, add[k]);
+	return s->quad_clocks * x->count;
+}
 #endif
 
 __attribute__((noinline)) static unsigned mfu_quad(gr3d_stage *s, gr3d_quad *q, unsigned e)
@@ -535,6 +670,8 @@ static unsigned mfu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 #if defined(__x86_64__)
 	if (m->exec[e].persp_ipl)
 		return mfu_persp_ipl_avx2(s, q, e);
+	if (m->exec[e].lanes)
+		return mfu_lanes_avx2(s, q, e);
 	if (m->exec[e].wide)
 		return mfu_quad_avx2(s, q, e);
 #endif
@@ -618,5 +755,11 @@ void mfu_init(mfu_unit *m, gr3d_ctx *ctx)
 		for (unsigned n = 0; n <= GR3D_PIXELS; n++)
 			x->add[n][MFU_CTR_INSTRUCTIONS] = count;
 		x->persp_ipl = m->avx2 && x->ninst == 1 && x->inst[0].persp && x->inst[0].ipl_fp20;
+		x->lanes = m->avx2 && !x->persp_ipl && x->ninst > 0;
+		for (unsigned i = 0; i < x->ninst; i++) {
+			const mfu_plan *in = &x->inst[i];
+			const bool steps = in->persp || in->reg_sfu || (in->sfu_op == TEGRA_SFU_NOP && in->nmul == 0);
+			x->lanes &= steps && (in->nvar == 0 || in->ipl_fp20);
+		}
 	}
 }
