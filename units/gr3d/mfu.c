@@ -201,6 +201,23 @@ typedef union mfu_weights {
 	mfu_f64x4 quad[3];
 } mfu_weights;
 
+/* Four floats widened to four doubles (exact): for AVX2 one conversion from
+ * memory (GCC 12's generic conversion of a loaded vector goes through the
+ * stack), else the generic one. */
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static inline void f64x4_of_f32(const float f[GR3D_PIXELS], mfu_f64x4 *out)
+{
+	*out = (mfu_f64x4)_mm256_cvtps_pd(_mm_loadu_ps(f));
+}
+#else
+static inline void f64x4_of_f32(const float f[GR3D_PIXELS], mfu_f64x4 *out)
+{
+	mfu_f32x4 v;
+	memcpy(&v, f, sizeof v);
+	*out = __builtin_convertvector(v, mfu_f64x4);
+}
+#endif
+
 /* Each row is formed whole in a register and stored in one piece (four
  * lanes in the wide build, two pairs in the other): the interpolations load
  * it as a vector, and a vector load of values stored one by one waits for
@@ -209,10 +226,9 @@ typedef union mfu_weights {
 GR3D_HOT void weights(const gr3d_quad *q, mfu_weights *w, bool wide)
 {
 	if (wide) {
-		mfu_f32x4 f0, f1;
-		memcpy(&f0, q->b0, sizeof f0);
-		memcpy(&f1, q->b1, sizeof f1);
-		const mfu_f64x4 b0 = __builtin_convertvector(f0, mfu_f64x4), b1 = __builtin_convertvector(f1, mfu_f64x4);
+		mfu_f64x4 b0, b1;
+		f64x4_of_f32(q->b0, &b0);
+		f64x4_of_f32(q->b1, &b1);
 		w->quad[0] = b0;
 		w->quad[1] = b1;
 		w->quad[2] = 1.0 - b0 - b1;

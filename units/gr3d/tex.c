@@ -5,6 +5,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 const sim_counter_def TEX_COUNTERS[TEX_CTR_COUNT] = {
 	[TEX_CTR_FETCHES] = { "fetches", "TEX instructions run (per quad)" },
@@ -96,15 +99,7 @@ GR3D_HOT void texel_pair(const gr3d_sampler *sm, const uint8_t *p, uint32_t pr[2
 	pr[1] = fx10_pair_of_bytes(w >> 16);
 }
 
-/* One level of a sampler as a fetch reads it, taken out of the image once
- * per fetch (or per quad): a register store could alias the image's
- * fields, and reloading them for every pixel costs more than the fetch. */
-typedef struct level_view {
-	const uint8_t *rgba;          /* NULL: no image, every fetch is 0 */
-	int w, h;
-	double fw, fh;
-	uint8_t wrap_s, wrap_t;
-} level_view;
+typedef tex_level_view level_view;
 
 GR3D_HOT level_view view_of(const gr3d_sampler *sm, unsigned lvl)
 {
@@ -284,6 +279,26 @@ GR3D_HOT bool fetch_quad(const gr3d_sampler *sm, const level_view *lv, bool line
 		const uint8_t *t[GR3D_PIXELS];
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			t[p] = lv->rgba + ((size_t)y[p] * (size_t)lv->w + (size_t)x[p]) * 4u;
+#if defined(__SSE2__)
+		if (sm->format == GR3D_TEX_RGBA8888) {
+			/* texel_pair of the four texels on four lanes: channel k in
+			 * byte k, fx10_pair_of_bytes of the low and high halves */
+			uint32_t w[GR3D_PIXELS];
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				memcpy(&w[p], t[p], sizeof w[p]);
+			const __m128i tw = _mm_loadu_si128((const __m128i *)(const void *)w);
+			const __m128i b0 = _mm_set1_epi32(0xFF), b1 = _mm_set1_epi32(0xFF00);
+			const __m128i h = _mm_srli_epi32(tw, 16);
+			const __m128i yl = _mm_or_si128(_mm_and_si128(tw, b0), _mm_slli_epi32(_mm_and_si128(tw, b1), 2));
+			const __m128i yh = _mm_or_si128(_mm_and_si128(h, b0), _mm_slli_epi32(_mm_and_si128(h, b1), 2));
+			const __m128i k = _mm_set1_epi32(0x401);
+			const __m128i pl = _mm_add_epi32(yl, _mm_and_si128(_mm_srli_epi32(yl, 7), k));
+			const __m128i ph = _mm_add_epi32(yh, _mm_and_si128(_mm_srli_epi32(yh, 7), k));
+			_mm_storeu_si128((__m128i *)(void *)lo, pl);
+			_mm_storeu_si128((__m128i *)(void *)hi, ph);
+			return true;
+		}
+#endif
 		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 			uint32_t pr[2];
 			texel_pair(sm, t[p], pr);
@@ -620,6 +635,63 @@ __attribute__((target("avx2"), noinline)) static unsigned tex_quad_avx2(const te
 {
 	return tex_quad(tu, q, e, true);
 }
+/* A register's four FP20 words as operands, as gr3d_fp20_quad reads them
+ * with subnormals (every code as gr3d_fp20): the normal case on four lanes,
+ * the helper itself where a word has exponent 0 or 63. */
+__attribute__((target("avx2"), always_inline)) static inline void fp20_lanes(const uint32_t raw[GR3D_PIXELS],
+                                                              double out[GR3D_PIXELS])
+{
+	const __m128i w = _mm_loadu_si128((const __m128i *)(const void *)raw);
+	const __m128i ex = _mm_and_si128(_mm_srli_epi32(w, FP20_EXP_SHIFT), _mm_set1_epi32((int)FP20_EXP_MAX));
+	/* exponent - 1 >= 62 unsigned: 0 or 63 */
+	const __m128i sp = _mm_cmpgt_epi32(_mm_sub_epi32(ex, _mm_set1_epi32(1)), _mm_set1_epi32((int)FP20_EXP_MAX - 2));
+	if (_mm_movemask_ps(_mm_castsi128_ps(_mm_or_si128(sp, _mm_cmpeq_epi32(ex, _mm_setzero_si128()))))) {
+		gr3d_fp20_quad(true, raw, out);
+		return;
+	}
+	const __m128i f = _mm_or_si128(
+		_mm_or_si128(_mm_and_si128(_mm_slli_epi32(w, 31 - FP20_SIGN_SHIFT), _mm_set1_epi32((int)0x80000000u)),
+	                     _mm_slli_epi32(_mm_add_epi32(ex, _mm_set1_epi32((int)FP20_F32_REBIAS)), 23)),
+		_mm_slli_epi32(_mm_and_si128(w, _mm_set1_epi32((int)FP20_MANT_MASK)), FP20_F32_SHIFT));
+	_mm256_storeu_pd(out, _mm256_cvtps_pd(_mm_castsi128_ps(f)));
+}
+
+/* tex_quad's fetch on four lanes (fetch_quad) for an EXEC whose plan says
+ * lanes, without what the plan settled for the draw (the sampler's copy,
+ * the LOD's decisions, level 0's view): a quad with a pixel killed, a
+ * coordinate row the plan does not hold or a coordinate fetch_quad does
+ * not take goes to tex_quad_avx2, which does the same from the start. */
+__attribute__((target("avx2"), noinline)) static unsigned tex_lanes_avx2(const tex_unit *tu, gr3d_quad *q,
+                                                                         unsigned e)
+{
+	const gr3d_ctx *c = tu->s.ctx;
+	const tex_plan *pl = &tu->plan[e];
+	if (gr3d_flags4(q->killed) || (tu->src_from_mfu && q->tex_row >= TEX_PLAN_ROWS))
+		return tex_quad_avx2(tu, q, e);
+	const uint8_t *src = pl->src[tu->src_from_mfu ? q->tex_row : 0];
+	double cs[GR3D_PIXELS], ct[GR3D_PIXELS];
+	fp20_lanes(q->r[src[0]], cs);
+	fp20_lanes(q->r[src[1]], ct);
+	uint32_t lo4[GR3D_PIXELS], hi4[GR3D_PIXELS];
+	/* (fetch_quad only loads: the sampler needs no copy) */
+	if (!fetch_quad(&c->sampler[pl->sampler], &pl->l0, pl->linear, cs, ct, lo4, hi4))
+		return tex_quad_avx2(tu, q, e);
+	const unsigned dlo = pl->dst[0], dhi = pl->dst[1];
+	for (unsigned p = 0; p < GR3D_PIXELS && tu->shadow; p++) {
+		gr3d_pixel *px = &q->px[p];
+		px->tex_old[0] = q->r[dlo][p];
+		px->tex_old[1] = q->r[dhi][p];
+		px->tex_reg[0] = (uint8_t)dlo;
+		px->tex_reg[1] = (uint8_t)dhi;
+		px->tex_shadow = 3;
+	}
+	memcpy(q->r[dlo], lo4, sizeof lo4);
+	memcpy(q->r[dhi], hi4, sizeof hi4);
+	gr3d_stage *s = &((tex_unit *)tu)->s;
+	sim_unit_count(&s->u, TEX_CTR_FETCHES, 1);
+	sim_unit_count(&s->u, TEX_CTR_TEXELS, (pl->linear ? 4u : 1u) * GR3D_PIXELS);
+	return s->quad_clocks;
+}
 #endif
 __attribute__((noinline)) static unsigned tex_quad_plain(const tex_unit *tu, gr3d_quad *q, unsigned e)
 {
@@ -631,7 +703,7 @@ static unsigned tex_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	const tex_unit *tu = (const tex_unit *)s;
 #if defined(__x86_64__)
 	if (tu->fetch[e] && tu->avx2)
-		return tex_quad_avx2(tu, q, e);
+		return tu->plan[e].lanes ? tex_lanes_avx2(tu, q, e) : tex_quad_avx2(tu, q, e);
 #endif
 	if (tu->fetch[e])
 		return tex_quad_plain(tu, q, e);
@@ -682,6 +754,13 @@ void tex_init(tex_unit *t, gr3d_ctx *ctx)
 		 * it clears it there, and everywhere else it is 0 already. */
 		t->end_view[e] = t->shadow && e > 0 && ctx->prog->exec[e - 1].tex.enable;
 		pl->sampler = in->sampler & (GR3D_SAMPLERS - 1);
+		/* tex_quad's conditions for fetch_quad that hold for the whole draw */
+		const gr3d_sampler *sm = &ctx->sampler[pl->sampler];
+		const bool minmag = sm->min_filter != GR3D_MIN_AS_MAG && (sm->min_filter == GR3D_MIN_LINEAR) != sm->bilinear;
+		const bool use_lod = (sm->nlevels > 1 && !sm->mip_none) || minmag;
+		pl->l0 = view_of(sm, 0);
+		pl->linear = sm->bilinear;
+		pl->lanes = t->avx2 && in->enable && !ctx->exact && !use_lod && pl->l0.rgba;
 		pl->bias = in->bias;
 		pl->dst[0] = (uint8_t)gr3d_row_reg(ctx, e, in->dst_r2 ? 2 : 0);
 		pl->dst[1] = (uint8_t)gr3d_row_reg(ctx, e, in->dst_r2 ? 3 : 1);

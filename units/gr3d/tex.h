@@ -14,8 +14,25 @@ extern const sim_counter_def TEX_COUNTERS[TEX_CTR_COUNT];
  * MFU wrote: tegra.tex.src_row_from_mfu); another row resolves per fetch. */
 enum { TEX_PLAN_ROWS = 4 };
 
+/* One level of a sampler as a fetch reads it, taken out of the image once
+ * per fetch (or per quad, or per draw: tex_plan.l0): a register store could
+ * alias the image's fields, and reloading them for every pixel costs more
+ * than the fetch. */
+typedef struct tex_level_view {
+	const uint8_t *rgba;          /* NULL: no image, every fetch is 0 */
+	int w, h;
+	double fw, fh;
+	uint8_t wrap_s, wrap_t;
+} tex_level_view;
+
 /* One EXEC's fetch, its registers resolved once per draw (tex_init). */
 typedef struct tex_plan {
+	/* the sampler (fixed for the draw) lets the AVX2 build fetch a quad
+	 * whose four pixels are live on four lanes (tex.c tex_lanes_avx2):
+	 * the host runs AVX2, not arith=exact, no LOD, level 0 has an image */
+	bool lanes;
+	bool linear;                  /* the sampler's mag filter (bilinear) */
+	tex_level_view l0;            /* level 0 as fetch_quad reads it */
 	uint8_t sampler;
 	bool bias;                    /* TXB: r3 (or r1) of the first live pixel */
 	uint8_t dst[2];               /* the destination pair lo, hi */
