@@ -204,12 +204,33 @@ static __attribute__((noinline)) unsigned dw_exec_general(gr3d_stage *s, gr3d_qu
 	return s->quad_clocks;
 }
 
+/* dw_exec_general's store into a plain target without a viewer or late
+ * depth/stencil: the pair restored with quads ahead, then the whole quad's
+ * store or the pixels' (out of line, so that dw_exec's own fast paths
+ * save no registers). */
+static __attribute__((noinline)) unsigned dw_exec_plain(gr3d_stage *s, gr3d_quad *q, unsigned e)
+{
+	const gr3d_ctx *c = s->ctx;
+	dw_unit *w = (dw_unit *)s;
+	const dw_plan *pl = &w->plan[e];
+	if (c->ahead)                     /* the pair as this EXEC left it (ahead.h) */
+		gr3d_ahead_restore(c->ahead, q, e);
+	sim_unit_count(&s->u, DW_CTR_STORES, 1);
+	if (quad_whole(pl, q)) {
+		store_quad(w, pl, q);
+		sim_unit_count(&s->u, DW_CTR_PIXELS, GR3D_PIXELS);
+	} else {
+		dw_store_pixels(w, q, pl, NULL);
+	}
+	return s->quad_clocks;
+}
+
 /* The two commonest EXECs first, with nothing to save around them: without
  * a viewer or late depth/stencil, no store (dw_exec_general does nothing
- * then), or a store into a plain target (dw_exec_general's steps without
- * its viewer and late depth/stencil: the pair restored with quads ahead,
- * store_quad for four live pixels inside the target, else dw_store_pixels:
- * the same bytes and counts). */
+ * then), or a store into a plain target of four live pixels inside it
+ * without quads ahead (dw_exec_general's own whole-quad store, store_quad:
+ * the same bytes and counts); another store into a plain target without
+ * them goes to dw_exec_plain, the rest to dw_exec_general. */
 static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 {
 	const gr3d_ctx *c = s->ctx;
@@ -218,18 +239,14 @@ static unsigned dw_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	const bool quiet = !c->probe && !w->late;
 	if (quiet && !pl->enable)
 		return s->quad_clocks;
-	if (quiet && pl->plain) {                    /* (a store: quiet EXECs without one returned) */
-		if (c->ahead)                            /* the pair as this EXEC left it (ahead.h) */
-			gr3d_ahead_restore(c->ahead, q, e);
+	if (quiet && pl->plain && !c->ahead && quad_whole(pl, q)) {
+		store_quad(w, pl, q);
 		sim_unit_count(&s->u, DW_CTR_STORES, 1);
-		if (quad_whole(pl, q)) {
-			store_quad(w, pl, q);
-			sim_unit_count(&s->u, DW_CTR_PIXELS, GR3D_PIXELS);
-		} else {
-			dw_store_pixels(w, q, pl, NULL);
-		}
+		sim_unit_count(&s->u, DW_CTR_PIXELS, GR3D_PIXELS);
 		return s->quad_clocks;
 	}
+	if (quiet && pl->plain)                      /* (a store: quiet EXECs without one returned) */
+		return dw_exec_plain(s, q, e);
 	return dw_exec_general(s, q, e);
 }
 

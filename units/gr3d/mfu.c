@@ -459,9 +459,12 @@ GR3D_HOT bool ipl_fp20(const mfu_round *rd, const mfu_plan *in, const gr3d_tram_
 	return mfu_near_x2(far);
 }
 
-/* ipl_fp20 on the four pixels at once (the wide build). */
+/* ipl_fp20 on the four pixels at once (the wide build); permute: each
+ * register's four codes stored by one permute (mfu_store_x4), else lane by
+ * lane (fewer instructions in mfu_persp_ipl_avx2, more in the others, as
+ * GCC 12 builds them). */
 GR3D_HOT bool ipl_fp20_4(const mfu_round *rd, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
-                         const mfu_weights *w)
+                         const mfu_weights *w, bool permute)
 {
 	const float *f = &t->f[0][0][0];
 	mfu_u64x4 far = { 0, 0, 0, 0 };
@@ -474,11 +477,13 @@ GR3D_HOT bool ipl_fp20_4(const mfu_round *rd, const mfu_plan *in, const gr3d_tra
 		mfu_u64x4 c;
 		mfu_fp20_bits_x4(rd, &v, &far, &c);
 #if defined(__x86_64__)
-		mfu_store_x4(q->r[reg], &c);
-#else
+		if (permute) {
+			mfu_store_x4(q->r[reg], &c);
+			continue;
+		}
+#endif
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
 			q->r[reg][p] = (uint32_t)c[p];
-#endif
 	}
 	return mfu_near_x4(&far);
 }
@@ -536,7 +541,7 @@ GR3D_HOT void run_inst(const gr3d_ctx *c, const mfu_round *rd, const mfu_plan *i
 		run_steps(c, in, q, active);
 	if (in->nvar && !have_w)                            /* as the steps left b0, b1 */
 		weights(q, &w, wide);
-	if (in->nvar && !(in->ipl_fp20 && all && t && (wide ? ipl_fp20_4(rd, in, t, q, &w) : ipl_fp20(rd, in, t, q, &w))))
+	if (in->nvar && !(in->ipl_fp20 && all && t && (wide ? ipl_fp20_4(rd, in, t, q, &w, true) : ipl_fp20(rd, in, t, q, &w))))
 		ipl_vars(c, in, t, q, active, &w);
 }
 
@@ -621,7 +626,7 @@ __attribute__((target("avx2"), noinline)) static unsigned mfu_persp_ipl_avx2(gr3
 	if (active != 0xFu || q->tri >= c->ntris || !persp_setup4(&m->round, q, &w))
 		return quad_exec(s, q, x, true);
 	const gr3d_tram_tri *t = &c->tram[q->tri];
-	if (!ipl_fp20_4(&m->round, &x->inst[0], t, q, &w))
+	if (!ipl_fp20_4(&m->round, &x->inst[0], t, q, &w, false))
 		ipl_vars(c, &x->inst[0], t, q, active, &w);
 	q->tex_row = x->row;
 	const uint32_t *add = x->add[GR3D_PIXELS];
@@ -660,7 +665,7 @@ __attribute__((target("avx2"), noinline)) static unsigned mfu_lanes_avx2(gr3d_st
 		if (in->nvar) {
 			if (!have_w)
 				weights(q, &w, true);
-			if (!ipl_fp20_4(&m->round, in, t, q, &w))
+			if (!ipl_fp20_4(&m->round, in, t, q, &w, true))
 				ipl_vars(c, in, t, q, 0xFu, &w);
 		}
 	}
