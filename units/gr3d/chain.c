@@ -60,6 +60,9 @@ bool gr3d_chain_init(gr3d_chain *ch, gr3d_ctx *ctx, gr3d_stage *const stage[GR3D
 	ch->dw_at = dw_at;
 	ch->due = UINT64_MAX;
 	ch->book = ctx->ahead != NULL;
+#if defined(__x86_64__)
+	ch->avx2 = __builtin_cpu_supports("avx2");
+#endif
 	for (unsigned s = 0; s + 1 < GR3D_CHAIN_STAGES; s++)   /* MFU, TEX, ALU in the records' order */
 		ch->book &= stage[s]->exec == gr3d_ahead_book && stage[s]->ahead_unit == s;
 	/* the take history: DW takes at most 3 * (cap + 1) tokens behind MFU,
