@@ -59,6 +59,7 @@ bool gr3d_chain_init(gr3d_chain *ch, gr3d_ctx *ctx, gr3d_stage *const stage[GR3D
 	ch->cap = mid[0]->capacity;
 	ch->dw_at = dw_at;
 	ch->due = UINT64_MAX;
+	ch->lat_back = out->latency;
 	ch->book = ctx->ahead != NULL;
 #if defined(__x86_64__)
 	ch->avx2 = __builtin_cpu_supports("avx2");

@@ -54,8 +54,8 @@
 
 enum { GR3D_CHAIN_STAGES = 4 };   /* mfu, tex, alu, dw */
 
-/* A recirculation push to come: the token (after DW's route), at cycle at;
- * DW took it at dw_take. */
+/* A recirculation push: the token (after DW's route), at cycle at; DW took
+ * it at dw_take. */
 typedef struct gr3d_chain_out {
 	uint64_t at, dw_take;
 	gr3d_token t;
@@ -81,6 +81,7 @@ typedef struct gr3d_chain {
 	uint64_t due;                              /* no sync has work before it (UINT64_MAX: none) */
 	gr3d_chain_out *outq;                      /* ring: recirculation's tokens, then the pushes to come */
 	uint32_t oq_head, oq_n, oq_mask;
+	uint64_t lat_back;                         /* out's latency */
 	bool dw_at;                                /* DW's work at its take (a destination fetch) */
 	bool book;                                 /* MFU, TEX, ALU book ahead.h's records */
 	bool avx2;                                 /* ... in PSEQ's tick built for AVX2 (pseq.c) */
@@ -269,11 +270,14 @@ static inline __attribute__((always_inline)) uint64_t gr3d_chain_push(gr3d_chain
 }
 
 /* The token at the head of recirculation when it is visible at cycle now,
- * else NULL; gr3d_chain_back_pop takes it (PSEQ's pop). */
+ * else NULL; gr3d_chain_back_pop takes it (PSEQ's pop).  PSEQ asks after
+ * the stages' side of now (gr3d_chain_sync or the push): every token DW
+ * pushes by now is in out, and one visible at now was pushed by then (at +
+ * latency <= now), so the head's cycle alone says, not out's count. */
 static inline const gr3d_token *gr3d_chain_back(const gr3d_chain *ch, uint64_t now)
 {
 	const gr3d_chain_out *o = &ch->outq[ch->oq_head];
-	return ch->out->count && o->at + ch->out->latency <= now ? &o->t : NULL;
+	return ch->oq_n && o->at + ch->lat_back <= now ? &o->t : NULL;
 }
 static inline void gr3d_chain_back_pop(gr3d_chain *ch)
 {
@@ -286,7 +290,7 @@ static inline void gr3d_chain_back_pop(gr3d_chain *ch)
  * (UINT64_MAX: none in flight). */
 static inline uint64_t gr3d_chain_next_back(const gr3d_chain *ch)
 {
-	return ch->oq_n ? ch->outq[ch->oq_head].at + ch->out->latency : UINT64_MAX;
+	return ch->oq_n ? ch->outq[ch->oq_head].at + ch->lat_back : UINT64_MAX;
 }
 
 #endif
