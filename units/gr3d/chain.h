@@ -84,7 +84,7 @@ typedef struct gr3d_chain {
 	uint64_t lat_back;                         /* out's latency */
 	bool dw_at;                                /* DW's work at its take (a destination fetch) */
 	bool book;                                 /* MFU, TEX, ALU book ahead.h's records */
-	bool avx2;                                 /* ... in PSEQ's tick built for AVX2 (pseq.c) */
+	bool avx2;                                 /* PSEQ ticks in its AVX2 build (pseq.c) */
 	uint32_t oq_worked;                        /* ... then: the entries from oq_head DW has worked */
 } gr3d_chain;
 

@@ -372,14 +372,18 @@ static inline __attribute__((always_inline)) void chain_tick(sim_unit *u, uint64
 }
 
 /* the two forms of the chain (gr3d_chain.book), the push inlined in each;
- * the one that books the records also built for AVX2, where a stage's four
- * counter increments widen and add in one instruction each */
+ * each also built for AVX2 (gr3d_chain.avx2), where a stage's four counter
+ * increments from its record widen and add in one instruction each */
 static void pseq_chain_tick_book(sim_unit *u, uint64_t now) { chain_tick(u, now, true); }
 static void pseq_chain_tick(sim_unit *u, uint64_t now) { chain_tick(u, now, false); }
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) static void pseq_chain_tick_book_avx2(sim_unit *u, uint64_t now)
 {
 	chain_tick(u, now, true);
+}
+__attribute__((target("avx2"))) static void pseq_chain_tick_avx2(sim_unit *u, uint64_t now)
+{
+	chain_tick(u, now, false);
 }
 #endif
 
@@ -389,8 +393,8 @@ void pseq_attach_chain(pseq_unit *p, gr3d_chain *ch)
 	p->chain_ahead = (uint64_t)p->ctx->cfg->host_gr3d_chain_ahead;
 	p->u.tick = ch->book ? pseq_chain_tick_book : pseq_chain_tick;
 #if defined(__x86_64__)
-	if (ch->book && ch->avx2)
-		p->u.tick = pseq_chain_tick_book_avx2;
+	if (ch->avx2)
+		p->u.tick = ch->book ? pseq_chain_tick_book_avx2 : pseq_chain_tick_avx2;
 #endif
 	p->out->producer = NULL;
 	p->recirc->consumer = NULL;
