@@ -322,7 +322,7 @@ Test(chain, samples_alike_on_both_gpus_and_threads, .timeout = 300)
 
 /* gr3d_fp_reset with the chain on: the draw run twice on new clocks gives
  * the first run's figures again (the take ring's rows read as "never
- * written" before token cap, chain.c work_out, and nothing stays due). */
+ * written" before token cap, chain.h gr3d_chain_work, and nothing stays due). */
 Test(chain, reset_runs_the_same_again)
 {
 	static const char text[] = "alu_buffer_size = 1\n.asm\nEXEC\n ALU:\n ALU0: MAD r0.lh, #1, #1, #0\n"

@@ -38,7 +38,7 @@ void gr3d_chain_reset(gr3d_chain *ch)
 	ch->oq_head = ch->oq_n = ch->oq_worked = 0;
 	ch->progress = 0;
 	ch->due = UINT64_MAX;
-	/* rows never written read as 0: no bound before token cap (work_out) */
+	/* rows never written read as 0: no bound before token cap (gr3d_chain_work) */
 	memset(ch->take, 0, (size_t)(ch->mask + 1) * sizeof *ch->take);
 }
 
