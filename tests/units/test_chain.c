@@ -322,7 +322,7 @@ Test(chain, samples_alike_on_both_gpus_and_threads, .timeout = 300)
 
 /* gr3d_fp_reset with the chain on: the draw run twice on new clocks gives
  * the first run's figures again (the take ring's rows read as "never
- * written" before token cap, chain.c work_out, and nothing stays due). */
+ * written" before token cap, chain.h gr3d_chain_work, and nothing stays due). */
 Test(chain, reset_runs_the_same_again)
 {
 	static const char text[] = "alu_buffer_size = 1\n.asm\nEXEC\n ALU:\n ALU0: MAD r0.lh, #1, #1, #0\n"
@@ -383,4 +383,76 @@ Test(chain, admit_sets_each_pixels_flags)
 			cr_assert_eq(gr3d_mask4(gr3d_flags4(q->covered)), mask);
 		}
 	free(q);
+}
+
+/* The draw run on f: its figures in *st, its target's bytes in px (the
+ * caller frees f's target after). */
+static void form_run(gr3d_fp *f, const gr3d_draw *dr, gr3d_stats *st, uint8_t **px)
+{
+	gr3d_rig_fp_run(f, st);
+	const size_t n = (size_t)dr->rt[1]->width * dr->rt[1]->height * 4u;
+	*px = malloc(n);
+	cr_assert(*px);
+	memcpy(*px, dr->rt[1]->rgba, n);
+}
+
+/* PSEQ's chain tick in its forms (pseq.c: the push inlined, booking the
+ * records or calling the stages, each built for AVX2 where the host has it
+ * and plain otherwise): both builds and the four units doing their own work
+ * (no records) give the same cycles, stats, counters, middle marks and
+ * image, with a shallow ring (fifo 2) and the default. */
+Test(chain, tick_forms_alike)
+{
+	static const char text[] = "alu_buffer_size = 1\n.asm\nEXEC\n ALU:\n ALU0: MAD r0.lh, #1, #1, #0\n"
+	                           " DW: store rt1, r0, r1\n;\nEXEC\n ALU:\n ALU0: MAD r0.lh, r0, #1, #0\n"
+	                           " ALU1: MAD r1.lh, r0, #1, #0\n DW: store rt1, r0, r1\n;\n";
+	tegra_fp_program *fp = malloc(sizeof *fp);
+	tegra_fp_decoded *dec = malloc(sizeof *dec);
+	cr_assert(fp && dec);
+	gr3d_rig_assemble(text, fp, dec);
+	for (unsigned run = 0; run < 4; run++) {
+		const bool book = run & 1u;
+		ulp_config cfg;
+		ulp_config_defaults(&cfg);
+		if (run < 2)
+			cfg.tegra_fifo_quads = 2;
+		cfg.host_gr3d_chain = true;
+		cfg.host_gr3d_ahead = book;          /* the records booked, or the stages called */
+		ulp_config units = cfg;              /* the four units doing their own work */
+		units.host_gr3d_chain = false;
+		units.host_gr3d_ahead = 0;
+		gr3d_stats st[3];
+		uint8_t *px[3];
+		void (*tick[2])(sim_unit *, uint64_t) = { NULL, NULL };
+		for (unsigned form = 0; form < 3; form++) {   /* as chosen, plain, the four units */
+			gr3d_draw dr;
+			gr3d_fp *f = gr3d_rig_fp_new(dec, form < 2 ? &cfg : &units, &dr);
+			cr_assert_eq(f->ahead != NULL, form < 2 && book);
+			if (form < 2) {
+				gr3d_fp_chain(f, false, false);
+				cr_assert(f->chain_on);
+				cr_assert_eq(f->chain.book, book);
+				if (form == 1) {             /* the plain build */
+					f->chain.avx2 = false;
+					pseq_attach_chain(&f->pseq, &f->chain);
+				}
+				tick[form] = f->pseq.u.tick;
+			}
+			form_run(f, &dr, &st[form], &px[form]);
+			gr3d_fp_free(f);
+			ulp_image_free(dr.rt[1]);
+		}
+#if defined(__x86_64__)
+		if (__builtin_cpu_supports("avx2"))
+			cr_assert(tick[0] != tick[1], "run %u: the AVX2 build is chosen where the host has it", run);
+#endif
+		for (unsigned form = 1; form < 3; form++) {
+			gr3d_rig_stats_same(&st[0], &st[form]);
+			cr_assert(memcmp(px[0], px[form], 16u * 16u * 4u) == 0, "run %u, form %u: the image", run, form);
+		}
+		for (unsigned form = 0; form < 3; form++)
+			free(px[form]);
+	}
+	free(fp);
+	free(dec);
 }

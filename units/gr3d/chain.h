@@ -48,13 +48,14 @@
 #define ULP_UNITS_GR3D_CHAIN_H
 
 #include "sim/core/port.h"
+#include "units/gr3d/ahead.h"
 #include "units/gr3d/alu.h"
 #include "units/gr3d/gr3d_quad.h"
 
 enum { GR3D_CHAIN_STAGES = 4 };   /* mfu, tex, alu, dw */
 
-/* A recirculation push to come: the token (after DW's route), at cycle at;
- * DW took it at dw_take. */
+/* A recirculation push: the token (after DW's route), at cycle at; DW took
+ * it at dw_take. */
 typedef struct gr3d_chain_out {
 	uint64_t at, dw_take;
 	gr3d_token t;
@@ -78,10 +79,12 @@ typedef struct gr3d_chain {
 	uint64_t last_push[GR3D_CHAIN_STAGES];
 	uint64_t progress;                         /* the latest take synced (the watchdog's) */
 	uint64_t due;                              /* no sync has work before it (UINT64_MAX: none) */
-	gr3d_chain_out *outq;                      /* ring of pushes to come */
+	gr3d_chain_out *outq;                      /* ring: recirculation's tokens, then the pushes to come */
 	uint32_t oq_head, oq_n, oq_mask;
+	uint64_t lat_back;                         /* out's latency */
 	bool dw_at;                                /* DW's work at its take (a destination fetch) */
 	bool book;                                 /* MFU, TEX, ALU book ahead.h's records */
+	bool avx2;                                 /* PSEQ ticks in its AVX2 build (pseq.c) */
 	uint32_t oq_worked;                        /* ... then: the entries from oq_head DW has worked */
 } gr3d_chain;
 
@@ -108,23 +111,186 @@ void gr3d_chain_fini(gr3d_chain *ch);
 /* Nothing in flight, as init left it (gr3d_fp_reset). */
 void gr3d_chain_reset(gr3d_chain *ch);
 
+/* DW's work for the tokens it takes by t (dw_at; chain.c). */
+void gr3d_chain_dw_work(gr3d_chain *ch, uint64_t t);
+
+static inline uint64_t gr3d_chain_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static inline uint64_t gr3d_chain_min(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* Recirculation (out) is the ring outq: from oq_head, out->count entries
+ * DW has pushed (a token is visible at its at + out's latency), then the
+ * pushes to come.  Only the port's count and mark change (PSEQ, the one
+ * consumer, reads the ring: gr3d_chain_back), as with in. */
+
 /* The stages' side of cycle t (t never falls): DW's work up to its takes
  * (dw_at), its pushes into out and MFU's pops of in up to t, each at its
- * own cycle; nothing before the first of them is due (ch->due). */
+ * own cycle; nothing before the first of them is due (ch->due).  Inline
+ * where PSEQ pushes. */
+static inline __attribute__((always_inline)) void gr3d_chain_sync_body(gr3d_chain *ch, uint64_t t)
+{
+	if (ch->dw_at)
+		gr3d_chain_dw_work(ch, t);
+	/* DW's pushes into recirculation (one a cycle at most), at their cycles */
+	sim_port *out = ch->out;
+	while (out->count < ch->oq_n) {
+		const gr3d_chain_out *o = &ch->outq[(ch->oq_head + out->count) & ch->oq_mask];
+		if (o->at > t)
+			break;
+		if (++out->count > out->max_count)
+			out->max_count = out->count;
+		ch->progress = gr3d_chain_max(ch->progress, o->dw_take);
+	}
+	/* MFU's pops of its input, at its takes (the count alone: push) */
+	sim_port *in = ch->in;
+	uint64_t due = UINT64_MAX;
+	while (in->count) {
+		const uint64_t take = ch->take[(ch->ntok - in->count) & ch->mask][0];
+		if (take > t) {
+			due = take;
+			break;
+		}
+		in->count--;
+		ch->progress = gr3d_chain_max(ch->progress, take);
+	}
+	/* what is due next: the oldest token's next event (a token in `in` has
+	 * its MFU take before its DW take and push) */
+	if (out->count < ch->oq_n) {
+		due = gr3d_chain_min(due, ch->outq[(ch->oq_head + out->count) & ch->oq_mask].at);
+		if (ch->dw_at && ch->oq_worked < ch->oq_n)
+			due = gr3d_chain_min(due, ch->outq[(ch->oq_head + ch->oq_worked) & ch->oq_mask].dw_take);
+	}
+	ch->due = due;
+}
+
 void gr3d_chain_sync_due(gr3d_chain *ch, uint64_t t);
 static inline void gr3d_chain_sync(gr3d_chain *ch, uint64_t t)
 {
 	if (t >= ch->due)
 		gr3d_chain_sync_due(ch, t);
 }
+
+/* Token t, visible at MFU's input from cycle vis: its work in the four
+ * stages, their times and bookings.  book: the draw works ahead (the three
+ * records side by side, booked as gr3d_ahead_book would: one look-up, no
+ * call per stage); a constant where it is inlined, so each of the two
+ * forms is straight code over the stages.  Returns MFU's take. */
+static inline __attribute__((always_inline)) uint64_t gr3d_chain_work(gr3d_chain *ch, gr3d_token t, uint64_t vis,
+                                                                      bool book)
+{
+	const uint64_t k = ch->ntok++;
+	const uint32_t mask = ch->mask;
+	uint64_t *const row = ch->take[(uint32_t)k & mask];
+	/* token k - cap's takes (its take after each stage frees the slot the
+	 * push needs); before token cap, a row never written: 0, no bound */
+	const uint64_t *const freed = ch->take[(uint32_t)(k - ch->cap) & mask];
+	gr3d_quad *q = &ch->ctx->slot[t.qid];
+	const gr3d_ahead_rec *rec = book ? gr3d_ahead_recs(ch->ctx->ahead, t.qid, t.exec) : NULL;
+	uint64_t take0 = 0;
+#pragma GCC unroll 3
+	for (unsigned s = 0; s + 1 < GR3D_CHAIN_STAGES; s++) {   /* MFU, TEX, ALU */
+		gr3d_stage *st = ch->stage[s];
+		const uint64_t take = gr3d_chain_max(vis, ch->last_push[s]);
+		unsigned clocks;
+		if (book) {
+			clocks = gr3d_ahead_count(st, &rec[s]);
+		} else {
+			st->now = take;
+			clocks = st->exec(st, q, t.exec);
+		}
+		const uint64_t done = take + (clocks ? clocks : 1u);
+		const uint64_t push = gr3d_chain_max(done, freed[s + 1]);
+		/* the port after the push: this token and those the next stage has
+		 * not taken by then (earlier tokens: their takes are known; pushes
+		 * rise, so the tokens taken by a push only grow), never more than
+		 * the capacity (the push waited for token k - cap's take).  Its
+		 * mark m rises only when token k - m is not taken (before token m:
+		 * a row never written, 0); then counted from taken[s], the tokens
+		 * taken by an earlier push, or k + 1 - cap */
+		sim_port *mid = ch->mid[s];
+		const uint32_t m = mid->max_count;
+		if (m < ch->cap && (!m || ch->take[(uint32_t)(k - m) & mask][s + 1] > push)) {
+			uint64_t n = k + 1 > ch->cap ? k + 1 - ch->cap : 0;
+			n = gr3d_chain_max(n, ch->taken[s]);
+			while (n < k && ch->take[n & mask][s + 1] <= push)
+				n++;
+			ch->taken[s] = n;
+			const uint32_t count = (uint32_t)(k + 1 - n);
+			if (count > m)
+				mid->max_count = count;
+		}
+		st->u.stats.busy += done - take;
+		st->u.stats.stall[SIM_STALL_OUTPUT_FULL] += push - done;
+		ch->last_push[s] = push;
+		row[s] = take;
+		if (s == 0)
+			take0 = take;
+		vis = push + ch->lat[s + 1];
+	}
+	/* DW: its output never fills; with a destination fetch its work waits
+	 * for its take (gr3d_chain_dw_work) */
+	gr3d_stage *dw = ch->stage[GR3D_CHAIN_STAGES - 1];
+	const uint64_t take = gr3d_chain_max(vis, ch->last_push[GR3D_CHAIN_STAGES - 1]);
+	unsigned clocks = dw->quad_clocks;
+	if (!ch->dw_at) {
+		dw->now = take;
+		clocks = dw->exec(dw, q, t.exec);
+		dw->route(dw, &t);
+	}
+	const uint64_t done = take + (clocks ? clocks : 1u);
+	ch->outq[(ch->oq_head + ch->oq_n++) & ch->oq_mask] = (gr3d_chain_out){ done, take, t };
+	dw->u.stats.busy += done - take;
+	ch->last_push[GR3D_CHAIN_STAGES - 1] = done;
+	row[GR3D_CHAIN_STAGES - 1] = take;
+	return take0;
+}
+
 /* PSEQ pushes token t into in from cycle at: the stages' side of cycle at
  * (gr3d_chain_sync), and when in is full then, of the cycle MFU's next pop
  * frees a slot, which is the push's; the token's work in the four stages
- * and their times.  Returns the cycle of the push (> at: in was full
- * until then). */
-uint64_t gr3d_chain_push(gr3d_chain *ch, gr3d_token t, uint64_t at);
+ * and their times (book: ch->book, a constant where it is inlined).
+ * Returns the cycle of the push (> at: in was full until then). */
+static inline __attribute__((always_inline)) uint64_t gr3d_chain_push(gr3d_chain *ch, gr3d_token t, uint64_t at,
+                                                                      bool book)
+{
+	if (at >= ch->due)
+		gr3d_chain_sync_body(ch, at);
+	/* in: only its count and mark (MFU, the chain, never reads its items) */
+	sim_port *in = ch->in;
+	if (in->count == in->capacity) {   /* MFU's next pop (after at: the sync made those by at) */
+		at = ch->take[(ch->ntok - in->count) & ch->mask][0];
+		gr3d_chain_sync_body(ch, at);
+	}
+	if (++in->count > in->max_count)
+		in->max_count = in->count;
+	/* the token's MFU take comes before its DW take and push: the
+	 * earliest of its events */
+	const uint64_t take0 = gr3d_chain_work(ch, t, at + ch->lat[0], book);
+	ch->due = gr3d_chain_min(ch->due, take0);
+	return at;
+}
+
+/* The token at the head of recirculation when it is visible at cycle now,
+ * else NULL; gr3d_chain_back_pop takes it (PSEQ's pop).  PSEQ asks after
+ * the stages' side of now (gr3d_chain_sync or the push): every token DW
+ * pushes by now is in out, and one visible at now was pushed by then (at +
+ * latency <= now), so the head's cycle alone says, not out's count. */
+static inline const gr3d_token *gr3d_chain_back(const gr3d_chain *ch, uint64_t now)
+{
+	const gr3d_chain_out *o = &ch->outq[ch->oq_head];
+	return ch->oq_n && o->at + ch->lat_back <= now ? &o->t : NULL;
+}
+static inline void gr3d_chain_back_pop(gr3d_chain *ch)
+{
+	ch->oq_head = (ch->oq_head + 1) & ch->oq_mask;
+	ch->oq_n--;
+	ch->out->count--;
+	ch->oq_worked -= ch->dw_at;
+}
 /* The cycle the next token coming back becomes visible in out
  * (UINT64_MAX: none in flight). */
-uint64_t gr3d_chain_next_back(const gr3d_chain *ch);
+static inline uint64_t gr3d_chain_next_back(const gr3d_chain *ch)
+{
+	return ch->oq_n ? ch->outq[ch->oq_head].at + ch->lat_back : UINT64_MAX;
+}
 
 #endif

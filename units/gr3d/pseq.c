@@ -4,7 +4,6 @@
 #include <stddef.h>
 
 #include "sim/core/timeline.h"
-#include "units/gr3d/ahead.h"
 #include "units/gr3d/chain.h"
 
 const sim_counter_def PSEQ_COUNTERS[PSEQ_CTR_COUNT] = {
@@ -198,17 +197,22 @@ enum pseq_back { BACK_NONE, BACK_LIVE, BACK_HELD };
  * recirc at now, in order; finished and removed quads free their slots, the
  * first live one is *next.  free_ok false: a quad that would free its slot
  * stays (BACK_HELD), since its TRAM hold must be released in the cycle's own
- * tick (setup sees it). */
-static inline __attribute__((always_inline)) enum pseq_back take_back(pseq_unit *p, uint64_t now, bool free_ok, gr3d_token *next)
+ * tick (setup sees it).  chain (a constant): recirculation is p->chain's
+ * (gr3d_chain_back). */
+static inline __attribute__((always_inline)) enum pseq_back take_back(pseq_unit *p, uint64_t now, bool free_ok,
+                                                                      gr3d_token *next, bool chain)
 {
 	gr3d_ctx *c = p->ctx;
 	const gr3d_token *t;
-	while ((t = sim_port_peek_sized(p->recirc, sizeof *t, now))) {
+	while ((t = chain ? gr3d_chain_back(p->chain, now) : sim_port_peek_sized(p->recirc, sizeof *t, now))) {
 		const bool removed = !t->done && p->remove_killed && all_killed(&c->slot[t->qid]);
 		if ((t->done || removed) && !free_ok)
 			return BACK_HELD;
 		*next = *t;
-		sim_port_pop(p->recirc, now);
+		if (chain)
+			gr3d_chain_back_pop(p->chain);
+		else
+			sim_port_pop(p->recirc, now);
 		if (next->done) {
 			free_slot(p, next->qid);
 			p->quads_finished++;
@@ -288,7 +292,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 		sim_hold_end(&p->hold);
 	}
 	gr3d_token next;
-	if (take_back(p, now, true, &next) == BACK_NONE) {
+	if (take_back(p, now, true, &next, false) == BACK_NONE) {
 		const enum pseq_in r = take_in(p, now, sim_port_next_ready(p->recirc), &next);
 		if (r == IN_WINDOW)                /* a token coming back wakes us */
 			return;
@@ -312,7 +316,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
  * sim.gr3d_chain_ahead cycles (the watchdog).  Each cycle's bookings are what
  * pseq_tick's would be: busy from the issue through the hold, output_full
  * from the hold's end to the pop that frees room. */
-static void pseq_chain_tick(sim_unit *u, uint64_t now)
+static inline __attribute__((always_inline)) void chain_tick(sim_unit *u, uint64_t now, bool book)
 {
 	pseq_unit *p = (pseq_unit *)u;
 	gr3d_chain *ch = p->chain;
@@ -322,7 +326,7 @@ static void pseq_chain_tick(sim_unit *u, uint64_t now)
 	uint64_t t = now;
 	for (;;) {
 		if (p->hold.on) {                  /* t is the hold's end: the push, once in has room */
-			const uint64_t at = gr3d_chain_push(ch, p->cur, t);
+			const uint64_t at = gr3d_chain_push(ch, p->cur, t, book);
 			if (at > t) {                  /* output_full until MFU's pop */
 				if (t == now)
 					sim_unit_stall(u, SIM_STALL_OUTPUT_FULL);
@@ -334,7 +338,7 @@ static void pseq_chain_tick(sim_unit *u, uint64_t now)
 			gr3d_chain_sync(ch, t);
 		}
 		gr3d_token next;
-		const enum pseq_back b = take_back(p, t, t == now || !p->tram, &next);
+		const enum pseq_back b = take_back(p, t, t == now || !p->tram, &next, true);
 		if (b != BACK_LIVE) {
 			if (t > now) {                 /* the input port, or a release, at its cycle */
 				sim_unit_sleep_through(u, t);
@@ -367,11 +371,31 @@ static void pseq_chain_tick(sim_unit *u, uint64_t now)
 		sim_unit_progress(u, ch->progress);
 }
 
+/* the two forms of the chain (gr3d_chain.book), the push inlined in each;
+ * each also built for AVX2 (gr3d_chain.avx2), where a stage's four counter
+ * increments from its record widen and add in one instruction each */
+static void pseq_chain_tick_book(sim_unit *u, uint64_t now) { chain_tick(u, now, true); }
+static void pseq_chain_tick(sim_unit *u, uint64_t now) { chain_tick(u, now, false); }
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static void pseq_chain_tick_book_avx2(sim_unit *u, uint64_t now)
+{
+	chain_tick(u, now, true);
+}
+__attribute__((target("avx2"))) static void pseq_chain_tick_avx2(sim_unit *u, uint64_t now)
+{
+	chain_tick(u, now, false);
+}
+#endif
+
 void pseq_attach_chain(pseq_unit *p, gr3d_chain *ch)
 {
 	p->chain = ch;
 	p->chain_ahead = (uint64_t)p->ctx->cfg->host_gr3d_chain_ahead;
-	p->u.tick = pseq_chain_tick;
+	p->u.tick = ch->book ? pseq_chain_tick_book : pseq_chain_tick;
+#if defined(__x86_64__)
+	if (ch->avx2)
+		p->u.tick = ch->book ? pseq_chain_tick_book_avx2 : pseq_chain_tick_avx2;
+#endif
 	p->out->producer = NULL;
 	p->recirc->consumer = NULL;
 }
