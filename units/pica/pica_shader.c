@@ -321,13 +321,21 @@ static inline void thread_begin(pica_shader_unit *s)
 }
 
 /* END hands the vertex on: o[0] built in the out port's slot (every byte
- * set: no padding), as sim_port_push would copy it there. */
+ * set: no padding), as sim_port_push would copy it there; or, with take,
+ * handed to it from there (the port stays empty). */
 static inline void push_result(pica_shader_unit *s, uint64_t now)
 {
 	pica_result *out = sim_port_tail(s->out);
 	out->id = s->job_id;
 	out->unit = s->index;
 	memcpy(out->o, s->t.o[0], sizeof out->o);
+	if (s->take) {
+		s->take(s->take_ctx, out);
+		/* the sink's pop at now + 1 was busy: the watchdog's view */
+		if (s->booked_busy < now + 1)
+			s->booked_busy = now + 1;
+		return;
+	}
 	sim_port_commit(s->out, now);
 }
 

@@ -159,6 +159,12 @@ typedef struct pica_shader_unit {
 	uint64_t sched_steps;
 	unsigned nsched, sched_last;    /* sched_last: the last one booked (a lookup's first try) */
 	pica_sched sched[PICA_SCHED_PATHS];
+	/* Where END hands its result instead of the out port, or NULL (the
+	 * port): pica_batch_run's sink without a timeline, which would pop
+	 * every result the cycle after its push (its port then never fills:
+	 * at most one push a unit a cycle, fewer units than its capacity). */
+	void (*take)(void *ctx, const pica_result *r);
+	void *take_ctx;
 	struct { uint64_t cycle; uint32_t seq; } pending[PICA_TL_PENDING];
 	unsigned pend_head, pend_n;
 	ulp_diag err;
