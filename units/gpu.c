@@ -547,6 +547,7 @@ bool pica_batch_run(const pica_program *prog, const pica_uniforms *unif, const u
 	if (stats) {
 		memset(stats, 0, sizeof *stats);
 		stats->cycles = clock.now;
+		stats->fetch = fetch.u.stats;
 		for (unsigned k = 0; k < units; k++) {
 			stats->unit[k] = sh[k].u.stats;
 			stats->unit_idle[k] = sim_unit_idle(&clock, &sh[k].u);

@@ -206,3 +206,63 @@ Test(pica_sink, the_watchdog_counts_from_the_sinks_last_pop)
 	free(res[1].o.r);
 	unbuild(r);
 }
+
+/* One vertex, bad, leaves o1 unwritten after n more instructions than
+ * the others: the run halts at its END, in a pass where vertex fetch may
+ * have booked a wait from that cycle (its stall taken back by settle) or
+ * the other units their next jobs.  Every halting vertex from the 4th to
+ * the 40th, on 4 and 3 units, its END 0 to 7 cycles later: vertex fetch's
+ * figures too must be the ticking ones. */
+static void one_bad_job(void *ctx, uint32_t id, pica_job *job)
+{
+	const uint32_t bad = *(const uint32_t *)ctx;
+	for (int k = 0; k < 4; k++) {
+		job->v[0].c[k] = (float)(id + (uint32_t)k) * 0.25f;
+		job->v[1].c[k] = id == bad ? 1e10f : k == 0 ? 0.0f : (float)(id % 5);
+	}
+}
+
+Test(pica_sink, halted_runs_match_the_ticking_units, .timeout = 120)
+{
+	unsigned stalled = 0;
+	for (unsigned n = 0; n < 8; n++) {
+		char src[600] = ".out o0 position\n.out o1 color\n.constf k(1.0, 1000000000.0, 3.0, 4.0)\n"
+		                ".proc main\n  mov r0, v0\n  cmp k, lt, ge, v1\n  mul r1, k, v0\n  mov o0, r0\n"
+		                "  ifc cmp.x\n";
+		for (unsigned i = 0; i < n; i++)
+			strcat(src, "    nop\n");
+		strcat(src, "  .end\n  ifc cmp.y\n    mov o1, r1\n  .end\n  end\n.end\n");
+		rig *r = build(src);
+		cr_assert(r->p.batch, "the batch plan should accept this program");
+		for (unsigned units = 4; units >= 3; units--)
+			for (uint32_t bad = 4; bad <= 40; bad++) {
+				run_out res[2];
+				for (int record = 0; record < 2; record++) {
+					run_out *o = &res[record];
+					memset(o, 0, sizeof *o);
+					pica_env env;
+					pica_env_from_config(&env, &r->cfg);
+					sim_timeline tl;
+					if (record) {
+						cr_assert(sim_tl_init(&tl));
+						sim_tl_add_sink(&tl, (sim_tl_sink){ .ctx = &o->events, .write = drop_events });
+						tl.enabled = true;
+					}
+					ulp_diag d;
+					ulp_diag_clear(&d);
+					o->ok = pica_batch_run(&r->p, &r->u, &r->cfg, &env, units, 80, one_bad_job, NULL, &bad,
+					                       record ? &tl : NULL, &o->st, &d);
+					if (record)
+						sim_tl_fini(&tl);
+					snprintf(o->msg, sizeof o->msg, "%s", d.msg);
+					cr_assert_not(o->ok, "vertex %u should stop the run", bad);
+				}
+				char what[80];
+				snprintf(what, sizeof what, "%u nops, %u units, vertex %u bad", n, units, bad);
+				expect_same(&res[0], &res[1], what);
+				stalled += res[0].st.fetch.stall[SIM_STALL_OUTPUT_FULL] > 0;
+			}
+		unbuild(r);
+	}
+	cr_assert_gt(stalled, 400, "vertex fetch should wait for room in most runs");
+}

@@ -323,7 +323,7 @@ static inline void thread_begin(pica_shader_unit *s)
 /* END hands the vertex on: o[0] built in the out port's slot (every byte
  * set: no padding), as sim_port_push would copy it there; or, with take,
  * handed to it from there (the port stays empty). */
-static inline void push_result(pica_shader_unit *s, uint64_t now)
+static inline __attribute__((always_inline)) void push_result(pica_shader_unit *s, uint64_t now)
 {
 	pica_result *out = sim_port_tail(s->out);
 	out->id = s->job_id;
@@ -375,9 +375,8 @@ static inline __attribute__((always_inline)) void booked_end(pica_shader_unit *s
 static inline __attribute__((always_inline)) const pica_sched *booked_sched(pica_shader_unit *s,
                                                                             const pica_job *job)
 {
-	const pica_sched *sc = &s->sched[s->sched_last];
-	if (!(job->shaded && s->sched_last < s->nsched && sc->sig == job->sig && sc->ok &&
-	      s->sched_prog == s->prog && s->sched_steps == s->env.max_steps))
+	const pica_sched *sc = s->sched_hit;
+	if (!(job->shaded && sc && sc->sig == job->sig))
 		sc = job->shaded ? pica_sched_find(s, job->sig) : NULL;
 	return sc;
 }
@@ -655,6 +654,7 @@ void pica_shader_reset(pica_shader_unit *s)
 	s->shade_sched = NULL;
 	s->sb_lazy = NULL;
 	s->t_lazy = false;
+	s->sched_hit = NULL;
 	s->u.tick = pica_shader_tick;
 	pica_thread_reset(&s->t);
 	ulp_diag_clear(&s->err);

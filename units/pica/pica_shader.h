@@ -158,6 +158,11 @@ typedef struct pica_shader_unit {
 	const pica_program *sched_prog;
 	uint64_t sched_steps;
 	unsigned nsched, sched_last;    /* sched_last: the last one booked (a lookup's first try) */
+	/* the schedule pica_sched_find returned last (NULL: none, or its path
+	 * needs the ordinary run), for prog and max_steps as they were then:
+	 * a booked tick's first try; the unit's prog and env stay as they are
+	 * from its first tick to its reset, which clears it */
+	const pica_sched *sched_hit;
 	pica_sched sched[PICA_SCHED_PATHS];
 	/* Where END hands its result instead of the out port, or NULL (the
 	 * port): pica_batch_run's sink without a timeline, which would pop
