@@ -42,7 +42,7 @@ static const pica_job *next_job(vfetch_unit *f)
 	 * all 16.  Copied from zeros (vector stores), not memset, which GCC
 	 * makes a `rep stos` costing more cycles than the stores. */
 	static const pica_vec4 ZERO_V[16];
-	const uint32_t zero_regs = ahead ? f->prog->batch->v_used : 0xFFFF;
+	const uint32_t zero_regs = ahead ? f->prog->batch->v_used & ~f->job_writes : 0xFFFF;
 	for (unsigned k = 0; k < n; k++) {
 		pica_job *job = &f->pool[__builtin_ctz(f->known_free)];
 		f->known_free &= f->known_free - 1;
@@ -166,6 +166,13 @@ void vfetch_init(vfetch_unit *f, sim_port *const *to, unsigned nunits, uint32_t 
 	f->total = total;
 	f->make_job = make_job;
 	f->ctx = ctx;
+	/* vfetch_setup_job writes each attribute's register whole (0, 0, 0, 1
+	 * where it reads nothing): those need no zeros first */
+	if (make_job == vfetch_setup_job) {
+		const vfetch_setup *s = ctx;
+		for (unsigned k = 0; k < s->nattr && k < VFETCH_MAX_ATTRS; k++)
+			f->job_writes |= (uint16_t)(1u << (s->attr[k].reg & 15));
+	}
 }
 
 static inline float f32_at(const uint8_t *p)
