@@ -170,6 +170,10 @@ typedef struct pica_shader_unit {
 	 * at most one push a unit a cycle, fewer units than its capacity). */
 	void (*take)(void *ctx, const pica_result *r);
 	void *take_ctx;
+	/* with take, the result handed on: its o equal to t.o[0] after every
+	 * END (a booked job's outputs merged into both, an ordinary job's
+	 * copied at its END), so that a booked END copies nothing */
+	pica_result res;
 	struct { uint64_t cycle; uint32_t seq; } pending[PICA_TL_PENDING];
 	unsigned pend_head, pend_n;
 	ulp_diag err;
