@@ -266,3 +266,16 @@ Test(pica_sink, halted_runs_match_the_ticking_units, .timeout = 120)
 	}
 	cr_assert_gt(stalled, 400, "vertex fetch should wait for room in most runs");
 }
+
+/* A program that writes part of an output register (o2.xy): the taken
+ * result's o2 follows o[0] component by component (shade_merge). */
+Test(pica_sink, partly_written_outputs_match_the_ticking_sink)
+{
+	rig *r = build(".out - position o0.xyzw\n.out - texcoord0 o2.xy\n.proc main\n  mov o0, v0\n"
+	               "  mov o2.xy, v1\n  end\n.end\n");
+	cr_assert(r->p.batch, "the batch plan should accept this program");
+	compare(&r->p, &r->u, &r->cfg, false, 4, 37, "o2.xy");
+	compare(&r->p, &r->u, &r->cfg, false, 1, 9, "o2.xy");
+	compare(&r->p, &r->u, &r->cfg, true, 2, 9, "o2.xy");
+	unbuild(r);
+}
