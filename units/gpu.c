@@ -457,6 +457,22 @@ static void sink_tick(sim_unit *u, uint64_t now)
 		sim_unit_wake(u, next);
 }
 
+/* Without a timeline the sink does not tick: the units hand it each
+ * result at their END (pica_shader_unit take).  Ticking, it pops each
+ * result the cycle after its push (the port's latency, the sink stepping
+ * before the units), so a unit's END never finds the port full (at most
+ * one push a unit a cycle, four units at most, capacity 4): the order of
+ * the results, the units' figures and the cycles are the same; the
+ * sink's own figures are not reported, its busy cycle reaches the
+ * watchdog through the unit (push_result). */
+static void sink_take(void *ctx, const pica_result *r)
+{
+	batch_sink *k = ctx;
+	if (k->on_result)
+		k->on_result(k->ctx, r);
+	k->got++;
+}
+
 bool pica_batch_run(const pica_program *prog, const pica_uniforms *unif, const ulp_config *cfg,
                     const pica_env *env, unsigned units, uint32_t njobs,
                     void (*make_job)(void *ctx, uint32_t id, pica_job *job),
@@ -494,6 +510,10 @@ bool pica_batch_run(const pica_program *prog, const pica_uniforms *unif, const u
 	for (unsigned k = 0; k < units && ok; k++) {
 		pica_shader_init(&sh[k], names[k], k, prog, unif, cfg, &in[k], &out);
 		sh[k].env = *env;
+		if (!tl) {
+			sh[k].take = sink_take;
+			sh[k].take_ctx = &sink;
+		}
 		ok = sim_port_init(&in[k], names[k], sizeof(pica_job_ref), VFETCH_PORT_ITEMS, 1, &sh[k].u);
 		ninit = k + 1;
 	}
@@ -527,6 +547,7 @@ bool pica_batch_run(const pica_program *prog, const pica_uniforms *unif, const u
 	if (stats) {
 		memset(stats, 0, sizeof *stats);
 		stats->cycles = clock.now;
+		stats->fetch = fetch.u.stats;
 		for (unsigned k = 0; k < units; k++) {
 			stats->unit[k] = sh[k].u.stats;
 			stats->unit_idle[k] = sim_unit_idle(&clock, &sh[k].u);

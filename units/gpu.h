@@ -118,6 +118,7 @@ typedef struct pica_batch_stats {
 	uint64_t cycles, instructions, invocations;
 	sim_unit_stats unit[4];
 	uint64_t unit_idle[4];
+	sim_unit_stats fetch;             /* vertex fetch's */
 } pica_batch_stats;
 
 bool pica_batch_run(const pica_program *prog, const pica_uniforms *unif, const ulp_config *cfg,

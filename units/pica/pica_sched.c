@@ -142,6 +142,7 @@ const pica_sched *pica_sched_find(pica_shader_unit *s, uint32_t sig)
 		s->sched_prog = s->prog;
 		s->sched_steps = s->env.max_steps;
 		s->nsched = s->sched_last = 0;
+		s->sched_hit = NULL;
 	}
 	const pica_sched *sc = NULL;
 	if (s->sched_last < s->nsched && s->sched[s->sched_last].sig == sig)
@@ -158,5 +159,6 @@ const pica_sched *pica_sched_find(pica_shader_unit *s, uint32_t sig)
 		s->sched_last = s->nsched;
 		sc = &s->sched[s->nsched++];
 	}
-	return sc->ok ? sc : NULL;
+	s->sched_hit = sc->ok ? sc : NULL;
+	return s->sched_hit;
 }

@@ -308,6 +308,14 @@ static inline __attribute__((always_inline)) void shade_merge(pica_shader_unit *
 			if (sc->o_mask[q] & (1u << k))
 				s->t.o[0][q].c[k] = o[q].c[k];
 	}
+	if (s->take) {                     /* the result kept equal to o[0] (push_result) */
+		for (unsigned i = 0; i < sc->n_whole; i++)
+			s->res.o[sc->whole[i]] = o[sc->whole[i]];
+		for (uint32_t bits = sc->o_part; bits; bits &= bits - 1) {
+			const unsigned q = (unsigned)__builtin_ctz(bits);
+			s->res.o[q] = s->t.o[0][q];
+		}
+	}
 }
 
 /* The thread's start, put off for a job shaded ahead (sched_apply books
@@ -321,9 +329,22 @@ static inline void thread_begin(pica_shader_unit *s)
 }
 
 /* END hands the vertex on: o[0] built in the out port's slot (every byte
- * set: no padding), as sim_port_push would copy it there. */
-static inline void push_result(pica_shader_unit *s, uint64_t now)
+ * set: no padding), as sim_port_push would copy it there; or, with take,
+ * handed to it from there (the port stays empty). */
+static inline __attribute__((always_inline)) void push_result(pica_shader_unit *s, uint64_t now, bool booked)
 {
+	if (s->take) {
+		pica_result *out = &s->res;   /* its o is o[0] after a booked job (shade_merge) */
+		out->id = s->job_id;
+		out->unit = s->index;
+		if (!booked)
+			memcpy(out->o, s->t.o[0], sizeof out->o);
+		s->take(s->take_ctx, out);
+		/* the sink's pop at now + 1 was busy: the watchdog's view */
+		if (s->booked_busy < now + 1)
+			s->booked_busy = now + 1;
+		return;
+	}
 	pica_result *out = sim_port_tail(s->out);
 	out->id = s->job_id;
 	out->unit = s->index;
@@ -356,7 +377,7 @@ static inline __attribute__((always_inline)) void booked_end(pica_shader_unit *s
 	const uint32_t seq = (uint32_t)s->seq++;
 	sim_tl_emit(u->tl, now, u->lane, SIM_TL_BEGIN, seq, s->t.pc);
 	note_completion(s, issued(s, m, now, false), seq);
-	push_result(s, now);
+	push_result(s, now, true);
 	s->shade_end = false;
 	s->running = false;
 	sim_unit_count(u, PICA_CTR_INVOCATIONS, 1);
@@ -367,9 +388,8 @@ static inline __attribute__((always_inline)) void booked_end(pica_shader_unit *s
 static inline __attribute__((always_inline)) const pica_sched *booked_sched(pica_shader_unit *s,
                                                                             const pica_job *job)
 {
-	const pica_sched *sc = &s->sched[s->sched_last];
-	if (!(job->shaded && s->sched_last < s->nsched && sc->sig == job->sig && sc->ok &&
-	      s->sched_prog == s->prog && s->sched_steps == s->env.max_steps))
+	const pica_sched *sc = s->sched_hit;
+	if (!(job->shaded && sc && sc->sig == job->sig))
 		sc = job->shaded ? pica_sched_find(s, job->sig) : NULL;
 	return sc;
 }
@@ -577,7 +597,7 @@ static void pica_shader_tick(sim_unit *u, uint64_t now)
 			if (s->gs_unif)
 				pica_gs_invocation_done(s->gs_unif);     /* b15 = true (pica200.md §1.1) */
 		} else {
-			push_result(s, now);
+			push_result(s, now, false);
 		}
 		s->running = false;
 		sim_unit_count(u, PICA_CTR_INVOCATIONS, 1);
@@ -647,8 +667,10 @@ void pica_shader_reset(pica_shader_unit *s)
 	s->shade_sched = NULL;
 	s->sb_lazy = NULL;
 	s->t_lazy = false;
+	s->sched_hit = NULL;
 	s->u.tick = pica_shader_tick;
 	pica_thread_reset(&s->t);
+	memcpy(s->res.o, s->t.o[0], sizeof s->res.o);
 	ulp_diag_clear(&s->err);
 }
 

@@ -158,7 +158,22 @@ typedef struct pica_shader_unit {
 	const pica_program *sched_prog;
 	uint64_t sched_steps;
 	unsigned nsched, sched_last;    /* sched_last: the last one booked (a lookup's first try) */
+	/* the schedule pica_sched_find returned last (NULL: none, or its path
+	 * needs the ordinary run), for prog and max_steps as they were then:
+	 * a booked tick's first try; the unit's prog and env stay as they are
+	 * from its first tick to its reset, which clears it */
+	const pica_sched *sched_hit;
 	pica_sched sched[PICA_SCHED_PATHS];
+	/* Where END hands its result instead of the out port, or NULL (the
+	 * port): pica_batch_run's sink without a timeline, which would pop
+	 * every result the cycle after its push (its port then never fills:
+	 * at most one push a unit a cycle, fewer units than its capacity). */
+	void (*take)(void *ctx, const pica_result *r);
+	void *take_ctx;
+	/* with take, the result handed on: its o equal to t.o[0] after every
+	 * END (a booked job's outputs merged into both, an ordinary job's
+	 * copied at its END), so that a booked END copies nothing */
+	pica_result res;
 	struct { uint64_t cycle; uint32_t seq; } pending[PICA_TL_PENDING];
 	unsigned pend_head, pend_n;
 	ulp_diag err;

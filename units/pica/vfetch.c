@@ -42,7 +42,7 @@ static const pica_job *next_job(vfetch_unit *f)
 	 * all 16.  Copied from zeros (vector stores), not memset, which GCC
 	 * makes a `rep stos` costing more cycles than the stores. */
 	static const pica_vec4 ZERO_V[16];
-	const uint32_t zero_regs = ahead ? f->prog->batch->v_used : 0xFFFF;
+	const uint32_t zero_regs = ahead ? f->prog->batch->v_used & ~f->job_writes : 0xFFFF;
 	for (unsigned k = 0; k < n; k++) {
 		pica_job *job = &f->pool[__builtin_ctz(f->known_free)];
 		f->known_free &= f->known_free - 1;
@@ -64,25 +64,49 @@ static const pica_job *next_job(vfetch_unit *f)
 	return f->batch[0];
 }
 
+/* The port the next job goes to at cycle now: the first with room from
+ * next (round-robin); nunits when every one is full. */
+static inline unsigned room_at(const vfetch_unit *f, uint64_t now)
+{
+	unsigned q = f->next;
+	for (unsigned k = 0; k < f->nunits; k++) {
+		if (!sim_port_full_at(f->to[q], now))  /* a unit's dated pop holds its slot until then */
+			return q;
+		q = q + 1 == f->nunits ? 0 : q + 1;
+	}
+	return f->nunits;
+}
+
 static void vfetch_tick(sim_unit *u, uint64_t now)
 {
 	vfetch_unit *f = (vfetch_unit *)u;
-	sim_unit_wait_settle(u, now);
+	sim_unit_wait_settle(u, now);          /* woken in a wait booked ahead: its cycle's stall undone */
+	f->wait_booked = 0;
 	if (f->sent == f->total)
 		return;
 	sim_unit_sleep_until(u, now + 1);
-	unsigned q = f->next;                  /* round-robin from next */
-	for (unsigned k = 0; k < f->nunits; k++) {
-		sim_port *p = f->to[q];
-		q = q + 1 == f->nunits ? 0 : q + 1;
-		if (sim_port_full_at(p, now))       /* a unit's dated pop holds its slot until then */
-			continue;
+	unsigned q = room_at(f, now);
+	if (q < f->nunits) {
 		const pica_job_ref ref = { next_job(f) };
-		sim_port_push_held(p, &ref, sizeof ref, now);
-		f->next = q;
+		sim_port_push_held(f->to[q], &ref, sizeof ref, now);
+		f->next = q + 1 == f->nunits ? 0 : q + 1;
 		f->sent++;
 		sim_unit_count(u, VFETCH_CTR_VERTICES, 1);
 		sim_unit_busy(u);
+		/* No port has room at now + 1 either (the units' pops so far are
+		 * in the ports: those of now + 1 come later and wake this unit):
+		 * the tick there would stall and wait, so the wait starts from it
+		 * now, that cycle's stall booked (the waiting ones are booked by
+		 * sim_unit_wait_settle from it: a pop's wake at now + 1 takes
+		 * that one back), no port's dated pop still to come.  Without a
+		 * timeline: with one the lane would change a cycle later. */
+		if (f->sent == f->total || f->to[0]->producer != u || sim_unit_recording(u) ||
+		    room_at(f, now + 1) < f->nunits)
+			return;
+		u->stats.stall[SIM_STALL_OUTPUT_FULL]++;
+		sim_unit_wait(u, now + 1, SIM_STALL_OUTPUT_FULL);
+		sim_unit_sleep_until(u, UINT64_MAX);
+		f->wait_booked = now + 1;
 		return;
 	}
 	/* Every port full: only a pop makes room, and a pop wakes this unit
@@ -98,6 +122,18 @@ static void vfetch_tick(sim_unit *u, uint64_t now)
 		sim_unit_wake(u, sim_port_pop_due(f->to[k], now));   /* UINT64_MAX: no wake */
 }
 
+/* A run that stopped before cycle end (sim_unit settle): a wait booked
+ * from a cycle at or after end (vfetch_tick) takes back that cycle's
+ * stall, which its tick would have counted. */
+static void vfetch_settle(sim_unit *u, uint64_t end)
+{
+	vfetch_unit *f = (vfetch_unit *)u;
+	if (f->wait_booked && f->wait_booked >= end && u->waiting) {
+		u->stats.stall[SIM_STALL_OUTPUT_FULL]--;
+		f->wait_booked = 0;
+	}
+}
+
 static void vfetch_reset(sim_unit *u)
 {
 	vfetch_unit *f = (vfetch_unit *)u;
@@ -105,6 +141,7 @@ static void vfetch_reset(sim_unit *u)
 	f->sent = 0;
 	f->nbatch = f->at = 0;
 	f->known_free = 0;
+	f->wait_booked = 0;
 }
 
 void vfetch_shade_ahead(vfetch_unit *f, const pica_program *prog, const pica_uniforms *unif,
@@ -122,12 +159,20 @@ void vfetch_init(vfetch_unit *f, sim_port *const *to, unsigned nunits, uint32_t 
 	memset(f, 0, sizeof *f);
 	sim_unit_init(&f->u, "vfetch", vfetch_tick, VFETCH_COUNTERS, VFETCH_CTR_COUNT);
 	f->u.reset = vfetch_reset;
+	f->u.settle = vfetch_settle;
 	for (unsigned k = 0; k < nunits && k < 4; k++)
 		f->to[k] = to[k];
 	f->nunits = nunits;
 	f->total = total;
 	f->make_job = make_job;
 	f->ctx = ctx;
+	/* vfetch_setup_job writes each attribute's register whole (0, 0, 0, 1
+	 * where it reads nothing): those need no zeros first */
+	if (make_job == vfetch_setup_job) {
+		const vfetch_setup *s = ctx;
+		for (unsigned k = 0; k < s->nattr && k < VFETCH_MAX_ATTRS; k++)
+			f->job_writes |= (uint16_t)(1u << (s->attr[k].reg & 15));
+	}
 }
 
 static inline float f32_at(const uint8_t *p)
