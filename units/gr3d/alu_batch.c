@@ -139,16 +139,32 @@ GR3D_HOT void read_fp20_soa(const soa *S, const uint32_t *w, f64x4 *out, unsigne
 	for (; k + 1 < nq; k += 2) {      /* two quads in one 8-lane vector (one AVX2 register) */
 		u32x8 w8, s8;
 		memcpy(&w8, &w[k * GR3D_PIXELS], sizeof w8);
-		const f32x8 f = (f32x8)FP20_LANES_NORMAL(w8, s8, u32x8);
-		out[k] = __builtin_convertvector(__builtin_shufflevector(f, f, 0, 1, 2, 3), f64x4);
-		out[k + 1] = __builtin_convertvector(__builtin_shufflevector(f, f, 4, 5, 6, 7), f64x4);
+		if (S->wide) {                /* the values in binary64 lanes directly */
+			s8 = (u32x8)(((w8 >> FP20_EXP_SHIFT) & FP20_EXP_MAX) - 1u >= FP20_EXP_MAX - 1u);
+			q_u64x4 b0, b1;
+			fp20_f64_normal(&w[k * GR3D_PIXELS], &b0);
+			fp20_f64_normal(&w[(k + 1) * GR3D_PIXELS], &b1);
+			out[k] = (f64x4)b0;
+			out[k + 1] = (f64x4)b1;
+		} else {
+			const f32x8 f = (f32x8)FP20_LANES_NORMAL(w8, s8, u32x8);
+			out[k] = __builtin_convertvector(__builtin_shufflevector(f, f, 0, 1, 2, 3), f64x4);
+			out[k + 1] = __builtin_convertvector(__builtin_shufflevector(f, f, 4, 5, 6, 7), f64x4);
+		}
 		memcpy(&sp[k], &s8, sizeof s8);
 		any |= sp[k] | sp[k + 1];
 	}
 	if (k < nq) {
 		alu_u32x4 wk;
 		memcpy(&wk, &w[k * GR3D_PIXELS], sizeof wk);
-		out[k] = __builtin_convertvector((alu_f32x4)fp20_lanes_normal(wk, &sp[k]), f64x4);
+		if (S->wide) {
+			sp[k] = (alu_u32x4)(((wk >> FP20_EXP_SHIFT) & FP20_EXP_MAX) - 1u >= FP20_EXP_MAX - 1u);
+			q_u64x4 b0;
+			fp20_f64_normal(&w[k * GR3D_PIXELS], &b0);
+			out[k] = (f64x4)b0;
+		} else {
+			out[k] = __builtin_convertvector((alu_f32x4)fp20_lanes_normal(wk, &sp[k]), f64x4);
+		}
 		any |= sp[k];
 	}
 	if (any_u32x4(any))
@@ -255,7 +271,7 @@ GR3D_HOT void enc_soa(const soa *S, const f64x4 *v, uint32_t *enc)
 		const q_u64x4 b = (q_u64x4)v[k];
 		far[k] = fp20_far_lanes(&b, S->wide);
 		any |= far[k];
-		const alu_u32x4 w = enc20_near(&b, S->add, S->odd);
+		const alu_u32x4 w = enc20_near(&b, S->add, S->odd, S->wide);
 		memcpy(&enc[k * GR3D_PIXELS], &w, sizeof w);
 	}
 	if (any_u32x4(any))
