@@ -5,12 +5,17 @@
  * code; narrow_u64x4 must give the low words of four 64-bit lanes, by its
  * shuffle (wide) as by the conversion.  Each is run in a plain function and,
  * where the host has AVX2, in one built for it (as the ALU's builds are).
- * The ALU's own paths are compared with its general path by test_alu_plan.c,
- * test_alu_quad.c and test_ahead.c. */
+ * FP20_LANES_ODD must name the codes fp20_is_special names.  The batch's
+ * pairs of saturated FX10 halves (alu_batch.c write_soa, fx10_unit_lanes)
+ * must write what alu_exec writes, quad by quad.  The ALU's other paths are
+ * compared with its general path by test_alu_plan.c, test_alu_quad.c and
+ * test_ahead.c. */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tests/test_util.h"
+#include "tests/units/alu_rig.h"
 #include "units/gr3d/alu_lanes.h"
 
 /* Every normal FP20 code (exponent 1..62) in lanes of four, each lane
@@ -54,10 +59,29 @@ static inline __attribute__((always_inline)) unsigned narrow_lanes(unsigned n)
 	return bad;
 }
 
+/* FP20_LANES_ODD on every code (bits above 20 set in some lanes); returns
+ * the lanes that differ from fp20_is_special. */
+static inline __attribute__((always_inline)) unsigned odd_codes(void)
+{
+	typedef uint32_t u32x8 __attribute__((vector_size(32)));
+	unsigned bad = 0;
+	for (uint32_t base = 0; base < (1u << 20); base += 8) {
+		u32x8 w;
+		for (unsigned p = 0; p < 8; p++)
+			w[p] = (base + p) | (p & 1u ? 0xABC00000u : 0u);
+		const u32x8 m = FP20_LANES_ODD(w, u32x8);
+		for (unsigned p = 0; p < 8; p++)
+			bad += (m[p] != 0) != fp20_is_special(w[p] & 0xFFFFFu) || (m[p] != 0 && m[p] != ~0u);
+	}
+	return bad;
+}
+
+static unsigned odd_codes_plain(void) { return odd_codes(); }
 static unsigned normal_codes_plain(void) { return normal_codes(); }
 static unsigned narrow_lanes_plain(void) { return narrow_lanes(4096); }
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) static unsigned normal_codes_avx2(void) { return normal_codes(); }
+__attribute__((target("avx2"))) static unsigned odd_codes_avx2(void) { return odd_codes(); }
 __attribute__((target("avx2"))) static unsigned narrow_lanes_avx2(void) { return narrow_lanes(4096); }
 #endif
 
@@ -77,4 +101,68 @@ Test(alu_lanes, narrow_gives_the_low_words)
 	if (__builtin_cpu_supports("avx2"))
 		cr_assert_eq(narrow_lanes_avx2(), 0u, "AVX2 build: lanes differ");
 #endif
+}
+
+Test(alu_lanes, fp20_lanes_odd_is_fp20_is_special)
+{
+	cr_assert_eq(odd_codes_plain(), 0u, "plain build: lanes differ");
+#if defined(__x86_64__)
+	if (__builtin_cpu_supports("avx2"))
+		cr_assert_eq(odd_codes_avx2(), 0u, "AVX2 build: lanes differ");
+#endif
+}
+
+/* Saturated FX10 pairs (fs_lit's last packet; a condition's pair, a pair
+ * in a group and a pair with one slot saturated beside them) on batches of random quads, against
+ * alu_exec quad by quad. */
+static const char PAIR_PROG[] =
+	"alu_buffer_size = 2\n.asm\nEXEC\n ALU:\n"
+	"  ALU0: MAD r2.l*, r1, g0, r0 (sat)\n"
+	"  ALU1: MAD r2.*h, r2, g4, r0 (sat)\n"
+	"  ALU2: MAD r3.l*, r3, r6, r0 (sat)\n"
+	"  ALU3: MAD r3.*h, #1, #1, #0 (sat)\n"
+	" ALU:\n"
+	"  ALU0: MAD r4.l*, r1, r0, #0 (ge)\n"
+	"  ALU1: MAD r4.*h, r2, r0, #0 (gt)\n"
+	"  ALU2: MAD r5.l*, r1, r0, #0 (sat) (this)\n"
+	"  ALU3: MAD r5.*h, r2, r0, #0 (sat) (other)\n"
+	" ALU:\n"
+	"  ALU0: MAD r6.l*, r1, r0, #0 (sat)\n"
+	"  ALU1: MAD r6.*h, r2, r0, #0\n;\n";
+
+static void check_pairs(enum ulp_round fx10, bool wrap)
+{
+	alu_rig *r = alu_rig_new(PAIR_PROG, "pairs.asm",
+	                         (alu_rig_modes){ ULP_ROUND_NEAREST_EVEN, fx10, wrap, true, true });
+	test_rng g = { 0x51ED27u ^ (uint32_t)fx10 << 4 ^ wrap << 8 };
+	static gr3d_quad fast[ALU_BATCH_MAX], ref[ALU_BATCH_MAX];
+	unsigned batched = 0;
+	for (unsigned round = 0; round < 300; round++) {
+		const unsigned nq = 1 + test_rnd(&g) % ALU_BATCH_MAX;
+		gr3d_quad *qs[ALU_BATCH_MAX];
+		for (unsigned k = 0; k < nq; k++) {
+			alu_rig_quad(&g, &ref[k], round * ALU_BATCH_MAX + k);
+			fast[k] = ref[k];
+			qs[k] = &fast[k];
+			r->unit.s.exec(&r->unit.s, &ref[k], 0);
+		}
+		static alu_lanes l;
+		alu_lanes_begin(&l, qs, nq);
+		if (!alu_batch_exec(&r->unit, &l, 0))
+			continue;
+		batched++;
+		alu_lanes_to_quads(&l, ~UINT64_C(0));
+		for (unsigned k = 0; k < nq; k++)
+			cr_assert(!memcmp(fast[k].r, ref[k].r, sizeof ref[k].r), "round %u, quad %u of %u: rows differ", round,
+			          k, nq);
+	}
+	cr_assert_gt(batched, 100, "the batch ran %u times", batched);
+	free(r);
+}
+
+Test(alu_lanes, batch_saturated_pairs_match_alu_exec)
+{
+	check_pairs(ULP_ROUND_NEAREST_AWAY, false);
+	check_pairs(ULP_ROUND_TRUNCATE, true);
+	check_pairs(ULP_ROUND_NEAREST_EVEN, false);   /* not fx10_lanes: fx10_quad */
 }

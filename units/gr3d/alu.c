@@ -159,7 +159,7 @@ GR3D_HOT void q_fetch(const alu_pass *ap, const alu_operand *o, q_f64x4 *out, un
 		memcpy(&w, raw, sizeof w);
 		if (o->fx) {
 			*out = __builtin_convertvector(fx10_lanes_in(raw, o->fx), q_f64x4);
-		} else if (wide && !any_u32x4(((w >> FP20_EXP_SHIFT) & FP20_EXP_MAX) - 1u >= FP20_EXP_MAX - 1u)) {
+		} else if (wide && !any_u32x4(FP20_LANES_ODD(w, alu_u32x4))) {
 			q_u64x4 b;                /* four normal numbers (fp20_lanes_in's rule) */
 			fp20_f64_normal(raw, &b);
 			*out = (q_f64x4)b;

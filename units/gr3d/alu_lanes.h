@@ -69,12 +69,22 @@ static inline bool any_u32x4(alu_u32x4 m)
 	return (h[0] | h[1]) != 0;
 }
 
+/* The lanes of FP20 words w (a vector of unsigned type) whose exponent is
+ * 0 or 63, not a normal number, as a comparison's mask: the exponent plus
+ * one (mod 64) is 0 or 1, so bits 14..18 of w + 2^13 are clear (the
+ * mantissa below does not carry into them; a carry out of the exponent
+ * goes to the sign, which is not looked at).  An add, an and and a compare
+ * for equality on any width: SSE2 and AVX2 have no unsigned compare, which
+ * the test as a range needed. */
+#define FP20_LANES_ODD(w, type) \
+	((type)((((w) + (1u << FP20_EXP_SHIFT)) & (FP20_EXP_MASK & ~(1u << FP20_EXP_SHIFT))) == 0u))
+
 /* binary32 bits of four FP20 words as operands where each is a normal
  * number (fp20_f32_bits_normal); *sp: the lanes whose word is not (exponent
  * 0 or 63), for which the bits do not apply.  The macro: the same rule on a
  * vector of any width (w, its mask sp, their unsigned type). */
 #define FP20_LANES_NORMAL(w, sp, type)                                                          \
-	((sp) = (type)((((w) >> FP20_EXP_SHIFT) & FP20_EXP_MAX) - 1u >= FP20_EXP_MAX - 1u),              \
+	((sp) = FP20_LANES_ODD(w, type),                                                           \
 	 (((w) << (31 - FP20_SIGN_SHIFT)) & 0x80000000u) |                                          \
 	 ((((w) >> FP20_EXP_SHIFT) & FP20_EXP_MAX) + FP20_F32_REBIAS) << 23 |                       \
 	 ((w) & FP20_MANT_MASK) << FP20_F32_SHIFT)
