@@ -5,7 +5,8 @@
  * code; narrow_u64x4 must give the low words of four 64-bit lanes, by its
  * shuffle (wide) as by the conversion.  Each is run in a plain function and,
  * where the host has AVX2, in one built for it (as the ALU's builds are).
- * FP20_LANES_ODD must name the codes fp20_is_special names.  The batch's
+ * FP20_LANES_ODD must name the codes fp20_is_special names, and
+ * fp20_far_lanes' 64-bit rule (wide) the lanes its 32-bit rule names.  The batch's
  * pairs of saturated FX10 halves (alu_batch.c write_soa, fx10_unit_lanes)
  * must write what alu_exec writes, quad by quad.  The ALU's other paths are
  * compared with its general path by test_alu_plan.c, test_alu_quad.c and
@@ -76,12 +77,36 @@ static inline __attribute__((always_inline)) unsigned odd_codes(void)
 	return bad;
 }
 
+/* fp20_far_lanes' two rules (wide: 64-bit compares; else the 32-bit words)
+ * on random values and on each side of the range's ends, with either sign;
+ * returns the lanes where they differ. */
+static inline __attribute__((always_inline)) unsigned far_lanes(void)
+{
+	test_rng g = { 0x7F4A7C15u };
+	const uint64_t ends[] = { 0, 1, (uint64_t)(1023 - 29) << 52, (uint64_t)(1023 + 31) << 52, UINT64_C(0x7FF) << 52 };
+	unsigned bad = 0;
+	for (unsigned i = 0; i < 20000; i++) {
+		q_u64x4 b;
+		for (unsigned p = 0; p < 4; p++) {
+			const uint64_t r = (uint64_t)test_rnd(&g) << 32 | test_rnd(&g);
+			const uint64_t e = ends[test_rnd(&g) % 5] + (uint64_t)(test_rnd(&g) % 5) - 2u;
+			b[p] = (i & 1u ? r : e & ~(UINT64_C(1) << 63)) ^ (r & UINT64_C(1) << 63);
+		}
+		const alu_u32x4 w = fp20_far_lanes(&b, true), n = fp20_far_lanes(&b, false);
+		for (unsigned p = 0; p < 4; p++)
+			bad += (w[p] != 0) != (n[p] != 0);
+	}
+	return bad;
+}
+
+static unsigned far_lanes_plain(void) { return far_lanes(); }
 static unsigned odd_codes_plain(void) { return odd_codes(); }
 static unsigned normal_codes_plain(void) { return normal_codes(); }
 static unsigned narrow_lanes_plain(void) { return narrow_lanes(4096); }
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) static unsigned normal_codes_avx2(void) { return normal_codes(); }
 __attribute__((target("avx2"))) static unsigned odd_codes_avx2(void) { return odd_codes(); }
+__attribute__((target("avx2"))) static unsigned far_lanes_avx2(void) { return far_lanes(); }
 __attribute__((target("avx2"))) static unsigned narrow_lanes_avx2(void) { return narrow_lanes(4096); }
 #endif
 
@@ -109,6 +134,15 @@ Test(alu_lanes, fp20_lanes_odd_is_fp20_is_special)
 #if defined(__x86_64__)
 	if (__builtin_cpu_supports("avx2"))
 		cr_assert_eq(odd_codes_avx2(), 0u, "AVX2 build: lanes differ");
+#endif
+}
+
+Test(alu_lanes, far_lanes_wide_is_the_32_bit_rule)
+{
+	cr_assert_eq(far_lanes_plain(), 0u, "plain build: lanes differ");
+#if defined(__x86_64__)
+	if (__builtin_cpu_supports("avx2"))
+		cr_assert_eq(far_lanes_avx2(), 0u, "AVX2 build: lanes differ");
 #endif
 }
 

@@ -172,8 +172,12 @@ static inline alu_u32x4 narrow_u64x4(const q_u64x4 *b, bool wide)
 GR3D_HOT alu_u32x4 fp20_far_lanes(const q_u64x4 *b, bool wide)
 {
 	if (wide) {                       /* built for AVX2: signed 64-bit compares (|v| < 2^63) */
-		const q_i64x4 a = (q_i64x4)(*b & ~(UINT64_C(1) << 63));
-		const q_i64x4 far = ((a < ((int64_t)(1023 - 29) << 52)) | (a >= ((int64_t)(1023 + 31) << 52))) & (a != 0);
+		/* a in [lo, hi) is a - lo in [0, hi - lo) unsigned, which is one signed compare once
+		 * the sign bit is flipped: a + (2^63 - lo) < INT64_MIN + (hi - lo) */
+		const q_u64x4 a = *b & ~(UINT64_C(1) << 63);
+		const uint64_t lo = (uint64_t)(1023 - 29) << 52, hi = (uint64_t)(1023 + 31) << 52;
+		const q_i64x4 x = (q_i64x4)(a + ((UINT64_C(1) << 63) - lo));
+		const q_i64x4 far = (x > (int64_t)(INT64_MIN + (int64_t)(hi - lo) - 1)) & (q_i64x4)(a != 0);
 		return narrow_u64x4((const q_u64x4 *)&far, true);
 	}
 	const alu_u32x4 hi = __builtin_convertvector(*b >> 32, alu_u32x4) & 0x7FFFFFFFu;
