@@ -146,7 +146,7 @@ void alu_slot_result(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXE
 
 /* fetch's value of operand o in *out, when no pixel holds TEX's pre-fetch
  * view. */
-GR3D_HOT void q_fetch(const alu_pass *ap, const alu_operand *o, q_f64x4 *out, unsigned *odd)
+GR3D_HOT void q_fetch(const alu_pass *ap, const alu_operand *o, q_f64x4 *out, unsigned *odd, bool wide)
 {
 	const gr3d_quad *q = ap->q;
 	double v[GR3D_PIXELS];
@@ -155,8 +155,14 @@ GR3D_HOT void q_fetch(const alu_pass *ap, const alu_operand *o, q_f64x4 *out, un
 		/* the four words side by side in the quad (gr3d_quad_reg), or the batch view's */
 		uint32_t raw[GR3D_PIXELS];
 		memcpy(raw, (const uint8_t *)q + o->off, sizeof raw);
+		alu_u32x4 w;
+		memcpy(&w, raw, sizeof w);
 		if (o->fx) {
 			*out = __builtin_convertvector(fx10_lanes_in(raw, o->fx), q_f64x4);
+		} else if (wide && !any_u32x4(FP20_LANES_ODD(w, alu_u32x4))) {
+			q_u64x4 b;                /* four normal numbers (fp20_lanes_in's rule) */
+			fp20_f64_normal(raw, &b);
+			*out = (q_f64x4)b;
 		} else {
 			*odd |= fp20_lanes_in(ap->subnormals, raw, v);
 			memcpy(out, v, sizeof v);
@@ -201,28 +207,28 @@ GR3D_HOT void q_slot(const alu_pass *ap, const alu_slot *s, double out[GR3D_PIXE
 		memcpy(out, &r, sizeof r);
 		return;
 	case FORM_PICK:
-		q_fetch(ap, s->a.k < 0.0 ? &s->b : &s->c, &r, &odd);
+		q_fetch(ap, s->a.k < 0.0 ? &s->b : &s->c, &r, &odd, wide);
 		break;
 	case FORM_CSEL:
-		q_fetch(ap, &s->a, &a, &odd);
-		q_fetch(ap, &s->b, &b, &odd);
-		q_fetch(ap, &s->c, &x, &odd);
+		q_fetch(ap, &s->a, &a, &odd, wide);
+		q_fetch(ap, &s->b, &b, &odd, wide);
+		q_fetch(ap, &s->c, &x, &odd, wide);
 		r = Q_SEL(a < zero, b, x);
 		break;
 	case FORM_ADD_K:
-		q_fetch(ap, &s->a, &a, &odd);
+		q_fetch(ap, &s->a, &a, &odd, wide);
 		r = a + s->xy;
 		break;
 	case FORM_MAD_K:
-		q_fetch(ap, &s->a, &a, &odd);
-		q_fetch(ap, &s->b, &b, &odd);
+		q_fetch(ap, &s->a, &a, &odd, wide);
+		q_fetch(ap, &s->b, &b, &odd, wide);
 		r = a * b + s->xy;
 		break;
 	default: {                        /* MAD, MIN, MAX */
-		q_fetch(ap, &s->a, &a, &odd);
-		q_fetch(ap, &s->b, &b, &odd);
-		q_fetch(ap, &s->c, &x, &odd);
-		q_fetch(ap, &s->d, &y, &odd);
+		q_fetch(ap, &s->a, &a, &odd, wide);
+		q_fetch(ap, &s->b, &b, &odd, wide);
+		q_fetch(ap, &s->c, &x, &odd, wide);
+		q_fetch(ap, &s->d, &y, &odd, wide);
 		const q_f64x4 l = a * b, rr = x * y;
 		r = s->form == FORM_MIN ? Q_SEL(l < rr, l, rr) : s->form == FORM_MAX ? Q_SEL(l > rr, l, rr) : l + rr;
 		break;

@@ -139,16 +139,32 @@ GR3D_HOT void read_fp20_soa(const soa *S, const uint32_t *w, f64x4 *out, unsigne
 	for (; k + 1 < nq; k += 2) {      /* two quads in one 8-lane vector (one AVX2 register) */
 		u32x8 w8, s8;
 		memcpy(&w8, &w[k * GR3D_PIXELS], sizeof w8);
-		const f32x8 f = (f32x8)FP20_LANES_NORMAL(w8, s8, u32x8);
-		out[k] = __builtin_convertvector(__builtin_shufflevector(f, f, 0, 1, 2, 3), f64x4);
-		out[k + 1] = __builtin_convertvector(__builtin_shufflevector(f, f, 4, 5, 6, 7), f64x4);
+		if (S->wide) {                /* the values in binary64 lanes directly */
+			s8 = FP20_LANES_ODD(w8, u32x8);
+			q_u64x4 b0, b1;
+			fp20_f64_normal(&w[k * GR3D_PIXELS], &b0);
+			fp20_f64_normal(&w[(k + 1) * GR3D_PIXELS], &b1);
+			out[k] = (f64x4)b0;
+			out[k + 1] = (f64x4)b1;
+		} else {
+			const f32x8 f = (f32x8)FP20_LANES_NORMAL(w8, s8, u32x8);
+			out[k] = __builtin_convertvector(__builtin_shufflevector(f, f, 0, 1, 2, 3), f64x4);
+			out[k + 1] = __builtin_convertvector(__builtin_shufflevector(f, f, 4, 5, 6, 7), f64x4);
+		}
 		memcpy(&sp[k], &s8, sizeof s8);
 		any |= sp[k] | sp[k + 1];
 	}
 	if (k < nq) {
 		alu_u32x4 wk;
 		memcpy(&wk, &w[k * GR3D_PIXELS], sizeof wk);
-		out[k] = __builtin_convertvector((alu_f32x4)fp20_lanes_normal(wk, &sp[k]), f64x4);
+		if (S->wide) {
+			sp[k] = FP20_LANES_ODD(wk, alu_u32x4);
+			q_u64x4 b0;
+			fp20_f64_normal(&w[k * GR3D_PIXELS], &b0);
+			out[k] = (f64x4)b0;
+		} else {
+			out[k] = __builtin_convertvector((alu_f32x4)fp20_lanes_normal(wk, &sp[k]), f64x4);
+		}
 		any |= sp[k];
 	}
 	if (any_u32x4(any))
@@ -255,7 +271,7 @@ GR3D_HOT void enc_soa(const soa *S, const f64x4 *v, uint32_t *enc)
 		const q_u64x4 b = (q_u64x4)v[k];
 		far[k] = fp20_far_lanes(&b, S->wide);
 		any |= far[k];
-		const alu_u32x4 w = enc20_near(&b, S->add, S->odd);
+		const alu_u32x4 w = enc20_near(&b, S->add, S->odd, S->wide);
 		memcpy(&enc[k * GR3D_PIXELS], &w, sizeof w);
 	}
 	if (any_u32x4(any))
@@ -401,13 +417,24 @@ GR3D_HOT void write_soa(soa *S, const alu_slot *s, bool pair, const f64x4 *v, co
 	uint32_t enc[LANES];
 	const unsigned nq = S->nq;
 	if (pair) {                       /* the two FX10 halves of one row register */
-		for (unsigned k = 0; k < nq; k++) {
-			uint32_t e0[GR3D_PIXELS], e1[GR3D_PIXELS];
-			fx10_quad(S->a, c, quad_values(v, k), e0);
-			fx10_quad(S->a, c, quad_values(v1, k), e1);
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				enc[k * GR3D_PIXELS + p] = e0[p] << s[0].fx10_shift | e1[p] << s[1].fx10_shift;
-		}
+		const unsigned sh0 = s[0].fx10_shift, sh1 = s[1].fx10_shift;
+		if (S->a->fx10_lanes && s[0].unit01 && s[1].unit01)   /* values in [-0, 1] or NaNs (write_pair) */
+			for (unsigned k = 0; k < nq; k++) {
+				const alu_u32x4 e = fx10_unit_lanes(S->a, quad_values(v, k)) << sh0 |
+				                    fx10_unit_lanes(S->a, quad_values(v1, k)) << sh1;
+				memcpy(&enc[k * GR3D_PIXELS], &e, sizeof e);
+			}
+		else
+			for (unsigned k = 0; k < nq; k++) {
+				uint32_t w0[GR3D_PIXELS], w1[GR3D_PIXELS];
+				alu_u32x4 e0, e1;
+				fx10_quad(S->a, c, quad_values(v, k), w0);
+				fx10_quad(S->a, c, quad_values(v1, k), w1);
+				memcpy(&e0, w0, sizeof e0);
+				memcpy(&e1, w1, sizeof e1);
+				const alu_u32x4 e = e0 << sh0 | e1 << sh1;
+				memcpy(&enc[k * GR3D_PIXELS], &e, sizeof e);
+			}
 		const uint32_t m = gr3d_fx_mask(c);
 		merge(S, w, ~(m | m << gr3d_fx_shift(c)), enc);
 		return;

@@ -69,12 +69,22 @@ static inline bool any_u32x4(alu_u32x4 m)
 	return (h[0] | h[1]) != 0;
 }
 
+/* The lanes of FP20 words w (a vector of unsigned type) whose exponent is
+ * 0 or 63, not a normal number, as a comparison's mask: the exponent plus
+ * one (mod 64) is 0 or 1, so bits 14..18 of w + 2^13 are clear (the
+ * mantissa below does not carry into them; a carry out of the exponent
+ * goes to the sign, which is not looked at).  An add, an and and a compare
+ * for equality on any width: SSE2 and AVX2 have no unsigned compare, which
+ * the test as a range needed. */
+#define FP20_LANES_ODD(w, type) \
+	((type)((((w) + (1u << FP20_EXP_SHIFT)) & (FP20_EXP_MASK & ~(1u << FP20_EXP_SHIFT))) == 0u))
+
 /* binary32 bits of four FP20 words as operands where each is a normal
  * number (fp20_f32_bits_normal); *sp: the lanes whose word is not (exponent
  * 0 or 63), for which the bits do not apply.  The macro: the same rule on a
  * vector of any width (w, its mask sp, their unsigned type). */
 #define FP20_LANES_NORMAL(w, sp, type)                                                          \
-	((sp) = (type)((((w) >> FP20_EXP_SHIFT) & FP20_EXP_MAX) - 1u >= FP20_EXP_MAX - 1u),              \
+	((sp) = FP20_LANES_ODD(w, type),                                                           \
 	 (((w) << (31 - FP20_SIGN_SHIFT)) & 0x80000000u) |                                          \
 	 ((((w) >> FP20_EXP_SHIFT) & FP20_EXP_MAX) + FP20_F32_REBIAS) << 23 |                       \
 	 ((w) & FP20_MANT_MASK) << FP20_F32_SHIFT)
@@ -82,6 +92,21 @@ static inline bool any_u32x4(alu_u32x4 m)
 GR3D_HOT alu_u32x4 fp20_lanes_normal(alu_u32x4 w, alu_u32x4 *sp)
 {
 	return FP20_LANES_NORMAL(w, *sp, alu_u32x4);
+}
+
+/* fp20_lanes_normal's values as binary64 bits, for a build for AVX2
+ * (the exponent re-biased, the mantissa moved up, the sign to bit 63; one
+ * vpmovzxdq widens the words): GCC 12 converts four binary32 lanes to
+ * binary64 in six instructions there, not one vcvtps2pd. */
+static inline void fp20_f64_normal(const uint32_t w[GR3D_PIXELS], q_u64x4 *out)
+{
+	typedef uint32_t u32x8 __attribute__((vector_size(32)));
+	alu_u32x4 w4;
+	memcpy(&w4, w, sizeof w4);
+	const alu_u32x4 zero = { 0, 0, 0, 0 };
+	const q_u64x4 x = (q_u64x4)(u32x8)__builtin_shufflevector(w4, zero, 0, 4, 1, 4, 2, 4, 3, 4);
+	*out = (((x & (FP20_SIGN_MASK - 1u)) << FP20_F64_SHIFT) + ((uint64_t)FP20_F64_REBIAS << 52)) |
+	       (x & FP20_SIGN_MASK) << (63 - FP20_SIGN_SHIFT);
 }
 
 /* binary32 bits of four FP20 words as operands (gr3d_fp20_quad), where
@@ -125,6 +150,20 @@ GR3D_HOT unsigned fp20_lanes_in(bool subnormals, const uint32_t raw[GR3D_PIXELS]
 	return special;
 }
 
+/* The low 32-bit words of four 64-bit lanes.  Built for AVX2 (wide), one
+ * vpermd; GCC 12's __builtin_convertvector takes five instructions there
+ * (two vperm2i128, two vpshufd, a vpunpcklqdq), but on plain x86-64 is one
+ * shufps, where the shuffle would go through memory. */
+static inline alu_u32x4 narrow_u64x4(const q_u64x4 *b, bool wide)
+{
+	if (wide) {
+		typedef uint32_t u32x8 __attribute__((vector_size(32)));
+		const u32x8 v = (u32x8)*b;
+		return __builtin_shufflevector(v, v, 0, 2, 4, 6);
+	}
+	return __builtin_convertvector(*b, alu_u32x4);
+}
+
 /* The lanes of four binary64 (bits b) outside fp20_f64_fast's range that
  * are not zero: the ones gr3d_round20 and gr3d_fp20_bits take their generic
  * path for (their fast rule gives a zero back as it is).  On the high and
@@ -133,9 +172,13 @@ GR3D_HOT unsigned fp20_lanes_in(bool subnormals, const uint32_t raw[GR3D_PIXELS]
 GR3D_HOT alu_u32x4 fp20_far_lanes(const q_u64x4 *b, bool wide)
 {
 	if (wide) {                       /* built for AVX2: signed 64-bit compares (|v| < 2^63) */
-		const q_i64x4 a = (q_i64x4)(*b & ~(UINT64_C(1) << 63));
-		const q_i64x4 far = ((a < ((int64_t)(1023 - 29) << 52)) | (a >= ((int64_t)(1023 + 31) << 52))) & (a != 0);
-		return __builtin_convertvector(far, alu_u32x4);
+		/* a in [lo, hi) is a - lo in [0, hi - lo) unsigned, which is one signed compare once
+		 * the sign bit is flipped: a + (2^63 - lo) < INT64_MIN + (hi - lo) */
+		const q_u64x4 a = *b & ~(UINT64_C(1) << 63);
+		const uint64_t lo = (uint64_t)(1023 - 29) << 52, hi = (uint64_t)(1023 + 31) << 52;
+		const q_i64x4 x = (q_i64x4)(a + ((UINT64_C(1) << 63) - lo));
+		const q_i64x4 far = (x > (int64_t)(INT64_MIN + (int64_t)(hi - lo) - 1)) & (q_i64x4)(a != 0);
+		return narrow_u64x4((const q_u64x4 *)&far, true);
 	}
 	const alu_u32x4 hi = __builtin_convertvector(*b >> 32, alu_u32x4) & 0x7FFFFFFFu;
 	const alu_u32x4 lo = __builtin_convertvector(*b, alu_u32x4);
@@ -161,12 +204,12 @@ static inline void round20_near(q_u64x4 *b, uint64_t add, uint64_t odd)
 	*b = (*b + add + ((*b >> FP20_F64_SHIFT) & odd)) & ~((UINT64_C(1) << FP20_F64_SHIFT) - 1);
 }
 
-static inline alu_u32x4 enc20_near(const q_u64x4 *b, uint64_t add, uint64_t odd)
+static inline alu_u32x4 enc20_near(const q_u64x4 *b, uint64_t add, uint64_t odd, bool wide)
 {
 	const q_u64x4 a = *b & ~(UINT64_C(1) << 63), sign = (*b >> 63) << FP20_SIGN_SHIFT;
 	const q_u64x4 code = sign | ((((a + add + ((a >> FP20_F64_SHIFT) & odd)) >> FP20_F64_SHIFT) -
 	                              (FP20_F64_REBIAS << FP20_EXP_SHIFT)) & (q_u64x4)(a != 0));
-	return __builtin_convertvector(code, alu_u32x4);
+	return narrow_u64x4(&code, wide);
 }
 
 /* The FP20 codes of four binary32 lanes that each hold an FP20 value (a
@@ -219,7 +262,7 @@ GR3D_HOT void enc20_lanes(const gr3d_ctx *c, const double v[GR3D_PIXELS], uint32
 	q_u64x4 b;
 	memcpy(&b, v, sizeof b);
 	const alu_u32x4 far = fp20_far_lanes(&b, wide);
-	const alu_u32x4 w = enc20_near(&b, add, odd);
+	const alu_u32x4 w = enc20_near(&b, add, odd, wide);
 	memcpy(out, &w, sizeof w);
 	if (any_u32x4(far))
 		for (unsigned p = 0; p < GR3D_PIXELS; p++)
