@@ -110,41 +110,26 @@ __attribute__((target("avx2"))) static unsigned far_lanes_avx2(void) { return fa
 __attribute__((target("avx2"))) static unsigned narrow_lanes_avx2(void) { return narrow_lanes(4096); }
 #endif
 
-Test(alu_lanes, fp20_f64_normal_is_gr3d_fp20)
-{
-	cr_assert_eq(normal_codes_plain(), 0u, "plain build: codes differ");
+/* Each check counts the lanes that differ: none in the plain build, nor in
+ * the AVX2 one where the host has it. */
 #if defined(__x86_64__)
-	if (__builtin_cpu_supports("avx2"))
-		cr_assert_eq(normal_codes_avx2(), 0u, "AVX2 build: codes differ");
+#define BOTH_BUILDS(name) both_builds(name##_plain, name##_avx2, #name)
+#else
+#define BOTH_BUILDS(name) both_builds(name##_plain, NULL, #name)
+#endif
+static void both_builds(unsigned (*plain)(void), unsigned (*avx2)(void), const char *what)
+{
+	cr_assert_eq(plain(), 0u, "%s, plain build: lanes differ", what);
+#if defined(__x86_64__)
+	if (avx2 && __builtin_cpu_supports("avx2"))
+		cr_assert_eq(avx2(), 0u, "%s, AVX2 build: lanes differ", what);
 #endif
 }
 
-Test(alu_lanes, narrow_gives_the_low_words)
-{
-	cr_assert_eq(narrow_lanes_plain(), 0u, "plain build: lanes differ");
-#if defined(__x86_64__)
-	if (__builtin_cpu_supports("avx2"))
-		cr_assert_eq(narrow_lanes_avx2(), 0u, "AVX2 build: lanes differ");
-#endif
-}
-
-Test(alu_lanes, fp20_lanes_odd_is_fp20_is_special)
-{
-	cr_assert_eq(odd_codes_plain(), 0u, "plain build: lanes differ");
-#if defined(__x86_64__)
-	if (__builtin_cpu_supports("avx2"))
-		cr_assert_eq(odd_codes_avx2(), 0u, "AVX2 build: lanes differ");
-#endif
-}
-
-Test(alu_lanes, far_lanes_wide_is_the_32_bit_rule)
-{
-	cr_assert_eq(far_lanes_plain(), 0u, "plain build: lanes differ");
-#if defined(__x86_64__)
-	if (__builtin_cpu_supports("avx2"))
-		cr_assert_eq(far_lanes_avx2(), 0u, "AVX2 build: lanes differ");
-#endif
-}
+Test(alu_lanes, fp20_f64_normal_is_gr3d_fp20) { BOTH_BUILDS(normal_codes); }
+Test(alu_lanes, narrow_gives_the_low_words) { BOTH_BUILDS(narrow_lanes); }
+Test(alu_lanes, fp20_lanes_odd_is_fp20_is_special) { BOTH_BUILDS(odd_codes); }
+Test(alu_lanes, far_lanes_wide_is_the_32_bit_rule) { BOTH_BUILDS(far_lanes); }
 
 /* Saturated FX10 pairs (fs_lit's last packet; a condition's pair, a pair
  * in a group and a pair with one slot saturated beside them) on batches of random quads, against

@@ -320,18 +320,27 @@ Test(chain, samples_alike_on_both_gpus_and_threads, .timeout = 300)
 	}
 }
 
+/* Two EXECs, the second reading the first's result (a recirculation each
+ * quad), assembled into new fp and dec (the caller frees them). */
+static void two_exec_program(tegra_fp_program **fp, tegra_fp_decoded **dec)
+{
+	static const char text[] = "alu_buffer_size = 1\n.asm\nEXEC\n ALU:\n ALU0: MAD r0.lh, #1, #1, #0\n"
+	                           " DW: store rt1, r0, r1\n;\nEXEC\n ALU:\n ALU0: MAD r0.lh, r0, #1, #0\n"
+	                           " ALU1: MAD r1.lh, r0, #1, #0\n DW: store rt1, r0, r1\n;\n";
+	*fp = malloc(sizeof **fp);
+	*dec = malloc(sizeof **dec);
+	cr_assert(*fp && *dec);
+	gr3d_rig_assemble(text, *fp, *dec);
+}
+
 /* gr3d_fp_reset with the chain on: the draw run twice on new clocks gives
  * the first run's figures again (the take ring's rows read as "never
  * written" before token cap, chain.h gr3d_chain_work, and nothing stays due). */
 Test(chain, reset_runs_the_same_again)
 {
-	static const char text[] = "alu_buffer_size = 1\n.asm\nEXEC\n ALU:\n ALU0: MAD r0.lh, #1, #1, #0\n"
-	                           " DW: store rt1, r0, r1\n;\nEXEC\n ALU:\n ALU0: MAD r0.lh, r0, #1, #0\n"
-	                           " ALU1: MAD r1.lh, r0, #1, #0\n DW: store rt1, r0, r1\n;\n";
-	tegra_fp_program *fp = malloc(sizeof *fp);
-	tegra_fp_decoded *dec = malloc(sizeof *dec);
-	cr_assert(fp && dec);
-	gr3d_rig_assemble(text, fp, dec);
+	tegra_fp_program *fp;
+	tegra_fp_decoded *dec;
+	two_exec_program(&fp, &dec);
 	for (unsigned ahead = 0; ahead < 2; ahead++) {
 		ulp_config cfg;
 		ulp_config_defaults(&cfg);
@@ -403,13 +412,9 @@ static void form_run(gr3d_fp *f, const gr3d_draw *dr, gr3d_stats *st, uint8_t **
  * image, with a shallow ring (fifo 2) and the default. */
 Test(chain, tick_forms_alike)
 {
-	static const char text[] = "alu_buffer_size = 1\n.asm\nEXEC\n ALU:\n ALU0: MAD r0.lh, #1, #1, #0\n"
-	                           " DW: store rt1, r0, r1\n;\nEXEC\n ALU:\n ALU0: MAD r0.lh, r0, #1, #0\n"
-	                           " ALU1: MAD r1.lh, r0, #1, #0\n DW: store rt1, r0, r1\n;\n";
-	tegra_fp_program *fp = malloc(sizeof *fp);
-	tegra_fp_decoded *dec = malloc(sizeof *dec);
-	cr_assert(fp && dec);
-	gr3d_rig_assemble(text, fp, dec);
+	tegra_fp_program *fp;
+	tegra_fp_decoded *dec;
+	two_exec_program(&fp, &dec);
 	for (unsigned run = 0; run < 4; run++) {
 		const bool book = run & 1u;
 		ulp_config cfg;

@@ -15,90 +15,17 @@
 #include "tests/test_replay_pair.h"
 #include "tests/test_util.h"
 
-typedef struct outs {
-	pica_result *r;
-	size_t n, cap;
-} outs;
-
-static void keep_result(void *ctx, const pica_result *r)
-{
-	outs *o = ctx;
-	if (o->n == o->cap) {
-		o->cap = o->cap ? 2 * o->cap : 64;
-		o->r = realloc(o->r, o->cap * sizeof *o->r);
-		cr_assert(o->r);
-	}
-	o->r[o->n++] = *r;
-}
-
-/* Inputs that vary per vertex and register, with zeros, negatives and
- * large values (no NaN: a NaN input is still exact, but rare in shaders). */
-static void vary_job(void *ctx, uint32_t id, pica_job *job)
-{
-	(void)ctx;
-	static const float vals[] = { 0.0f, 1.0f, -1.0f, 0.5f, 3.25f, -7.0f, 1e10f, -2e-5f, 0.125f };
-	for (int r = 0; r < 16; r++)
-		for (int k = 0; k < 4; k++)
-			job->v[r].c[k] = vals[(id * 7u + (unsigned)r * 3u + (unsigned)k) % 9u];
-}
-
-typedef struct run_out {
-	bool ok;
-	char msg[ULP_DIAG_MSG_MAX];
-	pica_batch_stats st;
-	outs o;
-	test_ev_log ev;
-} run_out;
-
-/* pica_batch_run of n jobs of make_job on the general or the fast path into
- * out; on_result's context is ctx, or out's outputs when ctx is NULL. */
-static void run_jobs(const pica_program *p, const pica_uniforms *u, const ulp_config *cfg,
-                     bool general, bool record, unsigned units, uint32_t n,
-                     void (*make_job)(void *ctx, uint32_t id, pica_job *job),
-                     void (*on_result)(void *ctx, const pica_result *r), void *ctx, run_out *out)
-{
-	memset(out, 0, sizeof *out);
-	pica_env env;
-	pica_env_from_config(&env, cfg);
-	env.general = general;
-	sim_timeline tl;
-	if (record) {
-		cr_assert(sim_tl_init(&tl));
-		sim_tl_add_sink(&tl, test_ev_sink(&out->ev));
-		tl.enabled = true;
-	}
-	ulp_diag d;
-	ulp_diag_clear(&d);
-	out->ok = pica_batch_run(p, u, cfg, &env, units, n, make_job, on_result, ctx ? ctx : &out->o,
-	                         record ? &tl : NULL, &out->st, &d);
-	if (record)
-		sim_tl_fini(&tl);
-	snprintf(out->msg, sizeof out->msg, "%s", d.msg);
-}
+typedef pica_rig_run run_out;
 
 static void run_batch(const pica_program *p, const pica_uniforms *u, const ulp_config *cfg,
                       bool general, bool record, unsigned units, uint32_t n, run_out *out)
 {
-	run_jobs(p, u, cfg, general, record, units, n, vary_job, keep_result, NULL, out);
-}
-
-static void run_free(run_out *r)
-{
-	free(r->o.r);
-	free(r->ev.ev);
+	pica_rig_run_jobs(p, u, cfg, general, record, units, n, pica_rig_vary_job, pica_rig_keep, NULL, out);
 }
 
 static void expect_same(const run_out *g, const run_out *f, const char *what)
 {
-	cr_assert_eq(g->ok, f->ok, "%s: general %d (%s), fast %d (%s)", what, g->ok, g->msg, f->ok, f->msg);
-	cr_assert_str_eq(g->msg, f->msg, "%s", what);
-	cr_assert_eq(g->st.cycles, f->st.cycles, "%s: cycles %llu vs %llu", what,
-	             (unsigned long long)g->st.cycles, (unsigned long long)f->st.cycles);
-	cr_assert_eq(memcmp(&g->st, &f->st, sizeof g->st), 0, "%s: unit figures differ", what);
-	cr_assert_eq(g->o.n, f->o.n, "%s: %zu vs %zu outputs", what, g->o.n, f->o.n);
-	for (size_t k = 0; k < g->o.n; k++)
-		cr_assert_eq(memcmp(&g->o.r[k], &f->o.r[k], sizeof g->o.r[k]), 0,
-		             "%s: output %zu differs", what, k);
+	pica_rig_expect_same(g, f, what);
 	cr_assert_eq(g->ev.n, f->ev.n, "%s: %zu vs %zu events", what, g->ev.n, f->ev.n);
 	for (size_t k = 0; k < g->ev.n; k++)
 		cr_assert_eq(memcmp(&g->ev.ev[k], &f->ev.ev[k], sizeof g->ev.ev[k]), 0,
@@ -112,8 +39,8 @@ static void compare(const pica_program *p, const pica_uniforms *u, const ulp_con
 	run_batch(p, u, cfg, true, record, units, n, &g);
 	run_batch(p, u, cfg, false, record, units, n, &f);
 	expect_same(&g, &f, what);
-	run_free(&g);
-	run_free(&f);
+	pica_rig_run_free(&g);
+	pica_rig_run_free(&f);
 }
 
 /* The defaults with one knob set (NULL: none); returns its name for the
@@ -140,50 +67,20 @@ static const char *const SETTINGS[] = {
 	"pica.max_steps=20",               /* an error ahead in the longer shaders */
 };
 
+static void fast_case(void *ctx, const pica_program *p, const pica_uniforms *u, const ulp_config *cfg,
+                      size_t setting, const char *what)
+{
+	(void)ctx;
+	compare(p, u, cfg, false, 4, 48, what);
+	compare(p, u, cfg, false, 1, 5, what);
+	if (setting == 0 || setting == 3)
+		compare(p, u, cfg, true, 4, 12, what);
+}
+
 Test(pica_fast, corpus_vertex_shaders_match_the_general_path)
 {
-	size_t npaths;
-	char **paths = test_corpus_files("pica", ".shbin", &npaths);
-	unsigned shaders = 0;
-	for (size_t f = 0; f < npaths; f++) {
-		const char *path = paths[f];
-		struct shbin s;
-		ulp_diag d;
-		ulp_diag_clear(&d);
-		cr_assert(shbin_load(path, &s, &d), "%s", d.msg);
-		for (unsigned e = 0; e < s.ndvle; e++) {
-			if (s.dvle[e].type == SHBIN_GS)
-				continue;
-			for (size_t k = 0; k < sizeof SETTINGS / sizeof SETTINGS[0]; k++) {
-				ulp_config cfg;
-				ulp_config_defaults(&cfg);
-				if (SETTINGS[k])
-					cr_assert(ulp_config_set(&cfg, SETTINGS[k], &d), "%s", d.msg);
-				pica_program p;
-				static pica_uniforms u;
-				memset(&u, 0, sizeof u);
-				cr_assert(pica_program_build(&p, &s, e, &cfg, &d), "%s: %s", path, d.msg);
-				pica_uniforms_apply_dvle(&u, p.dvle);
-				for (int i = 0; i < 96; i++)
-					u.c[i].c[i % 4] += 1.0f;
-				for (int i = 0; i < 4; i++) {
-					u.i[i][0] = (uint8_t)(2 + i);
-					u.i[i][2] = 1;
-				}
-				char what[1200];
-				snprintf(what, sizeof what, "%s DVLE %u %s", path, e,
-				         SETTINGS[k] ? SETTINGS[k] : "defaults");
-				compare(&p, &u, &cfg, false, 4, 48, what);
-				compare(&p, &u, &cfg, false, 1, 5, what);
-				if (k == 0 || k == 3)
-					compare(&p, &u, &cfg, true, 4, 12, what);
-				pica_program_free(&p);
-			}
-			shaders++;
-		}
-		shbin_free(&s);
-	}
-	test_free_names(paths, npaths);
+	const unsigned shaders =
+		pica_rig_each_corpus_vs(SETTINGS, sizeof SETTINGS / sizeof SETTINGS[0], fast_case, NULL);
 	cr_assert_gt(shaders, 15, "only %u vertex shaders", shaders);
 }
 
@@ -211,8 +108,8 @@ Test(pica_fast, errors_found_ahead_stop_at_their_cycle)
 		run_batch(&r->p, &r->u, &r->cfg, false, false, 4, 9, &f);
 		cr_assert_not(g.ok, "program %zu should fail", k);
 		expect_same(&g, &f, "error program");
-		run_free(&g);
-		run_free(&f);
+		pica_rig_run_free(&g);
+		pica_rig_run_free(&f);
 		unbuild(r);
 	}
 }
@@ -302,8 +199,8 @@ Test(pica_fast, batch_path_errors_on_some_paths)
 		cr_assert_not(g.ok, "program %zu should fail", k);
 		cr_assert_gt(g.o.n, 0, "program %zu: some vertices should finish first", k);
 		expect_same(&g, &f, "error path");
-		run_free(&g);
-		run_free(&f);
+		pica_rig_run_free(&g);
+		pica_rig_run_free(&f);
 		unbuild(r);
 	}
 }
@@ -383,7 +280,7 @@ Test(pica_fast, batch_inputs_not_made_read_zero)
 	run_out res[2];
 	for (int general = 0; general < 2; general++) {
 		run_out *o = &res[general];
-		run_jobs(&r->p, &r->u, &r->cfg, general, false, 4, 100, sparse_job, keep_result, NULL, o);
+		pica_rig_run_jobs(&r->p, &r->u, &r->cfg, general, false, 4, 100, sparse_job, pica_rig_keep, NULL, o);
 		cr_assert(o->ok, "%s", o->msg);
 		cr_assert_eq(o->o.n, 100);
 		for (size_t k = 0; k < o->o.n; k++) {
@@ -395,12 +292,12 @@ Test(pica_fast, batch_inputs_not_made_read_zero)
 		}
 	}
 	expect_same(&res[1], &res[0], "sparse inputs");
-	run_free(&res[0]);
-	run_free(&res[1]);
+	pica_rig_run_free(&res[0]);
+	pica_rig_run_free(&res[1]);
 	unbuild(r);
 }
 
-/* Six IFs on the inputs: vary_job's nine kinds of vertex take nine paths,
+/* Six IFs on the inputs: pica_rig_vary_job's nine kinds of vertex take nine paths,
  * more than the PICA_SCHED_PATHS schedules a unit keeps, so that booked
  * vertices and ordinary runs take turns on each unit (booked_tick handing
  * over to pica_shader_tick and back). */
@@ -417,11 +314,11 @@ Test(pica_fast, batch_paths_past_the_schedules_a_unit_keeps)
 	               "  cmp k.xxxx, gt, gt, v1\n  ifc cmp.x\n    mul r1.w, k.wwww, v1.xxxx\n  .end\n"
 	               "  mov o0, r0\n  mov o1, r1\n  end\n.end\n");
 	cr_assert(r->p.batch, "the batch plan should accept this program");
-	/* the paths vary_job's inputs take */
+	/* the paths pica_rig_vary_job's inputs take */
 	uint64_t seen = 0;
 	for (uint32_t id = 0; id < 200; id++) {
 		pica_job job;
-		vary_job(NULL, id, &job);
+		pica_rig_vary_job(NULL, id, &job);
 		const float *a = job.v[0].c, *b = job.v[1].c;
 		const unsigned path = (a[0] > 0.0f) | (a[1] > 1.0f) << 1 | (b[0] > 0.0f) << 2 |
 		                      (b[1] > 1.0f) << 3 | (a[0] > 2.0f) << 4 | (b[0] < 0.0f) << 5;
@@ -467,7 +364,7 @@ Test(pica_fast, a_halt_takes_back_the_next_jobs_dated_start)
 			run_out res[2];
 			for (int general = 0; general < 2; general++) {
 				run_out *o = &res[general];
-				run_jobs(&r->p, &r->u, &r->cfg, general, false, units, 80, one_bad_job, NULL, &bad, o);
+				pica_rig_run_jobs(&r->p, &r->u, &r->cfg, general, false, units, 80, one_bad_job, NULL, &bad, o);
 				cr_assert_not(o->ok, "vertex %u should stop the run", bad);
 				cr_assert_geq(o->st.invocations, bad - units, "vertex %u", bad);
 			}

@@ -13,95 +13,27 @@
 #include "tests/test_util.h"
 #include "tests/units/pica_rig.h"
 
-typedef struct outs {
-	pica_result *r;
-	size_t n, cap;
-} outs;
-
-static void keep_result(void *ctx, const pica_result *r)
-{
-	outs *o = ctx;
-	if (o->n == o->cap) {
-		o->cap = o->cap ? 2 * o->cap : 64;
-		o->r = realloc(o->r, o->cap * sizeof *o->r);
-		cr_assert(o->r);
-	}
-	o->r[o->n++] = *r;
-}
-
-static void vary_job(void *ctx, uint32_t id, pica_job *job)
-{
-	(void)ctx;
-	static const float vals[] = { 0.0f, 1.0f, -1.0f, 0.5f, 3.25f, -7.0f, 1e10f, -2e-5f, 0.125f };
-	for (int r = 0; r < 16; r++)
-		for (int k = 0; k < 4; k++)
-			job->v[r].c[k] = vals[(id * 7u + (unsigned)r * 3u + (unsigned)k) % 9u];
-}
-
-static bool drop_events(void *ctx, const sim_tl_event *ev, size_t n)
-{
-	(void)ev;
-	*(size_t *)ctx += n;
-	return true;
-}
-
-typedef struct run_out {
-	bool ok;
-	char msg[ULP_DIAG_MSG_MAX];
-	pica_batch_stats st;
-	outs o;
-	size_t events;
-} run_out;
-
-static void run_one(const pica_program *p, const pica_uniforms *u, const ulp_config *cfg, bool general,
-                    bool record, unsigned units, uint32_t n, run_out *out)
-{
-	memset(out, 0, sizeof *out);
-	pica_env env;
-	pica_env_from_config(&env, cfg);
-	env.general = general;
-	sim_timeline tl;
-	if (record) {
-		cr_assert(sim_tl_init(&tl));
-		sim_tl_add_sink(&tl, (sim_tl_sink){ .ctx = &out->events, .write = drop_events });
-		tl.enabled = true;
-	}
-	ulp_diag d;
-	ulp_diag_clear(&d);
-	out->ok = pica_batch_run(p, u, cfg, &env, units, n, vary_job, keep_result, &out->o,
-	                         record ? &tl : NULL, &out->st, &d);
-	if (record)
-		sim_tl_fini(&tl);
-	snprintf(out->msg, sizeof out->msg, "%s", d.msg);
-}
+typedef pica_rig_run run_out;
 
 /* a: without a timeline (the sink takes at END, vertex fetch may run
  * ahead), b: with one (everything ticks) */
 static void expect_same(const run_out *a, const run_out *b, const char *what)
 {
-	cr_assert_eq(a->ok, b->ok, "%s: %d (%s) vs %d (%s)", what, a->ok, a->msg, b->ok, b->msg);
-	cr_assert_str_eq(a->msg, b->msg, "%s", what);
-	cr_assert_eq(a->st.cycles, b->st.cycles, "%s: cycles %llu vs %llu", what,
-	             (unsigned long long)a->st.cycles, (unsigned long long)b->st.cycles);
-	cr_assert_eq(memcmp(&a->st, &b->st, sizeof a->st), 0, "%s: unit figures differ", what);
-	cr_assert_eq(a->o.n, b->o.n, "%s: %zu vs %zu outputs", what, a->o.n, b->o.n);
-	for (size_t k = 0; k < a->o.n; k++)
-		cr_assert_eq(memcmp(&a->o.r[k], &b->o.r[k], sizeof a->o.r[k]), 0, "%s: output %zu differs",
-		             what, k);
-	cr_assert_gt(b->events, 0, "%s: the timeline recorded nothing", what);
+	pica_rig_expect_same(a, b, what);
+	cr_assert_gt(b->ev.n, 0, "%s: the timeline recorded nothing", what);
 }
 
 static void compare(const pica_program *p, const pica_uniforms *u, const ulp_config *cfg, bool general,
                     unsigned units, uint32_t n, const char *what)
 {
 	run_out a, b;
-	run_one(p, u, cfg, general, false, units, n, &a);
-	run_one(p, u, cfg, general, true, units, n, &b);
+	pica_rig_run_jobs(p, u, cfg, general, false, units, n, pica_rig_vary_job, pica_rig_keep, NULL, &a);
+	pica_rig_run_jobs(p, u, cfg, general, true, units, n, pica_rig_vary_job, pica_rig_keep, NULL, &b);
 	char w[1300];
 	snprintf(w, sizeof w, "%s, %u units, %u jobs%s", what, units, n, general ? ", general" : "");
 	expect_same(&a, &b, w);
-	free(a.o.r);
-	free(b.o.r);
+	pica_rig_run_free(&a);
+	pica_rig_run_free(&b);
 }
 
 static const char *const SETTINGS[] = {
@@ -115,45 +47,20 @@ static const char *const SETTINGS[] = {
 	"pica.max_steps=20",
 };
 
+static void sink_case(void *ctx, const pica_program *p, const pica_uniforms *u, const ulp_config *cfg,
+                      size_t setting, const char *what)
+{
+	(void)ctx;
+	for (unsigned units = 1; units <= 4; units++)
+		compare(p, u, cfg, false, units, units == 4 ? 41 : 13, what);
+	if (setting == 0 || setting == 6)
+		compare(p, u, cfg, true, 4, 9, what);
+}
+
 Test(pica_sink, corpus_shaders_without_a_timeline_match_the_ticking_sink, .timeout = 240)
 {
-	size_t npaths;
-	char **paths = test_corpus_files("pica", ".shbin", &npaths);
-	unsigned shaders = 0;
-	for (size_t f = 0; f < npaths; f++) {
-		struct shbin s;
-		ulp_diag d;
-		ulp_diag_clear(&d);
-		cr_assert(shbin_load(paths[f], &s, &d), "%s", d.msg);
-		for (unsigned e = 0; e < s.ndvle; e++) {
-			if (s.dvle[e].type == SHBIN_GS)
-				continue;
-			for (size_t k = 0; k < sizeof SETTINGS / sizeof SETTINGS[0]; k++) {
-				ulp_config cfg;
-				ulp_config_defaults(&cfg);
-				if (SETTINGS[k])
-					cr_assert(ulp_config_set(&cfg, SETTINGS[k], &d), "%s", d.msg);
-				pica_program p;
-				static pica_uniforms u;
-				memset(&u, 0, sizeof u);
-				cr_assert(pica_program_build(&p, &s, e, &cfg, &d), "%s: %s", paths[f], d.msg);
-				pica_uniforms_apply_dvle(&u, p.dvle);
-				for (int i = 0; i < 96; i++)
-					u.c[i].c[i % 4] += 1.0f;
-				char what[1200];
-				snprintf(what, sizeof what, "%s DVLE %u %s", paths[f], e,
-				         SETTINGS[k] ? SETTINGS[k] : "defaults");
-				for (unsigned units = 1; units <= 4; units++)
-					compare(&p, &u, &cfg, false, units, units == 4 ? 41 : 13, what);
-				if (k == 0 || k == 6)
-					compare(&p, &u, &cfg, true, 4, 9, what);
-				pica_program_free(&p);
-			}
-			shaders++;
-		}
-		shbin_free(&s);
-	}
-	test_free_names(paths, npaths);
+	const unsigned shaders =
+		pica_rig_each_corpus_vs(SETTINGS, sizeof SETTINGS / sizeof SETTINGS[0], sink_case, NULL);
 	cr_assert_gt(shaders, 15, "only %u vertex shaders", shaders);
 }
 
@@ -181,29 +88,14 @@ Test(pica_sink, the_watchdog_counts_from_the_sinks_last_pop)
 	run_out res[2];
 	for (int record = 0; record < 2; record++) {
 		run_out *o = &res[record];
-		memset(o, 0, sizeof *o);
-		pica_env env;
-		pica_env_from_config(&env, &cfg);
-		sim_timeline tl;
-		if (record) {
-			cr_assert(sim_tl_init(&tl));
-			sim_tl_add_sink(&tl, (sim_tl_sink){ .ctx = &o->events, .write = drop_events });
-			tl.enabled = true;
-		}
-		ulp_diag d;
-		ulp_diag_clear(&d);
-		o->ok = pica_batch_run(&r->p, &r->u, &cfg, &env, 2, 3, slow_second_job, keep_result, &o->o,
-		                       record ? &tl : NULL, &o->st, &d);
-		if (record)
-			sim_tl_fini(&tl);
-		snprintf(o->msg, sizeof o->msg, "%s", d.msg);
+		pica_rig_run_jobs(&r->p, &r->u, &cfg, false, record, 2, 3, slow_second_job, pica_rig_keep, NULL, o);
 		cr_assert_not(o->ok, "the watchdog should stop the run");
 		cr_assert(strstr(o->msg, "watchdog"), "%s", o->msg);
 		cr_assert_eq(o->o.n, 2, "vertices 0 and 2 done, %zu", o->o.n);
 	}
 	expect_same(&res[0], &res[1], "a watchdog after the last pop");
-	free(res[0].o.r);
-	free(res[1].o.r);
+	pica_rig_run_free(&res[0]);
+	pica_rig_run_free(&res[1]);
 	unbuild(r);
 }
 
@@ -239,28 +131,16 @@ Test(pica_sink, halted_runs_match_the_ticking_units, .timeout = 120)
 				run_out res[2];
 				for (int record = 0; record < 2; record++) {
 					run_out *o = &res[record];
-					memset(o, 0, sizeof *o);
-					pica_env env;
-					pica_env_from_config(&env, &r->cfg);
-					sim_timeline tl;
-					if (record) {
-						cr_assert(sim_tl_init(&tl));
-						sim_tl_add_sink(&tl, (sim_tl_sink){ .ctx = &o->events, .write = drop_events });
-						tl.enabled = true;
-					}
-					ulp_diag d;
-					ulp_diag_clear(&d);
-					o->ok = pica_batch_run(&r->p, &r->u, &r->cfg, &env, units, 80, one_bad_job, NULL, &bad,
-					                       record ? &tl : NULL, &o->st, &d);
-					if (record)
-						sim_tl_fini(&tl);
-					snprintf(o->msg, sizeof o->msg, "%s", d.msg);
+					pica_rig_run_jobs(&r->p, &r->u, &r->cfg, false, record, units, 80, one_bad_job, NULL,
+					                  &bad, o);
 					cr_assert_not(o->ok, "vertex %u should stop the run", bad);
 				}
 				char what[80];
 				snprintf(what, sizeof what, "%u nops, %u units, vertex %u bad", n, units, bad);
 				expect_same(&res[0], &res[1], what);
 				stalled += res[0].st.fetch.stall[SIM_STALL_OUTPUT_FULL] > 0;
+				pica_rig_run_free(&res[0]);
+				pica_rig_run_free(&res[1]);
 			}
 		unbuild(r);
 	}
