@@ -272,6 +272,10 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
 	/* with a timeline: c->lane_due and c->slept, kept here during the pass
 	 * (only the clock changes them, not the units' ticks) */
 	uint32_t due = spans ? c->lane_due : 0u, slept = 0u;
+	/* now's bit in occ goes here, not after the ticks: no tick sets it (a
+	 * wake for now goes in the slot without occ, one for a later cycle in
+	 * another slot, or in far) */
+	w->occ &= ~(UINT64_C(1) << s);
 	/* The units of now's slot (and, with a timeline, those whose held lane
 	 * shows now), in step order.  A tick that wakes a later unit for now
 	 * sets its bit in the slot, which the pass reads again; one that wakes
@@ -322,15 +326,19 @@ static inline __attribute__((always_inline)) bool clock_pass(sim_clock *c, uint6
 			u->wake = now + 1;
 			w->slot[(now + 1) % SIM_WHEEL_SLOTS] |= bit;
 			next_wake = now + 1;
+		} else if (wk - now < SIM_WHEEL_SLOTS) {
+			/* sim_wheel_add for a wake 2 to 63 cycles on (w->now is now) */
+			w->slot[wk % SIM_WHEEL_SLOTS] |= bit;
+			w->occ |= UINT64_C(1) << (wk % SIM_WHEEL_SLOTS);
+			next_wake = wk < next_wake ? wk : next_wake;
 		} else if (wk != UINT64_MAX) {
-			sim_wheel_add(w, wk, bit);
+			sim_wheel_add_other(w, wk, bit);   /* past the slots: far */
 			next_wake = wk < next_wake ? wk : next_wake;
 		}
 	}
 	/* now + 1's slot needs no bit in occ: a pass that puts a unit there
 	 * has a wake at now + 1, so the next pass takes it (wheel_next is not
 	 * asked) */
-	w->occ &= ~(UINT64_C(1) << s);
 	if (spans) {
 		c->lane_due = due;
 		c->slept = slept;
@@ -361,7 +369,8 @@ static inline __attribute__((always_inline)) enum sim_run_result run_passes(sim_
 			}
 			now = next;
 		}
-		c->now = now;
+		if (spans)                         /* else c->now is set where the run stops */
+			c->now = now;
 		c->wheel.now = now;
 		if (c->wheel.far_next < now + SIM_WHEEL_SLOTS)
 			far_in(c, now);

@@ -276,3 +276,52 @@ Test(sim_wheel, a_wake_past_the_wheel_comes_at_its_cycle)
 	world_fini(w);
 	free(w);
 }
+
+/* A unit that sleeps from its own tick by the given delays in turn: the
+ * pass places a wake 2 to 63 cycles on in its slot and a later one in far
+ * (clock_pass), at the edges of the wheel. */
+typedef struct hop_unit {
+	sim_unit u;
+	const uint64_t *delay;
+	unsigned n, k;
+	uint64_t at[16];
+} hop_unit;
+
+static void hop_tick(sim_unit *su, uint64_t now)
+{
+	hop_unit *h = (hop_unit *)su;
+	sim_unit_busy(su);
+	if (h->k < 16)
+		h->at[h->k] = now;
+	if (h->k < h->n)
+		sim_unit_sleep_until(su, now + h->delay[h->k]);
+	h->k++;
+}
+
+Test(sim_wheel, a_units_own_wake_at_the_wheels_edges_comes_at_its_cycle)
+{
+	static const uint64_t delay[] = { 2, 63, 64, 65, 1, 62, 127, 3, 200, 64 };
+	const unsigned n = sizeof delay / sizeof delay[0];
+	hop_unit h;
+	sim_unit_init(&h.u, "hop", hop_tick, NULL, 0);
+	h.delay = delay;
+	h.n = n;
+	h.k = 0;
+	h.u.wake = 5;
+	sim_clock c;
+	sim_clock_init(&c, 0, NULL);
+	cr_assert(sim_clock_add_unit(&c, &h.u));
+	ulp_diag d;
+	ulp_diag_clear(&d);
+	cr_assert_eq(sim_clock_run(&c, UINT64_MAX, &d), SIM_RUN_DRAINED);
+	cr_assert_eq(h.k, n + 1);
+	uint64_t t = 5;
+	for (unsigned k = 0; k <= n; k++) {
+		cr_assert_eq(h.at[k], t, "tick %u at %llu, not %llu", k, (unsigned long long)h.at[k],
+		             (unsigned long long)t);
+		if (k < n)
+			t += delay[k];
+	}
+	cr_assert_eq(c.now, t + 1);
+	cr_assert_eq(h.u.stats.busy, (uint64_t)n + 1);
+}
