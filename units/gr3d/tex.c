@@ -252,17 +252,6 @@ GR3D_HOT tex_i32x4 wrap4(tex_i32x4 i, int n, unsigned mode)
 typedef int64_t tex_i64x4 __attribute__((vector_size(32)));
 
 
-/* A comparison's four 64-bit lanes (0 or -1) as 32-bit ones: their low
- * words, by one shuffle (one vpermd in the AVX2 builds, fetch_quad's only
- * callers; GCC 12's __builtin_convertvector takes five instructions there,
- * as alu_lanes.h narrow_u64x4 says). */
-static inline tex_i32x4 mask_low4(tex_i64x4 m)
-{
-	typedef int32_t tex_i32x8 __attribute__((vector_size(32)));
-	const tex_i32x8 h = (tex_i32x8)m;
-	return __builtin_shufflevector(h, h, 0, 2, 4, 6);
-}
-
 #if defined(__x86_64__)
 /* floor_int on four lanes for fetch_quad's callers, which are built for
  * AVX2: vroundpd toward minus infinity, then the truncation, which is exact
@@ -301,8 +290,8 @@ GR3D_HOT bool fetch_quad(const gr3d_sampler *sm, const level_view *lv, bool line
 	floor4(&v, &y0);
 #else
 	const tex_i32x4 iu = __builtin_convertvector(u, tex_i32x4), iv = __builtin_convertvector(v, tex_i32x4);
-	const tex_i32x4 x0 = iu + mask_low4(u < __builtin_convertvector(iu, tex_f64x4));
-	const tex_i32x4 y0 = iv + mask_low4(v < __builtin_convertvector(iv, tex_f64x4));
+	const tex_i32x4 x0 = iu + __builtin_convertvector(u < __builtin_convertvector(iu, tex_f64x4), tex_i32x4);
+	const tex_i32x4 y0 = iv + __builtin_convertvector(v < __builtin_convertvector(iv, tex_f64x4), tex_i32x4);
 #endif
 	if (!linear) {
 		const tex_i32x4 x = wrap4(x0, lv->w, lv->wrap_s), y = wrap4(y0, lv->h, lv->wrap_t);
