@@ -556,3 +556,42 @@ Test(mfu_pair, exec_runs_every_pixel_not_covered_and_killed)
 	}
 	free(r);
 }
+
+/* reg_sfu4's read (the AVX2 build): mfu_fp20_f64_normal must give
+ * gr3d_fp20's binary64 bits of every normal code, and mfu_fp20_odd name
+ * exactly the codes fp20_is_special names (all ones or all zeros), with
+ * bits above 20 set in some lanes; each in a plain function and, where the
+ * host has AVX2, in one built for it.  Returns the lanes that differ. */
+static inline __attribute__((always_inline)) unsigned read_lanes(void)
+{
+	unsigned bad = 0;
+	for (uint32_t base = 0; base < (1u << 20); base += GR3D_PIXELS) {
+		mfu_u32x4 w;
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)   /* the lanes in another order */
+			w[p] = (base + (p * 3u & 3u)) | (p & 1u ? 0xABC00000u : 0u);
+		mfu_f64x4 x;
+		mfu_fp20_f64_normal(w, &x);
+		const mfu_u32x4 sp = mfu_fp20_odd(w);
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			const uint32_t code = w[p] & 0xFFFFFu;
+			bad += (sp[p] != 0) != fp20_is_special(code) || (sp[p] != 0 && sp[p] != ~0u);
+			if (!fp20_is_special(code))
+				bad += !same(x[p], gr3d_fp20(code));
+		}
+	}
+	return bad;
+}
+
+static unsigned read_lanes_plain(void) { return read_lanes(); }
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static unsigned read_lanes_avx2(void) { return read_lanes(); }
+#endif
+
+Test(mfu_pair, register_read_on_four_lanes_is_gr3d_fp20)
+{
+	cr_assert_eq(read_lanes_plain(), 0u, "plain build: lanes differ");
+#if defined(__x86_64__)
+	if (__builtin_cpu_supports("avx2"))
+		cr_assert_eq(read_lanes_avx2(), 0u, "AVX2 build: lanes differ");
+#endif
+}

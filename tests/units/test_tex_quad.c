@@ -14,6 +14,7 @@
 
 #include "tests/test_util.h"
 #include "units/gr3d/tex.h"
+#include "units/gr3d/tex_lanes.h"
 
 typedef struct rig {
 	tegra_fp_decoded dec;
@@ -128,4 +129,36 @@ Test(tex_quad, wide_build_matches_the_pairs)
 		free(ref);
 	}
 	cr_assert_gt(texels, 100000u);
+}
+
+#if defined(__x86_64__)
+/* tex_lanes_avx2's read of the coordinates (tex_lanes.h fp20_lanes: the
+ * binary64 bits formed from the code, the odd test as an equality) against
+ * gr3d_fp20_quad with subnormals on every code, bits above 20 set in some
+ * lanes (the reads ignore them); returns the lanes that differ.  A value's
+ * bits, not its texel: a zero read as 2^-31 would fetch the same texel. */
+__attribute__((target("avx2"))) static unsigned coord_lanes_avx2(void)
+{
+	unsigned bad = 0;
+	for (uint32_t base = 0; base < (1u << 20); base += GR3D_PIXELS) {
+		uint32_t w[GR3D_PIXELS], code[GR3D_PIXELS];
+		for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+			code[p] = base + (p * 3u & 3u);
+			w[p] = code[p] | (p & 1u ? 0xABC00000u : 0u);
+		}
+		double got[GR3D_PIXELS], want[GR3D_PIXELS];
+		fp20_lanes(w, got);
+		gr3d_fp20_quad(true, code, want);
+		bad += memcmp(got, want, sizeof got) != 0;
+	}
+	return bad;
+}
+#endif
+
+Test(tex_quad, coordinate_read_on_four_lanes_is_gr3d_fp20)
+{
+#if defined(__x86_64__)
+	if (__builtin_cpu_supports("avx2"))
+		cr_assert_eq(coord_lanes_avx2(), 0u, "lanes differ from gr3d_fp20_quad");
+#endif
 }

@@ -283,12 +283,11 @@ GR3D_HOT bool persp_setup(const mfu_round *rd, gr3d_quad *q, mfu_weights *w)
  * the same operations, operands and roundings lane by lane. */
 GR3D_HOT bool persp_setup4(const mfu_round *rd, gr3d_quad *q, mfu_weights *w)
 {
-	mfu_f32x4 fq, fb0, fb1;
-	memcpy(&fq, q->q, sizeof fq);
-	memcpy(&fb0, q->bar0, sizeof fb0);
-	memcpy(&fb1, q->bar1, sizeof fb1);
-	const mfu_f64x4 qw = __builtin_convertvector(fq, mfu_f64x4);
-	const mfu_f64x4 bar0 = __builtin_convertvector(fb0, mfu_f64x4), bar1 = __builtin_convertvector(fb1, mfu_f64x4);
+	/* (f64x4_of_f32: one vcvtps2pd each, not four instructions) */
+	mfu_f64x4 qw, bar0, bar1;
+	f64x4_of_f32(q->q, &qw);
+	f64x4_of_f32(q->bar0, &bar0);
+	f64x4_of_f32(q->bar1, &bar1);
 	mfu_u64x4 far = { 0, 0, 0, 0 };
 	mfu_f64x4 s = 1.0 / qw;
 	mfu_round20_x4(rd, &s, &far);
@@ -395,11 +394,12 @@ __attribute__((target("avx2"), always_inline)) static inline void reg_sfu4(const
 	uint32_t *reg = q->r[in->sfu_reg];
 	mfu_u32x4 w;
 	memcpy(&w, reg, sizeof w);
-	const mfu_u32x4 ex = (w >> FP20_EXP_SHIFT) & FP20_EXP_MAX;
-	const mfu_u32x4 fb = ((w << (31 - FP20_SIGN_SHIFT)) & 0x80000000u) | (ex + FP20_F32_REBIAS) << 23 |
-	                     (w & FP20_MANT_MASK) << FP20_F32_SHIFT;
-	mfu_f64x4 x = __builtin_convertvector((mfu_f32x4)fb, mfu_f64x4);
-	const mfu_u32x4 sp = (mfu_u32x4)(ex - 1u >= FP20_EXP_MAX - 1u);
+	/* the normal words' binary64 bits straight from the FP20 code (one
+	 * vpmovzxdq, no binary32 step: GCC 12 widens four floats to doubles in
+	 * six instructions here), and the odd test as an equality */
+	mfu_f64x4 x;
+	mfu_fp20_f64_normal(w, &x);
+	const mfu_u32x4 sp = mfu_fp20_odd(w);
 	if (_mm_movemask_ps((__m128)sp)) {
 		double xs[GR3D_PIXELS];
 		gr3d_fp20_quad(true, reg, xs);

@@ -252,6 +252,17 @@ GR3D_HOT tex_i32x4 wrap4(tex_i32x4 i, int n, unsigned mode)
 typedef int64_t tex_i64x4 __attribute__((vector_size(32)));
 
 
+#if defined(__x86_64__)
+/* floor_int on four lanes for fetch_quad's callers, which are built for
+ * AVX2: vroundpd toward minus infinity, then the truncation, which is exact
+ * (|u| <= 1e8 + 0.5): the truncation less one where u is below it, as
+ * floor_int, in two instructions, not five and a narrowing. */
+__attribute__((target("avx2"))) static inline void floor4(const tex_f64x4 *u, tex_i32x4 *out)
+{
+	*out = (tex_i32x4)_mm256_cvttpd_epi32(_mm256_floor_pd((__m256d)*u));
+}
+#endif
+
 /* rgba4: the caller is built for AVX2 and a bilinear RGBA8888 fetch may take
  * blend_rgba4. */
 GR3D_HOT bool fetch_quad(const gr3d_sampler *sm, const level_view *lv, bool linear, const double cs[GR3D_PIXELS],
@@ -273,9 +284,15 @@ GR3D_HOT bool fetch_quad(const gr3d_sampler *sm, const level_view *lv, bool line
 		v -= 0.5;
 	}
 	/* floor_int: the truncation, one less where u < it */
+#if defined(__x86_64__)
+	tex_i32x4 x0, y0;
+	floor4(&u, &x0);
+	floor4(&v, &y0);
+#else
 	const tex_i32x4 iu = __builtin_convertvector(u, tex_i32x4), iv = __builtin_convertvector(v, tex_i32x4);
 	const tex_i32x4 x0 = iu + __builtin_convertvector(u < __builtin_convertvector(iu, tex_f64x4), tex_i32x4);
 	const tex_i32x4 y0 = iv + __builtin_convertvector(v < __builtin_convertvector(iv, tex_f64x4), tex_i32x4);
+#endif
 	if (!linear) {
 		const tex_i32x4 x = wrap4(x0, lv->w, lv->wrap_s), y = wrap4(y0, lv->h, lv->wrap_t);
 		const uint8_t *t[GR3D_PIXELS];

@@ -12,23 +12,31 @@
 
 /* A register's four FP20 words as operands, as gr3d_fp20_quad reads them
  * with subnormals (every code as gr3d_fp20): the normal case on four lanes,
- * the helper itself where a word has exponent 0 or 63. */
+ * the helper itself where a word has exponent 0 or 63.  As the ALU's AVX2
+ * reads (alu_lanes.h fp20_f64_normal, FP20_LANES_ODD): the odd test an add,
+ * an and and a compare for equality (bits 14..18 of w + 2^13 clear), and
+ * the binary64 bits formed straight from the code (the words widened by one
+ * vpmovzxdq; the exponent re-biased, the mantissa moved up, the sign to
+ * bit 63), with no binary32 step. */
 __attribute__((target("avx2"), always_inline)) static inline void fp20_lanes(const uint32_t raw[GR3D_PIXELS],
                                                                              double out[GR3D_PIXELS])
 {
 	const __m128i w = _mm_loadu_si128((const __m128i *)(const void *)raw);
-	const __m128i ex = _mm_and_si128(_mm_srli_epi32(w, FP20_EXP_SHIFT), _mm_set1_epi32((int)FP20_EXP_MAX));
-	/* exponent - 1 >= 62 unsigned: 0 or 63 */
-	const __m128i sp = _mm_cmpgt_epi32(_mm_sub_epi32(ex, _mm_set1_epi32(1)), _mm_set1_epi32((int)FP20_EXP_MAX - 2));
-	if (_mm_movemask_ps(_mm_castsi128_ps(_mm_or_si128(sp, _mm_cmpeq_epi32(ex, _mm_setzero_si128()))))) {
+	const __m128i odd = _mm_cmpeq_epi32(
+		_mm_and_si128(_mm_add_epi32(w, _mm_set1_epi32(1 << FP20_EXP_SHIFT)),
+	                      _mm_set1_epi32((int)(FP20_EXP_MASK & ~(1u << FP20_EXP_SHIFT)))),
+		_mm_setzero_si128());
+	if (_mm_movemask_ps(_mm_castsi128_ps(odd))) {
 		gr3d_fp20_quad(true, raw, out);
 		return;
 	}
-	const __m128i f = _mm_or_si128(
-		_mm_or_si128(_mm_and_si128(_mm_slli_epi32(w, 31 - FP20_SIGN_SHIFT), _mm_set1_epi32((int)0x80000000u)),
-	                     _mm_slli_epi32(_mm_add_epi32(ex, _mm_set1_epi32((int)FP20_F32_REBIAS)), 23)),
-		_mm_slli_epi32(_mm_and_si128(w, _mm_set1_epi32((int)FP20_MANT_MASK)), FP20_F32_SHIFT));
-	_mm256_storeu_pd(out, _mm256_cvtps_pd(_mm_castsi128_ps(f)));
+	const __m256i x = _mm256_cvtepu32_epi64(w);
+	const __m256i mag = _mm256_add_epi64(
+		_mm256_slli_epi64(_mm256_and_si256(x, _mm256_set1_epi64x((long long)(FP20_SIGN_MASK - 1u))), FP20_F64_SHIFT),
+		_mm256_set1_epi64x((long long)((uint64_t)FP20_F64_REBIAS << 52)));
+	const __m256i sign = _mm256_slli_epi64(_mm256_and_si256(x, _mm256_set1_epi64x((long long)FP20_SIGN_MASK)),
+	                                       63 - FP20_SIGN_SHIFT);
+	_mm256_storeu_pd(out, _mm256_castsi256_pd(_mm256_or_si256(mag, sign)));
 }
 
 /* The bilinear blend of a quad's RGBA8888 texels channel by channel (for
