@@ -9,6 +9,7 @@
 #include <immintrin.h>
 #endif
 
+#include "isa/fp20_vec.h"
 #include "units/gr3d/alu_slot.h"
 
 /* An FX10 half (the low 10 bits) as an operand: gr3d_fx10's value, a
@@ -69,16 +70,6 @@ static inline bool any_u32x4(alu_u32x4 m)
 	return (h[0] | h[1]) != 0;
 }
 
-/* The lanes of FP20 words w (a vector of unsigned type) whose exponent is
- * 0 or 63, not a normal number, as a comparison's mask: the exponent plus
- * one (mod 64) is 0 or 1, so bits 14..18 of w + 2^13 are clear (the
- * mantissa below does not carry into them; a carry out of the exponent
- * goes to the sign, which is not looked at).  An add, an and and a compare
- * for equality on any width: SSE2 and AVX2 have no unsigned compare, which
- * the test as a range needed. */
-#define FP20_LANES_ODD(w, type) \
-	((type)((((w) + (1u << FP20_EXP_SHIFT)) & (FP20_EXP_MASK & ~(1u << FP20_EXP_SHIFT))) == 0u))
-
 /* binary32 bits of four FP20 words as operands where each is a normal
  * number (fp20_f32_bits_normal); *sp: the lanes whose word is not (exponent
  * 0 or 63), for which the bits do not apply.  The macro: the same rule on a
@@ -100,13 +91,9 @@ GR3D_HOT alu_u32x4 fp20_lanes_normal(alu_u32x4 w, alu_u32x4 *sp)
  * binary64 in six instructions there, not one vcvtps2pd. */
 static inline void fp20_f64_normal(const uint32_t w[GR3D_PIXELS], q_u64x4 *out)
 {
-	typedef uint32_t u32x8 __attribute__((vector_size(32)));
-	alu_u32x4 w4;
+	fp20v_u32x4 w4;
 	memcpy(&w4, w, sizeof w4);
-	const alu_u32x4 zero = { 0, 0, 0, 0 };
-	const q_u64x4 x = (q_u64x4)(u32x8)__builtin_shufflevector(w4, zero, 0, 4, 1, 4, 2, 4, 3, 4);
-	*out = (((x & (FP20_SIGN_MASK - 1u)) << FP20_F64_SHIFT) + ((uint64_t)FP20_F64_REBIAS << 52)) |
-	       (x & FP20_SIGN_MASK) << (63 - FP20_SIGN_SHIFT);
+	fp20v_f64_bits_normal(w4, out);
 }
 
 /* binary32 bits of four FP20 words as operands (gr3d_fp20_quad), where

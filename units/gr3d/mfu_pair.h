@@ -16,6 +16,7 @@
 #ifndef ULP_UNITS_MFU_PAIR_H
 #define ULP_UNITS_MFU_PAIR_H
 
+#include "isa/fp20_vec.h"
 #include "units/gr3d/gr3d_quad.h"
 
 typedef double mfu_f64x2 __attribute__((vector_size(16)));
@@ -118,25 +119,15 @@ GR3D_HOT void mfu_fp20_bits_x4(const mfu_round *rd, const mfu_f64x4 *v, mfu_u64x
 	         (FP20_F64_REBIAS << FP20_EXP_SHIFT));
 }
 
-/* The binary64 bits of four FP20 words that are normal numbers
- * (fp20_f64_normal in alu_lanes.h, which the MFU does not include: the
- * exponent re-biased, the mantissa moved up, the sign to bit 63), for the
- * AVX2 builds, where the widening of the words is one vpmovzxdq. */
+/* The binary64 bits of four FP20 words that are normal numbers, and the
+ * words that are not (exponent 0 or 63), as a comparison's mask
+ * (isa/fp20_vec.h). */
 static inline void mfu_fp20_f64_normal(mfu_u32x4 w, mfu_f64x4 *out)
 {
-	typedef uint32_t u32x8 __attribute__((vector_size(32)));
-	const mfu_u32x4 zero = { 0, 0, 0, 0 };
-	const mfu_u64x4 x = (mfu_u64x4)(u32x8)__builtin_shufflevector(w, zero, 0, 4, 1, 4, 2, 4, 3, 4);
-	*out = (mfu_f64x4)((((x & (FP20_SIGN_MASK - 1u)) << FP20_F64_SHIFT) + ((uint64_t)FP20_F64_REBIAS << 52)) |
-	                   (x & FP20_SIGN_MASK) << (63 - FP20_SIGN_SHIFT));
+	fp20v_u64x4 b;
+	fp20v_f64_bits_normal(w, &b);
+	*out = (mfu_f64x4)b;
 }
-
-/* The words whose exponent is 0 or 63 (not normal), as a comparison's mask:
- * bits 14..18 of w + 2^13 clear (FP20_LANES_ODD in alu_lanes.h: an add, an
- * and and a compare for equality, no unsigned range test). */
-static inline mfu_u32x4 mfu_fp20_odd(mfu_u32x4 w)
-{
-	return (mfu_u32x4)(((w + (1u << FP20_EXP_SHIFT)) & (FP20_EXP_MASK & ~(1u << FP20_EXP_SHIFT))) == 0u);
-}
+static inline mfu_u32x4 mfu_fp20_odd(mfu_u32x4 w) { return FP20_LANES_ODD(w, mfu_u32x4); }
 
 #endif

@@ -558,6 +558,30 @@ bool tex_build_levels(gr3d_sampler *sm, ulp_image *owned[GR3D_TEX_LEVELS], ulp_d
 	return true;
 }
 
+/* A quad's fetched pair (lo4, hi4: its four pixels' words) into registers
+ * dlo and dhi, the old values kept for the viewer when shadow, the fetch
+ * and its texels counted; the quad's clocks. */
+static inline __attribute__((always_inline)) unsigned store_quad(const tex_unit *tu, gr3d_quad *q, unsigned dlo,
+                                                                 unsigned dhi, bool shadow,
+                                                                 const uint32_t lo4[GR3D_PIXELS],
+                                                                 const uint32_t hi4[GR3D_PIXELS], uint64_t texels)
+{
+	for (unsigned p = 0; p < GR3D_PIXELS && shadow; p++) {
+		gr3d_pixel *px = &q->px[p];
+		px->tex_old[0] = q->r[dlo][p];
+		px->tex_old[1] = q->r[dhi][p];
+		px->tex_reg[0] = (uint8_t)dlo;
+		px->tex_reg[1] = (uint8_t)dhi;
+		px->tex_shadow = 3;
+	}
+	memcpy(q->r[dlo], lo4, GR3D_PIXELS * sizeof *lo4);
+	memcpy(q->r[dhi], hi4, GR3D_PIXELS * sizeof *hi4);
+	gr3d_stage *s = &((tex_unit *)tu)->s;
+	sim_unit_count(&s->u, TEX_CTR_FETCHES, 1);
+	sim_unit_count(&s->u, TEX_CTR_TEXELS, texels);
+	return s->quad_clocks;
+}
+
 /* The fetch of an enabled TEX instruction for the quad's live pixels;
  * returns the clocks.  Built twice (tex_quad_avx2, tex_quad_plain), out of
  * line (and reached by a tail call), so that the many EXECs without a
@@ -610,21 +634,7 @@ static inline __attribute__((always_inline)) unsigned tex_quad(const tex_unit *t
 	uint32_t lo4[GR3D_PIXELS], hi4[GR3D_PIXELS];
 	if (wide && !c->exact && !use_lod && l0.rgba && !gr3d_flags4(q->killed) &&
 	    fetch_quad(sm, &l0, sm->bilinear, cs, ct, lo4, hi4, false)) {
-		for (unsigned p = 0; p < GR3D_PIXELS && shadow; p++) {
-			gr3d_pixel *px = &q->px[p];
-			px->tex_old[0] = q->r[dlo][p];
-			px->tex_old[1] = q->r[dhi][p];
-			px->tex_reg[0] = (uint8_t)dlo;
-			px->tex_reg[1] = (uint8_t)dhi;
-			px->tex_shadow = 3;
-		}
-		memcpy(q->r[dlo], lo4, sizeof lo4);
-		memcpy(q->r[dhi], hi4, sizeof hi4);
-		texels = (sm->bilinear ? 4u : 1u) * GR3D_PIXELS;
-		gr3d_stage *s = &((tex_unit *)tu)->s;
-		sim_unit_count(&s->u, TEX_CTR_FETCHES, 1);
-		sim_unit_count(&s->u, TEX_CTR_TEXELS, texels);
-		return s->quad_clocks;
+		return store_quad(tu, q, dlo, dhi, shadow, lo4, hi4, (sm->bilinear ? 4u : 1u) * GR3D_PIXELS);
 	}
 	for (unsigned p = 0; p < GR3D_PIXELS; p++) {
 		gr3d_pixel *px = &q->px[p];
@@ -691,20 +701,7 @@ __attribute__((target("avx2"), noinline)) static unsigned tex_lanes_avx2(const t
 	if (!fetch_quad(&c->sampler[pl->sampler], &pl->l0, pl->linear, cs, ct, lo4, hi4, true))
 		return tex_quad_avx2(tu, q, e);
 	const unsigned dlo = pl->dst[0], dhi = pl->dst[1];
-	for (unsigned p = 0; p < GR3D_PIXELS && tu->shadow; p++) {
-		gr3d_pixel *px = &q->px[p];
-		px->tex_old[0] = q->r[dlo][p];
-		px->tex_old[1] = q->r[dhi][p];
-		px->tex_reg[0] = (uint8_t)dlo;
-		px->tex_reg[1] = (uint8_t)dhi;
-		px->tex_shadow = 3;
-	}
-	memcpy(q->r[dlo], lo4, sizeof lo4);
-	memcpy(q->r[dhi], hi4, sizeof hi4);
-	gr3d_stage *s = &((tex_unit *)tu)->s;
-	sim_unit_count(&s->u, TEX_CTR_FETCHES, 1);
-	sim_unit_count(&s->u, TEX_CTR_TEXELS, (pl->linear ? 4u : 1u) * GR3D_PIXELS);
-	return s->quad_clocks;
+	return store_quad(tu, q, dlo, dhi, tu->shadow, lo4, hi4, (pl->linear ? 4u : 1u) * GR3D_PIXELS);
 }
 #endif
 __attribute__((noinline)) static unsigned tex_quad_plain(const tex_unit *tu, gr3d_quad *q, unsigned e)

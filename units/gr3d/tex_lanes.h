@@ -5,38 +5,31 @@
 #ifndef ULP_UNITS_TEX_LANES_H
 #define ULP_UNITS_TEX_LANES_H
 
+#include <string.h>
+
+#include "isa/fp20_vec.h"
 #include "units/gr3d/tex.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
 
 /* A register's four FP20 words as operands, as gr3d_fp20_quad reads them
- * with subnormals (every code as gr3d_fp20): the normal case on four lanes,
- * the helper itself where a word has exponent 0 or 63.  As the ALU's AVX2
- * reads (alu_lanes.h fp20_f64_normal, FP20_LANES_ODD): the odd test an add,
- * an and and a compare for equality (bits 14..18 of w + 2^13 clear), and
- * the binary64 bits formed straight from the code (the words widened by one
- * vpmovzxdq; the exponent re-biased, the mantissa moved up, the sign to
- * bit 63), with no binary32 step. */
+ * with subnormals (every code as gr3d_fp20): the normal case on four lanes
+ * (isa/fp20_vec.h, the binary64 bits formed straight from the code), the
+ * helper itself where a word has exponent 0 or 63. */
 __attribute__((target("avx2"), always_inline)) static inline void fp20_lanes(const uint32_t raw[GR3D_PIXELS],
                                                                              double out[GR3D_PIXELS])
 {
-	const __m128i w = _mm_loadu_si128((const __m128i *)(const void *)raw);
-	const __m128i odd = _mm_cmpeq_epi32(
-		_mm_and_si128(_mm_add_epi32(w, _mm_set1_epi32(1 << FP20_EXP_SHIFT)),
-	                      _mm_set1_epi32((int)(FP20_EXP_MASK & ~(1u << FP20_EXP_SHIFT)))),
-		_mm_setzero_si128());
-	if (_mm_movemask_ps(_mm_castsi128_ps(odd))) {
+	fp20v_u32x4 w;
+	memcpy(&w, raw, sizeof w);
+	const fp20v_u32x4 odd = FP20_LANES_ODD(w, fp20v_u32x4);
+	if (_mm_movemask_ps(_mm_castsi128_ps((__m128i)odd))) {
 		gr3d_fp20_quad(true, raw, out);
 		return;
 	}
-	const __m256i x = _mm256_cvtepu32_epi64(w);
-	const __m256i mag = _mm256_add_epi64(
-		_mm256_slli_epi64(_mm256_and_si256(x, _mm256_set1_epi64x((long long)(FP20_SIGN_MASK - 1u))), FP20_F64_SHIFT),
-		_mm256_set1_epi64x((long long)((uint64_t)FP20_F64_REBIAS << 52)));
-	const __m256i sign = _mm256_slli_epi64(_mm256_and_si256(x, _mm256_set1_epi64x((long long)FP20_SIGN_MASK)),
-	                                       63 - FP20_SIGN_SHIFT);
-	_mm256_storeu_pd(out, _mm256_castsi256_pd(_mm256_or_si256(mag, sign)));
+	fp20v_u64x4 bits;
+	fp20v_f64_bits_normal(w, &bits);
+	memcpy(out, &bits, sizeof bits);
 }
 
 /* The bilinear blend of a quad's RGBA8888 texels channel by channel (for
