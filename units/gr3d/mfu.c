@@ -364,19 +364,12 @@ __attribute__((target("avx2"))) static inline void mfu_store_x4(uint32_t dst[GR3
 	_mm_storeu_si128((__m128i *)dst, _mm256_castsi256_si128(n));
 }
 
-/* reg_sfu4's ops other than rcp, rsq and preEx2, lane by lane as sfu_quad
- * forms them (out of line: its calls would make reg_sfu4 save registers). */
-__attribute__((noinline)) static void sfu_lanes(const gr3d_ctx *c, unsigned op, const double x[GR3D_PIXELS],
-                                                double v[GR3D_PIXELS])
+/* reg_sfu4's ops other than rcp, rsq and preEx2: sfu_quad on the four
+ * values in place (out of line: its calls would make reg_sfu4 save
+ * registers). */
+__attribute__((noinline)) static void sfu_lanes(const gr3d_ctx *c, unsigned op, double v[GR3D_PIXELS])
 {
-	if (c->cfg->tegra_sfu_bits < 13) {               /* (c->exact has no plan) */
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			v[p] = mfu_sfu(c, op, x[p]);
-		return;
-	}
-	const bool turns = c->cfg->tegra_sfu_pre_reduce;
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		v[p] = sfu_value(turns, op, x[p]);
+	sfu_quad(c, op, v);
 }
 
 /* The four codes of values of which some are outside the pair helpers'
@@ -416,9 +409,9 @@ __attribute__((target("avx2"), always_inline)) static inline void reg_sfu4(const
 	} else if (op == TEGRA_SFU_PREEX2 && !cut) {
 		v = x;
 	} else {
-		double xs[GR3D_PIXELS], r[GR3D_PIXELS];
-		memcpy(xs, &x, sizeof xs);
-		sfu_lanes(c, op, xs, r);
+		double r[GR3D_PIXELS];
+		memcpy(r, &x, sizeof r);
+		sfu_lanes(c, op, r);
 		memcpy(&v, r, sizeof v);
 	}
 	mfu_u64x4 far = { 0, 0, 0, 0 }, code;
@@ -534,9 +527,8 @@ GR3D_HOT void run_inst(const gr3d_ctx *c, const mfu_round *rd, const mfu_plan *i
 	bool fused = false, have_w = false;                 /* steps 1 and 2 done in one pass */
 	if (all && in->persp)                               /* it leaves the weights in w */
 		fused = have_w = wide ? persp_setup4(rd, q, &w) : persp_setup(rd, q, &w);
-	else if (all && in->reg_sfu) {                      /* (it writes a register, not the weights) */
-		fused = reg_sfu(c, rd, in, q);
-	}
+	else if (all && in->reg_sfu)
+		fused = reg_sfu(c, rd, in, q);                  /* (it writes a register, not the weights) */
 	if (!fused)
 		run_steps(c, in, q, active);
 	if (in->nvar && !have_w)                            /* as the steps left b0, b1 */

@@ -251,7 +251,6 @@ GR3D_HOT tex_i32x4 wrap4(tex_i32x4 i, int n, unsigned mode)
  * fetch_view then runs pixel by pixel. */
 typedef int64_t tex_i64x4 __attribute__((vector_size(32)));
 
-
 #if defined(__x86_64__)
 /* floor_int on four lanes for fetch_quad's callers, which are built for
  * AVX2: vroundpd toward minus infinity, then the truncation, which is exact
