@@ -398,6 +398,69 @@ static inline F24V_AVX2 f24v_f8 f24v_sfu8(f24v_f8 x, uint64_t rne, bool root)
 
 static inline F24V_AVX2 f24v_f8 f24v_rcp8(f24v_f8 x, uint64_t rne) { return f24v_sfu8(x, rne, false); }
 static inline F24V_AVX2 f24v_f8 f24v_rsq8(f24v_f8 x, uint64_t rne) { return f24v_sfu8(x, rne, true); }
+
+/* ---- a dot product of tame operands, in the default mode (truncation) ----
+ * When every operand is +-0 or has 2^-23 <= |x| < 2^30, f24_dot's range
+ * rules never fire, and each f24_round is the clearing of the 36 dropped
+ * mantissa bits (a zero's sign aside):
+ * - no flush of an operand (|x| >= 2^-23 or 0) and no NaN or infinity in;
+ * - a product is 0 or 2^-46 <= |p| < 2^60 (exact in double, as f24_mul's);
+ *   truncated it keeps an exponent >= -46, so it is a multiple of 2^-62;
+ * - a sum of multiples of 2^-62, rounded to double and truncated, is a
+ *   multiple of 2^-62 again and below 4 * 2^60 in magnitude: a nonzero one
+ *   is >= 2^-62 (no flush) and < 2^64 (no infinity);
+ * - a zero result is +0 in f24_round; here a -0 can pass through a sum
+ *   (x + -0 == x for x != 0), so the end's zeros are made +0.
+ * The operations are f24_dot's own (the same double products and sums in
+ * the same order), so a lane equals f24_dot's bit for bit; a lane outside
+ * the range sends the dot product to the general forms (f24v_mul8,
+ * f24v_sum8).  tests/isa/test_f24_vec.c checks both sides of every bound. */
+#define F24V_TAME_MIN 0x34000000      /* 2^-23 */
+#define F24V_TAME_END 0x4E800000      /* 2^30 */
+
+/* The operands seen so far: the largest |x| and the smallest |x| - 1
+ * (unsigned: a zero's is the largest). */
+typedef struct f24v_tame8 {
+	__m256i max, min1;
+} f24v_tame8;
+
+static inline F24V_AVX2 f24v_tame8 f24v_tame8_start(void)
+{
+	return (f24v_tame8){ _mm256_setzero_si256(), _mm256_set1_epi32(-1) };
+}
+
+static inline F24V_AVX2 void f24v_tame8_see(f24v_tame8 *t, __m256 v)
+{
+	const __m256i a = _mm256_and_si256(_mm256_castps_si256(v), f24v_k8(F24V_K_ABS));
+	t->max = _mm256_max_epu32(t->max, a);
+	t->min1 = _mm256_min_epu32(t->min1, _mm256_add_epi32(a, _mm256_set1_epi32(-1)));
+}
+
+/* Whether every operand seen is tame. */
+static inline F24V_AVX2 bool f24v_tame8_ok(const f24v_tame8 *t)
+{
+	const __m256i lo = _mm256_set1_epi32(F24V_TAME_MIN - 1);
+	const __m256i ok = _mm256_and_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(F24V_TAME_END), t->max),
+	                                    _mm256_cmpeq_epi32(_mm256_max_epu32(t->min1, lo), t->min1));
+	return _mm256_movemask_epi8(ok) == -1;
+}
+
+/* f24_dot of n (3 or 4) pairs of tame operands, truncating: each product
+ * and sum in double with the dropped bits cleared, the zeros made +0. */
+static inline F24V_AVX2 __m256 f24v_dot8_tame(const __m256 *a, const __m256 *b, unsigned n)
+{
+	const __m256d keep = _mm256_castsi256_pd(f24v_k8(F24V_K_KEEP));
+	__m256d lo = _mm256_and_pd(_mm256_mul_pd(f24v_lo8(a[0]), f24v_lo8(b[0])), keep);
+	__m256d hi = _mm256_and_pd(_mm256_mul_pd(f24v_hi8(a[0]), f24v_hi8(b[0])), keep);
+	for (unsigned k = 1; k < n; k++) {
+		const __m256d plo = _mm256_and_pd(_mm256_mul_pd(f24v_lo8(a[k]), f24v_lo8(b[k])), keep);
+		const __m256d phi = _mm256_and_pd(_mm256_mul_pd(f24v_hi8(a[k]), f24v_hi8(b[k])), keep);
+		lo = _mm256_and_pd(_mm256_add_pd(lo, plo), keep);
+		hi = _mm256_and_pd(_mm256_add_pd(hi, phi), keep);
+	}
+	const __m256 r = _mm256_castsi256_ps(f24v_join8(lo, hi));
+	return _mm256_andnot_ps(_mm256_cmp_ps(r, _mm256_setzero_ps(), _CMP_EQ_OQ), r);
+}
 #endif
 
 #endif

@@ -326,15 +326,33 @@ static inline F24V_AVX2 void run_fast8(batch_state *S, const pica_fast_inst *fi,
 		return;
 	}
 	if (kind == PICA_FAST_DP3 || kind == PICA_FAST_DP4 || kind == PICA_FAST_DPH) {
-		/* f24_dot: each product rounded, summed in component order */
-		lanes8 acc = mul8(rd8(S, u, row[0][0]), rd8(S, u, row[1][0]), rne);
-		acc = sum8(acc, mul8(rd8(S, u, row[0][1]), rd8(S, u, row[1][1]), rne), rne);
-		acc = sum8(acc, mul8(rd8(S, u, row[0][2]), rd8(S, u, row[1][2]), rne), rne);
-		if (kind == PICA_FAST_DP4)
-			acc = sum8(acc, mul8(rd8(S, u, row[0][3]), rd8(S, u, row[1][3]), rne), rne);
-		else if (kind == PICA_FAST_DPH) {
-			const lanes8 one = { _mm256_set1_ps(1.0f), _mm256_set1_ps(1.0f) };
-			acc = sum8(acc, mul8(one, rd8(S, u, row[1][3]), rne), rne);
+		/* f24_dot: each product rounded, summed in component order; with
+		 * truncation and every operand tame, f24v_dot8_tame */
+		const unsigned n = kind == PICA_FAST_DP3 ? 3 : 4;
+		__m256 alo[4], ahi[4], blo[4], bhi[4];
+		f24v_tame8 t = f24v_tame8_start();
+		for (unsigned k = 0; k < n; k++) {
+			lanes8 a = { _mm256_set1_ps(1.0f), _mm256_set1_ps(1.0f) };   /* DPH's w */
+			if (k < 3 || kind == PICA_FAST_DP4)
+				a = rd8(S, u, row[0][k]);
+			const lanes8 b = rd8(S, u, row[1][k]);
+			alo[k] = a.lo;
+			ahi[k] = a.hi;
+			blo[k] = b.lo;
+			bhi[k] = b.hi;
+			f24v_tame8_see(&t, a.lo);
+			f24v_tame8_see(&t, a.hi);
+			f24v_tame8_see(&t, b.lo);
+			f24v_tame8_see(&t, b.hi);
+		}
+		lanes8 acc;
+		if (!rne && f24v_tame8_ok(&t)) {
+			acc.lo = f24v_dot8_tame(alo, blo, n);
+			acc.hi = f24v_dot8_tame(ahi, bhi, n);
+		} else {
+			acc = mul8((lanes8){ alo[0], ahi[0] }, (lanes8){ blo[0], bhi[0] }, rne);
+			for (unsigned k = 1; k < n; k++)
+				acc = sum8(acc, mul8((lanes8){ alo[k], ahi[k] }, (lanes8){ blo[k], bhi[k] }, rne), rne);
 		}
 		for (unsigned k = 0; k < 4; k++)
 			if (fi->wmask & (1u << k))
