@@ -300,21 +300,21 @@ static inline __attribute__((always_inline)) void sched_apply(pica_shader_unit *
  * components keep their stale values, as the ordinary run leaves them). */
 static inline __attribute__((always_inline)) void shade_merge(pica_shader_unit *s, const pica_sched *sc, const pica_vec4 *o)
 {
-	for (unsigned i = 0; i < sc->n_whole; i++)
-		s->t.o[0][sc->whole[i]] = o[sc->whole[i]];
+	const bool take = s->take != NULL;   /* the result kept equal to o[0] (push_result) */
+	for (unsigned i = 0; i < sc->n_whole; i++) {
+		const unsigned q = sc->whole[i];
+		const pica_vec4 v = o[q];
+		s->t.o[0][q] = v;
+		if (take)
+			s->res.o[q] = v;
+	}
 	for (uint32_t bits = sc->o_part; bits; bits &= bits - 1) {
 		const unsigned q = (unsigned)__builtin_ctz(bits);
 		for (unsigned k = 0; k < 4; k++)
 			if (sc->o_mask[q] & (1u << k))
 				s->t.o[0][q].c[k] = o[q].c[k];
-	}
-	if (s->take) {                     /* the result kept equal to o[0] (push_result) */
-		for (unsigned i = 0; i < sc->n_whole; i++)
-			s->res.o[sc->whole[i]] = o[sc->whole[i]];
-		for (uint32_t bits = sc->o_part; bits; bits &= bits - 1) {
-			const unsigned q = (unsigned)__builtin_ctz(bits);
+		if (take)
 			s->res.o[q] = s->t.o[0][q];
-		}
 	}
 }
 
