@@ -297,9 +297,11 @@ static inline F24V_AVX2 void run_fast8(batch_state *S, const pica_fast_inst *fi,
                                        const f24_mode *fm, uint64_t rne, unsigned act)
 {
 	const unsigned kind = fi->kind;
-	if (kind != PICA_FAST_MUL && kind != PICA_FAST_ADD && kind != PICA_FAST_MAD &&
-	    kind != PICA_FAST_MOV && kind != PICA_FAST_DP3 && kind != PICA_FAST_DP4 &&
-	    kind != PICA_FAST_DPH && kind != PICA_FAST_RCP && kind != PICA_FAST_RSQ) {
+	const uint32_t here = 1u << PICA_FAST_MUL | 1u << PICA_FAST_ADD | 1u << PICA_FAST_MAD |
+	                      1u << PICA_FAST_MOV | 1u << PICA_FAST_DP3 | 1u << PICA_FAST_DP4 |
+	                      1u << PICA_FAST_DPH | 1u << PICA_FAST_RCP | 1u << PICA_FAST_RSQ;
+	_Static_assert(PICA_FAST_END < 32, "a kind's bit");
+	if (!(here >> kind & 1)) {
 		run_fast4(S, fi, row, u, fm, rne, act);
 		return;
 	}
