@@ -50,11 +50,26 @@ static const pica_job *next_job(vfetch_unit *f)
 		job->id = f->sent + k;
 		job->shaded = false;
 		job->sig = 0;
-		if (zero_regs == 0xFFFF)
+		switch (zero_regs) {             /* v0 up: copies of fixed size */
+		case 0x1:
+			memcpy(job->v, ZERO_V, 1 * sizeof job->v[0]);
+			break;
+		case 0x3:
+			memcpy(job->v, ZERO_V, 2 * sizeof job->v[0]);
+			break;
+		case 0x7:
+			memcpy(job->v, ZERO_V, 3 * sizeof job->v[0]);
+			break;
+		case 0xF:
+			memcpy(job->v, ZERO_V, 4 * sizeof job->v[0]);
+			break;
+		case 0xFFFF:
 			memcpy(job->v, ZERO_V, sizeof job->v);
-		else
+			break;
+		default:
 			for (uint32_t bits = zero_regs; bits; bits &= bits - 1)
 				job->v[__builtin_ctz(bits)] = ZERO_V[0];
+		}
 		f->make_job(f->ctx, f->sent + k, job);
 	}
 	if (ahead)
