@@ -301,12 +301,29 @@ static inline __attribute__((always_inline)) void sched_apply(pica_shader_unit *
 static inline __attribute__((always_inline)) void shade_merge(pica_shader_unit *s, const pica_sched *sc, const pica_vec4 *o)
 {
 	const bool take = s->take != NULL;   /* the result kept equal to o[0] (push_result) */
-	for (unsigned i = 0; i < sc->n_whole; i++) {
-		const unsigned q = sc->whole[i];
-		const pica_vec4 v = o[q];
-		s->t.o[0][q] = v;
-		if (take)
-			s->res.o[q] = v;
+	switch (sc->o_whole) {               /* o0 up to o3: copies of fixed size */
+#define WHOLE_RUN(n)                                                \
+	memcpy(s->t.o[0], o, (n) * sizeof o[0]);                    \
+	if (take)                                                   \
+		memcpy(s->res.o, o, (n) * sizeof o[0]);             \
+	break
+	case 0x1:
+		WHOLE_RUN(1);
+	case 0x3:
+		WHOLE_RUN(2);
+	case 0x7:
+		WHOLE_RUN(3);
+	case 0xF:
+		WHOLE_RUN(4);
+#undef WHOLE_RUN
+	default:
+		for (unsigned i = 0; i < sc->n_whole; i++) {
+			const unsigned q = sc->whole[i];
+			const pica_vec4 v = o[q];
+			s->t.o[0][q] = v;
+			if (take)
+				s->res.o[q] = v;
+		}
 	}
 	for (uint32_t bits = sc->o_part; bits; bits &= bits - 1) {
 		const unsigned q = (unsigned)__builtin_ctz(bits);
