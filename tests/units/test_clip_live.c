@@ -278,3 +278,63 @@ Test(clip_live, prim_keeps_the_live_registers_of_each_vertex)
 		sim_port_fini(&out);
 	}
 }
+
+/* A triangle kept whole is handed on from the input port's slot in the tick
+ * that takes it, or copied into the polygon when the output port is full
+ * (clip.c take/clip_tick): a stream of triangles into a clipper whose
+ * output is taken one in three cycles, with room for one, hands on the
+ * same triangles as the drained rig's one at a time, flat registers (the
+ * clip registers among them, which take the copy path) and all. */
+Test(clip_live, a_full_output_port_hands_on_the_same_triangles)
+{
+	uint64_t seed = 0xC11Bf00du;
+	unsigned waits = 0;
+	for (unsigned round = 0; round < 30; round++) {
+		clip_state st;
+		rand_state(&seed, &st);
+		const uint16_t live = (uint16_t)(clip_live_regs(&st) | (rnd(&seed) & 0xFFFFu));
+		enum { N = 40 };
+		static prim_tri tris[N], want[N * CLIP_MAX_POLY], got[N * CLIP_MAX_POLY];
+		static rig ref;
+		rig_init(&ref, &st, live);
+		unsigned nwant = 0;
+		for (unsigned n = 0; n < N; n++) {
+			tris[n].id = n;
+			for (unsigned k = 0; k < 3; k++)
+				rand_vertex(&seed, tris[n].v[k]);
+			nwant += rig_run(&ref, &tris[n], &want[nwant]);
+		}
+		static sim_port in, out;
+		static clip_unit c;
+		cr_assert(sim_port_init(&in, "in", sizeof(prim_tri), 2, 1, NULL));
+		cr_assert(sim_port_init(&out, "out", sizeof(prim_tri), 1, 1, NULL));
+		clip_init(&c, &st, &in, &out);
+		clip_set_live(&c, live);
+		memset(out.slots, 0xA5, (size_t)(out.mask + 1) * out.item_size);
+		unsigned sent = 0, ngot = 0;
+		for (uint64_t now = 0; now < 64u * N && ngot < nwant; now++) {
+			if (sent < N && !sim_port_full(&in))
+				sim_port_push(&in, &tris[sent++], now);
+			c.u.tick(&c.u, now);         /* every cycle, as rig_run */
+			waits += c.u.waiting;
+			const prim_tri *x;
+			if (now % 3 == 2 && (x = sim_port_peek(&out, now + 1))) {
+				cr_assert_lt(ngot, nwant);
+				got[ngot++] = *x;
+				sim_port_pop(&out, now + 1);
+			}
+		}
+		cr_assert_eq(ngot, nwant, "round %u: %u of %u triangles", round, ngot, nwant);
+		for (unsigned i = 0; i < nwant; i++) {
+			cr_assert_eq(got[i].id, want[i].id);
+			for (unsigned k = 0; k < 3; k++)
+				for (unsigned r = 0; r < 16; r++)
+					cr_assert(!(live >> r & 1u) || memcmp(&got[i].v[k][r], &want[i].v[k][r], sizeof(pica_vec4)) == 0,
+					          "round %u out %u vertex %u o%u", round, i, k, r);
+		}
+		sim_port_fini(&in);
+		sim_port_fini(&out);
+		rig_fini(&ref);
+	}
+	cr_assert_gt(waits, 100u, "ticks that found the output full: %u", waits);
+}
