@@ -68,7 +68,6 @@ static void load_row_fp20(gr3d_tram_tri *s, unsigned r, const uint32_t (*const v
 	uint32_t *const wv = &s->v[r][0][0];
 	float *const fv = &s->f[r][0][0], *const xv = &s->fx[r][0][0][0];
 	const __m128i exp_max = _mm_set1_epi32((int)FP20_EXP_MAX), zero = _mm_setzero_si128();
-	const __m128i fx_mask = _mm_set1_epi32((int)FX10_MASK), fx_sign = _mm_set1_epi32((int)FX10_SIGN);
 	const __m128 fx_scale = _mm_set1_ps(1.0f / 256.0f);
 	unsigned special = 0;
 	for (unsigned k = 0; k < 4; k++) {
@@ -76,13 +75,18 @@ static void load_row_fp20(gr3d_tram_tri *s, unsigned r, const uint32_t (*const v
 		const __m128i e = _mm_and_si128(_mm_srli_epi32(w, FP20_EXP_SHIFT), exp_max);
 		const __m128i sp = _mm_or_si128(_mm_cmpeq_epi32(e, zero), _mm_cmpeq_epi32(e, exp_max));
 		special |= ((unsigned)_mm_movemask_ps(_mm_castsi128_ps(sp)) & 7u) << (3 * k);
+		/* fp20_f32_bits_normal: the sign (bit 19) to bit 31, the exponent
+		 * and mantissa (bits 0..18) up by 10 with the rebias added to the
+		 * exponent (at most 62 + 96: no carry into the sign) */
 		const __m128i fb = _mm_or_si128(
-			_mm_or_si128(_mm_slli_epi32(_mm_srli_epi32(w, FP20_SIGN_SHIFT), 31),
-		                     _mm_slli_epi32(_mm_add_epi32(e, _mm_set1_epi32((int)FP20_F32_REBIAS)), 23)),
-			_mm_slli_epi32(_mm_and_si128(w, _mm_set1_epi32((int)FP20_MANT_MASK)), FP20_F32_SHIFT));
-		const __m128i lo = _mm_sub_epi32(_mm_xor_si128(_mm_and_si128(w, fx_mask), fx_sign), fx_sign);
-		const __m128i hi = _mm_sub_epi32(
-			_mm_xor_si128(_mm_and_si128(_mm_srli_epi32(w, FX10_HIGH_SHIFT), fx_mask), fx_sign), fx_sign);
+			_mm_and_si128(_mm_slli_epi32(w, 31 - FP20_SIGN_SHIFT), _mm_set1_epi32((int)0x80000000u)),
+			_mm_add_epi32(_mm_slli_epi32(_mm_and_si128(w, _mm_set1_epi32((int)(FP20_SIGN_MASK - 1u))),
+			                             FP20_F32_SHIFT),
+			              _mm_set1_epi32((int)(FP20_F32_REBIAS << 23))));
+		/* each FX10 half sign-extended by a shift up and an arithmetic
+		 * shift down */
+		const __m128i lo = _mm_srai_epi32(_mm_slli_epi32(w, 32 - FX10_HIGH_SHIFT), 32 - FX10_HIGH_SHIFT);
+		const __m128i hi = _mm_srai_epi32(_mm_slli_epi32(w, 32 - 2 * FX10_HIGH_SHIFT), 32 - FX10_HIGH_SHIFT);
 		const __m128 flo = _mm_mul_ps(_mm_cvtepi32_ps(lo), fx_scale);
 		const __m128 fhi = _mm_mul_ps(_mm_cvtepi32_ps(hi), fx_scale);
 		if (k < 3) {
@@ -183,6 +187,6 @@ unsigned gr3d_tram_fill(gr3d_tram *t, const uint32_t (*const v[3])[4])
 	const unsigned slot = t->next;
 	load_rows(t, slot, v, t->fill_rows < GR3D_TRAM_ROWS ? t->fill_rows : GR3D_TRAM_ROWS);
 	t->refs[slot] = 1;                    /* the walk's hold (raster releases it) */
-	t->next = (slot + 1) % t->nslots;
+	t->next = slot + 1 == t->nslots ? 0 : slot + 1;   /* slot < nslots: no division */
 	return slot;
 }
