@@ -30,6 +30,9 @@ static bool prepare(setup_unit *s, const prim_tri *t)
 		w[k] = p[3];
 		x[k] = p[0] / w[k] * st->vp_scale[0] + st->vp_translate[0];
 		y[k] = p[1] / w[k] * st->vp_scale[1] + st->vp_translate[1];
+		z[k] = p[2] / w[k] * st->vp_scale[2] + st->vp_translate[2];   /* for ZS */
+		if (!isfinite(z[k]))
+			z[k] = 0.0;
 		if (!isfinite(x[k]) || !isfinite(y[k]) || !isfinite(w[k]) || w[k] == 0.0) {
 			sim_unit_count(&s->u, SETUP_CTR_EMPTY, 1);
 			return false;
@@ -41,12 +44,6 @@ static bool prepare(setup_unit *s, const prim_tri *t)
 	if ((st->cull == SETUP_CULL_FRONT && front) || (st->cull == SETUP_CULL_BACK && !front)) {
 		sim_unit_count(&s->u, SETUP_CTR_CULLED, 1);
 		return false;
-	}
-	/* window z (for ZS) only for a triangle kept: it decides nothing above */
-	for (unsigned k = 0; k < 3; k++) {
-		z[k] = t->v[k][st->pos_reg & 15].c[2] / w[k] * st->vp_scale[2] + st->vp_translate[2];
-		if (!isfinite(z[k]))
-			z[k] = 0.0;
 	}
 	raster_tri *rt = &s->rt;
 	raster_tri_setup(rt, x, y, z, w, s->width, s->height);
