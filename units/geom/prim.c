@@ -34,23 +34,21 @@ static void prim_indices(enum prim_mode m, uint32_t t, uint32_t idx[3])
 
 enum { PRIM_RING_START = 64 };    /* the ring's first size (slots) */
 
-/* The lowest id a triangle still to come reads (PRIM_TRIANGLE_FAN: but 0,
- * kept apart). */
+/* The lowest id a triangle still to come reads (a fan reads vertex 0 to
+ * the end: its ring holds the whole draw, as the buffer did before). */
 static uint32_t prim_base(const prim_unit *p)
 {
 	switch (p->mode) {
 	case PRIM_TRIANGLES: return 3 * p->next_tri;
 	case PRIM_TRIANGLE_STRIP: return p->next_tri;
-	case PRIM_TRIANGLE_FAN: return p->next_tri + 1;
+	case PRIM_TRIANGLE_FAN: return 0;
 	default: return p->per * p->next_tri;
 	}
 }
 
-/* Vertex id's registers when it has arrived (id >= base, or fan's 0), else NULL. */
+/* Vertex id's registers when it has arrived (id >= base), else NULL. */
 static inline __attribute__((always_inline)) const pica_vec4 *prim_vertex(const prim_unit *p, uint32_t id)
 {
-	if (p->mode == PRIM_TRIANGLE_FAN && id == 0)
-		return p->have0 ? p->v0 : NULL;
 	const uint32_t s = id & (p->cap - 1);
 	return p->vid[s] == id + 1 ? p->vtx + (size_t)s * p->nlive : NULL;
 }
@@ -86,18 +84,12 @@ static void prim_tick(sim_unit *u, uint64_t now)
 	while ((r = sim_port_peek(p->in, now))) {   /* the out port is shared by the units */
 		const uint32_t id = r->id;
 		/* a vertex below base has arrived before (a triangle read it) */
-		const bool fan0 = p->mode == PRIM_TRIANGLE_FAN && id == 0;
-		if (id < p->count && (fan0 ? !p->have0 : id >= p->base && !prim_vertex(p, id))) {
-			pica_vec4 *d = p->v0;
-			if (!fan0) {
-				while (id - p->base >= p->cap)       /* cap <= max_cap: id - base < count */
-					prim_grow(p);
-				const uint32_t s = id & (p->cap - 1);
-				d = p->vtx + (size_t)s * p->nlive;
-				p->vid[s] = id + 1;
-			} else {
-				p->have0 = true;
-			}
+		if (id < p->count && id >= p->base && !prim_vertex(p, id)) {
+			while (id - p->base >= p->cap)           /* cap <= max_cap: id - base < count */
+				prim_grow(p);
+			const uint32_t s = id & (p->cap - 1);
+			pica_vec4 *d = p->vtx + (size_t)s * p->nlive;
+			p->vid[s] = id + 1;
 			for (uint32_t bits = p->live; bits; bits &= bits - 1)   /* no rep movs of 256 bytes */
 				*d++ = r->o[__builtin_ctz(bits)];
 			p->got++;
@@ -152,7 +144,6 @@ static void prim_reset(sim_unit *u)
 	p->got = p->next_tri = 0;
 	p->last_vertex = 0;
 	p->base = prim_base(p);
-	p->have0 = false;
 	if (p->vid)
 		memset(p->vid, 0, (size_t)p->cap * sizeof *p->vid);
 	p->cap = p->max_cap < PRIM_RING_START ? p->max_cap : PRIM_RING_START;
@@ -173,7 +164,7 @@ bool prim_init(prim_unit *p, enum prim_mode m, uint32_t count, uint16_t live, si
 	p->ntris = prim_triangles(m, count);
 	p->live = live ? live : 0xFFFFu;
 	p->nlive = (uint8_t)__builtin_popcount(p->live);
-	p->base = prim_base(p);                   /* (fan: 1, vertex 0 apart) */
+	p->base = prim_base(p);
 	p->max_cap = 1;
 	while (p->max_cap < count)
 		p->max_cap *= 2;

@@ -42,8 +42,6 @@ typedef struct prim_unit {
 	pica_vec4 *vtx;
 	uint32_t *vid;                /* per slot: id + 1 of the vertex there, 0: none */
 	uint32_t cap, max_cap, base;
-	pica_vec4 v0[16];             /* PRIM_TRIANGLE_FAN: vertex 0, needed to the end */
-	bool have0;
 	uint64_t last_vertex;         /* cycle the last vertex came in */
 	uint16_t live;                /* bit r: o register r is read downstream (the others are
 	                               * neither kept nor copied; prim_init) */
