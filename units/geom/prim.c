@@ -46,11 +46,16 @@ static uint32_t prim_base(const prim_unit *p)
 	}
 }
 
-/* Vertex id's registers when it has arrived (id >= base), else NULL. */
+/* Has vertex id (>= base) arrived? */
+static inline __attribute__((always_inline)) bool prim_has(const prim_unit *p, uint32_t id)
+{
+	return p->vid[id & (p->cap - 1)] == id + 1;
+}
+
+/* Its registers (prim_has). */
 static inline __attribute__((always_inline)) const pica_vec4 *prim_vertex(const prim_unit *p, uint32_t id)
 {
-	const uint32_t s = id & (p->cap - 1);
-	return p->vid[s] == id + 1 ? p->vtx + (size_t)s * p->nlive : NULL;
+	return p->vtx + (size_t)(id & (p->cap - 1)) * p->nlive;
 }
 
 /* The ring twice as large, in place: a vertex still needed whose id has
@@ -84,7 +89,7 @@ static void prim_tick(sim_unit *u, uint64_t now)
 	while ((r = sim_port_peek(p->in, now))) {   /* the out port is shared by the units */
 		const uint32_t id = r->id;
 		/* a vertex below base has arrived before (a triangle read it) */
-		if (id < p->count && id >= p->base && !prim_vertex(p, id)) {
+		if (id < p->count && id >= p->base && !prim_has(p, id)) {
 			while (id - p->base >= p->cap)           /* cap <= max_cap: id - base < count */
 				prim_grow(p);
 			const uint32_t s = id & (p->cap - 1);
@@ -108,9 +113,8 @@ static void prim_tick(sim_unit *u, uint64_t now)
 		idx[0] = p->per * p->next_tri, idx[1] = idx[0] + 1, idx[2] = idx[0] + 2;
 	else
 		prim_indices(p->mode, p->next_tri, idx);
-	const pica_vec4 *src[3];
 	for (unsigned k = 0; k < nv; k++)
-		if (!(src[k] = prim_vertex(p, idx[k])))
+		if (!prim_has(p, idx[k]))
 			return;                           /* a vertex push wakes us */
 	if (sim_port_full(p->out)) {              /* the clipper's pop wakes us */
 		if (u->activity != SIM_ACT_BUSY)
@@ -126,7 +130,7 @@ static void prim_tick(sim_unit *u, uint64_t now)
 		memset(t, 0, sizeof *t);
 	t->id = p->next_tri;
 	for (unsigned k = 0; k < nv; k++) {
-		const pica_vec4 *v = src[k];
+		const pica_vec4 *v = prim_vertex(p, idx[k]);
 		for (uint32_t bits = p->live; bits; bits &= bits - 1)
 			t->v[k][__builtin_ctz(bits)] = *v++;
 	}
