@@ -278,3 +278,152 @@ Test(clip_live, prim_keeps_the_live_registers_of_each_vertex)
 		sim_port_fini(&out);
 	}
 }
+
+/* A triangle kept whole is handed on from the input port's slot in the tick
+ * that takes it, or copied into the polygon when the output port is full
+ * (clip.c take/clip_tick): a stream of triangles into a clipper whose
+ * output is taken one in three cycles, with room for one, hands on the
+ * same triangles as the drained rig's one at a time, flat registers (the
+ * clip registers among them, which take the copy path) and all. */
+Test(clip_live, a_full_output_port_hands_on_the_same_triangles)
+{
+	uint64_t seed = 0xC11Bf00du;
+	unsigned waits = 0;
+	for (unsigned round = 0; round < 30; round++) {
+		clip_state st;
+		rand_state(&seed, &st);
+		const uint16_t live = (uint16_t)(clip_live_regs(&st) | (rnd(&seed) & 0xFFFFu));
+		enum { N = 40 };
+		static prim_tri tris[N], want[N * CLIP_MAX_POLY], got[N * CLIP_MAX_POLY];
+		static rig ref;
+		rig_init(&ref, &st, live);
+		unsigned nwant = 0;
+		for (unsigned n = 0; n < N; n++) {
+			tris[n].id = n;
+			for (unsigned k = 0; k < 3; k++)
+				rand_vertex(&seed, tris[n].v[k]);
+			nwant += rig_run(&ref, &tris[n], &want[nwant]);
+		}
+		static sim_port in, out;
+		static clip_unit c;
+		cr_assert(sim_port_init(&in, "in", sizeof(prim_tri), 2, 1, NULL));
+		cr_assert(sim_port_init(&out, "out", sizeof(prim_tri), 1, 1, NULL));
+		clip_init(&c, &st, &in, &out);
+		clip_set_live(&c, live);
+		memset(out.slots, 0xA5, (size_t)(out.mask + 1) * out.item_size);
+		unsigned sent = 0, ngot = 0;
+		for (uint64_t now = 0; now < 64u * N && ngot < nwant; now++) {
+			if (sent < N && !sim_port_full(&in))
+				sim_port_push(&in, &tris[sent++], now);
+			c.u.tick(&c.u, now);         /* every cycle, as rig_run */
+			waits += c.u.waiting;
+			const prim_tri *x;
+			if (now % 3 == 2 && (x = sim_port_peek(&out, now + 1))) {
+				cr_assert_lt(ngot, nwant);
+				got[ngot++] = *x;
+				sim_port_pop(&out, now + 1);
+			}
+		}
+		cr_assert_eq(ngot, nwant, "round %u: %u of %u triangles", round, ngot, nwant);
+		for (unsigned i = 0; i < nwant; i++) {
+			cr_assert_eq(got[i].id, want[i].id);
+			for (unsigned k = 0; k < 3; k++)
+				for (unsigned r = 0; r < 16; r++)
+					cr_assert(!(live >> r & 1u) || memcmp(&got[i].v[k][r], &want[i].v[k][r], sizeof(pica_vec4)) == 0,
+					          "round %u out %u vertex %u o%u", round, i, k, r);
+		}
+		sim_port_fini(&in);
+		sim_port_fini(&out);
+		rig_fini(&ref);
+	}
+	cr_assert_gt(waits, 100u, "ticks that found the output full: %u", waits);
+}
+
+/* Primitive assembly keeps the vertices still needed in a ring that
+ * doubles in place when a vertex arrives a ring's length or more past the
+ * oldest one needed (prim.c prim_grow): lists, strips, fans and GS input
+ * primitives of 700 vertices arriving in a shuffled order within windows of
+ * 1 to 700 (the ring grows up to 1 024 slots), the triangles taken slowly
+ * or at once, a vertex sent twice now and then: each triangle has its
+ * vertices' live registers, every vertex is counted once, the ring never
+ * passes the draw's size. */
+Test(clip_live, prim_ring_grows_and_keeps_the_needed_vertices)
+{
+	uint64_t seed = 0x9217e5u;
+	enum { N = 700 };
+	static const enum prim_mode MODES[4] = { PRIM_TRIANGLES, PRIM_TRIANGLE_STRIP, PRIM_TRIANGLE_FAN, PRIM_GEOMETRY };
+	unsigned grown = 0;
+	for (unsigned round = 0; round < 24; round++) {
+		const enum prim_mode m = MODES[round % 4];
+		const uint32_t per = 1 + round / 4 % 3;
+		const uint16_t live = m == PRIM_GEOMETRY ? 0xFFFFu : (uint16_t)(1u | rnd(&seed));
+		static pica_result vin[N];
+		static uint32_t order[N + N / 8];
+		for (uint32_t i = 0; i < N; i++) {
+			vin[i].id = i;
+			for (unsigned r = 0; r < 16; r++)
+				for (unsigned c = 0; c < 4; c++)
+					vin[i].o[r].c[c] = (float)(i * 100 + r * 4 + c);
+			order[i] = i;
+		}
+		/* shuffled within windows of w vertices */
+		const uint32_t w = 1 + rnd(&seed) % N;
+		for (uint32_t b = 0; b < N; b += w)
+			for (uint32_t i = (b + w < N ? b + w : N) - 1; i > b; i--) {
+				const uint32_t j = b + rnd(&seed) % (i - b + 1), t = order[i];
+				order[i] = order[j];
+				order[j] = t;
+			}
+		uint32_t nsend = N;
+		for (unsigned d = 0; d < N / 8; d++)         /* a vertex sent again, later */
+			if (rnd(&seed) % 4 == 0) {
+				const uint32_t again = order[rnd(&seed) % nsend];
+				order[nsend++] = again;
+			}
+		sim_port in, out;
+		cr_assert(sim_port_init(&in, "in", sizeof(pica_result), 4, 1, NULL));
+		cr_assert(sim_port_init(&out, "out", sizeof(prim_tri), 2, 1, NULL));
+		static prim_unit p;
+		if (m == PRIM_GEOMETRY)
+			cr_assert(prim_init_geometry(&p, per, N, &in, &out));
+		else
+			cr_assert(prim_init(&p, m, N, live, &in, &out));
+		const unsigned ntris = m == PRIM_TRIANGLES ? N / 3 : m == PRIM_GEOMETRY ? N / per : N - 2;
+		const unsigned nv = m == PRIM_GEOMETRY ? per : 3;
+		const unsigned slow = rnd(&seed) % 3;         /* 0: at once, else one in slow + 1 cycles */
+		unsigned sent = 0, got = 0;
+		for (uint64_t now = 0; now < 40u * N && got < ntris; now++) {
+			if (sent < nsend && !sim_port_full(&in))
+				sim_port_push(&in, &vin[order[sent++]], now);
+			p.u.tick(&p.u, now);
+			cr_assert_leq(p.cap, p.max_cap);
+			const prim_tri *t;
+			while ((slow == 0 || now % (slow + 1) == 0) && (t = sim_port_peek(&out, now + 1))) {
+				cr_assert_eq(t->id, got);
+				uint32_t idx[3];
+				if (m == PRIM_TRIANGLES)
+					idx[0] = 3 * got, idx[1] = 3 * got + 1, idx[2] = 3 * got + 2;
+				else if (m == PRIM_TRIANGLE_STRIP)
+					idx[0] = got & 1 ? got + 1 : got, idx[1] = got & 1 ? got : got + 1, idx[2] = got + 2;
+				else if (m == PRIM_TRIANGLE_FAN)
+					idx[0] = 0, idx[1] = got + 1, idx[2] = got + 2;
+				else
+					idx[0] = per * got, idx[1] = idx[0] + 1, idx[2] = idx[0] + 2;
+				for (unsigned k = 0; k < nv; k++)
+					for (unsigned r = 0; r < 16; r++)
+						cr_assert(!(live >> r & 1u) ||
+						          memcmp(&t->v[k][r], &vin[idx[k]].o[r], sizeof(pica_vec4)) == 0,
+						          "round %u (mode %d) triangle %u vertex %u o%u", round, (int)m, got, k, r);
+				got++;
+				sim_port_pop(&out, now + 1);
+			}
+		}
+		cr_assert_eq(got, ntris, "round %u (mode %d): %u of %u triangles", round, (int)m, got, ntris);
+		cr_assert_eq(p.u.stats.counter[PRIM_CTR_VERTICES], N, "round %u: vertices counted", round);
+		grown += p.cap > 64;
+		sim_unit_fini(&p.u);
+		sim_port_fini(&in);
+		sim_port_fini(&out);
+	}
+	cr_assert_gt(grown, 6u, "rounds whose ring grew: %u", grown);
+}

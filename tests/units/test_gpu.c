@@ -459,12 +459,13 @@ Test(gpu, reset_is_init_again)
 	memcpy(&pr0, &pr, sizeof pr);
 	pr.got = 4;
 	pr.next_tri = 1;
-	pr.have[2] = 1;
+	pr.vid[2] = 3;                           /* vertex 2 in its slot */
+	pr.base = 3;
 	pr.last_vertex = 30;
 	run_on(&pr.u);
 	sim_unit_reset(&pr.u);
 	cr_assert(memcmp(&pr, &pr0, sizeof pr) == 0, "prim");
-	cr_assert_eq(pr.have[2], 0);
+	cr_assert_eq(pr.vid[2], 0);
 	sim_unit_fini(&pr.u);
 	cr_assert_null(pr.vtx, "prim's fini hook frees its vertices");
 

@@ -19,16 +19,21 @@ static uint32_t active_planes(const clip_state *st)
 	return 0x7u | user << 3;
 }
 
-/* Signed distances of v to the planes: >= 0 is inside. */
-static void distances(const clip_state *st, uint32_t active, clip_vtx *v)
+/* Signed distances to the planes of the vertex whose o registers are o:
+ * >= 0 is inside.  The planes that cannot cut get 1 (ones; read only by
+ * the polygon clip's lerp) or are left alone. */
+static inline __attribute__((always_inline)) void distances_of(const clip_state *st, uint32_t active,
+                                                               const pica_vec4 *o, float dist[3 + CLIP_PLANES],
+                                                               bool ones)
 {
-	const float *p = v->o[st->pos_reg & 15].c;
-	v->dist[0] = p[3] + p[2];                 /* near: z >= -w */
-	v->dist[1] = p[3] - p[2];                 /* far: z <= w */
-	v->dist[2] = p[3] - st->w_epsilon;        /* w > epsilon */
-	const float *cv = st->clipvert_reg < 16 ? v->o[st->clipvert_reg].c : p;
-	for (unsigned k = 0; k < CLIP_PLANES; k++)
-		v->dist[3 + k] = 1.0f;
+	const float *p = o[st->pos_reg & 15].c;
+	dist[0] = p[3] + p[2];                    /* near: z >= -w */
+	dist[1] = p[3] - p[2];                    /* far: z <= w */
+	dist[2] = p[3] - st->w_epsilon;           /* w > epsilon */
+	const float *cv = st->clipvert_reg < 16 ? o[st->clipvert_reg].c : p;
+	if (ones)
+		for (unsigned k = 0; k < CLIP_PLANES; k++)
+			dist[3 + k] = 1.0f;
 	for (uint32_t bits = active >> 3; bits; bits &= bits - 1) {   /* the planes that can cut */
 		const unsigned k = (unsigned)__builtin_ctz(bits);
 		float d = 1.0f;
@@ -36,10 +41,15 @@ static void distances(const clip_state *st, uint32_t active, clip_vtx *v)
 			d = st->plane[k][0] * cv[0] + st->plane[k][1] * cv[1] + st->plane[k][2] * cv[2] +
 			    st->plane[k][3] * cv[3];
 		uint8_t cd = st->clipdist_reg[k / 4];
-		if (cd < 16 && v->o[cd].c[k % 4] < d)
-			d = v->o[cd].c[k % 4];
-		v->dist[3 + k] = d;
+		if (cd < 16 && o[cd].c[k % 4] < d)
+			d = o[cd].c[k % 4];
+		dist[3 + k] = d;
 	}
+}
+
+static void distances(const clip_state *st, uint32_t active, clip_vtx *v)
+{
+	distances_of(st, active, v->o, v->dist, true);
 }
 
 static void lerp(clip_vtx *o, const clip_vtx *a, const clip_vtx *b, float t, uint16_t live)
@@ -73,35 +83,73 @@ static unsigned clip_poly(clip_unit *c, uint32_t active)
 	return n;
 }
 
-/* Takes a triangle: 1 cycle through, clip.cycles more when it is cut. */
+/* Out, cut or neither by the distances of the planes in active (a NaN
+ * distance is neither inside nor outside: the polygon clip drops it). */
+static inline __attribute__((always_inline)) void classify(const clip_vtx *v, uint32_t active, bool *out,
+                                                           bool *cut)
+{
+	/* cut: a distance below 0 or NaN, i.e. not >= 0; out: all three below */
+	bool o = false, c = false;
+	for (uint32_t bits = active; bits; bits &= bits - 1) {
+		const unsigned p = (unsigned)__builtin_ctz(bits);
+		const float d0 = v[0].dist[p], d1 = v[1].dist[p], d2 = v[2].dist[p];
+		o |= (d0 < 0) & (d1 < 0) & (d2 < 0);
+		c |= !((d0 >= 0) & (d1 >= 0) & (d2 >= 0));
+	}
+	*out = o;
+	*cut = c;
+}
+
+/* t's vertices into the polygon: the live registers, the flat ones from
+ * the provoking vertex. */
+static inline __attribute__((always_inline)) void copy_in(clip_unit *c, const prim_tri *t)
+{
+	for (unsigned k = 0; k < 3; k++) {
+		prim_copy_live(c->poly[k].o, t->v[k], c->live);   /* no rep movs of 256 bytes */
+		for (uint32_t bits = c->st->flat_regs & c->live; bits; bits &= bits - 1)
+			c->poly[k].o[__builtin_ctz(bits)] = t->v[2][__builtin_ctz(bits)];
+	}
+}
+
+/* Takes a triangle: 1 cycle through, clip.cycles more when it is cut.  A
+ * triangle kept whole whose distances came from t (c->whole) is not copied
+ * into the polygon: its vertices are still t's only. */
 static void take(clip_unit *c, const prim_tri *t, uint64_t now)
 {
 	const clip_state *st = c->st;
 	const uint32_t active = active_planes(st);
 	c->id = t->id;
-	for (unsigned k = 0; k < 3; k++) {
-		prim_copy_live(c->poly[k].o, t->v[k], c->live);   /* no rep movs of 256 bytes */
-		for (uint32_t bits = st->flat_regs & c->live; bits; bits &= bits - 1)
-			c->poly[k].o[__builtin_ctz(bits)] = t->v[2][__builtin_ctz(bits)];
-		distances(st, active, &c->poly[k]);
-	}
-	/* a NaN distance is neither inside nor outside: the polygon clip drops it */
-	bool out = false, cut = false, nan = false;
-	for (uint32_t bits = active; bits; bits &= bits - 1) {
-		const unsigned p = (unsigned)__builtin_ctz(bits);
-		const float d0 = c->poly[0].dist[p], d1 = c->poly[1].dist[p], d2 = c->poly[2].dist[p];
-		unsigned below = (d0 < 0) + (d1 < 0) + (d2 < 0);
-		out |= below == 3;
-		cut |= below != 0;
-		nan |= d0 != d0 || d1 != d1 || d2 != d2;
+	c->whole = false;
+	bool out, cut;
+	/* the registers the distances read are t's own (live, not flat): the
+	 * distances from t, and a triangle kept whole is not copied (the tick
+	 * hands t on, or copies it when it must wait) */
+	const uint16_t regs = clip_live_regs(st);
+	if (!(regs & ~c->live) && !(regs & st->flat_regs & c->live)) {
+		for (unsigned k = 0; k < 3; k++)
+			distances_of(st, active, t->v[k], c->poly[k].dist, false);
+		classify(c->poly, active, &out, &cut);
+		if (!out && !cut) {
+			c->whole = true;
+		} else if (cut) {
+			copy_in(c, t);
+			for (unsigned k = 0; k < 3; k++)
+				distances(st, active, &c->poly[k]);
+		}
+	} else {
+		copy_in(c, t);
+		for (unsigned k = 0; k < 3; k++)
+			distances(st, active, &c->poly[k]);
+		classify(c->poly, active, &out, &cut);
 	}
 	c->emit = 1;
 	c->n = 3;
 	c->ready_at = now;
 	if (out) {
 		c->n = 0;
+		c->whole = false;
 		sim_unit_count(&c->u, CLIP_CTR_CULLED, 1);
-	} else if (cut || nan) {
+	} else if (cut) {
 		c->n = clip_poly(c, active);
 		c->ready_at = now + st->clip_cycles;
 		sim_unit_count(&c->u, c->n >= 3 ? CLIP_CTR_CLIPPED : CLIP_CTR_CULLED, 1);
@@ -112,6 +160,7 @@ static void clip_tick(sim_unit *u, uint64_t now)
 {
 	clip_unit *c = (clip_unit *)u;
 	sim_unit_wait_settle(u, now);
+	const prim_tri *in = NULL;            /* the triangle taken in this tick */
 	if (c->emit + 1 >= c->n) {                /* nothing in hand: take a triangle */
 		const prim_tri *t = sim_port_peek(c->in, now);
 		if (!t) {
@@ -119,6 +168,7 @@ static void clip_tick(sim_unit *u, uint64_t now)
 			return;
 		}
 		take(c, t, now);
+		in = t;                           /* its slot is not reused before our next tick */
 		sim_port_pop(c->in, now);             /* wakes prim (or gsh) */
 		sim_unit_count(u, CLIP_CTR_IN, 1);
 	}
@@ -127,14 +177,27 @@ static void clip_tick(sim_unit *u, uint64_t now)
 	if (c->emit + 1 >= c->n || now < c->ready_at)
 		return;                               /* culled, or still cutting */
 	if (sim_port_full(c->out)) {              /* setup's pop wakes us */
+		if (c->whole && in) {             /* kept whole: into the polygon to wait */
+			copy_in(c, in);
+			c->whole = false;
+		}
 		sim_unit_stall_wait(u, now, SIM_STALL_OUTPUT_FULL);
 		return;
 	}
 	prim_tri *t = sim_port_tail(c->out);   /* built in the port: one copy */
 	t->id = c->id;
-	const clip_vtx *v[3] = { &c->poly[0], &c->poly[c->emit], &c->poly[c->emit + 1] };
-	for (unsigned k = 0; k < 3; k++)
-		prim_copy_live(t->v[k], v[k]->o, c->live);
+	if (c->whole && in) {                     /* t's vertices, flat registers from the last */
+		for (unsigned k = 0; k < 3; k++) {
+			prim_copy_live(t->v[k], in->v[k], c->live);
+			for (uint32_t bits = c->st->flat_regs & c->live; bits; bits &= bits - 1)
+				t->v[k][__builtin_ctz(bits)] = in->v[2][__builtin_ctz(bits)];
+		}
+		c->whole = false;
+	} else {
+		const clip_vtx *v[3] = { &c->poly[0], &c->poly[c->emit], &c->poly[c->emit + 1] };
+		for (unsigned k = 0; k < 3; k++)
+			prim_copy_live(t->v[k], v[k]->o, c->live);
+	}
 	sim_port_commit(c->out, now);
 	c->emit++;
 	sim_unit_count(u, CLIP_CTR_OUT, 1);
@@ -144,6 +207,7 @@ static void clip_reset(sim_unit *u)
 {
 	clip_unit *c = (clip_unit *)u;
 	c->n = c->emit = 0;
+	c->whole = false;
 	c->id = 0;
 	c->ready_at = 0;
 }

@@ -44,6 +44,8 @@ typedef struct clip_unit {
 	unsigned n, emit;             /* polygon size; next fan triangle (1..n-2) */
 	uint32_t id;
 	uint64_t ready_at;
+	bool whole;                   /* the triangle in hand is kept whole and its vertices are
+	                               * still only in the input port's slot (take, this tick) */
 	uint16_t live;                /* bit r: o register r is read here or by setup (clip_set_live,
 	                               * default all 16): the others are neither copied nor cut */
 } clip_unit;

@@ -2,6 +2,7 @@
 #include "units/geom/prim.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static void prim_fini(prim_unit *p);
 
@@ -31,17 +32,71 @@ static void prim_indices(enum prim_mode m, uint32_t t, uint32_t idx[3])
 	}
 }
 
+enum { PRIM_RING_START = 64 };    /* the ring's first size (slots) */
+
+/* The lowest id a triangle still to come reads (a fan reads vertex 0 to
+ * the end: its ring holds the whole draw, as the buffer did before). */
+static uint32_t prim_base(const prim_unit *p)
+{
+	switch (p->mode) {
+	case PRIM_TRIANGLES: return 3 * p->next_tri;
+	case PRIM_TRIANGLE_STRIP: return p->next_tri;
+	case PRIM_TRIANGLE_FAN: return 0;
+	default: return p->per * p->next_tri;
+	}
+}
+
+/* Has vertex id (>= base) arrived? */
+static inline __attribute__((always_inline)) bool prim_has(const prim_unit *p, uint32_t id)
+{
+	return p->vid[id & (p->cap - 1)] == id + 1;
+}
+
+/* Its registers (prim_has). */
+static inline __attribute__((always_inline)) const pica_vec4 *prim_vertex(const prim_unit *p, uint32_t id)
+{
+	return p->vtx + (size_t)(id & (p->cap - 1)) * p->nlive;
+}
+
+/* The ring twice as large, in place: a vertex still needed whose id has
+ * the bit cap moves up by cap slots (into slots never touched). */
+static void prim_grow(prim_unit *p)
+{
+	const uint32_t cap = p->cap;
+	for (uint32_t s = 0; s < cap; s++) {
+		const uint32_t v = p->vid[s];
+		if (!v)
+			continue;
+		if (v - 1 < p->base) {                /* consumed */
+			p->vid[s] = 0;
+			continue;
+		}
+		if ((v - 1) & cap) {
+			memcpy(p->vtx + (size_t)(s + cap) * p->nlive, p->vtx + (size_t)s * p->nlive,
+			       p->nlive * sizeof *p->vtx);
+			p->vid[s + cap] = v;
+			p->vid[s] = 0;
+		}
+	}
+	p->cap = 2 * cap;
+}
+
 static void prim_tick(sim_unit *u, uint64_t now)
 {
 	prim_unit *p = (prim_unit *)u;
 	const pica_result *r;
 	sim_unit_wait_settle(u, now);
 	while ((r = sim_port_peek(p->in, now))) {   /* the out port is shared by the units */
-		if (r->id < p->count && !p->have[r->id]) {
-			pica_vec4 *d = p->vtx + (size_t)r->id * p->nlive;   /* no rep movs of 256 bytes */
-			for (uint32_t bits = p->live; bits; bits &= bits - 1)
+		const uint32_t id = r->id;
+		/* a vertex below base has arrived before (a triangle read it) */
+		if (id < p->count && id >= p->base && !prim_has(p, id)) {
+			while (id - p->base >= p->cap)           /* cap <= max_cap: id - base < count */
+				prim_grow(p);
+			const uint32_t s = id & (p->cap - 1);
+			pica_vec4 *d = p->vtx + (size_t)s * p->nlive;
+			p->vid[s] = id + 1;
+			for (uint32_t bits = p->live; bits; bits &= bits - 1)   /* no rep movs of 256 bytes */
 				*d++ = r->o[__builtin_ctz(bits)];
-			p->have[r->id] = 1;
 			p->got++;
 			p->last_vertex = now;
 			sim_unit_count(u, PRIM_CTR_VERTICES, 1);
@@ -59,7 +114,7 @@ static void prim_tick(sim_unit *u, uint64_t now)
 	else
 		prim_indices(p->mode, p->next_tri, idx);
 	for (unsigned k = 0; k < nv; k++)
-		if (!p->have[idx[k]])
+		if (!prim_has(p, idx[k]))
 			return;                           /* a vertex push wakes us */
 	if (sim_port_full(p->out)) {              /* the clipper's pop wakes us */
 		if (u->activity != SIM_ACT_BUSY)
@@ -75,12 +130,13 @@ static void prim_tick(sim_unit *u, uint64_t now)
 		memset(t, 0, sizeof *t);
 	t->id = p->next_tri;
 	for (unsigned k = 0; k < nv; k++) {
-		const pica_vec4 *v = p->vtx + (size_t)idx[k] * p->nlive;
+		const pica_vec4 *v = prim_vertex(p, idx[k]);
 		for (uint32_t bits = p->live; bits; bits &= bits - 1)
 			t->v[k][__builtin_ctz(bits)] = *v++;
 	}
 	sim_port_commit(p->out, now);
 	p->next_tri++;
+	p->base = prim_base(p);
 	sim_unit_count(u, PRIM_CTR_TRIANGLES, 1);
 	sim_unit_busy(u);
 	sim_unit_sleep_until(u, now + 1);
@@ -91,8 +147,10 @@ static void prim_reset(sim_unit *u)
 	prim_unit *p = (prim_unit *)u;
 	p->got = p->next_tri = 0;
 	p->last_vertex = 0;
-	if (p->have)
-		memset(p->have, 0, p->count ? p->count : 1);
+	p->base = prim_base(p);
+	if (p->vid)
+		memset(p->vid, 0, (size_t)p->cap * sizeof *p->vid);
+	p->cap = p->max_cap < PRIM_RING_START ? p->max_cap : PRIM_RING_START;
 }
 
 static void prim_fini_unit(sim_unit *u) { prim_fini((prim_unit *)u); }
@@ -110,10 +168,17 @@ bool prim_init(prim_unit *p, enum prim_mode m, uint32_t count, uint16_t live, si
 	p->ntris = prim_triangles(m, count);
 	p->live = live ? live : 0xFFFFu;
 	p->nlive = (uint8_t)__builtin_popcount(p->live);
-	p->vtx = calloc((size_t)(count ? count : 1) * p->nlive, sizeof *p->vtx);
-	p->have = calloc(count ? count : 1, 1);
+	p->base = prim_base(p);
+	p->max_cap = 1;
+	while (p->max_cap < count)
+		p->max_cap *= 2;
+	p->cap = p->max_cap < PRIM_RING_START ? p->max_cap : PRIM_RING_START;
+	/* vtx needs no zeros (vid says which slots hold a vertex); neither is
+	 * touched past the ring's cap slots */
+	p->vtx = malloc((size_t)p->max_cap * p->nlive * sizeof *p->vtx);
+	p->vid = calloc(p->max_cap, sizeof *p->vid);
 	in->consumer = &p->u;
-	return p->vtx && p->have;
+	return p->vtx && p->vid;
 }
 
 bool prim_init_geometry(prim_unit *p, uint32_t per, uint32_t count, sim_port *in, sim_port *out)
@@ -127,7 +192,7 @@ bool prim_init_geometry(prim_unit *p, uint32_t per, uint32_t count, sim_port *in
 static void prim_fini(prim_unit *p)
 {
 	free(p->vtx);
-	free(p->have);
+	free(p->vid);
 	p->vtx = NULL;
-	p->have = NULL;
+	p->vid = NULL;
 }

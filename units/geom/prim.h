@@ -33,9 +33,15 @@ typedef struct prim_unit {
 	enum prim_mode mode;
 	uint32_t count, got, ntris, next_tri;
 	uint32_t per;                 /* PRIM_GEOMETRY: vertices per GS input primitive (1..3) */
-	pica_vec4 *vtx;               /* count vertices of nlive registers each: live's, in order
-	                               * (allocated per draw) */
-	uint8_t *have;
+	/* The vertices still needed (ids base.. on) in a ring of cap slots
+	 * (id & (cap - 1)), nlive registers each: live's, in order.  The buffers
+	 * are allocated for the whole draw (pow2 of count slots) but only the
+	 * ring's first cap slots are touched, cap doubling in place when a
+	 * vertex arrives cap or more past base: a draw's vertices no longer
+	 * touch a fresh page each (page faults, which the host pays dearly). */
+	pica_vec4 *vtx;
+	uint32_t *vid;                /* per slot: id + 1 of the vertex there, 0: none */
+	uint32_t cap, max_cap, base;
 	uint64_t last_vertex;         /* cycle the last vertex came in */
 	uint16_t live;                /* bit r: o register r is read downstream (the others are
 	                               * neither kept nor copied; prim_init) */

@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "units/geom/setup_enc.h"
+
 const sim_counter_def SETUP_COUNTERS[SETUP_CTR_COUNT] = {
 	[SETUP_CTR_IN] = { "triangles_in", "triangles from the clipper" },
 	[SETUP_CTR_CULLED] = { "culled", "triangles dropped by face culling" },
@@ -61,8 +63,11 @@ static bool prepare(setup_unit *s, const prim_tri *t)
 		for (unsigned k = 0; k < 3; k++) {
 			static const float unlinked[4] = { 0, 0, 0, 1 };
 			const float *val = reg < 16 ? t->v[k][reg].c : unlinked;
-			for (unsigned c = 0; c < 4; c++)
-				s->rows[k][row][c] = s->exact ? gr3d_xbits(val[c]) : fp20_encode(val[c], round);
+			if (s->exact)
+				for (unsigned c = 0; c < 4; c++)
+					s->rows[k][row][c] = gr3d_xbits(val[c]);
+			else                          /* fp20_encode of the four at once */
+				setup_fp20_encode4(val, round, s->rows[k][row]);
 		}
 	}
 	return true;

@@ -170,22 +170,35 @@ static void start_row(raster_unit *r)
 {
 	const raster_tri *s = &r->cur;
 	const double py0 = r->qy + 0.5, py1 = (r->qy + 1) + 0.5;
-	const bool ahead = s->x1 - s->x0 >= 2 * RASTER_AHEAD_MIN_QUADS;
 	/* a quad keeps its four pixels when sx0 <= qx, qx + 1 < sx1 and both rows are in */
 	const bool rows_in = r->qy >= s->sy0 && r->qy + 1 < s->sy1;
 	r->scissor_lo = rows_in ? s->sx0 : INT_MAX;
 	r->scissor_hi = rows_in && s->sx1 > INT_MIN + 1 ? s->sx1 - 2 : INT_MIN;
+	/* the three edges' products formed in locals and stored once (the
+	 * stores into r no longer make the loads of r->cur wait) */
+	double e0[3], e1[3];
+#pragma GCC unroll 3
 	for (unsigned v = 0; v < 3; v++) {
-		r->row_e[v][0] = s->ex[v] * (py0 - s->oy[v]);
-		r->row_e[v][1] = s->ex[v] * (py1 - s->oy[v]);
-		r->row_q[v][0] = r->row_q[v][1] = r->row_e[v][0];
-		r->row_q[v][2] = r->row_q[v][3] = r->row_e[v][1];
+		e0[v] = s->ex[v] * (py0 - s->oy[v]);
+		e1[v] = s->ex[v] * (py1 - s->oy[v]);
+	}
+#pragma GCC unroll 3
+	for (unsigned v = 0; v < 3; v++) {
+		r->row_e[v][0] = e0[v];
+		r->row_e[v][1] = e1[v];
+		r->row_q[v][0] = r->row_q[v][1] = e0[v];
+		r->row_q[v][2] = r->row_q[v][3] = e1[v];
 		r->inside_lo[v] = r->inside_hi[v] = INT_MAX;      /* none known */
-		if (!(ahead && s->ey[v] > 0))
+	}
+	r->row_set = true;
+	if (s->x1 - s->x0 < 2 * RASTER_AHEAD_MIN_QUADS)
+		return;
+	for (unsigned v = 0; v < 3; v++) {
+		if (!(s->ey[v] > 0))
 			continue;
 		/* inside at px <= ox + row / ey; a quad's right pixel is qx + 1.5,
 		 * and a quad's margin */
-		const double c = s->ox[v] + min_num(r->row_e[v][0], r->row_e[v][1]) / s->ey[v] - 1.5 - 2.0;
+		const double c = s->ox[v] + min_num(e0[v], e1[v]) / s->ey[v] - 1.5 - 2.0;
 		if (!(c >= s->x0))                                  /* also NaN */
 			continue;
 		const int k = quad_column(s, c);
@@ -194,7 +207,6 @@ static void start_row(raster_unit *r)
 			r->inside_hi[v] = k;
 		}
 	}
-	r->row_set = true;
 }
 
 /* The column after the quad at qx whose every pixel is outside edge v
@@ -233,7 +245,12 @@ GR3D_HOT unsigned lanes_in(const raster_tri *s, unsigned v, const raster_f64x4 *
 {
 	const raster_f64x4 zero = { 0.0, 0.0, 0.0, 0.0 };
 	const raster_i64x4 m = s->tie[v] ? *e >= zero : *e > zero;
-	return (unsigned)(m[0] & 1) | (unsigned)(m[1] & 2) | (unsigned)(m[2] & 4) | (unsigned)(m[3] & 8);
+	/* lane k's bit k, ORed across the lanes by two shuffles (not four
+	 * extracts) */
+	raster_i64x4 b = m & (raster_i64x4){ 1, 2, 4, 8 };
+	b |= __builtin_shufflevector(b, b, 2, 3, 0, 1);
+	b |= __builtin_shufflevector(b, b, 1, 0, 3, 2);
+	return (unsigned)b[0];
 }
 
 /* The pixels of the quad at (qx, qy) inside the triangle and the scissor,
