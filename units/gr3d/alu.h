@@ -27,6 +27,11 @@ typedef struct alu_operand {
 	bool shadow;                  /* an FP20 row read: may see TEX's coordinates */
 	bool row;                     /* a row register */
 	bool view;                    /* read through the batch view (plan_views) */
+	/* the batch (alu_batch_plan): a register read whose words an earlier read of its
+	 * packet took already (the same lane register, the same FX10 half), as entry
+	 * dup - 1 of the packet's store; keep: the first such read, which fills entry
+	 * keep - 1 (0: neither) */
+	uint8_t keep, dup;
 	uint16_t off;                 /* row, global, cond: byte offset of its four words in gr3d_quad
 	                               * (a view read's: the batch view's, plan_views) */
 	double k;                     /* folded constant (kind CONST) */
