@@ -64,7 +64,14 @@ static const char ALU_PROG[] =
 	"  ALU0: MAD r2.lh, r0, r1, r4 (/2)\n"
 	"  ALU1: MAD r3.lh, r4, r4, imm0\n"
 	"  ALU2: MAD r6.l, r5.h, #1, #0\n"
-	"  ALU3: imm0 = 0.7000122\n;\n";
+	"  ALU3: imm0 = 0.7000122\n"
+	/* a register read again in the packet (alu_batch.c's store): first with modifiers,
+	 * then with others or none; two FX10 halves of one register, which are not one read */
+	" ALU:\n"
+	"  ALU0: MAD r8.lh, -r1, r1, abs(r3), #1\n"
+	"  ALU1: MAD r9.lh, abs(r1), r1-1, r3, #1\n"
+	"  ALU2: MAD g3.lh, -r3, #1, #0\n"
+	"  ALU3: MAD r10.lh, r2.h, r2.l, #0\n;\n";
 
 /* A colour code in [2^-7, 1]: an FP20 read, product or sum of these is
  * neither odd (exponent 0 or 63) nor far (fp20_far_lanes). */

@@ -96,7 +96,27 @@ Test(alu_quad, lane_helpers_every_fp20_code)
 /* ---- alu_exec with and without the vector forms ---- */
 
 static const char PROG[] =
-	"alu_buffer_size = 2\n.asm\nEXEC\n ALU:\n"
+	"alu_buffer_size = 2\n.asm\n"
+	/* packets of copies only (alu.c copy_packet): fs_color's saturated pair, fs_tex's
+	 * FX10 read into an FP20 global, a negated copy into one FX10 half; abs, a known
+	 * CSEL side, a negated FX10 read saturated; then a packet reading the copies' aluK
+	 * values; first, while the quads hold TEX's pre-fetch view of r0, r1 */
+	"EXEC\n ALU:\n"
+	"  ALU0: MAD r8.l, r0, #1, #0 (sat)\n"
+	"  ALU1: MAD r8.h, r1, #1, #0 (sat)\n"
+	"  ALU2: MAD g3.lh, r2.l, #1, #0\n"
+	"  ALU3: MAD r9.l, -r0, #1, #0\n"
+	" ALU:\n"
+	"  ALU0: MAD r10.l, abs(r1), #1, #0\n"
+	"  ALU1: CSEL r10.h, -#1, -r3, #0 (sat)\n"
+	"  ALU2: MAD r11.lh, -r4.h, #1, #0 (sat)\n"
+	"  ALU3: MAD g5.lh, r5, #1, #0\n"
+	" ALU:\n"
+	"  ALU0: MAD r12.lh, alu1, #1, alu3, #1\n"
+	"  ALU1: MAD r13.lh, alu0, alu2, #0\n"
+	"  ALU2: MAD r14.lh, r0, #1, #0\n"
+	"  ALU3: MAD r15.lh, r1, r2, #0\n;\n"
+	"EXEC\n ALU:\n"
 	"  ALU0: MAD r4.h, r0, #1, #0, #1\n"
 	"  ALU1: MAD r5.lh, -r0, r1, #0\n"
 	"  ALU2: MAD r6.l, abs(r0), #1, #0 (sat)\n"
@@ -144,6 +164,9 @@ static void check_quads(enum ulp_round fp20, enum ulp_round fx10, bool wrap, boo
 	rig *r = rig_new(fp20, fx10, wrap, subnormals, batch_view);
 	rig *ref = rig_new(fp20, fx10, wrap, subnormals, batch_view);
 	cr_assert(r->unit.quad_vectors, "the vector forms are on by default");
+	const alu_packet *cp = r->unit.pk[0];   /* copy_packet's packets, and what it fills */
+	cr_assert(cp[0].copies == r->unit.fx10_lanes && cp[1].copies == r->unit.fx10_lanes && !cp[2].copies);
+	cr_assert(!cp[0].copy_vals && cp[1].copy_vals && cp[0].copy_view);   /* (fx10 round to even: none) */
 	ref->unit.quad_vectors = false;
 	test_rng g = { 0xA5A5F00Du ^ (uint32_t)fp20 << 4 ^ (uint32_t)fx10 << 8 ^ wrap << 12 ^ subnormals << 13 };
 	for (unsigned round = 0; round < 3000; round++) {

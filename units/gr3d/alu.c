@@ -292,7 +292,7 @@ __attribute__((noinline)) static unsigned q_slots_plain(const alu_pass *ap, cons
  * value from binary64: the FX10 halves through fx10_lanes (fx10_quad
  * takes the binary32 of each value, which is f), an FP20 word through
  * enc20_f32 (enc20_lanes' code of an FP20 value). */
-static void write_pair_f32(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, unsigned live, bool shadow,
+static inline __attribute__((always_inline)) void write_pair_f32(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, unsigned live, bool shadow,
                            const alu_slot *s, alu_f32x4 f0, alu_f32x4 f1)
 {
 	if (shadow)
@@ -308,7 +308,7 @@ static void write_pair_f32(const alu_unit *a, const gr3d_ctx *c, gr3d_quad *q, u
 	write_row_bits(q, s[0].dst_index & (GR3D_ROW_REGS - 1), live, ~(m | m << gr3d_fx_shift(c)), set);
 }
 
-static void write_f32(const alu_unit *a, gr3d_quad *q, unsigned live, bool shadow, const alu_slot *s,
+static inline __attribute__((always_inline)) void write_f32(const alu_unit *a, gr3d_quad *q, unsigned live, bool shadow, const alu_slot *s,
                       alu_f32x4 f)
 {
 	if (shadow && s->dst_cls == TEGRA_REG_ROW)
@@ -405,6 +405,73 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
 	}
 }
 
+/* A packet of register copies only (alu_packet.copies): copy_reg's steps
+ * for each slot (with TEX's pre-fetch view) as straight-line lane
+ * operations, with what it tests per slot planned into masks and
+ * bounds (alu_slot.cp_*: abs and negate as bit masks; an addend of -0,
+ * which gives every number back, where copy_reg adds nothing; a clamp to
+ * -inf and inf, which gives every number back, where it does not
+ * saturate; no lane is a NaN, as copy_reg forms only FP20 values), then
+ * the writes from the binary32 lanes (write_pair_f32, write_f32), as
+ * run_packet makes them.  The aluK values only when the next packet reads
+ * them (alu_packet.copy_vals).  Returns false, having written nothing,
+ * when a word is one copy_reg declines (a subnormal read, inf, NaN):
+ * run_packet then runs the packet itself. */
+static bool copy_packet(const alu_pass *ap, const alu_packet *p, double cur[4][GR3D_PIXELS], unsigned live)
+{
+	const alu_unit *a = ap->unit;
+	gr3d_quad *q = ap->q;
+	const unsigned n = p->nslots;
+	const bool view = p->copy_view && ap->shadow;
+	alu_f32x4 f32[4];
+	for (unsigned k = 0; k < n; k++) {
+		const alu_slot *s = &p->slot[k];
+		const uint32_t *raw = (const uint32_t *)(const void *)((const uint8_t *)q + s->copy_off);
+		uint32_t seen[GR3D_PIXELS];
+		if (view && s->cp_shadow) {   /* read_raw's pre-fetch view */
+			memcpy(seen, raw, sizeof seen);
+			shadow_words(q, s->cp_index, seen);
+			raw = seen;
+		}
+		alu_f32x4 f;
+		if (s->cp_fx) {
+			f = fx10_lanes_in(raw, s->cp_fx);
+		} else {
+			alu_u32x4 w;
+			memcpy(&w, raw, sizeof w);
+			bool special, other;
+			f = (alu_f32x4)fp20_lanes_bits(ap->subnormals, w, &special, &other);
+			if (other)
+				return false;
+		}
+		alu_u32x4 am, xm;
+		alu_f32x4 add, lo, hi;
+		memcpy(&am, s->cp_and, sizeof am);
+		memcpy(&xm, s->cp_xor, sizeof xm);
+		memcpy(&add, s->cp_add, sizeof add);
+		memcpy(&lo, s->cp_lo, sizeof lo);
+		memcpy(&hi, s->cp_hi, sizeof hi);
+		f = (alu_f32x4)(((alu_u32x4)f & am) ^ xm) + add;
+		f32[k] = clamp_f32x4(f, lo, hi);
+	}
+	if (p->copy_vals) {
+		for (unsigned k = 0; k < n; k++)
+			for (unsigned px = 0; px < GR3D_PIXELS; px++)
+				cur[k][px] = f32[k][px];
+		if (n < 4)
+			memset(cur[n], 0, sizeof cur[n]);
+	}
+	for (unsigned k = 0; k < n; k++) {
+		if (p->slot[k].pair_next) {
+			write_pair_f32(a, ap->c, q, live, ap->shadow, &p->slot[k], f32[k], f32[k + 1]);
+			k++;
+		} else {
+			write_f32(a, q, live, ap->shadow, &p->slot[k], f32[k]);
+		}
+	}
+	return true;
+}
+
 /* The pixels the packets run on: not killed (bit p). */
 static unsigned live_pixels(const gr3d_quad *q)
 {
@@ -431,6 +498,8 @@ static unsigned run_packet(alu_pass *ap, gr3d_ctx *wc, const alu_packet *p, doub
 	gr3d_quad *q = ap->q;
 	const unsigned n = p->nslots;
 	ap->shadow = ap->shadow && any_shadow(q);
+	if (ap->quad && p->copies && copy_packet(ap, p, cur, live))
+		return live;                  /* (copies write rows and globals: no kill) */
 	alu_f32x4 f32[4];
 	unsigned copied = 0;                           /* the slots copy_reg formed (bit k) */
 	if (ap->quad && p->vectors && !ap->shadow) {   /* the vector form (q_slots) */
@@ -613,5 +682,15 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx)
 			alu_packet *p = &a->pk[e][i];
 			for (unsigned k = 0; k < p->nslots; k++)
 				p->vectors |= !p->slot[k].reg_copy && p->slot[k].form != FORM_CONST;
+			/* copy_packet: every slot a copy, written as a pair or with a planned write */
+			p->copies = a->fx10_lanes && !p->groups;
+			for (unsigned k = 0; k < p->nslots; k++) {
+				const alu_slot *s = &p->slot[k];
+				p->copies &= s->reg_copy && (s->pair_next || s->wr != WR_OTHER);
+				k += s->pair_next;
+				p->copies &= !s->pair_next || s[1].reg_copy;
+				p->copy_view |= s->cp_shadow || (s->pair_next && s[1].cp_shadow);
+			}
+			p->copy_vals = i + 1 < a->packets[e] && i + 1 < TEGRA_FP_MAX_PER_EXEC && a->pk[e][i + 1].reads_prev;
 		}
 }

@@ -27,6 +27,11 @@ typedef struct alu_operand {
 	bool shadow;                  /* an FP20 row read: may see TEX's coordinates */
 	bool row;                     /* a row register */
 	bool view;                    /* read through the batch view (plan_views) */
+	/* the batch (alu_batch_plan): a register read whose words an earlier read of its
+	 * packet took already (the same lane register, the same FX10 half), as entry
+	 * dup - 1 of the packet's store; keep: the first such read, which fills entry
+	 * keep - 1 (0: neither) */
+	uint8_t keep, dup;
 	uint16_t off;                 /* row, global, cond: byte offset of its four words in gr3d_quad
 	                               * (a view read's: the batch view's, plan_views) */
 	double k;                     /* folded constant (kind CONST) */
@@ -59,6 +64,17 @@ typedef struct alu_slot {
 	uint16_t wr_off;              /* WR_FP20, WR_FX10: byte offset of the destination's words */
 	bool unit01;                  /* saturated or a condition, in no group: every value is
 	                               * in [-0, 1] or a NaN (alu_lanes.h fx10_unit_lanes) */
+	/* a copy as straight-line steps (alu.c copy_packet, planned by plan_reg_copy): its
+	 * operand's FX10 half (0: FP20), abs and negate as bit masks, the addend (-0: none,
+	 * which gives every number back) and the clamp (0 and 1 saturated, else -inf, inf) */
+	uint8_t cp_fx, cp_index;      /* (and the row it reads, when cp_shadow: an FP20 row
+	                               * read, which may see TEX's coordinates) */
+	bool cp_shadow;
+	_Alignas(16) uint32_t cp_and[4];    /* (each on four lanes: one load) */
+	_Alignas(16) uint32_t cp_xor[4];
+	_Alignas(16) float cp_add[4];
+	_Alignas(16) float cp_lo[4];
+	_Alignas(16) float cp_hi[4];
 	bool unread;                  /* no slot reads its aluK value and it is written as
 	                               * FP20 (a row or global register): the encoder rounds
 	                               * it, so alu_slot_result does not (plan_unread) */
@@ -74,6 +90,10 @@ typedef struct alu_packet {
 	bool reads_prev;              /* some operand reads the previous packet's aluK */
 	bool vectors;                 /* some slot is neither a copy nor a constant: the quad's
 	                               * run forms the slots as vectors (alu.c q_slots) */
+	bool copies;                  /* every slot is a copy written from its binary32 lanes,
+	                               * in no group (alu.c copy_packet, planned by alu_init) */
+	bool copy_vals;               /* and the next packet reads its aluK values */
+	bool copy_view;               /* and some copy is an FP20 row read (alu_slot.cp_shadow) */
 } alu_packet;
 
 typedef struct alu_unit {

@@ -173,10 +173,20 @@ GR3D_HOT void read_fp20_soa(const soa *S, const uint32_t *w, f64x4 *out, unsigne
 				odd[j] |= fp20_lanes_in(S->a->subnormals, &w[j * GR3D_PIXELS], (double *)&out[j]);
 }
 
+/* modify (abs, x2, minus one, negate) of operand o on every quad's values. */
+GR3D_HOT void mods_soa(const soa *S, const alu_operand *o, const f64x4 *in, f64x4 *out)
+{
+	const i64x4 am = (i64x4)(u64x4){ o->abs_mask, o->abs_mask, o->abs_mask, o->abs_mask };
+	const i64x4 nm = (i64x4)(u64x4){ o->neg_mask, o->neg_mask, o->neg_mask, o->neg_mask };
+	const f64x4 mul = splat(o->mul), sub = splat(o->sub);
+	for (unsigned k = 0; k < S->nq; k++)
+		out[k] = (f64x4)((i64x4)((f64x4)((i64x4)in[k] & am) * mul - sub) ^ nm);
+}
+
 /* One operand over the batch: fetch's value for quad k in out[k], odd[k] as
- * fetch sets it. */
+ * fetch sets it; a register's without its modifiers unless mods. */
 GR3D_HOT void fetch_soa(const soa *S, const alu_operand *o, const f64x4 *prev, const f64x4 *cur, f64x4 *out,
-                      unsigned odd[ALU_BATCH_MAX])
+                      unsigned odd[ALU_BATCH_MAX], bool mods)
 {
 	const unsigned nq = S->nq;
 	const gr3d_ctx *c = S->c;
@@ -228,13 +238,52 @@ GR3D_HOT void fetch_soa(const soa *S, const alu_operand *o, const f64x4 *prev, c
 		return;
 	}
 	}
-	if (o->mods) {                    /* modify: abs, x2, minus one, negate */
-		const i64x4 am = (i64x4)(u64x4){ o->abs_mask, o->abs_mask, o->abs_mask, o->abs_mask };
-		const i64x4 nm = (i64x4)(u64x4){ o->neg_mask, o->neg_mask, o->neg_mask, o->neg_mask };
-		const f64x4 mul = splat(o->mul), sub = splat(o->sub);
-		for (unsigned k = 0; k < nq; k++)
-			out[k] = (f64x4)((i64x4)((f64x4)((i64x4)out[k] & am) * mul - sub) ^ nm);
+	if (mods && o->mods)              /* modify: abs, x2, minus one, negate */
+		mods_soa(S, o, out, out);
+}
+
+/* A packet's register reads taken once (alu_operand.keep, dup): entry i's
+ * values without modifiers, and its quads' odd bits (any: some set). */
+enum { SOA_STORE = 8 };
+typedef struct soa_store {
+	f64x4 v[SOA_STORE][ALU_BATCH_MAX];
+	unsigned odd[SOA_STORE][ALU_BATCH_MAX];
+	bool any[SOA_STORE];
+} soa_store;
+
+/* fetch_soa's values of operand o (and its odd bits into odd): in out, or
+ * where they are already (the packet's store, for a read an earlier read
+ * of the packet took: the register's words do not change before the
+ * packet's writes, which land after its slots). */
+GR3D_HOT const f64x4 *opd_soa(const soa *S, soa_store *st, const alu_operand *o, const f64x4 *prev,
+                              const f64x4 *cur, f64x4 *out, unsigned odd[ALU_BATCH_MAX])
+{
+	const unsigned nq = S->nq;
+	if (o->dup) {
+		const unsigned i = o->dup - 1u;
+		if (st->any[i])
+			for (unsigned k = 0; k < nq; k++)
+				odd[k] |= st->odd[i][k];
+	} else if (o->keep) {
+		const unsigned i = o->keep - 1u;
+		unsigned *t = st->odd[i];
+		memset(t, 0, sizeof(unsigned) * nq);
+		fetch_soa(S, o, prev, cur, st->v[i], t, false);
+		unsigned any = 0;
+		for (unsigned k = 0; k < nq; k++) {
+			odd[k] |= t[k];
+			any |= t[k];
+		}
+		st->any[i] = any != 0;
+	} else {
+		fetch_soa(S, o, prev, cur, out, odd, true);
+		return out;
 	}
+	const f64x4 *v = st->v[(o->dup ? o->dup : o->keep) - 1u];
+	if (!o->mods)
+		return v;
+	mods_soa(S, o, v, out);
+	return out;
 }
 
 /* round20_lanes (not arith=exact) on every quad's values r[k]: the fast
@@ -282,11 +331,13 @@ GR3D_HOT void enc_soa(const soa *S, const f64x4 *v, uint32_t *enc)
 }
 
 /* alu_slot_result over the batch (values: false, as a run). */
-GR3D_HOT void slot_soa(const soa *S, const alu_slot *s, const f64x4 *prev, const f64x4 *cur, f64x4 *out)
+GR3D_HOT void slot_soa(const soa *S, soa_store *st, const alu_slot *s, const f64x4 *prev, const f64x4 *cur,
+                       f64x4 *out)
 {
 	/* formed in out: an operand reads only earlier slots' values (another
 	 * cur slot, or prev), never this one's */
 	f64x4 a[ALU_BATCH_MAX], b[ALU_BATCH_MAX], x[ALU_BATCH_MAX], y[ALU_BATCH_MAX], *r = out;
+	const f64x4 *A, *B, *X, *Y;
 	unsigned odd[ALU_BATCH_MAX] = { 0 };
 	const unsigned nq = S->nq;
 	const f64x4 zero = splat(0.0), one = splat(1.0);
@@ -296,44 +347,46 @@ GR3D_HOT void slot_soa(const soa *S, const alu_slot *s, const f64x4 *prev, const
 			out[k] = splat(s->xy);
 		return;
 	case FORM_PICK:
-		fetch_soa(S, s->a.k < 0.0 ? &s->b : &s->c, prev, cur, r, odd);
+		A = opd_soa(S, st, s->a.k < 0.0 ? &s->b : &s->c, prev, cur, r, odd);
+		if (A != r)
+			memcpy(r, A, sizeof(f64x4) * nq);
 		break;
 	case FORM_CSEL:
-		fetch_soa(S, &s->a, prev, cur, a, odd);
-		fetch_soa(S, &s->b, prev, cur, b, odd);
-		fetch_soa(S, &s->c, prev, cur, x, odd);
+		A = opd_soa(S, st, &s->a, prev, cur, a, odd);
+		B = opd_soa(S, st, &s->b, prev, cur, b, odd);
+		X = opd_soa(S, st, &s->c, prev, cur, x, odd);
 		for (unsigned k = 0; k < nq; k++)
-			r[k] = sel(a[k] < zero, b[k], x[k]);
+			r[k] = sel(A[k] < zero, B[k], X[k]);
 		break;
 	case FORM_MIN:
 	case FORM_MAX:
-		fetch_soa(S, &s->a, prev, cur, a, odd);
-		fetch_soa(S, &s->b, prev, cur, b, odd);
-		fetch_soa(S, &s->c, prev, cur, x, odd);
-		fetch_soa(S, &s->d, prev, cur, y, odd);
+		A = opd_soa(S, st, &s->a, prev, cur, a, odd);
+		B = opd_soa(S, st, &s->b, prev, cur, b, odd);
+		X = opd_soa(S, st, &s->c, prev, cur, x, odd);
+		Y = opd_soa(S, st, &s->d, prev, cur, y, odd);
 		for (unsigned k = 0; k < nq; k++) {
-			const f64x4 l = a[k] * b[k], rr = x[k] * y[k];
+			const f64x4 l = A[k] * B[k], rr = X[k] * Y[k];
 			r[k] = sel(s->form == FORM_MIN ? l < rr : l > rr, l, rr);
 		}
 		break;
 	case FORM_ADD_K:
-		fetch_soa(S, &s->a, prev, cur, a, odd);
+		A = opd_soa(S, st, &s->a, prev, cur, a, odd);
 		for (unsigned k = 0; k < nq; k++)
-			r[k] = a[k] + s->xy;
+			r[k] = A[k] + s->xy;
 		break;
 	case FORM_MAD_K:
-		fetch_soa(S, &s->a, prev, cur, a, odd);
-		fetch_soa(S, &s->b, prev, cur, b, odd);
+		A = opd_soa(S, st, &s->a, prev, cur, a, odd);
+		B = opd_soa(S, st, &s->b, prev, cur, b, odd);
 		for (unsigned k = 0; k < nq; k++)
-			r[k] = a[k] * b[k] + s->xy;
+			r[k] = A[k] * B[k] + s->xy;
 		break;
 	default:                          /* MAD */
-		fetch_soa(S, &s->a, prev, cur, a, odd);
-		fetch_soa(S, &s->b, prev, cur, b, odd);
-		fetch_soa(S, &s->c, prev, cur, x, odd);
-		fetch_soa(S, &s->d, prev, cur, y, odd);
+		A = opd_soa(S, st, &s->a, prev, cur, a, odd);
+		B = opd_soa(S, st, &s->b, prev, cur, b, odd);
+		X = opd_soa(S, st, &s->c, prev, cur, x, odd);
+		Y = opd_soa(S, st, &s->d, prev, cur, y, odd);
 		for (unsigned k = 0; k < nq; k++)
-			r[k] = a[k] * b[k] + x[k] * y[k];
+			r[k] = A[k] * B[k] + X[k] * Y[k];
 		break;
 	}
 	static const double scale[4] = { 1.0, 2.0, 4.0, 0.5 };
@@ -463,6 +516,55 @@ GR3D_HOT void write_soa(soa *S, const alu_slot *s, bool pair, const f64x4 *v, co
 	}
 }
 
+/* The operands slot_soa fetches, in its order (j: 0 rA, 1 rB, 2 rC, 3 rD). */
+static bool fetched(const alu_slot *s, unsigned j)
+{
+	switch (s->form) {
+	case FORM_CONST: return false;
+	case FORM_PICK: return j == (s->a.k < 0.0 ? 1u : 2u);
+	case FORM_CSEL: return j < 3;
+	case FORM_ADD_K: return j == 0;
+	case FORM_MAD_K: return j < 2;
+	default: return true;
+	}
+}
+
+/* alu_operand.keep and dup of packet p: a register read (the same lane
+ * register and FX10 half) that an earlier fetched read of the packet took
+ * already reads entry dup - 1 of the store, which that first read (keep)
+ * fills; at most SOA_STORE entries. */
+static void plan_store(alu_packet *p)
+{
+	alu_operand *first[4 * 4];
+	unsigned nfirst = 0, entries = 0;
+	for (unsigned k = 0; k < 4; k++) {
+		alu_operand *o[4] = { &p->slot[k].a, &p->slot[k].b, &p->slot[k].c, &p->slot[k].d };
+		for (unsigned j = 0; j < 4; j++)
+			o[j]->keep = o[j]->dup = 0;
+	}
+	for (unsigned k = 0; k < p->nslots; k++) {
+		alu_operand *o[4] = { &p->slot[k].a, &p->slot[k].b, &p->slot[k].c, &p->slot[k].d };
+		for (unsigned j = 0; j < 4; j++) {
+			if (!fetched(&p->slot[k], j) || o[j]->kind != OPD_REG)
+				continue;
+			alu_operand *f = NULL;
+			for (unsigned i = 0; i < nfirst && !f; i++)
+				if (soa_index(first[i]) == soa_index(o[j]) && first[i]->fx == o[j]->fx)
+					f = first[i];
+			if (!f) {
+				first[nfirst++] = o[j];
+				continue;
+			}
+			if (!f->keep) {
+				if (entries == SOA_STORE)
+					continue;
+				f->keep = (uint8_t)++entries;
+			}
+			o[j]->dup = f->keep;
+		}
+	}
+}
+
 void alu_batch_plan(alu_unit *a)
 {
 	const gr3d_ctx *c = a->s.ctx;
@@ -483,6 +585,8 @@ void alu_batch_plan(alu_unit *a)
 				ok &= s->dst_cls != TEGRA_REG_UNIFORM && s->dst_cls != TEGRA_REG_KILL;
 			}
 		}
+		for (unsigned i = 0; i < a->packets[e] && i < TEGRA_FP_MAX_PER_EXEC; i++)
+			plan_store(&a->pk[e][i]);
 		a->lane_rd[e] = rd | wr;      /* a write keeps the bits outside it */
 		a->lane_wr[e] = wr;
 		a->lane_ok[e] = ok;
@@ -564,6 +668,7 @@ static inline __attribute__((always_inline)) bool batch_exec(const alu_unit *a, 
 	soa *S = &lanes;
 	fp20_round_add(c->fp20_round, &S->add, &S->odd);   /* not arith=exact (lane_ok) */
 	f64x4 buf[2][4 * ALU_BATCH_MAX];  /* aluK: previous and current packet, [slot * MAX + quad] */
+	soa_store store;                  /* (each entry filled before it is read) */
 	if (a->pk[e][0].reads_prev)       /* aluK reads as 0 at the start of an EXEC */
 		for (unsigned k = 0; k < 4; k++)
 			memset(&buf[0][k * ALU_BATCH_MAX], 0, sizeof(f64x4) * nq);
@@ -573,7 +678,7 @@ static inline __attribute__((always_inline)) bool batch_exec(const alu_unit *a, 
 		f64x4 *cur = buf[(i & 1) ^ 1];
 		const unsigned ns = p->nslots;
 		for (unsigned k = 0; k < ns; k++)
-			slot_soa(S, &p->slot[k], prev, cur, &cur[k * ALU_BATCH_MAX]);
+			slot_soa(S, &store, &p->slot[k], prev, cur, &cur[k * ALU_BATCH_MAX]);
 		if (ns < 4)
 			for (unsigned k = ns; k < 4; k++)
 				memset(&cur[k * ALU_BATCH_MAX], 0, sizeof(f64x4) * nq);

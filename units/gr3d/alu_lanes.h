@@ -44,6 +44,18 @@ static inline alu_f32x4 sat_f32x4(alu_f32x4 f)
 #endif
 }
 
+/* min(h, max(l, f)) as sat_f32x4 forms it, on four binary32 lanes: with
+ * bounds with 0 and 1 sat_f32x4 itself; with -inf and inf every
+ * number as it is. */
+static inline alu_f32x4 clamp_f32x4(alu_f32x4 f, alu_f32x4 l, alu_f32x4 h)
+{
+#if defined(__SSE2__)
+	return (alu_f32x4)_mm_min_ps((__m128)h, _mm_max_ps((__m128)l, (__m128)f));
+#else
+	return select_f32x4(f < l, l, select_f32x4(f > h, h, f));
+#endif
+}
+
 /* Four FX10 halves (fx = 1 .l, 2 .h, alu_operand.fx) as operands:
  * fx10_value's n / 256 in binary32 lanes, exact (|n| <= 512).  A
  * 1024-entry table measured slower (four scalar loads). */

@@ -184,6 +184,16 @@ static void plan_reg_copy(alu_slot *s, bool shortcuts)
 		return;
 	const alu_operand *o = s->copy_src == 0 ? &s->a : s->copy_src == 1 ? &s->b : &s->c;
 	s->reg_copy = o->kind == OPD_REG;
+	s->cp_fx = o->fx;
+	s->cp_index = o->index;
+	s->cp_shadow = o->shadow;
+	for (unsigned p = 0; p < 4; p++) {
+		s->cp_and[p] = o->mods && o->abs ? 0x7FFFFFFFu : ~0u;
+		s->cp_xor[p] = o->mods && o->neg ? 0x80000000u : 0u;
+		s->cp_add[p] = s->form == FORM_ADD_K ? (float)s->xy : -0.0f;
+		s->cp_lo[p] = s->saturate ? 0.0f : -INFINITY;
+		s->cp_hi[p] = s->saturate ? 1.0f : INFINITY;
+	}
 	s->copy_opd = (uint8_t)(s->copy_src == 0 ? offsetof(alu_slot, a)
 	                      : s->copy_src == 1 ? offsetof(alu_slot, b) : offsetof(alu_slot, c));
 	s->copy_off = copy_words(o);
