@@ -118,7 +118,7 @@ static void part_mark(void *ctx, uint64_t cycle, unsigned phase)
 {
 	par_part *p = ctx;
 	par_rec *r = &p->rec[p->cur];
-	const size_t pos = r->nev + p->tl.n;
+	const size_t pos = r->nev + sim_tl_pending(&p->tl);
 	if (r->nmk && r->mk[r->nmk - 1].pos == pos) {   /* the last one recorded nothing */
 		r->mk[r->nmk - 1] = (par_mark){ cycle, pos, phase };
 		return;

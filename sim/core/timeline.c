@@ -8,19 +8,22 @@ bool sim_tl_init(sim_timeline *tl)
 	memset(tl, 0, sizeof *tl);
 	tl->to = UINT64_MAX;
 	tl->buf = malloc(SIM_TL_CHUNK * sizeof *tl->buf);
+	tl->cur = tl->buf;
+	tl->end = tl->buf ? tl->buf + SIM_TL_CHUNK : NULL;
 	return tl->buf != NULL;
 }
 
 void sim_tl_flush(sim_timeline *tl)
 {
-	for (unsigned i = 0; i < tl->nsinks && tl->n; i++) {
-		if (!tl->sinks[i].write(tl->sinks[i].ctx, tl->buf, tl->n)) {
+	const size_t n = sim_tl_pending(tl);
+	for (unsigned i = 0; i < tl->nsinks && n; i++) {
+		if (!tl->sinks[i].write(tl->sinks[i].ctx, tl->buf, n)) {
 			tl->failed = true;
 			tl->enabled = false;
 		}
 	}
-	tl->recorded += tl->n;
-	tl->n = 0;
+	tl->recorded += n;
+	tl->cur = tl->buf;
 }
 
 void sim_tl_fini(sim_timeline *tl)
@@ -32,7 +35,7 @@ void sim_tl_fini(sim_timeline *tl)
 			tl->sinks[i].close(tl->sinks[i].ctx);
 	tl->nsinks = 0;
 	free(tl->buf);
-	tl->buf = NULL;
+	tl->buf = tl->cur = tl->end = NULL;
 	tl->enabled = false;
 }
 

@@ -40,8 +40,8 @@ typedef struct sim_timeline {
 	bool failed;
 	uint64_t from, to;                 /* record cycles in [from, to) */
 	uint64_t base;                     /* added to every cycle: where this clock starts in the run */
-	size_t n;
 	sim_tl_event *buf;                 /* SIM_TL_CHUNK events */
+	sim_tl_event *cur, *end;           /* the next event's place in buf; buf + SIM_TL_CHUNK */
 	sim_tl_sink sinks[SIM_TL_MAX_SINKS];
 	unsigned nsinks;
 	uint64_t recorded;
@@ -55,6 +55,8 @@ bool sim_tl_add_sink(sim_timeline *tl, sim_tl_sink sink);
 /* Register a lane name; returns its id (lanes past the maximum share the last). */
 uint16_t sim_tl_lane(sim_timeline *tl, const char *name);
 void sim_tl_flush(sim_timeline *tl);
+/* The events in the chunk, not yet handed to the sinks. */
+static inline size_t sim_tl_pending(const sim_timeline *tl) { return (size_t)(tl->cur - tl->buf); }
 
 static inline void sim_tl_emit(sim_timeline *tl, uint64_t cycle, uint16_t lane,
                                enum sim_tl_kind kind, uint32_t id, uint32_t arg)
@@ -64,9 +66,10 @@ static inline void sim_tl_emit(sim_timeline *tl, uint64_t cycle, uint16_t lane,
 	cycle += tl->base;
 	if (cycle < tl->from || cycle >= tl->to)
 		return;
-	tl->buf[tl->n++] = (sim_tl_event){ .cycle = cycle, .id = id, .arg = arg,
-	                                   .lane = lane, .kind = (uint8_t)kind };
-	if (tl->n == SIM_TL_CHUNK)
+	sim_tl_event *e = tl->cur;
+	*e = (sim_tl_event){ .cycle = cycle, .id = id, .arg = arg, .lane = lane, .kind = (uint8_t)kind };
+	tl->cur = ++e;
+	if (e == tl->end)
 		sim_tl_flush(tl);
 }
 
