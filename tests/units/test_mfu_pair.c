@@ -67,6 +67,55 @@ Test(mfu_pair, helpers_match_one_value_helpers_around_every_code)
 	}
 }
 
+/* mfu_fp20_bits_x4 (the AVX2 build's encoder) on four lanes, with and
+ * without +-0 in its range: the same values as check_pair, and the codes
+ * gr3d_fp20_bits gives.  Returns the number of wrong lanes or range tests. */
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static unsigned check_quad_avx2(const gr3d_ctx *c, const mfu_round *rd,
+                                                               const double v[4])
+{
+	unsigned bad = 0;
+	for (unsigned zeros = 0; zeros < 2; zeros++) {
+		const mfu_f64x4 x = { v[0], v[1], v[2], v[3] };
+		mfu_u64x4 far = { 0, 0, 0, 0 }, code;
+		mfu_fp20_bits_x4(rd, &x, &far, &code, zeros);
+		bool in = true;
+		for (unsigned l = 0; l < 4; l++)
+			in &= (fabs(v[l]) >= 0x1p-16 && fabs(v[l]) < 0x1p16) || (zeros && v[l] == 0.0);
+		bad += mfu_near_x4(&far) != in;
+		if (in)
+			for (unsigned l = 0; l < 4; l++)
+				bad += (uint32_t)code[l] != gr3d_to_fp20(c, v[l]) || code[l] >> 32;
+	}
+	return bad;
+}
+
+Test(mfu_pair, four_lane_codes_with_and_without_zeros_match_one_value_helpers)
+{
+	if (!__builtin_cpu_supports("avx2"))
+		cr_skip_test("the host has no AVX2");
+	for (unsigned m = 0; m < 3; m++) {
+		gr3d_ctx c;
+		memset(&c, 0, sizeof c);
+		c.fp20_round = MODES[m];
+		const mfu_round rd = mfu_round_of(c.fp20_round);
+		for (uint32_t code = 0; code <= FP20_MASK; code++) {
+			double p[6];
+			if (!test_fp20_probes(code, p))
+				continue;
+			const double quads[3][4] = { { p[0], p[1], p[2], p[3] },
+			                             { p[4], p[5], 0.0, -0.0 },   /* zeros beside other values */
+			                             { -0.0, p[0], 0.0, p[5] } };
+			for (unsigned k = 0; k < 3; k++)
+				cr_assert_eq(check_quad_avx2(&c, &rd, quads[k]), 0u, "mode %d, code 0x%05x, quad %u", (int)MODES[m],
+				             code, k);
+		}
+		const double zeros[4] = { 0.0, -0.0, -0.0, 0.0 };
+		cr_assert_eq(check_quad_avx2(&c, &rd, zeros), 0u);
+	}
+}
+#endif
+
 /* ---- whole instructions, fast plan against general plan ---------------- */
 
 static uint64_t next(uint64_t *x)
@@ -123,18 +172,25 @@ static void copy_pixel(gr3d_quad *dst, const gr3d_quad *src, unsigned p)
 	dst->px[p] = src->px[p];
 }
 
+/* A triangle's rows: awkward words, and one component in four 0 at all
+ * three vertices (+0 or -0 each), as a varying that is 0 across a triangle
+ * is (glmark2 shading's normals: it interpolates to +-0, which the
+ * four-lane interpolation takes on its retry, mfu.c ipl_lanes). */
 static void random_tram(uint64_t *x, gr3d_tram_tri *t)
 {
 	for (unsigned r = 0; r < GR3D_TRAM_ROWS; r++)
-		for (unsigned k = 0; k < 4; k++)
+		for (unsigned k = 0; k < 4; k++) {
+			const bool zero = next(x) % 4 == 0;
 			for (unsigned i = 0; i < 3; i++) {
-				const uint32_t w = next(x) % 8 ? fp20_encode(awkward(x), ULP_ROUND_NEAREST_EVEN)
-				                               : (uint32_t)next(x) & FP20_MASK;
+				const uint32_t w = zero          ? fp20_encode(next(x) % 2 ? -0.0f : 0.0f, ULP_ROUND_NEAREST_EVEN)
+				                   : next(x) % 8 ? fp20_encode(awkward(x), ULP_ROUND_NEAREST_EVEN)
+				                                 : (uint32_t)next(x) & FP20_MASK;
 				t->v[r][k][i] = w;
 				t->f[r][k][i] = gr3d_fp20(w);
 				t->fx[r][k][0][i] = gr3d_fx10(w, false);
 				t->fx[r][k][1][i] = gr3d_fx10(w, true);
 			}
+		}
 }
 
 typedef struct rig {

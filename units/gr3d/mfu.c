@@ -415,7 +415,7 @@ __attribute__((target("avx2"), always_inline)) static inline void reg_sfu4(const
 		memcpy(&v, r, sizeof v);
 	}
 	mfu_u64x4 far = { 0, 0, 0, 0 }, code;
-	mfu_fp20_bits_x4(rd, &v, &far, &code);
+	mfu_fp20_bits_x4(rd, &v, &far, &code, false);
 	if (!mfu_near_x4(&far)) {
 		double vs[GR3D_PIXELS];
 		memcpy(vs, &v, sizeof vs);
@@ -457,7 +457,7 @@ GR3D_HOT bool ipl_fp20(const mfu_round *rd, const mfu_plan *in, const gr3d_tram_
  * lane (fewer instructions in mfu_persp_ipl_avx2, more in the others, as
  * GCC 12 builds them). */
 GR3D_HOT bool ipl_fp20_4(const mfu_round *rd, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
-                         const mfu_weights *w, bool permute)
+                         const mfu_weights *w, bool permute, bool zeros)
 {
 	const float *f = &t->f[0][0][0];
 	mfu_u64x4 far = { 0, 0, 0, 0 };
@@ -468,7 +468,7 @@ GR3D_HOT bool ipl_fp20_4(const mfu_round *rd, const mfu_plan *in, const gr3d_tra
 		const unsigned reg = in->var[j].reg;
 		const mfu_f64x4 v = w0 * a0 + w1 * a1 + w2 * a2;
 		mfu_u64x4 c;
-		mfu_fp20_bits_x4(rd, &v, &far, &c);
+		mfu_fp20_bits_x4(rd, &v, &far, &c, zeros);
 #if defined(__x86_64__)
 		if (permute) {
 			mfu_store_x4(q->r[reg], &c);
@@ -479,6 +479,27 @@ GR3D_HOT bool ipl_fp20_4(const mfu_round *rd, const mfu_plan *in, const gr3d_tra
 			q->r[reg][p] = (uint32_t)c[p];
 	}
 	return mfu_near_x4(&far);
+}
+
+/* ipl_fp20_4's retry when a value was out of range, with +-0 in range (out
+ * of line: the first try stays as small as it was).  Where it fails too,
+ * ipl_vars redoes every var; either way every var is written again. */
+#if defined(__x86_64__)
+__attribute__((target("avx2")))
+#endif
+__attribute__((noinline)) static bool ipl_fp20_4_zeros(const mfu_round *rd, const mfu_plan *in,
+                                                       const gr3d_tram_tri *t, gr3d_quad *q,
+                                                       const mfu_weights *w)
+{
+	return ipl_fp20_4(rd, in, t, q, w, false, true);
+}
+
+/* FP20 interpolation on the four lanes (the wide build), the retry
+ * included. */
+GR3D_HOT bool ipl_lanes(const mfu_round *rd, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
+                        const mfu_weights *w, bool permute)
+{
+	return ipl_fp20_4(rd, in, t, q, w, permute, false) || ipl_fp20_4_zeros(rd, in, t, q, w);
 }
 
 /* 3. interpolation: var k -> rk of the row, with the weights w. */
@@ -533,7 +554,7 @@ GR3D_HOT void run_inst(const gr3d_ctx *c, const mfu_round *rd, const mfu_plan *i
 		run_steps(c, in, q, active);
 	if (in->nvar && !have_w)                            /* as the steps left b0, b1 */
 		weights(q, &w, wide);
-	if (in->nvar && !(in->ipl_fp20 && all && t && (wide ? ipl_fp20_4(rd, in, t, q, &w, true) : ipl_fp20(rd, in, t, q, &w))))
+	if (in->nvar && !(in->ipl_fp20 && all && t && (wide ? ipl_lanes(rd, in, t, q, &w, true) : ipl_fp20(rd, in, t, q, &w))))
 		ipl_vars(c, in, t, q, active, &w);
 }
 
@@ -618,7 +639,7 @@ __attribute__((target("avx2"), noinline)) static unsigned mfu_persp_ipl_avx2(gr3
 	if (active != 0xFu || q->tri >= c->ntris || !persp_setup4(&m->round, q, &w))
 		return quad_exec(s, q, x, true);
 	const gr3d_tram_tri *t = &c->tram[q->tri];
-	if (!ipl_fp20_4(&m->round, &x->inst[0], t, q, &w, false))
+	if (!ipl_lanes(&m->round, &x->inst[0], t, q, &w, false))
 		ipl_vars(c, &x->inst[0], t, q, active, &w);
 	q->tex_row = x->row;
 	const uint32_t *add = x->add[GR3D_PIXELS];
@@ -657,7 +678,7 @@ __attribute__((target("avx2"), noinline)) static unsigned mfu_lanes_avx2(gr3d_st
 		if (in->nvar) {
 			if (!have_w)
 				weights(q, &w, true);
-			if (!ipl_fp20_4(&m->round, in, t, q, &w, true))
+			if (!ipl_lanes(&m->round, in, t, q, &w, true))
 				ipl_vars(c, in, t, q, 0xFu, &w);
 		}
 	}

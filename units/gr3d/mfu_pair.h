@@ -109,14 +109,19 @@ GR3D_HOT void mfu_round20_x4(const mfu_round *rd, mfu_f64x4 *v, mfu_u64x4 *far)
 
 /* mfu_fp20_bits_x2 on four lanes: each lane's code in its 64-bit lane of
  * *code (the caller stores each lane's low word where it goes: narrowing
- * the vector first costs five shuffles). */
-GR3D_HOT void mfu_fp20_bits_x4(const mfu_round *rd, const mfu_f64x4 *v, mfu_u64x4 *far, mfu_u64x4 *code)
+ * the vector first costs five shuffles).  zeros (a constant): +-0 is in
+ * range too, its code its sign (fp20_encode_f64), for three more operations;
+ * the callers take it only on a retry, after a value was out of range (a
+ * varying that is 0 at a triangle's three vertices interpolates to +-0). */
+GR3D_HOT void mfu_fp20_bits_x4(const mfu_round *rd, const mfu_f64x4 *v, mfu_u64x4 *far, mfu_u64x4 *code,
+                               bool zeros)
 {
 	const mfu_u64x4 b = (mfu_u64x4)*v, a = b & ~(UINT64_C(1) << 63);
-	*far |= a - MFU_PAIR_LO;
+	const mfu_u64x4 keep = zeros ? (mfu_u64x4)(a != 0) : ~(mfu_u64x4){ 0, 0, 0, 0 };
+	*far |= (a - MFU_PAIR_LO) & keep;
 	*code = (b >> 63) << FP20_SIGN_SHIFT |
-	        (((a + rd->add[0] + ((a >> FP20_F64_SHIFT) & rd->odd[0])) >> FP20_F64_SHIFT) -
-	         (FP20_F64_REBIAS << FP20_EXP_SHIFT));
+	        ((((a + rd->add[0] + ((a >> FP20_F64_SHIFT) & rd->odd[0])) >> FP20_F64_SHIFT) -
+	          (FP20_F64_REBIAS << FP20_EXP_SHIFT)) & keep);
 }
 
 /* The binary64 bits of four FP20 words that are normal numbers, and the
