@@ -97,6 +97,25 @@ Test(alu_quad, lane_helpers_every_fp20_code)
 
 static const char PROG[] =
 	"alu_buffer_size = 2\n.asm\n"
+	/* a copy packet ending in constants whose writes are discarded (alu_slot.cp_nop,
+	 * glmark2 texture's first packet), their aluK values read by the next packet; then
+	 * a copy packet ending in a constant written to a register (the general path);
+	 * globals only, so TEX's pre-fetch view stays for the EXEC after */
+	"EXEC\n ALU:\n"
+	"  ALU0: MAD g6.lh, r0, #1, #0\n"
+	"  ALU1: MAD g7.l, r1.h, #1, #0 (sat)\n"
+	"  ALU2: MAD lp.lh, -#1, #1, #0\n"
+	"  ALU3: MAD lp.lh, #1, #0, #0\n"
+	" ALU:\n"
+	"  ALU0: MAD g4.lh, alu2, alu0, alu3, #1\n"
+	"  ALU1: MAD g7.h, alu2, alu1, #0\n"
+	"  ALU2: MAD lp.lh, #1, #1, #0\n"
+	"  ALU3: MAD g5.lh, abs(r2), #1, #0\n"
+	" ALU:\n"
+	"  ALU0: MAD g3.l, r2.h, #1, #0\n"
+	"  ALU1: MAD g2.lh, -r3, #1, #0\n"
+	"  ALU2: MAD lp.lh, #1, #0, #0\n"
+	"  ALU3: MAD g3.h, -#1, #1, #0\n;\n"
 	/* packets of copies only (alu.c copy_packet): fs_color's saturated pair, fs_tex's
 	 * FX10 read into an FP20 global, a negated copy into one FX10 half; abs, a known
 	 * CSEL side, a negated FX10 read saturated; then a packet reading the copies' aluK
@@ -164,7 +183,10 @@ static void check_quads(enum ulp_round fp20, enum ulp_round fx10, bool wrap, boo
 	rig *r = rig_new(fp20, fx10, wrap, subnormals, batch_view);
 	rig *ref = rig_new(fp20, fx10, wrap, subnormals, batch_view);
 	cr_assert(r->unit.quad_vectors, "the vector forms are on by default");
-	const alu_packet *cp = r->unit.pk[0];   /* copy_packet's packets, and what it fills */
+	const alu_packet *np = r->unit.pk[0];   /* copy_packet with discarded constants */
+	cr_assert(np[0].copies == r->unit.fx10_lanes && np[0].copy_vals && np[0].copy_n == 2 &&
+	          np[0].slot[2].cp_nop && np[0].slot[3].cp_nop && !np[1].copies && !np[2].copies);
+	const alu_packet *cp = r->unit.pk[1];   /* copy_packet's packets, and what it fills */
 	cr_assert(cp[0].copies == r->unit.fx10_lanes && cp[1].copies == r->unit.fx10_lanes && !cp[2].copies);
 	cr_assert(!cp[0].copy_vals && cp[1].copy_vals && cp[0].copy_view);   /* (fx10 round to even: none) */
 	ref->unit.quad_vectors = false;

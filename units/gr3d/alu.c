@@ -405,6 +405,13 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
 	}
 }
 
+/* Does write_slot discard a write to this class (lp, read-only registers)? */
+static bool discarded(unsigned cls)
+{
+	return cls != TEGRA_REG_ROW && cls != TEGRA_REG_GLOBAL && cls != TEGRA_REG_UNIFORM &&
+	       cls != TEGRA_REG_COND && cls != TEGRA_REG_KILL;
+}
+
 /* A packet of register copies only (alu_packet.copies): copy_reg's steps
  * for each slot (with TEX's pre-fetch view) as straight-line lane
  * operations, with what it tests per slot planned into masks and
@@ -413,7 +420,9 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
  * -inf and inf, which gives every number back, where it does not
  * saturate; no lane is a NaN, as copy_reg forms only FP20 values), then
  * the writes from the binary32 lanes (write_pair_f32, write_f32), as
- * run_packet makes them.  The aluK values only when the next packet reads
+ * run_packet makes them.  Slots from alu_packet.copy_n on are constants
+ * whose writes write_slot discards (alu_slot.cp_nop, a NOP into lp): only
+ * their aluK values, slot.xy.  The aluK values only when the next packet reads
  * them (alu_packet.copy_vals).  Returns false, having written nothing,
  * when a word is one copy_reg declines (a subnormal read, inf, NaN):
  * run_packet then runs the packet itself. */
@@ -421,7 +430,7 @@ static bool copy_packet(const alu_pass *ap, const alu_packet *p, double cur[4][G
 {
 	const alu_unit *a = ap->unit;
 	gr3d_quad *q = ap->q;
-	const unsigned n = p->nslots;
+	const unsigned n = p->copy_n;     /* (then constants whose writes are discarded) */
 	const bool view = p->copy_view && ap->shadow;
 	alu_f32x4 f32[4];
 	for (unsigned k = 0; k < n; k++) {
@@ -458,8 +467,11 @@ static bool copy_packet(const alu_pass *ap, const alu_packet *p, double cur[4][G
 		for (unsigned k = 0; k < n; k++)
 			for (unsigned px = 0; px < GR3D_PIXELS; px++)
 				cur[k][px] = f32[k][px];
-		if (n < 4)
-			memset(cur[n], 0, sizeof cur[n]);
+		for (unsigned k = n; k < p->nslots; k++)
+			for (unsigned px = 0; px < GR3D_PIXELS; px++)
+				cur[k][px] = p->slot[k].xy;
+		if (p->nslots < 4)
+			memset(cur[p->nslots], 0, sizeof cur[p->nslots]);
 	}
 	for (unsigned k = 0; k < n; k++) {
 		if (p->slot[k].pair_next) {
@@ -683,8 +695,13 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx)
 			for (unsigned k = 0; k < p->nslots; k++)
 				p->vectors |= !p->slot[k].reg_copy && p->slot[k].form != FORM_CONST;
 			/* copy_packet: every slot a copy, written as a pair or with a planned write */
+			/* (then, from copy_n on, constants whose writes are discarded: cp_nop) */
 			p->copies = a->fx10_lanes && !p->groups;
-			for (unsigned k = 0; k < p->nslots; k++) {
+			p->copy_n = p->nslots;
+			while (p->copy_n && p->slot[p->copy_n - 1].form == FORM_CONST &&
+			       discarded(p->slot[p->copy_n - 1].dst_cls))
+				p->slot[--p->copy_n].cp_nop = true;
+			for (unsigned k = 0; k < p->copy_n; k++) {
 				const alu_slot *s = &p->slot[k];
 				p->copies &= s->reg_copy && (s->pair_next || s->wr != WR_OTHER);
 				k += s->pair_next;
