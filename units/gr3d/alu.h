@@ -70,6 +70,7 @@ typedef struct alu_slot {
 	uint8_t cp_fx, cp_index;      /* (and the row it reads, when cp_shadow: an FP20 row
 	                               * read, which may see TEX's coordinates) */
 	bool cp_shadow;
+	bool cp_const;                /* a constant copy_packet forms as a copy (alu.c plan_const_copy) */
 	bool cp_nop;                  /* a constant (FORM_CONST) whose write is discarded (lp, a
 	                               * read-only register), after the last copy of its packet:
 	                               * copy_packet neither forms nor writes it (slot.xy is its
