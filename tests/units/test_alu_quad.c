@@ -12,6 +12,7 @@
  *    quads, TEX's pre-fetch view, under the rounding knobs: registers,
  *    views and counters. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,6 +98,26 @@ Test(alu_quad, lane_helpers_every_fp20_code)
 
 static const char PROG[] =
 	"alu_buffer_size = 2\n.asm\n"
+	/* a copy packet ending in constants whose writes are discarded (alu_slot.cp_nop,
+	 * glmark2 texture's first packet), their aluK values read by the next packet; then
+	 * a copy packet with constants written to registers (alu_slot.cp_const: -1 into an
+	 * FX10 half, -0 as FP20); globals only, so TEX's pre-fetch view stays for the EXEC
+	 * after */
+	"EXEC\n ALU:\n"
+	"  ALU0: MAD g6.lh, r0, #1, #0\n"
+	"  ALU1: MAD g7.l, r1.h, #1, #0 (sat)\n"
+	"  ALU2: MAD lp.lh, -#1, #1, #0\n"
+	"  ALU3: MAD lp.lh, #1, #0, #0\n"
+	" ALU:\n"
+	"  ALU0: MAD g4.lh, alu2, alu0, alu3, #1\n"
+	"  ALU1: MAD g7.h, alu2, alu1, #0\n"
+	"  ALU2: MAD lp.lh, #1, #1, #0\n"
+	"  ALU3: MAD g5.lh, abs(r2), #1, #0\n"
+	" ALU:\n"
+	"  ALU0: MAD g3.l, r2.h, #1, #0\n"
+	"  ALU1: MAD g3.h, -#1, #1, #0\n"
+	"  ALU2: MAD g2.lh, -r3, #1, #0\n"
+	"  ALU3: MUL g1.lh, -#1, #0, #0\n;\n"
 	/* packets of copies only (alu.c copy_packet): fs_color's saturated pair, fs_tex's
 	 * FX10 read into an FP20 global, a negated copy into one FX10 half; abs, a known
 	 * CSEL side, a negated FX10 read saturated; then a packet reading the copies' aluK
@@ -164,7 +185,12 @@ static void check_quads(enum ulp_round fp20, enum ulp_round fx10, bool wrap, boo
 	rig *r = rig_new(fp20, fx10, wrap, subnormals, batch_view);
 	rig *ref = rig_new(fp20, fx10, wrap, subnormals, batch_view);
 	cr_assert(r->unit.quad_vectors, "the vector forms are on by default");
-	const alu_packet *cp = r->unit.pk[0];   /* copy_packet's packets, and what it fills */
+	const alu_packet *np = r->unit.pk[0];   /* copy_packet with discarded constants */
+	cr_assert(np[0].copies == r->unit.fx10_lanes && np[0].copy_vals && np[0].copy_n == 2 &&
+	          np[0].slot[2].cp_nop && np[0].slot[3].cp_nop && !np[1].copies);
+	cr_assert(np[2].copies == r->unit.fx10_lanes && np[2].copy_n == 4 && np[2].slot[1].cp_const &&
+	          np[2].slot[3].cp_const && signbit(np[2].slot[3].xy));
+	const alu_packet *cp = r->unit.pk[1];   /* copy_packet's packets, and what it fills */
 	cr_assert(cp[0].copies == r->unit.fx10_lanes && cp[1].copies == r->unit.fx10_lanes && !cp[2].copies);
 	cr_assert(!cp[0].copy_vals && cp[1].copy_vals && cp[0].copy_view);   /* (fx10 round to even: none) */
 	ref->unit.quad_vectors = false;

@@ -405,6 +405,43 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
 	}
 }
 
+/* Does write_slot discard a write to this class (lp, read-only registers)? */
+static bool discarded(unsigned cls)
+{
+	return cls != TEGRA_REG_ROW && cls != TEGRA_REG_GLOBAL && cls != TEGRA_REG_UNIFORM &&
+	       cls != TEGRA_REG_COND && cls != TEGRA_REG_KILL;
+}
+
+/* A constant slot written to a row or global register (a planned write or
+ * half of a pair) whose value is zero or a normal FP20 number, which
+ * write_f32 and write_pair_f32 write from its binary32 as write_slot and
+ * write_pair do from binary64: planned as copy_packet's copy of r0's FX10
+ * low half with every bit masked off, its sign set and the constant added
+ * (+-0 + xy with the sign of xy is xy, bit for bit), no clamp. */
+static void plan_const_copy(const gr3d_ctx *c, alu_slot *s)
+{
+	double v[GR3D_PIXELS] = { s->xy, s->xy, s->xy, s->xy };
+	uint32_t w[GR3D_PIXELS];
+	gr3d_enc20_quad(c, v, w);
+	const uint32_t ex = w[0] & FP20_EXP_MASK;
+	const double back = gr3d_fp20(w[0]);
+	const float f = (float)s->xy;
+	if (s->form != FORM_CONST || s->dst_cls > TEGRA_REG_GLOBAL || (f != s->xy) ||
+	    memcmp(&back, &s->xy, sizeof back) || !(s->xy == 0.0 || (ex && ex != FP20_EXP_MASK)))
+		return;
+	s->cp_const = true;
+	s->cp_fx = 1;
+	s->cp_shadow = false;
+	s->copy_off = (uint16_t)offsetof(gr3d_quad, r);
+	for (unsigned p = 0; p < 4; p++) {
+		s->cp_and[p] = 0u;
+		s->cp_xor[p] = signbit(s->xy) ? 0x80000000u : 0u;
+		s->cp_add[p] = f;
+		s->cp_lo[p] = -INFINITY;
+		s->cp_hi[p] = INFINITY;
+	}
+}
+
 /* A packet of register copies only (alu_packet.copies): copy_reg's steps
  * for each slot (with TEX's pre-fetch view) as straight-line lane
  * operations, with what it tests per slot planned into masks and
@@ -413,7 +450,10 @@ static void write_slot(const alu_unit *a, const gr3d_ctx *c, gr3d_ctx *wc, gr3d_
  * -inf and inf, which gives every number back, where it does not
  * saturate; no lane is a NaN, as copy_reg forms only FP20 values), then
  * the writes from the binary32 lanes (write_pair_f32, write_f32), as
- * run_packet makes them.  The aluK values only when the next packet reads
+ * run_packet makes them.  Slots from alu_packet.copy_n on are constants
+ * whose writes write_slot discards (alu_slot.cp_nop, a NOP into lp): only
+ * their aluK values, slot.xy.  A constant written to a register
+ * (alu_slot.cp_const) runs as a copy whose read is masked off.  The aluK values only when the next packet reads
  * them (alu_packet.copy_vals).  Returns false, having written nothing,
  * when a word is one copy_reg declines (a subnormal read, inf, NaN):
  * run_packet then runs the packet itself. */
@@ -421,7 +461,7 @@ static bool copy_packet(const alu_pass *ap, const alu_packet *p, double cur[4][G
 {
 	const alu_unit *a = ap->unit;
 	gr3d_quad *q = ap->q;
-	const unsigned n = p->nslots;
+	const unsigned n = p->copy_n;     /* (then constants whose writes are discarded) */
 	const bool view = p->copy_view && ap->shadow;
 	alu_f32x4 f32[4];
 	for (unsigned k = 0; k < n; k++) {
@@ -458,8 +498,11 @@ static bool copy_packet(const alu_pass *ap, const alu_packet *p, double cur[4][G
 		for (unsigned k = 0; k < n; k++)
 			for (unsigned px = 0; px < GR3D_PIXELS; px++)
 				cur[k][px] = f32[k][px];
-		if (n < 4)
-			memset(cur[n], 0, sizeof cur[n]);
+		for (unsigned k = n; k < p->nslots; k++)
+			for (unsigned px = 0; px < GR3D_PIXELS; px++)
+				cur[k][px] = p->slot[k].xy;
+		if (p->nslots < 4)
+			memset(cur[p->nslots], 0, sizeof cur[p->nslots]);
 	}
 	for (unsigned k = 0; k < n; k++) {
 		if (p->slot[k].pair_next) {
@@ -682,13 +725,21 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx)
 			alu_packet *p = &a->pk[e][i];
 			for (unsigned k = 0; k < p->nslots; k++)
 				p->vectors |= !p->slot[k].reg_copy && p->slot[k].form != FORM_CONST;
-			/* copy_packet: every slot a copy, written as a pair or with a planned write */
+			/* copy_packet: every slot a copy (or a constant planned as one), written as a
+			 * pair or with a planned write */
+			/* (then, from copy_n on, constants whose writes are discarded: cp_nop) */
 			p->copies = a->fx10_lanes && !p->groups;
-			for (unsigned k = 0; k < p->nslots; k++) {
+			p->copy_n = p->nslots;
+			while (p->copy_n && p->slot[p->copy_n - 1].form == FORM_CONST &&
+			       discarded(p->slot[p->copy_n - 1].dst_cls))
+				p->slot[--p->copy_n].cp_nop = true;
+			for (unsigned k = 0; k < p->copy_n; k++)
+				plan_const_copy(ctx, &p->slot[k]);
+			for (unsigned k = 0; k < p->copy_n; k++) {
 				const alu_slot *s = &p->slot[k];
-				p->copies &= s->reg_copy && (s->pair_next || s->wr != WR_OTHER);
+				p->copies &= (s->reg_copy || s->cp_const) && (s->pair_next || s->wr != WR_OTHER);
 				k += s->pair_next;
-				p->copies &= !s->pair_next || s[1].reg_copy;
+				p->copies &= !s->pair_next || s[1].reg_copy || s[1].cp_const;
 				p->copy_view |= s->cp_shadow || (s->pair_next && s[1].cp_shadow);
 			}
 			p->copy_vals = i + 1 < a->packets[e] && i + 1 < TEGRA_FP_MAX_PER_EXEC && a->pk[e][i + 1].reads_prev;

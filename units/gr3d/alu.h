@@ -70,6 +70,11 @@ typedef struct alu_slot {
 	uint8_t cp_fx, cp_index;      /* (and the row it reads, when cp_shadow: an FP20 row
 	                               * read, which may see TEX's coordinates) */
 	bool cp_shadow;
+	bool cp_const;                /* a constant copy_packet forms as a copy (alu.c plan_const_copy) */
+	bool cp_nop;                  /* a constant (FORM_CONST) whose write is discarded (lp, a
+	                               * read-only register), after the last copy of its packet:
+	                               * copy_packet neither forms nor writes it (slot.xy is its
+	                               * aluK value) */
 	_Alignas(16) uint32_t cp_and[4];    /* (each on four lanes: one load) */
 	_Alignas(16) uint32_t cp_xor[4];
 	_Alignas(16) float cp_add[4];
@@ -94,6 +99,8 @@ typedef struct alu_packet {
 	                               * in no group (alu.c copy_packet, planned by alu_init) */
 	bool copy_vals;               /* and the next packet reads its aluK values */
 	bool copy_view;               /* and some copy is an FP20 row read (alu_slot.cp_shadow) */
+	uint8_t copy_n;               /* and its copies: slots 0..copy_n-1; the slots after are
+	                               * constants whose writes are discarded (alu_slot.cp_nop) */
 } alu_packet;
 
 typedef struct alu_unit {
