@@ -22,6 +22,19 @@ static uint32_t rnd(uint64_t *s)
 
 static float rf(uint64_t *s, float lo, float hi) { return lo + (hi - lo) * (float)(rnd(s) & 0xFFFFFF) / 16777216.0f; }
 
+/* Vertices 0..n-1 whose every output component tells its vertex, register
+ * and component, and the order they finish in (as numbered, for now). */
+static void numbered_vertices(pica_result *vin, uint32_t *order, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		vin[i].id = i;
+		for (unsigned r = 0; r < 16; r++)
+			for (unsigned c = 0; c < 4; c++)
+				vin[i].o[r].c[c] = (float)(i * 100 + r * 4 + c);
+		order[i] = i;
+	}
+}
+
 typedef struct rig {
 	sim_port in, out;
 	clip_unit c;
@@ -228,13 +241,7 @@ Test(clip_live, prim_keeps_the_live_registers_of_each_vertex)
 		const uint16_t live = (uint16_t)(1u | rnd(&seed));
 		static pica_result vin[N];
 		uint32_t order[N];
-		for (uint32_t i = 0; i < N; i++) {
-			vin[i].id = i;
-			for (unsigned r = 0; r < 16; r++)
-				for (unsigned c = 0; c < 4; c++)
-					vin[i].o[r].c[c] = (float)(i * 100 + r * 4 + c);
-			order[i] = i;
-		}
+		numbered_vertices(vin, order, N);
 		for (uint32_t i = N - 1; i > 0; i--) {      /* the units finish out of order */
 			const uint32_t j = rnd(&seed) % (i + 1), t = order[i];
 			order[i] = order[j];
@@ -359,13 +366,7 @@ Test(clip_live, prim_ring_grows_and_keeps_the_needed_vertices)
 		const uint16_t live = m == PRIM_GEOMETRY ? 0xFFFFu : (uint16_t)(1u | rnd(&seed));
 		static pica_result vin[N];
 		static uint32_t order[N + N / 8];
-		for (uint32_t i = 0; i < N; i++) {
-			vin[i].id = i;
-			for (unsigned r = 0; r < 16; r++)
-				for (unsigned c = 0; c < 4; c++)
-					vin[i].o[r].c[c] = (float)(i * 100 + r * 4 + c);
-			order[i] = i;
-		}
+		numbered_vertices(vin, order, N);
 		/* shuffled within windows of w vertices */
 		const uint32_t w = 1 + rnd(&seed) % N;
 		for (uint32_t b = 0; b < N; b += w)
