@@ -414,7 +414,7 @@ static inline F24V_AVX2 f24v_f8 f24v_rsq8(f24v_f8 x, uint64_t rne) { return f24v
  * The operations are f24_dot's own (the same double products and sums in
  * the same order), so a lane equals f24_dot's bit for bit; a lane outside
  * the range sends the dot product to the general forms (f24v_mul8,
- * f24v_sum8).  tests/isa/test_f24_vec.c checks both sides of every bound. */
+ * f24v_sum8).  tests/isa/test_f24_tame.c checks both sides of every bound. */
 #define F24V_TAME_MIN 0x34000000      /* 2^-23 */
 #define F24V_TAME_END 0x4E800000      /* 2^30 */
 
