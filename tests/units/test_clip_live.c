@@ -22,6 +22,20 @@ static uint32_t rnd(uint64_t *s)
 
 static float rf(uint64_t *s, float lo, float hi) { return lo + (hi - lo) * (float)(rnd(s) & 0xFFFFFF) / 16777216.0f; }
 
+/* The vertices triangle t reads in mode m (per: a geometry primitive's
+ * vertex count), written out independently of prim.c's prim_indices. */
+static void expected_indices(enum prim_mode m, uint32_t per, uint32_t t, uint32_t idx[3])
+{
+	if (m == PRIM_TRIANGLES)
+		idx[0] = 3 * t, idx[1] = 3 * t + 1, idx[2] = 3 * t + 2;
+	else if (m == PRIM_TRIANGLE_STRIP)
+		idx[0] = t & 1 ? t + 1 : t, idx[1] = t & 1 ? t : t + 1, idx[2] = t + 2;
+	else if (m == PRIM_TRIANGLE_FAN)
+		idx[0] = 0, idx[1] = t + 1, idx[2] = t + 2;
+	else
+		idx[0] = per * t, idx[1] = idx[0] + 1, idx[2] = idx[0] + 2;
+}
+
 /* Vertices 0..n-1 whose every output component tells its vertex, register
  * and component, and the order they finish in (as numbered, for now). */
 static void numbered_vertices(pica_result *vin, uint32_t *order, uint32_t n)
@@ -264,12 +278,7 @@ Test(clip_live, prim_keeps_the_live_registers_of_each_vertex)
 			while ((t = sim_port_peek(&out, now + 1))) {
 				cr_assert_eq(t->id, got);
 				uint32_t idx[3];
-				if (m == PRIM_TRIANGLES)
-					idx[0] = 3 * got, idx[1] = 3 * got + 1, idx[2] = 3 * got + 2;
-				else if (m == PRIM_TRIANGLE_STRIP)
-					idx[0] = got & 1 ? got + 1 : got, idx[1] = got & 1 ? got : got + 1, idx[2] = got + 2;
-				else
-					idx[0] = 0, idx[1] = got + 1, idx[2] = got + 2;
+				expected_indices(m, 1, got, idx);
 				for (unsigned k = 0; k < 3; k++)
 					for (unsigned r = 0; r < 16; r++)
 						cr_assert(memcmp(&t->v[k][r], live >> r & 1u ? (const void *)&vin[idx[k]].o[r] : pattern,
@@ -402,14 +411,7 @@ Test(clip_live, prim_ring_grows_and_keeps_the_needed_vertices)
 			while ((slow == 0 || now % (slow + 1) == 0) && (t = sim_port_peek(&out, now + 1))) {
 				cr_assert_eq(t->id, got);
 				uint32_t idx[3];
-				if (m == PRIM_TRIANGLES)
-					idx[0] = 3 * got, idx[1] = 3 * got + 1, idx[2] = 3 * got + 2;
-				else if (m == PRIM_TRIANGLE_STRIP)
-					idx[0] = got & 1 ? got + 1 : got, idx[1] = got & 1 ? got : got + 1, idx[2] = got + 2;
-				else if (m == PRIM_TRIANGLE_FAN)
-					idx[0] = 0, idx[1] = got + 1, idx[2] = got + 2;
-				else
-					idx[0] = per * got, idx[1] = idx[0] + 1, idx[2] = idx[0] + 2;
+				expected_indices(m, per, got, idx);
 				for (unsigned k = 0; k < nv; k++)
 					for (unsigned r = 0; r < 16; r++)
 						cr_assert(!(live >> r & 1u) ||
