@@ -10,7 +10,8 @@
  *    alu_exec without, on a program with every form, operand kind and
  *    destination, registers holding every kind of FP20 code, partial
  *    quads, TEX's pre-fetch view, under the rounding knobs: registers,
- *    views and counters. */
+ *    views and counters; the copy packets run as kernels (alu_copy.c) among
+ *    them, checked to be planned so. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -98,6 +99,22 @@ Test(alu_quad, lane_helpers_every_fp20_code)
 
 static const char PROG[] =
 	"alu_buffer_size = 2\n.asm\n"
+	/* EXECs of one copy packet run as a kernel (alu_copy.c; alu_exec's own path):
+	 * first, while the quads hold TEX's pre-fetch view, FX10 reads into globals (no
+	 * FP20 row read, no row write: the kernel runs with the view), an FX10 write of
+	 * a negative value (fx10_lanes, not the unit rule), an FP20 write, a NOP; then
+	 * FP20 row reads (the kernel declines while a view is held), FP20 and FX10
+	 * reads and writes mixed in a slot pair */
+	"EXEC\n ALU:\n"
+	"  ALU0: MAD g0.l, r0.l, #1, #0 (sat)\n"
+	"  ALU1: MAD g0.h, -r1.h, #1, #0\n"
+	"  ALU2: MAD g1.lh, abs(r2.h), #1, #0\n"
+	"  ALU3: MAD lp.lh, #1, #0, #0\n;\n"
+	"EXEC\n ALU:\n"
+	"  ALU0: MAD g2.lh, r0, #1, #0\n"
+	"  ALU1: MAD g3.l, r1, #1, #0 (sat)\n"
+	"  ALU2: MAD g3.h, r3.l, #1, #0 (sat)\n"
+	"  ALU3: MAD g4.lh, -r4, #1, #0\n;\n"
 	/* a copy packet ending in constants whose writes are discarded (alu_slot.cp_nop,
 	 * glmark2 texture's first packet), their aluK values read by the next packet; then
 	 * a copy packet with constants written to registers (alu_slot.cp_const: -1 into an
@@ -171,7 +188,20 @@ static const char PROG[] =
 	"  ALU0: MUL r2.l, g0, r0, #0 (sat)\n"
 	"  ALU1: MUL r2.h, g1, r1, #0 (sat)\n"
 	"  ALU2: MUL r3.l, g2, r2, #0 (sat)\n"
-	"  ALU3: MUL r3.h, g3, r3, #0 (sat)\n;\n";
+	"  ALU3: MUL r3.h, g3, r3, #0 (sat)\n;\n"
+	/* kernels again, once the views have ended: a pair of FX10 halves across the two
+	 * slot pairs, a negated FX10 write; then fs_color's packet, four saturated FP20
+	 * copies into two FX10 pairs, r2 and r3 read and written */
+	"EXEC\n ALU:\n"
+	"  ALU0: MAD r8.lh, r5, #1, #0\n"
+	"  ALU1: MAD r9.l, r6, #1, #0 (sat)\n"
+	"  ALU2: MAD r9.h, r7.h, #1, #0 (sat)\n"
+	"  ALU3: MAD r10.l, -r2, #1, #0\n;\n"
+	"EXEC\n ALU:\n"
+	"  ALU0: MAD r2.l, r0, #1, #0 (sat)\n"
+	"  ALU1: MAD r2.h, r1, #1, #0 (sat)\n"
+	"  ALU2: MAD r3.l, r2, #1, #0 (sat)\n"
+	"  ALU3: MAD r3.h, r3, #1, #0 (sat)\n;\n";
 
 typedef alu_rig rig;
 
@@ -185,12 +215,28 @@ static void check_quads(enum ulp_round fp20, enum ulp_round fx10, bool wrap, boo
 	rig *r = rig_new(fp20, fx10, wrap, subnormals, batch_view);
 	rig *ref = rig_new(fp20, fx10, wrap, subnormals, batch_view);
 	cr_assert(r->unit.quad_vectors, "the vector forms are on by default");
-	const alu_packet *np = r->unit.pk[0];   /* copy_packet with discarded constants */
+	const unsigned ne = r->dec.exec_count;   /* the kernels (alu_copy.c) */
+	const bool k = r->unit.fx10_lanes;
+	cr_assert(r->unit.kexec[0] == k && r->unit.kexec[1] == k && r->unit.kexec[ne - 2] == k &&
+	          r->unit.kexec[ne - 1] == k && !r->unit.kexec[2] && !r->unit.kexec[3]);
+	cr_assert(!r->unit.pk[2][0].kern && (r->unit.pk[2][2].kern != 0) == k && (r->unit.pk[3][0].kern != 0) == k &&
+	          !r->unit.pk[3][1].kern);
+	if (k) {
+		const alu_copy_kern *k0 = &r->unit.kern[r->unit.pk[0][0].kern - 1];
+		const alu_copy_kern *k1 = &r->unit.kern[r->unit.pk[1][0].kern - 1];
+		const alu_copy_kern *k2 = &r->unit.kern[r->unit.pk[ne - 2][0].kern - 1];
+		const alu_copy_kern *k3 = &r->unit.kern[r->unit.pk[ne - 1][0].kern - 1];
+		cr_assert(k0->shadow_ok && !k0->unit01 && k0->nw == 3 && k0->rd[0] == 2 && k0->wr[1] == 1);
+		cr_assert(!k1->shadow_ok && k1->rd[1] == 3 && k1->wr[0] == 3 && k1->nw == 4);
+		cr_assert(!k2->shadow_ok && k2->nw == 3 && k2->w_pair[1] && k2->w_slot[1] == 1);
+		cr_assert(k3->unit01 && k3->nw == 2 && k3->rd[0] == 1 && k3->wr[1] == 2);
+	}
+	const alu_packet *np = r->unit.pk[2];   /* copy_packet with discarded constants */
 	cr_assert(np[0].copies == r->unit.fx10_lanes && np[0].copy_vals && np[0].copy_n == 2 &&
 	          np[0].slot[2].cp_nop && np[0].slot[3].cp_nop && !np[1].copies);
 	cr_assert(np[2].copies == r->unit.fx10_lanes && np[2].copy_n == 4 && np[2].slot[1].cp_const &&
 	          np[2].slot[3].cp_const && signbit(np[2].slot[3].xy));
-	const alu_packet *cp = r->unit.pk[1];   /* copy_packet's packets, and what it fills */
+	const alu_packet *cp = r->unit.pk[3];   /* copy_packet's packets, and what it fills */
 	cr_assert(cp[0].copies == r->unit.fx10_lanes && cp[1].copies == r->unit.fx10_lanes && !cp[2].copies);
 	cr_assert(!cp[0].copy_vals && cp[1].copy_vals && cp[0].copy_view);   /* (fx10 round to even: none) */
 	ref->unit.quad_vectors = false;

@@ -528,6 +528,21 @@ static bool any_shadow(const gr3d_quad *q)
 	return (px[0].tex_shadow | px[1].tex_shadow | px[2].tex_shadow | px[3].tex_shadow) != 0;
 }
 
+/* Packet p as its kernel (alu_packet.kern, alu_copy.c) on the live
+ * pixels (not 0); shadow: some pixel may hold TEX's pre-fetch view.  False:
+ * not run, nothing written. */
+static inline bool run_kern(const alu_unit *a, const alu_packet *p, gr3d_quad *q, unsigned live, bool shadow)
+{
+	const alu_copy_kern *k = &a->kern[p->kern - 1];
+	if (shadow && !k->shadow_ok)
+		return false;
+#if defined(__x86_64__)
+	if (a->avx2)
+		return alu_copy_run_avx2(a, k, q, live);
+#endif
+	return alu_copy_run_plain(a, k, q, live);
+}
+
 /* One packet: prev holds the aluK values of the previous packet, cur
  * receives this packet's (slots past nslots read as 0).  It runs on the
  * pixels of live and returns them without the ones a sticky kill took out;
@@ -541,6 +556,8 @@ static unsigned run_packet(alu_pass *ap, gr3d_ctx *wc, const alu_packet *p, doub
 	gr3d_quad *q = ap->q;
 	const unsigned n = p->nslots;
 	ap->shadow = ap->shadow && any_shadow(q);
+	if (ap->quad && p->kern && run_kern(a, p, q, live, ap->shadow))
+		return live;                  /* (a copy packet whose aluK values no one reads) */
 	if (ap->quad && p->copies && copy_packet(ap, p, cur, live))
 		return live;                  /* (copies write rows and globals: no kill) */
 	alu_f32x4 f32[4];
@@ -682,6 +699,13 @@ static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	if (!count)
 		return clocks(a, e);
 	sim_unit_count(&s->u, ALU_CTR_PACKETS, count);
+	if (a->kexec[e] && a->quad_vectors) {   /* one packet, a kernel: run_exec's work, no pass */
+		const unsigned live = live_pixels(q);
+		if (live && run_kern(a, &a->pk[e][0], q, live, any_shadow(q))) {
+			sim_unit_count(&s->u, ALU_CTR_INSTRUCTIONS, slot_ops(a, e, live));
+			return clocks(a, e);
+		}
+	}
 	run_exec(a, q, e, count);
 	return clocks(a, e);
 }
@@ -720,6 +744,8 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx)
 	a->fx10_lim_neg = ctx->fx10_wrap ? 1e9f : 512.0f;
 	alu_plan_draw(a, ctx);
 	alu_batch_plan(a);
+	a->nkern = 0;
+	memset(a->kexec, 0, sizeof a->kexec);
 	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++)
 		for (unsigned i = 0; i < a->packets[e] && i < TEGRA_FP_MAX_PER_EXEC; i++) {
 			alu_packet *p = &a->pk[e][i];
@@ -743,5 +769,7 @@ void alu_init(alu_unit *a, gr3d_ctx *ctx)
 				p->copy_view |= s->cp_shadow || (s->pair_next && s[1].cp_shadow);
 			}
 			p->copy_vals = i + 1 < a->packets[e] && i + 1 < TEGRA_FP_MAX_PER_EXEC && a->pk[e][i + 1].reads_prev;
+			alu_copy_plan(a, ctx, p);
+			a->kexec[e] = a->packets[e] == 1 && p->kern && !p->reads_prev;
 		}
 }

@@ -101,7 +101,31 @@ typedef struct alu_packet {
 	bool copy_view;               /* and some copy is an FP20 row read (alu_slot.cp_shadow) */
 	uint8_t copy_n;               /* and its copies: slots 0..copy_n-1; the slots after are
 	                               * constants whose writes are discarded (alu_slot.cp_nop) */
+	uint8_t kern;                 /* and it runs as alu_unit.kern[kern - 1] (0: not) */
 } alu_packet;
+
+/* A packet of copies (alu_packet.copies, no aluK value read after it) as one
+ * kernel on eight lanes, two slots at a time (alu_copy.c): lane 4k + p is
+ * slot k's pixel p; each per-slot choice planned into lanes. */
+enum { ALU_KERN_MAX = 8 };
+typedef struct alu_copy_kern {
+	_Alignas(32) uint32_t fxr[16];    /* ~0: the slot reads an FX10 half (else FP20) */
+	_Alignas(32) uint32_t rsh[16];    /* and its shift (0 .l, 10 .h) */
+	_Alignas(32) uint32_t am[16], xm[16];   /* abs, negate as bit masks (alu_slot.cp_and, cp_xor) */
+	_Alignas(32) float add[16], lo[16], hi[16];   /* the addend, the clamp (cp_add, cp_lo, cp_hi) */
+	_Alignas(32) uint32_t wfx[16];    /* ~0: written as an FX10 half (else an FP20 word) */
+	_Alignas(32) uint32_t wsh[16];    /* and the half's shift */
+	uint16_t off[4];                  /* each slot's four words in gr3d_quad (alu_slot.copy_off) */
+	uint16_t w_off[4];                /* the writes, in slot order: the register's words, */
+	uint32_t w_keep[4];               /* the bits kept, */
+	uint8_t w_slot[4];                /* the slot written, */
+	bool w_pair[4];                   /* and its next slot's code ORed in (alu_slot.pair_next) */
+	uint8_t nw, npairs;
+	uint8_t rd[2], wr[2];             /* slot pair h's reads (1 FP20, 2 FX10, 3 both) and writes
+	                                   * (1 FP20, 2 FX10, 3 both) */
+	bool unit01;                      /* every FX10 write's value is in [-0, 1] (fx10_lanes_unit) */
+	bool shadow_ok;                   /* no FP20 row read, no row write: runs with a pre-fetch view */
+} alu_copy_kern;
 
 typedef struct alu_unit {
 	gr3d_stage s;
@@ -119,6 +143,9 @@ typedef struct alu_unit {
 	uint8_t slots[TEGRA_FP_MAX_EXEC];        /* and their slots */
 	uint16_t view_load[TEGRA_FP_MAX_EXEC];   /* row registers EXEC e copies into the view */
 	alu_packet pk[TEGRA_FP_MAX_EXEC][TEGRA_FP_MAX_PER_EXEC];
+	alu_copy_kern kern[ALU_KERN_MAX];  /* the packets run as kernels (alu_packet.kern) */
+	unsigned nkern;
+	bool kexec[TEGRA_FP_MAX_EXEC];     /* EXEC e is one such packet: alu_exec runs it */
 	/* EXEC e on a batch's lanes (alu_batch.c): the lane registers it reads
 	 * and writes, and whether it can run there at all */
 	uint64_t lane_rd[TEGRA_FP_MAX_EXEC], lane_wr[TEGRA_FP_MAX_EXEC];

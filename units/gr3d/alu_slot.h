@@ -85,6 +85,16 @@ uint64_t alu_slot_ops(const alu_unit *a, unsigned e, unsigned live);
 /* the clocks EXEC e occupies the ALU */
 unsigned alu_clocks(const alu_unit *a, unsigned e);
 
+/* A packet of copies as one kernel (alu_copy.c): plans p as one (sets
+ * p->kern, after alu_init's copy plan); runs it on quad q's live pixels
+ * (not 0), or returns false, having written nothing (a word copy_reg
+ * declines, a pre-fetch view the kernel cannot keep). */
+void alu_copy_plan(alu_unit *a, const gr3d_ctx *c, alu_packet *p);
+bool alu_copy_run_plain(const alu_unit *a, const alu_copy_kern *k, gr3d_quad *q, unsigned live);
+#if defined(__x86_64__)
+bool alu_copy_run_avx2(const alu_unit *a, const alu_copy_kern *k, gr3d_quad *q, unsigned live);
+#endif
+
 /* Compiles and plans every packet of ctx->prog into a (alu_plan.c). */
 void alu_plan_draw(alu_unit *a, const gr3d_ctx *ctx);
 
