@@ -10,8 +10,8 @@
  *    alu_exec without, on a program with every form, operand kind and
  *    destination, registers holding every kind of FP20 code, partial
  *    quads, TEX's pre-fetch view, under the rounding knobs: registers,
- *    views and counters; the copy packets run as kernels (alu_copy.c) among
- *    them, checked to be planned so. */
+ *    views and counters; the packets of copies and of products run as
+ *    kernels (alu_copy.c) among them, checked to be planned so. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -201,7 +201,16 @@ static const char PROG[] =
 	"  ALU0: MAD r2.l, r0, #1, #0 (sat)\n"
 	"  ALU1: MAD r2.h, r1, #1, #0 (sat)\n"
 	"  ALU2: MAD r3.l, r2, #1, #0 (sat)\n"
-	"  ALU3: MAD r3.h, r3, #1, #0 (sat)\n;\n";
+	"  ALU3: MAD r3.h, r3, #1, #0 (sat)\n;\n"
+	/* a packet of products as a kernel (alu_copy_kern.prod; the EXEC before the
+	 * kernels above holds fs_tex's, four saturated MULs into two FX10 pairs): an FP20
+	 * write no one reads (rounded by the encoder), a scaled MAD with a constant rC*rD
+	 * into one FX10 half, negated, abs and minus-one operands, a pair */
+	"EXEC\n ALU:\n"
+	"  ALU0: MUL g5.lh, -r4, g2, #0\n"
+	"  ALU1: MAD r11.l, abs(r1), r6.h, #1, #1 (x2)\n"
+	"  ALU2: MUL r12.l, r5, r7, #0 (sat)\n"
+	"  ALU3: MUL r12.h, r0-1, r3, #0 (/2)\n;\n";
 
 typedef alu_rig rig;
 
@@ -217,15 +226,21 @@ static void check_quads(enum ulp_round fp20, enum ulp_round fx10, bool wrap, boo
 	cr_assert(r->unit.quad_vectors, "the vector forms are on by default");
 	const unsigned ne = r->dec.exec_count;   /* the kernels (alu_copy.c) */
 	const bool k = r->unit.fx10_lanes;
-	cr_assert(r->unit.kexec[0] == k && r->unit.kexec[1] == k && r->unit.kexec[ne - 2] == k &&
-	          r->unit.kexec[ne - 1] == k && !r->unit.kexec[2] && !r->unit.kexec[3]);
+	cr_assert(r->unit.kexec[0] == k && r->unit.kexec[1] == k && r->unit.kexec[ne - 3] == k &&
+	          r->unit.kexec[ne - 2] == k && r->unit.kexec[ne - 1] == k && !r->unit.kexec[2] && !r->unit.kexec[3]);
+	cr_assert((r->unit.pk[ne - 4][1].kern != 0) == k && !r->unit.pk[ne - 4][0].kern);   /* fs_tex's MULs */
 	cr_assert(!r->unit.pk[2][0].kern && (r->unit.pk[2][2].kern != 0) == k && (r->unit.pk[3][0].kern != 0) == k &&
 	          !r->unit.pk[3][1].kern);
 	if (k) {
 		const alu_copy_kern *k0 = &r->unit.kern[r->unit.pk[0][0].kern - 1];
 		const alu_copy_kern *k1 = &r->unit.kern[r->unit.pk[1][0].kern - 1];
-		const alu_copy_kern *k2 = &r->unit.kern[r->unit.pk[ne - 2][0].kern - 1];
-		const alu_copy_kern *k3 = &r->unit.kern[r->unit.pk[ne - 1][0].kern - 1];
+		const alu_copy_kern *k2 = &r->unit.kern[r->unit.pk[ne - 3][0].kern - 1];
+		const alu_copy_kern *k3 = &r->unit.kern[r->unit.pk[ne - 2][0].kern - 1];
+		const alu_copy_kern *k4 = &r->unit.kern[r->unit.pk[ne - 1][0].kern - 1];
+		const alu_copy_kern *k5 = &r->unit.kern[r->unit.pk[ne - 4][1].kern - 1];
+		cr_assert(k4->prod && k4->nw == 3 && k4->w_pair[2] && !k4->wfx[0] && k4->wfx[4] && k4->wsh[12] == 10);
+		cr_assert(k5->prod && k5->nw == 2 && k5->w_pair[0] && k5->w_pair[1]);
+		cr_assert(!k0->prod && !k1->prod && !k2->prod && !k3->prod);
 		cr_assert(k0->shadow_ok && !k0->unit01 && k0->nw == 3 && k0->rd[0] == 2 && k0->wr[1] == 1);
 		cr_assert(!k1->shadow_ok && k1->rd[1] == 3 && k1->wr[0] == 3 && k1->nw == 4);
 		cr_assert(!k2->shadow_ok && k2->nw == 3 && k2->w_pair[1] && k2->w_slot[1] == 1);

@@ -538,9 +538,9 @@ static inline bool run_kern(const alu_unit *a, const alu_packet *p, gr3d_quad *q
 		return false;
 #if defined(__x86_64__)
 	if (a->avx2)
-		return alu_copy_run_avx2(a, k, q, live);
+		return alu_copy_run_avx2(a, p, k, q, live);
 #endif
-	return alu_copy_run_plain(a, k, q, live);
+	return alu_copy_run_plain(a, p, k, q, live);
 }
 
 /* One packet: prev holds the aluK values of the previous packet, cur

@@ -131,6 +131,81 @@ static inline __attribute__((always_inline)) bool k_pair(const alu_unit *a, cons
 	return true;
 }
 
+/* ---- a packet of products (alu_copy_kern.prod) ----
+ * q_slot's FORM_MAD_K on the quad as vectors, slot by slot: operands read
+ * as q_fetch reads them (a register's FP20 words or FX10 half, a
+ * constant), their modifiers, rA*rB + slot.xy, the scale, the saturate,
+ * the FP20 rounding (round20_lanes' near rule) unless alu_slot.unread,
+ * then the write's code (enc20_lanes' near rule, or fx10_quad's
+ * fx10_lanes of the binary32).  A word copy_reg declines (a subnormal
+ * read, inf, NaN), or a value in fp20_far_lanes (which round20_lanes and
+ * enc20_lanes take one by one), makes it return false: the general path
+ * runs the packet. */
+typedef double k_f64x4 __attribute__((vector_size(32)));
+typedef int64_t k_i64x4 __attribute__((vector_size(32)));
+#define K_SEL64(m, yes, no) ((k_f64x4)(((k_i64x4)(yes) & (m)) | ((k_i64x4)(no) & ~(m))))
+
+static inline __attribute__((always_inline)) bool k_opd(const alu_unit *a, const alu_operand *o, const gr3d_quad *q,
+                                                         k_f64x4 *out)
+{
+	if (o->kind == OPD_CONST) {       /* modifiers folded by alu_compile */
+		*out = (k_f64x4){ o->k, o->k, o->k, o->k };
+		return true;
+	}
+	const uint32_t *raw = (const uint32_t *)(const void *)((const uint8_t *)q + o->off);
+	alu_f32x4 f;
+	if (o->fx) {
+		f = fx10_lanes_in(raw, o->fx);
+	} else {
+		alu_u32x4 w;
+		memcpy(&w, raw, sizeof w);
+		bool special, other;
+		f = (alu_f32x4)fp20_lanes_bits(a->subnormals, w, &special, &other);
+		if (other)
+			return false;
+	}
+	*out = __builtin_convertvector(f, k_f64x4);   /* exact */
+	if (o->mods) {                    /* modify: abs, x2, minus one, negate */
+		const q_u64x4 am = { o->abs_mask, o->abs_mask, o->abs_mask, o->abs_mask };
+		const q_u64x4 nm = { o->neg_mask, o->neg_mask, o->neg_mask, o->neg_mask };
+		*out = (k_f64x4)((q_u64x4)((k_f64x4)((q_u64x4)*out & am) * o->mul - o->sub) ^ nm);
+	}
+	return true;
+}
+
+static inline __attribute__((always_inline)) bool k_prod(const alu_unit *a, const alu_copy_kern *k,
+                                                          const alu_slot *sl, const gr3d_quad *q, unsigned s,
+                                                          uint32_t *enc, bool wide)
+{
+	k_f64x4 x, y;
+	if (!k_opd(a, &sl->a, q, &x) || !k_opd(a, &sl->b, q, &y))
+		return false;
+	k_f64x4 r = x * y + sl->xy;
+	static const double scale[4] = { 1.0, 2.0, 4.0, 0.5 };
+	if (sl->scale)
+		r *= scale[sl->scale];
+	if (sl->saturate) {               /* r < 0 ? 0 : r > 1 ? 1 : r */
+		const k_f64x4 zero = { 0.0, 0.0, 0.0, 0.0 }, one = { 1.0, 1.0, 1.0, 1.0 };
+		r = K_SEL64(r < zero, zero, K_SEL64(r > one, one, r));
+	}
+	q_u64x4 b = (q_u64x4)r;
+	alu_u32x4 far = fp20_far_lanes(&b, wide);
+	if (!sl->unread)
+		round20_near(&b, k->radd, k->rodd);
+	far |= fp20_far_lanes(&b, wide);
+	if (any_u32x4(far))
+		return false;
+	alu_u32x4 e;
+	if (k->wfx[4 * s]) {              /* fx10_quad: fx10_lanes of the binary32 (exact) */
+		const k_f64x4 v = (k_f64x4)b;
+		e = fx10_lanes(a, __builtin_convertvector(v, alu_f32x4)) << k->wsh[4 * s];
+	} else {
+		e = enc20_near(&b, k->radd, k->rodd, wide);
+	}
+	memcpy(&enc[4 * s], &e, sizeof e);
+	return true;
+}
+
 /* ~0 in lane p where bit p of live is set */
 static const uint32_t LIVE_LANES[16][GR3D_PIXELS] __attribute__((aligned(16))) = {
 #define L(m) { (m) & 1u ? ~0u : 0u, (m) & 2u ? ~0u : 0u, (m) & 4u ? ~0u : 0u, (m) & 8u ? ~0u : 0u }
@@ -138,12 +213,17 @@ static const uint32_t LIVE_LANES[16][GR3D_PIXELS] __attribute__((aligned(16))) =
 #undef L
 };
 
-static inline __attribute__((always_inline)) bool k_run(const alu_unit *a, const alu_copy_kern *k, gr3d_quad *q,
-                                                         unsigned live)
+static inline __attribute__((always_inline)) bool k_run(const alu_unit *a, const alu_packet *p,
+                                                         const alu_copy_kern *k, gr3d_quad *q, unsigned live, bool wide)
 {
 	_Alignas(32) uint32_t enc[16];
-	if (!k_pair(a, k, q, 0, enc) || (k->npairs > 1 && !k_pair(a, k, q, 1, enc)))
+	if (k->prod) {
+		for (unsigned s = 0; s < p->nslots; s++)
+			if (!k_prod(a, k, &p->slot[s], q, s, enc, wide))
+				return false;
+	} else if (!k_pair(a, k, q, 0, enc) || (k->npairs > 1 && !k_pair(a, k, q, 1, enc))) {
 		return false;
+	}
 	/* the writes, in slot order (write_pair_f32, write_f32 without the views) */
 	alu_u32x4 lm;
 	memcpy(&lm, LIVE_LANES[live & 15u], sizeof lm);
@@ -165,15 +245,63 @@ static inline __attribute__((always_inline)) bool k_run(const alu_unit *a, const
 }
 
 #if defined(__x86_64__)
-__attribute__((target("avx2"))) bool alu_copy_run_avx2(const alu_unit *a, const alu_copy_kern *k, gr3d_quad *q,
-                                                        unsigned live)
+__attribute__((target("avx2"))) bool alu_copy_run_avx2(const alu_unit *a, const alu_packet *p, const alu_copy_kern *k,
+                                                        gr3d_quad *q, unsigned live)
 {
-	return k_run(a, k, q, live);
+	return k_run(a, p, k, q, live, true);
 }
 #endif
-bool alu_copy_run_plain(const alu_unit *a, const alu_copy_kern *k, gr3d_quad *q, unsigned live)
+bool alu_copy_run_plain(const alu_unit *a, const alu_packet *p, const alu_copy_kern *k, gr3d_quad *q, unsigned live)
 {
-	return k_run(a, k, q, live);
+	return k_run(a, p, k, q, live, false);
+}
+
+/* A register or constant operand (q_fetch's first kinds). */
+static bool plain_operand(const alu_operand *o)
+{
+	return o->kind == OPD_CONST || o->kind == OPD_REG;
+}
+
+/* Plans packet p as a kernel of products (alu_copy_kern.prod) when every
+ * slot is one: FORM_MAD_K, no condition, rounded (not exact), not a copy,
+ * rA and rB registers or constants, written to a row or global as FP20 or
+ * one FX10 half; no group, no aluK value read after it. */
+static void plan_prod(alu_unit *a, const gr3d_ctx *c, alu_packet *p)
+{
+	if (p->copies || p->copy_vals || p->groups || !p->nslots || !a->fx10_lanes || c->exact ||
+	    a->nkern >= ALU_KERN_MAX)
+		return;
+	for (unsigned s = 0; s < p->nslots; s++) {
+		const alu_slot *sl = &p->slot[s];
+		if (sl->form != FORM_MAD_K || sl->cc != TEGRA_CC_NONE || sl->exact || sl->reg_copy ||
+		    !plain_operand(&sl->a) || !plain_operand(&sl->b) || sl->wr == WR_OTHER)
+			return;
+	}
+	alu_copy_kern *k = &a->kern[a->nkern];
+	memset(k, 0, sizeof *k);
+	k->prod = true;
+	fp20_round_add(c->fp20_round, &k->radd, &k->rodd);
+	for (unsigned s = 0; s < p->nslots; s++) {
+		const alu_slot *sl = &p->slot[s];
+		const unsigned i = k->nw++;
+		k->w_slot[i] = (uint8_t)s;
+		if (sl->pair_next) {          /* write_pair */
+			const uint32_t m = gr3d_fx_mask(c);
+			k->w_pair[i] = true;
+			k->w_off[i] = (uint16_t)(offsetof(gr3d_quad, r) + (sl->dst_index & (GR3D_ROW_REGS - 1)) * sizeof(uint32_t) * GR3D_PIXELS);
+			k->w_keep[i] = ~(m | m << gr3d_fx_shift(c));
+			k->wfx[4 * s] = k->wfx[4 * s + 4] = ~0u;
+			k->wsh[4 * s] = sl[0].fx10_shift;
+			k->wsh[4 * s + 4] = sl[1].fx10_shift;
+			s++;
+			continue;
+		}
+		k->w_off[i] = sl->wr_off;     /* write_value */
+		k->wfx[4 * s] = sl->wr == WR_FX10 ? ~0u : 0u;
+		k->wsh[4 * s] = sl->wr == WR_FX10 ? sl->fx10_shift : 0u;
+		k->w_keep[i] = sl->wr == WR_FX10 ? ~(gr3d_fx_mask(c) << sl->fx10_shift) : 0u;
+	}
+	p->kern = (uint8_t)++a->nkern;
 }
 
 /* Plans packet p (alu_init has planned its copies: alu_packet.copies) as
@@ -183,6 +311,7 @@ bool alu_copy_run_plain(const alu_unit *a, const alu_copy_kern *k, gr3d_quad *q,
 void alu_copy_plan(alu_unit *a, const gr3d_ctx *c, alu_packet *p)
 {
 	p->kern = 0;
+	plan_prod(a, c, p);
 	if (!p->copies || p->copy_vals || a->nkern >= ALU_KERN_MAX)
 		return;
 	alu_copy_kern *k = &a->kern[a->nkern];

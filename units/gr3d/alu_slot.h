@@ -90,9 +90,9 @@ unsigned alu_clocks(const alu_unit *a, unsigned e);
  * (not 0), or returns false, having written nothing (a word copy_reg
  * declines, a pre-fetch view the kernel cannot keep). */
 void alu_copy_plan(alu_unit *a, const gr3d_ctx *c, alu_packet *p);
-bool alu_copy_run_plain(const alu_unit *a, const alu_copy_kern *k, gr3d_quad *q, unsigned live);
+bool alu_copy_run_plain(const alu_unit *a, const alu_packet *p, const alu_copy_kern *k, gr3d_quad *q, unsigned live);
 #if defined(__x86_64__)
-bool alu_copy_run_avx2(const alu_unit *a, const alu_copy_kern *k, gr3d_quad *q, unsigned live);
+bool alu_copy_run_avx2(const alu_unit *a, const alu_packet *p, const alu_copy_kern *k, gr3d_quad *q, unsigned live);
 #endif
 
 /* Compiles and plans every packet of ctx->prog into a (alu_plan.c). */
