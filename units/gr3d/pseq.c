@@ -91,7 +91,7 @@ static bool all_killed(const gr3d_quad *q)
 	return gr3d_flags4(q->killed) == 0x01010101u;
 }
 
-static inline void free_slot(pseq_unit *p, uint16_t qid)
+static inline __attribute__((always_inline)) void free_slot(pseq_unit *p, uint16_t qid)
 {
 	p->free_slots[p->nfree++] = qid;
 	p->inflight--;
@@ -146,7 +146,7 @@ static inline void flags4_set(bool f[GR3D_PIXELS], uint32_t w)
  * (which compilers turn into a string instruction).  g0..g7 and cr0..cr15
  * are left as they are when nothing can read them (clear_gcr), the batch
  * view always (gr3d_quad.view). */
-static void admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr)
+static inline __attribute__((always_inline)) void admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr)
 {
 	/* one 16-byte store a register, unrolled (a loop costs three more) */
 #pragma GCC unroll 16
