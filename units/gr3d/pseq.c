@@ -91,7 +91,7 @@ static bool all_killed(const gr3d_quad *q)
 	return gr3d_flags4(q->killed) == 0x01010101u;
 }
 
-static inline void free_slot(pseq_unit *p, uint16_t qid)
+static inline __attribute__((always_inline)) void free_slot(pseq_unit *p, uint16_t qid)
 {
 	p->free_slots[p->nfree++] = qid;
 	p->inflight--;
@@ -146,7 +146,7 @@ static inline void flags4_set(bool f[GR3D_PIXELS], uint32_t w)
  * (which compilers turn into a string instruction).  g0..g7 and cr0..cr15
  * are left as they are when nothing can read them (clear_gcr), the batch
  * view always (gr3d_quad.view). */
-static void admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr)
+static inline __attribute__((always_inline)) void admit(const gr3d_quad_in *in, gr3d_quad *q, bool clear_gcr)
 {
 	/* one 16-byte store a register, unrolled (a loop costs three more) */
 #pragma GCC unroll 16
@@ -235,9 +235,11 @@ static inline __attribute__((always_inline)) enum pseq_back take_back(pseq_unit 
 enum pseq_in { IN_NONE, IN_TAKEN, IN_WINDOW };
 
 /* The head of the input port at now into a free slot, as token *next; when
- * the window is full PSEQ stalls until a token coming back (visible at
- * back) wakes it (IN_WINDOW). */
-static inline __attribute__((always_inline)) enum pseq_in take_in(pseq_unit *p, uint64_t now, uint64_t back, gr3d_token *next)
+ * the window is full PSEQ stalls until the next token coming back wakes it
+ * (IN_WINDOW).  chain (a constant): recirculation is p->chain's; the cycle
+ * that token is visible is looked up only then. */
+static inline __attribute__((always_inline)) enum pseq_in take_in(pseq_unit *p, uint64_t now, gr3d_token *next,
+                                                                  bool chain)
 {
 	gr3d_ctx *c = p->ctx;
 	const gr3d_quad_in *in = sim_port_peek_sized(p->in, sizeof *in, now);
@@ -249,6 +251,7 @@ static inline __attribute__((always_inline)) enum pseq_in take_in(pseq_unit *p, 
 		p->draining = true;
 	if (window_full || p->draining) {
 		sim_unit_stall_wait(&p->u, now, SIM_STALL_WINDOW);
+		const uint64_t back = chain ? gr3d_chain_next_back(p->chain) : sim_port_next_ready(p->recirc);
 		if (back != UINT64_MAX)
 			sim_unit_wake(&p->u, back);
 		return IN_WINDOW;
@@ -293,7 +296,7 @@ static void pseq_tick(sim_unit *u, uint64_t now)
 	}
 	gr3d_token next;
 	if (take_back(p, now, true, &next, false) == BACK_NONE) {
-		const enum pseq_in r = take_in(p, now, sim_port_next_ready(p->recirc), &next);
+		const enum pseq_in r = take_in(p, now, &next, false);
 		if (r == IN_WINDOW)                /* a token coming back wakes us */
 			return;
 		if (r == IN_NONE) {
@@ -344,12 +347,11 @@ static inline __attribute__((always_inline)) void chain_tick(sim_unit *u, uint64
 				sim_unit_sleep_through(u, t);
 				break;
 			}
-			const uint64_t back = gr3d_chain_next_back(ch);
-			const enum pseq_in r = take_in(p, now, back, &next);
+			const enum pseq_in r = take_in(p, now, &next, true);
 			if (r == IN_WINDOW)
 				break;
 			if (r == IN_NONE) {
-				const uint64_t r2 = sim_port_next_ready(p->in);
+				const uint64_t back = gr3d_chain_next_back(ch), r2 = sim_port_next_ready(p->in);
 				sim_unit_sleep_until(u, back < r2 ? back : r2);
 				break;
 			}
