@@ -28,6 +28,7 @@ typedef struct vcd_lane {
 	vcd_item out_item;
 	vcd_item *items;                   /* in flight, in BEGIN order */
 	uint32_t cap;
+	uint32_t lim;                      /* a BEGIN at n >= lim grows items or is dropped */
 } vcd_lane;
 
 /* Values below SMALL (activity codes, EXEC indexes, short in-flight
@@ -320,20 +321,21 @@ TL_INLINE void flush_time(tl_vcd *w)
 	tl_done(f, p);
 }
 
-static bool item_push(tl_vcd *w, vcd_lane *l, const sim_tl_event *e)
+/* A BEGIN on a lane with n >= lim: its items grow, or it is dropped at
+ * MAX_INFLIGHT. */
+static bool item_push_slow(tl_vcd *w, vcd_lane *l, const sim_tl_event *e)
 {
 	if (l->n == MAX_INFLIGHT) {
 		w->dropped++;
 		return true;
 	}
-	if (l->n == l->cap) {
-		uint32_t cap = l->cap ? l->cap * 2 : 16;
-		vcd_item *ni = realloc(l->items, cap * sizeof *ni);
-		if (!ni)
-			return tl_file_fail(&w->file, "out of memory");
-		l->items = ni;
-		l->cap = cap;
-	}
+	uint32_t cap = l->cap ? l->cap * 2 : 16;
+	vcd_item *ni = realloc(l->items, cap * sizeof *ni);
+	if (!ni)
+		return tl_file_fail(&w->file, "out of memory");
+	l->items = ni;
+	l->cap = cap;
+	l->lim = cap < MAX_INFLIGHT ? cap : MAX_INFLIGHT;
 	l->items[l->n++] = (vcd_item){ e->id, e->arg };
 	return true;
 }
@@ -386,7 +388,9 @@ static bool vcd_write(void *ctx, const sim_tl_event *ev, size_t n)
 			l->act = (uint8_t)e->arg;
 			break;
 		case SIM_TL_BEGIN:
-			if (!item_push(w, l, e)) {
+			if (l->n < l->lim)
+				l->items[l->n++] = (vcd_item){ e->id, e->arg };
+			else if (!item_push_slow(w, l, e)) {
 				w->ndirty = ndirty;
 				return false;
 			}
