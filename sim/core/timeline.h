@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 enum sim_tl_kind {
 	SIM_TL_ACTIVITY = 0,  /* lane's activity changes to arg (SIM_ACT_*) */
@@ -25,6 +26,10 @@ typedef struct sim_tl_event {
 	uint8_t kind;
 	uint8_t pad;
 } sim_tl_event;
+_Static_assert(sizeof(sim_tl_event) == 24 && offsetof(sim_tl_event, arg) == offsetof(sim_tl_event, id) + 4 &&
+                   offsetof(sim_tl_event, lane) + 8 == sizeof(sim_tl_event) &&
+                   offsetof(sim_tl_event, kind) == offsetof(sim_tl_event, lane) + 2,
+               "sim_tl_emit's three stores");
 
 typedef struct sim_tl_sink {
 	void *ctx;
@@ -67,7 +72,17 @@ static inline void sim_tl_emit(sim_timeline *tl, uint64_t cycle, uint16_t lane,
 	if (cycle < tl->from || cycle >= tl->to)
 		return;
 	sim_tl_event *e = tl->cur;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* three 8-byte stores: the cycle, id and arg, lane, kind and pad (0)
+	 * and the tail padding (0, as the initializer below leaves it) */
+	const uint64_t ia = (uint64_t)id | (uint64_t)arg << 32;
+	const uint64_t lk = (uint64_t)lane | (uint64_t)kind << 16;
+	e->cycle = cycle;
+	memcpy((char *)e + offsetof(sim_tl_event, id), &ia, sizeof ia);
+	memcpy((char *)e + offsetof(sim_tl_event, lane), &lk, sizeof lk);
+#else
 	*e = (sim_tl_event){ .cycle = cycle, .id = id, .arg = arg, .lane = lane, .kind = (uint8_t)kind };
+#endif
 	tl->cur = ++e;
 	if (e == tl->end)
 		sim_tl_flush(tl);

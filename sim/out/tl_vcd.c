@@ -28,12 +28,24 @@ typedef struct vcd_lane {
 	vcd_item out_item;
 	vcd_item *items;                   /* in flight, in BEGIN order */
 	uint32_t cap;
+	uint32_t lim;                      /* a BEGIN at n >= lim grows items or is dropped */
 } vcd_lane;
 
 /* Values below SMALL (activity codes, EXEC indexes, short in-flight
  * counts) have their whole line "b<v> <code>\n" made when the header is
  * written: 16 bytes a line, its length in the last byte. */
 enum { SMALL = 16, SMALL_VARS = VAR_INSTANT, MARK_DIRTY = 1, MARK_INSTANT = 2 };
+
+/* An item id's "b<binary>" (n bytes of text, at most 33; 40 are copied),
+ * tagged with the id.  Entry i holds ids whose low bits are i; at open its
+ * tag is ~i, which no such id equals. */
+enum { ID_CACHE = 1024, ID_TEXT = 40 };
+typedef struct vcd_id_text {
+	char text[ID_TEXT + 16];
+	uint32_t n;
+	uint32_t tag;
+} vcd_id_text;
+_Static_assert(sizeof(vcd_id_text) == 64, "an entry a cache line");
 
 struct tl_vcd {
 	tl_file file;               /* the output, its first error */
@@ -60,6 +72,9 @@ struct tl_vcd {
 	 * 8 spare bytes so that 8 may be copied from any place in a row */
 	char bits[256 * 8 + 8];
 	char small[SIM_TL_MAX_LANES][SMALL_VARS][SMALL][16];   /* the declared lanes' */
+	/* the text "b<binary>" of item ids lately dumped, by the id's low bits:
+	 * an item passes through several lanes (PSEQ, MFU, TEX, ALU, DW) */
+	vcd_id_text ids[ID_CACHE];
 };
 _Static_assert(SIM_TL_MAX_LANES * VARS_PER_LANE <= 94 * 94, "variable codes of at most 2 characters");
 
@@ -98,6 +113,31 @@ static inline char *bin_at(const tl_vcd *w, char *p, uint32_t v, unsigned lane, 
 	}
 	memcpy(p, w->tail[lane][var], 4);
 	return p + w->tail_n[lane][var];
+}
+
+/* bin_at for an item id whose text is not in w->ids: it is kept there.
+ * The room holds BIN_ROOM bytes, so ID_TEXT may be copied from it. */
+static __attribute__((noinline)) char *id_miss(tl_vcd *w, char *p, uint32_t v, unsigned lane)
+{
+	vcd_id_text *c = &w->ids[v & (ID_CACHE - 1u)];
+	char *const end = bin_at(w, p, v, lane, VAR_ITEM);
+	memcpy(c->text, p, ID_TEXT);   /* what follows the text is never shown */
+	c->n = (uint32_t)(end - p) - w->tail_n[lane][VAR_ITEM];
+	c->tag = v;
+	return end;
+}
+
+/* bin_at, for an item id: an item passes through several lanes (PSEQ, MFU,
+ * TEX, ALU, DW), and its text is made once (w->ids). */
+static inline char *id_at(tl_vcd *w, char *p, uint32_t v, unsigned lane)
+{
+	const vcd_id_text *c = &w->ids[v & (ID_CACHE - 1u)];
+	if (c->tag != v)
+		return id_miss(w, p, v, lane);
+	memcpy(p, c->text, ID_TEXT);
+	p += c->n;
+	memcpy(p, w->tail[lane][VAR_ITEM], 4);
+	return p + w->tail_n[lane][VAR_ITEM];
 }
 
 /* bin_at, for any value: a value below SMALL copies its line whole (16
@@ -286,11 +326,11 @@ TL_INLINE void flush_time(tl_vcd *w)
 		if (n) {
 			const vcd_item cur = l->items[n - 1];
 			if (!l->out_has_item) {
-				p = bin_at(w, p, cur.id, ln, VAR_ITEM);
+				p = id_at(w, p, cur.id, ln);
 				p = val_at(w, p, cur.arg, ln, VAR_ARG);
 			} else {
 				if (cur.id != l->out_item.id)
-					p = bin_at(w, p, cur.id, ln, VAR_ITEM);
+					p = id_at(w, p, cur.id, ln);
 				if (cur.arg != l->out_item.arg)
 					p = val_at(w, p, cur.arg, ln, VAR_ARG);
 			}
@@ -320,20 +360,21 @@ TL_INLINE void flush_time(tl_vcd *w)
 	tl_done(f, p);
 }
 
-static bool item_push(tl_vcd *w, vcd_lane *l, const sim_tl_event *e)
+/* A BEGIN on a lane with n >= lim: its items grow, or it is dropped at
+ * MAX_INFLIGHT. */
+static bool item_push_slow(tl_vcd *w, vcd_lane *l, const sim_tl_event *e)
 {
 	if (l->n == MAX_INFLIGHT) {
 		w->dropped++;
 		return true;
 	}
-	if (l->n == l->cap) {
-		uint32_t cap = l->cap ? l->cap * 2 : 16;
-		vcd_item *ni = realloc(l->items, cap * sizeof *ni);
-		if (!ni)
-			return tl_file_fail(&w->file, "out of memory");
-		l->items = ni;
-		l->cap = cap;
-	}
+	uint32_t cap = l->cap ? l->cap * 2 : 16;
+	vcd_item *ni = realloc(l->items, cap * sizeof *ni);
+	if (!ni)
+		return tl_file_fail(&w->file, "out of memory");
+	l->items = ni;
+	l->cap = cap;
+	l->lim = cap < MAX_INFLIGHT ? cap : MAX_INFLIGHT;
 	l->items[l->n++] = (vcd_item){ e->id, e->arg };
 	return true;
 }
@@ -386,7 +427,9 @@ static bool vcd_write(void *ctx, const sim_tl_event *ev, size_t n)
 			l->act = (uint8_t)e->arg;
 			break;
 		case SIM_TL_BEGIN:
-			if (!item_push(w, l, e)) {
+			if (l->n < l->lim)
+				l->items[l->n++] = (vcd_item){ e->id, e->arg };
+			else if (!item_push_slow(w, l, e)) {
 				w->ndirty = ndirty;
 				return false;
 			}
@@ -428,6 +471,8 @@ tl_vcd *tl_vcd_open(const char *path, const tl_vcd_opts *opts, ulp_diag *d)
 			w->tail_n[l][v] = (uint8_t)(n + 2);
 		}
 	}
+	for (uint32_t i = 0; i < ID_CACHE; i++)
+		w->ids[i].tag = ~i;
 	for (unsigned b = 0; b < 256; b++)
 		for (unsigned i = 0; i < 8; i++)
 			w->bits[8 * b + i] = (char)('0' + ((b >> (7 - i)) & 1u));
