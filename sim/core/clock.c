@@ -201,6 +201,7 @@ static void wheel_fill(sim_clock *c)
 	w->far_next = UINT64_MAX;
 	w->now = c->now;
 	w->cur = 0;
+	w->owed = 0;
 	for (unsigned i = 0; i < c->nunits; i++)
 		if (c->unit[i]->wake != UINT64_MAX)
 			sim_wheel_add(w, c->unit[i]->wake, UINT32_C(1) << i);
@@ -393,6 +394,14 @@ static inline __attribute__((always_inline)) enum sim_run_result run_passes(sim_
 			next = now + 1;
 		if (next_wake < next)
 			next = next_wake;
+		/* a unit woken for now after the one ticking ticked in this pass
+		 * (sim_unit_wake), and owes a pass at now + 1; with a timeline it is
+		 * made (the marks and spans see every pass), else only its figures
+		 * are, below, when nothing is due then */
+		const bool owed = c->wheel.owed;
+		c->wheel.owed = 0;
+		if (spans && owed)
+			next = now + 1;
 		if (spans && c->slept) {
 			if (c->mark)
 				c->mark(c->mark_ctx, now, 1);
@@ -402,15 +411,35 @@ static inline __attribute__((always_inline)) enum sim_run_result run_passes(sim_
 		}
 		if (next > now + 1)
 			next = wheel_next(c, now, next);
+		/* the owed pass at now + 1 is empty: nothing is due then */
+		const bool empty = !spans && owed && next > now + 1;
 		c->next = next;
 		/* no unit busy in this cycle (a busy one set last_progress to now) */
 		if (now - c->last_progress >= wd) {
 			waiting_book(c, now);
 			c->now = now + 1;
+			if (empty)                      /* the pass owed */
+				c->next = now + 1;
 			watchdog_report(c, d);
 			return SIM_RUN_WATCHDOG;
 		}
 		now++;
+		if (empty) {
+			/* the empty pass at now (the old now + 1): what it did to the
+			 * run's figures, its limit and its watchdog check; the wheel's
+			 * search from now + 1 (wheel_next) gave what it would give */
+			if (now >= until) {
+				c->next = now;              /* the pass owed, in the next run */
+				break;
+			}
+			if (now - c->last_progress >= wd) {
+				waiting_book(c, now);
+				c->now = now + 1;
+				watchdog_report(c, d);
+				return SIM_RUN_WATCHDOG;
+			}
+			now++;
+		}
 	}
 	c->now = now;
 	return SIM_RUN_LIMIT;
