@@ -398,9 +398,7 @@ static inline __attribute__((always_inline)) enum sim_run_result run_passes(sim_
 		 * (sim_unit_wake), and owes a pass at now + 1; with a timeline it is
 		 * made (the marks and spans see every pass), else only its figures
 		 * are, below, when nothing is due then */
-		const bool owed = c->wheel.owed;
-		c->wheel.owed = 0;
-		if (spans && owed)
+		if (spans && c->wheel.owed == now + 1)
 			next = now + 1;
 		if (spans && c->slept) {
 			if (c->mark)
@@ -409,10 +407,12 @@ static inline __attribute__((always_inline)) enum sim_run_result run_passes(sim_
 			close_spans(c, now);
 			next = c->next;
 		}
-		if (next > now + 1)
+		/* the owed pass at now + 1 is empty when nothing is due then */
+		bool empty = false;
+		if (next > now + 1) {
 			next = wheel_next(c, now, next);
-		/* the owed pass at now + 1 is empty: nothing is due then */
-		const bool empty = !spans && owed && next > now + 1;
+			empty = !spans && c->wheel.owed == now + 1 && next > now + 1;
+		}
 		c->next = next;
 		/* no unit busy in this cycle (a busy one set last_progress to now) */
 		if (now - c->last_progress >= wd) {
