@@ -407,11 +407,22 @@ static inline __attribute__((always_inline)) enum sim_run_result run_passes(sim_
 			close_spans(c, now);
 			next = c->next;
 		}
-		/* the owed pass at now + 1 is empty when nothing is due then */
-		bool empty = false;
+		bool empty = false;                 /* the owed pass at now + 1 is empty */
 		if (next > now + 1) {
-			next = wheel_next(c, now, next);
-			empty = !spans && c->wheel.owed == now + 1 && next > now + 1;
+			if (!spans && c->wheel.owed == now + 1) {
+				/* the owed pass would find the next wake in the wheel
+				 * alone, from now + 2 (its c->next starts afresh): the
+				 * wakes gathered in this pass (c->next, next_wake) are
+				 * there too, or stale (a unit woken for later, then for
+				 * now in this pass); nothing is due at now + 1 (it would
+				 * be in next) unless the wheel says so */
+				next = wheel_next(c, now, UINT64_MAX);
+				empty = next > now + 1;
+				if (!empty)
+					next = now + 1;
+			} else {
+				next = wheel_next(c, now, next);
+			}
 		}
 		c->next = next;
 		/* no unit busy in this cycle (a busy one set last_progress to now) */
