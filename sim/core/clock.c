@@ -201,7 +201,7 @@ static void wheel_fill(sim_clock *c)
 	w->far_next = UINT64_MAX;
 	w->now = c->now;
 	w->cur = 0;
-	w->owed = 0;
+	w->owed = w->owed_stale = 0;
 	for (unsigned i = 0; i < c->nunits; i++)
 		if (c->unit[i]->wake != UINT64_MAX)
 			sim_wheel_add(w, c->unit[i]->wake, UINT32_C(1) << i);
@@ -411,12 +411,15 @@ static inline __attribute__((always_inline)) enum sim_run_result run_passes(sim_
 		if (next > now + 1) {
 			if (!spans && c->wheel.owed == now + 1) {
 				/* the owed pass would find the next wake in the wheel
-				 * alone, from now + 2 (its c->next starts afresh): the
-				 * wakes gathered in this pass (c->next, next_wake) are
-				 * there too, or stale (a unit woken for later, then for
-				 * now in this pass); nothing is due at now + 1 (it would
-				 * be in next) unless the wheel says so */
-				next = wheel_next(c, now, UINT64_MAX);
+				 * alone, from now + 2 (its c->next starts afresh).  The
+				 * wakes gathered in this pass are in the wheel too, but
+				 * c->next may be stale (a unit woken for later, then for
+				 * now, or a wake its own tick then overwrote), so only
+				 * next_wake bounds the search: the wakes the pass gave the
+				 * units that ticked, which only a lower wake (in the
+				 * wheel) can change.  Nothing is due at now + 1 (it would
+				 * be in next) unless the wheel says so. */
+				next = wheel_next(c, now, next_wake);
 				empty = next > now + 1;
 				if (!empty)
 					next = now + 1;
