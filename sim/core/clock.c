@@ -201,7 +201,7 @@ static void wheel_fill(sim_clock *c)
 	w->far_next = UINT64_MAX;
 	w->now = c->now;
 	w->cur = 0;
-	w->owed = w->owed_stale = 0;
+	w->owed = 0;
 	for (unsigned i = 0; i < c->nunits; i++)
 		if (c->unit[i]->wake != UINT64_MAX)
 			sim_wheel_add(w, c->unit[i]->wake, UINT32_C(1) << i);

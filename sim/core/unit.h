@@ -59,7 +59,6 @@ enum { SIM_WHEEL_SLOTS = 64 };
 typedef struct sim_wheel {
 	uint64_t now;                      /* the cycle of the pass (in a run) */
 	uint64_t owed;                     /* now + 1 after a wake for now after cur: a pass owed */
-	uint64_t owed_stale;               /* now + 1 when such a wake replaced the clock's next */
 	uint32_t cur;                      /* in a pass: the bit of the unit ticking */
 	uint64_t occ;                      /* slots with a bit */
 	uint64_t far_next;                 /* <= the wake of every unit in far */
@@ -141,7 +140,6 @@ static inline void sim_unit_fini(sim_unit *u)
 static inline void sim_unit_wake(sim_unit *u, uint64_t at)
 {
 	if (at < u->wake && at >= u->wake_floor) {
-		const uint64_t was = u->wake;
 		u->wake = at;
 		if (u->clock_next) {
 			sim_wheel *w = u->clock_wheel;
@@ -158,9 +156,6 @@ static inline void sim_unit_wake(sim_unit *u, uint64_t at)
 				 * the units' wakes. */
 				w->slot[at % SIM_WHEEL_SLOTS] |= bit;
 				w->owed = at + 1;
-				/* the clock's next may be the wake this one replaces */
-				if (was == *u->clock_next && was != UINT64_MAX)
-					w->owed_stale = at + 1;
 				return;
 			}
 			if (at < *u->clock_next)
