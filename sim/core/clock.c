@@ -201,6 +201,7 @@ static void wheel_fill(sim_clock *c)
 	w->far_next = UINT64_MAX;
 	w->now = c->now;
 	w->cur = 0;
+	w->owed = 0;
 	for (unsigned i = 0; i < c->nunits; i++)
 		if (c->unit[i]->wake != UINT64_MAX)
 			sim_wheel_add(w, c->unit[i]->wake, UINT32_C(1) << i);
@@ -393,6 +394,12 @@ static inline __attribute__((always_inline)) enum sim_run_result run_passes(sim_
 			next = now + 1;
 		if (next_wake < next)
 			next = next_wake;
+		/* a unit woken for now after the one ticking ticked in this pass
+		 * (sim_unit_wake), and owes a pass at now + 1; with a timeline it is
+		 * made (the marks and spans see every pass), else only its figures
+		 * are, below, when nothing is due then */
+		if (spans && c->wheel.owed == now + 1)
+			next = now + 1;
 		if (spans && c->slept) {
 			if (c->mark)
 				c->mark(c->mark_ctx, now, 1);
@@ -400,17 +407,53 @@ static inline __attribute__((always_inline)) enum sim_run_result run_passes(sim_
 			close_spans(c, now);
 			next = c->next;
 		}
-		if (next > now + 1)
-			next = wheel_next(c, now, next);
+		bool empty = false;                 /* the owed pass at now + 1 is empty */
+		if (next > now + 1) {
+			if (!spans && c->wheel.owed == now + 1) {
+				/* the owed pass would find the next wake in the wheel
+				 * alone, from now + 2 (its c->next starts afresh).  The
+				 * wakes gathered in this pass are in the wheel too, but
+				 * c->next may be stale (a unit woken for later, then for
+				 * now, or a wake its own tick then overwrote), so only
+				 * next_wake bounds the search: the wakes the pass gave the
+				 * units that ticked, which only a lower wake (in the
+				 * wheel) can change.  Nothing is due at now + 1 (it would
+				 * be in next) unless the wheel says so. */
+				next = wheel_next(c, now, next_wake);
+				empty = next > now + 1;
+				if (!empty)
+					next = now + 1;
+			} else {
+				next = wheel_next(c, now, next);
+			}
+		}
 		c->next = next;
 		/* no unit busy in this cycle (a busy one set last_progress to now) */
 		if (now - c->last_progress >= wd) {
 			waiting_book(c, now);
 			c->now = now + 1;
+			if (empty)                      /* the pass owed */
+				c->next = now + 1;
 			watchdog_report(c, d);
 			return SIM_RUN_WATCHDOG;
 		}
 		now++;
+		if (empty) {
+			/* the empty pass at now (the old now + 1): what it did to the
+			 * run's figures, its limit and its watchdog check; the wheel's
+			 * search from now + 1 (wheel_next) gave what it would give */
+			if (now >= until) {
+				c->next = now;              /* the pass owed, in the next run */
+				break;
+			}
+			if (now - c->last_progress >= wd) {
+				waiting_book(c, now);
+				c->now = now + 1;
+				watchdog_report(c, d);
+				return SIM_RUN_WATCHDOG;
+			}
+			now++;
+		}
 	}
 	c->now = now;
 	return SIM_RUN_LIMIT;

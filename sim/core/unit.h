@@ -58,6 +58,7 @@ enum { SIM_WHEEL_SLOTS = 64 };
 
 typedef struct sim_wheel {
 	uint64_t now;                      /* the cycle of the pass (in a run) */
+	uint64_t owed;                     /* now + 1 after a wake for now after cur: a pass owed */
 	uint32_t cur;                      /* in a pass: the bit of the unit ticking */
 	uint64_t occ;                      /* slots with a bit */
 	uint64_t far_next;                 /* <= the wake of every unit in far */
@@ -141,9 +142,32 @@ static inline void sim_unit_wake(sim_unit *u, uint64_t at)
 	if (at < u->wake && at >= u->wake_floor) {
 		u->wake = at;
 		if (u->clock_next) {
+			sim_wheel *w = u->clock_wheel;
+			const uint32_t bit = u->sched_bit;
+			const uint64_t d = at - w->now;
+			if (d == 0 && bit > w->cur) {
+				/* due in the pass at now, after the unit ticking (a pop
+				 * waking its producer): the pass reads its slot again and
+				 * ticks it.  Such a wake owes a pass at now + 1 (the clock's
+				 * rule, which the end cycle, a limit's and the watchdog's
+				 * depend on): the clock books it from owed and makes it only
+				 * when something is due then (run_passes), not through its
+				 * next.  Outside a pass (between runs) sim_clock_run takes
+				 * the units' wakes. */
+				w->slot[at % SIM_WHEEL_SLOTS] |= bit;
+				w->owed = at + 1;
+				return;
+			}
 			if (at < *u->clock_next)
 				*u->clock_next = at;
-			sim_wheel_add(u->clock_wheel, at, u->sched_bit);
+			if (d == 0) {                  /* itself, or a unit before it: the next pass */
+				w->slot[(at + 1) % SIM_WHEEL_SLOTS] |= bit;
+			} else if (d < SIM_WHEEL_SLOTS) {
+				w->slot[at % SIM_WHEEL_SLOTS] |= bit;
+				w->occ |= UINT64_C(1) << (at % SIM_WHEEL_SLOTS);
+			} else {
+				sim_wheel_add_other(w, at, bit);
+			}
 		}
 	}
 }
