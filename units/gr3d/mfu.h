@@ -69,4 +69,8 @@ void mfu_run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri *t,
 /* One SFU op on v (exposed for the unit tests). */
 double mfu_sfu(const gr3d_ctx *c, unsigned op, double v);
 
+/* sfu_quad (mfu.c: mfu_sfu on four values in place, the op's switch once)
+ * out of line, for mfu_lanes.h's SFU op on a register. */
+void mfu_sfu_lanes(const gr3d_ctx *c, unsigned op, double v[GR3D_PIXELS]);
+
 #endif

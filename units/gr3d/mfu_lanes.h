@@ -1,0 +1,189 @@
+/* The MFU's four-lane paths (mfu.c's wide build, AVX2 on x86-64): the
+ * perspective set-up, an SFU op on a register and FP20 interpolation, each
+ * on a quad whose four pixels are active, with the weights' layout they
+ * share with mfu.c's pair paths.  Included by mfu.c only; each is the
+ * general path's operations, operands and roundings lane by lane
+ * (tests/units/test_mfu_pair.c compares them). */
+#ifndef ULP_UNITS_MFU_LANES_H
+#define ULP_UNITS_MFU_LANES_H
+
+#include "units/gr3d/mfu.h"
+#include "units/gr3d/mfu_pair.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+/* The interpolation weights b0, b1 and 1 - b0 - b1 of each pixel, one row
+ * per weight (w[k][p], or two pixels to a pair: mfu_f64x2 w[k][p / 2]). */
+typedef union mfu_weights {
+	double w[3][GR3D_PIXELS];
+	mfu_f64x2 pair[3][GR3D_PIXELS / 2];
+	mfu_f64x4 quad[3];
+} mfu_weights;
+
+/* Four floats widened to four doubles (exact): for AVX2 one conversion from
+ * memory (GCC 12's generic conversion of a loaded vector goes through the
+ * stack), else the generic one. */
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static inline void f64x4_of_f32(const float f[GR3D_PIXELS], mfu_f64x4 *out)
+{
+	*out = (mfu_f64x4)_mm256_cvtps_pd(_mm_loadu_ps(f));
+}
+#else
+static inline void f64x4_of_f32(const float f[GR3D_PIXELS], mfu_f64x4 *out)
+{
+	mfu_f32x4 v;
+	memcpy(&v, f, sizeof v);
+	*out = __builtin_convertvector(v, mfu_f64x4);
+}
+#endif
+
+/* persp_setup on the four pixels at once (the wide build: mfu_quad_avx2):
+ * the same operations, operands and roundings lane by lane. */
+GR3D_HOT bool persp_setup4(const mfu_round *rd, gr3d_quad *q, mfu_weights *w)
+{
+	/* (f64x4_of_f32: one vcvtps2pd each, not four instructions) */
+	mfu_f64x4 qw, bar0, bar1;
+	f64x4_of_f32(q->q, &qw);
+	f64x4_of_f32(q->bar0, &bar0);
+	f64x4_of_f32(q->bar1, &bar1);
+	mfu_u64x4 far = { 0, 0, 0, 0 };
+	mfu_f64x4 s = 1.0 / qw;
+	mfu_round20_x4(rd, &s, &far);
+	mfu_f64x4 b0 = s * bar0, b1 = s * bar1;
+	mfu_round20_x4(rd, &b0, &far);
+	mfu_round20_x4(rd, &b1, &far);
+	if (!mfu_near_x4(&far))
+		return false;
+	const mfu_f32x4 f0 = __builtin_convertvector(b0, mfu_f32x4), f1 = __builtin_convertvector(b1, mfu_f32x4);
+	memcpy(q->b0, &f0, sizeof f0);
+	memcpy(q->b1, &f1, sizeof f1);
+	w->quad[0] = b0;
+	w->quad[1] = b1;
+	w->quad[2] = 1.0 - b0 - b1;
+	return true;
+}
+
+/* reg_sfu on the four pixels at once (the wide build): the register's four
+ * words read as one vector (gr3d_fp20_quad's normal case lane by lane, the
+ * helper itself when a word is special), the op on four lanes where it is
+ * one instruction (rcp, rsq: IEEE division and square root, the same in a
+ * vector), else lane by lane as sfu_quad forms it, then the four codes.
+ * Where a value is outside the pair helpers' range, every lane's code is
+ * formed as run_steps forms it from the same value (gr3d_round20, then
+ * gr3d_fp20_bits): no value is computed twice.  Always writes the register. */
+#if defined(__x86_64__)
+/* A quad's four codes, each in the low word of its 64-bit lane, into dst as
+ * four words: one permute and one store. */
+__attribute__((target("avx2"))) static inline void mfu_store_x4(uint32_t dst[GR3D_PIXELS], const mfu_u64x4 *code)
+{
+	const __m256i n = _mm256_permutevar8x32_epi32((__m256i)*code, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
+	_mm_storeu_si128((__m128i *)dst, _mm256_castsi256_si128(n));
+}
+
+/* The four codes of values of which some are outside the pair helpers'
+ * range, each as run_steps forms it (gr3d_round20, then gr3d_fp20_bits). */
+__attribute__((noinline)) static void codes_general(const gr3d_ctx *c, const double v[GR3D_PIXELS],
+                                                    uint32_t code[GR3D_PIXELS])
+{
+	for (unsigned p = 0; p < GR3D_PIXELS; p++)
+		code[p] = gr3d_fp20_bits(c->fp20_round, gr3d_round20(c, v[p]));
+}
+
+__attribute__((target("avx2"), always_inline)) static inline void reg_sfu4(const gr3d_ctx *c, const mfu_round *rd,
+                                                                           const mfu_plan *in, gr3d_quad *q)
+{
+	uint32_t *reg = q->r[in->sfu_reg];
+	mfu_u32x4 w;
+	memcpy(&w, reg, sizeof w);
+	/* the normal words' binary64 bits straight from the FP20 code (one
+	 * vpmovzxdq, no binary32 step: GCC 12 widens four floats to doubles in
+	 * six instructions here), and the odd test as an equality */
+	mfu_f64x4 x;
+	mfu_fp20_f64_normal(w, &x);
+	const mfu_u32x4 sp = mfu_fp20_odd(w);
+	if (_mm_movemask_ps((__m128)sp)) {
+		double xs[GR3D_PIXELS];
+		gr3d_fp20_quad(true, reg, xs);
+		memcpy(&x, xs, sizeof x);
+	}
+	mfu_f64x4 v;
+	const unsigned op = in->sfu_op;
+	const bool cut = c->cfg->tegra_sfu_bits < 13;
+	if (op == TEGRA_SFU_RCP && !cut) {
+		v = 1.0 / x;
+	} else if (op == TEGRA_SFU_RSQ && !cut) {
+		const mfu_f64x4 a = (mfu_f64x4)((mfu_u64x4)x & ~(UINT64_C(1) << 63));
+		v = 1.0 / (mfu_f64x4)_mm256_sqrt_pd((__m256d)a);
+	} else if (op == TEGRA_SFU_PREEX2 && !cut) {
+		v = x;
+	} else {
+		double r[GR3D_PIXELS];
+		memcpy(r, &x, sizeof r);
+		mfu_sfu_lanes(c, op, r);
+		memcpy(&v, r, sizeof v);
+	}
+	mfu_u64x4 far = { 0, 0, 0, 0 }, code;
+	mfu_fp20_bits_x4(rd, &v, &far, &code, false);
+	if (!mfu_near_x4(&far)) {
+		double vs[GR3D_PIXELS];
+		memcpy(vs, &v, sizeof vs);
+		codes_general(c, vs, reg);
+		return;
+	}
+	mfu_store_x4(reg, &code);
+}
+#endif
+
+/* ipl_fp20 on the four pixels at once (the wide build); permute: each
+ * register's four codes stored by one permute (mfu_store_x4), else lane by
+ * lane (fewer instructions in mfu_persp_ipl_avx2, more in the others, as
+ * GCC 12 builds them). */
+GR3D_HOT bool ipl_fp20_4(const mfu_round *rd, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
+                         const mfu_weights *w, bool permute, bool zeros)
+{
+	const float *f = &t->f[0][0][0];
+	mfu_u64x4 far = { 0, 0, 0, 0 };
+	const mfu_f64x4 w0 = w->quad[0], w1 = w->quad[1], w2 = w->quad[2];
+	for (unsigned j = 0; j < in->nvar; j++) {
+		const float *a = f + in->var[j].tram;
+		const double a0 = a[0], a1 = a[1], a2 = a[2];
+		const unsigned reg = in->var[j].reg;
+		const mfu_f64x4 v = w0 * a0 + w1 * a1 + w2 * a2;
+		mfu_u64x4 c;
+		mfu_fp20_bits_x4(rd, &v, &far, &c, zeros);
+#if defined(__x86_64__)
+		if (permute) {
+			mfu_store_x4(q->r[reg], &c);
+			continue;
+		}
+#endif
+		for (unsigned p = 0; p < GR3D_PIXELS; p++)
+			q->r[reg][p] = (uint32_t)c[p];
+	}
+	return mfu_near_x4(&far);
+}
+
+/* ipl_fp20_4's retry when a value was out of range, with +-0 in range (out
+ * of line: the first try stays as small as it was).  Where it fails too,
+ * ipl_vars redoes every var; either way every var is written again. */
+#if defined(__x86_64__)
+__attribute__((target("avx2")))
+#endif
+__attribute__((noinline)) static bool ipl_fp20_4_zeros(const mfu_round *rd, const mfu_plan *in,
+                                                       const gr3d_tram_tri *t, gr3d_quad *q,
+                                                       const mfu_weights *w)
+{
+	return ipl_fp20_4(rd, in, t, q, w, false, true);
+}
+
+/* FP20 interpolation on the four lanes (the wide build), the retry
+ * included. */
+GR3D_HOT bool ipl_lanes(const mfu_round *rd, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
+                        const mfu_weights *w, bool permute)
+{
+	return ipl_fp20_4(rd, in, t, q, w, permute, false) || ipl_fp20_4_zeros(rd, in, t, q, w);
+}
+
+#endif
