@@ -474,6 +474,29 @@ __attribute__((target("avx2"), noinline)) static unsigned mfu_persp_ipl_avx2(gr3
 	return s->quad_clocks * x->count;
 }
 
+/* mfu_persp_ipl_avx2 for a plan with persp_ipl4 (four vars, their TRAM
+ * floats and registers in a row): persp_ipl4 in one pass; where a value is
+ * out of range, or the quad has an inactive pixel or no triangle,
+ * mfu_persp_ipl_avx2 runs the EXEC from the start (persp_ipl4 wrote
+ * nothing).  Also the stage's exec itself when every EXEC has such a plan
+ * (mfu_init). */
+__attribute__((target("avx2"), noinline)) static unsigned mfu_persp_ipl4_avx2(gr3d_stage *s, gr3d_quad *q,
+                                                                            unsigned e)
+{
+	const mfu_unit *m = (const mfu_unit *)s;
+	const mfu_exec_plan *x = &m->exec[e];
+	const gr3d_ctx *c = s->ctx;
+	const mfu_plan *in = &x->inst[0];
+	if (active_pixels(q) != 0xFu || q->tri >= c->ntris ||
+	    !persp_ipl4(&m->round, c->tram[q->tri].f[in->var[0].row], q, q->r + in->var[0].reg))
+		return mfu_persp_ipl_avx2(s, q, e);
+	q->tex_row = x->row;
+	const uint32_t *add = x->add[GR3D_PIXELS];
+	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
+		sim_unit_count(&s->u, k, add[k]);
+	return s->quad_clocks * x->count;
+}
+
 /* An EXEC each of whose instructions has a four-lane path (mfu_exec_plan.lanes:
  * the perspective set-up, an SFU op on a register, FP20 interpolation or
  * nothing) on a quad whose four pixels are active and which has a triangle
@@ -528,6 +551,8 @@ static unsigned mfu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	if (!m->count[e])
 		return s->quad_clocks;                          /* count 0 still takes a clock (wiki) */
 #if defined(__x86_64__)
+	if (m->exec[e].persp_ipl4)
+		return mfu_persp_ipl4_avx2(s, q, e);
 	if (m->exec[e].persp_ipl)
 		return mfu_persp_ipl_avx2(s, q, e);
 	if (m->exec[e].lanes)
@@ -592,6 +617,7 @@ void mfu_init(mfu_unit *m, gr3d_ctx *ctx)
 #endif
 	memset(m->exec, 0, sizeof m->exec);
 	memset(m->count, 0, sizeof m->count);
+	bool every4 = ctx->prog->exec_count > 0;        /* every EXEC has persp_ipl4 */
 	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
 		mfu_exec_plan *x = &m->exec[e];
 		const unsigned count = ctx->prog->exec[e].mfu_sched.count;
@@ -615,6 +641,11 @@ void mfu_init(mfu_unit *m, gr3d_ctx *ctx)
 		for (unsigned n = 0; n <= GR3D_PIXELS; n++)
 			x->add[n][MFU_CTR_INSTRUCTIONS] = count;
 		x->persp_ipl = m->avx2 && x->ninst == 1 && x->inst[0].persp && x->inst[0].ipl_fp20;
+		x->persp_ipl4 = x->persp_ipl && x->inst[0].nvar == 4;
+		for (unsigned j = 0; j < x->inst[0].nvar; j++)
+			x->persp_ipl4 &= x->inst[0].var[j].tram == x->inst[0].var[0].tram + 3 * j &&
+			                 x->inst[0].var[j].reg == x->inst[0].var[0].reg + j;
+		every4 &= x->persp_ipl4;
 		x->lanes = m->avx2 && !x->persp_ipl && x->ninst > 0;
 		for (unsigned i = 0; i < x->ninst; i++) {
 			const mfu_plan *in = &x->inst[i];
@@ -622,4 +653,10 @@ void mfu_init(mfu_unit *m, gr3d_ctx *ctx)
 			x->lanes &= steps && (in->nvar == 0 || in->ipl_fp20);
 		}
 	}
+#if defined(__x86_64__)
+	if (every4 && ctx->prog->exec_count <= TEGRA_FP_MAX_EXEC)
+		m->s.exec = mfu_persp_ipl4_avx2;            /* mfu_exec's choice for each EXEC */
+#else
+	(void)every4;
+#endif
 }

@@ -40,6 +40,9 @@ typedef struct mfu_exec_plan {
 	uint8_t row;                  /* the EXEC's row (e mod rows) */
 	bool wide;                    /* the AVX2 build runs it: an instruction has a four-lane path */
 	bool persp_ipl;               /* one instruction, persp and ipl_fp20: mfu.c mfu_persp_ipl_avx2 */
+	/* persp_ipl with four vars whose TRAM floats are twelve in a row and
+	 * whose registers are four in a row: mfu.c mfu_persp_ipl4_avx2 */
+	bool persp_ipl4;
 	/* AVX2, and every instruction has a four-lane path (persp, reg_sfu,
 	 * ipl_fp20 or nothing): mfu.c mfu_lanes_avx2 */
 	bool lanes;

@@ -186,4 +186,78 @@ GR3D_HOT bool ipl_lanes(const mfu_round *rd, const mfu_plan *in, const gr3d_tram
 	return ipl_fp20_4(rd, in, t, q, w, permute, false) || ipl_fp20_4_zeros(rd, in, t, q, w);
 }
 
+#if defined(__x86_64__)
+/* var j's TRAM value for vertex i: lane i of the twelve doubles d (var j's
+ * three values are lanes 3j..3j+2), in all four lanes (one permute). */
+#define MFU_TRAM_LANE(d, i) __builtin_shufflevector((d)[(i) / 4], (d)[(i) / 4], (i) % 4, (i) % 4, (i) % 4, (i) % 4)
+
+/* Two registers' codes (each in the low words of its four 64-bit lanes, as
+ * mfu_fp20_bits_x4 leaves them) into dst[0..7], a register's four pixel
+ * words side by side: one shuffle, one permute, one store. */
+__attribute__((target("avx2"))) static inline void mfu_store_x8(uint32_t dst[2 * GR3D_PIXELS], const mfu_u64x4 *c0,
+                                                                const mfu_u64x4 *c1)
+{
+	/* per 128-bit half: c0's two low words, then c1's */
+	const __m256 lo = _mm256_shuffle_ps((__m256)*c0, (__m256)*c1, 0x88);
+	/* the halves' pairs in order: c0's four words, then c1's */
+	_mm256_storeu_si256((__m256i *)dst, _mm256_permute4x64_epi64((__m256i)lo, 0xD8));
+}
+
+/* An EXEC of one instruction that sets up the perspective and interpolates
+ * four FP20 varyings whose TRAM values are twelve floats in a row and whose
+ * registers are four in a row (mfu_exec_plan.persp_ipl4: `MOV OUT[0],
+ * IN[0]`'s one perspective varying) on a quad whose four pixels are
+ * active: persp_setup4 and ipl_fp20_4 in one pass with one range test, the
+ * twelve floats widened by three conversions, the codes stored two registers
+ * at a time.  Each value is formed by the same operations, operands and
+ * roundings as theirs: s = round20(1 / q), b0 = round20(s * bar0),
+ * b1 = round20(s * bar1), w2 = 1 - b0 - b1, then var j's value
+ * b0*a0 + b1*a1 + w2*a2 in that order and its code.  Returns false, having
+ * written nothing, when a value is out of the pair helpers' range (the
+ * caller then runs the two paths, their retries included); else writes b0,
+ * b1 (as floats: an FP20 value is exact in one) and the sixteen codes in
+ * regs[0..3] (q->r + reg0).  row: the TRAM row's four vars, three floats
+ * each. */
+__attribute__((target("avx2"), always_inline)) static inline bool persp_ipl4(const mfu_round *rd,
+                                                                             const float (*row)[3], gr3d_quad *q,
+                                                                             uint32_t (*regs)[GR3D_PIXELS])
+{
+	mfu_f64x4 qw, bar0, bar1, d[3];
+	f64x4_of_f32(q->q, &qw);
+	f64x4_of_f32(q->bar0, &bar0);
+	f64x4_of_f32(q->bar1, &bar1);
+	mfu_u64x4 far = { 0, 0, 0, 0 };
+	mfu_f64x4 s = 1.0 / qw;
+	mfu_round20_x4(rd, &s, &far);
+	mfu_f64x4 b0 = s * bar0, b1 = s * bar1;
+	mfu_round20_x4(rd, &b0, &far);
+	mfu_round20_x4(rd, &b1, &far);
+	const mfu_f64x4 w2 = 1.0 - b0 - b1;
+	const float *f = (const float *)row;            /* the row's twelve floats */
+	f64x4_of_f32(f, &d[0]);
+	f64x4_of_f32(f + 4, &d[1]);
+	f64x4_of_f32(f + 8, &d[2]);
+	/* (the lanes are constants: four statements, not a loop) */
+	const mfu_f64x4 v[4] = {
+		b0 * MFU_TRAM_LANE(d, 0) + b1 * MFU_TRAM_LANE(d, 1) + w2 * MFU_TRAM_LANE(d, 2),
+		b0 * MFU_TRAM_LANE(d, 3) + b1 * MFU_TRAM_LANE(d, 4) + w2 * MFU_TRAM_LANE(d, 5),
+		b0 * MFU_TRAM_LANE(d, 6) + b1 * MFU_TRAM_LANE(d, 7) + w2 * MFU_TRAM_LANE(d, 8),
+		b0 * MFU_TRAM_LANE(d, 9) + b1 * MFU_TRAM_LANE(d, 10) + w2 * MFU_TRAM_LANE(d, 11),
+	};
+	mfu_u64x4 c[4];
+	mfu_fp20_bits_x4(rd, &v[0], &far, &c[0], false);
+	mfu_fp20_bits_x4(rd, &v[1], &far, &c[1], false);
+	mfu_fp20_bits_x4(rd, &v[2], &far, &c[2], false);
+	mfu_fp20_bits_x4(rd, &v[3], &far, &c[3], false);
+	if (!mfu_near_x4(&far))
+		return false;
+	const mfu_f32x4 f0 = __builtin_convertvector(b0, mfu_f32x4), f1 = __builtin_convertvector(b1, mfu_f32x4);
+	memcpy(q->b0, &f0, sizeof f0);
+	memcpy(q->b1, &f1, sizeof f1);
+	mfu_store_x8((uint32_t *)regs, &c[0], &c[1]);
+	mfu_store_x8((uint32_t *)(regs + 2), &c[2], &c[3]);
+	return true;
+}
+#endif
+
 #endif
