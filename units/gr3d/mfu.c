@@ -474,12 +474,32 @@ __attribute__((target("avx2"), noinline)) static unsigned mfu_persp_ipl_avx2(gr3
 	return s->quad_clocks * x->count;
 }
 
+/* mfu_persp_ipl_avx2's steps after persp_setup4 and a failed first try of
+ * ipl_fp20_4 (persp_ipl4's 1), out of line: the weights read back from b0,
+ * b1, the retry with +-0, then ipl_vars where that fails too. */
+__attribute__((target("avx2"), noinline)) static unsigned persp_ipl4_retry(gr3d_stage *s, gr3d_quad *q, unsigned e)
+{
+	const mfu_unit *m = (const mfu_unit *)s;
+	const mfu_exec_plan *x = &m->exec[e];
+	const gr3d_ctx *c = s->ctx;
+	const gr3d_tram_tri *t = &c->tram[q->tri];
+	mfu_weights w;
+	weights(q, &w, true);
+	if (!ipl_fp20_4_zeros(&m->round, &x->inst[0], t, q, &w))
+		ipl_vars(c, &x->inst[0], t, q, 0xFu, &w);
+	q->tex_row = x->row;
+	const uint32_t *add = x->add[GR3D_PIXELS];
+	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
+		sim_unit_count(&s->u, k, add[k]);
+	return s->quad_clocks * x->count;
+}
+
 /* mfu_persp_ipl_avx2 for a plan with persp_ipl4 (four vars, their TRAM
- * floats and registers in a row): persp_ipl4 in one pass; where a value is
- * out of range, or the quad has an inactive pixel or no triangle,
- * mfu_persp_ipl_avx2 runs the EXEC from the start (persp_ipl4 wrote
- * nothing).  Also the stage's exec itself when every EXEC has such a plan
- * (mfu_init). */
+ * floats and registers in a row): persp_ipl4 in one pass; where a set-up
+ * value is out of range, or the quad has an inactive pixel or no triangle,
+ * mfu_persp_ipl_avx2 runs the EXEC from the start; where only an
+ * interpolated one is, the retry with +-0 and ipl_vars follow as there.
+ * Also the stage's exec itself when every EXEC has such a plan (mfu_init). */
 __attribute__((target("avx2"), noinline)) static unsigned mfu_persp_ipl4_avx2(gr3d_stage *s, gr3d_quad *q,
                                                                             unsigned e)
 {
@@ -487,9 +507,11 @@ __attribute__((target("avx2"), noinline)) static unsigned mfu_persp_ipl4_avx2(gr
 	const mfu_exec_plan *x = &m->exec[e];
 	const gr3d_ctx *c = s->ctx;
 	const mfu_plan *in = &x->inst[0];
-	if (active_pixels(q) != 0xFu || q->tri >= c->ntris ||
-	    !persp_ipl4(&m->round, c->tram[q->tri].f[in->var[0].row], q, q->r + in->var[0].reg))
+	if (active_pixels(q) != 0xFu || q->tri >= c->ntris)
 		return mfu_persp_ipl_avx2(s, q, e);
+	const unsigned out = persp_ipl4(&m->round, c->tram[q->tri].f[in->var[0].row], q, q->r + in->var[0].reg);
+	if (out)
+		return out == 2 ? mfu_persp_ipl_avx2(s, q, e) : persp_ipl4_retry(s, q, e);
 	q->tex_row = x->row;
 	const uint32_t *add = x->add[GR3D_PIXELS];
 	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)

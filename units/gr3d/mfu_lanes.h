@@ -212,15 +212,21 @@ __attribute__((target("avx2"))) static inline void mfu_store_x8(uint32_t dst[2 *
  * at a time.  Each value is formed by the same operations, operands and
  * roundings as theirs: s = round20(1 / q), b0 = round20(s * bar0),
  * b1 = round20(s * bar1), w2 = 1 - b0 - b1, then var j's value
- * b0*a0 + b1*a1 + w2*a2 in that order and its code.  Returns false, having
- * written nothing, when a value is out of the pair helpers' range (the
- * caller then runs the two paths, their retries included); else writes b0,
- * b1 (as floats: an FP20 value is exact in one) and the sixteen codes in
- * regs[0..3] (q->r + reg0).  row: the TRAM row's four vars, three floats
+ * b0*a0 + b1*a1 + w2*a2 in that order and its code.  Writes b0, b1 (as
+ * floats: an FP20 value is exact in one) and the sixteen codes in
+ * regs[0..3] (q->r + reg0); returns 0 when every value is in the pair
+ * helpers' range.  Else the caller goes on as mfu_persp_ipl_avx2 would,
+ * whose paths read none of what it wrote (q, bar0, bar1 and the TRAM only)
+ * and write it all again (as ipl_fp20_4's registers are written again by
+ * ipl_vars): 2, a set-up value is out of range, and the EXEC runs from the
+ * start; 1, the set-up's are in range (b0 and b1 are written as
+ * persp_setup4 writes them, weights() reads the weights back), so
+ * ipl_fp20_4's first try would fail as this one did and its retry with +-0
+ * (ipl_fp20_4_zeros) comes next.  row: the TRAM row's four vars, three floats
  * each. */
-__attribute__((target("avx2"), always_inline)) static inline bool persp_ipl4(const mfu_round *rd,
-                                                                             const float (*row)[3], gr3d_quad *q,
-                                                                             uint32_t (*regs)[GR3D_PIXELS])
+__attribute__((target("avx2"), always_inline)) static inline unsigned persp_ipl4(const mfu_round *rd,
+                                                                                 const float (*row)[3], gr3d_quad *q,
+                                                                                 uint32_t (*regs)[GR3D_PIXELS])
 {
 	mfu_f64x4 qw, bar0, bar1, d[3];
 	f64x4_of_f32(q->q, &qw);
@@ -233,6 +239,10 @@ __attribute__((target("avx2"), always_inline)) static inline bool persp_ipl4(con
 	mfu_round20_x4(rd, &b0, &far);
 	mfu_round20_x4(rd, &b1, &far);
 	const mfu_f64x4 w2 = 1.0 - b0 - b1;
+	const mfu_f32x4 f0 = __builtin_convertvector(b0, mfu_f32x4), f1 = __builtin_convertvector(b1, mfu_f32x4);
+	memcpy(q->b0, &f0, sizeof f0);
+	memcpy(q->b1, &f1, sizeof f1);
+	const mfu_u64x4 far_setup = far;
 	const float *f = (const float *)row;            /* the row's twelve floats */
 	f64x4_of_f32(f, &d[0]);
 	f64x4_of_f32(f + 4, &d[1]);
@@ -244,19 +254,18 @@ __attribute__((target("avx2"), always_inline)) static inline bool persp_ipl4(con
 		b0 * MFU_TRAM_LANE(d, 6) + b1 * MFU_TRAM_LANE(d, 7) + w2 * MFU_TRAM_LANE(d, 8),
 		b0 * MFU_TRAM_LANE(d, 9) + b1 * MFU_TRAM_LANE(d, 10) + w2 * MFU_TRAM_LANE(d, 11),
 	};
+	/* stored as soon as formed (fewer registers live): where the test
+	 * fails, the caller's paths write them all again */
 	mfu_u64x4 c[4];
 	mfu_fp20_bits_x4(rd, &v[0], &far, &c[0], false);
 	mfu_fp20_bits_x4(rd, &v[1], &far, &c[1], false);
+	mfu_store_x8((uint32_t *)regs, &c[0], &c[1]);
 	mfu_fp20_bits_x4(rd, &v[2], &far, &c[2], false);
 	mfu_fp20_bits_x4(rd, &v[3], &far, &c[3], false);
-	if (!mfu_near_x4(&far))
-		return false;
-	const mfu_f32x4 f0 = __builtin_convertvector(b0, mfu_f32x4), f1 = __builtin_convertvector(b1, mfu_f32x4);
-	memcpy(q->b0, &f0, sizeof f0);
-	memcpy(q->b1, &f1, sizeof f1);
-	mfu_store_x8((uint32_t *)regs, &c[0], &c[1]);
 	mfu_store_x8((uint32_t *)(regs + 2), &c[2], &c[3]);
-	return true;
+	if (mfu_near_x4(&far))
+		return 0;
+	return mfu_near_x4(&far_setup) ? 1 : 2;
 }
 #endif
 
