@@ -474,51 +474,6 @@ __attribute__((target("avx2"), noinline)) static unsigned mfu_persp_ipl_avx2(gr3
 	return s->quad_clocks * x->count;
 }
 
-/* mfu_persp_ipl_avx2's steps after persp_setup4 and a failed first try of
- * ipl_fp20_4 (persp_ipl4's 1), out of line: the weights read back from b0,
- * b1, the retry with +-0, then ipl_vars where that fails too. */
-__attribute__((target("avx2"), noinline)) static unsigned persp_ipl4_retry(gr3d_stage *s, gr3d_quad *q, unsigned e)
-{
-	const mfu_unit *m = (const mfu_unit *)s;
-	const mfu_exec_plan *x = &m->exec[e];
-	const gr3d_ctx *c = s->ctx;
-	const gr3d_tram_tri *t = &c->tram[q->tri];
-	mfu_weights w;
-	weights(q, &w, true);
-	if (!ipl_fp20_4_zeros(&m->round, &x->inst[0], t, q, &w))
-		ipl_vars(c, &x->inst[0], t, q, 0xFu, &w);
-	q->tex_row = x->row;
-	const uint32_t *add = x->add[GR3D_PIXELS];
-	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
-		sim_unit_count(&s->u, k, add[k]);
-	return s->quad_clocks * x->count;
-}
-
-/* mfu_persp_ipl_avx2 for a plan with persp_ipl4 (four vars, their TRAM
- * floats and registers in a row): persp_ipl4 in one pass; where a set-up
- * value is out of range, or the quad has an inactive pixel or no triangle,
- * mfu_persp_ipl_avx2 runs the EXEC from the start; where only an
- * interpolated one is, the retry with +-0 and ipl_vars follow as there.
- * Also the stage's exec itself when every EXEC has such a plan (mfu_init). */
-__attribute__((target("avx2"), noinline)) static unsigned mfu_persp_ipl4_avx2(gr3d_stage *s, gr3d_quad *q,
-                                                                            unsigned e)
-{
-	const mfu_unit *m = (const mfu_unit *)s;
-	const mfu_exec_plan *x = &m->exec[e];
-	const gr3d_ctx *c = s->ctx;
-	const mfu_plan *in = &x->inst[0];
-	if (active_pixels(q) != 0xFu || q->tri >= c->ntris)
-		return mfu_persp_ipl_avx2(s, q, e);
-	const unsigned out = persp_ipl4(&m->round, c->tram[q->tri].f[in->var[0].row], q, q->r + in->var[0].reg);
-	if (out)
-		return out == 2 ? mfu_persp_ipl_avx2(s, q, e) : persp_ipl4_retry(s, q, e);
-	q->tex_row = x->row;
-	const uint32_t *add = x->add[GR3D_PIXELS];
-	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
-		sim_unit_count(&s->u, k, add[k]);
-	return s->quad_clocks * x->count;
-}
-
 /* An EXEC each of whose instructions has a four-lane path (mfu_exec_plan.lanes:
  * the perspective set-up, an SFU op on a register, FP20 interpolation or
  * nothing) on a quad whose four pixels are active and which has a triangle
@@ -560,6 +515,73 @@ __attribute__((target("avx2"), noinline)) static unsigned mfu_lanes_avx2(gr3d_st
 		sim_unit_count(&s->u, k, add[k]);
 	return s->quad_clocks * x->count;
 }
+
+/* The steps after a failed first try of ipl_row's interpolation (its 1),
+ * out of line: as mfu_persp_ipl_avx2 and mfu_lanes_avx2 go on after
+ * ipl_fp20_4's first try, the weights read from b0, b1, the retry with +-0,
+ * then ipl_vars where that fails too. */
+__attribute__((target("avx2"), noinline)) static unsigned ipl_row_retry(gr3d_stage *s, gr3d_quad *q, unsigned e)
+{
+	const mfu_unit *m = (const mfu_unit *)s;
+	const mfu_exec_plan *x = &m->exec[e];
+	const gr3d_ctx *c = s->ctx;
+	const gr3d_tram_tri *t = &c->tram[q->tri];
+	mfu_weights w;
+	weights(q, &w, true);
+	if (!ipl_fp20_4_zeros(&m->round, &x->inst[0], t, q, &w))
+		ipl_vars(c, &x->inst[0], t, q, 0xFu, &w);
+	q->tex_row = x->row;
+	const uint32_t *add = x->add[GR3D_PIXELS];
+	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
+		sim_unit_count(&s->u, k, add[k]);
+	return s->quad_clocks * x->count;
+}
+
+/* An EXEC with a row plan (mfu_exec_plan.row_fn): ipl_row in one pass; where
+ * the quad has an inactive pixel or no triangle, or a set-up value is out
+ * of range, the EXEC's own path (mfu_persp_ipl_avx2, mfu_lanes_avx2) runs
+ * it from the start; where only an interpolated value is, ipl_row_retry
+ * goes on.  n, persp: constants in each build (IPL_ROW_EXEC). */
+__attribute__((target("avx2"), always_inline)) static inline unsigned ipl_row_exec(gr3d_stage *s, gr3d_quad *q,
+                                                                                  unsigned e, unsigned n, bool persp)
+{
+	const mfu_unit *m = (const mfu_unit *)s;
+	const mfu_exec_plan *x = &m->exec[e];
+	const gr3d_ctx *c = s->ctx;
+	const mfu_plan *in = &x->inst[0];
+	if (active_pixels(q) != 0xFu || q->tri >= c->ntris)
+		return persp ? mfu_persp_ipl_avx2(s, q, e) : mfu_lanes_avx2(s, q, e);
+	const unsigned out = ipl_row(&m->round, c->tram[q->tri].f[in->var[0].row], q, q->r + in->var[0].reg, n, persp);
+	if (out)
+		return out == 2 ? mfu_persp_ipl_avx2(s, q, e) : ipl_row_retry(s, q, e);
+	q->tex_row = x->row;
+	const uint32_t *add = x->add[GR3D_PIXELS];
+	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
+		sim_unit_count(&s->u, k, add[k]);
+	return s->quad_clocks * x->count;
+}
+
+#define IPL_ROW_EXEC(N, PERSP) \
+	__attribute__((target("avx2"), noinline)) static unsigned ipl_row_##N##_##PERSP(gr3d_stage *s, gr3d_quad *q, \
+	                                                                               unsigned e) \
+	{ \
+		return ipl_row_exec(s, q, e, N, PERSP); \
+	}
+IPL_ROW_EXEC(1, false)
+IPL_ROW_EXEC(2, false)
+IPL_ROW_EXEC(3, false)
+IPL_ROW_EXEC(4, false)
+IPL_ROW_EXEC(1, true)
+IPL_ROW_EXEC(2, true)
+IPL_ROW_EXEC(3, true)
+IPL_ROW_EXEC(4, true)
+#undef IPL_ROW_EXEC
+
+/* ipl_row's builds by [persp][n - 1] */
+static mfu_exec_fn *const IPL_ROW[2][4] = {
+	{ ipl_row_1_false, ipl_row_2_false, ipl_row_3_false, ipl_row_4_false },
+	{ ipl_row_1_true, ipl_row_2_true, ipl_row_3_true, ipl_row_4_true },
+};
 #endif
 
 __attribute__((noinline)) static unsigned mfu_quad(gr3d_stage *s, gr3d_quad *q, unsigned e)
@@ -573,8 +595,8 @@ static unsigned mfu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	if (!m->count[e])
 		return s->quad_clocks;                          /* count 0 still takes a clock (wiki) */
 #if defined(__x86_64__)
-	if (m->exec[e].persp_ipl4)
-		return mfu_persp_ipl4_avx2(s, q, e);
+	if (m->exec[e].row_fn)
+		return m->exec[e].row_fn(s, q, e);
 	if (m->exec[e].persp_ipl)
 		return mfu_persp_ipl_avx2(s, q, e);
 	if (m->exec[e].lanes)
@@ -629,6 +651,26 @@ static void plan_inst(const gr3d_ctx *c, unsigned e, const tegra_mfu_inst *in, m
 	           o->mul[1].src0 == TEGRA_MUL_SRC_SFU && o->mul[1].src1 == TEGRA_MUL_SRC_BAR1;
 }
 
+/* x->row_fn: ipl_row's build for an EXEC of one instruction, FP20
+ * interpolation without saturation (ipl_fp20) of vars 0..n-1 of one TRAM
+ * row into n registers in a row, either with the perspective set-up
+ * (persp_ipl) or alone (no SFU op, no multiplier: mfu_lanes_avx2's
+ * EXEC). */
+static void row_plan(mfu_exec_plan *x)
+{
+	x->row_fn = NULL;
+#if defined(__x86_64__)
+	const mfu_plan *in = &x->inst[0];
+	const bool alone = x->lanes && x->ninst == 1 && in->ipl_fp20 && in->sfu_op == TEGRA_SFU_NOP && in->nmul == 0;
+	if (!(x->persp_ipl || alone) || in->nvar == 0)
+		return;
+	for (unsigned j = 0; j < in->nvar; j++)         /* var j: TRAM (row, k = j), register reg0 + j */
+		if (in->var[j].k != j || in->var[j].row != in->var[0].row || in->var[j].reg != in->var[0].reg + j)
+			return;
+	x->row_fn = IPL_ROW[x->persp_ipl][in->nvar - 1];
+#endif
+}
+
 void mfu_init(mfu_unit *m, gr3d_ctx *ctx)
 {
 	gr3d_stage_init(&m->s, "mfu", ctx, MFU_COUNTERS, MFU_CTR_COUNT);
@@ -639,7 +681,7 @@ void mfu_init(mfu_unit *m, gr3d_ctx *ctx)
 #endif
 	memset(m->exec, 0, sizeof m->exec);
 	memset(m->count, 0, sizeof m->count);
-	bool every4 = ctx->prog->exec_count > 0;        /* every EXEC has persp_ipl4 */
+	bool same_row = ctx->prog->exec_count > 0;      /* every EXEC has the same row plan */
 	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
 		mfu_exec_plan *x = &m->exec[e];
 		const unsigned count = ctx->prog->exec[e].mfu_sched.count;
@@ -663,22 +705,19 @@ void mfu_init(mfu_unit *m, gr3d_ctx *ctx)
 		for (unsigned n = 0; n <= GR3D_PIXELS; n++)
 			x->add[n][MFU_CTR_INSTRUCTIONS] = count;
 		x->persp_ipl = m->avx2 && x->ninst == 1 && x->inst[0].persp && x->inst[0].ipl_fp20;
-		x->persp_ipl4 = x->persp_ipl && x->inst[0].nvar == 4;
-		for (unsigned j = 0; j < x->inst[0].nvar; j++)
-			x->persp_ipl4 &= x->inst[0].var[j].tram == x->inst[0].var[0].tram + 3 * j &&
-			                 x->inst[0].var[j].reg == x->inst[0].var[0].reg + j;
-		every4 &= x->persp_ipl4;
 		x->lanes = m->avx2 && !x->persp_ipl && x->ninst > 0;
 		for (unsigned i = 0; i < x->ninst; i++) {
 			const mfu_plan *in = &x->inst[i];
 			const bool steps = in->persp || in->reg_sfu || (in->sfu_op == TEGRA_SFU_NOP && in->nmul == 0);
 			x->lanes &= steps && (in->nvar == 0 || in->ipl_fp20);
 		}
+		row_plan(x);
+		same_row &= x->row_fn != NULL && x->row_fn == m->exec[0].row_fn;
 	}
 #if defined(__x86_64__)
-	if (every4 && ctx->prog->exec_count <= TEGRA_FP_MAX_EXEC)
-		m->s.exec = mfu_persp_ipl4_avx2;            /* mfu_exec's choice for each EXEC */
+	if (same_row && ctx->prog->exec_count <= TEGRA_FP_MAX_EXEC)
+		m->s.exec = m->exec[0].row_fn;              /* mfu_exec's choice for each EXEC */
 #else
-	(void)every4;
+	(void)same_row;
 #endif
 }

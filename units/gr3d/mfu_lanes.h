@@ -203,69 +203,91 @@ __attribute__((target("avx2"))) static inline void mfu_store_x8(uint32_t dst[2 *
 	_mm256_storeu_si256((__m256i *)dst, _mm256_permute4x64_epi64((__m256i)lo, 0xD8));
 }
 
-/* An EXEC of one instruction that sets up the perspective and interpolates
- * four FP20 varyings whose TRAM values are twelve floats in a row and whose
- * registers are four in a row (mfu_exec_plan.persp_ipl4: `MOV OUT[0],
- * IN[0]`'s one perspective varying) on a quad whose four pixels are
- * active: persp_setup4 and ipl_fp20_4 in one pass with one range test, the
- * twelve floats widened by three conversions, the codes stored two registers
+/* An EXEC of one instruction that interpolates n FP20 varyings (1 <= n <=
+ * 4) whose TRAM values are the first 3n floats of a row and whose registers
+ * are n in a row, with the perspective set-up before it (persp) or with the
+ * weights an earlier EXEC's set-up left (mfu_exec_plan.row_fn: fs_color's
+ * `MOV OUT[0], IN[0]`, fs_tex's two varyings) on a quad whose four pixels
+ * are active: persp_setup4 (or weights()) and ipl_fp20_4 in one pass with
+ * one range test, the row's floats widened by one conversion each four and
+ * broadcast by permutes, the vars unrolled, the codes stored two registers
  * at a time.  Each value is formed by the same operations, operands and
  * roundings as theirs: s = round20(1 / q), b0 = round20(s * bar0),
- * b1 = round20(s * bar1), w2 = 1 - b0 - b1, then var j's value
- * b0*a0 + b1*a1 + w2*a2 in that order and its code.  Writes b0, b1 (as
- * floats: an FP20 value is exact in one) and the sixteen codes in
- * regs[0..3] (q->r + reg0); returns 0 when every value is in the pair
- * helpers' range.  Else the caller goes on as mfu_persp_ipl_avx2 would,
- * whose paths read none of what it wrote (q, bar0, bar1 and the TRAM only)
- * and write it all again (as ipl_fp20_4's registers are written again by
- * ipl_vars): 2, a set-up value is out of range, and the EXEC runs from the
- * start; 1, the set-up's are in range (b0 and b1 are written as
- * persp_setup4 writes them, weights() reads the weights back), so
- * ipl_fp20_4's first try would fail as this one did and its retry with +-0
- * (ipl_fp20_4_zeros) comes next.  row: the TRAM row's four vars, three floats
- * each. */
-__attribute__((target("avx2"), always_inline)) static inline unsigned persp_ipl4(const mfu_round *rd,
-                                                                                 const float (*row)[3], gr3d_quad *q,
-                                                                                 uint32_t (*regs)[GR3D_PIXELS])
+ * b1 = round20(s * bar1) (else b0, b1 read from the quad), w2 = 1 - b0 - b1,
+ * then var j's value b0*a0 + b1*a1 + w2*a2 in that order and its code.
+ * Writes b0, b1 (persp; as floats: an FP20 value is exact in one) and the
+ * n registers' codes in regs[0..n-1] (q->r + reg0); returns 0 when every
+ * value is in the pair helpers' range.  Else the caller goes on as
+ * mfu_persp_ipl_avx2 or mfu_lanes_avx2 would, whose paths read none of what
+ * it wrote (q, bar0, bar1 or b0, b1, and the TRAM only) and write it all
+ * again (as ipl_fp20_4's registers are written again by ipl_vars): 2, a
+ * set-up value is out of range, and the EXEC runs from the start; 1, the
+ * set-up's are in range (b0 and b1 are as persp_setup4 writes them, and
+ * weights() reads the weights back), so ipl_fp20_4's first try would fail
+ * as this one did and its retry with +-0 (ipl_fp20_4_zeros) comes next.
+ * n and persp are constants where it is inlined. */
+__attribute__((target("avx2"), always_inline)) static inline unsigned ipl_row(const mfu_round *rd, const float (*row)[3],
+                                                                              gr3d_quad *q, uint32_t (*regs)[GR3D_PIXELS],
+                                                                              unsigned n, bool persp)
 {
-	mfu_f64x4 qw, bar0, bar1, d[3];
-	f64x4_of_f32(q->q, &qw);
-	f64x4_of_f32(q->bar0, &bar0);
-	f64x4_of_f32(q->bar1, &bar1);
 	mfu_u64x4 far = { 0, 0, 0, 0 };
-	mfu_f64x4 s = 1.0 / qw;
-	mfu_round20_x4(rd, &s, &far);
-	mfu_f64x4 b0 = s * bar0, b1 = s * bar1;
-	mfu_round20_x4(rd, &b0, &far);
-	mfu_round20_x4(rd, &b1, &far);
-	const mfu_f64x4 w2 = 1.0 - b0 - b1;
-	const mfu_f32x4 f0 = __builtin_convertvector(b0, mfu_f32x4), f1 = __builtin_convertvector(b1, mfu_f32x4);
-	memcpy(q->b0, &f0, sizeof f0);
-	memcpy(q->b1, &f1, sizeof f1);
+	mfu_f64x4 b0, b1;
+	if (persp) {
+		mfu_f64x4 qw, bar0, bar1;
+		f64x4_of_f32(q->q, &qw);
+		f64x4_of_f32(q->bar0, &bar0);
+		f64x4_of_f32(q->bar1, &bar1);
+		mfu_f64x4 s = 1.0 / qw;
+		mfu_round20_x4(rd, &s, &far);
+		b0 = s * bar0;
+		b1 = s * bar1;
+		mfu_round20_x4(rd, &b0, &far);
+		mfu_round20_x4(rd, &b1, &far);
+		const mfu_f32x4 f0 = __builtin_convertvector(b0, mfu_f32x4), f1 = __builtin_convertvector(b1, mfu_f32x4);
+		memcpy(q->b0, &f0, sizeof f0);
+		memcpy(q->b1, &f1, sizeof f1);
+	} else {
+		f64x4_of_f32(q->b0, &b0);                   /* weights() */
+		f64x4_of_f32(q->b1, &b1);
+	}
 	const mfu_u64x4 far_setup = far;
-	const float *f = (const float *)row;            /* the row's twelve floats */
+	const mfu_f64x4 w2 = 1.0 - b0 - b1;
+	/* the row's floats as doubles: those of var j are lanes 3j..3j+2 (the
+	 * last conversion may read a float of the row beyond them) */
+	const float *f = (const float *)row;
+	mfu_f64x4 d[3] = { { 0, 0, 0, 0 }, { 0, 0, 0, 0 }, { 0, 0, 0, 0 } };
 	f64x4_of_f32(f, &d[0]);
-	f64x4_of_f32(f + 4, &d[1]);
-	f64x4_of_f32(f + 8, &d[2]);
-	/* (the lanes are constants: four statements, not a loop) */
-	const mfu_f64x4 v[4] = {
-		b0 * MFU_TRAM_LANE(d, 0) + b1 * MFU_TRAM_LANE(d, 1) + w2 * MFU_TRAM_LANE(d, 2),
-		b0 * MFU_TRAM_LANE(d, 3) + b1 * MFU_TRAM_LANE(d, 4) + w2 * MFU_TRAM_LANE(d, 5),
-		b0 * MFU_TRAM_LANE(d, 6) + b1 * MFU_TRAM_LANE(d, 7) + w2 * MFU_TRAM_LANE(d, 8),
-		b0 * MFU_TRAM_LANE(d, 9) + b1 * MFU_TRAM_LANE(d, 10) + w2 * MFU_TRAM_LANE(d, 11),
-	};
-	/* stored as soon as formed (fewer registers live): where the test
-	 * fails, the caller's paths write them all again */
+	if (n > 1)
+		f64x4_of_f32(f + 4, &d[1]);
+	if (n > 2)
+		f64x4_of_f32(f + 8, &d[2]);
+	/* the codes stored as soon as formed (fewer registers live) */
 	mfu_u64x4 c[4];
-	mfu_fp20_bits_x4(rd, &v[0], &far, &c[0], false);
-	mfu_fp20_bits_x4(rd, &v[1], &far, &c[1], false);
-	mfu_store_x8((uint32_t *)regs, &c[0], &c[1]);
-	mfu_fp20_bits_x4(rd, &v[2], &far, &c[2], false);
-	mfu_fp20_bits_x4(rd, &v[3], &far, &c[3], false);
-	mfu_store_x8((uint32_t *)(regs + 2), &c[2], &c[3]);
+#define IPL_ROW_VAR(j) \
+	do { \
+		const mfu_f64x4 v = b0 * MFU_TRAM_LANE(d, 3 * (j)) + b1 * MFU_TRAM_LANE(d, 3 * (j) + 1) + \
+		                    w2 * MFU_TRAM_LANE(d, 3 * (j) + 2); \
+		mfu_fp20_bits_x4(rd, &v, &far, &c[j], false); \
+	} while (0)
+	IPL_ROW_VAR(0);
+	if (n == 1)
+		mfu_store_x4(regs[0], &c[0]);
+	if (n > 1) {
+		IPL_ROW_VAR(1);
+		mfu_store_x8((uint32_t *)regs, &c[0], &c[1]);
+	}
+	if (n > 2)
+		IPL_ROW_VAR(2);
+	if (n == 3)
+		mfu_store_x4(regs[2], &c[2]);
+	if (n > 3) {
+		IPL_ROW_VAR(3);
+		mfu_store_x8((uint32_t *)(regs + 2), &c[2], &c[3]);
+	}
+#undef IPL_ROW_VAR
 	if (mfu_near_x4(&far))
 		return 0;
-	return mfu_near_x4(&far_setup) ? 1 : 2;
+	return !persp || mfu_near_x4(&far_setup) ? 1 : 2;
 }
 #endif
 
