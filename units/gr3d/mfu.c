@@ -518,18 +518,22 @@ __attribute__((target("avx2"), noinline)) static unsigned mfu_lanes_avx2(gr3d_st
 
 /* The steps after a failed first try of ipl_row's interpolation (its 1),
  * out of line: as mfu_persp_ipl_avx2 and mfu_lanes_avx2 go on after
- * ipl_fp20_4's first try, the weights read from b0, b1, the retry with +-0,
- * then ipl_vars where that fails too. */
-__attribute__((target("avx2"), noinline)) static unsigned ipl_row_retry(gr3d_stage *s, gr3d_quad *q, unsigned e)
+ * ipl_fp20_4's first try, the retry with +-0 in range (ipl_row with zeros,
+ * the weights read from b0, b1: ipl_fp20_4_zeros on these vars), then
+ * ipl_vars where that fails too.  Built for each n (IPL_ROW_EXEC). */
+__attribute__((target("avx2"), always_inline)) static inline unsigned ipl_row_retry(gr3d_stage *s, gr3d_quad *q,
+                                                                                   unsigned e, unsigned n)
 {
 	const mfu_unit *m = (const mfu_unit *)s;
 	const mfu_exec_plan *x = &m->exec[e];
 	const gr3d_ctx *c = s->ctx;
 	const gr3d_tram_tri *t = &c->tram[q->tri];
-	mfu_weights w;
-	weights(q, &w, true);
-	if (!ipl_fp20_4_zeros(&m->round, &x->inst[0], t, q, &w))
-		ipl_vars(c, &x->inst[0], t, q, 0xFu, &w);
+	const mfu_plan *in = &x->inst[0];
+	if (ipl_row(&m->round, t->f[in->var[0].row], q, q->r + in->var[0].reg, n, false, true)) {
+		mfu_weights w;
+		weights(q, &w, true);
+		ipl_vars(c, in, t, q, 0xFu, &w);
+	}
 	q->tex_row = x->row;
 	const uint32_t *add = x->add[GR3D_PIXELS];
 	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
@@ -540,10 +544,12 @@ __attribute__((target("avx2"), noinline)) static unsigned ipl_row_retry(gr3d_sta
 /* An EXEC with a row plan (mfu_exec_plan.row_fn): ipl_row in one pass; where
  * the quad has an inactive pixel or no triangle, or a set-up value is out
  * of range, the EXEC's own path (mfu_persp_ipl_avx2, mfu_lanes_avx2) runs
- * it from the start; where only an interpolated value is, ipl_row_retry
- * goes on.  n, persp: constants in each build (IPL_ROW_EXEC). */
+ * it from the start; where only an interpolated value is, ipl_row_retry's
+ * build for n (retry) goes on.  n, persp: constants in each build
+ * (IPL_ROW_EXEC). */
 __attribute__((target("avx2"), always_inline)) static inline unsigned ipl_row_exec(gr3d_stage *s, gr3d_quad *q,
-                                                                                  unsigned e, unsigned n, bool persp)
+                                                                                  unsigned e, unsigned n, bool persp,
+                                                                                  mfu_exec_fn *retry)
 {
 	const mfu_unit *m = (const mfu_unit *)s;
 	const mfu_exec_plan *x = &m->exec[e];
@@ -551,9 +557,10 @@ __attribute__((target("avx2"), always_inline)) static inline unsigned ipl_row_ex
 	const mfu_plan *in = &x->inst[0];
 	if (active_pixels(q) != 0xFu || q->tri >= c->ntris)
 		return persp ? mfu_persp_ipl_avx2(s, q, e) : mfu_lanes_avx2(s, q, e);
-	const unsigned out = ipl_row(&m->round, c->tram[q->tri].f[in->var[0].row], q, q->r + in->var[0].reg, n, persp);
+	const unsigned out = ipl_row(&m->round, c->tram[q->tri].f[in->var[0].row], q, q->r + in->var[0].reg, n, persp,
+	                             false);
 	if (out)
-		return out == 2 ? mfu_persp_ipl_avx2(s, q, e) : ipl_row_retry(s, q, e);
+		return out == 2 ? mfu_persp_ipl_avx2(s, q, e) : retry(s, q, e);
 	q->tex_row = x->row;
 	const uint32_t *add = x->add[GR3D_PIXELS];
 	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
@@ -561,11 +568,22 @@ __attribute__((target("avx2"), always_inline)) static inline unsigned ipl_row_ex
 	return s->quad_clocks * x->count;
 }
 
+#define IPL_ROW_RETRY(N) \
+	__attribute__((target("avx2"), noinline)) static unsigned ipl_row_retry_##N(gr3d_stage *s, gr3d_quad *q, unsigned e) \
+	{ \
+		return ipl_row_retry(s, q, e, N); \
+	}
+IPL_ROW_RETRY(1)
+IPL_ROW_RETRY(2)
+IPL_ROW_RETRY(3)
+IPL_ROW_RETRY(4)
+#undef IPL_ROW_RETRY
+
 #define IPL_ROW_EXEC(N, PERSP) \
 	__attribute__((target("avx2"), noinline)) static unsigned ipl_row_##N##_##PERSP(gr3d_stage *s, gr3d_quad *q, \
 	                                                                               unsigned e) \
 	{ \
-		return ipl_row_exec(s, q, e, N, PERSP); \
+		return ipl_row_exec(s, q, e, N, PERSP, ipl_row_retry_##N); \
 	}
 IPL_ROW_EXEC(1, false)
 IPL_ROW_EXEC(2, false)

@@ -224,11 +224,13 @@ __attribute__((target("avx2"))) static inline void mfu_store_x8(uint32_t dst[2 *
  * set-up value is out of range, and the EXEC runs from the start; 1, the
  * set-up's are in range (b0 and b1 are as persp_setup4 writes them, and
  * weights() reads the weights back), so ipl_fp20_4's first try would fail
- * as this one did and its retry with +-0 (ipl_fp20_4_zeros) comes next.
- * n and persp are constants where it is inlined. */
+ * as this one did and its retry with +-0 comes next: this function again
+ * without persp and with zeros, +-0 in range (mfu_fp20_bits_x4), which is
+ * ipl_fp20_4_zeros on these vars.  n, persp and zeros are constants where
+ * it is inlined. */
 __attribute__((target("avx2"), always_inline)) static inline unsigned ipl_row(const mfu_round *rd, const float (*row)[3],
                                                                               gr3d_quad *q, uint32_t (*regs)[GR3D_PIXELS],
-                                                                              unsigned n, bool persp)
+                                                                              unsigned n, bool persp, bool zeros)
 {
 	mfu_u64x4 far = { 0, 0, 0, 0 };
 	mfu_f64x4 b0, b1;
@@ -267,7 +269,7 @@ __attribute__((target("avx2"), always_inline)) static inline unsigned ipl_row(co
 	do { \
 		const mfu_f64x4 v = b0 * MFU_TRAM_LANE(d, 3 * (j)) + b1 * MFU_TRAM_LANE(d, 3 * (j) + 1) + \
 		                    w2 * MFU_TRAM_LANE(d, 3 * (j) + 2); \
-		mfu_fp20_bits_x4(rd, &v, &far, &c[j], false); \
+		mfu_fp20_bits_x4(rd, &v, &far, &c[j], zeros); \
 	} while (0)
 	IPL_ROW_VAR(0);
 	if (n == 1)
