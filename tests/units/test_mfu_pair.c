@@ -651,3 +651,89 @@ Test(mfu_pair, register_read_on_four_lanes_is_gr3d_fp20)
 		cr_assert_eq(read_lanes_avx2(), 0u, "AVX2 build: lanes differ");
 #endif
 }
+
+/* An ordinary value in [lo, lo + span): what a quad of fs_color holds. */
+static float tame(uint64_t *x, double lo, double span)
+{
+	return (float)(lo + (double)(next(x) >> 11) / 0x1p53 * span);
+}
+
+/* An EXEC of one instruction that interpolates n FP20 varyings of one TRAM
+ * row into n registers in a row (mfu_exec_plan.row_fn: fs_color's `MOV
+ * OUT[0], IN[0]`, fs_tex's two), with the perspective set-up or with the
+ * quad's weights, run as the unit runs it (its exec, which mfu_init makes
+ * the row build itself when every EXEC has it), against the general steps:
+ * the registers, weights, TEX row, clocks and counters.  Half the quads hold
+ * awkward values (the fast path must refuse them and leave the quad as the
+ * general steps do), half ordinary ones (it takes them).  Plan 8, an SFU op
+ * on a register before the interpolation, has no row build. */
+Test(mfu_pair, ipl_row_exec_matches_the_general_steps)
+{
+	unsigned rows = 0;
+	for (unsigned plan = 0; plan < 9; plan++) {
+		const unsigned n = plan == 8 ? 2 : plan % 4 + 1;
+		const bool persp = plan >= 4 && plan < 8, reg_sfu = plan == 8;
+		tegra_mfu_inst in = persp_inst(TEGRA_VAR_FP20);
+		if (!persp)
+			memset(&in, 0, sizeof in);                /* no SFU op, no multiplier */
+		if (reg_sfu) {
+			in.sfu_op = TEGRA_SFU_RSQ;
+			in.sfu_reg = 1;
+		}
+		for (unsigned k = 0; k < 4; k++) {
+			in.var[k].op = k < n ? TEGRA_VAR_FP20 : TEGRA_VAR_NOP;
+			in.var[k].tram_row = 6;
+		}
+		for (unsigned m = 0; m < 3; m++) {
+			rig *r = new_rig(&in, MODES[m], 13);
+			const mfu_exec_plan *xp = &r->mfu.exec[0];
+			rows += xp->row_fn != NULL;
+			mfu_plan general = xp->inst[0];
+			general.persp = general.reg_sfu = general.ipl_fp20 = false;
+			uint64_t want[MFU_CTR_COUNT] = { 0 };
+			uint64_t x = 0x2545F4914F6CDD1Du + plan * 3 + m;
+			for (unsigned trial = 0; trial < 8000; trial++) {
+				random_tram(&x, &r->tram);
+				gr3d_quad a;
+				random_quad(&x, &a);
+				if (trial % 2) {
+					for (unsigned p = 0; p < GR3D_PIXELS; p++) {
+						a.q[p] = tame(&x, 0.25, 2.0);
+						a.bar0[p] = tame(&x, -0.25, 1.5);
+						a.bar1[p] = tame(&x, -0.25, 1.5);
+						a.b0[p] = gr3d_fp20(fp20_encode(tame(&x, -0.25, 1.5), ULP_ROUND_NEAREST_EVEN));
+						a.b1[p] = gr3d_fp20(fp20_encode(tame(&x, -0.25, 1.5), ULP_ROUND_NEAREST_EVEN));
+					}
+					for (unsigned k = 0; k < 4; k++)
+						for (unsigned i = 0; i < 3; i++)
+							r->tram.f[6][k][i] =
+								gr3d_fp20(fp20_encode(tame(&x, -1.0, 3.0), ULP_ROUND_NEAREST_EVEN));
+				}
+				const unsigned active = trial % 8 ? 0xFu : (unsigned)(next(&x) & 0xF);
+				for (unsigned p = 0; p < GR3D_PIXELS; p++)
+					a.killed[p] = !((active >> p) & 1u);
+				a.tri = trial % 32 ? 0 : 1;                  /* 1: no triangle (ntris 1) */
+				gr3d_quad b = a;
+				const unsigned clocks = r->mfu.s.exec(&r->mfu.s, &a, 0);
+				mfu_run_inst(&r->ctx, &general, b.tri ? NULL : &r->tram, &b, active, false);
+				b.tex_row = xp->row;
+				expect_same_quad(&a, &b, trial);
+				cr_assert_eq(a.tex_row, b.tex_row);
+				cr_assert_eq(clocks, r->mfu.s.quad_clocks * xp->count);
+				const unsigned np = (unsigned)__builtin_popcount(active);
+				want[MFU_CTR_INSTRUCTIONS] += 1;
+				want[MFU_CTR_SFU] += (persp || reg_sfu) * np;
+				want[MFU_CTR_MUL] += persp * 2 * np;
+				want[MFU_CTR_IPL] += n * np;
+			}
+			for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
+				cr_assert_eq(r->mfu.s.u.stats.counter[k], want[k], "plan %u counter %u", plan, k);
+			free(r);
+		}
+	}
+#if defined(__x86_64__)
+	cr_expect_eq(rows, __builtin_cpu_supports("avx2") ? 24u : 0u, "every plan has a row build (%u)", rows);
+#else
+	cr_expect_eq(rows, 0u);
+#endif
+}

@@ -1,11 +1,9 @@
 /* MFU: SFU ops, the two multipliers and varying interpolation (mfu.h). */
 #include "units/gr3d/mfu.h"
+#include "units/gr3d/mfu_lanes.h"
 #include "units/gr3d/mfu_pair.h"
 
 #include <math.h>
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 
 const sim_counter_def MFU_COUNTERS[MFU_CTR_COUNT] = {
 	[MFU_CTR_INSTRUCTIONS] = { "instructions", "MFU instructions run (per quad)" },
@@ -86,6 +84,14 @@ GR3D_HOT void sfu_quad(const gr3d_ctx *c, unsigned op, double v[GR3D_PIXELS])
 			v[p] = sfu_value(turns, op, v[p]);
 		break;
 	}
+}
+
+/* reg_sfu4's ops other than rcp, rsq and preEx2 (mfu_lanes.h): sfu_quad on
+ * the four values in place (out of line: its calls would make reg_sfu4 save
+ * registers). */
+__attribute__((noinline)) void mfu_sfu_lanes(const gr3d_ctx *c, unsigned op, double v[GR3D_PIXELS])
+{
+	sfu_quad(c, op, v);
 }
 
 /* Multiplier source (tegra-fp.md §2.4) for the four pixels: r0..r3 of the
@@ -193,31 +199,6 @@ static void run_steps(const gr3d_ctx *c, const mfu_plan *in, gr3d_quad *q, unsig
 	}
 }
 
-/* The interpolation weights b0, b1 and 1 - b0 - b1 of each pixel, one row
- * per weight (w[k][p], or two pixels to a pair: mfu_f64x2 w[k][p / 2]). */
-typedef union mfu_weights {
-	double w[3][GR3D_PIXELS];
-	mfu_f64x2 pair[3][GR3D_PIXELS / 2];
-	mfu_f64x4 quad[3];
-} mfu_weights;
-
-/* Four floats widened to four doubles (exact): for AVX2 one conversion from
- * memory (GCC 12's generic conversion of a loaded vector goes through the
- * stack), else the generic one. */
-#if defined(__x86_64__)
-__attribute__((target("avx2"))) static inline void f64x4_of_f32(const float f[GR3D_PIXELS], mfu_f64x4 *out)
-{
-	*out = (mfu_f64x4)_mm256_cvtps_pd(_mm_loadu_ps(f));
-}
-#else
-static inline void f64x4_of_f32(const float f[GR3D_PIXELS], mfu_f64x4 *out)
-{
-	mfu_f32x4 v;
-	memcpy(&v, f, sizeof v);
-	*out = __builtin_convertvector(v, mfu_f64x4);
-}
-#endif
-
 /* Each row is formed whole in a register and stored in one piece (four
  * lanes in the wide build, two pairs in the other): the interpolations load
  * it as a vector, and a vector load of values stored one by one waits for
@@ -279,32 +260,6 @@ GR3D_HOT bool persp_setup(const mfu_round *rd, gr3d_quad *q, mfu_weights *w)
 	return true;
 }
 
-/* persp_setup on the four pixels at once (the wide build: mfu_quad_avx2):
- * the same operations, operands and roundings lane by lane. */
-GR3D_HOT bool persp_setup4(const mfu_round *rd, gr3d_quad *q, mfu_weights *w)
-{
-	/* (f64x4_of_f32: one vcvtps2pd each, not four instructions) */
-	mfu_f64x4 qw, bar0, bar1;
-	f64x4_of_f32(q->q, &qw);
-	f64x4_of_f32(q->bar0, &bar0);
-	f64x4_of_f32(q->bar1, &bar1);
-	mfu_u64x4 far = { 0, 0, 0, 0 };
-	mfu_f64x4 s = 1.0 / qw;
-	mfu_round20_x4(rd, &s, &far);
-	mfu_f64x4 b0 = s * bar0, b1 = s * bar1;
-	mfu_round20_x4(rd, &b0, &far);
-	mfu_round20_x4(rd, &b1, &far);
-	if (!mfu_near_x4(&far))
-		return false;
-	const mfu_f32x4 f0 = __builtin_convertvector(b0, mfu_f32x4), f1 = __builtin_convertvector(b1, mfu_f32x4);
-	memcpy(q->b0, &f0, sizeof f0);
-	memcpy(q->b1, &f1, sizeof f1);
-	w->quad[0] = b0;
-	w->quad[1] = b1;
-	w->quad[2] = 1.0 - b0 - b1;
-	return true;
-}
-
 /* `sfu: OP rN` with no multiplier (mfu_plan.reg_sfu) on a quad whose four
  * pixels are active: run_steps's read of the register (gr3d_fp20_quad with
  * subnormals is gr3d_fp20 for every code), sfu_quad's value of each pixel,
@@ -347,85 +302,6 @@ GR3D_HOT bool reg_sfu(const gr3d_ctx *c, const mfu_round *rd, const mfu_plan *in
 	return true;
 }
 
-/* reg_sfu on the four pixels at once (the wide build): the register's four
- * words read as one vector (gr3d_fp20_quad's normal case lane by lane, the
- * helper itself when a word is special), the op on four lanes where it is
- * one instruction (rcp, rsq: IEEE division and square root, the same in a
- * vector), else lane by lane as sfu_quad forms it, then the four codes.
- * Where a value is outside the pair helpers' range, every lane's code is
- * formed as run_steps forms it from the same value (gr3d_round20, then
- * gr3d_fp20_bits): no value is computed twice.  Always writes the register. */
-#if defined(__x86_64__)
-/* A quad's four codes, each in the low word of its 64-bit lane, into dst as
- * four words: one permute and one store. */
-__attribute__((target("avx2"))) static inline void mfu_store_x4(uint32_t dst[GR3D_PIXELS], const mfu_u64x4 *code)
-{
-	const __m256i n = _mm256_permutevar8x32_epi32((__m256i)*code, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
-	_mm_storeu_si128((__m128i *)dst, _mm256_castsi256_si128(n));
-}
-
-/* reg_sfu4's ops other than rcp, rsq and preEx2: sfu_quad on the four
- * values in place (out of line: its calls would make reg_sfu4 save
- * registers). */
-__attribute__((noinline)) static void sfu_lanes(const gr3d_ctx *c, unsigned op, double v[GR3D_PIXELS])
-{
-	sfu_quad(c, op, v);
-}
-
-/* The four codes of values of which some are outside the pair helpers'
- * range, each as run_steps forms it (gr3d_round20, then gr3d_fp20_bits). */
-__attribute__((noinline)) static void codes_general(const gr3d_ctx *c, const double v[GR3D_PIXELS],
-                                                    uint32_t code[GR3D_PIXELS])
-{
-	for (unsigned p = 0; p < GR3D_PIXELS; p++)
-		code[p] = gr3d_fp20_bits(c->fp20_round, gr3d_round20(c, v[p]));
-}
-
-__attribute__((target("avx2"), always_inline)) static inline void reg_sfu4(const gr3d_ctx *c, const mfu_round *rd,
-                                                                           const mfu_plan *in, gr3d_quad *q)
-{
-	uint32_t *reg = q->r[in->sfu_reg];
-	mfu_u32x4 w;
-	memcpy(&w, reg, sizeof w);
-	/* the normal words' binary64 bits straight from the FP20 code (one
-	 * vpmovzxdq, no binary32 step: GCC 12 widens four floats to doubles in
-	 * six instructions here), and the odd test as an equality */
-	mfu_f64x4 x;
-	mfu_fp20_f64_normal(w, &x);
-	const mfu_u32x4 sp = mfu_fp20_odd(w);
-	if (_mm_movemask_ps((__m128)sp)) {
-		double xs[GR3D_PIXELS];
-		gr3d_fp20_quad(true, reg, xs);
-		memcpy(&x, xs, sizeof x);
-	}
-	mfu_f64x4 v;
-	const unsigned op = in->sfu_op;
-	const bool cut = c->cfg->tegra_sfu_bits < 13;
-	if (op == TEGRA_SFU_RCP && !cut) {
-		v = 1.0 / x;
-	} else if (op == TEGRA_SFU_RSQ && !cut) {
-		const mfu_f64x4 a = (mfu_f64x4)((mfu_u64x4)x & ~(UINT64_C(1) << 63));
-		v = 1.0 / (mfu_f64x4)_mm256_sqrt_pd((__m256d)a);
-	} else if (op == TEGRA_SFU_PREEX2 && !cut) {
-		v = x;
-	} else {
-		double r[GR3D_PIXELS];
-		memcpy(r, &x, sizeof r);
-		sfu_lanes(c, op, r);
-		memcpy(&v, r, sizeof v);
-	}
-	mfu_u64x4 far = { 0, 0, 0, 0 }, code;
-	mfu_fp20_bits_x4(rd, &v, &far, &code, false);
-	if (!mfu_near_x4(&far)) {
-		double vs[GR3D_PIXELS];
-		memcpy(vs, &v, sizeof vs);
-		codes_general(c, vs, reg);
-		return;
-	}
-	mfu_store_x4(reg, &code);
-}
-#endif
-
 /* Interpolation when every var is FP20 without saturation, the quad's four
  * pixels are active and it has a triangle (mfu_plan.ipl_fp20): ipl_vars's
  * products and sums, w0*a0 + w1*a1 + w2*a2 in that order, two pixels at a
@@ -450,56 +326,6 @@ GR3D_HOT bool ipl_fp20(const mfu_round *rd, const mfu_plan *in, const gr3d_tram_
 		q->r[reg][3] = (uint32_t)c23[1];
 	}
 	return mfu_near_x2(far);
-}
-
-/* ipl_fp20 on the four pixels at once (the wide build); permute: each
- * register's four codes stored by one permute (mfu_store_x4), else lane by
- * lane (fewer instructions in mfu_persp_ipl_avx2, more in the others, as
- * GCC 12 builds them). */
-GR3D_HOT bool ipl_fp20_4(const mfu_round *rd, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
-                         const mfu_weights *w, bool permute, bool zeros)
-{
-	const float *f = &t->f[0][0][0];
-	mfu_u64x4 far = { 0, 0, 0, 0 };
-	const mfu_f64x4 w0 = w->quad[0], w1 = w->quad[1], w2 = w->quad[2];
-	for (unsigned j = 0; j < in->nvar; j++) {
-		const float *a = f + in->var[j].tram;
-		const double a0 = a[0], a1 = a[1], a2 = a[2];
-		const unsigned reg = in->var[j].reg;
-		const mfu_f64x4 v = w0 * a0 + w1 * a1 + w2 * a2;
-		mfu_u64x4 c;
-		mfu_fp20_bits_x4(rd, &v, &far, &c, zeros);
-#if defined(__x86_64__)
-		if (permute) {
-			mfu_store_x4(q->r[reg], &c);
-			continue;
-		}
-#endif
-		for (unsigned p = 0; p < GR3D_PIXELS; p++)
-			q->r[reg][p] = (uint32_t)c[p];
-	}
-	return mfu_near_x4(&far);
-}
-
-/* ipl_fp20_4's retry when a value was out of range, with +-0 in range (out
- * of line: the first try stays as small as it was).  Where it fails too,
- * ipl_vars redoes every var; either way every var is written again. */
-#if defined(__x86_64__)
-__attribute__((target("avx2")))
-#endif
-__attribute__((noinline)) static bool ipl_fp20_4_zeros(const mfu_round *rd, const mfu_plan *in,
-                                                       const gr3d_tram_tri *t, gr3d_quad *q,
-                                                       const mfu_weights *w)
-{
-	return ipl_fp20_4(rd, in, t, q, w, false, true);
-}
-
-/* FP20 interpolation on the four lanes (the wide build), the retry
- * included. */
-GR3D_HOT bool ipl_lanes(const mfu_round *rd, const mfu_plan *in, const gr3d_tram_tri *t, gr3d_quad *q,
-                        const mfu_weights *w, bool permute)
-{
-	return ipl_fp20_4(rd, in, t, q, w, permute, false) || ipl_fp20_4_zeros(rd, in, t, q, w);
 }
 
 /* 3. interpolation: var k -> rk of the row, with the weights w. */
@@ -689,6 +515,91 @@ __attribute__((target("avx2"), noinline)) static unsigned mfu_lanes_avx2(gr3d_st
 		sim_unit_count(&s->u, k, add[k]);
 	return s->quad_clocks * x->count;
 }
+
+/* The steps after a failed first try of ipl_row's interpolation (its 1),
+ * out of line: as mfu_persp_ipl_avx2 and mfu_lanes_avx2 go on after
+ * ipl_fp20_4's first try, the retry with +-0 in range (ipl_row with zeros,
+ * the weights read from b0, b1: ipl_fp20_4_zeros on these vars), then
+ * ipl_vars where that fails too.  Built for each n (IPL_ROW_EXEC). */
+__attribute__((target("avx2"), always_inline)) static inline unsigned ipl_row_retry(gr3d_stage *s, gr3d_quad *q,
+                                                                                   unsigned e, unsigned n)
+{
+	const mfu_unit *m = (const mfu_unit *)s;
+	const mfu_exec_plan *x = &m->exec[e];
+	const gr3d_ctx *c = s->ctx;
+	const gr3d_tram_tri *t = &c->tram[q->tri];
+	const mfu_plan *in = &x->inst[0];
+	if (ipl_row(&m->round, t->f[in->var[0].row], q, q->r + in->var[0].reg, n, false, true)) {
+		mfu_weights w;
+		weights(q, &w, true);
+		ipl_vars(c, in, t, q, 0xFu, &w);
+	}
+	q->tex_row = x->row;
+	const uint32_t *add = x->add[GR3D_PIXELS];
+	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
+		sim_unit_count(&s->u, k, add[k]);
+	return s->quad_clocks * x->count;
+}
+
+/* An EXEC with a row plan (mfu_exec_plan.row_fn): ipl_row in one pass; where
+ * the quad has an inactive pixel or no triangle, or a set-up value is out
+ * of range, the EXEC's own path (mfu_persp_ipl_avx2, mfu_lanes_avx2) runs
+ * it from the start; where only an interpolated value is, ipl_row_retry's
+ * build for n (retry) goes on.  n, persp: constants in each build
+ * (IPL_ROW_EXEC). */
+__attribute__((target("avx2"), always_inline)) static inline unsigned ipl_row_exec(gr3d_stage *s, gr3d_quad *q,
+                                                                                  unsigned e, unsigned n, bool persp,
+                                                                                  mfu_exec_fn *retry)
+{
+	const mfu_unit *m = (const mfu_unit *)s;
+	const mfu_exec_plan *x = &m->exec[e];
+	const gr3d_ctx *c = s->ctx;
+	const mfu_plan *in = &x->inst[0];
+	if (active_pixels(q) != 0xFu || q->tri >= c->ntris)
+		return persp ? mfu_persp_ipl_avx2(s, q, e) : mfu_lanes_avx2(s, q, e);
+	const unsigned out = ipl_row(&m->round, c->tram[q->tri].f[in->var[0].row], q, q->r + in->var[0].reg, n, persp,
+	                             false);
+	if (out)
+		return out == 2 ? mfu_persp_ipl_avx2(s, q, e) : retry(s, q, e);
+	q->tex_row = x->row;
+	const uint32_t *add = x->add[GR3D_PIXELS];
+	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
+		sim_unit_count(&s->u, k, add[k]);
+	return s->quad_clocks * x->count;
+}
+
+#define IPL_ROW_RETRY(N) \
+	__attribute__((target("avx2"), noinline)) static unsigned ipl_row_retry_##N(gr3d_stage *s, gr3d_quad *q, unsigned e) \
+	{ \
+		return ipl_row_retry(s, q, e, N); \
+	}
+IPL_ROW_RETRY(1)
+IPL_ROW_RETRY(2)
+IPL_ROW_RETRY(3)
+IPL_ROW_RETRY(4)
+#undef IPL_ROW_RETRY
+
+#define IPL_ROW_EXEC(N, PERSP) \
+	__attribute__((target("avx2"), noinline)) static unsigned ipl_row_##N##_##PERSP(gr3d_stage *s, gr3d_quad *q, \
+	                                                                               unsigned e) \
+	{ \
+		return ipl_row_exec(s, q, e, N, PERSP, ipl_row_retry_##N); \
+	}
+IPL_ROW_EXEC(1, false)
+IPL_ROW_EXEC(2, false)
+IPL_ROW_EXEC(3, false)
+IPL_ROW_EXEC(4, false)
+IPL_ROW_EXEC(1, true)
+IPL_ROW_EXEC(2, true)
+IPL_ROW_EXEC(3, true)
+IPL_ROW_EXEC(4, true)
+#undef IPL_ROW_EXEC
+
+/* ipl_row's builds by [persp][n - 1] */
+static mfu_exec_fn *const IPL_ROW[2][4] = {
+	{ ipl_row_1_false, ipl_row_2_false, ipl_row_3_false, ipl_row_4_false },
+	{ ipl_row_1_true, ipl_row_2_true, ipl_row_3_true, ipl_row_4_true },
+};
 #endif
 
 __attribute__((noinline)) static unsigned mfu_quad(gr3d_stage *s, gr3d_quad *q, unsigned e)
@@ -702,6 +613,8 @@ static unsigned mfu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	if (!m->count[e])
 		return s->quad_clocks;                          /* count 0 still takes a clock (wiki) */
 #if defined(__x86_64__)
+	if (m->exec[e].row_fn)
+		return m->exec[e].row_fn(s, q, e);
 	if (m->exec[e].persp_ipl)
 		return mfu_persp_ipl_avx2(s, q, e);
 	if (m->exec[e].lanes)
@@ -756,6 +669,26 @@ static void plan_inst(const gr3d_ctx *c, unsigned e, const tegra_mfu_inst *in, m
 	           o->mul[1].src0 == TEGRA_MUL_SRC_SFU && o->mul[1].src1 == TEGRA_MUL_SRC_BAR1;
 }
 
+/* x->row_fn: ipl_row's build for an EXEC of one instruction, FP20
+ * interpolation without saturation (ipl_fp20) of vars 0..n-1 of one TRAM
+ * row into n registers in a row, either with the perspective set-up
+ * (persp_ipl) or alone (no SFU op, no multiplier: mfu_lanes_avx2's
+ * EXEC). */
+static void row_plan(mfu_exec_plan *x)
+{
+	x->row_fn = NULL;
+#if defined(__x86_64__)
+	const mfu_plan *in = &x->inst[0];
+	const bool alone = x->lanes && x->ninst == 1 && in->ipl_fp20 && in->sfu_op == TEGRA_SFU_NOP && in->nmul == 0;
+	if (!(x->persp_ipl || alone) || in->nvar == 0)
+		return;
+	for (unsigned j = 0; j < in->nvar; j++)         /* var j: TRAM (row, k = j), register reg0 + j */
+		if (in->var[j].k != j || in->var[j].row != in->var[0].row || in->var[j].reg != in->var[0].reg + j)
+			return;
+	x->row_fn = IPL_ROW[x->persp_ipl][in->nvar - 1];
+#endif
+}
+
 void mfu_init(mfu_unit *m, gr3d_ctx *ctx)
 {
 	gr3d_stage_init(&m->s, "mfu", ctx, MFU_COUNTERS, MFU_CTR_COUNT);
@@ -766,6 +699,7 @@ void mfu_init(mfu_unit *m, gr3d_ctx *ctx)
 #endif
 	memset(m->exec, 0, sizeof m->exec);
 	memset(m->count, 0, sizeof m->count);
+	bool same_row = ctx->prog->exec_count > 0;      /* every EXEC has the same row plan */
 	for (unsigned e = 0; e < ctx->prog->exec_count && e < TEGRA_FP_MAX_EXEC; e++) {
 		mfu_exec_plan *x = &m->exec[e];
 		const unsigned count = ctx->prog->exec[e].mfu_sched.count;
@@ -795,5 +729,13 @@ void mfu_init(mfu_unit *m, gr3d_ctx *ctx)
 			const bool steps = in->persp || in->reg_sfu || (in->sfu_op == TEGRA_SFU_NOP && in->nmul == 0);
 			x->lanes &= steps && (in->nvar == 0 || in->ipl_fp20);
 		}
+		row_plan(x);
+		same_row &= x->row_fn != NULL && x->row_fn == m->exec[0].row_fn;
 	}
+#if defined(__x86_64__)
+	if (same_row && ctx->prog->exec_count <= TEGRA_FP_MAX_EXEC)
+		m->s.exec = m->exec[0].row_fn;              /* mfu_exec's choice for each EXEC */
+#else
+	(void)same_row;
+#endif
 }

@@ -32,6 +32,9 @@ typedef struct mfu_plan {
 	bool reg_sfu;
 } mfu_plan;
 
+/* A stage's exec (gr3d_stage.exec's type). */
+typedef unsigned mfu_exec_fn(gr3d_stage *s, gr3d_quad *q, unsigned e);
+
 /* One EXEC's MFU work, planned once per draw (mfu_init). */
 typedef struct mfu_exec_plan {
 	uint8_t count;                /* scheduled instructions (the cycles) */
@@ -40,6 +43,10 @@ typedef struct mfu_exec_plan {
 	uint8_t row;                  /* the EXEC's row (e mod rows) */
 	bool wide;                    /* the AVX2 build runs it: an instruction has a four-lane path */
 	bool persp_ipl;               /* one instruction, persp and ipl_fp20: mfu.c mfu_persp_ipl_avx2 */
+	/* an EXEC of one instruction interpolating vars 0..n-1 of one TRAM row
+	 * into n registers in a row, with the perspective set-up (persp_ipl) or
+	 * alone: mfu.c's ipl_row build for it (mfu.c row_plan), else NULL */
+	mfu_exec_fn *row_fn;
 	/* AVX2, and every instruction has a four-lane path (persp, reg_sfu,
 	 * ipl_fp20 or nothing): mfu.c mfu_lanes_avx2 */
 	bool lanes;
@@ -68,5 +75,9 @@ void mfu_run_inst(const gr3d_ctx *c, const mfu_plan *in, const gr3d_tram_tri *t,
 
 /* One SFU op on v (exposed for the unit tests). */
 double mfu_sfu(const gr3d_ctx *c, unsigned op, double v);
+
+/* sfu_quad (mfu.c: mfu_sfu on four values in place, the op's switch once)
+ * out of line, for mfu_lanes.h's SFU op on a register. */
+void mfu_sfu_lanes(const gr3d_ctx *c, unsigned op, double v[GR3D_PIXELS]);
 
 #endif
