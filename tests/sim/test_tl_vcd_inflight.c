@@ -36,35 +36,69 @@ static void bin_line(char *out, size_t cap, uint32_t v, const char *code)
 	snprintf(p, cap - (size_t)(p - out), " %s\n", code);
 }
 
+/* A timeline with lanes "a", "b", ... (nlanes) writing a VCD to
+ * <tmpdir>/name, recording on. */
+typedef struct vcd_rig {
+	char *dir;
+	char path[512];
+	sim_timeline tl;
+	ulp_diag d;
+	tl_vcd *v;
+} vcd_rig;
+
+static void rig_open(vcd_rig *r, const char *name, unsigned nlanes)
+{
+	r->dir = test_tmpdir();
+	cr_assert(r->dir);
+	snprintf(r->path, sizeof r->path, "%s/%s", r->dir, name);
+	cr_assert(sim_tl_init(&r->tl));
+	for (unsigned k = 0; k < nlanes; k++)
+		sim_tl_lane(&r->tl, (const char *[]){ "a", "b", "c", "d" }[k & 3]);
+	ulp_diag_clear(&r->d);
+	r->v = tl_vcd_open(r->path, &(tl_vcd_opts){ .tl = &r->tl }, &r->d);
+	cr_assert(r->v, "%s", r->d.msg);
+	cr_assert(sim_tl_add_sink(&r->tl, tl_vcd_sink(r->v)));
+	r->tl.enabled = true;
+}
+
+/* Ends the timeline, closes the VCD and returns its text (free it, then
+ * rig_remove). */
+static char *rig_close(vcd_rig *r)
+{
+	sim_tl_fini(&r->tl);
+	cr_assert(tl_vcd_close(r->v, &r->d), "%s", r->d.msg);
+	size_t n = 0;
+	char *text = ulp_read_file(r->path, &n, &r->d);
+	cr_assert(text, "%s", r->d.msg);
+	return text;
+}
+
+static void rig_remove(vcd_rig *r)
+{
+	remove(r->path);
+	remove(r->dir);
+	free(r->dir);
+}
+
 Test(tl_vcd_inflight, limit_drops_and_counts)
 {
-	char *dir = test_tmpdir();
-	cr_assert(dir);
-	char path[512];
-	snprintf(path, sizeof path, "%s/f.vcd", dir);
-	sim_timeline tl;
-	cr_assert(sim_tl_init(&tl));
-	sim_tl_lane(&tl, "one");
-	ulp_diag d;
-	ulp_diag_clear(&d);
-	tl_vcd *v = tl_vcd_open(path, &(tl_vcd_opts){ .tl = &tl }, &d);
-	cr_assert(v, "%s", d.msg);
-	cr_assert(sim_tl_add_sink(&tl, tl_vcd_sink(v)));
-	tl.enabled = true;
+	vcd_rig r;
+	rig_open(&r, "f.vcd", 1);
+	sim_timeline *tl = &r.tl;
 	for (uint32_t i = 1; i <= BEGINS; i++)
-		sim_tl_emit(&tl, 5, 0, SIM_TL_BEGIN, i, i & 7u);
+		sim_tl_emit(tl, 5, 0, SIM_TL_BEGIN, i, i & 7u);
 	/* the newest in flight ends; a dropped one's END changes nothing */
-	sim_tl_emit(&tl, 6, 0, SIM_TL_END, LIMIT, 0);
-	sim_tl_emit(&tl, 6, 0, SIM_TL_END, LIMIT + 1u, 0);
-	sim_tl_emit(&tl, 7, 0, SIM_TL_BEGIN, 900000u, 3);
-	sim_tl_emit(&tl, 7, 0, SIM_TL_BEGIN, 900001u, 4);   /* dropped */
-	sim_tl_fini(&tl);
-	cr_expect_eq(tl_vcd_dropped(v), BEGINS - LIMIT + 1u, "dropped %llu",
-	             (unsigned long long)tl_vcd_dropped(v));
-	cr_assert(tl_vcd_close(v, &d), "%s", d.msg);
+	sim_tl_emit(tl, 6, 0, SIM_TL_END, LIMIT, 0);
+	sim_tl_emit(tl, 6, 0, SIM_TL_END, LIMIT + 1u, 0);
+	sim_tl_emit(tl, 7, 0, SIM_TL_BEGIN, 900000u, 3);
+	sim_tl_emit(tl, 7, 0, SIM_TL_BEGIN, 900001u, 4);   /* dropped */
+	sim_tl_fini(tl);
+	cr_expect_eq(tl_vcd_dropped(r.v), BEGINS - LIMIT + 1u, "dropped %llu",
+	             (unsigned long long)tl_vcd_dropped(r.v));
+	cr_assert(tl_vcd_close(r.v, &r.d), "%s", r.d.msg);
 	size_t n = 0;
-	char *text = ulp_read_file(path, &n, &d);
-	cr_assert(text, "%s", d.msg);
+	char *text = ulp_read_file(r.path, &n, &r.d);
+	cr_assert(text, "%s", r.d.msg);
 	const char *body = strstr(text, "#5\n");
 	cr_assert(body, "no #5");
 	/* lane 0's codes: item '"', arg '#', inflight '$' */
@@ -91,9 +125,7 @@ Test(tl_vcd_inflight, limit_drops_and_counts)
 	cr_assert(at7, "no #7");
 	cr_expect(strcmp(at7, want7) == 0, "at #7:\n%.200s\nwant\n%s", at7, want7);
 	free(text);
-	remove(path);
-	remove(dir);
-	free(dir);
+	rig_remove(&r);
 }
 
 /* Item ids' text from the writer's cache of ids (w->ids, by the id's low
@@ -108,36 +140,21 @@ Test(tl_vcd_inflight, item_ids_through_the_cache)
 		0xffffffffu, 7, 0xfffffff8u, 7, 1u << 20, (1u << 20) + 1024u, 1u << 20, 0x12345678u, 0x12345678u + 1024u,
 	};
 	enum { N = sizeof ids / sizeof ids[0] };
-	char *dir = test_tmpdir();
-	cr_assert(dir);
-	char path[512];
-	snprintf(path, sizeof path, "%s/ids.vcd", dir);
-	sim_timeline tl;
-	cr_assert(sim_tl_init(&tl));
-	sim_tl_lane(&tl, "a");
-	sim_tl_lane(&tl, "b");
-	ulp_diag d;
-	ulp_diag_clear(&d);
-	tl_vcd *v = tl_vcd_open(path, &(tl_vcd_opts){ .tl = &tl }, &d);
-	cr_assert(v, "%s", d.msg);
-	cr_assert(sim_tl_add_sink(&tl, tl_vcd_sink(v)));
-	tl.enabled = true;
+	vcd_rig r;
+	rig_open(&r, "ids.vcd", 2);
+	sim_timeline *tl = &r.tl;
 	/* cycle 10 + 2k: the item begins on lane 0 (the one before it ends);
 	 * at 11 + 2k it moves to lane 1 */
 	for (unsigned k = 0; k < N; k++) {
 		uint64_t t = 10 + 2 * k;
 		if (k)
-			sim_tl_emit(&tl, t, 0, SIM_TL_END, ids[k - 1], 0);
-		sim_tl_emit(&tl, t, 0, SIM_TL_BEGIN, ids[k], 1);
+			sim_tl_emit(tl, t, 0, SIM_TL_END, ids[k - 1], 0);
+		sim_tl_emit(tl, t, 0, SIM_TL_BEGIN, ids[k], 1);
 		if (k)
-			sim_tl_emit(&tl, t + 1, 1, SIM_TL_END, ids[k - 1], 0);
-		sim_tl_emit(&tl, t + 1, 1, SIM_TL_BEGIN, ids[k], 1);
+			sim_tl_emit(tl, t + 1, 1, SIM_TL_END, ids[k - 1], 0);
+		sim_tl_emit(tl, t + 1, 1, SIM_TL_BEGIN, ids[k], 1);
 	}
-	sim_tl_fini(&tl);
-	cr_assert(tl_vcd_close(v, &d), "%s", d.msg);
-	size_t n = 0;
-	char *text = ulp_read_file(path, &n, &d);
-	cr_assert(text, "%s", d.msg);
+	char *text = rig_close(&r);
 	const char *p = strstr(text, "#10\n");
 	cr_assert(p, "no #10");
 	for (unsigned k = 0; k < N; k++) {
@@ -156,7 +173,5 @@ Test(tl_vcd_inflight, item_ids_through_the_cache)
 		}
 	}
 	free(text);
-	remove(path);
-	remove(dir);
-	free(dir);
+	rig_remove(&r);
 }

@@ -416,6 +416,16 @@ GR3D_HOT unsigned active_pixels(const gr3d_quad *q)
 	return gr3d_mask4(~(gr3d_flags4(q->covered) & gr3d_flags4(q->killed)));
 }
 
+/* An EXEC's counters for a quad with npix active pixels (mfu_exec_plan.add:
+ * adding 0 leaves a counter as it was) and its clocks. */
+static inline __attribute__((always_inline)) unsigned booked(gr3d_stage *s, const mfu_exec_plan *x, unsigned npix)
+{
+	const uint32_t *add = x->add[npix];
+	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
+		sim_unit_count(&s->u, k, add[k]);
+	return s->quad_clocks * x->count;
+}
+
 /* EXEC x's instructions on quad q; returns the EXEC's clocks.  wide: the
  * four-lane paths (the AVX2 build). */
 GR3D_HOT unsigned quad_exec(gr3d_stage *s, gr3d_quad *q, const mfu_exec_plan *x, bool wide)
@@ -429,10 +439,7 @@ GR3D_HOT unsigned quad_exec(gr3d_stage *s, gr3d_quad *q, const mfu_exec_plan *x,
 	if (x->ipl)
 		q->tex_row = x->row;
 	static const uint8_t BITS[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
-	const uint32_t *add = x->add[BITS[active]];     /* adding 0 leaves a counter as it was */
-	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
-		sim_unit_count(&s->u, k, add[k]);
-	return s->quad_clocks * x->count;
+	return booked(s, x, BITS[active]);
 }
 
 /* quad_exec built twice, out of line (and reached by a tail call), so that
@@ -468,10 +475,7 @@ __attribute__((target("avx2"), noinline)) static unsigned mfu_persp_ipl_avx2(gr3
 	if (!ipl_lanes(&m->round, &x->inst[0], t, q, &w, false))
 		ipl_vars(c, &x->inst[0], t, q, active, &w);
 	q->tex_row = x->row;
-	const uint32_t *add = x->add[GR3D_PIXELS];
-	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
-		sim_unit_count(&s->u, k, add[k]);
-	return s->quad_clocks * x->count;
+	return booked(s, x, GR3D_PIXELS);
 }
 
 /* An EXEC each of whose instructions has a four-lane path (mfu_exec_plan.lanes:
@@ -510,10 +514,7 @@ __attribute__((target("avx2"), noinline)) static unsigned mfu_lanes_avx2(gr3d_st
 	}
 	if (x->ipl)
 		q->tex_row = x->row;
-	const uint32_t *add = x->add[GR3D_PIXELS];
-	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
-		sim_unit_count(&s->u, k, add[k]);
-	return s->quad_clocks * x->count;
+	return booked(s, x, GR3D_PIXELS);
 }
 
 /* The steps after a failed first try of ipl_row's interpolation (its 1),
@@ -535,10 +536,7 @@ __attribute__((target("avx2"), always_inline)) static inline unsigned ipl_row_re
 		ipl_vars(c, in, t, q, 0xFu, &w);
 	}
 	q->tex_row = x->row;
-	const uint32_t *add = x->add[GR3D_PIXELS];
-	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
-		sim_unit_count(&s->u, k, add[k]);
-	return s->quad_clocks * x->count;
+	return booked(s, x, GR3D_PIXELS);
 }
 
 /* An EXEC with a row plan (mfu_exec_plan.row_fn): ipl_row in one pass; where
@@ -562,10 +560,7 @@ __attribute__((target("avx2"), always_inline)) static inline unsigned ipl_row_ex
 	if (out)
 		return out == 2 ? mfu_persp_ipl_avx2(s, q, e) : retry(s, q, e);
 	q->tex_row = x->row;
-	const uint32_t *add = x->add[GR3D_PIXELS];
-	for (unsigned k = 0; k < MFU_CTR_COUNT; k++)
-		sim_unit_count(&s->u, k, add[k]);
-	return s->quad_clocks * x->count;
+	return booked(s, x, GR3D_PIXELS);
 }
 
 #define IPL_ROW_RETRY(N) \
