@@ -556,8 +556,8 @@ static unsigned run_packet(alu_pass *ap, gr3d_ctx *wc, const alu_packet *p, doub
 	gr3d_quad *q = ap->q;
 	const unsigned n = p->nslots;
 	ap->shadow = ap->shadow && any_shadow(q);
-	if (ap->quad && p->kern && run_kern(a, p, q, live, ap->shadow))
-		return live;                  /* (a copy packet whose aluK values no one reads) */
+	if (ap->kern && p->kern && run_kern(a, p, q, live, ap->shadow))
+		return live;                  /* (copies or products as the packet's kernel) */
 	if (ap->quad && p->copies && copy_packet(ap, p, cur, live))
 		return live;                  /* (copies write rows and globals: no kill) */
 	alu_f32x4 f32[4];
@@ -669,7 +669,7 @@ static __attribute__((noinline)) void run_exec(alu_unit *a, gr3d_quad *q, unsign
 		memset(buf[0], 0, sizeof buf[0]);
 	/* the packets of the EXEC share one pass; only ALU writes end a pre-fetch view */
 	alu_pass ap = { .unit = a, .c = s->ctx, .q = q, .subnormals = a->subnormals, .shadow = true,
-	                .quad = a->quad_vectors };
+	                .quad = a->quad_vectors, .kern = a->quad_vectors && !a->kexec[e] };
 	/* once no pixel is live, the packets left write nothing: they are skipped */
 	for (unsigned i = 0; i < count && live; i++) {
 		ap.prev = (const double (*)[GR3D_PIXELS])buf[i & 1];
@@ -699,7 +699,8 @@ static unsigned alu_exec(gr3d_stage *s, gr3d_quad *q, unsigned e)
 	if (!count)
 		return clocks(a, e);
 	sim_unit_count(&s->u, ALU_CTR_PACKETS, count);
-	if (a->kexec[e] && a->quad_vectors) {   /* one packet, a kernel: run_exec's work, no pass */
+	if (a->kexec[e] && a->quad_vectors) {   /* one packet, a kernel: run_exec's work, no pass
+		                                         * (where it declines, run_exec does not try again) */
 		const unsigned live = live_pixels(q);
 		if (live && run_kern(a, &a->pk[e][0], q, live, any_shadow(q))) {
 			sim_unit_count(&s->u, ALU_CTR_INSTRUCTIONS, slot_ops(a, e, live));

@@ -56,6 +56,8 @@ typedef struct alu_pass {
 	                                      * alu_slot.unread does not apply */
 	bool quad;                           /* the slots may be formed as vectors (alu.c q_slots):
 	                                      * a run (not values), not arith=exact */
+	bool kern;                           /* and a packet's kernel may be tried (alu_copy.c): not
+	                                      * where alu_exec has tried it (alu_unit.kexec) */
 } alu_pass;
 
 /* Modifiers in the order abs, x2, minus one, negate (docs/tegra-units.md).
