@@ -1,8 +1,8 @@
 /* TRAM's FP20 load (units/gr3d/tram.c: twelve words decoded side by side,
  * the special exponents after) against its word-by-word rule
  * (gr3d_tram_load_rule): every field of every row, bit for bit, on random
- * words with every exponent class (0 with and without a mantissa, 1..62,
- * 63: inf and NaN), both signs, bits above FP20's twenty, and on the words
+ * words with every exponent class (0 with and without a mantissa, +-0 among
+ * normal words, 1..62, 63: inf and NaN), both signs, bits above FP20's twenty, and on the words
  * of both FX10 halves' extremes; the binary32 words of arith=exact too. */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -27,6 +27,8 @@ static uint32_t word(uint64_t *s, bool normal)
 	if (normal) {
 		if (rnd(s) % 64 == 0)
 			return rnd(s) % 2 ? w | FP20_EXP_MASK : w & ~FP20_EXP_MASK;
+		if (rnd(s) % 16 == 0)                     /* +-0: on the lanes, no fix-up */
+			return w & ~(FP20_MASK & ~FP20_SIGN_MASK);
 		const uint32_t e = 1u + rnd(s) % (FP20_EXP_MAX - 1u);   /* 1..62 */
 		return (w & ~FP20_EXP_MASK) | e << FP20_EXP_SHIFT;
 	}
@@ -48,7 +50,7 @@ static void compare_loads(bool f32_words, uint64_t seed, unsigned rounds)
 	cr_assert(gr3d_tram_init(&a, 4));
 	cr_assert(gr3d_tram_init(&b, 4));
 	a.f32_words = b.f32_words = f32_words;
-	unsigned specials = 0, clean_rows = 0;
+	unsigned specials = 0, clean_rows = 0, zero_rows = 0;
 	for (unsigned n = 0; n < rounds; n++) {
 		const bool normal = n % 2;
 		static uint32_t rows[3][GR3D_TRAM_ROWS][4];
@@ -59,11 +61,15 @@ static void compare_loads(bool f32_words, uint64_t seed, unsigned rounds)
 					specials += fp20_is_special(rows[i][r][k] & FP20_MASK);
 				}
 		for (unsigned r = 0; r < GR3D_TRAM_ROWS; r++) {
-			bool any = false;
+			bool any = false, zero = false;
 			for (unsigned i = 0; i < 3; i++)
-				for (unsigned k = 0; k < 4; k++)
-					any |= fp20_is_special(rows[i][r][k] & FP20_MASK);
+				for (unsigned k = 0; k < 4; k++) {
+					const uint32_t m = rows[i][r][k] & FP20_MASK & ~FP20_SIGN_MASK;
+					any |= fp20_is_special(rows[i][r][k] & FP20_MASK) && m != 0;
+					zero |= m == 0;
+				}
 			clean_rows += !any;
+			zero_rows += !any && zero;
 		}
 		const uint32_t (*v[3])[4] = { rows[0], rows[1], rows[2] };
 		const unsigned slot = n % 4;
@@ -98,7 +104,8 @@ static void compare_loads(bool f32_words, uint64_t seed, unsigned rounds)
 		gr3d_tram_release(&a, s2);
 	}
 	cr_assert_gt(specials, rounds * 20u, "special exponents: %u", specials);
-	cr_assert_gt(clean_rows, rounds * 2u, "rows without a special word: %u", clean_rows);
+	cr_assert_gt(clean_rows, rounds * 2u, "rows without a special word but +-0: %u", clean_rows);
+	cr_assert_gt(zero_rows, rounds / 2u, "rows with a +-0 and no other special word: %u", zero_rows);
 	gr3d_tram_fini(&a);
 	gr3d_tram_fini(&b);
 }

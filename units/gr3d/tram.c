@@ -54,8 +54,9 @@ static inline void store3i(uint32_t *d, __m128i x)
  * product by 1/256 are exact in binary32, as there), and stored as the
  * slot's three words of component k.  A column's four-lane store writes one
  * word past its three, which the next store in the slot's order writes
- * again; the last of each array stores three.  Words of exponent 0 or 63
- * take gr3d_fp20 after the stores, as in the plain row. */
+ * again; the last of each array stores three.  Words of exponent 0 (but
+ * +-0, the sign alone on the lanes) or 63 take gr3d_fp20 after the
+ * stores, as in the plain row. */
 static void load_row_fp20(gr3d_tram_tri *s, unsigned r, const uint32_t (*const v[3])[4])
 {
 	const __m128i m20 = _mm_set1_epi32((int)FP20_MASK);
@@ -73,16 +74,19 @@ static void load_row_fp20(gr3d_tram_tri *s, unsigned r, const uint32_t (*const v
 	for (unsigned k = 0; k < 4; k++) {
 		const __m128i w = _mm_castps_si128(col[k]);
 		const __m128i e = _mm_and_si128(_mm_srli_epi32(w, FP20_EXP_SHIFT), exp_max);
-		const __m128i sp = _mm_or_si128(_mm_cmpeq_epi32(e, zero), _mm_cmpeq_epi32(e, exp_max));
+		/* +-0 (exponent and mantissa 0) reads as its sign alone
+		 * (fp20_read_f32: 0 * 2^-43), in the lanes: not special */
+		const __m128i mag = _mm_and_si128(w, _mm_set1_epi32((int)(FP20_SIGN_MASK - 1u)));
+		const __m128i z = _mm_cmpeq_epi32(mag, zero);
+		const __m128i sp = _mm_or_si128(_mm_andnot_si128(z, _mm_cmpeq_epi32(e, zero)), _mm_cmpeq_epi32(e, exp_max));
 		special |= ((unsigned)_mm_movemask_ps(_mm_castsi128_ps(sp)) & 7u) << (3 * k);
 		/* fp20_f32_bits_normal: the sign (bit 19) to bit 31, the exponent
 		 * and mantissa (bits 0..18) up by 10 with the rebias added to the
-		 * exponent (at most 62 + 96: no carry into the sign) */
+		 * exponent (at most 62 + 96: no carry into the sign); +-0 the sign */
 		const __m128i fb = _mm_or_si128(
 			_mm_and_si128(_mm_slli_epi32(w, 31 - FP20_SIGN_SHIFT), _mm_set1_epi32((int)0x80000000u)),
-			_mm_add_epi32(_mm_slli_epi32(_mm_and_si128(w, _mm_set1_epi32((int)(FP20_SIGN_MASK - 1u))),
-			                             FP20_F32_SHIFT),
-			              _mm_set1_epi32((int)(FP20_F32_REBIAS << 23))));
+			_mm_andnot_si128(z, _mm_add_epi32(_mm_slli_epi32(mag, FP20_F32_SHIFT),
+			                                  _mm_set1_epi32((int)(FP20_F32_REBIAS << 23)))));
 		/* each FX10 half sign-extended by a shift up and an arithmetic
 		 * shift down */
 		const __m128i lo = _mm_srai_epi32(_mm_slli_epi32(w, 32 - FX10_HIGH_SHIFT), 32 - FX10_HIGH_SHIFT);
