@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "units/geom/geom_idle.h"
 #include "units/geom/setup_enc.h"
 
 const sim_counter_def SETUP_COUNTERS[SETUP_CTR_COUNT] = {
@@ -139,8 +140,12 @@ static void setup_tick(sim_unit *u, uint64_t now)
 	sim_port_pop(s->in, now);                 /* wakes the clipper */
 	sim_unit_busy(u);
 	s->waited = false;
-	/* a dropped triangle costs this cycle; a visible one tri_cycles */
-	sim_unit_occupy(u, now, now + (s->have ? s->st->tri_cycles : 1u));
+	/* a dropped triangle costs this cycle (then the next triangle's tick,
+	 * geom_idle.h); a visible one tri_cycles */
+	if (s->have)
+		sim_unit_occupy(u, now, now + s->st->tri_cycles);
+	else
+		geom_sleep_idle(u, s->in, now);
 }
 
 static void setup_reset(sim_unit *u)
