@@ -239,6 +239,14 @@ Test(clip_live, a_live_set_hands_on_the_same_registers_as_all_16)
 	cr_assert_gt(kept, 100, "kept: %lu", (unsigned long)kept);
 }
 
+/* A live set of two registers (prim.c's nlive == 2 path: the position and
+ * one row, as glmark2's draws have), any two. */
+static uint16_t two_regs(uint64_t *seed)
+{
+	const unsigned a = rnd(seed) % 16, b = (a + 1 + rnd(seed) % 15) % 16;
+	return (uint16_t)(1u << a | 1u << b);
+}
+
 /* Primitive assembly keeping only a live set (prim_init's live set: the vertices
  * side by side, nlive registers each) hands on the triangles of lists,
  * strips and fans with the live registers of the right vertices, the
@@ -252,7 +260,7 @@ Test(clip_live, prim_keeps_the_live_registers_of_each_vertex)
 	memset(pattern, 0xA5, sizeof pattern);
 	for (unsigned round = 0; round < 30; round++) {
 		const enum prim_mode m = MODES[round % 3];
-		const uint16_t live = (uint16_t)(1u | rnd(&seed));
+		const uint16_t live = round % 2 ? two_regs(&seed) : (uint16_t)(1u | rnd(&seed));
 		static pica_result vin[N];
 		uint32_t order[N];
 		numbered_vertices(vin, order, N);
@@ -372,7 +380,7 @@ Test(clip_live, prim_ring_grows_and_keeps_the_needed_vertices)
 	for (unsigned round = 0; round < 24; round++) {
 		const enum prim_mode m = MODES[round % 4];
 		const uint32_t per = 1 + round / 4 % 3;
-		const uint16_t live = m == PRIM_GEOMETRY ? 0xFFFFu : (uint16_t)(1u | rnd(&seed));
+		const uint16_t live = m == PRIM_GEOMETRY ? 0xFFFFu : round % 8 < 4 ? two_regs(&seed) : (uint16_t)(1u | rnd(&seed));
 		static pica_result vin[N];
 		static uint32_t order[N + N / 8];
 		numbered_vertices(vin, order, N);

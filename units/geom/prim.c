@@ -95,8 +95,13 @@ static void prim_tick(sim_unit *u, uint64_t now)
 			const uint32_t s = id & (p->cap - 1);
 			pica_vec4 *d = p->vtx + (size_t)s * p->nlive;
 			p->vid[s] = id + 1;
-			for (uint32_t bits = p->live; bits; bits &= bits - 1)   /* no rep movs of 256 bytes */
-				*d++ = r->o[__builtin_ctz(bits)];
+			if (p->nlive == 2) {              /* the position and one row: no loop */
+				d[0] = r->o[p->reg2[0]];
+				d[1] = r->o[p->reg2[1]];
+			} else {
+				for (uint32_t bits = p->live; bits; bits &= bits - 1)   /* no rep movs of 256 bytes */
+					*d++ = r->o[__builtin_ctz(bits)];
+			}
 			p->got++;
 			p->last_vertex = now;
 			sim_unit_count(u, PRIM_CTR_VERTICES, 1);
@@ -113,7 +118,7 @@ static void prim_tick(sim_unit *u, uint64_t now)
 		idx[0] = p->per * p->next_tri, idx[1] = idx[0] + 1, idx[2] = idx[0] + 2;
 	else
 		prim_indices(p->mode, p->next_tri, idx);
-	for (unsigned k = 0; k < nv; k++)
+	for (unsigned k = nv; k-- > 0;)           /* the last to arrive first (vertices come in order, mostly) */
 		if (!prim_has(p, idx[k]))
 			return;                           /* a vertex push wakes us */
 	if (sim_port_full(p->out)) {              /* the clipper's pop wakes us */
@@ -129,10 +134,18 @@ static void prim_tick(sim_unit *u, uint64_t now)
 	if (nv < 3)
 		memset(t, 0, sizeof *t);
 	t->id = p->next_tri;
-	for (unsigned k = 0; k < nv; k++) {
-		const pica_vec4 *v = prim_vertex(p, idx[k]);
-		for (uint32_t bits = p->live; bits; bits &= bits - 1)
-			t->v[k][__builtin_ctz(bits)] = *v++;
+	if (p->nlive == 2) {
+		for (unsigned k = 0; k < nv; k++) {
+			const pica_vec4 *v = prim_vertex(p, idx[k]);
+			t->v[k][p->reg2[0]] = v[0];
+			t->v[k][p->reg2[1]] = v[1];
+		}
+	} else {
+		for (unsigned k = 0; k < nv; k++) {
+			const pica_vec4 *v = prim_vertex(p, idx[k]);
+			for (uint32_t bits = p->live; bits; bits &= bits - 1)
+				t->v[k][__builtin_ctz(bits)] = *v++;
+		}
 	}
 	sim_port_commit(p->out, now);
 	p->next_tri++;
@@ -168,6 +181,8 @@ bool prim_init(prim_unit *p, enum prim_mode m, uint32_t count, uint16_t live, si
 	p->ntris = prim_triangles(m, count);
 	p->live = live ? live : 0xFFFFu;
 	p->nlive = (uint8_t)__builtin_popcount(p->live);
+	p->reg2[0] = (uint8_t)__builtin_ctz(p->live);
+	p->reg2[1] = (uint8_t)(31 - __builtin_clz(p->live));
 	p->base = prim_base(p);
 	p->max_cap = 1;
 	while (p->max_cap < count)

@@ -46,6 +46,7 @@ typedef struct prim_unit {
 	uint16_t live;                /* bit r: o register r is read downstream (the others are
 	                               * neither kept nor copied; prim_init) */
 	uint8_t nlive;                /* registers in live */
+	uint8_t reg2[2];              /* nlive == 2: the two registers, in order */
 } prim_unit;
 
 extern const sim_counter_def PRIM_COUNTERS[PRIM_CTR_COUNT];
