@@ -156,6 +156,7 @@ Test(clip_live, a_live_set_hands_on_the_same_registers_as_all_16)
 	uint8_t pattern[sizeof(pica_vec4)];
 	memset(pattern, 0xA5, sizeof pattern);
 	uint64_t cut = 0, culled = 0, kept = 0;
+	unsigned basic_tris = 0;
 	for (unsigned round = 0; round < 40; round++) {
 		clip_state st;
 		rand_state(&seed, &st);
@@ -179,11 +180,14 @@ Test(clip_live, a_live_set_hands_on_the_same_registers_as_all_16)
 			if (su.two_side && su.tram_reg_back[k] < 16)
 				cr_assert(live & 1u << su.tram_reg_back[k]);
 		}
-		static rig all, part;
+		static rig all, part, gen;
 		rig_init(&all, &st, 0xFFFFu);
 		rig_init(&part, &st, live);
+		rig_init(&gen, &st, live);
+		gen.c.general = true;                 /* the distances always, not near/far/w's lanes */
+		const bool basic = !st.plane_enable && st.clipdist_reg[0] >= 16 && st.clipdist_reg[1] >= 16;
 		for (unsigned n = 0; n < 50; n++) {
-			static prim_tri t, oa[CLIP_MAX_POLY], op[CLIP_MAX_POLY];
+			static prim_tri t, oa[CLIP_MAX_POLY], op[CLIP_MAX_POLY], og[CLIP_MAX_POLY];
 			t.id = n;
 			bool wild = false;
 			for (unsigned k = 0; k < 3; k++) {
@@ -192,7 +196,12 @@ Test(clip_live, a_live_set_hands_on_the_same_registers_as_all_16)
 					wild |= !(fabsf(t.v[k][0].c[c]) < 1e6f);
 			}
 			const uint64_t cuts = all.c.u.stats.counter[CLIP_CTR_CLIPPED];
-			const unsigned na = rig_run(&all, &t, oa), np = rig_run(&part, &t, op);
+			const unsigned na = rig_run(&all, &t, oa), np = rig_run(&part, &t, op), ng = rig_run(&gen, &t, og);
+			basic_tris += basic;
+			cr_assert_eq(ng, np, "round %u triangle %u: the general path", round, n);
+			for (unsigned i = 0; i < ng; i++)
+				cr_assert(og[i].id == op[i].id && memcmp(og[i].v, op[i].v, sizeof og[i].v) == 0,
+				          "round %u triangle %u out %u: the general path", round, n, i);
 			if (na == 1 && all.c.u.stats.counter[CLIP_CTR_CLIPPED] == cuts)   /* kept whole */
 				for (unsigned k = 0; k < 3; k++)
 					for (unsigned r = 0; r < 16; r++) {
@@ -226,6 +235,7 @@ Test(clip_live, a_live_set_hands_on_the_same_registers_as_all_16)
 			}
 			cr_assert_eq(all.c.u.stats.counter[CLIP_CTR_CLIPPED], part.c.u.stats.counter[CLIP_CTR_CLIPPED]);
 			cr_assert_eq(all.c.u.stats.counter[CLIP_CTR_CULLED], part.c.u.stats.counter[CLIP_CTR_CULLED]);
+			cr_assert(!memcmp(&gen.c.u.stats, &part.c.u.stats, sizeof gen.c.u.stats), "the general path's stats");
 		}
 		cut += all.c.u.stats.counter[CLIP_CTR_CLIPPED];
 		culled += all.c.u.stats.counter[CLIP_CTR_CULLED];
@@ -233,7 +243,9 @@ Test(clip_live, a_live_set_hands_on_the_same_registers_as_all_16)
 		        all.c.u.stats.counter[CLIP_CTR_CULLED];
 		rig_fini(&all);
 		rig_fini(&part);
+		rig_fini(&gen);
 	}
+	cr_assert_gt(basic_tris, 300, "triangles on near/far/w's lanes: %u", basic_tris);
 	cr_assert_gt(cut, 100, "cut: %lu", (unsigned long)cut);
 	cr_assert_gt(culled, 100, "culled: %lu", (unsigned long)culled);
 	cr_assert_gt(kept, 100, "kept: %lu", (unsigned long)kept);

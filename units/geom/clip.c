@@ -1,6 +1,10 @@
 /* The clipper (clip.h). */
 #include "units/geom/clip.h"
 
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
+
 const sim_counter_def CLIP_COUNTERS[CLIP_CTR_COUNT] = {
 	[CLIP_CTR_IN] = { "triangles_in", "triangles from primitive assembly" },
 	[CLIP_CTR_CLIPPED] = { "clipped", "triangles that crossed a plane and were cut" },
@@ -100,6 +104,32 @@ static inline __attribute__((always_inline)) void classify(const clip_vtx *v, ui
 	*cut = c;
 }
 
+#if defined(__x86_64__)
+/* classify over near, far and w alone (active == 0x7: no user plane, no
+ * CLIPDIST) from t's positions, on SSE2 lanes: lane k is vertex k (lane 3
+ * a zero nobody reads), each plane's distances formed as distances_of
+ * forms them (binary32 sums) and compared as classify compares them. */
+static inline __attribute__((always_inline)) void classify_basic(const clip_state *st, const prim_tri *t, bool *out,
+                                                                 bool *cut)
+{
+	const unsigned pr = st->pos_reg & 15;
+	__m128 x = _mm_loadu_ps(t->v[0][pr].c), y = _mm_loadu_ps(t->v[1][pr].c), z = _mm_loadu_ps(t->v[2][pr].c);
+	__m128 w = _mm_setzero_ps();
+	_MM_TRANSPOSE4_PS(x, y, z, w);            /* z: the three z, w: the three w */
+	const __m128 zero = _mm_setzero_ps();
+	const __m128 d0 = _mm_add_ps(w, z), d1 = _mm_sub_ps(w, z), d2 = _mm_sub_ps(w, _mm_set1_ps(st->w_epsilon));
+	/* cut: some distance not >= 0 (NaN included); out: a plane's three < 0 */
+	const unsigned ge = (unsigned)_mm_movemask_ps(_mm_cmpge_ps(d0, zero)) &
+	                    (unsigned)_mm_movemask_ps(_mm_cmpge_ps(d1, zero)) &
+	                    (unsigned)_mm_movemask_ps(_mm_cmpge_ps(d2, zero));
+	const unsigned lt0 = (unsigned)_mm_movemask_ps(_mm_cmplt_ps(d0, zero)) & 7u;
+	const unsigned lt1 = (unsigned)_mm_movemask_ps(_mm_cmplt_ps(d1, zero)) & 7u;
+	const unsigned lt2 = (unsigned)_mm_movemask_ps(_mm_cmplt_ps(d2, zero)) & 7u;
+	*cut = (ge & 7u) != 7u;
+	*out = lt0 == 7u || lt1 == 7u || lt2 == 7u;
+}
+#endif
+
 /* t's vertices into the polygon: the live registers, the flat ones from
  * the provoking vertex. */
 static inline __attribute__((always_inline)) void copy_in(clip_unit *c, const prim_tri *t)
@@ -126,9 +156,16 @@ static void take(clip_unit *c, const prim_tri *t, uint64_t now)
 	 * hands t on, or copies it when it must wait) */
 	const uint16_t regs = clip_live_regs(st);
 	if (!(regs & ~c->live) && !(regs & st->flat_regs & c->live)) {
-		for (unsigned k = 0; k < 3; k++)
-			distances_of(st, active, t->v[k], c->poly[k].dist, false);
-		classify(c->poly, active, &out, &cut);
+#if defined(__x86_64__)
+		if (active == 0x7u && !c->general) {   /* near, far, w: the distances are not kept */
+			classify_basic(st, t, &out, &cut);
+		} else
+#endif
+		{
+			for (unsigned k = 0; k < 3; k++)
+				distances_of(st, active, t->v[k], c->poly[k].dist, false);
+			classify(c->poly, active, &out, &cut);
+		}
 		if (!out && !cut) {
 			c->whole = true;
 		} else if (cut) {

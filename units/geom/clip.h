@@ -48,6 +48,8 @@ typedef struct clip_unit {
 	                               * still only in the input port's slot (take, this tick) */
 	uint16_t live;                /* bit r: o register r is read here or by setup (clip_set_live,
 	                               * default all 16): the others are neither copied nor cut */
+	bool general;                 /* tests: classify by the distances always (not the lanes of
+	                               * near, far and w alone) */
 } clip_unit;
 
 extern const sim_counter_def CLIP_COUNTERS[CLIP_CTR_COUNT];
