@@ -156,7 +156,7 @@ Test(clip_live, a_live_set_hands_on_the_same_registers_as_all_16)
 	uint8_t pattern[sizeof(pica_vec4)];
 	memset(pattern, 0xA5, sizeof pattern);
 	uint64_t cut = 0, culled = 0, kept = 0;
-	unsigned basic_tris = 0;
+	unsigned basic_tris = 0, two_rounds = 0;
 	for (unsigned round = 0; round < 40; round++) {
 		clip_state st;
 		rand_state(&seed, &st);
@@ -170,7 +170,15 @@ Test(clip_live, a_live_set_hands_on_the_same_registers_as_all_16)
 			su.tram_reg[k] = rnd(&seed) % 5 ? (uint8_t)(rnd(&seed) % 16) : 0xFF;
 			su.tram_reg_back[k] = rnd(&seed) % 2 ? (uint8_t)(rnd(&seed) % 16) : 0xFF;
 		}
+		if (round % 4 == 0) {                 /* the position and one row, not flat (clip.c's two) */
+			st.clipvert_reg = st.clipdist_reg[0] = st.clipdist_reg[1] = CLIP_NONE;
+			su.ntram = 1;
+			su.two_side = false;
+			su.tram_reg[0] = (uint8_t)(1 + rnd(&seed) % 15);
+			st.flat_regs &= (uint16_t)~(1u << su.tram_reg[0]);
+		}
 		const uint16_t live = clip_live_regs(&st) | setup_live_regs(&su);
+		two_rounds += __builtin_popcount(live) == 2 && !(st.flat_regs & live);
 		cr_assert(live & 1u << st.pos_reg);
 		if (st.clipvert_reg < 16)
 			cr_assert(live & 1u << st.clipvert_reg);
@@ -246,6 +254,7 @@ Test(clip_live, a_live_set_hands_on_the_same_registers_as_all_16)
 		rig_fini(&gen);
 	}
 	cr_assert_gt(basic_tris, 300, "triangles on near/far/w's lanes: %u", basic_tris);
+	cr_assert_geq(two_rounds, 10u, "rounds with two live registers, none flat: %u", two_rounds);
 	cr_assert_gt(cut, 100, "cut: %lu", (unsigned long)cut);
 	cr_assert_gt(culled, 100, "culled: %lu", (unsigned long)culled);
 	cr_assert_gt(kept, 100, "kept: %lu", (unsigned long)kept);

@@ -223,7 +223,13 @@ static void clip_tick(sim_unit *u, uint64_t now)
 	}
 	prim_tri *t = sim_port_tail(c->out);   /* built in the port: one copy */
 	t->id = c->id;
-	if (c->whole && in) {                     /* t's vertices, flat registers from the last */
+	if (c->whole && in && c->two && !(c->st->flat_regs & c->live)) {   /* two stores a vertex */
+		for (unsigned k = 0; k < 3; k++) {
+			t->v[k][c->reg2[0]] = in->v[k][c->reg2[0]];
+			t->v[k][c->reg2[1]] = in->v[k][c->reg2[1]];
+		}
+		c->whole = false;
+	} else if (c->whole && in) {              /* t's vertices, flat registers from the last */
 		for (unsigned k = 0; k < 3; k++) {
 			prim_copy_live(t->v[k], in->v[k], c->live);
 			for (uint32_t bits = c->st->flat_regs & c->live; bits; bits &= bits - 1)

@@ -50,6 +50,8 @@ typedef struct clip_unit {
 	                               * default all 16): the others are neither copied nor cut */
 	bool general;                 /* tests: classify by the distances always (not the lanes of
 	                               * near, far and w alone) */
+	bool two;                     /* live holds two registers (the position and one row) */
+	uint8_t reg2[2];              /* two: they, in order */
 } clip_unit;
 
 extern const sim_counter_def CLIP_COUNTERS[CLIP_CTR_COUNT];
@@ -62,7 +64,13 @@ uint16_t clip_live_regs(const clip_state *st);
 /* Only the o registers of `live` (a superset of clip_live_regs: what setup
  * reads too) are taken, cut and handed on; the others are left as they were
  * in the output port's slot. */
-static inline void clip_set_live(clip_unit *c, uint16_t live) { c->live = live; }
+static inline void clip_set_live(clip_unit *c, uint16_t live)
+{
+	c->live = live;
+	c->two = __builtin_popcount(live) == 2;
+	c->reg2[0] = (uint8_t)__builtin_ctz(live | 0x8000u);
+	c->reg2[1] = (uint8_t)(31 - __builtin_clz(live | 1u));
+}
 
 static inline bool clip_idle(const clip_unit *c) { return c->emit + 1 >= c->n && sim_port_empty(c->in); }
 
