@@ -133,9 +133,11 @@ static inline F24V_INLINE void add_l4(lanes_t r, const lanes_t a, const lanes_t 
  * target ATTR and the lane operations MUL, ADD. */
 #define DEFINE_RUN_FAST(NAME, ATTR, MUL, ADD) \
 ATTR static void NAME(batch_state *S, const pica_fast_inst *fi, const uint16_t (*row)[4], \
-                     const pica_uniforms *u, const f24_mode *fm, uint64_t rne, unsigned act) \
+                     const pica_uniforms *u, const f24_mode *fm, uint64_t rne, unsigned act, \
+                     void *tame) \
 { \
 	(void)row;            /* rd reads the fast form's sources */ \
+	(void)tame;           /* the general forms only */ \
 	lanes_t res[4], a, b, c; \
 	switch (fi->kind) { \
 	case PICA_FAST_NOP: \
@@ -292,17 +294,104 @@ static inline F24V_AVX2 void wr8(float *d, lanes8 r, unsigned act, const lanes8 
 	_mm256_storeu_ps(d + 8, r.hi);
 }
 
+/* ---- the tame forms: a batch whose every operand is tame ----
+ * In the truncating mode, when every operand of a MUL, ADD, MAD or dot
+ * product is +-0 or has 2^-23 <= |x| < 2^30 (isa/f24_vec.h's tame bound),
+ * none of f24_round's range rules fires in it, as for f24v_dot8_tame:
+ * - no operand is flushed, infinite or NaN, so f24_mul's inf * 0 rule and
+ *   the operands' flush change nothing;
+ * - a product is 0 or 2^-46 <= |p| < 2^60, exact in double; truncated it
+ *   is a multiple of 2^-62 (an exponent >= -46, 17 significant bits);
+ * - a sum (ADD's, MAD's of the truncated product and c) is a multiple of
+ *   2^-62 below 2^61 in magnitude; its double rounding keeps that (an
+ *   inexact sum's ulp is coarser), and so does the truncation: a nonzero
+ *   one is >= 2^-62 (no flush), < 2^64 (no infinity);
+ * - a zero result is +0 in f24_round; here -0 can come out of a product
+ *   or a sum, so the end's zeros are made +0 (a MAD's -0 product added to
+ *   c gives what +0 gives, but for -0 + -0, which the end makes +0).
+ * The operations are the general forms' own (f24v_mul8, f24v_add8,
+ * f24v_addr8: the same double products and sums, the result converted to
+ * float exactly), so every lane equals theirs bit for bit.  The batch runs
+ * the tame forms and gathers every such operand in one range test
+ * (f24v_tame8, lanes of other paths and past the jobs too); when the test
+ * fails at the end the batch runs again with the general forms
+ * (pica_batch_shade), so no result of the tame run is ever kept then.
+ * tests/units/test_pica_tame.c checks the forms against the general ones. */
+static inline F24V_AVX2 __m256 tame_fix0(__m256 r)
+{
+	return _mm256_andnot_ps(_mm256_cmp_ps(r, _mm256_setzero_ps(), _CMP_EQ_OQ), r);
+}
+
+static inline F24V_AVX2 __m256 tame_mul8(__m256 a, __m256 b)
+{
+	const __m256d keep = _mm256_castsi256_pd(f24v_k8(F24V_K_KEEP));
+	const __m256d lo = _mm256_and_pd(_mm256_mul_pd(f24v_lo8(a), f24v_lo8(b)), keep);
+	const __m256d hi = _mm256_and_pd(_mm256_mul_pd(f24v_hi8(a), f24v_hi8(b)), keep);
+	return tame_fix0(_mm256_castsi256_ps(f24v_join8(lo, hi)));
+}
+
+static inline F24V_AVX2 __m256 tame_add8(__m256 a, __m256 b)
+{
+	const __m256d keep = _mm256_castsi256_pd(f24v_k8(F24V_K_KEEP));
+	const __m256d lo = _mm256_and_pd(_mm256_add_pd(f24v_lo8(a), f24v_lo8(b)), keep);
+	const __m256d hi = _mm256_and_pd(_mm256_add_pd(f24v_hi8(a), f24v_hi8(b)), keep);
+	return tame_fix0(_mm256_castsi256_ps(f24v_join8(lo, hi)));
+}
+
+/* not fused: the product truncated, then the sum (it stays a double) */
+static inline F24V_AVX2 __m256 tame_mad8(__m256 a, __m256 b, __m256 c)
+{
+	const __m256d keep = _mm256_castsi256_pd(f24v_k8(F24V_K_KEEP));
+	__m256d lo = _mm256_and_pd(_mm256_mul_pd(f24v_lo8(a), f24v_lo8(b)), keep);
+	__m256d hi = _mm256_and_pd(_mm256_mul_pd(f24v_hi8(a), f24v_hi8(b)), keep);
+	lo = _mm256_and_pd(_mm256_add_pd(lo, f24v_lo8(c)), keep);
+	hi = _mm256_and_pd(_mm256_add_pd(hi, f24v_hi8(c)), keep);
+	return tame_fix0(_mm256_castsi256_ps(f24v_join8(lo, hi)));
+}
+
+/* rd8, and in the tame run its lanes seen by the range test (a uniform's
+ * two halves are one value: one look) */
+static inline F24V_AVX2 lanes8 rd8t(const batch_state *S, const pica_uniforms *u, unsigned row,
+                                    f24v_tame8 *t)
+{
+	const lanes8 r = rd8(S, u, row);
+	if (t) {
+		f24v_tame8_see(t, r.lo);
+		if (!(row & PICA_BATCH_ROW_C))
+			f24v_tame8_see(t, r.hi);
+	}
+	return r;
+}
+
+/* MAX and MIN on eight lanes (f24v_max4, f24v_min4; MAX with the default
+ * max(0, -inf) only) */
+static inline F24V_AVX2 lanes8 max8(lanes8 a, lanes8 b)
+{
+	return (lanes8){ _mm256_blendv_ps(b.lo, a.lo, _mm256_cmp_ps(a.lo, b.lo, _CMP_GT_OQ)),
+	                 _mm256_blendv_ps(b.hi, a.hi, _mm256_cmp_ps(a.hi, b.hi, _CMP_GT_OQ)) };
+}
+
+static inline F24V_AVX2 lanes8 min8(lanes8 a, lanes8 b)
+{
+	return (lanes8){ _mm256_blendv_ps(b.lo, a.lo, _mm256_cmp_ps(a.lo, b.lo, _CMP_LT_OQ)),
+	                 _mm256_blendv_ps(b.hi, a.hi, _mm256_cmp_ps(a.hi, b.hi, _CMP_LT_OQ)) };
+}
+
+/* tame: NULL (the general forms), or the tame run's range test (then rne
+ * is 0: the truncating mode) */
 static inline F24V_AVX2 void run_fast8(batch_state *S, const pica_fast_inst *fi,
                                        const uint16_t (*row)[4], const pica_uniforms *u,
-                                       const f24_mode *fm, uint64_t rne, unsigned act)
+                                       const f24_mode *fm, uint64_t rne, unsigned act, void *tame)
 {
+	f24v_tame8 *const t = tame;
 	const unsigned kind = fi->kind;
 	const uint32_t here = 1u << PICA_FAST_MUL | 1u << PICA_FAST_ADD | 1u << PICA_FAST_MAD |
 	                      1u << PICA_FAST_MOV | 1u << PICA_FAST_DP3 | 1u << PICA_FAST_DP4 |
-	                      1u << PICA_FAST_DPH | 1u << PICA_FAST_RCP | 1u << PICA_FAST_RSQ;
+	                      1u << PICA_FAST_DPH | 1u << PICA_FAST_RCP | 1u << PICA_FAST_RSQ |
+	                      1u << PICA_FAST_MAX | 1u << PICA_FAST_MIN;
 	_Static_assert(PICA_FAST_END < 32, "a kind's bit");
-	if (!(here >> kind & 1)) {
-		run_fast4(S, fi, row, u, fm, rne, act);
+	if (!(here >> kind & 1) || (kind == PICA_FAST_MAX && fm->max_neg_inf != F24_MAX_FORMULA)) {
+		run_fast4(S, fi, row, u, fm, rne, act, NULL);
 		return;
 	}
 	float (*d)[L] = fi->to_o ? S->o[fi->dst] : &S->vr[PICA_BATCH_ROW_R + 4 * fi->dst];
@@ -329,10 +418,12 @@ static inline F24V_AVX2 void run_fast8(batch_state *S, const pica_fast_inst *fi,
 	}
 	if (kind == PICA_FAST_DP3 || kind == PICA_FAST_DP4 || kind == PICA_FAST_DPH) {
 		/* f24_dot: each product rounded, summed in component order; with
-		 * truncation and every operand tame, f24v_dot8_tame */
+		 * truncation and every operand tame, f24v_dot8_tame (the tame run:
+		 * always, its operands in the batch's test) */
 		const unsigned n = kind == PICA_FAST_DP3 ? 3 : 4;
 		__m256 alo[4], ahi[4], blo[4], bhi[4];
-		f24v_tame8 t = f24v_tame8_start();
+		f24v_tame8 own = f24v_tame8_start();
+		f24v_tame8 *const tt = t ? t : &own;
 		for (unsigned k = 0; k < n; k++) {
 			lanes8 a = { _mm256_set1_ps(1.0f), _mm256_set1_ps(1.0f) };   /* DPH's w */
 			if (k < 3 || kind == PICA_FAST_DP4)
@@ -342,13 +433,13 @@ static inline F24V_AVX2 void run_fast8(batch_state *S, const pica_fast_inst *fi,
 			ahi[k] = a.hi;
 			blo[k] = b.lo;
 			bhi[k] = b.hi;
-			f24v_tame8_see(&t, a.lo);
-			f24v_tame8_see(&t, a.hi);
-			f24v_tame8_see(&t, b.lo);
-			f24v_tame8_see(&t, b.hi);
+			f24v_tame8_see(tt, a.lo);
+			f24v_tame8_see(tt, a.hi);
+			f24v_tame8_see(tt, b.lo);
+			f24v_tame8_see(tt, b.hi);
 		}
 		lanes8 acc;
-		if (!rne && f24v_tame8_ok(&t)) {
+		if (t || (!rne && f24v_tame8_ok(&own))) {
 			acc.lo = f24v_dot8_tame(alo, blo, n);
 			acc.hi = f24v_dot8_tame(ahi, bhi, n);
 		} else {
@@ -365,13 +456,32 @@ static inline F24V_AVX2 void run_fast8(batch_state *S, const pica_fast_inst *fi,
 	for (unsigned k = 0; k < 4; k++) {
 		if (!(fi->wmask & (1u << k)))
 			continue;
-		lanes8 r = rd8(S, u, row[0][k]);
-		if (kind == PICA_FAST_MUL)
-			r = mul8(r, rd8(S, u, row[1][k]), rne);
-		else if (kind == PICA_FAST_ADD)
-			r = add8(r, rd8(S, u, row[1][k]), rne);
-		else if (kind == PICA_FAST_MAD)    /* not fused: the product rounded first (f24_mad) */
-			r = addr8(mul8(r, rd8(S, u, row[1][k]), rne), rd8(S, u, row[2][k]), rne);
+		lanes8 r;
+		if (kind == PICA_FAST_MOV) {
+			r = rd8(S, u, row[0][k]);
+		} else if (kind == PICA_FAST_MAX) {
+			r = max8(rd8(S, u, row[0][k]), rd8(S, u, row[1][k]));
+		} else if (kind == PICA_FAST_MIN) {
+			r = min8(rd8(S, u, row[0][k]), rd8(S, u, row[1][k]));
+		} else if (t) {
+			const lanes8 a = rd8t(S, u, row[0][k], t), b = rd8t(S, u, row[1][k], t);
+			if (kind == PICA_FAST_MUL) {
+				r = (lanes8){ tame_mul8(a.lo, b.lo), tame_mul8(a.hi, b.hi) };
+			} else if (kind == PICA_FAST_ADD) {
+				r = (lanes8){ tame_add8(a.lo, b.lo), tame_add8(a.hi, b.hi) };
+			} else {
+				const lanes8 c = rd8t(S, u, row[2][k], t);
+				r = (lanes8){ tame_mad8(a.lo, b.lo, c.lo), tame_mad8(a.hi, b.hi, c.hi) };
+			}
+		} else {
+			r = rd8(S, u, row[0][k]);
+			if (kind == PICA_FAST_MUL)
+				r = mul8(r, rd8(S, u, row[1][k]), rne);
+			else if (kind == PICA_FAST_ADD)
+				r = add8(r, rd8(S, u, row[1][k]), rne);
+			else                   /* MAD, not fused: the product rounded first (f24_mad) */
+				r = addr8(mul8(r, rd8(S, u, row[1][k]), rne), rd8(S, u, row[2][k]), rne);
+		}
 		res[k] = r;
 	}
 	for (unsigned k = 0; k < 4; k++)
@@ -528,11 +638,12 @@ static inline void lanes_step(u32x4 lpc[H], uint32_t pc)
  * (run_fast8 or run_fast4: a constant where this is inlined, so that the
  * AVX2 form is inlined in its loop). */
 typedef void run_fn(batch_state *S, const pica_fast_inst *fi, const uint16_t (*row)[4],
-                    const pica_uniforms *u, const f24_mode *fm, uint64_t rne, unsigned act);
+                    const pica_uniforms *u, const f24_mode *fm, uint64_t rne, unsigned act,
+                    void *tame);
 
 static inline __attribute__((always_inline)) void
 shade_lanes(const pica_program *p, const pica_uniforms *u, const pica_env *env, batch_state *S,
-            pica_batch_walk *w, uint32_t *sig, run_fn *run)
+            pica_batch_walk *w, uint32_t *sig, run_fn *run, void *tame)
 {
 	const pica_batch_plan *b = p->batch;
 	const uint64_t rne = f24v_rne(env->f24.round);
@@ -568,7 +679,7 @@ shade_lanes(const pica_program *p, const pica_uniforms *u, const pica_env *env, 
 		}
 		uint32_t go = 0;
 		if (fi->kind != PICA_FAST_GENERAL) {
-			run(S, fi, (const uint16_t (*)[4])b->row[pc], u, &env->f24, rne, act);
+			run(S, fi, (const uint16_t (*)[4])b->row[pc], u, &env->f24, rne, act, tame);
 		} else if (m->exec == PICA_EX_CMP) {
 			run_cmp(S, in, fi, u, act);
 		} else {                                   /* JMP, IF (ex_jmp, ex_if) */
@@ -605,7 +716,7 @@ shade_lanes(const pica_program *p, const pica_uniforms *u, const pica_env *env, 
 static void shade_lanes4(const pica_program *p, const pica_uniforms *u, const pica_env *env,
                          batch_state *S, pica_batch_walk *w, uint32_t *sig)
 {
-	shade_lanes(p, u, env, S, w, sig, run_fast4);
+	shade_lanes(p, u, env, S, w, sig, run_fast4, NULL);
 }
 
 #if F24V_HAVE_AVX2
@@ -614,25 +725,50 @@ __attribute__((target("avx2"))) static void shade_lanes8(const pica_program *p,
                                                          const pica_env *env, batch_state *S,
                                                          pica_batch_walk *w, uint32_t *sig)
 {
-	shade_lanes(p, u, env, S, w, sig, run_fast8);
+	shade_lanes(p, u, env, S, w, sig, run_fast8, NULL);
+}
+
+/* The tame run (run_fast8's tame forms, the truncating mode): whether
+ * every operand of its MUL, ADD, MAD and dot products was tame, so that
+ * its results are the general forms'. */
+__attribute__((target("avx2"))) static bool shade_lanes8_tame(const pica_program *p,
+                                                              const pica_uniforms *u,
+                                                              const pica_env *env, batch_state *S,
+                                                              pica_batch_walk *w, uint32_t *sig)
+{
+	f24v_tame8 t = f24v_tame8_start();
+	shade_lanes(p, u, env, S, w, sig, run_fast8, &t);
+	return f24v_tame8_ok(&t);
 }
 #endif
+
+/* The state a run starts from: r read and o zeroed (a stale read, a dead
+ * value, reads 0, as does a lane on another path, masked on write), the
+ * compare flags clear, each lane's walk at the entry.  A register's lanes
+ * are zeroed by a copy from zeros (vector stores): GCC makes a memset of
+ * this size a rep stos, which costs more cycles. */
+static const float ZERO_REG[4][L];
+
+static void run_start(const pica_program *p, batch_state *S, pica_batch_walk *w, uint32_t *sig)
+{
+	const pica_batch_plan *b = p->batch;
+	for (uint32_t bits = b->r_read; bits; bits &= bits - 1)
+		memcpy(S->vr[PICA_BATCH_ROW_R + 4 * __builtin_ctz(bits)], ZERO_REG, sizeof ZERO_REG);
+	S->cmpx = S->cmpy = 0;
+	for (uint32_t bits = b->o_used; bits; bits &= bits - 1)
+		memcpy(S->o[__builtin_ctz(bits)], ZERO_REG, sizeof ZERO_REG);
+	for (unsigned l = 0; l < L; l++) {
+		pica_batch_walk_start(p, &w[l]);
+		sig[l] = 0;
+	}
+}
 
 void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_env *env,
                       pica_job *const *jobs, unsigned n)
 {
 	const pica_batch_plan *b = p->batch;
 	batch_state S;
-	/* r: a stale read (a dead value) reads 0, as does a lane on another
-	 * path (masked on write); lanes past n: inputs 0.  A register's lanes
-	 * are zeroed by a copy from zeros (vector stores): GCC makes a memset
-	 * of this size a rep stos, which costs more cycles. */
-	static const float ZERO_REG[4][L];
-	for (uint32_t bits = b->r_read; bits; bits &= bits - 1)
-		memcpy(S.vr[PICA_BATCH_ROW_R + 4 * __builtin_ctz(bits)], ZERO_REG, sizeof ZERO_REG);
-	S.cmpx = S.cmpy = 0;
-	for (uint32_t bits = b->o_used; bits; bits &= bits - 1)
-		memcpy(S.o[__builtin_ctz(bits)], ZERO_REG, sizeof ZERO_REG);
+	/* lanes past n: inputs 0 (the v registers: a run only reads them) */
 	for (uint32_t bits = b->v_used; bits; bits &= bits - 1) {
 		const unsigned r = (unsigned)__builtin_ctz(bits);
 		if (n < L)
@@ -640,13 +776,19 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 		lanes_in(&S.vr[4 * r], jobs, n < L ? n : L, r);
 	}
 	pica_batch_walk w[L];
-	uint32_t sig[L] = { 0 };
-	for (unsigned l = 0; l < L; l++)
-		pica_batch_walk_start(p, &w[l]);
+	uint32_t sig[L];
+	run_start(p, &S, w, sig);
 #if F24V_HAVE_AVX2
-	if (b->wide)
-		shade_lanes8(p, u, env, &S, w, sig);
-	else
+	if (b->wide) {
+		/* the tame run first, in the truncating mode; run again with the
+		 * general forms when an operand was not tame */
+		const bool truncating = !f24v_rne(env->f24.round);
+		if (!truncating || !shade_lanes8_tame(p, u, env, &S, w, sig)) {
+			if (truncating)
+				run_start(p, &S, w, sig);
+			shade_lanes8(p, u, env, &S, w, sig);
+		}
+	} else
 #endif
 		shade_lanes4(p, u, env, &S, w, sig);
 	for (unsigned l = 0; l < n && l < L; l++) {
