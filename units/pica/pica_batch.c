@@ -764,7 +764,7 @@ static void run_start(const pica_program *p, batch_state *S, pica_batch_walk *w,
 }
 
 void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_env *env,
-                      pica_job *const *jobs, unsigned n)
+                      pica_job *const *jobs, unsigned n, pica_batch_luck *luck)
 {
 	const pica_batch_plan *b = p->batch;
 	batch_state S;
@@ -782,9 +782,19 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 	if (b->wide) {
 		/* the tame run first, in the truncating mode; run again with the
 		 * general forms when an operand was not tame */
-		const bool truncating = !f24v_rne(env->f24.round);
-		if (!truncating || !shade_lanes8_tame(p, u, env, &S, w, sig)) {
-			if (truncating)
+		bool try = !f24v_rne(env->f24.round);
+		if (try && luck && luck->wait) {
+			luck->wait--;
+			try = false;
+		}
+		const bool tame = try && shade_lanes8_tame(p, u, env, &S, w, sig);
+		if (try && luck) {
+			const unsigned twice = luck->skip ? 2u * luck->skip : 1u;
+			luck->skip = tame ? 0 : (uint16_t)(twice < PICA_BATCH_TAME_SKIP_MAX ? twice : PICA_BATCH_TAME_SKIP_MAX);
+			luck->wait = luck->skip;
+		}
+		if (!tame) {
+			if (try)
 				run_start(p, &S, w, sig);
 			shade_lanes8(p, u, env, &S, w, sig);
 		}
