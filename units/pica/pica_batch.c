@@ -377,9 +377,97 @@ static inline F24V_AVX2 lanes8 min8(lanes8 a, lanes8 b)
 	                 _mm256_blendv_ps(b.hi, a.hi, _mm256_cmp_ps(a.hi, b.hi, _CMP_LT_OQ)) };
 }
 
-/* tame: NULL (the general forms), or the tame run's range test (then rne
- * is 0: the truncating mode) */
 static inline F24V_AVX2 void run_fast8(batch_state *S, const pica_fast_inst *fi,
+                                       const uint16_t (*row)[4], const pica_uniforms *u,
+                                       const f24_mode *fm, uint64_t rne, unsigned act, void *tame)
+{
+	(void)tame;             /* the general forms (run_fast8t: the tame run's) */
+	const unsigned kind = fi->kind;
+	const uint32_t here = 1u << PICA_FAST_MUL | 1u << PICA_FAST_ADD | 1u << PICA_FAST_MAD |
+	                      1u << PICA_FAST_MOV | 1u << PICA_FAST_DP3 | 1u << PICA_FAST_DP4 |
+	                      1u << PICA_FAST_DPH | 1u << PICA_FAST_RCP | 1u << PICA_FAST_RSQ;
+	_Static_assert(PICA_FAST_END < 32, "a kind's bit");
+	if (!(here >> kind & 1)) {
+		run_fast4(S, fi, row, u, fm, rne, act, NULL);
+		return;
+	}
+	float (*d)[L] = fi->to_o ? S->o[fi->dst] : &S->vr[PICA_BATCH_ROW_R + 4 * fi->dst];
+	lanes8 keep = { _mm256_setzero_ps(), _mm256_setzero_ps() };
+	if (act != FULL) {                             /* the active lanes' masks */
+		const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+		const __m256i lo = _mm256_set1_epi32((int)(act & 0xFF)), hi = _mm256_set1_epi32((int)(act >> 8));
+		keep.lo = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(lo, bit), bit));
+		keep.hi = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(hi, bit), bit));
+	}
+	if (kind == PICA_FAST_RCP || kind == PICA_FAST_RSQ) {     /* one value: component 0's */
+		lanes8 a = rd8(S, u, row[0][0]);
+		if (kind == PICA_FAST_RCP) {
+			a.lo = (__m256)f24v_rcp8((f24v_f8)a.lo, rne);
+			a.hi = (__m256)f24v_rcp8((f24v_f8)a.hi, rne);
+		} else {
+			a.lo = (__m256)f24v_rsq8((f24v_f8)a.lo, rne);
+			a.hi = (__m256)f24v_rsq8((f24v_f8)a.hi, rne);
+		}
+		for (unsigned k = 0; k < 4; k++)
+			if (fi->wmask & (1u << k))
+				wr8(d[k], a, act, &keep);
+		return;
+	}
+	if (kind == PICA_FAST_DP3 || kind == PICA_FAST_DP4 || kind == PICA_FAST_DPH) {
+		/* f24_dot: each product rounded, summed in component order; with
+		 * truncation and every operand tame, f24v_dot8_tame */
+		const unsigned n = kind == PICA_FAST_DP3 ? 3 : 4;
+		__m256 alo[4], ahi[4], blo[4], bhi[4];
+		f24v_tame8 t = f24v_tame8_start();
+		for (unsigned k = 0; k < n; k++) {
+			lanes8 a = { _mm256_set1_ps(1.0f), _mm256_set1_ps(1.0f) };   /* DPH's w */
+			if (k < 3 || kind == PICA_FAST_DP4)
+				a = rd8(S, u, row[0][k]);
+			const lanes8 b = rd8(S, u, row[1][k]);
+			alo[k] = a.lo;
+			ahi[k] = a.hi;
+			blo[k] = b.lo;
+			bhi[k] = b.hi;
+			f24v_tame8_see(&t, a.lo);
+			f24v_tame8_see(&t, a.hi);
+			f24v_tame8_see(&t, b.lo);
+			f24v_tame8_see(&t, b.hi);
+		}
+		lanes8 acc;
+		if (!rne && f24v_tame8_ok(&t)) {
+			acc.lo = f24v_dot8_tame(alo, blo, n);
+			acc.hi = f24v_dot8_tame(ahi, bhi, n);
+		} else {
+			acc = mul8((lanes8){ alo[0], ahi[0] }, (lanes8){ blo[0], bhi[0] }, rne);
+			for (unsigned k = 1; k < n; k++)
+				acc = sum8(acc, mul8((lanes8){ alo[k], ahi[k] }, (lanes8){ blo[k], bhi[k] }, rne), rne);
+		}
+		for (unsigned k = 0; k < 4; k++)
+			if (fi->wmask & (1u << k))
+				wr8(d[k], acc, act, &keep);
+		return;
+	}
+	lanes8 res[4];                              /* every source read before a write */
+	for (unsigned k = 0; k < 4; k++) {
+		if (!(fi->wmask & (1u << k)))
+			continue;
+		lanes8 r = rd8(S, u, row[0][k]);
+		if (kind == PICA_FAST_MUL)
+			r = mul8(r, rd8(S, u, row[1][k]), rne);
+		else if (kind == PICA_FAST_ADD)
+			r = add8(r, rd8(S, u, row[1][k]), rne);
+		else if (kind == PICA_FAST_MAD)    /* not fused: the product rounded first (f24_mad) */
+			r = addr8(mul8(r, rd8(S, u, row[1][k]), rne), rd8(S, u, row[2][k]), rne);
+		res[k] = r;
+	}
+	for (unsigned k = 0; k < 4; k++)
+		if (fi->wmask & (1u << k))
+			wr8(d[k], res[k], act, &keep);
+}
+
+/* run_fast8 in the tame run: tame is its range test (rne is 0: the
+ * truncating mode); MAX and MIN on eight lanes too */
+static inline F24V_AVX2 void run_fast8t(batch_state *S, const pica_fast_inst *fi,
                                        const uint16_t (*row)[4], const pica_uniforms *u,
                                        const f24_mode *fm, uint64_t rne, unsigned act, void *tame)
 {
@@ -418,12 +506,10 @@ static inline F24V_AVX2 void run_fast8(batch_state *S, const pica_fast_inst *fi,
 	}
 	if (kind == PICA_FAST_DP3 || kind == PICA_FAST_DP4 || kind == PICA_FAST_DPH) {
 		/* f24_dot: each product rounded, summed in component order; with
-		 * truncation and every operand tame, f24v_dot8_tame (the tame run:
-		 * always, its operands in the batch's test) */
+		 * every operand tame, f24v_dot8_tame: the operands go to the
+		 * batch's test */
 		const unsigned n = kind == PICA_FAST_DP3 ? 3 : 4;
 		__m256 alo[4], ahi[4], blo[4], bhi[4];
-		f24v_tame8 own = f24v_tame8_start();
-		f24v_tame8 *const tt = t ? t : &own;
 		for (unsigned k = 0; k < n; k++) {
 			lanes8 a = { _mm256_set1_ps(1.0f), _mm256_set1_ps(1.0f) };   /* DPH's w */
 			if (k < 3 || kind == PICA_FAST_DP4)
@@ -433,37 +519,30 @@ static inline F24V_AVX2 void run_fast8(batch_state *S, const pica_fast_inst *fi,
 			ahi[k] = a.hi;
 			blo[k] = b.lo;
 			bhi[k] = b.hi;
-			f24v_tame8_see(tt, a.lo);
-			f24v_tame8_see(tt, a.hi);
-			f24v_tame8_see(tt, b.lo);
-			f24v_tame8_see(tt, b.hi);
+			f24v_tame8_see(t, a.lo);
+			f24v_tame8_see(t, a.hi);
+			f24v_tame8_see(t, b.lo);
+			f24v_tame8_see(t, b.hi);
 		}
-		lanes8 acc;
-		if (t || (!rne && f24v_tame8_ok(&own))) {
-			acc.lo = f24v_dot8_tame(alo, blo, n);
-			acc.hi = f24v_dot8_tame(ahi, bhi, n);
-		} else {
-			acc = mul8((lanes8){ alo[0], ahi[0] }, (lanes8){ blo[0], bhi[0] }, rne);
-			for (unsigned k = 1; k < n; k++)
-				acc = sum8(acc, mul8((lanes8){ alo[k], ahi[k] }, (lanes8){ blo[k], bhi[k] }, rne), rne);
-		}
+		const lanes8 acc = { f24v_dot8_tame(alo, blo, n), f24v_dot8_tame(ahi, bhi, n) };
 		for (unsigned k = 0; k < 4; k++)
 			if (fi->wmask & (1u << k))
 				wr8(d[k], acc, act, &keep);
 		return;
 	}
+	const uint32_t arith = 1u << PICA_FAST_MUL | 1u << PICA_FAST_ADD | 1u << PICA_FAST_MAD;
 	lanes8 res[4];                              /* every source read before a write */
 	for (unsigned k = 0; k < 4; k++) {
 		if (!(fi->wmask & (1u << k)))
 			continue;
 		lanes8 r;
-		if (kind == PICA_FAST_MOV) {
+		if (!(arith >> kind & 1)) {                /* MOV, MAX, MIN */
 			r = rd8(S, u, row[0][k]);
-		} else if (kind == PICA_FAST_MAX) {
-			r = max8(rd8(S, u, row[0][k]), rd8(S, u, row[1][k]));
-		} else if (kind == PICA_FAST_MIN) {
-			r = min8(rd8(S, u, row[0][k]), rd8(S, u, row[1][k]));
-		} else if (t) {
+			if (kind == PICA_FAST_MAX)
+				r = max8(r, rd8(S, u, row[1][k]));
+			else if (kind == PICA_FAST_MIN)
+				r = min8(r, rd8(S, u, row[1][k]));
+		} else {
 			const lanes8 a = rd8t(S, u, row[0][k], t), b = rd8t(S, u, row[1][k], t);
 			if (kind == PICA_FAST_MUL) {
 				r = (lanes8){ tame_mul8(a.lo, b.lo), tame_mul8(a.hi, b.hi) };
@@ -473,14 +552,6 @@ static inline F24V_AVX2 void run_fast8(batch_state *S, const pica_fast_inst *fi,
 				const lanes8 c = rd8t(S, u, row[2][k], t);
 				r = (lanes8){ tame_mad8(a.lo, b.lo, c.lo), tame_mad8(a.hi, b.hi, c.hi) };
 			}
-		} else {
-			r = rd8(S, u, row[0][k]);
-			if (kind == PICA_FAST_MUL)
-				r = mul8(r, rd8(S, u, row[1][k]), rne);
-			else if (kind == PICA_FAST_ADD)
-				r = add8(r, rd8(S, u, row[1][k]), rne);
-			else                   /* MAD, not fused: the product rounded first (f24_mad) */
-				r = addr8(mul8(r, rd8(S, u, row[1][k]), rne), rd8(S, u, row[2][k]), rne);
 		}
 		res[k] = r;
 	}
@@ -737,7 +808,7 @@ __attribute__((target("avx2"))) static bool shade_lanes8_tame(const pica_program
                                                               pica_batch_walk *w, uint32_t *sig)
 {
 	f24v_tame8 t = f24v_tame8_start();
-	shade_lanes(p, u, env, S, w, sig, run_fast8, &t);
+	shade_lanes(p, u, env, S, w, sig, run_fast8t, &t);
 	return f24v_tame8_ok(&t);
 }
 #endif
@@ -749,7 +820,8 @@ __attribute__((target("avx2"))) static bool shade_lanes8_tame(const pica_program
  * this size a rep stos, which costs more cycles. */
 static const float ZERO_REG[4][L];
 
-static void run_start(const pica_program *p, batch_state *S, pica_batch_walk *w, uint32_t *sig)
+static inline __attribute__((always_inline)) void run_start(const pica_program *p, batch_state *S,
+                                                        pica_batch_walk *w, uint32_t *sig)
 {
 	const pica_batch_plan *b = p->batch;
 	for (uint32_t bits = b->r_read; bits; bits &= bits - 1)

@@ -78,7 +78,7 @@ typedef struct pica_batch_luck {
 	uint16_t skip, wait;
 } pica_batch_luck;
 
-enum { PICA_BATCH_TAME_SKIP_MAX = 64 };
+enum { PICA_BATCH_TAME_SKIP_MAX = 256 };
 
 /* Run p over *jobs[0..n) (n <= PICA_BATCH_LANES, v filled): each job's o
  * registers of p->batch->o_used (the components its path wrote; the rest
