@@ -12,6 +12,7 @@
 
 #include "units/pica/pica_fast.h"
 #include "units/pica/pica_shader.h"
+#include "units/pica/pica_tame.h"
 
 enum { L = PICA_BATCH_LANES, H = PICA_BATCH_LANES / 4, FULL = (1u << L) - 1 };
 #define DONE UINT32_MAX
@@ -133,9 +134,11 @@ static inline F24V_INLINE void add_l4(lanes_t r, const lanes_t a, const lanes_t 
  * target ATTR and the lane operations MUL, ADD. */
 #define DEFINE_RUN_FAST(NAME, ATTR, MUL, ADD) \
 ATTR static void NAME(batch_state *S, const pica_fast_inst *fi, const uint16_t (*row)[4], \
-                     const pica_uniforms *u, const f24_mode *fm, uint64_t rne, unsigned act) \
+                     const pica_uniforms *u, const f24_mode *fm, uint64_t rne, unsigned act, \
+                     void *tame) \
 { \
 	(void)row;            /* rd reads the fast form's sources */ \
+	(void)tame;           /* the general forms only */ \
 	lanes_t res[4], a, b, c; \
 	switch (fi->kind) { \
 	case PICA_FAST_NOP: \
@@ -232,9 +235,7 @@ DEFINE_RUN_FAST(run_fast4, , mul_l4, add_l4)
  * no copies of the operands.  Lane for lane the same operations as
  * run_fast4 (f24v_mul8 / f24v_add8 == f24v_mul4 / f24v_add4; the negation
  * -x + 0 and the masked write keep every bit), which runs the others. */
-typedef struct lanes8 {
-	__m256 lo, hi;
-} lanes8;
+typedef pica_lanes8 lanes8;
 
 /* rd on two registers */
 static inline F24V_AVX2 lanes8 rd8(const batch_state *S, const pica_uniforms *u, unsigned row)
@@ -292,17 +293,32 @@ static inline F24V_AVX2 void wr8(float *d, lanes8 r, unsigned act, const lanes8 
 	_mm256_storeu_ps(d + 8, r.hi);
 }
 
+/* rd8, and in the tame run its lanes seen by the range test (a uniform's
+ * two halves are one value: one look) */
+static inline F24V_AVX2 lanes8 rd8t(const batch_state *S, const pica_uniforms *u, unsigned row,
+                                    f24v_tame8 *t)
+{
+	const lanes8 r = rd8(S, u, row);
+	if (t) {
+		f24v_tame8_see(t, r.lo);
+		if (!(row & PICA_BATCH_ROW_C))
+			f24v_tame8_see(t, r.hi);
+	}
+	return r;
+}
+
 static inline F24V_AVX2 void run_fast8(batch_state *S, const pica_fast_inst *fi,
                                        const uint16_t (*row)[4], const pica_uniforms *u,
-                                       const f24_mode *fm, uint64_t rne, unsigned act)
+                                       const f24_mode *fm, uint64_t rne, unsigned act, void *tame)
 {
+	(void)tame;             /* the general forms (run_fast8t: the tame run's) */
 	const unsigned kind = fi->kind;
 	const uint32_t here = 1u << PICA_FAST_MUL | 1u << PICA_FAST_ADD | 1u << PICA_FAST_MAD |
 	                      1u << PICA_FAST_MOV | 1u << PICA_FAST_DP3 | 1u << PICA_FAST_DP4 |
 	                      1u << PICA_FAST_DPH | 1u << PICA_FAST_RCP | 1u << PICA_FAST_RSQ;
 	_Static_assert(PICA_FAST_END < 32, "a kind's bit");
 	if (!(here >> kind & 1)) {
-		run_fast4(S, fi, row, u, fm, rne, act);
+		run_fast4(S, fi, row, u, fm, rne, act, NULL);
 		return;
 	}
 	float (*d)[L] = fi->to_o ? S->o[fi->dst] : &S->vr[PICA_BATCH_ROW_R + 4 * fi->dst];
@@ -372,6 +388,101 @@ static inline F24V_AVX2 void run_fast8(batch_state *S, const pica_fast_inst *fi,
 			r = add8(r, rd8(S, u, row[1][k]), rne);
 		else if (kind == PICA_FAST_MAD)    /* not fused: the product rounded first (f24_mad) */
 			r = addr8(mul8(r, rd8(S, u, row[1][k]), rne), rd8(S, u, row[2][k]), rne);
+		res[k] = r;
+	}
+	for (unsigned k = 0; k < 4; k++)
+		if (fi->wmask & (1u << k))
+			wr8(d[k], res[k], act, &keep);
+}
+
+/* run_fast8 in the tame run: tame is its range test (rne is 0: the
+ * truncating mode); MAX and MIN on eight lanes too */
+static inline F24V_AVX2 void run_fast8t(batch_state *S, const pica_fast_inst *fi,
+                                       const uint16_t (*row)[4], const pica_uniforms *u,
+                                       const f24_mode *fm, uint64_t rne, unsigned act, void *tame)
+{
+	f24v_tame8 *const t = tame;
+	const unsigned kind = fi->kind;
+	const uint32_t here = 1u << PICA_FAST_MUL | 1u << PICA_FAST_ADD | 1u << PICA_FAST_MAD |
+	                      1u << PICA_FAST_MOV | 1u << PICA_FAST_DP3 | 1u << PICA_FAST_DP4 |
+	                      1u << PICA_FAST_DPH | 1u << PICA_FAST_RCP | 1u << PICA_FAST_RSQ |
+	                      1u << PICA_FAST_MAX | 1u << PICA_FAST_MIN;
+	_Static_assert(PICA_FAST_END < 32, "a kind's bit");
+	if (!(here >> kind & 1) || (kind == PICA_FAST_MAX && fm->max_neg_inf != F24_MAX_FORMULA)) {
+		run_fast4(S, fi, row, u, fm, rne, act, NULL);
+		return;
+	}
+	float (*d)[L] = fi->to_o ? S->o[fi->dst] : &S->vr[PICA_BATCH_ROW_R + 4 * fi->dst];
+	lanes8 keep = { _mm256_setzero_ps(), _mm256_setzero_ps() };
+	if (act != FULL) {                             /* the active lanes' masks */
+		const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+		const __m256i lo = _mm256_set1_epi32((int)(act & 0xFF)), hi = _mm256_set1_epi32((int)(act >> 8));
+		keep.lo = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(lo, bit), bit));
+		keep.hi = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(hi, bit), bit));
+	}
+	if (kind == PICA_FAST_RCP || kind == PICA_FAST_RSQ) {     /* one value: component 0's */
+		lanes8 a = rd8(S, u, row[0][0]);
+		if (kind == PICA_FAST_RCP) {
+			a.lo = (__m256)f24v_rcp8((f24v_f8)a.lo, rne);
+			a.hi = (__m256)f24v_rcp8((f24v_f8)a.hi, rne);
+		} else {
+			a.lo = (__m256)f24v_rsq8((f24v_f8)a.lo, rne);
+			a.hi = (__m256)f24v_rsq8((f24v_f8)a.hi, rne);
+		}
+		for (unsigned k = 0; k < 4; k++)
+			if (fi->wmask & (1u << k))
+				wr8(d[k], a, act, &keep);
+		return;
+	}
+	if (kind == PICA_FAST_DP3 || kind == PICA_FAST_DP4 || kind == PICA_FAST_DPH) {
+		/* f24_dot: each product rounded, summed in component order; with
+		 * every operand tame, f24v_dot8_tame: the operands go to the
+		 * batch's test */
+		const unsigned n = kind == PICA_FAST_DP3 ? 3 : 4;
+		__m256 alo[4], ahi[4], blo[4], bhi[4];
+		for (unsigned k = 0; k < n; k++) {
+			lanes8 a = { _mm256_set1_ps(1.0f), _mm256_set1_ps(1.0f) };   /* DPH's w */
+			if (k < 3 || kind == PICA_FAST_DP4)
+				a = rd8(S, u, row[0][k]);
+			const lanes8 b = rd8(S, u, row[1][k]);
+			alo[k] = a.lo;
+			ahi[k] = a.hi;
+			blo[k] = b.lo;
+			bhi[k] = b.hi;
+			f24v_tame8_see(t, a.lo);
+			f24v_tame8_see(t, a.hi);
+			f24v_tame8_see(t, b.lo);
+			f24v_tame8_see(t, b.hi);
+		}
+		const lanes8 acc = { f24v_dot8_tame(alo, blo, n), f24v_dot8_tame(ahi, bhi, n) };
+		for (unsigned k = 0; k < 4; k++)
+			if (fi->wmask & (1u << k))
+				wr8(d[k], acc, act, &keep);
+		return;
+	}
+	const uint32_t arith = 1u << PICA_FAST_MUL | 1u << PICA_FAST_ADD | 1u << PICA_FAST_MAD;
+	lanes8 res[4];                              /* every source read before a write */
+	for (unsigned k = 0; k < 4; k++) {
+		if (!(fi->wmask & (1u << k)))
+			continue;
+		lanes8 r;
+		if (!(arith >> kind & 1)) {                /* MOV, MAX, MIN */
+			r = rd8(S, u, row[0][k]);
+			if (kind == PICA_FAST_MAX)
+				r = max8(r, rd8(S, u, row[1][k]));
+			else if (kind == PICA_FAST_MIN)
+				r = min8(r, rd8(S, u, row[1][k]));
+		} else {
+			const lanes8 a = rd8t(S, u, row[0][k], t), b = rd8t(S, u, row[1][k], t);
+			if (kind == PICA_FAST_MUL) {
+				r = (lanes8){ tame_mul8(a.lo, b.lo), tame_mul8(a.hi, b.hi) };
+			} else if (kind == PICA_FAST_ADD) {
+				r = (lanes8){ tame_add8(a.lo, b.lo), tame_add8(a.hi, b.hi) };
+			} else {
+				const lanes8 c = rd8t(S, u, row[2][k], t);
+				r = (lanes8){ tame_mad8(a.lo, b.lo, c.lo), tame_mad8(a.hi, b.hi, c.hi) };
+			}
+		}
 		res[k] = r;
 	}
 	for (unsigned k = 0; k < 4; k++)
@@ -528,11 +639,12 @@ static inline void lanes_step(u32x4 lpc[H], uint32_t pc)
  * (run_fast8 or run_fast4: a constant where this is inlined, so that the
  * AVX2 form is inlined in its loop). */
 typedef void run_fn(batch_state *S, const pica_fast_inst *fi, const uint16_t (*row)[4],
-                    const pica_uniforms *u, const f24_mode *fm, uint64_t rne, unsigned act);
+                    const pica_uniforms *u, const f24_mode *fm, uint64_t rne, unsigned act,
+                    void *tame);
 
 static inline __attribute__((always_inline)) void
 shade_lanes(const pica_program *p, const pica_uniforms *u, const pica_env *env, batch_state *S,
-            pica_batch_walk *w, uint32_t *sig, run_fn *run)
+            pica_batch_walk *w, uint32_t *sig, run_fn *run, void *tame)
 {
 	const pica_batch_plan *b = p->batch;
 	const uint64_t rne = f24v_rne(env->f24.round);
@@ -568,7 +680,7 @@ shade_lanes(const pica_program *p, const pica_uniforms *u, const pica_env *env, 
 		}
 		uint32_t go = 0;
 		if (fi->kind != PICA_FAST_GENERAL) {
-			run(S, fi, (const uint16_t (*)[4])b->row[pc], u, &env->f24, rne, act);
+			run(S, fi, (const uint16_t (*)[4])b->row[pc], u, &env->f24, rne, act, tame);
 		} else if (m->exec == PICA_EX_CMP) {
 			run_cmp(S, in, fi, u, act);
 		} else {                                   /* JMP, IF (ex_jmp, ex_if) */
@@ -605,7 +717,7 @@ shade_lanes(const pica_program *p, const pica_uniforms *u, const pica_env *env, 
 static void shade_lanes4(const pica_program *p, const pica_uniforms *u, const pica_env *env,
                          batch_state *S, pica_batch_walk *w, uint32_t *sig)
 {
-	shade_lanes(p, u, env, S, w, sig, run_fast4);
+	shade_lanes(p, u, env, S, w, sig, run_fast4, NULL);
 }
 
 #if F24V_HAVE_AVX2
@@ -614,25 +726,51 @@ __attribute__((target("avx2"))) static void shade_lanes8(const pica_program *p,
                                                          const pica_env *env, batch_state *S,
                                                          pica_batch_walk *w, uint32_t *sig)
 {
-	shade_lanes(p, u, env, S, w, sig, run_fast8);
+	shade_lanes(p, u, env, S, w, sig, run_fast8, NULL);
+}
+
+/* The tame run (run_fast8's tame forms, the truncating mode): whether
+ * every operand of its MUL, ADD, MAD and dot products was tame, so that
+ * its results are the general forms'. */
+__attribute__((target("avx2"))) static bool shade_lanes8_tame(const pica_program *p,
+                                                              const pica_uniforms *u,
+                                                              const pica_env *env, batch_state *S,
+                                                              pica_batch_walk *w, uint32_t *sig)
+{
+	f24v_tame8 t = f24v_tame8_start();
+	shade_lanes(p, u, env, S, w, sig, run_fast8t, &t);
+	return f24v_tame8_ok(&t);
 }
 #endif
 
+/* The state a run starts from: r read and o zeroed (a stale read, a dead
+ * value, reads 0, as does a lane on another path, masked on write), the
+ * compare flags clear, each lane's walk at the entry.  A register's lanes
+ * are zeroed by a copy from zeros (vector stores): GCC makes a memset of
+ * this size a rep stos, which costs more cycles. */
+static const float ZERO_REG[4][L];
+
+static inline __attribute__((always_inline)) void run_start(const pica_program *p, batch_state *S,
+                                                        pica_batch_walk *w, uint32_t *sig)
+{
+	const pica_batch_plan *b = p->batch;
+	for (uint32_t bits = b->r_read; bits; bits &= bits - 1)
+		memcpy(S->vr[PICA_BATCH_ROW_R + 4 * __builtin_ctz(bits)], ZERO_REG, sizeof ZERO_REG);
+	S->cmpx = S->cmpy = 0;
+	for (uint32_t bits = b->o_used; bits; bits &= bits - 1)
+		memcpy(S->o[__builtin_ctz(bits)], ZERO_REG, sizeof ZERO_REG);
+	for (unsigned l = 0; l < L; l++) {
+		pica_batch_walk_start(p, &w[l]);
+		sig[l] = 0;
+	}
+}
+
 void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_env *env,
-                      pica_job *const *jobs, unsigned n)
+                      pica_job *const *jobs, unsigned n, pica_batch_luck *luck)
 {
 	const pica_batch_plan *b = p->batch;
 	batch_state S;
-	/* r: a stale read (a dead value) reads 0, as does a lane on another
-	 * path (masked on write); lanes past n: inputs 0.  A register's lanes
-	 * are zeroed by a copy from zeros (vector stores): GCC makes a memset
-	 * of this size a rep stos, which costs more cycles. */
-	static const float ZERO_REG[4][L];
-	for (uint32_t bits = b->r_read; bits; bits &= bits - 1)
-		memcpy(S.vr[PICA_BATCH_ROW_R + 4 * __builtin_ctz(bits)], ZERO_REG, sizeof ZERO_REG);
-	S.cmpx = S.cmpy = 0;
-	for (uint32_t bits = b->o_used; bits; bits &= bits - 1)
-		memcpy(S.o[__builtin_ctz(bits)], ZERO_REG, sizeof ZERO_REG);
+	/* lanes past n: inputs 0 (the v registers: a run only reads them) */
 	for (uint32_t bits = b->v_used; bits; bits &= bits - 1) {
 		const unsigned r = (unsigned)__builtin_ctz(bits);
 		if (n < L)
@@ -640,13 +778,29 @@ void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_
 		lanes_in(&S.vr[4 * r], jobs, n < L ? n : L, r);
 	}
 	pica_batch_walk w[L];
-	uint32_t sig[L] = { 0 };
-	for (unsigned l = 0; l < L; l++)
-		pica_batch_walk_start(p, &w[l]);
+	uint32_t sig[L];
+	run_start(p, &S, w, sig);
 #if F24V_HAVE_AVX2
-	if (b->wide)
-		shade_lanes8(p, u, env, &S, w, sig);
-	else
+	if (b->wide) {
+		/* the tame run first, in the truncating mode; run again with the
+		 * general forms when an operand was not tame */
+		bool try = !f24v_rne(env->f24.round);
+		if (try && luck && luck->wait) {
+			luck->wait--;
+			try = false;
+		}
+		const bool tame = try && shade_lanes8_tame(p, u, env, &S, w, sig);
+		if (try && luck) {
+			const unsigned twice = luck->skip ? 2u * luck->skip : 1u;
+			luck->skip = tame ? 0 : (uint16_t)(twice < PICA_BATCH_TAME_SKIP_MAX ? twice : PICA_BATCH_TAME_SKIP_MAX);
+			luck->wait = luck->skip;
+		}
+		if (!tame) {
+			if (try)
+				run_start(p, &S, w, sig);
+			shade_lanes8(p, u, env, &S, w, sig);
+		}
+	} else
 #endif
 		shade_lanes4(p, u, env, &S, w, sig);
 	for (unsigned l = 0; l < n && l < L; l++) {

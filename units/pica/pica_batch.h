@@ -68,11 +68,24 @@ void pica_batch_free(pica_program *p);
  * permissive, not arith=exact). */
 bool pica_batch_usable(const pica_program *p, const pica_env *env);
 
+/* Whether to try the tame run (pica_batch.c) first, for the caller's
+ * batches in turn: after a batch the tame run sent back, the next `wait`
+ * batches skip it, `skip` doubling (up to PICA_BATCH_TAME_SKIP_MAX) while
+ * batches keep failing, so that a draw whose operands are not tame pays
+ * for one try in that many.  Only the host's work depends on it, never a
+ * result.  Zeroed: try the first batch. */
+typedef struct pica_batch_luck {
+	uint16_t skip, wait;
+} pica_batch_luck;
+
+enum { PICA_BATCH_TAME_SKIP_MAX = 256 };
+
 /* Run p over *jobs[0..n) (n <= PICA_BATCH_LANES, v filled): each job's o
  * registers of p->batch->o_used (the components its path wrote; the rest
- * 0), its path bits, shaded = true. */
+ * 0), its path bits, shaded = true.  luck: the caller's (NULL: always try
+ * the tame run where it may run). */
 void pica_batch_shade(const pica_program *p, const pica_uniforms *u, const pica_env *env,
-                      struct pica_job *const *jobs, unsigned n);
+                      struct pica_job *const *jobs, unsigned n, pica_batch_luck *luck);
 
 /* A vertex's way through the code: pica_next_pc for a plan's code (IF
  * entries, no LOOP or CALL).  walk_next moves on from the instruction at

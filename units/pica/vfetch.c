@@ -73,7 +73,7 @@ static const pica_job *next_job(vfetch_unit *f)
 		f->make_job(f->ctx, f->sent + k, job);
 	}
 	if (ahead)
-		pica_batch_shade(f->prog, f->unif, f->env, f->batch, n);
+		pica_batch_shade(f->prog, f->unif, f->env, f->batch, n, &f->luck);
 	f->nbatch = n;
 	f->at = 1;
 	return f->batch[0];
@@ -157,6 +157,7 @@ static void vfetch_reset(sim_unit *u)
 	f->nbatch = f->at = 0;
 	f->known_free = 0;
 	f->wait_booked = 0;
+	f->luck = (pica_batch_luck){ 0, 0 };
 }
 
 void vfetch_shade_ahead(vfetch_unit *f, const pica_program *prog, const pica_uniforms *unif,

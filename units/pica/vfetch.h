@@ -45,6 +45,7 @@ typedef struct vfetch_unit {
 	uint32_t known_free;          /* pool slots known to be free (vfetch.c next_job) */
 	uint64_t wait_booked;         /* a wait booked from this cycle by the tick before (0: none) */
 	uint16_t job_writes;          /* v registers make_job always writes whole (not zeroed first) */
+	pica_batch_luck luck;         /* the tame run's tries (pica_batch_shade) */
 	pica_job pool[VFETCH_POOL];
 } vfetch_unit;
 
