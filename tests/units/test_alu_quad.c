@@ -100,14 +100,15 @@ Test(alu_quad, lane_helpers_every_fp20_code)
 static const char PROG[] =
 	"alu_buffer_size = 2\n.asm\n"
 	/* EXECs of one copy packet run as a kernel (alu_copy.c; alu_exec's own path):
-	 * first, while the quads hold TEX's pre-fetch view, FX10 reads into globals (no
-	 * FP20 row read, no row write: the kernel runs with the view), an FX10 write of
-	 * a negative value (fx10_lanes, not the unit rule), an FP20 write, a NOP; then
+	 * first, while the quads hold TEX's pre-fetch view, FX10 reads (no FP20 row read:
+	 * the kernel runs with the view) into a global and r1.h (which ends r1's view),
+	 * an FX10 write of a negative value (fx10_lanes, not the unit rule), an FP20
+	 * write, a NOP; then
 	 * FP20 row reads (the kernel declines while a view is held), FP20 and FX10
 	 * reads and writes mixed in a slot pair */
 	"EXEC\n ALU:\n"
 	"  ALU0: MAD g0.l, r0.l, #1, #0 (sat)\n"
-	"  ALU1: MAD g0.h, -r1.h, #1, #0\n"
+	"  ALU1: MAD r1.h, -r1.h, #1, #0\n"
 	"  ALU2: MAD g1.lh, abs(r2.h), #1, #0\n"
 	"  ALU3: MAD lp.lh, #1, #0, #0\n;\n"
 	"EXEC\n ALU:\n"
@@ -219,6 +220,31 @@ static rig *rig_new(enum ulp_round fp20, enum ulp_round fx10, bool wrap, bool su
 	return alu_rig_new(PROG, "quad.asm", (alu_rig_modes){ fp20, fx10, wrap, subnormals, batch_view });
 }
 
+/* alu_exec with the vector forms (r) against without (ref) on 3 000 quads. */
+static void compare_quads(alu_rig *r, alu_rig *ref, enum ulp_round fp20, enum ulp_round fx10, bool wrap,
+                          bool subnormals)
+{
+	ref->unit.quad_vectors = false;
+	test_rng g = { 0xA5A5F00Du ^ (uint32_t)fp20 << 4 ^ (uint32_t)fx10 << 8 ^ wrap << 12 ^ subnormals << 13 };
+	for (unsigned round = 0; round < 3000; round++) {
+		gr3d_quad fast, slow;
+		alu_rig_quad(&g, &slow, round);
+		fast = slow;
+		for (unsigned e = 0; e < r->dec.exec_count; e++) {
+			const unsigned c0 = r->unit.s.exec(&r->unit.s, &fast, e);
+			const unsigned c1 = ref->unit.s.exec(&ref->unit.s, &slow, e);
+			cr_assert_eq(c0, c1);
+			for (unsigned p = 0; p < GR3D_PIXELS; p++)
+				if (memcmp(fast.r, slow.r, sizeof slow.r) || memcmp(fast.g, slow.g, sizeof slow.g) ||
+				    memcmp(fast.cr, slow.cr, sizeof slow.cr) || memcmp(fast.view, slow.view, sizeof slow.view) ||
+				    fast.px[p].tex_shadow != slow.px[p].tex_shadow)
+					cr_assert_fail("round %u, EXEC %u, pixel %u: registers differ", round, e, p);
+		}
+	}
+	cr_assert(!memcmp(r->unit.s.u.stats.counter, ref->unit.s.u.stats.counter, sizeof(uint64_t) * ALU_CTR_COUNT),
+	          "counters differ");
+}
+
 static void check_quads(enum ulp_round fp20, enum ulp_round fx10, bool wrap, bool subnormals, bool batch_view)
 {
 	rig *r = rig_new(fp20, fx10, wrap, subnormals, batch_view);
@@ -254,25 +280,7 @@ static void check_quads(enum ulp_round fp20, enum ulp_round fx10, bool wrap, boo
 	const alu_packet *cp = r->unit.pk[3];   /* copy_packet's packets, and what it fills */
 	cr_assert(cp[0].copies == r->unit.fx10_lanes && cp[1].copies == r->unit.fx10_lanes && !cp[2].copies);
 	cr_assert(!cp[0].copy_vals && cp[1].copy_vals && cp[0].copy_view);   /* (fx10 round to even: none) */
-	ref->unit.quad_vectors = false;
-	test_rng g = { 0xA5A5F00Du ^ (uint32_t)fp20 << 4 ^ (uint32_t)fx10 << 8 ^ wrap << 12 ^ subnormals << 13 };
-	for (unsigned round = 0; round < 3000; round++) {
-		gr3d_quad fast, slow;
-		alu_rig_quad(&g, &slow, round);
-		fast = slow;
-		for (unsigned e = 0; e < r->dec.exec_count; e++) {
-			const unsigned c0 = r->unit.s.exec(&r->unit.s, &fast, e);
-			const unsigned c1 = ref->unit.s.exec(&ref->unit.s, &slow, e);
-			cr_assert_eq(c0, c1);
-			for (unsigned p = 0; p < GR3D_PIXELS; p++)
-				if (memcmp(fast.r, slow.r, sizeof slow.r) || memcmp(fast.g, slow.g, sizeof slow.g) ||
-				    memcmp(fast.cr, slow.cr, sizeof slow.cr) || memcmp(fast.view, slow.view, sizeof slow.view) ||
-				    fast.px[p].tex_shadow != slow.px[p].tex_shadow)
-					cr_assert_fail("round %u, EXEC %u, pixel %u: registers differ", round, e, p);
-		}
-	}
-	cr_assert(!memcmp(r->unit.s.u.stats.counter, ref->unit.s.u.stats.counter, sizeof(uint64_t) * ALU_CTR_COUNT),
-	          "counters differ");
+	compare_quads(r, ref, fp20, fx10, wrap, subnormals);
 	free(r);
 	free(ref);
 }
@@ -283,4 +291,55 @@ Test(alu_quad, vectors_match_alu_slot_result)
 	check_quads(ULP_ROUND_NEAREST_EVEN, ULP_ROUND_NEAREST_AWAY, false, false, false);
 	check_quads(ULP_ROUND_NEAREST_AWAY, ULP_ROUND_TRUNCATE, true, true, true);
 	check_quads(ULP_ROUND_TRUNCATE, ULP_ROUND_NEAREST_EVEN, false, false, true);
+}
+
+/* Kernels while the quads hold TEX's pre-fetch view (alu_copy_kern.shadow_ok,
+ * view_rows): a packet of products with an FP20 read of the viewed r0 (the
+ * kernel declines, the general path reads the view's words); one with no row
+ * read that writes r1 and r2 (it runs and ends the live pixels' views of r1);
+ * a copy kernel writing r0 as an FX10 pair (it ends r0's), then FP20 reads of
+ * r0 and r1 that no longer see the views. */
+static const char PROG_VIEW[] =
+	"alu_buffer_size = 2\n.asm\n"
+	"EXEC\n ALU:\n"
+	"  ALU0: MUL g6.lh, r0, r2, #0\n"
+	"  ALU1: MUL g7.l, r2, r3, #0 (sat)\n"
+	"  ALU2: MUL g7.h, r3, r4, #0 (sat)\n"
+	"  ALU3: MUL g5.lh, g1, g2, #0\n;\n"
+	"EXEC\n ALU:\n"
+	"  ALU0: MUL r1.lh, g2, g3, #0\n"
+	"  ALU1: MUL r2.l, g1, g4, #0 (sat)\n"
+	"  ALU2: MUL r2.h, g0, g4, #0 (sat)\n"
+	"  ALU3: MUL g4.lh, g3, g3, #0\n;\n"
+	"EXEC\n ALU:\n"
+	"  ALU0: MAD r0.l, r3.l, #1, #0 (sat)\n"
+	"  ALU1: MAD r0.h, r4.h, #1, #0 (sat)\n"
+	"  ALU2: MAD g3.lh, r5.l, #1, #0\n"
+	"  ALU3: MAD lp.lh, #1, #0, #0\n;\n"
+	"EXEC\n ALU:\n"
+	"  ALU0: MAD r5.lh, r0, r1, #0\n"
+	"  ALU1: MAD g5.lh, r1, r0, r2\n;\n";
+
+static void check_views(enum ulp_round fp20, enum ulp_round fx10, bool wrap, bool subnormals)
+{
+	alu_rig *r = alu_rig_new(PROG_VIEW, "view.asm", (alu_rig_modes){ fp20, fx10, wrap, subnormals, true });
+	alu_rig *ref = alu_rig_new(PROG_VIEW, "view.asm", (alu_rig_modes){ fp20, fx10, wrap, subnormals, true });
+	if (r->unit.fx10_lanes) {
+		cr_assert(r->unit.kexec[0] && r->unit.kexec[1] && r->unit.kexec[2]);
+		const alu_copy_kern *k0 = &r->unit.kern[r->unit.pk[0][0].kern - 1];
+		const alu_copy_kern *k1 = &r->unit.kern[r->unit.pk[1][0].kern - 1];
+		const alu_copy_kern *k2 = &r->unit.kern[r->unit.pk[2][0].kern - 1];
+		cr_assert(k0->prod && !k0->shadow_ok && !k0->view_rows);
+		cr_assert(k1->prod && k1->shadow_ok && k1->view_rows == (1u << 1 | 1u << 2));
+		cr_assert(!k2->prod && k2->shadow_ok && k2->view_rows == 1u << 0);
+	}
+	compare_quads(r, ref, fp20, fx10, wrap, subnormals);
+	free(r);
+	free(ref);
+}
+
+Test(alu_quad, kernels_with_views_match)
+{
+	check_views(ULP_ROUND_NEAREST_EVEN, ULP_ROUND_NEAREST_AWAY, false, true);
+	check_views(ULP_ROUND_NEAREST_AWAY, ULP_ROUND_TRUNCATE, true, false);
 }

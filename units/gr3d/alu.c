@@ -528,6 +528,23 @@ static bool any_shadow(const gr3d_quad *q)
 	return (px[0].tex_shadow | px[1].tex_shadow | px[2].tex_shadow | px[3].tex_shadow) != 0;
 }
 
+/* run_kern's kernel with some pixel's pre-fetch view held and rows
+ * written: when it runs, it ends the live pixels' views of those rows, as
+ * write_f32 does (after the writes: the kernel reads no viewed row). */
+static __attribute__((noinline)) bool run_kern_views(const alu_unit *a, const alu_packet *p, const alu_copy_kern *k,
+                                                      gr3d_quad *q, unsigned live)
+{
+#if defined(__x86_64__)
+	const bool ran = a->avx2 ? alu_copy_run_avx2(a, p, k, q, live) : alu_copy_run_plain(a, p, k, q, live);
+#else
+	const bool ran = alu_copy_run_plain(a, p, k, q, live);
+#endif
+	if (ran)
+		for (unsigned m = k->view_rows; m; m &= m - 1)
+			end_views(q, live, (unsigned)__builtin_ctz(m));
+	return ran;
+}
+
 /* Packet p as its kernel (alu_packet.kern, alu_copy.c) on the live
  * pixels (not 0); shadow: some pixel may hold TEX's pre-fetch view.  False:
  * not run, nothing written. */
@@ -536,6 +553,8 @@ static inline bool run_kern(const alu_unit *a, const alu_packet *p, gr3d_quad *q
 	const alu_copy_kern *k = &a->kern[p->kern - 1];
 	if (shadow && !k->shadow_ok)
 		return false;
+	if (shadow && k->view_rows)       /* its row writes end the live pixels' views (write_f32) */
+		return run_kern_views(a, p, k, q, live);
 #if defined(__x86_64__)
 	if (a->avx2)
 		return alu_copy_run_avx2(a, p, k, q, live);

@@ -124,7 +124,9 @@ typedef struct alu_copy_kern {
 	uint8_t rd[2], wr[2];             /* slot pair h's reads (1 FP20, 2 FX10, 3 both) and writes
 	                                   * (1 FP20, 2 FX10, 3 both) */
 	bool unit01;                      /* every FX10 write's value is in [-0, 1] (fx10_lanes_unit) */
-	bool shadow_ok;                   /* no FP20 row read, no row write: runs with a pre-fetch view */
+	bool shadow_ok;                   /* no FP20 row read: runs with a pre-fetch view */
+	uint16_t view_rows;               /* the row registers it writes (bit i: r<i>), whose views
+	                                   * its writes end for the live pixels */
 	bool prod;                        /* a packet of products (FORM_MAD_K) slot by slot, not copies:
 	                                   * of the lanes only wfx and wsh, lane 4k, and the writes */
 	uint64_t radd, rodd;              /* and fp20.round's increment (fp20_round_add) */

@@ -55,13 +55,26 @@ void alu_lanes_begin(alu_lanes *l, gr3d_quad *const q[], unsigned nq)
 
 /* The registers of regs into the lanes, from the quads where only they hold
  * them: lane register i of a quad is its register word i (gr3d_quad_reg),
- * four words side by side. */
-static void to_lanes(alu_lanes *l, uint64_t regs)
+ * four words side by side.  Two quads at a time, one 32-byte store: the
+ * slots' 32-byte loads of a pair (read_fp20_soa, merge) then take it from
+ * the store buffer, which cannot combine two 16-byte stores.  Inlined, so
+ * that the AVX2 build makes the store one instruction. */
+GR3D_HOT void to_lanes(alu_lanes *l, uint64_t regs)
 {
+	typedef uint32_t w32x8 __attribute__((vector_size(32)));
+	const unsigned nq = l->nq;
 	for (uint64_t m = regs & ~l->in_lanes; m; m &= m - 1) {
 		const unsigned i = (unsigned)__builtin_ctzll(m);
 		uint32_t *w = l->reg[i];
-		for (unsigned k = 0; k < l->nq; k++, w += GR3D_PIXELS)
+		unsigned k = 0;
+		for (; k + 1 < nq; k += 2, w += 2 * GR3D_PIXELS) {
+			alu_u32x4 a0, a1;
+			memcpy(&a0, gr3d_quad_creg(l->q[k], i), sizeof a0);
+			memcpy(&a1, gr3d_quad_creg(l->q[k + 1], i), sizeof a1);
+			const w32x8 v = __builtin_shufflevector(a0, a1, 0, 1, 2, 3, 4, 5, 6, 7);
+			memcpy(w, &v, sizeof v);
+		}
+		if (k < nq)
 			memcpy(w, gr3d_quad_creg(l->q[k], i), sizeof(uint32_t) * GR3D_PIXELS);
 	}
 	l->in_lanes |= regs;
@@ -259,6 +272,15 @@ GR3D_HOT const f64x4 *opd_soa(const soa *S, soa_store *st, const alu_operand *o,
                               const f64x4 *cur, f64x4 *out, unsigned odd[ALU_BATCH_MAX])
 {
 	const unsigned nq = S->nq;
+	if (o->kind == OPD_ALU) {         /* fetch_soa's values where they are (no copy) */
+		const f64x4 *v = o->cur ? &cur[o->index * ALU_BATCH_MAX] : &prev[o->index * ALU_BATCH_MAX];
+		for (unsigned k = 0; k < nq; k++)
+			odd[k] = 1;
+		if (!o->mods)
+			return v;
+		mods_soa(S, o, v, out);
+		return out;
+	}
 	if (o->dup) {
 		const unsigned i = o->dup - 1u;
 		if (st->any[i])
@@ -267,7 +289,7 @@ GR3D_HOT const f64x4 *opd_soa(const soa *S, soa_store *st, const alu_operand *o,
 	} else if (o->keep) {
 		const unsigned i = o->keep - 1u;
 		unsigned *t = st->odd[i];
-		memset(t, 0, sizeof(unsigned) * nq);
+		memset(t, 0, sizeof st->odd[i]);   /* a fixed size: two stores, not rep stos */
 		fetch_soa(S, o, prev, cur, st->v[i], t, false);
 		unsigned any = 0;
 		for (unsigned k = 0; k < nq; k++) {
@@ -679,7 +701,7 @@ static inline __attribute__((always_inline)) bool batch_exec(const alu_unit *a, 
 		const unsigned ns = p->nslots;
 		for (unsigned k = 0; k < ns; k++)
 			slot_soa(S, &store, &p->slot[k], prev, cur, &cur[k * ALU_BATCH_MAX]);
-		if (ns < 4)
+		if (ns < 4 && i + 1 < count && a->pk[e][i + 1].reads_prev)   /* only a reader sees them */
 			for (unsigned k = ns; k < 4; k++)
 				memset(&cur[k * ALU_BATCH_MAX], 0, sizeof(f64x4) * nq);
 		if (p->groups)

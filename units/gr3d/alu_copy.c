@@ -20,9 +20,11 @@
  * The writes then land in slot order, as copy_packet makes them: a pair
  * (alu_slot.pair_next) ORs its two slots' codes into one row register,
  * each with its own keep mask; a pixel that is not live keeps its words.
- * No write ends a pre-fetch view: the kernel runs only when no pixel holds
- * one, or when the packet neither reads an FP20 row nor writes a row
- * (alu_copy_kern.shadow_ok).  A word copy_reg declines (a subnormal read,
+ * With TEX's pre-fetch view held by some pixel, the kernel runs only when
+ * no slot reads an FP20 row (alu_copy_kern.shadow_ok), and its caller
+ * (alu.c run_kern) then ends the live pixels' views of the rows it wrote
+ * (alu_copy_kern.view_rows), as write_f32 does.  A word
+ * copy_reg declines (a subnormal read,
  * inf, NaN) makes it return false before any write: the caller then runs
  * the packet its general way.  tests/units/test_alu_quad.c compares it with
  * the general path (alu_unit.quad_vectors off). */
@@ -256,6 +258,16 @@ bool alu_copy_run_plain(const alu_unit *a, const alu_packet *p, const alu_copy_k
 	return k_run(a, p, k, q, live, false);
 }
 
+/* The row registers kernel k's writes land in (alu_copy_kern.view_rows). */
+static void plan_view_rows(alu_copy_kern *k)
+{
+	const size_t r0 = offsetof(gr3d_quad, r), row = sizeof(uint32_t) * GR3D_PIXELS;
+	k->view_rows = 0;
+	for (unsigned i = 0; i < k->nw; i++)
+		if (k->w_off[i] >= r0 && k->w_off[i] < r0 + GR3D_ROW_REGS * row)
+			k->view_rows |= (uint16_t)(1u << ((k->w_off[i] - r0) / row));
+}
+
 /* A register or constant operand (q_fetch's first kinds). */
 static bool plain_operand(const alu_operand *o)
 {
@@ -280,6 +292,9 @@ static void plan_prod(alu_unit *a, const gr3d_ctx *c, alu_packet *p)
 	alu_copy_kern *k = &a->kern[a->nkern];
 	memset(k, 0, sizeof *k);
 	k->prod = true;
+	k->shadow_ok = true;              /* no FP20 row read (alu_operand.shadow) */
+	for (unsigned s = 0; s < p->nslots; s++)
+		k->shadow_ok &= !p->slot[s].a.shadow && !p->slot[s].b.shadow;
 	fp20_round_add(c->fp20_round, &k->radd, &k->rodd);
 	for (unsigned s = 0; s < p->nslots; s++) {
 		const alu_slot *sl = &p->slot[s];
@@ -301,6 +316,7 @@ static void plan_prod(alu_unit *a, const gr3d_ctx *c, alu_packet *p)
 		k->wsh[4 * s] = sl->wr == WR_FX10 ? sl->fx10_shift : 0u;
 		k->w_keep[i] = sl->wr == WR_FX10 ? ~(gr3d_fx_mask(c) << sl->fx10_shift) : 0u;
 	}
+	plan_view_rows(k);
 	p->kern = (uint8_t)++a->nkern;
 }
 
@@ -317,7 +333,7 @@ void alu_copy_plan(alu_unit *a, const gr3d_ctx *c, alu_packet *p)
 	alu_copy_kern *k = &a->kern[a->nkern];
 	memset(k, 0, sizeof *k);
 	k->unit01 = true;
-	k->shadow_ok = !p->copy_view;
+	k->shadow_ok = !p->copy_view;     /* no FP20 row read */
 	for (unsigned s = 0; s < 4; s++) {
 		const alu_slot *sl = &p->slot[s];
 		const bool on = s < p->copy_n;
@@ -349,7 +365,6 @@ void alu_copy_plan(alu_unit *a, const gr3d_ctx *c, alu_packet *p)
 			k->w_off[i] = (uint16_t)(offsetof(gr3d_quad, r) + (sl->dst_index & (GR3D_ROW_REGS - 1)) * sizeof(uint32_t) * GR3D_PIXELS);
 			k->w_keep[i] = ~(m | m << gr3d_fx_shift(c));
 			k->unit01 &= sl[0].unit01 && sl[1].unit01;
-			k->shadow_ok = false;     /* a row write ends views */
 			for (unsigned px = 0; px < GR3D_PIXELS; px++) {
 				k->wfx[4 * s + px] = k->wfx[4 * s + 4 + px] = ~0u;
 				k->wsh[4 * s + px] = sl[0].fx10_shift;
@@ -361,7 +376,6 @@ void alu_copy_plan(alu_unit *a, const gr3d_ctx *c, alu_packet *p)
 			continue;
 		}
 		k->w_off[i] = sl->wr_off;     /* write_f32 */
-		k->shadow_ok &= sl->dst_cls != TEGRA_REG_ROW;
 		if (sl->wr == WR_FP20) {
 			fx10 = false;
 			k->w_keep[i] = 0u;
@@ -375,5 +389,6 @@ void alu_copy_plan(alu_unit *a, const gr3d_ctx *c, alu_packet *p)
 			k->wsh[4 * s + px] = fx10 ? sl->fx10_shift : 0u;
 		}
 	}
+	plan_view_rows(k);
 	p->kern = (uint8_t)++a->nkern;
 }

@@ -90,7 +90,8 @@ unsigned alu_clocks(const alu_unit *a, unsigned e);
 /* A packet of copies as one kernel (alu_copy.c): plans p as one (sets
  * p->kern, after alu_init's copy plan); runs it on quad q's live pixels
  * (not 0), or returns false, having written nothing (a word copy_reg
- * declines, a pre-fetch view the kernel cannot keep). */
+ * declines, a value out of the near rules' range); it ends no pre-fetch
+ * view (its caller does: alu_copy_kern.view_rows). */
 void alu_copy_plan(alu_unit *a, const gr3d_ctx *c, alu_packet *p);
 bool alu_copy_run_plain(const alu_unit *a, const alu_packet *p, const alu_copy_kern *k, gr3d_quad *q, unsigned live);
 #if defined(__x86_64__)
