@@ -23,8 +23,7 @@ typedef struct vcd_lane {
 	uint8_t mark;                      /* MARK_*: in w->dirty, an instant this cycle */
 	/* what the file shows */
 	uint8_t out_act;
-	bool out_has_item;
-	uint32_t n, out_n;
+	uint32_t n, out_n;                 /* out_n: in flight as the file shows; an item shown iff not 0 */
 	vcd_item out_item;
 	vcd_item *items;                   /* in flight, in BEGIN order */
 	uint32_t cap;
@@ -322,10 +321,10 @@ TL_INLINE void flush_time(tl_vcd *w)
 		}
 		/* the newest item in flight; what the file shows of an empty lane
 		 * (out_item) is never read */
-		const uint32_t n = l->n;
+		const uint32_t n = l->n, out_n = l->out_n;
 		if (n) {
 			const vcd_item cur = l->items[n - 1];
-			if (!l->out_has_item) {
+			if (!out_n) {
 				p = id_at(w, p, cur.id, ln);
 				p = val_at(w, p, cur.arg, ln, VAR_ARG);
 			} else {
@@ -335,13 +334,11 @@ TL_INLINE void flush_time(tl_vcd *w)
 					p = val_at(w, p, cur.arg, ln, VAR_ARG);
 			}
 			l->out_item = cur;
-			l->out_has_item = true;
-		} else if (l->out_has_item) {
+		} else if (out_n) {
 			p = x_at(w, p, ln, VAR_ITEM);
 			p = x_at(w, p, ln, VAR_ARG);
-			l->out_has_item = false;
 		}
-		if (n != l->out_n) {
+		if (n != out_n) {
 			p = val_at(w, p, n, ln, VAR_INFLIGHT);
 			l->out_n = n;
 		}
@@ -422,25 +419,23 @@ static bool vcd_write(void *ctx, const sim_tl_event *ev, size_t n)
 			w->now = now = e->cycle;
 		}
 		vcd_lane *l = &w->lane[ln];
-		switch (e->kind) {
-		case SIM_TL_ACTIVITY:
-			l->act = (uint8_t)e->arg;
-			break;
-		case SIM_TL_BEGIN:
+		/* by the kinds' frequency (BEGIN and END come in pairs, ACTIVITY
+		 * less often, INSTANT rarely): tests, not a jump table */
+		const unsigned kind = e->kind;
+		if (kind == SIM_TL_END) {
+			item_pop(l, e->id);
+		} else if (kind == SIM_TL_BEGIN) {
 			if (l->n < l->lim)
 				l->items[l->n++] = (vcd_item){ e->id, e->arg };
 			else if (!item_push_slow(w, l, e)) {
 				w->ndirty = ndirty;
 				return false;
 			}
-			break;
-		case SIM_TL_END:
-			item_pop(l, e->id);
-			break;
-		case SIM_TL_INSTANT:
+		} else if (kind == SIM_TL_ACTIVITY) {
+			l->act = (uint8_t)e->arg;
+		} else if (kind == SIM_TL_INSTANT) {
 			l->mark |= MARK_INSTANT;
-			break;
-		default:
+		} else {
 			continue;
 		}
 		if (!(l->mark & MARK_DIRTY)) {
