@@ -277,6 +277,28 @@ Test(zs, overlapping_triangles_resolved_by_depth_in_either_order)
 	rig_free(b);
 }
 
+/* The unit clamps each pixel's z to QR_Z_MIN/MAX as zs_pixel_z does (the
+ * range it works out once, zs.c): a triangle below the range and one above
+ * it store the range's ends, draw after draw with other ranges. */
+Test(zs, unit_clamps_to_the_depth_range)
+{
+	zs_rig *r = rig_new(false);
+	static const uint32_t range[3][2] = { { 0x80000, 0xC0000 }, { 0x40000, 0x60000 }, { 0, 0xFFFFF } };
+	for (unsigned k = 0; k < 3; k++) {
+		zs_state st = depth_less();
+		st.z_func = ZS_ALWAYS;
+		st.z_min = range[k][0];
+		st.z_max = range[k][1];
+		rig_draw(r, &st, true, 0.05, 0.25, 0);           /* below the range (or in it) */
+		cr_expect_eq(r->zs->depth[0], zs_pixel_z(&st, r->zs, 0.05), "range %u: z_min", k);
+		cr_expect_eq(r->zs->depth[15 * 16 + 15], zs_pixel_z(&st, r->zs, 0.05), "range %u: z_min", k);
+		rig_draw(r, &st, true, 0.95, 0.25, 0);           /* above it */
+		cr_expect_eq(r->zs->depth[0], zs_pixel_z(&st, r->zs, 0.95), "range %u: z_max", k);
+		cr_expect_eq(r->zs->depth[7 * 16 + 3], zs_pixel_z(&st, r->zs, 0.95), "range %u: z_max", k);
+	}
+	rig_free(r);
+}
+
 Test(zs, write_mask_and_equal)
 {
 	zs_state st = depth_less();

@@ -229,11 +229,10 @@ static unsigned quad_depth4(double lo, double hi, bool write, enum zs_func f, zs
 }
 #endif
 
-unsigned zs_quad_depth(const zs_state *st, zs_surface *s, gr3d_quad_in *in, uint32_t code[GR3D_PIXELS],
-                       unsigned *rejected)
+/* zs_quad_depth with the range worked out (lo, hi: z_range) */
+static unsigned quad_depth(double lo, double hi, const zs_state *st, zs_surface *s, gr3d_quad_in *in,
+                           uint32_t code[GR3D_PIXELS], unsigned *rejected)
 {
-	double lo, hi;
-	z_range(st, &lo, &hi);
 	const bool write = !st->late && st->z_enable && st->z_write && st->depth_surface;
 	const enum zs_func f = st->z_enable ? (enum zs_func)st->z_func : ZS_ALWAYS;
 #if defined(__SSE2__)
@@ -260,6 +259,14 @@ unsigned zs_quad_depth(const zs_state *st, zs_surface *s, gr3d_quad_in *in, uint
 	in->mask = (uint8_t)mask;
 	*rejected = fail;
 	return tested;
+}
+
+unsigned zs_quad_depth(const zs_state *st, zs_surface *s, gr3d_quad_in *in, uint32_t code[GR3D_PIXELS],
+                       unsigned *rejected)
+{
+	double lo, hi;
+	z_range(st, &lo, &hi);
+	return quad_depth(lo, hi, st, s, in, code, rejected);
 }
 
 bool zs_late_init(zs_late *l, const zs_state *st, zs_surface *surf)
@@ -355,12 +362,19 @@ static unsigned test_quad(zs_unit *z)
 	unsigned tested = 0, rejected = 0, deferred = 0;
 	uint32_t code[GR3D_PIXELS] = { 0 };
 	bool safe = early_reject_safe(st);
-	double lo, hi;
-	z_range(st, &lo, &hi);
+	/* the depth range, worked out again only when QR_Z_MIN/MAX changed
+	 * (constant for a draw: two divisions a draw, not a quad) */
+	if (!z->range_set || st->z_min != z->range_min || st->z_max != z->range_max) {
+		z_range(st, &z->range_lo, &z->range_hi);
+		z->range_min = st->z_min;
+		z->range_max = st->z_max;
+		z->range_set = true;
+	}
+	const double lo = z->range_lo, hi = z->range_hi;
 	/* no stencil, every covered pixel tested: the quad at a time */
 	const bool quad = z->surf && !(st->s_enable && z->surf->stencil) && (!st->late || safe);
 	if (quad)
-		tested = zs_quad_depth(st, z->surf, in, code, &rejected);
+		tested = quad_depth(lo, hi, st, z->surf, in, code, &rejected);
 	for (unsigned k = 0; k < GR3D_PIXELS && !quad; k++) {
 		if (!((in->mask >> k) & 1u))
 			continue;

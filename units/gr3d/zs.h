@@ -150,6 +150,11 @@ typedef struct zs_unit {
 	unsigned px_per_clock;
 	sim_hold hold;                /* cur, for the cycles its test takes */
 	gr3d_quad_in cur;
+	/* the depth range in 0..1 (zs.c, z_range) for QR_Z_MIN/MAX range_min,
+	 * range_max, once range_set */
+	double range_lo, range_hi;
+	uint32_t range_min, range_max;
+	bool range_set;
 } zs_unit;
 
 /* late may be NULL when st->late is false. */
