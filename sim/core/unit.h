@@ -176,6 +176,12 @@ static inline void sim_unit_wake(sim_unit *u, uint64_t at)
 static inline bool sim_unit_recording(const sim_unit *u) { return u->tl && u->tl->enabled; }
 
 static inline void sim_unit_sleep_until(sim_unit *u, uint64_t at) { u->wake = at; }
+/* The unit's pass at now + 1 is owed to the clock, as after a wake for now
+ * of a unit later in the step order (sim_unit_wake): the clock makes that
+ * pass only when something is due then and otherwise books it (run_passes).
+ * For a unit that would tick at now + 1 only to find nothing to do and
+ * sleep again (units/geom/geom_idle.h); only on a clock (clock_wheel set). */
+static inline void sim_unit_owe_pass(sim_unit *u, uint64_t now) { u->clock_wheel->owed = now + 1; }
 
 /* Sleep until cycle at and ignore wakes before it: a unit busy with work it
  * has already accounted for looks at its inputs then anyway, so an earlier

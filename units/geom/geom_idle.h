@@ -8,8 +8,7 @@
  * makes only when something is due then and otherwise books (sim_wheel's
  * owed, as for a wake of a unit later in the step order; sim/core/clock.c
  * run_passes).  With a timeline the tick stays (it closes the unit's lane
- * span where the unit's lane shows it).  Only the wheel's owed field is
- * written: no change in sim/core. */
+ * span where the unit's lane shows it). */
 #ifndef ULP_UNITS_GEOM_IDLE_H
 #define ULP_UNITS_GEOM_IDLE_H
 
@@ -23,7 +22,7 @@ static inline void geom_sleep_idle(sim_unit *u, const sim_port *in, uint64_t now
 		return;
 	}
 	sim_unit_sleep_until(u, sim_port_next_ready(in));   /* <= now + 1: the clock takes now + 1 */
-	u->clock_wheel->owed = now + 1;
+	sim_unit_owe_pass(u, now);
 }
 
 #endif
