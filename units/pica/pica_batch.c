@@ -293,6 +293,37 @@ static inline F24V_AVX2 void wr8(float *d, lanes8 r, unsigned act, const lanes8 
 	_mm256_storeu_ps(d + 8, r.hi);
 }
 
+/* The masks of a batch's active lanes for wr8 (0 where all are active) */
+static inline F24V_AVX2 lanes8 keep8(unsigned act)
+{
+	lanes8 keep = { _mm256_setzero_ps(), _mm256_setzero_ps() };
+	if (act != FULL) {
+		const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+		const __m256i lo = _mm256_set1_epi32((int)(act & 0xFF)), hi = _mm256_set1_epi32((int)(act >> 8));
+		keep.lo = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(lo, bit), bit));
+		keep.hi = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(hi, bit), bit));
+	}
+	return keep;
+}
+
+/* RCP / RSQ on eight lanes: one value (component 0's) to every component written */
+static inline F24V_AVX2 void rcp_rsq8(const batch_state *S, const pica_fast_inst *fi, const uint16_t (*row)[4],
+                                      const pica_uniforms *u, uint64_t rne, unsigned act, float (*d)[L],
+                                      const lanes8 *keep)
+{
+	lanes8 a = rd8(S, u, row[0][0]);
+	if (fi->kind == PICA_FAST_RCP) {
+		a.lo = (__m256)f24v_rcp8((f24v_f8)a.lo, rne);
+		a.hi = (__m256)f24v_rcp8((f24v_f8)a.hi, rne);
+	} else {
+		a.lo = (__m256)f24v_rsq8((f24v_f8)a.lo, rne);
+		a.hi = (__m256)f24v_rsq8((f24v_f8)a.hi, rne);
+	}
+	for (unsigned k = 0; k < 4; k++)
+		if (fi->wmask & (1u << k))
+			wr8(d[k], a, act, keep);
+}
+
 /* rd8, and in the tame run its lanes seen by the range test (a uniform's
  * two halves are one value: one look) */
 static inline F24V_AVX2 lanes8 rd8t(const batch_state *S, const pica_uniforms *u, unsigned row,
@@ -322,25 +353,9 @@ static inline F24V_AVX2 void run_fast8(batch_state *S, const pica_fast_inst *fi,
 		return;
 	}
 	float (*d)[L] = fi->to_o ? S->o[fi->dst] : &S->vr[PICA_BATCH_ROW_R + 4 * fi->dst];
-	lanes8 keep = { _mm256_setzero_ps(), _mm256_setzero_ps() };
-	if (act != FULL) {                             /* the active lanes' masks */
-		const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-		const __m256i lo = _mm256_set1_epi32((int)(act & 0xFF)), hi = _mm256_set1_epi32((int)(act >> 8));
-		keep.lo = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(lo, bit), bit));
-		keep.hi = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(hi, bit), bit));
-	}
-	if (kind == PICA_FAST_RCP || kind == PICA_FAST_RSQ) {     /* one value: component 0's */
-		lanes8 a = rd8(S, u, row[0][0]);
-		if (kind == PICA_FAST_RCP) {
-			a.lo = (__m256)f24v_rcp8((f24v_f8)a.lo, rne);
-			a.hi = (__m256)f24v_rcp8((f24v_f8)a.hi, rne);
-		} else {
-			a.lo = (__m256)f24v_rsq8((f24v_f8)a.lo, rne);
-			a.hi = (__m256)f24v_rsq8((f24v_f8)a.hi, rne);
-		}
-		for (unsigned k = 0; k < 4; k++)
-			if (fi->wmask & (1u << k))
-				wr8(d[k], a, act, &keep);
+	const lanes8 keep = keep8(act);
+	if (kind == PICA_FAST_RCP || kind == PICA_FAST_RSQ) {
+		rcp_rsq8(S, fi, row, u, rne, act, d, &keep);
 		return;
 	}
 	if (kind == PICA_FAST_DP3 || kind == PICA_FAST_DP4 || kind == PICA_FAST_DPH) {
@@ -413,25 +428,9 @@ static inline F24V_AVX2 void run_fast8t(batch_state *S, const pica_fast_inst *fi
 		return;
 	}
 	float (*d)[L] = fi->to_o ? S->o[fi->dst] : &S->vr[PICA_BATCH_ROW_R + 4 * fi->dst];
-	lanes8 keep = { _mm256_setzero_ps(), _mm256_setzero_ps() };
-	if (act != FULL) {                             /* the active lanes' masks */
-		const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-		const __m256i lo = _mm256_set1_epi32((int)(act & 0xFF)), hi = _mm256_set1_epi32((int)(act >> 8));
-		keep.lo = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(lo, bit), bit));
-		keep.hi = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(hi, bit), bit));
-	}
-	if (kind == PICA_FAST_RCP || kind == PICA_FAST_RSQ) {     /* one value: component 0's */
-		lanes8 a = rd8(S, u, row[0][0]);
-		if (kind == PICA_FAST_RCP) {
-			a.lo = (__m256)f24v_rcp8((f24v_f8)a.lo, rne);
-			a.hi = (__m256)f24v_rcp8((f24v_f8)a.hi, rne);
-		} else {
-			a.lo = (__m256)f24v_rsq8((f24v_f8)a.lo, rne);
-			a.hi = (__m256)f24v_rsq8((f24v_f8)a.hi, rne);
-		}
-		for (unsigned k = 0; k < 4; k++)
-			if (fi->wmask & (1u << k))
-				wr8(d[k], a, act, &keep);
+	const lanes8 keep = keep8(act);
+	if (kind == PICA_FAST_RCP || kind == PICA_FAST_RSQ) {
+		rcp_rsq8(S, fi, row, u, rne, act, d, &keep);
 		return;
 	}
 	if (kind == PICA_FAST_DP3 || kind == PICA_FAST_DP4 || kind == PICA_FAST_DPH) {
