@@ -14,9 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/fileio.h"
-#include "sim/out/tl_vcd.h"
-#include "tests/test_util.h"
+#include "tests/sim/tl_vcd_rig.h"
 
 enum { BEGINS = 70000, LIMIT = 65535 };
 
@@ -34,50 +32,6 @@ static void bin_line(char *out, size_t cap, uint32_t v, const char *code)
 	while (n)
 		*p++ = t[--n];
 	snprintf(p, cap - (size_t)(p - out), " %s\n", code);
-}
-
-/* A timeline with lanes "a", "b", ... (nlanes) writing a VCD to
- * <tmpdir>/name, recording on. */
-typedef struct vcd_rig {
-	char *dir;
-	char path[512];
-	sim_timeline tl;
-	ulp_diag d;
-	tl_vcd *v;
-} vcd_rig;
-
-static void rig_open(vcd_rig *r, const char *name, unsigned nlanes)
-{
-	r->dir = test_tmpdir();
-	cr_assert(r->dir);
-	snprintf(r->path, sizeof r->path, "%s/%s", r->dir, name);
-	cr_assert(sim_tl_init(&r->tl));
-	for (unsigned k = 0; k < nlanes; k++)
-		sim_tl_lane(&r->tl, (const char *[]){ "a", "b", "c", "d" }[k & 3]);
-	ulp_diag_clear(&r->d);
-	r->v = tl_vcd_open(r->path, &(tl_vcd_opts){ .tl = &r->tl }, &r->d);
-	cr_assert(r->v, "%s", r->d.msg);
-	cr_assert(sim_tl_add_sink(&r->tl, tl_vcd_sink(r->v)));
-	r->tl.enabled = true;
-}
-
-/* Ends the timeline, closes the VCD and returns its text (free it, then
- * rig_remove). */
-static char *rig_close(vcd_rig *r)
-{
-	sim_tl_fini(&r->tl);
-	cr_assert(tl_vcd_close(r->v, &r->d), "%s", r->d.msg);
-	size_t n = 0;
-	char *text = ulp_read_file(r->path, &n, &r->d);
-	cr_assert(text, "%s", r->d.msg);
-	return text;
-}
-
-static void rig_remove(vcd_rig *r)
-{
-	remove(r->path);
-	remove(r->dir);
-	free(r->dir);
 }
 
 Test(tl_vcd_inflight, limit_drops_and_counts)

@@ -10,58 +10,10 @@
  *   and given the same item again shows the item's id and arg again, though
  *   the last item shown (out_item) is that very one. */
 #include <criterion/criterion.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/fileio.h"
-#include "sim/out/tl_vcd.h"
-#include "tests/test_util.h"
-
-/* A timeline with lanes "a" and "b" writing a VCD to <tmpdir>/name,
- * recording on. */
-typedef struct vcd_rig {
-	char *dir;
-	char path[512];
-	sim_timeline tl;
-	ulp_diag d;
-	tl_vcd *v;
-} vcd_rig;
-
-static void rig_open(vcd_rig *r, const char *name)
-{
-	r->dir = test_tmpdir();
-	cr_assert(r->dir);
-	snprintf(r->path, sizeof r->path, "%s/%s", r->dir, name);
-	cr_assert(sim_tl_init(&r->tl));
-	cr_assert_eq(sim_tl_lane(&r->tl, "a"), 0);
-	cr_assert_eq(sim_tl_lane(&r->tl, "b"), 1);
-	ulp_diag_clear(&r->d);
-	r->v = tl_vcd_open(r->path, &(tl_vcd_opts){ .tl = &r->tl }, &r->d);
-	cr_assert(r->v, "%s", r->d.msg);
-	cr_assert(sim_tl_add_sink(&r->tl, tl_vcd_sink(r->v)));
-	r->tl.enabled = true;
-}
-
-/* Ends the timeline, closes the VCD, removes it and returns its text from
- * the line after "$dumpvars"'s "$end" (free the returned text). */
-static char *rig_close(vcd_rig *r, char **body)
-{
-	sim_tl_fini(&r->tl);
-	cr_assert(tl_vcd_close(r->v, &r->d), "%s", r->d.msg);
-	size_t n = 0;
-	char *text = ulp_read_file(r->path, &n, &r->d);
-	cr_assert(text, "%s", r->d.msg);
-	remove(r->path);
-	remove(r->dir);
-	free(r->dir);
-	const char *dv = strstr(text, "$dumpvars\n");
-	cr_assert(dv);
-	const char *end = strstr(dv, "$end\n");
-	cr_assert(end);
-	*body = (char *)end + 5;
-	return text;
-}
+#include "tests/sim/tl_vcd_rig.h"
 
 static void ev(vcd_rig *r, uint64_t cycle, unsigned lane, unsigned kind, uint32_t id, uint32_t arg)
 {
@@ -73,7 +25,7 @@ static void ev(vcd_rig *r, uint64_t cycle, unsigned lane, unsigned kind, uint32_
 Test(tl_vcd_kinds, item_shown_again_after_the_lane_emptied)
 {
 	vcd_rig r;
-	rig_open(&r, "again.vcd");
+	rig_open(&r, "again.vcd", 2);
 	ev(&r, 1, 0, SIM_TL_BEGIN, 9, 2);
 	ev(&r, 2, 0, SIM_TL_END, 9, 0);
 	ev(&r, 3, 0, SIM_TL_BEGIN, 9, 2);          /* the last item shown, again */
@@ -84,8 +36,9 @@ Test(tl_vcd_kinds, item_shown_again_after_the_lane_emptied)
 	ev(&r, 6, 0, SIM_TL_ACTIVITY, 0, 1);
 	ev(&r, 6, 0, SIM_TL_END, 10, 0);
 	ev(&r, 6, 0, SIM_TL_BEGIN, 10, 3);         /* unchanged: the activity only */
-	char *body;
-	char *text = rig_close(&r, &body);
+	char *text = rig_close(&r);
+	rig_remove(&r);
+	const char *body = rig_body(text);
 	cr_assert_str_eq(body, "#1\nb1001 \"\nb10 #\nb1 $\n"
 	                       "#2\nbx \"\nbx #\nb0 $\n"
 	                       "#3\nb1001 \"\nb10 #\nb1 $\n"
@@ -120,13 +73,15 @@ static void stream(vcd_rig *r, bool others)
 Test(tl_vcd_kinds, other_kinds_are_ignored)
 {
 	vcd_rig a, b;
-	rig_open(&a, "plain.vcd");
+	rig_open(&a, "plain.vcd", 2);
 	stream(&a, false);
-	char *body_a, *body_b;
-	char *text_a = rig_close(&a, &body_a);
-	rig_open(&b, "others.vcd");
+	char *text_a = rig_close(&a);
+	rig_remove(&a);
+	rig_open(&b, "others.vcd", 2);
 	stream(&b, true);
-	char *text_b = rig_close(&b, &body_b);
+	char *text_b = rig_close(&b);
+	rig_remove(&b);
+	const char *body_a = rig_body(text_a);
 	cr_assert(strstr(body_a, "#10\nb1100100 \"\nb0 #\nb1 $\n"), "lane a first at #10");
 	cr_assert(strstr(body_a, "1*\n"), "an instant shown");
 	cr_assert_str_eq(text_b, text_a);
