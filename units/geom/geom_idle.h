@@ -1,4 +1,5 @@
-/* The idle look a geometry unit would take at now + 1 (clip, setup): after
+/* The idle look a geometry unit would take at now + 1 (setup; clip's was
+ * tried and cost more than it saved, speed-history.md session 17): after
  * it hands its work on or drops it, it ticked at now + 1 only to find its
  * input empty (or not ready) and sleep again.  That tick changes no state
  * and no figure but those of its pass when nothing else is due then: the
