@@ -92,6 +92,15 @@ static void waiting_book(sim_clock *c, uint64_t t)
 	}
 }
 
+/* The watchdog stops the run in cycle t: the waiting units' stalls booked
+ * up to it, the run's end the cycle after, the report in d. */
+static void watchdog_stop(sim_clock *c, uint64_t t, ulp_diag *d)
+{
+	waiting_book(c, t);
+	c->now = t + 1;
+	watchdog_report(c, d);
+}
+
 /* Units asleep in sim_unit_wait would have ticked, stalled, every cycle:
  * when the clock skips past the watchdog's horizon with one of them
  * waiting, the watchdog fires at that horizon as it would have then, with
@@ -108,9 +117,7 @@ static bool waiting_fires(sim_clock *c, uint64_t until, ulp_diag *d)
 		any |= c->unit[i]->waiting;
 	if (!any)
 		return false;
-	waiting_book(c, t);
-	c->now = t + 1;
-	watchdog_report(c, d);
+	watchdog_stop(c, t, d);
 	return true;
 }
 
@@ -430,11 +437,9 @@ static inline __attribute__((always_inline)) enum sim_run_result run_passes(sim_
 		c->next = next;
 		/* no unit busy in this cycle (a busy one set last_progress to now) */
 		if (now - c->last_progress >= wd) {
-			waiting_book(c, now);
-			c->now = now + 1;
 			if (empty)                      /* the pass owed */
 				c->next = now + 1;
-			watchdog_report(c, d);
+			watchdog_stop(c, now, d);
 			return SIM_RUN_WATCHDOG;
 		}
 		now++;
@@ -447,9 +452,7 @@ static inline __attribute__((always_inline)) enum sim_run_result run_passes(sim_
 				break;
 			}
 			if (now - c->last_progress >= wd) {
-				waiting_book(c, now);
-				c->now = now + 1;
-				watchdog_report(c, d);
+				watchdog_stop(c, now, d);
 				return SIM_RUN_WATCHDOG;
 			}
 			now++;
