@@ -97,6 +97,14 @@ static size_t var_code(unsigned lane, unsigned v, char buf[8])
  * BIN_ROOM bytes of room. */
 enum { BIN_ROOM = 1 + 32 + 8, LANE_ROOM = 4 * BIN_ROOM + 8, TIME_ROOM = 24 };
 
+/* A line's tail after its value at p: " <code>\n" of the lane's variable
+ * (4 bytes copied, tail_n of them kept); returns the new end. */
+static inline char *tail_at(const tl_vcd *w, char *p, unsigned lane, unsigned var)
+{
+	memcpy(p, w->tail[lane][var], 4);
+	return p + w->tail_n[lane][var];
+}
+
 static inline char *bin_at(const tl_vcd *w, char *p, uint32_t v, unsigned lane, unsigned var)
 {
 	unsigned nb = v ? 32u - (unsigned)__builtin_clz(v) : 1u;
@@ -110,8 +118,7 @@ static inline char *bin_at(const tl_vcd *w, char *p, uint32_t v, unsigned lane, 
 		memcpy(p, w->bits + 8u * ((v >> sh) & 255u), 8);
 		p += 8;
 	}
-	memcpy(p, w->tail[lane][var], 4);
-	return p + w->tail_n[lane][var];
+	return tail_at(w, p, lane, var);
 }
 
 /* bin_at for an item id whose text is not in w->ids: it is kept there.
@@ -134,9 +141,7 @@ static inline char *id_at(tl_vcd *w, char *p, uint32_t v, unsigned lane)
 	if (c->tag != v)
 		return id_miss(w, p, v, lane);
 	memcpy(p, c->text, ID_TEXT);
-	p += c->n;
-	memcpy(p, w->tail[lane][VAR_ITEM], 4);
-	return p + w->tail_n[lane][VAR_ITEM];
+	return tail_at(w, p + c->n, lane, VAR_ITEM);
 }
 
 /* bin_at, for any value: a value below SMALL copies its line whole (16
@@ -191,9 +196,7 @@ TL_INLINE char *stamp_at(tl_vcd *w, char *p, uint64_t t)
 /* "bx <code>\n" at p; returns the new end. */
 static inline char *x_at(const tl_vcd *w, char *p, unsigned lane, unsigned var)
 {
-	p = TL_LIT(p, "bx");
-	memcpy(p, w->tail[lane][var], 4);
-	return p + w->tail_n[lane][var];
+	return tail_at(w, TL_LIT(p, "bx"), lane, var);
 }
 
 static void put_bin(tl_vcd *w, uint32_t v, unsigned lane, unsigned var)
